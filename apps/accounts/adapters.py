@@ -1,0 +1,34 @@
+from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
+
+from .errors import InviteUnavailable
+from .services import registration_invite_check
+
+INVITE_SESSION_KEY = "registration_invite"
+
+
+def invite_token_from(request) -> str:
+    token = request.GET.get("invite") or request.POST.get("invite") or ""
+    if token:
+        request.session[INVITE_SESSION_KEY] = token
+        return token
+    return request.session.get(INVITE_SESSION_KEY, "")
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    """Registration follows SAGASMITH_REGISTRATION_MODE: closed, invite or open."""
+
+    def is_open_for_signup(self, request) -> bool:
+        mode = settings.SAGASMITH_REGISTRATION_MODE
+        if mode == "open":
+            return True
+        if mode == "invite":
+            token = invite_token_from(request)
+            if not token:
+                return False
+            try:
+                registration_invite_check(raw=token)
+            except InviteUnavailable:
+                return False
+            return True
+        return False

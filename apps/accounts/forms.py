@@ -1,0 +1,45 @@
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from .adapters import invite_token_from
+from .errors import InviteUnavailable
+from .services import registration_invite_check
+
+
+class SignupForm(AllauthSignupForm):
+    invite = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        self.request = kwargs.pop("request", None)
+        super().__init__(*args, **kwargs)
+        if self.request is not None and not self.is_bound:
+            self.fields["invite"].initial = invite_token_from(self.request)
+
+    def clean(self):
+        cleaned = super().clean()
+        if settings.SAGASMITH_REGISTRATION_MODE == "invite":
+            token = cleaned.get("invite") or (
+                invite_token_from(self.request) if self.request else ""
+            )
+            cleaned["invite"] = token
+            try:
+                registration_invite_check(raw=token, email=cleaned.get("email") or "")
+            except InviteUnavailable as exc:
+                raise forms.ValidationError(exc.message) from None
+        return cleaned
+
+
+class AcceptTermsForm(forms.Form):
+    accept = forms.BooleanField(
+        label=_("I accept the terms of service and the privacy policy."), required=True
+    )
+
+
+class DeactivateForm(forms.Form):
+    password = forms.CharField(label=_("Current password"), widget=forms.PasswordInput)
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(label=_("Token name"), max_length=80)

@@ -1,0 +1,75 @@
+from urllib.parse import urlencode
+
+from django.http import JsonResponse
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.core.errors import error_envelope
+
+from .selectors import legal_acceptance_required
+from .services import user_session_touch
+
+TOUCH_EVERY_SECONDS = 60
+# Paths a signed-in user may reach before accepting the current terms.
+LEGAL_EXEMPT_PREFIXES = (
+    "/legal/",
+    "/accounts/logout/",
+    "/static/",
+    "/api/health",
+    "/api/ready",
+    "/.well-known/",
+    "/admin/logout/",
+    "/i18n/",
+)
+
+
+class UserSessionMiddleware:
+    """Keeps a row per signed-in session so the account page can list and end them."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        session = getattr(request, "session", None)
+        if user is not None and user.is_authenticated and session is not None:
+            now = timezone.now().timestamp()
+            last = session.get("_touch", 0)
+            if session.session_key and now - last > TOUCH_EVERY_SECONDS:
+                session["_touch"] = now
+                user_session_touch(
+                    user=user,
+                    session_key=session.session_key,
+                    ip_address=request.META.get("REMOTE_ADDR") or None,
+                    user_agent=request.headers.get("User-Agent", ""),
+                )
+        return response
+
+
+class LegalAcceptanceMiddleware:
+    """A signed-in user must accept the current terms before using anything else."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if (
+            user is not None
+            and user.is_authenticated
+            and not request.path.startswith(LEGAL_EXEMPT_PREFIXES)
+            and legal_acceptance_required(user=user)
+        ):
+            if request.path.startswith("/api/"):
+                return JsonResponse(
+                    error_envelope(
+                        code="terms_not_accepted",
+                        message=_("Accept the current terms of service and privacy policy."),
+                        recovery=_("Open /legal/accept in the browser."),
+                    ),
+                    status=403,
+                )
+            return redirect("/legal/accept?" + urlencode({"next": request.get_full_path()}))
+        return self.get_response(request)

@@ -1,0 +1,152 @@
+import uuid
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.models import BaseModel
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create(self, email, password, **extra):
+        if not email:
+            raise ValueError("An email address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email, password=None, **extra):
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create(email, password, **extra)
+
+    def create_superuser(self, email, password=None, **extra):
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        return self._create(email, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """An account identified by email; `id` is the principal sent to domain servers."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    email = models.EmailField(_("email address"), unique=True)
+    display_name = models.CharField(_("display name"), max_length=80, blank=True)
+    is_staff = models.BooleanField(_("staff"), default=False)
+    is_active = models.BooleanField(_("active"), default=True)
+    date_joined = models.DateTimeField(default=timezone.now)
+    terms_version = models.CharField(max_length=32, blank=True)
+    privacy_version = models.CharField(max_length=32, blank=True)
+    terms_accepted_at = models.DateTimeField(null=True, blank=True)
+    deactivated_at = models.DateTimeField(null=True, blank=True)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        verbose_name = _("user")
+        ordering = ["email"]
+
+    def __str__(self) -> str:
+        return self.email
+
+    @property
+    def principal(self) -> str:
+        return f"user:{self.id}"
+
+    @property
+    def label(self) -> str:
+        return self.display_name or self.email.split("@", 1)[0]
+
+
+class RegistrationInvite(BaseModel):
+    """A staff-issued sign-up link; only the token's hash is stored."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    email = models.EmailField(blank=True, help_text=_("If set, only this address may use it."))
+    note = models.CharField(max_length=200, blank=True)
+    expires_at = models.DateTimeField()
+    max_uses = models.PositiveIntegerField(default=1)
+    used_count = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("registration invite")
+        constraints = [
+            models.CheckConstraint(condition=Q(max_uses__gte=1), name="reginvite_max_uses_positive"),
+            models.CheckConstraint(
+                condition=Q(used_count__lte=F("max_uses")), name="reginvite_used_within_max"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"invite {str(self.id)[:8]} ({self.used_count}/{self.max_uses})"
+
+    @property
+    def is_usable(self) -> bool:
+        return (
+            self.revoked_at is None
+            and self.expires_at > timezone.now()
+            and self.used_count < self.max_uses
+        )
+
+
+class RegistrationInviteUse(BaseModel):
+    invite = models.ForeignKey(RegistrationInvite, on_delete=models.CASCADE, related_name="uses")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="registration_invite_use"
+    )
+
+
+class LegalAcceptance(BaseModel):
+    """Each acceptance of the terms and privacy policy, kept as history."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="legal_acceptances"
+    )
+    terms_version = models.CharField(max_length=32)
+    privacy_version = models.CharField(max_length=32)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+
+
+class UserSession(BaseModel):
+    """A signed-in browser session, so users can see and end their other sessions."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="browser_sessions"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    user_agent = models.CharField(max_length=300, blank=True)
+    last_seen_at = models.DateTimeField(default=timezone.now)
+
+
+class ApiToken(BaseModel):
+    """A personal bearer token for API/MCP clients; only the hash is stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    prefix = models.CharField(max_length=12)
+    token_hash = models.CharField(max_length=64, unique=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

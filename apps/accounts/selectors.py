@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from .models import ApiToken, User, UserSession
+from .services import hash_token
+
+
+def legal_acceptance_required(*, user: User) -> bool:
+    return (
+        user.terms_version != settings.SAGASMITH_TERMS_VERSION
+        or user.privacy_version != settings.SAGASMITH_PRIVACY_VERSION
+    )
+
+
+def user_sessions_for(*, user: User):
+    return UserSession.objects.filter(user=user).order_by("-last_seen_at")
+
+
+def api_tokens_for(*, user: User):
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+
+
+def api_token_user(*, raw: str) -> User | None:
+    """The active owner of a raw bearer token, or None when unknown or revoked."""
+    if not raw:
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(token_hash=hash_token(raw), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    # Only write the usage stamp occasionally, so hot clients do not write on every call.
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at > timedelta(minutes=5):
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token.user

@@ -1,0 +1,239 @@
+"""Account writes: registration invites, legal acceptance, sessions, deactivation, API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.core.errors import PermissionDenied, ValidationFailed
+from apps.core.request_context import current_ip
+from apps.core.services import audit_record
+
+from .errors import InviteUnavailable, WrongPassword
+from .models import (
+    ApiToken,
+    LegalAcceptance,
+    RegistrationInvite,
+    RegistrationInviteUse,
+    User,
+    UserSession,
+)
+
+API_TOKEN_PREFIX = "ssk_"
+
+
+def hash_token(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def registration_invite_create(
+    *,
+    created_by: User | None,
+    expires_in: timedelta = timedelta(days=7),
+    max_uses: int = 1,
+    email: str = "",
+    note: str = "",
+) -> tuple[RegistrationInvite, str]:
+    """Create an invite; returns it with the raw token, which is never stored or shown again."""
+    if not 1 <= max_uses <= 1000:
+        raise ValidationFailed(_("Max uses must be between 1 and 1000."))
+    if not timedelta(hours=1) <= expires_in <= timedelta(days=90):
+        raise ValidationFailed(_("An invite must expire between 1 hour and 90 days from now."))
+    raw = secrets.token_urlsafe(32)
+    invite = RegistrationInvite.objects.create(
+        token_hash=hash_token(raw),
+        email=email.strip().lower(),
+        note=note,
+        expires_at=timezone.now() + expires_in,
+        max_uses=max_uses,
+        created_by=created_by,
+    )
+    audit_record(
+        actor=created_by,
+        action="registration_invite.created",
+        subject_type="registration_invite",
+        subject_id=str(invite.id),
+        details={"max_uses": max_uses, "email_bound": bool(invite.email)},
+    )
+    return invite, raw
+
+
+def registration_invite_revoke(*, invite: RegistrationInvite, actor: User) -> None:
+    RegistrationInvite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    audit_record(
+        actor=actor,
+        action="registration_invite.revoked",
+        subject_type="registration_invite",
+        subject_id=str(invite.id),
+    )
+
+
+def _usable_invites():
+    return RegistrationInvite.objects.filter(
+        revoked_at__isnull=True, expires_at__gt=timezone.now(), used_count__lt=F("max_uses")
+    )
+
+
+def registration_invite_check(*, raw: str, email: str | None = None) -> RegistrationInvite:
+    """Validate an invite token without using it. Raises InviteUnavailable."""
+    invite = _usable_invites().filter(token_hash=hash_token(raw or "")).first()
+    if invite is None:
+        raise InviteUnavailable(_("This invite link is invalid, expired or already used."))
+    if email is not None and invite.email and invite.email != email.strip().lower():
+        raise InviteUnavailable(
+            _("This invite is for a different email address."), code="invite_email_mismatch"
+        )
+    return invite
+
+
+def registration_invite_consume(*, raw: str, user: User) -> RegistrationInvite:
+    """Use one invite slot for a new user, atomically. Raises InviteUnavailable."""
+    token_hash = hash_token(raw or "")
+    with transaction.atomic():
+        # The conditional UPDATE is the race guard: concurrent sign-ups cannot exceed max_uses.
+        updated = (
+            _usable_invites()
+            .filter(token_hash=token_hash)
+            .filter(Q(email="") | Q(email=user.email.lower()))
+            .update(used_count=F("used_count") + 1)
+        )
+        if updated != 1:
+            raise InviteUnavailable(_("This invite link is invalid, expired or already used."))
+        invite = RegistrationInvite.objects.get(token_hash=token_hash)
+        RegistrationInviteUse.objects.create(invite=invite, user=user)
+        audit_record(
+            actor=user,
+            action="registration_invite.used",
+            subject_type="registration_invite",
+            subject_id=str(invite.id),
+            details={"used_count": invite.used_count, "max_uses": invite.max_uses},
+        )
+    return invite
+
+
+def legal_accept(*, user: User) -> LegalAcceptance:
+    """Record that the user accepted the site's current terms and privacy versions."""
+    now = timezone.now()
+    with transaction.atomic():
+        user.terms_version = settings.SAGASMITH_TERMS_VERSION
+        user.privacy_version = settings.SAGASMITH_PRIVACY_VERSION
+        user.terms_accepted_at = now
+        user.save(update_fields=["terms_version", "privacy_version", "terms_accepted_at"])
+        acceptance = LegalAcceptance.objects.create(
+            user=user,
+            terms_version=user.terms_version,
+            privacy_version=user.privacy_version,
+            ip_address=current_ip.get(),
+        )
+        audit_record(
+            actor=user,
+            action="legal.accepted",
+            subject_type="user",
+            subject_id=str(user.id),
+            details={"terms": user.terms_version, "privacy": user.privacy_version},
+        )
+    return acceptance
+
+
+def user_session_touch(
+    *, user: User, session_key: str, ip_address: str | None, user_agent: str
+) -> None:
+    """Record or refresh a browser session row (called at most once a minute per session)."""
+    now = timezone.now()
+    updated = UserSession.objects.filter(session_key=session_key, user=user).update(
+        last_seen_at=now, ip_address=ip_address
+    )
+    if not updated:
+        UserSession.objects.update_or_create(
+            session_key=session_key,
+            defaults={
+                "user": user,
+                "ip_address": ip_address,
+                "user_agent": user_agent[:300],
+                "last_seen_at": now,
+            },
+        )
+
+
+def user_sessions_end(*, user: User, keep_session_key: str | None = None) -> int:
+    """End the user's sessions except keep_session_key; returns how many were ended."""
+    rows = UserSession.objects.filter(user=user)
+    if keep_session_key:
+        rows = rows.exclude(session_key=keep_session_key)
+    keys = list(rows.values_list("session_key", flat=True))
+    with transaction.atomic():
+        Session.objects.filter(session_key__in=keys).delete()
+        rows.delete()
+    return len(keys)
+
+
+def user_sessions_end_others(*, user: User, keep_session_key: str) -> int:
+    ended = user_sessions_end(user=user, keep_session_key=keep_session_key)
+    audit_record(
+        actor=user,
+        action="sessions.ended_others",
+        subject_type="user",
+        subject_id=str(user.id),
+        details={"ended": ended},
+    )
+    return ended
+
+
+def user_deactivate(*, user: User, password: str) -> None:
+    """Deactivate the user's own account. Raises WrongPassword, PermissionDenied for staff."""
+    if user.is_staff or user.is_superuser:
+        raise PermissionDenied(
+            _("Staff accounts cannot be deactivated here; ask another administrator."),
+            code="staff_self_deactivation",
+        )
+    if not user.check_password(password):
+        raise WrongPassword(_("The password is not correct."))
+    with transaction.atomic():
+        user.is_active = False
+        user.deactivated_at = timezone.now()
+        user.save(update_fields=["is_active", "deactivated_at"])
+        user_sessions_end(user=user)
+        ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+        audit_record(
+            actor=user, action="user.deactivated", subject_type="user", subject_id=str(user.id)
+        )
+
+
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
+    """Create a personal API token; the raw value is returned once and never stored."""
+    name = (name or "").strip()
+    if not name or len(name) > 80:
+        raise ValidationFailed(_("Give the token a name of 1-80 characters."))
+    if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= 20:
+        raise ValidationFailed(_("You already have 20 active tokens; revoke one first."))
+    raw = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name, prefix=raw[:10], token_hash=hash_token(raw)
+    )
+    audit_record(
+        actor=user, action="api_token.created", subject_type="api_token", subject_id=str(token.id)
+    )
+    return token, raw
+
+
+def api_token_revoke(*, user: User, token_id) -> None:
+    """Revoke one of the user's tokens. Unknown or foreign ids are ignored (404 upstream)."""
+    updated = ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    if updated:
+        audit_record(
+            actor=user, action="api_token.revoked", subject_type="api_token", subject_id=token_id
+        )

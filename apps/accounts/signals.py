@@ -1,0 +1,64 @@
+"""Library seams: auth and allauth events become audit rows and session bookkeeping."""
+
+from allauth.account.signals import password_changed, password_reset
+from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
+from django.dispatch import receiver
+
+from apps.core.services import audit_record
+
+from .services import user_session_touch, user_sessions_end
+
+
+@receiver(user_logged_in)
+def _on_login(sender, request, user, **kwargs):
+    if request is not None and getattr(request, "session", None) is not None:
+        if not request.session.session_key:
+            request.session.save()
+        request.session["_touch"] = 0
+        user_session_touch(
+            user=user,
+            session_key=request.session.session_key,
+            ip_address=request.META.get("REMOTE_ADDR") or None,
+            user_agent=request.headers.get("User-Agent", ""),
+        )
+    audit_record(actor=user, action="auth.login", subject_type="user", subject_id=str(user.id))
+
+
+@receiver(user_logged_out)
+def _on_logout(sender, request, user, **kwargs):
+    if user is not None:
+        audit_record(
+            actor=user, action="auth.logout", subject_type="user", subject_id=str(user.id)
+        )
+
+
+@receiver(user_login_failed)
+def _on_login_failed(sender, credentials, request=None, **kwargs):
+    email = str(credentials.get("email") or credentials.get("username") or "")[:254]
+    audit_record(actor=None, action="auth.login_failed", subject_type="email", subject_id=email)
+
+
+@receiver(password_changed)
+def _on_password_changed(sender, request, user, **kwargs):
+    # The session auth hash already invalidates other sessions; drop their rows too.
+    keep = request.session.session_key if request is not None else None
+    ended = user_sessions_end(user=user, keep_session_key=keep)
+    audit_record(
+        actor=user,
+        action="auth.password_changed",
+        subject_type="user",
+        subject_id=str(user.id),
+        details={"sessions_ended": ended},
+    )
+
+
+@receiver(password_reset)
+def _on_password_reset(sender, request, user, **kwargs):
+    ended = user_sessions_end(user=user)
+    audit_record(
+        actor=user,
+        action="auth.password_reset",
+        subject_type="user",
+        subject_id=str(user.id),
+        details={"sessions_ended": ended},
+    )

@@ -1,0 +1,166 @@
+"""Account pages: sign-up with invites, legal acceptance, the account page, the dashboard."""
+
+from allauth.account.internal import flows
+from allauth.account.views import SignupView as AllauthSignupView
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.core.errors import ApplicationError
+
+from . import selectors, services
+from .adapters import INVITE_SESSION_KEY
+from .errors import InviteUnavailable
+from .forms import AcceptTermsForm, ApiTokenForm, DeactivateForm
+
+
+class SignupView(AllauthSignupView):
+    """allauth's sign-up, with the invite used in the same transaction as the new account."""
+
+    def get_form_kwargs(self):
+        kwargs = super().get_form_kwargs()
+        kwargs["request"] = self.request
+        return kwargs
+
+    def form_valid(self, form):
+        try:
+            with transaction.atomic():
+                user, resp = form.try_save(self.request)
+                if user is not None and settings.SAGASMITH_REGISTRATION_MODE == "invite":
+                    services.registration_invite_consume(
+                        raw=form.cleaned_data["invite"], user=user
+                    )
+        except InviteUnavailable as exc:
+            form.add_error(None, exc.message)
+            return self.form_invalid(form)
+        if resp:
+            return resp
+        self.user = user
+        self.request.session.pop(INVITE_SESSION_KEY, None)
+        return flows.signup.complete_signup(
+            self.request, user=user, redirect_url=self.get_success_url()
+        )
+
+
+def _safe_next(request, default="/"):
+    nxt = request.POST.get("next") or request.GET.get("next") or ""
+    if nxt and url_has_allowed_host_and_scheme(
+        nxt, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return nxt
+    return default
+
+
+def terms(request):
+    return render(request, "legal/terms.html", {"version": settings.SAGASMITH_TERMS_VERSION})
+
+
+def privacy(request):
+    return render(request, "legal/privacy.html", {"version": settings.SAGASMITH_PRIVACY_VERSION})
+
+
+@login_required
+def legal_accept(request):
+    if request.method == "POST":
+        form = AcceptTermsForm(request.POST)
+        if form.is_valid():
+            services.legal_accept(user=request.user)
+            messages.success(request, _("Thanks — you're all set."))
+            return redirect(_safe_next(request))
+    else:
+        form = AcceptTermsForm()
+    return render(
+        request,
+        "legal/accept.html",
+        {
+            "form": form,
+            "next": _safe_next(request),
+            "required": selectors.legal_acceptance_required(user=request.user),
+            "previously_accepted": bool(request.user.terms_version),
+            "terms_version": settings.SAGASMITH_TERMS_VERSION,
+            "privacy_version": settings.SAGASMITH_PRIVACY_VERSION,
+        },
+    )
+
+
+@login_required
+def account(request):
+    new_token = request.session.pop("new_api_token", None)
+    return render(
+        request,
+        "accounts/account.html",
+        {
+            "sessions": selectors.user_sessions_for(user=request.user),
+            "current_key": request.session.session_key,
+            "tokens": selectors.api_tokens_for(user=request.user),
+            "token_form": ApiTokenForm(),
+            "new_token": new_token,
+            "deactivate_form": DeactivateForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def sessions_end_others(request):
+    ended = services.user_sessions_end_others(
+        user=request.user, keep_session_key=request.session.session_key
+    )
+    messages.success(request, _("Signed out %(count)d other session(s).") % {"count": ended})
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def deactivate(request):
+    form = DeactivateForm(request.POST)
+    if form.is_valid():
+        try:
+            services.user_deactivate(user=request.user, password=form.cleaned_data["password"])
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+            return redirect("account")
+        logout(request)
+        messages.info(request, _("Your account has been deactivated."))
+        return redirect("account_login")
+    messages.error(request, _("Enter your password to deactivate your account."))
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def api_token_create(request):
+    form = ApiTokenForm(request.POST)
+    if form.is_valid():
+        try:
+            _token, raw = services.api_token_create(
+                user=request.user, name=form.cleaned_data["name"]
+            )
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+        else:
+            # Shown once on the next page load, then gone from the session.
+            request.session["new_api_token"] = raw
+    else:
+        messages.error(request, _("Give the token a name."))
+    return redirect("account")
+
+
+@login_required
+@require_POST
+def api_token_revoke(request, token_id):
+    services.api_token_revoke(user=request.user, token_id=token_id)
+    messages.success(request, _("Token revoked."))
+    return redirect("account")
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        return redirect("account_login")
+    return render(request, "dashboard.html", {})

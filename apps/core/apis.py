@@ -1,0 +1,49 @@
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .selectors import readiness_report
+
+
+class HealthApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes: list = []
+
+    @extend_schema(
+        responses=inline_serializer("Health", {"status": serializers.CharField()}),
+    )
+    def get(self, request):
+        return Response({"status": "ok"})
+
+
+class ReadyApi(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes: list = []
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "Ready", {"status": serializers.CharField(), "components": serializers.DictField()}
+            )
+        },
+    )
+    def get(self, request):
+        ok, components = readiness_report()
+        if ok:
+            return Response({"status": "ready", "components": components})
+        return Response(
+            {
+                "error": {
+                    "code": "not_ready",
+                    "message": "One or more components are unavailable.",
+                    "retryable": True,
+                    "recovery": "Check the failing components and try again.",
+                    "details": {"components": components},
+                }
+            },
+            status=503,
+        )

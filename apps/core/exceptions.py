@@ -1,0 +1,123 @@
+"""DRF exception handler and plain-Django error views, all producing the §8 envelope."""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.response import Response
+
+from .errors import ApplicationError, error_envelope
+
+logger = logging.getLogger(__name__)
+
+_DRF_CODES = {
+    400: "invalid_request",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    415: "unsupported_media_type",
+    429: "throttled",
+}
+
+
+def _flatten(detail):
+    if isinstance(detail, dict):
+        return {k: _flatten(v) for k, v in detail.items()}
+    if isinstance(detail, list):
+        return [_flatten(v) for v in detail]
+    return str(detail)
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, ApplicationError):
+        return Response(exc.as_envelope(), status=exc.status)
+    if isinstance(exc, Http404):
+        exc = drf_exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf_exceptions.PermissionDenied()
+    if isinstance(exc, drf_exceptions.APIException):
+        status = exc.status_code
+        headers = {}
+        if isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
+            # Session auth has no challenge; report 401 so clients know to sign in.
+            status = 401
+        details: dict = {}
+        if isinstance(exc, drf_exceptions.ValidationError):
+            details = {"fields": _flatten(exc.detail)}
+            message = "The request has invalid fields."
+        else:
+            message = str(exc.detail)
+        retryable = False
+        recovery = ""
+        if isinstance(exc, drf_exceptions.Throttled):
+            retryable = True
+            wait = int(exc.wait or 1)
+            headers["Retry-After"] = str(max(wait, 1))
+            details = {"retry_after": max(wait, 1)}
+            message = "Too many requests."
+            recovery = f"Wait {max(wait, 1)} seconds and try again."
+        body = error_envelope(
+            code=_DRF_CODES.get(status, "error"),
+            message=message,
+            retryable=retryable,
+            recovery=recovery,
+            details=details,
+        )
+        return Response(body, status=status, headers=headers)
+    logger.exception("Unhandled API error", exc_info=exc)
+    return Response(
+        error_envelope(
+            code="internal",
+            message="An unexpected error occurred.",
+            retryable=True,
+            recovery="Try again; if it persists, report the request id.",
+        ),
+        status=500,
+    )
+
+
+def _json_error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse(
+        error_envelope(code=code, message=message, retryable=status >= 500), status=status
+    )
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def handler404(request, exception=None):
+    if _is_api(request):
+        return _json_error(404, "not_found", "Not found.")
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def handler500(request):
+    if _is_api(request):
+        return _json_error(500, "internal", "An unexpected error occurred.")
+    from django.views.defaults import server_error
+
+    return server_error(request)
+
+
+def handler403(request, exception=None):
+    if _is_api(request):
+        return _json_error(403, "permission_denied", "You do not have permission to do that.")
+    from django.views.defaults import permission_denied
+
+    return permission_denied(request, exception)
+
+
+def csrf_failure(request, reason=""):
+    if _is_api(request):
+        return _json_error(403, "csrf_failed", f"CSRF verification failed: {reason}")
+    from django.views.csrf import csrf_failure as default
+
+    return default(request, reason=reason)

@@ -1,0 +1,120 @@
+"""Start the whole product on one machine: web, worker, beat and the domain servers.
+
+Ctrl-C (or SIGTERM) stops every child: each runs in its own process group, gets SIGTERM,
+and is killed if it has not exited after a grace period.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from apps.accounts.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
+
+GRACE_SECONDS = 10
+
+
+def _port_open(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.3)
+        return sock.connect_ex((host, port)) == 0
+
+
+class Command(BaseCommand):
+    help = "Run web (uvicorn), a Celery worker, Celery beat and every local domain server."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default=os.environ.get("SAGASMITH_HOST", "127.0.0.1"))
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+
+    def handle(self, *args, host: str, port: int, **options):
+        if _port_open(port, "127.0.0.1"):
+            raise CommandError(f"Port {port} is already in use; set PORT to another port.")
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get(
+            "DJANGO_SETTINGS_MODULE", "sagasmith_web.settings.local")}
+        env.setdefault("C_FORCE_ROOT", "1")  # dev machines and containers often run as root
+        var = settings.VAR_DIR
+        (var / "domains").mkdir(parents=True, exist_ok=True)
+        (var / "logs").mkdir(parents=True, exist_ok=True)
+        jwks = var / "keys" / "jwks.json"
+
+        commands: list[tuple[str, list[str]]] = []
+        for system_id, spec in sorted(
+            getattr(settings, "SAGASMITH_LOCAL_DOMAIN_SERVERS", {}).items()
+        ):
+            cmd = [sys.executable, "-m", spec["module"], "--transport", "http",
+                   "--host", "127.0.0.1", "--port", str(spec["port"]),
+                   "--db", f"sqlite:///{var / 'domains' / (system_id + '.sqlite3')}"]
+            if jwks.exists():
+                cmd += ["--jwks", str(jwks)]
+            commands.append((f"domain:{system_id}", cmd))
+        commands += [
+            ("worker", [sys.executable, "-m", "celery", "-A", "sagasmith_web", "worker",
+                        "-P", "solo", "--loglevel", "INFO"]),
+            ("beat", [sys.executable, "-m", "celery", "-A", "sagasmith_web", "beat",
+                      "--loglevel", "INFO", "--schedule", str(var / "celerybeat-schedule")]),
+            ("web", [sys.executable, "-m", "uvicorn", "sagasmith_web.asgi:application",
+                     "--host", host, "--port", str(port), "--lifespan", "on",
+                     "--log-level", "warning"]),
+        ]
+
+        children: list[tuple[str, subprocess.Popen]] = []
+        stopping = False
+
+        def stop(*_):
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            for name, cmd in commands:
+                log = open(var / "logs" / f"{name.replace(':', '-')}.log", "ab")  # noqa: SIM115
+                children.append((name, subprocess.Popen(
+                    cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)))
+            deadline = time.monotonic() + 60
+            while not _port_open(port) and time.monotonic() < deadline and not stopping:
+                for name, proc in children:
+                    if proc.poll() is not None:
+                        raise CommandError(f"{name} exited early; see var/logs/.")
+                time.sleep(0.2)
+            if not stopping:
+                self._banner(host, port, [name for name, _ in children])
+            while not stopping:
+                for name, proc in children:
+                    if proc.poll() is not None:
+                        self.stderr.write(f"{name} exited with {proc.returncode}; stopping.")
+                        stopping = True
+                time.sleep(0.5)
+        finally:
+            self._stop_all(children)
+
+    def _banner(self, host: str, port: int, names: list[str]) -> None:
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host  # noqa: S104
+        self.stdout.write(self.style.SUCCESS(f"\nSagaSmith is running at http://{shown}:{port}/"))
+        self.stdout.write(f"Processes: {', '.join(names)} (logs in var/logs/)")
+        self.stdout.write("Demo logins:")
+        for email, _name, staff in DEMO_USERS:
+            role = "staff" if staff else ("GM" if email.startswith("gm") else "player")
+            self.stdout.write(f"  {role:7} {email} / {DEMO_PASSWORD}")
+        self.stdout.write("Press Ctrl-C to stop everything.\n")
+
+    def _stop_all(self, children) -> None:
+        for _name, proc in children:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + GRACE_SECONDS
+        for _name, proc in children:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        self.stdout.write("All processes stopped.")

@@ -1,0 +1,27 @@
+import re
+import uuid
+
+from .request_context import current_ip, current_request_id
+
+_VALID_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
+
+
+class RequestIdMiddleware:
+    """Gives every request an id (client-supplied if well formed) and echoes it back."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        incoming = request.headers.get("X-Request-ID", "")
+        request_id = incoming if _VALID_ID.match(incoming) else uuid.uuid4().hex
+        request.request_id = request_id
+        token = current_request_id.set(request_id)
+        ip_token = current_ip.set(request.META.get("REMOTE_ADDR") or None)
+        try:
+            response = self.get_response(request)
+        finally:
+            current_request_id.reset(token)
+            current_ip.reset(ip_token)
+        response["X-Request-ID"] = request_id
+        return response

@@ -1,0 +1,28 @@
+"""Writes owned by core: the audit log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import AuditEvent
+from .request_context import current_ip, current_request_id
+
+
+def audit_record(
+    *,
+    actor,
+    action: str,
+    subject_type: str = "",
+    subject_id: str = "",
+    details: dict[str, Any] | None = None,
+) -> AuditEvent:
+    """Append one audit row; request id and IP come from the current request, if any."""
+    return AuditEvent.objects.create(
+        actor=actor if actor is not None and getattr(actor, "pk", None) else None,
+        action=action,
+        subject_type=subject_type,
+        subject_id=str(subject_id) if subject_id else "",
+        request_id=current_request_id.get(),
+        ip_address=current_ip.get(),
+        details=details or {},
+    )

@@ -1,0 +1,15 @@
+"""Test settings: fast hashing, console email, everything else as configured by the environment."""
+
+from .base import *  # noqa: F403
+from .base import REST_FRAMEWORK
+
+SECRET_KEY = "test-only-not-secret"  # noqa: S105
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+    **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+    "user": "10000/min",
+    "anon": "10000/min",
+}
+ACCOUNT_RATE_LIMITS = False

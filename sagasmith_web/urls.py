@@ -1,0 +1,23 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from apps.accounts import views as account_views
+
+handler403 = "apps.core.exceptions.handler403"
+handler404 = "apps.core.exceptions.handler404"
+handler500 = "apps.core.exceptions.handler500"
+
+admin.site.site_header = "SagaSmith staff"
+admin.site.site_title = "SagaSmith staff"
+
+urlpatterns = [
+    path("", account_views.home, name="home"),
+    path("accounts/signup/", account_views.SignupView.as_view(), name="account_signup"),
+    path("accounts/", include("allauth.urls")),
+    path("", include("apps.accounts.urls")),
+    path("admin/", admin.site.urls),
+    path("api/", include("apps.core.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]
