@@ -1,0 +1,177 @@
+"""Hard checks on submitted artifacts (spec §4 with D7 and D11: sizes are UTF-8 bytes)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+ArtifactReader = Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    kind: str
+    passed: bool
+    detail: str
+    # Text produced by the check itself (log lines); the only part the source classifier reads.
+    output: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "passed": self.passed, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class CheckTraits:
+    read_only: bool
+    concurrency_safe: bool
+
+
+def check_traits(kind: str) -> CheckTraits:
+    if kind == "command":
+        return CheckTraits(read_only=False, concurrency_safe=False)
+    if kind == "browser":
+        return CheckTraits(read_only=True, concurrency_safe=False)
+    return CheckTraits(read_only=True, concurrency_safe=True)
+
+
+def partition_criteria(
+    criteria: list[dict[str, Any]], *, known: frozenset[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Split criteria into (read-only, write) groups; unknown kinds count as writes."""
+    read_only, write = [], []
+    for criterion in criteria:
+        kind = criterion.get("kind", "")
+        if kind in known and check_traits(kind).read_only:
+            read_only.append(criterion)
+        else:
+            write.append(criterion)
+    return read_only, write
+
+
+def byte_size(content: str) -> int:
+    return len(content.encode("utf-8"))
+
+
+def _size_failure(path: str, size: int, minimum: float, threshold: int) -> str:
+    return f"file {path} is {size} bytes, expected ~{minimum} (tolerance: >= {threshold})"
+
+
+def _file_exists(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
+    path = c["path"]
+    content = read(path)
+    if content is None:
+        return CheckResult("file-exists", False, f"file not found: {path}")
+    if c.get("minBytes") is not None:
+        threshold = math.floor(c["minBytes"] * 0.75)
+        size = byte_size(content)
+        if size < threshold:
+            return CheckResult(
+                "file-exists", False, _size_failure(path, size, c["minBytes"], threshold)
+            )
+    return CheckResult("file-exists", True, f"file exists: {path}")
+
+
+def _file_size_gt(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
+    path = c["path"]
+    content = read(path)
+    size = byte_size(content) if content is not None else 0
+    minimum = c.get("minBytes") or 0
+    threshold = math.floor(minimum * 0.75)
+    if size >= threshold:
+        return CheckResult("file-size-gt", True, f"file size {size} bytes (target: {minimum})")
+    return CheckResult("file-size-gt", False, _size_failure(path, size, minimum, threshold))
+
+
+def _file_schema(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
+    path = c["path"]
+    content = read(path)
+    if content is None:
+        return CheckResult("file-schema", False, f"file not found: {path}")
+    try:
+        document = json.loads(content)
+    except json.JSONDecodeError as exc:
+        return CheckResult("file-schema", False, f"file {path} is not valid JSON: {exc.msg}")
+    schema = c["schema"] if isinstance(c["schema"], dict) else json.loads(c["schema"])
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(document)
+    )
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(root)"
+        return CheckResult(
+            "file-schema", False, f"file {path} does not match schema at {where}: {error.message}"
+        )
+    return CheckResult("file-schema", True, f"file {path} matches schema")
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+
+
+def count_progress_items(content: str) -> int:
+    """A JSON list (or an object's `items` list) counts its entries; markdown counts list lines."""
+    try:
+        document = json.loads(content)
+    except json.JSONDecodeError:
+        return sum(1 for line in content.splitlines() if _LIST_ITEM.match(line))
+    if isinstance(document, dict):
+        document = document.get("items", [])
+    return len(document) if isinstance(document, list) else 0
+
+
+def _progress_items(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
+    path = c["path"]
+    content = read(path)
+    if content is None:
+        return CheckResult("progress-items", False, f"file not found: {path}")
+    count = count_progress_items(content)
+    if count >= c["minItems"]:
+        return CheckResult(
+            "progress-items", True, f"progress items {count} (target: {c['minItems']})"
+        )
+    return CheckResult(
+        "progress-items", False, f"progress items in {path}: {count}, expected >= {c['minItems']}"
+    )
+
+
+def _log_scan(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
+    """Passes when the pattern occurs in the log; the failure output is the log's tail."""
+    path = c["path"]
+    content = read(path)
+    if content is None:
+        return CheckResult("log-scan", False, f"file not found: {path}")
+    pattern = c.get("pattern")
+    if not pattern:
+        return CheckResult("log-scan", True, f"log-scan: {path} present")
+    for line in content.splitlines():
+        if re.search(pattern, line):
+            return CheckResult("log-scan", True, f"log-scan: /{pattern}/ found in {path}", line)
+    tail = "\n".join(content.splitlines()[-5:])
+    return CheckResult("log-scan", False, f"log-scan: /{pattern}/ not found in {path}", tail)
+
+
+_RUNNERS: dict[str, Callable[[dict[str, Any], ArtifactReader], CheckResult]] = {
+    "file-exists": _file_exists,
+    "file-size-gt": _file_size_gt,
+    "file-schema": _file_schema,
+    "progress-items": _progress_items,
+    "log-scan": _log_scan,
+}
+
+
+def run_hard_checks(criteria: list[dict[str, Any]], read: ArtifactReader) -> list[CheckResult]:
+    """Run every criterion in order; a kind this platform cannot execute fails, never passes."""
+    results = []
+    for criterion in criteria:
+        kind = criterion.get("kind", "")
+        if kind == "free-form":
+            results.append(CheckResult(kind, True, "free-form: deferred to evaluator-deep"))
+        elif kind in _RUNNERS:
+            results.append(_RUNNERS[kind](criterion, read))
+        else:
+            results.append(CheckResult(kind, False, f"kind={kind}: not executed on this platform"))
+    return results

@@ -1,0 +1,144 @@
+"""Deep-evaluator prompt, verdict parsing and the default auto evaluator (spec §6)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from .checks import CheckResult
+from .errors import InvalidVerdict
+from .profiles import Profile
+
+ArtifactReader = Callable[[str], str | None]
+
+
+def criteria_text(criteria: list[dict[str, Any]]) -> str:
+    lines = []
+    for c in criteria:
+        line = f"- kind: {c.get('kind')}"
+        if c.get("path"):
+            line += f", path: {c['path']}"
+        if c.get("desc"):
+            line += f", desc: {c['desc']}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def artifacts_text(criteria: list[dict[str, Any]], read: ArtifactReader) -> str:
+    blocks = []
+    for c in criteria:
+        if c.get("kind") in ("file-exists", "file-size-gt") and c.get("path"):
+            content = read(c["path"])
+            if content is not None:
+                blocks.append(f"--- {c['path']} ---\n{content}")
+    return "\n\n".join(blocks) if blocks else "(No artifacts found)"
+
+
+def deep_eval_prompt(*, stage: dict[str, Any], profile: Profile, read: ArtifactReader) -> str:
+    """Render the one evaluator template from the profile checklist and few-shot file."""
+    hard = profile.checklist["hard"]
+    soft = profile.checklist["soft"]
+    parts = [
+        "You are an independent evaluator. Work through the concrete checklist below item by "
+        "item; do not give a subjective overall score.",
+        "",
+        f"## Stage\nId: {stage['id']}\nTitle: {stage['title']}\nGoal: {stage['goal']}\n"
+        f"Profile: {profile.label}",
+        f"## Done criteria\n{criteria_text(stage['doneCriteria'])}",
+        f"## Output\n{artifacts_text(stage['doneCriteria'], read)}",
+        f"## Few-shot calibration\n{profile.few_shot.strip() or '(none)'}",
+        "## HARD checklist (every item must PASS)",
+    ]
+    for item in hard:
+        parts.append(
+            f"**{item['id']} — {item['title']}**\n"
+            f"- PASS: {item['pass']}\n- FAIL-REWORK: {item['failRework']}\n"
+            f"- FAIL-ESCALATE: {item['failEscalate']}"
+        )
+    parts.append("## SOFT checklist (score each 1–5)")
+    for item in soft:
+        parts.append(
+            f"**{item['id']} — {item['title']}** (weight {item['weight']})\n{item['scoringGuide']}"
+        )
+    template = {
+        "checklist": [
+            {"id": h["id"], "status": "PASS|FAIL-REWORK|FAIL-ESCALATE", "evidence": ""}
+            for h in hard
+        ]
+        + [{"id": s["id"], "score": 0, "notes": ""} for s in soft],
+        "passed": False,
+        "escalate": False,
+        "score": 0,
+        "issues": [],
+    }
+    parts += [
+        "## Verdict rules\n"
+        "- All HARD items PASS → passed=true.\n"
+        "- Any FAIL-REWORK → passed=false, escalate=false.\n"
+        "- Any FAIL-ESCALATE → passed=false, escalate=true. Escalate only when a criterion is "
+        "genuinely impossible to meet, not when the output is poor.\n"
+        "- score is the weighted average of the SOFT scores; it does not affect pass or fail.",
+        "Reply with this JSON, then send it as saga_advance(evalResult=...):",
+        "```json\n" + json.dumps(template, indent=2) + "\n```",
+    ]
+    return "\n\n".join(parts)
+
+
+def verdict_coerce(raw: Any) -> dict[str, Any]:
+    """Coerce an evalResult; raises InvalidVerdict naming the malformed field."""
+    if not isinstance(raw, dict):
+        raise InvalidVerdict(_("evalResult must be an object."))
+    if not isinstance(raw.get("passed"), bool):
+        raise InvalidVerdict(_("evalResult.passed must be true or false."))
+    escalate = raw.get("escalate", False)
+    if not isinstance(escalate, bool):
+        raise InvalidVerdict(_("evalResult.escalate must be true or false."))
+    issues = raw.get("issues", [])
+    if issues is None:
+        issues = []
+    if not isinstance(issues, list):
+        raise InvalidVerdict(_("evalResult.issues must be a list of strings."))
+    score = raw.get("score")
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        score = None
+    return {
+        "passed": raw["passed"],
+        "score": score,
+        "issues": [str(i) for i in issues],
+        "escalate": escalate,
+    }
+
+
+def verdict_parse_text(text: str) -> dict[str, Any]:
+    """Lenient parse of an LLM reply: the span from the first '{' to the last '}'."""
+    start, end = text.find("{"), text.rfind("}")
+    if start == -1 or end <= start:
+        return {
+            "passed": False,
+            "score": None,
+            "issues": ["Deep evaluator output was not valid JSON"],
+            "escalate": False,
+        }
+    try:
+        data = json.loads(text[start : end + 1])
+        return verdict_coerce(data)
+    except (json.JSONDecodeError, InvalidVerdict):
+        return {
+            "passed": False,
+            "score": None,
+            "issues": ["Failed to parse deep evaluator JSON"],
+            "escalate": False,
+        }
+
+
+def hard_check_evaluator(
+    *, stage: dict[str, Any], profile: Profile, checks: list[CheckResult], read: ArtifactReader
+) -> dict[str, Any]:
+    """Default auto evaluator: the machine checks decide; free-form is not judged in auto mode."""
+    judged = [c for c in checks if c.kind != "free-form"]
+    failed = [c.detail for c in judged if not c.passed]
+    score = (len(judged) - len(failed)) / len(judged) if judged else 1.0
+    return {"passed": not failed, "score": score, "issues": failed}

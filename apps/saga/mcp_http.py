@@ -1,0 +1,157 @@
+"""Streamable HTTP mount of the Saga MCP server at /mcp/saga, in front of Django's ASGI app.
+
+Bearer API tokens authenticate each request; the user reaches the tool handlers through a
+contextvar. The SDK's session manager needs its task group, so this app runs it inside the
+ASGI lifespan (uvicorn runs lifespan; daphne does not, and then /mcp/saga answers 503).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.http.request import split_domain_port, validate_host
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+
+from apps.core.errors import error_envelope
+
+from .mcp_server import build_server, current_user
+
+logger = logging.getLogger(__name__)
+MOUNT_PATH = "/mcp/saga"
+
+
+def transport_security_from_settings() -> TransportSecuritySettings:
+    """Host/Origin allow-lists for the SDK from ALLOWED_HOSTS (wildcards: Django checks them)."""
+    hosts: list[str] = []
+    origins: list[str] = list(getattr(settings, "CSRF_TRUSTED_ORIGINS", []))
+    wildcard = False
+    for host in settings.ALLOWED_HOSTS:
+        if host == "*" or host.startswith("."):
+            wildcard = True
+            continue
+        hosts += [host, f"{host}:*"]
+        for scheme in ("http", "https"):
+            origins += [f"{scheme}://{host}", f"{scheme}://{host}:*"]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=not wildcard, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
+def _token_user(raw: str):
+    from apps.accounts.selectors import api_token_user
+
+    close_old_connections()
+    try:
+        return api_token_user(raw=raw)
+    finally:
+        connection.close()
+
+
+async def _json(send, status: int, body: dict[str, Any], headers: list | None = None) -> None:
+    data = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+            ]
+            + (headers or []),
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+class SagaMCPMount:
+    def __init__(self, django_asgi) -> None:
+        self.django_asgi = django_asgi
+        self.session_manager: StreamableHTTPSessionManager | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        path = scope.get("path", "")
+        if scope["type"] == "http" and (path == MOUNT_PATH or path.startswith(MOUNT_PATH + "/")):
+            await self._mcp(scope, receive, send)
+            return
+        await self.django_asgi(scope, receive, send)
+
+    async def _lifespan(self, receive, send) -> None:
+        async with contextlib.AsyncExitStack() as stack:
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    try:
+                        server = build_server()
+                        manager = StreamableHTTPSessionManager(
+                            app=server._lowlevel_server,  # noqa: SLF001 - SDK has no public getter
+                            json_response=True,
+                            stateless=True,
+                            security_settings=transport_security_from_settings(),
+                        )
+                        await stack.enter_async_context(manager.run())
+                        self.session_manager = manager
+                    except Exception as exc:
+                        logger.exception("saga MCP startup failed")
+                        await send({"type": "lifespan.startup.failed", "message": str(exc)})
+                        return
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    self.session_manager = None
+                    await stack.aclose()
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+
+    async def _mcp(self, scope, receive, send) -> None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        domain, _port = split_domain_port(headers.get("host", ""))
+        if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+            await _json(send, 400, error_envelope(code="invalid_host", message="Invalid Host."))
+            return
+        auth = headers.get("authorization", "")
+        scheme, _, raw = auth.partition(" ")
+        user = None
+        if scheme.lower() == "bearer" and raw.strip():
+            user = await sync_to_async(_token_user, thread_sensitive=False)(raw.strip())
+        if user is None:
+            await _json(
+                send,
+                401,
+                error_envelope(
+                    code="unauthenticated",
+                    message="Send a valid API token as 'Authorization: Bearer <token>'.",
+                    recovery="Create a token on your account page.",
+                ),
+                [(b"www-authenticate", b'Bearer realm="saga"')],
+            )
+            return
+        if self.session_manager is None:
+            await _json(
+                send,
+                503,
+                error_envelope(
+                    code="unavailable",
+                    message="The MCP endpoint needs an ASGI server with lifespan.",
+                    retryable=True,
+                ),
+            )
+            return
+        token = current_user.set(user)
+        try:
+            await self.session_manager.handle_request(scope, receive, send)
+        finally:
+            current_user.reset(token)
+
+
+def mount_saga_mcp(django_asgi):
+    """Route /mcp/saga to the MCP app, everything else to Django; own the lifespan."""
+    return SagaMCPMount(django_asgi)

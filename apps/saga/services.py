@@ -1,0 +1,346 @@
+"""Writes: the four tool operations. Each call is one transaction holding the saga's row lock."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from apps.core.services import audit_record
+
+from .checks import byte_size
+from .coordinator import SagaContext, advance, apply_plan, terminate
+from .errors import (
+    InvalidArtifact,
+    InvalidInput,
+    SagaStateConflict,
+    SagaTerminated,
+    TooManyActiveSagas,
+)
+from .evaluator import verdict_coerce
+from .memory import ops_memory_append
+from .models import Saga, SagaArtifact, SagaDiagnostics, SagaEvent
+from .planparse import artifact_path_ok, plan_parse, plan_validate
+from .profiles import Profile, get_profile
+from .selectors import saga_get
+from .state import (
+    current_stage,
+    new_saga_key,
+    new_state,
+    now,
+    progress,
+    saga_status_for,
+    transition_kind,
+    worker_context,
+)
+
+# Documented limits (also in the tool descriptions).
+MAX_ARTIFACT_BYTES = 1_048_576
+MAX_ARTIFACTS_PER_CALL = 50
+MAX_GOAL_CHARS = 10_000
+MAX_HUMAN_INPUT_CHARS = 20_000
+MAX_PLAN_CHARS = 200_000
+
+
+def _limit(name: str, default: int) -> int:
+    return int(getattr(settings, name, default))
+
+
+def _context(saga: Saga, profile: Profile) -> SagaContext:
+    cache: dict[str, str | None] = {}
+
+    def read(path: str) -> str | None:
+        if path in ctx.known_artifacts:
+            return ctx.known_artifacts[path]
+        if path not in cache:
+            cache[path] = (
+                SagaArtifact.objects.filter(saga=saga, path=path)
+                .values_list("content", flat=True)
+                .first()
+            )
+        return cache[path]
+
+    def diagnostics(stage_id: str) -> dict[str, Any] | None:
+        row = (
+            SagaDiagnostics.objects.filter(saga=saga, stage_id=stage_id)
+            .order_by("-attempt")
+            .values_list("payload", flat=True)
+            .first()
+        )
+        return row
+
+    ctx = SagaContext(
+        state=saga.state, profile=profile, read=read, diagnostics=diagnostics, ts=now()
+    )
+    return ctx
+
+
+def _persist(saga: Saga, ctx: SagaContext, original: dict[str, Any]) -> None:
+    if not ctx.events and ctx.state == original:
+        return
+    if ctx.events:
+        SagaEvent.objects.bulk_create(
+            SagaEvent(
+                saga=saga, sequence=saga.last_sequence + i, type=kind, ts=ctx.ts, payload=payload
+            )
+            for i, (kind, payload) in enumerate(ctx.events, start=1)
+        )
+    saga.last_sequence += len(ctx.events)
+    saga.version += 1
+    saga.status = saga_status_for(saga.state)
+    saga.save(update_fields=["state", "version", "last_sequence", "status", "updated_at"])
+    if (
+        saga.state["termination"]
+        and saga.state["termination"]["reason"] == "completed"
+        and (saga.profile == "ops")
+    ):
+        saga_pk = saga.pk
+        transaction.on_commit(lambda: ops_memory_append(saga_pk=saga_pk))
+
+
+def _response(saga: Saga, ctx: SagaContext, outcome: dict[str, Any]) -> dict[str, Any]:
+    response = {**outcome, "progress": progress(saga.state)}
+    if outcome["nextAction"] in ("worker_mode_queued", "revision_queued") and current_stage(
+        saga.state
+    ):
+        response["workerContext"] = worker_context(
+            saga.state, tool_hint=ctx.profile.worker_tool_hint, revision_reason=ctx.revision_reason
+        )
+    return response
+
+
+def plan_prompt(*, profile: Profile) -> str:
+    low, high = profile.stage_range
+    kinds = ", ".join(k for k in profile.allowed_kinds if k not in ("command",))
+    return (
+        f"Write a {profile.id} plan with {low}-{high} stages for this goal. For each stage use a "
+        "'## Stage N: <title>' heading, a 'Goal:' line, and a ```yaml block containing 'done:' "
+        "(a list of checks) and 'evaluator: auto|deep'.\n"
+        "Check kinds: file-exists (with path, optional minBytes), file-size-gt (path, minBytes), "
+        "file-schema (path, schema as JSON Schema), progress-items (path, minItems), log-scan "
+        "(path, pattern), free-form (with desc). 'command' is not executed on this platform. "
+        f"Allowed for this profile: {kinds}.\n"
+        "Paths are relative to the saga's artifacts; submit artifacts with "
+        "saga_advance(artifacts=[{path, content}]).\n\nExample:\n\n" + profile.planner_examples
+    )
+
+
+def saga_start(*, user, goal: str, profile: str) -> dict[str, Any]:
+    """Create a saga and run its first advance; raises UnknownProfile, InvalidInput, Conflict."""
+    prof = get_profile(profile)
+    goal = (goal or "").strip()
+    if not goal:
+        raise InvalidInput(_("goal must not be empty."))
+    if len(goal) > MAX_GOAL_CHARS:
+        raise InvalidInput(_("goal is longer than %(n)d characters.") % {"n": MAX_GOAL_CHARS})
+    max_active = _limit("SAGASMITH_SAGA_MAX_ACTIVE_PER_USER", 20)
+    with transaction.atomic():
+        # D14: only sagas that are not terminated count against the limit.
+        active = Saga.objects.filter(owner=user).exclude(
+            status__in=[Saga.Status.COMPLETED, Saga.Status.TERMINATED]
+        )
+        if active.count() >= max_active:
+            raise TooManyActiveSagas(_("You already have %(n)d active sagas.") % {"n": max_active})
+        key = new_saga_key()
+        state = new_state(
+            saga_id=key,
+            profile=prof.id,
+            goal=goal,
+            clarification_limit=prof.default_clarification_rounds,
+        )
+        saga = Saga.objects.create(
+            key=key,
+            owner=user,
+            profile=prof.id,
+            goal=goal,
+            status=saga_status_for(state),
+            state=state,
+        )
+        original = copy.deepcopy(saga.state)
+        ctx = _context(saga, prof)
+        ctx.emit(
+            "saga_created",
+            profile=prof.id,
+            goal=goal,
+            clarificationLimit=prof.default_clarification_rounds,
+        )
+        outcome = advance(ctx)
+        _persist(saga, ctx, original)
+        audit_record(
+            actor=user,
+            action="saga.started",
+            subject_type="saga",
+            subject_id=saga.key,
+            details={"profile": prof.id},
+        )
+    response = _response(saga, ctx, outcome)
+    if outcome["nextAction"] == "await_human" and "planYaml" in outcome["diagnostic"]:
+        return {
+            "sagaId": saga.key,
+            "status": "plan_required",
+            "message": outcome["diagnostic"],
+            "planPrompt": plan_prompt(profile=prof),
+            **response,
+        }
+    return {"sagaId": saga.key, "status": "started", **response}
+
+
+def _clean_artifacts(artifacts: Any) -> list[tuple[str, str]]:
+    if artifacts is None:
+        return []
+    if not isinstance(artifacts, list):
+        raise InvalidArtifact(_("artifacts must be a list of {path, content} objects."))
+    max_bytes = _limit("SAGASMITH_SAGA_MAX_ARTIFACT_BYTES", MAX_ARTIFACT_BYTES)
+    if len(artifacts) > MAX_ARTIFACTS_PER_CALL:
+        raise InvalidArtifact(
+            _("At most %(n)d artifacts per call.") % {"n": MAX_ARTIFACTS_PER_CALL}
+        )
+    cleaned: dict[str, str] = {}
+    for item in artifacts:
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str):
+            raise InvalidArtifact(_("Each artifact needs a string path and string content."))
+        path, content = item["path"].strip(), item.get("content", "")
+        if not isinstance(content, str):
+            raise InvalidArtifact(_("Artifact %(p)r: content must be a string.") % {"p": path})
+        if not artifact_path_ok(path):
+            raise InvalidArtifact(
+                _("Artifact path %(p)r must be relative and must not contain '..'.")
+                % {"p": path[:100]},
+                details={"path": path[:255]},
+            )
+        size = byte_size(content)
+        if size > max_bytes:
+            raise InvalidArtifact(
+                _("Artifact %(p)r is %(size)d bytes; the limit is %(max)d bytes.")
+                % {"p": path, "size": size, "max": max_bytes},
+                details={"path": path, "size": size, "limit": max_bytes},
+            )
+        cleaned[path] = content
+    return list(cleaned.items())
+
+
+def _clean_diagnostics(raw: Any) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InvalidInput(_("workerDiagnostics must be an object."))
+    out: dict[str, Any] = {}
+    for key in ("searchedTerms", "errorsCaught"):
+        value = raw.get(key, [])
+        if not isinstance(value, list):
+            raise InvalidInput(_("workerDiagnostics.%(k)s must be a list.") % {"k": key})
+        out[key] = [str(v) for v in value]
+    urls = raw.get("urlsAttempted", [])
+    if not isinstance(urls, list) or not all(isinstance(u, dict) for u in urls):
+        raise InvalidInput(_("workerDiagnostics.urlsAttempted must be a list of {url, status}."))
+    out["urlsAttempted"] = [{"url": str(u.get("url", "")), "status": u.get("status")} for u in urls]
+    out["notes"] = str(raw.get("notes") or "")
+    return out
+
+
+def saga_advance(
+    *,
+    user,
+    saga_id: str,
+    plan_yaml: str | None = None,
+    worker_finished: bool = False,
+    artifacts: list[dict[str, Any]] | None = None,
+    eval_result: dict[str, Any] | None = None,
+    human_input: str | None = None,
+    worker_diagnostics: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Apply inputs and advance once; bad input raises before anything is written."""
+    cleaned = _clean_artifacts(artifacts)
+    verdict = verdict_coerce(eval_result) if eval_result is not None else None
+    diagnostics = _clean_diagnostics(worker_diagnostics)
+    if human_input is not None and not isinstance(human_input, str):
+        raise InvalidInput(_("humanInput must be a string."))
+    human = (human_input or "").strip() or None
+    if human and len(human) > MAX_HUMAN_INPUT_CHARS:
+        raise InvalidInput(_("humanInput is too long."))
+    if plan_yaml is not None and len(plan_yaml) > MAX_PLAN_CHARS:
+        raise InvalidInput(_("planYaml is too long."))
+    with transaction.atomic():
+        saga = saga_get(owner=user, saga_id=saga_id, lock=True)
+        prof = get_profile(saga.profile)
+        original = copy.deepcopy(saga.state)
+        ctx = _context(saga, prof)
+        s = saga.state
+        if s["termination"] and (plan_yaml is not None or cleaned):
+            raise SagaTerminated(
+                _("Saga %(id)s already terminated: %(reason)s")
+                % {"id": saga.key, "reason": s["termination"]["reason"]}
+            )
+        if plan_yaml is not None:
+            if s["plan"] is not None:
+                raise SagaStateConflict(_("A plan was already accepted for this saga."))
+            plan = plan_parse(plan_yaml, default_mode=prof.default_evaluator_mode)
+            plan_validate(plan, profile=prof)
+            apply_plan(ctx, plan)
+        kind = transition_kind(s)
+        if human and kind == "awaiting_plan_yaml":
+            raise InvalidInput(
+                _("The saga is waiting for a plan; send planYaml. humanInput is not used here.")
+            )
+        if worker_finished and kind == "awaiting_human":
+            raise SagaStateConflict(
+                _("The saga is awaiting human input; send humanInput or saga_cancel first.")
+            )
+        if cleaned:
+            # One upsert for all artifacts, keyed by (saga, path).
+            SagaArtifact.objects.bulk_create(
+                [
+                    SagaArtifact(saga=saga, path=path, content=content, size=byte_size(content))
+                    for path, content in cleaned
+                ],
+                update_conflicts=True,
+                unique_fields=["saga", "path"],
+                update_fields=["content", "size", "updated_at"],
+            )
+            ctx.known_artifacts.update(cleaned)
+        stage = current_stage(s)
+        if diagnostics is not None and worker_finished and stage is not None:
+            attempt = s["recoveryAttempts"].get(stage["id"], 0) + 1
+            SagaDiagnostics.objects.update_or_create(
+                saga=saga, stage_id=stage["id"], attempt=attempt, defaults={"payload": diagnostics}
+            )
+        outcome = advance(
+            ctx, worker_finished=worker_finished, human_input=human, eval_result=verdict
+        )
+        _persist(saga, ctx, original)
+    return _response(saga, ctx, outcome)
+
+
+def saga_cancel(*, user, saga_id: str, reason: str | None = None) -> dict[str, Any]:
+    """Terminate as aborted_by_user; raises SagaNotFound or SagaTerminated."""
+    reason = (reason or "").strip()[:500] or "Cancelled by user"
+    with transaction.atomic():
+        saga = saga_get(owner=user, saga_id=saga_id, lock=True)
+        if saga.state["termination"]:
+            raise SagaTerminated(
+                _("Saga %(id)s already terminated: %(reason)s")
+                % {"id": saga.key, "reason": saga.state["termination"]["reason"]}
+            )
+        original = copy.deepcopy(saga.state)
+        ctx = _context(saga, get_profile(saga.profile))
+        terminate(ctx, "aborted_by_user", reason)
+        _persist(saga, ctx, original)
+        audit_record(actor=user, action="saga.cancelled", subject_type="saga", subject_id=saga.key)
+    return {"sagaId": saga.key, "status": "cancelled", "reason": reason}
+
+
+def saga_replay(*, saga: Saga) -> dict[str, Any]:
+    """Rebuild the state from events and list differences from the stored state (read-only)."""
+    from .replay import state_diff, state_rebuild
+    from .selectors import saga_events
+
+    events = saga_events(saga=saga)
+    rebuilt = state_rebuild(events, saga_id=saga.key)
+    return {
+        "eventCount": len(events),
+        "rebuilt": rebuilt,
+        "differences": state_diff(saga.state, rebuilt),
+    }

@@ -1,0 +1,157 @@
+"""The saga state document, its progress view and the worker context."""
+
+from __future__ import annotations
+
+import secrets
+import string
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from django.utils import timezone
+
+TERMINATION_REASONS = (
+    "completed",
+    "aborted_by_user",
+    "worker_unrecoverable",
+    "source_unavailable",
+    "model_capability_exceeded",
+    "internal_error",
+    "plan_rejected",
+    "budget_exceeded",
+    "external_check_failed",
+    "human_input_required",
+)
+_BASE36 = string.digits + string.ascii_lowercase
+
+
+def new_saga_key() -> str:
+    """REF format: saga-<epoch_ms>-<6 base36 chars>."""
+    suffix = "".join(secrets.choice(_BASE36) for _ in range(6))
+    return f"saga-{int(time.time() * 1000)}-{suffix}"
+
+
+def now() -> datetime:
+    """Current time truncated to milliseconds, so the ISO text survives a database round trip."""
+    current = timezone.now()
+    return current.replace(microsecond=current.microsecond // 1000 * 1000)
+
+
+def iso_ts(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_state(*, saga_id: str, profile: str, goal: str, clarification_limit: int) -> dict[str, Any]:
+    return {
+        "sagaId": saga_id,
+        "profile": profile,
+        "goal": goal,
+        "plan": None,
+        "stages": [],
+        "cursor": 0,
+        "modeRevision": 0,
+        "transition": None,
+        "recoveryAttempts": {},
+        "compactedEvalIds": [],
+        "clarificationRound": 0,
+        "clarificationHistory": [],
+        "clarificationLimit": clarification_limit,
+        "humanGuidance": [],
+        "termination": None,
+    }
+
+
+def current_stage(state: dict[str, Any]) -> dict[str, Any] | None:
+    stages = state["stages"]
+    cursor = state["cursor"]
+    return stages[cursor] if 0 <= cursor < len(stages) else None
+
+
+def transition_kind(state: dict[str, Any]) -> str | None:
+    transition = state["transition"]
+    return transition["kind"] if transition else None
+
+
+def saga_status_for(state: dict[str, Any]) -> str:
+    """The coarse status shown in the admin and used to count active sagas."""
+    termination = state["termination"]
+    if termination:
+        return "completed" if termination["reason"] == "completed" else "terminated"
+    kind = transition_kind(state)
+    if kind == "clarifying_requirements":
+        return "clarifying"
+    if kind == "awaiting_human":
+        return "awaiting_human"
+    if kind == "eval_deep_pending":
+        return "evaluating"
+    if kind in ("eval_needs_fix_attempt", "microcompact_retry", "rework_full"):
+        return "recovering"
+    if state["plan"] is None:
+        return "planning"
+    return "running"
+
+
+def progress(state: dict[str, Any]) -> dict[str, Any]:
+    stages = state["stages"]
+    total = len(stages)
+    cursor = state["cursor"]
+    completed = min(cursor, total)
+    stage = current_stage(state)
+    lines = [f"📋 Saga 进度: {completed}/{total} 阶段完成"]
+    for index, item in enumerate(stages):
+        if index < cursor:
+            lines.append(f"✅ Stage {index + 1}: {item['title']} — 已完成")
+        elif index == cursor:
+            lines.append(f"🔄 Stage {index + 1}: {item['title']} — 进行中")
+        else:
+            lines.append(f"⬜ Stage {index + 1}: {item['title']} — 待开始")
+    return {
+        "totalStages": total,
+        "completedStages": completed,
+        "currentStage": {"id": stage["id"], "title": stage["title"]} if stage else None,
+        "remainingStages": [
+            {"id": item["id"], "title": item["title"]} for item in stages[cursor + 1 :]
+        ],
+        "display": "\n".join(lines),
+    }
+
+
+def worker_context(
+    state: dict[str, Any], *, tool_hint: str, revision_reason: str | None = None
+) -> str | None:
+    """The worker-mode block injected into the agent for the stage at the cursor."""
+    stage = current_stage(state)
+    if stage is None:
+        return None
+    total = len(state["stages"])
+    lines = [
+        f'## Worker Mode: Stage ({state["cursor"] + 1}/{total}) "{stage["title"]}"',
+        f"Saga: {state['sagaId']} | Stage: {stage['id']}",
+        "",
+        f"Goal: {stage['goal']}",
+    ]
+    if revision_reason:
+        lines += ["Previous attempt failed. Fix these issues:", revision_reason]
+    guidance = [g["text"] for g in state.get("humanGuidance", []) if g["stageId"] == stage["id"]]
+    if guidance:
+        lines += ["", "Guidance from the human:"] + [f"- {text}" for text in guidance]
+    lines += [
+        "",
+        "Announce that you are starting this stage, then do the work; keep the conversation "
+        "going until the stage is done.",
+        "",
+        tool_hint.strip(),
+        "",
+        "When finished, call saga_advance(sagaId, workerFinished=true, "
+        "artifacts=[{path, content}]).",
+    ]
+    required = []
+    for criterion in stage["doneCriteria"]:
+        if criterion.get("kind") in ("file-exists", "file-size-gt") and criterion.get("path"):
+            line = f"- {criterion['path']}"
+            if criterion.get("minBytes") is not None:
+                line += f" (min {criterion['minBytes']} bytes)"
+            required.append(line)
+    lines += ["Required artifacts:"] + (required or ["- (none)"])
+    lines += ["", "Announce completion of the stage when you submit it."]
+    return "\n".join(lines)

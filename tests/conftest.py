@@ -1,0 +1,76 @@
+"""Shared fixtures. Services (PostgreSQL, Redis, Chromium) are real; when one is missing the
+test skips, unless SAGASMITH_REQUIRE_SERVICES=1, where it fails."""
+
+from __future__ import annotations
+
+import os
+import socket
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+
+REQUIRE_SERVICES = os.environ.get("SAGASMITH_REQUIRE_SERVICES") == "1"
+
+
+def service_missing(reason: str):
+    if REQUIRE_SERVICES:
+        pytest.fail(f"required service missing: {reason}")
+    pytest.skip(reason)
+
+
+def redis_url_or_skip() -> str:
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        service_missing("REDIS_URL is not set")
+    parsed = urlparse(url)
+    try:
+        socket.create_connection((parsed.hostname, parsed.port or 6379), timeout=1).close()
+    except OSError:
+        service_missing(f"Redis at {url} is not reachable")
+    return url
+
+
+def require_postgres() -> None:
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        service_missing("DATABASE_URL does not point at PostgreSQL")
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture
+def make_user(db):
+    from apps.accounts.models import User
+    from apps.accounts.services import legal_accept
+
+    counter = {"n": 0}
+
+    def make(email: str | None = None, *, accepted: bool = True, password="s3cret-passw0rd!",
+             **extra):
+        counter["n"] += 1
+        user = User.objects.create_user(
+            email=email or f"user{counter['n']}@example.test", password=password, **extra
+        )
+        if accepted:
+            legal_accept(user=user)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def user(make_user):
+    return make_user("alice@example.test")
+
+
+@pytest.fixture
+def api_client():
+    from rest_framework.test import APIClient
+
+    return APIClient()

@@ -1,0 +1,151 @@
+import pytest
+
+from apps.core.models import IdempotencyRecord
+from tests.core import urls_for_tests
+
+pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.core.urls_for_tests")]
+
+ENVELOPE_KEYS = {"code", "message", "retryable", "recovery", "details"}
+
+
+def envelope(response, status):
+    assert response.status_code == status, response.content
+    body = response.json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == ENVELOPE_KEYS
+    return body["error"]
+
+
+@pytest.fixture
+def signed_in(api_client, user):
+    api_client.force_login(user)
+    return api_client
+
+
+def test_400_validation_lists_fields(signed_in):
+    err = envelope(
+        signed_in.post("/api/test/echo", {"name": "x" * 11}, format="json",
+                       HTTP_IDEMPOTENCY_KEY="key-00001"),
+        400,
+    )
+    assert err["code"] == "invalid_request"
+    assert err["details"] == {
+        "fields": {"name": ["Ensure this field has no more than 10 characters."]}
+    }
+
+
+def test_401_when_signed_out(api_client):
+    err = envelope(api_client.post("/api/test/echo", {}, format="json"), 401)
+    assert err["code"] == "not_authenticated"
+
+
+def test_402_quota(signed_in):
+    err = envelope(signed_in.post("/api/test/quota", {}, format="json"), 402)
+    assert err == {
+        "code": "quota_exceeded",
+        "message": "You have 0 credits left; this needs 1.",
+        "retryable": False,
+        "recovery": "Ask staff for a quota grant or wait for your plan's next grant.",
+        "details": {},
+    }
+
+
+def test_403_csrf_for_session_clients(user):
+    from rest_framework.test import APIClient
+
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    err = envelope(client.post("/api/test/echo", {"name": "a"}, format="json",
+                               HTTP_IDEMPOTENCY_KEY="key-00001"), 403)
+    assert err["code"] == "permission_denied"
+    assert "CSRF" in err["message"]
+
+
+def test_404_unknown_api_path(signed_in):
+    err = envelope(signed_in.get("/api/does-not-exist"), 404)
+    assert err["code"] == "not_found"
+
+
+def test_405_wrong_method(signed_in):
+    err = envelope(signed_in.delete("/api/test/echo"), 405)
+    assert err["code"] == "method_not_allowed"
+
+
+def test_500_unexpected(signed_in):
+    signed_in.raise_request_exception = False
+    err = envelope(signed_in.get("/api/test/boom"), 500)
+    assert err["code"] == "internal"
+    assert err["retryable"] is True
+    assert "boom" not in err["message"]
+
+
+def test_request_id_on_every_response(signed_in):
+    response = signed_in.get("/api/health")
+    assert len(response["X-Request-ID"]) == 32
+    echoed = signed_in.get("/api/health", HTTP_X_REQUEST_ID="client-req-123")
+    assert echoed["X-Request-ID"] == "client-req-123"
+    assert signed_in.get("/api/nope")["X-Request-ID"]
+
+
+def test_idempotent_replay_and_conflict(signed_in):
+    urls_for_tests.EchoApi.calls = 0
+    first = signed_in.post("/api/test/echo", {"name": "ash"}, format="json",
+                           HTTP_IDEMPOTENCY_KEY="same-key-1")
+    again = signed_in.post("/api/test/echo", {"name": "ash"}, format="json",
+                           HTTP_IDEMPOTENCY_KEY="same-key-1")
+    assert first.status_code == 201
+    assert again.status_code == 201
+    assert again.json() == first.json() == {"name": "ash", "call": 1}
+    assert again["Idempotent-Replay"] == "true"
+    assert urls_for_tests.EchoApi.calls == 1
+
+    err = envelope(signed_in.post("/api/test/echo", {"name": "briar"}, format="json",
+                                  HTTP_IDEMPOTENCY_KEY="same-key-1"), 409)
+    assert err["code"] == "idempotency_conflict"
+    assert urls_for_tests.EchoApi.calls == 1
+    assert IdempotencyRecord.objects.count() == 1
+
+
+def test_idempotency_key_required_and_bounded(signed_in):
+    assert envelope(signed_in.post("/api/test/echo", {"name": "a"}, format="json"), 400)[
+        "code"] == "idempotency_key_required"
+    assert envelope(signed_in.post("/api/test/echo", {"name": "a"}, format="json",
+                                   HTTP_IDEMPOTENCY_KEY="short"), 400)[
+        "code"] == "idempotency_key_invalid"
+
+
+def test_failed_request_does_not_burn_the_key(signed_in):
+    urls_for_tests.EchoApi.calls = 0
+    bad = signed_in.post("/api/test/echo", {"name": "x" * 20}, format="json",
+                         HTTP_IDEMPOTENCY_KEY="retry-key-1")
+    assert bad.status_code == 400
+    assert IdempotencyRecord.objects.count() == 0
+
+
+def test_idempotency_is_per_user(api_client, make_user):
+    urls_for_tests.EchoApi.calls = 0
+    for u in (make_user(), make_user()):
+        api_client.force_login(u)
+        response = api_client.post("/api/test/echo", {"name": "a"}, format="json",
+                                   HTTP_IDEMPOTENCY_KEY="shared-key")
+        assert response.status_code == 201
+    assert urls_for_tests.EchoApi.calls == 2
+
+
+def test_throttle_429_with_retry_after(signed_in):
+    assert signed_in.get("/api/test/throttled").status_code == 200
+    assert signed_in.get("/api/test/throttled").status_code == 200
+    response = signed_in.get("/api/test/throttled")
+    err = envelope(response, 429)
+    assert err["code"] == "throttled"
+    assert err["retryable"] is True
+    assert 1 <= int(response["Retry-After"]) <= 60
+    assert err["details"] == {"retry_after": int(response["Retry-After"])}
+
+
+def test_openapi_schema_and_docs(client):
+    schema = client.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/health" in schema.content
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200

@@ -1,0 +1,59 @@
+"""Test-only endpoints that exercise the API conventions (mounted by tests, not by the site)."""
+
+from django.urls import include, path
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.throttling import UserRateThrottle
+from rest_framework.views import APIView
+
+from apps.core.errors import QuotaExceeded
+from apps.core.idempotency import idempotent_response
+
+
+class EchoSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=10)
+
+
+class EchoApi(APIView):
+    def post(self, request):
+        def handler():
+            data = EchoSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            EchoApi.calls += 1
+            return Response({"name": data.validated_data["name"], "call": EchoApi.calls}, 201)
+
+        return idempotent_response(request=request, scope="test.echo", handler=handler)
+
+    calls = 0
+
+
+class QuotaApi(APIView):
+    def post(self, request):
+        raise QuotaExceeded("You have 0 credits left; this needs 1.")
+
+
+class BoomApi(APIView):
+    def get(self, request):
+        raise RuntimeError("boom")
+
+
+class TightThrottle(UserRateThrottle):
+    rate = "2/min"
+
+
+class ThrottledApi(APIView):
+    throttle_classes = [TightThrottle]
+
+    def get(self, request):
+        return Response({"ok": True})
+
+
+urlpatterns = [
+    path("api/test/echo", EchoApi.as_view()),
+    path("api/test/quota", QuotaApi.as_view()),
+    path("api/test/boom", BoomApi.as_view()),
+    path("api/test/throttled", ThrottledApi.as_view()),
+    path("", include("sagasmith_web.urls")),
+]
+handler404 = "apps.core.exceptions.handler404"
+handler500 = "apps.core.exceptions.handler500"

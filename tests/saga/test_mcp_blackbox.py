@@ -1,0 +1,392 @@
+"""Black-box: drive only the four tools through a real MCP client over stdio and HTTP."""
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+import uvicorn
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connection
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+
+from apps.accounts.services import api_token_create
+from apps.saga.models import Saga, SagaEvent
+from apps.saga.services import saga_replay
+from tests.saga.conftest import postgres_or_skip, simple_plan
+
+ROOT = Path(settings.BASE_DIR) if hasattr(settings, "BASE_DIR") else Path.cwd()
+STDIO_EMAIL = "stdio@example.com"
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _manage(env, *args, timeout=120):
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def _base_env(database_url):
+    env = dict(os.environ)
+    env["DJANGO_SETTINGS_MODULE"] = "tests.saga.settings_scripted"
+    env["DATABASE_URL"] = database_url
+    return env
+
+
+@pytest.fixture(scope="session")
+def sqlite_stdio_db(tmp_path_factory):
+    """A migrated file database the stdio subprocess can open (the SQLite test DB is in memory)."""
+    path = tmp_path_factory.mktemp("saga-stdio") / "db.sqlite3"
+    env = _base_env(f"sqlite:///{path}")
+    done = _manage(env, "migrate", "--noinput")
+    assert done.returncode == 0, done.stderr
+    made = _manage(
+        env,
+        "shell",
+        "-c",
+        "from apps.accounts.models import User; "
+        f"User.objects.create_user(email='{STDIO_EMAIL}', password='x-12345678')",
+    )
+    assert made.returncode == 0, made.stderr
+    return env
+
+
+@pytest.fixture
+def stdio_env(django_user_model, request):
+    """Env for subprocesses: PostgreSQL uses the live test DB; SQLite a migrated file DB."""
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":
+        django_user_model.objects.create_user(email=STDIO_EMAIL, password="x-12345678")
+        auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+        return _base_env(
+            f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+        )
+    return request.getfixturevalue("sqlite_stdio_db")
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def http_server(scripted_roles):
+    from django.core.asgi import get_asgi_application
+
+    from sagasmith_web.routing import build_application
+
+    port = _free_port()
+    config = uvicorn.Config(
+        build_application(get_asgi_application()),
+        host="127.0.0.1",
+        port=port,
+        lifespan="on",
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}/mcp/saga"
+    server.should_exit = True
+    thread.join(10)
+
+
+def http_client(url, token):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return Client(streamable_http_client(url, http_client=create_mcp_http_client(headers=headers)))
+
+
+def stdio_client(env):
+    return Client(
+        StdioServerParameters(
+            command=sys.executable,
+            args=["manage.py", "saga_mcp", "--transport", "stdio", "--user", STDIO_EMAIL],
+            env={k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL")},
+            cwd=str(ROOT),
+        )
+    )
+
+
+class Tools:
+    def __init__(self, client):
+        self.client = client
+
+    async def __call__(self, name, **args):
+        result = await self.client.call_tool(name, args)
+        assert result.content and result.content[0].text.strip()
+        return result.is_error, result.structured_content
+
+    async def ok(self, name, **args):
+        is_error, data = await self(name, **args)
+        assert not is_error, data
+        return data
+
+
+async def scenario_auto_run(tools):
+    start = await tools.ok("saga_start", goal="Write two parts", profile="generic")
+    assert start["status"] == "plan_required" and "planPrompt" in start
+    sid = start["sagaId"]
+    out = await tools.ok("saga_advance", sagaId=sid, planYaml=simple_plan(2))
+    assert (out["nextAction"], out["stageId"]) == ("worker_mode_queued", "stage-01")
+    assert "Saga: " + sid in out["workerContext"]
+    out = await tools.ok(
+        "saga_advance",
+        sagaId=sid,
+        workerFinished=True,
+        artifacts=[{"path": "part1.md", "content": "one"}],
+    )
+    assert (out["nextAction"], out["stageId"]) == ("worker_mode_queued", "stage-02")
+    out = await tools.ok(
+        "saga_advance",
+        sagaId=sid,
+        workerFinished=True,
+        artifacts=[{"path": "part2.md", "content": "two"}],
+    )
+    assert (out["nextAction"], out["reason"], out["details"]) == (
+        "terminated",
+        "completed",
+        "All 2 stages passed",
+    )
+    status = await tools.ok("saga_status", sagaId=sid)
+    assert (status["cursor"], status["totalStages"], status["termination"]["reason"]) == (
+        2,
+        2,
+        "completed",
+    )
+    return sid
+
+
+async def scenario_deep_run(tools):
+    sid = (await tools.ok("saga_start", goal="Survey", profile="research"))["sagaId"]
+    await tools.ok("saga_advance", sagaId=sid, planYaml=simple_plan(2, "deep"))
+    for n in (1, 2):
+        out = await tools.ok(
+            "saga_advance",
+            sagaId=sid,
+            workerFinished=True,
+            artifacts=[{"path": f"part{n}.md", "content": f"body {n}"}],
+        )
+        assert out["nextAction"] == "eval_deep_required"
+        assert f"body {n}" in out["evalPrompt"]
+        out = await tools.ok(
+            "saga_advance",
+            sagaId=sid,
+            evalResult={"passed": True, "score": 4, "issues": [], "escalate": False},
+        )
+    assert (out["nextAction"], out["reason"]) == ("terminated", "completed")
+    return sid
+
+
+async def scenario_recovery_to_termination(tools):
+    sid = (await tools.ok("saga_start", goal="Fail", profile="generic"))["sagaId"]
+    await tools.ok("saga_advance", sagaId=sid, planYaml=simple_plan(1))
+    actions = []
+    for _ in range(5):
+        out = await tools.ok("saga_advance", sagaId=sid, workerFinished=True)
+        actions.append(out["nextAction"])
+    assert actions == [
+        "revision_queued",
+        "revision_queued",
+        "revision_queued",
+        "worker_mode_queued",
+        "terminated",
+    ]
+    assert out["reason"] == "worker_unrecoverable"
+
+
+async def scenario_escalation_and_resume(tools):
+    sid = (await tools.ok("saga_start", goal="Review", profile="review"))["sagaId"]
+    await tools.ok("saga_advance", sagaId=sid, planYaml=simple_plan(1, "deep"))
+    await tools.ok(
+        "saga_advance",
+        sagaId=sid,
+        workerFinished=True,
+        artifacts=[{"path": "part1.md", "content": "r"}],
+    )
+    out = await tools.ok(
+        "saga_advance",
+        sagaId=sid,
+        evalResult={
+            "passed": False,
+            "score": None,
+            "issues": ["source is private"],
+            "escalate": True,
+        },
+    )
+    assert out["nextAction"] == "await_human" and "验收标准无法达成" in out["diagnostic"]
+    out = await tools.ok("saga_advance", sagaId=sid, humanInput="Review the public part only.")
+    assert out["nextAction"] == "worker_mode_queued"
+    assert "Review the public part only." in out["workerContext"]
+    await tools.ok(
+        "saga_advance",
+        sagaId=sid,
+        workerFinished=True,
+        artifacts=[{"path": "part1.md", "content": "r2"}],
+    )
+    out = await tools.ok("saga_advance", sagaId=sid, evalResult={"passed": True, "score": 5})
+    assert out["reason"] == "completed"
+
+
+async def scenario_cancel(tools):
+    sid = (await tools.ok("saga_start", goal="Cancel me", profile="generic"))["sagaId"]
+    out = await tools.ok("saga_cancel", sagaId=sid, reason="not needed")
+    assert out == {"sagaId": sid, "status": "cancelled", "reason": "not needed"}
+    is_error, data = await tools("saga_cancel", sagaId=sid)
+    assert is_error and data["error"]["code"] == "saga_terminated"
+    assert data["error"]["message"] == f"Saga {sid} already terminated: aborted_by_user"
+
+
+async def scenario_clarification(tools):
+    out = await tools.ok("saga_start", goal="[clarify] plan a trip", profile="research")
+    assert (out["nextAction"], out["questions"], out["round"], out["limit"]) == (
+        "clarification_needed",
+        ["Question 1?"],
+        0,
+        2,
+    )
+    sid = out["sagaId"]
+    out = await tools.ok("saga_advance", sagaId=sid, humanInput="Japan")
+    assert (out["questions"], out["round"]) == (["Question 2?"], 1)
+    out = await tools.ok("saga_advance", sagaId=sid, humanInput="Spring")
+    assert out["nextAction"] == "await_human" and "planYaml" in out["diagnostic"]
+
+
+async def scenario_bad_input(tools):
+    is_error, data = await tools("saga_start", goal="x", profile="poetry")
+    assert is_error and data["error"]["code"] == "unknown_profile"
+    sid = (await tools.ok("saga_start", goal="Bad input", profile="generic"))["sagaId"]
+    is_error, data = await tools("saga_advance", sagaId=sid, planYaml="no stages here")
+    assert is_error and data["error"]["code"] == "invalid_plan"
+    await tools.ok("saga_advance", sagaId=sid, planYaml=simple_plan(1))
+    is_error, data = await tools(
+        "saga_advance",
+        sagaId=sid,
+        workerFinished=True,
+        artifacts=[{"path": "../escape.md", "content": "x"}],
+    )
+    assert is_error and data["error"]["code"] == "invalid_artifact"
+    is_error, data = await tools("saga_status", sagaId="saga-0-missing")
+    assert is_error and data["error"]["code"] == "saga_not_found"
+    status = await tools.ok("saga_status", sagaId=sid)
+    assert (status["transition"], status["recoveryAttempts"]) == ("worker_mode_injected", {})
+
+
+async def run_all(tools):
+    auto = await scenario_auto_run(tools)
+    deep = await scenario_deep_run(tools)
+    await scenario_recovery_to_termination(tools)
+    await scenario_escalation_and_resume(tools)
+    await scenario_cancel(tools)
+    await scenario_clarification(tools)
+    await scenario_bad_input(tools)
+    return auto, deep
+
+
+async def test_stdio_end_to_end(stdio_env):
+    async with stdio_client(stdio_env) as client:
+        names = sorted(t.name for t in (await client.list_tools()).tools)
+        assert names == ["saga_advance", "saga_cancel", "saga_start", "saga_status"]
+        auto, deep = await run_all(Tools(client))
+    for saga_id in (auto, deep):
+        replay = await anyio.to_thread.run_sync(
+            lambda sid=saga_id: _manage(stdio_env, "saga_replay", sid)
+        )
+        assert replay.returncode == 0, replay.stdout + replay.stderr
+        assert "rebuilt state matches the stored state" in replay.stdout
+
+
+async def test_http_end_to_end(http_server, django_user_model):
+    user = await sync_to_async(django_user_model.objects.create_user)(
+        email="http@example.com", password="x-12345678"
+    )
+    _, raw = await sync_to_async(api_token_create)(user=user, name="test")
+    async with http_client(http_server, raw) as client:
+        auto, deep = await run_all(Tools(client))
+    for saga_id in (auto, deep):
+        saga = await Saga.objects.aget(key=saga_id)
+        report = await sync_to_async(saga_replay)(saga=saga)
+        assert report["differences"] == []
+        assert report["eventCount"] == saga.last_sequence
+
+
+async def test_http_rejects_missing_or_bad_token(http_server):
+    import httpx2
+
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    async with httpx2.AsyncClient() as raw_client:
+        for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"}):
+            response = await raw_client.post(http_server, json=body, headers=headers)
+            assert response.status_code == 401
+            assert response.json()["error"]["code"] == "unauthenticated"
+            assert response.headers["www-authenticate"] == 'Bearer realm="saga"'
+
+
+async def test_http_other_users_saga_is_not_found(http_server, django_user_model):
+    create = sync_to_async(django_user_model.objects.create_user)
+    owner, intruder = await create(email="o@example.com"), await create(email="i@example.com")
+    _, owner_token = await sync_to_async(api_token_create)(user=owner, name="t")
+    _, intruder_token = await sync_to_async(api_token_create)(user=intruder, name="t")
+    async with http_client(http_server, owner_token) as client:
+        sid = (await Tools(client).ok("saga_start", goal="Mine", profile="generic"))["sagaId"]
+    version = (await Saga.objects.aget(key=sid)).version
+    async with http_client(http_server, intruder_token) as client:
+        tools = Tools(client)
+        for name, args in (
+            ("saga_status", {}),
+            ("saga_cancel", {}),
+            ("saga_advance", {"planYaml": simple_plan(1)}),
+        ):
+            is_error, data = await tools(name, sagaId=sid, **args)
+            assert is_error and data["error"]["code"] == "saga_not_found"
+    saga = await Saga.objects.aget(key=sid)
+    assert (saga.version, saga.state["termination"], saga.state["plan"]) == (version, None, None)
+
+
+async def test_http_two_concurrent_advances_both_apply(http_server, django_user_model):
+    postgres_or_skip()
+    user = await sync_to_async(django_user_model.objects.create_user)(email="c@example.com")
+    _, raw = await sync_to_async(api_token_create)(user=user, name="t")
+    async with http_client(http_server, raw) as a, http_client(http_server, raw) as b:
+        sid = (await Tools(a).ok("saga_start", goal="[clarify] race", profile="research"))["sagaId"]
+        first, second = await asyncio.gather(
+            Tools(a).ok("saga_advance", sagaId=sid, humanInput="answer A"),
+            Tools(b).ok("saga_advance", sagaId=sid, humanInput="answer B"),
+        )
+    saga = await Saga.objects.aget(key=sid)
+    answers = sorted(h["answer"] for h in saga.state["clarificationHistory"])
+    assert answers == ["answer A", "answer B"]
+    assert saga.state["clarificationRound"] == 2
+    sequences = [
+        s
+        async for s in SagaEvent.objects.filter(saga=saga)
+        .order_by("sequence")
+        .values_list("sequence", flat=True)
+    ]
+    assert sequences == list(range(1, saga.last_sequence + 1))
+    types = [t async for t in SagaEvent.objects.filter(saga=saga).values_list("type", flat=True)]
+    assert types.count("clarification_answered") == 2
+    assert sorted([first["nextAction"], second["nextAction"]]) == [
+        "await_human",
+        "clarification_needed",
+    ]
