@@ -18,6 +18,10 @@ urlpatterns = [
     path("", include("apps.accounts.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("apps.core.urls")),
+    path("api/", include("apps.quota.api_urls")),
+    path("api/", include("apps.domains.api_urls")),
+    path("", include("apps.quota.urls")),
+    path("", include("apps.domains.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

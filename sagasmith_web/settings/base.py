@@ -31,6 +31,8 @@ INSTALLED_APPS = [
     "allauth.account",
     "apps.core",
     "apps.accounts",
+    "apps.domains",
+    "apps.quota",
     "apps.saga",
 ]
 
