@@ -38,9 +38,11 @@ def require_postgres() -> None:
 
 @pytest.fixture(autouse=True)
 def _clear_cache():
-    from django.core.cache import cache
+    # Domain-server tests also run without Django (`-p no:django`); only clear when configured.
+    if settings.configured:
+        from django.core.cache import cache
 
-    cache.clear()
+        cache.clear()
     yield
 
 

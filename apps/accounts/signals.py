@@ -43,6 +43,14 @@ def _on_password_changed(sender, request, user, **kwargs):
     # The session auth hash already invalidates other sessions; drop their rows too.
     keep = request.session.session_key if request is not None else None
     ended = user_sessions_end(user=user, keep_session_key=keep)
+    if request is not None and keep:
+        # update_session_auth_hash cycled the key: record the session under its new key.
+        user_session_touch(
+            user=user,
+            session_key=keep,
+            ip_address=request.META.get("REMOTE_ADDR") or None,
+            user_agent=request.headers.get("User-Agent", ""),
+        )
     audit_record(
         actor=user,
         action="auth.password_changed",

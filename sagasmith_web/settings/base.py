@@ -145,11 +145,13 @@ else:
     _broker_dir = VAR_DIR / "broker"
     (_broker_dir / "queue").mkdir(parents=True, exist_ok=True)
     (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)
+    (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),
         "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
         "polling_interval": 0.05,
     }
@@ -199,7 +201,13 @@ SAGASMITH_TERMS_VERSION = env.str("SAGASMITH_TERMS_VERSION", default="2026-12-01
 SAGASMITH_PRIVACY_VERSION = env.str("SAGASMITH_PRIVACY_VERSION", default="2026-12-01")
 SAGASMITH_SITE_NAME = "SagaSmith"
 # Domain servers checked by /api/ready: system_id -> target (filled by the domains app).
-SAGASMITH_DOMAINS: dict = {}
+SAGASMITH_DOMAINS: dict = env.json("SAGASMITH_DOMAINS", default={})
+SAGASMITH_DELEGATION_ISSUER = env.str("SAGASMITH_DELEGATION_ISSUER", default="sagasmith-web")
+SAGASMITH_DELEGATION_LIFETIME = env.int("SAGASMITH_DELEGATION_LIFETIME", default=60)  # <= 300
+SAGASMITH_DELEGATION_PRIVATE_KEYS = env.str("SAGASMITH_DELEGATION_PRIVATE_KEYS", default="")
+SAGASMITH_DELEGATION_KEY_DIR = env.str(
+    "SAGASMITH_DELEGATION_KEY_DIR", default=str(VAR_DIR / "keys")
+)
 
 # --- DRF -------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -234,5 +242,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("DJANGO_LOG_LEVEL", default="INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
+    "loggers": {
+        "django.request": {"level": "ERROR"},
+        # Both log every MCP request at INFO.
+        "httpx2": {"level": "WARNING"},
+        "mcp": {"level": "WARNING"},
+    },
 }

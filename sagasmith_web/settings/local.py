@@ -21,13 +21,18 @@ SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or _local_secret()
 
 # Domain servers that `manage.py run_local` starts on loopback, and how Django reaches them.
 SAGASMITH_LOCAL_DOMAIN_SERVERS = {
-    "dnd5e": {"module": "domain_servers.dnd5e", "port": env.int("SAGASMITH_DND5E_PORT", 8101)},
+    "dnd5e": {
+        "module": "domain_servers.dnd5e",
+        "port": env.int("SAGASMITH_DND5E_PORT", 8101),
+        "plugin": "apps.domains.plugins.dnd5e.Dnd5ePlugin",
+    },
     "narrative": {
         "module": "domain_servers.narrative",
         "port": env.int("SAGASMITH_NARRATIVE_PORT", 8103),
+        "plugin": "apps.domains.plugins.narrative.NarrativePlugin",
     },
 }
 SAGASMITH_DOMAINS = {
-    system_id: {"url": f"http://127.0.0.1:{spec['port']}/mcp"}
+    system_id: {"plugin": spec["plugin"], "url": f"http://127.0.0.1:{spec['port']}/mcp"}
     for system_id, spec in SAGASMITH_LOCAL_DOMAIN_SERVERS.items()
 }

@@ -18,6 +18,8 @@ if not REDIS_URL:
     _problems.append("REDIS_URL must be set")
 if not ALLOWED_HOSTS:
     _problems.append("DJANGO_ALLOWED_HOSTS must list the public host names")
+if not env.str("SAGASMITH_DELEGATION_PRIVATE_KEYS", default=""):
+    _problems.append("SAGASMITH_DELEGATION_PRIVATE_KEYS must list the delegation signing keys")
 if _problems:
     raise ImproperlyConfigured("Production settings refused: " + "; ".join(_problems))
 

@@ -13,3 +13,4 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     "anon": "10000/min",
 }
 ACCOUNT_RATE_LIMITS = False
+SAGASMITH_DELEGATION_PRIVATE_KEYS = ""  # a developer's shell variable must not leak in

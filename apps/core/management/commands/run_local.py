@@ -43,7 +43,9 @@ class Command(BaseCommand):
         var = settings.VAR_DIR
         (var / "domains").mkdir(parents=True, exist_ok=True)
         (var / "logs").mkdir(parents=True, exist_ok=True)
-        jwks = var / "keys" / "jwks.json"
+        from apps.domains.keys import ensure_local_keys
+
+        jwks = ensure_local_keys()  # the servers verify delegation tokens against these keys
 
         commands: list[tuple[str, list[str]]] = []
         for system_id, spec in sorted(
@@ -51,9 +53,8 @@ class Command(BaseCommand):
         ):
             cmd = [sys.executable, "-m", spec["module"], "--transport", "http",
                    "--host", "127.0.0.1", "--port", str(spec["port"]),
-                   "--db", f"sqlite:///{var / 'domains' / (system_id + '.sqlite3')}"]
-            if jwks.exists():
-                cmd += ["--jwks", str(jwks)]
+                   "--db", f"sqlite:///{var / 'domains' / (system_id + '.sqlite3')}",
+                   "--jwks", str(jwks)]
             commands.append((f"domain:{system_id}", cmd))
         commands += [
             ("worker", [sys.executable, "-m", "celery", "-A", "sagasmith_web", "worker",

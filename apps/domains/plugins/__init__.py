@@ -1,0 +1,1 @@
+"""One module per game system; each exposes `Plugin`, its `DomainPlugin` subclass."""

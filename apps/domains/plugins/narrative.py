@@ -1,0 +1,78 @@
+"""Narrative (system-neutral): scenes, threads, clocks, tagged characters and an oracle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.domains.registry import ANY, DomainPlugin, Panel
+
+MAX_TAGS = 20
+MAX_TAG_LENGTH = 40
+
+
+class NarrativeCharacterForm(forms.Form):
+    """A new character: a name and comma-separated short tags."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    tags = forms.CharField(
+        label=_("Tags"),
+        required=False,
+        max_length=MAX_TAGS * (MAX_TAG_LENGTH + 2),
+        help_text=_("Comma-separated, e.g. brave, ex-soldier, owes the guild"),
+    )
+
+    def clean_tags(self) -> list[str]:
+        # Order-preserving de-duplication: the server rejects repeated items.
+        tags = list(dict.fromkeys(t.strip() for t in self.cleaned_data["tags"].split(",")))
+        tags = [t for t in tags if t]
+        if len(tags) > MAX_TAGS:
+            raise forms.ValidationError(
+                _("At most %(count)d tags.") % {"count": MAX_TAGS}, code="too_many_tags"
+            )
+        for tag in tags:
+            if len(tag) > MAX_TAG_LENGTH:
+                raise forms.ValidationError(
+                    _("Tag “%(tag)s” is longer than %(limit)d characters.")
+                    % {"tag": tag, "limit": MAX_TAG_LENGTH},
+                    code="tag_too_long",
+                )
+        return tags
+
+    def to_arguments(self) -> dict[str, Any]:
+        """`character_create` arguments (without campaign, revision and idempotency key)."""
+        return {"name": self.cleaned_data["name"], "tags": self.cleaned_data["tags"]}
+
+
+class NarrativePlugin(DomainPlugin):
+    system_id = "narrative"
+    label = _("Narrative (system-neutral)")
+    description = _("Any genre: scenes, story threads, progress clocks and an oracle.")
+    phases = ("lobby", "play")
+    # (phase, role, task) -> tools an agent may see; the turns issue owns the final tables.
+    tool_facades = {
+        (ANY, ANY, ANY): ("campaign_get", "character_get", "story_get", "dice_roll"),
+        (ANY, ANY, "action"): ("character_create", "character_update", "oracle_ask"),
+        ("play", "gm", ANY): (
+            "scene_start",
+            "scene_end",
+            "thread_open",
+            "thread_resolve",
+            "clock_create",
+            "clock_advance",
+            "fact_add",
+            "phase_set",
+        ),
+    }
+    panels = (
+        Panel("scene", _("Scene"), "story_get", ("scene",)),
+        Panel("threads", _("Threads"), "story_get", ("threads",)),
+        Panel("clocks", _("Clocks"), "story_get", ("clocks",)),
+        Panel("characters", _("Characters"), "campaign_get", ("campaign", "character")),
+    )
+    character_form = NarrativeCharacterForm
+
+
+Plugin = NarrativePlugin

@@ -1,0 +1,1 @@
+"""Contract shared by every domain server (see docs/domain-contract.md)."""

@@ -1,0 +1,231 @@
+"""Tools every system shares: campaigns, membership, phase and dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain_servers.common import dice
+from domain_servers.common.errors import denied, invalid
+from domain_servers.common.random_stream import ALGORITHM, derive_seed, seed_fingerprint
+from domain_servers.common.server import (
+    ALL_ROLES,
+    GM_ROLES,
+    PLAYING_ROLES,
+    RANDOM_RECEIPT_SCHEMA,
+    Call,
+    Outcome,
+    ToolSpec,
+    View,
+    principal,
+    string,
+)
+
+GRANTABLE_ROLES = ["gm", "observer", "player"]
+
+
+def campaign_tools(
+    system_id: str,
+    settable_phases: list[str],
+    initial_state: Callable[[], dict[str, Any]],
+    summary: Callable[[Call], dict[str, Any]],
+) -> list[ToolSpec]:
+    """The shared tools; `initial_state` seeds system data, `summary` extends campaign_get."""
+
+    def campaign_create(call: Call) -> Outcome:
+        seed = call.args.get("random_seed") or derive_seed(system_id, call.campaign_id)
+        call.state.update(
+            {
+                "campaign_id": call.campaign_id,
+                "name": call.args["name"],
+                "system_id": system_id,
+                "phase": "lobby",
+                "members": {call.requester: "owner"},
+                "random_stream": {"algorithm": ALGORITHM, "seed": seed, "position": 0},
+                "next_seq": 1,
+                **initial_state(),
+            }
+        )
+        call.role = "owner"
+        return Outcome(
+            {"campaign": _campaign_view(call, summary)},
+            scopes=["campaign", "membership", "phase"],
+            entity_ids=[call.campaign_id],
+        )
+
+    def campaign_get(call: Call) -> View:
+        return View({"campaign": _campaign_view(call, summary)})
+
+    def member_grant(call: Call) -> Outcome:
+        target, role = call.args["principal"], call.args["role"]
+        members = call.state["members"]
+        if members.get(target) == "owner":
+            raise invalid("the owner's role cannot be changed")
+        if role == "gm" and call.role != "owner":
+            raise denied("only the owner may grant the gm role")
+        if members.get(target) == "gm" and call.role != "owner":
+            raise denied("only the owner may change a gm's role")
+        previous = members.get(target)
+        members[target] = role
+        return Outcome(
+            {"principal": target, "role": role, "previous_role": previous},
+            scopes=["membership"],
+            entity_ids=[target],
+        )
+
+    def member_revoke(call: Call) -> Outcome:
+        target = call.args["principal"]
+        members = call.state["members"]
+        if target not in members:
+            raise invalid(f"{target} is not a member of this campaign")
+        if members[target] == "owner":
+            raise invalid("the owner cannot be revoked")
+        if members[target] == "gm" and call.role != "owner":
+            raise denied("only the owner may revoke a gm")
+        previous = members.pop(target)
+        return Outcome(
+            {"principal": target, "previous_role": previous},
+            scopes=["membership"],
+            entity_ids=[target],
+        )
+
+    def phase_set(call: Call) -> Outcome:
+        phase = call.args["phase"]
+        if call.state["phase"] == "combat":
+            raise invalid("combat is running; end it with combat_end first")
+        previous = call.state["phase"]
+        call.state["phase"] = phase
+        return Outcome({"phase": phase, "previous_phase": previous}, scopes=["phase"])
+
+    def dice_roll(call: Call) -> Outcome:
+        rolled = dice.roll(call.args["expression"], call.rng)
+        if call.args.get("label"):
+            rolled["label"] = call.args["label"]
+        rolled["rolled_by"] = call.requester
+        return Outcome(rolled, scopes=["dice"], audience="public")
+
+    return [
+        ToolSpec(
+            name="campaign_create",
+            description=(
+                f"Create a {system_id} campaign; the requester becomes its owner. "
+                "expected_revision must be 0."
+            ),
+            handler=campaign_create,
+            write=True,
+            roles=ALL_ROLES,
+            phases=None,
+            creates_campaign=True,
+            params={
+                "name": string("Campaign display name.", 120, minLength=1),
+                "random_seed": string(
+                    "Optional 64-hex seed for the campaign random stream.",
+                    64,
+                    pattern="^[0-9a-f]{64}$",
+                ),
+            },
+            required=("name",),
+            output={"campaign": {"type": "object", "description": "The new campaign."}},
+        ),
+        ToolSpec(
+            name="campaign_get",
+            description="Read the campaign: name, phase, members, random stream position.",
+            handler=campaign_get,
+            write=False,
+            roles=ALL_ROLES,
+            phases=None,
+            output={"campaign": {"type": "object", "description": "Campaign view."}},
+        ),
+        ToolSpec(
+            name="member_grant",
+            description="Grant or change a member's role (owner or gm only).",
+            handler=member_grant,
+            write=True,
+            roles=GM_ROLES,
+            phases=None,
+            params={
+                "principal": principal("Principal to grant, e.g. user:<uuid>."),
+                "role": {
+                    "type": "string",
+                    "enum": GRANTABLE_ROLES,
+                    "maxLength": 16,
+                    "description": "Role to grant.",
+                },
+            },
+            required=("principal", "role"),
+            output={"principal": {"type": "string"}, "role": {"type": "string"}},
+        ),
+        ToolSpec(
+            name="member_revoke",
+            description="Remove a member from the campaign (owner or gm only).",
+            handler=member_revoke,
+            write=True,
+            roles=GM_ROLES,
+            phases=None,
+            destructive=True,
+            params={"principal": principal("Principal to remove.")},
+            required=("principal",),
+            output={"principal": {"type": "string"}},
+        ),
+        ToolSpec(
+            name="phase_set",
+            description="Move the campaign between phases (owner or gm only).",
+            handler=phase_set,
+            write=True,
+            roles=GM_ROLES,
+            phases=None,
+            params={
+                "phase": {
+                    "type": "string",
+                    "enum": settable_phases,
+                    "maxLength": 16,
+                    "description": "The new phase.",
+                }
+            },
+            required=("phase",),
+            output={"phase": {"type": "string"}},
+        ),
+        ToolSpec(
+            name="dice_roll",
+            description=(
+                "Roll dice from the campaign's seeded stream: terms like 2d6+3, 1d20-1, "
+                "2d20kh1 (advantage) or 2d20kl1; N 1..100, S 2..1000."
+            ),
+            handler=dice_roll,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=None,
+            params={
+                "expression": string("Dice expression, e.g. 2d6+3.", 120, minLength=1),
+                "label": string("Optional label shown with the roll.", 120),
+            },
+            required=("expression",),
+            output={
+                "total": {"type": "integer"},
+                "expression": {"type": "string"},
+                "rolls": {"type": "array"},
+                "detail": {"type": "string"},
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+            },
+        ),
+    ]
+
+
+def _campaign_view(call: Call, summary: Callable[[Call], dict[str, Any]]) -> dict[str, Any]:
+    state = call.state
+    stream = state["random_stream"]
+    return {
+        "campaign_id": state["campaign_id"],
+        "name": state["name"],
+        "system_id": state["system_id"],
+        "phase": state["phase"],
+        "members": [{"principal": p, "role": r} for p, r in sorted(state["members"].items())],
+        "your_role": state["members"].get(call.requester),
+        "audience": call.audience,
+        "random_stream": {
+            "algorithm": stream["algorithm"],
+            "seed_fingerprint": seed_fingerprint(stream["seed"]),
+            "position": stream["position"],
+        },
+        **summary(call),
+    }

@@ -1,0 +1,420 @@
+"""SRD 5.1-style mechanics on plain character dicts; all randomness comes from a RandomStream."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from domain_servers.common import dice
+from domain_servers.common.errors import invalid
+from domain_servers.common.random_stream import RandomStream
+
+ABILITIES = ["str", "dex", "con", "int", "wis", "cha"]
+SKILLS = {
+    "acrobatics": "dex",
+    "animal_handling": "wis",
+    "arcana": "int",
+    "athletics": "str",
+    "deception": "cha",
+    "history": "int",
+    "insight": "wis",
+    "intimidation": "cha",
+    "investigation": "int",
+    "medicine": "wis",
+    "nature": "int",
+    "perception": "wis",
+    "performance": "cha",
+    "persuasion": "cha",
+    "religion": "int",
+    "sleight_of_hand": "dex",
+    "stealth": "dex",
+    "survival": "wis",
+}
+CONDITIONS = [
+    "blinded",
+    "charmed",
+    "deafened",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+]
+DAMAGE_TYPES = [
+    "acid",
+    "bludgeoning",
+    "cold",
+    "fire",
+    "force",
+    "lightning",
+    "necrotic",
+    "piercing",
+    "poison",
+    "psychic",
+    "radiant",
+    "slashing",
+    "thunder",
+]
+CANNOT_ACT = {"incapacitated", "paralyzed", "petrified", "stunned", "unconscious", "dead"}
+ATTACKER_DISADVANTAGE = {"blinded", "frightened", "poisoned", "prone", "restrained"}
+TARGET_GRANTS_ADVANTAGE = {"blinded", "paralyzed", "prone", "restrained", "stunned", "unconscious"}
+
+TEMPLATES: dict[str, dict[str, Any]] = {
+    "cleric": {
+        "abilities": {"str": 13, "dex": 10, "con": 14, "int": 8, "wis": 15, "cha": 12},
+        "hit_die": 8,
+        "ac": 18,
+        "speed": 30,
+        "save_proficiencies": ["cha", "wis"],
+        "skill_proficiencies": ["insight", "medicine"],
+        "attacks": [
+            {
+                "name": "Mace",
+                "ability": "str",
+                "proficient": True,
+                "damage": "1d6",
+                "damage_type": "bludgeoning",
+            }
+        ],
+    },
+    "fighter": {
+        "abilities": {"str": 15, "dex": 13, "con": 14, "int": 8, "wis": 12, "cha": 10},
+        "hit_die": 10,
+        "ac": 16,
+        "speed": 30,
+        "save_proficiencies": ["con", "str"],
+        "skill_proficiencies": ["athletics", "perception"],
+        "attacks": [
+            {
+                "name": "Longsword",
+                "ability": "str",
+                "proficient": True,
+                "damage": "1d8",
+                "damage_type": "slashing",
+            }
+        ],
+    },
+    "rogue": {
+        "abilities": {"str": 8, "dex": 15, "con": 14, "int": 12, "wis": 10, "cha": 13},
+        "hit_die": 8,
+        "ac": 14,
+        "speed": 30,
+        "save_proficiencies": ["dex", "int"],
+        "skill_proficiencies": ["acrobatics", "perception", "sleight_of_hand", "stealth"],
+        "attacks": [
+            {
+                "name": "Shortsword",
+                "ability": "dex",
+                "proficient": True,
+                "damage": "1d6",
+                "damage_type": "piercing",
+            }
+        ],
+    },
+    "wizard": {
+        "abilities": {"str": 8, "dex": 14, "con": 13, "int": 15, "wis": 12, "cha": 10},
+        "hit_die": 6,
+        "ac": 12,
+        "speed": 30,
+        "save_proficiencies": ["int", "wis"],
+        "skill_proficiencies": ["arcana", "investigation"],
+        "attacks": [
+            {
+                "name": "Fire Bolt",
+                "ability": "int",
+                "proficient": True,
+                "damage": "1d10",
+                "damage_type": "fire",
+            }
+        ],
+    },
+}
+
+
+@lru_cache(maxsize=1)
+def monsters() -> dict[str, dict[str, Any]]:
+    path = Path(__file__).parent / "data" / "monsters.json"
+    return json.loads(path.read_text())
+
+
+def modifier(score: int) -> int:
+    return (score - 10) // 2
+
+
+def proficiency_bonus(level: int) -> int:
+    return 2 + (level - 1) // 4
+
+
+def hit_points(hit_die: int, con_score: int, level: int) -> int:
+    con = modifier(con_score)
+    first = max(1, hit_die + con)
+    later = max(1, hit_die // 2 + 1 + con)
+    return first + (level - 1) * later
+
+
+def roll_d20(rng: RandomStream, advantage: bool, disadvantage: bool) -> dict[str, Any]:
+    """Advantage and disadvantage cancel; otherwise two dice keep the better or worse."""
+    mode = "normal"
+    if advantage and not disadvantage:
+        mode = "advantage"
+    elif disadvantage and not advantage:
+        mode = "disadvantage"
+    rolls = [rng.randint(1, 20)]
+    if mode != "normal":
+        rolls.append(rng.randint(1, 20))
+    if mode == "advantage":
+        natural = max(rolls)
+    elif mode == "disadvantage":
+        natural = min(rolls)
+    else:
+        natural = rolls[0]
+    return {"natural": natural, "rolls": rolls, "mode": mode}
+
+
+def is_dead(char: dict[str, Any]) -> bool:
+    return "dead" in char["conditions"]
+
+
+def check(
+    char: dict[str, Any],
+    rng: RandomStream,
+    *,
+    ability: str,
+    dc: int,
+    proficient: bool,
+    advantage: bool,
+    disadvantage: bool,
+    bonus: int,
+) -> dict[str, Any]:
+    """Ability check or saving throw: success when total >= DC; naturals mean nothing here."""
+    d20 = roll_d20(rng, advantage, disadvantage)
+    mod = modifier(char["abilities"][ability])
+    prof = char["proficiency_bonus"] if proficient else 0
+    total = d20["natural"] + mod + prof + bonus
+    return {
+        **d20,
+        "ability": ability,
+        "ability_modifier": mod,
+        "proficiency": prof,
+        "bonus": bonus,
+        "total": total,
+        "dc": dc,
+        "success": total >= dc,
+    }
+
+
+def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
+    if "bonus" in attack:
+        return attack["bonus"]
+    mod = modifier(char["abilities"][attack["ability"]])
+    return mod + (char["proficiency_bonus"] if attack.get("proficient") else 0)
+
+
+def damage_expression(char: dict[str, Any], attack: dict[str, Any]) -> str:
+    if "bonus" in attack:  # stat blocks already include the modifier
+        return attack["damage"]
+    mod = modifier(char["abilities"][attack["ability"]])
+    return f"{attack['damage']}{mod:+d}" if mod else attack["damage"]
+
+
+def adjust_damage(char: dict[str, Any], amount: int, damage_type: str | None) -> int:
+    if damage_type in char.get("immunities", []):
+        return 0
+    if damage_type in char.get("resistances", []):
+        amount //= 2
+    if damage_type in char.get("vulnerabilities", []):
+        amount *= 2
+    return amount
+
+
+def apply_damage(
+    char: dict[str, Any], amount: int, damage_type: str | None, critical: bool = False
+) -> dict[str, Any]:
+    """Resistance/vulnerability/immunity, then temp HP, then HP; 0 HP starts dying."""
+    if is_dead(char):
+        raise invalid(f"{char['id']} is dead and cannot take damage")
+    hp = char["hp"]
+    adjusted = adjust_damage(char, max(0, amount), damage_type)
+    before = dict(hp)
+    absorbed = min(hp["temp"], adjusted)
+    hp["temp"] -= absorbed
+    remaining = adjusted - absorbed
+    failures_added = 0
+    died = False
+    dropped = False
+    if remaining > 0:
+        if hp["current"] == 0:
+            # Damage while dying: a failed death save (two on a critical), or death if massive.
+            if remaining >= hp["max"]:
+                died = True
+            else:
+                failures_added = 2 if critical else 1
+                char["death_saves"]["failures"] += failures_added
+                died = char["death_saves"]["failures"] >= 3
+        else:
+            overflow = remaining - hp["current"]
+            hp["current"] = max(0, hp["current"] - remaining)
+            if hp["current"] == 0:
+                dropped = True
+                if char["kind"] == "monster" or overflow >= hp["max"]:
+                    died = True
+                else:
+                    _add(char, "unconscious")
+                    _add(char, "prone")
+                    _remove(char, "stable")
+                    char["death_saves"] = {"successes": 0, "failures": 0}
+    if died:
+        _kill(char)
+    return {
+        "target_id": char["id"],
+        "raw": amount,
+        "damage_type": damage_type,
+        "adjusted": adjusted,
+        "absorbed_by_temp_hp": absorbed,
+        "hp_before": before,
+        "hp_after": dict(hp),
+        "dropped_to_zero": dropped,
+        "death_save_failures_added": failures_added,
+        "dead": is_dead(char),
+    }
+
+
+def heal(char: dict[str, Any], amount: int) -> dict[str, Any]:
+    if is_dead(char):
+        raise invalid(f"{char['id']} is dead and cannot be healed")
+    hp = char["hp"]
+    before = hp["current"]
+    hp["current"] = min(hp["max"], hp["current"] + amount)
+    revived = before == 0 and hp["current"] > 0
+    if revived:
+        _remove(char, "unconscious")
+        _remove(char, "stable")
+        char["death_saves"] = {"successes": 0, "failures": 0}
+    return {
+        "target_id": char["id"],
+        "healed": hp["current"] - before,
+        "hp_before": before,
+        "hp_after": hp["current"],
+        "revived": revived,
+    }
+
+
+def death_save(char: dict[str, Any], rng: RandomStream) -> dict[str, Any]:
+    if char["kind"] != "pc":
+        raise invalid("only player characters make death saves")
+    if is_dead(char) or char["hp"]["current"] > 0 or "stable" in char["conditions"]:
+        raise invalid(f"{char['id']} is not dying")
+    natural = rng.randint(1, 20)
+    saves = char["death_saves"]
+    outcome = "failure"
+    if natural == 20:
+        char["hp"]["current"] = 1
+        _remove(char, "unconscious")
+        char["death_saves"] = {"successes": 0, "failures": 0}
+        outcome = "revived"
+    elif natural == 1:
+        saves["failures"] += 2
+        outcome = "critical_failure"
+    elif natural >= 10:
+        saves["successes"] += 1
+        outcome = "success"
+    else:
+        saves["failures"] += 1
+    if outcome != "revived":
+        if saves["failures"] >= 3:
+            _kill(char)
+            outcome = "dead"
+        elif saves["successes"] >= 3:
+            _add(char, "stable")
+            char["death_saves"] = {"successes": 0, "failures": 0}
+            outcome = "stable"
+    return {
+        "natural": natural,
+        "outcome": outcome,
+        "death_saves": dict(char["death_saves"]),
+        "hp": dict(char["hp"]),
+        "conditions": list(char["conditions"]),
+    }
+
+
+def resolve_attack(
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    attack: dict[str, Any],
+    rng: RandomStream,
+    *,
+    advantage: bool,
+    disadvantage: bool,
+) -> dict[str, Any]:
+    if set(attacker["conditions"]) & CANNOT_ACT:
+        raise invalid(f"{attacker['id']} cannot act while {', '.join(attacker['conditions'])}")
+    if is_dead(target):
+        raise invalid(f"{target['id']} is already dead")
+    disadvantage = disadvantage or bool(set(attacker["conditions"]) & ATTACKER_DISADVANTAGE)
+    advantage = advantage or bool(set(target["conditions"]) & TARGET_GRANTS_ADVANTAGE)
+    d20 = roll_d20(rng, advantage, disadvantage)
+    bonus = attack_bonus(attacker, attack)
+    total = d20["natural"] + bonus
+    critical = d20["natural"] == 20
+    if d20["natural"] == 1:
+        hit = False
+    else:
+        hit = critical or total >= target["ac"]
+    result: dict[str, Any] = {
+        "attacker_id": attacker["id"],
+        "target_id": target["id"],
+        "attack": attack["name"],
+        "to_hit": {**d20, "bonus": bonus, "total": total, "target_ac": target["ac"]},
+        "hit": hit,
+        "critical": critical and hit,
+        "damage": None,
+    }
+    if hit:
+        rolled = dice.roll(damage_expression(attacker, attack), rng, critical=critical)
+        amount = max(0, rolled["total"])
+        effect = apply_damage(target, amount, attack["damage_type"], critical=critical)
+        result["damage"] = {**rolled, "damage_type": attack["damage_type"], "effect": effect}
+    return result
+
+
+def status_word(char: dict[str, Any]) -> str:
+    hp = char["hp"]
+    if is_dead(char):
+        return "dead"
+    if hp["current"] == 0:
+        return "down"
+    if hp["current"] * 2 <= hp["max"]:
+        return "bloodied"
+    if hp["current"] < hp["max"]:
+        return "wounded"
+    return "unhurt"
+
+
+def _add(char: dict[str, Any], condition: str) -> None:
+    if condition not in char["conditions"]:
+        char["conditions"].append(condition)
+        char["conditions"].sort()
+
+
+def _remove(char: dict[str, Any], condition: str) -> None:
+    if condition in char["conditions"]:
+        char["conditions"].remove(condition)
+
+
+def _kill(char: dict[str, Any]) -> None:
+    _remove(char, "stable")
+    _add(char, "dead")
+    char["death_saves"] = {"successes": 0, "failures": 0}
+    char["hp"]["current"] = 0
+
+
+add_condition = _add
+remove_condition = _remove

@@ -1,0 +1,872 @@
+"""dnd5e tools: characters, monsters, checks, attacks, HP, conditions, combat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_types import ImageContent
+
+from domain_servers.common.campaign_tools import campaign_tools
+from domain_servers.common.errors import denied, invalid
+from domain_servers.common.server import (
+    ALL_ROLES,
+    GM_ROLES,
+    PLAYING_ROLES,
+    RANDOM_RECEIPT_SCHEMA,
+    Call,
+    Outcome,
+    ToolSpec,
+    View,
+    boolean,
+    identifier,
+    integer,
+    principal,
+    string,
+    string_list,
+)
+from domain_servers.dnd5e import render, rules
+
+SYSTEM_ID = "dnd5e"
+PHASES = ["lobby", "play"]  # combat is entered only through combat_start
+IN_PLAY = frozenset({"play", "combat"})
+SETUP = frozenset({"lobby", "play"})
+COMBAT = frozenset({"combat"})
+MAX_COMBATANTS = 20
+
+ABILITY = {"type": "string", "enum": rules.ABILITIES, "maxLength": 3, "description": "Ability."}
+ABILITY_SCORES = {
+    "type": "object",
+    "description": "Ability scores 1..30 keyed str, dex, con, int, wis, cha.",
+    "properties": {a: integer(f"{a} score", 1, 30) for a in rules.ABILITIES},
+    "required": rules.ABILITIES,
+    "additionalProperties": False,
+}
+ATTACK_ENTRY = {
+    "type": "object",
+    "description": "A weapon or spell attack.",
+    "properties": {
+        "name": string("Attack name.", 60, minLength=1),
+        "ability": ABILITY,
+        "proficient": boolean("Add the proficiency bonus."),
+        "damage": string("Damage dice without the ability modifier, e.g. 1d8.", 40),
+        "damage_type": {
+            "type": "string",
+            "enum": rules.DAMAGE_TYPES,
+            "maxLength": 16,
+            "description": "Damage type.",
+        },
+    },
+    "required": ["name", "ability", "damage", "damage_type"],
+    "additionalProperties": False,
+}
+DAMAGE_TYPE_LIST = {
+    "type": "array",
+    "maxItems": 13,
+    "uniqueItems": True,
+    "items": {"type": "string", "enum": rules.DAMAGE_TYPES, "maxLength": 16},
+    "description": "Damage types.",
+}
+
+
+def initial_state() -> dict[str, Any]:
+    return {"characters": {}, "combat": None}
+
+
+def summary(call: Call) -> dict[str, Any]:
+    chars = call.state["characters"].values()
+    return {
+        "character_ids": sorted(c["id"] for c in chars if c["kind"] == "pc"),
+        "monster_ids": sorted(c["id"] for c in chars if c["kind"] == "monster"),
+        "combat_active": bool(call.state.get("combat")),
+    }
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _char(call: Call, key: str) -> dict[str, Any]:
+    char_id = call.args[key]
+    char = call.state["characters"].get(char_id)
+    if char is None:
+        raise invalid(f"{key} {char_id!r} is not a character in this campaign")
+    return char
+
+
+def _require_control(call: Call, char: dict[str, Any]) -> None:
+    if call.is_gm:
+        return
+    if char.get("controller") != call.requester:
+        raise denied(f"the requester does not control {char['id']}")
+    if call.character is not None and call.character != char["id"]:
+        raise denied(f"the delegation acts for {call.character}, not {char['id']}")
+
+
+def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
+    """Players never see monster HP, stat blocks or any GM notes."""
+    if call.is_gm:
+        return dict(char)
+    if char["kind"] == "monster":
+        return {
+            "id": char["id"],
+            "name": char["name"],
+            "kind": "monster",
+            "monster_key": char.get("monster_key"),
+            "conditions": list(char["conditions"]),
+            "status": rules.status_word(char),
+        }
+    view = {k: v for k, v in char.items() if k != "gm_notes"}
+    view["status"] = rules.status_word(char)
+    return view
+
+
+def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any]:
+    if call.is_gm or target["kind"] != "monster":
+        return effect
+    return {
+        "target_id": target["id"],
+        "dropped_to_zero": effect["dropped_to_zero"],
+        "dead": effect["dead"],
+        "status": rules.status_word(target),
+    }
+
+
+def _combat(call: Call) -> dict[str, Any]:
+    combat = call.state.get("combat")
+    if not combat:
+        raise invalid("no combat is running")
+    return combat
+
+
+def _current_id(combat: dict[str, Any]) -> str:
+    return combat["order"][combat["turn_index"]]["id"]
+
+
+def _spend(call: Call, char_id: str, resource: str, amount: int = 1) -> None:
+    combat = call.state.get("combat")
+    if not combat:
+        return
+    budgets = combat["budgets"]
+    if char_id not in budgets:
+        raise invalid(f"{char_id} is not in this combat")
+    if resource != "reaction" and _current_id(combat) != char_id:
+        raise invalid(f"it is {_current_id(combat)}'s turn, not {char_id}'s")
+    if budgets[char_id][resource] < amount:
+        raise invalid(f"{char_id} has no {resource.replace('_', ' ')} left this turn")
+    budgets[char_id][resource] -= amount
+
+
+# -- handlers -------------------------------------------------------------------------------------
+
+
+def character_create(call: Call) -> Outcome:
+    args = call.args
+    template_key = args.get("template")
+    if template_key is None and "abilities" not in args:
+        raise invalid("give explicit abilities or a template")
+    template = rules.TEMPLATES.get(template_key or "", {})
+    abilities = args.get("abilities") or template["abilities"]
+    level = args.get("level", 1)
+    hit_die = template.get("hit_die", 8)
+    max_hp = args.get("max_hp") or rules.hit_points(hit_die, abilities["con"], level)
+    # A player always controls what they create; only a GM may assign another controller.
+    controller = (args.get("controller") or call.requester) if call.is_gm else call.requester
+    char_id = call.new_id("pc")
+    char = {
+        "id": char_id,
+        "name": args["name"],
+        "kind": "pc",
+        "template": template_key,
+        "controller": controller,
+        "level": level,
+        "abilities": dict(abilities),
+        "proficiency_bonus": rules.proficiency_bonus(level),
+        "ac": args.get("ac", template.get("ac", 10 + rules.modifier(abilities["dex"]))),
+        "hp": {"current": max_hp, "max": max_hp, "temp": 0},
+        "speed": args.get("speed", template.get("speed", 30)),
+        "save_proficiencies": sorted(
+            args.get("save_proficiencies", template.get("save_proficiencies", []))
+        ),
+        "skill_proficiencies": sorted(
+            args.get("skill_proficiencies", template.get("skill_proficiencies", []))
+        ),
+        "resistances": sorted(args.get("resistances", [])),
+        "vulnerabilities": sorted(args.get("vulnerabilities", [])),
+        "immunities": sorted(args.get("immunities", [])),
+        "conditions": [],
+        "death_saves": {"successes": 0, "failures": 0},
+        "attacks": args.get("attacks")
+        or template.get("attacks")
+        or [
+            {
+                "name": "Club",
+                "ability": "str",
+                "proficient": True,
+                "damage": "1d4",
+                "damage_type": "bludgeoning",
+            }
+        ],
+        "gm_notes": args.get("gm_notes", "") if call.is_gm else "",
+    }
+    for attack in char["attacks"]:
+        rules.dice.parse(attack["damage"])
+    call.state["characters"][char_id] = char
+    return Outcome(
+        {"character": character_view(call, char)},
+        scopes=[f"character:{char_id}"],
+        entity_ids=[char_id],
+    )
+
+
+def character_get(call: Call) -> View:
+    return View({"character": character_view(call, _char(call, "character_id"))})
+
+
+def monster_spawn(call: Call) -> Outcome:
+    key = call.args["monster_key"]
+    block = rules.monsters().get(key)
+    if block is None:
+        raise invalid(f"unknown monster_key {key!r}; known: {', '.join(sorted(rules.monsters()))}")
+    char_id = call.new_id("mon")
+    char = {
+        "id": char_id,
+        "name": call.args.get("name") or block["name"],
+        "kind": "monster",
+        "monster_key": key,
+        "controller": None,
+        "level": 1,
+        "abilities": dict(block["abilities"]),
+        "proficiency_bonus": 2,
+        "ac": block["ac"],
+        "hp": {"current": block["hp"], "max": block["hp"], "temp": 0},
+        "speed": block["speed"],
+        "save_proficiencies": [],
+        "skill_proficiencies": [],
+        "resistances": list(block["resistances"]),
+        "vulnerabilities": list(block["vulnerabilities"]),
+        "immunities": list(block["immunities"]),
+        "conditions": [],
+        "death_saves": {"successes": 0, "failures": 0},
+        "attacks": [dict(a) for a in block["attacks"]],
+        "gm_notes": call.args.get("gm_notes", ""),
+    }
+    call.state["characters"][char_id] = char
+    return Outcome(
+        {"character": character_view(call, char)},
+        scopes=[f"character:{char_id}"],
+        entity_ids=[char_id],
+    )
+
+
+def _check(call: Call, save: bool) -> Outcome:
+    char = _char(call, "character_id")
+    _require_control(call, char)
+    skill = call.args.get("skill")
+    ability = call.args.get("ability")
+    if save:
+        proficient = ability in char["save_proficiencies"]
+    elif skill is not None:
+        skill_ability = rules.SKILLS[skill]
+        if ability is not None and ability != skill_ability:
+            raise invalid(f"skill {skill} uses {skill_ability}, not {ability}")
+        ability = skill_ability
+        proficient = skill in char["skill_proficiencies"]
+    else:
+        if ability is None:
+            raise invalid("give an ability or a skill")
+        proficient = False
+    result = rules.check(
+        char,
+        call.rng,
+        ability=ability,
+        dc=call.args["dc"],
+        proficient=proficient,
+        advantage=call.args.get("advantage", False),
+        disadvantage=call.args.get("disadvantage", False),
+        bonus=call.args.get("bonus", 0),
+    )
+    result.update({"character_id": char["id"], "kind": "save" if save else "check", "skill": skill})
+    return Outcome(result, scopes=[f"character:{char['id']}"], entity_ids=[char["id"]])
+
+
+def ability_check(call: Call) -> Outcome:
+    return _check(call, save=False)
+
+
+def saving_throw(call: Call) -> Outcome:
+    return _check(call, save=True)
+
+
+def attack(call: Call) -> Outcome:
+    attacker = _char(call, "attacker_id")
+    target = _char(call, "target_id")
+    _require_control(call, attacker)
+    if attacker["id"] == target["id"]:
+        raise invalid("attacker_id and target_id must differ")
+    name = call.args.get("attack_name")
+    if name is None:
+        chosen = attacker["attacks"][0]
+    else:
+        matches = [a for a in attacker["attacks"] if a["name"].lower() == name.lower()]
+        if not matches:
+            raise invalid(f"{attacker['id']} has no attack named {name!r}")
+        chosen = matches[0]
+    _spend(call, attacker["id"], "reaction" if call.args.get("as_reaction") else "action")
+    result = rules.resolve_attack(
+        attacker,
+        target,
+        chosen,
+        call.rng,
+        advantage=call.args.get("advantage", False),
+        disadvantage=call.args.get("disadvantage", False),
+    )
+    if result["damage"] is not None:
+        result["damage"]["effect"] = _public_effect(call, target, result["damage"]["effect"])
+    return Outcome(
+        result,
+        scopes=[f"character:{target['id']}", f"character:{attacker['id']}"]
+        + (["combat"] if call.state.get("combat") else []),
+        entity_ids=[attacker["id"], target["id"]],
+    )
+
+
+def damage_apply(call: Call) -> Outcome:
+    target = _char(call, "target_id")
+    effect = rules.apply_damage(
+        target, call.args["amount"], call.args.get("damage_type"), call.args.get("critical", False)
+    )
+    return Outcome(effect, scopes=[f"character:{target['id']}"], entity_ids=[target["id"]])
+
+
+def heal(call: Call) -> Outcome:
+    target = _char(call, "target_id")
+    if not call.is_gm and target["kind"] == "monster":
+        raise denied("only the GM may heal monsters")
+    result = rules.heal(target, call.args["amount"])
+    if not call.is_gm and target["kind"] == "monster":
+        result = {"target_id": target["id"]}
+    return Outcome(result, scopes=[f"character:{target['id']}"], entity_ids=[target["id"]])
+
+
+def condition_add(call: Call) -> Outcome:
+    target = _char(call, "target_id")
+    condition = call.args["condition"]
+    if rules.is_dead(target):
+        raise invalid(f"{target['id']} is dead")
+    if condition in target["conditions"]:
+        raise invalid(f"{target['id']} is already {condition}")
+    rules.add_condition(target, condition)
+    return Outcome(
+        {"target_id": target["id"], "conditions": list(target["conditions"])},
+        scopes=[f"character:{target['id']}"],
+        entity_ids=[target["id"]],
+    )
+
+
+def condition_remove(call: Call) -> Outcome:
+    target = _char(call, "target_id")
+    condition = call.args["condition"]
+    if condition not in target["conditions"]:
+        raise invalid(f"{target['id']} is not {condition}")
+    if condition == "unconscious" and target["hp"]["current"] == 0:
+        raise invalid("a creature at 0 HP stays unconscious until healed")
+    rules.remove_condition(target, condition)
+    return Outcome(
+        {"target_id": target["id"], "conditions": list(target["conditions"])},
+        scopes=[f"character:{target['id']}"],
+        entity_ids=[target["id"]],
+    )
+
+
+def death_save(call: Call) -> Outcome:
+    char = _char(call, "character_id")
+    _require_control(call, char)
+    result = rules.death_save(char, call.rng)
+    result["character_id"] = char["id"]
+    return Outcome(result, scopes=[f"character:{char['id']}"], entity_ids=[char["id"]])
+
+
+def combat_start(call: Call) -> Outcome:
+    ids = call.args["participant_ids"]
+    chars = call.state["characters"]
+    for char_id in ids:
+        if char_id not in chars:
+            raise invalid(f"participant {char_id!r} is not a character in this campaign")
+        if rules.is_dead(chars[char_id]):
+            raise invalid(f"participant {char_id} is dead")
+    order = []
+    for char_id in sorted(ids):  # roll in id order so the stream use is reproducible
+        char = chars[char_id]
+        natural = call.rng.randint(1, 20)
+        dex = char["abilities"]["dex"]
+        order.append(
+            {
+                "id": char_id,
+                "natural": natural,
+                "initiative": natural + rules.modifier(dex),
+                "dex": dex,
+            }
+        )
+    order.sort(key=lambda e: (-e["initiative"], -e["dex"], e["id"]))
+    width, height = 12, max(6, len(ids) + 1)
+    positions: dict[str, list[int]] = {}
+    pc_row = monster_row = 0
+    for entry in order:
+        if chars[entry["id"]]["kind"] == "pc":
+            positions[entry["id"]] = [1, pc_row]
+            pc_row += 1
+        else:
+            positions[entry["id"]] = [width - 2, monster_row]
+            monster_row += 1
+    call.state["combat"] = {
+        "round": 1,
+        "turn_index": 0,
+        "order": order,
+        "budgets": {e["id"]: _fresh_budget(chars[e["id"]]) for e in order},
+        "positions": positions,
+        "grid": {"width": width, "height": height},
+    }
+    call.state["phase"] = "combat"
+    return Outcome(
+        {"combat": _combat_view(call)},
+        scopes=["combat", "phase"],
+        entity_ids=[e["id"] for e in order],
+    )
+
+
+def _fresh_budget(char: dict[str, Any]) -> dict[str, int]:
+    return {"action": 1, "bonus_action": 1, "reaction": 1, "movement": char["speed"]}
+
+
+def _combat_view(call: Call) -> dict[str, Any]:
+    combat = _combat(call)
+    chars = call.state["characters"]
+    return {
+        "round": combat["round"],
+        "turn_index": combat["turn_index"],
+        "current": _current_id(combat),
+        "order": [
+            {
+                "id": e["id"],
+                "initiative": e["initiative"],
+                "character": character_view(call, chars[e["id"]]),
+                "budget": dict(combat["budgets"][e["id"]]),
+                "position": list(combat["positions"][e["id"]]),
+            }
+            for e in combat["order"]
+        ],
+    }
+
+
+def combat_status(call: Call) -> View:
+    return View({"combat": _combat_view(call)})
+
+
+def combat_end_turn(call: Call) -> Outcome:
+    combat = _combat(call)
+    current = call.state["characters"][_current_id(combat)]
+    _require_control(call, current)
+    chars = call.state["characters"]
+    size = len(combat["order"])
+    index = combat["turn_index"]
+    for _ in range(size):
+        index += 1
+        if index >= size:
+            index = 0
+            combat["round"] += 1
+        if not rules.is_dead(chars[combat["order"][index]["id"]]):
+            break
+    combat["turn_index"] = index
+    next_id = _current_id(combat)
+    combat["budgets"][next_id] = _fresh_budget(chars[next_id])
+    return Outcome(
+        {"ended": current["id"], "current": next_id, "round": combat["round"]},
+        scopes=["combat"],
+        entity_ids=[current["id"], next_id],
+    )
+
+
+def combat_move(call: Call) -> Outcome:
+    combat = _combat(call)
+    char = _char(call, "character_id")
+    _require_control(call, char)
+    x, y = call.args["x"], call.args["y"]
+    if x >= combat["grid"]["width"] or y >= combat["grid"]["height"]:
+        raise invalid(
+            f"({x}, {y}) is outside the {combat['grid']['width']}x{combat['grid']['height']} grid"
+        )
+    if set(char["conditions"]) & (rules.CANNOT_ACT | {"grappled", "restrained"}):
+        raise invalid(f"{char['id']} cannot move")
+    for other, pos in combat["positions"].items():
+        if other != char["id"] and pos == [x, y]:
+            raise invalid(f"square ({x}, {y}) is occupied by {other}")
+    old = combat["positions"].get(char["id"])
+    if old is None:
+        raise invalid(f"{char['id']} is not in this combat")
+    feet = max(abs(x - old[0]), abs(y - old[1])) * 5
+    _spend(call, char["id"], "movement", feet)
+    combat["positions"][char["id"]] = [x, y]
+    return Outcome(
+        {
+            "character_id": char["id"],
+            "from": old,
+            "to": [x, y],
+            "feet": feet,
+            "movement_left": combat["budgets"][char["id"]]["movement"],
+        },
+        scopes=["combat"],
+        entity_ids=[char["id"]],
+    )
+
+
+def combat_end(call: Call) -> Outcome:
+    combat = _combat(call)
+    ids = [e["id"] for e in combat["order"]]
+    rounds = combat["round"]
+    call.state["combat"] = None
+    call.state["phase"] = "play"
+    return Outcome({"ended": True, "rounds": rounds}, scopes=["combat", "phase"], entity_ids=ids)
+
+
+def combat_render(call: Call) -> View:
+    _combat(call)
+    grid = render.grid_data(
+        call.state, lambda c: character_view(call, c).get("status", rules.status_word(c))
+    )
+    image = ImageContent(type="image", data=render.svg_base64(grid), mime_type="image/svg+xml")
+    return View({"grid": grid, "image_mime_type": "image/svg+xml"}, content=[image])
+
+
+# -- catalog ----------------------------------------------------------------------------------
+
+CHARACTER_ID = identifier("Character or monster id, e.g. pc-1 or mon-2.")
+ROLL_FLAGS = {
+    "advantage": boolean("Roll with advantage (cancels with disadvantage)."),
+    "disadvantage": boolean("Roll with disadvantage (cancels with advantage)."),
+}
+CHARACTER_OUT = {"character": {"type": "object", "description": "Audience-filtered character."}}
+
+
+def tools() -> list[ToolSpec]:
+    return campaign_tools(SYSTEM_ID, PHASES, initial_state, summary) + [
+        ToolSpec(
+            name="character_create",
+            description=(
+                "Create a player character from explicit ability scores or a template "
+                f"({', '.join(sorted(rules.TEMPLATES))}). Players always control what they create."
+            ),
+            handler=character_create,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=SETUP,
+            params={
+                "name": string("Character name.", 80, minLength=1),
+                "template": {
+                    "type": "string",
+                    "enum": sorted(rules.TEMPLATES),
+                    "maxLength": 16,
+                    "description": "SRD-style class template.",
+                },
+                "abilities": ABILITY_SCORES,
+                "level": integer("Character level.", 1, 20),
+                "ac": integer("Armor class.", 1, 30),
+                "max_hp": integer("Maximum hit points (default from template and CON).", 1, 999),
+                "speed": integer("Speed in feet.", 0, 120),
+                "save_proficiencies": {
+                    **string_list("Proficient saving throws.", 6, 3),
+                    "items": {"type": "string", "enum": rules.ABILITIES, "maxLength": 3},
+                },
+                "skill_proficiencies": {
+                    **string_list("Proficient skills.", 18, 20),
+                    "items": {"type": "string", "enum": sorted(rules.SKILLS), "maxLength": 20},
+                },
+                "resistances": DAMAGE_TYPE_LIST,
+                "vulnerabilities": DAMAGE_TYPE_LIST,
+                "immunities": DAMAGE_TYPE_LIST,
+                "attacks": {
+                    "type": "array",
+                    "maxItems": 8,
+                    "items": ATTACK_ENTRY,
+                    "description": "Attacks; default from the template.",
+                },
+                "controller": principal("Controlling principal (GM only; players get themselves)."),
+                "gm_notes": string("Private GM notes (GM only).", 2000),
+            },
+            required=("name",),
+            output=CHARACTER_OUT,
+        ),
+        ToolSpec(
+            name="character_get",
+            description="Read a character or monster; players never see monster HP or GM notes.",
+            handler=character_get,
+            write=False,
+            roles=ALL_ROLES,
+            phases=None,
+            params={"character_id": CHARACTER_ID},
+            required=("character_id",),
+            output=CHARACTER_OUT,
+        ),
+        ToolSpec(
+            name="monster_spawn",
+            description=(
+                "Add a monster from the shipped SRD-style list: "
+                f"{', '.join(sorted(rules.monsters()))} (GM only)."
+            ),
+            handler=monster_spawn,
+            write=True,
+            roles=GM_ROLES,
+            phases=IN_PLAY,
+            params={
+                "monster_key": {
+                    "type": "string",
+                    "enum": sorted(rules.monsters()),
+                    "maxLength": 40,
+                    "description": "Stat block key.",
+                },
+                "name": string("Display name (default the stat block's).", 80, minLength=1),
+                "gm_notes": string("Private GM notes.", 2000),
+            },
+            required=("monster_key",),
+            output=CHARACTER_OUT,
+        ),
+        ToolSpec(
+            name="ability_check",
+            description="d20 + ability modifier (+ proficiency for a proficient skill) vs DC.",
+            handler=ability_check,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=IN_PLAY,
+            params={
+                "character_id": CHARACTER_ID,
+                "ability": ABILITY,
+                "skill": {
+                    "type": "string",
+                    "enum": sorted(rules.SKILLS),
+                    "maxLength": 20,
+                    "description": "Skill; sets the ability.",
+                },
+                "dc": integer("Difficulty class.", 1, 40),
+                "bonus": integer("Situational bonus or penalty.", -20, 20),
+                **ROLL_FLAGS,
+            },
+            required=("character_id", "dc"),
+            output={
+                "total": {"type": "integer"},
+                "success": {"type": "boolean"},
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+            },
+        ),
+        ToolSpec(
+            name="saving_throw",
+            description="d20 + ability modifier (+ proficiency if proficient in the save) vs DC.",
+            handler=saving_throw,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=IN_PLAY,
+            params={
+                "character_id": CHARACTER_ID,
+                "ability": ABILITY,
+                "dc": integer("Difficulty class.", 1, 40),
+                "bonus": integer("Situational bonus or penalty.", -20, 20),
+                **ROLL_FLAGS,
+            },
+            required=("ability", "character_id", "dc"),
+            output={
+                "total": {"type": "integer"},
+                "success": {"type": "boolean"},
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+            },
+        ),
+        ToolSpec(
+            name="attack",
+            description=(
+                "Attack roll vs AC (natural 20 hits and crits with doubled dice, natural 1 "
+                "misses), then damage with resistances and HP effects. Uses the action in combat."
+            ),
+            handler=attack,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=IN_PLAY,
+            params={
+                "attacker_id": CHARACTER_ID,
+                "target_id": CHARACTER_ID,
+                "attack_name": string("Attack to use (default the first).", 60),
+                "as_reaction": boolean("Use the reaction instead of the action."),
+                **ROLL_FLAGS,
+            },
+            required=("attacker_id", "target_id"),
+            output={
+                "hit": {"type": "boolean"},
+                "critical": {"type": "boolean"},
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+            },
+        ),
+        ToolSpec(
+            name="damage_apply",
+            description=(
+                "Apply damage: immunity 0, resistance halves, vulnerability doubles, temp HP "
+                "first; 0 HP makes a PC unconscious and dying, a monster dead (GM only)."
+            ),
+            handler=damage_apply,
+            write=True,
+            roles=GM_ROLES,
+            phases=IN_PLAY,
+            destructive=True,
+            params={
+                "target_id": CHARACTER_ID,
+                "amount": integer("Damage before adjustments.", 0, 10000),
+                "damage_type": {
+                    "type": "string",
+                    "enum": rules.DAMAGE_TYPES,
+                    "maxLength": 16,
+                    "description": "Damage type.",
+                },
+                "critical": boolean("A critical hit (two death-save failures at 0 HP)."),
+            },
+            required=("amount", "target_id"),
+            output={"adjusted": {"type": "integer"}, "hp_after": {"type": "object"}},
+        ),
+        ToolSpec(
+            name="heal",
+            description="Restore HP up to the maximum; revives from 0 HP; the dead cannot heal.",
+            handler=heal,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=IN_PLAY,
+            params={
+                "target_id": CHARACTER_ID,
+                "amount": integer("Hit points restored.", 1, 10000),
+            },
+            required=("amount", "target_id"),
+            output={"target_id": {"type": "string"}},
+        ),
+        ToolSpec(
+            name="condition_add",
+            description="Add an SRD condition to a character or monster (GM only).",
+            handler=condition_add,
+            write=True,
+            roles=GM_ROLES,
+            phases=IN_PLAY,
+            params={
+                "target_id": CHARACTER_ID,
+                "condition": {
+                    "type": "string",
+                    "enum": rules.CONDITIONS,
+                    "maxLength": 16,
+                    "description": "Condition.",
+                },
+            },
+            required=("condition", "target_id"),
+            output={"conditions": {"type": "array", "items": {"type": "string"}}},
+        ),
+        ToolSpec(
+            name="condition_remove",
+            description="Remove a condition from a character or monster (GM only).",
+            handler=condition_remove,
+            write=True,
+            roles=GM_ROLES,
+            phases=IN_PLAY,
+            params={
+                "target_id": CHARACTER_ID,
+                "condition": {
+                    "type": "string",
+                    "enum": rules.CONDITIONS,
+                    "maxLength": 16,
+                    "description": "Condition.",
+                },
+            },
+            required=("condition", "target_id"),
+            output={"conditions": {"type": "array", "items": {"type": "string"}}},
+        ),
+        ToolSpec(
+            name="death_save",
+            description=(
+                "Death saving throw at 0 HP: 10+ succeeds, 20 revives with 1 HP, 1 counts two "
+                "failures; three successes stabilise, three failures kill."
+            ),
+            handler=death_save,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=IN_PLAY,
+            params={"character_id": CHARACTER_ID},
+            required=("character_id",),
+            output={
+                "outcome": {"type": "string"},
+                "natural": {"type": "integer"},
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+            },
+        ),
+        ToolSpec(
+            name="combat_start",
+            description=(
+                "Start combat: initiative d20 + DEX modifier, ordered by initiative, then DEX, "
+                "then id; the phase becomes combat (GM only)."
+            ),
+            handler=combat_start,
+            write=True,
+            roles=GM_ROLES,
+            phases=frozenset({"play"}),
+            params={
+                "participant_ids": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": MAX_COMBATANTS,
+                    "uniqueItems": True,
+                    "items": CHARACTER_ID,
+                    "description": "Characters and monsters taking part.",
+                }
+            },
+            required=("participant_ids",),
+            output={"combat": {"type": "object"}, "random_stream_receipt": RANDOM_RECEIPT_SCHEMA},
+        ),
+        ToolSpec(
+            name="combat_status",
+            description="Initiative order, round, current turn and action budgets.",
+            handler=combat_status,
+            write=False,
+            roles=ALL_ROLES,
+            phases=COMBAT,
+            output={"combat": {"type": "object"}},
+        ),
+        ToolSpec(
+            name="combat_move",
+            description="Move the current combatant on the grid (5 ft per square, diagonal 5 ft).",
+            handler=combat_move,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=COMBAT,
+            params={
+                "character_id": CHARACTER_ID,
+                "x": integer("Column.", 0, 99),
+                "y": integer("Row.", 0, 99),
+            },
+            required=("character_id", "x", "y"),
+            output={"movement_left": {"type": "integer"}},
+        ),
+        ToolSpec(
+            name="combat_end_turn",
+            description="End the current turn; advances to the next living combatant and round.",
+            handler=combat_end_turn,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=COMBAT,
+            output={"current": {"type": "string"}, "round": {"type": "integer"}},
+        ),
+        ToolSpec(
+            name="combat_end",
+            description="End combat and return to the play phase (GM only).",
+            handler=combat_end,
+            write=True,
+            roles=GM_ROLES,
+            phases=COMBAT,
+            output={"rounds": {"type": "integer"}},
+        ),
+        ToolSpec(
+            name="combat_render",
+            description="The combat grid as an SVG image plus the same data as structure.",
+            handler=combat_render,
+            write=False,
+            roles=ALL_ROLES,
+            phases=COMBAT,
+            output={"grid": {"type": "object"}},
+        ),
+    ]

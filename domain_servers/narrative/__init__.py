@@ -1,0 +1,1 @@
+"""System-neutral narrative domain server: scenes, threads, clocks, facts, an oracle."""

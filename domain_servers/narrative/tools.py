@@ -1,0 +1,457 @@
+"""narrative tools: characters with tags/conditions, scenes, threads, clocks, facts, oracle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain_servers.common.campaign_tools import campaign_tools
+from domain_servers.common.errors import denied, invalid
+from domain_servers.common.server import (
+    ALL_ROLES,
+    GM_ROLES,
+    PLAYING_ROLES,
+    PRINCIPAL_PATTERN,
+    RANDOM_RECEIPT_SCHEMA,
+    Call,
+    Outcome,
+    ToolSpec,
+    View,
+    identifier,
+    integer,
+    principal,
+    string,
+    string_list,
+)
+
+SYSTEM_ID = "narrative"
+PHASES = ["lobby", "play"]
+PLAY = frozenset({"play"})
+SETUP = frozenset({"lobby", "play"})
+
+# Probability (out of 100) that the answer is "yes".
+LIKELIHOOD = {
+    "impossible": 5,
+    "very_unlikely": 15,
+    "unlikely": 30,
+    "even": 50,
+    "likely": 70,
+    "very_likely": 85,
+    "certain": 95,
+}
+AUDIENCE_PATTERN = f"^(public|gm|player:{PRINCIPAL_PATTERN[1:-1]})$"
+
+
+def initial_state() -> dict[str, Any]:
+    return {
+        "characters": {},
+        "scenes": {},
+        "current_scene": None,
+        "threads": {},
+        "clocks": {},
+        "facts": {},
+    }
+
+
+def summary(call: Call) -> dict[str, Any]:
+    return {
+        "character_ids": sorted(call.state["characters"]),
+        "current_scene": call.state["current_scene"],
+    }
+
+
+def visible(call: Call, audience: str) -> bool:
+    return call.is_gm or audience == "public" or audience == f"player:{call.requester}"
+
+
+def oracle(roll: int, likelihood: str) -> dict[str, Any]:
+    """Yes when roll <= threshold; the extreme fifth adds "and", the 5 nearest add "but"."""
+    threshold = LIKELIHOOD[likelihood]
+    if roll <= threshold:
+        answer = "yes"
+        twist = "and" if roll <= threshold // 5 else "but" if roll > threshold - 5 else None
+    else:
+        answer = "no"
+        twist = (
+            "and"
+            if roll > 100 - (100 - threshold) // 5
+            else ("but" if roll <= threshold + 5 else None)
+        )
+    text = answer if twist is None else f"{answer}, {twist}"
+    return {"roll": roll, "threshold": threshold, "answer": answer, "twist": twist, "result": text}
+
+
+def _get(call: Call, collection: str, key: str) -> dict[str, Any]:
+    item = call.state[collection].get(call.args[key])
+    if item is None:
+        raise invalid(f"{key} {call.args[key]!r} does not exist in this campaign")
+    return item
+
+
+def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
+    return dict(char) if call.is_gm else {k: v for k, v in char.items() if k != "gm_notes"}
+
+
+def character_create(call: Call) -> Outcome:
+    char_id = call.new_id("ch")
+    char = {
+        "id": char_id,
+        "name": call.args["name"],
+        # Players always control what they create; only a GM may name another controller.
+        "controller": (call.args.get("controller") or call.requester)
+        if call.is_gm
+        else call.requester,
+        "tags": sorted(call.args.get("tags", [])),
+        "conditions": sorted(call.args.get("conditions", [])),
+        "gm_notes": call.args.get("gm_notes", "") if call.is_gm else "",
+    }
+    call.state["characters"][char_id] = char
+    return Outcome(
+        {"character": character_view(call, char)},
+        scopes=[f"character:{char_id}"],
+        entity_ids=[char_id],
+    )
+
+
+def character_get(call: Call) -> View:
+    return View({"character": character_view(call, _get(call, "characters", "character_id"))})
+
+
+def character_update(call: Call) -> Outcome:
+    char = _get(call, "characters", "character_id")
+    if not call.is_gm and char["controller"] != call.requester:
+        raise denied(f"the requester does not control {char['id']}")
+    for field in ("tags", "conditions"):
+        current = set(char[field])
+        for item in call.args.get(f"remove_{field}", []):
+            if item not in current:
+                raise invalid(f"{char['id']} has no {field[:-1]} {item!r}")
+            current.discard(item)
+        current.update(call.args.get(f"add_{field}", []))
+        if len(current) > 50:
+            raise invalid(f"{char['id']} would have more than 50 {field}")
+        char[field] = sorted(current)
+    if not any(
+        call.args.get(k) for k in ("add_tags", "remove_tags", "add_conditions", "remove_conditions")
+    ):
+        raise invalid("give at least one tag or condition to add or remove")
+    return Outcome(
+        {"character": character_view(call, char)},
+        scopes=[f"character:{char['id']}"],
+        entity_ids=[char["id"]],
+    )
+
+
+def scene_start(call: Call) -> Outcome:
+    scopes = ["scene"]
+    ended = call.state["current_scene"]
+    if ended:
+        call.state["scenes"][ended]["status"] = "ended"
+    scene_id = call.new_id("scene")
+    call.state["scenes"][scene_id] = {
+        "id": scene_id,
+        "title": call.args["title"],
+        "description": call.args.get("description", ""),
+        "gm_notes": call.args.get("gm_notes", ""),
+        "status": "active",
+    }
+    call.state["current_scene"] = scene_id
+    return Outcome(
+        {"scene_id": scene_id, "ended_scene_id": ended},
+        scopes=scopes,
+        entity_ids=[scene_id] + ([ended] if ended else []),
+    )
+
+
+def scene_end(call: Call) -> Outcome:
+    scene_id = call.state["current_scene"]
+    if scene_id is None:
+        raise invalid("no scene is active")
+    call.state["scenes"][scene_id]["status"] = "ended"
+    call.state["current_scene"] = None
+    return Outcome({"ended_scene_id": scene_id}, scopes=["scene"], entity_ids=[scene_id])
+
+
+def thread_open(call: Call) -> Outcome:
+    thread_id = call.new_id("thread")
+    call.state["threads"][thread_id] = {
+        "id": thread_id,
+        "title": call.args["title"],
+        "description": call.args.get("description", ""),
+        "status": "open",
+        "resolution": None,
+    }
+    return Outcome({"thread_id": thread_id}, scopes=["threads"], entity_ids=[thread_id])
+
+
+def thread_resolve(call: Call) -> Outcome:
+    thread = _get(call, "threads", "thread_id")
+    if thread["status"] != "open":
+        raise invalid(f"thread {thread['id']} is already resolved")
+    thread["status"] = "resolved"
+    thread["resolution"] = call.args.get("resolution", "")
+    return Outcome(
+        {"thread_id": thread["id"], "status": "resolved"},
+        scopes=["threads"],
+        entity_ids=[thread["id"]],
+    )
+
+
+def clock_create(call: Call) -> Outcome:
+    clock_id = call.new_id("clock")
+    call.state["clocks"][clock_id] = {
+        "id": clock_id,
+        "name": call.args["name"],
+        "segments": call.args["segments"],
+        "filled": 0,
+    }
+    return Outcome(
+        {"clock_id": clock_id, "segments": call.args["segments"], "filled": 0},
+        scopes=["clocks"],
+        entity_ids=[clock_id],
+    )
+
+
+def clock_advance(call: Call) -> Outcome:
+    clock = _get(call, "clocks", "clock_id")
+    ticks = call.args["ticks"]
+    if ticks == 0:
+        raise invalid("ticks must not be 0")
+    before = clock["filled"]
+    if ticks > 0 and before == clock["segments"]:
+        raise invalid(f"clock {clock['id']} is already complete")
+    clock["filled"] = max(0, min(clock["segments"], before + ticks))
+    return Outcome(
+        {
+            "clock_id": clock["id"],
+            "filled_before": before,
+            "filled": clock["filled"],
+            "segments": clock["segments"],
+            "complete": clock["filled"] == clock["segments"],
+        },
+        scopes=["clocks"],
+        entity_ids=[clock["id"]],
+    )
+
+
+def fact_add(call: Call) -> Outcome:
+    audience = call.args.get("audience", "public")
+    if audience.startswith("player:") and audience[7:] not in call.state["members"]:
+        raise invalid(f"audience {audience} names a principal who is not a member")
+    fact_id = call.new_id("fact")
+    call.state["facts"][fact_id] = {"id": fact_id, "text": call.args["text"], "audience": audience}
+    return Outcome(
+        {"fact_id": fact_id, "audience": audience},
+        scopes=["facts"],
+        entity_ids=[fact_id],
+        audience=audience,
+    )
+
+
+def story_get(call: Call) -> View:
+    state = call.state
+    current = state["current_scene"]
+    scene = None
+    if current:
+        scene = dict(state["scenes"][current])
+        if not call.is_gm:
+            scene.pop("gm_notes")
+    return View(
+        {
+            "audience": call.audience,
+            "scene": scene,
+            "threads": [state["threads"][k] for k in sorted(state["threads"])],
+            "clocks": [state["clocks"][k] for k in sorted(state["clocks"])],
+            "facts": [f for k, f in sorted(state["facts"].items()) if visible(call, f["audience"])],
+        }
+    )
+
+
+def oracle_ask(call: Call) -> Outcome:
+    roll = call.rng.randint(1, 100)
+    result = oracle(roll, call.args["likelihood"])
+    result.update({"question": call.args["question"], "likelihood": call.args["likelihood"]})
+    return Outcome(result, scopes=["oracle"])
+
+
+TAG_LIST = string_list("Short tags.", 20, 40)
+
+
+def tools() -> list[ToolSpec]:
+    char_id = identifier("Character id, e.g. ch-1.")
+    return campaign_tools(SYSTEM_ID, PHASES, initial_state, summary) + [
+        ToolSpec(
+            "character_create",
+            "Create a character with tags and conditions.",
+            character_create,
+            True,
+            PLAYING_ROLES,
+            SETUP,
+            params={
+                "name": string("Character name.", 80, minLength=1),
+                "controller": principal("Controlling principal (GM only)."),
+                "tags": TAG_LIST,
+                "conditions": TAG_LIST,
+                "gm_notes": string("Private GM notes (GM only).", 2000),
+            },
+            required=("name",),
+            output={"character": {"type": "object"}},
+        ),
+        ToolSpec(
+            "character_get",
+            "Read a character; GM notes only for the GM.",
+            character_get,
+            False,
+            ALL_ROLES,
+            None,
+            params={"character_id": char_id},
+            required=("character_id",),
+            output={"character": {"type": "object"}},
+        ),
+        ToolSpec(
+            "character_update",
+            "Add or remove a character's tags and conditions.",
+            character_update,
+            True,
+            PLAYING_ROLES,
+            PLAY,
+            params={
+                "character_id": char_id,
+                "add_tags": TAG_LIST,
+                "remove_tags": TAG_LIST,
+                "add_conditions": TAG_LIST,
+                "remove_conditions": TAG_LIST,
+            },
+            required=("character_id",),
+            output={"character": {"type": "object"}},
+        ),
+        ToolSpec(
+            "scene_start",
+            "Start a scene (ends the current one; GM only).",
+            scene_start,
+            True,
+            GM_ROLES,
+            PLAY,
+            params={
+                "title": string("Scene title.", 120, minLength=1),
+                "description": string("What the players see.", 4000),
+                "gm_notes": string("Private GM notes.", 4000),
+            },
+            required=("title",),
+            output={"scene_id": {"type": "string"}},
+        ),
+        ToolSpec(
+            "scene_end",
+            "End the current scene (GM only).",
+            scene_end,
+            True,
+            GM_ROLES,
+            PLAY,
+            output={"ended_scene_id": {"type": "string"}},
+        ),
+        ToolSpec(
+            "thread_open",
+            "Open a story thread (GM only).",
+            thread_open,
+            True,
+            GM_ROLES,
+            PLAY,
+            params={
+                "title": string("Thread title.", 120, minLength=1),
+                "description": string("Details.", 2000),
+            },
+            required=("title",),
+            output={"thread_id": {"type": "string"}},
+        ),
+        ToolSpec(
+            "thread_resolve",
+            "Resolve an open thread (GM only).",
+            thread_resolve,
+            True,
+            GM_ROLES,
+            PLAY,
+            params={
+                "thread_id": identifier("Thread id."),
+                "resolution": string("How it ended.", 2000),
+            },
+            required=("thread_id",),
+            output={"status": {"type": "string"}},
+        ),
+        ToolSpec(
+            "clock_create",
+            "Create a progress clock with 2..12 segments (GM only).",
+            clock_create,
+            True,
+            GM_ROLES,
+            PLAY,
+            params={
+                "name": string("Clock name.", 120, minLength=1),
+                "segments": integer("Number of segments.", 2, 12),
+            },
+            required=("name", "segments"),
+            output={"clock_id": {"type": "string"}},
+        ),
+        ToolSpec(
+            "clock_advance",
+            "Fill (or with negative ticks empty) clock segments (GM only).",
+            clock_advance,
+            True,
+            GM_ROLES,
+            PLAY,
+            params={
+                "clock_id": identifier("Clock id."),
+                "ticks": integer("Segments to fill; negative empties.", -12, 12),
+            },
+            required=("clock_id", "ticks"),
+            output={"filled": {"type": "integer"}},
+        ),
+        ToolSpec(
+            "fact_add",
+            "Record a fact for an audience: public, gm or player:<principal>.",
+            fact_add,
+            True,
+            GM_ROLES,
+            SETUP,
+            params={
+                "text": string("The fact.", 4000, minLength=1),
+                "audience": string("Who may see it.", 170, pattern=AUDIENCE_PATTERN),
+            },
+            required=("text",),
+            output={"fact_id": {"type": "string"}},
+        ),
+        ToolSpec(
+            "story_get",
+            "Current scene, threads, clocks and the facts you may see.",
+            story_get,
+            False,
+            ALL_ROLES,
+            None,
+            output={
+                "facts": {"type": "array"},
+                "threads": {"type": "array"},
+                "clocks": {"type": "array"},
+            },
+        ),
+        ToolSpec(
+            "oracle_ask",
+            "Seeded yes/no oracle: d100 against the likelihood, with 'and'/'but' twists.",
+            oracle_ask,
+            True,
+            PLAYING_ROLES,
+            PLAY,
+            params={
+                "question": string("The yes/no question.", 500, minLength=1),
+                "likelihood": {
+                    "type": "string",
+                    "enum": list(LIKELIHOOD),
+                    "maxLength": 16,
+                    "description": "How likely yes is.",
+                },
+            },
+            required=("likelihood", "question"),
+            output={
+                "answer": {"type": "string"},
+                "roll": {"type": "integer"},
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+            },
+        ),
+    ]

@@ -1,0 +1,112 @@
+"""In-process harness for rules tests: the real pipeline without a transport."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+import pytest
+
+from domain_servers.common.delegation import DelegationVerifier
+from domain_servers.common.storage import Storage
+from domain_servers.common.testing import SigningKey, delegation_meta, mint_token
+from domain_servers.dnd5e.server import create as create_dnd5e
+from domain_servers.narrative.server import create as create_narrative
+
+GM = "user:gm"
+PLAYER = "user:player"
+OTHER = "user:other"
+
+
+class ScriptedStream:
+    """Stands in for RandomStream in pure rules tests: returns the scripted values."""
+
+    def __init__(self, *values: int) -> None:
+        self.values = list(values)
+
+    def randint(self, low: int, high: int) -> int:
+        value = self.values.pop(0)
+        assert low <= value <= high
+        return value
+
+
+class Game:
+    def __init__(self, factory: Any, audience: str, db: str, seed: str) -> None:
+        self.key = SigningKey.generate()
+        self.audience = audience
+        self.domain = factory(
+            Storage(db),
+            DelegationVerifier({self.key.kid: self.key.private_key.public_key()}, audience),
+        )
+        self.revision = 0
+        self.keys = itertools.count()
+        self.campaign = "game"
+        self.write("campaign_create", {"name": "Game", "random_seed": seed})
+        for principal, role in ((PLAYER, "player"), (OTHER, "player")):
+            self.write("member_grant", {"principal": principal, "role": role})
+
+    def call(self, tool: str, args: dict[str, Any], sub: str = GM, **claims: Any):
+        token = mint_token(
+            self.key,
+            audience=self.audience,
+            sub=sub,
+            campaign=self.campaign,
+            scope=[tool],
+            base_rev=args.get("expected_revision", 0),
+            **claims,
+        )
+        return asyncio.run(
+            self.domain.call(tool, {"campaign_id": self.campaign, **args}, delegation_meta(token))
+        )
+
+    def write(
+        self, tool: str, args: dict[str, Any] | None = None, sub: str = GM, **claims: Any
+    ) -> dict[str, Any]:
+        result = self.call(
+            tool,
+            {
+                **(args or {}),
+                "expected_revision": self.revision,
+                "idempotency_key": f"k{next(self.keys)}",
+            },
+            sub,
+            **claims,
+        )
+        if result.is_error:
+            raise AssertionError(result.structured_content)
+        self.revision += 1
+        return result.structured_content
+
+    def fail(self, tool: str, args: dict[str, Any] | None = None, sub: str = GM) -> dict:
+        result = self.call(
+            tool,
+            {
+                **(args or {}),
+                "expected_revision": self.revision,
+                "idempotency_key": f"k{next(self.keys)}",
+            },
+            sub,
+        )
+        assert result.is_error, result.structured_content
+        return result.structured_content["error"]
+
+    def read(self, tool: str, args: dict[str, Any] | None = None, sub: str = GM) -> dict:
+        result = self.call(tool, args or {}, sub)
+        assert not result.is_error, result.structured_content
+        return result.structured_content
+
+    def state(self) -> dict[str, Any]:
+        return self.domain.storage.load(self.campaign)[1]
+
+
+@pytest.fixture
+def dnd(tmp_path) -> Game:
+    return Game(create_dnd5e, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/d.sqlite3", "a" * 64)
+
+
+@pytest.fixture
+def narrative(tmp_path) -> Game:
+    return Game(
+        create_narrative, "sagasmith-narrative", f"sqlite:///{tmp_path}/n.sqlite3", "b" * 64
+    )

@@ -1,0 +1,294 @@
+"""dnd5e rules: pure mechanics with scripted dice, and combat through the real pipeline."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from domain_servers.dnd5e import rules
+from tests.domain_servers.conftest import GM, OTHER, PLAYER, Game, ScriptedStream
+
+
+def pc(**overrides) -> dict:
+    char = {
+        "id": "pc-1",
+        "name": "Ash",
+        "kind": "pc",
+        "abilities": {"str": 16, "dex": 14, "con": 12, "int": 10, "wis": 8, "cha": 13},
+        "proficiency_bonus": 2,
+        "ac": 15,
+        "hp": {"current": 20, "max": 20, "temp": 0},
+        "speed": 30,
+        "save_proficiencies": ["str"],
+        "skill_proficiencies": ["athletics"],
+        "resistances": [],
+        "vulnerabilities": [],
+        "immunities": [],
+        "conditions": [],
+        "death_saves": {"successes": 0, "failures": 0},
+        "attacks": [
+            {
+                "name": "Axe",
+                "ability": "str",
+                "proficient": True,
+                "damage": "1d8",
+                "damage_type": "slashing",
+            }
+        ],
+    }
+    char.update(overrides)
+    return char
+
+
+def test_modifiers_proficiency_and_hit_points() -> None:
+    assert [rules.modifier(s) for s in (1, 3, 8, 9, 10, 11, 12, 30)] == [
+        -5,
+        -4,
+        -1,
+        -1,
+        0,
+        0,
+        1,
+        10,
+    ]
+    assert [rules.proficiency_bonus(lv) for lv in (1, 4, 5, 8, 9, 13, 17, 20)] == [
+        2,
+        2,
+        3,
+        3,
+        4,
+        5,
+        6,
+        6,
+    ]
+    assert rules.hit_points(10, 14, 1) == 12
+    assert rules.hit_points(10, 14, 3) == 12 + 2 * 8
+
+
+def test_advantage_and_disadvantage_cancel() -> None:
+    both = rules.roll_d20(ScriptedStream(7), True, True)
+    assert both == {"natural": 7, "rolls": [7], "mode": "normal"}
+    adv = rules.roll_d20(ScriptedStream(4, 17), True, False)
+    assert adv == {"natural": 17, "rolls": [4, 17], "mode": "advantage"}
+    dis = rules.roll_d20(ScriptedStream(4, 17), False, True)
+    assert dis["natural"] == 4
+
+
+def test_check_meets_dc_and_naturals_do_not_matter() -> None:
+    result = rules.check(
+        pc(),
+        ScriptedStream(10),
+        ability="str",
+        dc=15,
+        proficient=True,
+        advantage=False,
+        disadvantage=False,
+        bonus=0,
+    )
+    assert (result["total"], result["success"]) == (15, True)
+    fail = rules.check(
+        pc(),
+        ScriptedStream(20),
+        ability="wis",
+        dc=25,
+        proficient=False,
+        advantage=False,
+        disadvantage=False,
+        bonus=0,
+    )
+    assert (fail["total"], fail["success"]) == (19, False)
+
+
+def test_natural_20_crits_with_doubled_dice_and_natural_1_misses() -> None:
+    target = pc(id="mon-1", kind="monster", ac=30, hp={"current": 40, "max": 40, "temp": 0})
+    crit = rules.resolve_attack(
+        pc(),
+        target,
+        pc()["attacks"][0],
+        ScriptedStream(20, 3, 5),
+        advantage=False,
+        disadvantage=False,
+    )
+    assert crit["hit"] is True and crit["critical"] is True
+    assert crit["damage"]["rolls"][0]["results"] == [3, 5]
+    assert crit["damage"]["total"] == 3 + 5 + 3
+    assert target["hp"]["current"] == 40 - 11
+    target_low = pc(id="mon-2", kind="monster", ac=2)
+    miss = rules.resolve_attack(
+        pc(), target_low, pc()["attacks"][0], ScriptedStream(1), advantage=False, disadvantage=False
+    )
+    assert miss["hit"] is False and miss["damage"] is None
+    hit = rules.resolve_attack(
+        pc(),
+        pc(id="x", ac=15),
+        pc()["attacks"][0],
+        ScriptedStream(10, 4),
+        advantage=False,
+        disadvantage=False,
+    )
+    assert (hit["to_hit"]["total"], hit["hit"], hit["critical"]) == (15, True, False)
+    assert hit["damage"]["total"] == 7
+
+
+@pytest.mark.parametrize(
+    ("resist", "vuln", "immune", "amount", "expected"),
+    [
+        ((), (), (), 9, 9),
+        (("fire",), (), (), 9, 4),
+        ((), ("fire",), (), 9, 18),
+        ((), (), ("fire",), 9, 0),
+    ],
+)
+def test_damage_type_adjustments(resist, vuln, immune, amount, expected) -> None:
+    char = pc(
+        resistances=list(resist),
+        vulnerabilities=list(vuln),
+        immunities=list(immune),
+        hp={"current": 30, "max": 30, "temp": 0},
+    )
+    effect = rules.apply_damage(char, amount, "fire")
+    assert effect["adjusted"] == expected
+    assert char["hp"]["current"] == 30 - expected
+
+
+def test_temp_hp_absorbs_first_and_zero_hp_knocks_out() -> None:
+    char = pc(hp={"current": 10, "max": 20, "temp": 5})
+    effect = rules.apply_damage(char, 12, "slashing")
+    assert effect["absorbed_by_temp_hp"] == 5
+    assert char["hp"] == {"current": 3, "max": 20, "temp": 0}
+    rules.apply_damage(char, 10, "slashing")
+    assert char["hp"]["current"] == 0
+    assert char["conditions"] == ["prone", "unconscious"]
+    rules.apply_damage(char, 1, "slashing", critical=True)
+    assert char["death_saves"] == {"successes": 0, "failures": 2}
+    rules.apply_damage(char, 1, "slashing")
+    assert "dead" in char["conditions"]
+    with pytest.raises(Exception, match="dead and cannot be healed"):
+        rules.heal(char, 5)
+
+
+def test_monsters_die_at_zero_and_massive_damage_kills() -> None:
+    monster = pc(kind="monster", hp={"current": 5, "max": 5, "temp": 0})
+    rules.apply_damage(monster, 5, "slashing")
+    assert monster["conditions"] == ["dead"]
+    hero = pc(hp={"current": 5, "max": 20, "temp": 0})
+    rules.apply_damage(hero, 25, "slashing")
+    assert hero["conditions"] == ["dead"]
+
+
+def test_heal_caps_at_max_and_clears_unconscious() -> None:
+    char = pc(
+        hp={"current": 0, "max": 20, "temp": 0},
+        conditions=["prone", "unconscious"],
+        death_saves={"successes": 1, "failures": 2},
+    )
+    result = rules.heal(char, 50)
+    assert result == {
+        "target_id": "pc-1",
+        "healed": 20,
+        "hp_before": 0,
+        "hp_after": 20,
+        "revived": True,
+    }
+    assert char["conditions"] == ["prone"]
+    assert char["death_saves"] == {"successes": 0, "failures": 0}
+
+
+def test_death_saves() -> None:
+    dying = pc(hp={"current": 0, "max": 20, "temp": 0}, conditions=["unconscious"])
+    revived = rules.death_save(copy.deepcopy(dying), ScriptedStream(20))
+    assert revived["outcome"] == "revived" and revived["hp"]["current"] == 1
+    assert revived["conditions"] == []
+    char = copy.deepcopy(dying)
+    assert rules.death_save(char, ScriptedStream(1))["death_saves"]["failures"] == 2
+    assert rules.death_save(char, ScriptedStream(9))["outcome"] == "dead"
+    stable = copy.deepcopy(dying)
+    outcomes = [rules.death_save(stable, ScriptedStream(v))["outcome"] for v in (10, 15, 12)]
+    assert outcomes == ["success", "success", "stable"]
+    assert "stable" in stable["conditions"]
+    with pytest.raises(Exception, match="not dying"):
+        rules.death_save(stable, ScriptedStream(10))
+
+
+# -- through the pipeline ---------------------------------------------------------------------
+
+
+def _party(game: Game) -> tuple[str, str, str]:
+    hero = game.write("character_create", {"name": "Ash", "template": "fighter"}, sub=PLAYER)[
+        "character"
+    ]["id"]
+    game.write("phase_set", {"phase": "play"})
+    goblin = game.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    rat = game.write("monster_spawn", {"monster_key": "giant_rat", "name": "Rat"})["character"][
+        "id"
+    ]
+    return hero, goblin, rat
+
+
+def test_combat_order_turns_and_action_economy(dnd: Game) -> None:
+    hero, goblin, rat = _party(dnd)
+    started = dnd.write("combat_start", {"participant_ids": [rat, hero, goblin]})
+    order = started["combat"]["order"]
+    keys = [(-e["initiative"], -e["character"]["abilities"]["dex"], e["id"]) for e in order]
+    assert keys == sorted(keys)
+    assert started["receipt"]["changed_scopes"] == ["combat", "phase"]
+    assert started["random_stream_receipt"]["draw_count"] == 3
+    assert dnd.read("campaign_get")["campaign"]["phase"] == "combat"
+    assert dnd.fail("phase_set", {"phase": "play"})["code"] == "invalid_request"
+    current = started["combat"]["current"]
+    waiting = next(e["id"] for e in order if e["id"] != current)
+    error = dnd.fail("attack", {"attacker_id": waiting, "target_id": current})
+    assert "turn" in error["message"]
+    struck = dnd.write("attack", {"attacker_id": current, "target_id": waiting})
+    error = dnd.fail("attack", {"attacker_id": current, "target_id": waiting})
+    assert error["message"] == f"{current} has no action left this turn"
+    # End-turn skips the dead, so the round wraps sooner when the strike killed.
+    killed = bool(struck["damage"] and struck["damage"]["effect"]["dead"])
+    turns = 2 if killed else 3
+    rounds = [dnd.write("combat_end_turn")["round"] for _ in range(turns)]
+    assert rounds == ([1, 2] if killed else [1, 1, 2])
+    assert dnd.read("combat_status")["combat"]["current"] == current
+    rendered = dnd.call("combat_render", {})
+    assert [block.type for block in rendered.content] == ["text", "image"]
+    assert rendered.content[1].mime_type == "image/svg+xml"
+    assert len(rendered.structured_content["grid"]["tokens"]) == 3
+    ended = dnd.write("combat_end")
+    assert ended["rounds"] == 2
+    assert dnd.read("campaign_get")["campaign"]["phase"] == "play"
+
+
+def test_players_only_act_for_their_characters(dnd: Game) -> None:
+    hero, goblin, _ = _party(dnd)
+    error = dnd.fail(
+        "ability_check", {"character_id": hero, "skill": "athletics", "dc": 10}, sub=OTHER
+    )
+    assert error["code"] == "authorization_denied"
+    check = dnd.write(
+        "ability_check", {"character_id": hero, "skill": "athletics", "dc": 10}, sub=PLAYER
+    )
+    assert check["proficiency"] == 2 and check["ability"] == "str"
+    assert dnd.fail("damage_apply", {"target_id": goblin, "amount": 3}, sub=PLAYER)["code"] == (
+        "authorization_denied"
+    )
+    damaged = dnd.write("damage_apply", {"target_id": goblin, "amount": 3})
+    assert damaged["hp_after"] == {"current": 4, "max": 7, "temp": 0}
+    view = dnd.read("character_get", {"character_id": goblin}, sub=PLAYER)["character"]
+    assert view["status"] == "wounded" and "hp" not in view
+
+
+def test_failed_rule_leaves_revision_and_stream_unchanged(dnd: Game) -> None:
+    hero, goblin, _ = _party(dnd)
+    before = dnd.state()
+    dnd.write("damage_apply", {"target_id": goblin, "amount": 100})
+    error = dnd.fail("attack", {"attacker_id": hero, "target_id": goblin}, sub=PLAYER)
+    assert error == {
+        "code": "invalid_request",
+        "message": f"{goblin} is already dead",
+        "retryable": False,
+        "recovery": "fix the arguments and retry",
+    }
+    after = dnd.state()
+    assert after["random_stream"] == before["random_stream"]
+    assert dnd.read("campaign_get")["authority_revision"] == dnd.revision
+    assert GM in after["members"]

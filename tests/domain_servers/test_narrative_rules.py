@@ -1,0 +1,94 @@
+"""narrative rules: oracle table, clocks, scenes, threads, tags, facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain_servers.narrative.tools import oracle
+from tests.domain_servers.conftest import OTHER, PLAYER, Game
+
+
+@pytest.mark.parametrize(
+    ("roll", "likelihood", "result"),
+    [
+        (1, "even", "yes, and"),
+        (10, "even", "yes, and"),
+        (11, "even", "yes"),
+        (46, "even", "yes, but"),
+        (50, "even", "yes, but"),
+        (51, "even", "no, but"),
+        (55, "even", "no, but"),
+        (56, "even", "no"),
+        (90, "even", "no"),
+        (91, "even", "no, and"),
+        (100, "even", "no, and"),
+        (95, "certain", "yes, but"),
+        (96, "certain", "no, but"),
+        (5, "impossible", "yes, but"),
+        (1, "impossible", "yes, and"),
+        (6, "impossible", "no, but"),
+        (12, "impossible", "no"),
+        (82, "likely", "no"),
+        (95, "likely", "no, and"),
+    ],
+)
+def test_oracle_table(roll: int, likelihood: str, result: str) -> None:
+    assert oracle(roll, likelihood)["result"] == result
+
+
+def test_story_lifecycle(narrative: Game) -> None:
+    char = narrative.write("character_create", {"name": "Ilse", "tags": ["sailor"]}, sub=PLAYER)[
+        "character"
+    ]
+    assert char == {
+        "id": "ch-1",
+        "name": "Ilse",
+        "controller": PLAYER,
+        "tags": ["sailor"],
+        "conditions": [],
+    }
+    assert narrative.fail("scene_start", {"title": "Docks"})["code"] == "phase_denied"
+    narrative.write("phase_set", {"phase": "play"})
+    updated = narrative.write(
+        "character_update",
+        {"character_id": "ch-1", "add_conditions": ["soaked"], "remove_tags": ["sailor"]},
+        sub=PLAYER,
+    )
+    assert updated["character"]["conditions"] == ["soaked"]
+    assert updated["character"]["tags"] == []
+    assert (
+        narrative.fail("character_update", {"character_id": "ch-1", "add_tags": ["x"]}, sub=OTHER)[
+            "code"
+        ]
+        == "authorization_denied"
+    )
+    first = narrative.write("scene_start", {"title": "Docks", "gm_notes": "ambush"})
+    second = narrative.write("scene_start", {"title": "Tavern"})
+    assert second["ended_scene_id"] == first["scene_id"]
+    story = narrative.read("story_get", sub=PLAYER)
+    assert story["scene"] == {
+        "id": second["scene_id"],
+        "title": "Tavern",
+        "description": "",
+        "status": "active",
+    }
+    clock = narrative.write("clock_create", {"name": "Storm", "segments": 4})["clock_id"]
+    advanced = narrative.write("clock_advance", {"clock_id": clock, "ticks": 6})
+    assert (advanced["filled"], advanced["complete"]) == (4, True)
+    assert (
+        "already complete"
+        in narrative.fail("clock_advance", {"clock_id": clock, "ticks": 1})["message"]
+    )
+    assert narrative.write("clock_advance", {"clock_id": clock, "ticks": -9})["filled"] == 0
+    thread = narrative.write("thread_open", {"title": "Missing captain"})["thread_id"]
+    narrative.write("thread_resolve", {"thread_id": thread, "resolution": "found"})
+    assert "already resolved" in narrative.fail("thread_resolve", {"thread_id": thread})["message"]
+    asked = narrative.write(
+        "oracle_ask", {"question": "Is it raining?", "likelihood": "likely"}, sub=PLAYER
+    )
+    assert asked["random_stream_receipt"]["draw_count"] == 1
+    assert asked["result"] == oracle(asked["roll"], "likely")["result"]
+    assert (
+        narrative.fail("fact_add", {"text": "x", "audience": "player:user:nobody"})["code"]
+        == "invalid_request"
+    )

@@ -1,0 +1,110 @@
+"""Fixtures: a real dnd5e server process verifying tokens minted by apps.domains."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import override_settings
+
+from apps.domains.client import domain_connections_close
+from apps.domains.keys import ensure_local_keys
+from domain_servers.common.testing import REPO_ROOT, SyncClient, free_port, server_command
+
+DND5E_PLUGIN = "apps.domains.plugins.dnd5e.Dnd5ePlugin"
+
+
+class ServerProcess:
+    """A dnd5e HTTP server on a fixed loopback port, so a restart keeps the configured URL."""
+
+    def __init__(self, *, db_url: str, jwks: Path) -> None:
+        self.db_url = db_url
+        self.jwks = jwks
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.process: subprocess.Popen[str] | None = None
+        self.start()
+
+    def start(self) -> None:
+        command = server_command(
+            "domain_servers.dnd5e", "http", self.db_url, str(self.jwks), self.port
+        )
+        self.process = subprocess.Popen(
+            command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited early: {self.process.stderr.read()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start listening")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        if self.process.stderr:
+            self.process.stderr.close()
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def raw_call(self, tool: str, arguments: dict[str, Any], token: str) -> Any:
+        """A call that bypasses apps.domains, to send a token exactly as given."""
+        client = SyncClient(self.url, timeout=10)
+        try:
+            return client.call(tool, arguments, {"io.sagasmith/delegation": token})
+        finally:
+            client.close()
+
+
+@dataclass
+class DomainEnv:
+    server: ServerProcess
+    key_dir: Path
+    jwks: Path
+    base: Path
+
+
+def domains_setting(url: str, **extra: Any) -> dict[str, Any]:
+    return {"dnd5e": {"plugin": DND5E_PLUGIN, "url": url, "timeout": 10, **extra}}
+
+
+@pytest.fixture(scope="module")
+def domain_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DomainEnv]:
+    base = tmp_path_factory.mktemp("domains")
+    key_dir = base / "keys"
+    # An empty variable selects local key files, whatever the developer's shell exports.
+    with override_settings(SAGASMITH_DELEGATION_KEY_DIR=str(key_dir),
+                           SAGASMITH_DELEGATION_PRIVATE_KEYS=""):  # fmt: skip
+        jwks = ensure_local_keys()
+        server = ServerProcess(db_url=f"sqlite:///{base}/dnd5e.sqlite3", jwks=jwks)
+        try:
+            with override_settings(SAGASMITH_DOMAINS=domains_setting(server.url)):
+                yield DomainEnv(server, key_dir, jwks, base)
+        finally:
+            domain_connections_close()
+            server.stop()
+
+
+def error_of(result: Any) -> dict[str, Any]:
+    assert result.is_error, result.structured_content
+    return result.structured_content["error"]
