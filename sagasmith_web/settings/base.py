@@ -32,6 +32,9 @@ INSTALLED_APPS = [
     "apps.core",
     "apps.accounts",
     "apps.domains",
+    "apps.campaigns",
+    "apps.rooms",
+    "apps.projections",
     "apps.quota",
     "apps.saga",
 ]
