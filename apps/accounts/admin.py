@@ -18,12 +18,20 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
     list_display = ("email", "display_name", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser")
     search_fields = ("email", "display_name")
-    readonly_fields = ("date_joined", "last_login", "terms_version", "privacy_version",
-                       "terms_accepted_at", "deactivated_at")
+    readonly_fields = (
+        "date_joined",
+        "last_login",
+        "terms_version",
+        "privacy_version",
+        "terms_accepted_at",
+        "deactivated_at",
+    )
     fieldsets = (
         (None, {"fields": ("email", "password", "display_name")}),
-        (_("Status"), {"fields": ("is_active", "is_staff", "is_superuser", "groups",
-                                  "user_permissions")}),
+        (
+            _("Status"),
+            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
         (_("Legal"), {"fields": ("terms_version", "privacy_version", "terms_accepted_at")}),
         (_("Dates"), {"fields": ("date_joined", "last_login", "deactivated_at")}),
     )
@@ -42,14 +50,38 @@ class RegistrationInviteAddForm(forms.ModelForm):
 
 @admin.register(RegistrationInvite)
 class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
-    list_display = ("id", "email", "note", "used_count", "max_uses", "expires_at", "revoked_at",
-                    "created_by", "created_at")
+    list_display = (
+        "id",
+        "email",
+        "note",
+        "used_count",
+        "max_uses",
+        "expires_at",
+        "revoked_at",
+        "created_by",
+        "created_at",
+    )
     list_filter = ("revoked_at",)
     search_fields = ("email", "note")
-    readonly_fields = ("token_hash", "used_count", "created_by", "created_at", "expires_at",
-                       "max_uses", "email")
-    fields = ("email", "note", "max_uses", "used_count", "expires_at", "revoked_at",
-              "created_by", "created_at")
+    readonly_fields = (
+        "token_hash",
+        "used_count",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "max_uses",
+        "email",
+    )
+    fields = (
+        "email",
+        "note",
+        "max_uses",
+        "used_count",
+        "expires_at",
+        "revoked_at",
+        "created_by",
+        "created_at",
+    )
     actions = ["revoke"]
 
     def get_form(self, request, obj=None, change=False, **kwargs):

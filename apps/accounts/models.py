@@ -85,7 +85,9 @@ class RegistrationInvite(BaseModel):
     class Meta:
         verbose_name = _("registration invite")
         constraints = [
-            models.CheckConstraint(condition=Q(max_uses__gte=1), name="reginvite_max_uses_positive"),
+            models.CheckConstraint(
+                condition=Q(max_uses__gte=1), name="reginvite_max_uses_positive"
+            ),
             models.CheckConstraint(
                 condition=Q(used_count__lte=F("max_uses")), name="reginvite_used_within_max"
             ),

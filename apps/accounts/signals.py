@@ -27,9 +27,7 @@ def _on_login(sender, request, user, **kwargs):
 @receiver(user_logged_out)
 def _on_logout(sender, request, user, **kwargs):
     if user is not None:
-        audit_record(
-            actor=user, action="auth.logout", subject_type="user", subject_id=str(user.id)
-        )
+        audit_record(actor=user, action="auth.logout", subject_type="user", subject_id=str(user.id))
 
 
 @receiver(user_login_failed)

@@ -33,9 +33,7 @@ class SignupView(AllauthSignupView):
             with transaction.atomic():
                 user, resp = form.try_save(self.request)
                 if user is not None and settings.SAGASMITH_REGISTRATION_MODE == "invite":
-                    services.registration_invite_consume(
-                        raw=form.cleaned_data["invite"], user=user
-                    )
+                    services.registration_invite_consume(raw=form.cleaned_data["invite"], user=user)
         except InviteUnavailable as exc:
             form.add_error(None, exc.message)
             return self.form_invalid(form)

@@ -130,8 +130,13 @@ MEDIA_ROOT = VAR_DIR / "media"
 REDIS_URL = env.str("REDIS_URL", default="")
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "sagasmith"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "sagasmith",
+        }
+    }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -142,8 +147,12 @@ if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 else:
     # A file cache is shared by every local process (web, worker) without a server.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-                          "LOCATION": str(VAR_DIR / "cache")}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     _broker_dir = VAR_DIR / "broker"
     (_broker_dir / "queue").mkdir(parents=True, exist_ok=True)

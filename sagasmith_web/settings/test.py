@@ -1,7 +1,7 @@
 """Test settings: fast hashing, console email, everything else as configured by the environment."""
 
 from .base import *  # noqa: F403
-from .base import REST_FRAMEWORK
+from .base import DATABASES, REST_FRAMEWORK, VAR_DIR
 
 SECRET_KEY = "test-only-not-secret"  # noqa: S105
 DEBUG = False
@@ -14,3 +14,8 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
 }
 ACCOUNT_RATE_LIMITS = False
 SAGASMITH_DELEGATION_PRIVATE_KEYS = ""  # a developer's shell variable must not leak in
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file, not shared-cache memory: threads and subprocesses (browser, MCP stdio tests)
+    # then see the same database, and SQLite's busy timeout applies instead of table locks.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}

@@ -160,9 +160,12 @@ def test_admin_invite_link_shown_once_and_audited(make_user):
     invite = RegistrationInvite.objects.get()
     assert invite.token_hash == hash_token(raw)
     assert (invite.max_uses, invite.note, invite.created_by_id) == (3, "friends", staff.id)
-    assert "?invite=" not in client.get(
-        f"/admin/accounts/registrationinvite/{invite.id}/change/"
-    ).content.decode()
+    assert (
+        "?invite="
+        not in client.get(
+            f"/admin/accounts/registrationinvite/{invite.id}/change/"
+        ).content.decode()
+    )
     created = AuditEvent.objects.get(action="registration_invite.created")
     assert created.actor_id == staff.id
 
@@ -180,3 +183,35 @@ def test_admin_user_change_is_audited_and_audit_log_is_read_only(make_user):
     assert (row.actor_id, row.subject_id) == (staff.id, str(target.id))
     assert client.get(f"/admin/core/auditevent/{row.id}/delete/").status_code == 403
     assert client.get("/admin/core/auditevent/add/").status_code == 403
+
+
+def test_password_reset_by_email_ends_sessions(make_user, mailoutbox):
+    import re
+
+    user = make_user("forgot@example.test")
+    old_session = login(user.email)
+    client = Client()
+    assert client.post("/accounts/password/reset/", {"email": user.email}).status_code == 302
+    assert len(mailoutbox) == 1
+    link = re.search(r"http://testserver(/accounts/password/reset/key/\S+)", mailoutbox[0].body)
+    page = client.get(link.group(1), follow=True)
+    form_url = page.redirect_chain[-1][0] if page.redirect_chain else link.group(1)
+    done = client.post(
+        form_url, {"password1": "brand-new-passw0rd", "password2": "brand-new-passw0rd"}
+    )
+    assert done.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("brand-new-passw0rd")
+    assert old_session.get("/account/").status_code == 302
+    assert AuditEvent.objects.filter(action="auth.password_reset", actor=user).count() == 1
+
+
+def test_signup_sends_a_verification_email(settings, mailoutbox):
+    settings.SAGASMITH_REGISTRATION_MODE = "open"
+    password = "correct-horse-battery-9"
+    Client().post(
+        "/accounts/signup/",
+        {"email": "verify@example.test", "password1": password, "password2": password},
+    )
+    assert len(mailoutbox) == 1
+    assert "/accounts/confirm-email/" in mailoutbox[0].body

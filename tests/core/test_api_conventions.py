@@ -24,8 +24,9 @@ def signed_in(api_client, user):
 
 def test_400_validation_lists_fields(signed_in):
     err = envelope(
-        signed_in.post("/api/test/echo", {"name": "x" * 11}, format="json",
-                       HTTP_IDEMPOTENCY_KEY="key-00001"),
+        signed_in.post(
+            "/api/test/echo", {"name": "x" * 11}, format="json", HTTP_IDEMPOTENCY_KEY="key-00001"
+        ),
         400,
     )
     assert err["code"] == "invalid_request"
@@ -55,8 +56,12 @@ def test_403_csrf_for_session_clients(user):
 
     client = APIClient(enforce_csrf_checks=True)
     client.force_login(user)
-    err = envelope(client.post("/api/test/echo", {"name": "a"}, format="json",
-                               HTTP_IDEMPOTENCY_KEY="key-00001"), 403)
+    err = envelope(
+        client.post(
+            "/api/test/echo", {"name": "a"}, format="json", HTTP_IDEMPOTENCY_KEY="key-00001"
+        ),
+        403,
+    )
     assert err["code"] == "permission_denied"
     assert "CSRF" in err["message"]
 
@@ -89,35 +94,50 @@ def test_request_id_on_every_response(signed_in):
 
 def test_idempotent_replay_and_conflict(signed_in):
     urls_for_tests.EchoApi.calls = 0
-    first = signed_in.post("/api/test/echo", {"name": "ash"}, format="json",
-                           HTTP_IDEMPOTENCY_KEY="same-key-1")
-    again = signed_in.post("/api/test/echo", {"name": "ash"}, format="json",
-                           HTTP_IDEMPOTENCY_KEY="same-key-1")
+    first = signed_in.post(
+        "/api/test/echo", {"name": "ash"}, format="json", HTTP_IDEMPOTENCY_KEY="same-key-1"
+    )
+    again = signed_in.post(
+        "/api/test/echo", {"name": "ash"}, format="json", HTTP_IDEMPOTENCY_KEY="same-key-1"
+    )
     assert first.status_code == 201
     assert again.status_code == 201
     assert again.json() == first.json() == {"name": "ash", "call": 1}
     assert again["Idempotent-Replay"] == "true"
     assert urls_for_tests.EchoApi.calls == 1
 
-    err = envelope(signed_in.post("/api/test/echo", {"name": "briar"}, format="json",
-                                  HTTP_IDEMPOTENCY_KEY="same-key-1"), 409)
+    err = envelope(
+        signed_in.post(
+            "/api/test/echo", {"name": "briar"}, format="json", HTTP_IDEMPOTENCY_KEY="same-key-1"
+        ),
+        409,
+    )
     assert err["code"] == "idempotency_conflict"
     assert urls_for_tests.EchoApi.calls == 1
     assert IdempotencyRecord.objects.count() == 1
 
 
 def test_idempotency_key_required_and_bounded(signed_in):
-    assert envelope(signed_in.post("/api/test/echo", {"name": "a"}, format="json"), 400)[
-        "code"] == "idempotency_key_required"
-    assert envelope(signed_in.post("/api/test/echo", {"name": "a"}, format="json",
-                                   HTTP_IDEMPOTENCY_KEY="short"), 400)[
-        "code"] == "idempotency_key_invalid"
+    assert (
+        envelope(signed_in.post("/api/test/echo", {"name": "a"}, format="json"), 400)["code"]
+        == "idempotency_key_required"
+    )
+    assert (
+        envelope(
+            signed_in.post(
+                "/api/test/echo", {"name": "a"}, format="json", HTTP_IDEMPOTENCY_KEY="short"
+            ),
+            400,
+        )["code"]
+        == "idempotency_key_invalid"
+    )
 
 
 def test_failed_request_does_not_burn_the_key(signed_in):
     urls_for_tests.EchoApi.calls = 0
-    bad = signed_in.post("/api/test/echo", {"name": "x" * 20}, format="json",
-                         HTTP_IDEMPOTENCY_KEY="retry-key-1")
+    bad = signed_in.post(
+        "/api/test/echo", {"name": "x" * 20}, format="json", HTTP_IDEMPOTENCY_KEY="retry-key-1"
+    )
     assert bad.status_code == 400
     assert IdempotencyRecord.objects.count() == 0
 
@@ -126,8 +146,9 @@ def test_idempotency_is_per_user(api_client, make_user):
     urls_for_tests.EchoApi.calls = 0
     for u in (make_user(), make_user()):
         api_client.force_login(u)
-        response = api_client.post("/api/test/echo", {"name": "a"}, format="json",
-                                   HTTP_IDEMPOTENCY_KEY="shared-key")
+        response = api_client.post(
+            "/api/test/echo", {"name": "a"}, format="json", HTTP_IDEMPOTENCY_KEY="shared-key"
+        )
         assert response.status_code == 201
     assert urls_for_tests.EchoApi.calls == 2
 

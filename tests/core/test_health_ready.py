@@ -33,12 +33,17 @@ def test_ready_reports_every_component(client, fresh_channel_layers):
 def test_ready_on_real_redis(client, fresh_channel_layers):
     url = redis_url_or_skip()
     with override_settings(
-        CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                            "LOCATION": url}},
+        CACHES={
+            "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        },
         CELERY_BROKER_URL=url,
         CELERY_BROKER_TRANSPORT_OPTIONS={},
-        CHANNEL_LAYERS={"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                    "CONFIG": {"hosts": [url]}}},
+        CHANNEL_LAYERS={
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [url]},
+            }
+        },
     ):
         response = client.get("/api/ready")
     assert response.status_code == 200, response.content
@@ -46,12 +51,20 @@ def test_ready_on_real_redis(client, fresh_channel_layers):
 
 def test_ready_503_when_redis_is_down(client, fresh_channel_layers):
     with override_settings(
-        CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                            "LOCATION": DEAD_REDIS}},
+        CACHES={
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": DEAD_REDIS,
+            }
+        },
         CELERY_BROKER_URL=DEAD_REDIS,
         CELERY_BROKER_TRANSPORT_OPTIONS={},
-        CHANNEL_LAYERS={"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                    "CONFIG": {"hosts": [DEAD_REDIS]}}},
+        CHANNEL_LAYERS={
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [DEAD_REDIS]},
+            }
+        },
     ):
         response = client.get("/api/ready")
     assert response.status_code == 503

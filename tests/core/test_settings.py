@@ -18,7 +18,12 @@ def run_check(extra_env):
     env.update({"DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.production", **extra_env})
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); print('started')"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
@@ -36,13 +41,15 @@ def test_production_refuses_without_secrets():
 
 
 def test_production_refuses_sqlite_even_with_everything_else():
-    result = run_check({
-        "DJANGO_SECRET_KEY": "x" * 50,
-        "DATABASE_URL": "sqlite:////tmp/nope.sqlite3",
-        "REDIS_URL": "redis://127.0.0.1:6379/0",
-        "DJANGO_ALLOWED_HOSTS": "play.example.com",
-        "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS,
-    })
+    result = run_check(
+        {
+            "DJANGO_SECRET_KEY": "x" * 50,
+            "DATABASE_URL": "sqlite:////tmp/nope.sqlite3",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
+            "DJANGO_ALLOWED_HOSTS": "play.example.com",
+            "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS,
+        }
+    )
     assert result.returncode != 0
     assert "DATABASE_URL must point at PostgreSQL" in result.stderr
     assert "REDIS_URL must be set" not in result.stderr
@@ -50,19 +57,27 @@ def test_production_refuses_sqlite_even_with_everything_else():
 
 def test_production_starts_with_everything_and_is_secure():
     result = subprocess.run(
-        [sys.executable, "-c",
-         "import django; django.setup(); from django.conf import settings as s; "
-         "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
-         "s.SECURE_HSTS_SECONDS > 0, s.DEBUG)"],
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings as s; "
+            "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
+            "s.SECURE_HSTS_SECONDS > 0, s.DEBUG)",
+        ],
         cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-             "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.production",
-             "DJANGO_SECRET_KEY": "x" * 50,
-             "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/none",
-             "REDIS_URL": "redis://127.0.0.1:6379/0",
-             "DJANGO_ALLOWED_HOSTS": "play.example.com",
-             "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS},
-        capture_output=True, text=True, timeout=60, check=False,
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
+            "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.production",
+            "DJANGO_SECRET_KEY": "x" * 50,
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/none",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
+            "DJANGO_ALLOWED_HOSTS": "play.example.com",
+            "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS,
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True True True True False"

@@ -9,127 +9,247 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='User',
+            name="User",
             fields=[
-                ('password', models.CharField(max_length=128, verbose_name='password')),
-                ('last_login', models.DateTimeField(blank=True, null=True, verbose_name='last login')),
-                ('is_superuser', models.BooleanField(default=False, help_text='Designates that this user has all permissions without explicitly assigning them.', verbose_name='superuser status')),
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('email', models.EmailField(max_length=254, unique=True, verbose_name='email address')),
-                ('display_name', models.CharField(blank=True, max_length=80, verbose_name='display name')),
-                ('is_staff', models.BooleanField(default=False, verbose_name='staff')),
-                ('is_active', models.BooleanField(default=True, verbose_name='active')),
-                ('date_joined', models.DateTimeField(default=django.utils.timezone.now)),
-                ('terms_version', models.CharField(blank=True, max_length=32)),
-                ('privacy_version', models.CharField(blank=True, max_length=32)),
-                ('terms_accepted_at', models.DateTimeField(blank=True, null=True)),
-                ('deactivated_at', models.DateTimeField(blank=True, null=True)),
-                ('groups', models.ManyToManyField(blank=True, help_text='The groups this user belongs to. A user will get all permissions granted to each of their groups.', related_name='user_set', related_query_name='user', to='auth.group', verbose_name='groups')),
-                ('user_permissions', models.ManyToManyField(blank=True, help_text='Specific permissions for this user.', related_name='user_set', related_query_name='user', to='auth.permission', verbose_name='user permissions')),
+                ("password", models.CharField(max_length=128, verbose_name="password")),
+                (
+                    "last_login",
+                    models.DateTimeField(blank=True, null=True, verbose_name="last login"),
+                ),
+                (
+                    "is_superuser",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Designates that this user has all permissions without explicitly assigning them.",
+                        verbose_name="superuser status",
+                    ),
+                ),
+                (
+                    "id",
+                    models.UUIDField(
+                        default=uuid.uuid4, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+                (
+                    "email",
+                    models.EmailField(max_length=254, unique=True, verbose_name="email address"),
+                ),
+                (
+                    "display_name",
+                    models.CharField(blank=True, max_length=80, verbose_name="display name"),
+                ),
+                ("is_staff", models.BooleanField(default=False, verbose_name="staff")),
+                ("is_active", models.BooleanField(default=True, verbose_name="active")),
+                ("date_joined", models.DateTimeField(default=django.utils.timezone.now)),
+                ("terms_version", models.CharField(blank=True, max_length=32)),
+                ("privacy_version", models.CharField(blank=True, max_length=32)),
+                ("terms_accepted_at", models.DateTimeField(blank=True, null=True)),
+                ("deactivated_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "groups",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="The groups this user belongs to. A user will get all permissions granted to each of their groups.",
+                        related_name="user_set",
+                        related_query_name="user",
+                        to="auth.group",
+                        verbose_name="groups",
+                    ),
+                ),
+                (
+                    "user_permissions",
+                    models.ManyToManyField(
+                        blank=True,
+                        help_text="Specific permissions for this user.",
+                        related_name="user_set",
+                        related_query_name="user",
+                        to="auth.permission",
+                        verbose_name="user permissions",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'user',
-                'ordering': ['email'],
+                "verbose_name": "user",
+                "ordering": ["email"],
             },
             managers=[
-                ('objects', apps.accounts.models.UserManager()),
+                ("objects", apps.accounts.models.UserManager()),
             ],
         ),
         migrations.CreateModel(
-            name='ApiToken',
+            name="ApiToken",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('name', models.CharField(max_length=80, verbose_name='name')),
-                ('prefix', models.CharField(max_length=12)),
-                ('token_hash', models.CharField(max_length=64, unique=True)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.UUIDField(
+                        default=uuid.uuid4, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("name", models.CharField(max_length=80, verbose_name="name")),
+                ("prefix", models.CharField(max_length=12)),
+                ("token_hash", models.CharField(max_length=64, unique=True)),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="api_tokens",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='LegalAcceptance',
+            name="LegalAcceptance",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('terms_version', models.CharField(max_length=32)),
-                ('privacy_version', models.CharField(max_length=32)),
-                ('ip_address', models.GenericIPAddressField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='legal_acceptances', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.UUIDField(
+                        default=uuid.uuid4, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("terms_version", models.CharField(max_length=32)),
+                ("privacy_version", models.CharField(max_length=32)),
+                ("ip_address", models.GenericIPAddressField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="legal_acceptances",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'abstract': False,
+                "abstract": False,
             },
         ),
         migrations.CreateModel(
-            name='RegistrationInvite',
+            name="RegistrationInvite",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('token_hash', models.CharField(max_length=64, unique=True)),
-                ('email', models.EmailField(blank=True, help_text='If set, only this address may use it.', max_length=254)),
-                ('note', models.CharField(blank=True, max_length=200)),
-                ('expires_at', models.DateTimeField()),
-                ('max_uses', models.PositiveIntegerField(default=1)),
-                ('used_count', models.PositiveIntegerField(default=0)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.UUIDField(
+                        default=uuid.uuid4, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("token_hash", models.CharField(max_length=64, unique=True)),
+                (
+                    "email",
+                    models.EmailField(
+                        blank=True,
+                        help_text="If set, only this address may use it.",
+                        max_length=254,
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=200)),
+                ("expires_at", models.DateTimeField()),
+                ("max_uses", models.PositiveIntegerField(default=1)),
+                ("used_count", models.PositiveIntegerField(default=0)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'registration invite',
+                "verbose_name": "registration invite",
             },
         ),
         migrations.CreateModel(
-            name='RegistrationInviteUse',
+            name="RegistrationInviteUse",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('invite', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='uses', to='accounts.registrationinvite')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='registration_invite_use', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.UUIDField(
+                        default=uuid.uuid4, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "invite",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="uses",
+                        to="accounts.registrationinvite",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="registration_invite_use",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'abstract': False,
+                "abstract": False,
             },
         ),
         migrations.CreateModel(
-            name='UserSession',
+            name="UserSession",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('session_key', models.CharField(max_length=40, unique=True)),
-                ('ip_address', models.GenericIPAddressField(blank=True, null=True)),
-                ('user_agent', models.CharField(blank=True, max_length=300)),
-                ('last_seen_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='browser_sessions', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.UUIDField(
+                        default=uuid.uuid4, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("session_key", models.CharField(max_length=40, unique=True)),
+                ("ip_address", models.GenericIPAddressField(blank=True, null=True)),
+                ("user_agent", models.CharField(blank=True, max_length=300)),
+                ("last_seen_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="browser_sessions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'abstract': False,
+                "abstract": False,
             },
         ),
         migrations.AddConstraint(
-            model_name='registrationinvite',
-            constraint=models.CheckConstraint(condition=models.Q(('max_uses__gte', 1)), name='reginvite_max_uses_positive'),
+            model_name="registrationinvite",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("max_uses__gte", 1)), name="reginvite_max_uses_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='registrationinvite',
-            constraint=models.CheckConstraint(condition=models.Q(('used_count__lte', models.F('max_uses'))), name='reginvite_used_within_max'),
+            model_name="registrationinvite",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("used_count__lte", models.F("max_uses"))),
+                name="reginvite_used_within_max",
+            ),
         ),
     ]

@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,38 +15,63 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='AuditEvent',
+            name="AuditEvent",
             fields=[
-                ('id', models.BigAutoField(primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('action', models.CharField(db_index=True, max_length=80)),
-                ('subject_type', models.CharField(blank=True, max_length=80)),
-                ('subject_id', models.CharField(blank=True, max_length=80)),
-                ('request_id', models.CharField(blank=True, max_length=64)),
-                ('ip_address', models.GenericIPAddressField(blank=True, null=True)),
-                ('details', models.JSONField(blank=True, default=dict)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(primary_key=True, serialize=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("action", models.CharField(db_index=True, max_length=80)),
+                ("subject_type", models.CharField(blank=True, max_length=80)),
+                ("subject_id", models.CharField(blank=True, max_length=80)),
+                ("request_id", models.CharField(blank=True, max_length=64)),
+                ("ip_address", models.GenericIPAddressField(blank=True, null=True)),
+                ("details", models.JSONField(blank=True, default=dict)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'audit event',
-                'ordering': ['-id'],
+                "verbose_name": "audit event",
+                "ordering": ["-id"],
             },
         ),
         migrations.CreateModel(
-            name='IdempotencyRecord',
+            name="IdempotencyRecord",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('scope', models.CharField(max_length=80)),
-                ('key', models.CharField(max_length=160)),
-                ('request_hash', models.CharField(max_length=64)),
-                ('status_code', models.PositiveSmallIntegerField(null=True)),
-                ('response_body', models.JSONField(null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.UUIDField(
+                        default=uuid.uuid4, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("scope", models.CharField(max_length=80)),
+                ("key", models.CharField(max_length=160)),
+                ("request_hash", models.CharField(max_length=64)),
+                ("status_code", models.PositiveSmallIntegerField(null=True)),
+                ("response_body", models.JSONField(null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'scope', 'key'), name='core_idempotency_user_scope_key')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("user", "scope", "key"), name="core_idempotency_user_scope_key"
+                    )
+                ],
             },
         ),
     ]

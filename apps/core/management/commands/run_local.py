@@ -37,8 +37,12 @@ class Command(BaseCommand):
     def handle(self, *args, host: str, port: int, **options):
         if _port_open(port, "127.0.0.1"):
             raise CommandError(f"Port {port} is already in use; set PORT to another port.")
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get(
-            "DJANGO_SETTINGS_MODULE", "sagasmith_web.settings.local")}
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": os.environ.get(
+                "DJANGO_SETTINGS_MODULE", "sagasmith_web.settings.local"
+            ),
+        }
         env.setdefault("C_FORCE_ROOT", "1")  # dev machines and containers often run as root
         var = settings.VAR_DIR
         (var / "domains").mkdir(parents=True, exist_ok=True)
@@ -51,19 +55,70 @@ class Command(BaseCommand):
         for system_id, spec in sorted(
             getattr(settings, "SAGASMITH_LOCAL_DOMAIN_SERVERS", {}).items()
         ):
-            cmd = [sys.executable, "-m", spec["module"], "--transport", "http",
-                   "--host", "127.0.0.1", "--port", str(spec["port"]),
-                   "--db", f"sqlite:///{var / 'domains' / (system_id + '.sqlite3')}",
-                   "--jwks", str(jwks)]
+            cmd = [
+                sys.executable,
+                "-m",
+                spec["module"],
+                "--transport",
+                "http",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(spec["port"]),
+                "--db",
+                f"sqlite:///{var / 'domains' / (system_id + '.sqlite3')}",
+                "--jwks",
+                str(jwks),
+            ]
             commands.append((f"domain:{system_id}", cmd))
         commands += [
-            ("worker", [sys.executable, "-m", "celery", "-A", "sagasmith_web", "worker",
-                        "-P", "solo", "--loglevel", "INFO"]),
-            ("beat", [sys.executable, "-m", "celery", "-A", "sagasmith_web", "beat",
-                      "--loglevel", "INFO", "--schedule", str(var / "celerybeat-schedule")]),
-            ("web", [sys.executable, "-m", "uvicorn", "sagasmith_web.asgi:application",
-                     "--host", host, "--port", str(port), "--lifespan", "on",
-                     "--log-level", "warning"]),
+            (
+                "worker",
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "sagasmith_web",
+                    "worker",
+                    "-P",
+                    "solo",
+                    "--loglevel",
+                    "INFO",
+                ],
+            ),
+            (
+                "beat",
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "sagasmith_web",
+                    "beat",
+                    "--loglevel",
+                    "INFO",
+                    "--schedule",
+                    str(var / "celerybeat-schedule"),
+                ],
+            ),
+            (
+                "web",
+                [
+                    sys.executable,
+                    "-m",
+                    "uvicorn",
+                    "sagasmith_web.asgi:application",
+                    "--host",
+                    host,
+                    "--port",
+                    str(port),
+                    "--lifespan",
+                    "on",
+                    "--log-level",
+                    "warning",
+                ],
+            ),
         ]
 
         children: list[tuple[str, subprocess.Popen]] = []
@@ -78,8 +133,18 @@ class Command(BaseCommand):
         try:
             for name, cmd in commands:
                 log = open(var / "logs" / f"{name.replace(':', '-')}.log", "ab")  # noqa: SIM115
-                children.append((name, subprocess.Popen(
-                    cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)))
+                children.append(
+                    (
+                        name,
+                        subprocess.Popen(
+                            cmd,
+                            env=env,
+                            stdout=log,
+                            stderr=subprocess.STDOUT,
+                            start_new_session=True,
+                        ),
+                    )
+                )
             deadline = time.monotonic() + 60
             while not _port_open(port) and time.monotonic() < deadline and not stopping:
                 for name, proc in children:
