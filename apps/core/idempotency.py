@@ -1,4 +1,4 @@
-"""Idempotency-Key handling for API writes: replay the stored response, 409 on a different request."""
+"""Idempotency-Key handling for API writes: replay the stored response, 409 on a new request."""
 
 from __future__ import annotations
 

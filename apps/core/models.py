@@ -57,3 +57,6 @@ class IdempotencyRecord(BaseModel):
                 fields=["user", "scope", "key"], name="core_idempotency_user_scope_key"
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.scope}:{self.key}"
