@@ -174,6 +174,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {}
+SAGASMITH_QUOTA_OWNER_LIVENESS: dict = {}
 
 # --- Sessions, security ----------------------------------------------------------------------
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -261,3 +262,8 @@ LOGGING = {
         "mcp": {"level": "WARNING"},
     },
 }
+
+# Periodic jobs, merged from the apps that own them.
+from apps.quota.schedule import QUOTA_BEAT_SCHEDULE  # noqa: E402
+
+CELERY_BEAT_SCHEDULE = {**CELERY_BEAT_SCHEDULE, **QUOTA_BEAT_SCHEDULE}

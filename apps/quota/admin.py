@@ -1,0 +1,151 @@
+"""Staff views: plans, accounts, grants (added through the service, audited), and read-only
+reservations and ledger (append-only)."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.admin import AuditedAdminMixin
+
+from . import services
+from .models import LedgerAllocation, LedgerEntry, Plan, QuotaAccount, QuotaGrant, Reservation
+
+
+class ReadOnlyAdminMixin:
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Plan)
+class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
+    list_display = ("name", "slug", "periodic_grant", "period", "grants_expire", "is_default")
+    prepopulated_fields = {"slug": ("name",)}
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(QuotaAccount)
+class QuotaAccountAdmin(AuditedAdminMixin, admin.ModelAdmin):
+    list_display = ("user", "plan", "balance", "reserved", "updated_at")
+    list_filter = ("plan",)
+    search_fields = ("user__email",)
+    # Balances change only through grants, reservations and settlements.
+    readonly_fields = ("user", "balance", "reserved", "created_at", "updated_at")
+    fields = ("user", "plan", "balance", "reserved", "created_at", "updated_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class QuotaGrantAddForm(forms.ModelForm):
+    amount = forms.IntegerField(label=_("Credits"), min_value=1, max_value=10**9)
+
+    class Meta:
+        model = QuotaGrant
+        fields = ("account", "amount", "expires_at", "note")
+
+
+@admin.register(QuotaGrant)
+class QuotaGrantAdmin(admin.ModelAdmin):
+    """Adding a grant here is the staff "grant credits" flow: it calls quota_grant, which
+    updates the balance, appends a ledger entry and writes the audit row."""
+
+    list_display = ("account", "source", "amount", "remaining", "expires_at", "actor", "created_at")
+    list_filter = ("source",)
+    search_fields = ("account__user__email", "note")
+    raw_id_fields = ("account",)
+    readonly_fields = (
+        "account",
+        "source",
+        "amount",
+        "remaining",
+        "period_start",
+        "period_end",
+        "expires_at",
+        "actor",
+        "note",
+        "created_at",
+    )
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = QuotaGrantAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("account", "amount", "expires_at", "note")
+        return self.readonly_fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.readonly_fields
+
+    def has_change_permission(self, request, obj=None):
+        # Grants are viewable but never edited: the ledger and allocations refer to them.
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        grant = services.quota_grant(
+            account=form.cleaned_data["account"],
+            amount=form.cleaned_data["amount"],
+            source=QuotaGrant.Source.STAFF,
+            actor=request.user,
+            expires_at=form.cleaned_data.get("expires_at"),
+            note=form.cleaned_data.get("note") or "",
+        )
+        obj.pk = grant.pk
+        obj._state.adding = False
+        messages.success(
+            request,
+            _("Granted %(amount)s credits to %(user)s.")
+            % {"amount": grant.amount, "user": grant.account.user},
+        )
+
+
+@admin.register(Reservation)
+class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = (
+        "key",
+        "user",
+        "amount",
+        "status",
+        "settled_amount",
+        "owner_type",
+        "owner_id",
+        "expires_at",
+        "created_at",
+    )
+    list_filter = ("status", "owner_type")
+    search_fields = ("key", "user__email", "owner_id")
+
+
+class LedgerAllocationInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = LedgerAllocation
+    fields = ("grant", "amount")
+    readonly_fields = ("grant", "amount")
+    extra = 0
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Append-only: no add, change or delete, even for superusers."""
+
+    list_display = ("id", "created_at", "account", "kind", "amount", "balance_after", "reservation")
+    list_filter = ("kind",)
+    search_fields = ("account__user__email", "reservation__key")
+    inlines = [LedgerAllocationInline]

@@ -1,0 +1,215 @@
+"""Quota: plans, per-user accounts, grants, reservations and the append-only usage ledger.
+
+Invariant kept by the services (and checked by the tests): for every account,
+sum(grant.remaining) == account.balance + account.reserved. `balance` is what can still be
+reserved; `reserved` is held by active reservations until they settle, are released or expire.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.models import BaseModel
+
+
+class Plan(BaseModel):
+    class Period(models.TextChoices):
+        DAILY = "daily", _("daily")
+        WEEKLY = "weekly", _("weekly")
+        MONTHLY = "monthly", _("monthly")
+        NONE = "none", _("no periodic grant")
+
+    slug = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(_("name"), max_length=80)
+    periodic_grant = models.BigIntegerField(_("credits per period"), default=0)
+    period = models.CharField(
+        _("period"), max_length=10, choices=Period.choices, default=Period.MONTHLY
+    )
+    # Periodic credits expire at the end of their period, unless this is off.
+    grants_expire = models.BooleanField(_("grants expire at period end"), default=True)
+    is_default = models.BooleanField(_("default for new accounts"), default=False)
+
+    class Meta:
+        ordering = ["slug"]
+        verbose_name = _("plan")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(periodic_grant__gte=0), name="quota_plan_grant_nonnegative"
+            ),
+            models.UniqueConstraint(
+                fields=["is_default"], condition=Q(is_default=True), name="quota_plan_one_default"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class QuotaAccount(BaseModel):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quota_account"
+    )
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="accounts")
+    balance = models.BigIntegerField(_("available credits"), default=0)
+    reserved = models.BigIntegerField(_("reserved credits"), default=0)
+
+    class Meta:
+        verbose_name = _("quota account")
+        constraints = [
+            models.CheckConstraint(condition=Q(balance__gte=0), name="quota_account_balance_gte_0"),
+            models.CheckConstraint(
+                condition=Q(reserved__gte=0), name="quota_account_reserved_gte_0"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.balance})"
+
+
+class QuotaGrant(BaseModel):
+    class Source(models.TextChoices):
+        PLAN = "plan", _("plan period")
+        STAFF = "staff", _("staff grant")
+        SYSTEM = "system", _("system")
+
+    account = models.ForeignKey(QuotaAccount, on_delete=models.CASCADE, related_name="grants")
+    amount = models.BigIntegerField(_("amount"))
+    remaining = models.BigIntegerField(_("remaining"))
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices)
+    period_start = models.DateTimeField(null=True, blank=True)
+    period_end = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("quota grant")
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="quota_grant_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(remaining__gte=0) & Q(remaining__lte=F("amount")),
+                name="quota_grant_remaining_in_range",
+            ),
+            # One plan grant per account and period: the periodic task can run any number of times.
+            models.UniqueConstraint(
+                fields=["account", "period_start"],
+                condition=Q(source="plan"),
+                name="quota_grant_one_per_plan_period",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_source_display()} {self.amount}"
+
+
+class Reservation(BaseModel):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        SETTLED = "settled", _("settled")
+        RELEASED = "released", _("released")
+        EXPIRED = "expired", _("expired")
+
+    account = models.ForeignKey(QuotaAccount, on_delete=models.CASCADE, related_name="reservations")
+    # No separate index: the unique (user, key) index leads with user and serves lookups by user.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    key = models.CharField(max_length=160)
+    amount = models.BigIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    settled_amount = models.BigIntegerField(null=True, blank=True)
+    # What holds the reservation (e.g. "room_turn" + job id); the reaper asks it whether it lives.
+    owner_type = models.CharField(max_length=40, blank=True)
+    owner_id = models.CharField(max_length=80, blank=True)
+    ttl_seconds = models.PositiveIntegerField()
+    heartbeat_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    close_reason = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("reservation")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="quota_reservation_user_key"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="quota_reservation_amount_gt_0"),
+            models.CheckConstraint(
+                condition=Q(settled_amount__isnull=True)
+                | (Q(settled_amount__gte=0) & Q(settled_amount__lte=F("amount"))),
+                name="quota_reservation_settled_within_amount",
+            ),
+        ]
+        indexes = [
+            # The reaper scans active reservations by expiry.
+            models.Index(
+                fields=["expires_at"],
+                condition=Q(status="active"),
+                name="quota_res_active_expiry",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.amount}, {self.status})"
+
+
+class LedgerEntry(models.Model):
+    """Append-only: rows are only ever inserted (no update or delete path exists)."""
+
+    class Kind(models.TextChoices):
+        GRANT = "grant", _("grant")
+        CHARGE = "charge", _("charge")
+        EXPIRE = "expire", _("expiry")
+
+    id = models.BigAutoField(primary_key=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    account = models.ForeignKey(QuotaAccount, on_delete=models.CASCADE, related_name="ledger")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    amount = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
+    # A settlement points at its reservation; the one-to-one makes a second charge impossible.
+    reservation = models.OneToOneField(
+        Reservation, null=True, blank=True, on_delete=models.RESTRICT, related_name="ledger_entry"
+    )
+    grant = models.ForeignKey(
+        QuotaGrant, null=True, blank=True, on_delete=models.RESTRICT, related_name="ledger_entries"
+    )
+    description = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gte=0), name="quota_ledger_amount_gte_0"),
+            models.CheckConstraint(
+                condition=~Q(kind="charge") | Q(reservation__isnull=False),
+                name="quota_ledger_charge_has_reservation",
+            ),
+        ]
+        indexes = [models.Index(fields=["account", "-id"], name="quota_ledger_account_id")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount}"
+
+
+class LedgerAllocation(models.Model):
+    """Which grants a charge drew from (earliest-expiring first)."""
+
+    id = models.BigAutoField(primary_key=True)
+    entry = models.ForeignKey(LedgerEntry, on_delete=models.CASCADE, related_name="allocations")
+    grant = models.ForeignKey(QuotaGrant, on_delete=models.RESTRICT, related_name="allocations")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="quota_allocation_amount_gt_0"),
+            models.UniqueConstraint(fields=["entry", "grant"], name="quota_allocation_entry_grant"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.grant_id}: {self.amount}"

@@ -1,0 +1,30 @@
+"""The usage page: balance, active reservations, grants and the ledger."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import render
+
+from . import selectors
+from .services import quota_account_for
+
+
+@login_required
+def usage(request):
+    account = quota_account_for(user=request.user)
+    try:
+        before = int(request.GET["before"]) if request.GET.get("before") else None
+    except ValueError:
+        before = None
+    entries, next_before = selectors.quota_ledger_page(account=account, before=before, limit=25)
+    return render(
+        request,
+        "quota/usage.html",
+        {
+            "account": account,
+            "next_grant_at": selectors.quota_next_grant_at(account=account),
+            "reservations": list(selectors.quota_active_reservations(account=account)[:50]),
+            "grants": selectors.quota_grants_for(account=account, limit=25),
+            "entries": entries,
+            "next_before": next_before,
+            "paged": before is not None,
+        },
+    )

@@ -1,0 +1,37 @@
+import pytest
+
+from apps.quota.models import Plan, QuotaAccount, QuotaGrant
+from apps.quota.services import quota_account_for, quota_grant
+
+
+@pytest.fixture
+def zero_plan(db):
+    # A plan without periodic credits, so each test decides the balance exactly.
+    return Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
+
+
+@pytest.fixture
+def funded(zero_plan):
+    """funded(user, 10, 5, ...) -> account with one staff grant per amount."""
+
+    def make(user, *amounts, expires=None):
+        account = quota_account_for(user=user, plan=zero_plan)
+        for i, amount in enumerate(amounts):
+            quota_grant(
+                account=account,
+                amount=amount,
+                source=QuotaGrant.Source.SYSTEM,
+                expires_at=expires[i] if expires else None,
+            )
+        account.refresh_from_db()
+        return account
+
+    return make
+
+
+def assert_invariant(account: QuotaAccount) -> None:
+    """sum(grant.remaining) == balance + reserved: no credit is created or lost."""
+    account.refresh_from_db()
+    remaining = sum(account.grants.values_list("remaining", flat=True))
+    assert remaining == account.balance + account.reserved
+    assert account.balance >= 0 and account.reserved >= 0
