@@ -1,5 +1,7 @@
 """Test settings: fast hashing, console email, everything else as configured by the environment."""
 
+import os
+
 from .base import *  # noqa: F403
 from .base import DATABASES, REST_FRAMEWORK, VAR_DIR
 
@@ -18,4 +20,5 @@ SAGASMITH_DELEGATION_PRIVATE_KEYS = ""  # a developer's shell variable must not 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not shared-cache memory: threads and subprocesses (browser, MCP stdio tests)
     # then see the same database, and SQLite's busy timeout applies instead of table locks.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # Named per process so parallel runs on one checkout do not share (and destroy) it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
