@@ -175,6 +175,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {}
 SAGASMITH_QUOTA_OWNER_LIVENESS: dict = {}
+OUTBOX_POLL_INTERVAL = env.float("SAGASMITH_OUTBOX_POLL_INTERVAL", default=0.15)
+ROOMS_HEARTBEAT_SECONDS = env.int("SAGASMITH_ROOMS_HEARTBEAT_SECONDS", default=20)
 
 # --- Sessions, security ----------------------------------------------------------------------
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
@@ -266,4 +268,9 @@ LOGGING = {
 # Periodic jobs, merged from the apps that own them.
 from apps.quota.schedule import QUOTA_BEAT_SCHEDULE  # noqa: E402
 
-CELERY_BEAT_SCHEDULE = {**CELERY_BEAT_SCHEDULE, **QUOTA_BEAT_SCHEDULE}
+CELERY_BEAT_SCHEDULE = {
+    **CELERY_BEAT_SCHEDULE,
+    **QUOTA_BEAT_SCHEDULE,
+    # Hosted mode publishes right after commit; this sweep covers anything that was missed.
+    "projections-outbox-sweep": {"task": "projections.outbox_sweep", "schedule": 5.0},
+}

@@ -1,0 +1,11 @@
+from django.contrib import admin
+
+from .models import OutboxEvent
+
+
+@admin.register(OutboxEvent)
+class OutboxEventAdmin(admin.ModelAdmin):
+    list_display = ("id", "event_type", "campaign_id", "created_at", "dispatched_at", "attempts")
+    list_filter = ("event_type",)
+    search_fields = ("campaign_id",)
+    readonly_fields = [f.name for f in OutboxEvent._meta.fields]

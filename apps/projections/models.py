@@ -1,0 +1,34 @@
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class OutboxEvent(models.Model):
+    """One change to announce, written in the same transaction as the change itself.
+
+    The id is the publication order. `campaign_id` is a plain UUID, not a foreign key, so an
+    announcement survives the row it talks about (a removed membership, a deleted campaign).
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    event_type = models.CharField(max_length=80)
+    campaign_id = models.UUIDField(db_index=True)
+    payload = models.JSONField(default=dict)
+    # "public", "gm", or {"users": ["<uuid>", ...]}.
+    audience = models.JSONField(default=dict)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = _("outbox event")
+        indexes = [
+            models.Index(
+                fields=["id"],
+                name="projections_outbox_pending",
+                condition=models.Q(dispatched_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event_type} #{self.id}"

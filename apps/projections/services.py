@@ -1,0 +1,109 @@
+"""Outbox writes and dispatch. Rows are written inside the caller's transaction; publication
+happens after commit (at-least-once: clients drop duplicates by sequence, and replay from the
+database covers any wake-up that never arrives)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+from uuid import UUID
+
+from asgiref.sync import async_to_sync
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from apps.core.errors import ValidationFailed
+
+from .models import OutboxEvent
+
+logger = logging.getLogger(__name__)
+
+AUDIENCE_PUBLIC = "public"
+AUDIENCE_GM = "gm"
+BATCH_SIZE = 200
+RETENTION = timedelta(days=1)
+
+
+def normalize_audience(audience: dict | str) -> dict | str:
+    """Return the stored form of an audience; raises ValidationFailed for anything else."""
+    if audience in (AUDIENCE_PUBLIC, AUDIENCE_GM):
+        return audience
+    if isinstance(audience, dict) and set(audience) == {"users"}:
+        try:
+            users = sorted({str(UUID(str(u))) for u in audience["users"]})
+        except (TypeError, ValueError):
+            users = None
+        if users:
+            return {"users": users}
+    raise ValidationFailed(
+        "An outbox audience is 'public', 'gm' or {'users': [<user id>, ...]}.",
+        code="invalid_audience",
+    )
+
+
+def outbox_emit(
+    *, event_type: str, campaign_id, payload: dict[str, Any], audience: dict | str = "public"
+) -> OutboxEvent:
+    """Write one outbox row in the current transaction; it is published after commit.
+
+    Raises ValidationFailed for an unknown audience shape.
+    """
+    event = OutboxEvent.objects.create(
+        event_type=event_type,
+        campaign_id=UUID(str(campaign_id)),
+        payload=payload,
+        audience=normalize_audience(audience),
+    )
+    from .dispatch import publishes_on_commit
+
+    if publishes_on_commit():
+        transaction.on_commit(lambda: outbox_dispatch(ids=[event.id]))
+    return event
+
+
+def outbox_pending(
+    *, limit: int = BATCH_SIZE, older_than: timedelta | None = None
+) -> list[OutboxEvent]:
+    qs = OutboxEvent.objects.filter(dispatched_at__isnull=True)
+    if older_than is not None:
+        qs = qs.filter(created_at__lt=timezone.now() - older_than)
+    return list(qs.order_by("id")[:limit])
+
+
+def outbox_mark_dispatched(*, ids: list[int]) -> int:
+    # Conditional: a concurrent dispatcher that already marked a row does not count it twice.
+    return OutboxEvent.objects.filter(id__in=ids, dispatched_at__isnull=True).update(
+        dispatched_at=timezone.now()
+    )
+
+
+def outbox_dispatch(*, ids: list[int] | None = None, older_than: timedelta | None = None) -> int:
+    """Publish undispatched rows (the given ids, or the oldest pending batch); returns how many.
+
+    A publish failure leaves the row pending for the next sweep or poll.
+    """
+    from .dispatch import publish_events
+
+    if ids is not None:
+        events = list(OutboxEvent.objects.filter(id__in=ids, dispatched_at__isnull=True))
+    else:
+        events = outbox_pending(older_than=older_than)
+    if not events:
+        return 0
+    try:
+        async_to_sync(publish_events)(events)
+    except Exception:
+        logger.exception("Outbox publication failed; rows stay pending")
+        OutboxEvent.objects.filter(id__in=[e.id for e in events]).update(attempts=F("attempts") + 1)
+        return 0
+    return outbox_mark_dispatched(ids=[e.id for e in events])
+
+
+def outbox_prune(*, retention: timedelta = RETENTION) -> int:
+    """Delete dispatched rows past retention; messages, not the outbox, are the replay source."""
+    deleted, _ = OutboxEvent.objects.filter(
+        dispatched_at__isnull=False, dispatched_at__lt=timezone.now() - retention
+    ).delete()
+    return deleted

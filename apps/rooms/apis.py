@@ -1,0 +1,141 @@
+"""Room HTTP API: list entries, post a message (Idempotency-Key), mark read."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.campaigns.selectors import membership_for
+from apps.core.errors import NotFound, ValidationFailed
+from apps.core.idempotency import HEADER, idempotency_key_from, idempotent_response
+
+from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, Message
+from .selectors import DEFAULT_PAGE, MAX_PAGE, room_for_campaign, room_messages_for_viewer
+from .selectors import serialize_entry as _serialize
+from .services import room_mark_read, room_message_post
+
+
+def _membership_or_404(request, campaign_id):
+    membership = membership_for(campaign_id=campaign_id, user=request.user)
+    if membership is None:
+        # 404, not 403: a non-member learns nothing about the campaign.
+        raise NotFound(_("No such campaign room."))
+    return membership
+
+
+class PersonOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+
+
+class EntryOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    sequence = serializers.IntegerField()
+    kind = serializers.CharField()
+    mode = serializers.CharField()
+    event_type = serializers.CharField()
+    body = serializers.CharField()
+    data = serializers.DictField()
+    audience = serializers.CharField()
+    recipients = PersonOutput(many=True)
+    sender = PersonOutput(allow_null=True)
+    client_message_id = serializers.CharField(allow_null=True)
+    created_at = serializers.CharField()
+
+
+class ListInput(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=DEFAULT_PAGE)
+
+
+class ListOutput(serializers.Serializer):
+    results = EntryOutput(many=True)
+    next_after = serializers.IntegerField()
+    has_more = serializers.BooleanField()
+
+
+class PostInput(serializers.Serializer):
+    body = serializers.CharField(max_length=MAX_BODY_LENGTH, trim_whitespace=True)
+    mode = serializers.ChoiceField(choices=Message.Mode.values, default=Message.Mode.CHAT)
+    audience = serializers.ChoiceField(
+        choices=Message.Audience.values, default=Message.Audience.PUBLIC
+    )
+    recipients = serializers.ListField(
+        child=serializers.UUIDField(), max_length=MAX_PRIVATE_RECIPIENTS, default=list
+    )
+    client_message_id = serializers.CharField(max_length=160, required=False)
+
+
+class ReadInput(serializers.Serializer):
+    sequence = serializers.IntegerField(min_value=0)
+
+
+class ReadOutput(serializers.Serializer):
+    last_read_sequence = serializers.IntegerField()
+
+
+class RoomMessagesApi(APIView):
+    @extend_schema(parameters=[ListInput], responses=ListOutput)
+    def get(self, request, campaign_id):
+        membership = _membership_or_404(request, campaign_id)
+        params = ListInput(data=request.query_params)
+        if not params.is_valid():
+            raise ValidationFailed(_("Invalid paging parameters."), details=params.errors)
+        after, limit = params.validated_data["after"], params.validated_data["limit"]
+        room = room_for_campaign(campaign_id=campaign_id)
+        messages = (
+            room_messages_for_viewer(
+                room=room, viewer_membership=membership, after=after, limit=limit + 1
+            )
+            if room is not None
+            else []
+        )
+        has_more = len(messages) > limit
+        page = [_serialize(m) for m in messages[:limit]]
+        body = {
+            "results": page,
+            "next_after": page[-1]["sequence"] if page else after,
+            "has_more": has_more,
+        }
+        return Response(body)
+
+    @extend_schema(request=PostInput, responses={201: EntryOutput})
+    def post(self, request, campaign_id):
+        membership = _membership_or_404(request, campaign_id)
+        payload = PostInput(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        # The client message id defaults to the Idempotency-Key: one id for both layers.
+        cmid = data.get("client_message_id") or idempotency_key_from(request)
+
+        def handler():
+            message, created = room_message_post(
+                membership=membership,
+                body=data["body"],
+                mode=data["mode"],
+                audience=data["audience"],
+                recipient_ids=data["recipients"],
+                client_message_id=cmid,
+            )
+            return Response(
+                _serialize(message),
+                status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+            )
+
+        return idempotent_response(request=request, scope="rooms.message_post", handler=handler)
+
+
+class RoomReadApi(APIView):
+    @extend_schema(request=ReadInput, responses=ReadOutput)
+    def post(self, request, campaign_id):
+        membership = _membership_or_404(request, campaign_id)
+        payload = ReadInput(data=request.data)
+        payload.is_valid(raise_exception=True)
+        value = room_mark_read(membership=membership, sequence=payload.validated_data["sequence"])
+        return Response({"last_read_sequence": value})
+
+
+__all__ = ["HEADER", "RoomMessagesApi", "RoomReadApi"]

@@ -1,0 +1,224 @@
+"""Websocket transport for a room: /ws/rooms/<campaign_id>/?after=<sequence>.
+
+Server frames (JSON):
+  {"type": "hello", "user_id", "role", "heartbeat_seconds"}
+  {"type": "entry", "entry": {...serialize_entry...}}   once per sequence per socket
+  {"type": "caught_up", "sequence": N}   replay done up to room sequence N
+  {"type": "event", "event_type", "outbox_id", "payload"}   other announcements, filtered
+  {"type": "presence", "users": [{"id", "name"}]}
+  {"type": "heartbeat"} / {"type": "pong"}
+  {"type": "access.revoked", "reason"}                          followed by close 4403
+Client frames: {"type": "ping"}.
+Close codes: see CLOSE_* below.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from urllib.parse import parse_qs
+from uuid import UUID
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from apps.campaigns.selectors import membership_for
+from apps.projections.groups import room_group, user_group
+
+from . import services
+from .selectors import (
+    entry_visible_to,
+    outbox_audience_visible_to,
+    room_last_sequence,
+    room_replay_for_viewer,
+)
+
+logger = logging.getLogger(__name__)
+
+CLOSE_BAD_REQUEST = 4400  # malformed campaign id or `after`
+CLOSE_UNAUTHENTICATED = 4401  # no signed-in session: sign in, then reconnect
+CLOSE_ACCESS_REVOKED = 4403  # removed from the campaign while connected: do not reconnect
+CLOSE_NOT_FOUND = 4404  # no such campaign, or not a member (deliberately indistinguishable)
+
+
+def heartbeat_seconds() -> float:
+    return float(getattr(settings, "ROOMS_HEARTBEAT_SECONDS", 20))
+
+
+@database_sync_to_async
+def _open(campaign_id, user, channel_name):
+    membership = membership_for(campaign_id=campaign_id, user=user)
+    if membership is None:
+        return None, None, []
+    room = services.room_get_or_create(campaign=membership.campaign)
+    services.presence_join(room_id=room.id, user_id=user.id, channel_name=channel_name)
+    return membership, room, services.presence_list(room_id=room.id)
+
+
+@database_sync_to_async
+def _close(room_id, channel_name):
+    services.presence_leave(channel_name=channel_name)
+    return services.presence_list(room_id=room_id)
+
+
+@database_sync_to_async
+def _beat(campaign_id, user, channel_name):
+    membership = membership_for(campaign_id=campaign_id, user=user)
+    if membership is None:
+        return None, 0
+    services.presence_touch(channel_name=channel_name)
+    return membership, room_last_sequence(campaign_id=campaign_id)
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    campaign_id: str = ""
+    room_id = None
+    role: str = ""
+    cursor: int = 0
+    _heartbeat: asyncio.Task | None = None
+
+    async def connect(self):
+        # Accept first: a close before accept becomes an HTTP 403 and the client sees no code.
+        await self.accept()
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
+        try:
+            self.campaign_id = str(UUID(self.scope["url_route"]["kwargs"]["campaign_id"]))
+            query = parse_qs(self.scope.get("query_string", b"").decode())
+            self.cursor = int(query.get("after", ["0"])[0])
+            if self.cursor < 0:
+                raise ValueError
+        except (KeyError, ValueError):
+            await self.close(code=CLOSE_BAD_REQUEST)
+            return
+        self.user = user
+        membership, room, present = await _open(self.campaign_id, user, self.channel_name)
+        if membership is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.role, self.room_id = membership.role, room.id
+        # Join before replaying so nothing committed after the replay's read can be missed.
+        await self.channel_layer.group_add(room_group(self.campaign_id), self.channel_name)
+        await self.channel_layer.group_add(user_group(user.id), self.channel_name)
+        await self.send_json(
+            {
+                "type": "hello",
+                "user_id": str(user.id),
+                "role": self.role,
+                "heartbeat_seconds": heartbeat_seconds(),
+            }
+        )
+        await self.channel_layer.group_send(
+            room_group(self.campaign_id), {"type": "presence.update", "users": present}
+        )
+        if await self.catch_up():
+            self._heartbeat = asyncio.create_task(self._beat_forever())
+
+    async def disconnect(self, code):
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        if self.room_id is None:
+            return
+        await self.channel_layer.group_discard(room_group(self.campaign_id), self.channel_name)
+        await self.channel_layer.group_discard(user_group(self.user.id), self.channel_name)
+        present = await _close(self.room_id, self.channel_name)
+        await self.channel_layer.group_send(
+            room_group(self.campaign_id), {"type": "presence.update", "users": present}
+        )
+        self.room_id = None
+
+    async def receive_json(self, content, **kwargs):
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def catch_up(self) -> bool:
+        """Replay from the database after the cursor; False when access is gone (socket closed)."""
+        while True:
+            replay = await database_sync_to_async(room_replay_for_viewer)(
+                campaign_id=self.campaign_id, user=self.user, after=self.cursor
+            )
+            if replay is None:
+                await self._revoke("removed")
+                return False
+            self.role = replay.membership.role
+            for entry in replay.entries:
+                await self.send_json({"type": "entry", "entry": entry})
+            self.cursor = replay.covered_upto
+            if replay.complete:
+                await self.send_json({"type": "caught_up", "sequence": self.cursor})
+                return True
+
+    async def _revoke(self, reason: str) -> None:
+        await self.send_json({"type": "access.revoked", "reason": reason})
+        await self.close(code=CLOSE_ACCESS_REVOKED)
+
+    async def _beat_forever(self):
+        # Ticks go through the channel so they run in order with group events, never beside them.
+        interval = heartbeat_seconds()
+        try:
+            while True:
+                await asyncio.sleep(interval)
+                await self.channel_layer.send(self.channel_name, {"type": "room.tick"})
+        except asyncio.CancelledError:
+            pass
+
+    # --- channel-layer handlers ---------------------------------------------------------------
+
+    async def room_entry(self, event):
+        entry = event["entry"]
+        sequence = entry["sequence"]
+        if sequence <= self.cursor:
+            return  # at-least-once delivery: already sent or filtered out
+        if sequence != self.cursor + 1:
+            await self.catch_up()  # a wake-up was lost or arrived out of order
+            return
+        self.cursor = sequence
+        if entry_visible_to(
+            audience=entry["audience"],
+            sender_id=(entry["sender"] or {}).get("id"),
+            recipient_ids=[r["id"] for r in entry["recipients"]],
+            viewer_user_id=self.user.id,
+            viewer_role=self.role,
+        ):
+            await self.send_json({"type": "entry", "entry": entry})
+
+    async def outbox_event(self, event):
+        if outbox_audience_visible_to(
+            audience=event["audience"], viewer_user_id=self.user.id, viewer_role=self.role
+        ):
+            await self.send_json(
+                {
+                    "type": "event",
+                    "event_type": event["event_type"],
+                    "outbox_id": event["outbox_id"],
+                    "payload": event["payload"],
+                }
+            )
+
+    async def presence_update(self, event):
+        await self.send_json({"type": "presence", "users": event["users"]})
+
+    async def access_revoked(self, event):
+        if event.get("campaign_id") != self.campaign_id or self.room_id is None:
+            return
+        # The row is committed before publication; a re-added member keeps the socket.
+        membership = await database_sync_to_async(membership_for)(
+            campaign_id=self.campaign_id, user=self.user
+        )
+        if membership is None:
+            await self._revoke(event.get("reason") or "removed")
+        else:
+            self.role = membership.role
+
+    async def room_tick(self, event):
+        membership, last = await _beat(self.campaign_id, self.user, self.channel_name)
+        if membership is None:
+            await self._revoke("removed")
+            return
+        self.role = membership.role
+        if last > self.cursor:
+            await self.catch_up()  # reconciliation: covers a lost wake-up with no later traffic
+        await self.send_json({"type": "heartbeat"})

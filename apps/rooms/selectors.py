@@ -1,0 +1,187 @@
+"""Room reads. The audience rule lives here once, in two forms of the same statement:
+`entry_visible_to` (a predicate, for live delivery) and `visibility_q` (SQL, for the HTTP list and
+replay). tests/rooms/test_audience_property.py proves they agree for random rooms."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q
+
+from apps.campaigns.models import CampaignMembership
+from apps.campaigns.selectors import membership_for
+
+from .models import Message, MessageRecipient, ReadCursor, Room
+
+MANAGER_ROLES = frozenset({CampaignMembership.Role.OWNER, CampaignMembership.Role.GM})
+DEFAULT_PAGE = 100
+MAX_PAGE = 200
+
+
+def entry_visible_to(
+    *,
+    audience: str,
+    sender_id,
+    recipient_ids: Iterable,
+    viewer_user_id,
+    viewer_role: str,
+) -> bool:
+    """Owner/GM see everything; others see public entries, their own, and private ones to them."""
+    if viewer_role in MANAGER_ROLES:
+        return True
+    if audience == Message.Audience.PUBLIC:
+        return True
+    viewer = str(viewer_user_id)
+    if sender_id is not None and str(sender_id) == viewer:
+        return True
+    return audience == Message.Audience.PRIVATE and viewer in {str(r) for r in recipient_ids}
+
+
+def visibility_q(*, viewer_user_id, viewer_role: str) -> Q:
+    """`entry_visible_to` as a queryset filter on Message."""
+    if viewer_role in MANAGER_ROLES:
+        return Q()
+    addressed = Exists(
+        MessageRecipient.objects.filter(message=OuterRef("pk"), user_id=viewer_user_id)
+    )
+    return (
+        Q(audience=Message.Audience.PUBLIC)
+        | Q(sender_id=viewer_user_id)
+        | (Q(audience=Message.Audience.PRIVATE) & addressed)
+    )
+
+
+def message_visible_to(*, message: Message, membership: CampaignMembership | None) -> bool:
+    if membership is None or membership.status != CampaignMembership.Status.ACTIVE:
+        return False
+    return entry_visible_to(
+        audience=message.audience,
+        sender_id=message.sender_id,
+        recipient_ids=[link.user_id for link in message.recipient_links.all()],
+        viewer_user_id=membership.user_id,
+        viewer_role=membership.role,
+    )
+
+
+def outbox_audience_visible_to(*, audience, viewer_user_id, viewer_role: str) -> bool:
+    """The same rule for outbox announcements ("public", "gm" or {"users": [...]})."""
+    if isinstance(audience, dict):
+        return entry_visible_to(
+            audience=Message.Audience.PRIVATE,
+            sender_id=None,
+            recipient_ids=audience.get("users", []),
+            viewer_user_id=viewer_user_id,
+            viewer_role=viewer_role,
+        )
+    return entry_visible_to(
+        audience=str(audience),
+        sender_id=None,
+        recipient_ids=(),
+        viewer_user_id=viewer_user_id,
+        viewer_role=viewer_role,
+    )
+
+
+def room_for_campaign(*, campaign_id) -> Room | None:
+    return Room.objects.filter(campaign_id=campaign_id).first()
+
+
+def room_messages_for_viewer(
+    *,
+    room: Room,
+    viewer_membership: CampaignMembership,
+    after: int = 0,
+    limit: int = DEFAULT_PAGE,
+    upto: int | None = None,
+) -> list[Message]:
+    """Entries after `after` (and up to `upto`) that the viewer may see, in sequence order."""
+    qs = Message.objects.filter(room=room, sequence__gt=after)
+    if upto is not None:
+        qs = qs.filter(sequence__lte=upto)
+    qs = qs.filter(
+        visibility_q(viewer_user_id=viewer_membership.user_id, viewer_role=viewer_membership.role)
+    )
+    return list(
+        qs.select_related("sender")
+        .prefetch_related("recipient_links__user")
+        .order_by("sequence")[: max(1, min(limit, MAX_PAGE))]
+    )
+
+
+@dataclass(frozen=True)
+class Replay:
+    membership: CampaignMembership
+    entries: list[dict[str, Any]]
+    # Every room sequence up to here has been considered (delivered or filtered out).
+    covered_upto: int
+    complete: bool
+
+
+def room_replay_for_viewer(
+    *, campaign_id, user, after: int, limit: int = MAX_PAGE
+) -> Replay | None:
+    """One replay batch for a socket; None when the user is no longer an active member."""
+    membership = membership_for(campaign_id=campaign_id, user=user)
+    if membership is None:
+        return None
+    # Read the counter first: the counter and the entry commit together, so every entry up to
+    # this value is already visible to this query.
+    row = Room.objects.filter(campaign_id=campaign_id).values_list("id", "last_sequence").first()
+    if row is None or row[1] <= after:
+        return Replay(membership=membership, entries=[], covered_upto=after, complete=True)
+    room_id, last = row
+    messages = room_messages_for_viewer(
+        room=Room(id=room_id), viewer_membership=membership, after=after, limit=limit, upto=last
+    )
+    complete = len(messages) < limit
+    covered = last if complete else messages[-1].sequence
+    return Replay(
+        membership=membership,
+        entries=[serialize_entry(m) for m in messages],
+        covered_upto=covered,
+        complete=complete,
+    )
+
+
+def room_last_sequence(*, campaign_id) -> int:
+    return (
+        Room.objects.filter(campaign_id=campaign_id).values_list("last_sequence", flat=True).first()
+        or 0
+    )
+
+
+def read_cursor_for(*, room: Room, user) -> int:
+    return (
+        ReadCursor.objects.filter(room=room, user=user)
+        .values_list("last_read_sequence", flat=True)
+        .first()
+        or 0
+    )
+
+
+def _person(user) -> dict[str, str] | None:
+    if user is None:
+        return None
+    return {"id": str(user.id), "name": user.label}
+
+
+def serialize_entry(message: Message) -> dict[str, Any]:
+    """The one wire shape of a timeline entry (HTTP list, replay and live delivery)."""
+    recipients = [_person(link.user) for link in message.recipient_links.all()]
+    recipients.sort(key=lambda p: p["id"])
+    return {
+        "id": str(message.id),
+        "sequence": message.sequence,
+        "kind": message.kind,
+        "mode": message.mode,
+        "event_type": message.event_type,
+        "body": message.body,
+        "data": message.data,
+        "audience": message.audience,
+        "recipients": recipients,
+        "sender": _person(message.sender),
+        "client_message_id": message.client_message_id,
+        "created_at": message.created_at.isoformat(),
+    }

@@ -1,0 +1,273 @@
+"""Room writes: posting, room events, read cursors, presence. Each entry takes the next room
+sequence and writes its outbox row in the same transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from uuid import UUID
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.campaigns.models import Campaign, CampaignMembership
+from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
+from apps.projections.dispatch import ROOM_ENTRY
+from apps.projections.services import outbox_emit
+
+from .models import (
+    MAX_BODY_LENGTH,
+    MAX_PRIVATE_RECIPIENTS,
+    Message,
+    MessageRecipient,
+    Presence,
+    ReadCursor,
+    Room,
+)
+from .selectors import MANAGER_ROLES, serialize_entry
+
+PRESENCE_TTL = timedelta(seconds=75)
+
+
+def room_get_or_create(*, campaign: Campaign) -> Room:
+    room, _created = Room.objects.get_or_create(campaign=campaign)
+    return room
+
+
+def _outbox_audience(message: Message, recipient_ids: list[str]):
+    if message.audience == Message.Audience.PRIVATE:
+        return {"users": recipient_ids}
+    return message.audience
+
+
+def _validated_recipients(*, campaign_id, audience: str, recipient_ids: Iterable) -> list[str]:
+    ids = list(recipient_ids or [])
+    if audience != Message.Audience.PRIVATE:
+        if ids:
+            raise ValidationFailed(
+                _("Recipients are only allowed for a private audience."),
+                code="invalid_recipients",
+            )
+        return []
+    try:
+        unique = sorted({str(UUID(str(i))) for i in ids})
+    except (TypeError, ValueError):
+        raise ValidationFailed(
+            _("Recipients must be member ids."), code="invalid_recipients"
+        ) from None
+    if not 1 <= len(unique) <= MAX_PRIVATE_RECIPIENTS:
+        raise ValidationFailed(
+            _("A private message needs 1 to %(max)d recipients.") % {"max": MAX_PRIVATE_RECIPIENTS},
+            code="invalid_recipients",
+        )
+    active = {
+        str(u)
+        for u in CampaignMembership.objects.filter(
+            campaign_id=campaign_id,
+            user_id__in=unique,
+            status=CampaignMembership.Status.ACTIVE,
+        ).values_list("user_id", flat=True)
+    }
+    missing = [u for u in unique if u not in active]
+    if missing:
+        raise ValidationFailed(
+            _("Every recipient must be an active member of this campaign."),
+            code="invalid_recipients",
+            details={"not_members": missing},
+        )
+    return unique
+
+
+def _append_entry(*, room: Room, recipients: list[str], **fields) -> Message:
+    """Take the next sequence; write the entry, its recipients and its outbox row (in atomic())."""
+    # The UPDATE takes the row lock, so concurrent writers get consecutive sequences and commit
+    # in sequence order: a reader that sees counter N also sees every entry up to N.
+    Room.objects.filter(pk=room.pk).update(last_sequence=F("last_sequence") + 1)
+    sequence = Room.objects.filter(pk=room.pk).values_list("last_sequence", flat=True).get()
+    message = Message.objects.create(room=room, sequence=sequence, **fields)
+    if recipients:
+        MessageRecipient.objects.bulk_create(
+            [MessageRecipient(message=message, user_id=u) for u in recipients]
+        )
+    message = (
+        Message.objects.select_related("sender")
+        .prefetch_related("recipient_links__user")
+        .get(pk=message.pk)
+    )
+    outbox_emit(
+        event_type=ROOM_ENTRY,
+        campaign_id=room.campaign_id,
+        payload=serialize_entry(message),
+        audience=_outbox_audience(message, recipients),
+    )
+    return message
+
+
+def room_message_post(
+    *,
+    membership: CampaignMembership,
+    body: str,
+    mode: str,
+    client_message_id: str,
+    audience: str = Message.Audience.PUBLIC,
+    recipient_ids: Iterable = (),
+) -> tuple[Message, bool]:
+    """Post a member's message; returns (message, created). A repeat client_message_id returns
+    the first message. Raises PermissionDenied (observer, narration or a non-public audience by a
+    player), ValidationFailed (body, mode, audience, recipients) or Conflict (archived campaign,
+    client id reused for different content)."""
+    role = membership.role
+    if membership.status != CampaignMembership.Status.ACTIVE:
+        raise PermissionDenied(_("You are no longer a member of this campaign."), code="not_member")
+    if role == CampaignMembership.Role.OBSERVER:
+        raise PermissionDenied(_("Observers can read the room but not post."), code="observer")
+    if mode not in Message.Mode.values:
+        raise ValidationFailed(_("Unknown message mode."), code="invalid_mode")
+    if mode == Message.Mode.NARRATION and role not in MANAGER_ROLES:
+        raise PermissionDenied(_("Only the owner or a GM can narrate."), code="narration_gm_only")
+    if audience not in Message.Audience.values:
+        raise ValidationFailed(_("Unknown audience."), code="invalid_audience")
+    if audience != Message.Audience.PUBLIC and role not in MANAGER_ROLES:
+        raise PermissionDenied(
+            _("Only the owner or a GM can choose an audience."), code="audience_gm_only"
+        )
+    text = (body or "").strip()
+    if not text or len(text) > MAX_BODY_LENGTH:
+        raise ValidationFailed(
+            _("A message has 1 to %(max)d characters.") % {"max": MAX_BODY_LENGTH},
+            code="invalid_body",
+        )
+    cmid = (client_message_id or "").strip()
+    if not 1 <= len(cmid) <= 160 or not cmid.isprintable():
+        raise ValidationFailed(
+            _("A client message id has 1 to 160 printable characters."),
+            code="invalid_client_message_id",
+        )
+    campaign = membership.campaign
+    if campaign.status != Campaign.Status.ACTIVE:
+        raise Conflict(_("This campaign is archived; its room is read-only."), code="archived")
+    recipients = _validated_recipients(
+        campaign_id=campaign.id, audience=audience, recipient_ids=recipient_ids
+    )
+    room = room_get_or_create(campaign=campaign)
+
+    existing = _existing(room=room, sender_id=membership.user_id, cmid=cmid)
+    if existing is not None:
+        return _same_or_conflict(existing, text, mode, audience, recipients), False
+    try:
+        with transaction.atomic():
+            message = _append_entry(
+                room=room,
+                recipients=recipients,
+                kind=Message.Kind.MESSAGE,
+                mode=mode,
+                sender_id=membership.user_id,
+                body=text,
+                audience=audience,
+                client_message_id=cmid,
+            )
+    except IntegrityError:
+        # A concurrent resubmission won; the rollback also returned its sequence number.
+        existing = _existing(room=room, sender_id=membership.user_id, cmid=cmid)
+        if existing is None:
+            raise
+        return _same_or_conflict(existing, text, mode, audience, recipients), False
+    return message, True
+
+
+def _existing(*, room: Room, sender_id, cmid: str) -> Message | None:
+    return (
+        Message.objects.select_related("sender")
+        .prefetch_related("recipient_links__user")
+        .filter(room=room, sender_id=sender_id, client_message_id=cmid)
+        .first()
+    )
+
+
+def _same_or_conflict(message: Message, body, mode, audience, recipients) -> Message:
+    stored = sorted(str(link.user_id) for link in message.recipient_links.all())
+    if (message.body, message.mode, message.audience, stored) != (body, mode, audience, recipients):
+        raise Conflict(
+            _("This client message id was already used for a different message."),
+            code="client_message_id_reused",
+        )
+    return message
+
+
+def room_event_record(
+    *,
+    campaign: Campaign,
+    event_type: str,
+    data: dict | None = None,
+    body: str = "",
+    audience: str = Message.Audience.PUBLIC,
+    recipient_ids: Iterable = (),
+) -> Message:
+    """Append a room event (join, phase change, job progress, state change) to the timeline.
+
+    Joins the caller's transaction when there is one. Raises ValidationFailed for a bad audience.
+    """
+    if not event_type:
+        raise ValidationFailed(_("A room event needs a type."), code="invalid_event_type")
+    if audience not in Message.Audience.values:
+        raise ValidationFailed(_("Unknown audience."), code="invalid_audience")
+    recipients = _validated_recipients(
+        campaign_id=campaign.id, audience=audience, recipient_ids=recipient_ids
+    )
+    room = room_get_or_create(campaign=campaign)
+    with transaction.atomic():
+        return _append_entry(
+            room=room,
+            recipients=recipients,
+            kind=Message.Kind.EVENT,
+            event_type=event_type,
+            body=body,
+            data=data or {},
+            audience=audience,
+        )
+
+
+def room_mark_read(*, membership: CampaignMembership, sequence: int) -> int:
+    """Move the member's read cursor forward (never back); returns the stored value.
+
+    Raises ValidationFailed for a sequence outside the room.
+    """
+    room = room_get_or_create(campaign=membership.campaign)
+    if sequence < 0 or sequence > room.last_sequence:
+        raise ValidationFailed(_("That sequence is not in this room."), code="invalid_sequence")
+    cursor, _created = ReadCursor.objects.get_or_create(room=room, user_id=membership.user_id)
+    ReadCursor.objects.filter(pk=cursor.pk, last_read_sequence__lt=sequence).update(
+        last_read_sequence=sequence, updated_at=timezone.now()
+    )
+    return ReadCursor.objects.values_list("last_read_sequence", flat=True).get(pk=cursor.pk)
+
+
+def presence_join(*, room_id, user_id, channel_name: str) -> None:
+    now = timezone.now()
+    Presence.objects.filter(room_id=room_id, last_seen__lt=now - PRESENCE_TTL).delete()
+    Presence.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"room_id": room_id, "user_id": user_id, "last_seen": now},
+    )
+
+
+def presence_touch(*, channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+
+
+def presence_leave(*, channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).delete()
+
+
+def presence_list(*, room_id) -> list[dict[str, str]]:
+    rows = (
+        Presence.objects.filter(room_id=room_id, last_seen__gte=timezone.now() - PRESENCE_TTL)
+        .select_related("user")
+        .order_by("user_id")
+    )
+    people: dict[str, dict[str, str]] = {}
+    for row in rows:
+        people.setdefault(str(row.user_id), {"id": str(row.user_id), "name": row.user.label})
+    return list(people.values())

@@ -1,0 +1,62 @@
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from apps.campaigns.selectors import campaign_members, membership_for
+
+from .selectors import MANAGER_ROLES, read_cursor_for
+from .services import room_get_or_create
+
+
+@login_required
+@ensure_csrf_cookie
+def room_page(request, campaign_id):
+    membership = membership_for(campaign_id=campaign_id, user=request.user)
+    if membership is None:
+        raise Http404
+    campaign = membership.campaign
+    room = room_get_or_create(campaign=campaign)
+    is_manager = membership.role in MANAGER_ROLES
+    members = [
+        {"id": str(m.user_id), "name": m.user.label, "role": m.role}
+        for m in campaign_members(campaign=campaign)
+    ]
+    return render(
+        request,
+        "rooms/room.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "is_manager": is_manager,
+            "can_post": membership.role != membership.Role.OBSERVER,
+            "members": members,
+            "others": [m for m in members if m["id"] != str(request.user.id)],
+            "room_strings": {
+                "connecting": _("Connecting…"),
+                "live": _("Live"),
+                "reconnecting": _("Connection lost — reconnecting…"),
+                "revoked": _("You no longer have access to this room."),
+                "signin": _("Please sign in again."),
+                "sending": _("Sending…"),
+                "failed": _("Not sent yet — retrying"),
+                "public": _("everyone"),
+                "gm": _("GM only"),
+                "private": _("private"),
+                "you": _("you"),
+                "system": _("Room"),
+                "nobody": _("Nobody else is here."),
+            },
+            "room_config": {
+                "campaignId": str(campaign.id),
+                "userId": str(request.user.id),
+                "role": membership.role,
+                "isManager": is_manager,
+                "lastRead": read_cursor_for(room=room, user=request.user),
+                "messagesUrl": f"/api/campaigns/{campaign.id}/room/messages",
+                "readUrl": f"/api/campaigns/{campaign.id}/room/read",
+                "socketPath": f"/ws/rooms/{campaign.id}/",
+            },
+        },
+    )

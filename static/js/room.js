@@ -1,0 +1,269 @@
+// Live room: websocket with resume-by-sequence, exponential backoff + jitter, dedupe by
+// sequence, optimistic "pending" bubbles for messages being posted.
+const config = JSON.parse(document.getElementById("room-config").textContent);
+const t = JSON.parse(document.getElementById("room-strings").textContent);
+const timeline = document.getElementById("timeline");
+const empty = document.getElementById("timeline-empty");
+const statusEl = document.getElementById("room-status");
+const roomEl = document.getElementById("room");
+const presenceEl = document.getElementById("presence");
+const form = document.getElementById("composer");
+
+const seen = new Set(); // sequences already rendered
+const pending = new Map(); // client message id -> {li, payload}
+let lastSeq = 0; // highest sequence rendered: the resume point
+let socket = null;
+let attempt = 0;
+let stopped = false;
+let watchdog = null;
+let heartbeatMs = 20000;
+
+function setState(state, text) {
+  roomEl.dataset.state = state;
+  statusEl.textContent = text;
+}
+
+function csrfToken() {
+  const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+function newId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return "m-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+}
+
+function badge(text, cls) {
+  const b = document.createElement("span");
+  b.className = "badge " + (cls || "");
+  b.textContent = text;
+  return b;
+}
+
+function buildItem(entry, isPending) {
+  const li = document.createElement("li");
+  li.className = "entry entry--" + (entry.kind === "event" ? "event" : entry.mode);
+  const head = document.createElement("div");
+  head.className = "entry__head";
+  const who = document.createElement("strong");
+  who.className = "entry__sender";
+  if (entry.kind === "event" || !entry.sender) who.textContent = t.system;
+  else who.textContent = entry.sender.id === config.userId ? entry.sender.name + " (" + t.you + ")" : entry.sender.name;
+  head.appendChild(who);
+  if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(entry.mode, "badge--mode"));
+  if (entry.audience === "gm") head.appendChild(badge(t.gm, "badge--gm"));
+  if (entry.audience === "private") {
+    const names = (entry.recipients || []).map((r) => r.name).join(", ");
+    head.appendChild(badge(t.private + (names ? ": " + names : ""), "badge--private"));
+  }
+  const time = document.createElement("time");
+  time.className = "entry__time muted small";
+  const when = entry.created_at ? new Date(entry.created_at) : new Date();
+  time.dateTime = when.toISOString();
+  time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  head.appendChild(time);
+  if (isPending) {
+    const p = document.createElement("span");
+    p.className = "entry__pending muted small";
+    p.textContent = t.sending;
+    head.appendChild(p);
+    li.classList.add("entry--pending");
+    li.setAttribute("aria-busy", "true");
+  }
+  const body = document.createElement("p");
+  body.className = "entry__body";
+  body.textContent = entry.kind === "event" ? entry.body || entry.event_type : entry.body;
+  li.append(head, body);
+  return li;
+}
+
+function render(entry) {
+  if (seen.has(entry.sequence)) return; // at-least-once delivery: drop duplicates
+  seen.add(entry.sequence);
+  const li = buildItem(entry, false);
+  li.dataset.sequence = String(entry.sequence);
+  const mine = entry.client_message_id && pending.get(entry.client_message_id);
+  if (mine) {
+    mine.li.replaceWith(li);
+    pending.delete(entry.client_message_id);
+  }
+  // Keep sequence order even if a replay batch interleaves with a pending bubble.
+  let after = null;
+  for (const node of timeline.querySelectorAll("li[data-sequence]")) {
+    if (Number(node.dataset.sequence) > entry.sequence) { after = node; break; }
+  }
+  if (!mine || after) timeline.insertBefore(li, after || firstPending());
+  lastSeq = Math.max(lastSeq, entry.sequence);
+  empty.hidden = true;
+  scheduleRead();
+}
+
+function firstPending() {
+  return timeline.querySelector("li.entry--pending");
+}
+
+let readTimer = null;
+function scheduleRead() {
+  clearTimeout(readTimer);
+  readTimer = setTimeout(() => {
+    if (lastSeq <= config.lastRead || document.hidden) return;
+    const seq = lastSeq;
+    fetch(config.readUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ sequence: seq }),
+    }).then((r) => { if (r.ok) config.lastRead = seq; }).catch(() => {});
+  }, 800);
+}
+
+function renderPresence(users) {
+  presenceEl.replaceChildren();
+  if (!users.length) {
+    const li = document.createElement("li");
+    li.className = "muted small";
+    li.textContent = t.nobody;
+    presenceEl.appendChild(li);
+  }
+  for (const u of users) {
+    const li = document.createElement("li");
+    li.textContent = u.id === config.userId ? u.name + " (" + t.you + ")" : u.name;
+    presenceEl.appendChild(li);
+  }
+}
+
+function armWatchdog() {
+  clearTimeout(watchdog);
+  // No frame for two heartbeats: the connection is dead even if the browser has not noticed.
+  watchdog = setTimeout(() => socket && socket.close(), heartbeatMs * 2 + 5000);
+}
+
+function connect() {
+  if (stopped) return;
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}${config.socketPath}?after=${lastSeq}`);
+  const ws = socket;
+  ws.onopen = () => { armWatchdog(); };
+  ws.onmessage = (ev) => {
+    armWatchdog();
+    const msg = JSON.parse(ev.data);
+    switch (msg.type) {
+      case "hello":
+        heartbeatMs = msg.heartbeat_seconds * 1000;
+        break;
+      case "entry":
+        render(msg.entry);
+        break;
+      case "caught_up":
+        attempt = 0;
+        setState("live", t.live);
+        flushPending();
+        break;
+      case "presence":
+        renderPresence(msg.users);
+        break;
+      case "access.revoked":
+        stopped = true;
+        break;
+      case "event":
+        document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
+        break;
+      default:
+        break;
+    }
+  };
+  ws.onclose = (ev) => {
+    clearTimeout(watchdog);
+    if (ws !== socket) return;
+    if (ev.code === 4403 || ev.code === 4404) { stopped = true; setState("closed", t.revoked); disableComposer(); return; }
+    if (ev.code === 4401) { stopped = true; setState("closed", t.signin); disableComposer(); return; }
+    if (stopped) return;
+    setState("reconnecting", t.reconnecting);
+    const base = Math.min(30000, 500 * 2 ** attempt);
+    attempt += 1;
+    setTimeout(connect, base / 2 + Math.random() * (base / 2));
+  };
+}
+
+function disableComposer() {
+  if (!form) return;
+  for (const el of form.elements) el.disabled = true;
+}
+
+// Exposed for tests and debugging: drop the socket as a network failure would.
+window.sagasmithRoom = { dropSocket: () => socket && socket.close(), lastSeq: () => lastSeq };
+
+async function send(cmid) {
+  const item = pending.get(cmid);
+  if (!item) return;
+  try {
+    const r = await fetch(config.messagesUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), "Idempotency-Key": cmid },
+      body: JSON.stringify(item.payload),
+    });
+    const data = await r.json().catch(() => ({}));
+    if (r.ok) { render(data); return; }
+    if (r.status >= 400 && r.status < 500 && !(data.error && data.error.retryable)) {
+      item.li.remove();
+      pending.delete(cmid);
+      showError((data.error && data.error.message) || r.statusText);
+      return;
+    }
+    throw new Error("retryable");
+  } catch (e) {
+    // Same Idempotency-Key on retry, so a request that did land is not posted twice.
+    const label = item.li.querySelector(".entry__pending");
+    if (label) label.textContent = t.failed;
+    item.retry = (item.retry || 0) + 1;
+    setTimeout(() => send(cmid), Math.min(15000, 1000 * 2 ** item.retry));
+  }
+}
+
+function flushPending() {
+  for (const [cmid, item] of pending) if (item.retry) send(cmid);
+}
+
+function showError(text) {
+  const el = document.getElementById("composer-error");
+  el.textContent = text;
+  el.hidden = false;
+}
+
+if (form) {
+  const bodyEl = form.querySelector("textarea");
+  const picker = document.getElementById("recipients");
+  form.addEventListener("change", () => {
+    if (picker) picker.hidden = form.querySelector("input[name=audience]:checked").value !== "private";
+  });
+  bodyEl.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); form.requestSubmit(); }
+  });
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = bodyEl.value.trim();
+    if (!text) return;
+    document.getElementById("composer-error").hidden = true;
+    const audienceEl = form.querySelector("input[name=audience]:checked");
+    const payload = {
+      body: text,
+      mode: form.querySelector("input[name=mode]:checked").value,
+      audience: audienceEl ? audienceEl.value : "public",
+      recipients: [],
+    };
+    if (payload.audience === "private") {
+      payload.recipients = [...form.querySelectorAll("input[name=recipients]:checked")].map((c) => c.value);
+    }
+    const cmid = newId();
+    payload.client_message_id = cmid;
+    const li = buildItem({ ...payload, kind: "message", sender: { id: config.userId, name: "…" }, recipients: [] }, true);
+    li.querySelector(".entry__sender").textContent = t.you;
+    timeline.appendChild(li);
+    empty.hidden = true;
+    pending.set(cmid, { li, payload });
+    bodyEl.value = "";
+    send(cmid);
+  });
+}
+
+setState("connecting", t.connecting);
+connect();

@@ -1,0 +1,221 @@
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from django.conf import settings as dj_settings
+
+from apps.campaigns.models import CampaignMembership
+from apps.projections import dispatch
+from apps.projections.models import OutboxEvent
+from apps.projections.services import outbox_dispatch
+from apps.rooms.consumers import (
+    CLOSE_ACCESS_REVOKED,
+    CLOSE_BAD_REQUEST,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHENTICATED,
+)
+from apps.rooms.services import room_message_post
+from sagasmith_web.routing import build_application
+from tests.conftest import redis_url_or_skip
+
+from .factories import ORIGIN, WebsocketCommunicator, make_campaign, remove_member, socket_app
+
+Role = CampaignMembership.Role
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def redis_layer(settings):
+    url = redis_url_or_skip()
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": "sagasmith-test"},
+        }
+    }
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.fixture
+def memory_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.fixture
+def table(make_user):
+    owner, p1 = make_user(), make_user()
+    campaign, ms = make_campaign(owner, (p1, Role.PLAYER))
+    return campaign, ms[0], ms[1]
+
+
+async def open_socket(campaign, user, after=0, app=None):
+    comm = WebsocketCommunicator(
+        app or socket_app(), f"/ws/rooms/{campaign.id}/?after={after}", headers=[ORIGIN]
+    )
+    comm.scope["user"] = user
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def frames_until_caught_up(comm):
+    """Entries sent before `caught_up`; presence and hello frames are skipped."""
+    seqs = []
+    while True:
+        frame = await comm.receive_json_from(timeout=3)
+        if frame["type"] == "entry":
+            seqs.append(frame["entry"]["sequence"])
+        elif frame["type"] == "caught_up":
+            return seqs, frame["sequence"]
+
+
+async def next_entries(comm, n):
+    seqs = []
+    while len(seqs) < n:
+        frame = await comm.receive_json_from(timeout=3)
+        if frame["type"] == "entry":
+            seqs.append(frame["entry"]["sequence"])
+    return seqs
+
+
+post = database_sync_to_async(
+    lambda m, body, **kw: room_message_post(
+        membership=m, body=body, mode="chat", client_message_id=body, **kw
+    )[0]
+)
+
+
+async def test_denied_connections_close_with_documented_codes(memory_layer, table, make_user):
+    campaign, owner, _ = table
+    stranger = await database_sync_to_async(make_user)()
+    app = build_application(None)
+    # Full stack, no session cookie: anonymous.
+    comm = WebsocketCommunicator(app, f"/ws/rooms/{campaign.id}/", headers=[ORIGIN])
+    await comm.connect()
+    assert (await comm.receive_output(timeout=3))["code"] == CLOSE_UNAUTHENTICATED
+    # A foreign origin is refused before the consumer runs.
+    comm = WebsocketCommunicator(
+        app, f"/ws/rooms/{campaign.id}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await comm.connect()
+    assert connected is False
+    comm = await open_socket(campaign, stranger)
+    assert (await comm.receive_output(timeout=3))["code"] == CLOSE_NOT_FOUND
+    comm = await open_socket(campaign, owner.user, after="x")
+    assert (await comm.receive_output(timeout=3))["code"] == CLOSE_BAD_REQUEST
+
+
+async def test_session_cookie_authenticates(memory_layer, table, client):
+    campaign, owner, _ = table
+    await database_sync_to_async(client.force_login)(owner.user)
+    cookie = (
+        f"{dj_settings.SESSION_COOKIE_NAME}={client.cookies[dj_settings.SESSION_COOKIE_NAME].value}"
+    )
+    comm = WebsocketCommunicator(
+        build_application(None),
+        f"/ws/rooms/{campaign.id}/",
+        headers=[ORIGIN, (b"cookie", cookie.encode())],
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    hello = await comm.receive_json_from(timeout=3)
+    assert (hello["type"], hello["role"], hello["user_id"]) == (
+        "hello",
+        "owner",
+        str(owner.user_id),
+    )
+    await comm.disconnect()
+
+
+async def test_removal_closes_socket_on_redis(redis_layer, table):
+    campaign, owner, player = table
+    comm = await open_socket(campaign, player.user)
+    assert await frames_until_caught_up(comm) == ([], 0)
+    await database_sync_to_async(remove_member)(player)
+    while True:
+        out = await comm.receive_output(timeout=3)
+        if out["type"] == "websocket.close":
+            break
+        last = out
+    assert (last["text"], out["code"]) == (
+        '{"type": "access.revoked", "reason": "removed"}',
+        CLOSE_ACCESS_REVOKED,
+    )
+    # Reconnecting is refused, and the owner's socket never saw the revocation.
+    comm = await open_socket(campaign, player.user)
+    assert (await comm.receive_output(timeout=3))["code"] == CLOSE_NOT_FOUND
+
+
+async def test_resume_after_gap_on_redis(redis_layer, table):
+    campaign, owner, player = table
+    comm = await open_socket(campaign, player.user)
+    await frames_until_caught_up(comm)
+    await post(owner, "one")
+    await post(owner, "two")
+    assert await next_entries(comm, 2) == [1, 2]
+    await comm.disconnect()
+    await post(owner, "three")
+    await post(owner, "secret", audience="gm")
+    await post(owner, "five")
+    comm = await open_socket(campaign, player.user, after=2)
+    assert await frames_until_caught_up(comm) == ([3, 5], 5)
+    # A lost wake-up: publish nothing for six, then seven arrives and exposes the gap.
+    dispatch._poller = None
+    real = dispatch.publishes_on_commit
+    dispatch.publishes_on_commit = lambda: False
+    try:
+        await post(owner, "six")
+    finally:
+        dispatch.publishes_on_commit = real
+    await post(owner, "seven")
+    assert await next_entries(comm, 2) == [6, 7]
+    assert await comm.receive_json_from() == {"type": "caught_up", "sequence": 7}
+    assert await comm.receive_nothing(timeout=0.3)
+    # At-least-once: republishing everything is harmless.
+    await database_sync_to_async(OutboxEvent.objects.update)(dispatched_at=None)
+    await database_sync_to_async(outbox_dispatch)()
+    assert await comm.receive_nothing(timeout=0.3)
+    await comm.disconnect()
+
+
+async def test_heartbeat_reconciles_lost_wakeup(memory_layer, table, settings):
+    settings.ROOMS_HEARTBEAT_SECONDS = 0.2
+    campaign, owner, player = table
+    comm = await open_socket(campaign, player.user)
+    await frames_until_caught_up(comm)
+    await post(owner, "nobody publishes this")  # in-memory layer, no poller: nothing is sent
+    frames = []
+    while not frames or frames[-1]["type"] != "heartbeat":
+        frames.append(await comm.receive_json_from(timeout=3))
+    assert [f["entry"]["sequence"] for f in frames if f["type"] == "entry"] == [1]
+    await comm.disconnect()
+
+
+async def test_presence_join_and_leave(memory_layer, table):
+    campaign, owner, player = table
+    a = await open_socket(campaign, owner.user)
+    await frames_until_caught_up(a)
+    b = await open_socket(campaign, player.user)
+    await frames_until_caught_up(b)
+    seen = []
+    while True:
+        frame = await a.receive_json_from(timeout=3)
+        if frame["type"] == "presence":
+            seen = sorted(u["id"] for u in frame["users"])
+            if len(seen) == 2:
+                break
+    assert seen == sorted([str(owner.user_id), str(player.user_id)])
+    await b.disconnect()
+    while True:
+        frame = await a.receive_json_from(timeout=3)
+        if frame["type"] == "presence":
+            break
+    assert [u["id"] for u in frame["users"]] == [str(owner.user_id)]
+    await a.disconnect()
+    await asyncio.sleep(0)

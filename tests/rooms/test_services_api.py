@@ -1,0 +1,247 @@
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from apps.campaigns.models import CampaignMembership
+from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
+from apps.projections.models import OutboxEvent
+from apps.rooms.models import Message, ReadCursor, Room
+from apps.rooms.selectors import message_visible_to, room_messages_for_viewer
+from apps.rooms.services import room_event_record, room_mark_read, room_message_post
+
+from .factories import make_campaign
+
+Role = CampaignMembership.Role
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(make_user):
+    owner, gm, p1, p2, obs = (make_user() for _ in range(5))
+    campaign, ms = make_campaign(
+        owner, (gm, Role.GM), (p1, Role.PLAYER), (p2, Role.PLAYER), (obs, Role.OBSERVER)
+    )
+    return campaign, dict(zip(["owner", "gm", "p1", "p2", "obs"], ms, strict=True))
+
+
+def post(m, body="hi", cmid=None, **kw):
+    post.n = getattr(post, "n", 0) + 1
+    return room_message_post(
+        membership=m,
+        body=body,
+        mode=kw.pop("mode", "chat"),
+        client_message_id=cmid or f"cmid-{post.n}",
+        **kw,
+    )
+
+
+def test_sequences_are_consecutive_and_outbox_written_with_entry(table):
+    campaign, m = table
+    a, _ = post(m["p1"])
+    b, _ = post(m["gm"], mode="narration", audience="gm")
+    c = room_event_record(campaign=campaign, event_type="phase.changed", data={"phase": "combat"})
+    assert [a.sequence, b.sequence, c.sequence] == [1, 2, 3]
+    assert Room.objects.get(campaign=campaign).last_sequence == 3
+    rows = list(OutboxEvent.objects.filter(campaign_id=campaign.id).order_by("id"))
+    assert [(r.event_type, r.payload["sequence"], r.audience) for r in rows] == [
+        ("room.entry", 1, "public"),
+        ("room.entry", 2, "gm"),
+        ("room.entry", 3, "public"),
+    ]
+
+
+def test_resubmission_with_same_client_id_returns_first(table):
+    _, m = table
+    first, created = post(m["p1"], body="roll", cmid="abc-123")
+    again, created_again = post(m["p1"], body="roll", cmid="abc-123")
+    assert (created, created_again, again.pk) == (True, False, first.pk)
+    assert Message.objects.count() == 1
+    with pytest.raises(Conflict) as err:
+        post(m["p1"], body="different", cmid="abc-123")
+    assert err.value.code == "client_message_id_reused"
+    # Another sender may use the same client id: uniqueness is per sender.
+    other, created_other = post(m["p2"], body="roll", cmid="abc-123")
+    assert (created_other, other.sequence) == (True, 2)
+
+
+@pytest.mark.parametrize(
+    ("who", "kw", "error", "code"),
+    [
+        ("p1", {"mode": "narration"}, PermissionDenied, "narration_gm_only"),
+        ("p1", {"audience": "gm"}, PermissionDenied, "audience_gm_only"),
+        ("obs", {}, PermissionDenied, "observer"),
+        ("gm", {"mode": "shout"}, ValidationFailed, "invalid_mode"),
+        ("gm", {"body": "   "}, ValidationFailed, "invalid_body"),
+        ("gm", {"audience": "private"}, ValidationFailed, "invalid_recipients"),
+        (
+            "gm",
+            {"recipient_ids": ["00000000-0000-0000-0000-000000000001"]},
+            ValidationFailed,
+            "invalid_recipients",
+        ),
+    ],
+)
+def test_denials_write_nothing(table, who, kw, error, code):
+    campaign, m = table
+    with pytest.raises(error) as err:
+        post(m[who], **kw)
+    assert err.value.code == code
+    assert (Message.objects.count(), OutboxEvent.objects.count()) == (0, 0)
+
+
+def test_private_recipients_must_be_active_members_at_most_32(table, make_user):
+    campaign, m = table
+    outsider = make_user()
+    with pytest.raises(ValidationFailed) as err:
+        post(m["gm"], audience="private", recipient_ids=[outsider.id])
+    assert err.value.details == {"not_members": [str(outsider.id)]}
+    too_many = [m["p1"].user_id] * 1 + [make_user().id for _ in range(32)]
+    with pytest.raises(ValidationFailed):
+        post(m["gm"], audience="private", recipient_ids=too_many)
+    msg, _ = post(m["gm"], audience="private", recipient_ids=[m["p1"].user_id, m["p1"].user_id])
+    assert [link.user_id for link in msg.recipient_links.all()] == [m["p1"].user_id]
+
+
+def test_visibility_per_role(table):
+    _, m = table
+    pub, _ = post(m["p1"])
+    gm_only, _ = post(m["gm"], audience="gm")
+    to_p1, _ = post(m["gm"], audience="private", recipient_ids=[m["p1"].user_id])
+    expected = {
+        "owner": [1, 2, 3],
+        "gm": [1, 2, 3],
+        "p1": [1, 3],
+        "p2": [1],
+        "obs": [1],
+    }
+    room = pub.room
+    for who, seqs in expected.items():
+        got = [x.sequence for x in room_messages_for_viewer(room=room, viewer_membership=m[who])]
+        assert got == seqs, who
+        assert [
+            x for x in (pub, gm_only, to_p1) if message_visible_to(message=x, membership=m[who])
+        ] == [x for x in (pub, gm_only, to_p1) if x.sequence in seqs]
+
+
+def test_list_query_count_is_constant(table):
+    _, m = table
+    for i in range(5):
+        post(
+            m["gm"],
+            audience="private",
+            recipient_ids=[m["p1"].user_id, m["p2"].user_id],
+            body=f"n{i}",
+        )
+    room = Room.objects.get()
+    with CaptureQueriesContext(connection) as ctx:
+        rows = room_messages_for_viewer(room=room, viewer_membership=m["p1"])
+        [r.recipient_links.all()[0].user.label for r in rows]
+    # entries (with sender), recipient links, recipient users: independent of the row count.
+    assert (len(rows), len(ctx.captured_queries)) == (5, 3)
+
+
+def test_mark_read_moves_forward_only(table):
+    _, m = table
+    for _ in range(3):
+        post(m["p1"])
+    assert room_mark_read(membership=m["p2"], sequence=3) == 3
+    assert room_mark_read(membership=m["p2"], sequence=1) == 3
+    with pytest.raises(ValidationFailed):
+        room_mark_read(membership=m["p2"], sequence=4)
+    assert ReadCursor.objects.get(user_id=m["p2"].user_id).last_read_sequence == 3
+
+
+# --- HTTP API ------------------------------------------------------------------------------
+
+
+def url(campaign, tail="messages"):
+    return f"/api/campaigns/{campaign.id}/room/{tail}"
+
+
+def test_api_post_list_and_idempotent_replay(table, api_client):
+    campaign, m = table
+    api_client.force_authenticate(m["p1"].user)
+    r = api_client.post(
+        url(campaign),
+        {"body": "I open the door"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="key-00000001",
+    )
+    assert (r.status_code, r.data["sequence"], r.data["client_message_id"]) == (
+        201,
+        1,
+        "key-00000001",
+    )
+    again = api_client.post(
+        url(campaign),
+        {"body": "I open the door"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="key-00000001",
+    )
+    assert (again.status_code, again["Idempotent-Replay"], again.data["id"]) == (
+        201,
+        "true",
+        r.data["id"],
+    )
+    assert Message.objects.count() == 1
+    api_client.force_authenticate(m["gm"].user)
+    api_client.post(
+        url(campaign),
+        {"body": "secret", "audience": "gm", "mode": "narration"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="key-00000002",
+    )
+    api_client.post(
+        url(campaign),
+        {"body": "psst", "audience": "private", "recipients": [str(m["p1"].user_id)]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="key-00000003",
+    )
+    api_client.force_authenticate(m["p1"].user)
+    page = api_client.get(url(campaign), {"after": 0, "limit": 1}).data
+    assert ([e["sequence"] for e in page["results"]], page["next_after"], page["has_more"]) == (
+        [1],
+        1,
+        True,
+    )
+    page = api_client.get(url(campaign), {"after": 1}).data
+    assert ([e["sequence"] for e in page["results"]], page["has_more"]) == ([3], False)
+    assert page["results"][0]["recipients"] == [
+        {"id": str(m["p1"].user_id), "name": m["p1"].user.label}
+    ]
+    api_client.force_authenticate(m["p2"].user)
+    assert [e["sequence"] for e in api_client.get(url(campaign)).data["results"]] == [1]
+
+
+def test_api_errors(table, api_client, make_user):
+    campaign, m = table
+    api_client.force_authenticate(make_user())
+    assert api_client.get(url(campaign)).status_code == 404
+    api_client.force_authenticate(m["p1"].user)
+    r = api_client.post(
+        url(campaign),
+        {"body": "x", "mode": "narration"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="key-00000009",
+    )
+    assert (r.status_code, r.data["error"]["code"]) == (403, "narration_gm_only")
+    r = api_client.post(url(campaign), {"body": "x"}, format="json")
+    assert (r.status_code, r.data["error"]["code"]) == (400, "idempotency_key_required")
+    assert Message.objects.count() == 0
+    r = api_client.post(url(campaign, "read"), {"sequence": 0}, format="json")
+    assert r.data == {"last_read_sequence": 0}
+
+
+def test_room_page(table, client, make_user):
+    campaign, m = table
+    client.force_login(make_user())
+    assert client.get(f"/campaigns/{campaign.id}/room/").status_code == 404
+    client.force_login(m["gm"].user)
+    r = client.get(f"/campaigns/{campaign.id}/room/")
+    html = r.content.decode()
+    assert r.status_code == 200
+    assert 'id="character-card"' in html and 'id="phase-panel"' in html
+    assert 'value="narration"' in html and 'id="audience-picker"' in html
+    client.force_login(m["p1"].user)
+    html = client.get(f"/campaigns/{campaign.id}/room/").content.decode()
+    assert 'value="narration"' not in html and 'id="audience-picker"' not in html
