@@ -161,4 +161,20 @@ def api_token_revoke(request, token_id):
 def home(request):
     if not request.user.is_authenticated:
         return redirect("account_login")
-    return render(request, "dashboard.html", {})
+    from apps.campaigns import selectors as campaign_selectors
+    from apps.domains.registry import domain_registry
+
+    plugins = domain_registry().plugins
+    memberships = list(campaign_selectors.campaigns_for_user(user=request.user))
+    for membership in memberships:
+        plugin = plugins.get(membership.campaign.system_id)
+        membership.system_label = str(plugin.label) if plugin else membership.campaign.system_id
+    return render(
+        request,
+        "dashboard.html",
+        {
+            "memberships": memberships,
+            "my_requests": campaign_selectors.my_pending_join_requests(user=request.user),
+            "awaiting": campaign_selectors.join_requests_awaiting(user=request.user),
+        },
+    )

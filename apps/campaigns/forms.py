@@ -1,0 +1,67 @@
+"""Page forms; the services validate again, these give labelled controls and field errors."""
+
+from __future__ import annotations
+
+import uuid
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.domains.registry import available_systems
+
+from .models import CampaignInvite, CampaignMembership
+
+EXPIRY_CHOICES = [
+    (1, _("1 hour")),
+    (24, _("1 day")),
+    (24 * 7, _("7 days")),
+    (24 * 30, _("30 days")),
+]
+
+
+class CampaignCreateForm(forms.Form):
+    name = forms.CharField(label=_("Campaign name"), max_length=120)
+    system_id = forms.ChoiceField(label=_("Game system"), widget=forms.RadioSelect)
+    # A per-form token: a double submit reaches the same domain campaign instead of two.
+    form_token = forms.CharField(widget=forms.HiddenInput, max_length=64)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["system_id"].choices = available_systems()
+        if not self.is_bound:
+            self.initial.setdefault("form_token", uuid.uuid4().hex)
+
+
+class InviteCreateForm(forms.Form):
+    mode = forms.ChoiceField(label=_("Joining"), choices=CampaignInvite.Mode.choices)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[
+            (CampaignMembership.Role.PLAYER, _("Player")),
+            (CampaignMembership.Role.OBSERVER, _("Observer")),
+        ],
+    )
+    expires_in_hours = forms.TypedChoiceField(
+        label=_("Expires after"), choices=EXPIRY_CHOICES, coerce=int, initial=24 * 7
+    )
+    max_uses = forms.IntegerField(label=_("Uses"), min_value=1, max_value=100, initial=5)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[
+            (CampaignMembership.Role.GM, _("GM")),
+            (CampaignMembership.Role.PLAYER, _("Player")),
+            (CampaignMembership.Role.OBSERVER, _("Observer")),
+        ],
+    )
+
+
+class BindingForm(forms.Form):
+    user_id = forms.UUIDField(label=_("Member"))
+    character_id = forms.CharField(label=_("Character id"), max_length=64)
+    can_control = forms.BooleanField(label=_("Can control"), required=False, initial=True)
+    can_view_private = forms.BooleanField(
+        label=_("Can see the private sheet"), required=False, initial=True
+    )

@@ -1,0 +1,197 @@
+"""Campaign projections: the domain server is the authority, these rows mirror what it accepted."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.models import BaseModel
+
+
+class Campaign(BaseModel):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        ARCHIVED = "archived", _("archived")
+
+    name = models.CharField(_("name"), max_length=120)
+    system_id = models.CharField(_("system"), max_length=64)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_campaigns"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    authority_revision = models.BigIntegerField(default=0)
+    authority_receipt = models.JSONField(default=dict, blank=True)
+    phase = models.CharField(max_length=40, default="lobby")
+    # The API Idempotency-Key (or form token) the campaign was created with, per owner.
+    creation_key = models.CharField(max_length=160, blank=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("campaign")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "creation_key"],
+                condition=~Q(creation_key=""),
+                name="campaigns_campaign_owner_creation_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def domain_id(self) -> str:
+        return str(self.id)
+
+
+class CampaignMembership(BaseModel):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("owner")
+        GM = "gm", _("GM")
+        PLAYER = "player", _("player")
+        OBSERVER = "observer", _("observer")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        REMOVED = "removed", _("removed")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_memberships"
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name = _("campaign membership")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "user"], name="campaigns_membership_campaign_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.role} in {self.campaign_id}"
+
+    @property
+    def is_manager(self) -> bool:
+        return self.role in (self.Role.OWNER, self.Role.GM)
+
+
+class CampaignInvite(BaseModel):
+    """A shareable join link; only the token's SHA-256 is stored, the link is shown once."""
+
+    class Mode(models.TextChoices):
+        REQUEST = "request", _("request to join")
+        AUTO_JOIN = "auto_join", _("join automatically")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invites")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    mode = models.CharField(_("mode"), max_length=10, choices=Mode.choices)
+    role = models.CharField(
+        _("role"),
+        max_length=10,
+        choices=[
+            (CampaignMembership.Role.PLAYER, _("player")),
+            (CampaignMembership.Role.OBSERVER, _("observer")),
+        ],
+        default=CampaignMembership.Role.PLAYER,
+    )
+    expires_at = models.DateTimeField(_("expires at"))
+    max_uses = models.PositiveIntegerField(_("maximum uses"), default=1)
+    used_count = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("campaign invite")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(used_count__lte=models.F("max_uses")),
+                name="campaigns_invite_used_lte_max",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_uses__gte=1) & Q(max_uses__lte=100),
+                name="campaigns_invite_max_uses_1_100",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"invite {self.id} ({self.mode})"
+
+
+class JoinRequest(BaseModel):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_join_requests"
+    )
+    invite = models.ForeignKey(
+        CampaignInvite, null=True, on_delete=models.SET_NULL, related_name="join_requests"
+    )
+    role = models.CharField(max_length=10, choices=CampaignMembership.Role.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    message = models.CharField(_("message"), max_length=300, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name = _("join request")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "user"],
+                condition=Q(status="pending"),
+                name="campaigns_joinrequest_one_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"join {self.user_id} -> {self.campaign_id} ({self.status})"
+
+
+class ActorBinding(BaseModel):
+    """Which user controls (or may see the private sheet of) which domain character."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("active")
+        REMOVED = "removed", _("removed")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="bindings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="actor_bindings"
+    )
+    character_id = models.CharField(max_length=64)
+    character_name = models.CharField(max_length=120, blank=True)
+    can_control = models.BooleanField(default=True)
+    can_view_private = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+
+    class Meta:
+        ordering = ["created_at"]
+        verbose_name = _("actor binding")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "character_id", "user"],
+                name="campaigns_binding_campaign_character_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} -> {self.character_id}"

@@ -1,0 +1,79 @@
+"""Reads of campaign projections. Only active memberships grant access."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from .models import ActorBinding, Campaign, CampaignInvite, CampaignMembership, JoinRequest
+
+
+def membership_for(*, campaign_id, user) -> CampaignMembership | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        CampaignMembership.objects.select_related("campaign")
+        .filter(campaign_id=campaign_id, user=user, status=CampaignMembership.Status.ACTIVE)
+        .first()
+    )
+
+
+def campaign_members(*, campaign) -> QuerySet[CampaignMembership]:
+    return (
+        CampaignMembership.objects.select_related("user")
+        .filter(campaign=campaign, status=CampaignMembership.Status.ACTIVE)
+        .order_by("created_at")
+    )
+
+
+def campaigns_for_user(*, user, include_archived: bool = True) -> QuerySet[CampaignMembership]:
+    """The user's active memberships with their campaigns (role is on the membership)."""
+    qs = CampaignMembership.objects.select_related("campaign", "campaign__owner").filter(
+        user=user, status=CampaignMembership.Status.ACTIVE
+    )
+    if not include_archived:
+        qs = qs.filter(campaign__status=Campaign.Status.ACTIVE)
+    return qs.order_by("campaign__status", "-campaign__created_at")
+
+
+def bindings_for(*, campaign, user=None) -> QuerySet[ActorBinding]:
+    qs = ActorBinding.objects.select_related("user").filter(
+        campaign=campaign, status=ActorBinding.Status.ACTIVE
+    )
+    if user is not None:
+        qs = qs.filter(user=user)
+    return qs.order_by("character_id", "created_at")
+
+
+def active_invites(*, campaign) -> QuerySet[CampaignInvite]:
+    from django.utils import timezone
+
+    return CampaignInvite.objects.filter(
+        campaign=campaign, revoked_at__isnull=True, expires_at__gt=timezone.now()
+    ).order_by("-created_at")
+
+
+def pending_join_requests(*, campaign) -> QuerySet[JoinRequest]:
+    return JoinRequest.objects.select_related("user").filter(
+        campaign=campaign, status=JoinRequest.Status.PENDING
+    )
+
+
+def my_pending_join_requests(*, user) -> QuerySet[JoinRequest]:
+    return JoinRequest.objects.select_related("campaign").filter(
+        user=user, status=JoinRequest.Status.PENDING
+    )
+
+
+def join_requests_awaiting(*, user) -> QuerySet[JoinRequest]:
+    """Pending requests in campaigns where the user is an active owner or GM."""
+    managed = CampaignMembership.objects.filter(
+        user=user,
+        status=CampaignMembership.Status.ACTIVE,
+        role__in=[CampaignMembership.Role.OWNER, CampaignMembership.Role.GM],
+        campaign__status=Campaign.Status.ACTIVE,
+    ).values("campaign_id")
+    return (
+        JoinRequest.objects.select_related("campaign", "user")
+        .filter(campaign_id__in=managed, status=JoinRequest.Status.PENDING)
+        .order_by("created_at")
+    )

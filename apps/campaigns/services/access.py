@@ -1,0 +1,31 @@
+"""Authorization on the projection; the domain server re-authorizes every write anyway."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from apps.core.errors import Conflict, NotFound, PermissionDenied
+
+from ..models import Campaign, CampaignMembership
+from ..selectors import membership_for
+
+
+def campaign_access(
+    *, campaign_id, user, manage: bool = False, own: bool = False, writable: bool = False
+) -> CampaignMembership:
+    """The user's active membership. NotFound hides campaigns the user is not in;
+    PermissionDenied when the role is too low; Conflict when a write hits an archived campaign."""
+    membership = membership_for(campaign_id=campaign_id, user=user)
+    if membership is None:
+        raise NotFound(_("Campaign not found."), code="campaign_not_found")
+    if own and membership.role != CampaignMembership.Role.OWNER:
+        raise PermissionDenied(_("Only the campaign owner can do that."))
+    if manage and not membership.is_manager:
+        raise PermissionDenied(_("Only the campaign owner or a GM can do that."))
+    if writable and membership.campaign.status != Campaign.Status.ACTIVE:
+        raise Conflict(
+            _("This campaign is archived."),
+            code="campaign_archived",
+            recovery=_("Archived campaigns are read-only."),
+        )
+    return membership

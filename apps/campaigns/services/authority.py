@@ -1,0 +1,78 @@
+"""Shared plumbing for domain writes: revision-based calls and applying receipts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from apps.domains.client import DomainResult, domain_call
+from apps.domains.errors import DomainError
+
+from ..models import Campaign
+
+STALE_RETRIES = 3
+
+
+def campaign_refresh(*, campaign: Campaign, requester) -> DomainResult:
+    """Read `campaign_get` as `requester` and store the revision and phase it reports."""
+    result = domain_call(
+        system_id=campaign.system_id,
+        tool="campaign_get",
+        arguments={},
+        requester=requester,
+        campaign_id=campaign.domain_id,
+    )
+    view = result.structured.get("campaign") or {}
+    revision = int(result.structured.get("authority_revision") or 0)
+    phase = str(view.get("phase") or campaign.phase)
+    Campaign.objects.filter(pk=campaign.pk).filter(
+        Q(authority_revision__lt=revision) | ~Q(phase=phase)
+    ).update(authority_revision=revision, phase=phase, updated_at=timezone.now())
+    campaign.authority_revision = max(campaign.authority_revision, revision)
+    campaign.phase = phase
+    return result
+
+
+def authority_write(
+    *, campaign: Campaign, tool: str, arguments: dict[str, Any], requester, key: str
+) -> DomainResult:
+    """Call a domain write based on the projection's revision; on `stale_revision`, refresh and
+    retry. The idempotency key is `key@revision`: a retry after a crash (projection unchanged)
+    replays the committed result instead of writing twice.
+
+    Raises DomainError, DomainUnavailable, DomainTimeout, DomainProtocolError."""
+    revision = campaign.authority_revision
+    for attempt in range(STALE_RETRIES):
+        try:
+            return domain_call(
+                system_id=campaign.system_id,
+                tool=tool,
+                arguments={
+                    **arguments,
+                    "expected_revision": revision,
+                    "idempotency_key": f"{key}@{revision}",
+                },
+                requester=requester,
+                campaign_id=campaign.domain_id,
+            )
+        except DomainError as exc:
+            if exc.domain_code != "stale_revision" or attempt == STALE_RETRIES - 1:
+                raise
+            campaign_refresh(campaign=campaign, requester=requester)
+            revision = campaign.authority_revision
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def receipt_apply(*, campaign: Campaign, result: DomainResult) -> None:
+    """Record a write's receipt on the projection; an older receipt never overwrites a newer one.
+    Call inside the transaction that applies the change."""
+    receipt = result.receipt or {}
+    revision = int(receipt.get("authority_revision") or 0)
+    updated = Campaign.objects.filter(pk=campaign.pk, authority_revision__lt=revision).update(
+        authority_revision=revision, authority_receipt=receipt, updated_at=timezone.now()
+    )
+    if updated:
+        campaign.authority_revision = revision
+        campaign.authority_receipt = receipt

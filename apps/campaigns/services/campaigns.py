@@ -1,0 +1,112 @@
+"""Creating and archiving campaigns."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.core.errors import IdempotencyConflict, PermissionDenied, ValidationFailed
+from apps.core.services import audit_record
+from apps.domains.client import domain_call
+from apps.domains.registry import get_plugin
+
+from ..models import Campaign, CampaignMembership
+
+# Campaign ids derive from (owner, creation key), so a retried create reaches the same domain
+# campaign and gets the stored result back instead of creating a second one.
+CAMPAIGN_ID_NAMESPACE = uuid.UUID("5b1d3c2e-7f0a-4b8e-9c61-2a4f0d9e8b17")
+NAME_MAX = 120
+
+
+def campaign_id_for(*, owner, idempotency_key: str) -> uuid.UUID:
+    return uuid.uuid5(CAMPAIGN_ID_NAMESPACE, f"{owner.id}:{idempotency_key}")
+
+
+def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -> Campaign:
+    """Create the campaign on its domain server, then its projection with `owner` as owner.
+
+    Raises ValidationFailed, UnknownSystem, IdempotencyConflict and the domain client's errors.
+    """
+    name = (name or "").strip()
+    if not name or len(name) > NAME_MAX:
+        raise ValidationFailed(
+            _("A campaign name needs 1 to %(max)d characters.") % {"max": NAME_MAX},
+            details={"fields": {"name": [_("1 to %(max)d characters.") % {"max": NAME_MAX}]}},
+        )
+    if not idempotency_key:
+        raise ValidationFailed(_("An idempotency key is required to create a campaign."))
+    plugin = get_plugin(system_id)
+    existing = Campaign.objects.filter(owner=owner, creation_key=idempotency_key).first()
+    if existing is not None:
+        return _same_or_conflict(existing, name=name, system_id=system_id)
+
+    campaign_id = campaign_id_for(owner=owner, idempotency_key=idempotency_key)
+    result = domain_call(
+        system_id=plugin.system_id,
+        tool="campaign_create",
+        arguments={
+            "name": name,
+            "expected_revision": 0,
+            "idempotency_key": f"campaign:{campaign_id}:create",
+        },
+        requester=owner,
+        campaign_id=str(campaign_id),
+    )
+    receipt = result.receipt or {}
+    view = result.structured.get("campaign") or {}
+    try:
+        with transaction.atomic():
+            campaign = Campaign.objects.create(
+                id=campaign_id,
+                name=name,
+                system_id=plugin.system_id,
+                owner=owner,
+                authority_revision=int(receipt.get("authority_revision") or 0),
+                authority_receipt=receipt,
+                phase=str(view.get("phase") or "lobby"),
+                creation_key=idempotency_key,
+            )
+            CampaignMembership.objects.create(
+                campaign=campaign, user=owner, role=CampaignMembership.Role.OWNER
+            )
+            audit_record(
+                actor=owner,
+                action="campaign.create",
+                subject_type="campaign",
+                subject_id=campaign.id,
+                details={"system_id": plugin.system_id, "revision": campaign.authority_revision},
+            )
+    except IntegrityError:
+        # A concurrent retry with the same key stored the projection first.
+        existing = Campaign.objects.get(owner=owner, creation_key=idempotency_key)
+        return _same_or_conflict(existing, name=name, system_id=system_id)
+    return campaign
+
+
+def _same_or_conflict(campaign: Campaign, *, name: str, system_id: str) -> Campaign:
+    if campaign.name != name or campaign.system_id != system_id:
+        raise IdempotencyConflict(
+            _("This idempotency key already created a different campaign."),
+            details={"campaign_id": str(campaign.id)},
+        )
+    return campaign
+
+
+def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
+    """Archive the campaign (owner only); archiving twice is a no-op. Raises PermissionDenied."""
+    if campaign.owner_id != actor.id:
+        raise PermissionDenied(_("Only the campaign owner can archive it."))
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if locked.status == Campaign.Status.ARCHIVED:
+            return locked
+        locked.status = Campaign.Status.ARCHIVED
+        locked.archived_at = timezone.now()
+        locked.save(update_fields=["status", "archived_at", "updated_at"])
+        audit_record(
+            actor=actor, action="campaign.archive", subject_type="campaign", subject_id=locked.id
+        )
+    return locked

@@ -1,0 +1,214 @@
+"""Campaign invites: shareable links (hash stored, shown once) that request or grant a seat."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.core.errors import Conflict, NotFound, ValidationFailed
+from apps.core.services import audit_record
+
+from ..models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
+from ..selectors import membership_for
+from .access import campaign_access
+
+MIN_EXPIRY = timedelta(hours=1)
+MAX_EXPIRY = timedelta(days=30)
+MAX_USES = 100
+INVITE_ROLES = (CampaignMembership.Role.PLAYER, CampaignMembership.Role.OBSERVER)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def invite_create(
+    *,
+    campaign: Campaign,
+    actor,
+    mode: str,
+    expires_in: timedelta,
+    max_uses: int,
+    role: str = CampaignMembership.Role.PLAYER,
+) -> tuple[CampaignInvite, str]:
+    """A new invite and its token (returned once; only the hash is stored).
+
+    Raises NotFound, PermissionDenied (not owner/GM), Conflict (archived), ValidationFailed."""
+    campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
+    fields: dict[str, list[str]] = {}
+    if mode not in CampaignInvite.Mode.values:
+        fields["mode"] = [_("Choose request or auto_join.")]
+    if not MIN_EXPIRY <= expires_in <= MAX_EXPIRY:
+        fields["expires_in"] = [_("An invite expires after 1 hour to 30 days.")]
+    if not 1 <= max_uses <= MAX_USES:
+        fields["max_uses"] = [_("An invite allows 1 to 100 uses.")]
+    if role not in INVITE_ROLES:
+        fields["role"] = [_("Invites grant the player or observer role.")]
+    if fields:
+        raise ValidationFailed(_("The invite settings are invalid."), details={"fields": fields})
+    token = secrets.token_urlsafe(32)  # 256 bits
+    with transaction.atomic():
+        invite = CampaignInvite.objects.create(
+            campaign=campaign,
+            created_by=actor,
+            token_hash=token_hash(token),
+            mode=mode,
+            role=role,
+            expires_at=timezone.now() + expires_in,
+            max_uses=max_uses,
+        )
+        audit_record(
+            actor=actor,
+            action="campaign.invite.create",
+            subject_type="campaign",
+            subject_id=campaign.id,
+            details={"invite_id": str(invite.id), "mode": mode, "max_uses": max_uses},
+        )
+    return invite, token
+
+
+def invite_revoke(*, invite: CampaignInvite, actor) -> CampaignInvite:
+    """Revoke an invite (owner/GM); revoking twice is a no-op."""
+    campaign_access(campaign_id=invite.campaign_id, user=actor, manage=True)
+    with transaction.atomic():
+        updated = CampaignInvite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(
+            revoked_at=timezone.now(), updated_at=timezone.now()
+        )
+        if updated:
+            audit_record(
+                actor=actor,
+                action="campaign.invite.revoke",
+                subject_type="campaign",
+                subject_id=invite.campaign_id,
+                details={"invite_id": str(invite.id)},
+            )
+    invite.refresh_from_db()
+    return invite
+
+
+def invite_lookup(*, token: str) -> CampaignInvite:
+    """The invite for a token, whatever its state. Raises NotFound."""
+    invite = (
+        CampaignInvite.objects.select_related("campaign", "created_by")
+        .filter(token_hash=token_hash(token or ""))
+        .first()
+    )
+    if invite is None:
+        raise NotFound(_("This invite link is not valid."), code="invite_not_found")
+    return invite
+
+
+def invite_problem(invite: CampaignInvite) -> Conflict | None:
+    """Why the invite cannot be used now, or None."""
+    if invite.revoked_at is not None:
+        return Conflict(_("This invite was revoked."), code="invite_revoked")
+    if invite.expires_at <= timezone.now():
+        return Conflict(_("This invite has expired."), code="invite_expired")
+    if invite.campaign.status != Campaign.Status.ACTIVE:
+        return Conflict(_("This campaign is archived."), code="campaign_archived")
+    if invite.used_count >= invite.max_uses:
+        return Conflict(_("This invite has no uses left."), code="invite_exhausted")
+    return None
+
+
+@dataclass(frozen=True)
+class InviteOutcome:
+    """`membership` when the user is (now) a member, else the pending `join_request`."""
+
+    campaign: Campaign
+    membership: CampaignMembership | None = None
+    join_request: JoinRequest | None = None
+    already: bool = False
+
+
+def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
+    """Use an invite: a request-mode invite files a join request, an auto_join invite makes the
+    user a member at once (granted on the domain server as the invite's creator).
+
+    Raises NotFound, Conflict (revoked, expired, exhausted, archived) and, for auto_join, the
+    domain client's errors (then nothing changed: the use is given back)."""
+    invite = invite_lookup(token=token)
+    campaign = invite.campaign
+    membership = membership_for(campaign_id=campaign.id, user=user)
+    if membership is not None:
+        return InviteOutcome(campaign=campaign, membership=membership, already=True)
+    pending = JoinRequest.objects.filter(
+        campaign=campaign, user=user, status=JoinRequest.Status.PENDING
+    ).first()
+    if pending is None:
+        problem = invite_problem(invite)
+        if problem is not None:
+            raise problem
+        pending = _consume_and_request(invite=invite, user=user, message=message)
+        created = True
+    else:
+        created = False
+    if invite.mode == CampaignInvite.Mode.REQUEST or pending.invite_id != invite.id:
+        return InviteOutcome(campaign=campaign, join_request=pending, already=not created)
+
+    from .membership import join_request_decide
+
+    try:
+        decided = join_request_decide(
+            join_request=pending, actor=invite.created_by, decision="approve", via_invite=True
+        )
+    except Exception:
+        if created:
+            _undo_request(invite=invite, join_request=pending)
+        raise
+    return InviteOutcome(
+        campaign=campaign, membership=membership_for(campaign_id=campaign.id, user=decided.user)
+    )
+
+
+def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinRequest:
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            # The conditional UPDATE is the race guard: N concurrent users get at most max_uses.
+            used = CampaignInvite.objects.filter(
+                pk=invite.pk,
+                used_count__lt=F("max_uses"),
+                revoked_at__isnull=True,
+                expires_at__gt=now,
+            ).update(used_count=F("used_count") + 1, updated_at=now)
+            if not used:
+                raise Conflict(_("This invite has no uses left."), code="invite_exhausted")
+            join_request = JoinRequest.objects.create(
+                campaign=invite.campaign,
+                user=user,
+                invite=invite,
+                role=invite.role,
+                message=message[:300],
+            )
+            audit_record(
+                actor=user,
+                action="campaign.invite.use",
+                subject_type="campaign",
+                subject_id=invite.campaign_id,
+                details={"invite_id": str(invite.id), "join_request_id": str(join_request.id)},
+            )
+    except IntegrityError:
+        # The same user accepted twice at once; the other request holds the pending row.
+        return JoinRequest.objects.get(
+            campaign=invite.campaign, user=user, status=JoinRequest.Status.PENDING
+        )
+    return join_request
+
+
+def _undo_request(*, invite: CampaignInvite, join_request: JoinRequest) -> None:
+    with transaction.atomic():
+        deleted, _rows = JoinRequest.objects.filter(
+            pk=join_request.pk, status=JoinRequest.Status.PENDING
+        ).delete()
+        if deleted:
+            CampaignInvite.objects.filter(pk=invite.pk, used_count__gt=0).update(
+                used_count=F("used_count") - 1, updated_at=timezone.now()
+            )

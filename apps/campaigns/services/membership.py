@@ -1,0 +1,220 @@
+"""Join decisions, role changes and removal. Authority first: `member_grant`/`member_revoke` run
+on the domain server (as the deciding owner/GM) before the projection changes."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from apps.core.services import audit_record
+from apps.domains.client import DomainResult
+
+from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
+from .access import campaign_access
+from .authority import authority_write, receipt_apply
+
+Role = CampaignMembership.Role
+DECISIONS = {"approve": JoinRequest.Status.APPROVED, "reject": JoinRequest.Status.REJECTED}
+ASSIGNABLE_ROLES = (Role.GM, Role.PLAYER, Role.OBSERVER)
+
+
+def join_request_decide(
+    *, join_request: JoinRequest, actor, decision: str, via_invite: bool = False
+) -> JoinRequest:
+    """Approve or reject a pending join request (owner/GM). The same decision again is a no-op;
+    the opposite one is Conflict (409). Approval grants the role on the domain server first.
+
+    Raises NotFound, PermissionDenied, Conflict, ValidationFailed and the domain client's errors.
+    """
+    if decision not in DECISIONS:
+        raise ValidationFailed(_("The decision must be approve or reject."))
+    target = DECISIONS[decision]
+    campaign_access(campaign_id=join_request.campaign_id, user=actor, manage=True, writable=True)
+    join_request.refresh_from_db()
+    if join_request.status != JoinRequest.Status.PENDING:
+        return _same_or_conflict(join_request, target)
+    if join_request.role == Role.GM and join_request.campaign.owner_id != actor.id:
+        raise PermissionDenied(_("Only the owner can make someone a GM."))
+
+    result: DomainResult | None = None
+    if target == JoinRequest.Status.APPROVED:
+        # Before the lock: no transaction is open while the domain server is awaited.
+        result = authority_write(
+            campaign=join_request.campaign,
+            tool="member_grant",
+            arguments={"principal": join_request.user.principal, "role": join_request.role},
+            requester=actor,
+            key=f"join:{join_request.id}:grant",
+        )
+    with transaction.atomic():
+        locked = JoinRequest.objects.select_for_update().get(pk=join_request.pk)
+        if locked.status != JoinRequest.Status.PENDING:
+            decided = locked
+        else:
+            decided = None
+            locked.status = target
+            locked.decided_by = actor
+            locked.decided_at = timezone.now()
+            locked.save(update_fields=["status", "decided_by", "decided_at", "updated_at"])
+            if result is not None:
+                receipt_apply(campaign=join_request.campaign, result=result)
+                _membership_upsert(
+                    campaign=join_request.campaign, user=join_request.user, role=locked.role
+                )
+            audit_record(
+                actor=actor,
+                action=f"campaign.join.{decision}",
+                subject_type="campaign",
+                subject_id=locked.campaign_id,
+                details={
+                    "join_request_id": str(locked.id),
+                    "user_id": str(locked.user_id),
+                    "via_invite": via_invite,
+                    "revision": join_request.campaign.authority_revision,
+                },
+            )
+    if decided is None:
+        return locked
+    # Someone decided concurrently while the domain was called.
+    if decided.status == target:
+        return decided
+    if result is not None:
+        # We granted, but a rejection won the race: take the grant back (authority first).
+        if CampaignMembership.objects.filter(
+            campaign_id=decided.campaign_id,
+            user_id=decided.user_id,
+            status=CampaignMembership.Status.ACTIVE,
+        ).exists():
+            return _same_or_conflict(decided, target)
+        authority_write(
+            campaign=join_request.campaign,
+            tool="member_revoke",
+            arguments={"principal": join_request.user.principal},
+            requester=actor,
+            key=f"join:{join_request.id}:undo",
+        )
+    return _same_or_conflict(decided, target)
+
+
+def _same_or_conflict(join_request: JoinRequest, target: str) -> JoinRequest:
+    if join_request.status == target:
+        return join_request
+    raise Conflict(
+        _("This join request was already %(status)s.")
+        % {"status": join_request.get_status_display()},
+        code="join_request_decided",
+        details={"status": join_request.status},
+    )
+
+
+def _membership_upsert(*, campaign: Campaign, user, role: str) -> CampaignMembership:
+    membership, created = CampaignMembership.objects.select_for_update().get_or_create(
+        campaign=campaign, user=user, defaults={"role": role}
+    )
+    if not created:
+        membership.role = role
+        membership.status = CampaignMembership.Status.ACTIVE
+        membership.removed_at = None
+        membership.save(update_fields=["role", "status", "removed_at", "updated_at"])
+    return membership
+
+
+def _target_membership(*, campaign: Campaign, user) -> CampaignMembership:
+    membership = (
+        CampaignMembership.objects.select_related("user")
+        .filter(campaign=campaign, user=user, status=CampaignMembership.Status.ACTIVE)
+        .first()
+    )
+    if membership is None:
+        raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
+    return membership
+
+
+def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> CampaignMembership:
+    """Change a member's role (owner only; the owner's own role is fixed). Same role: no-op.
+
+    Raises NotFound, PermissionDenied, ValidationFailed, Conflict and the domain client's errors.
+    """
+    campaign_access(campaign_id=campaign.id, user=actor, own=True, writable=True)
+    if role not in ASSIGNABLE_ROLES:
+        raise ValidationFailed(
+            _("The role must be gm, player or observer."),
+            details={"fields": {"role": [_("Choose gm, player or observer.")]}},
+        )
+    membership = _target_membership(campaign=campaign, user=user)
+    if membership.role == Role.OWNER:
+        raise Conflict(_("The owner's role cannot be changed."), code="owner_role_fixed")
+    if membership.role == role:
+        return membership
+    result = authority_write(
+        campaign=campaign,
+        tool="member_grant",
+        arguments={"principal": membership.user.principal, "role": role},
+        requester=actor,
+        key=f"role:{membership.id}:{role}",
+    )
+    with transaction.atomic():
+        locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)
+        previous = locked.role
+        locked.role = role
+        locked.save(update_fields=["role", "updated_at"])
+        receipt_apply(campaign=campaign, result=result)
+        audit_record(
+            actor=actor,
+            action="campaign.member.role",
+            subject_type="campaign",
+            subject_id=campaign.id,
+            details={"user_id": str(user.id), "from": previous, "to": role},
+        )
+    return locked
+
+
+def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
+    """Remove a member (owner/GM; only the owner removes a GM; the owner cannot be removed):
+    revoke on the domain server, then mark the membership and bindings removed and emit
+    `access.revoked` in the same transaction.
+
+    Raises NotFound, PermissionDenied, Conflict and the domain client's errors."""
+    actor_membership = campaign_access(
+        campaign_id=campaign.id, user=actor, manage=True, writable=True
+    )
+    membership = _target_membership(campaign=campaign, user=user)
+    if membership.role == Role.OWNER:
+        raise Conflict(_("The campaign owner cannot be removed."), code="owner_not_removable")
+    if membership.role == Role.GM and actor_membership.role != Role.OWNER:
+        raise PermissionDenied(_("Only the owner can remove a GM."))
+    result = authority_write(
+        campaign=campaign,
+        tool="member_revoke",
+        arguments={"principal": membership.user.principal},
+        requester=actor,
+        key=f"remove:{membership.id}:{membership.updated_at.timestamp():.6f}",
+    )
+    from apps.projections.services import outbox_emit
+
+    now = timezone.now()
+    with transaction.atomic():
+        locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)
+        locked.status = CampaignMembership.Status.REMOVED
+        locked.removed_at = now
+        locked.save(update_fields=["status", "removed_at", "updated_at"])
+        ActorBinding.objects.filter(
+            campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE
+        ).update(status=ActorBinding.Status.REMOVED, updated_at=now)
+        receipt_apply(campaign=campaign, result=result)
+        outbox_emit(
+            event_type="access.revoked",
+            campaign_id=campaign.id,
+            payload={"user_id": str(user.id), "reason": "removed"},
+            audience={"users": [str(user.id)]},
+        )
+        audit_record(
+            actor=actor,
+            action="campaign.member.remove",
+            subject_type="campaign",
+            subject_id=campaign.id,
+            details={"user_id": str(user.id), "role": locked.role},
+        )
+    return locked

@@ -1,0 +1,375 @@
+"""Campaign pages: Django forms with CSRF; every write goes through the same services as the API."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.accounts.models import User
+from apps.core.errors import ApplicationError, NotFound
+from apps.domains.registry import domain_registry
+
+from . import selectors
+from .forms import BindingForm, CampaignCreateForm, InviteCreateForm, RoleForm
+from .models import CampaignInvite, CampaignMembership, JoinRequest
+from .services.access import campaign_access
+from .services.campaigns import campaign_archive, campaign_create
+from .services.characters import (
+    binding_remove,
+    binding_set,
+    character_create_for,
+    character_form_for,
+)
+from .services.invites import invite_accept, invite_create, invite_lookup, invite_problem
+from .services.invites import invite_revoke as invite_revoke_service
+from .services.membership import join_request_decide, membership_change_role, membership_remove
+
+NEW_INVITE_SESSION_KEY = "campaigns.new_invite"
+
+
+def _membership_or_404(request, campaign_id, **kwargs) -> CampaignMembership:
+    try:
+        return campaign_access(campaign_id=campaign_id, user=request.user, **kwargs)
+    except NotFound as exc:
+        raise Http404(exc.message) from None
+
+
+def _system_label(system_id: str) -> str:
+    plugin = domain_registry().plugins.get(system_id)
+    return str(plugin.label) if plugin else system_id
+
+
+def _settings_url(campaign_id) -> str:
+    return reverse("campaign-settings", args=[campaign_id])
+
+
+@login_required
+def campaign_new(request):
+    systems = domain_registry().plugins
+    form = CampaignCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = campaign_create(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                system_id=form.cleaned_data["system_id"],
+                idempotency_key=f"form:{form.cleaned_data['form_token']}",
+            )
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Campaign “%(name)s” created.") % {"name": campaign.name})
+            return redirect(_settings_url(campaign.id))
+    descriptions = {sid: p.description for sid, p in systems.items()}
+    return render(
+        request,
+        "campaigns/new.html",
+        {"form": form, "descriptions": descriptions, "has_systems": bool(systems)},
+    )
+
+
+@login_required
+def campaign_detail(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    campaign = membership.campaign
+    return render(
+        request,
+        "campaigns/detail.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "system_label": _system_label(campaign.system_id),
+            "members": selectors.campaign_members(campaign=campaign),
+            "my_bindings": selectors.bindings_for(campaign=campaign, user=request.user),
+            "can_create_character": membership.role != CampaignMembership.Role.OBSERVER
+            and campaign.status == campaign.Status.ACTIVE,
+        },
+    )
+
+
+@login_required
+def campaign_settings(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    campaign = membership.campaign
+    if not membership.is_manager:
+        messages.error(request, _("Only the owner or a GM can manage this campaign."))
+        return redirect("campaign-detail", campaign_id=campaign.id)
+    new_invite = request.session.pop(NEW_INVITE_SESSION_KEY, None)
+    if new_invite and new_invite.get("campaign_id") != str(campaign.id):
+        new_invite = None
+    members = list(selectors.campaign_members(campaign=campaign))
+    return render(
+        request,
+        "campaigns/settings.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "is_owner": membership.role == CampaignMembership.Role.OWNER,
+            "system_label": _system_label(campaign.system_id),
+            "members": members,
+            "invites": CampaignInvite.objects.filter(campaign=campaign).order_by("-created_at")[
+                :50
+            ],
+            "join_requests": selectors.pending_join_requests(campaign=campaign),
+            "bindings": selectors.bindings_for(campaign=campaign),
+            "invite_form": InviteCreateForm(),
+            "binding_form": BindingForm(),
+            "role_choices": RoleForm.base_fields["role"].choices,
+            "new_invite_url": new_invite and new_invite["url"],
+        },
+    )
+
+
+def _run(request, campaign_id, action, success: str):
+    """Run a settings action; report a refusal (with the real cause) as a message."""
+    try:
+        action()
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, success)
+    return redirect(_settings_url(campaign_id))
+
+
+@login_required
+@require_POST
+def invite_new(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    form = InviteCreateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The invite settings are invalid."))
+        return redirect(_settings_url(campaign_id))
+    try:
+        _invite, token = invite_create(
+            campaign=membership.campaign,
+            actor=request.user,
+            mode=form.cleaned_data["mode"],
+            role=form.cleaned_data["role"],
+            expires_in=timedelta(hours=form.cleaned_data["expires_in_hours"]),
+            max_uses=form.cleaned_data["max_uses"],
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        # Shown once: the session holds it only until the next settings page view.
+        request.session[NEW_INVITE_SESSION_KEY] = {
+            "campaign_id": str(campaign_id),
+            "url": request.build_absolute_uri(reverse("invite-landing", args=[token])),
+        }
+    return redirect(_settings_url(campaign_id))
+
+
+@login_required
+@require_POST
+def invite_revoke(request, campaign_id, invite_id):
+    membership = _membership_or_404(request, campaign_id)
+    invite = get_object_or_404(CampaignInvite, pk=invite_id, campaign=membership.campaign)
+    return _run(
+        request,
+        campaign_id,
+        lambda: invite_revoke_service(invite=invite, actor=request.user),
+        _("Invite revoked."),
+    )
+
+
+@login_required
+@require_POST
+def join_decide(request, campaign_id, join_request_id):
+    membership = _membership_or_404(request, campaign_id)
+    join_request = get_object_or_404(
+        JoinRequest.objects.select_related("campaign", "user"),
+        pk=join_request_id,
+        campaign=membership.campaign,
+    )
+    decision = request.POST.get("decision", "")
+    done = (
+        _("%(name)s joined the campaign.") if decision == "approve" else _("Request declined.")
+    ) % {"name": join_request.user.label}
+    return _run(
+        request,
+        campaign_id,
+        lambda: join_request_decide(
+            join_request=join_request, actor=request.user, decision=decision
+        ),
+        done,
+    )
+
+
+def _member_user(membership, user_id) -> User:
+    return get_object_or_404(
+        User,
+        pk=user_id,
+        campaign_memberships__campaign=membership.campaign,
+        campaign_memberships__status=CampaignMembership.Status.ACTIVE,
+    )
+
+
+@login_required
+@require_POST
+def member_role(request, campaign_id, user_id):
+    membership = _membership_or_404(request, campaign_id)
+    user = _member_user(membership, user_id)
+    form = RoleForm(request.POST)
+    role = form.cleaned_data["role"] if form.is_valid() else request.POST.get("role", "")
+    return _run(
+        request,
+        campaign_id,
+        lambda: membership_change_role(
+            campaign=membership.campaign, actor=request.user, user=user, role=role
+        ),
+        _("Role updated."),
+    )
+
+
+@login_required
+@require_POST
+def member_remove(request, campaign_id, user_id):
+    membership = _membership_or_404(request, campaign_id)
+    user = _member_user(membership, user_id)
+    return _run(
+        request,
+        campaign_id,
+        lambda: membership_remove(campaign=membership.campaign, actor=request.user, user=user),
+        _("%(name)s was removed.") % {"name": user.label},
+    )
+
+
+@login_required
+@require_POST
+def binding_new(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    form = BindingForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a member and a character id."))
+        return redirect(_settings_url(campaign_id))
+    user = _member_user(membership, form.cleaned_data["user_id"])
+    return _run(
+        request,
+        campaign_id,
+        lambda: binding_set(
+            campaign=membership.campaign,
+            actor=request.user,
+            user=user,
+            character_id=form.cleaned_data["character_id"],
+            can_control=form.cleaned_data["can_control"],
+            can_view_private=form.cleaned_data["can_view_private"],
+        ),
+        _("Binding saved."),
+    )
+
+
+@login_required
+@require_POST
+def binding_delete(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    user = get_object_or_404(User, pk=request.POST.get("user_id"))
+    return _run(
+        request,
+        campaign_id,
+        lambda: binding_remove(
+            campaign=membership.campaign,
+            actor=request.user,
+            user=user,
+            character_id=request.POST.get("character_id", ""),
+        ),
+        _("Binding removed."),
+    )
+
+
+@login_required
+@require_POST
+def campaign_archive_view(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    return _run(
+        request,
+        campaign_id,
+        lambda: campaign_archive(campaign=membership.campaign, actor=request.user),
+        _("Campaign archived."),
+    )
+
+
+@login_required
+def character_new(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    campaign = membership.campaign
+    token = request.POST.get("form_token") or uuid.uuid4().hex
+    if request.method == "POST":
+        form = character_form_for(campaign=campaign, data=request.POST)
+        if form.is_valid():
+            try:
+                binding = character_create_for(
+                    campaign=campaign,
+                    user=request.user,
+                    form_data=request.POST,
+                    idempotency_key=f"form:{token}",
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s is ready and bound to you.") % {"name": binding.character_name},
+                )
+                return redirect("campaign-detail", campaign_id=campaign.id)
+    else:
+        form = character_form_for(campaign=campaign)
+    return render(
+        request,
+        "campaigns/character_new.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "form": form,
+            "form_token": token,
+            "system_label": _system_label(campaign.system_id),
+        },
+    )
+
+
+def invite_landing(request, token):
+    try:
+        invite = invite_lookup(token=token)
+    except NotFound:
+        return render(request, "campaigns/invite_landing.html", {"invalid": True}, status=404)
+    campaign = invite.campaign
+    context = {
+        "invite": invite,
+        "campaign": campaign,
+        "system_label": _system_label(campaign.system_id),
+        "problem": invite_problem(invite),
+    }
+    if not request.user.is_authenticated:
+        next_qs = urlencode({"next": request.path})
+        context["login_url"] = f"{reverse('account_login')}?{next_qs}"
+        context["signup_url"] = f"{reverse('account_signup')}?{next_qs}"
+        return render(request, "campaigns/invite_landing.html", context)
+    membership = selectors.membership_for(campaign_id=campaign.id, user=request.user)
+    pending = JoinRequest.objects.filter(
+        campaign=campaign, user=request.user, status=JoinRequest.Status.PENDING
+    ).first()
+    if request.method == "POST":
+        try:
+            outcome = invite_accept(
+                token=token, user=request.user, message=request.POST.get("message", "")
+            )
+        except ApplicationError as exc:
+            messages.error(request, exc.message)
+            return redirect("invite-landing", token=token)
+        if outcome.membership is not None:
+            messages.success(request, _("You joined “%(name)s”.") % {"name": campaign.name})
+            return redirect("campaign-detail", campaign_id=campaign.id)
+        messages.success(
+            request, _("Request sent. A GM of “%(name)s” will review it.") % {"name": campaign.name}
+        )
+        return redirect("home")
+    context.update({"membership": membership, "pending": pending})
+    return render(request, "campaigns/invite_landing.html", context)

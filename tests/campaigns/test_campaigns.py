@@ -1,0 +1,126 @@
+"""Campaign create/list/detail/archive against a live dnd5e server."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.campaigns.models import Campaign, CampaignMembership
+from apps.campaigns.services.campaigns import campaign_create
+from apps.core.models import AuditEvent, IdempotencyRecord
+from tests.campaigns.conftest import domain_members, domain_view, join
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_via_api_stores_projection_and_replays(domains, api_client, gm):
+    api_client.force_authenticate(gm)
+    body = {"name": "Lost Mine", "system_id": "dnd5e"}
+    first = api_client.post("/api/campaigns", body, format="json", HTTP_IDEMPOTENCY_KEY="create-1")
+    assert first.status_code == 201, first.json()
+    data = first.json()
+    campaign = Campaign.objects.get()
+    assert data["id"] == str(campaign.id)
+    assert data["role"] == "owner"
+    assert campaign.name == "Lost Mine"
+    assert campaign.owner == gm
+    assert campaign.phase == "lobby"
+    assert campaign.authority_revision == 1
+    assert campaign.authority_receipt["authority_revision"] == 1
+    assert campaign.authority_receipt["previous_revision"] == 0
+    assert campaign.authority_receipt["changed_scopes"] == ["campaign", "membership", "phase"]
+    assert list(campaign.memberships.values_list("user__email", "role", "status")) == [
+        ("gm@example.test", "owner", "active")
+    ]
+    # The domain server is the authority: it knows the requester as the owner.
+    assert domain_members(campaign, gm) == {gm.principal: "owner"}
+
+    again = api_client.post("/api/campaigns", body, format="json", HTTP_IDEMPOTENCY_KEY="create-1")
+    assert again.status_code == 201
+    assert again["Idempotent-Replay"] == "true"
+    assert again.json() == data
+    assert Campaign.objects.count() == 1
+    assert AuditEvent.objects.filter(action="campaign.create").count() == 1
+
+
+def test_retry_after_lost_response_reaches_same_domain_campaign(domains, gm):
+    # The API record is gone (say the worker crashed after the domain committed): the derived
+    # domain key replays, so the same campaign comes back, never a second one.
+    first = campaign_create(owner=gm, name="Keep", system_id="dnd5e", idempotency_key="k-123456")
+    Campaign.objects.all().delete()
+    second = campaign_create(owner=gm, name="Keep", system_id="dnd5e", idempotency_key="k-123456")
+    assert second.id == first.id
+    assert second.authority_revision == 1
+    assert domain_view(second, gm).structured["authority_revision"] == 1
+
+
+def test_create_requires_key_and_known_system(domains, api_client, gm):
+    api_client.force_authenticate(gm)
+    no_key = api_client.post("/api/campaigns", {"name": "X", "system_id": "dnd5e"}, format="json")
+    assert no_key.status_code == 400
+    assert no_key.json()["error"]["code"] == "idempotency_key_required"
+    unknown = api_client.post(
+        "/api/campaigns", {"name": "X", "system_id": "gurps"}, format="json",
+        HTTP_IDEMPOTENCY_KEY="create-2",
+    )  # fmt: skip
+    assert unknown.status_code == 404
+    assert unknown.json()["error"]["code"] == "unknown_system"
+    assert Campaign.objects.count() == 0
+    assert IdempotencyRecord.objects.count() == 0
+
+
+def test_create_when_domain_down_stores_nothing(domains, api_client, gm, settings):
+    from tests.domains.conftest import domains_setting
+
+    settings.SAGASMITH_DOMAINS = domains_setting("http://127.0.0.1:9/mcp", timeout=2)
+    api_client.force_authenticate(gm)
+    response = api_client.post(
+        "/api/campaigns", {"name": "X", "system_id": "dnd5e"}, format="json",
+        HTTP_IDEMPOTENCY_KEY="create-3",
+    )  # fmt: skip
+    assert response.status_code == 503
+    error = response.json()["error"]
+    assert error["code"] == "domain_unavailable"
+    assert error["retryable"] is True
+    assert "http://127.0.0.1:9/mcp" in error["message"]
+    assert Campaign.objects.count() == 0
+    assert CampaignMembership.objects.count() == 0
+    assert IdempotencyRecord.objects.count() == 0
+
+
+def test_list_detail_and_404_for_outsiders(domains, api_client, campaign, gm, player, make_user):
+    api_client.force_authenticate(gm)
+    listed = api_client.get("/api/campaigns").json()
+    assert [(c["id"], c["role"]) for c in listed] == [(str(campaign.id), "owner")]
+    detail = api_client.get(f"/api/campaigns/{campaign.id}")
+    assert detail.status_code == 200
+    assert detail.json()["system_id"] == "dnd5e"
+
+    api_client.force_authenticate(make_user("stranger@example.test"))
+    assert api_client.get("/api/campaigns").json() == []
+    hidden = api_client.get(f"/api/campaigns/{campaign.id}")
+    assert hidden.status_code == 404
+    assert hidden.json()["error"]["code"] == "campaign_not_found"
+
+
+def test_archive_is_owner_only(domains, api_client, campaign, gm, player):
+    join(campaign, gm, player)
+    api_client.force_authenticate(player)
+    denied = api_client.post(f"/api/campaigns/{campaign.id}/archive")
+    assert denied.status_code == 403
+    campaign.refresh_from_db()
+    assert campaign.status == "active"
+
+    api_client.force_authenticate(gm)
+    done = api_client.post(f"/api/campaigns/{campaign.id}/archive")
+    assert done.status_code == 200
+    assert done.json()["status"] == "archived"
+    again = api_client.post(f"/api/campaigns/{campaign.id}/archive")
+    assert again.status_code == 200
+    assert AuditEvent.objects.filter(action="campaign.archive").count() == 1
+    # Archived campaigns take no new invites.
+    invite = api_client.post(
+        f"/api/campaigns/{campaign.id}/invites",
+        {"mode": "request", "expires_in_hours": 1, "max_uses": 1}, format="json",
+    )  # fmt: skip
+    assert invite.status_code == 409
+    assert invite.json()["error"]["code"] == "campaign_archived"

@@ -1,0 +1,99 @@
+"""Characters through the domain server's character_create, and actor bindings."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.campaigns.models import ActorBinding, Campaign
+from apps.domains.client import domain_call
+from tests.campaigns.conftest import join
+
+pytestmark = pytest.mark.django_db
+
+
+def test_player_creates_character_and_is_bound(domains, api_client, campaign, gm, player):
+    join(campaign, gm, player)
+    api_client.force_authenticate(player)
+    url = f"/api/campaigns/{campaign.id}/characters"
+    body = {"name": "Tordek", "template": "fighter", "level": 2}
+    created = api_client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="char-0001")
+    assert created.status_code == 201, created.json()
+    assert created.json() == {
+        "user_id": str(player.id), "character_id": "pc-1", "character_name": "Tordek",
+        "can_control": True, "can_view_private": True, "status": "active",
+    }  # fmt: skip
+    replay = api_client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="char-0001")
+    assert replay.json() == created.json()
+    assert ActorBinding.objects.count() == 1
+    campaign.refresh_from_db()
+    assert campaign.authority_receipt["changed_scopes"] == ["character:pc-1"]
+    sheet = domain_call(
+        system_id="dnd5e", tool="character_get", arguments={"character_id": "pc-1"},
+        requester=player, campaign_id=str(campaign.id),
+    ).structured["character"]  # fmt: skip
+    assert (sheet["name"], sheet["level"], sheet["controller"]) == ("Tordek", 2, player.principal)
+
+    scores = {
+        "name": "Mialee",
+        "str": 8,
+        "dex": 14,
+        "con": 12,
+        "int": 16,
+        "wis": 10,
+        "cha": 11,
+        "level": 1,
+    }
+    explicit = api_client.post(url, scores, format="json")
+    assert explicit.status_code == 201
+    assert explicit.json()["character_id"] == "pc-2"
+
+
+def test_invalid_form_and_observer_change_nothing(domains, api_client, campaign, gm, make_user):
+    watcher = make_user("watch@example.test")
+    join(campaign, gm, watcher, role="observer")
+    api_client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.id}/characters"
+    bad = api_client.post(
+        url, {"name": "X", "template": "fighter", "str": 10, "level": 1}, format="json"
+    )
+    assert bad.status_code == 400
+    assert bad.json()["error"]["message"] == (
+        "Choose a class template or enter ability scores, not both."
+    )
+    api_client.force_authenticate(watcher)
+    denied = api_client.post(url, {"name": "Y", "template": "rogue", "level": 1}, format="json")
+    assert denied.status_code == 403
+    assert ActorBinding.objects.count() == 0
+    assert Campaign.objects.get(pk=campaign.pk).authority_revision == 2  # the join only
+
+
+def test_gm_binds_and_unbinds(domains, api_client, campaign, gm, player, make_user):
+    friend = make_user("friend@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    api_client.force_authenticate(player)
+    lidda = {"name": "Lidda", "template": "rogue", "level": 1}
+    api_client.post(f"/api/campaigns/{campaign.id}/characters", lidda, format="json")
+    binding_url = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{friend.id}"
+    assert api_client.put(binding_url, {}, format="json").status_code == 403
+
+    api_client.force_authenticate(gm)
+    bound = api_client.put(
+        binding_url, {"can_control": False, "can_view_private": True}, format="json"
+    )
+    assert bound.status_code == 200
+    assert bound.json()["character_name"] == "Lidda"
+    assert bound.json()["can_control"] is False
+    missing = api_client.put(
+        f"/api/campaigns/{campaign.id}/characters/pc-77/bindings/{friend.id}", {}, format="json"
+    )
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "character_not_found"
+    listed = api_client.get(f"/api/campaigns/{campaign.id}/bindings").json()
+    assert sorted((b["user_id"], b["character_id"]) for b in listed) == sorted(
+        [(str(player.id), "pc-1"), (str(friend.id), "pc-1")]
+    )
+    unbound = api_client.delete(binding_url)
+    assert unbound.json()["status"] == "removed"
+    api_client.force_authenticate(friend)
+    assert api_client.get(f"/api/campaigns/{campaign.id}/bindings").json() == []

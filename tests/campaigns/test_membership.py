@@ -1,0 +1,299 @@
+"""Invites, join decisions, roles and removal: authority first, checked on the live server."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+import pytest
+
+from apps.campaigns.models import (
+    ActorBinding,
+    Campaign,
+    CampaignInvite,
+    CampaignMembership,
+    JoinRequest,
+)
+from apps.campaigns.services.invites import invite_accept, invite_create
+from apps.campaigns.services.membership import join_request_decide
+from apps.core.errors import Conflict
+from apps.domains.errors import DomainError
+from apps.projections.models import OutboxEvent
+from tests.campaigns.conftest import domain_members, domain_view, join
+from tests.domains.conftest import domains_setting
+
+pytestmark = pytest.mark.django_db
+
+
+def _invite(api_client, campaign, **body):
+    payload = {"mode": "request", "expires_in_hours": 24, "max_uses": 5, **body}
+    return api_client.post(f"/api/campaigns/{campaign.id}/invites", payload, format="json")
+
+
+def test_invite_token_shown_once_and_hashed(domains, api_client, campaign, gm):
+    api_client.force_authenticate(gm)
+    created = _invite(api_client, campaign)
+    assert created.status_code == 201
+    body = created.json()
+    token = body["token"]
+    assert len(token) == 43  # 32 random bytes, urlsafe base64
+    assert body["url"] == f"http://testserver/invites/{token}"
+    invite = CampaignInvite.objects.get()
+    assert invite.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert (invite.mode, invite.role, invite.max_uses, invite.used_count) == (
+        "request", "player", 5, 0,
+    )  # fmt: skip
+    listed = api_client.get(f"/api/campaigns/{campaign.id}/invites").json()
+    assert [i["id"] for i in listed] == [str(invite.id)]
+    assert "token" not in listed[0]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"expires_in_hours": 0}, "expires_in_hours"),
+        ({"expires_in_hours": 30 * 24 + 1}, "expires_in_hours"),
+        ({"max_uses": 0}, "max_uses"),
+        ({"max_uses": 101}, "max_uses"),
+        ({"mode": "open"}, "mode"),
+        ({"role": "gm"}, "role"),
+    ],
+)
+def test_invite_bounds(domains, api_client, campaign, gm, body, field):
+    api_client.force_authenticate(gm)
+    response = _invite(api_client, campaign, **body)
+    assert response.status_code == 400
+    assert list(response.json()["error"]["details"]["fields"]) == [field]
+    assert CampaignInvite.objects.count() == 0
+
+
+def test_players_cannot_invite_or_decide(domains, api_client, campaign, gm, player, make_user):
+    join(campaign, gm, player)
+    api_client.force_authenticate(player)
+    assert _invite(api_client, campaign).status_code == 403
+    assert CampaignInvite.objects.count() == 1  # only the one join() used
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    other = make_user("other@example.test")
+    jr = invite_accept(token=token, user=other).join_request
+    url = f"/api/campaigns/{campaign.id}/join-requests/{jr.id}/decision"
+    response = api_client.post(url, {"decision": "approve"}, format="json")
+    assert response.status_code == 403
+    jr.refresh_from_db()
+    assert jr.status == "pending"
+    assert other.principal not in domain_members(campaign, gm)
+
+
+def test_request_flow_approve_is_idempotent_and_conflict_is_409(
+    domains, api_client, campaign, gm, player
+):
+    api_client.force_authenticate(gm)
+    token = _invite(api_client, campaign).json()["token"]
+    api_client.force_authenticate(player)
+    accepted = api_client.post("/api/invites/accept", {"token": token}, format="json")
+    assert accepted.status_code == 200
+    assert accepted.json()["status"] == "pending"
+    jr = JoinRequest.objects.get()
+    assert accepted.json()["join_request_id"] == str(jr.id)
+    # Accepting again does not use the invite twice.
+    api_client.post("/api/invites/accept", {"token": token}, format="json")
+    assert CampaignInvite.objects.get().used_count == 1
+    assert api_client.get(f"/api/campaigns/{campaign.id}").status_code == 404
+
+    api_client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.id}/join-requests/{jr.id}/decision"
+    approved = api_client.post(url, {"decision": "approve"}, format="json")
+    assert approved.status_code == 200
+    assert approved.json()["status"] == "approved"
+    campaign.refresh_from_db()
+    assert campaign.authority_revision == 2
+    assert campaign.authority_receipt["changed_scopes"] == ["membership"]
+    assert campaign.authority_receipt["entity_ids"] == [player.principal]
+    assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
+    # The live server checks the new member's own delegation: they can read the campaign now.
+    assert domain_view(campaign, player).structured["campaign"]["name"] == campaign.name
+
+    again = api_client.post(url, {"decision": "approve"}, format="json")
+    assert again.status_code == 200
+    assert again.json()["status"] == "approved"
+    conflict = api_client.post(url, {"decision": "reject"}, format="json")
+    assert conflict.status_code == 409
+    assert conflict.json()["error"]["code"] == "join_request_decided"
+    jr.refresh_from_db()
+    assert jr.status == "approved"
+    campaign.refresh_from_db()
+    assert campaign.authority_revision == 2
+    assert domain_view(campaign, gm).structured["authority_revision"] == 2
+
+
+def test_reject_then_approve_is_409_and_domain_untouched(domains, campaign, gm, player):
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    jr = invite_accept(token=token, user=player).join_request
+    assert join_request_decide(join_request=jr, actor=gm, decision="reject").status == "rejected"
+    assert join_request_decide(join_request=jr, actor=gm, decision="reject").status == "rejected"
+    with pytest.raises(Conflict) as exc:
+        join_request_decide(join_request=jr, actor=gm, decision="approve")
+    assert exc.value.status == 409
+    assert not CampaignMembership.objects.filter(user=player).exists()
+    assert domain_members(campaign, gm) == {gm.principal: "owner"}
+
+
+def test_auto_join_makes_member_at_once(domains, api_client, campaign, gm, player):
+    api_client.force_authenticate(gm)
+    token = _invite(api_client, campaign, mode="auto_join", role="observer").json()["token"]
+    api_client.force_authenticate(player)
+    response = api_client.post("/api/invites/accept", {"token": token}, format="json")
+    assert response.status_code == 200
+    assert response.json()["status"] == "member"
+    assert response.json()["role"] == "observer"
+    assert domain_members(campaign, gm)[player.principal] == "observer"
+    assert JoinRequest.objects.get().decided_by == gm
+
+
+def test_expired_revoked_and_exhausted_invites(domains, campaign, gm, player, make_user):
+    invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    CampaignInvite.objects.filter(pk=invite.pk).update(expires_at=invite.created_at)
+    with pytest.raises(Conflict) as exc:
+        invite_accept(token=token, user=player)
+    assert exc.value.code == "invite_expired"
+    invite2, token2 = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    invite_accept(token=token2, user=player)
+    with pytest.raises(Conflict) as exc:
+        invite_accept(token=token2, user=make_user("late@example.test"))
+    assert exc.value.code == "invite_exhausted"
+    assert JoinRequest.objects.count() == 1
+
+
+def test_authority_first_domain_down_leaves_projection(domains, campaign, gm, player, settings):
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    jr = invite_accept(token=token, user=player).join_request
+    settings.SAGASMITH_DOMAINS = domains_setting("http://127.0.0.1:9/mcp", timeout=2)
+    from apps.domains.errors import DomainUnavailable
+
+    with pytest.raises(DomainUnavailable) as exc:
+        join_request_decide(join_request=jr, actor=gm, decision="approve")
+    assert exc.value.status == 503
+    assert "unavailable" in exc.value.message
+    jr.refresh_from_db()
+    assert jr.status == "pending"
+    assert jr.decided_by is None
+    assert not CampaignMembership.objects.filter(user=player).exists()
+    assert Campaign.objects.get(pk=campaign.pk).authority_revision == 1
+
+
+def test_auto_join_domain_down_gives_the_use_back(domains, campaign, gm, player, settings):
+    invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="auto_join", expires_in=timedelta(hours=1), max_uses=1
+    )
+    settings.SAGASMITH_DOMAINS = domains_setting("http://127.0.0.1:9/mcp", timeout=2)
+    from apps.domains.errors import DomainUnavailable
+
+    with pytest.raises(DomainUnavailable):
+        invite_accept(token=token, user=player)
+    invite.refresh_from_db()
+    assert invite.used_count == 0
+    assert JoinRequest.objects.count() == 0
+    assert not CampaignMembership.objects.filter(user=player).exists()
+
+
+def test_authority_first_domain_refusal_leaves_projection(domains, api_client, campaign, gm,
+                                                          make_user):  # fmt: skip
+    # A projection row the authority never granted: the server refuses the revoke, so the
+    # projection stays exactly as it was and no access.revoked event is written.
+    ghost = make_user("ghost@example.test")
+    CampaignMembership.objects.create(campaign=campaign, user=ghost, role="player")
+    api_client.force_authenticate(gm)
+    response = api_client.delete(f"/api/campaigns/{campaign.id}/members/{ghost.id}")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_request"
+    assert f"{ghost.principal} is not a member" in error["message"]
+    assert CampaignMembership.objects.get(user=ghost).status == "active"
+    assert OutboxEvent.objects.count() == 0
+    assert Campaign.objects.get(pk=campaign.pk).authority_revision == 1
+
+
+def test_role_change_owner_only(domains, api_client, campaign, gm, player, make_user):
+    co = make_user("co@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, co)
+    api_client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.id}/members/{co.id}/role"
+    made_gm = api_client.patch(url, {"role": "gm"}, format="json")
+    assert made_gm.status_code == 200
+    assert made_gm.json()["role"] == "gm"
+    assert domain_members(campaign, gm)[co.principal] == "gm"
+
+    # A GM may not change roles; nothing changes on either side.
+    api_client.force_authenticate(co)
+    before = Campaign.objects.get(pk=campaign.pk).authority_revision
+    denied = api_client.patch(
+        f"/api/campaigns/{campaign.id}/members/{player.id}/role", {"role": "observer"},
+        format="json",
+    )  # fmt: skip
+    assert denied.status_code == 403
+    assert CampaignMembership.objects.get(user=player).role == "player"
+    assert domain_members(campaign, gm)[player.principal] == "player"
+    assert Campaign.objects.get(pk=campaign.pk).authority_revision == before
+
+    api_client.force_authenticate(gm)
+    owner_role = api_client.patch(
+        f"/api/campaigns/{campaign.id}/members/{gm.id}/role", {"role": "player"}, format="json"
+    )
+    assert owner_role.status_code == 409
+    assert owner_role.json()["error"]["code"] == "owner_role_fixed"
+
+
+def test_removal_rules_and_access_revoked(domains, api_client, campaign, gm, player, make_user):
+    co = make_user("co@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, co)
+    api_client.force_authenticate(gm)
+    api_client.patch(
+        f"/api/campaigns/{campaign.id}/members/{co.id}/role", {"role": "gm"}, format="json"
+    )
+    ActorBinding.objects.create(campaign=campaign, user=player, character_id="pc-9")
+
+    api_client.force_authenticate(co)
+    owner = api_client.delete(f"/api/campaigns/{campaign.id}/members/{gm.id}")
+    assert owner.status_code == 409
+    assert owner.json()["error"]["code"] == "owner_not_removable"
+    other_gm = make_user("gm2@example.test")
+    join(campaign, gm, other_gm)
+    api_client.force_authenticate(gm)
+    api_client.patch(
+        f"/api/campaigns/{campaign.id}/members/{other_gm.id}/role", {"role": "gm"}, format="json"
+    )
+    api_client.force_authenticate(co)
+    gm_removal = api_client.delete(f"/api/campaigns/{campaign.id}/members/{other_gm.id}")
+    assert gm_removal.status_code == 403
+    assert CampaignMembership.objects.get(user=other_gm).status == "active"
+    assert domain_members(campaign, gm)[other_gm.principal] == "gm"
+
+    removed = api_client.delete(f"/api/campaigns/{campaign.id}/members/{player.id}")
+    assert removed.status_code == 200
+    assert removed.json()["status"] == "removed"
+    assert player.principal not in domain_members(campaign, gm)
+    assert ActorBinding.objects.get(user=player).status == "removed"
+    event = OutboxEvent.objects.get(event_type="access.revoked")
+    assert event.campaign_id == campaign.id
+    assert event.payload == {"user_id": str(player.id), "reason": "removed"}
+    assert event.audience == {"users": [str(player.id)]}
+    # The live server refuses the removed player's delegation from now on.
+    with pytest.raises(DomainError) as exc:
+        domain_view(campaign, player)
+    assert exc.value.domain_code == "authorization_denied"
+    api_client.force_authenticate(player)
+    assert api_client.get(f"/api/campaigns/{campaign.id}").status_code == 404
+    # Only the owner removes a GM.
+    api_client.force_authenticate(gm)
+    assert api_client.delete(f"/api/campaigns/{campaign.id}/members/{co.id}").status_code == 200

@@ -1,0 +1,95 @@
+"""Campaign pages: dashboard, create, settings, invite landing, character form."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from apps.campaigns.models import Campaign, CampaignInvite, JoinRequest
+from tests.campaigns.conftest import join
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_page_picks_system_and_redirects_to_settings(domains, client, gm):
+    client.force_login(gm)
+    page = client.get("/campaigns/new")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'for="id_system_dnd5e"' in html
+    assert "D&amp;D 5e (SRD 5.1)" in html
+    token = re.search(r'name="form_token" value="([0-9a-f]{32})"', html).group(1)
+    data = {"name": "Tomb", "system_id": "dnd5e", "form_token": token}
+    response = client.post("/campaigns/new", data)
+    campaign = Campaign.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/campaigns/{campaign.id}/settings"
+    client.post("/campaigns/new", data)  # a double submit reaches the same campaign
+    assert Campaign.objects.count() == 1
+
+
+def test_settings_shows_invite_link_once(domains, client, campaign, gm, player):
+    client.force_login(gm)
+    client.post(
+        f"/campaigns/{campaign.id}/settings/invites",
+        {"mode": "request", "role": "player", "expires_in_hours": 24, "max_uses": 2},
+    )
+    first = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    url = re.search(r'id="new-invite-url">([^<]+)<', first).group(1)
+    assert url.startswith("http://testserver/invites/")
+    assert (
+        'id="new-invite-url"'
+        not in client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    )
+    assert CampaignInvite.objects.get().max_uses == 2
+
+    client.force_login(player)
+    assert client.get(f"/campaigns/{campaign.id}/settings").status_code == 404
+
+
+def test_invite_landing_signed_out_and_in(domains, client, campaign, gm, player):
+    from datetime import timedelta
+
+    from apps.campaigns.services.invites import invite_create
+
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    page = client.get(f"/invites/{token}").content.decode()
+    assert "The Sunless Citadel" in page
+    assert f"/accounts/login/?next=%2Finvites%2F{token}" in page
+    assert client.get("/invites/not-a-token").status_code == 404
+
+    client.force_login(player)
+    assert "Request to join" in client.get(f"/invites/{token}").content.decode()
+    response = client.post(f"/invites/{token}", {"message": "I bring snacks"})
+    assert response.status_code == 302
+    jr = JoinRequest.objects.get()
+    assert (jr.user, jr.status, jr.message) == (player, "pending", "I bring snacks")
+    dashboard = client.get("/").content.decode()
+    assert 'id="my-requests"' in dashboard
+
+    client.force_login(gm)
+    dashboard = client.get("/").content.decode()
+    assert 'id="awaiting-decision"' in dashboard
+    assert "Pat Player" in dashboard
+
+
+def test_dashboard_and_character_page(domains, client, campaign, gm, player):
+    join(campaign, gm, player)
+    client.force_login(player)
+    dashboard = client.get("/").content.decode()
+    assert f'href="/campaigns/{campaign.id}/room/"' in dashboard
+    assert "D&amp;D 5e (SRD 5.1)" in dashboard
+    assert f"/campaigns/{campaign.id}/settings" not in dashboard  # players do not manage
+    form = client.get(f"/campaigns/{campaign.id}/characters/new").content.decode()
+    assert 'for="id_template"' in form
+    response = client.post(
+        f"/campaigns/{campaign.id}/characters/new",
+        {"name": "Jozan", "template": "cleric", "level": 1, "form_token": "f" * 32},
+    )
+    assert response.status_code == 302
+    detail = client.get(f"/campaigns/{campaign.id}/").content.decode()
+    assert "Jozan" in detail
+    assert "pc-1" in detail
