@@ -21,12 +21,15 @@ from django.core.signals import setting_changed
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.errors import ApplicationError
 from apps.domains.errors import UnknownSystem
 
 DEFAULT_TIMEOUT = 30.0
 MAX_FACADE_TOOLS = 16
 ANY = "*"
 GM_ROLES = frozenset({"owner", "gm"})
+ROLES = ("owner", "gm", "player", "observer")
+FACADE_TASKS = ("chat", "action", "narration")
 
 
 @dataclass(frozen=True)
@@ -68,14 +71,24 @@ class Panel:
         )
 
 
-FacadeKey = tuple[str, str, str]  # (phase, role, task); any part may be "*"
+FacadeKey = tuple[str, str, str]  # (phase, role, task); role and task may be "*"
+
+
+class FacadeDenied(ApplicationError):
+    """No tool facade exists for this (phase, role, task): the turn gets no tools at all."""
+
+    code = "facade_denied"
+    status = 403
+    retryable = False
+    recovery = str(_("This action is not available to your role in the current phase; ask the GM."))
 
 
 class DomainPlugin:
     """What the web host knows about one game system; the rules stay in its domain server.
 
     Subclasses set the class attributes; `tool_facades` maps (phase, role, task) to the tools an
-    agent may see for that situation (the turns issue tunes the tables).
+    agent may see for that situation. A selection is the union of every matching row; a
+    situation no row names is refused (fail closed), never widened to a default.
     """
 
     system_id: ClassVar[str]
@@ -83,6 +96,7 @@ class DomainPlugin:
     description: ClassVar[Any] = ""
     phases: ClassVar[tuple[str, ...]] = ()
     tool_facades: ClassVar[Mapping[FacadeKey, Sequence[str]]] = {}
+    facade_tasks: ClassVar[tuple[str, ...]] = FACADE_TASKS
     panels: ClassVar[tuple[Panel, ...]] = ()
     character_form: ClassVar[type[forms.Form]]
 
@@ -98,19 +112,34 @@ class DomainPlugin:
         return f"<{type(self).__name__} {self.system_id} -> {self.target.describe()}>"
 
     def facade_tools(self, *, phase: str, role: str, task: str) -> tuple[str, ...]:
-        """Sorted unique tool ids for the situation: the union of every matching table row."""
+        """Sorted unique tool ids for the situation: the union of every matching table row.
+
+        Raises FacadeDenied for an unknown phase, role or task, or when no row matches.
+        """
+        situation = {"system_id": self.system_id, "phase": phase, "role": role, "task": task}
+        if phase not in self.phases or role not in ROLES or task not in self.facade_tasks:
+            raise self._facade_denied(situation)
         tools: set[str] = set()
+        matched = False
         # A campaign owner runs the table like any GM, so "gm" rows cover both roles.
         roles = {role, ANY, "gm"} if role in GM_ROLES else {role, ANY}
         for (row_phase, row_role, row_task), names in self.tool_facades.items():
-            if row_phase in (phase, ANY) and row_role in roles and row_task in (task, ANY):
+            if row_phase == phase and row_role in roles and row_task in (task, ANY):
+                matched = True
                 tools.update(names)
+        if not matched:
+            raise self._facade_denied(situation)
         if len(tools) > MAX_FACADE_TOOLS:
             raise ImproperlyConfigured(
                 f"{self.system_id}: facade ({phase}, {role}, {task}) has {len(tools)} tools; "
                 f"the limit is {MAX_FACADE_TOOLS}"
             )
         return tuple(sorted(tools))
+
+    @staticmethod
+    def _facade_denied(situation: dict[str, str]) -> FacadeDenied:
+        message = _("No %(system_id)s tools for phase %(phase)s, role %(role)s, task %(task)s.")
+        return FacadeDenied(str(message % situation), details=situation)
 
     def panel(self, key: str) -> Panel:
         for panel in self.panels:

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "apps.campaigns",
     "apps.rooms",
     "apps.projections",
+    "apps.turns",
     "apps.quota",
     "apps.saga",
 ]

@@ -8,8 +8,10 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def browser():
+    # Function scope on purpose: a live sync Playwright keeps its event loop marked as
+    # running in this thread, which would break every async test that runs after it.
     if not os.path.exists(CHROMIUM):
         service_missing("Debian's chromium is not installed at /usr/bin/chromium")
     # Playwright's sync API refuses to run inside a running event loop; Django's async-safety

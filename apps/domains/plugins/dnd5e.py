@@ -75,7 +75,59 @@ class Dnd5eCharacterForm(forms.Form):
         return arguments
 
 
-_READS = ("campaign_get", "character_get", "combat_status")
+# Tool facades: (phase, role, task) -> the tools an agent may see. A "gm" row also serves the
+# owner; "*" as a role means every role. Chat only reads; narration is for the GM. Each GM
+# action row holds what the GM needs to start combat from one action in that phase (lobby: set
+# the phase to play first), a pitfall of the original design.
+_READS = ("campaign_get", "character_get")
+_COMBAT_READS = (*_READS, "combat_status")
+_PLAYER_PLAY = (
+    *_READS,
+    "ability_check",
+    "attack",
+    "character_create",
+    "death_save",
+    "dice_roll",
+    "heal",
+    "saving_throw",
+)
+_PLAYER_COMBAT = (
+    *_COMBAT_READS,
+    "ability_check",
+    "attack",
+    "combat_end_turn",
+    "combat_move",
+    "death_save",
+    "dice_roll",
+    "heal",
+    "saving_throw",
+)
+_GM_START_COMBAT = ("combat_start", "monster_spawn", "phase_set")
+_GM_EFFECTS = ("condition_add", "condition_remove", "damage_apply")  # heal is for everyone
+TOOL_FACADES = {
+    ("lobby", ANY, "chat"): _READS,
+    ("lobby", "observer", "action"): _READS,
+    ("lobby", "player", "action"): (*_READS, "character_create", "dice_roll"),
+    ("lobby", "gm", "action"): (*_READS, "character_create", "dice_roll", *_GM_START_COMBAT),
+    ("lobby", "gm", "narration"): (*_READS, "dice_roll", *_GM_START_COMBAT),
+    ("play", ANY, "chat"): _READS,
+    ("play", "observer", "action"): _READS,
+    ("play", "player", "action"): _PLAYER_PLAY,
+    ("play", "gm", "action"): (*_PLAYER_PLAY, *_GM_START_COMBAT, *_GM_EFFECTS),
+    ("play", "gm", "narration"): (*_READS, "dice_roll", "heal", *_GM_START_COMBAT, *_GM_EFFECTS),
+    ("combat", ANY, "chat"): _COMBAT_READS,
+    ("combat", "observer", "action"): _COMBAT_READS,
+    ("combat", "player", "action"): _PLAYER_COMBAT,
+    ("combat", "gm", "action"): (*_PLAYER_COMBAT, "combat_end", "monster_spawn", *_GM_EFFECTS),
+    ("combat", "gm", "narration"): (
+        *_COMBAT_READS,
+        "combat_end",
+        "dice_roll",
+        "heal",
+        "monster_spawn",
+        *_GM_EFFECTS,
+    ),
+}
 
 
 class Dnd5ePlugin(DomainPlugin):
@@ -83,38 +135,7 @@ class Dnd5ePlugin(DomainPlugin):
     label = _("D&D 5e (SRD 5.1)")
     description = _("Fifth-edition fantasy: ability checks, saves, attacks and grid combat.")
     phases = ("lobby", "play", "combat")
-    # (phase, role, task) -> tools an agent may see; the turns issue owns the final tables.
-    tool_facades = {
-        (ANY, ANY, ANY): ("campaign_get", "character_get", "dice_roll"),
-        ("lobby", ANY, "action"): ("character_create",),
-        ("play", ANY, "action"): ("ability_check", "saving_throw", "character_create"),
-        ("play", "gm", ANY): (
-            "combat_start",
-            "monster_spawn",
-            "heal",
-            "damage_apply",
-            "condition_add",
-            "condition_remove",
-            "phase_set",
-        ),
-        ("combat", ANY, "action"): (
-            *_READS,
-            "attack",
-            "combat_move",
-            "combat_end_turn",
-            "death_save",
-            "saving_throw",
-            "ability_check",
-        ),
-        ("combat", "gm", ANY): (
-            "damage_apply",
-            "heal",
-            "condition_add",
-            "condition_remove",
-            "combat_end",
-            "monster_spawn",
-        ),
-    }
+    tool_facades = TOOL_FACADES
     panels = (
         Panel("party", _("Party"), "campaign_get", ("campaign", "membership", "character")),
         Panel("combat", _("Combat"), "combat_status", ("combat", "phase")),

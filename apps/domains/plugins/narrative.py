@@ -46,26 +46,40 @@ class NarrativeCharacterForm(forms.Form):
         return {"name": self.cleaned_data["name"], "tags": self.cleaned_data["tags"]}
 
 
+# Tool facades: (phase, role, task) -> the tools an agent may see. A "gm" row also serves the
+# owner; "*" as a role means every role. Chat only reads; narration is for the GM. Scenes,
+# clocks, threads and the oracle exist only in play; facts may be recorded in the lobby too.
+_READS = ("campaign_get", "character_get", "story_get")
+_PLAYER_PLAY = (*_READS, "character_create", "character_update", "dice_roll", "oracle_ask")
+_GM_STORY = (
+    "clock_advance",
+    "clock_create",
+    "fact_add",
+    "scene_end",
+    "scene_start",
+    "thread_open",
+    "thread_resolve",
+)
+TOOL_FACADES = {
+    ("lobby", ANY, "chat"): _READS,
+    ("lobby", "observer", "action"): _READS,
+    ("lobby", "player", "action"): (*_READS, "character_create", "dice_roll"),
+    ("lobby", "gm", "action"): (*_READS, "character_create", "dice_roll", "fact_add", "phase_set"),
+    ("lobby", "gm", "narration"): (*_READS, "fact_add", "phase_set"),
+    ("play", ANY, "chat"): _READS,
+    ("play", "observer", "action"): _READS,
+    ("play", "player", "action"): _PLAYER_PLAY,
+    ("play", "gm", "action"): (*_PLAYER_PLAY, *_GM_STORY, "phase_set"),
+    ("play", "gm", "narration"): (*_READS, "dice_roll", "oracle_ask", *_GM_STORY),
+}
+
+
 class NarrativePlugin(DomainPlugin):
     system_id = "narrative"
     label = _("Narrative (system-neutral)")
     description = _("Any genre: scenes, story threads, progress clocks and an oracle.")
     phases = ("lobby", "play")
-    # (phase, role, task) -> tools an agent may see; the turns issue owns the final tables.
-    tool_facades = {
-        (ANY, ANY, ANY): ("campaign_get", "character_get", "story_get", "dice_roll"),
-        (ANY, ANY, "action"): ("character_create", "character_update", "oracle_ask"),
-        ("play", "gm", ANY): (
-            "scene_start",
-            "scene_end",
-            "thread_open",
-            "thread_resolve",
-            "clock_create",
-            "clock_advance",
-            "fact_add",
-            "phase_set",
-        ),
-    }
+    tool_facades = TOOL_FACADES
     panels = (
         Panel("scene", _("Scene"), "story_get", ("scene",)),
         Panel("threads", _("Threads"), "story_get", ("threads",)),

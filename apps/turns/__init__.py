@@ -1,0 +1,1 @@
+"""Room turns: jobs, tool facade selection, agent providers and the operation journal."""

@@ -1,0 +1,347 @@
+"""The `openai` provider: any OpenAI-compatible chat-completions endpoint with tool calling.
+
+Settings (Django settings first, then the environment of the same name):
+    SAGASMITH_OPENAI_BASE_URL   e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1
+    SAGASMITH_OPENAI_MODEL      the model name the endpoint expects
+    SAGASMITH_OPENAI_API_KEY    sent as a Bearer token when set (local servers may need none)
+    SAGASMITH_OPENAI_TIMEOUT    seconds per request (default 60); connect timeout 10 s
+
+The model sees the turn's facade tools with their live input schemas, minus the arguments
+trusted code injects (campaign, revision, idempotency, identity). It may make at most
+`MAX_TOOL_CALLS` calls per turn; further calls are answered with a `tool_limit` error and the
+next request forbids tools. Its final answer must be one JSON object:
+
+    {"messages": [{"text": "...", "audience": "trigger|requester|gm|public"}, ...],
+     "suggestions": ["...", ...]}
+
+with 1..4 messages whose audience is no wider than the trigger's, and at most 4 suggestions.
+An invalid answer is sent back once with the reason; a second invalid answer fails the turn
+with `agent_output_invalid`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from typing import Any
+
+import httpx2
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from apps.turns.errors import (
+    AgentNotConfigured,
+    AgentOutputInvalid,
+    AgentProtocolError,
+    AgentRejected,
+    AgentToolLimit,
+    AgentUnavailable,
+)
+from apps.turns.tool_calls import IDENTITY_ARGUMENTS, INJECTED_ARGUMENTS
+from apps.turns.types import (
+    MAX_MESSAGE_CHARS,
+    MAX_MESSAGES,
+    MAX_SUGGESTION_CHARS,
+    MAX_SUGGESTIONS,
+    MESSAGE_AUDIENCES,
+    AgentMessage,
+    AgentOutput,
+    CallTool,
+    ToolInfo,
+    TurnContext,
+    audience_allowed,
+)
+
+MAX_TOOL_CALLS = 8
+DEFAULT_TIMEOUT = 60.0
+CONNECT_TIMEOUT = 10.0
+CORRECTION_ROUNDS = 1
+OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+
+
+def _setting(name: str, default: str = "") -> str:
+    return str(getattr(settings, name, None) or os.environ.get(name, default))
+
+
+class InvalidOutput(ValueError):
+    """The model's final answer broke the contract; the message tells the model why."""
+
+
+def tool_spec(tool: ToolInfo) -> dict[str, Any]:
+    """The function a model is offered: the live schema without trusted-only arguments."""
+    hidden = INJECTED_ARGUMENTS | IDENTITY_ARGUMENTS
+    schema = dict(tool.input_schema)
+    schema["properties"] = {
+        k: v for k, v in (schema.get("properties") or {}).items() if k not in hidden
+    }
+    schema["required"] = [k for k in schema.get("required") or [] if k not in hidden]
+    return {
+        "type": "function",
+        "function": {"name": tool.name, "description": tool.description, "parameters": schema},
+    }
+
+
+def system_prompt(turn: TurnContext) -> str:
+    character = turn.character_id or "none"
+    return (
+        f"You are the game master's assistant for a {turn.system_id} tabletop campaign. "
+        f"Phase: {turn.phase}. The player's role: {turn.role}. Task: {turn.task}. "
+        f"The player's character id: {character}. The player's message was sent to the "
+        f"'{turn.trigger_audience}' audience.\n"
+        "Use the tools to resolve what the player attempts; the rules server decides every "
+        "outcome, so narrate only results the tools returned. Campaign, revision, idempotency "
+        "and identity are filled in for you. At most "
+        f"{MAX_TOOL_CALLS} tool calls.\n"
+        "Finish with only a JSON object, no prose around it: "
+        '{"messages": [{"text": "...", "audience": "trigger"}], "suggestions": ["..."]}. '
+        f"1 to {MAX_MESSAGES} messages of at most {MAX_MESSAGE_CHARS} characters. Audience: "
+        "'trigger' (same readers as the player's message), 'requester' (the player and the "
+        "GM), 'gm' (GM only, for hidden numbers such as monster HP), or 'public' (only when "
+        f"the player's message was public). At most {MAX_SUGGESTIONS} short suggestions of "
+        "what the player might do next. Never speak or act for other players' characters."
+    )
+
+
+def parse_output(
+    content: str, turn: TurnContext
+) -> tuple[tuple[AgentMessage, ...], tuple[str, ...]]:
+    """The validated final answer. Raises InvalidOutput with a reason the model can fix."""
+    text = content.strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced[1]
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidOutput(f"the answer is not JSON ({exc.msg})") from None
+    if not isinstance(data, dict):
+        raise InvalidOutput("the answer must be a JSON object")
+    unknown = sorted(set(data) - {"messages", "suggestions", "schema"})
+    if unknown:
+        raise InvalidOutput(f"unknown keys {unknown}; use messages and suggestions")
+    if "schema" in data and data["schema"] != OUTPUT_SCHEMA:
+        raise InvalidOutput(f"schema must be {OUTPUT_SCHEMA!r} when given")
+    raw_messages = data.get("messages")
+    if not isinstance(raw_messages, list) or not 1 <= len(raw_messages) <= MAX_MESSAGES:
+        raise InvalidOutput(f"messages must be a list of 1 to {MAX_MESSAGES} objects")
+    messages = []
+    for index, item in enumerate(raw_messages):
+        if not isinstance(item, dict) or set(item) - {"text", "audience"}:
+            raise InvalidOutput(f"messages[{index}] must be an object with text and audience")
+        body = item.get("text")
+        if not isinstance(body, str) or not body.strip() or len(body) > MAX_MESSAGE_CHARS:
+            raise InvalidOutput(
+                f"messages[{index}].text must be non-empty text of at most "
+                f"{MAX_MESSAGE_CHARS} characters"
+            )
+        audience = item.get("audience", "trigger")
+        if audience not in MESSAGE_AUDIENCES:
+            raise InvalidOutput(
+                f"messages[{index}].audience must be one of {', '.join(MESSAGE_AUDIENCES)}"
+            )
+        if not audience_allowed(
+            audience=audience, trigger_audience=turn.trigger_audience, requester_is_gm=turn.is_gm
+        ):
+            raise InvalidOutput(
+                f"messages[{index}].audience {audience!r} is wider than the player's message "
+                f"({turn.trigger_audience!r}); use 'trigger' or 'gm'"
+            )
+        messages.append(AgentMessage(text=body.strip(), audience=audience))
+    suggestions = data.get("suggestions", [])
+    if (
+        not isinstance(suggestions, list)
+        or len(suggestions) > MAX_SUGGESTIONS
+        or not all(
+            isinstance(s, str) and s.strip() and len(s) <= MAX_SUGGESTION_CHARS for s in suggestions
+        )
+    ):
+        raise InvalidOutput(
+            f"suggestions must be a list of at most {MAX_SUGGESTIONS} non-empty strings of at "
+            f"most {MAX_SUGGESTION_CHARS} characters"
+        )
+    return tuple(messages), tuple(s.strip() for s in suggestions)
+
+
+class OpenAIAgent:
+    name = "openai"
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str = "",
+        timeout: float = DEFAULT_TIMEOUT,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        max_tool_calls: int = MAX_TOOL_CALLS,
+    ) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.api_key = api_key
+        self.timeout = httpx2.Timeout(timeout, connect=connect_timeout)
+        self.max_tool_calls = max_tool_calls
+
+    @classmethod
+    def from_settings(cls) -> OpenAIAgent:
+        """The provider from settings/environment. Raises AgentNotConfigured when incomplete."""
+        base_url = _setting("SAGASMITH_OPENAI_BASE_URL")
+        model = _setting("SAGASMITH_OPENAI_MODEL")
+        missing = [n for n, v in (("BASE_URL", base_url), ("MODEL", model)) if not v]
+        if missing:
+            raise AgentNotConfigured(
+                _("The openai agent needs %(names)s.")
+                % {"names": ", ".join(f"SAGASMITH_OPENAI_{n}" for n in missing)},
+                details={"missing": [f"SAGASMITH_OPENAI_{n}" for n in missing]},
+            )
+        try:
+            timeout = float(_setting("SAGASMITH_OPENAI_TIMEOUT", str(DEFAULT_TIMEOUT)))
+        except ValueError:
+            raise AgentNotConfigured(_("SAGASMITH_OPENAI_TIMEOUT must be a number.")) from None
+        return cls(
+            base_url=base_url,
+            model=model,
+            api_key=_setting("SAGASMITH_OPENAI_API_KEY"),
+            timeout=timeout,
+        )
+
+    def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
+        """Raises AgentUnavailable, AgentRejected, AgentProtocolError, AgentOutputInvalid,
+        AgentToolLimit, and whatever `call_tool` raises."""
+        tools = [tool_spec(tool) for tool in turn.tools]
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": system_prompt(turn)},
+            {"role": "user", "content": turn.text},
+        ]
+        usage: Counter[str] = Counter()
+        calls = 0
+        corrections = 0
+        tools_closed = False
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        with httpx2.Client(timeout=self.timeout, headers=headers) as http:
+            while True:
+                body: dict[str, Any] = {"model": self.model, "messages": messages}
+                if tools:
+                    body["tools"] = tools
+                    body["tool_choice"] = "none" if tools_closed else "auto"
+                reply = self._complete(http, body, usage)
+                requested = reply.get("tool_calls") or []
+                if requested:
+                    if tools_closed:
+                        raise AgentToolLimit(
+                            _("The model asked for tools after the limit of %(n)s calls.")
+                            % {"n": self.max_tool_calls}
+                        )
+                    messages.append(
+                        {"role": "assistant", "content": reply.get("content"),
+                         "tool_calls": requested}
+                    )  # fmt: skip
+                    for request in requested:
+                        if calls >= self.max_tool_calls:
+                            tools_closed = True
+                            result: dict[str, Any] = {
+                                "error": {
+                                    "code": "tool_limit",
+                                    "message": f"the limit of {self.max_tool_calls} tool calls "
+                                    "is reached; give your final JSON answer now",
+                                }
+                            }
+                        else:
+                            calls += 1
+                            result = self._run_tool(request, call_tool)
+                        messages.append(
+                            {
+                                "role": "tool",
+                                "tool_call_id": str(request.get("id", "")),
+                                "content": json.dumps(result, ensure_ascii=False),
+                            }
+                        )
+                    continue
+                content = reply.get("content")
+                try:
+                    if not isinstance(content, str):
+                        raise InvalidOutput("the final answer has no text content")
+                    final, suggestions = parse_output(content, turn)
+                except InvalidOutput as exc:
+                    if corrections >= CORRECTION_ROUNDS:
+                        raise AgentOutputInvalid(
+                            _("The agent's answer was invalid: %(reason)s") % {"reason": exc},
+                            details={"reason": str(exc)},
+                        ) from None
+                    corrections += 1
+                    messages.append({"role": "assistant", "content": content or ""})
+                    messages.append(
+                        {
+                            "role": "user",
+                            "content": f"Your answer was invalid: {exc}. Reply with only the "
+                            "JSON object described in the instructions.",
+                        }
+                    )
+                    continue
+                return AgentOutput(
+                    messages=final,
+                    suggestions=suggestions,
+                    tool_calls=calls,
+                    usage=dict(usage),
+                )
+
+    def _run_tool(self, request: Any, call_tool: CallTool) -> dict[str, Any]:
+        function = request.get("function") if isinstance(request, dict) else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+            return {"error": {"code": "invalid_arguments", "message": "no function name"}}
+        try:
+            arguments = json.loads(function.get("arguments") or "{}")
+        except (TypeError, json.JSONDecodeError):
+            arguments = None
+        if not isinstance(arguments, dict):
+            return {
+                "error": {
+                    "code": "invalid_arguments",
+                    "message": "arguments must be a JSON object",
+                }
+            }
+        return call_tool(function["name"], arguments).for_model()
+
+    def _complete(
+        self, http: httpx2.Client, body: dict[str, Any], usage: Counter[str]
+    ) -> dict[str, Any]:
+        try:
+            response = http.post(self.url, json=body)
+        except httpx2.TimeoutException as exc:
+            raise AgentUnavailable(
+                _("The agent endpoint did not answer in time."), code="agent_timeout"
+            ) from exc
+        except httpx2.TransportError as exc:
+            raise AgentUnavailable(
+                _("The agent endpoint is unreachable: %(reason)s") % {"reason": type(exc).__name__}
+            ) from exc
+        status = response.status_code
+        if status == 429 or status >= 500:
+            raise AgentUnavailable(
+                _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
+                details={"status": status},
+            )
+        if status >= 400:
+            raise AgentRejected(
+                _("The agent endpoint refused the request: HTTP %(status)s %(body)s")
+                % {"status": status, "body": response.text[:200]},
+                details={"status": status},
+            )
+        try:
+            data = response.json()
+            message = data["choices"][0]["message"]
+            if not isinstance(message, dict):
+                raise TypeError("message is not an object")
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise AgentProtocolError(
+                _("The agent endpoint's answer is not a chat completion: %(reason)s")
+                % {"reason": exc}
+            ) from exc
+        for key, value in (data.get("usage") or {}).items():
+            if key in ("prompt_tokens", "completion_tokens", "total_tokens") and isinstance(
+                value, int
+            ):
+                usage[key] += value
+        return message

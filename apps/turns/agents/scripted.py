@@ -1,0 +1,796 @@
+"""The scripted agent: offline and deterministic, for development, tests and benchmarks.
+
+It understands a small grammar of player intents per system (case-insensitive; words in
+brackets are optional), calls only the tools of the turn's facade through `call_tool`, and
+narrates from the tool results. Phrasing varies but is seeded by the job id, so a re-run of the
+same job with the same results writes the same words. Anything else gets the help reply.
+
+dnd5e
+    attack <target> [with <weapon>]      attack as your character; the GM in combat attacks
+                                         as the current combatant (e.g. a monster)
+    check <ability|skill> [dc N]         ability check, DC 10 unless given; also
+                                         "<skill> check [dc N]"
+    save <ability> [dc N]                saving throw, DC 10 unless given; also
+                                         "<ability> save [dc N]"
+    roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
+    move to X,Y                          move on the combat grid (combat only)
+    end turn                             end the current combat turn
+    start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
+                                         named monsters (reusing living ones already present)
+                                         and starts combat with every living party character
+                                         and those monsters (all living monsters if none named)
+    end combat                           GM: end combat and return to play
+    set phase <lobby|play>               GM
+    describe | look [at <target>]        narration only, from read tools
+    help                                 this list
+
+narrative
+    ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
+                                 certain]  the likelihood defaults to even
+    advance clock <name> [by N]          GM; N defaults to 1 (negative empties)
+    create clock <name> with N segments  GM; 2..12 segments
+    open scene <title>                   GM; ends the current scene
+    record fact <text> [gm only]         GM; "gm only" keeps the fact and its message GM-only
+    roll <dice> [for <label>]
+    describe | look                      the current scene, clocks and facts you may see
+    help                                 this list
+
+Names ("the goblin", "Ilsa", "mon-3") are resolved to entity ids through read tools
+(`campaign_get`, `character_get`, `combat_status`, `story_get`); a living match is preferred,
+then the lowest id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from apps.turns.types import AgentMessage, AgentOutput, CallTool, ToolOutcome, TurnContext
+
+DEFAULT_DC = 10
+ABILITY_ALIASES = {
+    "str": "str",
+    "strength": "str",
+    "dex": "dex",
+    "dexterity": "dex",
+    "con": "con",
+    "constitution": "con",
+    "int": "int",
+    "intelligence": "int",
+    "wis": "wis",
+    "wisdom": "wis",
+    "cha": "cha",
+    "charisma": "cha",
+}
+SKILLS = frozenset(
+    {
+        "acrobatics", "animal_handling", "arcana", "athletics", "deception", "history",
+        "insight", "intimidation", "investigation", "medicine", "nature", "perception",
+        "performance", "persuasion", "religion", "sleight_of_hand", "stealth", "survival",
+    }
+)  # fmt: skip
+LIKELIHOODS = (
+    "impossible",
+    "very_unlikely",
+    "unlikely",
+    "even",
+    "likely",
+    "very_likely",
+    "certain",
+)
+COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+MAX_SPAWN = 12
+ARTICLES = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
+
+
+class Refusal(Exception):
+    """Stops the turn with a reply to the requester; nothing further is called."""
+
+
+def _seed(job_id: str) -> int:
+    return int.from_bytes(hashlib.sha256(job_id.encode()).digest()[:8], "big")
+
+
+def _clean_name(text: str) -> str:
+    return ARTICLES.sub("", text.strip().strip("\"'“”.!").strip()).strip()
+
+
+def _id_key(entity_id: str) -> tuple[str, int, str]:
+    # mon-10 sorts after mon-9.
+    prefix, _sep, number = entity_id.rpartition("-")
+    return (prefix, int(number), entity_id) if number.isdigit() else (entity_id, 0, entity_id)
+
+
+@dataclass
+class Entity:
+    id: str
+    name: str
+    kind: str
+    status: str
+    monster_key: str | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self.status != "dead"
+
+
+class Session:
+    """One turn: the context, the seeded phrasing and every tool call made."""
+
+    def __init__(self, turn: TurnContext, call_tool: CallTool) -> None:
+        self.turn = turn
+        self.call_tool = call_tool
+        self.rng = random.Random(_seed(turn.job_id))  # noqa: S311 - phrasing, not security
+        self.calls = 0
+        self.messages: list[AgentMessage] = []
+        self.suggestions: list[str] = []
+
+    # -- tools -----------------------------------------------------------------------------------
+
+    def offered(self, tool: str) -> bool:
+        return tool in self.turn.tool_names
+
+    def require(self, tool: str, *, what: str, gm_only: bool = False) -> None:
+        if self.offered(tool):
+            return
+        if gm_only and not self.turn.is_gm:
+            raise Refusal(_("Only the GM can %(what)s.") % {"what": what})
+        raise Refusal(
+            _("You cannot %(what)s in the %(phase)s phase.")
+            % {"what": what, "phase": self.turn.phase}
+        )
+
+    def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        outcome = self.try_call(tool, **arguments)
+        if not outcome.ok:
+            raise Refusal(
+                self.pick(
+                    _("The rules say no: %(reason)s"),
+                    _("That cannot happen: %(reason)s"),
+                )
+                % {"reason": outcome.error_message}
+            )
+        return outcome.structured
+
+    def try_call(self, tool: str, **arguments: Any) -> ToolOutcome:
+        self.calls += 1
+        return self.call_tool(tool, arguments)
+
+    # -- output ----------------------------------------------------------------------------------
+
+    def pick(self, *phrasings: str) -> str:
+        return self.rng.choice(phrasings)
+
+    def say(self, text: str, audience: str = "trigger") -> None:
+        self.messages.append(AgentMessage(text=text, audience=audience))
+
+    def output(self) -> AgentOutput:
+        return AgentOutput(
+            messages=tuple(self.messages[:4]),
+            suggestions=tuple(self.suggestions[:4]),
+            tool_calls=self.calls,
+        )
+
+
+# -- shared intents ---------------------------------------------------------------------------
+
+
+def roll_dice(s: Session, m: re.Match[str]) -> None:
+    s.require("dice_roll", what=_("roll dice"))
+    arguments: dict[str, Any] = {"expression": m["expr"].replace(" ", "")}
+    if m["label"]:
+        arguments["label"] = m["label"].strip()
+    result = s.call("dice_roll", **arguments)
+    label = f" ({result['label']})" if result.get("label") else ""
+    s.say(
+        s.pick(
+            _("The dice tumble%(label)s: %(detail)s."),
+            _("You roll %(expression)s%(label)s and get %(total)s (%(detail)s)."),
+            _("%(expression)s%(label)s comes up %(total)s: %(detail)s."),
+        )
+        % {
+            "label": label,
+            "detail": result["detail"],
+            "expression": result["expression"],
+            "total": result["total"],
+        }
+    )
+
+
+# -- dnd5e ------------------------------------------------------------------------------------
+
+
+def _status(view: Mapping[str, Any]) -> str:
+    """The server's status word; a GM's full view carries HP instead, so derive it the same way."""
+    if view.get("status"):
+        return view["status"]
+    hp = view.get("hp") or {}
+    if "dead" in view.get("conditions", []):
+        return "dead"
+    if not hp:
+        return "unknown"
+    if hp["current"] == 0:
+        return "down"
+    if hp["current"] * 2 <= hp["max"]:
+        return "bloodied"
+    return "wounded" if hp["current"] < hp["max"] else "unhurt"
+
+
+def _entity(view: Mapping[str, Any]) -> Entity:
+    return Entity(
+        id=view["id"],
+        name=view["name"],
+        kind=view["kind"],
+        status=_status(view),
+        monster_key=view.get("monster_key"),
+    )
+
+
+def dnd_roster(s: Session) -> list[Entity]:
+    """Every character and monster the requester may see, from the cheapest read available."""
+    if s.turn.phase == "combat" and s.offered("combat_status"):
+        combat = s.call("combat_status")["combat"]
+        return [_entity(entry["character"]) for entry in combat["order"]]
+    campaign = s.call("campaign_get")["campaign"]
+    ids = sorted(campaign["character_ids"] + campaign["monster_ids"], key=_id_key)
+    return [_entity(s.call("character_get", character_id=i)["character"]) for i in ids]
+
+
+def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
+    wanted = _clean_name(name).lower()
+    for test in (
+        lambda e: e.id.lower() == wanted,
+        lambda e: e.name.lower() == wanted,
+        lambda e: (e.monster_key or "").replace("_", " ") == wanted.replace("_", " "),
+        lambda e: e.name.lower().startswith(wanted),
+    ):
+        matches = [e for e in roster if test(e)]
+        if matches:
+            # A living match first, then the lowest id: "the goblin" is the first one standing.
+            return min(matches, key=lambda e: (not e.alive, _id_key(e.id)))
+    known = ", ".join(f"{e.name} ({e.id})" for e in roster) or _("nobody")
+    raise Refusal(
+        _("I cannot find “%(name)s” here. Present: %(known)s.") % {"name": name, "known": known}
+    )
+
+
+def _current_combatant(s: Session) -> str | None:
+    if s.turn.phase != "combat" or not s.offered("combat_status"):
+        return None
+    return s.call("combat_status")["combat"]["current"]
+
+
+def acting_character(s: Session, *, what: str) -> str:
+    """The requester's bound character; a GM without one acts as the current combatant."""
+    if s.turn.character_id:
+        return s.turn.character_id
+    if s.turn.is_gm:
+        current = _current_combatant(s)
+        if current:
+            return current
+    raise Refusal(
+        _("You need a character to %(what)s; create one or ask the GM to bind you to one.")
+        % {"what": what}
+    )
+
+
+def _name_of(roster: list[Entity], entity_id: str) -> str:
+    return next((e.name for e in roster if e.id == entity_id), entity_id)
+
+
+def dnd_attack(s: Session, m: re.Match[str]) -> None:
+    s.require("attack", what=_("attack"))
+    attacker_id = acting_character(s, what=_("attack"))
+    roster = dnd_roster(s)
+    target = resolve(s, roster, m["target"])
+    arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
+    if m["weapon"]:
+        arguments["attack_name"] = _clean_name(m["weapon"])
+    result = s.call("attack", **arguments)
+    names = {
+        "attacker": _name_of(roster, attacker_id),
+        "target": target.name,
+        "weapon": result["attack"],
+        "roll": result["to_hit"]["total"],
+        "natural": result["to_hit"]["natural"],
+    }
+    if not result["hit"]:
+        s.say(
+            s.pick(
+                _("%(attacker)s swings %(weapon)s at %(target)s but misses (%(roll)s to hit)."),
+                _("%(target)s evades %(attacker)s's %(weapon)s (rolled %(roll)s)."),
+                _("%(attacker)s's %(weapon)s finds only air; %(roll)s is not enough."),
+            )
+            % names
+        )
+        return
+    damage = result["damage"]
+    effect = damage["effect"]
+    names.update(amount=damage["total"], type=damage["damage_type"])
+    opener = (
+        _("Critical hit! ")
+        if result["critical"]
+        else s.pick(_("A solid hit. "), _("Steel meets flesh. "), _("It lands. "))
+    )
+    text = (
+        opener
+        + s.pick(
+            _("%(attacker)s strikes %(target)s with %(weapon)s for %(amount)s %(type)s damage."),
+            _("%(attacker)s's %(weapon)s hits %(target)s (%(roll)s to hit): %(amount)s %(type)s."),
+            _("%(target)s takes %(amount)s %(type)s damage from %(attacker)s's %(weapon)s."),
+        )
+        % names
+    )
+    if effect.get("dead"):
+        text += " " + _("%(target)s falls and does not rise.") % names
+    elif effect.get("dropped_to_zero"):
+        text += " " + _("%(target)s drops to the ground.") % names
+    s.say(text)
+    hp = effect.get("hp_after")
+    if hp is not None and target.kind == "monster":
+        # Monster HP only ever reaches the GM; the tool returns it only to a GM requester.
+        s.say(
+            _("%(target)s: %(current)s/%(max)s HP.")
+            % {"target": target.name, "current": hp["current"], "max": hp["max"]},
+            audience="gm",
+        )
+    if s.turn.phase == "combat":
+        s.suggestions.append(_("end turn"))
+
+
+def _check_target(what: str, *, save: bool) -> dict[str, str]:
+    key = _clean_name(what).lower().replace(" ", "_")
+    if key in ABILITY_ALIASES:
+        return {"ability": ABILITY_ALIASES[key]}
+    if not save and key in SKILLS:
+        return {"skill": key}
+    if save:
+        message = _("“%(what)s” is not an ability (str, dex, con, int, wis, cha).")
+    else:
+        message = _("“%(what)s” is neither an ability nor a skill.")
+    raise Refusal(message % {"what": what.strip()})
+
+
+def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
+    tool = "saving_throw" if save else "ability_check"
+    what_label = _("make a saving throw") if save else _("make an ability check")
+    s.require(tool, what=what_label)
+    character_id = acting_character(s, what=what_label)
+    arguments = _check_target(m["what"], save=save)
+    dc = int(m["dc"]) if m["dc"] else DEFAULT_DC
+    result = s.call(tool, character_id=character_id, dc=dc, **arguments)
+    label = (m["what"].strip() + (" " + _("save") if save else " " + _("check"))).capitalize()
+    values = {"label": label, "total": result["total"], "dc": dc}
+    if result["success"]:
+        text = s.pick(
+            _("%(label)s: %(total)s against DC %(dc)s. Success."),
+            _("%(label)s succeeds with %(total)s (DC %(dc)s)."),
+            _("A %(total)s beats DC %(dc)s: the %(label)s holds."),
+        )
+    else:
+        text = s.pick(
+            _("%(label)s: %(total)s against DC %(dc)s. It fails."),
+            _("%(label)s falls short with %(total)s (DC %(dc)s)."),
+            _("A %(total)s is not enough for DC %(dc)s: the %(label)s fails."),
+        )
+    s.say(text % values)
+
+
+def dnd_check(s: Session, m: re.Match[str]) -> None:
+    _dnd_check(s, m, save=False)
+
+
+def dnd_save(s: Session, m: re.Match[str]) -> None:
+    _dnd_check(s, m, save=True)
+
+
+def dnd_move(s: Session, m: re.Match[str]) -> None:
+    s.require("combat_move", what=_("move on the grid"))
+    character_id = acting_character(s, what=_("move"))
+    x, y = int(m["x"]), int(m["y"])
+    result = s.call("combat_move", character_id=character_id, x=x, y=y)
+    who = _name_of(dnd_roster(s), character_id)
+    s.say(
+        s.pick(
+            _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, with %(left)s ft left."),
+            _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(left)s ft of movement remain."),
+        )
+        % {
+            "who": who,
+            "x": x,
+            "y": y,
+            "feet": result["feet"],
+            "left": result["movement_left"],
+        }  # fmt: skip
+    )
+
+
+def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
+    s.require("combat_end_turn", what=_("end a turn"))
+    result = s.call("combat_end_turn")
+    roster = dnd_roster(s)
+    s.say(
+        s.pick(
+            _("%(ended)s ends the turn. Round %(round)s: %(current)s acts next."),
+            _("%(current)s is up (round %(round)s) after %(ended)s."),
+        )
+        % {
+            "ended": _name_of(roster, result["ended"]),
+            "current": _name_of(roster, result["current"]),
+            "round": result["round"],
+        }
+    )
+
+
+def _monster_requests(s: Session, text: str) -> list[tuple[str, int]]:
+    spawn = next((t for t in s.turn.tools if t.name == "monster_spawn"), None)
+    keys = list(
+        (spawn.input_schema["properties"]["monster_key"].get("enum") or []) if spawn else []
+    )
+    requests: dict[str, int] = {}
+    for part in re.split(r",|\band\b", text):
+        part = part.strip()
+        if not part:
+            continue
+        count_match = re.match(r"^(\d+|a|an|one|two|three|four|five|six)\s+(.+)$", part, re.I)
+        count, name = (1, part)
+        if count_match:
+            word = count_match[1].lower()
+            count = int(word) if word.isdigit() else COUNT_WORDS[word]
+            name = count_match[2]
+        name = _clean_name(name).lower().replace(" ", "_")
+        candidates = [name, name[:-1], name[:-2], name[:-3] + "f"]  # orcs, wolves -> wolf
+        key = next((c for c in candidates if c in keys), None)
+        if key is None:
+            raise Refusal(
+                _("I do not know the monster “%(name)s”. Known: %(keys)s.")
+                % {"name": part, "keys": ", ".join(keys)}
+            )
+        requests[key] = requests.get(key, 0) + count
+    if sum(requests.values()) > MAX_SPAWN:
+        raise Refusal(_("At most %(n)s monsters per action.") % {"n": MAX_SPAWN})
+    return sorted(requests.items())
+
+
+def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
+    if s.turn.phase == "combat":
+        raise Refusal(_("Combat is already running; say “end combat” first."))
+    s.require("combat_start", what=_("start combat"), gm_only=True)
+    wanted = _monster_requests(s, m["monsters"]) if m["monsters"] else []
+    if s.turn.phase == "lobby":
+        s.call("phase_set", phase="play")
+    campaign = s.call("campaign_get")["campaign"]
+    pcs = [
+        _entity(s.call("character_get", character_id=i)["character"])
+        for i in sorted(campaign["character_ids"], key=_id_key)
+    ]
+    monsters = [
+        _entity(s.call("character_get", character_id=i)["character"])
+        for i in sorted(campaign["monster_ids"], key=_id_key)
+    ]
+    living = [e for e in monsters if e.alive]
+    chosen: list[Entity] = []
+    if wanted:
+        for key, count in wanted:
+            reuse = [e for e in living if e.monster_key == key][:count]
+            chosen += reuse
+            for _n in range(count - len(reuse)):
+                spawned = s.call("monster_spawn", monster_key=key)["character"]
+                chosen.append(_entity(spawned))
+    else:
+        chosen = living
+    participants = [e for e in pcs if e.alive] + chosen
+    if not participants:
+        raise Refusal(_("Nobody can fight: create characters or name monsters to spawn."))
+    result = s.call("combat_start", participant_ids=sorted(e.id for e in participants))
+    order = result["combat"]["order"]
+    listing = ", ".join(f"{entry['character']['name']} ({entry['initiative']})" for entry in order)
+    s.say(
+        s.pick(
+            _("Roll for initiative! The order: %(order)s."),
+            _("Weapons are drawn. Initiative: %(order)s."),
+            _("Combat begins. In order of initiative: %(order)s."),
+        )
+        % {"order": listing}
+    )
+    first = order[0]["character"]["name"]
+    s.say(_("%(name)s acts first.") % {"name": first})
+    target = next((e for e in chosen), None)
+    if target is not None:
+        s.suggestions.append(_("attack the %(name)s") % {"name": target.name.lower()})
+    s.suggestions.append(_("end turn"))
+
+
+def dnd_end_combat(s: Session, m: re.Match[str]) -> None:
+    s.require("combat_end", what=_("end combat"), gm_only=True)
+    result = s.call("combat_end")
+    s.say(
+        s.pick(
+            _("The fighting stops after %(rounds)s round(s). Catch your breath."),
+            _("Combat ends after %(rounds)s round(s); the dust settles."),
+        )
+        % {"rounds": result["rounds"]}
+    )
+
+
+def set_phase(s: Session, m: re.Match[str]) -> None:
+    s.require("phase_set", what=_("set the phase"), gm_only=True)
+    phase = m["phase"].lower()
+    result = s.call("phase_set", phase=phase)
+    s.say(
+        _("The campaign moves from %(previous)s to %(phase)s.")
+        % {"previous": result["previous_phase"], "phase": result["phase"]}
+    )
+
+
+def dnd_describe(s: Session, m: re.Match[str]) -> None:
+    roster = dnd_roster(s)
+    if m.groupdict().get("target"):
+        target = resolve(s, roster, m["target"])
+        s.say(
+            s.pick(
+                _("%(name)s (%(id)s) looks %(status)s."),
+                _("You study %(name)s (%(id)s): %(status)s."),
+            )
+            % {"name": target.name, "id": target.id, "status": target.status}
+        )
+        return
+    if not roster:
+        s.say(_("The stage is empty: nobody has a character yet."))
+        return
+    present = ", ".join(f"{e.name} ({e.status})" for e in roster)
+    if s.turn.phase == "combat":
+        text = s.pick(
+            _("Battle rages. On the field: %(present)s."),
+            _("Steel and shouting all around: %(present)s."),
+        )
+    else:
+        text = s.pick(
+            _("You look around. Here: %(present)s."),
+            _("A quiet moment. Present: %(present)s."),
+        )
+    s.say(text % {"present": present})
+
+
+# -- narrative --------------------------------------------------------------------------------
+
+
+def nar_oracle(s: Session, m: re.Match[str]) -> None:
+    s.require("oracle_ask", what=_("ask the oracle"))
+    likelihood = (m["likelihood"] or "even").strip().lower().replace(" ", "_")
+    if likelihood not in LIKELIHOODS:
+        raise Refusal(
+            _("Likelihood “%(given)s” is not one of %(known)s.")
+            % {
+                "given": m["likelihood"],
+                "known": ", ".join(x.replace("_", " ") for x in LIKELIHOODS),
+            }
+        )
+    question = m["question"].strip()
+    result = s.call("oracle_ask", question=question, likelihood=likelihood)
+    s.say(
+        s.pick(
+            _("You ask: “%(question)s” The oracle answers: %(result)s (%(roll)s)."),
+            _("“%(question)s” The bones fall: %(result)s (%(roll)s)."),
+            _("The oracle weighs “%(question)s” and says %(result)s (%(roll)s)."),
+        )
+        % {"question": question, "result": result["result"].upper(), "roll": result["roll"]}
+    )
+
+
+def _clock(s: Session, name: str) -> dict[str, Any]:
+    clocks = s.call("story_get")["clocks"]
+    wanted = _clean_name(name).lower()
+    for test in (
+        lambda c: c["id"].lower() == wanted,
+        lambda c: c["name"].lower() == wanted,
+        lambda c: c["name"].lower().startswith(wanted),
+    ):
+        matches = [c for c in clocks if test(c)]
+        if matches:
+            return min(matches, key=lambda c: _id_key(c["id"]))
+    known = ", ".join(c["name"] for c in clocks) or _("none")
+    raise Refusal(
+        _("There is no clock “%(name)s”. Clocks: %(known)s.") % {"name": name, "known": known}
+    )
+
+
+def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
+    s.require("clock_advance", what=_("advance a clock"), gm_only=True)
+    clock = _clock(s, m["name"])
+    ticks = int(m["ticks"]) if m["ticks"] else 1
+    result = s.call("clock_advance", clock_id=clock["id"], ticks=ticks)
+    values = {"name": clock["name"], "filled": result["filled"], "segments": result["segments"]}
+    if result["complete"]:
+        text = s.pick(
+            _("The %(name)s clock fills: %(filled)s/%(segments)s. It is done."),
+            _("%(name)s is complete (%(filled)s/%(segments)s). Something happens now."),
+        )
+    else:
+        text = s.pick(
+            _("The %(name)s clock ticks to %(filled)s/%(segments)s."),
+            _("%(name)s: %(filled)s of %(segments)s segments filled."),
+        )
+    s.say(text % values)
+
+
+def nar_create_clock(s: Session, m: re.Match[str]) -> None:
+    s.require("clock_create", what=_("create a clock"), gm_only=True)
+    name = _clean_name(m["name"])
+    result = s.call("clock_create", name=name, segments=int(m["segments"]))
+    s.say(
+        s.pick(
+            _("A new clock: %(name)s, %(segments)s segments, empty."),
+            _("The %(name)s clock starts at 0/%(segments)s."),
+        )
+        % {"name": name, "segments": result["segments"]}
+    )
+
+
+def nar_open_scene(s: Session, m: re.Match[str]) -> None:
+    s.require("scene_start", what=_("open a scene"), gm_only=True)
+    title = m["title"].strip().strip('"“”')
+    s.call("scene_start", title=title)
+    s.say(
+        s.pick(
+            _("Scene: %(title)s."),
+            _("The scene shifts. %(title)s."),
+            _("A new scene opens: %(title)s."),
+        )
+        % {"title": title}
+    )
+
+
+def nar_record_fact(s: Session, m: re.Match[str]) -> None:
+    s.require("fact_add", what=_("record a fact"), gm_only=True)
+    text = m["text"].strip().strip('"“”')
+    audience = "gm" if m["gm"] else "public"
+    s.call("fact_add", text=text, audience=audience)
+    s.say(
+        s.pick(_("Noted: %(text)s"), _("It is established: %(text)s")) % {"text": text},
+        audience="gm" if audience == "gm" else "trigger",
+    )
+
+
+def nar_describe(s: Session, m: re.Match[str]) -> None:
+    story = s.call("story_get")
+    scene = story["scene"]
+    parts = [
+        (_("Scene: %(title)s. %(description)s") % scene).strip() if scene else _("No scene is set.")
+    ]
+    if story["clocks"]:
+        parts.append(
+            _("Clocks: %(clocks)s.")
+            % {
+                "clocks": ", ".join(
+                    f"{c['name']} {c['filled']}/{c['segments']}" for c in story["clocks"]
+                )
+            }
+        )
+    public = [f["text"] for f in story["facts"] if f["audience"] == "public"]
+    if public:
+        parts.append(_("Known: %(facts)s") % {"facts": _sentences(public)})
+    s.say(" ".join(parts))
+    # story_get shows a GM every fact; the hidden ones must not reach a public trigger.
+    hidden = [f["text"] for f in story["facts"] if f["audience"] != "public"]
+    if hidden and s.turn.is_gm:
+        s.say(_("GM only: %(facts)s") % {"facts": _sentences(hidden)}, audience="gm")
+
+
+def _sentences(texts: list[str]) -> str:
+    return " ".join(t if t.endswith((".", "!", "?")) else f"{t}." for t in texts)
+
+
+# -- grammar ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Intent:
+    pattern: re.Pattern[str]
+    handler: Callable[[Session, re.Match[str]], None]
+
+
+def _intent(pattern: str, handler: Callable[[Session, re.Match[str]], None]) -> Intent:
+    return Intent(re.compile(pattern, re.IGNORECASE), handler)
+
+
+ROLL = _intent(r"roll\s+(?P<expr>[0-9dDkKhHlL+\- ]+?)(?:\s+for\s+(?P<label>.+))?", roll_dice)
+SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_phase)
+DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\d{1,2}))?"
+GRAMMARS: dict[str, tuple[Intent, ...]] = {
+    "dnd5e": (
+        _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
+        _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
+        _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
+        _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC, dnd_save),
+        _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+check" + DC, dnd_check),
+        ROLL,
+        _intent(r"move\s+(?:to\s+)?\(?\s*(?P<x>\d{1,2})\s*,\s*(?P<y>\d{1,2})\s*\)?", dnd_move),
+        _intent(r"end (?:my |the |this )?turn", dnd_end_turn),
+        _intent(r"start (?:a )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?", dnd_start_combat),
+        _intent(r"end (?:the )?(?:combat|fight)", dnd_end_combat),
+        SET_PHASE,
+        _intent(r"(?:describe|look)(?:\s+around)?", dnd_describe),
+        _intent(r"(?:describe|look at|examine)\s+(?P<target>.+)", dnd_describe),
+    ),
+    "narrative": (
+        _intent(
+            r"ask (?:the )?oracle[:,]?\s+[\"“](?P<question>[^\"”]+)[\"”]"
+            r"(?:\s+(?P<likelihood>[a-z_ ]+))?",
+            nar_oracle,
+        ),
+        _intent(
+            r"advance (?:the )?clock\s+(?P<name>.+?)(?:\s+by\s+(?P<ticks>-?\d{1,2}))?",
+            nar_advance_clock,
+        ),
+        _intent(
+            r"create (?:a )?clock\s+(?P<name>.+?)\s+with\s+(?P<segments>\d{1,2})\s+segments?",
+            nar_create_clock,
+        ),
+        _intent(r"open (?:a )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
+        _intent(
+            r"record (?:a )?fact[:,]?\s+(?P<text>.+?)(?:\s+\[?(?P<gm>gm only)\]?)?", nar_record_fact
+        ),
+        ROLL,
+        SET_PHASE,
+        _intent(r"(?:describe|look)(?:\s+around)?", nar_describe),
+    ),
+}
+HELP = re.compile(r"(?:help|\?|commands|what can i do\??)", re.IGNORECASE)
+
+
+def help_text(system_id: str) -> str:
+    """The help reply: what the scripted agent understands for this system."""
+    if system_id == "dnd5e":
+        lines = [
+            _("attack <target> [with <weapon>]"),
+            _("check <ability or skill> [dc N]; save <ability> [dc N]"),
+            _("roll <dice> [for <label>], e.g. roll 2d6+3"),
+            _("move to X,Y; end turn (in combat)"),
+            _("GM: start combat [with goblin, 2 orcs]; end combat; set phase <lobby|play>"),
+            _("describe, or look at <target>"),
+        ]
+    elif system_id == "narrative":
+        lines = [
+            _('ask the oracle "<question>" [likely|unlikely|even|very likely|...]'),
+            _("roll <dice> [for <label>]"),
+            _("GM: advance clock <name> [by N]; create clock <name> with N segments"),
+            _("GM: open scene <title>; record fact <text> [gm only]; set phase <lobby|play>"),
+            _("describe, or look"),
+        ]
+    else:
+        lines = [_("help")]
+    return _("I understand:") + "\n" + "\n".join(f"- {line}" for line in lines)
+
+
+class ScriptedAgent:
+    """The default provider: the grammar above, no network besides the domain server."""
+
+    name = "scripted"
+
+    def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
+        session = Session(turn, call_tool)
+        text = " ".join(turn.text.split())
+        intent, match = next(
+            (
+                (intent, found)
+                for intent in GRAMMARS.get(turn.system_id, ())
+                if (found := intent.pattern.fullmatch(text.rstrip(".!")))
+            ),
+            (None, None),
+        )
+        if intent is None:
+            prefix = "" if HELP.fullmatch(text) else _("I did not understand that.") + " "
+            session.say(prefix + help_text(turn.system_id), audience="requester")
+            return session.output()
+        try:
+            intent.handler(session, match)
+        except Refusal as refusal:
+            session.say(str(refusal), audience="requester")
+        return session.output()

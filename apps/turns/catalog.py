@@ -1,0 +1,82 @@
+"""The live tool catalog of a domain server (`tools/list`), cached per process.
+
+`tools/list` is deterministic by contract and needs no delegation, so one listing per server
+target serves every turn. It goes through the pooled connection of `apps.domains.client`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from apps.domains import client as domain_client
+from apps.domains.errors import DomainUnavailable
+from apps.domains.registry import DomainPlugin, Target, get_plugin
+from apps.turns.errors import TurnError
+from apps.turns.types import ToolInfo
+
+_cache: dict[tuple[str, Target], dict[str, ToolInfo]] = {}
+_lock = threading.Lock()
+
+
+class FacadeMismatch(TurnError):
+    """A facade names a tool the live server does not offer: the tables and server disagree."""
+
+    code = "facade_mismatch"
+    status = 502
+
+
+async def _list(runtime: Any, plugin: DomainPlugin) -> dict[str, ToolInfo]:
+    connection, _fresh = await runtime.connection(plugin)
+    listing = await connection.client.list_tools()
+    return {
+        tool.name: ToolInfo(
+            name=tool.name,
+            description=tool.description or "",
+            input_schema=tool.input_schema,
+        )
+        for tool in listing.tools
+    }
+
+
+def tool_catalog(system_id: str) -> dict[str, ToolInfo]:
+    """Every tool of the system's server by name. Raises DomainUnavailable, UnknownSystem."""
+    plugin = get_plugin(system_id)
+    key = (system_id, plugin.target)
+    with _lock:
+        cached = _cache.get(key)
+    if cached is not None:
+        return cached
+    runtime = domain_client._get_runtime()
+    try:
+        catalog = runtime.submit(_list(runtime, plugin)).result(
+            plugin.timeout + 2 * domain_client.CONNECT_TIMEOUT
+        )
+    except DomainUnavailable:
+        raise
+    except Exception as exc:
+        raise domain_client._unavailable(plugin, exc) from exc
+    with _lock:
+        _cache[key] = catalog
+    return catalog
+
+
+def offered_tools(system_id: str, names: Sequence[str]) -> tuple[ToolInfo, ...]:
+    """The facade's tools with their live schemas, in the facade's order."""
+    catalog = tool_catalog(system_id)
+    missing = [name for name in names if name not in catalog]
+    if missing:
+        raise FacadeMismatch(
+            _("The %(system)s server does not offer %(tools)s.")
+            % {"system": system_id, "tools": ", ".join(missing)},
+            details={"system_id": system_id, "missing": missing},
+        )
+    return tuple(catalog[name] for name in names)
+
+
+def tool_catalog_clear() -> None:
+    with _lock:
+        _cache.clear()

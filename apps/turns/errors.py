@@ -1,0 +1,94 @@
+"""Turn errors and the one classification the worker stores on a failed or retried job.
+
+Every failure gets a stable `code`, whether a new attempt may help (`retryable`) and a
+`recovery` hint for people. `ApplicationError`s (domain refusals included) keep their own
+classification; anything else is an unexpected fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import httpx2
+from django.utils.translation import gettext_lazy as _
+
+from apps.core.errors import ApplicationError
+
+
+class TurnError(ApplicationError):
+    code = "turn_failed"
+    status = 500
+
+
+class AgentNotConfigured(TurnError):
+    """SAGASMITH_AGENT_PROVIDER names no provider, or the provider misses its settings."""
+
+    code = "agent_not_configured"
+    status = 503
+    recovery = str(_("An operator must configure the agent provider."))
+
+
+class AgentUnavailable(TurnError):
+    """The model endpoint could not be reached, timed out or was overloaded."""
+
+    code = "agent_unavailable"
+    status = 503
+    retryable = True
+    recovery = str(_("Try again shortly."))
+
+
+class AgentRejected(TurnError):
+    """The model endpoint refused the request (bad key, unknown model, bad request)."""
+
+    code = "agent_rejected"
+    status = 502
+    recovery = str(_("An operator must check the agent provider's settings."))
+
+
+class AgentProtocolError(TurnError):
+    """The model endpoint answered with something that is not a chat completion."""
+
+    code = "agent_protocol_error"
+    status = 502
+    recovery = str(_("An operator must check that the endpoint is OpenAI-compatible."))
+
+
+class AgentOutputInvalid(TurnError):
+    """The model's final answer broke the output contract, even after one correction."""
+
+    code = "agent_output_invalid"
+    status = 502
+    recovery = str(_("Rephrase the action and try again."))
+
+
+class AgentToolLimit(TurnError):
+    """The model kept calling tools after it was told the turn's limit was reached."""
+
+    code = "agent_tool_limit"
+    status = 502
+    recovery = str(_("Split the action into smaller steps."))
+
+
+@dataclass(frozen=True)
+class ErrorClassification:
+    code: str
+    retryable: bool
+    recovery: str
+    message: str
+
+
+TRANSIENT_RECOVERY = str(_("The turn will be retried automatically."))
+INTERNAL_RECOVERY = str(_("Report this to the operators; the turn was stopped."))
+
+
+def classify_error(exc: BaseException) -> ErrorClassification:
+    """The stable code, retryability and recovery hint the worker stores for a failure."""
+    if isinstance(exc, ApplicationError):
+        return ErrorClassification(exc.code, bool(exc.retryable), str(exc.recovery), exc.message)
+    if isinstance(exc, (TimeoutError, ConnectionError, httpx2.TransportError)):
+        # Network faults outside the domain client (which classifies its own): try again.
+        return ErrorClassification("transient_fault", True, TRANSIENT_RECOVERY, str(exc)[:300])
+    # A bug does not heal on retry, and a retry could repeat whatever half-ran.
+    return ErrorClassification(
+        "internal_error", False, INTERNAL_RECOVERY, f"{type(exc).__name__}: {exc}"[:300]
+    )

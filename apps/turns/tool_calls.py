@@ -1,0 +1,156 @@
+"""The trusted side of an agent's tool call: what the model may choose and what it may not.
+
+The model (or the scripted agent) names a tool and its rule arguments. This module refuses a
+tool outside the job's facade, strips every argument that would carry identity, campaign,
+revision or idempotency, and injects those from the job: the campaign, the last revision seen,
+and the idempotency key `<job key>:<step>`. Identity travels only in the delegation token that
+`domain_call` mints for the requester.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from apps.domains.client import DomainResult, domain_call
+from apps.domains.errors import DomainError
+from apps.turns.types import ToolInfo, ToolOutcome
+
+INJECTED_ARGUMENTS = frozenset({"campaign_id", "expected_revision", "idempotency_key"})
+# Argument names that would choose who acts or who owns; only trusted code may set those.
+IDENTITY_ARGUMENTS = frozenset(
+    {"actor", "controller", "owner", "principal", "requester", "sub", "user", "user_id"}
+)
+
+BeforeCall = Callable[[int, str, dict[str, Any]], None]
+AfterCall = Callable[[int, str, DomainResult | DomainError], None]
+
+
+class ToolCaller:
+    """`call_tool(name, arguments) -> ToolOutcome` for one turn, as handed to a provider.
+
+    Refusals the agent can react to (a rule said no, a tool not offered) come back as
+    `ok=False` outcomes. Retryable domain errors (`stale_revision`, `internal`) and transport
+    faults (DomainUnavailable, DomainTimeout) are raised, for the worker to classify.
+    `before_call`/`after_call` let the worker journal each step around the network call.
+    """
+
+    def __init__(
+        self,
+        *,
+        system_id: str,
+        campaign_id: str,
+        requester: Any,
+        job_key: str,
+        tools: Sequence[ToolInfo],
+        base_revision: int,
+        turn: str | None = None,
+        character: str | None = None,
+        traceparent: str | None = None,
+        first_step: int = 1,
+        before_call: BeforeCall | None = None,
+        after_call: AfterCall | None = None,
+    ) -> None:
+        self.system_id = system_id
+        self.campaign_id = campaign_id
+        self.requester = requester
+        self.job_key = job_key
+        self.tools = {tool.name: tool for tool in tools}
+        self.revision = base_revision
+        self.turn = turn
+        self.character = character
+        self.traceparent = traceparent
+        self.next_step = first_step
+        self.before_call = before_call
+        self.after_call = after_call
+        self.outcomes: list[ToolOutcome] = []
+
+    def arguments_for(self, tool: ToolInfo, arguments: Mapping[str, Any], step: int) -> dict:
+        """The arguments sent: the model's rule arguments plus the trusted ones."""
+        sent = {
+            key: value
+            for key, value in arguments.items()
+            if key not in INJECTED_ARGUMENTS and key not in IDENTITY_ARGUMENTS
+        }
+        sent["campaign_id"] = self.campaign_id
+        if tool.write:
+            sent["expected_revision"] = self.revision
+            sent["idempotency_key"] = f"{self.job_key}:{step}"
+        return sent
+
+    def __call__(self, name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+        step = self.next_step
+        self.next_step += 1
+        tool = self.tools.get(name)
+        if tool is None:
+            message = _("%(tool)s is not offered in this turn; use one of: %(tools)s.") % {
+                "tool": name,
+                "tools": ", ".join(sorted(self.tools)),
+            }
+            return self._record(
+                ToolOutcome(
+                    tool=name,
+                    step=step,
+                    ok=False,
+                    structured={"error": {"code": "tool_not_offered", "message": message}},
+                    error_code="tool_not_offered",
+                    error_message=message,
+                )
+            )
+        sent = self.arguments_for(tool, arguments, step)
+        if self.before_call is not None:
+            self.before_call(step, name, sent)
+        try:
+            result = domain_call(
+                system_id=self.system_id,
+                tool=name,
+                arguments=sent,
+                requester=self.requester,
+                campaign_id=self.campaign_id,
+                turn=self.turn,
+                character=self.character,
+                traceparent=self.traceparent,
+            )
+        except DomainError as exc:
+            if self.after_call is not None:
+                self.after_call(step, name, exc)
+            if exc.retryable:
+                raise
+            return self._record(
+                ToolOutcome(
+                    tool=name,
+                    step=step,
+                    ok=False,
+                    structured={
+                        "error": {
+                            "code": exc.domain_code,
+                            "message": exc.message,
+                            "retryable": exc.retryable,
+                            "recovery": exc.recovery,
+                        }
+                    },
+                    error_code=exc.domain_code,
+                    error_message=exc.message,
+                )
+            )
+        if self.after_call is not None:
+            self.after_call(step, name, result)
+        if result.authority_revision is not None:
+            # A replayed write reports the revision it made, which may be older than a
+            # read seen since: keep the newest.
+            self.revision = max(self.revision, int(result.authority_revision))
+        return self._record(
+            ToolOutcome(
+                tool=name,
+                step=step,
+                ok=True,
+                structured=result.structured,
+                content=tuple(result.content),
+            )
+        )
+
+    def _record(self, outcome: ToolOutcome) -> ToolOutcome:
+        self.outcomes.append(outcome)
+        return outcome

@@ -1,0 +1,118 @@
+"""The values passed between the turn worker and an agent provider.
+
+The provider sees the situation (system, phase, role, task, the player's text, the offered
+tools) and a `call_tool` function; it never sees a token, a user id or a principal. Trusted code
+injects identity, campaign, revision and idempotency arguments (see `apps.turns.tool_calls`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+# Audiences an agent message may name, relative to the trigger (the player's action message):
+#   "trigger"   exactly the trigger's audience (the default);
+#   "requester" the triggering user and the GM;
+#   "gm"        the GM only;
+#   "public"    everyone in the room.
+# The GM sees every message, so "gm" is never wider than any trigger.
+MESSAGE_AUDIENCES = ("trigger", "requester", "gm", "public")
+# The trigger's audience kind as the rooms app records it.
+TRIGGER_AUDIENCES = ("public", "private", "gm")
+MAX_MESSAGES = 4
+MAX_MESSAGE_CHARS = 4000
+MAX_SUGGESTIONS = 4
+MAX_SUGGESTION_CHARS = 200
+
+
+def audience_allowed(*, audience: str, trigger_audience: str, requester_is_gm: bool) -> bool:
+    """Whether a message audience is no wider than the trigger's."""
+    if audience not in MESSAGE_AUDIENCES or trigger_audience not in TRIGGER_AUDIENCES:
+        return False
+    if audience in ("trigger", "gm"):
+        return True
+    if audience == "public":
+        return trigger_audience == "public"
+    # "requester": the requester is in every trigger they wrote, except a GM-only one
+    # written by a non-GM (which the rooms app does not allow anyway).
+    return trigger_audience != "gm" or requester_is_gm
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """One offered tool, as the live catalog describes it."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any]
+
+    @property
+    def write(self) -> bool:
+        # Every write takes an idempotency key (domain-contract.md, "Writes").
+        return "idempotency_key" in (self.input_schema.get("properties") or {})
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """What an agent may know about the turn it runs."""
+
+    job_id: str  # seeds the scripted narration, so a re-run narrates the same words
+    system_id: str
+    phase: str
+    role: str  # the requester's campaign role: owner, gm, player or observer
+    task: str  # chat, action or narration
+    text: str  # what the player wrote
+    tools: tuple[ToolInfo, ...]  # the persisted facade selection, in order, with schemas
+    trigger_audience: str = "public"
+    character_id: str | None = None  # the requester's bound character, if any
+    language: str = "en"
+
+    @property
+    def tool_names(self) -> frozenset[str]:
+        return frozenset(tool.name for tool in self.tools)
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role in ("owner", "gm")
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """The result of one tool call as the agent sees it.
+
+    `ok=False` is a refusal the agent may react to (the rules said no, the tool is not offered,
+    the arguments were wrong); faults the worker must handle (unreachable server, stale
+    revision) are raised instead and never reach the agent.
+    """
+
+    tool: str
+    step: int
+    ok: bool
+    structured: dict[str, Any]  # structuredContent; {"error": {...}} when not ok
+    content: tuple[dict[str, Any], ...] = ()
+    error_code: str | None = None
+    error_message: str | None = None
+
+    def for_model(self) -> dict[str, Any]:
+        """What a language model is shown: the structured result or the refusal."""
+        if self.ok:
+            return self.structured
+        return {"error": {"code": self.error_code, "message": self.error_message}}
+
+
+CallTool = Callable[[str, Mapping[str, Any]], ToolOutcome]
+
+
+@dataclass(frozen=True)
+class AgentMessage:
+    text: str
+    audience: str = "trigger"
+
+
+@dataclass(frozen=True)
+class AgentOutput:
+    messages: tuple[AgentMessage, ...]
+    suggestions: tuple[str, ...] = ()
+    tool_calls: int = 0
+    usage: Mapping[str, int] = field(default_factory=dict)  # prompt/completion tokens

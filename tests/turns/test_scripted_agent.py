@@ -1,0 +1,227 @@
+"""The scripted agent against live domain servers, through the real ToolCaller and domain_call.
+
+Campaigns use a fixed random seed and job ids are fixed per step, so every roll and every
+phrasing is exact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.domains.client import principal_for
+from apps.turns.agents.scripted import help_text
+from tests.turns.conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+DND_HELP = (
+    "I understand:\n"
+    "- attack <target> [with <weapon>]\n"
+    "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
+    "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
+    "- move to X,Y; end turn (in combat)\n"
+    "- GM: start combat [with goblin, 2 orcs]; end combat; set phase <lobby|play>\n"
+    "- describe, or look at <target>"
+)
+NARRATIVE_HELP = (
+    "I understand:\n"
+    '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
+    "- roll <dice> [for <label>]\n"
+    "- GM: advance clock <name> [by N]; create clock <name> with N segments\n"
+    "- GM: open scene <title>; record fact <text> [gm only]; set phase <lobby|play>\n"
+    "- describe, or look"
+)
+
+
+def dnd_table_in_combat(gm, player):
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Ilsa", template="fighter")
+    table.characters[principal_for(player)] = created.structured["character"]["id"]
+    run = table.run(gm, "Start combat with 2 goblins", job_id="start")
+    return table, run
+
+
+def test_help_and_unknown_intents_list_the_grammar(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    before = table.revision()
+    assert help_text("dnd5e") == DND_HELP
+    assert table.run(player, "help").texts == [(DND_HELP, "requester")]
+    unknown = table.run(player, "dance a jig")
+    assert unknown.texts == [("I did not understand that. " + DND_HELP, "requester")]
+    assert unknown.tools == [] and unknown.output.tool_calls == 0
+    narrative = make_table("narrative", gm, player)
+    assert narrative.run(player, "?").texts == [(NARRATIVE_HELP, "requester")]
+    assert table.revision() == before
+
+
+def test_gm_only_intents_are_refused_to_a_player_and_change_nothing(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    before = table.revision()
+    for text, what in [
+        ("start combat with a goblin", "start combat"),
+        ("set phase play", "set the phase"),
+    ]:
+        run = table.run(player, text)
+        assert run.texts == [(f"Only the GM can {what}.", "requester")]
+        assert run.tools == []
+    assert table.revision() == before
+    assert table.campaign()["phase"] == "lobby"
+
+
+def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, gm, player):
+    table, start = dnd_table_in_combat(gm, player)
+    # The lobby forbids combat_start, so the agent first moves the phase to play.
+    assert start.tools == [
+        "phase_set", "campaign_get", "character_get", "monster_spawn", "monster_spawn",
+        "combat_start",
+    ]  # fmt: skip
+    assert start.texts == [
+        ("Roll for initiative! The order: Ilsa (20), Goblin (18), Goblin (6).", "trigger"),
+        ("Ilsa acts first.", "trigger"),
+    ]
+    assert start.output.suggestions == ("attack the goblin", "end turn")
+    combat = table.call(gm, "combat_status").structured["combat"]
+    assert [(e["id"], e["initiative"]) for e in combat["order"]] == [
+        ("pc-1", 20), ("mon-3", 18), ("mon-2", 6),
+    ]  # fmt: skip
+    # Each step's idempotency key is the job key and the step number.
+    receipts = [o.structured["receipt"]["idempotency_key"] for o in start.caller.outcomes
+                if "receipt" in o.structured]  # fmt: skip
+    assert receipts == ["job-start:1", "job-start:4", "job-start:5", "job-start:6"]
+
+    attack = table.run(player, "attack the goblin with longsword", job_id="attack")
+    assert attack.tools == ["combat_status", "attack"]
+    # A player sees no monster HP, so no GM line is written for them.
+    assert attack.texts == [
+        ("A solid hit. Ilsa strikes Goblin with Longsword for 6 slashing damage.", "trigger")
+    ]
+    goblin = table.call(gm, "character_get", character_id="mon-2").structured["character"]
+    assert goblin["hp"] == {"current": 1, "max": 7, "temp": 0}
+
+    assert table.run(player, "move to 2,1", job_id="move").texts == [
+        ("Ilsa crosses 5 ft to (2, 1); 25 ft of movement remain.", "trigger")
+    ]
+    assert table.run(player, "check stealth dc 12", job_id="check").texts == [
+        ("Stealth check succeeds with 14 (DC 12).", "trigger")
+    ]
+    assert table.run(player, "perception check", job_id="check2").texts == [
+        ("Perception check succeeds with 19 (DC 10).", "trigger")
+    ]
+    assert table.run(player, "save dex dc 14", job_id="save").texts == [
+        ("Dex save succeeds with 14 (DC 14).", "trigger")
+    ]
+    assert table.run(player, "roll 2d6+3 for damage", job_id="roll").texts == [
+        ("The dice tumble (damage): 2d6 [1, 1] = 2 + 3 => 5.", "trigger")
+    ]
+    assert table.run(player, "describe", job_id="describe").texts == [
+        ("Steel and shouting all around: Ilsa (unhurt), Goblin (unhurt), Goblin (bloodied).",
+         "trigger")
+    ]  # fmt: skip
+    assert table.run(player, "look at the goblin", job_id="look").texts == [
+        ("Goblin (mon-2) looks bloodied.", "trigger")
+    ]
+    assert table.run(player, "end turn", job_id="end-turn").texts == [
+        ("Ilsa ends the turn. Round 1: Goblin acts next.", "trigger")
+    ]
+
+
+def test_dnd5e_gm_acts_as_the_current_monster_and_sees_its_hp_alone(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(player, "attack the goblin", job_id="attack")
+    table.run(player, "end turn", job_id="end-turn")
+    # mon-3 acts now; the GM has no character, so it attacks as the current combatant.
+    run = table.run(gm, "attack mon-2", job_id="gm-attack")
+    assert run.caller.outcomes[-1].structured["attacker_id"] == "mon-3"
+    texts = run.texts
+    assert texts[-1][1] == "gm"
+    hp = table.call(gm, "character_get", character_id="mon-2").structured["character"]["hp"]
+    assert texts[-1][0] == f"Goblin: {hp['current']}/7 HP."
+    assert all(audience == "trigger" for _text, audience in texts[:-1])
+
+
+def test_dnd5e_refusals_from_the_rules_reach_only_the_requester(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+    # It is Ilsa's turn; the GM's goblin may not move.
+    run = table.run(gm, "end combat", job_id="end")
+    assert run.texts == [("Combat ends after 1 round(s); the dust settles.", "trigger")]
+    moved = table.run(player, "move to 2,1", job_id="move-after")
+    assert moved.texts == [("You cannot move on the grid in the play phase.", "requester")]
+    unknown = table.run(player, "attack the dragon", job_id="dragon")
+    assert unknown.texts == [
+        ("I cannot find “the dragon” here. Present: Goblin (mon-2), Goblin (mon-3), Ilsa (pc-1).",
+         "requester")
+    ]  # fmt: skip
+    bad_dice = table.run(player, "roll 0d6", job_id="bad-dice")
+    assert bad_dice.texts[0][1] == "requester"
+    assert bad_dice.texts[0][0].startswith(("The rules say no: ", "That cannot happen: "))
+    assert table.revision() == before + 1  # only combat_end wrote
+    phase = table.run(gm, "set phase lobby", job_id="phase")
+    assert phase.texts == [("The campaign moves from play to lobby.", "trigger")]
+
+
+def test_same_job_id_same_narration_and_phrasing_varies_by_job(live_domains, gm, player):
+    first, first_start = dnd_table_in_combat(gm, player)
+    second, second_start = dnd_table_in_combat(gm, player)
+    assert first_start.output == second_start.output
+    one = first.run(player, "roll 1d20", job_id="same")
+    two = second.run(player, "roll 1d20", job_id="same")
+    assert one.output == two.output
+    phrasings = set()
+    for index in range(8):
+        table = make_table("dnd5e", gm, player)
+        phrasings.add(table.run(player, "roll 1d20", job_id=f"vary-{index}").texts[0][0])
+    assert len(phrasings) >= 2  # same roll (same seed), different seeded phrasing
+
+
+def test_narrative_intents(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    lobby = table.run(player, 'ask the oracle "Is it raining?" likely', job_id="o0")
+    assert lobby.texts == [("You cannot ask the oracle in the lobby phase.", "requester")]
+    secret = table.run(gm, "record fact The duke is a vampire gm only", job_id="f0")
+    assert secret.texts == [("Noted: The duke is a vampire", "gm")]
+    assert table.run(gm, "set phase play", job_id="p").texts == [
+        ("The campaign moves from lobby to play.", "trigger")
+    ]
+    assert table.run(player, 'ask the oracle "Is the door locked?" very likely',
+                     job_id="o1").texts == [
+        ("“Is the door locked?” The bones fall: YES, AND (4).", "trigger")
+    ]  # fmt: skip
+    oracle = table.run(player, 'Ask the oracle: "Does anyone follow us?"', job_id="o2")
+    assert oracle.texts == [("“Does anyone follow us?” The bones fall: NO (76).", "trigger")]
+    assert oracle.caller.outcomes[0].structured["likelihood"] == "even"
+    assert table.run(gm, "create clock Doom with 6 segments", job_id="c").texts == [
+        ("A new clock: Doom, 6 segments, empty.", "trigger")
+    ]
+    by_two = table.run(gm, "advance clock doom by 2", job_id="a1")
+    assert by_two.tools == ["story_get", "clock_advance"]
+    assert by_two.texts == [("The Doom clock ticks to 2/6.", "trigger")]
+    assert table.run(gm, "advance the clock Doom", job_id="a2").texts == [
+        ("Doom: 3 of 6 segments filled.", "trigger")
+    ]
+    assert table.run(player, "advance clock doom", job_id="a3").texts == [
+        ("Only the GM can advance a clock.", "requester")
+    ]
+    assert table.run(gm, "open scene The Drowned Chapel", job_id="s").texts == [
+        ("Scene: The Drowned Chapel.", "trigger")
+    ]
+    assert table.run(gm, "record fact The chapel bell is cracked", job_id="f1").texts == [
+        ("Noted: The chapel bell is cracked", "trigger")
+    ]
+    assert table.run(player, "roll 1d6", job_id="r").texts == [
+        ("The dice tumble: 1d6 [1] = 1 => 1.", "trigger")
+    ]
+    expected = "Scene: The Drowned Chapel. Clocks: Doom 3/6. Known: The chapel bell is cracked."
+    assert table.run(player, "look around", job_id="l1").texts == [(expected, "trigger")]
+    # The GM sees the hidden fact too, but only in a GM-only message.
+    assert table.run(gm, "describe", job_id="l2").texts == [
+        (expected, "trigger"),
+        ("GM only: The duke is a vampire.", "gm"),
+    ]
+    story = table.call(gm, "story_get").structured
+    assert [(f["text"], f["audience"]) for f in story["facts"]] == [
+        ("The duke is a vampire", "gm"),
+        ("The chapel bell is cracked", "public"),
+    ]
+    assert [(c["name"], c["filled"]) for c in story["clocks"]] == [("Doom", 3)]
+    assert story["scene"]["title"] == "The Drowned Chapel"
