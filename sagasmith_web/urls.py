@@ -22,10 +22,12 @@ urlpatterns = [
     path("api/", include("apps.domains.api_urls")),
     path("api/", include("apps.campaigns.api_urls")),
     path("api/", include("apps.rooms.api_urls")),
+    path("api/", include("apps.turns.api_urls")),
     path("", include("apps.quota.urls")),
     path("", include("apps.domains.urls")),
     path("", include("apps.campaigns.urls")),
     path("", include("apps.rooms.urls")),
+    path("", include("apps.turns.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

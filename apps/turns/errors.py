@@ -92,3 +92,36 @@ def classify_error(exc: BaseException) -> ErrorClassification:
     return ErrorClassification(
         "internal_error", False, INTERNAL_RECOVERY, f"{type(exc).__name__}: {exc}"[:300]
     )
+
+
+class StaleRevision(TurnError):
+    """The client's base_revision is behind the campaign's authority revision."""
+
+    code = "stale_revision"
+    status = 409
+    retryable = True
+    recovery = str(_("Reload the room to see the latest state, then act again."))
+
+
+class TurnCancelled(TurnError):
+    """Cancel was requested while the job ran; it stopped before its next tool call."""
+
+    code = "cancelled"
+    status = 409
+
+
+class JournalDiverged(TurnError):
+    """A re-run asked for a different tool at a step the journal already holds."""
+
+    code = "journal_diverged"
+    status = 500
+    recovery = str(_("The turn stopped so nothing runs twice; act again if needed."))
+
+
+class PublicationFailed(TurnError):
+    """Publishing the outcome failed after the domain committed; recovery publishes it."""
+
+    code = "publication_failed"
+    status = 503
+    retryable = True
+    recovery = str(_("The result is saved and will be published shortly."))

@@ -175,7 +175,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {}
-SAGASMITH_QUOTA_OWNER_LIVENESS: dict = {}
+# The quota reaper never frees a reservation whose owning job is still alive.
+SAGASMITH_QUOTA_OWNER_LIVENESS = {"room_turn": "apps.turns.selectors.room_turn_job_is_live"}
 OUTBOX_POLL_INTERVAL = env.float("SAGASMITH_OUTBOX_POLL_INTERVAL", default=0.15)
 ROOMS_HEARTBEAT_SECONDS = env.int("SAGASMITH_ROOMS_HEARTBEAT_SECONDS", default=20)
 
@@ -268,10 +269,12 @@ LOGGING = {
 
 # Periodic jobs, merged from the apps that own them.
 from apps.quota.schedule import QUOTA_BEAT_SCHEDULE  # noqa: E402
+from apps.turns.schedule import TURNS_BEAT_SCHEDULE  # noqa: E402
 
 CELERY_BEAT_SCHEDULE = {
     **CELERY_BEAT_SCHEDULE,
     **QUOTA_BEAT_SCHEDULE,
+    **TURNS_BEAT_SCHEDULE,
     # Hosted mode publishes right after commit; this sweep covers anything that was missed.
     "projections-outbox-sweep": {"task": "projections.outbox_sweep", "schedule": 5.0},
 }

@@ -157,3 +157,7 @@ def gm(make_user):
 @pytest.fixture
 def player(make_user):
     return make_user("pat@example.test")
+
+
+# Job, API and fault tests: a Django campaign on the live server, eager Celery, turn URLs.
+from tests.turns.rooms_support import dnd_room, eager, turn_urls  # noqa: E402,F401

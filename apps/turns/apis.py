@@ -1,0 +1,115 @@
+"""Room turn API: post an action, read a job, cancel a job, read the per-viewer panel."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.campaigns.selectors import membership_for
+from apps.core.errors import NotFound
+from apps.core.idempotency import idempotency_key_from
+from apps.rooms.models import MAX_BODY_LENGTH, Message
+from apps.turns.panels import panel_for_viewer
+from apps.turns.selectors import active_jobs_for_viewer, turn_job_for_viewer
+from apps.turns.services import job_view, turn_action_submit, turn_cancel
+
+
+def _membership_or_404(request, campaign_id):
+    membership = membership_for(campaign_id=campaign_id, user=request.user)
+    if membership is None:
+        raise NotFound(_("No such campaign room."))
+    membership.user = request.user
+    return membership
+
+
+class ActionInput(serializers.Serializer):
+    body = serializers.CharField(max_length=MAX_BODY_LENGTH, trim_whitespace=True)
+    base_revision = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    audience = serializers.ChoiceField(
+        choices=[Message.Audience.PUBLIC, Message.Audience.GM], default=Message.Audience.PUBLIC
+    )
+
+
+class JobErrorOutput(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    retryable = serializers.BooleanField()
+    recovery = serializers.CharField()
+
+
+class JobOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    campaign_id = serializers.UUIDField()
+    requester_id = serializers.UUIDField()
+    trigger_message_id = serializers.UUIDField()
+    status = serializers.CharField()
+    attempt = serializers.IntegerField()
+    max_attempts = serializers.IntegerField()
+    cancel_requested = serializers.BooleanField()
+    base_revision = serializers.IntegerField(allow_null=True)
+    result_revision = serializers.IntegerField(allow_null=True)
+    tools = serializers.ListField(child=serializers.CharField())
+    charged = serializers.IntegerField(allow_null=True)
+    error = JobErrorOutput(allow_null=True)
+    created_at = serializers.CharField(allow_null=True)
+    finished_at = serializers.CharField(allow_null=True)
+
+
+class RoomActionsApi(APIView):
+    @extend_schema(request=ActionInput, responses={202: JobOutput, 200: JobOutput})
+    def post(self, request, campaign_id):
+        membership = _membership_or_404(request, campaign_id)
+        key = idempotency_key_from(request)
+        payload = ActionInput(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        job, created = turn_action_submit(
+            membership=membership,
+            text=data["body"],
+            idempotency_key=key,
+            base_revision=data.get("base_revision"),
+            audience=data["audience"],
+        )
+        response = Response(
+            job_view(job), status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
+        )
+        if not created:
+            response["Idempotent-Replay"] = "true"
+        return response
+
+
+class RoomJobsApi(APIView):
+    @extend_schema(responses=JobOutput(many=True))
+    def get(self, request, campaign_id):
+        membership = _membership_or_404(request, campaign_id)
+        jobs = active_jobs_for_viewer(campaign_id=campaign_id, membership=membership)
+        return Response({"results": [job_view(job) for job in jobs]})
+
+
+class RoomJobApi(APIView):
+    @extend_schema(responses=JobOutput)
+    def get(self, request, campaign_id, job_id):
+        membership = _membership_or_404(request, campaign_id)
+        job = turn_job_for_viewer(campaign_id=campaign_id, job_id=job_id, membership=membership)
+        if job is None:
+            raise NotFound(_("No such turn."))
+        return Response(job_view(job))
+
+
+class RoomJobCancelApi(APIView):
+    @extend_schema(request=None, responses=JobOutput)
+    def post(self, request, campaign_id, job_id):
+        membership = _membership_or_404(request, campaign_id)
+        job = turn_job_for_viewer(campaign_id=campaign_id, job_id=job_id, membership=membership)
+        if job is None:
+            raise NotFound(_("No such turn."))
+        return Response(job_view(turn_cancel(job=job, membership=membership)))
+
+
+class RoomPanelApi(APIView):
+    def get(self, request, campaign_id):
+        membership = _membership_or_404(request, campaign_id)
+        return Response(panel_for_viewer(membership=membership))

@@ -1,0 +1,82 @@
+"""The per-viewer room panel: projection rows for the viewer's audience, read through the
+domain with the viewer's own delegation when a row is missing or behind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
+from apps.domains.client import domain_call
+from apps.domains.errors import DomainError
+from apps.domains.registry import get_plugin
+from apps.turns.projections import GM, PLAYERS, PUBLIC, panel_read, snapshot_store, snapshots_for
+from apps.turns.selectors import active_jobs_for_viewer
+from apps.turns.services.jobs import MANAGER_ROLES, job_view
+
+
+def _character_card(campaign: Campaign, membership: CampaignMembership) -> dict[str, Any] | None:
+    binding = (
+        ActorBinding.objects.filter(
+            campaign=campaign, user_id=membership.user_id, status=ActorBinding.Status.ACTIVE
+        )
+        .order_by("created_at")
+        .first()
+    )
+    if binding is None:
+        return None
+    try:
+        result = domain_call(
+            system_id=campaign.system_id,
+            tool="character_get",
+            arguments={"character_id": binding.character_id},
+            requester=membership.user,
+            campaign_id=campaign.domain_id,
+        )
+    except DomainError as exc:
+        return {"id": binding.character_id, "name": binding.character_name,
+                "error": {"code": exc.domain_code}}  # fmt: skip
+    return result.structured.get("character") or {"id": binding.character_id}
+
+
+def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
+    """Everything the side panels show this viewer. Raises the domain client's transport
+    errors only for the character card's server; panel reads degrade to their last row."""
+    campaign = Campaign.objects.get(pk=membership.campaign_id)
+    audience = GM if membership.role in MANAGER_ROLES else PLAYERS
+    plugin = get_plugin(campaign.system_id)
+    rows = snapshots_for(campaign=campaign, audience=audience)
+    panels: dict[str, Any] = {}
+    for panel in plugin.panels:
+        row_audience = audience if panel.audience_filtered else PUBLIC
+        row = rows.get(panel.key)
+        if (
+            row is not None
+            and row.audience == row_audience
+            and (row.authority_revision >= campaign.authority_revision)
+        ):
+            data, revision = row.data, row.authority_revision
+        else:
+            read = panel_read(campaign=campaign, panel=panel, requester=membership.user)
+            if read is None:
+                data = row.data if row is not None else {"error": {"code": "unavailable"}}
+                revision = row.authority_revision if row is not None else None
+            else:
+                read.audience = row_audience
+                revision = int(read.data.get("authority_revision") or campaign.authority_revision)
+                snapshot_store(campaign_id=campaign.pk, read=read, revision=revision)
+                data = snapshots_for(campaign=campaign, audience=audience)[panel.key].data
+        panels[panel.key] = {"label": str(panel.label), "revision": revision, "data": data}
+    return {
+        "campaign_id": str(campaign.pk),
+        "system_id": campaign.system_id,
+        "phase": campaign.phase,
+        "authority_revision": campaign.authority_revision,
+        "role": membership.role,
+        "audience": audience,
+        "panels": panels,
+        "character": _character_card(campaign, membership),
+        "jobs": [
+            job_view(job)
+            for job in active_jobs_for_viewer(campaign_id=campaign.pk, membership=membership)
+        ],
+    }

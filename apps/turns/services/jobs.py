@@ -1,0 +1,340 @@
+"""Job lifecycle writes: submit, claim, heartbeat, cancel, requeue, and progress announcements."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import socket
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Coalesce, Greatest
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.campaigns.models import Campaign, CampaignMembership
+from apps.core.errors import IdempotencyConflict, PermissionDenied, ValidationFailed
+from apps.projections.services import outbox_emit
+from apps.quota.models import Reservation
+from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
+from apps.rooms.models import MAX_BODY_LENGTH, Message
+from apps.rooms.services import room_message_post
+from apps.turns import conf
+from apps.turns.errors import StaleRevision, TurnError
+from apps.turns.models import RoomTurnJob
+
+logger = logging.getLogger(__name__)
+
+JOB_EVENT = "turn.job"
+OWNER_TYPE = "room_turn"
+MANAGER_ROLES = frozenset({CampaignMembership.Role.OWNER, CampaignMembership.Role.GM})
+
+
+class LeaseLost(TurnError):
+    """Another worker (or recovery) owns the job now; this worker must stop touching it."""
+
+    code = "lease_lost"
+    status = 409
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def job_view(job: RoomTurnJob) -> dict[str, Any]:
+    """The one wire shape of a job (API responses and `turn.job` events)."""
+    return {
+        "id": str(job.id),
+        "campaign_id": str(job.campaign_id),
+        "requester_id": str(job.requester_id),
+        "trigger_message_id": str(job.trigger_message_id),
+        "status": job.status,
+        "attempt": job.attempt,
+        "max_attempts": job.max_attempts,
+        "cancel_requested": job.cancel_requested,
+        "base_revision": job.base_revision,
+        "result_revision": job.result_revision,
+        "tools": list(job.tools or []),
+        "charged": job.charged,
+        "error": (
+            {
+                "code": job.error_code,
+                "message": job.error_message,
+                "retryable": job.retryable,
+                "recovery": job.recovery,
+            }
+            if job.error_code
+            else None
+        ),
+        "created_at": job.created_at.isoformat() if job.created_at else None,
+        "finished_at": job.finished_at.isoformat() if job.finished_at else None,
+    }
+
+
+def job_announce(job: RoomTurnJob) -> None:
+    """A `turn.job` progress event to the requester (the GM sees every audience anyway)."""
+    outbox_emit(
+        event_type=JOB_EVENT,
+        campaign_id=job.campaign_id,
+        payload=job_view(job),
+        audience={"users": [str(job.requester_id)]},
+    )
+
+
+def enqueue_run(job_id, *, countdown: float = 0) -> None:
+    from apps.turns.tasks import run_turn
+
+    run_turn.apply_async((str(job_id),), countdown=countdown or None)
+
+
+def _request_hash(*, text: str, base_revision: int | None, audience: str) -> str:
+    canonical = json.dumps(
+        {"text": text, "base_revision": base_revision, "audience": audience}, sort_keys=True
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _same_or_conflict(job: RoomTurnJob, request_hash: str) -> RoomTurnJob:
+    if job.request_hash != request_hash:
+        raise IdempotencyConflict(
+            _("This Idempotency-Key was already used for a different action."),
+            details={"job_id": str(job.id)},
+        )
+    return job
+
+
+def turn_action_submit(
+    *,
+    membership: CampaignMembership,
+    text: str,
+    idempotency_key: str,
+    base_revision: int | None = None,
+    audience: str = Message.Audience.PUBLIC,
+) -> tuple[RoomTurnJob, bool]:
+    """Post the action message, create the queued job and reserve quota in one transaction;
+    the worker task is enqueued on commit. Returns (job, created); a repeated key returns the
+    first job. Raises StaleRevision (nothing written), QuotaExceeded, IdempotencyConflict,
+    PermissionDenied, ValidationFailed and the rooms service's errors."""
+    text = (text or "").strip()
+    if not text or len(text) > MAX_BODY_LENGTH:
+        raise ValidationFailed(
+            _("An action has 1 to %(max)d characters.") % {"max": MAX_BODY_LENGTH},
+            code="invalid_body",
+        )
+    if not idempotency_key or len(idempotency_key) > 160:
+        raise ValidationFailed(_("An idempotency key of 1 to 160 characters is required."))
+    if audience not in (Message.Audience.PUBLIC, Message.Audience.GM):
+        raise ValidationFailed(_("An action is public or GM-only."), code="invalid_audience")
+    user = membership.user
+    request_hash = _request_hash(text=text, base_revision=base_revision, audience=audience)
+    existing = RoomTurnJob.objects.filter(requester=user, idempotency_key=idempotency_key).first()
+    if existing is not None:
+        return _same_or_conflict(existing, request_hash), False
+    if base_revision is not None:
+        current = Campaign.objects.values_list("authority_revision", flat=True).get(
+            pk=membership.campaign_id
+        )
+        if int(base_revision) != current:
+            raise StaleRevision(
+                _("The room changed since you loaded it (revision %(current)s, not %(base)s).")
+                % {"current": current, "base": base_revision},
+                details={"base_revision": base_revision, "current_revision": current},
+            )
+    job_id = uuid.uuid4()
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            message, created = room_message_post(
+                membership=membership,
+                body=text,
+                mode=Message.Mode.ACTION,
+                audience=audience,
+                client_message_id=f"turn:{idempotency_key}",
+            )
+            if not created:
+                # A concurrent submit with this key committed its message first.
+                raise IntegrityError("action message exists")
+            reservation = quota_reserve(
+                user=user,
+                amount=conf.reserve_credits(),
+                key=f"{OWNER_TYPE}:{job_id}",
+                owner_type=OWNER_TYPE,
+                owner_id=str(job_id),
+                ttl_seconds=conf.reservation_ttl(),
+            )
+            job = RoomTurnJob.objects.create(
+                id=job_id,
+                campaign_id=membership.campaign_id,
+                requester=user,
+                trigger_message=message,
+                idempotency_key=idempotency_key,
+                request_hash=request_hash,
+                text=text,
+                trigger_audience=audience,
+                base_revision=base_revision,
+                max_attempts=conf.max_attempts(),
+                available_at=now,
+                reservation=reservation,
+            )
+            job_announce(job)
+            transaction.on_commit(lambda: enqueue_run(job_id))
+    except IntegrityError:
+        existing = RoomTurnJob.objects.filter(
+            requester=user, idempotency_key=idempotency_key
+        ).first()
+        if existing is None:
+            raise
+        return _same_or_conflict(existing, request_hash), False
+    return job, True
+
+
+def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
+    """Take a queued or waiting job: queued/waiting -> running, attempt + 1, a fresh lease.
+    Returns (job, False), (None, True) when the room is at its concurrency limit, or
+    (None, False) when there is nothing to claim (claimed elsewhere, finished, not yet due)."""
+    now = timezone.now()
+    with transaction.atomic():
+        job = RoomTurnJob.objects.select_for_update().filter(pk=job_id).first()
+        if (
+            job is None
+            or job.status not in (RoomTurnJob.Status.QUEUED, RoomTurnJob.Status.WAITING)
+            or job.available_at > now
+            # A waiting job holds committed results: publication is retried without limit.
+            or (job.status == RoomTurnJob.Status.QUEUED and job.attempt >= job.max_attempts)
+        ):
+            return None, False
+        # Serializes claims in one room, so two workers cannot both see "3 running" and start.
+        Campaign.objects.select_for_update().filter(pk=job.campaign_id).values_list("pk").first()
+        running = RoomTurnJob.objects.filter(
+            campaign_id=job.campaign_id,
+            status=RoomTurnJob.Status.RUNNING,
+            lease_expires_at__gt=now,
+        ).count()
+        if running >= conf.room_concurrency():
+            return None, True
+        claimed = RoomTurnJob.objects.filter(
+            pk=job.pk, status=job.status, attempt=job.attempt
+        ).update(
+            status=RoomTurnJob.Status.RUNNING,
+            attempt=F("attempt") + 1,
+            lease_expires_at=now + timedelta(seconds=conf.lease_seconds()),
+            heartbeat_at=now,
+            worker=worker,
+            started_at=Coalesce(F("started_at"), now),
+            max_attempts=Greatest(F("max_attempts"), F("attempt") + 1),
+            updated_at=now,
+        )
+        if not claimed:
+            return None, False
+        job.refresh_from_db()
+        job_announce(job)
+    return job, False
+
+
+def turn_heartbeat(*, job: RoomTurnJob, worker: str) -> bool:
+    """Renew the lease and the quota reservation; returns whether cancel was requested.
+    Raises LeaseLost when the job is no longer this worker's."""
+    now = timezone.now()
+    renewed = RoomTurnJob.objects.filter(
+        pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
+    ).update(
+        lease_expires_at=now + timedelta(seconds=conf.lease_seconds()),
+        heartbeat_at=now,
+        updated_at=now,
+    )
+    if not renewed:
+        raise LeaseLost(_("The job's lease passed to another worker."))
+    if job.reservation_id is not None:
+        reservation = Reservation.objects.get(pk=job.reservation_id)
+        if reservation.status == Reservation.Status.ACTIVE:
+            quota_reservation_heartbeat(reservation=reservation, ttl_seconds=conf.reservation_ttl())
+    return RoomTurnJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
+
+
+def turn_requeue(*, job: RoomTurnJob, worker: str | None, code: str, message: str,
+                 recovery: str) -> bool:  # fmt: skip
+    """running -> queued with backoff `retry_seconds x attempt`, then enqueue; False if the job
+    was no longer this worker's (or running)."""
+    now = timezone.now()
+    delay = conf.retry_seconds() * max(1, job.attempt)
+    condition = {"pk": job.pk, "status": RoomTurnJob.Status.RUNNING, "attempt": job.attempt}
+    if worker is not None:
+        condition["worker"] = worker
+    with transaction.atomic():
+        moved = RoomTurnJob.objects.filter(**condition).update(
+            status=RoomTurnJob.Status.QUEUED,
+            available_at=now + timedelta(seconds=delay),
+            lease_expires_at=None,
+            worker="",
+            error_code=code,
+            error_message=message[:2000],
+            retryable=True,
+            recovery=recovery[:300],
+            updated_at=now,
+        )
+        if moved:
+            job.refresh_from_db()
+            job_announce(job)
+            transaction.on_commit(lambda: enqueue_run(job.pk, countdown=delay))
+    return bool(moved)
+
+
+def _release(job: RoomTurnJob, reason: str) -> None:
+    if job.reservation_id is None:
+        return
+    reservation = Reservation.objects.get(pk=job.reservation_id)
+    if reservation.status == Reservation.Status.ACTIVE:
+        quota_release(reservation=reservation, reason=reason)
+
+
+def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurnJob:
+    """Cancel as the requester or a GM: at once when queued or waiting with nothing committed
+    (the reservation is released), cooperatively when running (the worker stops before its next
+    tool call). Raises PermissionDenied; cancelling a finished job returns it unchanged."""
+    if job.requester_id != membership.user_id and membership.role not in MANAGER_ROLES:
+        raise PermissionDenied(
+            _("Only the player who acted or a GM can cancel this turn."), code="cancel_denied"
+        )
+    now = timezone.now()
+    with transaction.atomic():
+        locked = RoomTurnJob.objects.select_for_update().get(pk=job.pk)
+        if locked.status in RoomTurnJob.FINAL_STATUSES:
+            return locked
+        committed = locked.operations.filter(state="returned", write=True).exists()
+        if (
+            locked.status == RoomTurnJob.Status.QUEUED
+            and not committed
+            or (
+                locked.status == RoomTurnJob.Status.WAITING
+                and locked.agent_output is None
+                and not committed
+            )
+        ):
+            locked.status = RoomTurnJob.Status.CANCELLED
+            locked.cancel_requested = True
+            locked.finished_at = now
+            locked.error_code = "cancelled"
+            locked.error_message = str(_("Cancelled before it ran."))
+            locked.save(
+                update_fields=[
+                    "status",
+                    "cancel_requested",
+                    "finished_at",
+                    "error_code",
+                    "error_message",
+                    "updated_at",
+                ]  # fmt: skip
+            )
+            _release(locked, "cancelled")
+        else:
+            # Running, or with committed domain writes: the worker (or recovery) finishes
+            # publishing what the domain already did, and stops before any further call.
+            locked.cancel_requested = True
+            locked.save(update_fields=["cancel_requested", "updated_at"])
+        job_announce(locked)
+    return locked

@@ -1,0 +1,272 @@
+"""Publication: narration, receipts, projections, artifacts, settlement and the job's end state,
+in one transaction. If it fails after the domain committed, the job waits and is published
+again from the stored journal and agent output; nothing is executed or charged twice."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.campaigns.models import Campaign
+from apps.campaigns.services.authority import receipt_apply
+from apps.quota.models import Reservation
+from apps.quota.services import quota_release, quota_settle
+from apps.rooms.models import Message
+from apps.rooms.services import room_event_record
+from apps.turns import conf
+from apps.turns.errors import PublicationFailed
+from apps.turns.media import artifact_envelope, artifact_store, image_blocks
+from apps.turns.models import Operation, RoomTurnJob
+from apps.turns.projections import projection_apply, projection_reads
+from apps.turns.services.jobs import LeaseLost, enqueue_run, job_announce
+from apps.turns.types import AgentOutput, audience_allowed
+
+logger = logging.getLogger(__name__)
+
+NARRATION_EVENT = "turn.narration"
+OUTCOME_EVENT = "turn.outcome"
+SUGGESTIONS_EVENT = "turn.suggestions"
+
+
+@dataclass(frozen=True)
+class _Receipt:
+    """receipt_apply reads only `.receipt`: a stored receipt stands in for a live result."""
+
+    receipt: dict[str, Any]
+
+
+def output_to_json(output: AgentOutput) -> dict[str, Any]:
+    return {
+        "messages": [{"text": m.text, "audience": m.audience} for m in output.messages],
+        "suggestions": list(output.suggestions),
+        "tool_calls": output.tool_calls,
+        "usage": dict(output.usage),
+        "final_status": RoomTurnJob.Status.SUCCEEDED,
+        "error": None,
+    }
+
+
+def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
+    """Dice results to show in the room, from the stored results (already filtered by the
+    domain for the requester). Only roll facts: never hit points or stat blocks."""
+    dice: list[dict[str, Any]] = []
+    for op in operations:
+        s = (op.result or {}).get("structuredContent") or {}
+        if not isinstance(s, dict):
+            continue
+        if op.tool == "dice_roll":
+            dice.append(
+                {
+                    "tool": op.tool,
+                    "label": s.get("label") or "",
+                    "expression": s.get("expression"),
+                    "total": s.get("total"),
+                    "detail": s.get("detail") or "",
+                }
+            )
+        elif op.tool == "attack":
+            to_hit = s.get("to_hit") or {}
+            damage = s.get("damage") or {}
+            dice.append(
+                {
+                    "tool": op.tool,
+                    "label": s.get("attack") or "",
+                    "attacker_id": s.get("attacker_id"),
+                    "target_id": s.get("target_id"),
+                    "natural": to_hit.get("natural"),
+                    "total": to_hit.get("total"),
+                    "hit": bool(s.get("hit")),
+                    "critical": bool(s.get("critical")),
+                    "damage": damage.get("total") if damage else None,
+                    "damage_type": damage.get("damage_type") if damage else None,
+                }
+            )
+        elif "total" in s and "dc" in s:
+            dice.append(
+                {
+                    "tool": op.tool,
+                    "label": s.get("skill") or s.get("ability") or "",
+                    "total": s.get("total"),
+                    "dc": s.get("dc"),
+                    "success": bool(s.get("success")),
+                }
+            )
+    return dice
+
+
+def _message_audience(job: RoomTurnJob, audience: str, requester_is_gm: bool):
+    """(room audience, recipient ids) for an agent message audience."""
+    if not audience_allowed(
+        audience=audience, trigger_audience=job.trigger_audience, requester_is_gm=requester_is_gm
+    ):
+        audience = "trigger"
+    if audience == "trigger":
+        return job.trigger_audience, []
+    if audience == "gm":
+        return Message.Audience.GM, []
+    if audience == "requester":
+        return Message.Audience.PRIVATE, [str(job.requester_id)]
+    return Message.Audience.PUBLIC, []
+
+
+def _actual_credits(stored: dict[str, Any], operations: list[Operation]) -> int:
+    """One credit per turn, one per executed tool call, one per started 1000 model tokens."""
+    usage = stored.get("usage") or {}
+    tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+    return 1 + len(operations) + (tokens + 999) // 1000
+
+
+def turn_publish(*, job: RoomTurnJob, worker: str) -> str:
+    """Publish the stored outcome of a running job this worker holds; returns the final status.
+    Raises LeaseLost if the job is no longer this worker's, and whatever publication raised
+    (nothing of it is kept)."""
+    stored = job.agent_output or {}
+    final = stored.get("final_status") or RoomTurnJob.Status.SUCCEEDED
+    operations = list(
+        Operation.objects.filter(job=job, state=Operation.State.RETURNED).order_by("step")
+    )
+    campaign = Campaign.objects.select_related("owner").get(pk=job.campaign_id)
+    receipts = [op.receipt for op in operations if op.receipt]
+    # Domain reads for the projections happen here, before the transaction opens.
+    refresh = projection_reads(campaign=campaign, receipts=receipts, requester=job.requester)
+    images = [(op, block) for op in operations for block in image_blocks(op.result)]
+    committed = any(op.write for op in operations)
+    requester_is_gm = job.role in ("owner", "gm") or campaign.owner_id == job.requester_id
+    fault, limit = conf.fault()
+    now = timezone.now()
+    with transaction.atomic():
+        locked = RoomTurnJob.objects.select_for_update().get(pk=job.pk)
+        if (locked.status, locked.worker, locked.attempt) != (
+            RoomTurnJob.Status.RUNNING, worker, job.attempt
+        ):  # fmt: skip
+            raise LeaseLost(_("The job's lease passed to another worker."))
+        for receipt in receipts:
+            receipt_apply(campaign=campaign, result=_Receipt(receipt))
+        projection_apply(campaign=campaign, refresh=refresh)
+        artifact_audience = (
+            Message.Audience.GM if job.trigger_audience == Message.Audience.GM else "public"
+        )
+        artifacts = [
+            artifact_envelope(
+                artifact_store(
+                    campaign_id=campaign.pk,
+                    block=block,
+                    audience=artifact_audience,
+                    job_id=job.pk,
+                    step=op.step,
+                )  # fmt: skip
+            )
+            for op, block in images
+        ]
+        data = {
+            "job_id": str(job.pk),
+            "trigger_message_id": str(job.trigger_message_id),
+            "dice": dice_from(operations),
+            "artifacts": artifacts,
+            "authority_revision": campaign.authority_revision,
+        }
+        for index, message in enumerate(stored.get("messages") or []):
+            audience, recipients = _message_audience(job, message["audience"], requester_is_gm)
+            room_event_record(
+                campaign=campaign,
+                event_type=NARRATION_EVENT,
+                body=message["text"],
+                # Dice and images ride on the first message only, so nothing shows twice.
+                data=data if index == 0 else {"job_id": str(job.pk)},
+                audience=audience,
+                recipient_ids=recipients,
+            )
+        error = stored.get("error")
+        if final != RoomTurnJob.Status.SUCCEEDED:
+            room_event_record(
+                campaign=campaign,
+                event_type=OUTCOME_EVENT,
+                body=(error or {}).get("message") or "",
+                data={**data, "status": final, "error": error},
+                audience=Message.Audience.PRIVATE,
+                recipient_ids=[str(job.requester_id)],
+            )
+        if stored.get("suggestions"):
+            room_event_record(
+                campaign=campaign,
+                event_type=SUGGESTIONS_EVENT,
+                data={"job_id": str(job.pk), "suggestions": list(stored["suggestions"])},
+                audience=Message.Audience.PRIVATE,
+                recipient_ids=[str(job.requester_id)],
+            )
+        charged = None
+        reservation = (
+            Reservation.objects.filter(pk=locked.reservation_id).first()
+            if locked.reservation_id
+            else None
+        )
+        if reservation is not None:
+            if final == RoomTurnJob.Status.SUCCEEDED or committed:
+                entry = quota_settle(
+                    reservation=reservation, actual=_actual_credits(stored, operations)
+                )
+                charged = entry.amount
+            elif reservation.status == Reservation.Status.ACTIVE:
+                quota_release(reservation=reservation, reason=final)
+                charged = 0
+        if fault == "fail_publish" and job.attempt <= limit:
+            raise PublicationFailed(_("Injected publication fault."))
+        locked.status = final
+        locked.result_revision = campaign.authority_revision
+        locked.charged = charged
+        locked.finished_at = now
+        locked.lease_expires_at = None
+        if error:
+            locked.error_code = error["code"]
+            locked.error_message = error["message"][:2000]
+            locked.retryable = bool(error["retryable"])
+            locked.recovery = (error.get("recovery") or "")[:300]
+        else:
+            locked.error_code, locked.error_message = "", ""
+            locked.retryable, locked.recovery = False, ""
+        locked.save(
+            update_fields=[
+                "status", "result_revision", "charged", "finished_at", "lease_expires_at",
+                "error_code", "error_message", "retryable", "recovery", "updated_at",
+            ]
+        )  # fmt: skip
+        job_announce(locked)
+    job.status = final
+    return final
+
+
+def turn_publish_or_wait(*, job: RoomTurnJob, worker: str) -> str:
+    """Publish; if publication fails, move the job to `waiting` and schedule another try."""
+    try:
+        return turn_publish(job=job, worker=worker)
+    except LeaseLost:
+        raise
+    except Exception as exc:
+        logger.warning("Publishing turn %s failed; it waits for recovery", job.pk, exc_info=True)
+        delay = conf.retry_seconds() * max(1, job.attempt)
+        now = timezone.now()
+        with transaction.atomic():
+            moved = RoomTurnJob.objects.filter(
+                pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
+            ).update(
+                status=RoomTurnJob.Status.WAITING,
+                available_at=now + timedelta(seconds=delay),
+                lease_expires_at=None,
+                worker="",
+                error_code=PublicationFailed.code,
+                error_message=f"{type(exc).__name__}: {exc}"[:2000],
+                retryable=True,
+                recovery=PublicationFailed.recovery,
+                updated_at=now,
+            )
+            if moved:
+                job.refresh_from_db()
+                job_announce(job)
+                transaction.on_commit(lambda: enqueue_run(job.pk, countdown=delay))
+        return RoomTurnJob.Status.WAITING

@@ -1,0 +1,350 @@
+"""Running a claimed job: facade selection, the agent with a journaling tool caller, then
+publication. No transaction or lock is held while the agent or a domain server is awaited."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import close_old_connections
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.campaigns.models import ActorBinding, Campaign
+from apps.campaigns.selectors import membership_for
+from apps.core.errors import ApplicationError
+from apps.domains.client import DomainResult
+from apps.domains.errors import DomainError
+from apps.domains.registry import get_plugin
+from apps.turns import conf
+from apps.turns.agents import agent_provider
+from apps.turns.catalog import offered_tools
+from apps.turns.errors import (
+    ErrorClassification,
+    JournalDiverged,
+    StaleRevision,
+    TurnCancelled,
+    TurnError,
+    classify_error,
+)
+from apps.turns.models import Operation, RoomTurnJob
+from apps.turns.services.jobs import (
+    LeaseLost,
+    turn_claim,
+    turn_heartbeat,
+    turn_requeue,
+    worker_name,
+)
+from apps.turns.services.publish import output_to_json, turn_publish_or_wait
+from apps.turns.tool_calls import ToolCaller
+from apps.turns.types import AgentOutput, ToolOutcome, TurnContext
+
+logger = logging.getLogger(__name__)
+
+
+class NotMember(TurnError):
+    code = "not_member"
+    status = 403
+
+
+class Heartbeat:
+    """Renews the lease (and reservation) every lease/3 from a thread with its own connection."""
+
+    def __init__(self, job: RoomTurnJob, worker: str) -> None:
+        self.job = job
+        self.worker = worker
+        self.cancel_requested = job.cancel_requested
+        self.lost = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"turn-heartbeat-{job.pk}",
+                                        daemon=True)  # fmt: skip
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        interval = max(0.2, conf.lease_seconds() / 3)
+        try:
+            while not self._stop.wait(interval):
+                try:
+                    self.cancel_requested = turn_heartbeat(job=self.job, worker=self.worker)
+                except LeaseLost:
+                    self.lost = True
+                    return
+                except Exception:
+                    logger.warning("Turn heartbeat failed", exc_info=True)
+        finally:
+            close_old_connections()
+
+
+class JournalCaller(ToolCaller):
+    """A ToolCaller whose steps are journaled: `dispatched` before the network call and
+    `returned` (with the full CallToolResult) after it. A step the journal already holds as
+    returned is answered from the journal, never re-executed; a dispatched one is re-sent with
+    its stored arguments, so its idempotency key makes the domain server replay it."""
+
+    def __init__(self, *, job: RoomTurnJob, heartbeat: Heartbeat | None, **kwargs: Any) -> None:
+        super().__init__(before_call=self._before, after_call=self._after, **kwargs)
+        self.job = job
+        self.heartbeat = heartbeat
+        self.journal = {op.step: op for op in job.operations.all()}
+
+    def _check_running(self) -> None:
+        if self.heartbeat is not None:
+            if self.heartbeat.lost:
+                raise LeaseLost(_("The job's lease passed to another worker."))
+            if self.heartbeat.cancel_requested:
+                raise TurnCancelled(_("The turn was cancelled."))
+        elif RoomTurnJob.objects.filter(pk=self.job.pk, cancel_requested=True).exists():
+            raise TurnCancelled(_("The turn was cancelled."))
+
+    def __call__(self, name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+        step = self.next_step
+        op = self.journal.get(step)
+        if op is not None and op.state != Operation.State.DISPATCHED:
+            if op.tool != name:
+                raise JournalDiverged(
+                    _("Step %(step)s was %(old)s, not %(new)s.")
+                    % {"step": step, "old": op.tool, "new": name}
+                )
+            self.next_step += 1
+            return self._record(self._replayed(op))
+        if name in self.tools:
+            self._check_running()
+        return super().__call__(name, arguments)
+
+    def _replayed(self, op: Operation) -> ToolOutcome:
+        if op.state == Operation.State.REFUSED:
+            error = op.error or {}
+            return ToolOutcome(
+                tool=op.tool, step=op.step, ok=False, structured={"error": error},
+                error_code=error.get("code"), error_message=error.get("message"),
+            )  # fmt: skip
+        result = op.result or {}
+        structured = result.get("structuredContent") or {}
+        receipt = structured.get("receipt") if isinstance(structured, dict) else None
+        revision = (receipt or {}).get("authority_revision", structured.get("authority_revision"))
+        if revision is not None:
+            self.revision = max(self.revision, int(revision))
+        return ToolOutcome(
+            tool=op.tool, step=op.step, ok=True, structured=structured,
+            content=tuple(result.get("content") or ()),
+        )  # fmt: skip
+
+    def _before(self, step: int, name: str, sent: dict[str, Any]) -> None:
+        op = self.journal.get(step)
+        if op is not None:
+            if op.tool != name:
+                raise JournalDiverged(
+                    _("Step %(step)s was %(old)s, not %(new)s.")
+                    % {"step": step, "old": op.tool, "new": name}
+                )
+            # Re-send exactly what was dispatched: the same key and request replay.
+            sent.clear()
+            sent.update(op.arguments)
+            Operation.objects.filter(pk=op.pk).update(attempt=self.job.attempt)
+            return
+        self.journal[step] = Operation.objects.create(
+            job=self.job,
+            step=step,
+            tool=name,
+            write=self.tools[name].write,
+            idempotency_key=str(sent.get("idempotency_key") or ""),
+            arguments=dict(sent),
+            attempt=self.job.attempt,
+        )
+        name_, seconds = conf.fault()
+        if name_ == "pause_after_dispatch" and self.job.attempt == 1:
+            time.sleep(seconds)
+
+    def _after(self, step: int, name: str, outcome: DomainResult | DomainError) -> None:
+        op = self.journal[step]
+        if isinstance(outcome, DomainError):
+            if outcome.retryable:
+                return  # stays dispatched: the retry re-sends it with the same key
+            op.state = Operation.State.REFUSED
+            op.error = {
+                "code": outcome.domain_code,
+                "message": outcome.message,
+                "retryable": outcome.retryable,
+                "recovery": outcome.recovery,
+            }
+            op.save(update_fields=["state", "error", "updated_at"])
+            return
+        name_, seconds = conf.fault()
+        if name_ == "pause_after_call" and self.job.attempt == 1:
+            time.sleep(seconds)  # the domain committed; a kill here loses only the journal row
+        op.state = Operation.State.RETURNED
+        op.result = outcome.result
+        op.save(update_fields=["state", "result", "updated_at"])
+
+
+def _bound_character(job: RoomTurnJob) -> str | None:
+    return (
+        ActorBinding.objects.filter(
+            campaign_id=job.campaign_id,
+            user_id=job.requester_id,
+            status=ActorBinding.Status.ACTIVE,
+            can_control=True,
+        )
+        .order_by("created_at")
+        .values_list("character_id", flat=True)
+        .first()
+    )
+
+
+def _select_facade(job: RoomTurnJob, campaign: Campaign, role: str) -> None:
+    """Persist the tool selection and the starting revision once (compare-and-set)."""
+    if job.start_revision is not None:
+        return
+    if job.base_revision is not None and job.base_revision != campaign.authority_revision:
+        raise StaleRevision(
+            _("The room changed since the action was sent (revision %(current)s, not %(base)s).")
+            % {"current": campaign.authority_revision, "base": job.base_revision},
+            details={
+                "base_revision": job.base_revision,
+                "current_revision": campaign.authority_revision,
+            },
+        )
+    names = list(get_plugin(campaign.system_id).facade_tools(
+        phase=campaign.phase, role=role, task=job.task
+    ))  # fmt: skip
+    stored = RoomTurnJob.objects.filter(pk=job.pk, start_revision__isnull=True).update(
+        tools=names,
+        start_revision=campaign.authority_revision,
+        phase=campaign.phase,
+        role=role,
+        updated_at=timezone.now(),
+    )
+    if stored:
+        job.tools, job.start_revision = names, campaign.authority_revision
+        job.phase, job.role = campaign.phase, role
+    else:
+        job.refresh_from_db()
+
+
+def _run_agent(job: RoomTurnJob, worker: str, heartbeat: Heartbeat | None) -> AgentOutput:
+    campaign = Campaign.objects.select_related("owner").get(pk=job.campaign_id)
+    membership = membership_for(campaign_id=job.campaign_id, user=job.requester)
+    if membership is None:
+        raise NotMember(_("The player who acted is no longer a member of this campaign."))
+    if (
+        heartbeat is not None
+        and heartbeat.cancel_requested
+        or (
+            heartbeat is None
+            and RoomTurnJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
+        )
+    ):
+        raise TurnCancelled(_("The turn was cancelled."))
+    _select_facade(job, campaign, membership.role)
+    tools = offered_tools(campaign.system_id, job.tools)
+    character = _bound_character(job)
+    context = TurnContext(
+        job_id=str(job.id),
+        system_id=campaign.system_id,
+        phase=job.phase,
+        role=job.role,
+        task=job.task,
+        text=job.text,
+        tools=tools,
+        trigger_audience=job.trigger_audience,
+        character_id=character,
+    )
+    caller = JournalCaller(
+        job=job,
+        heartbeat=heartbeat,
+        system_id=campaign.system_id,
+        campaign_id=campaign.domain_id,
+        requester=job.requester,
+        job_key=job.job_key,
+        tools=tools,
+        base_revision=job.start_revision,
+        turn=str(job.id),
+        character=character,
+        traceparent=job.traceparent or None,
+    )
+    return agent_provider().run_turn(context, caller)
+
+
+def _store_output(job: RoomTurnJob, worker: str, stored: dict[str, Any]) -> None:
+    saved = RoomTurnJob.objects.filter(
+        pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
+    ).update(agent_output=stored, updated_at=timezone.now())
+    if not saved:
+        raise LeaseLost(_("The job's lease passed to another worker."))
+    job.agent_output = stored
+
+
+def _ending(status: str, classification: ErrorClassification) -> dict[str, Any]:
+    """A stored ending without narration (failed or cancelled): publication still applies the
+    receipts of committed writes, so what the domain did is never lost or charged twice."""
+    return {
+        "messages": [],
+        "suggestions": [],
+        "tool_calls": 0,
+        "usage": {},
+        "final_status": status,
+        "error": {
+            "code": classification.code,
+            "message": classification.message,
+            "retryable": classification.retryable,
+            "recovery": classification.recovery,
+        },
+    }
+
+
+def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> str:
+    """Claim and run one job to an end state (or a requeue). Returns what happened: the final
+    status, "queued", "waiting", "busy" (room at its limit), "skipped" or "lease_lost"."""
+    worker = worker or worker_name()
+    job, busy = turn_claim(job_id=job_id, worker=worker)
+    if busy:
+        return "busy"
+    if job is None:
+        return "skipped"
+    beat = Heartbeat(job, worker) if heartbeat else None
+    if beat is not None:
+        beat.start()
+    try:
+        if job.agent_output is None:
+            try:
+                output = _run_agent(job, worker, beat)
+            except LeaseLost:
+                return "lease_lost"
+            except TurnCancelled as exc:
+                _store_output(job, worker, _ending("cancelled", classify_error(exc)))
+            except Exception as exc:
+                classification = classify_error(exc)
+                if not isinstance(exc, ApplicationError):
+                    logger.exception("Turn %s failed unexpectedly", job.pk)
+                if (
+                    classification.retryable
+                    and not isinstance(exc, StaleRevision)
+                    and job.attempt < job.max_attempts
+                ):
+                    turn_requeue(job=job, worker=worker, code=classification.code,
+                                 message=classification.message,
+                                 recovery=classification.recovery)  # fmt: skip
+                    return "queued"
+                if classification.retryable and not isinstance(exc, StaleRevision):
+                    classification = ErrorClassification(
+                        "attempts_exhausted", False, classification.recovery,
+                        classification.message,
+                    )  # fmt: skip
+                _store_output(job, worker, _ending("failed", classification))
+            else:
+                _store_output(job, worker, output_to_json(output))
+        return turn_publish_or_wait(job=job, worker=worker)
+    except LeaseLost:
+        return "lease_lost"
+    finally:
+        if beat is not None:
+            beat.stop()

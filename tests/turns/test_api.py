@@ -1,0 +1,150 @@
+"""Turn API: post an action, stale revision, read and cancel jobs, the panel, artifacts."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from apps.projections.models import OutboxEvent
+from apps.quota.models import Reservation
+from apps.rooms.models import Message
+from apps.turns.models import RoomMediaArtifact, RoomTurnJob
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_post_action_then_get_job(dnd_room, eager, turn_urls, django_capture_on_commit_callbacks):
+    room = dnd_room
+    url = f"/api/campaigns/{room.campaign.id}/room/actions"
+    client = client_for(room.player)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            url,
+            {"body": "roll 2d6 for luck", "base_revision": room.campaign.authority_revision},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="api-action-0001",
+        )
+    assert response.status_code == 202, response.content
+    job_id = response.json()["id"]
+    assert response.json()["status"] == "queued"
+    detail = client.get(f"/api/campaigns/{room.campaign.id}/room/jobs/{job_id}")
+    assert detail.status_code == 200
+    body = detail.json()
+    assert (body["status"], body["attempt"], body["charged"], body["error"]) == (
+        "succeeded",
+        1,
+        2,
+        None,
+    )
+    # The GM may read it; an outsider gets 404.
+    assert (
+        client_for(room.gm).get(f"/api/campaigns/{room.campaign.id}/room/jobs/{job_id}").status_code
+        == 200
+    )  # noqa: E501
+    replay = client.post(
+        url,
+        {"body": "roll 2d6 for luck", "base_revision": room.campaign.authority_revision},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-action-0001",
+    )
+    assert (replay.status_code, replay.json()["id"]) == (200, job_id)
+
+
+def test_stale_revision_is_409_and_nothing_changed(dnd_room, turn_urls, make_user):
+    room = dnd_room
+    before = (
+        Message.objects.count(),
+        RoomTurnJob.objects.count(),
+        Reservation.objects.count(),
+        OutboxEvent.objects.count(),
+        room.domain_revision(),
+    )
+    response = client_for(room.player).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d20", "base_revision": room.campaign.authority_revision + 5},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-action-stale",
+    )
+    assert response.status_code == 409
+    error = response.json()["error"]
+    assert (error["code"], error["retryable"]) == ("stale_revision", True)
+    after = (
+        Message.objects.count(),
+        RoomTurnJob.objects.count(),
+        Reservation.objects.count(),
+        OutboxEvent.objects.count(),
+        room.domain_revision(),
+    )
+    assert after == before
+    outsider = make_user("out@example.test")
+    denied = client_for(outsider).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d20"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-action-outsider",
+    )
+    assert denied.status_code == 404
+
+
+def test_cancel_api(dnd_room, turn_urls, django_capture_on_commit_callbacks):
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client_for(room.player).post(
+            f"/api/campaigns/{room.campaign.id}/room/actions",
+            {"body": "roll 1d20"},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="api-action-cancel",
+        )
+    job_id = response.json()["id"]
+    url = f"/api/campaigns/{room.campaign.id}/room/jobs/{job_id}/cancel"
+    cancelled = client_for(room.player).post(url)
+    assert (cancelled.status_code, cancelled.json()["status"]) == (200, "cancelled")
+    assert (
+        Reservation.objects.get(pk=RoomTurnJob.objects.get(pk=job_id).reservation_id).status
+        == "released"
+    )  # noqa: E501
+
+
+def test_combat_panel_hides_monster_hp_from_players(
+    dnd_room, eager, turn_urls, client, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(room.gm).post(
+            f"/api/campaigns/{room.campaign.id}/room/actions",
+            {"body": "start combat with goblin"},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY="api-combat-start",
+        )
+    job = RoomTurnJob.objects.get(pk=response.json()["id"])
+    assert job.status == "succeeded", (job.error_code, job.error_message)
+    room.campaign.refresh_from_db()
+    assert room.campaign.phase == "combat"
+    gm_panel = client_for(room.gm).get(f"/api/campaigns/{room.campaign.id}/room/panel").json()
+    player_panel = (
+        client_for(room.player).get(f"/api/campaigns/{room.campaign.id}/room/panel").json()
+    )
+    assert (gm_panel["audience"], player_panel["audience"]) == ("gm", "players")
+    gm_goblin = gm_panel["panels"]["combat"]["data"]["combat"]["order"][0]["character"]
+    player_goblin = player_panel["panels"]["combat"]["data"]["combat"]["order"][0]["character"]
+    assert gm_goblin["kind"] == "monster" and gm_goblin["hp"]["current"] == gm_goblin["hp"]["max"]
+    assert player_goblin["kind"] == "monster" and "hp" not in player_goblin
+    assert player_goblin["status"] == "unhurt"
+    assert gm_panel["panels"]["combat"]["revision"] == room.campaign.authority_revision
+    # The rendered grid is a private artifact per audience.
+    image = player_panel["panels"]["grid"]["data"]["images"][0]
+    assert image["mime_type"] == "image/svg+xml"
+    client.force_login(room.player)
+    served = client.get(image["url"])
+    assert served.status_code == 200
+    assert served["Content-Type"] == "image/svg+xml"
+    assert served.content.startswith(b"<svg")
+    gm_image = gm_panel["panels"]["grid"]["data"]["images"][0]
+    assert RoomMediaArtifact.objects.get(pk=gm_image["artifact_id"]).audience == "gm"
+    assert client.get(gm_image["url"]).status_code == 404  # a player is outside "gm"
