@@ -1,7 +1,8 @@
 """Publication of outbox rows to channel groups, and the embedded-mode in-process poller.
 
-Hosted mode (channels-redis): every process publishes its own rows right after commit, and the
-Celery beat sweep (`projections.outbox_sweep`) publishes anything a crash left behind.
+Hosted mode (channels-redis): every process publishes its own rows right after commit through a
+long-lived publisher loop, and the Celery beat sweep (`projections.outbox_sweep`) publishes
+anything a crash left behind.
 Embedded mode (in-memory layer): only the ASGI web process can reach the sockets, so it runs a
 poller over the outbox table; rows written by other processes (the Celery worker) arrive that way.
 """
@@ -10,11 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
+from django.db import connections
 
 from .groups import room_group, user_group
 from .models import OutboxEvent
@@ -23,6 +28,7 @@ logger = logging.getLogger(__name__)
 
 ROOM_ENTRY = "room.entry"
 ACCESS_REVOKED = "access.revoked"
+PUBLISH_TIMEOUT = 10.0
 
 _poller: asyncio.Task | None = None
 _poller_stop: asyncio.Event | None = None
@@ -36,7 +42,7 @@ def publishes_on_commit() -> bool:
     """Publish right after commit unless only a poller elsewhere can reach the sockets."""
     if get_channel_layer() is None:
         return False
-    return not layer_is_process_local() or _poller is not None
+    return not layer_is_process_local() or publisher.server_loop is not None
 
 
 def _messages_for(event: OutboxEvent) -> Iterable[tuple[str, dict]]:
@@ -76,6 +82,115 @@ async def publish_events(events: Iterable[OutboxEvent]) -> None:
             await layer.group_send(group, message)
 
 
+class Publisher:
+    """One per process. Publishes from a long-lived event loop, so a post pays neither a new
+    loop nor a new Redis connection, and marks rows dispatched in batches off the request path.
+
+    The loop is the ASGI server's own loop when the lifespan attached it (required for the
+    in-memory layer, whose queues belong to that loop), else a daemon thread's loop.
+    """
+
+    def __init__(self) -> None:
+        self.server_loop: asyncio.AbstractEventLoop | None = None
+        self._own_loop: asyncio.AbstractEventLoop | None = None
+        self._queues: dict[asyncio.AbstractEventLoop, asyncio.Queue] = {}
+        self._lock = threading.Lock()
+        # One thread keeps one connection for the batched "dispatched" updates.
+        self._marker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox-mark")
+        self._marks_pending = 0
+
+    # --- loops ----------------------------------------------------------------------------
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.server_loop = loop
+
+    def detach(self) -> None:
+        if self.server_loop is not None:
+            self._queues.pop(self.server_loop, None)
+        self.server_loop = None
+
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The loop that publishes; None means the caller's loop (in-memory layer, no server)."""
+        if self.server_loop is not None:
+            return self.server_loop
+        if layer_is_process_local():
+            return None
+        with self._lock:
+            if self._own_loop is None:
+                loop = asyncio.new_event_loop()
+                threading.Thread(
+                    target=loop.run_forever, name="outbox-publisher", daemon=True
+                ).start()
+                self._own_loop = loop
+            return self._own_loop
+
+    # --- publication --------------------------------------------------------------------------
+
+    def publish_now(self, events: list[OutboxEvent]) -> None:
+        """Publish and wait (sweep, poller); raises what the layer raised."""
+        loop = self.loop()
+        if loop is None:
+            async_to_sync(publish_events)(events)
+            return
+        asyncio.run_coroutine_threadsafe(publish_events(events), loop).result(PUBLISH_TIMEOUT)
+
+    def submit(self, events: list[OutboxEvent]) -> None:
+        """Queue committed rows for publication and return at once (after-commit path)."""
+        loop = self.loop()
+        if loop is None:
+            return  # nobody in this process can reach the sockets; a poller or sweep will
+        loop.call_soon_threadsafe(self._enqueue, loop, events)
+
+    def _enqueue(self, loop, events) -> None:
+        queue = self._queues.get(loop)
+        if queue is None:
+            queue = self._queues[loop] = asyncio.Queue()
+            loop.create_task(self._drain(queue))
+        queue.put_nowait(events)
+
+    async def _drain(self, queue: asyncio.Queue) -> None:
+        while True:
+            events = list(await queue.get())
+            while not queue.empty():
+                events.extend(queue.get_nowait())
+            published = []
+            for event in events:
+                try:
+                    await publish_events([event])
+                except Exception:
+                    # The row stays pending: the sweep or the poller publishes it later.
+                    logger.exception("Outbox publication failed for #%s", event.id)
+                else:
+                    published.append(event.id)
+            if published:
+                with self._lock:
+                    self._marks_pending += 1
+                self._marker.submit(self._mark, published)
+
+    def _mark(self, ids: list[int]) -> None:
+        from .services import outbox_mark_dispatched
+
+        try:
+            outbox_mark_dispatched(ids=ids)
+        except Exception:
+            logger.exception("Marking outbox rows dispatched failed; they will be re-sent")
+        finally:
+            with self._lock:
+                self._marks_pending -= 1
+                idle = self._marks_pending == 0
+            if idle:
+                # Keep the connection while busy; give it back when idle (test teardown,
+                # server restarts).
+                connections.close_all()
+
+    def flush_marks(self, timeout: float = 5.0) -> None:
+        """Wait until queued "dispatched" updates are written (tests, shutdown)."""
+        self._marker.submit(lambda: None).result(timeout)
+
+
+publisher = Publisher()
+
+
 def _poll_interval() -> float:
     return float(getattr(settings, "OUTBOX_POLL_INTERVAL", 0.15))
 
@@ -100,8 +215,10 @@ async def _poll_forever(stop: asyncio.Event) -> None:
 
 
 def start_outbox_poller() -> bool:
-    """Start the in-process poller on the running loop when the channel layer is process-local."""
+    """Attach the running (server) loop to the publisher; start the poller when the channel
+    layer is process-local. Returns whether a poller started."""
     global _poller, _poller_stop
+    publisher.attach(asyncio.get_running_loop())
     if _poller is not None or not layer_is_process_local():
         return False
     _poller_stop = asyncio.Event()
@@ -111,6 +228,7 @@ def start_outbox_poller() -> bool:
 
 async def stop_outbox_poller() -> None:
     global _poller, _poller_stop
+    publisher.detach()
     if _poller is None:
         return
     _poller_stop.set()

@@ -9,7 +9,6 @@ from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
-from asgiref.sync import async_to_sync
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -56,10 +55,11 @@ def outbox_emit(
         payload=payload,
         audience=normalize_audience(audience),
     )
-    from .dispatch import publishes_on_commit
+    from .dispatch import publisher, publishes_on_commit
 
     if publishes_on_commit():
-        transaction.on_commit(lambda: outbox_dispatch(ids=[event.id]))
+        # Hand the row itself to the publisher: no re-read, and the request does not wait.
+        transaction.on_commit(lambda: publisher.submit([event]))
     return event
 
 
@@ -84,7 +84,7 @@ def outbox_dispatch(*, ids: list[int] | None = None, older_than: timedelta | Non
 
     A publish failure leaves the row pending for the next sweep or poll.
     """
-    from .dispatch import publish_events
+    from .dispatch import publisher
 
     if ids is not None:
         events = list(OutboxEvent.objects.filter(id__in=ids, dispatched_at__isnull=True))
@@ -93,7 +93,7 @@ def outbox_dispatch(*, ids: list[int] | None = None, older_than: timedelta | Non
     if not events:
         return 0
     try:
-        async_to_sync(publish_events)(events)
+        publisher.publish_now(events)
     except Exception:
         logger.exception("Outbox publication failed; rows stay pending")
         OutboxEvent.objects.filter(id__in=[e.id for e in events]).update(attempts=F("attempts") + 1)

@@ -23,6 +23,7 @@ def _membership_or_404(request, campaign_id):
     if membership is None:
         # 404, not 403: a non-member learns nothing about the campaign.
         raise NotFound(_("No such campaign room."))
+    membership.user = request.user  # the same row: spares a query when posting
     return membership
 
 

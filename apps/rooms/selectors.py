@@ -167,10 +167,14 @@ def _person(user) -> dict[str, str] | None:
     return {"id": str(user.id), "name": user.label}
 
 
-def serialize_entry(message: Message) -> dict[str, Any]:
-    """The one wire shape of a timeline entry (HTTP list, replay and live delivery)."""
-    recipients = [_person(link.user) for link in message.recipient_links.all()]
-    recipients.sort(key=lambda p: p["id"])
+def serialize_entry(message: Message, *, recipients: list | None = None) -> dict[str, Any]:
+    """The one wire shape of a timeline entry (HTTP list, replay and live delivery).
+
+    `recipients` (users) spares a query when the writer already holds them.
+    """
+    if recipients is None:
+        recipients = [link.user for link in message.recipient_links.all()]
+    people = sorted((_person(u) for u in recipients), key=lambda p: p["id"])
     return {
         "id": str(message.id),
         "sequence": message.sequence,
@@ -180,7 +184,7 @@ def serialize_entry(message: Message) -> dict[str, Any]:
         "body": message.body,
         "data": message.data,
         "audience": message.audience,
-        "recipients": recipients,
+        "recipients": people,
         "sender": _person(message.sender),
         "client_message_id": message.client_message_id,
         "created_at": message.created_at.isoformat(),

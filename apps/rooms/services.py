@@ -7,8 +7,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from uuid import UUID
 
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -42,7 +41,8 @@ def _outbox_audience(message: Message, recipient_ids: list[str]):
     return message.audience
 
 
-def _validated_recipients(*, campaign_id, audience: str, recipient_ids: Iterable) -> list[str]:
+def _validated_recipients(*, campaign_id, audience: str, recipient_ids: Iterable) -> list:
+    """The recipient users (sorted by id); raises ValidationFailed."""
     ids = list(recipient_ids or [])
     if audience != Message.Audience.PRIVATE:
         if ids:
@@ -63,12 +63,12 @@ def _validated_recipients(*, campaign_id, audience: str, recipient_ids: Iterable
             code="invalid_recipients",
         )
     active = {
-        str(u)
-        for u in CampaignMembership.objects.filter(
+        str(m.user_id): m.user
+        for m in CampaignMembership.objects.select_related("user").filter(
             campaign_id=campaign_id,
             user_id__in=unique,
             status=CampaignMembership.Status.ACTIVE,
-        ).values_list("user_id", flat=True)
+        )
     }
     missing = [u for u in unique if u not in active]
     if missing:
@@ -77,30 +77,53 @@ def _validated_recipients(*, campaign_id, audience: str, recipient_ids: Iterable
             code="invalid_recipients",
             details={"not_members": missing},
         )
-    return unique
+    return [active[u] for u in unique]
 
 
-def _append_entry(*, room: Room, recipients: list[str], **fields) -> Message:
-    """Take the next sequence; write the entry, its recipients and its outbox row (in atomic())."""
-    # The UPDATE takes the row lock, so concurrent writers get consecutive sequences and commit
-    # in sequence order: a reader that sees counter N also sees every entry up to N.
-    Room.objects.filter(pk=room.pk).update(last_sequence=F("last_sequence") + 1)
-    sequence = Room.objects.filter(pk=room.pk).values_list("last_sequence", flat=True).get()
-    message = Message.objects.create(room=room, sequence=sequence, **fields)
+def _take_sequence(*, campaign_id) -> tuple[UUID, int] | None:
+    """Increment the room counter and return (room id, new value); None when no room yet.
+
+    One statement: the UPDATE takes the row lock, so concurrent writers get consecutive
+    sequences and commit in sequence order (a reader that sees counter N sees every entry up to
+    N). Django's ORM has no UPDATE ... RETURNING; both SQLite (>= 3.35) and PostgreSQL do.
+    """
+    table = connection.ops.quote_name(Room._meta.db_table)
+    key = Room._meta.get_field("campaign").target_field.get_db_prep_value(campaign_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET last_sequence = last_sequence + 1 "  # noqa: S608 (model table name)
+            "WHERE campaign_id = %s RETURNING id, last_sequence",
+            [key],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return Room._meta.pk.to_python(row[0]), row[1]
+
+
+def _append_entry(*, campaign_id, sender=None, recipients: list, **fields) -> Message:
+    """Take the next sequence; write the entry, its recipients and its outbox row (in atomic()).
+
+    Three statements for a public message: counter, entry, outbox row. The wire form is built
+    from the objects in hand rather than read back.
+    """
+    taken = _take_sequence(campaign_id=campaign_id)
+    if taken is None:
+        Room.objects.get_or_create(campaign_id=campaign_id)
+        taken = _take_sequence(campaign_id=campaign_id)
+    room_id, sequence = taken
+    message = Message(room_id=room_id, sequence=sequence, sender=sender, **fields)
+    message.save(force_insert=True)
     if recipients:
         MessageRecipient.objects.bulk_create(
-            [MessageRecipient(message=message, user_id=u) for u in recipients]
+            [MessageRecipient(message=message, user=u) for u in recipients]
         )
-    message = (
-        Message.objects.select_related("sender")
-        .prefetch_related("recipient_links__user")
-        .get(pk=message.pk)
-    )
+    recipient_ids = [str(u.pk) for u in recipients]
     outbox_emit(
         event_type=ROOM_ENTRY,
-        campaign_id=room.campaign_id,
-        payload=serialize_entry(message),
-        audience=_outbox_audience(message, recipients),
+        campaign_id=campaign_id,
+        payload=serialize_entry(message, recipients=recipients),
+        audience=_outbox_audience(message, recipient_ids),
     )
     return message
 
@@ -151,37 +174,34 @@ def room_message_post(
     recipients = _validated_recipients(
         campaign_id=campaign.id, audience=audience, recipient_ids=recipient_ids
     )
-    room = room_get_or_create(campaign=campaign)
-
-    existing = _existing(room=room, sender_id=membership.user_id, cmid=cmid)
-    if existing is not None:
-        return _same_or_conflict(existing, text, mode, audience, recipients), False
+    recipient_ids = [str(u.pk) for u in recipients]
     try:
+        # Optimistic: a resubmission is rare, so the unique constraint detects it instead of a
+        # lookup on every post; the rollback also returns the sequence number.
         with transaction.atomic():
             message = _append_entry(
-                room=room,
+                campaign_id=campaign.id,
+                sender=membership.user,
                 recipients=recipients,
                 kind=Message.Kind.MESSAGE,
                 mode=mode,
-                sender_id=membership.user_id,
                 body=text,
                 audience=audience,
                 client_message_id=cmid,
             )
     except IntegrityError:
-        # A concurrent resubmission won; the rollback also returned its sequence number.
-        existing = _existing(room=room, sender_id=membership.user_id, cmid=cmid)
+        existing = _existing(campaign_id=campaign.id, sender_id=membership.user_id, cmid=cmid)
         if existing is None:
             raise
-        return _same_or_conflict(existing, text, mode, audience, recipients), False
+        return _same_or_conflict(existing, text, mode, audience, recipient_ids), False
     return message, True
 
 
-def _existing(*, room: Room, sender_id, cmid: str) -> Message | None:
+def _existing(*, campaign_id, sender_id, cmid: str) -> Message | None:
     return (
         Message.objects.select_related("sender")
         .prefetch_related("recipient_links__user")
-        .filter(room=room, sender_id=sender_id, client_message_id=cmid)
+        .filter(room__campaign_id=campaign_id, sender_id=sender_id, client_message_id=cmid)
         .first()
     )
 
@@ -216,10 +236,9 @@ def room_event_record(
     recipients = _validated_recipients(
         campaign_id=campaign.id, audience=audience, recipient_ids=recipient_ids
     )
-    room = room_get_or_create(campaign=campaign)
     with transaction.atomic():
         return _append_entry(
-            room=room,
+            campaign_id=campaign.id,
             recipients=recipients,
             kind=Message.Kind.EVENT,
             event_type=event_type,

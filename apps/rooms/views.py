@@ -47,6 +47,8 @@ def room_page(request, campaign_id):
                 "you": _("you"),
                 "system": _("Room"),
                 "nobody": _("Nobody else is here."),
+                "mode_action": _("action"),
+                "mode_narration": _("narration"),
             },
             "room_config": {
                 "campaignId": str(campaign.id),

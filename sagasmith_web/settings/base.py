@@ -141,7 +141,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "sagasmith"},
+            # One inbox per process serves every socket in it, so the per-channel cap is
+            # shared: 100 drops messages under room fan-out.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "sagasmith", "capacity": 1000, "expiry": 60},
         }
     }
     CELERY_BROKER_URL = REDIS_URL

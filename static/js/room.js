@@ -50,7 +50,7 @@ function buildItem(entry, isPending) {
   if (entry.kind === "event" || !entry.sender) who.textContent = t.system;
   else who.textContent = entry.sender.id === config.userId ? entry.sender.name + " (" + t.you + ")" : entry.sender.name;
   head.appendChild(who);
-  if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(entry.mode, "badge--mode"));
+  if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(t["mode_" + entry.mode] || entry.mode, "badge--mode"));
   if (entry.audience === "gm") head.appendChild(badge(t.gm, "badge--gm"));
   if (entry.audience === "private") {
     const names = (entry.recipients || []).map((r) => r.name).join(", ");
@@ -95,8 +95,20 @@ function render(entry) {
   if (!mine || after) timeline.insertBefore(li, after || firstPending());
   lastSeq = Math.max(lastSeq, entry.sequence);
   empty.hidden = true;
+  followTail();
   scheduleRead();
 }
+
+const scroller = timeline.closest(".room__timeline");
+function followTail() {
+  // Stay at the newest entry unless the reader has scrolled up to read history.
+  const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
+  if (nearBottom || !scroller.dataset.scrolled) scroller.scrollTop = scroller.scrollHeight;
+}
+scroller.addEventListener("scroll", () => {
+  const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 8;
+  if (atBottom) delete scroller.dataset.scrolled; else scroller.dataset.scrolled = "1";
+}, { passive: true });
 
 function firstPending() {
   return timeline.querySelector("li.entry--pending");
@@ -118,6 +130,9 @@ function scheduleRead() {
 
 function renderPresence(users) {
   presenceEl.replaceChildren();
+  const count = document.getElementById("presence-count");
+  count.textContent = String(users.length);
+  count.hidden = !users.length;
   if (!users.length) {
     const li = document.createElement("li");
     li.className = "muted small";
@@ -180,9 +195,18 @@ function connect() {
     setState("reconnecting", t.reconnecting);
     const base = Math.min(30000, 500 * 2 ** attempt);
     attempt += 1;
-    setTimeout(connect, base / 2 + Math.random() * (base / 2));
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, base / 2 + Math.random() * (base / 2));
   };
 }
+
+let retryTimer = null;
+// Back online: retry now instead of waiting out the backoff.
+window.addEventListener("online", () => {
+  if (stopped || (socket && socket.readyState <= WebSocket.OPEN)) return;
+  clearTimeout(retryTimer);
+  connect();
+});
 
 function disableComposer() {
   if (!form) return;

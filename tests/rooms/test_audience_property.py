@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from apps.campaigns.models import CampaignMembership
 from apps.projections.dispatch import publish_events
 from apps.projections.models import OutboxEvent
-from apps.rooms.services import room_message_post
+from apps.rooms.services import room_event_record, room_message_post
 
 from .factories import make_campaign
 from .test_consumer import open_socket
@@ -36,7 +36,7 @@ def oracle(viewer, sender, audience, recipients) -> bool:
         return True
     return (
         audience == "public"
-        or sender.user_id == viewer.user_id
+        or (sender is not None and sender.user_id == viewer.user_id)
         or (audience == "private" and viewer.user_id in recipients)
     )
 
@@ -104,11 +104,16 @@ def test_every_path_shows_exactly_what_the_viewer_may_see(
         publications = rows + rng.sample(rows, k=len(rows) // 2)
         rng.shuffle(publications)
         await publish_events(publications)
+        # A public end marker, published last: every viewer's stream is complete once it has it,
+        # so the wait is on a sequence rather than on silence.
+        end = await database_sync_to_async(room_event_record)(campaign=campaign, event_type="end")
+        posted.append((end.sequence, None, "public", set()))
+        await publish_events([await database_sync_to_async(OutboxEvent.objects.last)()])
         result = []
         for sock in socks:
             got = []
-            while not await sock.receive_nothing(timeout=0.3):
-                frame = await sock.receive_json_from()
+            while not got or got[-1] != end.sequence:
+                frame = await sock.receive_json_from(timeout=3)
                 if frame["type"] == "entry":
                     got.append(frame["entry"]["sequence"])
             await sock.disconnect()

@@ -245,3 +245,19 @@ def test_room_page(table, client, make_user):
     client.force_login(m["p1"].user)
     html = client.get(f"/campaigns/{campaign.id}/room/").content.decode()
     assert 'value="narration"' not in html and 'id="audience-picker"' not in html
+
+
+def test_post_query_count_is_three_statements_in_its_transaction(table):
+    campaign, m = table
+    post(m["p1"])  # creates the room
+    membership = m["gm"]
+    membership.user  # noqa: B018  (the caller holds the user, as the API does)
+    with CaptureQueriesContext(connection) as ctx:
+        post(membership, body="the door creaks")
+    sql = [q["sql"].split()[0].upper() for q in ctx.captured_queries]
+    # Counter (UPDATE ... RETURNING), entry, outbox row; the rest is the transaction itself.
+    assert [s for s in sql if s not in ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT")] == [
+        "UPDATE",
+        "INSERT",
+        "INSERT",
+    ]

@@ -1,0 +1,186 @@
+"""Two browser contexts in one live room, served by a real uvicorn (websockets + lifespan):
+GM and player see each other's chat live, GM-only narration never reaches the player, and a
+player whose socket dropped catches up without loss or duplicates."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+
+import pytest
+
+from apps.campaigns.models import CampaignMembership
+from tests.rooms.factories import make_campaign
+
+PASSWORD = "s3cret-passw0rd!"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """uvicorn in a thread: same process, so it shares the test database and channel layer."""
+    import uvicorn
+    from django.conf import settings
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    from sagasmith_web.asgi import application
+
+    # The server's worker threads must not keep PostgreSQL connections past each request, or
+    # the test database cannot be dropped at the end of the session.
+    db = settings.DATABASES["default"]
+    old_max_age = db.get("CONN_MAX_AGE", 0)
+    db["CONN_MAX_AGE"] = 0
+    port = _free_port()
+    config = uvicorn.Config(
+        ASGIStaticFilesHandler(application),  # DEBUG is off in tests; serve /static/ anyway
+        host="127.0.0.1",
+        port=port,
+        lifespan="on",
+        log_level="warning",
+        ws="websockets-sansio",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+    db["CONN_MAX_AGE"] = old_max_age
+
+
+def _sign_in(context, base, email):
+    page = context.new_page()
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=login]", email)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    return page
+
+
+def _say(page, text, *, mode="chat", audience=None):
+    page.check(f"input[name=mode][value={mode}]")
+    if audience is not None:
+        page.check(f"input[name=audience][value={audience}]")
+    page.fill("#composer-body", text)
+    page.press("#composer-body", "Enter")
+
+
+def _texts(page):
+    return page.locator("#timeline li[data-sequence] .entry__body").all_inner_texts()
+
+
+def _wait_for_texts(page, expected, timeout=10):
+    deadline = time.monotonic() + timeout
+    while (got := _texts(page)) != expected:
+        assert time.monotonic() < deadline, f"timeline is {got}, expected {expected}"
+        page.wait_for_timeout(50)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_gm_and_player_live_with_hidden_narration_and_catch_up(browser, asgi_server, make_user):
+    from playwright.sync_api import expect
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    player_user = make_user("player@example.test", display_name="Pat Player")
+    campaign, _ = make_campaign(gm_user, (player_user, CampaignMembership.Role.PLAYER))
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+
+    gm_context = browser.new_context(viewport={"width": 1440, "height": 900})
+    player_context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        gm = _sign_in(gm_context, asgi_server, "gm@example.test")
+        player = _sign_in(player_context, asgi_server, "player@example.test")
+        for page in (gm, player):
+            page.goto(room_url)
+            expect(page.locator("#room")).to_have_attribute("data-state", "live")
+        expect(gm.locator("#presence")).to_contain_text("Pat Player")
+        expect(player.locator("#presence")).to_contain_text("Gail GM")
+        assert player.locator("#audience-picker").count() == 0  # players address everyone
+
+        _say(gm, "Welcome, travellers.")
+        _wait_for_texts(player, ["Welcome, travellers."])
+        _say(player, "Hello from the road.")
+        _wait_for_texts(gm, ["Welcome, travellers.", "Hello from the road."])
+
+        _say(gm, "The lich watches from afar.", mode="narration", audience="gm")
+        _say(gm, "Roll for initiative.", mode="chat", audience="public")
+        _wait_for_texts(
+            gm,
+            [
+                "Welcome, travellers.",
+                "Hello from the road.",
+                "The lich watches from afar.",
+                "Roll for initiative.",
+            ],
+        )
+        secret = gm.locator("#timeline li[data-sequence]").nth(2)
+        expect(secret.locator(".badge--gm")).to_have_text("GM only")
+        expect(secret).to_have_class("entry entry--narration")
+        # The later public message arrived, so the hidden one was filtered, not just slow.
+        _wait_for_texts(
+            player, ["Welcome, travellers.", "Hello from the road.", "Roll for initiative."]
+        )
+
+        # Drop the player's connection; the table keeps talking meanwhile.
+        player_context.set_offline(True)
+        player.evaluate("window.sagasmithRoom.dropSocket()")
+        expect(player.locator("#room")).to_have_attribute("data-state", "reconnecting")
+        _say(gm, "Initiative: goblins first.", mode="chat", audience="public")
+        _say(gm, "Goblin HP: 7.", mode="chat", audience="gm")
+        _say(gm, "A goblin lunges at Pat.", mode="action", audience="public")
+        _wait_for_texts(
+            gm,
+            [
+                "Welcome, travellers.",
+                "Hello from the road.",
+                "The lich watches from afar.",
+                "Roll for initiative.",
+                "Initiative: goblins first.",
+                "Goblin HP: 7.",
+                "A goblin lunges at Pat.",
+            ],
+        )
+        assert _texts(player) == [
+            "Welcome, travellers.",
+            "Hello from the road.",
+            "Roll for initiative.",
+        ]
+        player_context.set_offline(False)
+        expect(player.locator("#room")).to_have_attribute("data-state", "live")
+        _wait_for_texts(
+            player,
+            [
+                "Welcome, travellers.",
+                "Hello from the road.",
+                "Roll for initiative.",
+                "Initiative: goblins first.",
+                "A goblin lunges at Pat.",
+            ],
+        )
+        # Sequences are the de-duplication key: each rendered once, in order.
+        seqs = player.locator("#timeline li[data-sequence]").evaluate_all(
+            "els => els.map(e => Number(e.dataset.sequence))"
+        )
+        assert seqs == [1, 2, 4, 5, 7]
+
+        # Layout: no horizontal overflow at either end of the supported range.
+        assert player.evaluate("document.documentElement.scrollWidth") <= 390
+        assert gm.evaluate("document.documentElement.scrollWidth") <= 1440
+        gm.screenshot(path="/tmp/room-gm-1440.png", full_page=True)
+        player.screenshot(path="/tmp/room-player-390.png", full_page=True)
+    finally:
+        gm_context.close()
+        player_context.close()

@@ -1,0 +1,266 @@
+"""Outbox: written with the change, published after commit, at-least-once, swept and polled."""
+
+import asyncio
+import threading
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connections, transaction
+from django.utils import timezone
+
+from apps.campaigns.models import CampaignMembership
+from apps.projections import dispatch
+from apps.projections.dispatch import publisher, start_outbox_poller, stop_outbox_poller
+from apps.projections.groups import room_group, user_group
+from apps.projections.models import OutboxEvent
+from apps.projections.services import (
+    outbox_dispatch,
+    outbox_emit,
+    outbox_mark_dispatched,
+    outbox_prune,
+)
+from apps.projections.tasks import outbox_sweep
+from apps.rooms.models import Message
+from apps.rooms.services import room_event_record, room_message_post
+from tests.rooms.factories import make_campaign, remove_member
+from tests.rooms.test_consumer import frames_until_caught_up, next_entries, open_socket
+
+Role = CampaignMembership.Role
+
+
+@pytest.fixture
+def table(make_user):
+    owner, player = make_user(), make_user()
+    campaign, ms = make_campaign(owner, (player, Role.PLAYER))
+    return campaign, ms[0], ms[1]
+
+
+def post(membership, body, **kw):
+    return room_message_post(
+        membership=membership, body=body, mode="chat", client_message_id=body, **kw
+    )[0]
+
+
+async def next_entry(sock):
+    """The next entry frame; presence and heartbeat frames are skipped."""
+    while (frame := await sock.receive_json_from(timeout=3))["type"] != "entry":
+        pass
+    return frame["entry"]
+
+
+async def listen(*groups):
+    """A bare channel in the given groups, as a consumer would hold."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    for group in groups:
+        await layer.group_add(group, channel)
+    return layer, channel
+
+
+# --- written in the same transaction -----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_rollback_leaves_no_outbox_row_and_no_entry(table):
+    campaign, owner, _ = table
+    with pytest.raises(RuntimeError), transaction.atomic():
+        room_event_record(campaign=campaign, event_type="phase.changed", data={"phase": "combat"})
+        assert OutboxEvent.objects.count() == 1
+        raise RuntimeError("the change fails after the announcement was written")
+    assert (OutboxEvent.objects.count(), Message.objects.count()) == (0, 0)
+
+
+@pytest.mark.django_db
+def test_row_committed_with_the_change_and_published_only_after_commit(
+    table, memory_layer, django_capture_on_commit_callbacks
+):
+    campaign, owner, player = table
+    publisher.attach(asyncio.new_event_loop())  # a server loop: publication is on commit
+    try:
+        with django_capture_on_commit_callbacks() as callbacks:
+            remove_member(player)
+            row = OutboxEvent.objects.get()
+            assert (row.event_type, row.audience, row.dispatched_at) == (
+                "access.revoked",
+                {"users": [str(player.user_id)]},
+                None,
+            )
+        assert len(callbacks) == 1
+    finally:
+        publisher.detach()
+
+
+@pytest.mark.django_db
+def test_unknown_audience_shape_is_refused_and_nothing_written(table):
+    from apps.core.errors import ValidationFailed
+
+    campaign, _, _ = table
+    with pytest.raises(ValidationFailed):
+        outbox_emit(event_type="x", campaign_id=campaign.id, payload={}, audience={"user": []})
+    assert OutboxEvent.objects.count() == 0
+
+
+# --- dispatch: conditional marking, failures, prune ----------------------------------------------
+
+
+@pytest.mark.django_db
+def test_marking_is_conditional(table):
+    campaign, owner, _ = table
+    post(owner, "one")
+    post(owner, "two")
+    ids = list(OutboxEvent.objects.values_list("id", flat=True))
+    assert outbox_mark_dispatched(ids=ids[:1]) == 1
+    first = OutboxEvent.objects.get(id=ids[0]).dispatched_at
+    # A second dispatcher racing on the same rows counts (and rewrites) only the unmarked one.
+    assert outbox_mark_dispatched(ids=ids) == 1
+    assert OutboxEvent.objects.get(id=ids[0]).dispatched_at == first
+    assert outbox_mark_dispatched(ids=ids) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_publish_failure_keeps_row_pending_and_counts_attempt(table, memory_layer, monkeypatch):
+    campaign, owner, _ = table
+    post(owner, "one")
+
+    async def broken(events):
+        raise ConnectionError("layer down")
+
+    monkeypatch.setattr(dispatch, "publish_events", broken)
+    assert outbox_dispatch() == 0
+    row = OutboxEvent.objects.get()
+    assert (row.dispatched_at, row.attempts) == (None, 1)
+
+
+@pytest.mark.django_db
+def test_prune_deletes_only_dispatched_rows_past_retention(table):
+    campaign, owner, _ = table
+    for body in ("old", "recent", "pending"):
+        post(owner, body)
+    old, recent, pending = OutboxEvent.objects.order_by("id")
+    now = timezone.now()
+    OutboxEvent.objects.filter(pk=old.pk).update(dispatched_at=now - timedelta(days=2))
+    OutboxEvent.objects.filter(pk=recent.pk).update(dispatched_at=now - timedelta(hours=1))
+    assert outbox_prune() == 1
+    assert list(OutboxEvent.objects.order_by("id").values_list("id", flat=True)) == [
+        recent.pk,
+        pending.pk,
+    ]
+
+
+# --- publication to groups -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_access_revoked_goes_to_the_user_group_only(table, memory_layer):
+    campaign, owner, player = table
+    layer, room_channel = await listen(room_group(campaign.id))
+    _, user_channel = await listen(user_group(player.user_id))
+    await database_sync_to_async(remove_member)(player)
+    assert await database_sync_to_async(outbox_dispatch)() == 1
+    assert await layer.receive(user_channel) == {
+        "type": "access.revoked",
+        "campaign_id": str(campaign.id),
+        "reason": "removed",
+    }
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(room_channel), timeout=0.2)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_redispatch_is_harmless_clients_dedupe_by_sequence(table, memory_layer):
+    campaign, owner, player = table
+    sock = await open_socket(campaign, player.user)
+    assert await frames_until_caught_up(sock) == ([], 0)
+    await database_sync_to_async(post)(owner, "one")
+    await database_sync_to_async(post)(owner, "two")
+    assert await database_sync_to_async(outbox_dispatch)() == 2
+    assert await next_entries(sock, 2) == [1, 2]
+    # At-least-once: the same rows again (a sweep racing a slow publisher).
+    await database_sync_to_async(OutboxEvent.objects.update)(dispatched_at=None)
+    assert await database_sync_to_async(outbox_dispatch)() == 2
+    assert await sock.receive_nothing(timeout=0.3)
+    await sock.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_embedded_poller_delivers_a_row_written_by_another_process(
+    table, memory_layer, settings, monkeypatch
+):
+    settings.OUTBOX_POLL_INTERVAL = 0.05
+    campaign, owner, player = table
+    assert start_outbox_poller() is True
+    try:
+        sock = await open_socket(campaign, player.user)
+        assert await frames_until_caught_up(sock) == ([], 0)
+
+        def worker():
+            # Stands for the Celery worker: its own thread and connection, and no publisher
+            # that can reach these sockets, so only the poller can deliver its row.
+            monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)
+            try:
+                room_event_record(
+                    campaign=campaign, event_type="job.progress", body="Map drawn", data={"p": 1}
+                )
+            finally:
+                connections.close_all()
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        await asyncio.get_running_loop().run_in_executor(None, thread.join)
+        entry = await next_entry(sock)
+        assert (entry["sequence"], entry["kind"], entry["body"]) == (1, "event", "Map drawn")
+        row = await database_sync_to_async(OutboxEvent.objects.get)()
+        assert row.dispatched_at is not None
+        await sock.disconnect()
+    finally:
+        await stop_outbox_poller()
+    assert publisher.server_loop is None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_after_commit_publisher_on_redis_delivers_and_marks(table, redis_layer):
+    campaign, owner, player = table
+    sock = await open_socket(campaign, player.user)
+    assert await frames_until_caught_up(sock) == ([], 0)
+    await database_sync_to_async(post)(owner, "hello")
+    entry = await next_entry(sock)
+    assert (entry["sequence"], entry["body"]) == (1, "hello")
+    await asyncio.get_running_loop().run_in_executor(None, publisher.flush_marks)
+    row = await database_sync_to_async(OutboxEvent.objects.get)()
+    assert row.dispatched_at is not None
+    await sock.disconnect()
+
+
+# --- hosted sweep --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_sweep_publishes_stale_rows_leaves_young_ones_and_prunes(
+    table, memory_layer, monkeypatch
+):
+    campaign, owner, player = table
+    layer, channel = await listen(room_group(campaign.id))
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)  # a crashed publisher
+
+    def arrange():
+        post(owner, "stale")
+        post(owner, "young")
+        post(owner, "old")
+        stale, young, old = OutboxEvent.objects.order_by("id")
+        now = timezone.now()
+        OutboxEvent.objects.filter(pk=stale.pk).update(created_at=now - timedelta(seconds=30))
+        OutboxEvent.objects.filter(pk=old.pk).update(
+            created_at=now - timedelta(days=3), dispatched_at=now - timedelta(days=2)
+        )
+        return stale.pk, young.pk
+
+    stale_id, young_id = await database_sync_to_async(arrange)()
+    assert await database_sync_to_async(outbox_sweep)() == 1
+    message = await layer.receive(channel)
+    assert (message["type"], message["entry"]["body"]) == ("room.entry", "stale")
+    rows = await database_sync_to_async(list)(
+        OutboxEvent.objects.order_by("id").values_list("id", "dispatched_at")
+    )
+    assert [(i, d is not None) for i, d in rows] == [(stale_id, True), (young_id, False)]
