@@ -53,8 +53,9 @@ def make_user(db):
 
     counter = {"n": 0}
 
-    def make(email: str | None = None, *, accepted: bool = True, password="s3cret-passw0rd!",
-             **extra):
+    def make(
+        email: str | None = None, *, accepted: bool = True, password="s3cret-passw0rd!", **extra
+    ):
         counter["n"] += 1
         user = User.objects.create_user(
             email=email or f"user{counter['n']}@example.test", password=password, **extra

@@ -57,6 +57,7 @@ def room_page(request, campaign_id):
                 "isManager": is_manager,
                 "lastRead": read_cursor_for(room=room, user=request.user),
                 "messagesUrl": f"/api/campaigns/{campaign.id}/room/messages",
+                "actionsUrl": f"/api/campaigns/{campaign.id}/room/actions",
                 "readUrl": f"/api/campaigns/{campaign.id}/room/read",
                 "socketPath": f"/ws/rooms/{campaign.id}/",
             },

@@ -167,6 +167,8 @@ function connect() {
         break;
       case "entry":
         render(msg.entry);
+        // Turn panels (dice, job progress) listen for room frames too.
+        document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
       case "caught_up":
         attempt = 0;
@@ -219,14 +221,23 @@ window.sagasmithRoom = { dropSocket: () => socket && socket.close(), lastSeq: ()
 async function send(cmid) {
   const item = pending.get(cmid);
   if (!item) return;
+  // Actions start a turn: the job endpoint answers with the job, and the action message
+  // itself arrives over the socket (its client id is "turn:<key>", the pending key).
+  const isAction = item.payload.mode === "action";
+  const url = isAction ? config.actionsUrl : config.messagesUrl;
+  const body = isAction ? { body: item.payload.body, audience: item.payload.audience } : item.payload;
   try {
-    const r = await fetch(config.messagesUrl, {
+    const r = await fetch(url, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), "Idempotency-Key": cmid },
-      body: JSON.stringify(item.payload),
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), "Idempotency-Key": item.key || cmid },
+      body: JSON.stringify(body),
     });
     const data = await r.json().catch(() => ({}));
-    if (r.ok) { render(data); return; }
+    if (r.ok) {
+      if (isAction) document.dispatchEvent(new CustomEvent("room:job", { detail: data }));
+      else render(data);
+      return;
+    }
     if (r.status >= 400 && r.status < 500 && !(data.error && data.error.retryable)) {
       item.li.remove();
       pending.delete(cmid);
@@ -277,13 +288,14 @@ if (form) {
     if (payload.audience === "private") {
       payload.recipients = [...form.querySelectorAll("input[name=recipients]:checked")].map((c) => c.value);
     }
-    const cmid = newId();
+    const key = newId();
+    const cmid = payload.mode === "action" ? "turn:" + key : key;
     payload.client_message_id = cmid;
     const li = buildItem({ ...payload, kind: "message", sender: { id: config.userId, name: "…" }, recipients: [] }, true);
     li.querySelector(".entry__sender").textContent = t.you;
     timeline.appendChild(li);
     empty.hidden = true;
-    pending.set(cmid, { li, payload });
+    pending.set(cmid, { li, payload, key });
     bodyEl.value = "";
     send(cmid);
   });
