@@ -143,7 +143,14 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # One inbox per process serves every socket in it, so the per-channel cap is
             # shared: 100 drops messages under room fan-out.
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "sagasmith", "capacity": 1000, "expiry": 60},
+            # redis-py's 5 s socket timeout equals channels-redis' blocking read, which
+            # would kill every consumer that stays idle for 5 s.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": "sagasmith",
+                "capacity": 1000,
+                "expiry": 60,
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

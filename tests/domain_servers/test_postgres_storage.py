@@ -1,0 +1,78 @@
+"""The --db PostgreSQL path: a real server process on a real PostgreSQL database."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from urllib.parse import urlparse
+
+import psycopg
+import pytest
+
+from domain_servers.common.testing import (
+    HttpServerProcess,
+    SigningKey,
+    SyncClient,
+    delegation_meta,
+    mint_token,
+    write_jwks,
+)
+from tests.conftest import service_missing
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        service_missing("DATABASE_URL does not point at PostgreSQL")
+    parsed = urlparse(url)
+    name = f"domain_pg_{uuid.uuid4().hex[:8]}"
+    admin = (
+        f"host={parsed.hostname} port={parsed.port or 5432} user={parsed.username} dbname=postgres"
+    )
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgresql+psycopg://{parsed.username}@{parsed.hostname}:{parsed.port or 5432}/{name}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_dnd5e_on_postgres_commits_replays_and_refuses_stale(pg_url, tmp_path):
+    key = SigningKey.generate("pg-key")
+    jwks = write_jwks(tmp_path / "jwks.json", [key])
+    server = HttpServerProcess("domain_servers.dnd5e", pg_url, jwks)
+    client = SyncClient(server.url)
+    user, campaign = f"user:{uuid.uuid4()}", str(uuid.uuid4())
+
+    def call(tool, rev, **args):
+        token = mint_token(
+            key, audience="sagasmith-dnd5e", sub=user, campaign=campaign, scope=tool, base_rev=rev
+        )
+        return client.call(tool, {"campaign_id": campaign, **args}, delegation_meta(token))
+
+    try:
+        created = call(
+            "campaign_create",
+            0,
+            name="On PG",
+            random_seed="ab" * 32,
+            expected_revision=0,
+            idempotency_key="create-1",
+        )
+        assert created.structured_content["receipt"]["authority_revision"] == 1
+        roll = call("dice_roll", 1, expression="3d6", expected_revision=1, idempotency_key="roll-1")
+        replay = call(
+            "dice_roll", 1, expression="3d6", expected_revision=1, idempotency_key="roll-1"
+        )
+        assert replay.structured_content == roll.structured_content
+        assert replay.meta["idempotent_replay"] is True
+        stale = call(
+            "dice_roll", 1, expression="1d4", expected_revision=1, idempotency_key="roll-2"
+        )
+        assert stale.is_error is True
+        assert stale.structured_content["error"]["code"] == "stale_revision"
+        current = call("campaign_get", 2)
+        assert current.structured_content["authority_revision"] == 2
+    finally:
+        client.close()
+        server.stop()
