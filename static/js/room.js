@@ -80,6 +80,11 @@ function buildItem(entry, isPending) {
 function render(entry) {
   if (seen.has(entry.sequence)) return; // at-least-once delivery: drop duplicates
   seen.add(entry.sequence);
+  // Data-only events (suggestions, job bookkeeping) feed the panels, not the timeline.
+  if (entry.kind === "event" && !entry.body) {
+    lastSeq = Math.max(lastSeq, entry.sequence);
+    return;
+  }
   const li = buildItem(entry, false);
   li.dataset.sequence = String(entry.sequence);
   const mine = entry.client_message_id && pending.get(entry.client_message_id);
