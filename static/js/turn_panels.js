@@ -1,142 +1,389 @@
-// Turn panels: job progress with cancel, dice, character card, initiative with HP bars and the
-// rendered grid. Data comes per viewer from the panel API; room.js dispatches every websocket
-// frame of type "event" (and "entry") as a `room:event` CustomEvent on document.
+// Turn panels: job progress with cancel, dice, the character card, initiative with HP bars and
+// the rendered grid. Panel data comes per viewer from the panel API (players never receive
+// monster hit points: only a status word). room.js dispatches every websocket frame of type
+// "entry" or "event" as a `room:event` CustomEvent, and the job JSON after an action POST as
+// `room:job`.
 const root = document.getElementById("turn-panels");
 const card = document.getElementById("turn-character");
 const t = JSON.parse(document.getElementById("turn-strings").textContent);
+const ACTIVE = ["queued", "running", "waiting"];
+const MAX_DICE = 12;
 
 function csrfToken() {
   const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
   return m ? decodeURIComponent(m[1]) : "";
 }
 
-function el(tag, attrs = {}, text = "") {
+function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== "") node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === "") continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
   return node;
+}
+
+function setText(node, text) {
+  // Only touch the DOM when the text changes, so assistive tech is not re-notified.
+  if (node && node.textContent !== text) node.textContent = text;
+}
+
+const announcer = document.getElementById("turn-announce");
+function announce(text) {
+  if (!announcer) return;
+  announcer.textContent = "";
+  // A fresh text node after a tick is what screen readers reliably pick up.
+  setTimeout(() => { announcer.textContent = text; }, 50);
 }
 
 const campaign = root ? root.dataset.campaign : null;
 const api = `/api/campaigns/${campaign}/room`;
-let loading = null;
+const names = new Map(); // entity id -> display name, from the latest combat/party views
+const jobs = new Map(); // job id -> job JSON (only ones this viewer may see)
+let loading = false;
 let again = false;
+let retryTimer = null;
 
 async function refresh() {
-  // Coalesce bursts of state.changed into one request at a time, plus one trailing refresh.
+  // Coalesce bursts of events into one request at a time, plus one trailing refresh.
   if (loading) { again = true; return; }
-  loading = fetch(`${api}/panel`, { credentials: "same-origin" });
+  loading = true;
   try {
-    const res = await loading;
-    if (res.ok) render(await res.json());
+    const res = await fetch(`${api}/panel`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (!res.ok) throw new Error(String(res.status));
+    render(await res.json());
+    clearTimeout(retryTimer);
+  } catch (e) {
+    showJobsError(t.unavailable);
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(refresh, 5000);
   } finally {
-    loading = null;
+    loading = false;
     if (again) { again = false; refresh(); }
   }
 }
 
-function hpBar(character) {
+// ---- hit points --------------------------------------------------------------------------
+
+function hpLevel(current, max) {
+  if (current <= 0) return "down";
+  const ratio = current / Math.max(1, max);
+  if (ratio <= 0.5) return "low";
+  if (ratio < 1) return "mid";
+  return "full";
+}
+
+function statusLabel(word) {
+  return t[`status_${word}`] || word || "";
+}
+
+function fillBar(bar, current, max, label) {
+  const pct = Math.max(0, Math.min(100, (current / Math.max(1, max)) * 100));
+  bar.setAttribute("aria-valuemin", "0");
+  bar.setAttribute("aria-valuemax", String(max));
+  bar.setAttribute("aria-valuenow", String(Math.max(0, current)));
+  bar.setAttribute("aria-valuetext", `${current}/${max}`);
+  if (label) bar.setAttribute("aria-label", label);
+  bar.dataset.level = hpLevel(current, max);
+  bar.firstElementChild.style.width = `${pct}%`;
+}
+
+function hpCell(character) {
   const wrap = el("span", { class: "turn-hp" });
-  if (character.hp) {
-    const meter = el("meter", { min: "0", max: String(character.hp.max), value: String(character.hp.current),
-      "aria-label": `${character.hp.current}/${character.hp.max}` });
-    wrap.append(meter, el("span", { class: "turn-hp__text", "data-hp": "" }, ` ${character.hp.current}/${character.hp.max}`));
-  } else {
-    // Players never get monster HP numbers: the domain sends only a status word.
-    wrap.append(el("span", { class: "badge", "data-status": "" }, character.status || ""));
+  if (character.hp && typeof character.hp.current === "number") {
+    const { current, max } = character.hp;
+    const bar = el("span", { class: "turn-bar", role: "meter" }, el("span", { class: "turn-bar__fill" }));
+    fillBar(bar, current, max, `${t.hp}: ${character.name || character.id}`);
+    wrap.append(bar, el("span", { class: "turn-hp__text", "data-hp": "" }, `${current}/${max}`));
+  } else if (character.status) {
+    // Players get a status word for monsters, never the numbers.
+    wrap.append(el("span", { class: "badge turn-status", "data-status": character.status }, statusLabel(character.status)));
   }
   return wrap;
 }
 
+// ---- combat: initiative order, HP, grid ----------------------------------------------------
+
 function renderCombat(panels) {
   const section = document.getElementById("turn-combat");
   const data = panels.combat && panels.combat.data && panels.combat.data.combat;
-  if (!data) { section.hidden = true; return; }
+  if (!data || !Array.isArray(data.order)) { section.hidden = true; return; }
   section.hidden = false;
-  section.querySelector('[data-field="round"]').textContent = `(${t.round} ${data.round})`;
+  setText(section.querySelector('[data-field="round"]'), `${t.round} ${data.round}`);
   const list = document.getElementById("turn-order");
-  list.replaceChildren();
+  const items = [];
   for (const entry of data.order) {
-    const c = entry.character;
-    const item = el("li", { "data-id": entry.id, class: entry.id === data.current ? "is-current" : "" });
-    item.append(el("span", { class: "turn-init" }, String(entry.initiative)), " ",
-      el("span", { class: "turn-name" }, c.name || entry.id), " ", hpBar(c));
-    if (entry.id === data.current) item.setAttribute("aria-current", "step");
-    list.append(item);
-  }
-  const grid = document.getElementById("turn-grid");
-  const images = panels.grid && panels.grid.data && panels.grid.data.images;
-  if (images && images.length) { grid.src = images[0].url; grid.hidden = false; } else { grid.hidden = true; }
-}
-
-function renderCharacter(character) {
-  if (!card) return;
-  const stats = card.querySelector("dl");
-  const empty = card.querySelector("[data-empty]");
-  if (!character || character.error) { stats.hidden = true; empty.hidden = false; return; }
-  stats.hidden = false; empty.hidden = true;
-  stats.querySelector('[data-field="name"]').textContent = character.name || character.id;
-  if (character.hp) {
-    const meter = stats.querySelector('[data-field="hp"]');
-    meter.max = character.hp.max; meter.value = character.hp.current;
-    stats.querySelector('[data-field="hp-text"]').textContent = `${character.hp.current}/${character.hp.max}`;
-  }
-  stats.querySelector('[data-field="ac"]').textContent = character.ac ?? "";
-  stats.querySelector('[data-field="conditions"]').textContent = (character.conditions || []).join(", ");
-}
-
-function renderJobs(jobs) {
-  const list = document.getElementById("turn-jobs");
-  list.replaceChildren();
-  for (const job of jobs) {
-    if (!["queued", "running", "waiting"].includes(job.status)) continue;
-    const item = el("li", { "data-job": job.id, "data-status": job.status });
-    item.append(el("span", { class: "badge" }, t[job.status] || job.status), " ");
-    if (job.status === "running") item.append(el("progress", { "aria-label": t.running }));
-    const cancel = el("button", { type: "button", class: "btn btn--small" }, t.cancel);
-    cancel.disabled = job.cancel_requested;
-    cancel.addEventListener("click", async () => {
-      cancel.disabled = true;
-      await fetch(`${api}/jobs/${job.id}/cancel`, { method: "POST", credentials: "same-origin",
-        headers: { "X-CSRFToken": csrfToken() } });
-      refresh();
+    const c = entry.character || {};
+    names.set(entry.id, c.name || entry.id);
+    const current = entry.id === data.current;
+    const out = ["dead", "down"].includes(c.status) || (c.conditions || []).includes("dead")
+      || (c.hp && typeof c.hp.current === "number" && c.hp.current <= 0);
+    const item = el("li", {
+      "data-id": entry.id,
+      "data-kind": c.kind || "",
+      class: `turn-combatant${current ? " is-current" : ""}${out ? " is-out" : ""}`,
+      "aria-current": current ? "step" : null,
     });
-    item.append(" ", cancel);
-    list.append(item);
+    const conditions = (c.conditions || []).length ? el("span", { class: "turn-combatant__conditions small muted" }, c.conditions.join(", ")) : null;
+    item.append(
+      el("span", { class: "turn-combatant__init", title: t.initiative }, el("span", { class: "sr-only" }, `${t.initiative} `), String(entry.initiative)),
+      el("span", { class: "turn-combatant__who" },
+        el("span", { class: "turn-combatant__name" }, c.name || entry.id),
+        c.kind === "monster" ? el("span", { class: "badge turn-kind" }, t.monster) : null,
+        current ? el("span", { class: "sr-only" }, ` (${t.current})`) : null,
+        conditions),
+      hpCell(c),
+    );
+    items.push(item);
   }
+  list.replaceChildren(...items);
+  renderGrid(panels);
+}
+
+function renderGrid(panels) {
+  const map = document.getElementById("turn-map");
+  const grid = document.getElementById("turn-grid");
+  const link = document.getElementById("turn-grid-link");
+  const images = panels.grid && panels.grid.data && panels.grid.data.images;
+  const image = images && images.length ? images[0] : null;
+  if (!image || !image.url) { map.hidden = true; grid.hidden = true; return; }
+  if (grid.getAttribute("src") !== image.url) {
+    grid.src = image.url; // the authenticated artifact view; a new artifact per revision
+    link.href = image.url;
+  }
+  grid.hidden = false;
+  map.hidden = false;
+}
+
+// ---- character card ------------------------------------------------------------------------
+
+function renderCharacter(character, audience) {
+  if (!card) return;
+  const sheet = card.querySelector("[data-sheet]");
+  const empty = card.querySelector("[data-empty]");
+  const error = card.querySelector("[data-error]");
+  const gmNote = card.querySelector("[data-gm]");
+  if (!character) {
+    sheet.hidden = true; error.hidden = true;
+    gmNote.hidden = audience !== "gm"; empty.hidden = audience === "gm";
+    return;
+  }
+  empty.hidden = true; gmNote.hidden = true;
+  error.hidden = !character.error;
+  names.set(character.id, character.name || character.id);
+  sheet.hidden = false;
+  setText(sheet.querySelector('[data-field="name"]'), character.name || character.id);
+  const status = sheet.querySelector('[data-field="status"]');
+  setText(status, statusLabel(character.status));
+  status.hidden = !character.status;
+  status.dataset.status = character.status || "";
+  const bar = sheet.querySelector('[data-field="hp-bar"]');
+  const hpText = sheet.querySelector('[data-field="hp-text"]');
+  if (character.hp && typeof character.hp.current === "number") {
+    const { current, max } = character.hp;
+    fillBar(bar, current, max);
+    const temp = character.hp.temp ? ` (+${character.hp.temp})` : "";
+    setText(hpText, `${current}/${max}${temp}`);
+    bar.parentElement.hidden = false;
+  } else {
+    bar.parentElement.hidden = true;
+  }
+  setText(sheet.querySelector('[data-field="ac"]'), character.ac !== undefined && character.ac !== null ? String(character.ac) : "—");
+  const conditions = character.conditions || [];
+  setText(sheet.querySelector('[data-field="conditions"]'), conditions.length ? conditions.join(", ") : t.none);
+}
+
+// ---- jobs -----------------------------------------------------------------------------------
+
+function showJobsError(text) {
+  const node = document.getElementById("turn-jobs-error");
+  if (!node) return;
+  node.textContent = text || "";
+  node.hidden = !text;
+}
+
+function mergeJob(job) {
+  if (!job || !job.id) return;
+  const before = jobs.get(job.id);
+  if (ACTIVE.includes(job.status)) jobs.set(job.id, job);
+  else jobs.delete(job.id);
+  if (!before || before.status !== job.status) {
+    const label = t[job.status] || job.status;
+    announce(`${t.job_status}: ${label}${job.error && job.error.message ? ` — ${job.error.message}` : ""}`);
+  }
+}
+
+function renderJobs() {
+  const list = document.getElementById("turn-jobs");
+  const empty = document.getElementById("turn-jobs-empty");
+  const active = [...jobs.values()].filter((j) => ACTIVE.includes(j.status))
+    .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
+  const keep = new Set(active.map((j) => j.id));
+  for (const node of [...list.children]) if (!keep.has(node.dataset.job)) node.remove();
+  for (const job of active) {
+    let item = list.querySelector(`li[data-job="${CSS.escape(job.id)}"]`);
+    if (!item) {
+      item = el("li", { class: "turn-job", "data-job": job.id });
+      const cancel = el("button", { type: "button", class: "button button--small button--ghost turn-job__cancel" }, t.cancel);
+      cancel.addEventListener("click", () => cancelJob(job.id, cancel));
+      item.append(
+        el("span", { class: "turn-job__status" }),
+        el("span", { class: "turn-job__progress", "aria-hidden": "true" }),
+        el("span", { class: "turn-job__detail small muted" }),
+        cancel,
+      );
+      list.append(item);
+    }
+    item.dataset.status = job.status;
+    setText(item.querySelector(".turn-job__status"), t[job.status] || job.status);
+    const detail = [];
+    if (job.attempt > 1) detail.push(`${t.attempt} ${job.attempt}/${job.max_attempts}`);
+    if (job.status === "waiting" && job.error && job.error.message) detail.push(job.error.message);
+    setText(item.querySelector(".turn-job__detail"), detail.join(" · "));
+    const cancel = item.querySelector("button");
+    if (job.cancel_requested) { cancel.disabled = true; cancel.textContent = t.cancelling; }
+    cancel.setAttribute("aria-label", `${t.cancel_label} (${t[job.status] || job.status})`);
+  }
+  empty.hidden = active.length > 0;
+}
+
+async function cancelJob(id, button) {
+  button.disabled = true;
+  button.textContent = t.cancelling;
+  showJobsError("");
+  try {
+    const res = await fetch(`${api}/jobs/${id}/cancel`, {
+      method: "POST", credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken(), Accept: "application/json" },
+    });
+    const data = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error((data.error && data.error.message) || t.cancel_failed);
+    mergeJob(data);
+    renderJobs();
+  } catch (e) {
+    button.disabled = false;
+    button.textContent = t.cancel;
+    showJobsError(e.message || t.cancel_failed);
+  }
+}
+
+// ---- dice ------------------------------------------------------------------------------------
+
+const diceSeen = new Set();
+
+function nameOf(id) {
+  return (id && names.get(id)) || id || "";
+}
+
+function attackTitle(item) {
+  const who = [nameOf(item.dataset.attacker), nameOf(item.dataset.target)].filter(Boolean).join(" → ");
+  return `${item.dataset.label}${who ? ` · ${who}` : ""}`;
+}
+
+function relabelDice() {
+  // Names come with the panel; dice replayed before it arrived showed ids until now.
+  for (const item of document.querySelectorAll('#turn-dice li[data-dice="attack"]')) {
+    setText(item.querySelector(".turn-roll__title"), attackTitle(item));
+  }
+}
+
+function diceItem(roll) {
+  const item = el("li", { class: "turn-roll", "data-dice": roll.tool });
+  if (roll.tool === "attack") {
+    const outcome = roll.critical ? t.critical : roll.hit ? t.hit : t.miss;
+    item.dataset.outcome = roll.hit ? "hit" : "miss";
+    item.dataset.attacker = roll.attacker_id || "";
+    item.dataset.target = roll.target_id || "";
+    item.dataset.label = roll.label || t.attack;
+    item.append(
+      el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": roll.natural }, String(roll.natural ?? "?")),
+      el("span", { class: "turn-roll__body" },
+        el("span", { class: "turn-roll__title" }, attackTitle(item)),
+        el("span", { class: "turn-roll__line" },
+          el("span", { class: "sr-only" }, `${t.natural} ${roll.natural}, `),
+          `${roll.total} ${t.to_hit} `,
+          el("strong", { class: "turn-roll__outcome" }, outcome),
+          roll.damage !== null && roll.damage !== undefined ? `, ${roll.damage} ${roll.damage_type || ""} ${t.damage}`.trimEnd() : "")),
+    );
+  } else if (roll.dc !== undefined && roll.dc !== null) {
+    item.dataset.outcome = roll.success ? "hit" : "miss";
+    item.append(
+      el("span", { class: "turn-roll__die", "aria-hidden": "true" }, String(roll.total ?? "?")),
+      el("span", { class: "turn-roll__body" },
+        el("span", { class: "turn-roll__title" }, roll.label || t.roll),
+        el("span", { class: "turn-roll__line" }, `${roll.total} · ${t.dc} ${roll.dc} `,
+          el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure))),
+    );
+  } else {
+    item.append(
+      el("span", { class: "turn-roll__die", "aria-hidden": "true" }, String(roll.total ?? "?")),
+      el("span", { class: "turn-roll__body" },
+        el("span", { class: "turn-roll__title" }, roll.label || roll.expression || t.roll),
+        el("span", { class: "turn-roll__line" },
+          roll.expression ? `${roll.expression} = ` : "", el("strong", {}, String(roll.total ?? "")),
+          roll.detail ? el("span", { class: "muted" }, ` (${roll.detail})`) : null)),
+    );
+  }
+  return item;
+}
+
+function renderDice(sequence, dice) {
+  if (diceSeen.has(sequence)) return; // replays after a reconnect carry the same entries
+  diceSeen.add(sequence);
+  const list = document.getElementById("turn-dice");
+  for (const roll of dice) {
+    const item = diceItem(roll);
+    item.dataset.sequence = String(sequence);
+    // Newest first, ordered by timeline sequence even if a replay arrives late.
+    let before = null;
+    for (const node of list.children) {
+      if (Number(node.dataset.sequence) < sequence) { before = node; break; }
+    }
+    list.insertBefore(item, before);
+  }
+  while (list.children.length > MAX_DICE) list.lastElementChild.remove();
+  document.getElementById("turn-dice-empty").hidden = list.children.length > 0;
+}
+
+// ---- wiring ----------------------------------------------------------------------------------
+
+function renderPhase(phase) {
+  const badge = document.querySelector("#phase-panel .badge--phase");
+  if (badge && phase) setText(badge, phase.charAt(0).toUpperCase() + phase.slice(1));
 }
 
 function render(panel) {
+  showJobsError("");
+  renderCharacter(panel.character, panel.audience);
   renderCombat(panel.panels || {});
-  renderCharacter(panel.character);
-  renderJobs(panel.jobs || []);
-}
-
-function renderDice(dice) {
-  const list = document.getElementById("turn-dice");
-  for (const roll of dice) {
-    let text = "";
-    if (roll.tool === "attack") {
-      text = `${roll.label}: d20 ${roll.natural} → ${roll.total} (${roll.hit ? t.hit : t.miss})`;
-      if (roll.damage !== null && roll.damage !== undefined) text += `, ${roll.damage} ${roll.damage_type || ""}`;
-    } else if (roll.detail) {
-      text = `${roll.label ? roll.label + ": " : ""}${roll.detail}`;
-    } else {
-      text = `${roll.label}: ${roll.total}${roll.dc ? ` / DC ${roll.dc}` : ""}`;
-    }
-    list.prepend(el("li", { "data-dice": roll.tool }, text));
-  }
-  while (list.children.length > 10) list.lastElementChild.remove();
+  renderPhase(panel.phase);
+  relabelDice();
+  const fresh = new Set();
+  for (const job of panel.jobs || []) { fresh.add(job.id); mergeJob(job); }
+  // The panel lists every active job this viewer may see: any other one has finished.
+  for (const id of [...jobs.keys()]) if (!fresh.has(id)) jobs.delete(id);
+  renderJobs();
 }
 
 document.addEventListener("room:event", (ev) => {
   const frame = ev.detail || {};
-  if (frame.type === "event" && (frame.event_type === "state.changed" || frame.event_type === "turn.job")) {
-    refresh();
-  } else if (frame.type === "entry" && frame.entry.event_type === "turn.narration") {
+  if (frame.type === "event") {
+    if (frame.event_type === "turn.job") { mergeJob(frame.payload); renderJobs(); }
+    if (frame.event_type === "state.changed" || frame.event_type === "turn.job") refresh();
+  } else if (frame.type === "entry" && frame.entry && String(frame.entry.event_type || "").startsWith("turn.")) {
     const dice = (frame.entry.data && frame.entry.data.dice) || [];
-    if (dice.length) renderDice(dice);
+    if (dice.length) renderDice(frame.entry.sequence, dice);
   }
+});
+
+document.addEventListener("room:job", (ev) => {
+  mergeJob(ev.detail);
+  renderJobs();
+  refresh();
 });
 
 if (root) refresh();

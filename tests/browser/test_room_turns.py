@@ -1,0 +1,212 @@
+"""Three browser contexts in a dnd5e room with real turns: a live dnd5e server process, uvicorn
+serving the ASGI app against the test database, and the turn worker in Celery's eager mode (the
+job runs on commit, in the request's thread). The GM starts combat with a goblin by typing an
+action; the players attack until one hits; everyone sees the dice and the goblin's HP change
+live, and only the GM ever sees the goblin's exact hit points."""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+
+import pytest
+
+from apps.domains.client import domain_call
+from tests.browser.test_room_live import PASSWORD, _say, _sign_in, asgi_server  # noqa: F401
+from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.rooms_support import eager  # noqa: F401
+
+ACTIVE = ("queued", "running", "waiting")
+
+
+def _combat(campaign, gm):
+    return domain_call(
+        system_id="dnd5e", tool="combat_status", arguments={}, requester=gm,
+        campaign_id=str(campaign.id),
+    ).structured["combat"]  # fmt: skip
+
+
+def _settle(campaign, jobs, timeout=20):
+    """Wait until `jobs` turn jobs exist and none is still in progress."""
+    from apps.turns.models import RoomTurnJob
+
+    deadline = time.monotonic() + timeout
+    while True:
+        rows = list(RoomTurnJob.objects.filter(campaign=campaign).values_list("status", flat=True))
+        if len(rows) >= jobs and not any(s in ACTIVE for s in rows):
+            return
+        assert time.monotonic() < deadline, f"turn jobs did not settle: {rows}"
+        time.sleep(0.05)
+
+
+def _monster_hp(data):
+    """Every monster hit-point figure anywhere in a panel JSON document."""
+    if isinstance(data, dict):
+        found = [data["hp"]] if data.get("kind") == "monster" and "hp" in data else []
+        return found + [hp for value in data.values() for hp in _monster_hp(value)]
+    if isinstance(data, list):
+        return [hp for value in data for hp in _monster_hp(value)]
+    return []
+
+
+def _goblin_row(page):
+    return page.locator('#turn-order li[data-kind="monster"]').first
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+    monkeypatch,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.campaigns.services.characters import character_create_for
+    from apps.rooms.services import room_get_or_create
+    from apps.turns.models import RoomTurnJob
+    from tests.campaigns.conftest import join
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    ilsa_user = make_user("ilsa@example.test", display_name="Ilsa Player")
+    rook_user = make_user("rook@example.test", display_name="Rook Player")
+    campaign = campaign_create(
+        owner=gm_user, name="Goblin Keep", system_id="dnd5e", idempotency_key=uuid.uuid4().hex
+    )
+    join(campaign, gm_user, ilsa_user)
+    join(campaign, gm_user, rook_user)
+    room_get_or_create(campaign=campaign)
+    controllers = {}
+    for user, name, template in ((ilsa_user, "Ilsa", "fighter"), (rook_user, "Rook", "rogue")):
+        binding = character_create_for(
+            campaign=campaign, user=user, form_data={"name": name, "template": template, "level": 1}
+        )
+        controllers[binding.character_id] = user
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+
+    contexts = {
+        "gm": browser.new_context(viewport={"width": 1440, "height": 900}),
+        "ilsa": browser.new_context(viewport={"width": 390, "height": 844}),
+        "rook": browser.new_context(viewport={"width": 1024, "height": 800}),
+    }
+    emails = {"gm": "gm@example.test", "ilsa": "ilsa@example.test", "rook": "rook@example.test"}
+    try:
+        pages = {who: _sign_in(ctx, asgi_server, emails[who]) for who, ctx in contexts.items()}
+        for page in pages.values():
+            page.goto(room_url)
+            expect(page.locator("#room")).to_have_attribute("data-state", "live")
+        gm, ilsa, rook = pages["gm"], pages["ilsa"], pages["rook"]
+        players = (ilsa, rook)
+        user_page = {gm_user.pk: gm, ilsa_user.pk: ilsa, rook_user.pk: rook}
+        # Each player's character card, straight from the domain through the panel API.
+        expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
+        expect(rook.locator('#turn-character [data-field="name"]')).to_have_text("Rook")
+        expect(ilsa.locator('#turn-character [data-field="ac"]')).to_have_text(re.compile(r"^\d+$"))
+
+        # Job progress: with the worker held back, a turn stays queued; its requester (and the
+        # GM) see it with a Cancel button that works from the keyboard.
+        with monkeypatch.context() as held:
+            held.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
+            _say(ilsa, "roll 1d20 for luck", mode="action")
+            for page in (ilsa, gm):
+                expect(page.locator("#turn-jobs li[data-status=queued]")).to_contain_text("Queued")
+            expect(rook.locator("#turn-jobs li")).to_have_count(0)
+            ilsa.screenshot(path="/tmp/turns-player-390-queued.png", full_page=True)
+            ilsa.locator("#turn-jobs li button").focus()
+            ilsa.keyboard.press("Enter")
+            for page in (ilsa, gm):
+                expect(page.locator("#turn-jobs li")).to_have_count(0)
+                expect(page.locator("#turn-jobs-empty")).to_be_visible()
+        assert RoomTurnJob.objects.get(campaign=campaign).status == "cancelled"
+
+        _say(gm, "start combat with goblin", mode="action")
+        _settle(campaign, 2)
+        for page in pages.values():
+            expect(page.locator("#turn-combat")).to_be_visible()
+            expect(page.locator("#turn-order > li")).to_have_count(3)
+            expect(page.locator("#turn-grid")).to_be_visible()
+            expect(page.locator("#phase-panel .badge--phase")).to_have_text("Combat")
+        goblin = _combat(campaign, gm_user)
+        goblin_id = next(e["id"] for e in goblin["order"] if e["character"]["kind"] == "monster")
+        expect(_goblin_row(gm).locator("[data-hp]")).to_have_text("7/7")
+        for page in players:
+            expect(_goblin_row(page)).to_contain_text("unhurt")
+            expect(_goblin_row(page).locator("[data-hp], meter")).to_have_count(0)
+        # The grid is served through the authenticated artifact view, per audience.
+        for page in pages.values():
+            src = page.locator("#turn-grid").get_attribute("src")
+            assert f"/campaigns/{campaign.id}/room/artifacts/" in src
+            assert page.evaluate("document.getElementById('turn-grid').naturalWidth") > 0
+
+        # Whoever is up acts: a player attacks the goblin (and ends the turn on a miss), the
+        # GM ends the goblin's turn, until a hit lands.
+        jobs, attacks, hp = 2, 0, 7
+        for _ in range(12):
+            combat = _combat(campaign, gm_user)
+            current = combat["current"]
+            if current in controllers:
+                page = user_page[controllers[current].pk]
+                _say(page, "attack goblin", mode="action")
+                jobs += 1
+                attacks += 1
+                _settle(campaign, jobs)
+                # Everyone sees the roll live (the narration is public).
+                for viewer in pages.values():
+                    expect(viewer.locator('#turn-dice li[data-dice="attack"]')).to_have_count(
+                        attacks
+                    )
+                view = _combat(campaign, gm_user)
+                hp = next(e for e in view["order"] if e["id"] == goblin_id)["character"]["hp"]
+                if hp["current"] < 7:
+                    break
+                _say(page, "end turn", mode="action")
+            else:
+                _say(gm, "end turn", mode="action")
+            jobs += 1
+            _settle(campaign, jobs)
+        else:
+            pytest.fail("nobody hit the goblin in 12 turns")
+
+        exact = f"{hp['current']}/7"
+        expect(_goblin_row(gm).locator("[data-hp]")).to_have_text(exact)
+        expect(gm.locator('#turn-dice li[data-dice="attack"]').first).to_contain_text("hit")
+        word = {0: "(down|dead)"}.get(hp["current"], "(wounded|bloodied)")
+        for page in players:
+            expect(_goblin_row(page).locator("[data-status]")).to_have_text(re.compile(word))
+            expect(page.locator('#turn-dice li[data-dice="attack"]').first).to_contain_text("hit")
+            expect(_goblin_row(page).locator("[data-hp], meter")).to_have_count(0)
+            panel_text = page.locator("#phase-panel").inner_text()
+            assert exact not in panel_text and "/7" not in panel_text
+        # The per-viewer panel API itself: monster numbers for the GM only.
+        panel_url = f"{asgi_server}/api/campaigns/{campaign.id}/room/panel"
+        assert _monster_hp(gm.request.get(panel_url).json()) == [hp]
+        for page in players:
+            document = page.request.get(panel_url).json()
+            assert document["audience"] == "players" and _monster_hp(document) == []
+        statuses = set(
+            RoomTurnJob.objects.filter(campaign=campaign).values_list("status", flat=True)
+        )
+        assert statuses == {"succeeded", "cancelled"}
+
+        # Layout: no horizontal overflow across the supported range.
+        for who, page in pages.items():
+            width = page.viewport_size["width"]
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, who
+        gm.screenshot(path="/tmp/turns-gm-1440.png", full_page=True)
+        ilsa.screenshot(path="/tmp/turns-player-390.png", full_page=True)
+        gm.set_viewport_size({"width": 390, "height": 844})
+        ilsa.set_viewport_size({"width": 1440, "height": 900})
+        for page in (gm, ilsa):
+            assert (
+                page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+            )
+        gm.screenshot(path="/tmp/turns-gm-390.png", full_page=True)
+        ilsa.screenshot(path="/tmp/turns-player-1440.png", full_page=True)
+    finally:
+        for context in contexts.values():
+            context.close()
