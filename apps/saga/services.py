@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core.services import audit_record
@@ -78,27 +78,115 @@ def _context(saga: Saga, profile: Profile) -> SagaContext:
     return ctx
 
 
-def _persist(saga: Saga, ctx: SagaContext, original: dict[str, Any]) -> None:
-    if not ctx.events and ctx.state == original:
-        return
+def _persist(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, str]] | None = None) -> None:
+    """Write this call's artifacts, events and the new state.
+
+    Every state change emits an event (replay depends on it), so a call without events leaves
+    the saga row alone. On PostgreSQL all writes go out as one statement.
+    """
     if ctx.events:
-        SagaEvent.objects.bulk_create(
-            SagaEvent(
-                saga=saga, sequence=saga.last_sequence + i, type=kind, ts=ctx.ts, payload=payload
-            )
-            for i, (kind, payload) in enumerate(ctx.events, start=1)
-        )
-    saga.last_sequence += len(ctx.events)
-    saga.version += 1
-    saga.status = saga_status_for(saga.state)
-    saga.save(update_fields=["state", "version", "last_sequence", "status", "updated_at"])
+        saga.last_sequence += len(ctx.events)
+        saga.version += 1
+        saga.status = saga_status_for(saga.state)
+        saga.updated_at = timezone.now()
+    if connection.vendor == "postgresql":
+        _write_postgresql(saga, ctx, artifacts or [])
+    else:
+        _write_orm(saga, ctx, artifacts or [])
     if (
-        saga.state["termination"]
+        ctx.events
+        and saga.state["termination"]
         and saga.state["termination"]["reason"] == "completed"
         and (saga.profile == "ops")
     ):
         saga_pk = saga.pk
         transaction.on_commit(lambda: ops_memory_append(saga_pk=saga_pk))
+
+
+def _artifact_rows(saga: Saga, artifacts: list[tuple[str, str]]) -> list[SagaArtifact]:
+    return [
+        SagaArtifact(saga=saga, path=path, content=content, size=byte_size(content))
+        for path, content in artifacts
+    ]
+
+
+def _event_rows(saga: Saga, ctx: SagaContext) -> list[SagaEvent]:
+    first = saga.last_sequence - len(ctx.events) + 1
+    return [
+        SagaEvent(saga=saga, sequence=first + i, type=kind, ts=ctx.ts, payload=payload)
+        for i, (kind, payload) in enumerate(ctx.events)
+    ]
+
+
+_SAGA_FIELDS = ("state", "version", "last_sequence", "status", "updated_at")
+
+
+def _write_orm(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, str]]) -> None:
+    if artifacts:
+        # One upsert for all artifacts, keyed by (saga, path).
+        SagaArtifact.objects.bulk_create(
+            _artifact_rows(saga, artifacts),
+            update_conflicts=True,
+            unique_fields=["saga", "path"],
+            update_fields=["content", "size", "updated_at"],
+        )
+    if ctx.events:
+        SagaEvent.objects.bulk_create(_event_rows(saga, ctx))
+        Saga.objects.filter(pk=saga.pk).update(
+            **{name: getattr(saga, name) for name in _SAGA_FIELDS}
+        )
+
+
+def _values_sql(model, rows: list, names: tuple[str, ...]) -> tuple[str, list[Any]]:
+    """`VALUES (...), (...)` for model instances, with each field's own database preparation."""
+    fields = [model._meta.get_field(name) for name in names]
+    params: list[Any] = []
+    for row in rows:
+        for f in fields:
+            params.append(f.get_db_prep_save(f.pre_save(row, add=True), connection))
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    return "VALUES " + ", ".join([one] * len(rows)), params
+
+
+def _write_postgresql(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, str]]) -> None:
+    """Artifact upsert, event insert and saga update as one statement (data-modifying CTEs)."""
+    qn = connection.ops.quote_name
+    ctes: list[str] = []
+    params: list[Any] = []
+    if artifacts:
+        names = ("id", "created_at", "updated_at", "saga", "path", "content", "size")
+        values, values_params = _values_sql(SagaArtifact, _artifact_rows(saga, artifacts), names)
+        columns = ", ".join(qn(SagaArtifact._meta.get_field(n).column) for n in names)
+        ctes.append(
+            f"{qn(SagaArtifact._meta.db_table)} ({columns}) {values} "
+            f"ON CONFLICT ({qn('saga_id')}, {qn('path')}) DO UPDATE SET "
+            + ", ".join(f"{qn(c)} = EXCLUDED.{qn(c)}" for c in ("content", "size", "updated_at"))
+        )
+        params += values_params
+    if ctx.events:
+        names = ("saga", "sequence", "type", "ts", "payload")
+        values, values_params = _values_sql(SagaEvent, _event_rows(saga, ctx), names)
+        columns = ", ".join(qn(SagaEvent._meta.get_field(n).column) for n in names)
+        ctes.append(f"{qn(SagaEvent._meta.db_table)} ({columns}) {values}")
+        params += values_params
+    if not ctes:
+        return
+    inserts = [f"INSERT INTO {cte}" for cte in ctes]
+    if ctx.events:
+        fields = [Saga._meta.get_field(name) for name in _SAGA_FIELDS]
+        main = (
+            f"UPDATE {qn(Saga._meta.db_table)} SET "  # noqa: S608 (model table and columns)
+            + ", ".join(f"{qn(f.column)} = %s" for f in fields)
+            + f" WHERE {qn('id')} = %s"
+        )
+        params += [f.get_db_prep_save(getattr(saga, f.attname), connection) for f in fields]
+        params.append(Saga._meta.pk.get_db_prep_value(saga.pk, connection))
+    else:
+        main = inserts.pop()
+    if inserts:
+        main = "WITH " + ", ".join(f"w{i} AS ({ins})" for i, ins in enumerate(inserts)) + " " + main
+    with connection.cursor() as cursor:
+        cursor.execute(main, params)
 
 
 def _response(saga: Saga, ctx: SagaContext, outcome: dict[str, Any]) -> dict[str, Any]:
@@ -159,7 +247,6 @@ def saga_start(*, user, goal: str, profile: str) -> dict[str, Any]:
             status=saga_status_for(state),
             state=state,
         )
-        original = copy.deepcopy(saga.state)
         ctx = _context(saga, prof)
         ctx.emit(
             "saga_created",
@@ -168,7 +255,7 @@ def saga_start(*, user, goal: str, profile: str) -> dict[str, Any]:
             clarificationLimit=prof.default_clarification_rounds,
         )
         outcome = advance(ctx)
-        _persist(saga, ctx, original)
+        _persist(saga, ctx)
         audit_record(
             actor=user,
             action="saga.started",
@@ -266,7 +353,6 @@ def saga_advance(
     with transaction.atomic():
         saga = saga_get(owner=user, saga_id=saga_id, lock=True)
         prof = get_profile(saga.profile)
-        original = copy.deepcopy(saga.state)
         ctx = _context(saga, prof)
         s = saga.state
         if s["termination"] and (plan_yaml is not None or cleaned):
@@ -289,18 +375,8 @@ def saga_advance(
             raise SagaStateConflict(
                 _("The saga is awaiting human input; send humanInput or saga_cancel first.")
             )
-        if cleaned:
-            # One upsert for all artifacts, keyed by (saga, path).
-            SagaArtifact.objects.bulk_create(
-                [
-                    SagaArtifact(saga=saga, path=path, content=content, size=byte_size(content))
-                    for path, content in cleaned
-                ],
-                update_conflicts=True,
-                unique_fields=["saga", "path"],
-                update_fields=["content", "size", "updated_at"],
-            )
-            ctx.known_artifacts.update(cleaned)
+        # Written with the events after advance(); checks read this call's content from memory.
+        ctx.known_artifacts.update(cleaned)
         stage = current_stage(s)
         if diagnostics is not None and worker_finished and stage is not None:
             attempt = s["recoveryAttempts"].get(stage["id"], 0) + 1
@@ -310,7 +386,7 @@ def saga_advance(
         outcome = advance(
             ctx, worker_finished=worker_finished, human_input=human, eval_result=verdict
         )
-        _persist(saga, ctx, original)
+        _persist(saga, ctx, cleaned)
     return _response(saga, ctx, outcome)
 
 
@@ -324,10 +400,9 @@ def saga_cancel(*, user, saga_id: str, reason: str | None = None) -> dict[str, A
                 _("Saga %(id)s already terminated: %(reason)s")
                 % {"id": saga.key, "reason": saga.state["termination"]["reason"]}
             )
-        original = copy.deepcopy(saga.state)
         ctx = _context(saga, get_profile(saga.profile))
         terminate(ctx, "aborted_by_user", reason)
-        _persist(saga, ctx, original)
+        _persist(saga, ctx)
         audit_record(actor=user, action="saga.cancelled", subject_type="saga", subject_id=saga.key)
     return {"sagaId": saga.key, "status": "cancelled", "reason": reason}
 
