@@ -468,13 +468,18 @@ def quota_settle(*, reservation: Reservation, actual: int) -> LedgerEntry:
     if not isinstance(actual, int) or isinstance(actual, bool) or actual < 0:
         raise ValidationFailed(_("Actual usage must be a whole number of credits, 0 or more."))
     with transaction.atomic():
-        locked = Reservation.objects.select_for_update().get(pk=reservation.pk)
+        # The reservation and its account are locked by one statement, reservation first.
+        locked = (
+            Reservation.objects.select_related("account")
+            .select_for_update(of=("self", "account"))
+            .get(pk=reservation.pk)
+        )
         if locked.status == Reservation.Status.SETTLED:
             return LedgerEntry.objects.get(reservation=locked)
         if locked.status != Reservation.Status.ACTIVE:
             raise _closed(locked)
         charge = min(actual, locked.amount)
-        account = QuotaAccount.objects.select_for_update().get(pk=locked.account_id)
+        account = locked.account
         allocations = _allocate(account_id=account.pk, amount=charge)
         for grant, take in allocations:
             QuotaGrant.objects.filter(pk=grant.pk).update(remaining=F("remaining") - take)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -110,6 +110,22 @@ class RoomJobCancelApi(APIView):
 
 
 class RoomPanelApi(APIView):
+    @extend_schema(
+        responses=inline_serializer(
+            "RoomPanel",
+            {
+                "campaign_id": serializers.UUIDField(),
+                "system_id": serializers.CharField(),
+                "phase": serializers.CharField(),
+                "authority_revision": serializers.IntegerField(),
+                "role": serializers.CharField(),
+                "audience": serializers.CharField(),
+                "panels": serializers.DictField(),
+                "character": serializers.DictField(allow_null=True),
+                "jobs": JobOutput(many=True),
+            },
+        )
+    )
     def get(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)
         return Response(panel_for_viewer(membership=membership))

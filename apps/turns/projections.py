@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import connection
 from django.utils import timezone
 
 from apps.campaigns.models import Campaign, CampaignMembership
@@ -150,30 +150,49 @@ def snapshot_store(*, campaign_id, read: SnapshotRead, revision: int) -> bool:
             for block in read.images
         ]
     now = timezone.now()
-    updated = ProjectionSnapshot.objects.filter(
+    row = ProjectionSnapshot(
         campaign_id=campaign_id,
         scope=read.scope,
         audience=read.audience,
-        authority_revision__lte=revision,
-    ).update(authority_revision=revision, data=data, updated_at=now)
-    if updated:
-        return True
-    if ProjectionSnapshot.objects.filter(
-        campaign_id=campaign_id, scope=read.scope, audience=read.audience
-    ).exists():
-        return False  # a newer revision is stored: an older read never overwrites it
-    try:
-        with transaction.atomic():
-            ProjectionSnapshot.objects.create(
-                campaign_id=campaign_id,
-                scope=read.scope,
-                audience=read.audience,
-                authority_revision=revision,
-                data=data,
-            )
-    except IntegrityError:
-        return False
-    return True
+        authority_revision=revision,
+        data=data,
+        created_at=now,
+        updated_at=now,
+    )
+    return _upsert(row)
+
+
+_UPSERT_FIELDS = (
+    "id", "created_at", "updated_at", "campaign_id", "scope", "audience", "authority_revision",
+    "data",
+)  # fmt: skip
+
+
+def _upsert(row: ProjectionSnapshot) -> bool:
+    """One statement: insert the row, or overwrite the stored one unless that one holds a
+    newer revision (an older read never overwrites it). True if it wrote."""
+    meta = ProjectionSnapshot._meta
+    table = connection.ops.quote_name(meta.db_table)
+    columns = [meta.get_field(name.removesuffix("_id")).column for name in _UPSERT_FIELDS]
+    params = [
+        meta.get_field(name.removesuffix("_id")).get_db_prep_save(
+            getattr(row, name), connection=connection
+        )
+        for name in _UPSERT_FIELDS
+    ]
+    q = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {table} ({', '.join(q(c) for c in columns)}) "  # noqa: S608
+        f"VALUES ({', '.join(['%s'] * len(columns))}) "
+        f"ON CONFLICT ({q('campaign_id')}, {q('scope')}, {q('audience')}) DO UPDATE SET "
+        f"{q('authority_revision')} = EXCLUDED.{q('authority_revision')}, "
+        f"{q('data')} = EXCLUDED.{q('data')}, {q('updated_at')} = EXCLUDED.{q('updated_at')} "
+        f"WHERE {table}.{q('authority_revision')} <= EXCLUDED.{q('authority_revision')} "
+        f"RETURNING {q('id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone() is not None
 
 
 def projection_apply(*, campaign: Campaign, refresh: Refresh) -> None:

@@ -302,3 +302,46 @@ def test_quota_liveness_follows_the_job(dnd_room, settings, django_capture_on_co
     assert room_turn_job_is_live(str(job.pk)) is True
     quota_reap_expired()
     assert Reservation.objects.get(pk=job.reservation_id).status == "active"
+
+
+def test_hot_path_exact_query_counts(
+    dnd_room, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """House style: exact statement counts on the hot path, for a one-dice_roll turn after a
+    first one (the quota account and the projection rows exist). PostgreSQL reserves quota in
+    one statement; SQLite takes the ORM path."""
+    from django.db import connection
+
+    room = dnd_room
+    membership = room.membership(room.player)
+    postgres = connection.vendor == "postgresql"
+    submit_queries, run_queries = (SUBMIT_QUERIES_PG if postgres else SUBMIT_QUERIES_SQLITE,
+                                   RUN_QUERIES)  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=False):
+        first, _created = turn_action_submit(
+            membership=membership, text="roll 1d20", idempotency_key="count-0"
+        )
+    assert turn_run(job_id=first.pk, heartbeat=False) == "succeeded"
+    with django_capture_on_commit_callbacks(execute=False):
+        with django_assert_num_queries(submit_queries):
+            job, created = turn_action_submit(
+                membership=membership, text="roll 1d20", idempotency_key="count-1"
+            )
+    assert created is True
+    with django_assert_num_queries(run_queries):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    job.refresh_from_db()
+    assert job.status == RoomTurnJob.Status.SUCCEEDED and job.charged == 2
+
+
+# Submit: idempotency check, savepoint, room counter, message, outbox row, release, the
+# reservation (PostgreSQL: one statement; SQLite: select, savepoint, insert, update, release),
+# the job and its turn.job outbox row.
+SUBMIT_QUERIES_PG = 10
+SUBMIT_QUERIES_SQLITE = 16
+# Run: claim (job with requester, campaign lock with role and bound character, running count,
+# claim UPDATE with the facade, outbox row), cancel check, dispatched journal row, cancel check,
+# returned journal row, agent output; publish (campaign, job lock, receipt, snapshot upsert,
+# phase, state.changed, narration with its savepoint, settlement, job end state, outbox row).
+# With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
+RUN_QUERIES = 36

@@ -8,17 +8,18 @@ import logging
 import os
 import socket
 import uuid
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.campaigns.models import Campaign, CampaignMembership
+from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
 from apps.core.errors import IdempotencyConflict, PermissionDenied, ValidationFailed
+from apps.domains.registry import get_plugin
 from apps.projections.services import outbox_emit
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
@@ -196,10 +197,21 @@ def turn_action_submit(
 def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
     """Take a queued or waiting job: queued/waiting -> running, attempt + 1, a fresh lease.
     Returns (job, False), (None, True) when the room is at its concurrency limit, or
-    (None, False) when there is nothing to claim (claimed elsewhere, finished, not yet due)."""
+    (None, False) when there is nothing to claim (claimed elsewhere, finished, not yet due).
+
+    A first run's facade selection (tools, starting revision, phase, role) is stored by the
+    claim's own UPDATE when it cannot fail (an active member, a current base revision, not
+    cancelled); the campaign, role and bound character it read ride on the job as
+    `claim_context` so the run does not read them again. Otherwise the run selects (and
+    raises) as before."""
     now = timezone.now()
     with transaction.atomic():
-        job = RoomTurnJob.objects.select_for_update().filter(pk=job_id).first()
+        job = (
+            RoomTurnJob.objects.select_for_update(of=("self",))
+            .select_related("requester")
+            .filter(pk=job_id)
+            .first()
+        )
         if (
             job is None
             or job.status not in (RoomTurnJob.Status.QUEUED, RoomTurnJob.Status.WAITING)
@@ -209,7 +221,33 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
         ):
             return None, False
         # Serializes claims in one room, so two workers cannot both see "3 running" and start.
-        Campaign.objects.select_for_update().filter(pk=job.campaign_id).values_list("pk").first()
+        # The same statement reads what the run needs of the requester: the role of an active
+        # membership and the character of the first active binding they control.
+        campaign = (
+            Campaign.objects.select_for_update(of=("self",))
+            .annotate(
+                requester_role=Subquery(
+                    CampaignMembership.objects.filter(
+                        campaign_id=OuterRef("pk"),
+                        user_id=job.requester_id,
+                        status=CampaignMembership.Status.ACTIVE,
+                    ).values("role")[:1]
+                ),
+                requester_character=Subquery(
+                    ActorBinding.objects.filter(
+                        campaign_id=OuterRef("pk"),
+                        user_id=job.requester_id,
+                        status=ActorBinding.Status.ACTIVE,
+                        can_control=True,
+                    )
+                    .order_by("created_at")
+                    .values("character_id")[:1]
+                ),
+            )
+            .filter(pk=job.campaign_id)
+            .first()
+        )
+        # Counted after the lock is held (a subquery above would read the pre-lock snapshot).
         running = RoomTurnJob.objects.filter(
             campaign_id=job.campaign_id,
             status=RoomTurnJob.Status.RUNNING,
@@ -217,23 +255,66 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
         ).count()
         if running >= conf.room_concurrency():
             return None, True
-        claimed = RoomTurnJob.objects.filter(
-            pk=job.pk, status=job.status, attempt=job.attempt
-        ).update(
+        changes: dict[str, Any] = {}
+        context = None
+        role = campaign.requester_role
+        if job.agent_output is None and role is not None:
+            context = ClaimContext(campaign, role, campaign.requester_character)
+            if (
+                job.start_revision is None
+                and not job.cancel_requested
+                and job.base_revision in (None, campaign.authority_revision)
+            ):
+                try:
+                    changes = _facade_selection(job, campaign, role)
+                except Exception:
+                    # Left to the run, which selects again and classifies what it raises.
+                    changes = {}
+        attempt = job.attempt + 1
+        changes.update(
             status=RoomTurnJob.Status.RUNNING,
-            attempt=F("attempt") + 1,
+            attempt=attempt,
             lease_expires_at=now + timedelta(seconds=conf.lease_seconds()),
             heartbeat_at=now,
             worker=worker,
-            started_at=Coalesce(F("started_at"), now),
-            max_attempts=Greatest(F("max_attempts"), F("attempt") + 1),
+            started_at=job.started_at or now,
+            max_attempts=max(job.max_attempts, attempt),
             updated_at=now,
         )
+        # The row is locked, so the values computed here are the ones the UPDATE writes.
+        claimed = RoomTurnJob.objects.filter(
+            pk=job.pk, status=job.status, attempt=job.attempt
+        ).update(**changes)
         if not claimed:
             return None, False
-        job.refresh_from_db()
+        for name, value in changes.items():
+            setattr(job, name, value)
+        job.claim_context = context
         job_announce(job)
     return job, False
+
+
+@dataclass(frozen=True)
+class ClaimContext:
+    """What the claim read for the run: the locked campaign, the requester's role (an active
+    membership) and their bound character."""
+
+    campaign: Campaign
+    role: str
+    character: str | None
+
+
+def _facade_selection(job: RoomTurnJob, campaign: Campaign, role: str) -> dict[str, Any]:
+    """The fields a run's facade selection stores (the tools offered, the starting revision)."""
+    names = list(get_plugin(campaign.system_id).facade_tools(
+        phase=campaign.phase, role=role, task=job.task
+    ))  # fmt: skip
+    return {
+        "tools": names,
+        "start_revision": campaign.authority_revision,
+        "phase": campaign.phase,
+        "role": role,
+    }
 
 
 def turn_heartbeat(*, job: RoomTurnJob, worker: str) -> bool:

@@ -122,15 +122,23 @@ def _actual_credits(stored: dict[str, Any], operations: list[Operation]) -> int:
     return 1 + len(operations) + (tokens + 999) // 1000
 
 
-def turn_publish(*, job: RoomTurnJob, worker: str) -> str:
+def turn_publish(
+    *, job: RoomTurnJob, worker: str, journal: dict[int, Operation] | None = None
+) -> str:
     """Publish the stored outcome of a running job this worker holds; returns the final status.
-    Raises LeaseLost if the job is no longer this worker's, and whatever publication raised
-    (nothing of it is kept)."""
+    `journal` is the run's own journal (step -> operation, as written by this worker); without
+    it the operations are read. Raises LeaseLost if the job is no longer this worker's, and
+    whatever publication raised (nothing of it is kept)."""
     stored = job.agent_output or {}
     final = stored.get("final_status") or RoomTurnJob.Status.SUCCEEDED
-    operations = list(
-        Operation.objects.filter(job=job, state=Operation.State.RETURNED).order_by("step")
-    )
+    if journal is not None:
+        operations = [
+            op for _step, op in sorted(journal.items()) if op.state == Operation.State.RETURNED
+        ]
+    else:
+        operations = list(
+            Operation.objects.filter(job=job, state=Operation.State.RETURNED).order_by("step")
+        )
     campaign = Campaign.objects.select_related("owner").get(pk=job.campaign_id)
     receipts = [op.receipt for op in operations if op.receipt]
     # Domain reads for the projections happen here, before the transaction opens.
@@ -201,20 +209,19 @@ def turn_publish(*, job: RoomTurnJob, worker: str) -> str:
                 recipient_ids=[str(job.requester_id)],
             )
         charged = None
-        reservation = (
-            Reservation.objects.filter(pk=locked.reservation_id).first()
-            if locked.reservation_id
-            else None
-        )
-        if reservation is not None:
+        if locked.reservation_id:
             if final == RoomTurnJob.Status.SUCCEEDED or committed:
+                # quota_settle locks and reads the reservation itself: only its key is needed.
                 entry = quota_settle(
-                    reservation=reservation, actual=_actual_credits(stored, operations)
+                    reservation=Reservation(pk=locked.reservation_id),
+                    actual=_actual_credits(stored, operations),
                 )
                 charged = entry.amount
-            elif reservation.status == Reservation.Status.ACTIVE:
-                quota_release(reservation=reservation, reason=final)
-                charged = 0
+            else:
+                reservation = Reservation.objects.filter(pk=locked.reservation_id).first()
+                if reservation is not None and reservation.status == Reservation.Status.ACTIVE:
+                    quota_release(reservation=reservation, reason=final)
+                    charged = 0
         if fault == "fail_publish" and job.attempt <= limit:
             raise PublicationFailed(_("Injected publication fault."))
         locked.status = final
@@ -241,10 +248,12 @@ def turn_publish(*, job: RoomTurnJob, worker: str) -> str:
     return final
 
 
-def turn_publish_or_wait(*, job: RoomTurnJob, worker: str) -> str:
+def turn_publish_or_wait(
+    *, job: RoomTurnJob, worker: str, journal: dict[int, Operation] | None = None
+) -> str:
     """Publish; if publication fails, move the job to `waiting` and schedule another try."""
     try:
-        return turn_publish(job=job, worker=worker)
+        return turn_publish(job=job, worker=worker, journal=journal)
     except LeaseLost:
         raise
     except Exception as exc:

@@ -94,7 +94,8 @@ class JournalCaller(ToolCaller):
         super().__init__(before_call=self._before, after_call=self._after, **kwargs)
         self.job = job
         self.heartbeat = heartbeat
-        self.journal = {op.step: op for op in job.operations.all()}
+        # A first attempt has no journal yet: operations are only written by a claimed attempt.
+        self.journal = {} if job.attempt == 1 else {op.step: op for op in job.operations.all()}
 
     def _check_running(self) -> None:
         if self.heartbeat is not None:
@@ -201,7 +202,8 @@ def _bound_character(job: RoomTurnJob) -> str | None:
 
 
 def _select_facade(job: RoomTurnJob, campaign: Campaign, role: str) -> None:
-    """Persist the tool selection and the starting revision once (compare-and-set)."""
+    """Persist the tool selection and the starting revision once (compare-and-set); usually
+    the claim already stored it."""
     if job.start_revision is not None:
         return
     if job.base_revision is not None and job.base_revision != campaign.authority_revision:
@@ -230,11 +232,19 @@ def _select_facade(job: RoomTurnJob, campaign: Campaign, role: str) -> None:
         job.refresh_from_db()
 
 
-def _run_agent(job: RoomTurnJob, worker: str, heartbeat: Heartbeat | None) -> AgentOutput:
-    campaign = Campaign.objects.select_related("owner").get(pk=job.campaign_id)
-    membership = membership_for(campaign_id=job.campaign_id, user=job.requester)
-    if membership is None:
-        raise NotMember(_("The player who acted is no longer a member of this campaign."))
+def _run_agent(
+    job: RoomTurnJob, worker: str, heartbeat: Heartbeat | None
+) -> tuple[AgentOutput, dict[int, Operation]]:
+    """The agent's output and the run's journal (step -> operation, as this worker wrote it)."""
+    claimed = getattr(job, "claim_context", None)  # read (campaign locked) by the claim
+    if claimed is not None:
+        campaign, role = claimed.campaign, claimed.role
+    else:
+        campaign = Campaign.objects.select_related("owner").get(pk=job.campaign_id)
+        membership = membership_for(campaign_id=job.campaign_id, user=job.requester)
+        if membership is None:
+            raise NotMember(_("The player who acted is no longer a member of this campaign."))
+        role = membership.role
     if (
         heartbeat is not None
         and heartbeat.cancel_requested
@@ -244,9 +254,9 @@ def _run_agent(job: RoomTurnJob, worker: str, heartbeat: Heartbeat | None) -> Ag
         )
     ):
         raise TurnCancelled(_("The turn was cancelled."))
-    _select_facade(job, campaign, membership.role)
+    _select_facade(job, campaign, role)
     tools = offered_tools(campaign.system_id, job.tools)
-    character = _bound_character(job)
+    character = claimed.character if claimed is not None else _bound_character(job)
     context = TurnContext(
         job_id=str(job.id),
         system_id=campaign.system_id,
@@ -271,7 +281,7 @@ def _run_agent(job: RoomTurnJob, worker: str, heartbeat: Heartbeat | None) -> Ag
         character=character,
         traceparent=job.traceparent or None,
     )
-    return agent_provider().run_turn(context, caller)
+    return agent_provider().run_turn(context, caller), caller.journal
 
 
 def _store_output(job: RoomTurnJob, worker: str, stored: dict[str, Any]) -> None:
@@ -313,10 +323,11 @@ def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> st
     beat = Heartbeat(job, worker) if heartbeat else None
     if beat is not None:
         beat.start()
+    journal = None  # the run's own journal, when the output was produced here
     try:
         if job.agent_output is None:
             try:
-                output = _run_agent(job, worker, beat)
+                output, run_journal = _run_agent(job, worker, beat)
             except LeaseLost:
                 return "lease_lost"
             except TurnCancelled as exc:
@@ -342,7 +353,8 @@ def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> st
                 _store_output(job, worker, _ending("failed", classification))
             else:
                 _store_output(job, worker, output_to_json(output))
-        return turn_publish_or_wait(job=job, worker=worker)
+                journal = run_journal
+        return turn_publish_or_wait(job=job, worker=worker, journal=journal)
     except LeaseLost:
         return "lease_lost"
     finally:
