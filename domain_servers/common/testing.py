@@ -125,6 +125,20 @@ def server_command(
     return command + (extra or [])
 
 
+def wait_until_listening(process: subprocess.Popen, port: int, timeout: float = 20.0) -> None:
+    """Block until the server process accepts connections on port; raise if it exits first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited early: {process.stderr.read()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("server did not start listening")
+
+
 class HttpServerProcess:
     """A real server process on a free loopback port."""
 
@@ -151,16 +165,7 @@ class HttpServerProcess:
         self._wait_ready()
 
     def _wait_ready(self, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited early: {self.process.stderr.read()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("server did not start listening")
+        wait_until_listening(self.process, self.port, timeout)
 
     def kill(self) -> None:
         if self.process.poll() is None:

@@ -544,6 +544,12 @@ ROLL_FLAGS = {
     "disadvantage": boolean("Roll with disadvantage (cancels with advantage)."),
 }
 CHARACTER_OUT = {"character": {"type": "object", "description": "Audience-filtered character."}}
+CONDITION = {
+    "type": "string",
+    "enum": rules.CONDITIONS,
+    "maxLength": 16,
+    "description": "Condition.",
+}
 
 
 def tools() -> list[ToolSpec]:
@@ -748,12 +754,7 @@ def tools() -> list[ToolSpec]:
             phases=IN_PLAY,
             params={
                 "target_id": CHARACTER_ID,
-                "condition": {
-                    "type": "string",
-                    "enum": rules.CONDITIONS,
-                    "maxLength": 16,
-                    "description": "Condition.",
-                },
+                "condition": CONDITION,
             },
             required=("condition", "target_id"),
             output={"conditions": {"type": "array", "items": {"type": "string"}}},
@@ -767,12 +768,7 @@ def tools() -> list[ToolSpec]:
             phases=IN_PLAY,
             params={
                 "target_id": CHARACTER_ID,
-                "condition": {
-                    "type": "string",
-                    "enum": rules.CONDITIONS,
-                    "maxLength": 16,
-                    "description": "Condition.",
-                },
+                "condition": CONDITION,
             },
             required=("condition", "target_id"),
             output={"conditions": {"type": "array", "items": {"type": "string"}}},

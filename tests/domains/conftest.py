@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +13,13 @@ from django.test import override_settings
 
 from apps.domains.client import domain_connections_close
 from apps.domains.keys import ensure_local_keys
-from domain_servers.common.testing import REPO_ROOT, SyncClient, free_port, server_command
+from domain_servers.common.testing import (
+    REPO_ROOT,
+    SyncClient,
+    free_port,
+    server_command,
+    wait_until_listening,
+)
 
 DND5E_PLUGIN = "apps.domains.plugins.dnd5e.Dnd5ePlugin"
 
@@ -38,16 +42,7 @@ class ServerProcess:
         self.process = subprocess.Popen(
             command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
         )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited early: {self.process.stderr.read()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("server did not start listening")
+        wait_until_listening(self.process, self.port)
 
     def stop(self) -> None:
         if self.process is None:
