@@ -227,8 +227,15 @@ async def test_after_commit_publisher_on_redis_delivers_and_marks(table, redis_l
     await database_sync_to_async(post)(owner, "hello")
     entry = await next_entry(sock)
     assert (entry["sequence"], entry["body"]) == (1, "hello")
-    await asyncio.get_running_loop().run_in_executor(None, publisher.flush_marks)
-    row = await database_sync_to_async(OutboxEvent.objects.get)()
+    # The socket can see the entry before the publisher has queued its "dispatched" mark, so
+    # wait (bounded) for the mark rather than flushing once.
+    loop = asyncio.get_running_loop()
+    for _ in range(50):
+        await loop.run_in_executor(None, publisher.flush_marks)
+        row = await database_sync_to_async(OutboxEvent.objects.get)()
+        if row.dispatched_at is not None:
+            break
+        await asyncio.sleep(0.1)
     assert row.dispatched_at is not None
     await sock.disconnect()
 

@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from apps.core.services import audit_record
 from apps.domains.client import DomainResult
+from apps.domains.errors import DomainError
 
 from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
 from .access import campaign_access
-from .authority import authority_write, receipt_apply
+from .authority import authority_write, campaign_refresh, receipt_apply
 
 Role = CampaignMembership.Role
 DECISIONS = {"approve": JoinRequest.Status.APPROVED, "reject": JoinRequest.Status.REJECTED}
@@ -88,14 +89,29 @@ def join_request_decide(
             status=CampaignMembership.Status.ACTIVE,
         ).exists():
             return _same_or_conflict(decided, target)
-        authority_write(
-            campaign=join_request.campaign,
-            tool="member_revoke",
-            arguments={"principal": join_request.user.principal},
-            requester=actor,
-            key=f"join:{join_request.id}:undo",
-        )
+        try:
+            authority_write(
+                campaign=join_request.campaign,
+                tool="member_revoke",
+                arguments={"principal": join_request.user.principal},
+                requester=actor,
+                key=f"join:{join_request.id}:undo",
+            )
+        except DomainError as exc:
+            # Another losing approver may have taken the grant back first; the refusal is
+            # then about a state we already want. Anything else still surfaces.
+            if exc.code != "invalid_request" or _is_domain_member(
+                campaign=join_request.campaign,
+                requester=actor,
+                principal=join_request.user.principal,
+            ):
+                raise
     return _same_or_conflict(decided, target)
+
+
+def _is_domain_member(*, campaign: Campaign, requester, principal: str) -> bool:
+    view = campaign_refresh(campaign=campaign, requester=requester).structured["campaign"]
+    return principal in {member["principal"] for member in view["members"]}
 
 
 def _same_or_conflict(join_request: JoinRequest, target: str) -> JoinRequest:
