@@ -27,7 +27,6 @@ def _free_port() -> int:
 def asgi_server(transactional_db):
     """uvicorn in a thread: same process, so it shares the test database and channel layer."""
     import uvicorn
-    from channels.layers import channel_layers
     from django.conf import settings
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
@@ -38,9 +37,6 @@ def asgi_server(transactional_db):
     db = settings.DATABASES["default"]
     old_max_age = db.get("CONN_MAX_AGE", 0)
     db["CONN_MAX_AGE"] = 0
-    # A layer cached by an earlier test belongs to another event loop; channels-redis refuses
-    # to receive on it from this server's loop.
-    channel_layers.backends = {}
     port = _free_port()
     config = uvicorn.Config(
         ASGIStaticFilesHandler(application),  # DEBUG is off in tests; serve /static/ anyway
@@ -60,7 +56,6 @@ def asgi_server(transactional_db):
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
-    channel_layers.backends = {}
     db["CONN_MAX_AGE"] = old_max_age
 
 
