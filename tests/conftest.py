@@ -93,31 +93,3 @@ def django_db_setup(django_db_setup, django_db_blocker):
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
-
-
-@pytest.fixture
-def memory_layer(settings):
-    """The in-memory channel layer, with Channels' cached backends reset around the test."""
-    from channels.layers import channel_layers
-
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    channel_layers.backends = {}
-    yield
-    channel_layers.backends = {}
-
-
-@pytest.fixture
-def redis_layer(settings):
-    """The channels-redis layer on REDIS_URL (skips, or fails when services are required)."""
-    from channels.layers import channel_layers
-
-    url = redis_url_or_skip()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": "sagasmith-test"},
-        }
-    }
-    channel_layers.backends = {}
-    yield
-    channel_layers.backends = {}

@@ -2,6 +2,7 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import channel_layers
 from django.conf import settings as dj_settings
 
 from apps.campaigns.models import CampaignMembership
@@ -16,11 +17,34 @@ from apps.rooms.consumers import (
 )
 from apps.rooms.services import room_message_post
 from sagasmith_web.routing import build_application
+from tests.conftest import redis_url_or_skip
 
 from .factories import ORIGIN, WebsocketCommunicator, make_campaign, remove_member, socket_app
 
 Role = CampaignMembership.Role
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def redis_layer(settings):
+    url = redis_url_or_skip()
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": "sagasmith-test"},
+        }
+    }
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+@pytest.fixture
+def memory_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
 
 
 @pytest.fixture
