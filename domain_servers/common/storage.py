@@ -1,15 +1,19 @@
 """Per-server storage: campaign documents, idempotency records, used `jti`s, an event log.
 
-SQLAlchemy Core keeps the same statements on SQLite (default) and PostgreSQL (by URL).
+SQLAlchemy creates the schema and the connections (SQLite by default, PostgreSQL with psycopg 3
+by URL). The per-call statements run on the DB-API connection as SQL text written once per
+dialect: SQLAlchemy's per-statement work cost more than the statements themselves.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,20 +27,18 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    bindparam,
     create_engine,
-    delete,
     event,
-    insert,
     select,
-    update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import Engine, make_url
 
 # Fault injection for the crash test: the server pauses inside the write transaction so the
 # test can kill it there. Unset in every real deployment.
 FAULT_ENV = "SAGASMITH_DOMAIN_FAULT"
+
+# Expired jtis are purged on every this-many-th call.
+PURGE_EVERY = 500
 
 metadata = MetaData()
 
@@ -84,44 +86,126 @@ events = Table(
 
 T = TypeVar("T")
 
-# Built once: SQLAlchemy memoizes a statement's cache key on the object, so reusing these saves
-# most of the per-call statement overhead on the hot path.
-_INSERT_JTI = insert(used_jtis).values(jti=bindparam("jti"), exp=bindparam("exp"))
-_PURGE_JTI = delete(used_jtis).where(used_jtis.c.exp < bindparam("now"))
-_LOAD = select(campaigns.c.revision, campaigns.c.state).where(campaigns.c.id == bindparam("cid"))
-_IDEM_GET = select(idempotency.c.request_hash, idempotency.c.response).where(
-    idempotency.c.scope == bindparam("scope"), idempotency.c.key == bindparam("key")
+# Statements use named placeholders in SQLite's `:name` form; `_pyformat` rewrites them for
+# psycopg. One parameter dict per call feeds every statement of that call.
+_PURGE_JTIS = "DELETE FROM used_jtis WHERE exp < :before"
+_LOAD = "SELECT revision, state FROM campaigns WHERE id = :campaign_id"
+_IDEMPOTENCY_GET = (
+    "SELECT request_hash, response FROM idempotency_records WHERE scope = :scope AND key = :key"
 )
-_INSERT_CAMPAIGN = insert(campaigns).values(
-    id=bindparam("cid"),
-    revision=bindparam("rev"),
-    state=bindparam("st"),
-    updated_at=bindparam("ts"),
+_CLAIM_JTI = "INSERT INTO used_jtis (jti, exp) VALUES (:jti, :exp) ON CONFLICT DO NOTHING"
+# The campaign and the idempotency record in one read; a NULL key matches no record.
+_LOOKUP = """
+SELECT c.revision, c.state, i.request_hash, i.response
+FROM (SELECT 1) AS one
+LEFT JOIN campaigns AS c ON c.id = :campaign_id
+LEFT JOIN idempotency_records AS i ON i.scope = :scope AND i.key = :key
+"""
+_CREATE = """
+INSERT INTO campaigns (id, revision, state, updated_at)
+VALUES (:campaign_id, :revision, :state, :now)
+ON CONFLICT DO NOTHING
+"""
+_CAS = """
+UPDATE campaigns SET revision = :revision, state = :state, updated_at = :now
+WHERE id = :campaign_id AND revision = :expected
+"""
+_RECORD = """
+INSERT INTO idempotency_records (scope, key, request_hash, response, revision, created_at)
+VALUES (:scope, :key, :request_hash, :response, :revision, :now)
+ON CONFLICT DO NOTHING
+"""
+_EVENT = """
+INSERT INTO events (
+    campaign_id, revision, tool, idempotency_key, requester, actor, turn, changed_scopes, created_at
 )
-_CAS = (
-    update(campaigns)
-    .where(campaigns.c.id == bindparam("cid"), campaigns.c.revision == bindparam("expected"))
-    .values(revision=bindparam("rev"), state=bindparam("st"), updated_at=bindparam("ts"))
+VALUES (
+    :campaign_id, :revision, :tool, :key, :requester, :actor, :turn, :changed_scopes, :now
 )
-_INSERT_IDEM = insert(idempotency).values(
-    scope=bindparam("scope"),
-    key=bindparam("key"),
-    request_hash=bindparam("hash"),
-    response=bindparam("resp"),
-    revision=bindparam("rev"),
-    created_at=bindparam("ts"),
+"""
+
+# PostgreSQL: every statement is a network round trip, so each step of a call is one statement.
+# The jti claim shares a statement with the read and, in autocommit, commits before any write
+# begins. The write's CTEs add the record only where the campaign step applied and the event
+# only where the record was new; the two counts say which step stopped it.
+_PG_CLAIM_AND_LOOKUP = """
+WITH claimed AS (
+    INSERT INTO used_jtis (jti, exp) VALUES (:jti, :exp) ON CONFLICT DO NOTHING RETURNING jti
 )
-_INSERT_EVENT = insert(events).values(
-    campaign_id=bindparam("cid"),
-    revision=bindparam("rev"),
-    tool=bindparam("tool"),
-    idempotency_key=bindparam("key"),
-    requester=bindparam("requester"),
-    actor=bindparam("actor"),
-    turn=bindparam("turn"),
-    changed_scopes=bindparam("scopes"),
-    created_at=bindparam("ts"),
+SELECT EXISTS (SELECT FROM claimed), c.revision, c.state, i.request_hash, i.response
+FROM (SELECT 1) AS one
+LEFT JOIN campaigns AS c ON c.id = :campaign_id
+LEFT JOIN idempotency_records AS i ON i.scope = :scope AND i.key = :key
+"""
+# `{apply}` is the campaign step: the CAS update, or the insert that creates the campaign.
+_PG_WRITE = """
+WITH applied AS (
+    {apply}
+    RETURNING id
+), recorded AS (
+    INSERT INTO idempotency_records (scope, key, request_hash, response, revision, created_at)
+    SELECT :scope, :key, :request_hash, :response, :revision, :now FROM applied
+    ON CONFLICT DO NOTHING
+    RETURNING key
+), logged AS (
+    INSERT INTO events (
+        campaign_id, revision, tool, idempotency_key, requester, actor, turn, changed_scopes,
+        created_at
+    )
+    SELECT :campaign_id, :revision, :tool, :key, :requester, :actor, :turn, :changed_scopes, :now
+    FROM recorded
 )
+SELECT (SELECT count(*) FROM applied), (SELECT count(*) FROM recorded)
+"""
+
+
+def _pyformat(sql: str) -> str:
+    return re.sub(r":(\w+)", r"%(\1)s", sql)
+
+
+Row = tuple[Any, ...]
+
+
+class _SQLite:
+    """In process, a statement costs microseconds: one per step."""
+
+    purge_jtis = _PURGE_JTIS
+    load = _LOAD
+    idempotency_get = _IDEMPOTENCY_GET
+
+    def claim_and_lookup(self, conn: Any, params: dict[str, Any]) -> tuple[bool, Row]:
+        fresh = conn.execute(_CLAIM_JTI, params).rowcount == 1
+        return fresh, conn.execute(_LOOKUP, params).fetchone()
+
+    def write(self, conn: Any, params: dict[str, Any], creating: bool) -> str:
+        if conn.execute(_CREATE if creating else _CAS, params).rowcount != 1:
+            return "stale"
+        if conn.execute(_RECORD, params).rowcount != 1:
+            return "duplicate"
+        conn.execute(_EVENT, params)
+        return "ok"
+
+
+class _PostgreSQL:
+    """Over the network, a statement is a round trip: one per call step (see the SQL)."""
+
+    purge_jtis = _pyformat(_PURGE_JTIS)
+    load = _pyformat(_LOAD)
+    idempotency_get = _pyformat(_IDEMPOTENCY_GET)
+    _claim_and_lookup = _pyformat(_PG_CLAIM_AND_LOOKUP)
+    _create_write = _pyformat(_PG_WRITE.format(apply=_CREATE))
+    _cas_write = _pyformat(_PG_WRITE.format(apply=_CAS))
+
+    def claim_and_lookup(self, conn: Any, params: dict[str, Any]) -> tuple[bool, Row]:
+        fresh, *row = conn.execute(self._claim_and_lookup, params).fetchone()
+        return fresh, tuple(row)
+
+    def write(self, conn: Any, params: dict[str, Any], creating: bool) -> str:
+        statement = self._create_write if creating else self._cas_write
+        applied, recorded = conn.execute(statement, params).fetchone()
+        if applied != 1:
+            return "stale"
+        return "ok" if recorded == 1 else "duplicate"
 
 
 @dataclass(frozen=True)
@@ -150,11 +234,26 @@ def default_db_url(system_id: str) -> str:
 class Storage:
     def __init__(self, url: str) -> None:
         self.url = url
-        self.is_sqlite = url.startswith("sqlite")
-        self.engine: Engine = create_engine(url, future=True)
+        parsed = make_url(url)
+        backend = parsed.get_backend_name()
+        if (backend, parsed.get_driver_name()) not in {
+            ("sqlite", "pysqlite"),
+            ("postgresql", "psycopg"),
+        }:
+            raise ValueError(
+                f"unsupported database URL {parsed!r}: use sqlite:///PATH or "
+                "postgresql+psycopg://USER@HOST/NAME"
+            )
+        self.is_sqlite = backend == "sqlite"
+        # Autocommit connections: a write opens its transaction explicitly, everything else
+        # (the jti claim above all) commits as it runs.
+        self.engine: Engine = create_engine(parsed, isolation_level="AUTOCOMMIT")
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        self._sql = _SQLite() if self.is_sqlite else _PostgreSQL()
+        # SQLite: one connection, checked out for good; the event loop runs one call at a time.
+        self._sqlite = self.engine.raw_connection() if self.is_sqlite else None
         self._jti_inserts = 0
         fault = os.environ.get(FAULT_ENV, "")
         self._pause_in_write = float(fault.split(":", 1)[1]) if fault.startswith("pause:") else 0.0
@@ -166,42 +265,48 @@ class Storage:
             return fn(*args)
         return await anyio.to_thread.run_sync(fn, *args)
 
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        if self._sqlite is not None:
+            yield self._sqlite.driver_connection
+            return
+        pooled = self.engine.raw_connection()
+        try:
+            yield pooled.driver_connection
+        except BaseException:
+            if pooled.driver_connection.closed:  # the server went away: never reuse it
+                pooled.invalidate()
+            raise
+        finally:
+            pooled.close()
+
     def prepare(
         self, jti: str, exp: int, now: float, campaign_id: str, scope: str, key: str | None
     ) -> tuple[bool, tuple[int, dict[str, Any]] | None, tuple[str, str] | None]:
-        """One round trip per call: use up the `jti` (committed at once, whatever follows),
-        then read the campaign and any idempotency record for `key`."""
+        """Use up the `jti` (committed at once, whatever follows), then read the campaign and
+        any idempotency record for `key`."""
         self._jti_inserts += 1
-        with self.engine.connect() as conn:
-            if self._jti_inserts % 500 == 1:
-                conn.execute(_PURGE_JTI, {"now": int(now) - 120})
-                conn.commit()
-            try:
-                conn.execute(_INSERT_JTI, {"jti": jti, "exp": exp})
-                conn.commit()
-                fresh = True
-            except IntegrityError:
-                conn.rollback()
-                fresh = False
-            row = conn.execute(_LOAD, {"cid": campaign_id}).first()
-            stored = None
-            if key is not None:
-                found = conn.execute(_IDEM_GET, {"scope": scope, "key": key}).first()
-                stored = None if found is None else (found.request_hash, found.response)
-            conn.rollback()
-        loaded = None if row is None else (row.revision, json.loads(row.state))
+        params = {"jti": jti, "exp": exp, "campaign_id": campaign_id, "scope": scope, "key": key}
+        with self._connection() as conn:
+            if self._jti_inserts % PURGE_EVERY == 1:
+                conn.execute(self._sql.purge_jtis, {"before": int(now) - 120})
+            fresh, (revision, state, request_hash, response) = self._sql.claim_and_lookup(
+                conn, params
+            )
+        loaded = None if revision is None else (revision, json.loads(state))
+        stored = None if request_hash is None else (request_hash, response)
         return fresh, loaded, stored
 
     def load(self, campaign_id: str) -> tuple[int, dict[str, Any]] | None:
         """The campaign's revision and state document, or None."""
-        with self.engine.connect() as conn:
-            row = conn.execute(_LOAD, {"cid": campaign_id}).first()
-        return None if row is None else (row.revision, json.loads(row.state))
+        with self._connection() as conn:
+            row = conn.execute(self._sql.load, {"campaign_id": campaign_id}).fetchone()
+        return None if row is None else (row[0], json.loads(row[1]))
 
     def idempotency_get(self, scope: str, key: str) -> tuple[str, str] | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(_IDEM_GET, {"scope": scope, "key": key}).first()
-        return None if row is None else (row.request_hash, row.response)
+        with self._connection() as conn:
+            row = conn.execute(self._sql.idempotency_get, {"scope": scope, "key": key}).fetchone()
+        return None if row is None else (row[0], row[1])
 
     def commit_write(self, record: WriteRecord) -> str:
         """CAS + state + idempotency record + event in one transaction.
@@ -209,71 +314,32 @@ class Storage:
         Returns "ok", "stale" (the revision moved) or "duplicate" (a concurrent call with the
         same idempotency key won).
         """
-        now = time.time()
-        new_revision = record.expected_revision + 1
-        state_text = json.dumps(record.state, separators=(",", ":"), sort_keys=True)
-        with self.engine.connect() as conn:
+        params = {
+            "campaign_id": record.campaign_id,
+            "expected": record.expected_revision,
+            "revision": record.expected_revision + 1,
+            "state": json.dumps(record.state, separators=(",", ":"), sort_keys=True),
+            "now": time.time(),
+            "scope": record.scope,
+            "key": record.key,
+            "request_hash": record.request_hash,
+            "response": record.response,
+            "tool": record.tool,
+            "requester": record.requester,
+            "actor": record.actor,
+            "turn": record.turn,
+            "changed_scopes": json.dumps(record.changed_scopes),
+        }
+        with self._connection() as conn:
+            conn.execute("BEGIN")
             try:
-                if record.creating:
-                    try:
-                        conn.execute(
-                            _INSERT_CAMPAIGN,
-                            {
-                                "cid": record.campaign_id,
-                                "rev": new_revision,
-                                "st": state_text,
-                                "ts": now,
-                            },
-                        )
-                    except IntegrityError:
-                        conn.rollback()
-                        return "stale"
-                else:
-                    result = conn.execute(
-                        _CAS,
-                        {
-                            "cid": record.campaign_id,
-                            "expected": record.expected_revision,
-                            "rev": new_revision,
-                            "st": state_text,
-                            "ts": now,
-                        },
-                    )
-                    if result.rowcount != 1:
-                        conn.rollback()
-                        return "stale"
+                status = self._sql.write(conn, params, record.creating)
+                if status != "ok":
+                    conn.rollback()
+                    return status
                 if self._pause_in_write:
                     print("FAULT: paused inside write transaction", file=sys.stderr, flush=True)
                     time.sleep(self._pause_in_write)
-                try:
-                    conn.execute(
-                        _INSERT_IDEM,
-                        {
-                            "scope": record.scope,
-                            "key": record.key,
-                            "hash": record.request_hash,
-                            "resp": record.response,
-                            "rev": new_revision,
-                            "ts": now,
-                        },
-                    )
-                except IntegrityError:
-                    conn.rollback()
-                    return "duplicate"
-                conn.execute(
-                    _INSERT_EVENT,
-                    {
-                        "cid": record.campaign_id,
-                        "rev": new_revision,
-                        "tool": record.tool,
-                        "key": record.key,
-                        "requester": record.requester,
-                        "actor": record.actor,
-                        "turn": record.turn,
-                        "scopes": json.dumps(record.changed_scopes),
-                        "ts": now,
-                    },
-                )
                 conn.commit()
             except BaseException:
                 conn.rollback()
@@ -288,6 +354,8 @@ class Storage:
         return [dict(row._mapping) for row in rows]
 
     def close(self) -> None:
+        if self._sqlite is not None:
+            self._sqlite.close()
         self.engine.dispose()
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
+import uuid
 from typing import Any
+from urllib.parse import urlparse
 
+import psycopg
 import pytest
 
 from domain_servers.common.delegation import DelegationVerifier
@@ -13,6 +17,7 @@ from domain_servers.common.storage import Storage
 from domain_servers.common.testing import SigningKey, delegation_meta, mint_token
 from domain_servers.dnd5e.server import create as create_dnd5e
 from domain_servers.narrative.server import create as create_narrative
+from tests.conftest import service_missing
 
 GM = "user:gm"
 PLAYER = "user:player"
@@ -110,3 +115,21 @@ def narrative(tmp_path) -> Game:
     return Game(
         create_narrative, "sagasmith-narrative", f"sqlite:///{tmp_path}/n.sqlite3", "b" * 64
     )
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    """A fresh PostgreSQL database (beside DATABASE_URL's) for one test module."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        service_missing("DATABASE_URL does not point at PostgreSQL")
+    parsed = urlparse(url)
+    name = f"domain_pg_{uuid.uuid4().hex[:8]}"
+    admin = (
+        f"host={parsed.hostname} port={parsed.port or 5432} user={parsed.username} dbname=postgres"
+    )
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgresql+psycopg://{parsed.username}@{parsed.hostname}:{parsed.port or 5432}/{name}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import uuid
-from urllib.parse import urlparse
-
-import psycopg
-import pytest
 
 from domain_servers.common.testing import (
     HttpServerProcess,
@@ -17,24 +12,6 @@ from domain_servers.common.testing import (
     mint_token,
     write_jwks,
 )
-from tests.conftest import service_missing
-
-
-@pytest.fixture(scope="module")
-def pg_url():
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        service_missing("DATABASE_URL does not point at PostgreSQL")
-    parsed = urlparse(url)
-    name = f"domain_pg_{uuid.uuid4().hex[:8]}"
-    admin = (
-        f"host={parsed.hostname} port={parsed.port or 5432} user={parsed.username} dbname=postgres"
-    )
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    yield f"postgresql+psycopg://{parsed.username}@{parsed.hostname}:{parsed.port or 5432}/{name}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def test_dnd5e_on_postgres_commits_replays_and_refuses_stale(pg_url, tmp_path):
