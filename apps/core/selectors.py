@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 import uuid
@@ -48,15 +49,26 @@ def _check_channel_layer() -> None:
         raise RuntimeError("no channel layer configured")
 
     async def roundtrip():
-        import asyncio
-
         channel = await layer.new_channel()
-        await asyncio.wait_for(layer.send(channel, {"type": "ready.ping"}), CHECK_TIMEOUT)
-        message = await asyncio.wait_for(layer.receive(channel), CHECK_TIMEOUT)
+        await layer.send(channel, {"type": "ready.ping"})
+        message = await layer.receive(channel)
         if message.get("type") != "ready.ping":
             raise RuntimeError("channel layer returned an unexpected message")
 
-    async_to_sync(roundtrip)()
+    async def bounded():
+        # One deadline for the whole trip: the pub/sub layer connects in new_channel(), and a
+        # host that accepts but never answers would otherwise hold it for redis-py's 5 s.
+        try:
+            await asyncio.wait_for(roundtrip(), CHECK_TIMEOUT)
+        except TimeoutError:
+            raise TimeoutError(
+                f"no round trip through the channel layer within {CHECK_TIMEOUT:g} s"
+            ) from None
+
+    # A loop of its own, closed afterwards: the pub/sub layer keeps each channel subscribed on
+    # the loop that made it until that loop closes, so on a server's loop every probe would
+    # leave a subscription behind.
+    async_to_sync(bounded, force_new_loop=True)()
 
 
 def _probe_url(url: str) -> None:

@@ -93,11 +93,12 @@ class Publisher:
     def __init__(self) -> None:
         self.server_loop: asyncio.AbstractEventLoop | None = None
         self._own_loop: asyncio.AbstractEventLoop | None = None
+        self._own_thread: threading.Thread | None = None
         self._queues: dict[asyncio.AbstractEventLoop, asyncio.Queue] = {}
         self._lock = threading.Lock()
-        # One thread keeps one connection for the batched "dispatched" updates.
+        # One thread keeps one connection for the batched "dispatched" updates: opening a
+        # database connection per batch costs more than the UPDATE itself.
         self._marker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox-mark")
-        self._marks_pending = 0
 
     # --- loops ----------------------------------------------------------------------------
 
@@ -118,11 +119,25 @@ class Publisher:
         with self._lock:
             if self._own_loop is None:
                 loop = asyncio.new_event_loop()
-                threading.Thread(
-                    target=loop.run_forever, name="outbox-publisher", daemon=True
-                ).start()
+                self._own_thread = threading.Thread(
+                    target=_run_until_stopped, args=(loop,), name="outbox-publisher", daemon=True
+                )
+                self._own_thread.start()
                 self._own_loop = loop
             return self._own_loop
+
+    def reset(self, timeout: float = 5.0) -> None:
+        """Forget every loop and queue (tests): detach the server loop, stop this process's own
+        loop and thread, then let queued "dispatched" marks finish and close their connection.
+        Rows not yet published stay pending for the sweep or the poller."""
+        with self._lock:
+            own, thread = self._own_loop, self._own_thread
+            self.server_loop = self._own_loop = self._own_thread = None
+            self._queues.clear()
+        if own is not None:
+            own.call_soon_threadsafe(own.stop)
+            thread.join(timeout)
+        self.release_connection(timeout)
 
     # --- publication --------------------------------------------------------------------------
 
@@ -163,8 +178,6 @@ class Publisher:
                 else:
                     published.append(event.id)
             if published:
-                with self._lock:
-                    self._marks_pending += 1
                 self._marker.submit(self._mark, published)
 
     def _mark(self, ids: list[int]) -> None:
@@ -174,21 +187,36 @@ class Publisher:
             outbox_mark_dispatched(ids=ids)
         except Exception:
             logger.exception("Marking outbox rows dispatched failed; they will be re-sent")
-        finally:
-            with self._lock:
-                self._marks_pending -= 1
-                idle = self._marks_pending == 0
-            if idle:
-                # Keep the connection while busy; give it back when idle (test teardown,
-                # server restarts).
-                connections.close_all()
+            connections.close_all()  # a broken connection must not serve the next batch
 
     def flush_marks(self, timeout: float = 5.0) -> None:
         """Wait until queued "dispatched" updates are written (tests, shutdown)."""
         self._marker.submit(lambda: None).result(timeout)
 
+    def release_connection(self, timeout: float = 5.0) -> None:
+        """Write what is queued, then close the marker's connection (server shutdown, tests)."""
+        self._marker.submit(connections.close_all).result(timeout)
+
 
 publisher = Publisher()
+
+
+def _run_until_stopped(loop: asyncio.AbstractEventLoop) -> None:
+    """The publisher thread's body. Once Publisher.reset stops the loop, cancel what is left on
+    it and close it; closing also lets channels-redis close the connections it opened there."""
+    try:
+        loop.run_forever()
+    finally:
+        # redis-py 8 can swallow a cancellation that lands mid-command, after which the drain
+        # task waits on its queue again: cancel in bounded rounds until nothing is left.
+        for _ in range(20):
+            tasks = asyncio.all_tasks(loop)
+            if not tasks:
+                break
+            for task in tasks:
+                task.cancel()
+            loop.run_until_complete(asyncio.wait(tasks, timeout=0.1))
+        loop.close()
 
 
 def _poll_interval() -> float:
@@ -229,6 +257,7 @@ def start_outbox_poller() -> bool:
 async def stop_outbox_poller() -> None:
     global _poller, _poller_stop
     publisher.detach()
+    await asyncio.get_running_loop().run_in_executor(None, publisher.release_connection)
     if _poller is None:
         return
     _poller_stop.set()

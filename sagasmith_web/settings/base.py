@@ -140,17 +140,11 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # One inbox per process serves every socket in it, so the per-channel cap is
-            # shared: 100 drops messages under room fan-out.
-            # redis-py's 5 s socket timeout equals channels-redis' blocking read, which
-            # would kill every consumer that stays idle for 5 s.
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-                "prefix": "sagasmith",
-                "capacity": 1000,
-                "expiry": 60,
-            },
+            # Pub/sub: a group send is one PUBLISH, and each process fans it out to its own
+            # sockets in memory, instead of one Redis message per socket. Delivery is
+            # at-most-once, which rooms already assume: clients catch up by sequence.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": "sagasmith"},
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -1,8 +1,12 @@
+import socket
+
 import pytest
-from channels.layers import channel_layers
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.test import override_settings
 
-from tests.conftest import redis_url_or_skip
+from apps.core import selectors
+from tests.conftest import hosted_channel_layers, redis_url_or_skip, reset_realtime_state
 
 pytestmark = pytest.mark.django_db
 
@@ -11,9 +15,9 @@ DEAD_REDIS = "redis://127.0.0.1:1/0"
 
 @pytest.fixture
 def fresh_channel_layers():
-    channel_layers.backends = {}
+    reset_realtime_state()
     yield
-    channel_layers.backends = {}
+    reset_realtime_state()
 
 
 def test_health_is_public(client):
@@ -30,7 +34,7 @@ def test_ready_reports_every_component(client, fresh_channel_layers):
     assert all(c["ok"] for c in components.values())
 
 
-def test_ready_on_real_redis(client, fresh_channel_layers):
+def test_ready_on_real_redis(client, redis_layer):
     url = redis_url_or_skip()
     with override_settings(
         CACHES={
@@ -38,12 +42,6 @@ def test_ready_on_real_redis(client, fresh_channel_layers):
         },
         CELERY_BROKER_URL=url,
         CELERY_BROKER_TRANSPORT_OPTIONS={},
-        CHANNEL_LAYERS={
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [url]},
-            }
-        },
     ):
         response = client.get("/api/ready")
     assert response.status_code == 200, response.content
@@ -59,12 +57,7 @@ def test_ready_503_when_redis_is_down(client, fresh_channel_layers):
         },
         CELERY_BROKER_URL=DEAD_REDIS,
         CELERY_BROKER_TRANSPORT_OPTIONS={},
-        CHANNEL_LAYERS={
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [DEAD_REDIS]},
-            }
-        },
+        CHANNEL_LAYERS=hosted_channel_layers(DEAD_REDIS),
     ):
         response = client.get("/api/ready")
     assert response.status_code == 503
@@ -76,6 +69,32 @@ def test_ready_503_when_redis_is_down(client, fresh_channel_layers):
     for name in ("cache", "broker", "channel_layer"):
         assert components[name]["ok"] is False, name
         assert components[name]["error"]
+    # The refused connection is reported as such, well inside the check's own deadline.
+    layer = components["channel_layer"]
+    assert layer["error"] == (
+        "ConnectionError: Error 111 connecting to 127.0.0.1:1. "
+        "Connect call failed ('127.0.0.1', 1)."
+    )
+    assert layer["ms"] < selectors.CHECK_TIMEOUT * 1000
+
+
+def test_ready_503_when_redis_accepts_but_never_answers(
+    client, settings, fresh_channel_layers, monkeypatch
+):
+    monkeypatch.setattr(selectors, "CHECK_TIMEOUT", 0.5)
+    # Listening but never accepting: the kernel completes the handshake, nobody replies.
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        port = silent.getsockname()[1]
+        settings.CHANNEL_LAYERS = hosted_channel_layers(f"redis://127.0.0.1:{port}/0")
+        reset_realtime_state()
+        response = client.get("/api/ready")
+    assert response.status_code == 503
+    layer = response.json()["error"]["details"]["components"]["channel_layer"]
+    assert (layer["ok"], layer["error"]) == (
+        False,
+        "TimeoutError: no round trip through the channel layer within 0.5 s",
+    )
+    assert layer["ms"] < 5000  # the check's deadline, not redis-py's 5 s read timeout
 
 
 def test_ready_503_when_a_domain_server_is_down(client, fresh_channel_layers):
@@ -85,3 +104,14 @@ def test_ready_503_when_a_domain_server_is_down(client, fresh_channel_layers):
     components = response.json()["error"]["details"]["components"]
     assert components["domain:dnd5e"]["ok"] is False
     assert components["database"]["ok"] is True
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_ready_check_leaves_no_channel_on_the_callers_loop(redis_layer):
+    # Under an ASGI server the sync view runs beside the server's loop. The pub/sub layer keeps
+    # every channel subscribed on the loop that made it until that loop closes, so the check
+    # runs on a loop of its own: one probe after another must not pile subscriptions up there.
+    layer = get_channel_layer()
+    await sync_to_async(selectors._check_channel_layer)()
+    await sync_to_async(selectors._check_channel_layer)()
+    assert layer._layers == {}

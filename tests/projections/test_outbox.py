@@ -77,7 +77,8 @@ def test_row_committed_with_the_change_and_published_only_after_commit(
     table, memory_layer, django_capture_on_commit_callbacks
 ):
     campaign, owner, player = table
-    publisher.attach(asyncio.new_event_loop())  # a server loop: publication is on commit
+    server_loop = asyncio.new_event_loop()
+    publisher.attach(server_loop)  # a server loop: publication is on commit
     try:
         with django_capture_on_commit_callbacks() as callbacks:
             remove_member(player)
@@ -90,6 +91,7 @@ def test_row_committed_with_the_change_and_published_only_after_commit(
         assert len(callbacks) == 1
     finally:
         publisher.detach()
+        server_loop.close()
 
 
 @pytest.mark.django_db
@@ -117,6 +119,27 @@ def test_marking_is_conditional(table):
     assert outbox_mark_dispatched(ids=ids) == 1
     assert OutboxEvent.objects.get(id=ids[0]).dispatched_at == first
     assert outbox_mark_dispatched(ids=ids) == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_marker_keeps_one_connection_across_batches(table):
+    from django.db.backends.signals import connection_created
+
+    publisher.release_connection()
+    opened = []
+
+    def record(sender, connection, **kwargs):
+        opened.append(threading.current_thread().name)
+
+    connection_created.connect(record)
+    try:
+        for _ in range(3):
+            publisher._marker.submit(publisher._mark, [10**9]).result(5)
+    finally:
+        connection_created.disconnect(record)
+        publisher.release_connection()
+    assert len(opened) == 1
+    assert opened[0].startswith("outbox-mark")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -238,6 +261,26 @@ async def test_after_commit_publisher_on_redis_delivers_and_marks(table, redis_l
         await asyncio.sleep(0.1)
     assert row.dispatched_at is not None
     await sock.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reset_stops_the_publisher_loop_and_publication_starts_afresh(table, redis_layer):
+    campaign, owner, _ = table
+    post(owner, "one")  # hosted layer: published after commit from the publisher's own loop
+    post(owner, "two")
+    loop, thread = publisher._own_loop, publisher._own_thread
+    assert thread.is_alive()
+    publisher.reset()
+    assert (publisher._own_loop, publisher.server_loop, thread.is_alive(), loop.is_closed()) == (
+        None,
+        None,
+        False,
+        True,
+    )
+    # Publication works after a reset, from a new loop (publish_now raises on any failure).
+    OutboxEvent.objects.update(dispatched_at=None)
+    assert outbox_dispatch() == 2
+    assert publisher._own_thread.is_alive() and publisher._own_loop is not loop
 
 
 # --- hosted sweep --------------------------------------------------------------------------------
