@@ -19,7 +19,9 @@ import logging
 from urllib.parse import parse_qs
 from uuid import UUID
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -77,6 +79,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     role: str = ""
     cursor: int = 0
     _heartbeat: asyncio.Task | None = None
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        # Channels' default first hops to the shared sync thread to close stale database
+        # connections, once per delivered frame; every database call here already runs
+        # through database_sync_to_async, which does that itself.
+        try:
+            await handler(message)
+        except OSError:
+            # A send after the client left (uvicorn's ClientDisconnected) ends the consumer
+            # without a disconnect message: leave the groups and presence here instead.
+            await self.disconnect(1006)
+            raise StopConsumer() from None
 
     async def connect(self):
         # Accept first: a close before accept becomes an HTTP 403 and the client sees no code.

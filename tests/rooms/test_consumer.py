@@ -2,7 +2,6 @@ import asyncio
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from django.conf import settings as dj_settings
 
 from apps.campaigns.models import CampaignMembership
@@ -17,34 +16,11 @@ from apps.rooms.consumers import (
 )
 from apps.rooms.services import room_message_post
 from sagasmith_web.routing import build_application
-from tests.conftest import redis_url_or_skip
 
 from .factories import ORIGIN, WebsocketCommunicator, make_campaign, remove_member, socket_app
 
 Role = CampaignMembership.Role
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def redis_layer(settings):
-    url = redis_url_or_skip()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": "sagasmith-test"},
-        }
-    }
-    channel_layers.backends = {}
-    yield
-    channel_layers.backends = {}
-
-
-@pytest.fixture
-def memory_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    channel_layers.backends = {}
-    yield
-    channel_layers.backends = {}
 
 
 @pytest.fixture
@@ -166,7 +142,6 @@ async def test_resume_after_gap_on_redis(redis_layer, table):
     comm = await open_socket(campaign, player.user, after=2)
     assert await frames_until_caught_up(comm) == ([3, 5], 5)
     # A lost wake-up: publish nothing for six, then seven arrives and exposes the gap.
-    dispatch._poller = None
     real = dispatch.publishes_on_commit
     dispatch.publishes_on_commit = lambda: False
     try:
@@ -219,3 +194,40 @@ async def test_presence_join_and_leave(memory_layer, table):
     assert [u["id"] for u in frame["users"]] == [str(owner.user_id)]
     await a.disconnect()
     await asyncio.sleep(0)
+
+
+async def test_send_to_departed_client_leaves_groups_and_presence(redis_layer, table, monkeypatch):
+    """A send that fails because the client went away ends the consumer as a disconnect would."""
+    from apps.rooms.consumers import RoomConsumer
+    from apps.rooms.models import Presence
+
+    campaign, owner, player = table
+    real_send = RoomConsumer.send_json
+
+    async def send_json(self, content, close=False):
+        if self.user.pk == player.user_id and content["type"] == "entry":
+            raise OSError("client disconnected")  # what uvicorn raises once the client is gone
+        return await real_send(self, content, close)
+
+    monkeypatch.setattr(RoomConsumer, "send_json", send_json)
+    a = await open_socket(campaign, owner.user)
+    await frames_until_caught_up(a)
+    b = await open_socket(campaign, player.user)
+    await frames_until_caught_up(b)
+
+    async def presence_becomes(users):
+        seen = None
+        while seen != users:
+            frame = await a.receive_json_from(timeout=3)
+            if frame["type"] == "presence":
+                seen = sorted(u["id"] for u in frame["users"])
+
+    await presence_becomes(sorted([str(owner.user_id), str(player.user_id)]))
+    await post(owner, "first")  # the player's consumer fails on its first live entry
+    await presence_becomes([str(owner.user_id)])
+    present = await database_sync_to_async(
+        lambda: sorted(Presence.objects.values_list("user_id", flat=True))
+    )()
+    assert present == [owner.user_id]
+    await a.disconnect()
+    await b.wait(timeout=3)
