@@ -31,6 +31,68 @@ def redis_url_or_skip() -> str:
     return url
 
 
+# Pub/sub channel names are global to a Redis server (the database number does not separate
+# them), so tests publish under their own prefix, apart from any server sharing that Redis.
+TEST_LAYER_PREFIX = "sagasmith-test"
+HOSTED_LAYER_BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+def _hosted_layers(url: str, prefix: str) -> dict:
+    return {
+        "default": {
+            "BACKEND": HOSTED_LAYER_BACKEND,
+            "CONFIG": {"hosts": [{"address": url}], "prefix": prefix},
+        }
+    }
+
+
+def hosted_channel_layers(url: str, *, prefix: str = TEST_LAYER_PREFIX) -> dict:
+    """CHANNEL_LAYERS as sagasmith_web/settings/base.py builds them for REDIS_URL=url, under
+    `prefix`: the tests exercise the production backend and options, not a stand-in."""
+    from sagasmith_web.settings import base
+
+    if base.REDIS_URL:
+        # The settings were built from a REDIS_URL too: fail loudly when their shape changes
+        # rather than keep testing a layer production no longer uses.
+        production = base.CHANNEL_LAYERS
+        expected = _hosted_layers(base.REDIS_URL, production["default"]["CONFIG"]["prefix"])
+        assert production == expected, "hosted CHANNEL_LAYERS changed: update tests/conftest.py"
+    return _hosted_layers(url, prefix)
+
+
+def reset_realtime_state() -> None:
+    """Forget process-level realtime state so no test inherits another's: the outbox
+    publisher's loops, queues and thread, the embedded poller's handle, and the cached channel
+    layers (each built from one test's settings)."""
+    from channels.layers import channel_layers
+
+    from apps.projections import dispatch
+
+    dispatch.publisher.reset()
+    # A poller is stopped by the lifespan that started it; a handle left behind by a failed
+    # test belongs to a closed loop and would stop the next server from starting one.
+    dispatch._poller = dispatch._poller_stop = None
+    channel_layers.backends = {}
+
+
+@pytest.fixture
+def memory_layer(settings):
+    """The embedded (in-memory) channel layer, with fresh process-level realtime state."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    reset_realtime_state()
+    yield
+    reset_realtime_state()
+
+
+@pytest.fixture
+def redis_layer(settings):
+    """The hosted channel layer on REDIS_URL, with fresh process-level realtime state."""
+    settings.CHANNEL_LAYERS = hosted_channel_layers(redis_url_or_skip())
+    reset_realtime_state()
+    yield
+    reset_realtime_state()
+
+
 def require_postgres() -> None:
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         service_missing("DATABASE_URL does not point at PostgreSQL")

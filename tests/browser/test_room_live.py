@@ -31,7 +31,11 @@ def asgi_server(transactional_db):
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     from sagasmith_web.asgi import application
+    from tests.conftest import reset_realtime_state
 
+    # The lifespan attaches the publisher to the server's loop; start from, and leave behind,
+    # no loop, queue or cached layer that another test's event loop owns.
+    reset_realtime_state()
     # The server's worker threads must not keep PostgreSQL connections past each request, or
     # the test database cannot be dropped at the end of the session.
     db = settings.DATABASES["default"]
@@ -49,14 +53,18 @@ def asgi_server(transactional_db):
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-    db["CONN_MAX_AGE"] = old_max_age
+    try:
+        deadline = time.monotonic() + 15
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        reset_realtime_state()
+        db["CONN_MAX_AGE"] = old_max_age
+    assert not thread.is_alive(), "uvicorn did not shut down within 10 s"
 
 
 def _sign_in(context, base, email):
