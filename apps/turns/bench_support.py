@@ -8,7 +8,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -110,30 +109,27 @@ class CeleryWorker:
         self.log.close()
 
 
-class UvicornThread:
-    """sagasmith_web.asgi:application served by uvicorn from a daemon thread of this process
-    (lifespan on, so the outbox publisher uses the server loop as in production)."""
+class UvicornProcess:
+    """`uvicorn sagasmith_web.asgi:application` (HTTP API and websockets, lifespan on) as its
+    own process, as in production: the bench's clients and floor samples run elsewhere, so
+    they neither share its interpreter lock nor slow it down."""
 
-    def __init__(self) -> None:
-        import uvicorn
-
+    def __init__(self, *, env: dict[str, str], log: Path) -> None:
         self.port = free_port()
-        config = uvicorn.Config(
-            "sagasmith_web.asgi:application", host="127.0.0.1", port=self.port,
-            log_level="warning", lifespan="on", ws="websockets-sansio", access_log=False,
-        )  # fmt: skip
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, name="bench-uvicorn", daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not start within 30 s")
-            time.sleep(0.05)
+        self.log = log.open("w")
+        command = [
+            sys.executable, "-m", "uvicorn", "sagasmith_web.asgi:application",
+            "--host", "127.0.0.1", "--port", str(self.port), "--lifespan", "on",
+            "--ws", "websockets-sansio", "--log-level", "warning", "--no-access-log",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=settings.BASE_DIR, env=env, stdout=self.log, stderr=subprocess.STDOUT
+        )
+        wait_listening(self.port, self.process, "the uvicorn server")
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(15)
+        stop_process(self.process, timeout=15)
+        self.log.close()
 
 
 class TurnCounter:
@@ -192,7 +188,8 @@ class TurnCounter:
 
 
 def worker_env(*, domains: dict[str, Any], domain_port: int, key_dir: str) -> dict[str, str]:
-    """The environment of a worker subprocess: this process's settings module and services,
+    """The environment of the worker and web subprocesses: this process's settings module and
+    services,
     the bench domain server (both the JSON setting and the local settings' port variable) and
     the temp delegation keys."""
     import json
@@ -206,6 +203,7 @@ def worker_env(*, domains: dict[str, Any], domain_port: int, key_dir: str) -> di
         SAGASMITH_DND5E_PORT=str(domain_port),
         SAGASMITH_DELEGATION_KEY_DIR=key_dir,
         SAGASMITH_DELEGATION_PRIVATE_KEYS="",
+        DJANGO_DEBUG="false",  # measured as production runs: no per-query debug recording
     )
     return env
 

@@ -5,8 +5,8 @@ What runs (all started and stopped by this command):
   keys), with SAGASMITH_DOMAINS pointed at it here and in the worker;
 - a real Celery worker subprocess on the Redis broker (`-P threads` by default) running
   `turns.run_turn` exactly as in production;
-- uvicorn in a thread of this process serving sagasmith_web.asgi:application (HTTP API and
-  websockets, lifespan on);
+- a uvicorn subprocess serving sagasmith_web.asgi:application (HTTP API and websockets,
+  lifespan on), as production runs it;
 - per room one websocket client (the player's session cookie, an allowed Origin) and an HTTP
   client posting `POST /api/campaigns/<id>/room/actions` with "roll 1d20" (one dice_roll).
 
@@ -45,7 +45,7 @@ from apps.turns.bench_support import (
     CeleryWorker,
     DomainServer,
     TurnCounter,
-    UvicornThread,
+    UvicornProcess,
     bench_data_delete,
     pct,
     worker_env,
@@ -79,22 +79,6 @@ class Results:
     wall: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
-def _redis_socket_timeout_workaround() -> bool:
-    """redis-py >= 8 defaults socket_timeout to 5 s, the same as channels-redis's BZPOPMIN
-    timeout, so a consumer idle for 5 s dies with "Timeout reading from ...". Give this
-    process's channel layer (the websocket server's) a longer socket timeout; returns whether
-    it had to. The fix belongs in settings (see the report)."""
-    from channels.layers import channel_layers
-
-    config = settings.CHANNEL_LAYERS["default"].setdefault("CONFIG", {})
-    hosts = config.get("hosts") or []
-    if not hosts or not all(isinstance(h, str) for h in hosts):
-        return False
-    config["hosts"] = [{"address": h, "socket_timeout": 30} for h in hosts]
-    channel_layers.backends = {}
-    return True
-
-
 class Command(BaseCommand):
     help = "Measure room-turn latency (POST -> narration on a websocket) against its floor."
 
@@ -105,7 +89,7 @@ class Command(BaseCommand):
             "--concurrency", type=int, default=0,
             help="turns in flight at once (default: one per room)",
         )  # fmt: skip
-        parser.add_argument("--pool", choices=["threads", "solo"], default="threads")
+        parser.add_argument("--pool", choices=["threads", "prefork", "solo"], default="threads")
         parser.add_argument("--worker-concurrency", type=int, default=4)
         parser.add_argument(
             "--profile", type=int, default=0, metavar="N",
@@ -127,7 +111,7 @@ class Command(BaseCommand):
         if rooms < 1 or turns < 1:
             raise CommandError("--rooms and --turns must be at least 1.")
         concurrency = concurrency or rooms
-        self.redis_workaround = _redis_socket_timeout_workaround()
+        settings.DEBUG = False  # as in production (and in the subprocesses): no query log
         self.tag = uuid.uuid4().hex[:8]
         self.base = Path(tempfile.mkdtemp(prefix=f"bench-turns-{self.tag}-"))
         self.session_keys: list[str] = []
@@ -161,14 +145,15 @@ class Command(BaseCommand):
                 self.stdout.write("\n".join(f"  {i:>3} {q}" for i, q in enumerate(calibration.sql)))
             if profile:
                 self._profile(bench_rooms[0], profile)
+            env = worker_env(
+                domains=domain.domains_setting(), domain_port=domain.port, key_dir=str(key_dir)
+            )
             worker = CeleryWorker(
-                env=worker_env(
-                    domains=domain.domains_setting(), domain_port=domain.port, key_dir=str(key_dir)
-                ),
+                env=env,
                 pool=pool, concurrency=worker_concurrency, log=self.base / "worker.log",
             )  # fmt: skip
             cleanups.append(("celery worker", worker.stop))
-            server = UvicornThread()
+            server = UvicornProcess(env=env, log=self.base / "uvicorn.log")
             cleanups.append(("uvicorn", server.stop))
             n_tx = max(1, calibration.write_transactions)
             results = asyncio.run(
@@ -351,7 +336,7 @@ class Command(BaseCommand):
 
         loop = asyncio.get_running_loop()
         pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bench-floor")
-        # Its own layer instance: the one of get_channel_layer() is receiving on uvicorn's loop.
+        # Its own layer instance for this loop, apart from whatever the settings cached.
         layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
         floor_channel = await layer.new_channel()
         floor_group = f"bench-turns-floor-{self.tag}"
@@ -550,12 +535,9 @@ class Command(BaseCommand):
             f"bench_turns: rooms={rooms} turns={turns} concurrency={concurrency} "
             f"threads(this process)={threading.active_count()}",
             "  POST: real HTTP endpoint POST /api/campaigns/<id>/room/actions via httpx2 against "
-            "in-process uvicorn (sagasmith_web.asgi:application)",
+            "a uvicorn subprocess (sagasmith_web.asgi:application)",
             f"  worker: {worker} on the Redis broker; agent: scripted '{TEXT}' (dice_roll)",
-            "  channel layer of this process: socket_timeout=30 s applied (redis-py 8 default 5 s"
-            " == BZPOPMIN timeout kills idle consumers)"
-            if self.redis_workaround
-            else "  channel layer: as configured",
+            f"  channel layer: {settings.CHANNEL_LAYERS['default']['BACKEND']}",
             f"  calibration turn: {n_tx} write transactions, {calibration.statements} SQL "
             f"statements (submit + run + publish), domain calls: {calls}",
             f"  wall time of measured phase: {self.elapsed:.1f} s "
