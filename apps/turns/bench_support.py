@@ -148,7 +148,6 @@ class TurnCounter:
         from django.db import connection
 
         self.statements += 1
-        self.sql.append(" ".join(sql.split())[:110])
         head = sql.lstrip().upper()
         writes = head.startswith(WRITE_PREFIXES) or "FOR UPDATE" in head
         if writes:
@@ -156,7 +155,12 @@ class TurnCounter:
                 self._pending_write = True
             else:
                 self.write_transactions += 1
-        return execute(sql, params, many, context)
+        start = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            took = (time.perf_counter() - start) * 1000
+            self.sql.append(f"{took:6.2f} ms  " + " ".join(sql.split())[:110])
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[TurnCounter]:

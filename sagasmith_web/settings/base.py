@@ -88,8 +88,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A process-wide pool: ASGI runs each request's sync code on a fresh thread, so
+    # per-thread persistent connections (CONN_MAX_AGE) would reconnect on every request.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DATABASE_POOL_MIN", default=2),
+        "max_size": env.int("DATABASE_POOL_MAX", default=20),
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
@@ -136,6 +142,8 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "sagasmith",
+            # One pool per process: cache handles are per thread, and ASGI requests get threads.
+            "OPTIONS": {"pool_class": "apps.core.redis_pool.SharedConnectionPool"},
         }
     }
     CHANNEL_LAYERS = {

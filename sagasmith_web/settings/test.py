@@ -22,3 +22,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # then see the same database, and SQLite's busy timeout applies instead of table locks.
     # Named per process so parallel runs on one checkout do not share (and destroy) it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+else:
+    # Race tests hold one connection per thread (20 at once) beside the test's own.
+    DATABASES["default"]["OPTIONS"]["pool"]["max_size"] = 40

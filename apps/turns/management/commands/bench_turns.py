@@ -15,6 +15,10 @@ on the room's socket. The floor is measured in the same run, interleaved with th
 sample after each turn, under the same load): N raw PostgreSQL transactions (N = the write
 transactions one turn makes, counted on a calibration turn), one bare MCP call (`campaign_get`
 through `domain_call`) and one raw channels-redis `group_send` -> `receive`.
+
+By default the load is a closed loop (one turn in flight per room, the next posted as soon as the
+last settles), which measures latency at saturation. `--rate R` paces turn starts instead (open
+loop, rooms in turn), which measures latency at a given arrival rate below saturation.
 """
 
 from __future__ import annotations
@@ -87,7 +91,12 @@ class Command(BaseCommand):
         parser.add_argument("--turns", type=int, default=100, help="measured turns in all")
         parser.add_argument(
             "--concurrency", type=int, default=0,
-            help="turns in flight at once (default: one per room)",
+            help="closed loop: turns in flight at once (default: one per room)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--rate", type=float, default=0.0, metavar="TURNS_PER_S",
+            help="paced (open loop): start turns at this rate in all, rooms in turn, whether or "
+                 "not earlier ones have settled (default: closed loop)",
         )  # fmt: skip
         parser.add_argument("--pool", choices=["threads", "prefork", "solo"], default="threads")
         parser.add_argument("--worker-concurrency", type=int, default=4)
@@ -98,7 +107,7 @@ class Command(BaseCommand):
         parser.add_argument("--keep-logs", action="store_true", help="keep the temp directory")
 
     def handle(self, *args, rooms, turns, concurrency, pool, worker_concurrency, keep_logs,
-               profile=0, **options):  # fmt: skip
+               profile=0, rate=0.0, **options):  # fmt: skip
         from channels.layers import get_channel_layer
 
         if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
@@ -110,6 +119,9 @@ class Command(BaseCommand):
             raise CommandError("bench_turns needs Redis (channel layer, broker): set REDIS_URL.")
         if rooms < 1 or turns < 1:
             raise CommandError("--rooms and --turns must be at least 1.")
+        if rate < 0:
+            raise CommandError("--rate must be positive (or 0 for the closed loop).")
+        self.rate = rate
         concurrency = concurrency or rooms
         settings.DEBUG = False  # as in production (and in the subprocesses): no query log
         self.tag = uuid.uuid4().hex[:8]
@@ -446,19 +458,33 @@ class Command(BaseCommand):
             for i in range(turns):
                 plan[i % len(rooms)] += 1
 
+            async def measured(room: BenchRoom, label: str) -> None:
+                outcome = await turn(room)
+                if outcome is not None:
+                    job_id, posted, latency, _wall = outcome
+                    results.turns.append(latency)
+                    results.post.append(posted)
+                await floor_sample(room, label)
+
             async def drive(room: BenchRoom, count: int) -> None:
                 for i in range(count):
                     async with gate:
-                        outcome = await turn(room)
-                        if outcome is not None:
-                            job_id, posted, latency, _wall = outcome
-                            results.turns.append(latency)
-                            results.post.append(posted)
-                        await floor_sample(room, f"{room.index}:{i}")
+                        await measured(room, f"{room.index}:{i}")
+
+            async def paced() -> None:
+                start, running = loop.time(), []
+                for i in range(turns):
+                    room = rooms[i % len(rooms)]
+                    await asyncio.sleep(max(0.0, start + i / self.rate - loop.time()))
+                    running.append(asyncio.create_task(measured(room, f"{room.index}:{i}")))
+                await asyncio.gather(*running)
 
             self.stdout.write(f"measuring {turns} turns ...")
             started = time.perf_counter()
-            await asyncio.gather(*(drive(room, plan[room.index]) for room in rooms))
+            if self.rate:
+                await paced()
+            else:
+                await asyncio.gather(*(drive(room, plan[room.index]) for room in rooms))
             self.elapsed = time.perf_counter() - started
         finally:
             for ws in sockets:
@@ -532,8 +558,13 @@ class Command(BaseCommand):
         )
         lines = [
             "",
-            f"bench_turns: rooms={rooms} turns={turns} concurrency={concurrency} "
-            f"threads(this process)={threading.active_count()}",
+            f"bench_turns: rooms={rooms} turns={turns} "
+            + (
+                f"paced at {self.rate:g} turns/s (open loop)"
+                if self.rate
+                else f"closed loop, {concurrency} in flight"
+            )
+            + f" threads(this process)={threading.active_count()}",
             "  POST: real HTTP endpoint POST /api/campaigns/<id>/room/actions via httpx2 against "
             "a uvicorn subprocess (sagasmith_web.asgi:application)",
             f"  worker: {worker} on the Redis broker; agent: scripted '{TEXT}' (dice_roll)",
