@@ -91,7 +91,9 @@ else:
     # A process-wide pool: ASGI runs each request's sync code on a fresh thread, so
     # per-thread persistent connections (CONN_MAX_AGE) would reconnect on every request.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    # Parameters travel apart from the SQL: no client-side quoting of large JSON payloads.
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
         "max_size": env.int("DATABASE_POOL_MAX", default=20),
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
