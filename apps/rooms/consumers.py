@@ -112,6 +112,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_BAD_REQUEST)
             return
         self.user = user
+        self.user_id = user.id  # read per delivered frame: not through the lazy user object
         membership, room, present = await _open(self.campaign_id, user, self.channel_name)
         if membership is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -197,14 +198,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             audience=entry["audience"],
             sender_id=(entry["sender"] or {}).get("id"),
             recipient_ids=[r["id"] for r in entry["recipients"]],
-            viewer_user_id=self.user.id,
+            viewer_user_id=self.user_id,
             viewer_role=self.role,
         ):
             await self.send_json({"type": "entry", "entry": entry})
 
     async def outbox_event(self, event):
         if outbox_audience_visible_to(
-            audience=event["audience"], viewer_user_id=self.user.id, viewer_role=self.role
+            audience=event["audience"], viewer_user_id=self.user_id, viewer_role=self.role
         ):
             await self.send_json(
                 {
