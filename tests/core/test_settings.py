@@ -81,3 +81,56 @@ def test_production_starts_with_everything_and_is_secure():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True True True True False"
+
+
+POOLS_PROBE = """
+import threading
+import django
+django.setup()
+from django.conf import settings
+from django.core.cache import caches
+
+db = settings.DATABASES["default"]
+handles, pools = [], []
+
+def grab():
+    cache = caches["default"]  # one handle per thread, as under ASGI
+    handles.append(cache)
+    pools.append(cache._cache._get_connection_pool(True))
+
+threads = [threading.Thread(target=grab) for _ in range(3)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+options = db["OPTIONS"]
+print(db["CONN_MAX_AGE"], sorted(options["pool"].items()), options["server_side_binding"])
+print(len({id(h) for h in handles}), len({id(p) for p in pools}))
+"""
+
+
+def test_production_pools_database_and_cache_connections_per_process():
+    result = subprocess.run(
+        [sys.executable, "-c", POOLS_PROBE],
+        cwd=ROOT,
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
+            "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.production",
+            "DJANGO_SECRET_KEY": "x" * 50,
+            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/none",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
+            "DJANGO_ALLOWED_HOSTS": "play.example.com",
+            "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS,
+            "DATABASE_POOL_MAX": "7",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    # Three threads, three cache handles, one Redis pool; no per-thread database connections.
+    assert result.stdout.splitlines() == [
+        "0 [('max_size', 7), ('min_size', 2), ('timeout', 10.0)] True",
+        "3 1",
+    ]
