@@ -185,6 +185,11 @@ else:
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A turn waits on domain servers and model endpoints far longer than it computes: threads, not
+# one process per CPU (and threads reuse pooled connections; prefork closes the pool per task).
+# Keep concurrency x 2 (task + heartbeat) under DATABASE_POOL_MAX. -P and -c still override.
+CELERY_WORKER_POOL = env.str("CELERY_WORKER_POOL", default="threads")
+CELERY_WORKER_CONCURRENCY = env.int("CELERY_WORKER_CONCURRENCY", default=8)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {}

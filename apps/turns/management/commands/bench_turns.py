@@ -99,7 +99,7 @@ class Command(BaseCommand):
                  "not earlier ones have settled (default: closed loop)",
         )  # fmt: skip
         parser.add_argument("--pool", choices=["threads", "prefork", "solo"], default="threads")
-        parser.add_argument("--worker-concurrency", type=int, default=4)
+        parser.add_argument("--worker-concurrency", type=int, default=8)  # as in production
         parser.add_argument(
             "--profile", type=int, default=0, metavar="N",
             help="also cProfile N eager in-process turns (test Client POST + task) and print it",
