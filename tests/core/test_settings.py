@@ -9,15 +9,26 @@ ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEYS = '[{"kid": "k1", "private": "' + "A" * 43 + '="}]'
 
 
-def run_check(extra_env):
+# Everything production requires, with a PostgreSQL URL that is never connected to.
+COMPLETE_ENV = {
+    "DJANGO_SECRET_KEY": "x" * 50,
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/none",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "DJANGO_ALLOWED_HOSTS": "play.example.com",
+    "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS,
+}
+
+
+def run_check(extra_env, code="import django; django.setup(); print('started')"):
+    """Run `code` in a fresh interpreter on production settings with only `extra_env` set."""
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL", "SAGASMITH_DELEGATION"))
+        if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_URL", "SAGASMITH_DELEGATION"))
     }
     env.update({"DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.production", **extra_env})
     return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); print('started')"],
+        [sys.executable, "-c", code],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -41,43 +52,18 @@ def test_production_refuses_without_secrets():
 
 
 def test_production_refuses_sqlite_even_with_everything_else():
-    result = run_check(
-        {
-            "DJANGO_SECRET_KEY": "x" * 50,
-            "DATABASE_URL": "sqlite:////tmp/nope.sqlite3",
-            "REDIS_URL": "redis://127.0.0.1:6379/0",
-            "DJANGO_ALLOWED_HOSTS": "play.example.com",
-            "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS,
-        }
-    )
+    result = run_check({**COMPLETE_ENV, "DATABASE_URL": "sqlite:////tmp/nope.sqlite3"})
     assert result.returncode != 0
     assert "DATABASE_URL must point at PostgreSQL" in result.stderr
     assert "REDIS_URL must be set" not in result.stderr
 
 
 def test_production_starts_with_everything_and_is_secure():
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import django; django.setup(); from django.conf import settings as s; "
-            "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
-            "s.SECURE_HSTS_SECONDS > 0, s.DEBUG)",
-        ],
-        cwd=ROOT,
-        env={
-            **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-            "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.production",
-            "DJANGO_SECRET_KEY": "x" * 50,
-            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/none",
-            "REDIS_URL": "redis://127.0.0.1:6379/0",
-            "DJANGO_ALLOWED_HOSTS": "play.example.com",
-            "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS,
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    result = run_check(
+        COMPLETE_ENV,
+        code="import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, "
+        "s.SECURE_HSTS_SECONDS > 0, s.DEBUG)",
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True True True True False"
@@ -110,24 +96,7 @@ print(len({id(h) for h in handles}), len({id(p) for p in pools}))
 
 
 def test_production_pools_database_and_cache_connections_per_process():
-    result = subprocess.run(
-        [sys.executable, "-c", POOLS_PROBE],
-        cwd=ROOT,
-        env={
-            **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
-            "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.production",
-            "DJANGO_SECRET_KEY": "x" * 50,
-            "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/none",
-            "REDIS_URL": "redis://127.0.0.1:6379/0",
-            "DJANGO_ALLOWED_HOSTS": "play.example.com",
-            "SAGASMITH_DELEGATION_PRIVATE_KEYS": GOOD_KEYS,
-            "DATABASE_POOL_MAX": "7",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_check({**COMPLETE_ENV, "DATABASE_POOL_MAX": "7"}, code=POOLS_PROBE)
     assert result.returncode == 0, result.stderr
     # Three threads, three cache handles, one Redis pool; no per-thread database connections.
     assert result.stdout.splitlines() == [
