@@ -334,8 +334,6 @@ def _reserve_one_statement(
     *, user, amount: int, key: str, owner_type: str, owner_id: str, ttl_seconds: int
 ) -> Reservation | None:
     """The PostgreSQL fast path; None when nothing was reserved (the caller diagnoses why)."""
-    import psycopg  # only on PostgreSQL
-
     now = timezone.now()
     expires = now + timedelta(seconds=ttl_seconds)
     reservation_id = uuid.uuid4()
@@ -350,11 +348,10 @@ def _reserve_one_statement(
         "ttl": ttl_seconds,
         "expires": expires,
     }
-    connection.ensure_connection()
-    # A server-side-bound, prepared statement on Django's own connection (same transaction):
-    # the three-part statement is parsed and planned once per connection, not on every call.
-    with psycopg.Cursor(connection.connection) as cursor:
-        cursor.execute(_reserve_sql(), params, prepare=True)
+    # Server-side binding (settings) lets psycopg prepare the statement once it repeats on a
+    # connection; Django's cursor keeps it in the query log and the execute wrappers.
+    with connection.cursor() as cursor:
+        cursor.execute(_reserve_sql(), params)
         row = cursor.fetchone()
     if row is None:
         return None
@@ -467,6 +464,114 @@ def quota_settle(*, reservation: Reservation, actual: int) -> LedgerEntry:
     `actual` is negative."""
     if not isinstance(actual, int) or isinstance(actual, bool) or actual < 0:
         raise ValidationFailed(_("Actual usage must be a whole number of credits, 0 or more."))
+    if connection.vendor == "postgresql":
+        entry = _settle_one_statement(reservation=reservation, actual=actual)
+        if entry is not None:
+            return entry
+    # Already settled, released or reaped (diagnosed here), or not PostgreSQL.
+    return _settle_orm(reservation=reservation, actual=actual)
+
+
+# One statement: lock the active reservation, then its account, then the account's grants (the
+# lock order of every other path); draw the charge from the grants earliest expiry first, write
+# the ledger entry and its allocations and close the reservation. Nothing matches unless the
+# reservation is active, so a second settlement writes nothing.
+_SETTLE_SQL = """
+WITH res AS (
+    SELECT id, account_id, amount, owner_type, LEAST(%(actual)s, amount) AS charge
+    FROM {reservation} WHERE id = %(id)s AND status = 'active'
+    FOR NO KEY UPDATE
+), acc AS (
+    SELECT a.id, a.balance + res.amount - res.charge AS balance_after, res.amount, res.charge
+    FROM {account} AS a JOIN res ON a.id = res.account_id
+    FOR NO KEY UPDATE OF a
+), grants AS (
+    SELECT g.id, g.remaining, g.expires_at, g.created_at
+    FROM {grant} AS g JOIN acc ON g.account_id = acc.id
+    WHERE g.remaining > 0
+    FOR NO KEY UPDATE OF g
+), plan AS (
+    SELECT grants.id, ROW_NUMBER() OVER drawn AS n,
+        LEAST(remaining, acc.charge - (SUM(remaining) OVER drawn - remaining)) AS take
+    FROM grants, acc
+    WINDOW drawn AS (ORDER BY expires_at ASC NULLS LAST, created_at, grants.id)
+), takes AS (
+    SELECT id, n, take FROM plan WHERE take > 0
+), drawn AS (
+    UPDATE {grant} AS g SET remaining = g.remaining - takes.take
+    FROM takes WHERE g.id = takes.id
+    RETURNING g.id
+), account AS (
+    UPDATE {account} AS a
+    SET balance = acc.balance_after, reserved = a.reserved - acc.amount, updated_at = %(now)s
+    FROM acc WHERE a.id = acc.id
+    RETURNING a.id
+), entry AS (
+    INSERT INTO {ledger} (created_at, account_id, kind, amount, balance_after, reservation_id,
+        grant_id, description)
+    SELECT %(now)s, acc.id, 'charge', acc.charge, acc.balance_after, res.id, NULL,
+        LEFT(res.owner_type, 200)
+    FROM acc, res
+    RETURNING id, account_id, amount, balance_after
+), allocations AS (
+    INSERT INTO {allocation} (entry_id, grant_id, amount)
+    SELECT entry.id, takes.id, takes.take FROM entry, takes ORDER BY takes.n
+), closed AS (
+    UPDATE {reservation} AS r
+    SET status = 'settled', settled_amount = res.charge, closed_at = %(now)s,
+        close_reason = 'settled', updated_at = %(now)s
+    FROM res WHERE r.id = res.id
+)
+SELECT entry.id, entry.account_id, entry.amount, entry.balance_after, res.owner_type,
+    (SELECT COALESCE(SUM(take), 0) FROM takes)
+FROM entry, res
+"""
+
+
+@functools.cache
+def _settle_sql() -> str:
+    quote = connection.ops.quote_name
+    return _SETTLE_SQL.format(
+        reservation=quote(Reservation._meta.db_table),
+        account=quote(QuotaAccount._meta.db_table),
+        grant=quote(QuotaGrant._meta.db_table),
+        ledger=quote(LedgerEntry._meta.db_table),
+        allocation=quote(LedgerAllocation._meta.db_table),
+    )
+
+
+def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEntry | None:
+    """The PostgreSQL fast path; None when the reservation was not active."""
+    now = timezone.now()
+    # No savepoint: inside a caller's transaction an exception here rolls all of it back.
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        cursor.execute(_settle_sql(), {"id": reservation.pk, "actual": actual, "now": now})
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        entry_id, account_id, charge, balance_after, owner_type, allocated = row
+        if allocated != charge:
+            # The invariant sum(remaining) == balance + reserved makes this unreachable; the
+            # exception rolls the whole settlement back.
+            raise RuntimeError(f"quota grants short by {charge - allocated} for {account_id}")
+    entry = LedgerEntry(
+        id=entry_id,
+        created_at=now,
+        account_id=account_id,
+        kind=LedgerEntry.Kind.CHARGE,
+        amount=charge,
+        balance_after=balance_after,
+        reservation_id=reservation.pk,
+        description=owner_type or "",
+    )
+    entry._state.adding = False
+    entry._state.db = connection.alias
+    reservation.status, reservation.settled_amount = Reservation.Status.SETTLED, charge
+    reservation.closed_at, reservation.close_reason = now, "settled"
+    return entry
+
+
+def _settle_orm(*, reservation: Reservation, actual: int) -> LedgerEntry:
     with transaction.atomic():
         # The reservation and its account are locked by one statement, reservation first.
         locked = (

@@ -195,14 +195,15 @@ def _upsert(row: ProjectionSnapshot) -> bool:
         return cursor.fetchone() is not None
 
 
-def projection_apply(*, campaign: Campaign, refresh: Refresh) -> None:
+def projection_apply(*, campaign: Campaign, refresh: Refresh, phase_written: bool = False) -> None:
     """Write the re-read rows and announce `state.changed` (inside the caller's transaction).
-    Does nothing for a refresh that does not advance the revision."""
+    Does nothing for a refresh that does not advance the revision. `phase_written`: the
+    receipt's UPDATE in this transaction already stored the refreshed phase."""
     if not refresh.advances:
         return
     for read in refresh.reads:
         snapshot_store(campaign_id=campaign.pk, read=read, revision=refresh.revision)
-    if refresh.phase:
+    if refresh.phase and not phase_written:
         Campaign.objects.filter(pk=campaign.pk, authority_revision__lte=refresh.revision).exclude(
             phase=refresh.phase
         ).update(phase=refresh.phase, updated_at=timezone.now())

@@ -1,3 +1,5 @@
+from types import SimpleNamespace
+
 import pytest
 
 from apps.quota.models import Plan, QuotaAccount, QuotaGrant
@@ -35,3 +37,21 @@ def assert_invariant(account: QuotaAccount) -> None:
     remaining = sum(account.grants.values_list("remaining", flat=True))
     assert remaining == account.balance + account.reserved
     assert account.balance >= 0 and account.reserved >= 0
+
+
+@pytest.fixture(params=["one_statement", "orm"])
+def settle_path(request, monkeypatch):
+    """Runs a settlement test on both paths: PostgreSQL's one-statement settlement (the ORM
+    path elsewhere) and the ORM path it falls back to. Yields the fast path's hits."""
+    from apps.quota import services
+
+    path = SimpleNamespace(mode=request.param, hits=[])
+    fast = services._settle_one_statement
+
+    def spy(**kwargs):
+        entry = None if request.param == "orm" else fast(**kwargs)
+        path.hits.append(entry)
+        return entry
+
+    monkeypatch.setattr(services, "_settle_one_statement", spy)
+    return path

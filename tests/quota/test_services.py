@@ -1,7 +1,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from apps.core.errors import Conflict, QuotaExceeded, ValidationFailed
@@ -102,7 +102,9 @@ def test_reserve_rejects_non_positive_or_non_integer_amounts(make_user, funded, 
     assert Reservation.objects.count() == 0
 
 
-def test_settle_charges_min_actual_reserved_from_earliest_expiring_grants(make_user, funded):
+def test_settle_charges_min_actual_reserved_from_earliest_expiring_grants(
+    make_user, funded, settle_path
+):
     user = make_user()
     now = timezone.now()
     # Grants: 5 never expiring, 3 expiring in 2 days, 4 expiring tomorrow.
@@ -124,9 +126,12 @@ def test_settle_charges_min_actual_reserved_from_earliest_expiring_grants(make_u
     reservation.refresh_from_db()
     assert (reservation.status, reservation.settled_amount) == ("settled", 10)
     assert_invariant(account)
+    if connection.vendor == "postgresql":  # elsewhere only the ORM path exists
+        fast = settle_path.mode == "one_statement"
+        assert [hit is not None for hit in settle_path.hits] == [fast]
 
 
-def test_settle_below_reservation_returns_the_rest(make_user, funded):
+def test_settle_below_reservation_returns_the_rest(make_user, funded, settle_path):
     user = make_user()
     account = funded(user, 10)
     reservation = services.quota_reserve(user=user, amount=6, key="turn")
@@ -136,7 +141,7 @@ def test_settle_below_reservation_returns_the_rest(make_user, funded):
     assert_invariant(account)
 
 
-def test_settle_twice_does_not_charge_twice(make_user, funded):
+def test_settle_twice_does_not_charge_twice(make_user, funded, settle_path):
     user = make_user()
     account = funded(user, 10)
     reservation = services.quota_reserve(user=user, amount=5, key="turn")
@@ -145,6 +150,10 @@ def test_settle_twice_does_not_charge_twice(make_user, funded):
     stale_copy = Reservation.objects.get(pk=reservation.pk)
     second = services.quota_settle(reservation=stale_copy, actual=5)
     assert second.pk == first.pk
+    # The fast path settles once and finds nothing active the second time.
+    if connection.vendor == "postgresql":
+        fast = settle_path.mode == "one_statement"
+        assert [hit is not None for hit in settle_path.hits] == [fast, False]
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (6, 0)
     assert LedgerEntry.objects.filter(account=account, kind="charge").count() == 1
@@ -156,7 +165,7 @@ def test_settle_twice_does_not_charge_twice(make_user, funded):
     assert account.balance == 6
 
 
-def test_settle_zero_records_an_empty_charge(make_user, funded):
+def test_settle_zero_records_an_empty_charge(make_user, funded, settle_path):
     user = make_user()
     account = funded(user, 4)
     entry = services.quota_settle(
@@ -184,7 +193,7 @@ def test_release_returns_credits_and_is_idempotent(make_user, funded):
     assert LedgerEntry.objects.filter(kind="charge").count() == 0
 
 
-def test_release_after_settle_refuses_and_keeps_the_charge(make_user, funded):
+def test_release_after_settle_refuses_and_keeps_the_charge(make_user, funded, settle_path):
     user = make_user()
     account = funded(user, 10)
     reservation = services.quota_reserve(user=user, amount=5, key="turn")
@@ -266,7 +275,7 @@ def test_reaper_uses_settings_registry_and_treats_unregistered_types_as_live(
     assert account.reserved == 3
 
 
-def test_reaped_reservation_cannot_be_settled(make_user, funded):
+def test_reaped_reservation_cannot_be_settled(make_user, funded, settle_path):
     user = make_user()
     account = funded(user, 5)
     reservation = services.quota_reserve(user=user, amount=5, key="a")

@@ -308,15 +308,18 @@ def test_hot_path_exact_query_counts(
     dnd_room, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
     """House style: exact statement counts on the hot path, for a one-dice_roll turn after a
-    first one (the quota account and the projection rows exist). PostgreSQL reserves quota in
-    one statement; SQLite takes the ORM path."""
+    first one (the quota account and the projection rows exist). PostgreSQL reserves and settles
+    quota in one statement each; SQLite takes the ORM path."""
     from django.db import connection
 
     room = dnd_room
     membership = room.membership(room.player)
     postgres = connection.vendor == "postgresql"
-    submit_queries, run_queries = (SUBMIT_QUERIES_PG if postgres else SUBMIT_QUERIES_SQLITE,
-                                   RUN_QUERIES)  # fmt: skip
+    submit_queries, run_queries = (
+        (SUBMIT_QUERIES_PG, RUN_QUERIES_PG)
+        if postgres
+        else (SUBMIT_QUERIES_SQLITE, RUN_QUERIES_SQLITE)
+    )
     with django_capture_on_commit_callbacks(execute=False):
         first, _created = turn_action_submit(
             membership=membership, text="roll 1d20", idempotency_key="count-0"
@@ -337,11 +340,14 @@ def test_hot_path_exact_query_counts(
 # Submit: idempotency check, savepoint, room counter, message, outbox row, release, the
 # reservation (PostgreSQL: one statement; SQLite: select, savepoint, insert, update, release),
 # the job and its turn.job outbox row.
-SUBMIT_QUERIES_PG = 10
+SUBMIT_QUERIES_PG = 11
 SUBMIT_QUERIES_SQLITE = 16
 # Run: claim (job with requester, campaign lock with role and bound character, running count,
 # claim UPDATE with the facade, outbox row), cancel check, dispatched journal row, cancel check,
-# returned journal row, agent output; publish (campaign, job lock, receipt, snapshot upsert,
-# phase, state.changed, narration with its savepoint, settlement, job end state, outbox row).
+# returned journal row, agent output; publish (campaign, job lock, receipt with the phase,
+# snapshot upsert, state.changed, narration, settlement, job end state, outbox row). PostgreSQL
+# settles in one statement; SQLite takes the ORM path (savepoint, reservation and account lock,
+# grants, grant update, account, ledger entry, allocation, reservation, release).
 # With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
-RUN_QUERIES = 36
+RUN_QUERIES_PG = 25
+RUN_QUERIES_SQLITE = 33

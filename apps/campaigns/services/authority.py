@@ -65,14 +65,19 @@ def authority_write(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def receipt_apply(*, campaign: Campaign, result: DomainResult) -> None:
+def receipt_apply(*, campaign: Campaign, result: DomainResult, phase: str | None = None) -> bool:
     """Record a write's receipt on the projection; an older receipt never overwrites a newer one.
-    Call inside the transaction that applies the change."""
+    `phase`, when given, is the phase read at that revision and is written with it. Returns
+    whether it wrote. Call inside the transaction that applies the change."""
     receipt = result.receipt or {}
     revision = int(receipt.get("authority_revision") or 0)
+    changes = {"authority_revision": revision, "authority_receipt": receipt}
+    if phase:
+        changes["phase"] = phase
     updated = Campaign.objects.filter(pk=campaign.pk, authority_revision__lt=revision).update(
-        authority_revision=revision, authority_receipt=receipt, updated_at=timezone.now()
+        **changes, updated_at=timezone.now()
     )
     if updated:
-        campaign.authority_revision = revision
-        campaign.authority_receipt = receipt
+        for name, value in changes.items():
+            setattr(campaign, name, value)
+    return bool(updated)

@@ -206,11 +206,14 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
     raises) as before."""
     now = timezone.now()
     with transaction.atomic():
-        job = (
-            RoomTurnJob.objects.select_for_update(of=("self",))
-            .select_related("requester")
-            .filter(pk=job_id)
-            .first()
+        # Reads by primary key without .first(): no ORDER BY to compile or plan.
+        job = next(
+            iter(
+                RoomTurnJob.objects.select_for_update(of=("self",))
+                .select_related("requester")
+                .filter(pk=job_id)
+            ),
+            None,
         )
         if (
             job is None
@@ -244,8 +247,7 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
                     .values("character_id")[:1]
                 ),
             )
-            .filter(pk=job.campaign_id)
-            .first()
+            .get(pk=job.campaign_id)
         )
         # Counted after the lock is held (a subquery above would read the pre-lock snapshot).
         running = RoomTurnJob.objects.filter(

@@ -115,6 +115,10 @@ def _message_audience(job: RoomTurnJob, audience: str, requester_is_gm: bool):
     return Message.Audience.PUBLIC, []
 
 
+def _revision(receipt: dict[str, Any]) -> int:
+    return int(receipt.get("authority_revision") or 0)
+
+
 def _actual_credits(stored: dict[str, Any], operations: list[Operation]) -> int:
     """One credit per turn, one per executed tool call, one per started 1000 model tokens."""
     usage = stored.get("usage") or {}
@@ -149,14 +153,22 @@ def turn_publish(
     fault, limit = conf.fault()
     now = timezone.now()
     with transaction.atomic():
-        locked = RoomTurnJob.objects.select_for_update().get(pk=job.pk)
-        if (locked.status, locked.worker, locked.attempt) != (
-            RoomTurnJob.Status.RUNNING, worker, job.attempt
-        ):  # fmt: skip
+        # The lock keeps a cancel or the recovery sweep off the row until this commits; only the
+        # columns it checks are read.
+        status, holder, attempt, cancel_requested = (
+            RoomTurnJob.objects.select_for_update()
+            .values_list("status", "worker", "attempt", "cancel_requested")
+            .get(pk=job.pk)
+        )
+        if (status, holder, attempt) != (RoomTurnJob.Status.RUNNING, worker, job.attempt):
             raise LeaseLost(_("The job's lease passed to another worker."))
+        phase_written = False
         for receipt in receipts:
-            receipt_apply(campaign=campaign, result=_Receipt(receipt))
-        projection_apply(campaign=campaign, refresh=refresh)
+            # The newest receipt sets the phase its refresh read, in the same UPDATE.
+            phase = refresh.phase if _revision(receipt) == refresh.revision else None
+            wrote = receipt_apply(campaign=campaign, result=_Receipt(receipt), phase=phase)
+            phase_written |= bool(wrote and phase)
+        projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
         artifact_audience = (
             Message.Audience.GM if job.trigger_audience == Message.Audience.GM else "public"
         )
@@ -209,42 +221,38 @@ def turn_publish(
                 recipient_ids=[str(job.requester_id)],
             )
         charged = None
-        if locked.reservation_id:
+        if job.reservation_id:
             if final == RoomTurnJob.Status.SUCCEEDED or committed:
                 # quota_settle locks and reads the reservation itself: only its key is needed.
                 entry = quota_settle(
-                    reservation=Reservation(pk=locked.reservation_id),
+                    reservation=Reservation(pk=job.reservation_id),
                     actual=_actual_credits(stored, operations),
                 )
                 charged = entry.amount
             else:
-                reservation = Reservation.objects.filter(pk=locked.reservation_id).first()
+                reservation = Reservation.objects.filter(pk=job.reservation_id).first()
                 if reservation is not None and reservation.status == Reservation.Status.ACTIVE:
                     quota_release(reservation=reservation, reason=final)
                     charged = 0
         if fault == "fail_publish" and job.attempt <= limit:
             raise PublicationFailed(_("Injected publication fault."))
-        locked.status = final
-        locked.result_revision = campaign.authority_revision
-        locked.charged = charged
-        locked.finished_at = now
-        locked.lease_expires_at = None
-        if error:
-            locked.error_code = error["code"]
-            locked.error_message = error["message"][:2000]
-            locked.retryable = bool(error["retryable"])
-            locked.recovery = (error.get("recovery") or "")[:300]
-        else:
-            locked.error_code, locked.error_message = "", ""
-            locked.retryable, locked.recovery = False, ""
-        locked.save(
-            update_fields=[
-                "status", "result_revision", "charged", "finished_at", "lease_expires_at",
-                "error_code", "error_message", "retryable", "recovery", "updated_at",
-            ]
-        )  # fmt: skip
-        job_announce(locked)
-    job.status = final
+        ending = {
+            "status": final,
+            "result_revision": campaign.authority_revision,
+            "charged": charged,
+            "finished_at": now,
+            "lease_expires_at": None,
+            "error_code": error["code"] if error else "",
+            "error_message": error["message"][:2000] if error else "",
+            "retryable": bool(error["retryable"]) if error else False,
+            "recovery": (error.get("recovery") or "")[:300] if error else "",
+            "updated_at": timezone.now(),  # what auto_now would write: the end of the body
+        }
+        RoomTurnJob.objects.filter(pk=job.pk).update(**ending)  # the row is locked above
+        for name, value in ending.items():
+            setattr(job, name, value)
+        job.cancel_requested = cancel_requested
+        job_announce(job)
     return final
 
 
