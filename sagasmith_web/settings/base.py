@@ -158,7 +158,11 @@ if REDIS_URL:
         }
     }
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+    # Durability lives in the database, not the broker: every task is periodic or a turn, whose
+    # job row the recovery sweep re-enqueues when its message is lost or its lease expires. The
+    # broker's emulated acks (two Redis pipelines per task, redelivery after an hour) add
+    # nothing but cost, so they are off.
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"ack_emulation": False}
 else:
     # A file cache is shared by every local process (web, worker) without a server.
     CACHES = {

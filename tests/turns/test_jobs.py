@@ -337,11 +337,11 @@ def test_hot_path_exact_query_counts(
     assert job.status == RoomTurnJob.Status.SUCCEEDED and job.charged == 2
 
 
-# Submit: idempotency check, savepoint, room counter, message, outbox row, release, the
-# reservation (PostgreSQL: one statement; SQLite: select, savepoint, insert, update, release),
-# the job and its turn.job outbox row.
-SUBMIT_QUERIES_PG = 11
-SUBMIT_QUERIES_SQLITE = 16
+# Submit: savepoint, room counter, message, outbox row, release, the reservation (PostgreSQL:
+# one statement; SQLite: select, savepoint, insert, update, release), the job and its turn.job
+# outbox row. A repeated key is found by the unique constraints, not by a lookup first.
+SUBMIT_QUERIES_PG = 10
+SUBMIT_QUERIES_SQLITE = 15
 # Run: claim (job with requester, campaign lock with role and bound character, running count,
 # claim UPDATE with the facade, outbox row), cancel check, dispatched journal row, cancel check,
 # returned journal row, agent output; publish (campaign, job lock, receipt with the phase,

@@ -18,7 +18,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
-from apps.core.errors import IdempotencyConflict, PermissionDenied, ValidationFailed
+from apps.core.errors import (
+    ApplicationError,
+    IdempotencyConflict,
+    PermissionDenied,
+    ValidationFailed,
+)
 from apps.domains.registry import get_plugin
 from apps.projections.services import outbox_emit
 from apps.quota.models import Reservation
@@ -133,14 +138,15 @@ def turn_action_submit(
         raise ValidationFailed(_("An action is public or GM-only."), code="invalid_audience")
     user = membership.user
     request_hash = _request_hash(text=text, base_revision=base_revision, audience=audience)
-    existing = RoomTurnJob.objects.filter(requester=user, idempotency_key=idempotency_key).first()
-    if existing is not None:
-        return _same_or_conflict(existing, request_hash), False
+    # A repeated key is rare, so the unique constraints detect it rather than a lookup on every
+    # submit; a replay answers with the first job whatever would refuse a new submit now.
     if base_revision is not None:
         current = Campaign.objects.values_list("authority_revision", flat=True).get(
             pk=membership.campaign_id
         )
         if int(base_revision) != current:
+            if (replay := _replay(user, idempotency_key, request_hash)) is not None:
+                return replay, False
             raise StaleRevision(
                 _("The room changed since you loaded it (revision %(current)s, not %(base)s).")
                 % {"current": current, "base": base_revision},
@@ -184,14 +190,19 @@ def turn_action_submit(
             )
             job_announce(job)
             transaction.on_commit(lambda: enqueue_run(job_id))
-    except IntegrityError:
-        existing = RoomTurnJob.objects.filter(
-            requester=user, idempotency_key=idempotency_key
-        ).first()
-        if existing is None:
-            raise
-        return _same_or_conflict(existing, request_hash), False
+    except (IntegrityError, ApplicationError):
+        # The action message's client id (or the job's key) exists, or the submit was refused.
+        if (replay := _replay(user, idempotency_key, request_hash)) is not None:
+            return replay, False
+        raise
     return job, True
+
+
+def _replay(user, idempotency_key: str, request_hash: str) -> RoomTurnJob | None:
+    """The job an earlier submit with this key created, if any; raises IdempotencyConflict if
+    that submit was for a different action."""
+    existing = RoomTurnJob.objects.filter(requester=user, idempotency_key=idempotency_key).first()
+    return None if existing is None else _same_or_conflict(existing, request_hash)
 
 
 def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
