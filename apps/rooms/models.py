@@ -46,7 +46,10 @@ class Message(BaseModel):
         GM = "gm", _("GM only")
         PRIVATE = "private", _("private")
 
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="messages")
+    # Indexed by the unique (room, sequence) below.
+    room = models.ForeignKey(
+        Room, on_delete=models.CASCADE, related_name="messages", db_index=False
+    )
     sequence = models.BigIntegerField()
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.MESSAGE)
     mode = models.CharField(max_length=12, choices=Mode.choices, blank=True)

@@ -25,12 +25,15 @@ class RoomTurnJob(BaseModel):
     ACTIVE_STATUSES = ("queued", "running", "waiting")
     FINAL_STATUSES = ("succeeded", "failed", "cancelled")
 
+    # Foreign keys and times without their own index: the composite indexes and the unique
+    # (requester, key) below lead with them, and every index is written on each claim and end.
     campaign = models.ForeignKey(
-        "campaigns.Campaign", on_delete=models.CASCADE, related_name="turn_jobs"
+        "campaigns.Campaign", on_delete=models.CASCADE, related_name="turn_jobs", db_index=False
     )
     requester = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="turn_jobs"
-    )
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="turn_jobs",
+        db_index=False,
+    )  # fmt: skip
     trigger_message = models.OneToOneField(
         "rooms.Message", on_delete=models.PROTECT, related_name="turn_job"
     )
@@ -53,8 +56,8 @@ class RoomTurnJob(BaseModel):
     agent_output = models.JSONField(null=True, blank=True)
     attempt = models.PositiveSmallIntegerField(default=0)
     max_attempts = models.PositiveSmallIntegerField(default=3)
-    available_at = models.DateTimeField(db_index=True)
-    lease_expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    available_at = models.DateTimeField()
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=120, blank=True)
     cancel_requested = models.BooleanField(default=False)
@@ -114,7 +117,10 @@ class Operation(models.Model):
     id = models.BigAutoField(primary_key=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    job = models.ForeignKey(RoomTurnJob, on_delete=models.CASCADE, related_name="operations")
+    # Indexed by the unique (job, step) below.
+    job = models.ForeignKey(
+        RoomTurnJob, on_delete=models.CASCADE, related_name="operations", db_index=False
+    )
     step = models.PositiveIntegerField()
     tool = models.CharField(max_length=80)
     write = models.BooleanField(default=False)
