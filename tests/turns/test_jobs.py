@@ -211,6 +211,28 @@ def test_dispatched_call_is_recalled_with_the_same_key(
     assert len(narrations(job)) == 1
 
 
+def test_sweep_reenqueues_a_job_whose_message_was_lost(
+    dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The broker keeps no unacked copies: a message lost with its worker (or never sent) is
+    re-sent by the sweep once the job has waited past the grace period, and the turn runs once."""
+    room = dnd_room
+    settings.SAGASMITH_TURN_REENQUEUE_SECONDS = 30
+    with django_capture_on_commit_callbacks(execute=False):  # the enqueue never happens
+        lost, _ = submit(room, room.player, key="lost-1")
+        fresh, _ = submit(room, room.gm, key="fresh-1")
+    RoomTurnJob.objects.filter(pk=lost.pk).update(
+        available_at=timezone.now() - timedelta(seconds=31)
+    )
+    sent = []
+    monkeypatch.setattr("apps.turns.services.recovery.enqueue_run", sent.append)
+    counts = turn_recovery_sweep()
+    assert (counts["reenqueued"], sent) == (1, [lost.pk])  # the fresh job is within its grace
+    assert turn_run(job_id=lost.pk, heartbeat=False) == "succeeded"
+    assert turn_run(job_id=lost.pk, heartbeat=False) == "skipped"  # a duplicate is harmless
+    assert len(narrations(lost)) == 1
+
+
 def test_lease_exhausted_fails_and_releases(dnd_room, django_capture_on_commit_callbacks):
     room = dnd_room
     with django_capture_on_commit_callbacks(execute=False):
