@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -29,6 +30,7 @@ logger = logging.getLogger(__name__)
 ROOM_ENTRY = "room.entry"
 ACCESS_REVOKED = "access.revoked"
 PUBLISH_TIMEOUT = 10.0
+MARK_COALESCE_SECONDS = 0.05
 
 _poller: asyncio.Task | None = None
 _poller_stop: asyncio.Event | None = None
@@ -99,6 +101,8 @@ class Publisher:
         # One thread keeps one connection for the batched "dispatched" updates: opening a
         # database connection per batch costs more than the UPDATE itself.
         self._marker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox-mark")
+        self._unmarked: list[int] = []
+        self._unmarked_lock = threading.Lock()
 
     # --- loops ----------------------------------------------------------------------------
 
@@ -178,7 +182,24 @@ class Publisher:
                 else:
                     published.append(event.id)
             if published:
-                self._marker.submit(self._mark, published)
+                self._queue_marks(published)
+
+    def _queue_marks(self, ids: list[int]) -> None:
+        with self._unmarked_lock:
+            first = not self._unmarked
+            self._unmarked.extend(ids)
+        if first:
+            self._marker.submit(self._mark_unmarked)
+
+    def _mark_unmarked(self) -> None:
+        # Rows published within a short window share one UPDATE (a busy room publishes after
+        # every commit). The sweep re-sends only rows older than a second, so the wait costs no
+        # duplicate.
+        time.sleep(MARK_COALESCE_SECONDS)
+        with self._unmarked_lock:
+            ids, self._unmarked = self._unmarked, []
+        if ids:
+            self._mark(ids)
 
     def _mark(self, ids: list[int]) -> None:
         from .services import outbox_mark_dispatched

@@ -143,6 +143,24 @@ def test_marker_keeps_one_connection_across_batches(table):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_marks_published_within_the_window_share_one_update(table, monkeypatch):
+    campaign, owner, _ = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)  # rows stay pending
+    for body in ("one", "two", "three"):
+        post(owner, body)
+    ids = list(OutboxEvent.objects.order_by("id").values_list("id", flat=True))
+    marked = []
+    monkeypatch.setattr(publisher, "_mark", marked.append)
+    for event_id in ids:  # three drains, as three commits would publish them
+        publisher._queue_marks([event_id])
+    publisher.flush_marks()
+    assert marked == [ids]
+    publisher._queue_marks([10**9])  # after the window: a batch of its own
+    publisher.flush_marks()
+    assert marked == [ids, [10**9]]
+
+
+@pytest.mark.django_db(transaction=True)
 def test_publish_failure_keeps_row_pending_and_counts_attempt(table, memory_layer, monkeypatch):
     campaign, owner, _ = table
     post(owner, "one")
