@@ -40,14 +40,6 @@ def wait_listening(port: int, process: subprocess.Popen | None, what: str, timeo
     raise RuntimeError(f"{what} did not listen on port {port} within {timeout:.0f} s")
 
 
-def pct(values: list[float], p: float) -> float:
-    """Nearest-rank percentile (the same rule as bench_fanout)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
 def stop_process(process: subprocess.Popen | None, timeout: float = 10) -> None:
     if process is None or process.poll() is not None:
         return

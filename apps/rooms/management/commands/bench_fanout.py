@@ -33,7 +33,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
+
+from apps.core.benchmarks import cpu_delta, cpu_snapshot, pct, postgres_backend_pids
 
 CAPACITY_ENV = "SAGASMITH_BENCH_CHANNEL_CAPACITY"
 CLIENTS_MODULE = "apps.rooms.management.bench_clients"
@@ -84,27 +86,10 @@ def bench_application():
     )
 
 
-def pct(values, p):
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU of a live process from /proc (0 when it is gone or unreadable)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rpartition(")")[2].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _stats(values) -> str:
@@ -255,7 +240,7 @@ class Command(BaseCommand):
             f"{posts / wall:.1f} raw sends/s, {(len(live) + len(raw)) / wall:.0f} deliveries/s; "
             f"run time {wall:.2f} s\n"
             f"cpu during the run (s): bench {cpu['bench']:.2f}, server {cpu['server']:.2f}, "
-            f"clients {cpu['clients']:.2f}, postgres backends {cpu['postgres']:.2f}; "
+            f"clients {cpu['clients']:.2f}, postgres backends {cpu.get('postgres', 0.0):.2f}; "
             f"load average {load_before[0]:.2f} -> {os.getloadavg()[0]:.2f} on "
             f"{os.cpu_count()} cpus\n"
             f"shutdown: clients closed {closed.get('close_seconds', '?')} s; server left "
@@ -422,16 +407,17 @@ class Command(BaseCommand):
                     live.extend((t - start) * 1000 for t in times)
             return raw, live
 
-        pids = [p for p in await loop.run_in_executor(pool, self._postgres_pids) if p]
-        cpu0 = self._cpu_now(server.pid, clients.pid, pids)
+        pids = await loop.run_in_executor(pool, postgres_backend_pids)
+        processes = {"server": server.pid, "clients": clients.pid}
+        cpu0 = cpu_snapshot(processes, pids)
         began = time.perf_counter()
         try:
             results = await asyncio.gather(
                 *(one_room(r, c, m) for r, (c, m, _cookies) in enumerate(setups))
             )
             elapsed = time.perf_counter() - began
-            pids = [p for p in await loop.run_in_executor(pool, self._postgres_pids) if p]
-            cpu1 = self._cpu_now(server.pid, clients.pid, pids)
+            pids = await loop.run_in_executor(pool, postgres_backend_pids)
+            cpu1 = cpu_snapshot(processes, pids)
         finally:
             clients.stdin.close()  # EOF: the clients disconnect all at once
             try:
@@ -457,41 +443,11 @@ class Command(BaseCommand):
             "lost_live": lost["live"],
             "late": done.late,
             "elapsed": elapsed,
-            "cpu": self._cpu_delta(cpu0, cpu1),
+            "cpu": cpu_delta(cpu0, cpu1),
             "closed": closed,
             "presence_left": left,
             "disconnect_seconds": disconnect_seconds,
         }
-
-    @staticmethod
-    def _cpu_now(server_pid, clients_pid, postgres_pids) -> dict[str, float]:
-        return {
-            "bench": time.process_time(),
-            "server": _cpu_seconds(server_pid),
-            "clients": _cpu_seconds(clients_pid),
-            **{f"postgres:{p}": _cpu_seconds(p) for p in postgres_pids},
-        }
-
-    @staticmethod
-    def _cpu_delta(before, after) -> dict[str, float]:
-        # A backend that connected during the run counts from zero; one that left is not seen.
-        delta = {"bench": 0.0, "server": 0.0, "clients": 0.0, "postgres": 0.0}
-        for key, value in after.items():
-            delta[key.partition(":")[0]] += value - before.get(key, 0.0)
-        return delta
-
-    @staticmethod
-    def _postgres_pids() -> list[int]:
-        """Server processes serving this database (the bench's and the server's connections)."""
-        close_old_connections()
-        if connection.vendor != "postgresql":
-            return []
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-                " AND backend_type = 'client backend'"
-            )
-            return [row[0] for row in cursor.fetchall()]
 
     @staticmethod
     def _presence_left(campaign_ids) -> int:

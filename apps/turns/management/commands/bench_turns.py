@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import secrets
 import shutil
 import statistics
@@ -45,13 +46,13 @@ from django.db import close_old_connections, connection, transaction
 from django.test import override_settings
 from django.utils import timezone
 
+from apps.core.benchmarks import cpu_delta, cpu_snapshot, pct, postgres_backend_pids
 from apps.turns.bench_support import (
     CeleryWorker,
     DomainServer,
     TurnCounter,
     UvicornProcess,
     bench_data_delete,
-    pct,
     worker_env,
 )
 
@@ -79,6 +80,8 @@ class Results:
     group_send: list[float] = field(default_factory=list)
     floor: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    # CPU seconds of the measured phase by process ("bench" is this one, floor included)
+    cpu: dict[str, float] = field(default_factory=dict)
     # job id -> (wall time at POST start, wall time at narration receipt)
     wall: dict[str, tuple[float, float]] = field(default_factory=dict)
 
@@ -168,8 +171,12 @@ class Command(BaseCommand):
             server = UvicornProcess(env=env, log=self.base / "uvicorn.log")
             cleanups.append(("uvicorn", server.stop))
             n_tx = max(1, calibration.write_transactions)
+            processes = {
+                "worker": worker.process.pid, "web": server.process.pid,
+                "domain": domain.process.pid,
+            }  # fmt: skip
             results = asyncio.run(
-                self._run(bench_rooms, turns, concurrency, server.port, n_tx, worker)
+                self._run(bench_rooms, turns, concurrency, server.port, n_tx, worker, processes)
             )
             breakdown = self._breakdown(results)
             self._report(
@@ -340,7 +347,7 @@ class Command(BaseCommand):
 
     # --- the run -------------------------------------------------------------------------------
 
-    async def _run(self, rooms, turns, concurrency, port, n_tx, worker) -> Results:
+    async def _run(self, rooms, turns, concurrency, port, n_tx, worker, processes) -> Results:
         import httpx2
         from channels import DEFAULT_CHANNEL_LAYER
         from channels.layers import channel_layers
@@ -480,12 +487,16 @@ class Command(BaseCommand):
                 await asyncio.gather(*running)
 
             self.stdout.write(f"measuring {turns} turns ...")
+            backends = await loop.run_in_executor(pool, postgres_backend_pids)
+            cpu_before = cpu_snapshot(processes, backends)
             started = time.perf_counter()
             if self.rate:
                 await paced()
             else:
                 await asyncio.gather(*(drive(room, plan[room.index]) for room in rooms))
             self.elapsed = time.perf_counter() - started
+            backends = await loop.run_in_executor(pool, postgres_backend_pids)
+            results.cpu = cpu_delta(cpu_before, cpu_snapshot(processes, backends))
         finally:
             for ws in sockets:
                 await ws.close()
@@ -582,6 +593,15 @@ class Command(BaseCommand):
             row("floor: 1 group_send -> receive", results.group_send),
             row("floor: sum per sample", results.floor),
         ]
+        if results.turns and results.cpu:
+            per_turn = {name: seconds * 1000 / len(results.turns)
+                        for name, seconds in results.cpu.items()}  # fmt: skip
+            lines += [
+                "",
+                "CPU per measured turn (ms; the bench's includes its floor sample and clients): "
+                + ", ".join(f"{name} {ms:.1f}" for name, ms in per_turn.items())
+                + f"; all {sum(per_turn.values()):.1f} on {os.cpu_count()} CPUs",
+            ]
         if results.turns and results.floor:
             ratio = pct(results.turns, 50) / pct(results.floor, 50)
             p99 = pct(results.turns, 99)
