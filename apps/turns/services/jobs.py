@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -12,8 +13,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -237,28 +237,19 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
         # Serializes claims in one room, so two workers cannot both see "3 running" and start.
         # The same statement reads what the run needs of the requester: the role of an active
         # membership and the character of the first active binding they control.
-        campaign = (
-            Campaign.objects.select_for_update(of=("self",))
-            .annotate(
-                requester_role=Subquery(
-                    CampaignMembership.objects.filter(
-                        campaign_id=OuterRef("pk"),
-                        user_id=job.requester_id,
-                        status=CampaignMembership.Status.ACTIVE,
-                    ).values("role")[:1]
-                ),
-                requester_character=Subquery(
-                    ActorBinding.objects.filter(
-                        campaign_id=OuterRef("pk"),
-                        user_id=job.requester_id,
-                        status=ActorBinding.Status.ACTIVE,
-                        can_control=True,
-                    )
-                    .order_by("created_at")
-                    .values("character_id")[:1]
-                ),
+        campaign = next(
+            iter(
+                Campaign.objects.raw(
+                    _claim_campaign_sql(),
+                    {
+                        # As each backend stores them (SQLite: UUIDs as hex text).
+                        "campaign": _db_value(Campaign, job.campaign_id),
+                        "user": _db_value(RoomTurnJob, job.requester_id, field="requester"),
+                        "active": CampaignMembership.Status.ACTIVE,
+                        "binding_active": ActorBinding.Status.ACTIVE,
+                    },
+                )
             )
-            .get(pk=job.campaign_id)
         )
         # Counted after the lock is held (a subquery above would read the pre-lock snapshot).
         running = RoomTurnJob.objects.filter(
@@ -305,6 +296,41 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
         job.claim_context = context
         job_announce(job)
     return job, False
+
+
+# The claim's campaign lock, with the requester's role (an active membership) and the
+# character of the first active binding they control. Written as SQL because the claim runs
+# once per turn and compiling the annotated ORM query cost more than executing it.
+_CLAIM_CAMPAIGN_SQL = """
+SELECT c.*,
+    (SELECT m.role FROM {membership} AS m
+     WHERE m.campaign_id = c.id AND m.user_id = %(user)s AND m.status = %(active)s
+     LIMIT 1) AS requester_role,
+    (SELECT b.character_id FROM {binding} AS b
+     WHERE b.campaign_id = c.id AND b.user_id = %(user)s AND b.status = %(binding_active)s
+         AND b.can_control
+     ORDER BY b.created_at LIMIT 1) AS requester_character
+FROM {campaign} AS c
+WHERE c.id = %(campaign)s
+{lock}
+"""
+
+
+def _db_value(model, value, field: str = "pk"):
+    target = model._meta.pk if field == "pk" else model._meta.get_field(field)
+    return target.get_db_prep_value(value, connection)
+
+
+@functools.cache
+def _claim_campaign_sql() -> str:
+    quote = connection.ops.quote_name
+    return _CLAIM_CAMPAIGN_SQL.format(
+        campaign=quote(Campaign._meta.db_table),
+        membership=quote(CampaignMembership._meta.db_table),
+        binding=quote(ActorBinding._meta.db_table),
+        # SQLite has no row locks (it serializes writers), as select_for_update() assumes.
+        lock="FOR UPDATE OF c" if connection.features.has_select_for_update_of else "",
+    )
 
 
 @dataclass(frozen=True)
