@@ -1,6 +1,5 @@
 """Protocol routing. Kept apart from asgi.py so tests can build the same stack."""
 
-from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 
@@ -36,6 +35,7 @@ class OutboxPollerLifespan:
 
 
 def build_application(django_asgi):
+    from apps.accounts.middleware import WebsocketAuthMiddleware
     from apps.saga.mcp_http import mount_saga_mcp
 
     http_app = mount_saga_mcp(django_asgi)
@@ -44,7 +44,7 @@ def build_application(django_asgi):
             "http": http_app,
             "lifespan": OutboxPollerLifespan(http_app),
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns))
             ),
         }
     )

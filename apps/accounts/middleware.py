@@ -1,6 +1,9 @@
+from importlib import import_module
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import JsonResponse
+from django.http.cookie import parse_cookie
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -73,3 +76,30 @@ class LegalAcceptanceMiddleware:
                 )
             return redirect("/legal/accept?" + urlencode({"next": request.get_full_path()}))
         return self.get_response(request)
+
+
+class WebsocketAuthMiddleware:
+    """ASGI: the signed-in user of a websocket, from the session cookie, read once at connect.
+
+    Does what Channels' AuthMiddlewareStack does for a socket (the same session store and the same
+    user lookup with its session-hash check) without wrapping `send`: that wrapper exists to save
+    HTTP sessions, and it ran on every frame a room socket delivers."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        from channels.auth import get_user
+
+        if scope["type"] != "websocket":
+            return await self.inner(scope, receive, send)
+        cookies: dict[str, str] = {}
+        for name, value in scope.get("headers", ()):
+            if name == b"cookie":
+                cookies = parse_cookie(value.decode("latin1"))
+                break
+        store = import_module(settings.SESSION_ENGINE).SessionStore
+        scope = {**scope, "cookies": cookies}
+        scope["session"] = store(cookies.get(settings.SESSION_COOKIE_NAME))
+        scope["user"] = await get_user(scope)
+        return await self.inner(scope, receive, send)

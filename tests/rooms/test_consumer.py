@@ -109,6 +109,28 @@ async def test_session_cookie_authenticates(memory_layer, table, client):
     await comm.disconnect()
 
 
+async def test_session_of_a_changed_password_does_not_authenticate(memory_layer, table, client):
+    """The session-hash check holds on sockets too: a password change ends old sessions."""
+    campaign, owner, _ = table
+    await database_sync_to_async(client.force_login)(owner.user)
+    cookie = (
+        f"{dj_settings.SESSION_COOKIE_NAME}={client.cookies[dj_settings.SESSION_COOKIE_NAME].value}"
+    )
+
+    def change_password():
+        owner.user.set_password("a brand new passphrase")
+        owner.user.save(update_fields=["password"])
+
+    await database_sync_to_async(change_password)()
+    comm = WebsocketCommunicator(
+        build_application(None),
+        f"/ws/rooms/{campaign.id}/",
+        headers=[ORIGIN, (b"cookie", cookie.encode())],
+    )
+    await comm.connect()
+    assert (await comm.receive_output(timeout=3))["code"] == CLOSE_UNAUTHENTICATED
+
+
 async def test_removal_closes_socket_on_redis(redis_layer, table):
     campaign, owner, player = table
     comm = await open_socket(campaign, player.user)

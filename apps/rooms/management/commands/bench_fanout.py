@@ -63,11 +63,11 @@ def bench_application():
     django.setup()
     settings.DEBUG = False  # DJANGO_DEBUG=false already; also for settings that hard-code it
     _apply_capacity()
-    from channels.auth import AuthMiddlewareStack
     from channels.routing import ProtocolTypeRouter, URLRouter
     from channels.security.websocket import AllowedHostsOriginValidator
     from django.urls import path
 
+    from apps.accounts.middleware import WebsocketAuthMiddleware
     from apps.rooms.consumers import RoomConsumer
 
     class BenchRoomConsumer(RoomConsumer):
@@ -78,7 +78,7 @@ def bench_application():
     return ProtocolTypeRouter(
         {
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(
+                WebsocketAuthMiddleware(
                     URLRouter([path("ws/rooms/<str:campaign_id>/", BenchRoomConsumer.as_asgi())])
                 )
             )
