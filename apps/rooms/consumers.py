@@ -15,7 +15,9 @@ Close codes: see CLOSE_* below.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+from collections import OrderedDict
 from urllib.parse import parse_qs
 from uuid import UUID
 
@@ -42,6 +44,21 @@ CLOSE_BAD_REQUEST = 4400  # malformed campaign id or `after`
 CLOSE_UNAUTHENTICATED = 4401  # no signed-in session: sign in, then reconnect
 CLOSE_ACCESS_REVOKED = 4403  # removed from the campaign while connected: do not reconnect
 CLOSE_NOT_FOUND = 4404  # no such campaign, or not a member (deliberately indistinguishable)
+
+
+# Every socket in a room that may see an entry or event is sent the same text: encode it once
+# per process. Keys are (campaign, sequence) and (campaign, "outbox", id): never reused.
+_FRAMES: OrderedDict[tuple, str] = OrderedDict()
+_FRAMES_KEPT = 1024
+
+
+def _frame_text(key: tuple, frame: dict) -> str:
+    text = _FRAMES.get(key)
+    if text is None:
+        text = _FRAMES[key] = json.dumps(frame)  # as send_json encodes
+        if len(_FRAMES) > _FRAMES_KEPT:
+            _FRAMES.popitem(last=False)
+    return text
 
 
 def heartbeat_seconds() -> float:
@@ -201,19 +218,21 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             viewer_user_id=self.user_id,
             viewer_role=self.role,
         ):
-            await self.send_json({"type": "entry", "entry": entry})
+            frame = {"type": "entry", "entry": entry}
+            await self.send(text_data=_frame_text((self.campaign_id, sequence), frame))
 
     async def outbox_event(self, event):
         if outbox_audience_visible_to(
             audience=event["audience"], viewer_user_id=self.user_id, viewer_role=self.role
         ):
-            await self.send_json(
-                {
-                    "type": "event",
-                    "event_type": event["event_type"],
-                    "outbox_id": event["outbox_id"],
-                    "payload": event["payload"],
-                }
+            frame = {
+                "type": "event",
+                "event_type": event["event_type"],
+                "outbox_id": event["outbox_id"],
+                "payload": event["payload"],
+            }
+            await self.send(
+                text_data=_frame_text((self.campaign_id, "outbox", event["outbox_id"]), frame)
             )
 
     async def presence_update(self, event):

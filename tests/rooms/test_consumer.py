@@ -1,4 +1,5 @@
 import asyncio
+import json
 
 import pytest
 from channels.db import database_sync_to_async
@@ -224,14 +225,14 @@ async def test_send_to_departed_client_leaves_groups_and_presence(redis_layer, t
     from apps.rooms.models import Presence
 
     campaign, owner, player = table
-    real_send = RoomConsumer.send_json
+    real_send = RoomConsumer.send
 
-    async def send_json(self, content, close=False):
-        if self.user.pk == player.user_id and content["type"] == "entry":
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        if self.user.pk == player.user_id and json.loads(text_data or "{}").get("type") == "entry":
             raise OSError("client disconnected")  # what uvicorn raises once the client is gone
-        return await real_send(self, content, close)
+        return await real_send(self, text_data, bytes_data, close)
 
-    monkeypatch.setattr(RoomConsumer, "send_json", send_json)
+    monkeypatch.setattr(RoomConsumer, "send", send)
     a = await open_socket(campaign, owner.user)
     await frames_until_caught_up(a)
     b = await open_socket(campaign, player.user)
