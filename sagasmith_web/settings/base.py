@@ -93,6 +93,11 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     # Parameters travel apart from the SQL: no client-side quoting of large JSON payloads.
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    # The pool keeps each connection, so a statement run a few times on it is parsed and
+    # planned once (psycopg's automatic preparation; Django turns it off by default for the
+    # sake of transaction-mode poolers, which this deployment does not put in between).
+    if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN", default=2),
         "max_size": env.int("DATABASE_POOL_MAX", default=20),

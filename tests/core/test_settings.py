@@ -90,7 +90,8 @@ for t in threads:
 for t in threads:
     t.join()
 options = db["OPTIONS"]
-print(db["CONN_MAX_AGE"], sorted(options["pool"].items()), options["server_side_binding"])
+print(db["CONN_MAX_AGE"], sorted(options["pool"].items()), options["server_side_binding"],
+      options.get("prepare_threshold"), settings.CELERY_BROKER_TRANSPORT_OPTIONS)
 print(len({id(h) for h in handles}), len({id(p) for p in pools}))
 """
 
@@ -99,7 +100,8 @@ def test_production_pools_database_and_cache_connections_per_process():
     result = run_check({**COMPLETE_ENV, "DATABASE_POOL_MAX": "7"}, code=POOLS_PROBE)
     assert result.returncode == 0, result.stderr
     # Three threads, three cache handles, one Redis pool; no per-thread database connections.
+    # Repeated statements are prepared; the broker keeps no unacked copies (the job rows do).
     assert result.stdout.splitlines() == [
-        "0 [('max_size', 7), ('min_size', 2), ('timeout', 10.0)] True",
+        "0 [('max_size', 7), ('min_size', 2), ('timeout', 10.0)] True 5 {'ack_emulation': False}",
         "3 1",
     ]

@@ -101,3 +101,53 @@ def test_16_concurrent_reserves_with_one_key_hold_credits_once(make_user):
     account = QuotaAccount.objects.get(pk=account.pk)
     assert (account.balance, account.reserved) == (7, 3)
     assert_invariant(account)
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_settle_while_a_grant_arrives_and_an_old_one_expires(make_user):
+    """The one-statement settlement reads one snapshot: a grant committed while it waits for the
+    account lock is not in it. It must then write nothing and let the ORM path settle."""
+    require_postgres()
+    import time
+    from datetime import timedelta
+
+    from django.db import transaction
+    from django.utils import timezone
+
+    from apps.quota.models import QuotaGrant
+
+    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
+    user = make_user()
+    account = services.quota_account_for(user=user, plan=plan)
+    old = services.quota_grant(
+        account=account, amount=10, source="system", expires_at=timezone.now() + timedelta(days=1)
+    )
+    reservation = services.quota_reserve(user=user, amount=5, key="turn")
+    locked, settled = threading.Event(), []
+
+    def settle() -> None:
+        close_old_connections()
+        try:
+            locked.wait(5)
+            settled.append(services.quota_settle(reservation=reservation, actual=4))
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=settle)
+    thread.start()
+    with transaction.atomic():
+        # Another writer holds the account: a new grant, and the old grant's credits forfeited
+        # the way expiry takes them, so only the new grant can pay.
+        QuotaAccount.objects.select_for_update().get(pk=account.pk)
+        locked.set()
+        time.sleep(0.3)  # the settlement is now waiting on the account lock
+        QuotaGrant.objects.create(account=account, amount=10, remaining=10, source="system")
+        QuotaGrant.objects.filter(pk=old.pk).update(remaining=0)
+        # Balance 5 + 10 new - 10 forfeited (expiry takes min(remaining, balance)); 5 reserved.
+        QuotaAccount.objects.filter(pk=account.pk).update(balance=5)
+    thread.join(10)
+    (entry,) = settled
+    assert (entry.amount, entry.balance_after) == (4, 6)
+    assert_invariant(account)
+    assert LedgerEntry.objects.filter(reservation_id=reservation.pk).count() == 1

@@ -302,7 +302,7 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
 # character of the first active binding they control. Written as SQL because the claim runs
 # once per turn and compiling the annotated ORM query cost more than executing it.
 _CLAIM_CAMPAIGN_SQL = """
-SELECT c.*,
+SELECT {columns},
     (SELECT m.role FROM {membership} AS m
      WHERE m.campaign_id = c.id AND m.user_id = %(user)s AND m.status = %(active)s
      LIMIT 1) AS requester_role,
@@ -325,6 +325,8 @@ def _db_value(model, value, field: str = "pk"):
 def _claim_campaign_sql() -> str:
     quote = connection.ops.quote_name
     return _CLAIM_CAMPAIGN_SQL.format(
+        # Named, not c.*: a prepared statement's result columns must not change under it.
+        columns=", ".join(f"c.{quote(f.column)}" for f in Campaign._meta.concrete_fields),
         campaign=quote(Campaign._meta.db_table),
         membership=quote(CampaignMembership._meta.db_table),
         binding=quote(ActorBinding._meta.db_table),
