@@ -137,9 +137,29 @@ def test_claim_is_conditional_and_room_limit_holds(
     claimed, busy = turn_claim(job_id=first.pk, worker="w1")
     assert (claimed.status, claimed.attempt, busy) == ("running", 1, False)
     assert turn_claim(job_id=first.pk, worker="w2") == (None, False)
+    RoomTurnJob.objects.filter(pk=second.pk).update(
+        available_at=timezone.now() - timedelta(minutes=5)
+    )
     assert turn_claim(job_id=second.pk, worker="w2") == (None, True)
     second.refresh_from_db()
     assert (second.status, second.attempt) == ("queued", 0)
+    # A busy attempt restarts the sweep's grace: its own retry message is on its way.
+    assert timezone.now() - second.available_at < timedelta(seconds=5)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_recovery_sweep()["reenqueued"] == 0
+
+
+def test_longest_idempotency_key_is_accepted_and_replays(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    key = "k" * 160
+    with django_capture_on_commit_callbacks(execute=False):
+        first, created = submit(room, room.player, key=key)
+        again, created_again = submit(room, room.player, key=key)
+        other, created_other = submit(room, room.player, key="k" * 159 + "j")
+    assert (created, created_again, again.pk, created_other) == (True, False, first.pk, True)
+    assert other.pk != first.pk
 
 
 def test_publication_failure_waits_then_publishes_once(

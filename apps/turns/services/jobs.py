@@ -98,6 +98,14 @@ def enqueue_run(job_id, *, countdown: float = 0) -> None:
     run_turn.apply_async((str(job_id),), countdown=countdown or None)
 
 
+def _action_client_id(idempotency_key: str) -> str:
+    """The action message's client id: the key itself, or its digest when "turn:" and the key
+    would exceed a client id's 160 characters."""
+    if len(idempotency_key) <= 155:
+        return f"turn:{idempotency_key}"
+    return "turn#" + hashlib.sha256(idempotency_key.encode()).hexdigest()
+
+
 def _request_hash(*, text: str, base_revision: int | None, audience: str) -> str:
     canonical = json.dumps(
         {"text": text, "base_revision": base_revision, "audience": audience}, sort_keys=True
@@ -161,7 +169,7 @@ def turn_action_submit(
                 body=text,
                 mode=Message.Mode.ACTION,
                 audience=audience,
-                client_message_id=f"turn:{idempotency_key}",
+                client_message_id=_action_client_id(idempotency_key),
             )
             if not created:
                 # A concurrent submit with this key committed its message first.
@@ -258,6 +266,11 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
             lease_expires_at__gt=now,
         ).count()
         if running >= conf.room_concurrency():
+            # Its message is re-sent shortly; the sweep's grace for lost messages counts from
+            # this attempt, so a long wait does not add a message chain every sweep.
+            RoomTurnJob.objects.filter(pk=job.pk, status=job.status, attempt=job.attempt).update(
+                available_at=now
+            )
             return None, True
         changes: dict[str, Any] = {}
         context = None
