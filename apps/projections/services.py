@@ -42,6 +42,28 @@ def normalize_audience(audience: dict | str) -> dict | str:
     )
 
 
+def outbox_event_new(
+    *, event_type: str, campaign_id, payload: dict[str, Any], audience: dict | str = "public"
+) -> OutboxEvent:
+    """An unsaved outbox row, for a writer that inserts it with its change in one statement
+    (then `outbox_publish_on_commit`). Raises ValidationFailed for an unknown audience shape."""
+    return OutboxEvent(
+        event_type=event_type,
+        campaign_id=UUID(str(campaign_id)),
+        payload=payload,
+        audience=normalize_audience(audience),
+    )
+
+
+def outbox_publish_on_commit(event: OutboxEvent) -> None:
+    """Publish a written row after the current transaction commits."""
+    from .dispatch import publisher, publishes_on_commit
+
+    if publishes_on_commit():
+        # Hand the row itself to the publisher: no re-read, and the request does not wait.
+        transaction.on_commit(lambda: publisher.submit([event]))
+
+
 def outbox_emit(
     *, event_type: str, campaign_id, payload: dict[str, Any], audience: dict | str = "public"
 ) -> OutboxEvent:
@@ -49,17 +71,11 @@ def outbox_emit(
 
     Raises ValidationFailed for an unknown audience shape.
     """
-    event = OutboxEvent.objects.create(
-        event_type=event_type,
-        campaign_id=UUID(str(campaign_id)),
-        payload=payload,
-        audience=normalize_audience(audience),
+    event = outbox_event_new(
+        event_type=event_type, campaign_id=campaign_id, payload=payload, audience=audience
     )
-    from .dispatch import publisher, publishes_on_commit
-
-    if publishes_on_commit():
-        # Hand the row itself to the publisher: no re-read, and the request does not wait.
-        transaction.on_commit(lambda: publisher.submit([event]))
+    event.save(force_insert=True)
+    outbox_publish_on_commit(event)
     return event
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core.services import audit_record
+from apps.core.sql import values_sql
 
 from .checks import byte_size
 from .coordinator import SagaContext, advance, apply_plan, terminate
@@ -137,17 +138,6 @@ def _write_orm(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, str]]) -
         )
 
 
-def _values_sql(model, rows: list, names: tuple[str, ...]) -> tuple[str, list[Any]]:
-    """`VALUES (...), (...)` for model instances, with each field's own database preparation."""
-    fields = [model._meta.get_field(name) for name in names]
-    params: list[Any] = []
-    for row in rows:
-        for f in fields:
-            params.append(f.get_db_prep_save(f.pre_save(row, add=True), connection))
-    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-    return "VALUES " + ", ".join([one] * len(rows)), params
-
-
 def _write_postgresql(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, str]]) -> None:
     """Artifact upsert, event insert and saga update as one statement (data-modifying CTEs)."""
     qn = connection.ops.quote_name
@@ -155,7 +145,7 @@ def _write_postgresql(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, s
     params: list[Any] = []
     if artifacts:
         names = ("id", "created_at", "updated_at", "saga", "path", "content", "size")
-        values, values_params = _values_sql(SagaArtifact, _artifact_rows(saga, artifacts), names)
+        values, values_params = values_sql(SagaArtifact, _artifact_rows(saga, artifacts), names)
         columns = ", ".join(qn(SagaArtifact._meta.get_field(n).column) for n in names)
         ctes.append(
             f"{qn(SagaArtifact._meta.db_table)} ({columns}) {values} "
@@ -165,7 +155,7 @@ def _write_postgresql(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, s
         params += values_params
     if ctx.events:
         names = ("saga", "sequence", "type", "ts", "payload")
-        values, values_params = _values_sql(SagaEvent, _event_rows(saga, ctx), names)
+        values, values_params = values_sql(SagaEvent, _event_rows(saga, ctx), names)
         columns = ", ".join(qn(SagaEvent._meta.get_field(n).column) for n in names)
         ctes.append(f"{qn(SagaEvent._meta.db_table)} ({columns}) {values}")
         params += values_params

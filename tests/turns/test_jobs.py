@@ -379,17 +379,19 @@ def test_hot_path_exact_query_counts(
     assert job.status == RoomTurnJob.Status.SUCCEEDED and job.charged == 2
 
 
-# Submit: savepoint, room counter, message, outbox row, release, the reservation (PostgreSQL:
-# one statement; SQLite: select, savepoint, insert, update, release), the job and its turn.job
-# outbox row. A repeated key is found by the unique constraints, not by a lookup first.
-SUBMIT_QUERIES_PG = 10
+# Submit: savepoint, room counter, message and its outbox row (one statement on PostgreSQL),
+# release, the reservation (PostgreSQL: one statement; SQLite: select, savepoint, insert, update,
+# release), the job and its turn.job outbox row. A repeated key is found by the unique
+# constraints, not by a lookup first.
+SUBMIT_QUERIES_PG = 9
 SUBMIT_QUERIES_SQLITE = 15
 # Run: claim (job with requester, campaign lock with role and bound character, running count,
 # claim UPDATE with the facade, outbox row), cancel check, dispatched journal row, cancel check,
 # returned journal row, agent output; publish (campaign, job lock, receipt with the phase,
-# snapshot upsert, state.changed, narration, settlement, job end state, outbox row). PostgreSQL
-# settles in one statement; SQLite takes the ORM path (savepoint, reservation and account lock,
-# grants, grant update, account, ledger entry, allocation, reservation, release).
+# snapshot upsert, state.changed, narration with its outbox row, settlement, job end state,
+# outbox row). PostgreSQL writes the narration and its outbox row in one statement and settles in
+# one; SQLite takes the ORM paths (two inserts; savepoint, reservation and account lock, grants,
+# grant update, account, ledger entry, allocation, reservation, release).
 # With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
-RUN_QUERIES_PG = 25
+RUN_QUERIES_PG = 24
 RUN_QUERIES_SQLITE = 33

@@ -1,0 +1,35 @@
+"""SQL the ORM cannot write in one statement, built from model metadata (tables, columns and
+each field's own database preparation), so it follows the models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+
+def values_sql(model, rows: list, names: tuple[str, ...]) -> tuple[str, list[Any]]:
+    """`VALUES (...), (...)` for model instances, with each field's own database preparation
+    (auto_now fields are set on the instances, as a save would)."""
+    fields = [model._meta.get_field(name) for name in names]
+    params: list[Any] = []
+    for row in rows:
+        for f in fields:
+            params.append(f.get_db_prep_save(f.pre_save(row, add=True), connection))
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    return "VALUES " + ", ".join([one] * len(rows)), params
+
+
+def insert_sql(model, rows: list, names: tuple[str, ...] | None = None) -> tuple[str, list[Any]]:
+    """`INSERT INTO <table> (<columns>) VALUES ...` for instances; `names` defaults to every
+    concrete field but an auto-incremented primary key."""
+    if names is None:
+        names = tuple(
+            f.name
+            for f in model._meta.concrete_fields
+            if not (f.primary_key and getattr(f, "db_returning", False))
+        )
+    qn = connection.ops.quote_name
+    columns = ", ".join(qn(model._meta.get_field(n).column) for n in names)
+    values, params = values_sql(model, rows, names)
+    return f"INSERT INTO {qn(model._meta.db_table)} ({columns}) {values}", params  # noqa: S608
