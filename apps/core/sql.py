@@ -33,3 +33,15 @@ def insert_sql(model, rows: list, names: tuple[str, ...] | None = None) -> tuple
     columns = ", ".join(qn(model._meta.get_field(n).column) for n in names)
     values, params = values_sql(model, rows, names)
     return f"INSERT INTO {qn(model._meta.db_table)} ({columns}) {values}", params  # noqa: S608
+
+
+def db_value(model, field_name: str, value) -> Any:
+    """A lookup value as `model.field_name` stores it on this backend (SQLite: UUIDs as hex)."""
+    field = model._meta.pk if field_name == "pk" else model._meta.get_field(field_name)
+    return field.get_db_prep_value(value, connection)
+
+
+def mark_saved(*rows) -> None:
+    """Instances written by hand-built SQL become what a save() would leave: stored rows."""
+    for row in rows:
+        row._state.adding, row._state.db = False, connection.alias

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from apps.core.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from apps.core.services import audit_record
+from apps.core.sql import mark_saved
 
 from .models import LedgerAllocation, LedgerEntry, Plan, QuotaAccount, QuotaGrant, Reservation
 
@@ -371,8 +372,7 @@ def _reserve_one_statement(
         expires_at=expires,
         close_reason="",
     )
-    reservation._state.adding = False
-    reservation._state.db = connection.alias
+    mark_saved(reservation)
     return reservation
 
 
@@ -566,8 +566,7 @@ def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEnt
         reservation_id=reservation.pk,
         description=owner_type or "",
     )
-    entry._state.adding = False
-    entry._state.db = connection.alias
+    mark_saved(entry)
     reservation.status, reservation.settled_amount = Reservation.Status.SETTLED, charge
     reservation.closed_at, reservation.close_reason = now, "settled"
     return entry

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
-from apps.core.sql import insert_sql
+from apps.core.sql import db_value, insert_sql, mark_saved
 from apps.projections.dispatch import ROOM_ENTRY
 from apps.projections.models import OutboxEvent
 from apps.projections.services import outbox_emit, outbox_event_new, outbox_publish_on_commit
@@ -90,7 +90,7 @@ def _take_sequence(*, campaign_id) -> tuple[UUID, int] | None:
     N). Django's ORM has no UPDATE ... RETURNING; both SQLite (>= 3.35) and PostgreSQL do.
     """
     table = connection.ops.quote_name(Room._meta.db_table)
-    key = Room._meta.get_field("campaign").target_field.get_db_prep_value(campaign_id, connection)
+    key = db_value(Room, "campaign", campaign_id)
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET last_sequence = last_sequence + 1 "  # noqa: S608 (model table name)
@@ -150,8 +150,7 @@ def _insert_with_outbox_row(message: Message, *, campaign_id, recipients: list) 
         cursor.execute(f"WITH entry AS ({entry_sql}) {event_sql} RETURNING {returning}",
                        params + event_params)  # fmt: skip
         event.id = cursor.fetchone()[0]
-    for row in (message, event):
-        row._state.adding, row._state.db = False, connection.alias
+    mark_saved(message, event)
     outbox_publish_on_commit(event)
 
 

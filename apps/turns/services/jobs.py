@@ -24,6 +24,7 @@ from apps.core.errors import (
     PermissionDenied,
     ValidationFailed,
 )
+from apps.core.sql import db_value
 from apps.domains.registry import get_plugin
 from apps.projections.services import outbox_emit
 from apps.quota.models import Reservation
@@ -251,8 +252,8 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
                     _claim_campaign_sql(),
                     {
                         # As each backend stores them (SQLite: UUIDs as hex text).
-                        "campaign": _db_value(Campaign, job.campaign_id),
-                        "user": _db_value(RoomTurnJob, job.requester_id, field="requester"),
+                        "campaign": db_value(Campaign, "pk", job.campaign_id),
+                        "user": db_value(RoomTurnJob, "requester", job.requester_id),
                         "active": CampaignMembership.Status.ACTIVE,
                         "binding_active": ActorBinding.Status.ACTIVE,
                     },
@@ -327,11 +328,6 @@ FROM {campaign} AS c
 WHERE c.id = %(campaign)s
 {lock}
 """
-
-
-def _db_value(model, value, field: str = "pk"):
-    target = model._meta.pk if field == "pk" else model._meta.get_field(field)
-    return target.get_db_prep_value(value, connection)
 
 
 @functools.cache
