@@ -21,6 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from apps.campaigns.models import Campaign, CampaignMembership
+from apps.campaigns.services.authority import receipt_revision
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
 from apps.domains.registry import Panel, get_plugin
@@ -102,16 +103,14 @@ def projection_reads(
     *, campaign: Campaign, receipts: Iterable[dict[str, Any]], requester
 ) -> Refresh:
     """Re-read the panels the advancing receipts changed. Holds no transaction."""
-    fresh = [
-        r for r in receipts if int(r.get("authority_revision") or 0) > campaign.authority_revision
-    ]
+    fresh = [r for r in receipts if receipt_revision(r) > campaign.authority_revision]
     if not fresh:
         return Refresh()
     scopes = sorted({s for r in fresh for s in r.get("changed_scopes", [])})
     entity_ids = sorted({e for r in fresh for e in r.get("entity_ids", [])})
     audience = GM if all(r.get("audience") == GM for r in fresh) else PUBLIC
     refresh = Refresh(
-        revision=max(int(r["authority_revision"]) for r in fresh),
+        revision=max(receipt_revision(r) for r in fresh),
         changed_scopes=scopes,
         entity_ids=entity_ids,
         audience=audience,

@@ -65,12 +65,17 @@ def authority_write(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def receipt_revision(receipt: dict[str, Any] | None) -> int:
+    """The authority revision a write's receipt names (0 for none)."""
+    return int((receipt or {}).get("authority_revision") or 0)
+
+
 def receipt_apply(*, campaign: Campaign, result: DomainResult, phase: str | None = None) -> bool:
     """Record a write's receipt on the projection; an older receipt never overwrites a newer one.
     `phase`, when given, is the phase read at that revision and is written with it. Returns
     whether it wrote. Call inside the transaction that applies the change."""
     receipt = result.receipt or {}
-    revision = int(receipt.get("authority_revision") or 0)
+    revision = receipt_revision(receipt)
     changes = {"authority_revision": revision, "authority_receipt": receipt}
     if phase:
         changes["phase"] = phase

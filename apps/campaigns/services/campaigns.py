@@ -14,6 +14,7 @@ from apps.domains.client import domain_call
 from apps.domains.registry import get_plugin
 
 from ..models import Campaign, CampaignMembership
+from .authority import receipt_revision
 
 # Campaign ids derive from (owner, creation key), so a retried create reaches the same domain
 # campaign and gets the stored result back instead of creating a second one.
@@ -64,7 +65,7 @@ def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -
                 name=name,
                 system_id=plugin.system_id,
                 owner=owner,
-                authority_revision=int(receipt.get("authority_revision") or 0),
+                authority_revision=receipt_revision(receipt),
                 authority_receipt=receipt,
                 phase=str(view.get("phase") or "lobby"),
                 creation_key=idempotency_key,

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.campaigns.models import Campaign
-from apps.campaigns.services.authority import receipt_apply
+from apps.campaigns.services.authority import receipt_apply, receipt_revision
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_settle
 from apps.rooms.models import Message
@@ -115,10 +115,6 @@ def _message_audience(job: RoomTurnJob, audience: str, requester_is_gm: bool):
     return Message.Audience.PUBLIC, []
 
 
-def _revision(receipt: dict[str, Any]) -> int:
-    return int(receipt.get("authority_revision") or 0)
-
-
 def _actual_credits(stored: dict[str, Any], operations: list[Operation]) -> int:
     """One credit per turn, one per executed tool call, one per started 1000 model tokens."""
     usage = stored.get("usage") or {}
@@ -165,7 +161,7 @@ def turn_publish(
         phase_written = False
         for receipt in receipts:
             # The newest receipt sets the phase its refresh read, in the same UPDATE.
-            phase = refresh.phase if _revision(receipt) == refresh.revision else None
+            phase = refresh.phase if receipt_revision(receipt) == refresh.revision else None
             wrote = receipt_apply(campaign=campaign, result=_Receipt(receipt), phase=phase)
             phase_written |= bool(wrote and phase)
         projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
