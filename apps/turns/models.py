@@ -195,7 +195,7 @@ class ProjectionSnapshot(BaseModel):
         "campaigns.Campaign", on_delete=models.CASCADE, related_name="projection_snapshots"
     )
     scope = models.CharField(max_length=80)  # the plugin panel key, e.g. "combat"
-    audience = models.CharField(max_length=80)  # "gm", "players" or "public"
+    audience = models.CharField(max_length=80)  # "gm", "public" or one viewer's "user:<id>"
     authority_revision = models.BigIntegerField()
     data = models.JSONField(default=dict)
 

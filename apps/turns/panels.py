@@ -9,7 +9,14 @@ from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
-from apps.turns.projections import GM, PLAYERS, PUBLIC, panel_read, snapshot_store, snapshots_for
+from apps.turns.projections import (
+    GM,
+    PUBLIC,
+    panel_read,
+    snapshot_store,
+    snapshots_for,
+    viewer_audience,
+)
 from apps.turns.selectors import active_jobs_for_viewer
 from apps.turns.services.jobs import MANAGER_ROLES, job_view
 
@@ -42,7 +49,10 @@ def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
     """Everything the side panels show this viewer. Raises the domain client's transport
     errors only for the character card's server; panel reads degrade to their last row."""
     campaign = Campaign.objects.get(pk=membership.campaign_id)
-    audience = GM if membership.role in MANAGER_ROLES else PLAYERS
+    manager = membership.role in MANAGER_ROLES
+    # A player's (or observer's) rows are their own: the domain may show each one different
+    # things, so one player's view is never served to another.
+    audience = GM if manager else viewer_audience(membership.user_id)
     plugin = get_plugin(campaign.system_id)
     rows = snapshots_for(campaign=campaign, audience=audience)
     panels: dict[str, Any] = {}
@@ -72,7 +82,7 @@ def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
         "phase": campaign.phase,
         "authority_revision": campaign.authority_revision,
         "role": membership.role,
-        "audience": audience,
+        "audience": GM if manager else "players",
         "panels": panels,
         "character": _character_card(campaign, membership),
         "jobs": [

@@ -1,10 +1,13 @@
 """Panel projections rebuilt from receipts (architecture.md section 7).
 
 A receipt names the new authority revision and the changed scopes. Only panels whose scopes
-changed are re-read, through the plugin's read tool, once per audience: "gm" (read as the
-campaign owner), "players" (read as a player: the domain filters its views by the token's
-role, so every player gets the same view) or "public" for panels that are not audience
-filtered. A receipt that does not advance the campaign's revision invalidates nothing.
+changed are re-read, through the plugin's read tool: as the campaign owner for the "gm" row, or
+once for the "public" row of a panel that is not audience filtered. A player's view may hold
+what only that player may see (the domain filters by the token's principal, not only its
+role), so player rows are per viewer ("user:<id>") and are read with the viewer's own
+delegation when they open or refresh the panel. A receipt that does not advance the campaign's
+revision invalidates nothing, and the rows of panels an unbroken chain of receipts did not touch
+move to the chain's revision.
 
 Reads happen outside any transaction (`projection_reads`); the rows and the `state.changed`
 outbox event are written in the publishing transaction (`projection_apply`).
@@ -20,7 +23,7 @@ from typing import Any
 from django.db import connection
 from django.utils import timezone
 
-from apps.campaigns.models import Campaign, CampaignMembership
+from apps.campaigns.models import Campaign
 from apps.campaigns.services.authority import receipt_revision
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
@@ -32,7 +35,13 @@ from apps.turns.models import ProjectionSnapshot
 logger = logging.getLogger(__name__)
 
 STATE_CHANGED = "state.changed"
-GM, PLAYERS, PUBLIC = "gm", "players", "public"
+GM, PUBLIC = "gm", "public"
+VIEWER_PREFIX = "user:"
+
+
+def viewer_audience(user_id) -> str:
+    """The row audience of one non-manager viewer's own view of an audience-filtered panel."""
+    return f"{VIEWER_PREFIX}{user_id}"
 
 
 @dataclass
@@ -53,6 +62,10 @@ class Refresh:
     audience: str = PUBLIC
     reads: list[SnapshotRead] = field(default_factory=list)
     phase: str | None = None
+    # Rows of the panels no receipt touched stay true when the receipts form one unbroken
+    # chain: those stored at the chain's start are current at `revision` as well.
+    chain_start: int | None = None
+    unchanged: list[str] = field(default_factory=list)
 
     @property
     def advances(self) -> bool:
@@ -60,23 +73,11 @@ class Refresh:
 
 
 def _readers(campaign: Campaign, panel: Panel, fallback) -> list[tuple[str, Any]]:
-    """(audience, principal) pairs a panel is read as."""
+    """(audience, principal) pairs a panel is re-read as when a receipt changes it. Players'
+    rows are not among them: each is read with that player's own delegation on demand."""
     if not panel.audience_filtered:
         return [(PUBLIC, fallback)]
-    readers: list[tuple[str, Any]] = [(GM, campaign.owner)]
-    player = (
-        CampaignMembership.objects.select_related("user")
-        .filter(
-            campaign=campaign,
-            status=CampaignMembership.Status.ACTIVE,
-            role=CampaignMembership.Role.PLAYER,
-        )
-        .order_by("created_at")
-        .first()
-    )
-    if player is not None:
-        readers.append((PLAYERS, player.user))
-    return readers
+    return [(GM, campaign.owner)]
 
 
 def panel_read(*, campaign: Campaign, panel: Panel, requester) -> SnapshotRead | None:
@@ -107,8 +108,11 @@ def projection_reads(
     if not fresh:
         return Refresh()
     scopes = sorted({s for r in fresh for s in r.get("changed_scopes", [])})
-    entity_ids = sorted({e for r in fresh for e in r.get("entity_ids", [])})
     audience = GM if all(r.get("audience") == GM for r in fresh) else PUBLIC
+    # A public announcement names only the entities of public receipts: the id of a hidden
+    # monster or of one player's private fact is not everyone's to see.
+    named = fresh if audience == GM else [r for r in fresh if r.get("audience", PUBLIC) == PUBLIC]
+    entity_ids = sorted({e for r in named for e in r.get("entity_ids", [])})
     refresh = Refresh(
         revision=max(receipt_revision(r) for r in fresh),
         changed_scopes=scopes,
@@ -116,8 +120,10 @@ def projection_reads(
         audience=audience,
     )
     plugin = get_plugin(campaign.system_id)
+    refresh.chain_start = _chain_start(fresh)
     for panel in plugin.panels:
         if not panel.refreshed_by(scopes):
+            refresh.unchanged.append(panel.key)
             continue
         for panel_audience, principal in _readers(campaign, panel, requester):
             read = panel_read(campaign=campaign, panel=panel, requester=principal)
@@ -131,12 +137,30 @@ def projection_reads(
     return refresh
 
 
+def _chain_start(receipts: list[dict[str, Any]]) -> int | None:
+    """The revision an unbroken chain of receipts starts from (each one's previous revision is
+    the one before it), or None if a revision in between is not among them."""
+    chain = sorted(receipts, key=receipt_revision)
+    try:
+        starts = [int(r["previous_revision"]) for r in chain]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if any(start != receipt_revision(r) for start, r in zip(starts[1:], chain, strict=False)):
+        return None
+    return starts[0]
+
+
 def snapshot_store(*, campaign_id, read: SnapshotRead, revision: int) -> bool:
     """Upsert one row unless a newer revision is already stored; returns whether it wrote."""
     data = dict(read.data)
     if read.images:
         recipients: list[str] = []
-        audience = "gm" if read.audience == GM else "public"
+        if read.audience == GM:
+            audience = "gm"
+        elif read.audience.startswith(VIEWER_PREFIX):
+            audience, recipients = "private", [read.audience.removeprefix(VIEWER_PREFIX)]
+        else:
+            audience = "public"
         data["images"] = [
             artifact_envelope(
                 artifact_store(
@@ -202,6 +226,14 @@ def projection_apply(*, campaign: Campaign, refresh: Refresh, phase_written: boo
         return
     for read in refresh.reads:
         snapshot_store(campaign_id=campaign.pk, read=read, revision=refresh.revision)
+    if refresh.chain_start is not None and refresh.unchanged:
+        # What these receipts did not change is as it was: the viewers' panel reads find those
+        # rows current instead of asking the domain again after every turn.
+        ProjectionSnapshot.objects.filter(
+            campaign_id=campaign.pk,
+            scope__in=refresh.unchanged,
+            authority_revision=refresh.chain_start,
+        ).update(authority_revision=refresh.revision, updated_at=timezone.now())
     if refresh.phase and not phase_written:
         Campaign.objects.filter(pk=campaign.pk, authority_revision__lte=refresh.revision).exclude(
             phase=refresh.phase

@@ -105,11 +105,11 @@ def test_dnd5e_facade_in_lobby_for_a_player():
 
 def test_panels_refresh_on_matching_scopes():
     plugin = Dnd5ePlugin(system_id="dnd5e", target=HttpTarget("x"), audience=None, timeout=1)
-    assert [p.key for p in plugin.panels] == ["party", "combat", "grid", "dice"]
+    assert [p.key for p in plugin.panels] == ["party", "combat", "grid"]
     assert plugin.panel("party").refreshed_by(["character:pc-1"]) is True
     assert plugin.panel("party").refreshed_by(["characters"]) is False
     assert plugin.panel("combat").refreshed_by(["phase"]) is True
-    assert plugin.panel("dice").refreshed_by(["combat"]) is False
+    assert plugin.panel("grid").refreshed_by(["dice"]) is False
 
 
 def test_dnd5e_templates_match_the_server():

@@ -109,6 +109,35 @@ def test_repeated_key_returns_the_first_job(
         submit(room, room.player, text="roll 2d6")
 
 
+def test_a_key_reused_in_another_campaign_is_a_conflict(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    import uuid
+
+    from apps.campaigns.models import CampaignMembership
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.core.errors import IdempotencyConflict
+    from apps.rooms.services import room_get_or_create
+    from tests.campaigns.conftest import join
+
+    room = dnd_room
+    other = campaign_create(
+        owner=room.gm, name="Second", system_id="dnd5e", idempotency_key=uuid.uuid4().hex
+    )
+    join(other, room.gm, room.player)
+    room_get_or_create(campaign=other)
+    with django_capture_on_commit_callbacks(execute=False):
+        first, _ = submit(room, room.player, key="same-key")
+    elsewhere = CampaignMembership.objects.select_related("campaign", "user").get(
+        campaign=other, user=room.player
+    )
+    with pytest.raises(IdempotencyConflict) as raised:
+        turn_action_submit(membership=elsewhere, text="roll 1d20", idempotency_key="same-key")
+    assert raised.value.details == {"job_id": str(first.pk)}
+    assert RoomTurnJob.objects.filter(campaign=other).count() == 0
+    assert Message.objects.filter(room__campaign=other, mode="action").count() == 0
+
+
 def test_stale_base_revision_changes_nothing(dnd_room):
     from apps.turns.errors import StaleRevision
 
@@ -231,6 +260,86 @@ def test_dispatched_call_is_recalled_with_the_same_key(
     assert len(narrations(job)) == 1
 
 
+def test_cancel_after_a_dispatched_write_publishes_what_the_domain_did(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The worker stopped after the domain committed, before the journal had the result; the
+    player then cancels the requeued job. The write is re-sent (the domain replays it), its
+    receipt applied and charged, and the room's next turn runs from the right revision."""
+    from apps.turns.services.jobs import LeaseLost
+
+    room = dnd_room
+    before = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    original = JournalCaller._after
+
+    def die(self, step, name, outcome):
+        raise LeaseLost("simulated worker death")
+
+    monkeypatch.setattr(JournalCaller, "_after", die)
+    assert turn_run(job_id=job.pk, heartbeat=False) == "lease_lost"
+    monkeypatch.setattr(JournalCaller, "_after", original)
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_recovery_sweep()["requeued"] == 1
+    with django_capture_on_commit_callbacks(execute=False):
+        cancelled = turn_cancel(job=job, membership=room.membership(room.player))
+    # Not at once: only a worker can learn whether the dispatched write committed.
+    assert (cancelled.status, cancelled.cancel_requested) == ("queued", True)
+    RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+    assert turn_run(job_id=job.pk, heartbeat=False) == "cancelled"
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.result["_meta"]["idempotent_replay"]) == ("returned", True)
+    job.refresh_from_db()
+    assert (job.status, job.result_revision, job.charged) == ("cancelled", before + 1, 2)
+    room.campaign.refresh_from_db()
+    assert room.campaign.authority_revision == room.domain_revision() == before + 1
+    with django_capture_on_commit_callbacks(execute=False):
+        nxt, _ = submit(room, room.player, key="after-cancel")
+    assert turn_run(job_id=nxt.pk, heartbeat=False) == "succeeded"
+    assert room.domain_revision() == before + 2
+
+
+def test_a_requester_removed_mid_turn_ends_it(dnd_room, django_capture_on_commit_callbacks):
+    """Nothing private can reach a player who left: the job still ends and frees its quota."""
+    from apps.campaigns.services.membership import membership_remove
+
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    membership_remove(campaign=room.campaign, actor=room.gm, user=room.player)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    job.refresh_from_db()
+    assert (job.status, job.error_code, job.charged) == ("failed", "not_member", 0)
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    assert not Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk)).exists()
+
+
+def test_dice_ride_on_a_message_everyone_who_saw_the_action_sees(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    class SecretFirst:
+        def run_turn(self, context, call):
+            call("dice_roll", {"expression": "1d20"})
+            return AgentOutput(
+                messages=(AgentMessage("The GM notes the roll.", "gm"), AgentMessage("It rolls."))
+            )
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: SecretFirst())
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    assert [(m.audience, m.body, len(m.data.get("dice", []))) for m in narrations(job)] == [
+        ("gm", "The GM notes the roll.", 0),
+        ("public", "It rolls.", 1),
+    ]
+
+
 def test_sweep_reenqueues_a_job_whose_message_was_lost(
     dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
@@ -329,6 +438,106 @@ def test_receipt_that_does_not_advance_invalidates_nothing(dnd_room):
     assert OutboxEvent.objects.filter(event_type="state.changed").count() == 0
 
 
+def _receipt(revision: int, previous: int, scopes=("dice",)) -> dict:
+    return {
+        "authority_revision": revision,
+        "previous_revision": previous,
+        "changed_scopes": list(scopes),
+        "entity_ids": [],
+        "audience": "public",
+    }
+
+
+def test_rows_no_receipt_touched_follow_an_unbroken_chain(dnd_room):
+    from apps.turns.models import ProjectionSnapshot
+
+    room = dnd_room
+    campaign = room.campaign
+    start = campaign.authority_revision
+    player = f"user:{room.player.pk}"
+    for scope, audience, revision in [
+        ("party", "gm", start), ("combat", player, start), ("grid", "gm", start - 1),
+    ]:  # fmt: skip
+        ProjectionSnapshot.objects.create(
+            campaign=campaign, scope=scope, audience=audience, authority_revision=revision
+        )
+
+    def revisions() -> dict[tuple[str, str], int]:
+        rows = ProjectionSnapshot.objects.filter(campaign=campaign)
+        return {(row.scope, row.audience): row.authority_revision for row in rows}
+
+    # A gap (start + 2 is not among the receipts): nothing is known of the rows.
+    gap = [_receipt(start + 1, start), _receipt(start + 3, start + 2)]
+    refresh = projection_reads(campaign=campaign, receipts=gap, requester=room.gm)
+    assert refresh.chain_start is None
+    projection_apply(campaign=campaign, refresh=refresh)
+    assert revisions() == {
+        ("party", "gm"): start, ("combat", player): start, ("grid", "gm"): start - 1,
+    }  # fmt: skip
+
+    # An unbroken chain of rolls: rows current at its start are current at its end; a row that
+    # was already behind stays behind.
+    chain = [_receipt(start + 2, start + 1), _receipt(start + 1, start)]
+    refresh = projection_reads(campaign=campaign, receipts=chain, requester=room.gm)
+    assert (refresh.chain_start, refresh.unchanged, refresh.reads) == (
+        start, ["party", "combat", "grid"], [],
+    )  # fmt: skip
+    projection_apply(campaign=campaign, refresh=refresh)
+    assert revisions() == {
+        ("party", "gm"): start + 2, ("combat", player): start + 2, ("grid", "gm"): start - 1,
+    }  # fmt: skip
+
+
+def test_a_public_announcement_names_only_public_entities(dnd_room):
+    room = dnd_room
+    start = room.campaign.authority_revision
+
+    def receipt(revision, audience, entity):
+        return {**_receipt(revision, revision - 1), "audience": audience, "entity_ids": [entity]}
+
+    hidden = receipt(start + 1, "gm", "mon-1")
+    private = receipt(start + 2, "player:user:someone", "fact-1")
+    public = receipt(start + 3, "public", "pc-1")
+    refresh = projection_reads(
+        campaign=room.campaign, receipts=[hidden, private, public], requester=room.gm
+    )
+    assert (refresh.audience, refresh.entity_ids) == ("public", ["pc-1"])
+    refresh = projection_reads(campaign=room.campaign, receipts=[hidden], requester=room.gm)
+    assert (refresh.audience, refresh.entity_ids) == ("gm", ["mon-1"])
+
+
+def test_panel_read_after_a_roll_asks_the_domain_nothing(
+    dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A roll changes no panel: after it, the viewers' panel reads come from the rows."""
+    import apps.turns.projections as projections
+    from apps.turns.panels import panel_for_viewer
+
+    room = dnd_room
+    gm = room.membership(room.gm)
+    before = panel_for_viewer(membership=gm)  # reads every panel and stores the rows
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = submit(room, room.player)
+    job.refresh_from_db()
+    assert job.status == RoomTurnJob.Status.SUCCEEDED
+    reads = []
+    real = projections.domain_call
+    monkeypatch.setattr(
+        projections, "domain_call", lambda **kw: reads.append(kw["tool"]) or real(**kw)
+    )
+    after = panel_for_viewer(membership=gm)
+    assert reads == []
+    assert after["authority_revision"] == before["authority_revision"] + 1
+    assert {key: panel["revision"] for key, panel in after["panels"].items()} == {
+        "party": after["authority_revision"],
+        "combat": after["authority_revision"],
+        "grid": after["authority_revision"],
+    }
+    assert {key: panel["data"] for key, panel in after["panels"].items()} == {
+        key: panel["data"] for key, panel in before["panels"].items()
+    }
+
+
 def test_quota_liveness_follows_the_job(dnd_room, settings, django_capture_on_commit_callbacks):
     from apps.quota.services import quota_reap_expired
 
@@ -388,10 +597,39 @@ SUBMIT_QUERIES_SQLITE = 15
 # Run: claim (job with requester, campaign lock with role and bound character, running count,
 # claim UPDATE with the facade, outbox row), cancel check, dispatched journal row, cancel check,
 # returned journal row, agent output; publish (campaign, job lock, receipt with the phase,
-# snapshot upsert, state.changed, narration with its outbox row, settlement, job end state,
-# outbox row). PostgreSQL writes the narration and its outbox row in one statement and settles in
-# one; SQLite takes the ORM paths (two inserts; savepoint, reservation and account lock, grants,
-# grant update, account, ledger entry, allocation, reservation, release).
+# the untouched panels' rows moved to the new revision, state.changed, narration with its outbox
+# row, settlement, job end state, outbox row). PostgreSQL writes the narration and its outbox row
+# in one statement and settles in one; SQLite takes the ORM paths (two inserts; savepoint,
+# reservation and account lock, grants, grant update, account, ledger entry, allocation,
+# reservation, release).
 # With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
 RUN_QUERIES_PG = 24
 RUN_QUERIES_SQLITE = 33
+
+
+def test_heartbeat_that_cannot_renew_gives_the_job_up(settings, monkeypatch):
+    """Failing beats reconnect each time, and once a whole lease passes unrenewed the run
+    counts its lease as lost (the sweep may already have given the job to another worker)."""
+    import time
+    from types import SimpleNamespace
+
+    from django.db import OperationalError
+
+    from apps.turns.services import run
+
+    settings.SAGASMITH_TURN_LEASE_SECONDS = 1
+    beats, closes = [], []
+    monkeypatch.setattr(
+        run, "turn_heartbeat", lambda **kw: beats.append(1) or (_ for _ in ()).throw(
+            OperationalError("server closed the connection unexpectedly")
+        ),
+    )  # fmt: skip
+    monkeypatch.setattr(run, "connection", SimpleNamespace(close=lambda: closes.append(1)))
+    heartbeat = run.Heartbeat(SimpleNamespace(pk="job", cancel_requested=False), "worker-1")
+    heartbeat.start()
+    deadline = time.monotonic() + 5
+    while not heartbeat.lost and time.monotonic() < deadline:
+        time.sleep(0.05)
+    heartbeat.stop()
+    assert heartbeat.lost is True
+    assert len(beats) == len(closes) == 3  # at 1/3, 2/3 and 3/3 of the lease

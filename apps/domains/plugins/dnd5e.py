@@ -136,11 +136,12 @@ class Dnd5ePlugin(DomainPlugin):
     description = _("Fifth-edition fantasy: ability checks, saves, attacks and grid combat.")
     phases = ("lobby", "play", "combat")
     tool_facades = TOOL_FACADES
+    # Rolls ("dice" scope) have no panel: their results ride on the narration entry, so a roll
+    # costs no re-read of the campaign.
     panels = (
         Panel("party", _("Party"), "campaign_get", ("campaign", "membership", "character")),
         Panel("combat", _("Combat"), "combat_status", ("combat", "phase")),
         Panel("grid", _("Battle map"), "combat_render", ("combat",)),
-        Panel("dice", _("Dice"), "campaign_get", ("dice",), audience_filtered=False),
     )
     character_form = Dnd5eCharacterForm
 

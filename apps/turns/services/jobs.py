@@ -33,7 +33,7 @@ from apps.rooms.models import MAX_BODY_LENGTH, Message
 from apps.rooms.services import room_message_post
 from apps.turns import conf
 from apps.turns.errors import StaleRevision, TurnError
-from apps.turns.models import RoomTurnJob
+from apps.turns.models import Operation, RoomTurnJob
 
 logger = logging.getLogger(__name__)
 
@@ -114,8 +114,10 @@ def _request_hash(*, text: str, base_revision: int | None, audience: str) -> str
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _same_or_conflict(job: RoomTurnJob, request_hash: str) -> RoomTurnJob:
-    if job.request_hash != request_hash:
+def _same_or_conflict(job: RoomTurnJob, campaign_id, request_hash: str) -> RoomTurnJob:
+    # A key is the requester's across campaigns: reused in another room it is a different
+    # action, never a replay of this one.
+    if job.request_hash != request_hash or str(job.campaign_id) != str(campaign_id):
         raise IdempotencyConflict(
             _("This Idempotency-Key was already used for a different action."),
             details={"job_id": str(job.id)},
@@ -154,7 +156,7 @@ def turn_action_submit(
             pk=membership.campaign_id
         )
         if int(base_revision) != current:
-            if (replay := _replay(user, idempotency_key, request_hash)) is not None:
+            if (replay := _replay(membership, idempotency_key, request_hash)) is not None:
                 return replay, False
             raise StaleRevision(
                 _("The room changed since you loaded it (revision %(current)s, not %(base)s).")
@@ -201,17 +203,21 @@ def turn_action_submit(
             transaction.on_commit(lambda: enqueue_run(job_id))
     except (IntegrityError, ApplicationError):
         # The action message's client id (or the job's key) exists, or the submit was refused.
-        if (replay := _replay(user, idempotency_key, request_hash)) is not None:
+        if (replay := _replay(membership, idempotency_key, request_hash)) is not None:
             return replay, False
         raise
     return job, True
 
 
-def _replay(user, idempotency_key: str, request_hash: str) -> RoomTurnJob | None:
+def _replay(membership, idempotency_key: str, request_hash: str) -> RoomTurnJob | None:
     """The job an earlier submit with this key created, if any; raises IdempotencyConflict if
     that submit was for a different action."""
-    existing = RoomTurnJob.objects.filter(requester=user, idempotency_key=idempotency_key).first()
-    return None if existing is None else _same_or_conflict(existing, request_hash)
+    existing = RoomTurnJob.objects.filter(
+        requester=membership.user, idempotency_key=idempotency_key
+    ).first()
+    if existing is None:
+        return None
+    return _same_or_conflict(existing, membership.campaign_id, request_hash)
 
 
 def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
@@ -424,9 +430,10 @@ def _release(job: RoomTurnJob, reason: str) -> None:
 
 
 def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurnJob:
-    """Cancel as the requester or a GM: at once when queued or waiting with nothing committed
-    (the reservation is released), cooperatively when running (the worker stops before its next
-    tool call). Raises PermissionDenied; cancelling a finished job returns it unchanged."""
+    """Cancel as the requester or a GM: at once when queued or waiting with no write sent to the
+    domain (the reservation is released), cooperatively otherwise (a running worker stops before
+    its next tool call; what the domain may have done is published and charged). Raises
+    PermissionDenied; cancelling a finished job returns it unchanged."""
     if job.requester_id != membership.user_id and membership.role not in MANAGER_ROLES:
         raise PermissionDenied(
             _("Only the player who acted or a GM can cancel this turn."), code="cancel_denied"
@@ -436,7 +443,11 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
         locked = RoomTurnJob.objects.select_for_update().get(pk=job.pk)
         if locked.status in RoomTurnJob.FINAL_STATUSES:
             return locked
-        committed = locked.operations.filter(state="returned", write=True).exists()
+        # A write still "dispatched" may have committed on the domain: only a worker, by
+        # re-sending it, can tell, so such a job is cancelled cooperatively too.
+        committed = (
+            locked.operations.filter(write=True).exclude(state=Operation.State.REFUSED).exists()
+        )
         if (
             locked.status == RoomTurnJob.Status.QUEUED
             and not committed

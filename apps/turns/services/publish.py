@@ -5,6 +5,7 @@ again from the stored journal and agent output; nothing is executed or charged t
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -13,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.campaigns.models import Campaign
+from apps.campaigns.models import Campaign, CampaignMembership
 from apps.campaigns.services.authority import receipt_apply, receipt_revision
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_settle
@@ -115,6 +116,26 @@ def _message_audience(job: RoomTurnJob, audience: str, requester_is_gm: bool):
     return Message.Audience.PUBLIC, []
 
 
+class _Requester:
+    """Whether the requester is still an active member, asked only when something is addressed
+    to them alone: a player removed while their turn ran gets no private events (the room
+    refuses them), and the public outcome is published all the same."""
+
+    def __init__(self, job: RoomTurnJob) -> None:
+        self.job = job
+        self._present: bool | None = None
+
+    @property
+    def present(self) -> bool:
+        if self._present is None:
+            self._present = CampaignMembership.objects.filter(
+                campaign_id=self.job.campaign_id,
+                user_id=self.job.requester_id,
+                status=CampaignMembership.Status.ACTIVE,
+            ).exists()
+        return self._present
+
+
 def _actual_credits(stored: dict[str, Any], operations: list[Operation]) -> int:
     """One credit per turn, one per executed tool call, one per started 1000 model tokens."""
     usage = stored.get("usage") or {}
@@ -187,19 +208,30 @@ def turn_publish(
             "artifacts": artifacts,
             "authority_revision": campaign.authority_revision,
         }
-        for index, message in enumerate(stored.get("messages") or []):
-            audience, recipients = _message_audience(job, message["audience"], requester_is_gm)
+        requester = _Requester(job)
+        narration = [
+            (message["text"], *_message_audience(job, message["audience"], requester_is_gm))
+            for message in stored.get("messages") or []
+        ]
+        narration = [n for n in narration if not n[2] or requester.present]
+        # Dice and images ride on one message only, so nothing shows twice: the first one the
+        # whole trigger audience sees (a narrower one would hide them from some who acted).
+        carrier = next(
+            (i for i, (_t, audience, recipients) in enumerate(narration)
+             if audience == job.trigger_audience and not recipients),
+            0,
+        )  # fmt: skip
+        for index, (text, audience, recipients) in enumerate(narration):
             room_event_record(
                 campaign=campaign,
                 event_type=NARRATION_EVENT,
-                body=message["text"],
-                # Dice and images ride on the first message only, so nothing shows twice.
-                data=data if index == 0 else {"job_id": str(job.pk)},
+                body=text,
+                data=data if index == carrier else {"job_id": str(job.pk)},
                 audience=audience,
                 recipient_ids=recipients,
             )
         error = stored.get("error")
-        if final != RoomTurnJob.Status.SUCCEEDED:
+        if final != RoomTurnJob.Status.SUCCEEDED and requester.present:
             room_event_record(
                 campaign=campaign,
                 event_type=OUTCOME_EVENT,
@@ -208,7 +240,7 @@ def turn_publish(
                 audience=Message.Audience.PRIVATE,
                 recipient_ids=[str(job.requester_id)],
             )
-        if stored.get("suggestions"):
+        if stored.get("suggestions") and requester.present:
             room_event_record(
                 campaign=campaign,
                 event_type=SUGGESTIONS_EVENT,
@@ -253,10 +285,17 @@ def turn_publish(
 
 
 def turn_publish_or_wait(
-    *, job: RoomTurnJob, worker: str, journal: dict[int, Operation] | None = None
+    *,
+    job: RoomTurnJob,
+    worker: str,
+    journal: dict[int, Operation] | None = None,
+    prepare: Callable[[], None] | None = None,
 ) -> str:
-    """Publish; if publication fails, move the job to `waiting` and schedule another try."""
+    """Publish; if publication (or `prepare`, run first and outside any transaction) fails,
+    move the job to `waiting` and schedule another try."""
     try:
+        if prepare is not None:
+            prepare()
         return turn_publish(job=job, worker=worker, journal=journal)
     except LeaseLost:
         raise

@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -70,16 +70,26 @@ class Heartbeat:
         self._thread.join(10)
 
     def _run(self) -> None:
-        interval = max(0.2, conf.lease_seconds() / 3)
+        lease = conf.lease_seconds()
+        interval = max(0.2, lease / 3)
+        renewed = time.monotonic()
         try:
             while not self._stop.wait(interval):
                 try:
                     self.cancel_requested = turn_heartbeat(job=self.job, worker=self.worker)
+                    renewed = time.monotonic()
                 except LeaseLost:
                     self.lost = True
                     return
                 except Exception:
                     logger.warning("Turn heartbeat failed", exc_info=True)
+                    # A broken connection must not fail every later beat too.
+                    connection.close()
+                    if time.monotonic() - renewed >= lease:
+                        # The lease has run out unrenewed: the sweep may hand the job to
+                        # another worker, so this one stops before its next call.
+                        self.lost = True
+                        return
         finally:
             close_old_connections()
 
@@ -185,6 +195,41 @@ class JournalCaller(ToolCaller):
         op.state = Operation.State.RETURNED
         op.result = outcome.result
         op.save(update_fields=["state", "result", "updated_at"])
+
+
+def _resend_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -> None:
+    """Before a job is published, re-send every write its journal still holds as dispatched,
+    with the stored arguments and key. Its first attempt may have committed on the domain
+    (the worker stopped, or the call timed out, before the result was journaled): the replay
+    returns that result, whose receipt publication then applies and charges. One that never
+    arrived runs now or is refused. Without this, a job that ends cancelled or failed would
+    drop a committed write and leave the room's revision behind the domain's."""
+    if journal is not None:
+        pending = [op for op in journal.values() if op.state == Operation.State.DISPATCHED]
+    else:
+        pending = list(job.operations.filter(state=Operation.State.DISPATCHED))
+    pending = sorted((op for op in pending if op.write), key=lambda op: op.step)
+    if not pending:
+        return
+    campaign = Campaign.objects.get(pk=job.campaign_id)
+    caller = JournalCaller(
+        job=job,
+        heartbeat=None,
+        system_id=campaign.system_id,
+        campaign_id=campaign.domain_id,
+        requester=job.requester,
+        job_key=job.job_key,
+        tools=offered_tools(campaign.system_id, [op.tool for op in pending]),
+        base_revision=job.start_revision or 0,
+        turn=str(job.id),
+        character=_bound_character(job),
+        traceparent=job.traceparent or None,
+    )
+    caller.journal = {op.step: op for op in pending}
+    for op in pending:
+        caller.next_step = op.step
+        # The plain call, not the journal's: a cancel must not stop a call already made.
+        ToolCaller.__call__(caller, op.tool, op.arguments)
 
 
 def _bound_character(job: RoomTurnJob) -> str | None:
@@ -354,7 +399,10 @@ def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> st
             else:
                 _store_output(job, worker, output_to_json(output))
                 journal = run_journal
-        return turn_publish_or_wait(job=job, worker=worker, journal=journal)
+        return turn_publish_or_wait(
+            job=job, worker=worker, journal=journal,
+            prepare=lambda: _resend_dispatched(job, journal),
+        )  # fmt: skip
     except LeaseLost:
         return "lease_lost"
     finally:

@@ -1,0 +1,69 @@
+"""The per-viewer room panel against live domain servers: whose view each viewer is served."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from apps.campaigns.models import CampaignMembership
+from apps.domains.client import domain_call, principal_for
+from apps.turns.models import ProjectionSnapshot
+from apps.turns.panels import panel_for_viewer
+from tests.campaigns.conftest import join
+
+pytestmark = pytest.mark.django_db
+
+
+def _facts(panel: dict) -> list[str]:
+    return [fact["text"] for fact in panel["panels"]["scene"]["data"]["facts"]]
+
+
+def test_a_players_private_fact_is_never_served_to_another_player(live_domains, gm, make_user):
+    from apps.campaigns.services.campaigns import campaign_create
+
+    alice, bob = make_user("alice@example.test"), make_user("bob@example.test")
+    campaign = campaign_create(
+        owner=gm, name="Fog", system_id="narrative", idempotency_key=uuid.uuid4().hex
+    )
+    join(campaign, gm, alice)
+    join(campaign, gm, bob)
+    revision = domain_call(
+        system_id="narrative", tool="campaign_get", arguments={}, requester=gm,
+        campaign_id=str(campaign.id),
+    ).authority_revision  # fmt: skip
+    domain_call(
+        system_id="narrative",
+        tool="fact_add",
+        arguments={
+            "text": "Only Alice knows the key is under the rug.",
+            "audience": f"player:{principal_for(alice)}",
+            "expected_revision": revision,
+            "idempotency_key": uuid.uuid4().hex,
+        },
+        requester=gm,
+        campaign_id=str(campaign.id),
+    )
+
+    def panel(user) -> dict:
+        membership = CampaignMembership.objects.get(campaign=campaign, user=user)
+        return panel_for_viewer(membership=membership)
+
+    # Alice opens the room first, so her view is stored; Bob's is his own all the same.
+    alice_panel, bob_panel, gm_panel = panel(alice), panel(bob), panel(gm)
+    assert _facts(alice_panel) == ["Only Alice knows the key is under the rug."]
+    assert _facts(bob_panel) == []
+    assert _facts(gm_panel) == ["Only Alice knows the key is under the rug."]
+    assert (alice_panel["audience"], bob_panel["audience"], gm_panel["audience"]) == (
+        "players", "players", "gm",
+    )  # fmt: skip
+    # Served again from the rows, each still gets their own.
+    assert (_facts(panel(bob)), _facts(panel(alice))) == (
+        [], ["Only Alice knows the key is under the rug."],
+    )  # fmt: skip
+    audiences = set(
+        ProjectionSnapshot.objects.filter(campaign=campaign, scope="scene").values_list(
+            "audience", flat=True
+        )
+    )
+    assert audiences == {"gm", f"user:{alice.pk}", f"user:{bob.pk}"}
