@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from .checks import CheckResult, run_hard_checks
+from .errors import InvalidPlan
 from .evaluator import deep_eval_prompt
-from .planparse import stage_from_object
+from .planparse import plan_validate, stage_from_object
 from .profiles import Profile
 from .recovery import (
     MAX_RECOVERY_ATTEMPTS,
@@ -39,8 +40,10 @@ class SagaContext:
     state: dict[str, Any]
     profile: Profile
     read: Callable[[str], str | None]
-    diagnostics: Callable[[str], dict[str, Any] | None]
     ts: datetime
+    # Diagnostics sent with this call's workerFinished; classifiers read only these, never a
+    # row stored by an earlier attempt (a stale row would route the stage to a human forever).
+    worker_diagnostics: dict[str, Any] | None = None
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     revision_reason: str | None = None
     # Artifacts written in this call, so checks need not read them back.
@@ -243,8 +246,30 @@ def planner_goal(state: dict[str, Any]) -> str:
     return f"{state['goal']}\n\nClarifications:\n{blocks}"
 
 
+def plan_diagnostic(goal: str, problems: list[str] | None = None) -> str:
+    """The await_human text that asks the agent for planYaml (it must contain that token)."""
+    ask = (
+        f'Generate a plan for the goal "{goal}" and submit it with '
+        "saga_advance(sagaId, planYaml=...)."
+    )
+    if not problems:
+        return ask
+    return "The planner's plan was rejected: " + "; ".join(problems) + ".\n" + ask
+
+
+def await_plan(ctx: SagaContext, problems: list[str] | None = None) -> dict[str, Any]:
+    s = ctx.state
+    if problems:
+        s["transition"] = {"kind": "awaiting_plan_yaml", "problems": problems}
+        ctx.emit("plan_requested", problems=problems)
+    else:
+        s["transition"] = {"kind": "awaiting_plan_yaml"}
+        ctx.emit("plan_requested")
+    return result("await_human", diagnostic=plan_diagnostic(s["goal"], problems))
+
+
 def site_plan(ctx: SagaContext) -> dict[str, Any]:
-    """Site 1: run the planner; with no stages, ask the agent for planYaml."""
+    """Site 1: run the planner; with no stages or an invalid plan, ask the agent for planYaml."""
     s = ctx.state
     try:
         plan = role("SAGASMITH_SAGA_PLANNER")(goal=planner_goal(s), profile=ctx.profile)
@@ -257,16 +282,14 @@ def site_plan(ctx: SagaContext) -> dict[str, Any]:
         for i, obj in enumerate(plan.get("stages") or [], start=1)
     ]
     if not stages:
-        s["transition"] = {"kind": "awaiting_plan_yaml"}
-        ctx.emit("plan_requested")
-        return result(
-            "await_human",
-            diagnostic=(
-                f'Generate a plan for the goal "{s["goal"]}" and submit it with '
-                "saga_advance(sagaId, planYaml=...)."
-            ),
-        )
-    apply_plan(ctx, {"summary": str(plan.get("summary") or ""), "stages": stages})
+        return await_plan(ctx)
+    planned = {"summary": str(plan.get("summary") or ""), "stages": stages}
+    try:
+        # The same validation as an agent-submitted planYaml (kinds, allow-list, fields).
+        plan_validate(planned, profile=ctx.profile)
+    except InvalidPlan as exc:
+        return await_plan(ctx, exc.details.get("problems") or [exc.message])
+    apply_plan(ctx, planned)
     s["transition"] = {"kind": "plan_required"}
     return queue_worker(ctx, stages[0])
 
@@ -280,7 +303,7 @@ def site_worker_finished(ctx: SagaContext) -> dict[str, Any]:
     checks = run_hard_checks(stage["doneCriteria"], ctx.read)
     failed = [c for c in checks if not c.passed]
     if failed:
-        diagnostics = ctx.diagnostics(stage["id"])
+        diagnostics = ctx.worker_diagnostics
         source = classify_source_unavailable(failed=failed, diagnostics=diagnostics)
         if source:
             return terminate(ctx, "source_unavailable", source)
@@ -302,7 +325,7 @@ def site_worker_finished(ctx: SagaContext) -> dict[str, Any]:
     if not verdict.get("passed"):
         if matches_model_limit(issues):
             return terminate(ctx, "model_capability_exceeded", issue_summary(issues))
-        return recovery(ctx, stage, issues, checks=checks, diagnostics=ctx.diagnostics(stage["id"]))
+        return recovery(ctx, stage, issues, checks=checks, diagnostics=ctx.worker_diagnostics)
     return advance_after_pass(ctx, stage, verdict.get("score"))
 
 
@@ -335,7 +358,8 @@ def site_deep_verdict(ctx: SagaContext, verdict: dict[str, Any]) -> dict[str, An
             "saga_advance(sagaId, humanInput=...)."
         )
         return await_human(ctx, reason, diagnostic)
-    return recovery(ctx, stage, verdict["issues"], checks=[], diagnostics=ctx.diagnostics(sid))
+    # Diagnostics travel with workerFinished, never with a verdict: classify without them.
+    return recovery(ctx, stage, verdict["issues"], checks=[], diagnostics=None)
 
 
 def advance(
@@ -377,15 +401,7 @@ def advance(
         return site_deep_verdict(ctx, eval_result)
 
     if kind == "eval_needs_fix_attempt":
-        attempt = s["transition"]["attempt"]
-        ctx.revision_reason = layer_reason(
-            recovery_layer(attempt - 1), attempt, s["transition"]["issues"]
-        )
-        return result(
-            "revision_queued",
-            stageId=s["transition"]["stageId"],
-            reason=f"Retry attempt {attempt} — previous output did not meet criteria",
-        )
+        return _retry_outcome(ctx)
 
     if kind == "microcompact_retry":
         ctx.revision_reason = s["transition"]["summary"]
@@ -411,14 +427,68 @@ def advance(
 
     if kind == "eval_deep_pending":
         # D4: re-issue the evaluation request instead of killing the saga; no new event.
-        stage = _stage_by_id(s, s["transition"]["stageId"])
-        return result(
-            "eval_deep_required",
-            evalPrompt=deep_eval_prompt(stage=stage, profile=ctx.profile, read=ctx.read),
-            stageId=stage["id"],
-        )
+        return _deep_request(ctx)
 
     return terminate(ctx, "internal_error", f"Unhandled state: transition {kind}")
+
+
+def _retry_outcome(ctx: SagaContext) -> dict[str, Any]:
+    """Site 3: repeat the pending fix attempt; no state change."""
+    transition = ctx.state["transition"]
+    attempt = transition["attempt"]
+    ctx.revision_reason = layer_reason(recovery_layer(attempt - 1), attempt, transition["issues"])
+    return result(
+        "revision_queued",
+        stageId=transition["stageId"],
+        reason=f"Retry attempt {attempt} — previous output did not meet criteria",
+    )
+
+
+def _deep_request(ctx: SagaContext) -> dict[str, Any]:
+    stage = _stage_by_id(ctx.state, ctx.state["transition"]["stageId"])
+    return result(
+        "eval_deep_required",
+        evalPrompt=deep_eval_prompt(stage=stage, profile=ctx.profile, read=ctx.read),
+        stageId=stage["id"],
+    )
+
+
+def current_outcome(ctx: SagaContext) -> dict[str, Any]:
+    """What the saga is waiting for, without running the roles or changing anything.
+
+    Answers repeated requests (a retried workerFinished or saga_start) whose effect is
+    already recorded; it emits no event and leaves the state as it is.
+    """
+    s = ctx.state
+    if s["termination"]:
+        return result(
+            "terminated", reason=s["termination"]["reason"], details=s["termination"]["details"]
+        )
+    kind = transition_kind(s)
+    if kind == "clarifying_requirements":
+        return result(
+            "clarification_needed",
+            questions=s["transition"]["questions"],
+            round=s["clarificationRound"],
+            limit=s["clarificationLimit"],
+        )
+    if s["plan"] is None:
+        problems = (s["transition"] or {}).get("problems")
+        return result("await_human", diagnostic=plan_diagnostic(s["goal"], problems))
+    if kind == "awaiting_human":
+        return result("await_human", diagnostic=s["transition"]["reason"])
+    if kind == "eval_deep_pending":
+        return _deep_request(ctx)
+    if kind == "eval_needs_fix_attempt":
+        return _retry_outcome(ctx)
+    stage = current_stage(s)
+    if stage is None:
+        return result("await_human", diagnostic="No stage is active.")
+    if kind == "microcompact_retry":
+        ctx.revision_reason = s["transition"]["summary"]
+    elif kind == "rework_full":
+        ctx.revision_reason = issue_summary(s["transition"]["issues"])
+    return result("continue_worker_now", reason=f"Worker mode active for stage {stage['id']}")
 
 
 def _stage_by_id(state: dict[str, Any], stage_id: str) -> dict[str, Any]:

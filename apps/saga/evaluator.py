@@ -11,29 +11,39 @@ from django.utils.translation import gettext as _
 from .checks import CheckResult
 from .errors import InvalidVerdict
 from .profiles import Profile
+from .state import compact_json
 
 ArtifactReader = Callable[[str], str | None]
+
+
+# Criterion fields shown to the evaluator, in this order (desc last, as in REF).
+_CRITERION_FIELDS = ("path", "minBytes", "minItems", "pattern", "schema", "command", "desc")
 
 
 def criteria_text(criteria: list[dict[str, Any]]) -> str:
     lines = []
     for c in criteria:
         line = f"- kind: {c.get('kind')}"
-        if c.get("path"):
-            line += f", path: {c['path']}"
-        if c.get("desc"):
-            line += f", desc: {c['desc']}"
+        for name in _CRITERION_FIELDS:
+            value = c.get(name)
+            if value is None or value == "":
+                continue
+            line += f", {name}: {compact_json(value) if name == 'schema' else value}"
         lines.append(line)
     return "\n".join(lines)
 
 
+def artifact_paths(criteria: list[dict[str, Any]]) -> list[str]:
+    """Every path a criterion names, once, in order of first appearance."""
+    return list(dict.fromkeys(c["path"] for c in criteria if c.get("path")))
+
+
 def artifacts_text(criteria: list[dict[str, Any]], read: ArtifactReader) -> str:
     blocks = []
-    for c in criteria:
-        if c.get("kind") in ("file-exists", "file-size-gt") and c.get("path"):
-            content = read(c["path"])
-            if content is not None:
-                blocks.append(f"--- {c['path']} ---\n{content}")
+    for path in artifact_paths(criteria):
+        content = read(path)
+        if content is not None:
+            blocks.append(f"--- {path} ---\n{content}")
     return "\n\n".join(blocks) if blocks else "(No artifacts found)"
 
 

@@ -59,7 +59,7 @@ DIAGNOSTICS_SCHEMA = {
 def render_text(payload: dict[str, Any]) -> str:
     """A readable rendering of a structured result, for clients that show only text."""
     head = [f"{k}: {payload[k]}" for k in ("sagaId", "status", "nextAction") if k in payload]
-    for key in ("stageId", "reason", "details", "message", "diagnostic"):
+    for key in ("notice", "stageId", "reason", "details", "message", "diagnostic"):
         if payload.get(key):
             head.append(f"{key}: {payload[key]}")
     if payload.get("questions"):
@@ -137,8 +137,19 @@ def build_server(*, fixed_user: Any = None) -> MCPServer:
         profile: Annotated[
             str, Field(description="Profile id.", json_schema_extra={"enum": list(PROFILE_IDS)})
         ],
+        requestId: Annotated[  # noqa: N803
+            str | None,
+            Field(
+                description="Optional client id for this start (at most "
+                f"{services.MAX_REQUEST_ID_CHARS} characters). Retrying with the same "
+                "requestId returns the saga the first call created (alreadyRecorded=true) "
+                "instead of starting a second one.",
+            ),
+        ] = None,
     ) -> CallToolResult:
-        return await call_service(services.saga_start, fixed_user, goal=goal, profile=profile)
+        return await call_service(
+            services.saga_start, fixed_user, goal=goal, profile=profile, request_id=requestId
+        )
 
     @server.tool(
         name="saga_advance",
@@ -152,6 +163,14 @@ def build_server(*, fixed_user: Any = None) -> MCPServer:
         ] = None,
         workerFinished: Annotated[  # noqa: N803
             bool | None, Field(description="True when the worker finished the stage.")
+        ] = None,
+        stageId: Annotated[  # noqa: N803
+            str | None,
+            Field(
+                description="With workerFinished: the stage that was finished (the stageId "
+                "from worker_mode_queued). If that stage already passed, the call is a retry: "
+                "nothing changes and the current status comes back with alreadyRecorded=true.",
+            ),
         ] = None,
         artifacts: Annotated[
             list[dict[str, Any]] | None,
@@ -188,6 +207,7 @@ def build_server(*, fixed_user: Any = None) -> MCPServer:
             eval_result=evalResult,
             human_input=humanInput,
             worker_diagnostics=workerDiagnostics,
+            stage_id=stageId,
         )
 
     @server.tool(name="saga_status", description="Read-only snapshot of a saga.")

@@ -38,11 +38,19 @@ class Saga(BaseModel):
     state = models.JSONField()
     version = models.PositiveIntegerField(default=1)
     last_sequence = models.PositiveIntegerField(default=0)
+    # The client's requestId on saga_start: a retried start finds this saga instead of
+    # creating a second one. Empty when the client sent none.
+    request_id = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         verbose_name = _("saga")
         ordering = ["-created_at"]
         constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "request_id"],
+                condition=~Q(request_id=""),
+                name="saga_owner_request_id_unique",
+            ),
             models.CheckConstraint(
                 condition=Q(profile__in=["ops", "research", "curation", "review", "generic"]),
                 name="saga_profile_known",

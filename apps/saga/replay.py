@@ -29,6 +29,8 @@ def state_rebuild(events: list[dict[str, Any]], *, saga_id: str) -> dict[str, An
             s["transition"] = None
         elif kind == "plan_requested":
             s["transition"] = {"kind": "awaiting_plan_yaml"}
+            if ev.get("problems"):
+                s["transition"]["problems"] = ev["problems"]
         elif kind == "plan_produced":
             s["plan"] = {"summary": ev["summary"], "stages": copy.deepcopy(ev["stages"])}
             s["stages"] = copy.deepcopy(ev["stages"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -13,7 +13,7 @@ from apps.core.services import audit_record
 from apps.core.sql import values_sql
 
 from .checks import byte_size
-from .coordinator import SagaContext, advance, apply_plan, terminate
+from .coordinator import SagaContext, advance, apply_plan, current_outcome, terminate
 from .errors import (
     InvalidArtifact,
     InvalidInput,
@@ -44,6 +44,7 @@ MAX_ARTIFACTS_PER_CALL = 50
 MAX_GOAL_CHARS = 10_000
 MAX_HUMAN_INPUT_CHARS = 20_000
 MAX_PLAN_CHARS = 200_000
+MAX_REQUEST_ID_CHARS = 100
 
 
 def _limit(name: str, default: int) -> int:
@@ -64,18 +65,7 @@ def _context(saga: Saga, profile: Profile) -> SagaContext:
             )
         return cache[path]
 
-    def diagnostics(stage_id: str) -> dict[str, Any] | None:
-        row = (
-            SagaDiagnostics.objects.filter(saga=saga, stage_id=stage_id)
-            .order_by("-attempt")
-            .values_list("payload", flat=True)
-            .first()
-        )
-        return row
-
-    ctx = SagaContext(
-        state=saga.state, profile=profile, read=read, diagnostics=diagnostics, ts=now()
-    )
+    ctx = SagaContext(state=saga.state, profile=profile, read=read, ts=now())
     return ctx
 
 
@@ -187,6 +177,27 @@ def _response(saga: Saga, ctx: SagaContext, outcome: dict[str, Any]) -> dict[str
         response["workerContext"] = worker_context(
             saga.state, tool_hint=ctx.profile.worker_tool_hint, revision_reason=ctx.revision_reason
         )
+    if _awaits_plan(saga.state, outcome):
+        # Whichever call leads here (start, last clarification answer, rejected planner plan),
+        # the agent needs the plan format to write planYaml.
+        response["planPrompt"] = plan_prompt(profile=ctx.profile)
+    return response
+
+
+def _awaits_plan(state: dict[str, Any], outcome: dict[str, Any]) -> bool:
+    return outcome["nextAction"] == "await_human" and transition_kind(state) == (
+        "awaiting_plan_yaml"
+    )
+
+
+def _status_response(saga: Saga, ctx: SagaContext, notice: str) -> dict[str, Any]:
+    """The saga's current status for a repeated request; nothing is written."""
+    outcome = current_outcome(ctx)
+    response = {**_response(saga, ctx, outcome), "alreadyRecorded": True, "notice": notice}
+    if outcome["nextAction"] == "continue_worker_now" and current_stage(saga.state):
+        response["workerContext"] = worker_context(
+            saga.state, tool_hint=ctx.profile.worker_tool_hint, revision_reason=ctx.revision_reason
+        )
     return response
 
 
@@ -206,16 +217,65 @@ def plan_prompt(*, profile: Profile) -> str:
     )
 
 
-def saga_start(*, user, goal: str, profile: str) -> dict[str, Any]:
-    """Create a saga and run its first advance; raises UnknownProfile, InvalidInput, Conflict."""
+def _clean_request_id(request_id: Any) -> str:
+    if request_id is None:
+        return ""
+    if not isinstance(request_id, str) or not request_id.strip():
+        raise InvalidInput(_("requestId must be a non-empty string."))
+    request_id = request_id.strip()
+    if len(request_id) > MAX_REQUEST_ID_CHARS:
+        raise InvalidInput(
+            _("requestId is longer than %(n)d characters.") % {"n": MAX_REQUEST_ID_CHARS}
+        )
+    return request_id
+
+
+def _start_response(saga: Saga, response: dict[str, Any]) -> dict[str, Any]:
+    if "planPrompt" in response:
+        return {
+            "sagaId": saga.key,
+            "status": "plan_required",
+            "message": response["diagnostic"],
+            **response,
+        }
+    return {"sagaId": saga.key, "status": "started", **response}
+
+
+def _start_repeated(saga: Saga, *, goal: str, profile: Profile) -> dict[str, Any]:
+    """A retried saga_start: the saga made by the first call, unchanged."""
+    if saga.goal != goal or saga.profile != profile.id:
+        raise SagaStateConflict(
+            _("requestId %(rid)r was already used for saga %(id)s with another goal or profile.")
+            % {"rid": saga.request_id, "id": saga.key},
+            details={"sagaId": saga.key},
+        )
+    ctx = _context(saga, profile)
+    notice = _("This requestId already started saga %(id)s; nothing was changed.") % {
+        "id": saga.key
+    }
+    return _start_response(saga, _status_response(saga, ctx, notice))
+
+
+def saga_start(*, user, goal: str, profile: str, request_id: str | None = None) -> dict[str, Any]:
+    """Create a saga and run its first advance; raises UnknownProfile, InvalidInput, Conflict.
+
+    With a request_id, a repeated call returns the saga the first call created.
+    """
     prof = get_profile(profile)
     goal = (goal or "").strip()
     if not goal:
         raise InvalidInput(_("goal must not be empty."))
     if len(goal) > MAX_GOAL_CHARS:
         raise InvalidInput(_("goal is longer than %(n)d characters.") % {"n": MAX_GOAL_CHARS})
+    request_key = _clean_request_id(request_id)
     max_active = _limit("SAGASMITH_SAGA_MAX_ACTIVE_PER_USER", 20)
     with transaction.atomic():
+        if request_key:
+            existing = (
+                Saga.objects.select_for_update().filter(owner=user, request_id=request_key).first()
+            )
+            if existing is not None:
+                return _start_repeated(existing, goal=goal, profile=prof)
         # D14: only sagas that are not terminated count against the limit.
         active = Saga.objects.filter(owner=user).exclude(
             status__in=[Saga.Status.COMPLETED, Saga.Status.TERMINATED]
@@ -229,14 +289,23 @@ def saga_start(*, user, goal: str, profile: str) -> dict[str, Any]:
             goal=goal,
             clarification_limit=prof.default_clarification_rounds,
         )
-        saga = Saga.objects.create(
-            key=key,
-            owner=user,
-            profile=prof.id,
-            goal=goal,
-            status=saga_status_for(state),
-            state=state,
-        )
+        try:
+            with transaction.atomic():
+                saga = Saga.objects.create(
+                    key=key,
+                    owner=user,
+                    profile=prof.id,
+                    goal=goal,
+                    status=saga_status_for(state),
+                    state=state,
+                    request_id=request_key,
+                )
+        except IntegrityError:
+            # A concurrent start with the same requestId committed first: answer with its saga.
+            existing = Saga.objects.filter(owner=user, request_id=request_key).first()
+            if not request_key or existing is None:
+                raise
+            return _start_repeated(existing, goal=goal, profile=prof)
         ctx = _context(saga, prof)
         ctx.emit(
             "saga_created",
@@ -253,16 +322,7 @@ def saga_start(*, user, goal: str, profile: str) -> dict[str, Any]:
             subject_id=saga.key,
             details={"profile": prof.id},
         )
-    response = _response(saga, ctx, outcome)
-    if outcome["nextAction"] == "await_human" and "planYaml" in outcome["diagnostic"]:
-        return {
-            "sagaId": saga.key,
-            "status": "plan_required",
-            "message": outcome["diagnostic"],
-            "planPrompt": plan_prompt(profile=prof),
-            **response,
-        }
-    return {"sagaId": saga.key, "status": "started", **response}
+    return _start_response(saga, _response(saga, ctx, outcome))
 
 
 def _clean_artifacts(artifacts: Any) -> list[tuple[str, str]]:
@@ -328,8 +388,16 @@ def saga_advance(
     eval_result: dict[str, Any] | None = None,
     human_input: str | None = None,
     worker_diagnostics: dict[str, Any] | None = None,
+    stage_id: str | None = None,
 ) -> dict[str, Any]:
-    """Apply inputs and advance once; bad input raises before anything is written."""
+    """Apply inputs and advance once; bad input raises before anything is written.
+
+    A workerFinished whose stage_id names a stage before the cursor is a retry of a call that
+    was already applied: it changes nothing and returns the current status. Raises
+    InvalidInput for an unknown stage and SagaStateConflict for one not yet started.
+    """
+    if stage_id is not None and (not isinstance(stage_id, str) or not stage_id.strip()):
+        raise InvalidInput(_("stageId must be a non-empty string."))
     cleaned = _clean_artifacts(artifacts)
     verdict = verdict_coerce(eval_result) if eval_result is not None else None
     diagnostics = _clean_diagnostics(worker_diagnostics)
@@ -343,8 +411,15 @@ def saga_advance(
     with transaction.atomic():
         saga = saga_get(owner=user, saga_id=saga_id, lock=True)
         prof = get_profile(saga.profile)
-        ctx = _context(saga, prof)
         s = saga.state
+        ctx = _context(saga, prof)
+        if worker_finished and stage_id is not None:
+            finished = stage_id.strip()
+            if _stage_already_finished(s, finished):
+                notice = _(
+                    "workerFinished for %(stage)s was already recorded; nothing was changed."
+                ) % {"stage": finished}
+                return _status_response(saga, ctx, notice)
         if s["termination"] and (plan_yaml is not None or cleaned):
             raise SagaTerminated(
                 _("Saga %(id)s already terminated: %(reason)s")
@@ -365,10 +440,14 @@ def saga_advance(
             raise SagaStateConflict(
                 _("The saga is awaiting human input; send humanInput or saga_cancel first.")
             )
+        if worker_finished and stage_id is not None:
+            _check_current_stage(s, stage_id.strip())
         # Written with the events after advance(); checks read this call's content from memory.
         ctx.known_artifacts.update(cleaned)
         stage = current_stage(s)
         if diagnostics is not None and worker_finished and stage is not None:
+            # Only this call's diagnostics are classified; the row is kept for the record.
+            ctx.worker_diagnostics = diagnostics
             attempt = s["recoveryAttempts"].get(stage["id"], 0) + 1
             SagaDiagnostics.objects.update_or_create(
                 saga=saga, stage_id=stage["id"], attempt=attempt, defaults={"payload": diagnostics}
@@ -378,6 +457,31 @@ def saga_advance(
         )
         _persist(saga, ctx, cleaned)
     return _response(saga, ctx, outcome)
+
+
+def _stage_index(state: dict[str, Any], stage_id: str) -> int | None:
+    return next((i for i, st in enumerate(state["stages"]) if st["id"] == stage_id), None)
+
+
+def _stage_already_finished(state: dict[str, Any], stage_id: str) -> bool:
+    """True when the stage lies before the cursor: its workerFinished was applied and passed."""
+    index = _stage_index(state, stage_id)
+    return index is not None and index < state["cursor"]
+
+
+def _check_current_stage(state: dict[str, Any], stage_id: str) -> None:
+    """A workerFinished naming a stage must name the current one (checked after a new plan)."""
+    stage = current_stage(state)
+    if stage is not None and stage["id"] == stage_id:
+        return
+    if _stage_index(state, stage_id) is None:
+        raise InvalidInput(
+            _("stageId %(stage)r is not a stage of this saga.") % {"stage": stage_id[:60]}
+        )
+    raise SagaStateConflict(
+        _("Stage %(stage)s has not started; the current stage is %(current)s.")
+        % {"stage": stage_id, "current": stage["id"] if stage else "none"}
+    )
 
 
 def saga_cancel(*, user, saga_id: str, reason: str | None = None) -> dict[str, Any]:

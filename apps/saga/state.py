@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import string
 import time
@@ -116,6 +117,40 @@ def progress(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _artifact_note(criterion: dict[str, Any]) -> str | None:
+    kind = criterion.get("kind")
+    if kind in ("file-exists", "file-size-gt") and criterion.get("minBytes") is not None:
+        return f"min {criterion['minBytes']} bytes"
+    if kind == "progress-items" and criterion.get("minItems") is not None:
+        return f"at least {criterion['minItems']} items: list lines or a JSON list"
+    if kind == "file-schema" and criterion.get("schema") not in (None, ""):
+        return f"JSON matching this JSON Schema: {compact_json(criterion['schema'])}"
+    if kind == "log-scan" and criterion.get("pattern"):
+        return f"a line must match /{criterion['pattern']}/"
+    return None
+
+
+def required_artifacts(criteria: list[dict[str, Any]]) -> list[str]:
+    """One line per artifact path any criterion checks, with what each check expects."""
+    notes: dict[str, list[str]] = {}
+    for criterion in criteria:
+        path = criterion.get("path")
+        if not path:
+            continue
+        note = _artifact_note(criterion)
+        notes.setdefault(path, [])
+        if note and note not in notes[path]:
+            notes[path].append(note)
+    return [f"- {path} ({'; '.join(n)})" if n else f"- {path}" for path, n in notes.items()]
+
+
+def compact_json(value: Any) -> str:
+    """A schema as one line of JSON (a string schema is shown as written)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
 def worker_context(
     state: dict[str, Any], *, tool_hint: str, revision_reason: str | None = None
 ) -> str | None:
@@ -143,15 +178,8 @@ def worker_context(
         tool_hint.strip(),
         "",
         "When finished, call saga_advance(sagaId, workerFinished=true, "
-        "artifacts=[{path, content}]).",
+        f'stageId="{stage["id"]}", artifacts=[{{path, content}}]).',
     ]
-    required = []
-    for criterion in stage["doneCriteria"]:
-        if criterion.get("kind") in ("file-exists", "file-size-gt") and criterion.get("path"):
-            line = f"- {criterion['path']}"
-            if criterion.get("minBytes") is not None:
-                line += f" (min {criterion['minBytes']} bytes)"
-            required.append(line)
-    lines += ["Required artifacts:"] + (required or ["- (none)"])
+    lines += ["Required artifacts:"] + (required_artifacts(stage["doneCriteria"]) or ["- (none)"])
     lines += ["", "Announce completion of the stage when you submit it."]
     return "\n".join(lines)

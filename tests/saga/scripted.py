@@ -20,6 +20,18 @@ def planner(*, goal, profile):
         raise RuntimeError("planner unable to produce a plan: request rejected")
     if "[planner-crash]" in goal:
         raise ValueError("socket closed")
+    if "[planned-invalid]" in goal:
+        return {
+            "summary": "A plan the platform cannot run",
+            "stages": [
+                {
+                    "title": "Build",
+                    "goal": "build it",
+                    "checks": [{"kind": "command", "cmd": "make"}],
+                },
+                {"title": "Report", "goal": "report", "checks": [{"kind": "file-exists"}]},
+            ],
+        }
     if "[planned]" in goal:
         return {
             "summary": "Two planned stages",

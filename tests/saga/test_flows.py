@@ -15,6 +15,7 @@ from apps.saga.errors import (
     UnknownProfile,
 )
 from apps.saga.models import OpsMemoryEntry, Saga, SagaArtifact, SagaDiagnostics, SagaEvent
+from apps.saga.profiles import get_profile
 from apps.saga.selectors import saga_status
 from tests.saga import scripted
 from tests.saga.conftest import finish, plan_md, simple_plan, stage_md, started
@@ -644,3 +645,152 @@ def test_non_ops_completion_writes_no_memory(user, django_capture_on_commit_call
     with django_capture_on_commit_callbacks(execute=True):
         finish(user, saga_id, "part1.md")
     assert OpsMemoryEntry.objects.count() == 0
+
+
+# --- the plan format reaches the agent whichever call asks for a plan ----------------------
+
+DEFAULT_ROLES = {
+    "SAGASMITH_SAGA_CLARIFIER": "apps.saga.roles.profile_clarifier",
+    "SAGASMITH_SAGA_PLANNER": "apps.saga.roles.agent_planner",
+    "SAGASMITH_SAGA_EVALUATOR": "apps.saga.evaluator.hard_check_evaluator",
+}
+
+
+@pytest.mark.parametrize("profile", ["ops", "research", "curation", "review", "generic"])
+def test_plan_prompt_follows_the_last_clarification_answer(user, settings, profile):
+    for name, path in DEFAULT_ROLES.items():
+        setattr(settings, name, path)
+    out = services.saga_start(user=user, goal="Write a report", profile=profile)
+    assert out["nextAction"] == "clarification_needed"
+    assert "planPrompt" not in out
+    saga_id = out["sagaId"]
+    while out["nextAction"] == "clarification_needed":
+        out = services.saga_advance(user=user, saga_id=saga_id, human_input="an answer")
+    assert out["nextAction"] == "await_human"
+    assert out["diagnostic"] == (
+        'Generate a plan for the goal "Write a report" and submit it with '
+        "saga_advance(sagaId, planYaml=...)."
+    )
+    assert out["planPrompt"] == services.plan_prompt(profile=get_profile(profile))
+    assert f"Write a {profile} plan with" in out["planPrompt"]
+
+
+def test_plan_prompt_follows_a_stop_word(user):
+    out = services.saga_start(user=user, goal="[profile-questions] wifi", profile="ops")
+    nxt = services.saga_advance(user=user, saga_id=out["sagaId"], human_input="enough")
+    assert nxt["planPrompt"] == services.plan_prompt(profile=get_profile("ops"))
+
+
+def test_no_plan_prompt_once_a_plan_is_running(user):
+    out = services.saga_start(user=user, goal="[clarify] survey", profile="research")
+    nxt = services.saga_advance(user=user, saga_id=out["sagaId"], human_input="first")
+    assert nxt["nextAction"] == "clarification_needed" and "planPrompt" not in nxt
+    _, running = started(user, plan=simple_plan(1))
+    assert "planPrompt" not in running
+
+
+# --- recovery classifies only the diagnostics sent with this call ---------------------------
+
+
+def test_old_diagnostics_do_not_hold_the_stage_at_a_human(user):
+    plan = plan_md(stage_md(1, "S", "g", ["kind: file-size-gt\n    path: r.md\n    minBytes: 100"]))
+    saga_id, _ = started(user, profile="research", plan=plan)
+    diag = {"searchedTerms": ["zeta"], "urlsAttempted": [{"url": "https://a", "status": 404}]}
+    out = finish(user, saga_id, "r.md", content="short", worker_diagnostics=diag)
+    assert out["nextAction"] == "await_human"
+    services.saga_advance(user=user, saga_id=saga_id, human_input="Try the 2019 survey.")
+    # Diagnostics from the first attempt are stored but no longer decide the route.
+    shortfall = "file r.md is 5 bytes, expected ~100 (tolerance: >= 75)"
+    outcomes = [
+        (o["nextAction"], o.get("reason"))
+        for o in (finish(user, saga_id, "r.md", content="short") for _ in range(5))
+    ]
+    assert outcomes == [
+        ("revision_queued", f"fix-attempt 1: {shortfall}"),
+        ("revision_queued", f"fix-attempt 2: {shortfall}"),
+        (
+            "revision_queued",
+            "microcompact-retry: clearing old eval context, re-entering worker mode. "
+            f"Issues: {shortfall}",
+        ),
+        ("worker_mode_queued", None),
+        ("terminated", "worker_unrecoverable"),
+    ]
+    assert SagaDiagnostics.objects.filter(saga__key=saga_id).count() == 1
+    assert services.saga_replay(saga=Saga.objects.get(key=saga_id))["differences"] == []
+
+
+def test_diagnostics_sent_again_still_route_to_a_human(user):
+    plan = plan_md(stage_md(1, "S", "g", ["kind: file-size-gt\n    path: r.md\n    minBytes: 100"]))
+    saga_id, _ = started(user, profile="research", plan=plan)
+    diag = {"searchedTerms": ["zeta"], "urlsAttempted": [{"url": "https://a", "status": 404}]}
+    finish(user, saga_id, "r.md", content="short", worker_diagnostics=diag)
+    services.saga_advance(user=user, saga_id=saga_id, human_input="Try again.")
+    out = finish(user, saga_id, "r.md", content="short", worker_diagnostics=diag)
+    assert out["nextAction"] == "await_human"
+    assert Saga.objects.get(key=saga_id).state["recoveryAttempts"] == {}
+
+
+# --- a server-side planner's plan passes the same validation as planYaml -------------------
+
+
+def test_invalid_planner_plan_falls_back_to_agent_plan(user):
+    out = services.saga_start(user=user, goal="[planned-invalid] build", profile="generic")
+    problems = [
+        "stage-01: kind 'command' is not executed on this platform",
+        "stage-02: done.path is required for file-exists",
+    ]
+    assert out["status"] == "plan_required"
+    assert out["nextAction"] == "await_human"
+    assert out["diagnostic"] == (
+        "The planner's plan was rejected: " + "; ".join(problems) + ".\n"
+        'Generate a plan for the goal "[planned-invalid] build" and submit it with '
+        "saga_advance(sagaId, planYaml=...)."
+    )
+    assert out["planPrompt"] == services.plan_prompt(profile=get_profile("generic"))
+    saga = Saga.objects.get(key=out["sagaId"])
+    assert saga.state["plan"] is None and saga.state["stages"] == []
+    assert saga.state["transition"] == {"kind": "awaiting_plan_yaml", "problems": problems}
+    assert events(saga.key) == ["saga_created", "plan_requested"]
+    assert services.saga_replay(saga=saga)["differences"] == []
+    nxt = services.saga_advance(user=user, saga_id=saga.key, plan_yaml=simple_plan(1))
+    assert (nxt["nextAction"], nxt["stageId"]) == ("worker_mode_queued", "stage-01")
+
+
+def test_valid_planner_plan_is_still_applied(user):
+    out = services.saga_start(user=user, goal="[planned] notes then report", profile="curation")
+    assert (out["nextAction"], out["stageId"]) == ("worker_mode_queued", "stage-01")
+
+
+# --- checks beyond file-exists reach the worker and the deep evaluator ----------------------
+
+
+def test_progress_items_artifact_reaches_worker_and_deep_evaluator(user):
+    plan = plan_md(
+        stage_md(
+            1,
+            "Sources",
+            "list sources",
+            ["kind: progress-items\n    path: sources.md\n    minItems: 2"],
+            "deep",
+        ),
+        stage_md(2, "Report", "r", ["kind: file-exists\n    path: r.md"], "deep"),
+    )
+    saga_id, out = started(user, profile="research", plan=plan)
+    assert out["workerContext"].split("Required artifacts:\n")[1].splitlines()[0] == (
+        "- sources.md (at least 2 items: list lines or a JSON list)"
+    )
+    out = finish(user, saga_id, "sources.md", content="- a\n- b\n- c\n")
+    assert out["nextAction"] == "eval_deep_required"
+    assert (
+        "## Done criteria\n- kind: progress-items, path: sources.md, minItems: 2\n"
+        in (out["evalPrompt"])
+    )
+    assert "## Output\n--- sources.md ---\n- a\n- b\n- c\n\n\n## Few-shot" in out["evalPrompt"]
+
+
+def test_shipped_curation_example_names_its_schema_artifact(user):
+    _, out = started(user, profile="curation", plan=get_profile("curation").planner_examples)
+    assert out["workerContext"].split("Required artifacts:\n")[1].splitlines()[0] == (
+        '- labels.json (JSON matching this JSON Schema: {"type":"array"})'
+    )

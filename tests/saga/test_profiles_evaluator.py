@@ -2,7 +2,13 @@ import json
 
 import pytest
 
-from apps.saga.evaluator import deep_eval_prompt, verdict_coerce, verdict_parse_text
+from apps.saga.evaluator import (
+    artifacts_text,
+    criteria_text,
+    deep_eval_prompt,
+    verdict_coerce,
+    verdict_parse_text,
+)
 from apps.saga.profiles import (
     DATA_DIR,
     EXECUTABLE_KINDS,
@@ -11,6 +17,7 @@ from apps.saga.profiles import (
     checklist_errors,
     get_profile,
 )
+from apps.saga.state import required_artifacts
 
 SPEC = {
     # id: (default eval, allowed kinds, stage range, clarification rounds, intensity,
@@ -210,3 +217,41 @@ def test_verdict_coercion():
         "escalate": False,
     }
     assert verdict_coerce({"passed": True, "score": True})["score"] is None
+
+
+# Every kind that checks a file: its path, content and parameters reach worker and evaluator.
+FILE_CRITERIA = [
+    {"kind": "file-size-gt", "path": "r.md", "minBytes": 400},
+    {"kind": "progress-items", "path": "sources.md", "minItems": 2},
+    {"kind": "file-schema", "path": "labels.json", "schema": {"type": "array"}},
+    {"kind": "log-scan", "path": "run.log", "pattern": "^OK"},
+    {"kind": "file-exists", "path": "sources.md"},
+    {"kind": "free-form", "desc": "cites sources"},
+]
+
+
+def test_criteria_text_shows_every_parameter():
+    assert criteria_text(FILE_CRITERIA) == (
+        "- kind: file-size-gt, path: r.md, minBytes: 400\n"
+        "- kind: progress-items, path: sources.md, minItems: 2\n"
+        '- kind: file-schema, path: labels.json, schema: {"type":"array"}\n'
+        "- kind: log-scan, path: run.log, pattern: ^OK\n"
+        "- kind: file-exists, path: sources.md\n"
+        "- kind: free-form, desc: cites sources"
+    )
+
+
+def test_artifacts_text_includes_every_checked_path_once():
+    files = {"sources.md": "- a\n- b", "labels.json": "[]", "run.log": "OK"}
+    assert artifacts_text(FILE_CRITERIA, files.get) == (
+        "--- sources.md ---\n- a\n- b\n\n--- labels.json ---\n[]\n\n--- run.log ---\nOK"
+    )
+
+
+def test_required_artifacts_cover_every_checked_path():
+    assert required_artifacts(FILE_CRITERIA) == [
+        "- r.md (min 400 bytes)",
+        "- sources.md (at least 2 items: list lines or a JSON list)",
+        '- labels.json (JSON matching this JSON Schema: {"type":"array"})',
+        "- run.log (a line must match /^OK/)",
+    ]
