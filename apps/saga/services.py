@@ -276,6 +276,9 @@ def saga_start(*, user, goal: str, profile: str, request_id: str | None = None) 
             )
             if existing is not None:
                 return _start_repeated(existing, goal=goal, profile=prof)
+        # Concurrent starts by one user queue on their row, so the count below cannot be read
+        # by two of them before either has inserted.
+        list(type(user).objects.select_for_update().filter(pk=user.pk).values_list("pk"))
         # D14: only sagas that are not terminated count against the limit.
         active = Saga.objects.filter(owner=user).exclude(
             status__in=[Saga.Status.COMPLETED, Saga.Status.TERMINATED]
