@@ -9,9 +9,12 @@ from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
+from apps.turns.models import ProjectionSnapshot
 from apps.turns.projections import (
+    CARD,
     GM,
     PUBLIC,
+    SnapshotRead,
     panel_read,
     snapshot_store,
     snapshots_for,
@@ -21,7 +24,11 @@ from apps.turns.selectors import active_jobs_for_viewer
 from apps.turns.services.jobs import MANAGER_ROLES, job_view
 
 
-def _character_card(campaign: Campaign, membership: CampaignMembership) -> dict[str, Any] | None:
+def _character_card(
+    campaign: Campaign, membership: CampaignMembership, row: ProjectionSnapshot | None
+) -> dict[str, Any] | None:
+    """The viewer's bound character, from their card row while no receipt has changed it, else
+    read through the domain with their own delegation (and stored)."""
     binding = (
         ActorBinding.objects.filter(
             campaign=campaign, user_id=membership.user_id, status=ActorBinding.Status.ACTIVE
@@ -31,10 +38,16 @@ def _character_card(campaign: Campaign, membership: CampaignMembership) -> dict[
     )
     if binding is None:
         return None
+    if (
+        row is not None
+        and row.authority_revision >= campaign.authority_revision
+        and row.data.get("id") == binding.character_id
+    ):
+        return row.data
     try:
         result = domain_call(
             system_id=campaign.system_id,
-            tool="character_get",
+            tool=CARD.read_tool,
             arguments={"character_id": binding.character_id},
             requester=membership.user,
             campaign_id=campaign.domain_id,
@@ -42,7 +55,13 @@ def _character_card(campaign: Campaign, membership: CampaignMembership) -> dict[
     except DomainError as exc:
         return {"id": binding.character_id, "name": binding.character_name,
                 "error": {"code": exc.domain_code}}  # fmt: skip
-    return result.structured.get("character") or {"id": binding.character_id}
+    card = result.structured.get("character") or {"id": binding.character_id}
+    snapshot_store(
+        campaign_id=campaign.pk,
+        read=SnapshotRead(CARD.key, viewer_audience(membership.user_id), card),
+        revision=int(result.authority_revision or campaign.authority_revision),
+    )
+    return card
 
 
 def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
@@ -52,9 +71,10 @@ def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
     manager = membership.role in MANAGER_ROLES
     # A player's (or observer's) rows are their own: the domain may show each one different
     # things, so one player's view is never served to another.
-    audience = GM if manager else viewer_audience(membership.user_id)
+    viewer = viewer_audience(membership.user_id)
+    audience = GM if manager else viewer
     plugin = get_plugin(campaign.system_id)
-    rows = snapshots_for(campaign=campaign, audience=audience)
+    rows = snapshots_for(campaign=campaign, audience=audience, viewer=viewer)
     panels: dict[str, Any] = {}
     for panel in plugin.panels:
         row_audience = audience if panel.audience_filtered else PUBLIC
@@ -84,7 +104,7 @@ def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
         "role": membership.role,
         "audience": GM if manager else "players",
         "panels": panels,
-        "character": _character_card(campaign, membership),
+        "character": _character_card(campaign, membership, rows.get(CARD.key)),
         "jobs": [
             job_view(job)
             for job in active_jobs_for_viewer(campaign_id=campaign.pk, membership=membership)

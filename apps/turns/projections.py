@@ -40,8 +40,13 @@ VIEWER_PREFIX = "user:"
 
 
 def viewer_audience(user_id) -> str:
-    """The row audience of one non-manager viewer's own view of an audience-filtered panel."""
+    """The row audience of one viewer's own view: a player's panels, anyone's character card."""
     return f"{VIEWER_PREFIX}{user_id}"
+
+
+# The viewer's character card (`character_get` of their bound character) is kept as a row of
+# its own, per viewer, and carried forward like a panel when no receipt could have changed it.
+CARD = Panel("card", "", "character_get", ("campaign", "character", "combat", "membership"))
 
 
 @dataclass
@@ -121,6 +126,8 @@ def projection_reads(
     )
     plugin = get_plugin(campaign.system_id)
     refresh.chain_start = _chain_start(fresh)
+    if not CARD.refreshed_by(scopes):
+        refresh.unchanged.append(CARD.key)
     for panel in plugin.panels:
         if not panel.refreshed_by(scopes):
             refresh.unchanged.append(panel.key)
@@ -252,7 +259,15 @@ def projection_apply(*, campaign: Campaign, refresh: Refresh, phase_written: boo
     )
 
 
-def snapshots_for(*, campaign: Campaign, audience: str) -> dict[str, ProjectionSnapshot]:
-    """The current rows for an audience (and the public ones), by panel key."""
-    rows = ProjectionSnapshot.objects.filter(campaign=campaign, audience__in=[audience, PUBLIC])
+def snapshots_for(
+    *, campaign: Campaign, audience: str, viewer: str | None = None
+) -> dict[str, ProjectionSnapshot]:
+    """The current rows for an audience (and the public ones, and the viewer's own character
+    card), by panel key."""
+    audiences = [audience, PUBLIC]
+    rows = ProjectionSnapshot.objects.filter(campaign=campaign, audience__in=audiences)
+    if viewer is not None:
+        rows = rows | ProjectionSnapshot.objects.filter(
+            campaign=campaign, audience=viewer, scope=CARD.key
+        )
     return {row.scope: row for row in rows}

@@ -480,7 +480,7 @@ def test_rows_no_receipt_touched_follow_an_unbroken_chain(dnd_room):
     chain = [_receipt(start + 2, start + 1), _receipt(start + 1, start)]
     refresh = projection_reads(campaign=campaign, receipts=chain, requester=room.gm)
     assert (refresh.chain_start, refresh.unchanged, refresh.reads) == (
-        start, ["party", "combat", "grid"], [],
+        start, ["card", "party", "combat", "grid"], [],
     )  # fmt: skip
     projection_apply(campaign=campaign, refresh=refresh)
     assert revisions() == {
@@ -509,33 +509,65 @@ def test_a_public_announcement_names_only_public_entities(dnd_room):
 def test_panel_read_after_a_roll_asks_the_domain_nothing(
     dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
 ):
-    """A roll changes no panel: after it, the viewers' panel reads come from the rows."""
+    """A roll changes no panel and no character: after it, the viewers' panel reads (character
+    cards included) come from the rows; after a change to the character, the card is re-read."""
+    import apps.turns.panels as panels
     import apps.turns.projections as projections
+    from apps.campaigns.services.characters import character_create_for
     from apps.turns.panels import panel_for_viewer
 
     room = dnd_room
-    gm = room.membership(room.gm)
-    before = panel_for_viewer(membership=gm)  # reads every panel and stores the rows
+    binding = character_create_for(
+        campaign=room.campaign, user=room.player,
+        form_data={"name": "Ilsa", "template": "fighter", "level": 1},
+    )  # fmt: skip
+    viewers = [room.membership(room.gm), room.membership(room.player)]
+    before = [panel_for_viewer(membership=m) for m in viewers]  # reads and stores every row
+    assert before[1]["character"]["id"] == binding.character_id
     with django_capture_on_commit_callbacks(execute=True):
         job, _ = submit(room, room.player)
     job.refresh_from_db()
     assert job.status == RoomTurnJob.Status.SUCCEEDED
     reads = []
     real = projections.domain_call
-    monkeypatch.setattr(
-        projections, "domain_call", lambda **kw: reads.append(kw["tool"]) or real(**kw)
-    )
-    after = panel_for_viewer(membership=gm)
+
+    def counted(**kw):
+        reads.append(kw["tool"])
+        return real(**kw)
+
+    monkeypatch.setattr(projections, "domain_call", counted)
+    monkeypatch.setattr(panels, "domain_call", counted)
+    after = [panel_for_viewer(membership=m) for m in viewers]
     assert reads == []
-    assert after["authority_revision"] == before["authority_revision"] + 1
-    assert {key: panel["revision"] for key, panel in after["panels"].items()} == {
-        "party": after["authority_revision"],
-        "combat": after["authority_revision"],
-        "grid": after["authority_revision"],
-    }
-    assert {key: panel["data"] for key, panel in after["panels"].items()} == {
-        key: panel["data"] for key, panel in before["panels"].items()
-    }
+    revision = before[0]["authority_revision"] + 1
+    for old, new in zip(before, after, strict=True):
+        assert new["authority_revision"] == revision
+        assert {key: panel["revision"] for key, panel in new["panels"].items()} == {
+            "party": revision, "combat": revision, "grid": revision,
+        }  # fmt: skip
+        assert new["panels"] == {
+            key: {**panel, "revision": revision} for key, panel in old["panels"].items()
+        }
+        assert new["character"] == old["character"]
+
+    # A write the rows know nothing about (its receipt applied, no panel refresh): the card
+    # and the panels are read again, as each viewer.
+    from apps.campaigns.services.authority import authority_write
+
+    room.campaign.refresh_from_db()
+    authority_write(
+        campaign=room.campaign, tool="phase_set", requester=room.gm, key="play",
+        arguments={"phase": "play"},
+    )  # fmt: skip
+    room.campaign.refresh_from_db()
+    authority_write(
+        campaign=room.campaign, tool="damage_apply", requester=room.gm, key="hurt-1",
+        arguments={"target_id": binding.character_id, "amount": 1},
+    )  # fmt: skip
+    reads.clear()
+    hurt = panel_for_viewer(membership=viewers[1])
+    assert sorted(reads) == ["campaign_get", "character_get", "combat_render", "combat_status"]
+    assert hurt["character"]["hp"]["current"] == after[1]["character"]["hp"]["current"] - 1
 
 
 def test_quota_liveness_follows_the_job(dnd_room, settings, django_capture_on_commit_callbacks):
