@@ -38,7 +38,14 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
 
 
+# registration_invite_create refuses more; bounding the field turns that into a field error.
+INVITE_MAX_USES = 1000
+
+
 class RegistrationInviteAddForm(forms.ModelForm):
+    max_uses = forms.IntegerField(
+        label=_("Max uses"), min_value=1, max_value=INVITE_MAX_USES, initial=1
+    )
     expires_in_days = forms.IntegerField(
         label=_("Expires in (days)"), min_value=1, max_value=90, initial=7
     )

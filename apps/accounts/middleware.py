@@ -1,11 +1,21 @@
 from importlib import import_module
 from urllib.parse import urlencode
 
+from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib.auth import (
+    BACKEND_SESSION_KEY,
+    HASH_SESSION_KEY,
+    SESSION_KEY,
+    get_user_model,
+    load_backend,
+)
+from django.contrib.auth.models import AnonymousUser
 from django.http import JsonResponse
 from django.http.cookie import parse_cookie
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from apps.core.errors import error_envelope
@@ -78,19 +88,48 @@ class LegalAcceptanceMiddleware:
         return self.get_response(request)
 
 
+def session_store(session_key: str | None):
+    return import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+
+
+def session_user(session):
+    """The user a session is signed in as, else AnonymousUser: Channels' `get_user`, synchronous.
+
+    The same backend lookup (which refuses inactive users) and session-hash check (a password
+    change ends other sessions), so a socket can re-check its session from a database thread.
+    """
+    user = None
+    try:
+        user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
+        backend_path = session[BACKEND_SESSION_KEY]
+    except KeyError:
+        pass
+    else:
+        if backend_path in settings.AUTHENTICATION_BACKENDS:
+            user = load_backend(backend_path).get_user(user_id)
+            if hasattr(user, "get_session_auth_hash"):
+                session_hash = session.get(HASH_SESSION_KEY)
+                if not (
+                    session_hash
+                    and constant_time_compare(session_hash, user.get_session_auth_hash())
+                ):
+                    session.flush()
+                    user = None
+    return user or AnonymousUser()
+
+
 class WebsocketAuthMiddleware:
-    """ASGI: the signed-in user of a websocket, from the session cookie, read once at connect.
+    """ASGI: the signed-in user of a websocket, from the session cookie, read at connect.
 
     Does what Channels' AuthMiddlewareStack does for a socket (the same session store and the same
     user lookup with its session-hash check) without wrapping `send`: that wrapper exists to save
-    HTTP sessions, and it ran on every frame a room socket delivers."""
+    HTTP sessions, and it ran on every frame a room socket delivers. The room consumer repeats
+    `session_user` on its heartbeat, so a socket ends with its session."""
 
     def __init__(self, inner):
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
-        from channels.auth import get_user
-
         if scope["type"] != "websocket":
             return await self.inner(scope, receive, send)
         cookies: dict[str, str] = {}
@@ -98,8 +137,7 @@ class WebsocketAuthMiddleware:
             if name == b"cookie":
                 cookies = parse_cookie(value.decode("latin1"))
                 break
-        store = import_module(settings.SESSION_ENGINE).SessionStore
         scope = {**scope, "cookies": cookies}
-        scope["session"] = store(cookies.get(settings.SESSION_COOKIE_NAME))
-        scope["user"] = await get_user(scope)
+        scope["session"] = session_store(cookies.get(settings.SESSION_COOKIE_NAME))
+        scope["user"] = await database_sync_to_async(session_user)(scope["session"])
         return await self.inner(scope, receive, send)

@@ -6,6 +6,7 @@ from django.dispatch import receiver
 
 from apps.core.services import audit_record
 
+from .models import UserSession
 from .services import user_session_touch, user_sessions_end
 
 
@@ -26,6 +27,11 @@ def _on_login(sender, request, user, **kwargs):
 
 @receiver(user_logged_out)
 def _on_logout(sender, request, user, **kwargs):
+    # Sent before the session is flushed, so the key is still the one being ended: without
+    # this the account page keeps listing it as active.
+    session_key = getattr(getattr(request, "session", None), "session_key", None)
+    if session_key:
+        UserSession.objects.filter(session_key=session_key).delete()
     if user is not None:
         audit_record(actor=user, action="auth.logout", subject_type="user", subject_id=str(user.id))
 

@@ -5,15 +5,21 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.response import Response
 
-from .errors import ApplicationError, Conflict, IdempotencyConflict, ValidationFailed
+from .errors import Conflict, IdempotencyConflict, ValidationFailed
 from .models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 MIN_LEN, MAX_LEN = 8, 160
+# An unfinished record is committed before its handler runs; one older than this belongs to a
+# process that died before finishing it. Well above the slowest handler (character creation
+# waits on a domain server: two attempts of up to 30 s each), so a live attempt is not taken over.
+IN_PROGRESS_ABANDONED_AFTER = timedelta(minutes=5)
 
 
 def request_fingerprint(request) -> str:
@@ -51,7 +57,8 @@ def idempotent_response(
     """Run handler once per (user, scope, key); replays return the stored response.
 
     Raises IdempotencyConflict when the key was used for a different request, and Conflict
-    while the first request with the key is still running.
+    while the first request with the key is still running (an attempt unfinished for longer
+    than IN_PROGRESS_ABANDONED_AFTER is taken over instead).
     """
     key = idempotency_key_from(request, required=required)
     if key is None:
@@ -69,26 +76,42 @@ def idempotent_response(
                 "This Idempotency-Key was already used for a different request.",
                 details={"key": key},
             ) from None
-        if existing.status_code is None:
+        if existing.status_code is not None:
+            response = Response(existing.response_body, status=existing.status_code)
+            response["Idempotent-Replay"] = "true"
+            return response
+        if not idempotency_record_take_over(record=existing):
             raise Conflict(
                 "A request with this Idempotency-Key is still in progress.",
                 code="idempotency_in_progress",
                 retryable=True,
                 recovery="Retry shortly with the same key.",
             ) from None
-        response = Response(existing.response_body, status=existing.status_code)
-        response["Idempotent-Replay"] = "true"
-        return response
+        record = existing
+    # updated_at is the claim: after a take-over, the abandoned attempt (should it still be
+    # alive) no longer matches, so it can neither finish nor delete the new owner's record.
+    mine = IdempotencyRecord.objects.filter(pk=record.pk, updated_at=record.updated_at)
     try:
         response = handler()
-    except ApplicationError:
-        # A failed attempt stores nothing, so the client may retry with the same key.
-        record.delete()
-        raise
     except Exception:
-        record.delete()
+        # A failed attempt stores nothing, so the client may retry with the same key.
+        mine.delete()
         raise
-    IdempotencyRecord.objects.filter(pk=record.pk).update(
-        status_code=response.status_code, response_body=response.data
-    )
+    mine.update(status_code=response.status_code, response_body=response.data)
     return response
+
+
+def idempotency_record_take_over(*, record: IdempotencyRecord) -> bool:
+    """Claim an unfinished record left by an attempt that died; False while it may be running.
+
+    The conditional UPDATE lets exactly one of several concurrent retries win.
+    """
+    now = timezone.now()
+    taken = IdempotencyRecord.objects.filter(
+        pk=record.pk,
+        status_code__isnull=True,
+        updated_at__lt=now - IN_PROGRESS_ABANDONED_AFTER,
+    ).update(updated_at=now)
+    if taken:
+        record.updated_at = now
+    return taken == 1

@@ -13,7 +13,7 @@ from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import HEADER, idempotency_key_from, idempotent_response
 
 from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, Message
-from .selectors import DEFAULT_PAGE, MAX_PAGE, room_for_campaign, room_messages_for_viewer
+from .selectors import DEFAULT_PAGE, MAX_PAGE, room_for_campaign, room_message_page_for_viewer
 from .selectors import serialize_entry as _serialize
 from .services import room_mark_read, room_message_post
 
@@ -87,15 +87,14 @@ class RoomMessagesApi(APIView):
             raise ValidationFailed(_("Invalid paging parameters."), details=params.errors)
         after, limit = params.validated_data["after"], params.validated_data["limit"]
         room = room_for_campaign(campaign_id=campaign_id)
-        messages = (
-            room_messages_for_viewer(
-                room=room, viewer_membership=membership, after=after, limit=limit + 1
+        messages, has_more = (
+            room_message_page_for_viewer(
+                room=room, viewer_membership=membership, after=after, limit=limit
             )
             if room is not None
-            else []
+            else ([], False)
         )
-        has_more = len(messages) > limit
-        page = [_serialize(m) for m in messages[:limit]]
+        page = [_serialize(m) for m in messages]
         body = {
             "results": page,
             "next_after": page[-1]["sequence"] if page else after,

@@ -27,6 +27,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
+from apps.accounts.middleware import session_store, session_user
 from apps.campaigns.selectors import membership_for
 from apps.projections.groups import room_group, user_group
 
@@ -41,7 +42,7 @@ from .selectors import (
 logger = logging.getLogger(__name__)
 
 CLOSE_BAD_REQUEST = 4400  # malformed campaign id or `after`
-CLOSE_UNAUTHENTICATED = 4401  # no signed-in session: sign in, then reconnect
+CLOSE_UNAUTHENTICATED = 4401  # no signed-in session (at connect or ended since): sign in
 CLOSE_ACCESS_REVOKED = 4403  # removed from the campaign while connected: do not reconnect
 CLOSE_NOT_FOUND = 4404  # no such campaign, or not a member (deliberately indistinguishable)
 
@@ -81,8 +82,19 @@ def _close(room_id, channel_name):
     return services.presence_list(room_id=room_id)
 
 
+SIGNED_OUT = "signed_out"
+
+
 @database_sync_to_async
-def _beat(campaign_id, user, channel_name):
+def _beat(campaign_id, user, channel_name, session_key):
+    """(membership, last sequence); membership is SIGNED_OUT when the socket's session ended."""
+    if session_key is not None:
+        # The session the socket connected with, checked as at connect: gone or expired
+        # (signed out, "sign out everywhere else"), password changed, or user deactivated.
+        current = session_user(session_store(session_key))
+        if current.pk != user.pk or not current.is_active:
+            return SIGNED_OUT, 0
+        user = current
     membership = membership_for(campaign_id=campaign_id, user=user)
     if membership is None:
         return None, 0
@@ -95,6 +107,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     room_id = None
     role: str = ""
     cursor: int = 0
+    # None when the socket was authenticated without a session (tests set scope["user"]).
+    session_key: str | None = None
     _heartbeat: asyncio.Task | None = None
 
     async def dispatch(self, message):
@@ -130,6 +144,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return
         self.user = user
         self.user_id = user.id  # read per delivered frame: not through the lazy user object
+        session = self.scope.get("session")
+        self.session_key = session.session_key if session is not None else None
         membership, room, present = await _open(self.campaign_id, user, self.channel_name)
         if membership is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -188,7 +204,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def _revoke(self, reason: str) -> None:
         await self.send_json({"type": "access.revoked", "reason": reason})
-        await self.close(code=CLOSE_ACCESS_REVOKED)
+        await self._end(CLOSE_ACCESS_REVOKED)
+
+    async def _end(self, code: int) -> None:
+        # Leave the groups now rather than on the client's disconnect, which may come later:
+        # nothing more reaches a socket that lost its access.
+        await self.disconnect(code)
+        await self.close(code=code)
 
     async def _beat_forever(self):
         # Ticks go through the channel so they run in order with group events, never beside them.
@@ -203,6 +225,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- channel-layer handlers ---------------------------------------------------------------
 
     async def room_entry(self, event):
+        if self.room_id is None:
+            return  # closing: a frame queued before the socket left its groups
         entry = event["entry"]
         sequence = entry["sequence"]
         if sequence <= self.cursor:
@@ -222,7 +246,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send(text_data=_frame_text((self.campaign_id, sequence), frame))
 
     async def outbox_event(self, event):
-        if outbox_audience_visible_to(
+        if self.room_id is not None and outbox_audience_visible_to(
             audience=event["audience"], viewer_user_id=self.user_id, viewer_role=self.role
         ):
             frame = {
@@ -236,7 +260,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             )
 
     async def presence_update(self, event):
-        await self.send_json({"type": "presence", "users": event["users"]})
+        if self.room_id is not None:
+            await self.send_json({"type": "presence", "users": event["users"]})
 
     async def access_revoked(self, event):
         if event.get("campaign_id") != self.campaign_id or self.room_id is None:
@@ -251,7 +276,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             self.role = membership.role
 
     async def room_tick(self, event):
-        membership, last = await _beat(self.campaign_id, self.user, self.channel_name)
+        if self.room_id is None:
+            return
+        membership, last = await _beat(
+            self.campaign_id, self.user, self.channel_name, self.session_key
+        )
+        if membership is SIGNED_OUT:
+            await self._end(CLOSE_UNAUTHENTICATED)
+            return
         if membership is None:
             await self._revoke("removed")
             return

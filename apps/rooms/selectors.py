@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from apps.campaigns.models import CampaignMembership
 from apps.campaigns.selectors import membership_for
@@ -88,6 +88,20 @@ def room_for_campaign(*, campaign_id) -> Room | None:
     return Room.objects.filter(campaign_id=campaign_id).first()
 
 
+def _visible_messages(
+    *, room: Room, viewer_membership: CampaignMembership, after: int, upto: int | None
+) -> QuerySet[Message]:
+    qs = Message.objects.filter(room=room, sequence__gt=after)
+    if upto is not None:
+        qs = qs.filter(sequence__lte=upto)
+    qs = qs.filter(
+        visibility_q(viewer_user_id=viewer_membership.user_id, viewer_role=viewer_membership.role)
+    )
+    return (
+        qs.select_related("sender").prefetch_related("recipient_links__user").order_by("sequence")
+    )
+
+
 def room_messages_for_viewer(
     *,
     room: Room,
@@ -97,17 +111,25 @@ def room_messages_for_viewer(
     upto: int | None = None,
 ) -> list[Message]:
     """Entries after `after` (and up to `upto`) that the viewer may see, in sequence order."""
-    qs = Message.objects.filter(room=room, sequence__gt=after)
-    if upto is not None:
-        qs = qs.filter(sequence__lte=upto)
-    qs = qs.filter(
-        visibility_q(viewer_user_id=viewer_membership.user_id, viewer_role=viewer_membership.role)
-    )
     return list(
-        qs.select_related("sender")
-        .prefetch_related("recipient_links__user")
-        .order_by("sequence")[: max(1, min(limit, MAX_PAGE))]
+        _visible_messages(room=room, viewer_membership=viewer_membership, after=after, upto=upto)[
+            : max(1, min(limit, MAX_PAGE))
+        ]
     )
+
+
+def room_message_page_for_viewer(
+    *, room: Room, viewer_membership: CampaignMembership, after: int = 0, limit: int = DEFAULT_PAGE
+) -> tuple[list[Message], bool]:
+    """One page of `room_messages_for_viewer` and whether more visible entries follow it."""
+    limit = max(1, min(limit, MAX_PAGE))
+    # One row past the page tells whether another page exists, also at MAX_PAGE.
+    rows = list(
+        _visible_messages(room=room, viewer_membership=viewer_membership, after=after, upto=None)[
+            : limit + 1
+        ]
+    )
+    return rows[:limit], len(rows) > limit
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,10 @@ const form = document.getElementById("composer");
 
 const seen = new Set(); // sequences already rendered
 const pending = new Map(); // client message id -> {li, payload}
-let lastSeq = 0; // highest sequence rendered: the resume point
+let lastSeq = 0; // highest sequence rendered (also from POST replies): the read marker
+// Highest sequence the socket has covered: the ?after= resume point. Only socket frames move
+// it; a POST reply may be ahead of entries others posted while the socket was down.
+let resumeAfter = 0;
 let socket = null;
 let attempt = 0;
 let stopped = false;
@@ -160,7 +163,7 @@ function armWatchdog() {
 function connect() {
   if (stopped) return;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${location.host}${config.socketPath}?after=${lastSeq}`);
+  socket = new WebSocket(`${scheme}//${location.host}${config.socketPath}?after=${resumeAfter}`);
   const ws = socket;
   ws.onopen = () => { armWatchdog(); };
   ws.onmessage = (ev) => {
@@ -171,12 +174,15 @@ function connect() {
         heartbeatMs = msg.heartbeat_seconds * 1000;
         break;
       case "entry":
+        resumeAfter = Math.max(resumeAfter, msg.entry.sequence);
         render(msg.entry);
         // Turn panels (dice, job progress) listen for room frames too.
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
       case "caught_up":
+        resumeAfter = Math.max(resumeAfter, msg.sequence);
         attempt = 0;
+        reauthTried = false;
         setState("live", t.live);
         flushPending();
         break;
@@ -197,7 +203,12 @@ function connect() {
     clearTimeout(watchdog);
     if (ws !== socket) return;
     if (ev.code === 4403 || ev.code === 4404) { stopped = true; setState("closed", t.revoked); disableComposer(); return; }
-    if (ev.code === 4401) { stopped = true; setState("closed", t.signin); disableComposer(); return; }
+    if (ev.code === 4401) {
+      // The session the socket opened with has ended. The cookie may hold a newer one (a
+      // password change rotates it), so try once more before asking to sign in.
+      if (!reauthTried) { reauthTried = true; clearTimeout(retryTimer); retryTimer = setTimeout(connect, 250); return; }
+      stopped = true; setState("closed", t.signin); disableComposer(); return;
+    }
     if (stopped) return;
     setState("reconnecting", t.reconnecting);
     const base = Math.min(30000, 500 * 2 ** attempt);
@@ -208,6 +219,7 @@ function connect() {
 }
 
 let retryTimer = null;
+let reauthTried = false;
 // Back online: retry now instead of waiting out the backoff.
 window.addEventListener("online", () => {
   if (stopped || (socket && socket.readyState <= WebSocket.OPEN)) return;
@@ -221,7 +233,11 @@ function disableComposer() {
 }
 
 // Exposed for tests and debugging: drop the socket as a network failure would.
-window.sagasmithRoom = { dropSocket: () => socket && socket.close(), lastSeq: () => lastSeq };
+window.sagasmithRoom = {
+  dropSocket: () => socket && socket.close(),
+  lastSeq: () => lastSeq,
+  resumeAfter: () => resumeAfter,
+};
 
 async function send(cmid) {
   const item = pending.get(cmid);

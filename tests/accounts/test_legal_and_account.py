@@ -73,6 +73,21 @@ def test_sessions_listed_and_ended_elsewhere(make_user):
     assert AuditEvent.objects.get(action="sessions.ended_others").details == {"ended": 1}
 
 
+def test_logout_ends_the_session_row(make_user):
+    user = make_user("out@example.test")
+    leaving = login(user.email, HTTP_USER_AGENT="Firefox")
+    staying = login(user.email, HTTP_USER_AGENT="Chromium")
+    leaving_key = leaving.session.session_key
+    assert leaving.post("/accounts/logout/").status_code == 302
+    assert list(UserSession.objects.filter(user=user).values_list("user_agent", flat=True)) == [
+        "Chromium"
+    ]
+    assert not UserSession.objects.filter(session_key=leaving_key).exists()
+    page = staying.get("/account/")
+    assert b"Chromium" in page.content and b"Firefox" not in page.content
+    assert AuditEvent.objects.filter(action="auth.logout", actor=user).count() == 1
+
+
 def test_password_change_ends_other_sessions(make_user):
     user = make_user("pw@example.test")
     current = login(user.email)
@@ -168,6 +183,23 @@ def test_admin_invite_link_shown_once_and_audited(make_user):
     )
     created = AuditEvent.objects.get(action="registration_invite.created")
     assert created.actor_id == staff.id
+
+
+def test_admin_invite_max_uses_is_bounded_by_the_form(make_user):
+    from apps.accounts.models import RegistrationInvite
+
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
+    client = login(staff.email)
+    response = client.post(
+        "/admin/accounts/registrationinvite/add/",
+        {"email": "", "max_uses": 5000, "note": "everyone", "expires_in_days": 7},
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "max_uses": ["Ensure this value is less than or equal to 1000."]
+    }
+    assert not RegistrationInvite.objects.exists()
+    assert not AuditEvent.objects.filter(action="registration_invite.created").exists()
 
 
 def test_admin_user_change_is_audited_and_audit_log_is_read_only(make_user):

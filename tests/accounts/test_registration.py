@@ -38,12 +38,38 @@ def test_open_mode_allows_signup_without_invite(client, settings):
     assert User.objects.filter(email="new@example.test").count() == 1
 
 
+INVITE_UNAVAILABLE = "This invite link is invalid, expired or already used."
+
+
+def assert_invite_refused(response):
+    """The sign-up page, open, with the invite error on the form and no account made."""
+    assert response.status_code == 200
+    assert "Sign Up Closed" not in response.content.decode()
+    assert response.context["form"].errors == {"__all__": [INVITE_UNAVAILABLE]}
+    assert INVITE_UNAVAILABLE in response.content.decode()
+
+
 @pytest.mark.django_db
 def test_invite_mode_requires_a_valid_invite(client, settings):
     settings.SAGASMITH_REGISTRATION_MODE = "invite"
     assert b"Sign Up Closed" in signup(client, "a@example.test").content
-    assert b"Sign Up Closed" in signup(Client(), "a@example.test", "not-a-token").content
+    assert b"Sign Up Closed" in client.get("/accounts/signup/").content
+    # A bad link opens the form, so submitting it says what is wrong with the invite.
+    bad = Client()
+    page = bad.get("/accounts/signup/?invite=not-a-token")
+    assert page.status_code == 200
+    assert "Sign Up Closed" not in page.content.decode()
+    assert page.context["form"].fields["invite"].initial == "not-a-token"
+    assert_invite_refused(signup(bad, "a@example.test", "not-a-token"))
+    # The token remembered in the session is checked too, not only a posted one.
+    assert_invite_refused(
+        bad.post(
+            "/accounts/signup/",
+            {"email": "a@example.test", "password1": PASSWORD, "password2": PASSWORD},
+        )
+    )
     assert not User.objects.exists()
+    assert not AuditEvent.objects.filter(action="registration_invite.used").exists()
 
 
 @pytest.mark.django_db
@@ -72,9 +98,16 @@ def test_expired_and_revoked_invites_are_refused(settings):
     )
     revoked, raw_revoked = registration_invite_create(created_by=None)
     RegistrationInvite.objects.filter(pk=revoked.pk).update(revoked_at=timezone.now())
-    for raw in (raw_expired, raw_revoked):
-        assert b"Sign Up Closed" in signup(Client(), "x@example.test", raw).content
+    used, raw_used = registration_invite_create(created_by=None)
+    RegistrationInvite.objects.filter(pk=used.pk).update(used_count=1)
+    for raw in (raw_expired, raw_revoked, raw_used):
+        assert_invite_refused(signup(Client(), "x@example.test", raw))
     assert not User.objects.exists()
+    assert dict(RegistrationInvite.objects.values_list("pk", "used_count")) == {
+        expired.pk: 0,
+        revoked.pk: 0,
+        used.pk: 1,
+    }
 
 
 @pytest.mark.django_db

@@ -142,6 +142,61 @@ def test_failed_request_does_not_burn_the_key(signed_in):
     assert IdempotencyRecord.objects.count() == 0
 
 
+def test_unfinished_idempotency_record_is_taken_over_once_abandoned(signed_in):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.core.idempotency import IN_PROGRESS_ABANDONED_AFTER
+
+    urls_for_tests.EchoApi.calls = 0
+
+    def echo():
+        return signed_in.post(
+            "/api/test/echo", {"name": "ash"}, format="json", HTTP_IDEMPOTENCY_KEY="dead-key-1"
+        )
+
+    assert echo().status_code == 201
+    # The process died after the record committed and before the handler's result was stored.
+    IdempotencyRecord.objects.update(status_code=None, response_body=None)
+    err = envelope(echo(), 409)  # younger than the bound: the first attempt may still run
+    assert (err["code"], err["retryable"]) == ("idempotency_in_progress", True)
+    assert urls_for_tests.EchoApi.calls == 1
+
+    stale = timezone.now() - IN_PROGRESS_ABANDONED_AFTER - timedelta(seconds=1)
+    IdempotencyRecord.objects.update(updated_at=stale)
+    retry = echo()
+    assert (retry.status_code, retry.json()) == (201, {"name": "ash", "call": 2})
+    assert retry.has_header("Idempotent-Replay") is False
+    record = IdempotencyRecord.objects.get()
+    assert (record.status_code, record.response_body) == (201, {"name": "ash", "call": 2})
+    replay = echo()
+    assert (replay.status_code, replay.json(), replay["Idempotent-Replay"]) == (
+        201,
+        {"name": "ash", "call": 2},
+        "true",
+    )
+    assert urls_for_tests.EchoApi.calls == 2
+
+
+def test_idempotency_take_over_lets_one_retry_win(user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.core.idempotency import IN_PROGRESS_ABANDONED_AFTER, idempotency_record_take_over
+
+    record = IdempotencyRecord.objects.create(
+        user=user, scope="test.echo", key="dead-key-2", request_hash="0" * 64
+    )
+    stale = timezone.now() - IN_PROGRESS_ABANDONED_AFTER - timedelta(seconds=1)
+    IdempotencyRecord.objects.filter(pk=record.pk).update(updated_at=stale)
+    first, second = IdempotencyRecord.objects.get(), IdempotencyRecord.objects.get()
+    assert idempotency_record_take_over(record=first) is True
+    assert idempotency_record_take_over(record=second) is False
+    assert IdempotencyRecord.objects.get().updated_at == first.updated_at > stale
+
+
 def test_idempotency_is_per_user(api_client, make_user):
     urls_for_tests.EchoApi.calls = 0
     for u in (make_user(), make_user()):

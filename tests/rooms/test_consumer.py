@@ -5,8 +5,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings as dj_settings
 
+from apps.accounts.services import user_sessions_end
 from apps.campaigns.models import CampaignMembership
 from apps.projections import dispatch
+from apps.projections.dispatch import publish_events
 from apps.projections.models import OutboxEvent
 from apps.projections.services import outbox_dispatch
 from apps.rooms.consumers import (
@@ -15,6 +17,7 @@ from apps.rooms.consumers import (
     CLOSE_NOT_FOUND,
     CLOSE_UNAUTHENTICATED,
 )
+from apps.rooms.models import Presence
 from apps.rooms.services import room_message_post
 from sagasmith_web.routing import build_application
 
@@ -130,6 +133,65 @@ async def test_session_of_a_changed_password_does_not_authenticate(memory_layer,
     )
     await comm.connect()
     assert (await comm.receive_output(timeout=3))["code"] == CLOSE_UNAUTHENTICATED
+
+
+def _sign_out_everywhere(user):
+    user_sessions_end(user=user)
+
+
+def _deactivate(user):
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+
+
+def _change_password(user):
+    user.set_password("a brand new passphrase")
+    user.save(update_fields=["password"])
+
+
+@pytest.mark.parametrize("end_session", [_sign_out_everywhere, _deactivate, _change_password])
+async def test_heartbeat_closes_socket_whose_session_ended(
+    memory_layer, table, client, settings, end_session
+):
+    settings.ROOMS_HEARTBEAT_SECONDS = 0.2
+    campaign, owner, player = table
+    await database_sync_to_async(client.force_login)(player.user)
+    cookie = (
+        f"{dj_settings.SESSION_COOKIE_NAME}={client.cookies[dj_settings.SESSION_COOKIE_NAME].value}"
+    )
+    comm = WebsocketCommunicator(
+        build_application(None),
+        f"/ws/rooms/{campaign.id}/",
+        headers=[ORIGIN, (b"cookie", cookie.encode())],
+    )
+    assert (await comm.connect())[0]
+    await frames_until_caught_up(comm)
+    # A live session passes the check: the socket beats on.
+    while (await comm.receive_json_from(timeout=3))["type"] != "heartbeat":
+        pass
+    watcher = await open_socket(campaign, owner.user)
+    await frames_until_caught_up(watcher)
+
+    await database_sync_to_async(end_session)(player.user)
+    for _ in range(10):  # the next heartbeat closes it; each takes 0.2 s
+        out = await comm.receive_output(timeout=3)
+        if out["type"] == "websocket.close":
+            break
+        assert json.loads(out["text"])["type"] in {"heartbeat", "presence"}
+    assert (out["type"], out.get("code")) == ("websocket.close", CLOSE_UNAUTHENTICATED)
+
+    # Published as the poller would: the owner receives it, the closed socket does not.
+    await post(owner, "after the session ended")
+    await publish_events(
+        await database_sync_to_async(list)(OutboxEvent.objects.filter(event_type="room.entry"))
+    )
+    assert await next_entries(watcher, 1) == [1]
+    assert await comm.receive_nothing(timeout=0.5)
+    present = await database_sync_to_async(
+        lambda: list(Presence.objects.values_list("user_id", flat=True))
+    )()
+    assert present == [owner.user_id]
+    await comm.disconnect()
+    await watcher.disconnect()
 
 
 async def test_removal_closes_socket_on_redis(redis_layer, table):

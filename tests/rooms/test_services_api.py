@@ -6,7 +6,7 @@ from apps.campaigns.models import CampaignMembership
 from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
 from apps.projections.models import OutboxEvent
 from apps.rooms.models import Message, ReadCursor, Room
-from apps.rooms.selectors import message_visible_to, room_messages_for_viewer
+from apps.rooms.selectors import MAX_PAGE, message_visible_to, room_messages_for_viewer
 from apps.rooms.services import room_event_record, room_mark_read, room_message_post
 
 from .factories import make_campaign
@@ -272,3 +272,27 @@ def test_post_statements_in_its_transaction(table):
     assert (event.event_type, event.audience, event.payload["created_at"]) == (
         "room.entry", "public", message.created_at.isoformat(),
     )  # fmt: skip
+
+
+def test_api_has_more_at_the_maximum_page_size(table, api_client):
+    campaign, m = table
+    room = Room.objects.create(campaign=campaign, last_sequence=MAX_PAGE + 2)
+    rows = [
+        Message(room=room, sequence=n, mode="chat", audience="public", body=f"n{n}")
+        for n in range(1, MAX_PAGE + 2)
+    ]
+    # The last entry is GM-only: a player's second page ends before it.
+    rows.append(
+        Message(room=room, sequence=MAX_PAGE + 2, mode="narration", audience="gm", body="secret")
+    )
+    Message.objects.bulk_create(rows)
+    api_client.force_authenticate(m["p1"].user)
+    page = api_client.get(url(campaign), {"after": 0, "limit": MAX_PAGE}).data
+    assert (len(page["results"]), page["results"][-1]["sequence"]) == (MAX_PAGE, MAX_PAGE)
+    assert (page["next_after"], page["has_more"]) == (MAX_PAGE, True)
+    page = api_client.get(url(campaign), {"after": MAX_PAGE, "limit": MAX_PAGE}).data
+    assert ([e["sequence"] for e in page["results"]], page["next_after"], page["has_more"]) == (
+        [MAX_PAGE + 1],
+        MAX_PAGE + 1,
+        False,
+    )
