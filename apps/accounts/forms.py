@@ -27,7 +27,8 @@ class SignupForm(AllauthSignupForm):
             try:
                 registration_invite_check(raw=token, email=cleaned.get("email") or "")
             except InviteUnavailable as exc:
-                raise forms.ValidationError(exc.message) from None
+                # The page shows what went wrong and what to do about it.
+                raise forms.ValidationError(f"{exc.message} {exc.recovery}") from None
         return cleaned
 
 

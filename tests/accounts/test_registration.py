@@ -38,7 +38,10 @@ def test_open_mode_allows_signup_without_invite(client, settings):
     assert User.objects.filter(email="new@example.test").count() == 1
 
 
-INVITE_UNAVAILABLE = "This invite link is invalid, expired or already used."
+INVITE_UNAVAILABLE = (
+    "This invite link is invalid, expired or already used."
+    " Ask the person who invited you for a new link."
+)
 
 
 def assert_invite_refused(response):
