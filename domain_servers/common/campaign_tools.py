@@ -30,7 +30,12 @@ def campaign_tools(
     initial_state: Callable[[], dict[str, Any]],
     summary: Callable[[Call], dict[str, Any]],
 ) -> list[ToolSpec]:
-    """The shared tools; `initial_state` seeds system data, `summary` extends campaign_get."""
+    """The shared tools; `initial_state` seeds system data, `summary` extends campaign_get.
+
+    A write whose change shows in campaign_get (name, phase, members or anything `summary`
+    adds) names the `campaign` scope, since hosts refresh campaign views by it. The random
+    stream position alone does not: every roll moves it, and it is reported on each result.
+    """
 
     def campaign_create(call: Call) -> Outcome:
         seed = call.args.get("random_seed") or derive_seed(system_id, call.campaign_id)
@@ -69,7 +74,7 @@ def campaign_tools(
         members[target] = role
         return Outcome(
             {"principal": target, "role": role, "previous_role": previous},
-            scopes=["membership"],
+            scopes=["campaign", "membership"],
             entity_ids=[target],
         )
 
@@ -85,7 +90,7 @@ def campaign_tools(
         previous = members.pop(target)
         return Outcome(
             {"principal": target, "previous_role": previous},
-            scopes=["membership"],
+            scopes=["campaign", "membership"],
             entity_ids=[target],
         )
 
@@ -95,7 +100,7 @@ def campaign_tools(
             raise invalid("combat is running; end it with combat_end first")
         previous = call.state["phase"]
         call.state["phase"] = phase
-        return Outcome({"phase": phase, "previous_phase": previous}, scopes=["phase"])
+        return Outcome({"phase": phase, "previous_phase": previous}, scopes=["campaign", "phase"])
 
     def dice_roll(call: Call) -> Outcome:
         rolled = dice.roll(call.args["expression"], call.rng)

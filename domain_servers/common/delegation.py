@@ -85,7 +85,11 @@ class DelegationVerifier:
             raise denied("delegation token header is not an object")
         if header.get("alg") != "EdDSA" or header.get("typ") != TOKEN_TYPE:
             raise denied(f"delegation token header must be alg EdDSA and typ {TOKEN_TYPE}")
-        key = self.keys.get(header.get("kid"))
+        kid = header.get("kid")
+        if not isinstance(kid, str):
+            # A list or object would not even be a valid map key: refuse before the lookup.
+            raise denied("delegation token kid must be a string")
+        key = self.keys.get(kid)
         if key is None:
             raise denied("delegation token kid is unknown")
         try:

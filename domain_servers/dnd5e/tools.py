@@ -137,6 +137,15 @@ def _combat(call: Call) -> dict[str, Any]:
     return combat
 
 
+def _combat_scopes(call: Call, *char_ids: str) -> list[str]:
+    """`combat` when a running combat includes one of these characters: combat_status and
+    combat_render show every combatant's HP state, conditions and death."""
+    combat = call.state.get("combat")
+    if combat and any(char_id in combat["budgets"] for char_id in char_ids):
+        return ["combat"]
+    return []
+
+
 def _current_id(combat: dict[str, Any]) -> str:
     return combat["order"][combat["turn_index"]]["id"]
 
@@ -319,12 +328,15 @@ def attack(call: Call) -> Outcome:
         advantage=call.args.get("advantage", False),
         disadvantage=call.args.get("disadvantage", False),
     )
+    if not call.is_gm and target["kind"] == "monster":
+        # A monster's AC is part of its hidden stat block.
+        del result["to_hit"]["target_ac"]
     if result["damage"] is not None:
         result["damage"]["effect"] = _public_effect(call, target, result["damage"]["effect"])
     return Outcome(
         result,
         scopes=[f"character:{target['id']}", f"character:{attacker['id']}"]
-        + (["combat"] if call.state.get("combat") else []),
+        + _combat_scopes(call, attacker["id"], target["id"]),
         entity_ids=[attacker["id"], target["id"]],
     )
 
@@ -334,7 +346,11 @@ def damage_apply(call: Call) -> Outcome:
     effect = rules.apply_damage(
         target, call.args["amount"], call.args.get("damage_type"), call.args.get("critical", False)
     )
-    return Outcome(effect, scopes=[f"character:{target['id']}"], entity_ids=[target["id"]])
+    return Outcome(
+        effect,
+        scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
+        entity_ids=[target["id"]],
+    )
 
 
 def heal(call: Call) -> Outcome:
@@ -344,7 +360,11 @@ def heal(call: Call) -> Outcome:
     result = rules.heal(target, call.args["amount"])
     if not call.is_gm and target["kind"] == "monster":
         result = {"target_id": target["id"]}
-    return Outcome(result, scopes=[f"character:{target['id']}"], entity_ids=[target["id"]])
+    return Outcome(
+        result,
+        scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
+        entity_ids=[target["id"]],
+    )
 
 
 def condition_add(call: Call) -> Outcome:
@@ -357,7 +377,7 @@ def condition_add(call: Call) -> Outcome:
     rules.add_condition(target, condition)
     return Outcome(
         {"target_id": target["id"], "conditions": list(target["conditions"])},
-        scopes=[f"character:{target['id']}"],
+        scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
         entity_ids=[target["id"]],
     )
 
@@ -372,7 +392,7 @@ def condition_remove(call: Call) -> Outcome:
     rules.remove_condition(target, condition)
     return Outcome(
         {"target_id": target["id"], "conditions": list(target["conditions"])},
-        scopes=[f"character:{target['id']}"],
+        scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
         entity_ids=[target["id"]],
     )
 
@@ -382,7 +402,11 @@ def death_save(call: Call) -> Outcome:
     _require_control(call, char)
     result = rules.death_save(char, call.rng)
     result["character_id"] = char["id"]
-    return Outcome(result, scopes=[f"character:{char['id']}"], entity_ids=[char["id"]])
+    return Outcome(
+        result,
+        scopes=[f"character:{char['id']}", *_combat_scopes(call, char["id"])],
+        entity_ids=[char["id"]],
+    )
 
 
 def combat_start(call: Call) -> Outcome:
@@ -426,9 +450,10 @@ def combat_start(call: Call) -> Outcome:
         "grid": {"width": width, "height": height},
     }
     call.state["phase"] = "combat"
+    # campaign_get reports the phase and combat_active.
     return Outcome(
         {"combat": _combat_view(call)},
-        scopes=["combat", "phase"],
+        scopes=["campaign", "combat", "phase"],
         entity_ids=[e["id"] for e in order],
     )
 
@@ -524,7 +549,9 @@ def combat_end(call: Call) -> Outcome:
     rounds = combat["round"]
     call.state["combat"] = None
     call.state["phase"] = "play"
-    return Outcome({"ended": True, "rounds": rounds}, scopes=["combat", "phase"], entity_ids=ids)
+    return Outcome(
+        {"ended": True, "rounds": rounds}, scopes=["campaign", "combat", "phase"], entity_ids=ids
+    )
 
 
 def combat_render(call: Call) -> View:

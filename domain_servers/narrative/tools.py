@@ -142,7 +142,7 @@ def character_update(call: Call) -> Outcome:
 
 
 def scene_start(call: Call) -> Outcome:
-    scopes = ["scene"]
+    scopes = ["campaign", "scene"]  # campaign_get reports the current scene
     ended = call.state["current_scene"]
     if ended:
         call.state["scenes"][ended]["status"] = "ended"
@@ -168,7 +168,9 @@ def scene_end(call: Call) -> Outcome:
         raise invalid("no scene is active")
     call.state["scenes"][scene_id]["status"] = "ended"
     call.state["current_scene"] = None
-    return Outcome({"ended_scene_id": scene_id}, scopes=["scene"], entity_ids=[scene_id])
+    return Outcome(
+        {"ended_scene_id": scene_id}, scopes=["campaign", "scene"], entity_ids=[scene_id]
+    )
 
 
 def thread_open(call: Call) -> Outcome:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from apps.campaigns.models import Campaign, CampaignMembership
@@ -51,6 +53,37 @@ def test_retry_after_lost_response_reaches_same_domain_campaign(domains, gm):
     assert second.id == first.id
     assert second.authority_revision == 1
     assert domain_view(second, gm).structured["authority_revision"] == 1
+
+
+def test_random_seed_is_secret_keyed_and_stable_across_retries(domains, gm, monkeypatch, settings):
+    from apps.campaigns.services import campaigns as service
+    from domain_servers.common.random_stream import derive_seed, seed_fingerprint
+
+    sent = []
+    real_call = service.domain_call
+
+    def spy(**kwargs):
+        sent.append(kwargs["arguments"].get("random_seed"))
+        return real_call(**kwargs)
+
+    monkeypatch.setattr(service, "domain_call", spy)
+    first = campaign_create(owner=gm, name="Dice", system_id="dnd5e", idempotency_key="seed-1")
+    Campaign.objects.all().delete()
+    second = campaign_create(owner=gm, name="Dice", system_id="dnd5e", idempotency_key="seed-1")
+    # The retry sent the very same request, so the domain replayed instead of conflicting.
+    assert (second.id, second.authority_revision) == (first.id, 1)
+    seed = sent[0]
+    assert sent == [seed, seed]
+    assert re.fullmatch(r"[0-9a-f]{64}", seed)
+    # Not the public derivation from the campaign id that any member knows.
+    public = derive_seed("dnd5e", str(first.id))
+    assert seed != public
+    stream = domain_view(second, gm).structured["campaign"]["random_stream"]
+    assert stream["seed_fingerprint"] == seed_fingerprint(seed)
+    assert stream["seed_fingerprint"] != seed_fingerprint(public)
+    # Keyed by the server secret: another deployment's seeds differ.
+    settings.SECRET_KEY = "another-deployment-secret"  # noqa: S105
+    assert service.campaign_random_seed(campaign_id=first.id) != seed
 
 
 def test_create_requires_key_and_known_system(domains, api_client, gm):

@@ -15,7 +15,7 @@ from apps.campaigns.models import (
     JoinRequest,
 )
 from apps.campaigns.services.invites import invite_accept, invite_create
-from apps.campaigns.services.membership import join_request_decide
+from apps.campaigns.services.membership import join_request_decide, membership_change_role
 from apps.core.errors import Conflict
 from apps.domains.errors import DomainError
 from apps.projections.models import OutboxEvent
@@ -108,7 +108,7 @@ def test_request_flow_approve_is_idempotent_and_conflict_is_409(
     assert approved.json()["status"] == "approved"
     campaign.refresh_from_db()
     assert campaign.authority_revision == 2
-    assert campaign.authority_receipt["changed_scopes"] == ["membership"]
+    assert campaign.authority_receipt["changed_scopes"] == ["campaign", "membership"]
     assert campaign.authority_receipt["entity_ids"] == [player.principal]
     assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
     # The live server checks the new member's own delegation: they can read the campaign now.
@@ -244,6 +244,9 @@ def test_role_change_owner_only(domains, api_client, campaign, gm, player, make_
     assert CampaignMembership.objects.get(user=player).role == "player"
     assert domain_members(campaign, gm)[player.principal] == "player"
     assert Campaign.objects.get(pk=campaign.pk).authority_revision == before
+    # Only co's promotion told sockets anything.
+    events = OutboxEvent.objects.filter(event_type="access.revoked")
+    assert [e.payload["user_id"] for e in events] == [str(co.id)]
 
     api_client.force_authenticate(gm)
     owner_role = api_client.patch(
@@ -284,7 +287,11 @@ def test_removal_rules_and_access_revoked(domains, api_client, campaign, gm, pla
     assert removed.json()["status"] == "removed"
     assert player.principal not in domain_members(campaign, gm)
     assert ActorBinding.objects.get(user=player).status == "removed"
-    event = OutboxEvent.objects.get(event_type="access.revoked")
+    (event,) = [
+        e
+        for e in OutboxEvent.objects.filter(event_type="access.revoked")
+        if e.payload["reason"] == "removed"
+    ]
     assert event.campaign_id == campaign.id
     assert event.payload == {"user_id": str(player.id), "reason": "removed"}
     assert event.audience == {"users": [str(player.id)]}
@@ -297,3 +304,52 @@ def test_removal_rules_and_access_revoked(domains, api_client, campaign, gm, pla
     # Only the owner removes a GM.
     api_client.force_authenticate(gm)
     assert api_client.delete(f"/api/campaigns/{campaign.id}/members/{co.id}").status_code == 200
+
+
+def test_role_change_tells_the_members_open_sockets(domains, campaign, gm, player):
+    join(campaign, gm, player)
+    changed = membership_change_role(campaign=campaign, actor=gm, user=player, role="gm")
+    assert changed.role == "gm"
+    # Written with the change: the consumer re-reads the membership and applies the new role.
+    event = OutboxEvent.objects.get(event_type="access.revoked")
+    assert event.campaign_id == campaign.id
+    assert event.payload == {"user_id": str(player.id), "reason": "role_changed"}
+    assert event.audience == {"users": [str(player.id)]}
+    assert event.dispatched_at is None
+    # The same role again changes nothing and announces nothing.
+    membership_change_role(campaign=campaign, actor=gm, user=player, role="gm")
+    assert OutboxEvent.objects.filter(event_type="access.revoked").count() == 1
+
+
+def test_second_approver_racing_the_first_is_a_no_op(
+    domains, campaign, gm, player, make_user, monkeypatch
+):
+    from apps.campaigns.services import membership as service
+
+    co = make_user("co@example.test")
+    join(campaign, gm, co)
+    membership_change_role(campaign=campaign, actor=gm, user=co, role="gm")
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    jr = invite_accept(token=token, user=player).join_request
+    real_write = service.authority_write
+
+    def owner_lands_first(**kwargs):
+        # Both read the request as pending; the owner's approval commits while the co-GM's
+        # grant is on its way to the domain, based on the same revision.
+        if kwargs["requester"] == co and JoinRequest.objects.get(pk=jr.pk).status == "pending":
+            fresh = JoinRequest.objects.select_related("campaign", "user").get(pk=jr.pk)
+            join_request_decide(join_request=fresh, actor=gm, decision="approve")
+        return real_write(**kwargs)
+
+    monkeypatch.setattr(service, "authority_write", owner_lands_first)
+    decided = join_request_decide(join_request=jr, actor=co, decision="approve")
+    assert (decided.status, decided.decided_by) == ("approved", gm)
+    assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
+    assert domain_members(campaign, gm)[player.principal] == "player"
+    # The co-GM's grant repeated the owner's; its receipt keeps the projection current.
+    campaign.refresh_from_db()
+    assert campaign.authority_revision == 5
+    assert domain_view(campaign, gm).structured["authority_revision"] == 5
+    assert JoinRequest.objects.get(pk=jr.pk).decided_by == gm

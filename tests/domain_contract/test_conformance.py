@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
 import pytest
 
+from domain_servers.common.delegation import TOKEN_TYPE
 from tests.domain_contract.conftest import (
     OBSERVER,
     OTHER_PLAYER,
@@ -131,6 +133,21 @@ def test_every_delegation_rejection(
     token_campaign = overrides.pop("campaign", campaign)
     token = harness.token("dice_roll", token_campaign, base_rev=1, **overrides)
     assert fragment in _denied(harness, campaign, token=token)
+
+
+@pytest.mark.parametrize("kid", [["web-2026-01"], {"kid": "web-2026-01"}, 7, None])
+def test_non_string_kid_is_denied(harness: Harness, kid: Any) -> None:
+    # Correctly signed by the trusted key, but the header's kid is not a string.
+    campaign = harness.new_campaign(members=False)
+    token = harness.token("dice_roll", campaign, base_rev=1)
+    header = {"alg": "EdDSA", "typ": TOKEN_TYPE}
+    if kid is not None:
+        header["kid"] = kid
+    head = base64.urlsafe_b64encode(json.dumps(header).encode()).rstrip(b"=").decode()
+    payload = token.split(".")[1]
+    signature = harness.keys.trusted.private_key.sign(f"{head}.{payload}".encode())
+    forged = f"{head}.{payload}.{base64.urlsafe_b64encode(signature).rstrip(b'=').decode()}"
+    assert "kid must be a string" in _denied(harness, campaign, token=forged)
 
 
 def test_missing_token_and_garbage_token(harness: Harness) -> None:
@@ -322,7 +339,7 @@ def test_receipts_present_and_sorted(harness: Harness) -> None:
     assert receipt == {
         "authority_revision": 2,
         "previous_revision": 1,
-        "changed_scopes": ["membership"],
+        "changed_scopes": ["campaign", "membership"],
         "entity_ids": [PLAYER],
         "audience": "public",
         "idempotency_key": "grant-1",
@@ -330,9 +347,10 @@ def test_receipts_present_and_sorted(harness: Harness) -> None:
     created = harness.call("campaign_get", campaign)
     assert created.structured_content["authority_revision"] == 2
     phase = harness.write("phase_set", campaign, 2, {"phase": "play"})
-    assert phase.structured_content["receipt"]["changed_scopes"] == ["phase"]
+    assert phase.structured_content["receipt"]["changed_scopes"] == ["campaign", "phase"]
     revoke = harness.write("member_revoke", campaign, 3, {"principal": PLAYER})
     assert revoke.structured_content["receipt"]["authority_revision"] == 4
+    assert revoke.structured_content["receipt"]["changed_scopes"] == ["campaign", "membership"]
     members = harness.call("campaign_get", campaign).structured_content["campaign"]["members"]
     assert members == [{"principal": OWNER, "role": "owner"}]
 

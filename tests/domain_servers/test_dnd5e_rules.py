@@ -232,7 +232,7 @@ def test_combat_order_turns_and_action_economy(dnd: Game) -> None:
     order = started["combat"]["order"]
     keys = [(-e["initiative"], -e["character"]["abilities"]["dex"], e["id"]) for e in order]
     assert keys == sorted(keys)
-    assert started["receipt"]["changed_scopes"] == ["combat", "phase"]
+    assert started["receipt"]["changed_scopes"] == ["campaign", "combat", "phase"]
     assert started["random_stream_receipt"]["draw_count"] == 3
     assert dnd.read("campaign_get")["campaign"]["phase"] == "combat"
     assert dnd.fail("phase_set", {"phase": "play"})["code"] == "invalid_request"
@@ -292,3 +292,19 @@ def test_failed_rule_leaves_revision_and_stream_unchanged(dnd: Game) -> None:
     assert after["random_stream"] == before["random_stream"]
     assert dnd.read("campaign_get")["authority_revision"] == dnd.revision
     assert GM in after["members"]
+
+
+def test_players_never_see_a_monster_armor_class_in_attack_results(dnd: Game) -> None:
+    hero, _, _ = _party(dnd)
+    ogres = [dnd.write("monster_spawn", {"monster_key": "ogre"})["character"]["id"] for _ in "ab"]
+    other = dnd.write("character_create", {"name": "Wren", "template": "rogue"}, sub=OTHER)
+    # A player's strike at a monster: the stat block's AC stays hidden.
+    struck = dnd.write("attack", {"attacker_id": hero, "target_id": ogres[0]}, sub=PLAYER)
+    assert set(struck["to_hit"]) == {"natural", "rolls", "mode", "bonus", "total"}
+    # A character's AC is not hidden, and the GM sees everything.
+    pvp = dnd.write(
+        "attack", {"attacker_id": hero, "target_id": other["character"]["id"]}, sub=PLAYER
+    )
+    assert pvp["to_hit"]["target_ac"] == other["character"]["ac"]
+    by_gm = dnd.write("attack", {"attacker_id": hero, "target_id": ogres[1]})
+    assert by_gm["to_hit"]["target_ac"] == 11

@@ -6,6 +6,7 @@ import uuid
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from apps.core.errors import IdempotencyConflict, PermissionDenied, ValidationFailed
@@ -20,10 +21,20 @@ from .authority import receipt_revision
 # campaign and gets the stored result back instead of creating a second one.
 CAMPAIGN_ID_NAMESPACE = uuid.UUID("5b1d3c2e-7f0a-4b8e-9c61-2a4f0d9e8b17")
 NAME_MAX = 120
+RANDOM_SEED_SALT = "sagasmith.campaigns.random_seed"
 
 
 def campaign_id_for(*, owner, idempotency_key: str) -> uuid.UUID:
     return uuid.uuid5(CAMPAIGN_ID_NAMESPACE, f"{owner.id}:{idempotency_key}")
+
+
+def campaign_random_seed(*, campaign_id: uuid.UUID) -> str:
+    """The campaign's 64-hex dice seed: HMAC-SHA256 of its id keyed by SECRET_KEY.
+
+    Without it the domain derives the seed from the (member-visible) campaign id, so anyone
+    could predict every roll. It is deterministic so a retried create sends the same request
+    and replays."""
+    return salted_hmac(RANDOM_SEED_SALT, str(campaign_id), algorithm="sha256").hexdigest()
 
 
 def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -> Campaign:
@@ -50,6 +61,7 @@ def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -
         tool="campaign_create",
         arguments={
             "name": name,
+            "random_seed": campaign_random_seed(campaign_id=campaign_id),
             "expected_revision": 0,
             "idempotency_key": f"campaign:{campaign_id}:create",
         },

@@ -19,6 +19,7 @@ from .authority import authority_write, campaign_refresh, receipt_apply
 Role = CampaignMembership.Role
 DECISIONS = {"approve": JoinRequest.Status.APPROVED, "reject": JoinRequest.Status.REJECTED}
 ASSIGNABLE_ROLES = (Role.GM, Role.PLAYER, Role.OBSERVER)
+ACCESS_CHANGED = "access.revoked"  # open sockets re-read the membership: gone or new role
 
 
 def join_request_decide(
@@ -41,18 +42,24 @@ def join_request_decide(
 
     result: DomainResult | None = None
     if target == JoinRequest.Status.APPROVED:
-        # Before the lock: no transaction is open while the domain server is awaited.
+        # Before the lock: no transaction is open while the domain server is awaited. The key
+        # names the approver: the domain's request hash includes the requester, so a second
+        # approver racing the first must not reuse the first one's key (idempotency_conflict);
+        # with its own key it re-grants the same role, a no-op for the membership.
         result = authority_write(
             campaign=join_request.campaign,
             tool="member_grant",
             arguments={"principal": join_request.user.principal, "role": join_request.role},
             requester=actor,
-            key=f"join:{join_request.id}:grant",
+            key=f"join:{join_request.id}:grant:{actor.id}",
         )
     with transaction.atomic():
         locked = JoinRequest.objects.select_for_update().get(pk=join_request.pk)
         if locked.status != JoinRequest.Status.PENDING:
             decided = locked
+            if result is not None and locked.status == target:
+                # Another approver won; our grant repeated theirs, so record its revision.
+                receipt_apply(campaign=join_request.campaign, result=result)
         else:
             decided = None
             locked.status = target
@@ -95,7 +102,7 @@ def join_request_decide(
                 tool="member_revoke",
                 arguments={"principal": join_request.user.principal},
                 requester=actor,
-                key=f"join:{join_request.id}:undo",
+                key=f"join:{join_request.id}:undo:{actor.id}",
             )
         except DomainError as exc:
             # Another losing approver may have taken the grant back first; the refusal is
@@ -177,6 +184,9 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         locked.role = role
         locked.save(update_fields=["role", "updated_at"])
         receipt_apply(campaign=campaign, result=result)
+        # Open sockets keep the role they connected with until told: a GM demoted to player
+        # must stop receiving GM-only entries at once.
+        _access_changed(campaign=campaign, user=user, reason="role_changed")
         audit_record(
             actor=actor,
             action="campaign.member.role",
@@ -208,8 +218,6 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
         requester=actor,
         key=f"remove:{membership.id}:{membership.updated_at.timestamp():.6f}",
     )
-    from apps.projections.services import outbox_emit
-
     now = timezone.now()
     with transaction.atomic():
         locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)
@@ -220,12 +228,7 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
             campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE
         ).update(status=ActorBinding.Status.REMOVED, updated_at=now)
         receipt_apply(campaign=campaign, result=result)
-        outbox_emit(
-            event_type="access.revoked",
-            campaign_id=campaign.id,
-            payload={"user_id": str(user.id), "reason": "removed"},
-            audience={"users": [str(user.id)]},
-        )
+        _access_changed(campaign=campaign, user=user, reason="removed")
         audit_record(
             actor=actor,
             action="campaign.member.remove",
@@ -234,3 +237,15 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
             details={"user_id": str(user.id), "role": locked.role},
         )
     return locked
+
+
+def _access_changed(*, campaign: Campaign, user, reason: str) -> None:
+    """Tell `user`'s open sockets to re-read their membership (call inside the transaction)."""
+    from apps.projections.services import outbox_emit
+
+    outbox_emit(
+        event_type=ACCESS_CHANGED,
+        campaign_id=campaign.id,
+        payload={"user_id": str(user.id), "reason": reason},
+        audience={"users": [str(user.id)]},
+    )
