@@ -76,6 +76,7 @@ def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
     plugin = get_plugin(campaign.system_id)
     rows = snapshots_for(campaign=campaign, audience=audience, viewer=viewer)
     panels: dict[str, Any] = {}
+    memo: dict = {}
     for panel in plugin.panels:
         row_audience = audience if panel.audience_filtered else PUBLIC
         row = rows.get(panel.key)
@@ -86,7 +87,7 @@ def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
         ):
             data, revision = row.data, row.authority_revision
         else:
-            read = panel_read(campaign=campaign, panel=panel, requester=membership.user)
+            read = panel_read(campaign=campaign, panel=panel, requester=membership.user, memo=memo)
             if read is None:
                 data = row.data if row is not None else {"error": {"code": "unavailable"}}
                 revision = row.authority_revision if row is not None else None

@@ -85,9 +85,25 @@ def _readers(campaign: Campaign, panel: Panel, fallback) -> list[tuple[str, Any]
     return [(GM, campaign.owner)]
 
 
-def panel_read(*, campaign: Campaign, panel: Panel, requester) -> SnapshotRead | None:
+def panel_read(
+    *, campaign: Campaign, panel: Panel, requester, memo: dict | None = None
+) -> SnapshotRead | None:
     """One panel through its read tool as `requester`; a refusal (e.g. no combat) is recorded
-    as the panel's state, an unreachable server returns None (the old row stays)."""
+    as the panel's state, an unreachable server returns None (the old row stays). Panels that
+    share a read tool share one call through `memo`."""
+    key = (panel.read_tool, getattr(requester, "pk", None))
+    if memo is not None and key in memo:
+        read = memo[key]
+    else:
+        read = _read(campaign, panel, requester)
+        if memo is not None:
+            memo[key] = read
+    if read is None:
+        return None
+    return SnapshotRead(panel.key, "", dict(read.data), images=list(read.images))
+
+
+def _read(campaign: Campaign, panel: Panel, requester) -> SnapshotRead | None:
     try:
         result = domain_call(
             system_id=campaign.system_id,
@@ -101,8 +117,7 @@ def panel_read(*, campaign: Campaign, panel: Panel, requester) -> SnapshotRead |
     except Exception:
         logger.warning("Panel %s read failed", panel.key, exc_info=True)
         return None
-    data = dict(result.structured)
-    return SnapshotRead(panel.key, "", data, images=image_blocks(result.result))
+    return SnapshotRead(panel.key, "", dict(result.structured), images=image_blocks(result.result))
 
 
 def projection_reads(
@@ -128,12 +143,13 @@ def projection_reads(
     refresh.chain_start = _chain_start(fresh)
     if not CARD.refreshed_by(scopes):
         refresh.unchanged.append(CARD.key)
+    memo: dict = {}
     for panel in plugin.panels:
         if not panel.refreshed_by(scopes):
             refresh.unchanged.append(panel.key)
             continue
         for panel_audience, principal in _readers(campaign, panel, requester):
-            read = panel_read(campaign=campaign, panel=panel, requester=principal)
+            read = panel_read(campaign=campaign, panel=panel, requester=principal, memo=memo)
             if read is None:
                 continue
             read.audience = panel_audience

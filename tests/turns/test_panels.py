@@ -67,3 +67,43 @@ def test_a_players_private_fact_is_never_served_to_another_player(live_domains, 
         )
     )
     assert audiences == {"gm", f"user:{alice.pk}", f"user:{bob.pk}"}
+
+
+def test_a_fact_refreshes_every_story_panel_with_one_read(live_domains, gm, make_user, monkeypatch):
+    import apps.turns.panels as panels
+    import apps.turns.projections as projections
+    from apps.campaigns.models import Campaign
+    from apps.campaigns.services.authority import authority_write
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.turns.projections import projection_apply, projection_reads
+
+    campaign = campaign_create(
+        owner=gm, name="Fog", system_id="narrative", idempotency_key=uuid.uuid4().hex
+    )
+    membership = CampaignMembership.objects.get(campaign=campaign, user=gm)
+    panel_for_viewer(membership=membership)  # every row stored at the current revision
+    before = Campaign.objects.get(pk=campaign.pk)
+    result = authority_write(
+        campaign=campaign, tool="fact_add", requester=gm, key="fact-1",
+        arguments={"text": "The bridge is out.", "audience": "public"},
+    )  # fmt: skip
+    reads = []
+    real = projections.domain_call
+
+    def counted(**kw):
+        reads.append(kw["tool"])
+        return real(**kw)
+
+    monkeypatch.setattr(projections, "domain_call", counted)
+    monkeypatch.setattr(panels, "domain_call", counted)
+    refresh = projection_reads(
+        campaign=before, receipts=[result.structured["receipt"]], requester=gm
+    )
+    assert reads == ["story_get"]  # three panels, one read
+    assert sorted(read.scope for read in refresh.reads) == ["clocks", "scene", "threads"]
+    projection_apply(campaign=before, refresh=refresh)
+    reads.clear()
+    after = panel_for_viewer(membership=membership)
+    assert reads == []
+    for key in ("scene", "threads", "clocks"):
+        assert [f["text"] for f in after["panels"][key]["data"]["facts"]] == ["The bridge is out."]

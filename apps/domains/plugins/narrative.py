@@ -74,16 +74,22 @@ TOOL_FACADES = {
 }
 
 
+_STORY_SCOPES = ("clocks", "facts", "scene", "threads")
+
+
 class NarrativePlugin(DomainPlugin):
     system_id = "narrative"
     label = _("Narrative (system-neutral)")
     description = _("Any genre: scenes, story threads, progress clocks and an oracle.")
     phases = ("lobby", "play")
     tool_facades = TOOL_FACADES
+    # The three story panels hold the one `story_get` view (scene, threads, clocks and the
+    # facts the viewer may see), so a change to any part of it refreshes each; the reads share
+    # one call.
     panels = (
-        Panel("scene", _("Scene"), "story_get", ("scene",)),
-        Panel("threads", _("Threads"), "story_get", ("threads",)),
-        Panel("clocks", _("Clocks"), "story_get", ("clocks",)),
+        Panel("scene", _("Scene"), "story_get", _STORY_SCOPES),
+        Panel("threads", _("Threads"), "story_get", _STORY_SCOPES),
+        Panel("clocks", _("Clocks"), "story_get", _STORY_SCOPES),
         Panel("characters", _("Characters"), "campaign_get", ("campaign", "character")),
     )
     character_form = NarrativeCharacterForm
