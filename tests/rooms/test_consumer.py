@@ -91,17 +91,26 @@ async def test_denied_connections_close_with_documented_codes(memory_layer, tabl
     assert (await comm.receive_output(timeout=3))["code"] == CLOSE_BAD_REQUEST
 
 
-async def test_session_cookie_authenticates(memory_layer, table, client):
-    campaign, owner, _ = table
-    await database_sync_to_async(client.force_login)(owner.user)
-    cookie = (
+async def _signed_in_cookie(client, user) -> str:
+    """The Cookie header of a browser session signed in as `user`."""
+    await database_sync_to_async(client.force_login)(user)
+    return (
         f"{dj_settings.SESSION_COOKIE_NAME}={client.cookies[dj_settings.SESSION_COOKIE_NAME].value}"
     )
-    comm = WebsocketCommunicator(
+
+
+def _cookie_socket(campaign, cookie: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(
         build_application(None),
         f"/ws/rooms/{campaign.id}/",
         headers=[ORIGIN, (b"cookie", cookie.encode())],
     )
+
+
+async def test_session_cookie_authenticates(memory_layer, table, client):
+    campaign, owner, _ = table
+    cookie = await _signed_in_cookie(client, owner.user)
+    comm = _cookie_socket(campaign, cookie)
     connected, _ = await comm.connect()
     assert connected
     hello = await comm.receive_json_from(timeout=3)
@@ -116,21 +125,14 @@ async def test_session_cookie_authenticates(memory_layer, table, client):
 async def test_session_of_a_changed_password_does_not_authenticate(memory_layer, table, client):
     """The session-hash check holds on sockets too: a password change ends old sessions."""
     campaign, owner, _ = table
-    await database_sync_to_async(client.force_login)(owner.user)
-    cookie = (
-        f"{dj_settings.SESSION_COOKIE_NAME}={client.cookies[dj_settings.SESSION_COOKIE_NAME].value}"
-    )
+    cookie = await _signed_in_cookie(client, owner.user)
 
     def change_password():
         owner.user.set_password("a brand new passphrase")
         owner.user.save(update_fields=["password"])
 
     await database_sync_to_async(change_password)()
-    comm = WebsocketCommunicator(
-        build_application(None),
-        f"/ws/rooms/{campaign.id}/",
-        headers=[ORIGIN, (b"cookie", cookie.encode())],
-    )
+    comm = _cookie_socket(campaign, cookie)
     await comm.connect()
     assert (await comm.receive_output(timeout=3))["code"] == CLOSE_UNAUTHENTICATED
 
@@ -154,15 +156,8 @@ async def test_heartbeat_closes_socket_whose_session_ended(
 ):
     settings.ROOMS_HEARTBEAT_SECONDS = 0.2
     campaign, owner, player = table
-    await database_sync_to_async(client.force_login)(player.user)
-    cookie = (
-        f"{dj_settings.SESSION_COOKIE_NAME}={client.cookies[dj_settings.SESSION_COOKIE_NAME].value}"
-    )
-    comm = WebsocketCommunicator(
-        build_application(None),
-        f"/ws/rooms/{campaign.id}/",
-        headers=[ORIGIN, (b"cookie", cookie.encode())],
-    )
+    cookie = await _signed_in_cookie(client, player.user)
+    comm = _cookie_socket(campaign, cookie)
     assert (await comm.connect())[0]
     await frames_until_caught_up(comm)
     # A live session passes the check: the socket beats on.

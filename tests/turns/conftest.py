@@ -160,4 +160,4 @@ def player(make_user):
 
 
 # Job, API and fault tests: a Django campaign on the live server, eager Celery, turn URLs.
-from tests.turns.rooms_support import dnd_room, eager, turn_urls  # noqa: E402,F401
+from tests.turns.rooms_support import dnd_room, eager, panel_reads, turn_urls  # noqa: E402,F401

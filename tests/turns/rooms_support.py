@@ -20,6 +20,24 @@ def eager():
 
 
 @pytest.fixture
+def panel_reads(monkeypatch) -> list[str]:
+    """The read tools the panel and projection code call from now on, in order."""
+    import apps.turns.panels as panels
+    import apps.turns.projections as projections
+
+    reads: list[str] = []
+    real = projections.domain_call
+
+    def counted(**kwargs):
+        reads.append(kwargs["tool"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(projections, "domain_call", counted)
+    monkeypatch.setattr(panels, "domain_call", counted)
+    return reads
+
+
+@pytest.fixture
 def turn_urls(settings):
     settings.ROOT_URLCONF = "tests.turns.urls"
 

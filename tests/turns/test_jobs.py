@@ -223,25 +223,31 @@ def test_publication_failure_waits_then_publishes_once(
     assert LedgerEntry.objects.filter(reservation_id=job.reservation_id).count() == 1
 
 
+def _run_until_the_domain_committed(room, monkeypatch, capture) -> RoomTurnJob:
+    """Submit and run a roll whose worker dies after the domain committed, before the journal
+    recorded the result: the operation stays dispatched."""
+    from apps.turns.services.jobs import LeaseLost
+
+    with capture(execute=False):
+        job, _ = submit(room, room.player)
+
+    def die(self, step, name, outcome):
+        raise LeaseLost("simulated worker death")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(JournalCaller, "_after", die)
+        assert turn_run(job_id=job.pk, heartbeat=False) == "lease_lost"
+    return job
+
+
 def test_dispatched_call_is_recalled_with_the_same_key(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):
     """A worker dies after the domain committed but before the journal recorded the result:
     recovery re-sends the same key and the domain replays (one mutation)."""
-    from apps.turns.services.jobs import LeaseLost
-
     room = dnd_room
     before = room.domain_revision()
-    with django_capture_on_commit_callbacks(execute=False):
-        job, _ = submit(room, room.player)
-    original = JournalCaller._after
-
-    def die(self, step, name, outcome):
-        raise LeaseLost("simulated worker death")
-
-    monkeypatch.setattr(JournalCaller, "_after", die)
-    assert turn_run(job_id=job.pk, heartbeat=False) == "lease_lost"
-    monkeypatch.setattr(JournalCaller, "_after", original)
+    job = _run_until_the_domain_committed(room, monkeypatch, django_capture_on_commit_callbacks)
     op = Operation.objects.get(job=job)
     assert (op.state, op.result) == ("dispatched", None)
     assert room.domain_revision() == before + 1
@@ -266,20 +272,9 @@ def test_cancel_after_a_dispatched_write_publishes_what_the_domain_did(
     """The worker stopped after the domain committed, before the journal had the result; the
     player then cancels the requeued job. The write is re-sent (the domain replays it), its
     receipt applied and charged, and the room's next turn runs from the right revision."""
-    from apps.turns.services.jobs import LeaseLost
-
     room = dnd_room
     before = room.domain_revision()
-    with django_capture_on_commit_callbacks(execute=False):
-        job, _ = submit(room, room.player)
-    original = JournalCaller._after
-
-    def die(self, step, name, outcome):
-        raise LeaseLost("simulated worker death")
-
-    monkeypatch.setattr(JournalCaller, "_after", die)
-    assert turn_run(job_id=job.pk, heartbeat=False) == "lease_lost"
-    monkeypatch.setattr(JournalCaller, "_after", original)
+    job = _run_until_the_domain_committed(room, monkeypatch, django_capture_on_commit_callbacks)
     RoomTurnJob.objects.filter(pk=job.pk).update(
         lease_expires_at=timezone.now() - timedelta(seconds=1)
     )
@@ -507,12 +502,10 @@ def test_a_public_announcement_names_only_public_entities(dnd_room):
 
 
 def test_panel_read_after_a_roll_asks_the_domain_nothing(
-    dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
+    dnd_room, eager, request, django_capture_on_commit_callbacks
 ):
     """A roll changes no panel and no character: after it, the viewers' panel reads (character
     cards included) come from the rows; after a change to the character, the card is re-read."""
-    import apps.turns.panels as panels
-    import apps.turns.projections as projections
     from apps.campaigns.services.characters import character_create_for
     from apps.turns.panels import panel_for_viewer
 
@@ -528,15 +521,7 @@ def test_panel_read_after_a_roll_asks_the_domain_nothing(
         job, _ = submit(room, room.player)
     job.refresh_from_db()
     assert job.status == RoomTurnJob.Status.SUCCEEDED
-    reads = []
-    real = projections.domain_call
-
-    def counted(**kw):
-        reads.append(kw["tool"])
-        return real(**kw)
-
-    monkeypatch.setattr(projections, "domain_call", counted)
-    monkeypatch.setattr(panels, "domain_call", counted)
+    reads = request.getfixturevalue("panel_reads")
     after = [panel_for_viewer(membership=m) for m in viewers]
     assert reads == []
     revision = before[0]["authority_revision"] + 1

@@ -69,9 +69,7 @@ def test_a_players_private_fact_is_never_served_to_another_player(live_domains, 
     assert audiences == {"gm", f"user:{alice.pk}", f"user:{bob.pk}"}
 
 
-def test_a_fact_refreshes_every_story_panel_with_one_read(live_domains, gm, make_user, monkeypatch):
-    import apps.turns.panels as panels
-    import apps.turns.projections as projections
+def test_a_fact_refreshes_every_story_panel_with_one_read(live_domains, gm, request):
     from apps.campaigns.models import Campaign
     from apps.campaigns.services.authority import authority_write
     from apps.campaigns.services.campaigns import campaign_create
@@ -87,15 +85,7 @@ def test_a_fact_refreshes_every_story_panel_with_one_read(live_domains, gm, make
         campaign=campaign, tool="fact_add", requester=gm, key="fact-1",
         arguments={"text": "The bridge is out.", "audience": "public"},
     )  # fmt: skip
-    reads = []
-    real = projections.domain_call
-
-    def counted(**kw):
-        reads.append(kw["tool"])
-        return real(**kw)
-
-    monkeypatch.setattr(projections, "domain_call", counted)
-    monkeypatch.setattr(panels, "domain_call", counted)
+    reads = request.getfixturevalue("panel_reads")
     refresh = projection_reads(
         campaign=before, receipts=[result.structured["receipt"]], requester=gm
     )

@@ -223,8 +223,8 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
         # An earlier attempt may have revoked on the domain and then failed here; once the
         # revision moved on, its retry sends a new key and is refused. The domain's member
         # list says whether the removal only needs finishing here.
-        if exc.domain_code != "invalid_request" or _domain_member(
-            campaign=campaign, actor=actor, principal=membership.user.principal
+        if exc.domain_code != "invalid_request" or _is_domain_member(
+            campaign=campaign, requester=actor, principal=membership.user.principal
         ):
             raise
         result = None
@@ -248,12 +248,6 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
             details={"user_id": str(user.id), "role": locked.role},
         )
     return locked
-
-
-def _domain_member(*, campaign: Campaign, actor, principal: str) -> bool:
-    """Whether the domain lists `principal` as a member (and the projection's revision with it)."""
-    view = campaign_refresh(campaign=campaign, requester=actor).structured.get("campaign") or {}
-    return any(member.get("principal") == principal for member in view.get("members") or [])
 
 
 def _access_changed(*, campaign: Campaign, user, reason: str) -> None:

@@ -197,6 +197,25 @@ class JournalCaller(ToolCaller):
         op.save(update_fields=["state", "result", "updated_at"])
 
 
+def _journal_caller(
+    job: RoomTurnJob, campaign: Campaign, heartbeat: Heartbeat | None, *, tools, character
+) -> JournalCaller:
+    """The job's journaling tool caller: its requester, key, starting revision and trace."""
+    return JournalCaller(
+        job=job,
+        heartbeat=heartbeat,
+        system_id=campaign.system_id,
+        campaign_id=campaign.domain_id,
+        requester=job.requester,
+        job_key=job.job_key,
+        tools=tools,
+        base_revision=job.start_revision or 0,
+        turn=str(job.id),
+        character=character,
+        traceparent=job.traceparent or None,
+    )
+
+
 def _resend_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -> None:
     """Before a job is published, re-send every write its journal still holds as dispatched,
     with the stored arguments and key. Its first attempt may have committed on the domain
@@ -212,19 +231,11 @@ def _resend_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
     if not pending:
         return
     campaign = Campaign.objects.get(pk=job.campaign_id)
-    caller = JournalCaller(
-        job=job,
-        heartbeat=None,
-        system_id=campaign.system_id,
-        campaign_id=campaign.domain_id,
-        requester=job.requester,
-        job_key=job.job_key,
+    caller = _journal_caller(
+        job, campaign, None,
         tools=offered_tools(campaign.system_id, [op.tool for op in pending]),
-        base_revision=job.start_revision or 0,
-        turn=str(job.id),
         character=_bound_character(job),
-        traceparent=job.traceparent or None,
-    )
+    )  # fmt: skip
     caller.journal = {op.step: op for op in pending}
     for op in pending:
         caller.next_step = op.step
@@ -313,19 +324,7 @@ def _run_agent(
         trigger_audience=job.trigger_audience,
         character_id=character,
     )
-    caller = JournalCaller(
-        job=job,
-        heartbeat=heartbeat,
-        system_id=campaign.system_id,
-        campaign_id=campaign.domain_id,
-        requester=job.requester,
-        job_key=job.job_key,
-        tools=tools,
-        base_revision=job.start_revision,
-        turn=str(job.id),
-        character=character,
-        traceparent=job.traceparent or None,
-    )
+    caller = _journal_caller(job, campaign, heartbeat, tools=tools, character=character)
     return agent_provider().run_turn(context, caller), caller.journal
 
 
