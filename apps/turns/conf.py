@@ -32,6 +32,16 @@ def room_concurrency() -> int:
     return max(1, min(64, _int("SAGASMITH_TURN_ROOM_CONCURRENCY", 4)))
 
 
+def publish_attempts() -> int:
+    """Publication tries for a turn that wrote nothing on the domain, before it ends failed."""
+    return max(1, _int("SAGASMITH_TURN_PUBLISH_ATTEMPTS", 8))
+
+
+def retry_max_seconds() -> float:
+    """The longest wait between publication tries."""
+    return float(getattr(settings, "SAGASMITH_TURN_RETRY_MAX_SECONDS", 300.0))
+
+
 def reserve_credits() -> int:
     return _int("SAGASMITH_TURN_RESERVE_CREDITS", 5)
 

@@ -650,3 +650,45 @@ def test_heartbeat_that_cannot_renew_gives_the_job_up(settings, monkeypatch):
     heartbeat.stop()
     assert heartbeat.lost is True
     assert len(beats) == len(closes) == 3  # at 1/3, 2/3 and 3/3 of the lease
+
+
+def test_publication_that_keeps_failing_ends_only_turns_that_wrote_nothing(
+    dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A turn with no write ends failed (quota released) once its publication tries are spent;
+    a turn whose write the domain committed keeps waiting, with the wait between tries capped."""
+
+    class Chatty:
+        def run_turn(self, context, call):
+            return AgentOutput(messages=(AgentMessage("Nothing happens."),))
+
+    settings.SAGASMITH_TURN_PUBLISH_ATTEMPTS = 3
+    settings.SAGASMITH_TURN_RETRY_MAX_SECONDS = 3.0
+    monkeypatch.setenv("SAGASMITH_TURN_FAULT", "fail_publish:100")
+    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
+    room = dnd_room
+
+    def run_until_settled(job) -> list[tuple[str, int]]:
+        seen = []
+        for _ in range(5):
+            RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+            with django_capture_on_commit_callbacks(execute=True):
+                turn_run(job_id=job.pk, heartbeat=False)
+            job.refresh_from_db()
+            seen.append((job.status, job.attempt))
+        return seen
+
+    with monkeypatch.context() as patch:
+        patch.setattr("apps.turns.services.run.agent_provider", lambda: Chatty())
+        with django_capture_on_commit_callbacks(execute=False):
+            quiet, _ = submit(room, room.player, key="quiet")
+        assert run_until_settled(quiet)[:3] == [("waiting", 1), ("waiting", 2), ("failed", 3)]
+    assert (quiet.error_code, quiet.retryable, quiet.charged) == ("publication_failed", False, 0)
+    assert Reservation.objects.get(pk=quiet.reservation_id).status == "released"
+
+    with django_capture_on_commit_callbacks(execute=False):
+        roll, _ = submit(room, room.player, key="roll")
+    assert run_until_settled(roll) == [("waiting", n) for n in range(1, 6)]
+    wait = (roll.available_at - roll.updated_at).total_seconds()
+    assert wait == 3.0  # 2 s x attempt 5, capped
+    assert Reservation.objects.get(pk=roll.reservation_id).status == "active"

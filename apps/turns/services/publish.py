@@ -292,7 +292,10 @@ def turn_publish_or_wait(
     prepare: Callable[[], None] | None = None,
 ) -> str:
     """Publish; if publication (or `prepare`, run first and outside any transaction) fails,
-    move the job to `waiting` and schedule another try."""
+    move the job to `waiting` and schedule another try, with a growing but bounded wait. A turn
+    whose every write was refused (nothing happened on the domain) ends `failed` once its
+    tries are spent; one the domain may have acted on waits for as long as it takes, since
+    ending it would drop what the domain did."""
     try:
         if prepare is not None:
             prepare()
@@ -301,7 +304,9 @@ def turn_publish_or_wait(
         raise
     except Exception as exc:
         logger.warning("Publishing turn %s failed; it waits for recovery", job.pk, exc_info=True)
-        delay = conf.retry_seconds() * max(1, job.attempt)
+        if job.attempt >= conf.publish_attempts() and not _domain_may_have_acted(job):
+            return _give_up(job, worker, exc)
+        delay = min(conf.retry_seconds() * max(1, job.attempt), conf.retry_max_seconds())
         now = timezone.now()
         with transaction.atomic():
             moved = RoomTurnJob.objects.filter(
@@ -322,3 +327,34 @@ def turn_publish_or_wait(
                 job_announce(job)
                 transaction.on_commit(lambda: enqueue_run(job.pk, countdown=delay))
         return RoomTurnJob.Status.WAITING
+
+
+def _domain_may_have_acted(job: RoomTurnJob) -> bool:
+    return job.operations.filter(write=True).exclude(state=Operation.State.REFUSED).exists()
+
+
+def _give_up(job: RoomTurnJob, worker: str, exc: Exception) -> str:
+    """End a turn that wrote nothing and could not be published: failed, reservation released."""
+    now = timezone.now()
+    with transaction.atomic():
+        ended = RoomTurnJob.objects.filter(
+            pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
+        ).update(
+            status=RoomTurnJob.Status.FAILED,
+            finished_at=now,
+            lease_expires_at=None,
+            charged=0,
+            error_code=PublicationFailed.code,
+            error_message=f"{type(exc).__name__}: {exc}"[:2000],
+            retryable=False,
+            recovery=str(_("Act again.")),
+            updated_at=now,
+        )
+        if not ended:
+            raise LeaseLost(_("The job's lease passed to another worker.")) from exc
+        reservation = Reservation.objects.filter(pk=job.reservation_id).first()
+        if reservation is not None and reservation.status == Reservation.Status.ACTIVE:
+            quota_release(reservation=reservation, reason=RoomTurnJob.Status.FAILED)
+        job.refresh_from_db()
+        job_announce(job)
+    return RoomTurnJob.Status.FAILED
