@@ -206,6 +206,14 @@ CELERY_BEAT_SCHEDULE: dict = {}
 SAGASMITH_QUOTA_OWNER_LIVENESS = {"room_turn": "apps.turns.selectors.room_turn_job_is_live"}
 OUTBOX_POLL_INTERVAL = env.float("SAGASMITH_OUTBOX_POLL_INTERVAL", default=0.15)
 ROOMS_HEARTBEAT_SECONDS = env.int("SAGASMITH_ROOMS_HEARTBEAT_SECONDS", default=20)
+# Room turns (apps/turns/conf.py reads these; README "Hosted mode" says what each does).
+SAGASMITH_TURN_LEASE_SECONDS = env.int("SAGASMITH_TURN_LEASE_SECONDS", default=60)
+SAGASMITH_TURN_MAX_ATTEMPTS = env.int("SAGASMITH_TURN_MAX_ATTEMPTS", default=3)
+SAGASMITH_TURN_ROOM_CONCURRENCY = env.int("SAGASMITH_TURN_ROOM_CONCURRENCY", default=4)
+SAGASMITH_TURN_RESERVE_CREDITS = env.int("SAGASMITH_TURN_RESERVE_CREDITS", default=5)
+SAGASMITH_TURN_RETRY_SECONDS = env.float("SAGASMITH_TURN_RETRY_SECONDS", default=2.0)
+SAGASMITH_TURN_RETRY_MAX_SECONDS = env.float("SAGASMITH_TURN_RETRY_MAX_SECONDS", default=300.0)
+SAGASMITH_TURN_PUBLISH_ATTEMPTS = env.int("SAGASMITH_TURN_PUBLISH_ATTEMPTS", default=8)
 
 # --- Sessions, security ----------------------------------------------------------------------
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
