@@ -5,15 +5,17 @@ database covers any wake-up that never arrives)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from apps.core.errors import ValidationFailed
+from apps.core.sql import insert_sql, mark_saved
 
 from .models import OutboxEvent
 
@@ -75,6 +77,27 @@ def outbox_emit(
         event_type=event_type, campaign_id=campaign_id, payload=payload, audience=audience
     )
     event.save(force_insert=True)
+    outbox_publish_on_commit(event)
+    return event
+
+
+def outbox_emit_with(row, announce: Callable[[], dict[str, Any]]) -> OutboxEvent:
+    """Insert `row` (a new model instance) and the outbox row announcing it, in one statement on
+    PostgreSQL (two elsewhere), inside the caller's transaction; published after commit.
+    `announce()` returns `outbox_emit`'s arguments; it runs once the row's own values (its
+    auto_now timestamps) are set, so the announcement shows what was stored."""
+    if connection.vendor != "postgresql":
+        row.save(force_insert=True)
+        return outbox_emit(**announce())
+    row_sql, params = insert_sql(type(row), [row])
+    event = outbox_event_new(**announce())
+    event_sql, event_params = insert_sql(OutboxEvent, [event])
+    returning = connection.ops.quote_name(OutboxEvent._meta.pk.column)
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH written AS ({row_sql}) {event_sql} RETURNING {returning}",
+                       params + event_params)  # fmt: skip
+        event.id = cursor.fetchone()[0]
+    mark_saved(row, event)
     outbox_publish_on_commit(event)
     return event
 

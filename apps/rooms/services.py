@@ -13,10 +13,9 @@ from django.utils.translation import gettext as _
 
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
-from apps.core.sql import db_value, insert_sql, mark_saved
+from apps.core.sql import db_value
 from apps.projections.dispatch import ROOM_ENTRY
-from apps.projections.models import OutboxEvent
-from apps.projections.services import outbox_emit, outbox_event_new, outbox_publish_on_commit
+from apps.projections.services import outbox_emit_with
 
 from .models import (
     MAX_BODY_LENGTH,
@@ -115,11 +114,9 @@ def _append_entry(*, campaign_id, sender=None, recipients: list, **fields) -> Me
         taken = _take_sequence(campaign_id=campaign_id)
     room_id, sequence = taken
     message = Message(room_id=room_id, sequence=sequence, sender=sender, **fields)
-    if connection.vendor == "postgresql":
-        _insert_with_outbox_row(message, campaign_id=campaign_id, recipients=recipients)
-    else:
-        message.save(force_insert=True)
-        outbox_emit(**_entry_event(message, campaign_id=campaign_id, recipients=recipients))
+    outbox_emit_with(
+        message, lambda: _entry_event(message, campaign_id=campaign_id, recipients=recipients)
+    )
     if recipients:
         MessageRecipient.objects.bulk_create(
             [MessageRecipient(message=message, user=u) for u in recipients]
@@ -138,22 +135,6 @@ def _entry_event(message: Message, *, campaign_id, recipients: list) -> dict:
     }
 
 
-def _insert_with_outbox_row(message: Message, *, campaign_id, recipients: list) -> None:
-    """PostgreSQL: the entry and its outbox row in one statement, one round trip for both."""
-    entry_sql, params = insert_sql(Message, [message])  # sets created_at, which the wire form shows
-    event = outbox_event_new(
-        **_entry_event(message, campaign_id=campaign_id, recipients=recipients)
-    )
-    event_sql, event_params = insert_sql(OutboxEvent, [event])
-    returning = connection.ops.quote_name(OutboxEvent._meta.pk.column)
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH entry AS ({entry_sql}) {event_sql} RETURNING {returning}",
-                       params + event_params)  # fmt: skip
-        event.id = cursor.fetchone()[0]
-    mark_saved(message, event)
-    outbox_publish_on_commit(event)
-
-
 def room_message_post(
     *,
     membership: CampaignMembership,
@@ -162,11 +143,14 @@ def room_message_post(
     client_message_id: str,
     audience: str = Message.Audience.PUBLIC,
     recipient_ids: Iterable = (),
+    savepoint: bool = True,
 ) -> tuple[Message, bool]:
     """Post a member's message; returns (message, created). A repeat client_message_id returns
     the first message. Raises PermissionDenied (observer, narration or a non-public audience by a
     player), ValidationFailed (body, mode, audience, recipients) or Conflict (archived campaign,
-    client id reused for different content)."""
+    client id reused for different content). With `savepoint=False` (inside a caller's
+    transaction that handles a repeat itself) a repeated client id raises IntegrityError, which
+    leaves that transaction to be rolled back."""
     role = membership.role
     if membership.status != CampaignMembership.Status.ACTIVE:
         raise PermissionDenied(_("You are no longer a member of this campaign."), code="not_member")
@@ -204,7 +188,7 @@ def room_message_post(
     try:
         # Optimistic: a resubmission is rare, so the unique constraint detects it instead of a
         # lookup on every post; the rollback also returns the sequence number.
-        with transaction.atomic():
+        with transaction.atomic(savepoint=savepoint):
             message = _append_entry(
                 campaign_id=campaign.id,
                 sender=membership.user,
@@ -216,6 +200,8 @@ def room_message_post(
                 client_message_id=cmid,
             )
     except IntegrityError:
+        if not savepoint:
+            raise
         existing = _existing(campaign_id=campaign.id, sender_id=membership.user_id, cmid=cmid)
         if existing is None:
             raise

@@ -26,7 +26,7 @@ from apps.core.errors import (
 )
 from apps.core.sql import db_value
 from apps.domains.registry import get_plugin
-from apps.projections.services import outbox_emit
+from apps.projections.services import outbox_emit, outbox_emit_with
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
 from apps.rooms.models import MAX_BODY_LENGTH, Message
@@ -85,12 +85,16 @@ def job_view(job: RoomTurnJob) -> dict[str, Any]:
 
 def job_announce(job: RoomTurnJob) -> None:
     """A `turn.job` progress event to the requester (the GM sees every audience anyway)."""
-    outbox_emit(
-        event_type=JOB_EVENT,
-        campaign_id=job.campaign_id,
-        payload=job_view(job),
-        audience={"users": [str(job.requester_id)]},
-    )
+    outbox_emit(**_job_event(job))
+
+
+def _job_event(job: RoomTurnJob) -> dict[str, Any]:
+    return {
+        "event_type": JOB_EVENT,
+        "campaign_id": job.campaign_id,
+        "payload": job_view(job),
+        "audience": {"users": [str(job.requester_id)]},
+    }
 
 
 def enqueue_run(job_id, *, countdown: float = 0) -> None:
@@ -167,16 +171,16 @@ def turn_action_submit(
     now = timezone.now()
     try:
         with transaction.atomic():
-            message, created = room_message_post(
+            # No savepoint: a repeated key's IntegrityError rolls all of this back and is
+            # answered below with the first job.
+            message, _created = room_message_post(
                 membership=membership,
                 body=text,
                 mode=Message.Mode.ACTION,
                 audience=audience,
                 client_message_id=_action_client_id(idempotency_key),
+                savepoint=False,
             )
-            if not created:
-                # A concurrent submit with this key committed its message first.
-                raise IntegrityError("action message exists")
             reservation = quota_reserve(
                 user=user,
                 amount=conf.reserve_credits(),
@@ -185,7 +189,7 @@ def turn_action_submit(
                 owner_id=str(job_id),
                 ttl_seconds=conf.reservation_ttl(),
             )
-            job = RoomTurnJob.objects.create(
+            job = RoomTurnJob(
                 id=job_id,
                 campaign_id=membership.campaign_id,
                 requester=user,
@@ -199,7 +203,8 @@ def turn_action_submit(
                 available_at=now,
                 reservation=reservation,
             )
-            job_announce(job)
+            # The job and its first `turn.job` event in one statement (PostgreSQL).
+            outbox_emit_with(job, lambda: _job_event(job))
             transaction.on_commit(lambda: enqueue_run(job_id))
     except (IntegrityError, ApplicationError):
         # The action message's client id (or the job's key) exists, or the submit was refused.
