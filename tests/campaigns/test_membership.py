@@ -153,6 +153,26 @@ def test_auto_join_makes_member_at_once(domains, api_client, campaign, gm, playe
     assert JoinRequest.objects.get().decided_by == gm
 
 
+def test_auto_join_invite_of_a_gm_who_left_files_a_request(
+    domains, campaign, gm, player, make_user
+):
+    from apps.campaigns.services.membership import membership_remove
+
+    co_gm = make_user("co-gm@example.test")
+    join(campaign, gm, co_gm)
+    membership_change_role(campaign=campaign, actor=gm, user=co_gm, role="gm")
+    _invite_row, token = invite_create(
+        campaign=campaign, actor=co_gm, mode="auto_join", expires_in=timedelta(hours=1),
+        max_uses=5,
+    )  # fmt: skip
+    campaign.refresh_from_db()
+    membership_remove(campaign=campaign, actor=gm, user=co_gm)
+    outcome = invite_accept(token=token, user=player)
+    assert outcome.membership is None
+    assert (outcome.join_request.status, outcome.join_request.user) == ("pending", player)
+    assert player.principal not in domain_members(campaign, gm)
+
+
 def test_expired_revoked_and_exhausted_invites(domains, campaign, gm, player, make_user):
     invite, token = invite_create(
         campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1

@@ -130,7 +130,8 @@ class InviteOutcome:
 
 def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
     """Use an invite: a request-mode invite files a join request, an auto_join invite makes the
-    user a member at once (granted on the domain server as the invite's creator).
+    user a member at once (granted on the domain server as the invite's creator, while they
+    still manage the campaign; otherwise it files a join request too).
 
     Raises NotFound, Conflict (revoked, expired, exhausted, archived) and, for auto_join, the
     domain client's errors (then nothing changed: the use is given back)."""
@@ -150,7 +151,13 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
         created = True
     else:
         created = False
-    if invite.mode == CampaignInvite.Mode.REQUEST or pending.invite_id != invite.id:
+    if (
+        invite.mode == CampaignInvite.Mode.REQUEST
+        or pending.invite_id != invite.id
+        # An auto-join invite admits on its creator's authority; once they no longer manage
+        # the campaign, the request waits for a GM who does.
+        or not _still_manages(campaign, invite.created_by_id)
+    ):
         return InviteOutcome(campaign=campaign, join_request=pending, already=not created)
 
     from .membership import join_request_decide
@@ -166,6 +173,15 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
     return InviteOutcome(
         campaign=campaign, membership=membership_for(campaign_id=campaign.id, user=decided.user)
     )
+
+
+def _still_manages(campaign: Campaign, user_id) -> bool:
+    return CampaignMembership.objects.filter(
+        campaign=campaign,
+        user_id=user_id,
+        status=CampaignMembership.Status.ACTIVE,
+        role__in=[CampaignMembership.Role.OWNER, CampaignMembership.Role.GM],
+    ).exists()
 
 
 def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinRequest:
