@@ -97,6 +97,9 @@ def _require_control(call: Call, char: dict[str, Any]) -> None:
         return
     if char.get("controller") != call.requester:
         raise denied(f"the requester does not control {char['id']}")
+    if call.character == "":
+        # Django names no character for a player it has none bound to.
+        raise denied(f"the requester has no character to act as, so not {char['id']}")
     if call.character is not None and call.character != char["id"]:
         raise denied(f"the delegation acts for {call.character}, not {char['id']}")
 

@@ -120,6 +120,9 @@ def character_update(call: Call) -> Outcome:
     char = _get(call, "characters", "character_id")
     if not call.is_gm and char["controller"] != call.requester:
         raise denied(f"the requester does not control {char['id']}")
+    if not call.is_gm and call.character is not None and call.character != char["id"]:
+        # The delegation names the one character the player acts as ("" for none).
+        raise denied(f"the delegation does not act for {char['id']}")
     for field in ("tags", "conditions"):
         current = set(char[field])
         for item in call.args.get(f"remove_{field}", []):

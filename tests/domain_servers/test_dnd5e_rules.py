@@ -277,6 +277,25 @@ def test_players_only_act_for_their_characters(dnd: Game) -> None:
     assert view["status"] == "wounded" and "hp" not in view
 
 
+def test_a_player_with_no_character_named_acts_for_none(dnd: Game) -> None:
+    """The empty `character` claim (no character bound to the player in Django): even a
+    character the domain lists them as controlling is refused; without a claim it is allowed."""
+    hero, _goblin, _ = _party(dnd)
+    args = {"character_id": hero, "skill": "athletics", "dc": 10}
+    result = dnd.call(
+        "ability_check",
+        {**args, "expected_revision": dnd.revision, "idempotency_key": "unbound"},
+        sub=PLAYER,
+        character="",
+    )
+    assert result.is_error
+    assert result.structured_content["error"]["code"] == "authorization_denied"
+    assert result.structured_content["error"]["message"] == (
+        f"the requester has no character to act as, so not {hero}"
+    )
+    assert dnd.write("ability_check", args, sub=PLAYER, character=hero)["ability"] == "str"
+
+
 def test_failed_rule_leaves_revision_and_stream_unchanged(dnd: Game) -> None:
     hero, goblin, _ = _party(dnd)
     before = dnd.state()

@@ -62,6 +62,15 @@ def test_story_lifecycle(narrative: Game) -> None:
         ]
         == "authorization_denied"
     )
+    # A delegation acting for no character (or another one) may not update this one.
+    for acting in ("", "ch-9"):
+        refused = narrative.call(
+            "character_update",
+            {"character_id": "ch-1", "add_tags": ["x"], "expected_revision": narrative.revision,
+             "idempotency_key": f"as-{acting}"},
+            PLAYER, character=acting,
+        )  # fmt: skip
+        assert refused.structured_content["error"]["code"] == "authorization_denied"
     first = narrative.write("scene_start", {"title": "Docks", "gm_notes": "ambush"})
     second = narrative.write("scene_start", {"title": "Tavern"})
     assert second["ended_scene_id"] == first["scene_id"]

@@ -693,3 +693,44 @@ def test_publication_that_keeps_failing_ends_only_turns_that_wrote_nothing(
     wait = (roll.available_at - roll.updated_at).total_seconds()
     assert wait == 3.0  # 2 s x attempt 5, capped
     assert Reservation.objects.get(pk=roll.reservation_id).status == "active"
+
+
+def test_a_player_whose_character_was_unbound_cannot_act_as_it(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The domain still lists the player as the character's controller, but the delegation
+    names no character for them: a model that acts as it anyway is refused by the domain."""
+    from apps.campaigns.services.authority import authority_write, campaign_refresh
+    from apps.campaigns.services.characters import binding_remove, character_create_for
+
+    room = dnd_room
+    binding = character_create_for(
+        campaign=room.campaign, user=room.player,
+        form_data={"name": "Ilsa", "template": "fighter", "level": 1},
+    )  # fmt: skip
+    binding_remove(
+        campaign=room.campaign, actor=room.gm, user=room.player, character_id=binding.character_id
+    )
+    room.campaign.refresh_from_db()
+    authority_write(
+        campaign=room.campaign, tool="phase_set", requester=room.gm, key="play",
+        arguments={"phase": "play"},
+    )  # fmt: skip
+    campaign_refresh(campaign=room.campaign, requester=room.gm)
+
+    class ActsAsTheOldCharacter:
+        def run_turn(self, context, call):
+            assert context.character_id is None
+            call("ability_check", {"character_id": binding.character_id, "skill": "athletics",
+                                   "dc": 10})  # fmt: skip
+            return AgentOutput(messages=(AgentMessage("Ilsa heaves."),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: ActsAsTheOldCharacter())
+    before = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player, text="check athletics dc 10")
+    assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    assert [(op.tool, op.state, op.error["code"]) for op in job.operations.all()] == [
+        ("ability_check", "refused", "authorization_denied")
+    ]
+    assert room.domain_revision() == before

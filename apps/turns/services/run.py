@@ -32,6 +32,7 @@ from apps.turns.errors import (
 )
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services.jobs import (
+    MANAGER_ROLES,
     LeaseLost,
     turn_claim,
     turn_heartbeat,
@@ -197,10 +198,19 @@ class JournalCaller(ToolCaller):
         op.save(update_fields=["state", "result", "updated_at"])
 
 
+# The delegation's `character` claim for a player with no character bound to them here: the
+# domain then refuses to let them act as any character, including one it still lists them as
+# controlling (a GM unbound it, or they left and came back).
+NO_CHARACTER = ""
+
+
 def _journal_caller(
     job: RoomTurnJob, campaign: Campaign, heartbeat: Heartbeat | None, *, tools, character
 ) -> JournalCaller:
-    """The job's journaling tool caller: its requester, key, starting revision and trace."""
+    """The job's journaling tool caller: its requester, key, starting revision and trace, and
+    the character it acts as (for GMs, none named: they act for every character)."""
+    if character is None and job.role not in MANAGER_ROLES:
+        character = NO_CHARACTER
     return JournalCaller(
         job=job,
         heartbeat=heartbeat,
