@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from apps.campaigns.selectors import membership_for
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import HEADER, idempotency_key_from, idempotent_response
+from apps.core.throttling import WRITE_LIMITED
 
 from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, Message
 from .selectors import DEFAULT_PAGE, MAX_PAGE, room_for_campaign, room_message_page_for_viewer
@@ -79,6 +80,9 @@ class ReadOutput(serializers.Serializer):
 
 
 class RoomMessagesApi(APIView):
+    throttle_classes = WRITE_LIMITED
+    throttle_scope = "messages"
+
     @extend_schema(parameters=[ListInput], responses=ListOutput)
     def get(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from apps.campaigns.selectors import membership_for
 from apps.core.errors import NotFound
 from apps.core.idempotency import idempotency_key_from
+from apps.core.throttling import WRITE_LIMITED
 from apps.rooms.models import MAX_BODY_LENGTH, Message
 from apps.turns.panels import panel_for_viewer
 from apps.turns.selectors import active_jobs_for_viewer, turn_job_for_viewer
@@ -59,6 +60,9 @@ class JobOutput(serializers.Serializer):
 
 
 class RoomActionsApi(APIView):
+    throttle_classes = WRITE_LIMITED
+    throttle_scope = "messages"
+
     @extend_schema(request=ActionInput, responses={202: JobOutput, 200: JobOutput})
     def post(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)

@@ -200,6 +200,9 @@ def worker_env(*, domains: dict[str, Any], domain_port: int, key_dir: str) -> di
         SAGASMITH_DELEGATION_KEY_DIR=key_dir,
         SAGASMITH_DELEGATION_PRIVATE_KEYS="",
         DJANGO_DEBUG="false",  # measured as production runs: no per-query debug recording
+        # The per-user posting limit is still checked on every POST, but a bench player posts
+        # far more often than a person.
+        SAGASMITH_THROTTLE_MESSAGES="1000000/min",
     )
     return env
 

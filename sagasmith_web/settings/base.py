@@ -278,8 +278,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "user": env.str("SAGASMITH_THROTTLE_USER", default="600/min"),
         "anon": env.str("SAGASMITH_THROTTLE_ANON", default="120/min"),
-        "auth": "10/min",
-        "messages": "60/min",
+        # Posting to a room, chat and actions together (sign-in is limited by allauth).
+        "messages": env.str("SAGASMITH_THROTTLE_MESSAGES", default="60/min"),
     },
 }
 SPECTACULAR_SETTINGS = {

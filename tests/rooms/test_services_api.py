@@ -296,3 +296,31 @@ def test_api_has_more_at_the_maximum_page_size(table, api_client):
         MAX_PAGE + 1,
         False,
     )
+
+
+def test_api_posts_are_limited_per_user_and_reads_are_not(table, api_client, monkeypatch):
+    from django.core.cache import cache
+
+    from apps.core.throttling import WriteScopedRateThrottle
+
+    cache.clear()
+    monkeypatch.setattr(WriteScopedRateThrottle, "THROTTLE_RATES", {"messages": "2/min"})
+    campaign, m = table
+    api_client.force_authenticate(m["p1"].user)
+
+    def post(n):
+        return api_client.post(
+            url(campaign), {"body": f"line {n}"}, format="json",
+            HTTP_IDEMPOTENCY_KEY=f"limit-{n:08d}",
+        )  # fmt: skip
+
+    assert [post(n).status_code for n in range(2)] == [201, 201]
+    limited = post(2)
+    assert limited.status_code == 429
+    assert limited.json()["error"]["code"] == "throttled"
+    assert 0 < int(limited["Retry-After"]) <= 60
+    assert api_client.get(url(campaign)).status_code == 200
+    assert Message.objects.count() == 2
+    # Another player's posts are their own.
+    api_client.force_authenticate(m["p2"].user)
+    assert post(3).status_code == 201
