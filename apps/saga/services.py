@@ -270,15 +270,16 @@ def saga_start(*, user, goal: str, profile: str, request_id: str | None = None) 
     request_key = _clean_request_id(request_id)
     max_active = _limit("SAGASMITH_SAGA_MAX_ACTIVE_PER_USER", 20)
     with transaction.atomic():
+        # Concurrent starts by one user queue on their row (first, so a retried start finds the
+        # saga its first attempt committed), and the count below cannot be read by two of them
+        # before either has inserted. No key lock: rows that refer to the user are not held up.
+        list(type(user).objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk"))
         if request_key:
             existing = (
                 Saga.objects.select_for_update().filter(owner=user, request_id=request_key).first()
             )
             if existing is not None:
                 return _start_repeated(existing, goal=goal, profile=prof)
-        # Concurrent starts by one user queue on their row, so the count below cannot be read
-        # by two of them before either has inserted.
-        list(type(user).objects.select_for_update().filter(pk=user.pk).values_list("pk"))
         # D14: only sagas that are not terminated count against the limit.
         active = Saga.objects.filter(owner=user).exclude(
             status__in=[Saga.Status.COMPLETED, Saga.Status.TERMINATED]

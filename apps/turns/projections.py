@@ -113,6 +113,11 @@ def _read(campaign: Campaign, panel: Panel, requester) -> SnapshotRead | None:
             campaign_id=campaign.domain_id,
         )
     except DomainError as exc:
+        if exc.retryable:
+            # A passing fault is not the panel's state: the old row stays (and is not carried
+            # forward as current).
+            logger.warning("Panel %s read failed: %s", panel.key, exc.domain_code)
+            return None
         return SnapshotRead(panel.key, "", {"error": {"code": exc.domain_code}})
     except Exception:
         logger.warning("Panel %s read failed", panel.key, exc_info=True)

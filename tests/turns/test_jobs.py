@@ -138,6 +138,21 @@ def test_a_key_reused_in_another_campaign_is_a_conflict(
     assert Message.objects.filter(room__campaign=other, mode="action").count() == 0
 
 
+def test_a_key_a_chat_message_already_used_is_a_conflict(dnd_room):
+    from apps.core.errors import Conflict
+    from apps.rooms.services import room_message_post
+
+    room = dnd_room
+    room_message_post(
+        membership=room.membership(room.player), body="hello", mode=Message.Mode.CHAT,
+        client_message_id="turn:taken",
+    )  # fmt: skip
+    with pytest.raises(Conflict) as raised:
+        submit(room, room.player, key="taken")
+    assert raised.value.code == "client_message_id_reused"
+    assert RoomTurnJob.objects.count() == 0
+
+
 def test_stale_base_revision_changes_nothing(dnd_room):
     from apps.turns.errors import StaleRevision
 
@@ -266,12 +281,13 @@ def test_dispatched_call_is_recalled_with_the_same_key(
     assert len(narrations(job)) == 1
 
 
-def test_cancel_after_a_dispatched_write_publishes_what_the_domain_did(
-    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+def test_cancel_after_an_unanswered_write_reads_the_revision_back(
+    dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
 ):
     """The worker stopped after the domain committed, before the journal had the result; the
-    player then cancels the requeued job. The write is re-sent (the domain replays it), its
-    receipt applied and charged, and the room's next turn runs from the right revision."""
+    player then cancels the requeued job. The cancel is immediate and the write is never sent
+    again, but the campaign's revision is read back from the domain, so the room's next turn
+    starts from the right one."""
     room = dnd_room
     before = room.domain_revision()
     job = _run_until_the_domain_committed(room, monkeypatch, django_capture_on_commit_callbacks)
@@ -280,22 +296,51 @@ def test_cancel_after_a_dispatched_write_publishes_what_the_domain_did(
     )
     with django_capture_on_commit_callbacks(execute=False):
         assert turn_recovery_sweep()["requeued"] == 1
-    with django_capture_on_commit_callbacks(execute=False):
+    with django_capture_on_commit_callbacks(execute=True):
         cancelled = turn_cancel(job=job, membership=room.membership(room.player))
-    # Not at once: only a worker can learn whether the dispatched write committed.
-    assert (cancelled.status, cancelled.cancel_requested) == ("queued", True)
-    RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
-    assert turn_run(job_id=job.pk, heartbeat=False) == "cancelled"
-    op = Operation.objects.get(job=job)
-    assert (op.state, op.result["_meta"]["idempotent_replay"]) == ("returned", True)
-    job.refresh_from_db()
-    assert (job.status, job.result_revision, job.charged) == ("cancelled", before + 1, 2)
+    assert cancelled.status == "cancelled"
+    assert Operation.objects.get(job=job).state == "dispatched"
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
     room.campaign.refresh_from_db()
     assert room.campaign.authority_revision == room.domain_revision() == before + 1
     with django_capture_on_commit_callbacks(execute=False):
         nxt, _ = submit(room, room.player, key="after-cancel")
     assert turn_run(job_id=nxt.pk, heartbeat=False) == "succeeded"
     assert room.domain_revision() == before + 2
+
+
+def test_a_write_beaten_to_its_revision_is_refused_and_the_turn_ends(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    """Another write took the revision the job started from: every attempt gets stale_revision
+    (retryable, so the step stays dispatched), and the re-send before publication proves the
+    key never committed, so the job ends instead of waiting for ever."""
+    from apps.domains.client import domain_call
+
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+        claimed, _busy = turn_claim(job_id=job.pk, worker="w-1")
+    start = claimed.start_revision
+    domain_call(
+        system_id="dnd5e", tool="dice_roll", requester=room.gm, campaign_id=str(room.campaign.id),
+        arguments={"expression": "1d4", "expected_revision": start, "idempotency_key": "gm-1"},
+    )  # fmt: skip
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        turn_recovery_sweep()
+    outcomes = []
+    for _ in range(4):
+        RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+        with django_capture_on_commit_callbacks(execute=False):
+            outcomes.append(turn_run(job_id=job.pk, heartbeat=False))
+    # Attempt 1 was the claim above; attempt 2 is requeued, attempt 3 (the last) ends it.
+    assert outcomes == ["queued", "failed", "skipped", "skipped"]
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.error["code"]) == ("refused", "stale_revision")
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
 
 
 def test_a_requester_removed_mid_turn_ends_it(dnd_room, django_capture_on_commit_callbacks):
@@ -734,3 +779,45 @@ def test_a_player_whose_character_was_unbound_cannot_act_as_it(
         ("ability_check", "refused", "authorization_denied")
     ]
     assert room.domain_revision() == before
+
+
+def test_a_character_a_players_turn_created_is_theirs_to_act_as(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    from apps.campaigns.models import ActorBinding
+    from apps.campaigns.services.authority import authority_write, campaign_refresh
+
+    room = dnd_room
+    made = {}
+
+    class Creates:
+        def run_turn(self, context, call):
+            outcome = call("character_create", {"name": "Rook", "template": "rogue", "level": 1})
+            made["id"] = outcome.structured["character"]["id"]
+            return AgentOutput(messages=(AgentMessage("Rook steps in."),))
+
+    class Checks:
+        def run_turn(self, context, call):
+            assert context.character_id == made["id"]
+            call("ability_check", {"character_id": made["id"], "skill": "stealth", "dc": 10})
+            return AgentOutput(messages=(AgentMessage("Rook sneaks."),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: Creates())
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player, text="create a rogue named Rook", key="create")
+    assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    binding = ActorBinding.objects.get(campaign=room.campaign, user=room.player)
+    assert (binding.character_id, binding.character_name, binding.can_control) == (
+        made["id"], "Rook", True,
+    )  # fmt: skip
+    room.campaign.refresh_from_db()
+    authority_write(
+        campaign=room.campaign, tool="phase_set", requester=room.gm, key="play",
+        arguments={"phase": "play"},
+    )  # fmt: skip
+    campaign_refresh(campaign=room.campaign, requester=room.gm)
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: Checks())
+    with django_capture_on_commit_callbacks(execute=False):
+        check, _ = submit(room, room.player, text="sneak", key="sneak")
+    assert turn_run(job_id=check.pk, heartbeat=False) == "succeeded"
+    assert [(op.tool, op.state) for op in check.operations.all()] == [("ability_check", "returned")]

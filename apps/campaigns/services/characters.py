@@ -78,6 +78,20 @@ def character_create_for(
     return binding
 
 
+def binding_for_created(*, campaign: Campaign, user, character: dict) -> ActorBinding:
+    """Bind `user` to a character they created on the domain by another path (an agent's
+    `character_create` in a room turn), as the character form does. Call inside the
+    transaction that records the creation."""
+    return _binding_upsert(
+        campaign=campaign,
+        user=user,
+        character_id=str(character["id"]),
+        character_name=str(character.get("name", "")),
+        can_control=True,
+        can_view_private=True,
+    )
+
+
 def _binding_upsert(
     *,
     campaign: Campaign,

@@ -217,7 +217,9 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
             tool="member_revoke",
             arguments={"principal": membership.user.principal},
             requester=actor,
-            key=f"remove:{membership.id}:{membership.updated_at.timestamp():.6f}",
+            # The actor is in the key: the domain's stored request names who sent it, so
+            # another GM finishing a half-done removal must not look like a replay of it.
+            key=f"remove:{membership.id}:{actor.id}:{membership.updated_at.timestamp():.6f}",
         )
     except DomainError as exc:
         # An earlier attempt may have revoked on the domain and then failed here; once the

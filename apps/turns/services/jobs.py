@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
 from apps.core.errors import (
     ApplicationError,
+    Conflict,
     IdempotencyConflict,
     PermissionDenied,
     ValidationFailed,
@@ -95,6 +96,12 @@ def _job_event(job: RoomTurnJob) -> dict[str, Any]:
         "payload": job_view(job),
         "audience": {"users": [str(job.requester_id)]},
     }
+
+
+def campaign_reconcile_later(campaign_id) -> None:
+    from apps.turns.tasks import campaign_reconcile
+
+    campaign_reconcile.delay(str(campaign_id))
 
 
 def enqueue_run(job_id, *, countdown: float = 0) -> None:
@@ -206,10 +213,16 @@ def turn_action_submit(
             # The job and its first `turn.job` event in one statement (PostgreSQL).
             outbox_emit_with(job, lambda: _job_event(job))
             transaction.on_commit(lambda: enqueue_run(job_id))
-    except (IntegrityError, ApplicationError):
+    except (IntegrityError, ApplicationError) as exc:
         # The action message's client id (or the job's key) exists, or the submit was refused.
         if (replay := _replay(membership, idempotency_key, request_hash)) is not None:
             return replay, False
+        if isinstance(exc, IntegrityError):
+            # No job has this key, so the client id belongs to a chat message of this user's.
+            raise Conflict(
+                _("This Idempotency-Key was already used for a message in this room."),
+                code="client_message_id_reused",
+            ) from exc
         raise
     return job, True
 
@@ -435,10 +448,11 @@ def _release(job: RoomTurnJob, reason: str) -> None:
 
 
 def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurnJob:
-    """Cancel as the requester or a GM: at once when queued or waiting with no write sent to the
-    domain (the reservation is released), cooperatively otherwise (a running worker stops before
-    its next tool call; what the domain may have done is published and charged). Raises
-    PermissionDenied; cancelling a finished job returns it unchanged."""
+    """Cancel as the requester or a GM: at once when queued or waiting with no write the domain
+    answered (the reservation is released), cooperatively otherwise (a running worker stops
+    before its next tool call; what the domain did is published and charged). A write left
+    unanswered is never sent again; in case it did commit, the campaign's revision is read back
+    from the domain. Raises PermissionDenied; cancelling a finished job returns it unchanged."""
     if job.requester_id != membership.user_id and membership.role not in MANAGER_ROLES:
         raise PermissionDenied(
             _("Only the player who acted or a GM can cancel this turn."), code="cancel_denied"
@@ -448,11 +462,7 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
         locked = RoomTurnJob.objects.select_for_update().get(pk=job.pk)
         if locked.status in RoomTurnJob.FINAL_STATUSES:
             return locked
-        # A write still "dispatched" may have committed on the domain: only a worker, by
-        # re-sending it, can tell, so such a job is cancelled cooperatively too.
-        committed = (
-            locked.operations.filter(write=True).exclude(state=Operation.State.REFUSED).exists()
-        )
+        committed = locked.operations.filter(state=Operation.State.RETURNED, write=True).exists()
         if (
             locked.status == RoomTurnJob.Status.QUEUED
             and not committed
@@ -478,6 +488,8 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                 ]  # fmt: skip
             )
             _release(locked, "cancelled")
+            if locked.operations.filter(state=Operation.State.DISPATCHED, write=True).exists():
+                transaction.on_commit(lambda: campaign_reconcile_later(locked.campaign_id))
         else:
             # Running, or with committed domain writes: the worker (or recovery) finishes
             # publishing what the domain already did, and stops before any further call.

@@ -16,6 +16,8 @@ from django.utils.translation import gettext as _
 
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.campaigns.services.authority import receipt_apply, receipt_revision
+from apps.campaigns.services.characters import binding_for_created
+from apps.domains.client import principal_for
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_settle
 from apps.rooms.models import Message
@@ -136,6 +138,21 @@ class _Requester:
         return self._present
 
 
+def _bind_created_characters(campaign: Campaign, job: RoomTurnJob, operations) -> None:
+    """A character a player's turn created is theirs to act as, as if made with the form: the
+    delegation of their later turns names it."""
+    principal = principal_for(job.requester)
+    for op in operations:
+        character = (op.result or {}).get("structuredContent", {}).get("character")
+        if (
+            op.tool == "character_create"
+            and isinstance(character, dict)
+            and character.get("id")
+            and character.get("controller") == principal
+        ):
+            binding_for_created(campaign=campaign, user=job.requester, character=character)
+
+
 def _actual_credits(stored: dict[str, Any], operations: list[Operation]) -> int:
     """One credit per turn, one per executed tool call, one per started 1000 model tokens."""
     usage = stored.get("usage") or {}
@@ -186,6 +203,8 @@ def turn_publish(
             wrote = receipt_apply(campaign=campaign, result=_Receipt(receipt), phase=phase)
             phase_written |= bool(wrote and phase)
         projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
+        if not requester_is_gm:
+            _bind_created_characters(campaign, job, operations)
         artifact_audience = (
             Message.Audience.GM if job.trigger_audience == Message.Audience.GM else "public"
         )

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from apps.campaigns.models import ActorBinding, Campaign
 from apps.campaigns.selectors import membership_for
+from apps.campaigns.services.authority import campaign_refresh
 from apps.core.errors import ApplicationError
 from apps.domains.client import DomainResult
 from apps.domains.errors import DomainError
@@ -226,13 +227,17 @@ def _journal_caller(
     )
 
 
-def _resend_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -> None:
-    """Before a job is published, re-send every write its journal still holds as dispatched,
-    with the stored arguments and key. Its first attempt may have committed on the domain
-    (the worker stopped, or the call timed out, before the result was journaled): the replay
-    returns that result, whose receipt publication then applies and charges. One that never
-    arrived runs now or is refused. Without this, a job that ends cancelled or failed would
-    drop a committed write and leave the room's revision behind the domain's."""
+def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -> None:
+    """Before a job is published, settle every write its journal still holds as dispatched: the
+    first attempt may have committed on the domain (the worker stopped, or the call timed out,
+    before the result was journaled).
+
+    A job that ends otherwise than cancelled re-sends each with its stored arguments and key:
+    the domain replays a committed one (publication then applies and charges its receipt),
+    runs one that never arrived, or answers `stale_revision`, which (replays are answered
+    before the revision check) proves the key never committed: the step is refused. A
+    cancelled job sends nothing more; the campaign's revision is read back from the domain
+    instead, so the room's next turn does not start behind it."""
     if journal is not None:
         pending = [op for op in journal.values() if op.state == Operation.State.DISPATCHED]
     else:
@@ -241,6 +246,9 @@ def _resend_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
     if not pending:
         return
     campaign = Campaign.objects.get(pk=job.campaign_id)
+    if (job.agent_output or {}).get("final_status") == RoomTurnJob.Status.CANCELLED:
+        campaign_refresh(campaign=campaign, requester=campaign.owner)
+        return
     caller = _journal_caller(
         job, campaign, None,
         tools=offered_tools(campaign.system_id, [op.tool for op in pending]),
@@ -249,8 +257,16 @@ def _resend_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
     caller.journal = {op.step: op for op in pending}
     for op in pending:
         caller.next_step = op.step
-        # The plain call, not the journal's: a cancel must not stop a call already made.
-        ToolCaller.__call__(caller, op.tool, op.arguments)
+        try:
+            # The plain call, not the journal's: nothing stops a call already made.
+            ToolCaller.__call__(caller, op.tool, op.arguments)
+        except DomainError as exc:
+            if exc.domain_code != "stale_revision":
+                raise
+            op.state = Operation.State.REFUSED
+            op.error = {"code": exc.domain_code, "message": exc.message, "retryable": False,
+                        "recovery": exc.recovery}  # fmt: skip
+            op.save(update_fields=["state", "error", "updated_at"])
 
 
 def _bound_character(job: RoomTurnJob) -> str | None:
@@ -410,7 +426,7 @@ def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> st
                 journal = run_journal
         return turn_publish_or_wait(
             job=job, worker=worker, journal=journal,
-            prepare=lambda: _resend_dispatched(job, journal),
+            prepare=lambda: _settle_dispatched(job, journal),
         )  # fmt: skip
     except LeaseLost:
         return "lease_lost"
