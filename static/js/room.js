@@ -171,6 +171,10 @@ function connect() {
     const msg = JSON.parse(ev.data);
     switch (msg.type) {
       case "hello":
+        if (msg.user_id !== config.userId) {
+          // The browser now holds another account's session: this page was made for the first.
+          stopped = true; ws.close(); setState("closed", t.signin); disableComposer(); return;
+        }
         heartbeatMs = msg.heartbeat_seconds * 1000;
         break;
       case "entry":
