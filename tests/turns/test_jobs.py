@@ -740,12 +740,23 @@ def test_publication_that_keeps_failing_ends_only_turns_that_wrote_nothing(
     assert Reservation.objects.get(pk=roll.reservation_id).status == "active"
 
 
+def _to_play(room) -> None:
+    """The GM sets the play phase on the domain and the campaign's projection follows."""
+    from apps.campaigns.services.authority import authority_write, campaign_refresh
+
+    room.campaign.refresh_from_db()
+    authority_write(
+        campaign=room.campaign, tool="phase_set", requester=room.gm, key="play",
+        arguments={"phase": "play"},
+    )  # fmt: skip
+    campaign_refresh(campaign=room.campaign, requester=room.gm)
+
+
 def test_a_player_whose_character_was_unbound_cannot_act_as_it(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):
     """The domain still lists the player as the character's controller, but the delegation
     names no character for them: a model that acts as it anyway is refused by the domain."""
-    from apps.campaigns.services.authority import authority_write, campaign_refresh
     from apps.campaigns.services.characters import binding_remove, character_create_for
 
     room = dnd_room
@@ -756,12 +767,7 @@ def test_a_player_whose_character_was_unbound_cannot_act_as_it(
     binding_remove(
         campaign=room.campaign, actor=room.gm, user=room.player, character_id=binding.character_id
     )
-    room.campaign.refresh_from_db()
-    authority_write(
-        campaign=room.campaign, tool="phase_set", requester=room.gm, key="play",
-        arguments={"phase": "play"},
-    )  # fmt: skip
-    campaign_refresh(campaign=room.campaign, requester=room.gm)
+    _to_play(room)
 
     class ActsAsTheOldCharacter:
         def run_turn(self, context, call):
@@ -785,7 +791,6 @@ def test_a_character_a_players_turn_created_is_theirs_to_act_as(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):
     from apps.campaigns.models import ActorBinding
-    from apps.campaigns.services.authority import authority_write, campaign_refresh
 
     room = dnd_room
     made = {}
@@ -810,12 +815,7 @@ def test_a_character_a_players_turn_created_is_theirs_to_act_as(
     assert (binding.character_id, binding.character_name, binding.can_control) == (
         made["id"], "Rook", True,
     )  # fmt: skip
-    room.campaign.refresh_from_db()
-    authority_write(
-        campaign=room.campaign, tool="phase_set", requester=room.gm, key="play",
-        arguments={"phase": "play"},
-    )  # fmt: skip
-    campaign_refresh(campaign=room.campaign, requester=room.gm)
+    _to_play(room)
     monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: Checks())
     with django_capture_on_commit_callbacks(execute=False):
         check, _ = submit(room, room.player, text="sneak", key="sneak")

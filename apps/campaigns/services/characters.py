@@ -60,14 +60,7 @@ def character_create_for(
     character = result.structured.get("character") or {}
     with transaction.atomic():
         receipt_apply(campaign=campaign, result=result)
-        binding = _binding_upsert(
-            campaign=campaign,
-            user=user,
-            character_id=str(character["id"]),
-            character_name=str(character.get("name", "")),
-            can_control=True,
-            can_view_private=True,
-        )
+        binding = binding_for_created(campaign=campaign, user=user, character=character)
         audit_record(
             actor=user,
             action="campaign.character.create",
@@ -79,9 +72,8 @@ def character_create_for(
 
 
 def binding_for_created(*, campaign: Campaign, user, character: dict) -> ActorBinding:
-    """Bind `user` to a character they created on the domain by another path (an agent's
-    `character_create` in a room turn), as the character form does. Call inside the
-    transaction that records the creation."""
+    """Bind `user` to a character they created on the domain (with the character form, or by an
+    agent's `character_create` in a room turn). Call inside the transaction that records it."""
     return _binding_upsert(
         campaign=campaign,
         user=user,
