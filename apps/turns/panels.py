@@ -25,7 +25,7 @@ from apps.turns.services.jobs import MANAGER_ROLES, job_view
 
 
 def _character_card(
-    campaign: Campaign, membership: CampaignMembership, row: ProjectionSnapshot | None
+    campaign: Campaign, membership: CampaignMembership, viewer: str, row: ProjectionSnapshot | None
 ) -> dict[str, Any] | None:
     """The viewer's bound character, from their card row while no receipt has changed it, else
     read through the domain with their own delegation (and stored)."""
@@ -58,7 +58,7 @@ def _character_card(
     card = result.structured.get("character") or {"id": binding.character_id}
     snapshot_store(
         campaign_id=campaign.pk,
-        read=SnapshotRead(CARD.key, viewer_audience(membership.user_id), card),
+        read=SnapshotRead(CARD.key, viewer, card),
         revision=int(result.authority_revision or campaign.authority_revision),
     )
     return card
@@ -105,7 +105,7 @@ def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
         "role": membership.role,
         "audience": GM if manager else "players",
         "panels": panels,
-        "character": _character_card(campaign, membership, rows.get(CARD.key)),
+        "character": _character_card(campaign, membership, viewer, rows.get(CARD.key)),
         "jobs": [
             job_view(job)
             for job in active_jobs_for_viewer(campaign_id=campaign.pk, membership=membership)

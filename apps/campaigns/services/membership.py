@@ -96,24 +96,34 @@ def join_request_decide(
             status=CampaignMembership.Status.ACTIVE,
         ).exists():
             return _same_or_conflict(decided, target)
-        try:
-            authority_write(
-                campaign=join_request.campaign,
-                tool="member_revoke",
-                arguments={"principal": join_request.user.principal},
-                requester=actor,
-                key=f"join:{join_request.id}:undo:{actor.id}",
-            )
-        except DomainError as exc:
-            # Another losing approver may have taken the grant back first; the refusal is
-            # then about a state we already want. Anything else still surfaces.
-            if exc.code != "invalid_request" or _is_domain_member(
-                campaign=join_request.campaign,
-                requester=actor,
-                principal=join_request.user.principal,
-            ):
-                raise
+        # Another losing approver may have taken the grant back first.
+        _revoke_unless_gone(
+            campaign=join_request.campaign,
+            actor=actor,
+            principal=join_request.user.principal,
+            key=f"join:{join_request.id}:undo:{actor.id}",
+        )
     return _same_or_conflict(decided, target)
+
+
+def _revoke_unless_gone(*, campaign: Campaign, actor, principal: str, key: str):
+    """Revoke `principal` on the domain; returns the result, or None when the domain refused
+    because they are already not a member (its member list confirms it): a state we want.
+    Any other refusal still surfaces."""
+    try:
+        return authority_write(
+            campaign=campaign,
+            tool="member_revoke",
+            arguments={"principal": principal},
+            requester=actor,
+            key=key,
+        )
+    except DomainError as exc:
+        if exc.domain_code != "invalid_request" or _is_domain_member(
+            campaign=campaign, requester=actor, principal=principal
+        ):
+            raise
+        return None
 
 
 def _is_domain_member(*, campaign: Campaign, requester, principal: str) -> bool:
@@ -211,25 +221,16 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
         raise Conflict(_("The campaign owner cannot be removed."), code="owner_not_removable")
     if membership.role == Role.GM and actor_membership.role != Role.OWNER:
         raise PermissionDenied(_("Only the owner can remove a GM."))
-    try:
-        result = authority_write(
-            campaign=campaign,
-            tool="member_revoke",
-            arguments={"principal": membership.user.principal},
-            requester=actor,
-            # The actor is in the key: the domain's stored request names who sent it, so
-            # another GM finishing a half-done removal must not look like a replay of it.
-            key=f"remove:{membership.id}:{actor.id}:{membership.updated_at.timestamp():.6f}",
-        )
-    except DomainError as exc:
-        # An earlier attempt may have revoked on the domain and then failed here; once the
-        # revision moved on, its retry sends a new key and is refused. The domain's member
-        # list says whether the removal only needs finishing here.
-        if exc.domain_code != "invalid_request" or _is_domain_member(
-            campaign=campaign, requester=actor, principal=membership.user.principal
-        ):
-            raise
-        result = None
+    # An earlier attempt may have revoked on the domain and then failed here; once the revision
+    # moved on, its retry sends a new key and is refused as "not a member": finish it here.
+    # The actor is in the key: the domain's stored request names who sent it, so another GM
+    # finishing a half-done removal must not look like a replay of it.
+    result = _revoke_unless_gone(
+        campaign=campaign,
+        actor=actor,
+        principal=membership.user.principal,
+        key=f"remove:{membership.id}:{actor.id}:{membership.updated_at.timestamp():.6f}",
+    )
     now = timezone.now()
     with transaction.atomic():
         locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)

@@ -395,9 +395,7 @@ def turn_heartbeat(*, job: RoomTurnJob, worker: str) -> bool:
     """Renew the lease and the quota reservation; returns whether cancel was requested.
     Raises LeaseLost when the job is no longer this worker's."""
     now = timezone.now()
-    renewed = RoomTurnJob.objects.filter(
-        pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
-    ).update(
+    renewed = held_by(job, worker).update(
         lease_expires_at=now + timedelta(seconds=conf.lease_seconds()),
         heartbeat_at=now,
         updated_at=now,
@@ -439,12 +437,22 @@ def turn_requeue(*, job: RoomTurnJob, worker: str | None, code: str, message: st
     return bool(moved)
 
 
-def _release(job: RoomTurnJob, reason: str) -> None:
+def job_reservation_release(job: RoomTurnJob, reason: str) -> bool:
+    """Release the job's quota reservation if it is still active; returns whether it did."""
     if job.reservation_id is None:
-        return
-    reservation = Reservation.objects.get(pk=job.reservation_id)
-    if reservation.status == Reservation.Status.ACTIVE:
-        quota_release(reservation=reservation, reason=reason)
+        return False
+    reservation = Reservation.objects.filter(pk=job.reservation_id).first()
+    if reservation is None or reservation.status != Reservation.Status.ACTIVE:
+        return False
+    quota_release(reservation=reservation, reason=reason)
+    return True
+
+
+def held_by(job: RoomTurnJob, worker: str):
+    """The job's row while this worker's attempt holds it (a conditional update's filter)."""
+    return RoomTurnJob.objects.filter(
+        pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
+    )
 
 
 def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurnJob:
@@ -487,7 +495,7 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                     "updated_at",
                 ]  # fmt: skip
             )
-            _release(locked, "cancelled")
+            job_reservation_release(locked, "cancelled")
             if locked.operations.filter(state=Operation.State.DISPATCHED, write=True).exists():
                 transaction.on_commit(lambda: campaign_reconcile_later(locked.campaign_id))
         else:

@@ -19,7 +19,7 @@ from apps.campaigns.services.authority import receipt_apply, receipt_revision
 from apps.campaigns.services.characters import binding_for_created
 from apps.domains.client import principal_for
 from apps.quota.models import Reservation
-from apps.quota.services import quota_release, quota_settle
+from apps.quota.services import quota_settle
 from apps.rooms.models import Message
 from apps.rooms.services import room_event_record
 from apps.turns import conf
@@ -27,7 +27,13 @@ from apps.turns.errors import PublicationFailed
 from apps.turns.media import artifact_envelope, artifact_store, image_blocks
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.projections import projection_apply, projection_reads
-from apps.turns.services.jobs import LeaseLost, enqueue_run, job_announce
+from apps.turns.services.jobs import (
+    LeaseLost,
+    enqueue_run,
+    held_by,
+    job_announce,
+    job_reservation_release,
+)
 from apps.turns.types import AgentOutput, audience_allowed
 
 logger = logging.getLogger(__name__)
@@ -141,14 +147,14 @@ class _Requester:
 def _bind_created_characters(campaign: Campaign, job: RoomTurnJob, operations) -> None:
     """A character a player's turn created is theirs to act as, as if made with the form: the
     delegation of their later turns names it."""
-    principal = principal_for(job.requester)
     for op in operations:
+        if op.tool != "character_create":
+            continue  # the usual turn: nothing to look at
         character = (op.result or {}).get("structuredContent", {}).get("character")
         if (
-            op.tool == "character_create"
-            and isinstance(character, dict)
+            isinstance(character, dict)
             and character.get("id")
-            and character.get("controller") == principal
+            and character.get("controller") == principal_for(job.requester)
         ):
             binding_for_created(campaign=campaign, user=job.requester, character=character)
 
@@ -276,11 +282,8 @@ def turn_publish(
                     actual=_actual_credits(stored, operations),
                 )
                 charged = entry.amount
-            else:
-                reservation = Reservation.objects.filter(pk=job.reservation_id).first()
-                if reservation is not None and reservation.status == Reservation.Status.ACTIVE:
-                    quota_release(reservation=reservation, reason=final)
-                    charged = 0
+            elif job_reservation_release(job, final):
+                charged = 0
         if fault == "fail_publish" and job.attempt <= limit:
             raise PublicationFailed(_("Injected publication fault."))
         ending = {
@@ -323,20 +326,19 @@ def turn_publish_or_wait(
         raise
     except Exception as exc:
         logger.warning("Publishing turn %s failed; it waits for recovery", job.pk, exc_info=True)
+        message = f"{type(exc).__name__}: {exc}"[:2000]
         if job.attempt >= conf.publish_attempts() and not _domain_may_have_acted(job):
-            return _give_up(job, worker, exc)
+            return _give_up(job, worker, message)
         delay = min(conf.retry_seconds() * max(1, job.attempt), conf.retry_max_seconds())
         now = timezone.now()
         with transaction.atomic():
-            moved = RoomTurnJob.objects.filter(
-                pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
-            ).update(
+            moved = held_by(job, worker).update(
                 status=RoomTurnJob.Status.WAITING,
                 available_at=now + timedelta(seconds=delay),
                 lease_expires_at=None,
                 worker="",
                 error_code=PublicationFailed.code,
-                error_message=f"{type(exc).__name__}: {exc}"[:2000],
+                error_message=message,
                 retryable=True,
                 recovery=PublicationFailed.recovery,
                 updated_at=now,
@@ -352,28 +354,24 @@ def _domain_may_have_acted(job: RoomTurnJob) -> bool:
     return job.operations.filter(write=True).exclude(state=Operation.State.REFUSED).exists()
 
 
-def _give_up(job: RoomTurnJob, worker: str, exc: Exception) -> str:
+def _give_up(job: RoomTurnJob, worker: str, message: str) -> str:
     """End a turn that wrote nothing and could not be published: failed, reservation released."""
     now = timezone.now()
     with transaction.atomic():
-        ended = RoomTurnJob.objects.filter(
-            pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
-        ).update(
+        ended = held_by(job, worker).update(
             status=RoomTurnJob.Status.FAILED,
             finished_at=now,
             lease_expires_at=None,
             charged=0,
             error_code=PublicationFailed.code,
-            error_message=f"{type(exc).__name__}: {exc}"[:2000],
+            error_message=message,
             retryable=False,
             recovery=str(_("Act again.")),
             updated_at=now,
         )
         if not ended:
-            raise LeaseLost(_("The job's lease passed to another worker.")) from exc
-        reservation = Reservation.objects.filter(pk=job.reservation_id).first()
-        if reservation is not None and reservation.status == Reservation.Status.ACTIVE:
-            quota_release(reservation=reservation, reason=RoomTurnJob.Status.FAILED)
+            raise LeaseLost(_("The job's lease passed to another worker."))
+        job_reservation_release(job, RoomTurnJob.Status.FAILED)
         job.refresh_from_db()
         job_announce(job)
     return RoomTurnJob.Status.FAILED

@@ -35,6 +35,7 @@ from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services.jobs import (
     MANAGER_ROLES,
     LeaseLost,
+    held_by,
     turn_claim,
     turn_heartbeat,
     turn_requeue,
@@ -177,19 +178,24 @@ class JournalCaller(ToolCaller):
         if name_ == "pause_after_dispatch" and self.job.attempt == 1:
             time.sleep(seconds)
 
+    @staticmethod
+    def refuse(op: Operation, error: DomainError, *, retryable: bool | None = None) -> None:
+        """Journal the step as refused: the domain did not (and will not) commit it."""
+        op.state = Operation.State.REFUSED
+        op.error = {
+            "code": error.domain_code,
+            "message": error.message,
+            "retryable": error.retryable if retryable is None else retryable,
+            "recovery": error.recovery,
+        }
+        op.save(update_fields=["state", "error", "updated_at"])
+
     def _after(self, step: int, name: str, outcome: DomainResult | DomainError) -> None:
         op = self.journal[step]
         if isinstance(outcome, DomainError):
             if outcome.retryable:
                 return  # stays dispatched: the retry re-sends it with the same key
-            op.state = Operation.State.REFUSED
-            op.error = {
-                "code": outcome.domain_code,
-                "message": outcome.message,
-                "retryable": outcome.retryable,
-                "recovery": outcome.recovery,
-            }
-            op.save(update_fields=["state", "error", "updated_at"])
+            self.refuse(op, outcome)
             return
         name_, seconds = conf.fault()
         if name_ == "pause_after_call" and self.job.attempt == 1:
@@ -263,10 +269,7 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
         except DomainError as exc:
             if exc.domain_code != "stale_revision":
                 raise
-            op.state = Operation.State.REFUSED
-            op.error = {"code": exc.domain_code, "message": exc.message, "retryable": False,
-                        "recovery": exc.recovery}  # fmt: skip
-            op.save(update_fields=["state", "error", "updated_at"])
+            JournalCaller.refuse(op, exc, retryable=False)
 
 
 def _bound_character(job: RoomTurnJob) -> str | None:
@@ -355,9 +358,7 @@ def _run_agent(
 
 
 def _store_output(job: RoomTurnJob, worker: str, stored: dict[str, Any]) -> None:
-    saved = RoomTurnJob.objects.filter(
-        pk=job.pk, status=RoomTurnJob.Status.RUNNING, worker=worker, attempt=job.attempt
-    ).update(agent_output=stored, updated_at=timezone.now())
+    saved = held_by(job, worker).update(agent_output=stored, updated_at=timezone.now())
     if not saved:
         raise LeaseLost(_("The job's lease passed to another worker."))
     job.agent_output = stored
