@@ -45,3 +45,16 @@ def mark_saved(*rows) -> None:
     """Instances written by hand-built SQL become what a save() would leave: stored rows."""
     for row in rows:
         row._state.adding, row._state.db = False, connection.alias
+
+
+def model_from_row(model, values) -> Any:
+    """An instance from raw column values in `concrete_fields` order, converted as the ORM
+    converts a fetched row (for a hand-built statement that reads several models at once)."""
+    fields = model._meta.concrete_fields
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        col = field.get_col(model._meta.db_table)
+        for converter in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
+            value = converter(value, col, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)

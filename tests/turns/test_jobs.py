@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from apps.projections.models import OutboxEvent
@@ -13,6 +16,7 @@ from apps.rooms.models import Message
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.projections import projection_apply, projection_reads
 from apps.turns.selectors import room_turn_job_is_live
+from apps.turns.services import jobs as jobs_module
 from apps.turns.services import (
     turn_action_submit,
     turn_cancel,
@@ -22,6 +26,7 @@ from apps.turns.services import (
 )
 from apps.turns.services.run import JournalCaller
 from apps.turns.types import AgentMessage, AgentOutput
+from tests.saga.conftest import postgres_or_skip
 
 pytestmark = pytest.mark.django_db
 
@@ -168,6 +173,51 @@ def test_stale_base_revision_changes_nothing(dnd_room):
     assert RoomTurnJob.objects.count() == 0
     after = (Message.objects.count(), Reservation.objects.count(), OutboxEvent.objects.count())
     assert after == counts
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_claims_in_one_room_respect_its_limit(dnd_room, settings, monkeypatch):
+    """Two workers claim two jobs of one room at once: the second waits on the campaign lock and
+    then counts the first as running, so exactly one claim wins and the other is busy."""
+    postgres_or_skip()
+    room = dnd_room
+    settings.SAGASMITH_TURN_ROOM_CONCURRENCY = 1
+    first, _ = submit(room, room.player, key="k-race-1")
+    second, _ = submit(room, room.gm, key="k-race-2")
+    RoomTurnJob.objects.update(available_at=timezone.now() - timedelta(seconds=1))
+    # The first claim holds its locks for a while before it writes, so the second one is
+    # certainly waiting on the campaign row when the first commits.
+    selection = jobs_module._facade_selection
+    first_in = threading.Event()
+
+    def slow_selection(job, campaign, role):
+        if job.pk == first.pk:
+            first_in.set()
+            time.sleep(0.5)
+        return selection(job, campaign, role)
+
+    monkeypatch.setattr(jobs_module, "_facade_selection", slow_selection)
+    outcomes = {}
+
+    def claim(job, worker):
+        try:
+            outcomes[job.pk] = turn_claim(job_id=job.pk, worker=worker)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=claim, args=(first, "w1"))]
+    threads[0].start()
+    assert first_in.wait(10)
+    threads.append(threading.Thread(target=claim, args=(second, "w2")))
+    threads[1].start()
+    for thread in threads:
+        thread.join(20)
+    claimed, busy = outcomes[first.pk]
+    assert (claimed.status, busy) == ("running", False)
+    assert outcomes[second.pk] == (None, True)
+    statuses = dict(RoomTurnJob.objects.values_list("pk", "status"))
+    assert statuses == {first.pk: "running", second.pk: "queued"}
+    assert OutboxEvent.objects.filter(event_type="turn.job", payload__status="running").count() == 1
 
 
 def test_claim_is_conditional_and_room_limit_holds(
@@ -662,11 +712,12 @@ SUBMIT_QUERIES_SQLITE = 13
 # returned journal row, agent output; publish (campaign, job lock, receipt with the phase,
 # the untouched panels' rows moved to the new revision, state.changed, narration with its outbox
 # row, settlement, job end state, outbox row). PostgreSQL writes the narration and its outbox row
-# in one statement and settles in one; SQLite takes the ORM paths (two inserts; savepoint,
-# reservation and account lock, grants, grant update, account, ledger entry, allocation,
-# reservation, release).
+# in one statement and settles in one, and claims in two (job, requester and campaign lock with
+# role and character; the UPDATE guarded by the running count, with its outbox row); SQLite
+# takes the ORM paths (two inserts; savepoint, reservation and account lock, grants, grant
+# update, account, ledger entry, allocation, reservation, release).
 # With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
-RUN_QUERIES_PG = 24
+RUN_QUERIES_PG = 21
 RUN_QUERIES_SQLITE = 33
 
 

@@ -17,6 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.accounts.models import User
 from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
 from apps.core.errors import (
     ApplicationError,
@@ -25,9 +26,15 @@ from apps.core.errors import (
     PermissionDenied,
     ValidationFailed,
 )
-from apps.core.sql import db_value
+from apps.core.sql import db_value, insert_sql, mark_saved, model_from_row
 from apps.domains.registry import get_plugin
-from apps.projections.services import outbox_emit, outbox_emit_with
+from apps.projections.models import OutboxEvent
+from apps.projections.services import (
+    outbox_emit,
+    outbox_emit_with,
+    outbox_event_new,
+    outbox_publish_on_commit,
+)
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
 from apps.rooms.models import MAX_BODY_LENGTH, Message
@@ -249,54 +256,15 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
     `claim_context` so the run does not read them again. Otherwise the run selects (and
     raises) as before."""
     now = timezone.now()
+    postgres = connection.vendor == "postgresql"
     with transaction.atomic():
-        # Reads by primary key without .first(): no ORDER BY to compile or plan.
-        job = next(
-            iter(
-                RoomTurnJob.objects.select_for_update(of=("self",))
-                .select_related("requester")
-                .filter(pk=job_id)
-            ),
-            None,
-        )
-        if (
-            job is None
-            or job.status not in (RoomTurnJob.Status.QUEUED, RoomTurnJob.Status.WAITING)
-            or job.available_at > now
-            # A waiting job holds committed results: publication is retried without limit.
-            or (job.status == RoomTurnJob.Status.QUEUED and job.attempt >= job.max_attempts)
-        ):
+        # The job, then its campaign: the campaign lock serializes claims in one room, so two
+        # workers cannot both see "3 running" and start.
+        job, campaign = _claim_lock_postgres(job_id) if postgres else _claim_lock(job_id, now)
+        if job is None or not _claimable(job, now):
             return None, False
-        # Serializes claims in one room, so two workers cannot both see "3 running" and start.
-        # The same statement reads what the run needs of the requester: the role of an active
-        # membership and the character of the first active binding they control.
-        campaign = next(
-            iter(
-                Campaign.objects.raw(
-                    _claim_campaign_sql(),
-                    {
-                        # As each backend stores them (SQLite: UUIDs as hex text).
-                        "campaign": db_value(Campaign, "pk", job.campaign_id),
-                        "user": db_value(RoomTurnJob, "requester", job.requester_id),
-                        "active": CampaignMembership.Status.ACTIVE,
-                        "binding_active": ActorBinding.Status.ACTIVE,
-                    },
-                )
-            )
-        )
-        # Counted after the lock is held (a subquery above would read the pre-lock snapshot).
-        running = RoomTurnJob.objects.filter(
-            campaign_id=job.campaign_id,
-            status=RoomTurnJob.Status.RUNNING,
-            lease_expires_at__gt=now,
-        ).count()
-        if running >= conf.room_concurrency():
-            # Its message is re-sent shortly; the sweep's grace for lost messages counts from
-            # this attempt, so a long wait does not add a message chain every sweep.
-            RoomTurnJob.objects.filter(pk=job.pk, status=job.status, attempt=job.attempt).update(
-                available_at=now
-            )
-            return None, True
+        if not postgres and _room_full(job, now):
+            return _claim_busy(job, now)
         changes: dict[str, Any] = {}
         context = None
         role = campaign.requester_role
@@ -323,17 +291,138 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
             max_attempts=max(job.max_attempts, attempt),
             updated_at=now,
         )
-        # The row is locked, so the values computed here are the ones the UPDATE writes.
-        claimed = RoomTurnJob.objects.filter(
-            pk=job.pk, status=job.status, attempt=job.attempt
-        ).update(**changes)
-        if not claimed:
-            return None, False
-        for name, value in changes.items():
-            setattr(job, name, value)
+        if postgres:
+            # The room's running count, the UPDATE and its `turn.job` row in one statement.
+            if not _claim_store_postgres(job, changes, now):
+                return _claim_busy(job, now)
+        else:
+            # The row is locked, so the values computed here are the ones the UPDATE writes.
+            claimed = RoomTurnJob.objects.filter(
+                pk=job.pk, status=job.status, attempt=job.attempt
+            ).update(**changes)
+            if not claimed:
+                return None, False
+            for name, value in changes.items():
+                setattr(job, name, value)
+            job_announce(job)
         job.claim_context = context
-        job_announce(job)
     return job, False
+
+
+def _claimable(job: RoomTurnJob, now) -> bool:
+    return (
+        job.status in (RoomTurnJob.Status.QUEUED, RoomTurnJob.Status.WAITING)
+        and job.available_at <= now
+        # A waiting job holds committed results: publication is retried without limit.
+        and not (job.status == RoomTurnJob.Status.QUEUED and job.attempt >= job.max_attempts)
+    )
+
+
+def _room_full(job: RoomTurnJob, now) -> bool:
+    # Counted after the lock is held (a subquery in the locking statement would read the
+    # pre-lock snapshot).
+    running = RoomTurnJob.objects.filter(
+        campaign_id=job.campaign_id, status=RoomTurnJob.Status.RUNNING, lease_expires_at__gt=now
+    )
+    return running.count() >= conf.room_concurrency()
+
+
+def _claim_busy(job: RoomTurnJob, now) -> tuple[None, bool]:
+    # Its message is re-sent shortly; the sweep's grace for lost messages counts from this
+    # attempt, so a long wait does not add a message chain every sweep.
+    RoomTurnJob.objects.filter(pk=job.pk, status=job.status, attempt=job.attempt).update(
+        available_at=now
+    )
+    return None, True
+
+
+def _claim_lock(job_id, now) -> tuple[RoomTurnJob | None, Campaign | None]:
+    """The job (with its requester) and, when it is claimable, its campaign, both locked."""
+    # Reads by primary key without .first(): no ORDER BY to compile or plan.
+    job = next(
+        iter(
+            RoomTurnJob.objects.select_for_update(of=("self",))
+            .select_related("requester")
+            .filter(pk=job_id)
+        ),
+        None,
+    )
+    if job is None or not _claimable(job, now):
+        return job, None
+    params = {
+        # As each backend stores them (SQLite: UUIDs as hex text).
+        "campaign": db_value(Campaign, "pk", job.campaign_id),
+        "user": db_value(RoomTurnJob, "requester", job.requester_id),
+        **_MEMBER_STATUSES,
+    }
+    return job, next(iter(Campaign.objects.raw(_claim_campaign_sql(), params)))
+
+
+_MEMBER_STATUSES = {
+    "active": CampaignMembership.Status.ACTIVE,
+    "binding_active": ActorBinding.Status.ACTIVE,
+}
+
+
+def _claim_lock_postgres(job_id) -> tuple[RoomTurnJob | None, Campaign | None]:
+    """PostgreSQL: the job, its requester and its campaign (with the requester's role and bound
+    character) in one statement that locks the job, then the campaign."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _claim_lock_sql(), {"job": db_value(RoomTurnJob, "pk", job_id), **_MEMBER_STATUSES}
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    job_n, user_n = len(RoomTurnJob._meta.concrete_fields), len(User._meta.concrete_fields)
+    campaign_n = len(Campaign._meta.concrete_fields)
+    job = model_from_row(RoomTurnJob, row[:job_n])
+    user = model_from_row(User, row[job_n : job_n + user_n])
+    campaign = model_from_row(Campaign, row[job_n + user_n : job_n + user_n + campaign_n])
+    campaign.requester_role, campaign.requester_character = row[-2:]
+    RoomTurnJob.requester.field.set_cached_value(job, user)
+    return job, campaign
+
+
+def _claim_store_postgres(job: RoomTurnJob, changes: dict[str, Any], now) -> bool:
+    """PostgreSQL: the claim UPDATE, on condition that the room has a free slot (counted now,
+    with the campaign locked: every claim holds that lock until it commits), and its `turn.job`
+    outbox row, in one statement. False when the room is full (the job row is locked, so
+    nothing else can have changed it)."""
+    qn = connection.ops.quote_name
+    meta = RoomTurnJob._meta
+    assignments, params = [], []
+    for name, value in changes.items():
+        field = meta.get_field(name)
+        assignments.append(f"{qn(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    previous = {name: getattr(job, name) for name in changes}
+    for name, value in changes.items():
+        setattr(job, name, value)
+    event = outbox_event_new(**_job_event(job))
+    event_sql, event_params = insert_sql(OutboxEvent, [event])
+    # INSERT ... VALUES (...) -> INSERT ... SELECT ... FROM claimed: no row when not claimed.
+    head, values = event_sql.split(" VALUES ", 1)
+    sql = _CLAIM_STORE_SQL.format(
+        job=qn(meta.db_table),
+        assignments=", ".join(assignments),
+        pk=qn(meta.pk.column),
+        insert=head,
+        values=values[1:-1],
+        event_pk=qn(OutboxEvent._meta.pk.column),
+    )
+    params += [job.pk, job.campaign_id, RoomTurnJob.Status.RUNNING, now, conf.room_concurrency()]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params + event_params)
+        row = cursor.fetchone()
+    if row is None:
+        for name, value in previous.items():
+            setattr(job, name, value)
+        return False
+    event.id = row[0]
+    mark_saved(event)
+    outbox_publish_on_commit(event)
+    return True
 
 
 # The claim's campaign lock, with the requester's role (an active membership) and the
@@ -365,6 +454,57 @@ def _claim_campaign_sql() -> str:
         binding=quote(ActorBinding._meta.db_table),
         # SQLite has no row locks (it serializes writers), as select_for_update() assumes.
         lock="FOR UPDATE OF c" if connection.features.has_select_for_update_of else "",
+    )
+
+
+_CLAIM_LOCK_SQL = """
+SELECT {job_columns}, {user_columns}, {campaign_columns},
+    (SELECT m.role FROM {membership} AS m
+     WHERE m.campaign_id = c.id AND m.user_id = j.requester_id AND m.status = %(active)s
+     LIMIT 1) AS requester_role,
+    (SELECT b.character_id FROM {binding} AS b
+     WHERE b.campaign_id = c.id AND b.user_id = j.requester_id
+         AND b.status = %(binding_active)s AND b.can_control
+     ORDER BY b.created_at LIMIT 1) AS requester_character
+FROM {job} AS j
+JOIN {user} AS u ON u.id = j.requester_id
+JOIN {campaign} AS c ON c.id = j.campaign_id
+WHERE j.id = %(job)s
+FOR UPDATE OF j, c
+"""
+
+
+# The claim's UPDATE on condition of a free slot in the room, and its `turn.job` row, which is
+# inserted only if the UPDATE was (INSERT ... SELECT ... FROM claimed).
+_CLAIM_STORE_SQL = """
+WITH claimed AS (
+    UPDATE {job} SET {assignments}
+    WHERE {pk} = %s
+        AND (SELECT COUNT(*) FROM {job} AS r
+             WHERE r.campaign_id = %s AND r.status = %s AND r.lease_expires_at > %s) < %s
+    RETURNING 1
+)
+{insert} SELECT {values} FROM claimed RETURNING {event_pk}
+"""
+
+
+@functools.cache
+def _claim_lock_sql() -> str:
+    quote = connection.ops.quote_name
+
+    def columns(alias, model):
+        # Named, not j.*: a prepared statement's result columns must not change under it.
+        return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
+
+    return _CLAIM_LOCK_SQL.format(
+        job_columns=columns("j", RoomTurnJob),
+        user_columns=columns("u", User),
+        campaign_columns=columns("c", Campaign),
+        job=quote(RoomTurnJob._meta.db_table),
+        user=quote(User._meta.db_table),
+        campaign=quote(Campaign._meta.db_table),
+        membership=quote(CampaignMembership._meta.db_table),
+        binding=quote(ActorBinding._meta.db_table),
     )
 
 
