@@ -185,6 +185,9 @@ def turn_action_submit(
     now = timezone.now()
     try:
         with transaction.atomic():
+            # Registered first, so after commit the worker is handed the job before this
+            # process publishes the room's events (on-commit callbacks run in order).
+            transaction.on_commit(lambda: enqueue_run(job_id))
             # No savepoint: a repeated key's IntegrityError rolls all of this back and is
             # answered below with the first job.
             message, _created = room_message_post(
@@ -219,7 +222,6 @@ def turn_action_submit(
             )
             # The job and its first `turn.job` event in one statement (PostgreSQL).
             outbox_emit_with(job, lambda: _job_event(job))
-            transaction.on_commit(lambda: enqueue_run(job_id))
     except (IntegrityError, ApplicationError) as exc:
         # The action message's client id (or the job's key) exists, or the submit was refused.
         if (replay := _replay(membership, idempotency_key, request_hash)) is not None:

@@ -208,7 +208,6 @@ def turn_publish(
             phase = refresh.phase if receipt_revision(receipt) == refresh.revision else None
             wrote = receipt_apply(campaign=campaign, result=_Receipt(receipt), phase=phase)
             phase_written |= bool(wrote and phase)
-        projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
         if not requester_is_gm:
             _bind_created_characters(campaign, job, operations)
         artifact_audience = (
@@ -273,6 +272,9 @@ def turn_publish(
                 audience=Message.Audience.PRIVATE,
                 recipient_ids=[str(job.requester_id)],
             )
+        # After the narration, so the room's sockets get what was said before the panels'
+        # `state.changed` (which only makes pages re-read them).
+        projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
         charged = None
         if job.reservation_id:
             if final == RoomTurnJob.Status.SUCCEEDED or committed:
