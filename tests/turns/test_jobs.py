@@ -710,14 +710,15 @@ SUBMIT_QUERIES_SQLITE = 13
 # Run: claim (job with requester, campaign lock with role and bound character, running count,
 # claim UPDATE with the facade, outbox row), cancel check, dispatched journal row, cancel check,
 # returned journal row, agent output; publish (campaign, job lock, receipt with the phase,
-# the untouched panels' rows moved to the new revision, state.changed, narration with its outbox
-# row, settlement, job end state, outbox row). PostgreSQL writes the narration and its outbox row
-# in one statement and settles in one, and claims in two (job, requester and campaign lock with
-# role and character; the UPDATE guarded by the running count, with its outbox row); SQLite
-# takes the ORM paths (two inserts; savepoint, reservation and account lock, grants, grant
-# update, account, ledger entry, allocation, reservation, release).
+# narration with its outbox row, the untouched panels' rows moved to the new revision,
+# state.changed, settlement, job end state, outbox row). PostgreSQL writes the narration and its
+# outbox row in one statement, settles in one, writes the end state with its outbox row in one,
+# and claims in two (job, requester and campaign lock with role and character; the UPDATE
+# guarded by the running count, with its outbox row); SQLite takes the ORM paths (two inserts;
+# savepoint, reservation and account lock, grants, grant update, account, ledger entry,
+# allocation, reservation, release).
 # With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
-RUN_QUERIES_PG = 21
+RUN_QUERIES_PG = 20
 RUN_QUERIES_SQLITE = 33
 
 

@@ -258,15 +258,15 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
     `claim_context` so the run does not read them again. Otherwise the run selects (and
     raises) as before."""
     now = timezone.now()
-    postgres = connection.vendor == "postgresql"
     with transaction.atomic():
         # The job, then its campaign: the campaign lock serializes claims in one room, so two
         # workers cannot both see "3 running" and start.
-        job, campaign = _claim_lock_postgres(job_id) if postgres else _claim_lock(job_id, now)
+        if connection.vendor == "postgresql":
+            job, campaign = _claim_lock_postgres(job_id)
+        else:
+            job, campaign = _claim_lock(job_id, now)
         if job is None or not _claimable(job, now):
             return None, False
-        if not postgres and _room_full(job, now):
-            return _claim_busy(job, now)
         changes: dict[str, Any] = {}
         context = None
         role = campaign.requester_role
@@ -293,20 +293,9 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
             max_attempts=max(job.max_attempts, attempt),
             updated_at=now,
         )
-        if postgres:
-            # The room's running count, the UPDATE and its `turn.job` row in one statement.
-            if not _claim_store_postgres(job, changes, now):
-                return _claim_busy(job, now)
-        else:
-            # The row is locked, so the values computed here are the ones the UPDATE writes.
-            claimed = RoomTurnJob.objects.filter(
-                pk=job.pk, status=job.status, attempt=job.attempt
-            ).update(**changes)
-            if not claimed:
-                return None, False
-            for name, value in changes.items():
-                setattr(job, name, value)
-            job_announce(job)
+        # The row is locked, so the values computed here are the ones the UPDATE writes.
+        if not job_update_announced(job, changes, room_slot_free_at=now):
+            return _claim_busy(job, now)
         job.claim_context = context
     return job, False
 
@@ -321,8 +310,8 @@ def _claimable(job: RoomTurnJob, now) -> bool:
 
 
 def _room_full(job: RoomTurnJob, now) -> bool:
-    # Counted after the lock is held (a subquery in the locking statement would read the
-    # pre-lock snapshot).
+    # Counted after the campaign lock is held (a subquery of the locking statement would read
+    # the pre-lock snapshot).
     running = RoomTurnJob.objects.filter(
         campaign_id=job.campaign_id, status=RoomTurnJob.Status.RUNNING, lease_expires_at__gt=now
     )
@@ -386,11 +375,33 @@ def _claim_lock_postgres(job_id) -> tuple[RoomTurnJob | None, Campaign | None]:
     return job, campaign
 
 
-def _claim_store_postgres(job: RoomTurnJob, changes: dict[str, Any], now) -> bool:
-    """PostgreSQL: the claim UPDATE, on condition that the room has a free slot (counted now,
-    with the campaign locked: every claim holds that lock until it commits), and its `turn.job`
-    outbox row, in one statement. False when the room is full (the job row is locked, so
-    nothing else can have changed it)."""
+def job_update_announced(
+    job: RoomTurnJob, changes: dict[str, Any], *, room_slot_free_at=None
+) -> bool:
+    """Write `changes` to a job whose row the caller has locked, with its `turn.job` event
+    (one statement on PostgreSQL, two elsewhere), and set them on `job`. Returns whether the
+    row was written.
+
+    With `room_slot_free_at` (the claim, which holds the campaign lock), it is written only if
+    the room has a free slot then: False means the room is full. Every claim holds that lock
+    until it commits, so the count (made by the UPDATE itself on PostgreSQL) is current."""
+    if (
+        room_slot_free_at is not None
+        and connection.vendor != "postgresql"
+        and _room_full(job, room_slot_free_at)
+    ):
+        return False
+    previous = {name: getattr(job, name) for name in changes}
+    for name, value in changes.items():
+        setattr(job, name, value)
+    if connection.vendor != "postgresql":
+        written = RoomTurnJob.objects.filter(pk=job.pk).update(**changes)
+        if written:
+            job_announce(job)
+        else:
+            for name, value in previous.items():
+                setattr(job, name, value)
+        return bool(written)
     qn = connection.ops.quote_name
     meta = RoomTurnJob._meta
     assignments, params = [], []
@@ -398,22 +409,25 @@ def _claim_store_postgres(job: RoomTurnJob, changes: dict[str, Any], now) -> boo
         field = meta.get_field(name)
         assignments.append(f"{qn(field.column)} = %s")
         params.append(field.get_db_prep_save(value, connection))
-    previous = {name: getattr(job, name) for name in changes}
-    for name, value in changes.items():
-        setattr(job, name, value)
+    params.append(job.pk)
+    guard = ""
+    if room_slot_free_at is not None:
+        guard = _ROOM_SLOT_FREE_SQL.format(job=qn(meta.db_table))
+        params += [job.campaign_id, RoomTurnJob.Status.RUNNING, room_slot_free_at,
+                   conf.room_concurrency()]  # fmt: skip
     event = outbox_event_new(**_job_event(job))
     event_sql, event_params = insert_sql(OutboxEvent, [event])
-    # INSERT ... VALUES (...) -> INSERT ... SELECT ... FROM claimed: no row when not claimed.
+    # INSERT ... VALUES (...) -> INSERT ... SELECT ... FROM written: no row when not written.
     head, values = event_sql.split(" VALUES ", 1)
-    sql = _CLAIM_STORE_SQL.format(
+    sql = _UPDATE_ANNOUNCED_SQL.format(
         job=qn(meta.db_table),
         assignments=", ".join(assignments),
         pk=qn(meta.pk.column),
+        guard=guard,
         insert=head,
         values=values[1:-1],
         event_pk=qn(OutboxEvent._meta.pk.column),
     )
-    params += [job.pk, job.campaign_id, RoomTurnJob.Status.RUNNING, now, conf.room_concurrency()]
     with connection.cursor() as cursor:
         cursor.execute(sql, params + event_params)
         row = cursor.fetchone()
@@ -476,17 +490,18 @@ FOR UPDATE OF j, c
 """
 
 
-# The claim's UPDATE on condition of a free slot in the room, and its `turn.job` row, which is
-# inserted only if the UPDATE was (INSERT ... SELECT ... FROM claimed).
-_CLAIM_STORE_SQL = """
-WITH claimed AS (
-    UPDATE {job} SET {assignments}
-    WHERE {pk} = %s
-        AND (SELECT COUNT(*) FROM {job} AS r
-             WHERE r.campaign_id = %s AND r.status = %s AND r.lease_expires_at > %s) < %s
-    RETURNING 1
+# A job's UPDATE and its `turn.job` row, which is inserted only if the UPDATE was
+# (INSERT ... SELECT ... FROM written).
+_UPDATE_ANNOUNCED_SQL = """
+WITH written AS (
+    UPDATE {job} SET {assignments} WHERE {pk} = %s {guard} RETURNING 1
 )
-{insert} SELECT {values} FROM claimed RETURNING {event_pk}
+{insert} SELECT {values} FROM written RETURNING {event_pk}
+"""
+# The claim's condition: fewer live running jobs in the room than its limit.
+_ROOM_SLOT_FREE_SQL = """
+    AND (SELECT COUNT(*) FROM {job} AS r
+         WHERE r.campaign_id = %s AND r.status = %s AND r.lease_expires_at > %s) < %s
 """
 
 

@@ -33,6 +33,7 @@ from apps.turns.services.jobs import (
     held_by,
     job_announce,
     job_reservation_release,
+    job_update_announced,
 )
 from apps.turns.types import AgentOutput, audience_allowed
 
@@ -300,11 +301,8 @@ def turn_publish(
             "recovery": (error.get("recovery") or "")[:300] if error else "",
             "updated_at": timezone.now(),  # what auto_now would write: the end of the body
         }
-        RoomTurnJob.objects.filter(pk=job.pk).update(**ending)  # the row is locked above
-        for name, value in ending.items():
-            setattr(job, name, value)
         job.cancel_requested = cancel_requested
-        job_announce(job)
+        job_update_announced(job, ending)  # the row is locked above
     return final
 
 
