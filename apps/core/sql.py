@@ -35,6 +35,35 @@ def insert_sql(model, rows: list, names: tuple[str, ...] | None = None) -> tuple
     return f"INSERT INTO {qn(model._meta.db_table)} ({columns}) {values}", params  # noqa: S608
 
 
+def insert_select_sql(
+    model, row, source: str, exprs: dict[str, str] | None = None
+) -> tuple[str, list[Any]]:
+    """`INSERT INTO <table> (<columns>) SELECT ... FROM <source>` for one instance (every
+    concrete field but an auto-incremented key): a row per row of `source` (a CTE of the same
+    statement), none when it has none. Each value is a parameter, with the field's own database
+    preparation, except for fields named in `exprs`: an SQL expression over `source`, whose
+    `%s`, if it has one, takes the field's value."""
+    exprs = exprs or {}
+    qn = connection.ops.quote_name
+    fields = [
+        f
+        for f in model._meta.concrete_fields
+        if not (f.primary_key and getattr(f, "db_returning", False))
+    ]
+    selected, params = [], []
+    for f in fields:
+        expr = exprs.get(f.name, "%s")
+        if "%s" in expr:
+            params.append(f.get_db_prep_save(f.pre_save(row, add=True), connection))
+        selected.append(expr)
+    columns = ", ".join(qn(f.column) for f in fields)
+    return (
+        f"INSERT INTO {qn(model._meta.db_table)} ({columns}) "  # noqa: S608
+        f"SELECT {', '.join(selected)} FROM {source}",
+        params,
+    )
+
+
 def db_value(model, field_name: str, value) -> Any:
     """A lookup value as `model.field_name` stores it on this backend (SQLite: UUIDs as hex)."""
     field = model._meta.pk if field_name == "pk" else model._meta.get_field(field_name)

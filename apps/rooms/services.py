@@ -13,9 +13,14 @@ from django.utils.translation import gettext as _
 
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
-from apps.core.sql import db_value
+from apps.core.sql import db_value, insert_select_sql, mark_saved
 from apps.projections.dispatch import ROOM_ENTRY
-from apps.projections.services import outbox_emit_with
+from apps.projections.models import OutboxEvent
+from apps.projections.services import (
+    outbox_emit_with,
+    outbox_event_new,
+    outbox_publish_on_commit,
+)
 
 from .models import (
     MAX_BODY_LENGTH,
@@ -105,23 +110,76 @@ def _take_sequence(*, campaign_id) -> tuple[UUID, int] | None:
 def _append_entry(*, campaign_id, sender=None, recipients: list, **fields) -> Message:
     """Take the next sequence; write the entry, its recipients and its outbox row (in atomic()).
 
-    Two statements for a public message on PostgreSQL (counter; entry with its outbox row), three
+    One statement for a public message on PostgreSQL (counter, entry and outbox row), three
     elsewhere. The wire form is built from the objects in hand rather than read back.
     """
-    taken = _take_sequence(campaign_id=campaign_id)
-    if taken is None:
+    append = _append_postgres if connection.vendor == "postgresql" else _append
+    message = append(campaign_id, Message(sender=sender, **fields), recipients)
+    if message is None:  # the room's first entry
         Room.objects.get_or_create(campaign_id=campaign_id)
-        taken = _take_sequence(campaign_id=campaign_id)
-    room_id, sequence = taken
-    message = Message(room_id=room_id, sequence=sequence, sender=sender, **fields)
-    outbox_emit_with(
-        message, lambda: _entry_event(message, campaign_id=campaign_id, recipients=recipients)
-    )
+        message = append(campaign_id, Message(sender=sender, **fields), recipients)
     if recipients:
         MessageRecipient.objects.bulk_create(
             [MessageRecipient(message=message, user=u) for u in recipients]
         )
     return message
+
+
+def _append(campaign_id, message: Message, recipients: list) -> Message | None:
+    taken = _take_sequence(campaign_id=campaign_id)
+    if taken is None:
+        return None
+    message.room_id, message.sequence = taken
+    outbox_emit_with(
+        message, lambda: _entry_event(message, campaign_id=campaign_id, recipients=recipients)
+    )
+    return message
+
+
+def _append_postgres(campaign_id, message: Message, recipients: list) -> Message | None:
+    """The counter's UPDATE, the entry and its outbox row in one statement; the entry's
+    sequence reaches the outbox payload inside it."""
+    message.sequence = 0  # set by the statement
+    message_sql, message_params = insert_select_sql(
+        Message, message, "seq", {"room": "seq.id", "sequence": "seq.last_sequence"}
+    )
+    event = outbox_event_new(**_entry_event(message, campaign_id=campaign_id,
+                                            recipients=recipients))  # fmt: skip
+    event_sql, event_params = insert_select_sql(
+        OutboxEvent, event, "written",
+        {"payload": "jsonb_set(%s, '{sequence}', to_jsonb(written.sequence))"},
+    )  # fmt: skip
+    qn = connection.ops.quote_name
+    sql = _APPEND_SQL.format(
+        room=qn(Room._meta.db_table),
+        message=message_sql,
+        outbox=event_sql,
+        event_pk=qn(OutboxEvent._meta.pk.column),
+    )
+    params = [db_value(Room, "campaign", campaign_id), *message_params, *event_params]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    event.id, message.room_id, message.sequence = row
+    event.payload["sequence"] = message.sequence
+    mark_saved(message, event)
+    outbox_publish_on_commit(event)
+    return message
+
+
+# The counter takes the row lock, so concurrent writers get consecutive sequences and commit in
+# sequence order (a reader that sees counter N sees every entry up to N).
+_APPEND_SQL = """
+WITH seq AS (
+    UPDATE {room} SET last_sequence = last_sequence + 1 WHERE campaign_id = %s
+    RETURNING id, last_sequence
+),
+written AS ({message} RETURNING room_id, sequence)
+{outbox}
+RETURNING {event_pk}, (SELECT room_id FROM written), (SELECT sequence FROM written)
+"""
 
 
 def _entry_event(message: Message, *, campaign_id, recipients: list) -> dict:

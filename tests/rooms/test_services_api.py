@@ -249,17 +249,16 @@ def test_room_page(table, client, make_user):
 
 def test_post_statements_in_its_transaction(table):
     campaign, m = table
-    post(m["p1"])  # creates the room
+    first, _created = post(m["p1"])  # creates the room
+    assert (first.sequence, first.room_id) == (1, Room.objects.get(campaign=campaign).pk)
     membership = m["gm"]
     membership.user  # noqa: B018  (the caller holds the user, as the API does)
     with CaptureQueriesContext(connection) as ctx:
         message, _created = post(membership, body="the door creaks")
     sql = [q["sql"].split()[0].upper() for q in ctx.captured_queries]
-    # Counter (UPDATE ... RETURNING), then the entry and its outbox row: one statement on
-    # PostgreSQL, two elsewhere. The rest is the transaction itself.
-    expected = (
-        ["UPDATE", "WITH"] if connection.vendor == "postgresql" else ["UPDATE"] + ["INSERT"] * 2
-    )
+    # The counter (UPDATE ... RETURNING), the entry and its outbox row: one statement on
+    # PostgreSQL, three elsewhere. The rest is the transaction itself.
+    expected = ["WITH"] if connection.vendor == "postgresql" else ["UPDATE"] + ["INSERT"] * 2
     assert [s for s in sql if s not in ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT")] == expected
     # Both rows are written as the ORM would have written them.
     stored = Message.objects.get(pk=message.pk)
@@ -271,6 +270,10 @@ def test_post_statements_in_its_transaction(table):
     event = OutboxEvent.objects.get(payload__id=str(message.pk))
     assert (event.event_type, event.audience, event.payload["created_at"]) == (
         "room.entry", "public", message.created_at.isoformat(),
+    )  # fmt: skip
+    # The sequence the statement took is the one the entry, its outbox row and the caller hold.
+    assert (message.sequence, message.room_id, event.payload["sequence"]) == (
+        2, first.room_id, 2,
     )  # fmt: skip
 
 

@@ -701,24 +701,24 @@ def test_hot_path_exact_query_counts(
 
 
 # Submit (its transaction is a savepoint in the test's): room counter, message and its outbox row
-# (one statement on PostgreSQL), the reservation (PostgreSQL: one statement; SQLite: select,
-# savepoint, insert, update, release), the job and its turn.job outbox row (one statement on
-# PostgreSQL). A repeated key is found by the unique constraints, not by a lookup first, and
-# rolls the whole submit back without a savepoint of its own.
-SUBMIT_QUERIES_PG = 6
+# (one statement on PostgreSQL, three elsewhere), the reservation (PostgreSQL: one statement;
+# SQLite: select, savepoint, insert, update, release), the job and its turn.job outbox row (one
+# statement on PostgreSQL). A repeated key is found by the unique constraints, not by a lookup
+# first, and rolls the whole submit back without a savepoint of its own.
+SUBMIT_QUERIES_PG = 5
 SUBMIT_QUERIES_SQLITE = 13
 # Run: claim (job with requester, campaign lock with role and bound character, running count,
 # claim UPDATE with the facade, outbox row), cancel check, dispatched journal row, cancel check,
 # returned journal row, agent output; publish (campaign, job lock, receipt with the phase,
-# narration with its outbox row, the untouched panels' rows moved to the new revision,
-# state.changed, settlement, job end state, outbox row). PostgreSQL writes the narration and its
-# outbox row in one statement, settles in one, writes the end state with its outbox row in one,
-# and claims in two (job, requester and campaign lock with role and character; the UPDATE
-# guarded by the running count, with its outbox row); SQLite takes the ORM paths (two inserts;
-# savepoint, reservation and account lock, grants, grant update, account, ledger entry,
-# allocation, reservation, release).
+# narration with the room counter and its outbox row, the untouched panels' rows moved to the
+# new revision, state.changed, settlement, job end state with its outbox row).
+# PostgreSQL writes the narration, counter and outbox row in one statement, settles in one,
+# writes the end state with its outbox row in one, and claims in two (job, requester and campaign
+# lock with role and character; the UPDATE guarded by the running count, with its outbox row).
+# SQLite takes the ORM paths (three statements per entry; savepoint, reservation and account
+# lock, grants, grant update, account, ledger entry, allocation, reservation, release).
 # With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
-RUN_QUERIES_PG = 20
+RUN_QUERIES_PG = 19
 RUN_QUERIES_SQLITE = 33
 
 

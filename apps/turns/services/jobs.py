@@ -26,7 +26,7 @@ from apps.core.errors import (
     PermissionDenied,
     ValidationFailed,
 )
-from apps.core.sql import db_value, insert_sql, mark_saved, model_from_row
+from apps.core.sql import db_value, insert_select_sql, mark_saved, model_from_row
 from apps.domains.registry import get_plugin
 from apps.projections.models import OutboxEvent
 from apps.projections.services import (
@@ -416,16 +416,13 @@ def job_update_announced(
         params += [job.campaign_id, RoomTurnJob.Status.RUNNING, room_slot_free_at,
                    conf.room_concurrency()]  # fmt: skip
     event = outbox_event_new(**_job_event(job))
-    event_sql, event_params = insert_sql(OutboxEvent, [event])
-    # INSERT ... VALUES (...) -> INSERT ... SELECT ... FROM written: no row when not written.
-    head, values = event_sql.split(" VALUES ", 1)
+    event_sql, event_params = insert_select_sql(OutboxEvent, event, "written")
     sql = _UPDATE_ANNOUNCED_SQL.format(
         job=qn(meta.db_table),
         assignments=", ".join(assignments),
         pk=qn(meta.pk.column),
         guard=guard,
-        insert=head,
-        values=values[1:-1],
+        insert=event_sql,
         event_pk=qn(OutboxEvent._meta.pk.column),
     )
     with connection.cursor() as cursor:
@@ -496,7 +493,7 @@ _UPDATE_ANNOUNCED_SQL = """
 WITH written AS (
     UPDATE {job} SET {assignments} WHERE {pk} = %s {guard} RETURNING 1
 )
-{insert} SELECT {values} FROM written RETURNING {event_pk}
+{insert} RETURNING {event_pk}
 """
 # The claim's condition: fewer live running jobs in the room than its limit.
 _ROOM_SLOT_FREE_SQL = """
