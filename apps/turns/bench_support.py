@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -19,6 +20,8 @@ from django.utils import timezone
 
 DND5E_PLUGIN = "apps.domains.plugins.dnd5e.Dnd5ePlugin"
 WRITE_PREFIXES = ("INSERT", "UPDATE", "DELETE")
+# A statement with a data-modifying CTE (WITH x AS (UPDATE ...) INSERT ...) writes too.
+WRITES_IN_CTE = re.compile(r"\bAS\s*\(\s*(INSERT|UPDATE|DELETE)\b|\)\s*(INSERT|UPDATE|DELETE)\b")
 
 
 def free_port() -> int:
@@ -141,7 +144,11 @@ class TurnCounter:
 
         self.statements += 1
         head = sql.lstrip().upper()
-        writes = head.startswith(WRITE_PREFIXES) or "FOR UPDATE" in head
+        writes = (
+            head.startswith(WRITE_PREFIXES)
+            or "FOR UPDATE" in head
+            or (head.startswith("WITH") and WRITES_IN_CTE.search(head) is not None)
+        )
         if writes:
             if connection.in_atomic_block:
                 self._pending_write = True
