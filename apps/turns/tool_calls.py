@@ -26,6 +26,10 @@ IDENTITY_ARGUMENTS = frozenset(
 
 BeforeCall = Callable[[int, str, dict[str, Any]], None]
 AfterCall = Callable[[int, str, DomainResult | DomainError], None]
+Resent = Callable[[int, dict[str, Any]], None]
+# How often one step is sent again at the campaign's current revision after `stale_revision`
+# (another turn in the room wrote first) before the error is left to the worker.
+STALE_REFRESHES = 3
 
 
 class ToolCaller:
@@ -35,6 +39,12 @@ class ToolCaller:
     `ok=False` outcomes. Retryable domain errors (`stale_revision`, `internal`) and transport
     faults (DomainUnavailable, DomainTimeout) are raised, for the worker to classify.
     `before_call`/`after_call` let the worker journal each step around the network call.
+
+    With `stale_refreshes`, a write refused with `stale_revision` is sent again with the same
+    key at the campaign's current revision (read from the domain), at most that many times:
+    the domain answers a replay before it checks the revision, so that refusal proves the key
+    never committed, and its rules check the write against the state it now applies to.
+    `resent(step, arguments)` lets the worker journal the arguments before they are sent.
     """
 
     def __init__(
@@ -52,6 +62,8 @@ class ToolCaller:
         first_step: int = 1,
         before_call: BeforeCall | None = None,
         after_call: AfterCall | None = None,
+        stale_refreshes: int = 0,
+        resent: Resent | None = None,
     ) -> None:
         self.system_id = system_id
         self.campaign_id = campaign_id
@@ -65,6 +77,8 @@ class ToolCaller:
         self.next_step = first_step
         self.before_call = before_call
         self.after_call = after_call
+        self.stale_refreshes = stale_refreshes
+        self.resent = resent
         self.outcomes: list[ToolOutcome] = []
 
     def arguments_for(self, tool: ToolInfo, arguments: Mapping[str, Any], step: int) -> dict:
@@ -102,17 +116,24 @@ class ToolCaller:
         sent = self.arguments_for(tool, arguments, step)
         if self.before_call is not None:
             self.before_call(step, name, sent)
+        refreshes = 0
         try:
-            result = domain_call(
-                system_id=self.system_id,
-                tool=name,
-                arguments=sent,
-                requester=self.requester,
-                campaign_id=self.campaign_id,
-                turn=self.turn,
-                character=self.character,
-                traceparent=self.traceparent,
-            )
+            while True:
+                try:
+                    result = self._call(name, sent)
+                    break
+                except DomainError as exc:
+                    if not (
+                        tool.write
+                        and exc.domain_code == "stale_revision"
+                        and refreshes < self.stale_refreshes
+                    ):
+                        raise
+                refreshes += 1
+                self.revision = max(self.revision, self._current_revision())
+                sent["expected_revision"] = self.revision
+                if self.resent is not None:
+                    self.resent(step, sent)
         except DomainError as exc:
             if self.after_call is not None:
                 self.after_call(step, name, exc)
@@ -150,6 +171,22 @@ class ToolCaller:
                 content=tuple(result.content),
             )
         )
+
+    def _call(self, name: str, arguments: Mapping[str, Any]) -> DomainResult:
+        return domain_call(
+            system_id=self.system_id,
+            tool=name,
+            arguments=arguments,
+            requester=self.requester,
+            campaign_id=self.campaign_id,
+            turn=self.turn,
+            character=self.character,
+            traceparent=self.traceparent,
+        )
+
+    def _current_revision(self) -> int:
+        revision = self._call("campaign_get", {"campaign_id": self.campaign_id}).authority_revision
+        return int(revision or 0)
 
     def _record(self, outcome: ToolOutcome) -> ToolOutcome:
         self.outcomes.append(outcome)

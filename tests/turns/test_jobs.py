@@ -359,38 +359,124 @@ def test_cancel_after_an_unanswered_write_reads_the_revision_back(
     assert room.domain_revision() == before + 2
 
 
-def test_a_write_beaten_to_its_revision_is_refused_and_the_turn_ends(
+def test_a_write_beaten_to_its_revision_goes_again_at_the_current_one(
     dnd_room, django_capture_on_commit_callbacks
 ):
-    """Another write took the revision the job started from: every attempt gets stale_revision
-    (retryable, so the step stays dispatched), and the re-send before publication proves the
-    key never committed, so the job ends instead of waiting for ever."""
+    """Another write in the room (a concurrent turn, a GM) took the revision the job started
+    from: the domain refuses the step as stale, which proves its key never committed, so the
+    step is sent again with the same key at the current revision, and the turn succeeds."""
     from apps.domains.client import domain_call
 
     room = dnd_room
+    start = room.domain_revision()
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
-        claimed, _busy = turn_claim(job_id=job.pk, worker="w-1")
-    start = claimed.start_revision
     domain_call(
         system_id="dnd5e", tool="dice_roll", requester=room.gm, campaign_id=str(room.campaign.id),
         arguments={"expression": "1d4", "expected_revision": start, "idempotency_key": "gm-1"},
     )  # fmt: skip
-    RoomTurnJob.objects.filter(pk=job.pk).update(
-        lease_expires_at=timezone.now() - timedelta(seconds=1)
-    )
     with django_capture_on_commit_callbacks(execute=False):
-        turn_recovery_sweep()
-    outcomes = []
-    for _ in range(4):
-        RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
-        with django_capture_on_commit_callbacks(execute=False):
-            outcomes.append(turn_run(job_id=job.pk, heartbeat=False))
-    # Attempt 1 was the claim above; attempt 2 is requeued, attempt 3 (the last) ends it.
-    assert outcomes == ["queued", "failed", "skipped", "skipped"]
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    job.refresh_from_db()
+    assert (job.start_revision, job.result_revision, job.charged) == (start, start + 2, 2)
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.attempt) == ("returned", 1)
+    # The journal holds what was last sent, so a recovery re-send replays this very write.
+    assert op.arguments["expected_revision"] == start + 1
+    assert op.idempotency_key == op.arguments["idempotency_key"] == f"turn-{job.pk}:1"
+    assert op.receipt["previous_revision"] == start + 1
+    assert room.domain_revision() == start + 2
+    assert len(narrations(job)) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_actions_at_once_in_one_room_both_succeed(dnd_room, monkeypatch):
+    """Two players act at the same moment: both turns start from the same revision, one wins
+    it on the domain, and the other's write goes again at the next revision."""
+    room = dnd_room
+    player2 = type(room.player).objects.create_user(
+        email="second@example.test", password=None, display_name="Second",
+        terms_version=room.player.terms_version, privacy_version=room.player.privacy_version,
+    )  # fmt: skip
+    from tests.campaigns.conftest import join
+
+    join(room.campaign, room.gm, player2)
+    start = room.domain_revision()
+    first, _ = submit(room, room.player, key="k-at-once-1")
+    second, _ = submit(room, player2, key="k-at-once-2")
+    # Both turns have journaled their write (both claimed at the same revision) before either
+    # reaches the domain.
+    both_dispatched = threading.Barrier(2, timeout=20)
+    before = JournalCaller._before
+
+    def dispatched_together(self, step, name, sent):
+        before(self, step, name, sent)
+        both_dispatched.wait()
+
+    monkeypatch.setattr(JournalCaller, "_before", dispatched_together)
+    outcomes = {}
+
+    def run(job):
+        try:
+            outcomes[job.pk] = turn_run(job_id=job.pk, heartbeat=False)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert outcomes == {first.pk: "succeeded", second.pk: "succeeded"}
+    ops = Operation.objects.filter(job__in=[first, second])
+    assert sorted(op.arguments["expected_revision"] for op in ops) == [start, start + 1]
+    assert {op.state for op in ops} == {"returned"}
+    assert room.domain_revision() == start + 2
+    room.campaign.refresh_from_db()
+    assert room.campaign.authority_revision == start + 2
+    assert len(narrations(first)) == len(narrations(second)) == 1
+
+
+def test_an_unanswered_write_beaten_to_its_revision_is_refused_and_the_turn_ends(
+    dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The last attempt's write went unanswered (the domain dropped the connection) and another
+    write then took its revision: the re-send before publication gets stale_revision, which
+    proves the key never committed, so the step is refused and the job ends instead of waiting
+    for ever. Nothing is sent again at a newer revision once the agent's output is stored."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.client import domain_call
+    from apps.domains.errors import DomainUnavailable
+
+    room = dnd_room
+    settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
+    start = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    sent = []
+
+    def dropped_once(**kwargs):
+        sent.append(kwargs["arguments"]["expected_revision"])
+        if len(sent) == 1:
+            domain_call(
+                system_id="dnd5e", tool="dice_roll", requester=room.gm,
+                campaign_id=str(room.campaign.id),
+                arguments={"expression": "1d4", "expected_revision": start,
+                           "idempotency_key": "gm-1"},
+            )  # fmt: skip
+            raise DomainUnavailable("connection dropped")
+        return domain_call(**kwargs)
+
+    monkeypatch.setattr(tool_calls, "domain_call", dropped_once)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    assert sent == [start, start]
     op = Operation.objects.get(job=job)
     assert (op.state, op.error["code"]) == ("refused", "stale_revision")
+    job.refresh_from_db()
+    assert (job.status, job.error_code, job.charged) == ("failed", "attempts_exhausted", 0)
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    assert room.domain_revision() == start + 1
 
 
 def test_a_requester_removed_mid_turn_ends_it(dnd_room, django_capture_on_commit_callbacks):

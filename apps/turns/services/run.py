@@ -42,7 +42,7 @@ from apps.turns.services.jobs import (
     worker_name,
 )
 from apps.turns.services.publish import output_to_json, turn_publish_or_wait
-from apps.turns.tool_calls import ToolCaller
+from apps.turns.tool_calls import STALE_REFRESHES, ToolCaller
 from apps.turns.types import AgentOutput, ToolOutcome, TurnContext
 
 logger = logging.getLogger(__name__)
@@ -104,7 +104,9 @@ class JournalCaller(ToolCaller):
     its stored arguments, so its idempotency key makes the domain server replay it."""
 
     def __init__(self, *, job: RoomTurnJob, heartbeat: Heartbeat | None, **kwargs: Any) -> None:
-        super().__init__(before_call=self._before, after_call=self._after, **kwargs)
+        super().__init__(
+            before_call=self._before, after_call=self._after, resent=self._resent, **kwargs
+        )
         self.job = job
         self.heartbeat = heartbeat
         # A first attempt has no journal yet: operations are only written by a claimed attempt.
@@ -178,6 +180,13 @@ class JournalCaller(ToolCaller):
         if name_ == "pause_after_dispatch" and self.job.attempt == 1:
             time.sleep(seconds)
 
+    def _resent(self, step: int, sent: dict[str, Any]) -> None:
+        """The step goes again at a newer revision: journal what is sent, as before a call."""
+        self._check_running()
+        op = self.journal[step]
+        op.arguments = dict(sent)
+        op.save(update_fields=["arguments", "updated_at"])
+
     @staticmethod
     def refuse(op: Operation, error: DomainError, *, retryable: bool | None = None) -> None:
         """Journal the step as refused: the domain did not (and will not) commit it."""
@@ -212,7 +221,13 @@ NO_CHARACTER = ""
 
 
 def _journal_caller(
-    job: RoomTurnJob, campaign: Campaign, heartbeat: Heartbeat | None, *, tools, character
+    job: RoomTurnJob,
+    campaign: Campaign,
+    heartbeat: Heartbeat | None,
+    *,
+    tools,
+    character,
+    stale_refreshes: int = 0,
 ) -> JournalCaller:
     """The job's journaling tool caller: its requester, key, starting revision and trace, and
     the character it acts as (for GMs, none named: they act for every character)."""
@@ -230,6 +245,7 @@ def _journal_caller(
         turn=str(job.id),
         character=character,
         traceparent=job.traceparent or None,
+        stale_refreshes=stale_refreshes,
     )
 
 
@@ -353,7 +369,12 @@ def _run_agent(
         trigger_audience=job.trigger_audience,
         character_id=character,
     )
-    caller = _journal_caller(job, campaign, heartbeat, tools=tools, character=character)
+    # Another turn in the room may write first: a write refused as stale goes again at the
+    # current revision (after the agent's output is stored, nothing is sent again that way).
+    caller = _journal_caller(
+        job, campaign, heartbeat, tools=tools, character=character,
+        stale_refreshes=STALE_REFRESHES,
+    )  # fmt: skip
     return agent_provider().run_turn(context, caller), caller.journal
 
 
