@@ -44,7 +44,10 @@ class ToolCaller:
     key at the campaign's current revision (read from the domain), at most that many times:
     the domain answers a replay before it checks the revision, so that refusal proves the key
     never committed, and its rules check the write against the state it now applies to.
-    `resent(step, arguments)` lets the worker journal the arguments before they are sent.
+    Should the domain then answer `idempotency_conflict`, the key did commit with arguments sent
+    earlier (the stale answer came from the commit check, lost to another send of the same
+    step), and those are sent again for their replay. `resent(step, arguments)` lets the worker
+    journal the arguments before they are sent, and those found committed.
     """
 
     def __init__(
@@ -116,24 +119,8 @@ class ToolCaller:
         sent = self.arguments_for(tool, arguments, step)
         if self.before_call is not None:
             self.before_call(step, name, sent)
-        refreshes = 0
         try:
-            while True:
-                try:
-                    result = self._call(name, sent)
-                    break
-                except DomainError as exc:
-                    if not (
-                        tool.write
-                        and exc.domain_code == "stale_revision"
-                        and refreshes < self.stale_refreshes
-                    ):
-                        raise
-                refreshes += 1
-                self.revision = max(self.revision, self._current_revision())
-                sent["expected_revision"] = self.revision
-                if self.resent is not None:
-                    self.resent(step, sent)
+            result = self._send(step, name, tool, sent)
         except DomainError as exc:
             if self.after_call is not None:
                 self.after_call(step, name, exc)
@@ -171,6 +158,54 @@ class ToolCaller:
                 content=tuple(result.content),
             )
         )
+
+    def _send(self, step: int, name: str, tool: ToolInfo, sent: dict[str, Any]) -> DomainResult:
+        """The step's call, and for a write refused as stale the re-sends described above."""
+        tried: list[dict[str, Any]] = []
+        while True:
+            try:
+                return self._call(name, sent)
+            except DomainError as exc:
+                if tried and exc.domain_code == "idempotency_conflict":
+                    # The key did commit, with arguments sent before a refresh: the stale
+                    # answer came from the commit check while another send of this step (an
+                    # attempt that timed out but still ran) took the revision. Its replay is
+                    # the step's result.
+                    return self._committed_replay(step, name, tried, sent, exc)
+                if not (
+                    tool.write
+                    and exc.domain_code == "stale_revision"
+                    and len(tried) < self.stale_refreshes
+                ):
+                    raise
+                try:
+                    current = self._current_revision()
+                except DomainError:
+                    raise exc from None  # the refusal stands as it was
+            self._may_send_again()
+            tried.append(dict(sent))
+            self.revision = max(self.revision, current)
+            sent["expected_revision"] = self.revision
+            if self.resent is not None:
+                self.resent(step, sent)
+
+    def _committed_replay(self, step, name, tried, sent, conflict: DomainError) -> DomainResult:
+        for earlier in reversed(tried):
+            try:
+                result = self._call(name, earlier)
+            except DomainError as exc:
+                if exc.domain_code in ("idempotency_conflict", "stale_revision"):
+                    continue  # not the arguments that committed
+                raise
+            sent.clear()
+            sent.update(earlier)
+            if self.resent is not None:
+                self.resent(step, sent)  # the journal holds what the domain committed
+            return result
+        raise conflict
+
+    def _may_send_again(self) -> None:
+        """Raise to stop before a step is sent again at a newer revision."""
 
     def _call(self, name: str, arguments: Mapping[str, Any]) -> DomainResult:
         return domain_call(

@@ -148,3 +148,29 @@ def test_combat_panel_hides_monster_hp_from_players(
     gm_image = gm_panel["panels"]["grid"]["data"]["images"][0]
     assert RoomMediaArtifact.objects.get(pk=gm_image["artifact_id"]).audience == "gm"
     assert client.get(gm_image["url"]).status_code == 404  # a player is outside "gm"
+
+
+def test_an_action_is_accepted_and_announced_when_the_broker_is_down(
+    dnd_room, turn_urls, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The job is committed before it is enqueued: a broker fault leaves it queued for the
+    recovery sweep, and the player still gets 202 and the room its events."""
+    from apps.projections.dispatch import publisher
+
+    room = dnd_room
+    published = []
+
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", broker_down)
+    monkeypatch.setattr(publisher, "submit", lambda events: published.extend(events))
+    monkeypatch.setattr("apps.projections.dispatch.publishes_on_commit", lambda: True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(room.player).post(
+            f"/api/campaigns/{room.campaign.id}/room/actions", {"body": "roll 1d20"},
+            format="json", HTTP_IDEMPOTENCY_KEY="broker-down-1",
+        )  # fmt: skip
+    assert response.status_code == 202, response.content
+    assert RoomTurnJob.objects.get(pk=response.json()["id"]).status == "queued"
+    assert sorted(event.event_type for event in published) == ["room.entry", "turn.job"]

@@ -389,6 +389,109 @@ def test_a_write_beaten_to_its_revision_goes_again_at_the_current_one(
     assert len(narrations(job)) == 1
 
 
+def test_a_stale_answer_to_a_write_that_did_commit_is_settled_by_its_replay(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The domain can answer stale_revision from its commit check while another send of the same
+    step (an attempt that timed out but still ran) commits it. The refreshed send then gets
+    idempotency_conflict: the earlier arguments are sent again and their replay is the result,
+    so the write is published once, as committed."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.client import domain_call
+    from apps.domains.errors import DomainError
+
+    room = dnd_room
+    start = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    sent = []
+
+    def committed_but_stale(**kwargs):
+        sent.append((kwargs["tool"], kwargs["arguments"].get("expected_revision")))
+        result = domain_call(**kwargs)
+        if len(sent) == 1:
+            raise DomainError(
+                f"campaign revision moved past {start} during the call",
+                domain_code="stale_revision", system_id="dnd5e", tool=kwargs["tool"],
+                retryable=True, recovery="refresh the campaign revision and retry",
+            )  # fmt: skip
+        return result
+
+    monkeypatch.setattr(tool_calls, "domain_call", committed_but_stale)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    # The write, the revision read, the refreshed send (conflict), the earlier one (replay).
+    assert sent == [
+        ("dice_roll", start), ("campaign_get", None), ("dice_roll", start + 1),
+        ("dice_roll", start),
+    ]  # fmt: skip
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.arguments["expected_revision"]) == ("returned", start)
+    assert op.receipt["authority_revision"] == start + 1
+    assert room.domain_revision() == start + 1
+    job.refresh_from_db()
+    assert (job.result_revision, job.charged) == (start + 1, 2)
+    assert len(narrations(job)) == 1
+
+
+def test_an_action_based_on_a_revision_is_not_sent_at_another(
+    dnd_room, settings, django_capture_on_commit_callbacks
+):
+    """A client that named the revision it acted on (base_revision) gets its action there or
+    not at all: a write refused as stale is not sent again at the newer revision."""
+    from apps.domains.client import domain_call
+
+    room = dnd_room
+    settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
+    start = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player, base_revision=room.campaign.authority_revision)
+    domain_call(
+        system_id="dnd5e", tool="dice_roll", requester=room.gm, campaign_id=str(room.campaign.id),
+        arguments={"expression": "1d4", "expected_revision": start, "idempotency_key": "gm-1"},
+    )  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.error["code"], op.arguments["expected_revision"]) == (
+        "refused", "stale_revision", start,
+    )  # fmt: skip
+    assert room.domain_revision() == start + 1
+
+
+def test_a_refresh_that_cannot_read_the_revision_leaves_the_write_stale(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The revision read fails: the write's own stale refusal stands (retryable, the step stays
+    dispatched for the next attempt), not the read's error."""
+    from apps.domains.client import domain_call
+    from apps.domains.errors import DomainError
+    from apps.turns.tool_calls import ToolCaller
+
+    room = dnd_room
+    start = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    domain_call(
+        system_id="dnd5e", tool="dice_roll", requester=room.gm, campaign_id=str(room.campaign.id),
+        arguments={"expression": "1d4", "expected_revision": start, "idempotency_key": "gm-1"},
+    )  # fmt: skip
+
+    def denied(self):
+        raise DomainError(
+            "not a member", domain_code="authorization_denied", system_id="dnd5e",
+            tool="campaign_get", retryable=False, recovery="",
+        )  # fmt: skip
+
+    monkeypatch.setattr(ToolCaller, "_current_revision", denied)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
+    job.refresh_from_db()
+    assert (job.status, job.error_code, job.retryable) == ("queued", "stale_revision", True)
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.arguments["expected_revision"]) == ("dispatched", start)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_actions_at_once_in_one_room_both_succeed(dnd_room, monkeypatch):
     """Two players act at the same moment: both turns start from the same revision, one wins

@@ -186,8 +186,10 @@ def turn_action_submit(
     try:
         with transaction.atomic():
             # Registered first, so after commit the worker is handed the job before this
-            # process publishes the room's events (on-commit callbacks run in order).
-            transaction.on_commit(lambda: enqueue_run(job_id))
+            # process publishes the room's events (on-commit callbacks run in order). Robust:
+            # should the broker fail, the events still go out, and the recovery sweep enqueues
+            # the job.
+            transaction.on_commit(lambda: enqueue_run(job_id), robust=True)
             # No savepoint: a repeated key's IntegrityError rolls all of this back and is
             # answered below with the first job.
             message, _created = room_message_post(

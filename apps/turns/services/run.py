@@ -180,9 +180,12 @@ class JournalCaller(ToolCaller):
         if name_ == "pause_after_dispatch" and self.job.attempt == 1:
             time.sleep(seconds)
 
-    def _resent(self, step: int, sent: dict[str, Any]) -> None:
-        """The step goes again at a newer revision: journal what is sent, as before a call."""
+    def _may_send_again(self) -> None:
         self._check_running()
+
+    def _resent(self, step: int, sent: dict[str, Any]) -> None:
+        """Journal a step's arguments sent again at a newer revision (before the call), or the
+        earlier ones the domain turned out to have committed."""
         op = self.journal[step]
         op.arguments = dict(sent)
         op.save(update_fields=["arguments", "updated_at"])
@@ -371,9 +374,10 @@ def _run_agent(
     )
     # Another turn in the room may write first: a write refused as stale goes again at the
     # current revision (after the agent's output is stored, nothing is sent again that way).
+    # Not for an action the client based on a revision it named: that one acts there or not.
     caller = _journal_caller(
         job, campaign, heartbeat, tools=tools, character=character,
-        stale_refreshes=STALE_REFRESHES,
+        stale_refreshes=STALE_REFRESHES if job.base_revision is None else 0,
     )  # fmt: skip
     return agent_provider().run_turn(context, caller), caller.journal
 
