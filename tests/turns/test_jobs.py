@@ -39,6 +39,17 @@ def narrations(job) -> list[Message]:
     )
 
 
+def gm_writes_at(room, revision: int) -> None:
+    """A write of the GM's straight to the domain (as another turn's would be): it takes
+    `revision`, which the room's projection does not know of yet."""
+    from apps.domains.client import domain_call
+
+    domain_call(
+        system_id="dnd5e", tool="dice_roll", requester=room.gm, campaign_id=str(room.campaign.id),
+        arguments={"expression": "1d4", "expected_revision": revision, "idempotency_key": "gm-1"},
+    )  # fmt: skip
+
+
 def submit(room, user, text="roll 1d20", key="action-key-1", **extra):
     return turn_action_submit(
         membership=room.membership(user), text=text, idempotency_key=key, **extra
@@ -365,16 +376,12 @@ def test_a_write_beaten_to_its_revision_goes_again_at_the_current_one(
     """Another write in the room (a concurrent turn, a GM) took the revision the job started
     from: the domain refuses the step as stale, which proves its key never committed, so the
     step is sent again with the same key at the current revision, and the turn succeeds."""
-    from apps.domains.client import domain_call
 
     room = dnd_room
     start = room.domain_revision()
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
-    domain_call(
-        system_id="dnd5e", tool="dice_roll", requester=room.gm, campaign_id=str(room.campaign.id),
-        arguments={"expression": "1d4", "expected_revision": start, "idempotency_key": "gm-1"},
-    )  # fmt: skip
+    gm_writes_at(room, start)
     with django_capture_on_commit_callbacks(execute=False):
         assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
     job.refresh_from_db()
@@ -439,17 +446,13 @@ def test_an_action_based_on_a_revision_is_not_sent_at_another(
 ):
     """A client that named the revision it acted on (base_revision) gets its action there or
     not at all: a write refused as stale is not sent again at the newer revision."""
-    from apps.domains.client import domain_call
 
     room = dnd_room
     settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
     start = room.domain_revision()
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player, base_revision=room.campaign.authority_revision)
-    domain_call(
-        system_id="dnd5e", tool="dice_roll", requester=room.gm, campaign_id=str(room.campaign.id),
-        arguments={"expression": "1d4", "expected_revision": start, "idempotency_key": "gm-1"},
-    )  # fmt: skip
+    gm_writes_at(room, start)
     with django_capture_on_commit_callbacks(execute=False):
         assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
     op = Operation.objects.get(job=job)
@@ -464,7 +467,6 @@ def test_a_refresh_that_cannot_read_the_revision_leaves_the_write_stale(
 ):
     """The revision read fails: the write's own stale refusal stands (retryable, the step stays
     dispatched for the next attempt), not the read's error."""
-    from apps.domains.client import domain_call
     from apps.domains.errors import DomainError
     from apps.turns.tool_calls import ToolCaller
 
@@ -472,10 +474,7 @@ def test_a_refresh_that_cannot_read_the_revision_leaves_the_write_stale(
     start = room.domain_revision()
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
-    domain_call(
-        system_id="dnd5e", tool="dice_roll", requester=room.gm, campaign_id=str(room.campaign.id),
-        arguments={"expression": "1d4", "expected_revision": start, "idempotency_key": "gm-1"},
-    )  # fmt: skip
+    gm_writes_at(room, start)
 
     def denied(self):
         raise DomainError(
@@ -561,12 +560,7 @@ def test_an_unanswered_write_beaten_to_its_revision_is_refused_and_the_turn_ends
     def dropped_once(**kwargs):
         sent.append(kwargs["arguments"]["expected_revision"])
         if len(sent) == 1:
-            domain_call(
-                system_id="dnd5e", tool="dice_roll", requester=room.gm,
-                campaign_id=str(room.campaign.id),
-                arguments={"expression": "1d4", "expected_revision": start,
-                           "idempotency_key": "gm-1"},
-            )  # fmt: skip
+            gm_writes_at(room, start)
             raise DomainUnavailable("connection dropped")
         return domain_call(**kwargs)
 
