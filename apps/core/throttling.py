@@ -11,14 +11,15 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework import throttling
 
 # A sliding window of request times (the scores): drop those older than the window, refuse at
-# the limit (answering with the oldest time, for Retry-After), else record this one. Atomic, so
-# concurrent requests cannot both take the last slot.
+# the limit (answering with the oldest time, for Retry-After; now when a limit of 0 leaves the
+# window empty), else record this one. Atomic, so concurrent requests cannot both take the last
+# slot.
 _WINDOW_SCRIPT = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
 local count = redis.call('ZCARD', KEYS[1])
 if count >= tonumber(ARGV[3]) then
     local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-    return {0, count, oldest[2]}
+    return {0, count, oldest[2] or ARGV[1]}
 end
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
 redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])))

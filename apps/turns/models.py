@@ -126,6 +126,9 @@ class Operation(models.Model):
     write = models.BooleanField(default=False)
     idempotency_key = models.CharField(max_length=200, blank=True)
     arguments = models.JSONField(default=dict)
+    # The other expected revisions this step was sent at (a write refused as stale goes again
+    # at a newer one): the domain may have committed any one of them.
+    sent_revisions = models.JSONField(default=list, blank=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.DISPATCHED)
     result = models.JSONField(null=True, blank=True)  # the CallToolResult as sent on the wire
     error = models.JSONField(null=True, blank=True)  # a structured domain refusal

@@ -166,12 +166,13 @@ class ToolCaller:
             try:
                 return self._call(name, sent)
             except DomainError as exc:
-                if tried and exc.domain_code == "idempotency_conflict":
+                earlier = [*reversed(tried), *self._journaled_sends(step, sent)]
+                if tool.write and exc.domain_code == "idempotency_conflict" and earlier:
                     # The key did commit, with arguments sent before a refresh: the stale
                     # answer came from the commit check while another send of this step (an
                     # attempt that timed out but still ran) took the revision. Its replay is
                     # the step's result.
-                    return self._committed_replay(step, name, tried, sent, exc)
+                    return self._committed_replay(step, name, earlier, sent, exc)
                 if not (
                     tool.write
                     and exc.domain_code == "stale_revision"
@@ -189,23 +190,33 @@ class ToolCaller:
             if self.resent is not None:
                 self.resent(step, sent)
 
-    def _committed_replay(self, step, name, tried, sent, conflict: DomainError) -> DomainResult:
-        for earlier in reversed(tried):
+    def _committed_replay(
+        self, step: int, name: str, candidates, sent: dict[str, Any], conflict: DomainError
+    ) -> DomainResult:
+        seen = [sent]
+        for arguments in candidates:
+            if arguments in seen:
+                continue
+            seen.append(arguments)
             try:
-                result = self._call(name, earlier)
+                result = self._call(name, arguments)
             except DomainError as exc:
                 if exc.domain_code in ("idempotency_conflict", "stale_revision"):
                     continue  # not the arguments that committed
                 raise
-            sent.clear()
-            sent.update(earlier)
             if self.resent is not None:
-                self.resent(step, sent)  # the journal holds what the domain committed
+                self.resent(step, arguments)  # the journal holds what the domain committed
+            sent.clear()
+            sent.update(arguments)
             return result
         raise conflict
 
     def _may_send_again(self) -> None:
         """Raise to stop before a step is sent again at a newer revision."""
+
+    def _journaled_sends(self, step: int, sent: dict[str, Any]) -> list[dict[str, Any]]:
+        """Arguments an earlier run sent for this step, newest first (a journaling caller)."""
+        return []
 
     def _call(self, name: str, arguments: Mapping[str, Any]) -> DomainResult:
         return domain_call(

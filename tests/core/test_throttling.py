@@ -71,3 +71,10 @@ def test_a_refused_request_is_not_counted(redis_cache, make_user):
         assert throttle(clock).allow_request(request, None) is False
     clock.now += 61
     assert throttle(clock).allow_request(request, None) is True
+
+
+def test_a_limit_of_zero_refuses_with_a_whole_window_to_wait(redis_cache, make_user):
+    request = SimpleNamespace(user=make_user())
+    closed = type("Closed", (UserRateThrottle,), {"rate": "0/min", "timer": Clock()})()
+    assert closed.allow_request(request, None) is False
+    assert closed.wait() == pytest.approx(60.0)

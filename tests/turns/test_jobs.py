@@ -442,24 +442,79 @@ def test_a_stale_answer_to_a_write_that_did_commit_is_settled_by_its_replay(
 
 
 def test_an_action_based_on_a_revision_is_not_sent_at_another(
-    dnd_room, settings, django_capture_on_commit_callbacks
+    dnd_room, django_capture_on_commit_callbacks
 ):
     """A client that named the revision it acted on (base_revision) gets its action there or
-    not at all: a write refused as stale is not sent again at the newer revision."""
-
+    not at all: a write refused as stale is not sent again at the newer revision, and the turn
+    ends at once as stale (no attempt runs the agent again for the same refusal)."""
     room = dnd_room
-    settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
     start = room.domain_revision()
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player, base_revision=room.campaign.authority_revision)
     gm_writes_at(room, start)
     with django_capture_on_commit_callbacks(execute=False):
         assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    job.refresh_from_db()
+    assert (job.attempt, job.error_code, job.retryable, job.charged) == (
+        1, "stale_revision", True, 0,
+    )  # fmt: skip
+    assert job.recovery.startswith("Reload the room")
     op = Operation.objects.get(job=job)
     assert (op.state, op.error["code"], op.arguments["expected_revision"]) == (
         "refused", "stale_revision", start,
     )  # fmt: skip
     assert room.domain_revision() == start + 1
+
+
+def test_a_later_attempt_finds_the_committed_arguments_in_the_journal(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The stale answer came while the write committed, and the refreshed send was never
+    answered: the next attempt re-sends the journaled (refreshed) arguments, gets
+    idempotency_conflict, and finds the committed ones among the revisions the step was sent
+    at. The write is published once, as committed."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.client import domain_call
+    from apps.domains.errors import DomainError, DomainUnavailable
+
+    room = dnd_room
+    start = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    sent = []
+
+    def stale_then_dropped(**kwargs):
+        sent.append((kwargs["tool"], kwargs["arguments"].get("expected_revision")))
+        if len(sent) == 1:
+            domain_call(**kwargs)  # commits
+            raise DomainError(
+                "moved past during the call", domain_code="stale_revision", system_id="dnd5e",
+                tool=kwargs["tool"], retryable=True, recovery="",
+            )  # fmt: skip
+        if len(sent) == 3:
+            raise DomainUnavailable("connection dropped")
+        return domain_call(**kwargs)
+
+    monkeypatch.setattr(tool_calls, "domain_call", stale_then_dropped)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.arguments["expected_revision"], op.sent_revisions) == (
+        "dispatched", start + 1, [start],
+    )  # fmt: skip
+    RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    assert sent[3:] == [("dice_roll", start + 1), ("dice_roll", start)]
+    op.refresh_from_db()
+    assert (op.state, op.arguments["expected_revision"], op.sent_revisions) == (
+        "returned", start, [start + 1],
+    )  # fmt: skip
+    assert op.receipt["authority_revision"] == start + 1
+    assert room.domain_revision() == start + 1
+    job.refresh_from_db()
+    assert (job.status, job.result_revision, job.charged) == ("succeeded", start + 1, 2)
+    assert len(narrations(job)) == 1
 
 
 def test_a_refresh_that_cannot_read_the_revision_leaves_the_write_stale(

@@ -185,10 +185,25 @@ class JournalCaller(ToolCaller):
 
     def _resent(self, step: int, sent: dict[str, Any]) -> None:
         """Journal a step's arguments sent again at a newer revision (before the call), or the
-        earlier ones the domain turned out to have committed."""
+        earlier ones the domain turned out to have committed; every other revision it was sent
+        at stays listed, so a later run can find the committed one too."""
         op = self.journal[step]
+        revisions = [*op.sent_revisions, op.arguments.get("expected_revision")]
+        op.sent_revisions = sorted(
+            {r for r in revisions if r is not None and r != sent.get("expected_revision")}
+        )
         op.arguments = dict(sent)
-        op.save(update_fields=["arguments", "updated_at"])
+        op.save(update_fields=["arguments", "sent_revisions", "updated_at"])
+
+    def _journaled_sends(self, step: int, sent: dict[str, Any]) -> list[dict[str, Any]]:
+        op = self.journal.get(step)
+        if op is None:
+            return []
+        return [
+            {**sent, "expected_revision": revision}
+            for revision in reversed(op.sent_revisions)
+            if revision != sent.get("expected_revision")
+        ]
 
     @staticmethod
     def refuse(op: Operation, error: DomainError, *, retryable: bool | None = None) -> None:
@@ -379,7 +394,17 @@ def _run_agent(
         job, campaign, heartbeat, tools=tools, character=character,
         stale_refreshes=STALE_REFRESHES if job.base_revision is None else 0,
     )  # fmt: skip
-    return agent_provider().run_turn(context, caller), caller.journal
+    try:
+        return agent_provider().run_turn(context, caller), caller.journal
+    except DomainError as exc:
+        if exc.domain_code != "stale_revision" or job.base_revision is None:
+            raise
+        # The revision the client named has passed on the domain: the action ends here, as a
+        # stale submit would have, instead of being tried again at the same revision.
+        raise StaleRevision(
+            _("The room changed since the action was sent (revision %(base)s)."),
+            details={"base_revision": job.base_revision},
+        ) from exc
 
 
 def _store_output(job: RoomTurnJob, worker: str, stored: dict[str, Any]) -> None:
