@@ -950,14 +950,15 @@ SUBMIT_QUERIES_SQLITE = 13
 # returned journal row, agent output; publish (campaign, job lock, receipt with the phase,
 # narration with the room counter and its outbox row, the untouched panels' rows moved to the
 # new revision, state.changed, settlement, job end state with its outbox row).
+# Both read the claim's job, requester and campaign (with role and character) in one statement.
 # PostgreSQL writes the narration, counter and outbox row in one statement, settles in one,
-# writes the end state with its outbox row in one, and claims in two (job, requester and campaign
-# lock with role and character; the UPDATE guarded by the running count, with its outbox row).
-# SQLite takes the ORM paths (three statements per entry; savepoint, reservation and account
-# lock, grants, grant update, account, ledger entry, allocation, reservation, release).
+# writes the end state with its outbox row in one, and claims with one more (the UPDATE guarded
+# by the running count, with its outbox row). SQLite takes the ORM paths (running count, UPDATE
+# and outbox row; three statements per entry; savepoint, reservation and account lock, grants,
+# grant update, account, ledger entry, allocation, reservation, release).
 # With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
 RUN_QUERIES_PG = 19
-RUN_QUERIES_SQLITE = 33
+RUN_QUERIES_SQLITE = 32
 
 
 def test_heartbeat_that_cannot_renew_gives_the_job_up(settings, monkeypatch):

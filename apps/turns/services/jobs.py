@@ -263,10 +263,7 @@ def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
     with transaction.atomic():
         # The job, then its campaign: the campaign lock serializes claims in one room, so two
         # workers cannot both see "3 running" and start.
-        if connection.vendor == "postgresql":
-            job, campaign = _claim_lock_postgres(job_id)
-        else:
-            job, campaign = _claim_lock(job_id, now)
+        job, campaign = _claim_lock(job_id)
         if job is None or not _claimable(job, now):
             return None, False
         changes: dict[str, Any] = {}
@@ -329,37 +326,16 @@ def _claim_busy(job: RoomTurnJob, now) -> tuple[None, bool]:
     return None, True
 
 
-def _claim_lock(job_id, now) -> tuple[RoomTurnJob | None, Campaign | None]:
-    """The job (with its requester) and, when it is claimable, its campaign, both locked."""
-    # Reads by primary key without .first(): no ORDER BY to compile or plan.
-    job = next(
-        iter(
-            RoomTurnJob.objects.select_for_update(of=("self",))
-            .select_related("requester")
-            .filter(pk=job_id)
-        ),
-        None,
-    )
-    if job is None or not _claimable(job, now):
-        return job, None
-    params = {
-        # As each backend stores them (SQLite: UUIDs as hex text).
-        "campaign": db_value(Campaign, "pk", job.campaign_id),
-        "user": db_value(RoomTurnJob, "requester", job.requester_id),
-        **_MEMBER_STATUSES,
-    }
-    return job, next(iter(Campaign.objects.raw(_claim_campaign_sql(), params)))
-
-
 _MEMBER_STATUSES = {
     "active": CampaignMembership.Status.ACTIVE,
     "binding_active": ActorBinding.Status.ACTIVE,
 }
 
 
-def _claim_lock_postgres(job_id) -> tuple[RoomTurnJob | None, Campaign | None]:
-    """PostgreSQL: the job, its requester and its campaign (with the requester's role and bound
-    character) in one statement that locks the job, then the campaign."""
+def _claim_lock(job_id) -> tuple[RoomTurnJob | None, Campaign | None]:
+    """The job, its requester and its campaign (with the requester's role and bound character)
+    in one statement that locks the job, then the campaign (SQLite has no row locks: it
+    serializes writers, as select_for_update() assumes)."""
     with connection.cursor() as cursor:
         cursor.execute(
             _claim_lock_sql(), {"job": db_value(RoomTurnJob, "pk", job_id), **_MEMBER_STATUSES}
@@ -440,38 +416,9 @@ def job_update_announced(
     return True
 
 
-# The claim's campaign lock, with the requester's role (an active membership) and the
+# The claim's job and campaign locks, with the requester's role (an active membership) and the
 # character of the first active binding they control. Written as SQL because the claim runs
-# once per turn and compiling the annotated ORM query cost more than executing it.
-_CLAIM_CAMPAIGN_SQL = """
-SELECT {columns},
-    (SELECT m.role FROM {membership} AS m
-     WHERE m.campaign_id = c.id AND m.user_id = %(user)s AND m.status = %(active)s
-     LIMIT 1) AS requester_role,
-    (SELECT b.character_id FROM {binding} AS b
-     WHERE b.campaign_id = c.id AND b.user_id = %(user)s AND b.status = %(binding_active)s
-         AND b.can_control
-     ORDER BY b.created_at LIMIT 1) AS requester_character
-FROM {campaign} AS c
-WHERE c.id = %(campaign)s
-{lock}
-"""
-
-
-@functools.cache
-def _claim_campaign_sql() -> str:
-    quote = connection.ops.quote_name
-    return _CLAIM_CAMPAIGN_SQL.format(
-        # Named, not c.*: a prepared statement's result columns must not change under it.
-        columns=", ".join(f"c.{quote(f.column)}" for f in Campaign._meta.concrete_fields),
-        campaign=quote(Campaign._meta.db_table),
-        membership=quote(CampaignMembership._meta.db_table),
-        binding=quote(ActorBinding._meta.db_table),
-        # SQLite has no row locks (it serializes writers), as select_for_update() assumes.
-        lock="FOR UPDATE OF c" if connection.features.has_select_for_update_of else "",
-    )
-
-
+# once per turn and compiling the ORM queries cost more than executing them.
 _CLAIM_LOCK_SQL = """
 SELECT {job_columns}, {user_columns}, {campaign_columns},
     (SELECT m.role FROM {membership} AS m
@@ -485,7 +432,7 @@ FROM {job} AS j
 JOIN {user} AS u ON u.id = j.requester_id
 JOIN {campaign} AS c ON c.id = j.campaign_id
 WHERE j.id = %(job)s
-FOR UPDATE OF j, c
+{lock}
 """
 
 
@@ -521,6 +468,7 @@ def _claim_lock_sql() -> str:
         campaign=quote(Campaign._meta.db_table),
         membership=quote(CampaignMembership._meta.db_table),
         binding=quote(ActorBinding._meta.db_table),
+        lock="FOR UPDATE OF j, c" if connection.features.has_select_for_update_of else "",
     )
 
 
