@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from apps.core.errors import ValidationFailed
-from apps.core.sql import insert_sql, mark_saved
+from apps.core.sql import insert_select_sql, insert_sql, mark_saved
 
 from .models import OutboxEvent
 
@@ -91,15 +91,36 @@ def outbox_emit_with(row, announce: Callable[[], dict[str, Any]]) -> OutboxEvent
         return outbox_emit(**announce())
     row_sql, params = insert_sql(type(row), [row])
     event = outbox_event_new(**announce())
-    event_sql, event_params = insert_sql(OutboxEvent, [event])
-    returning = connection.ops.quote_name(OutboxEvent._meta.pk.column)
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH written AS ({row_sql}) {event_sql} RETURNING {returning}",
-                       params + event_params)  # fmt: skip
-        event.id = cursor.fetchone()[0]
-    mark_saved(row, event)
-    outbox_publish_on_commit(event)
+    outbox_emit_after(f"WITH written AS ({row_sql} RETURNING 1)", params, event)
+    mark_saved(row)
     return event
+
+
+def outbox_emit_after(
+    with_sql: str,
+    params: list[Any],
+    event: OutboxEvent,
+    *,
+    exprs: dict[str, str] | None = None,
+    returning: str = "",
+) -> tuple | None:
+    """PostgreSQL: a change and the outbox row announcing it in one statement. `with_sql` is a
+    WITH clause whose CTE `written` makes the change and returns a row when it did; `event` is
+    inserted once per such row (`exprs` as `insert_select_sql` takes them), and published after
+    commit. Returns the values of `returning` (expressions over the statement's CTEs), or None
+    when the change wrote nothing (and neither did the event)."""
+    event_sql, event_params = insert_select_sql(OutboxEvent, event, "written", exprs)
+    pk = connection.ops.quote_name(OutboxEvent._meta.pk.column)
+    extra = f", {returning}" if returning else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"{with_sql} {event_sql} RETURNING {pk}{extra}", params + event_params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    event.id = row[0]
+    mark_saved(event)
+    outbox_publish_on_commit(event)
+    return tuple(row[1:])
 
 
 def outbox_pending(

@@ -15,11 +15,10 @@ from apps.campaigns.models import Campaign, CampaignMembership
 from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
 from apps.core.sql import db_value, insert_select_sql, mark_saved
 from apps.projections.dispatch import ROOM_ENTRY
-from apps.projections.models import OutboxEvent
 from apps.projections.services import (
+    outbox_emit_after,
     outbox_emit_with,
     outbox_event_new,
-    outbox_publish_on_commit,
 )
 
 from .models import (
@@ -145,40 +144,31 @@ def _append_postgres(campaign_id, message: Message, recipients: list) -> Message
     )
     event = outbox_event_new(**_entry_event(message, campaign_id=campaign_id,
                                             recipients=recipients))  # fmt: skip
-    event_sql, event_params = insert_select_sql(
-        OutboxEvent, event, "written",
-        {"payload": "jsonb_set(%s, '{sequence}', to_jsonb(written.sequence))"},
-    )  # fmt: skip
-    qn = connection.ops.quote_name
     sql = _APPEND_SQL.format(
-        room=qn(Room._meta.db_table),
-        message=message_sql,
-        outbox=event_sql,
-        event_pk=qn(OutboxEvent._meta.pk.column),
+        room=connection.ops.quote_name(Room._meta.db_table), message=message_sql
     )
-    params = [db_value(Room, "campaign", campaign_id), *message_params, *event_params]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
+    written = outbox_emit_after(
+        sql, [db_value(Room, "campaign", campaign_id), *message_params], event,
+        exprs={"payload": "jsonb_set(%s, '{sequence}', to_jsonb(written.sequence))"},
+        returning="(SELECT room_id FROM written), (SELECT sequence FROM written)",
+    )  # fmt: skip
+    if written is None:
         return None
-    event.id, message.room_id, message.sequence = row
+    message.room_id, message.sequence = written
     event.payload["sequence"] = message.sequence
-    mark_saved(message, event)
-    outbox_publish_on_commit(event)
+    mark_saved(message)
     return message
 
 
 # The counter takes the row lock, so concurrent writers get consecutive sequences and commit in
-# sequence order (a reader that sees counter N sees every entry up to N).
+# sequence order (a reader that sees counter N sees every entry up to N). The outbox row follows
+# (outbox_emit_after).
 _APPEND_SQL = """
 WITH seq AS (
     UPDATE {room} SET last_sequence = last_sequence + 1 WHERE campaign_id = %s
     RETURNING id, last_sequence
 ),
 written AS ({message} RETURNING room_id, sequence)
-{outbox}
-RETURNING {event_pk}, (SELECT room_id FROM written), (SELECT sequence FROM written)
 """
 
 

@@ -26,14 +26,13 @@ from apps.core.errors import (
     PermissionDenied,
     ValidationFailed,
 )
-from apps.core.sql import db_value, insert_select_sql, mark_saved, model_from_row
+from apps.core.sql import db_value, model_from_row
 from apps.domains.registry import get_plugin
-from apps.projections.models import OutboxEvent
 from apps.projections.services import (
     outbox_emit,
+    outbox_emit_after,
     outbox_emit_with,
     outbox_event_new,
-    outbox_publish_on_commit,
 )
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
@@ -372,14 +371,19 @@ def job_update_announced(
     previous = {name: getattr(job, name) for name in changes}
     for name, value in changes.items():
         setattr(job, name, value)
-    if connection.vendor != "postgresql":
-        written = RoomTurnJob.objects.filter(pk=job.pk).update(**changes)
+    if connection.vendor == "postgresql":
+        written = _update_announced_postgres(job, changes, room_slot_free_at)
+    else:
+        written = bool(RoomTurnJob.objects.filter(pk=job.pk).update(**changes))
         if written:
             job_announce(job)
-        else:
-            for name, value in previous.items():
-                setattr(job, name, value)
-        return bool(written)
+    if not written:
+        for name, value in previous.items():
+            setattr(job, name, value)
+    return written
+
+
+def _update_announced_postgres(job: RoomTurnJob, changes: dict[str, Any], room_slot_free_at):
     qn = connection.ops.quote_name
     meta = RoomTurnJob._meta
     assignments, params = [], []
@@ -393,27 +397,13 @@ def job_update_announced(
         guard = _ROOM_SLOT_FREE_SQL.format(job=qn(meta.db_table))
         params += [job.campaign_id, RoomTurnJob.Status.RUNNING, room_slot_free_at,
                    conf.room_concurrency()]  # fmt: skip
-    event = outbox_event_new(**_job_event(job))
-    event_sql, event_params = insert_select_sql(OutboxEvent, event, "written")
-    sql = _UPDATE_ANNOUNCED_SQL.format(
+    with_sql = _UPDATE_ANNOUNCED_SQL.format(
         job=qn(meta.db_table),
         assignments=", ".join(assignments),
         pk=qn(meta.pk.column),
         guard=guard,
-        insert=event_sql,
-        event_pk=qn(OutboxEvent._meta.pk.column),
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params + event_params)
-        row = cursor.fetchone()
-    if row is None:
-        for name, value in previous.items():
-            setattr(job, name, value)
-        return False
-    event.id = row[0]
-    mark_saved(event)
-    outbox_publish_on_commit(event)
-    return True
+    return outbox_emit_after(with_sql, params, outbox_event_new(**_job_event(job))) is not None
 
 
 # The claim's job and campaign locks, with the requester's role (an active membership) and the
@@ -436,13 +426,11 @@ WHERE j.id = %(job)s
 """
 
 
-# A job's UPDATE and its `turn.job` row, which is inserted only if the UPDATE was
-# (INSERT ... SELECT ... FROM written).
+# A job's UPDATE, whose `turn.job` row is inserted only if it wrote (outbox_emit_after).
 _UPDATE_ANNOUNCED_SQL = """
 WITH written AS (
     UPDATE {job} SET {assignments} WHERE {pk} = %s {guard} RETURNING 1
 )
-{insert} RETURNING {event_pk}
 """
 # The claim's condition: fewer live running jobs in the room than its limit.
 _ROOM_SLOT_FREE_SQL = """
