@@ -166,12 +166,12 @@ class ToolCaller:
             try:
                 return self._call(name, sent)
             except DomainError as exc:
-                earlier = [*reversed(tried), *self._journaled_sends(step, sent)]
-                if tool.write and exc.domain_code == "idempotency_conflict" and earlier:
+                if tool.write and exc.domain_code == "idempotency_conflict":
                     # The key did commit, with arguments sent before a refresh: the stale
                     # answer came from the commit check while another send of this step (an
                     # attempt that timed out but still ran) took the revision. Its replay is
                     # the step's result.
+                    earlier = [*reversed(tried), *self._journaled_sends(step, sent)]
                     return self._committed_replay(step, name, earlier, sent, exc)
                 if not (
                     tool.write
