@@ -79,3 +79,17 @@ def postgres_or_skip():
         if os.environ.get("SAGASMITH_REQUIRE_SERVICES") == "1":
             pytest.fail("PostgreSQL is required (SAGASMITH_REQUIRE_SERVICES=1)")
         pytest.skip("needs PostgreSQL (set DATABASE_URL)")
+
+
+def snapshot(saga_id):
+    """Everything a saga call could change: state, version, event types, artifacts."""
+    from apps.saga.models import Saga, SagaArtifact, SagaEvent
+
+    saga = Saga.objects.get(key=saga_id)
+    return (
+        saga.state,
+        saga.version,
+        saga.last_sequence,
+        list(SagaEvent.objects.filter(saga=saga).order_by("sequence").values_list("type")),
+        dict(SagaArtifact.objects.filter(saga=saga).values_list("path", "content")),
+    )

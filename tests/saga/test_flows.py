@@ -18,7 +18,7 @@ from apps.saga.models import OpsMemoryEntry, Saga, SagaArtifact, SagaDiagnostics
 from apps.saga.profiles import get_profile
 from apps.saga.selectors import saga_status
 from tests.saga import scripted
-from tests.saga.conftest import finish, plan_md, simple_plan, stage_md, started
+from tests.saga.conftest import finish, plan_md, simple_plan, snapshot, stage_md, started
 
 pytestmark = pytest.mark.django_db
 
@@ -28,17 +28,6 @@ def events(saga_id):
         SagaEvent.objects.filter(saga__key=saga_id)
         .order_by("sequence")
         .values_list("type", flat=True)
-    )
-
-
-def snapshot(saga_id):
-    saga = Saga.objects.get(key=saga_id)
-    return (
-        saga.state,
-        saga.version,
-        saga.last_sequence,
-        SagaEvent.objects.filter(saga=saga).count(),
-        dict(SagaArtifact.objects.filter(saga=saga).values_list("path", "content")),
     )
 
 

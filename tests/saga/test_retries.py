@@ -8,22 +8,11 @@ from django.db import IntegrityError, transaction
 from apps.core.models import AuditEvent
 from apps.saga import mcp_server, services
 from apps.saga.errors import InvalidInput, SagaStateConflict
-from apps.saga.models import Saga, SagaArtifact, SagaEvent
+from apps.saga.models import Saga
 from apps.saga.profiles import get_profile
-from tests.saga.conftest import finish, simple_plan, started
+from tests.saga.conftest import finish, simple_plan, snapshot, started
 
 pytestmark = pytest.mark.django_db
-
-
-def snapshot(saga_id):
-    saga = Saga.objects.get(key=saga_id)
-    return (
-        saga.state,
-        saga.version,
-        saga.last_sequence,
-        list(SagaEvent.objects.filter(saga=saga).order_by("sequence").values_list("type")),
-        dict(SagaArtifact.objects.filter(saga=saga).values_list("path", "content")),
-    )
 
 
 # --- workerFinished with stageId ------------------------------------------------------------
