@@ -4,10 +4,10 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "sagasmith_web.settings.local")
 
-from django.core.asgi import get_asgi_application  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
 
-django_asgi = get_asgi_application()
+django_wsgi = get_wsgi_application()  # sets Django up before the routing imports models
 
-from sagasmith_web.routing import build_application  # noqa: E402
+from sagasmith_web.routing import build_application, wsgi_over_asgi  # noqa: E402
 
-application = build_application(django_asgi)
+application = build_application(wsgi_over_asgi(django_wsgi))

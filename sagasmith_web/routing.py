@@ -1,5 +1,6 @@
 """Protocol routing. Kept apart from asgi.py so tests can build the same stack."""
 
+from a2wsgi import WSGIMiddleware
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 
@@ -34,11 +35,23 @@ class OutboxPollerLifespan:
         return await self.app(scope, wrapped_receive, wrapped_send)
 
 
-def build_application(django_asgi):
+def wsgi_over_asgi(django_wsgi):
+    """Django's HTTP views, served from a fixed pool of threads.
+
+    Every view is synchronous. Django's own ASGI handler starts a thread for each request and,
+    with sync-only middleware in the chain, hops loop -> thread -> loop -> thread on the way in;
+    served as WSGI, a request is one hand-off to a pooled thread that runs the whole chain.
+    """
+    from django.conf import settings
+
+    return WSGIMiddleware(django_wsgi, workers=settings.WEB_HTTP_THREADS)
+
+
+def build_application(django_http):
     from apps.accounts.middleware import WebsocketAuthMiddleware
     from apps.saga.mcp_http import mount_saga_mcp
 
-    http_app = mount_saga_mcp(django_asgi)
+    http_app = mount_saga_mcp(django_http)
     return ProtocolTypeRouter(
         {
             "http": http_app,

@@ -58,6 +58,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "sagasmith_web.urls"
 ASGI_APPLICATION = "sagasmith_web.asgi.application"
+# Threads serving HTTP views in each web process (websockets run on its event loop). Keep it
+# under DATABASE_POOL_MAX: the sockets' own queries share that pool.
+WEB_HTTP_THREADS = env.int("WEB_HTTP_THREADS", default=12)
 WSGI_APPLICATION = None
 
 TEMPLATES = [
@@ -88,8 +91,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 else:
-    # A process-wide pool: ASGI runs each request's sync code on a fresh thread, so
-    # per-thread persistent connections (CONN_MAX_AGE) would reconnect on every request.
+    # A process-wide pool shared by every thread of a process (HTTP threads, the sockets'
+    # database calls, worker threads), sized apart from the thread counts.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     # Parameters travel apart from the SQL: no client-side quoting of large JSON payloads.
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
