@@ -191,6 +191,12 @@ class ActorBinding(BaseModel):
                 fields=["campaign", "character_id", "user"],
                 name="campaigns_binding_campaign_character_user",
             ),
+            # The domain server knows one controller per character.
+            models.UniqueConstraint(
+                fields=["campaign", "character_id"],
+                condition=models.Q(status="active", can_control=True),
+                name="campaigns_binding_one_controller",
+            ),
         ]
 
     def __str__(self) -> str:

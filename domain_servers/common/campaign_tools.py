@@ -1,4 +1,4 @@
-"""Tools every system shares: campaigns, membership, phase and dice."""
+"""Tools every system shares: campaigns, membership, character control, phase and dice."""
 
 from __future__ import annotations
 
@@ -94,6 +94,25 @@ def campaign_tools(
             entity_ids=[target],
         )
 
+    def character_assign(call: Call) -> Outcome:
+        # Who plays a character is the host's binding; this makes the rules enforce it.
+        char_id = call.args["character_id"]
+        char = call.state["characters"].get(char_id)
+        if char is None:
+            raise invalid(f"character_id {char_id!r} is not a character in this campaign")
+        if char.get("kind") == "monster":
+            raise invalid(f"{char_id} is a monster; monsters stay with the gm")
+        controller = call.args.get("controller")
+        if controller is not None and call.state["members"].get(controller) not in PLAYING_ROLES:
+            raise invalid(f"{controller} is not a member who plays in this campaign")
+        previous = char.get("controller")
+        char["controller"] = controller
+        return Outcome(
+            {"character_id": char_id, "controller": controller, "previous_controller": previous},
+            scopes=[f"character:{char_id}"],
+            entity_ids=[char_id],
+        )
+
     def phase_set(call: Call) -> Outcome:
         phase = call.args["phase"]
         if call.state["phase"] == "combat":
@@ -171,6 +190,27 @@ def campaign_tools(
             params={"principal": principal("Principal to remove.")},
             required=("principal",),
             output={"principal": {"type": "string"}},
+        ),
+        ToolSpec(
+            name="character_assign",
+            description=(
+                "Give a character to the member who plays it, or with no controller keep it for "
+                "the gm alone (owner or gm only). Only the controller may act as it."
+            ),
+            handler=character_assign,
+            write=True,
+            roles=GM_ROLES,
+            phases=None,
+            params={
+                "character_id": string("The character to assign.", 80, minLength=1),
+                "controller": principal("The playing member who controls it; omit for none."),
+            },
+            required=("character_id",),
+            output={
+                "character_id": {"type": "string"},
+                "controller": {"type": ["string", "null"]},
+                "previous_controller": {"type": ["string", "null"]},
+            },
         ),
         ToolSpec(
             name="phase_set",

@@ -97,3 +97,88 @@ def test_gm_binds_and_unbinds(domains, api_client, campaign, gm, player, make_us
     assert unbound.json()["status"] == "removed"
     api_client.force_authenticate(friend)
     assert api_client.get(f"/api/campaigns/{campaign.id}/bindings").json() == []
+
+
+def _controller(campaign, gm, character_id):
+    return domain_call(
+        system_id="dnd5e", tool="character_get", arguments={"character_id": character_id},
+        requester=gm, campaign_id=str(campaign.id),
+    ).structured["character"]["controller"]  # fmt: skip
+
+
+def _controls(campaign):
+    return sorted(
+        ActorBinding.objects.filter(campaign=campaign, status="active").values_list(
+            "user__email", "can_control"
+        )
+    )
+
+
+def test_control_moves_on_the_domain_with_the_binding(
+    domains, api_client, campaign, gm, player, make_user
+):
+    friend = make_user("friend@example.test")
+    watcher = make_user("watch@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    join(campaign, gm, watcher, role="observer")
+    api_client.force_authenticate(player)
+    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
+    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    url = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{{}}"
+    api_client.force_authenticate(gm)
+    revision = Campaign.objects.get(pk=campaign.pk).authority_revision
+
+    given = api_client.put(url.format(friend.id), {"can_control": True}, format="json")
+    assert given.status_code == 200, given.json()
+    assert _controller(campaign, gm, "pc-1") == friend.principal
+    assert _controls(campaign) == [("friend@example.test", True), ("player@example.test", False)]
+    campaign.refresh_from_db()
+    assert campaign.authority_revision == revision + 1
+    assert campaign.authority_receipt["changed_scopes"] == ["character:pc-1"]
+
+    again = api_client.put(url.format(friend.id), {"can_control": True}, format="json")
+    assert again.status_code == 200
+    assert Campaign.objects.get(pk=campaign.pk).authority_revision == revision + 1  # no write
+
+    refused = api_client.put(url.format(watcher.id), {"can_control": True}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"] == (
+        "Observers cannot control characters; bind without control."
+    )
+    watching = api_client.put(url.format(watcher.id), {"can_control": False}, format="json")
+    assert watching.status_code == 200
+
+    unbound = api_client.delete(url.format(friend.id))
+    assert unbound.json()["status"] == "removed"
+    assert _controller(campaign, gm, "pc-1") is None  # the GM's alone until bound again
+    assert _controls(campaign) == [("player@example.test", False), ("watch@example.test", False)]
+    assert Campaign.objects.get(pk=campaign.pk).authority_revision == revision + 2
+
+    back = api_client.put(url.format(player.id), {"can_control": True}, format="json")
+    assert back.status_code == 200
+    assert _controller(campaign, gm, "pc-1") == player.principal
+    kept = api_client.put(url.format(player.id), {"can_control": False}, format="json")
+    assert kept.json()["can_control"] is False
+    assert _controller(campaign, gm, "pc-1") is None
+
+
+def test_a_monster_is_never_given_control(domains, api_client, campaign, gm, player):
+    join(campaign, gm, player)
+    from apps.campaigns.services.authority import authority_write
+
+    authority_write(
+        campaign=campaign, tool="phase_set", arguments={"phase": "play"}, requester=gm, key="p"
+    )
+    spawned = authority_write(
+        campaign=campaign, tool="monster_spawn", arguments={"monster_key": "goblin"},
+        requester=gm, key="goblin",
+    ).structured["character"]  # fmt: skip
+    api_client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.id}/characters/{spawned['id']}/bindings/{player.id}"
+    refused = api_client.put(url, {"can_control": True}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["message"] == (
+        "Monsters stay with the GM; bind it without control."
+    )
+    assert ActorBinding.objects.count() == 0

@@ -52,6 +52,7 @@ def test_catalog_sorted_stable_described_bounded(harness: Harness) -> None:
     for common in (
         "campaign_create",
         "campaign_get",
+        "character_assign",
         "dice_roll",
         "member_grant",
         "member_revoke",
@@ -353,6 +354,69 @@ def test_receipts_present_and_sorted(harness: Harness) -> None:
     assert revoke.structured_content["receipt"]["changed_scopes"] == ["campaign", "membership"]
     members = harness.call("campaign_get", campaign).structured_content["campaign"]["members"]
     assert members == [{"principal": OWNER, "role": "owner"}]
+
+
+def test_only_the_assigned_controller_acts_as_a_character(harness: Harness) -> None:
+    campaign = harness.new_campaign()
+    revision = harness.revision(campaign)
+    assert not harness.write("phase_set", campaign, revision, {"phase": "play"}).is_error
+    revision += 1
+    dnd5e = harness.entry.system_id == "dnd5e"
+    sheet = {"name": "Pregen", "template": "fighter", "level": 1} if dnd5e else {"name": "Pregen"}
+    created = harness.write("character_create", campaign, revision, sheet)  # by the owner
+    char_id = created.structured_content["character"]["id"]
+    revision += 1
+    if dnd5e:
+        act_tool, act_args = "ability_check", {"character_id": char_id, "ability": "str", "dc": 5}
+    else:
+        act_tool, act_args = "character_update", {"character_id": char_id, "add_tags": ["brave"]}
+
+    def act(revision: int):
+        return harness.write(act_tool, campaign, revision, act_args, sub=PLAYER, character=char_id)
+
+    def assign(revision: int, sub: str = OWNER, key: str | None = None, **args: Any):
+        arguments = {"character_id": char_id, **args}
+        return harness.write("character_assign", campaign, revision, arguments, sub=sub, key=key)
+
+    assert error_of(act(revision))["code"] == "authorization_denied"
+    assert error_of(assign(revision, sub=PLAYER, controller=PLAYER))["code"] == (
+        "authorization_denied"
+    )
+    for outsider in ("user:stranger", OBSERVER):
+        refused = error_of(assign(revision, controller=outsider))
+        assert refused["code"] == "invalid_request"
+        assert refused["message"] == f"{outsider} is not a member who plays in this campaign"
+    unknown = harness.write(
+        "character_assign", campaign, revision, {"character_id": "nobody", "controller": PLAYER}
+    )
+    assert error_of(unknown)["code"] == "invalid_request"
+    assert harness.revision(campaign) == revision  # refusals commit nothing
+
+    given = assign(revision, controller=PLAYER, key="assign-1").structured_content
+    assert given == {
+        "character_id": char_id,
+        "controller": PLAYER,
+        "previous_controller": OWNER,
+        "receipt": {
+            "authority_revision": revision + 1,
+            "previous_revision": revision,
+            "changed_scopes": [f"character:{char_id}"],
+            "entity_ids": [char_id],
+            "audience": "public",
+            "idempotency_key": "assign-1",
+        },
+    }
+    revision += 1
+    acted = act(revision)
+    assert not acted.is_error, acted.structured_content
+    revision += 1
+
+    taken = assign(revision).structured_content  # no controller: the gm's alone
+    assert (taken["controller"], taken["previous_controller"]) == (None, PLAYER)
+    revision += 1
+    assert error_of(act(revision))["code"] == "authorization_denied"
+    owner_view = harness.call("character_get", campaign, {"character_id": char_id})
+    assert owner_view.structured_content["character"]["controller"] is None
 
 
 def test_audience_filtering(harness: Harness) -> None:

@@ -1043,11 +1043,34 @@ def _to_play(room) -> None:
     campaign_refresh(campaign=room.campaign, requester=room.gm)
 
 
+def test_a_character_the_gm_gives_a_player_is_theirs_to_act_as(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    from apps.campaigns.services.characters import binding_set, character_create_for
+
+    room = dnd_room
+    pregen = character_create_for(
+        campaign=room.campaign, user=room.gm,
+        form_data={"name": "Brann", "template": "fighter", "level": 1},
+    )  # fmt: skip
+    binding_set(
+        campaign=room.campaign, actor=room.gm, user=room.player, character_id=pregen.character_id
+    )
+    _to_play(room)
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player, text="check athletics dc 10")
+    assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    operation = job.operations.get()
+    assert (operation.tool, operation.state) == ("ability_check", "returned")
+    assert operation.arguments["character_id"] == pregen.character_id
+    assert operation.result["structuredContent"]["character_id"] == pregen.character_id
+
+
 def test_a_player_whose_character_was_unbound_cannot_act_as_it(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):
-    """The domain still lists the player as the character's controller, but the delegation
-    names no character for them: a model that acts as it anyway is refused by the domain."""
+    """Unbinding takes the character's control back on the domain, and the delegation names no
+    character for them: a model that acts as it anyway is refused by the domain."""
     from apps.campaigns.services.characters import binding_remove, character_create_for
 
     room = dnd_room

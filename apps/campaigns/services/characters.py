@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.core.errors import NotFound, PermissionDenied, ValidationFailed
@@ -130,14 +131,24 @@ def binding_set(
     can_view_private: bool = True,
 ) -> ActorBinding:
     """Bind a member to a character (owner/GM). The character is read from the domain server
-    first, as the GM, so a binding never names a character that does not exist.
+    first, as the GM, so a binding never names a character that does not exist. Control is
+    the domain's to enforce: giving it (or taking it from its controller) assigns the
+    character's controller there first, and the character's other bindings lose control.
 
-    Raises NotFound (campaign, member or character), PermissionDenied, Conflict."""
+    Raises NotFound (campaign, member or character), PermissionDenied, Conflict, ValidationFailed
+    (a monster) and the domain client's errors."""
     campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
-    if not CampaignMembership.objects.filter(
-        campaign=campaign, user=user, status=CampaignMembership.Status.ACTIVE
-    ).exists():
+    role = (
+        CampaignMembership.objects.filter(
+            campaign=campaign, user=user, status=CampaignMembership.Status.ACTIVE
+        )
+        .values_list("role", flat=True)
+        .first()
+    )
+    if role is None:
         raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
+    if can_control and role not in PLAYING_ROLES:
+        raise ValidationFailed(_("Observers cannot control characters; bind without control."))
     try:
         result = domain_call(
             system_id=campaign.system_id,
@@ -154,7 +165,22 @@ def binding_set(
             ) from exc
         raise
     character = result.structured.get("character") or {}
+    if character.get("kind") == "monster" and can_control:
+        raise ValidationFailed(_("Monsters stay with the GM; bind it without control."))
+    controller = character.get("controller")
+    if can_control and controller != user.principal:
+        assigned = _controller_assign(campaign, actor, character_id, user.principal)
+    elif not can_control and controller == user.principal:
+        assigned = _controller_assign(campaign, actor, character_id, None)
+    else:
+        assigned = None
     with transaction.atomic():
+        if assigned is not None:
+            receipt_apply(campaign=campaign, result=assigned)
+        if can_control:
+            ActorBinding.objects.filter(
+                campaign=campaign, character_id=character_id, can_control=True
+            ).exclude(user=user).update(can_control=False, updated_at=timezone.now())
         binding = _binding_upsert(
             campaign=campaign,
             user=user,
@@ -179,9 +205,11 @@ def binding_set(
 
 
 def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> ActorBinding:
-    """Unbind a member from a character (owner/GM); unbinding twice is a no-op.
+    """Unbind a member from a character (owner/GM); unbinding twice is a no-op. Removing the
+    controlling binding leaves the character with no controller on the domain server (the
+    GM's alone) before the binding changes here.
 
-    Raises NotFound, PermissionDenied."""
+    Raises NotFound, PermissionDenied and the domain client's errors."""
     campaign_access(campaign_id=campaign.id, user=actor, manage=True)
     binding = ActorBinding.objects.filter(
         campaign=campaign, user=user, character_id=character_id
@@ -190,7 +218,17 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
         raise NotFound(_("No such binding."), code="binding_not_found")
     if binding.status == ActorBinding.Status.REMOVED:
         return binding
+    assigned = None
+    if binding.can_control:
+        try:
+            assigned = _controller_assign(campaign, actor, character_id, None)
+        except DomainError as exc:
+            if exc.domain_code not in ("not_found", "invalid_request"):
+                raise
+            # The character is gone from the domain: there is no control left to take back.
     with transaction.atomic():
+        if assigned is not None:
+            receipt_apply(campaign=campaign, result=assigned)
         binding.status = ActorBinding.Status.REMOVED
         binding.save(update_fields=["status", "updated_at"])
         audit_record(
@@ -201,3 +239,16 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
             details={"user_id": str(user.id), "character_id": character_id},
         )
     return binding
+
+
+def _controller_assign(campaign: Campaign, actor, character_id: str, controller: str | None):
+    arguments: dict[str, Any] = {"character_id": character_id}
+    if controller is not None:
+        arguments["controller"] = controller
+    return authority_write(
+        campaign=campaign,
+        tool="character_assign",
+        arguments=arguments,
+        requester=actor,
+        key=f"assign:{character_id}:{controller or 'none'}",
+    )
