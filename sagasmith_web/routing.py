@@ -1,5 +1,7 @@
 """Protocol routing. Kept apart from asgi.py so tests can build the same stack."""
 
+import tempfile
+
 from a2wsgi import WSGIMiddleware
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
@@ -35,6 +37,60 @@ class OutboxPollerLifespan:
         return await self.app(scope, wrapped_receive, wrapped_send)
 
 
+BODY_CHUNK = 64 * 1024
+
+
+class WholeRequestFirst:
+    """Reads a request's whole body on the event loop before the app gets it, as Django's ASGI
+    handler does: a slow or stalled upload then holds no pool thread. Also drops header names
+    with an underscore, as Django does, so `X_Forwarded_For` cannot pass for
+    `X-Forwarded-For`, and states the body's length, so a chunked body reaches the view."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        from django.conf import settings
+
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)
+        try:
+            size = 0
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return  # the client left before its request was complete
+                chunk = message.get("body", b"")
+                body.write(chunk)
+                size += len(chunk)
+                if not message.get("more_body", False):
+                    break
+            body.seek(0)
+            stated = any(name.lower() == b"content-length" for name, _ in scope["headers"])
+            headers = [
+                (name, value)
+                for name, value in scope["headers"]
+                if b"_" not in name and name.lower() != b"content-length"
+            ]
+            if size or stated:
+                headers.append((b"content-length", str(size).encode()))
+            sent = False
+
+            async def replay():
+                nonlocal sent
+                if sent:
+                    return await receive()  # after the body: only a disconnect comes
+                chunk = body.read(BODY_CHUNK)
+                sent = body.tell() >= size
+                return {"type": "http.request", "body": chunk, "more_body": not sent}
+
+            await self.app({**scope, "headers": headers}, replay, send)
+        finally:
+            body.close()
+
+
 def wsgi_over_asgi(django_wsgi):
     """Django's HTTP views, served from a fixed pool of threads.
 
@@ -44,7 +100,7 @@ def wsgi_over_asgi(django_wsgi):
     """
     from django.conf import settings
 
-    return WSGIMiddleware(django_wsgi, workers=settings.WEB_HTTP_THREADS)
+    return WholeRequestFirst(WSGIMiddleware(django_wsgi, workers=settings.WEB_HTTP_THREADS))
 
 
 def build_application(django_http):

@@ -60,7 +60,7 @@ ROOT_URLCONF = "sagasmith_web.urls"
 ASGI_APPLICATION = "sagasmith_web.asgi.application"
 # Threads serving HTTP views in each web process (websockets run on its event loop). Keep it
 # under DATABASE_POOL_MAX: the sockets' own queries share that pool.
-WEB_HTTP_THREADS = env.int("WEB_HTTP_THREADS", default=12)
+WEB_HTTP_THREADS = env.int("WEB_HTTP_THREADS", default=16)
 WSGI_APPLICATION = None
 
 TEMPLATES = [

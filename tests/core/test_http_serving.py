@@ -75,3 +75,70 @@ async def test_sign_in_through_the_served_application(make_user):
         lambda: list(UserSession.objects.values_list("user__email", "ip_address"))
     )
     assert sessions == [("pool@example.test", CLIENT_IP)]
+
+
+def test_a_header_name_with_an_underscore_is_dropped():
+    from sagasmith_web.asgi import application
+
+    async def run():
+        async with asgi_client(application) as client:
+            return await client.get("/api/health", headers={"X_Request_ID": "req-spoofed"})
+
+    response = asyncio.run(run())
+    assert response.status_code == 200
+    assert re.fullmatch(r"[0-9a-f]{32}", response.headers["X-Request-ID"])
+
+
+async def test_a_chunked_sign_in_reaches_the_view(make_user):
+    from sagasmith_web.asgi import application
+
+    await asyncio.to_thread(make_user, "chunked@example.test")
+    async with asgi_client(application) as client:
+        await client.get("/accounts/login/")
+        form = (
+            f"login=chunked%40example.test&password=s3cret-passw0rd%21"
+            f"&csrfmiddlewaretoken={client.cookies['csrftoken']}"
+        ).encode()
+
+        async def chunks():
+            for start in range(0, len(form), 16):
+                yield form[start : start + 16]
+
+        signed_in = await client.post(
+            "/accounts/login/",
+            content=chunks(),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Referer": "http://localhost/accounts/login/",
+            },
+        )
+    assert signed_in.status_code == 302, signed_in.text[:300]
+
+
+async def test_a_stalled_upload_holds_no_thread(settings):
+    settings.WEB_HTTP_THREADS = 1
+    app = build_application(wsgi_over_asgi(get_wsgi_application()))
+    never = asyncio.Event()
+
+    async def stalled_receive():
+        await never.wait()
+        return {"type": "http.disconnect"}
+
+    async def ignore(message):
+        pass
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": "/accounts/login/", "raw_path": b"/accounts/login/",
+        "query_string": b"", "root_path": "", "client": (CLIENT_IP, 1), "server": ("localhost", 80),
+        "headers": [(b"host", b"localhost"), (b"content-length", b"100")],
+    }  # fmt: skip
+    stalled = asyncio.create_task(app(scope, stalled_receive, ignore))
+    try:
+        async with asgi_client(app) as client:
+            health = await asyncio.wait_for(client.get("/api/health"), timeout=10)
+        assert health.status_code == 200
+        assert not stalled.done()
+    finally:
+        never.set()
+        await asyncio.wait_for(stalled, timeout=10)
