@@ -182,6 +182,9 @@ class ActorBinding(BaseModel):
     can_control = models.BooleanField(default=True)
     can_view_private = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    # The authority revision of the domain write that last gave or took this binding's control:
+    # of two assignments recorded out of order, the older one does not take control back.
+    control_revision = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ["created_at"]

@@ -12,6 +12,7 @@ from domain_servers.common.server import (
     ALL_ROLES,
     GM_ROLES,
     PLAYING_ROLES,
+    PRINCIPAL_PATTERN,
     RANDOM_RECEIPT_SCHEMA,
     Call,
     Outcome,
@@ -22,6 +23,7 @@ from domain_servers.common.server import (
 )
 
 GRANTABLE_ROLES = ["gm", "observer", "player"]
+NO_CONTROLLER = "none"
 
 
 def campaign_tools(
@@ -72,11 +74,13 @@ def campaign_tools(
             raise denied("only the owner may change a gm's role")
         previous = members.get(target)
         members[target] = role
+        released = _release_characters(call, target) if role not in PLAYING_ROLES else []
         return Outcome(
-            {"principal": target, "role": role, "previous_role": previous},
-            scopes=["campaign", "membership"],
-            entity_ids=[target],
-        )
+            {"principal": target, "role": role, "previous_role": previous,
+             "released_characters": released},
+            scopes=["campaign", "membership", *(f"character:{c}" for c in released)],
+            entity_ids=[target, *released],
+        )  # fmt: skip
 
     def member_revoke(call: Call) -> Outcome:
         target = call.args["principal"]
@@ -88,10 +92,11 @@ def campaign_tools(
         if members[target] == "gm" and call.role != "owner":
             raise denied("only the owner may revoke a gm")
         previous = members.pop(target)
+        released = _release_characters(call, target)
         return Outcome(
-            {"principal": target, "previous_role": previous},
-            scopes=["campaign", "membership"],
-            entity_ids=[target],
+            {"principal": target, "previous_role": previous, "released_characters": released},
+            scopes=["campaign", "membership", *(f"character:{c}" for c in released)],
+            entity_ids=[target, *released],
         )
 
     def character_assign(call: Call) -> Outcome:
@@ -102,10 +107,14 @@ def campaign_tools(
             raise invalid(f"character_id {char_id!r} is not a character in this campaign")
         if char.get("kind") == "monster":
             raise invalid(f"{char_id} is a monster; monsters stay with the gm")
+        previous = char.get("controller")
+        expected = call.args.get("expected_controller")
+        if expected is not None and expected != (previous or NO_CONTROLLER):
+            # The caller decided on a controller it read; someone changed it since.
+            raise invalid(f"{char_id} is controlled by {previous or NO_CONTROLLER}, not {expected}")
         controller = call.args.get("controller")
         if controller is not None and call.state["members"].get(controller) not in PLAYING_ROLES:
             raise invalid(f"{controller} is not a member who plays in this campaign")
-        previous = char.get("controller")
         char["controller"] = controller
         return Outcome(
             {"character_id": char_id, "controller": controller, "previous_controller": previous},
@@ -162,7 +171,10 @@ def campaign_tools(
         ),
         ToolSpec(
             name="member_grant",
-            description="Grant or change a member's role (owner or gm only).",
+            description=(
+                "Grant or change a member's role (owner or gm only); an observer controls no "
+                "character."
+            ),
             handler=member_grant,
             write=True,
             roles=GM_ROLES,
@@ -177,11 +189,18 @@ def campaign_tools(
                 },
             },
             required=("principal", "role"),
-            output={"principal": {"type": "string"}, "role": {"type": "string"}},
+            output={
+                "principal": {"type": "string"},
+                "role": {"type": "string"},
+                "released_characters": {"type": "array", "items": {"type": "string"}},
+            },
         ),
         ToolSpec(
             name="member_revoke",
-            description="Remove a member from the campaign (owner or gm only).",
+            description=(
+                "Remove a member from the campaign (owner or gm only); the characters they "
+                "controlled are left with no controller."
+            ),
             handler=member_revoke,
             write=True,
             roles=GM_ROLES,
@@ -189,7 +208,10 @@ def campaign_tools(
             destructive=True,
             params={"principal": principal("Principal to remove.")},
             required=("principal",),
-            output={"principal": {"type": "string"}},
+            output={
+                "principal": {"type": "string"},
+                "released_characters": {"type": "array", "items": {"type": "string"}},
+            },
         ),
         ToolSpec(
             name="character_assign",
@@ -204,6 +226,15 @@ def campaign_tools(
             params={
                 "character_id": string("The character to assign.", 80, minLength=1),
                 "controller": principal("The playing member who controls it; omit for none."),
+                "expected_controller": {
+                    "type": "string",
+                    "maxLength": 160,
+                    "pattern": f"^({NO_CONTROLLER}|{PRINCIPAL_PATTERN[1:-1]})$",
+                    "description": (
+                        f"Assign only if this is the current controller ('{NO_CONTROLLER}' for "
+                        "none); otherwise change nothing."
+                    ),
+                },
             },
             required=("character_id",),
             output={
@@ -254,6 +285,19 @@ def campaign_tools(
             },
         ),
     ]
+
+
+def _release_characters(call: Call, target: str) -> list[str]:
+    """A former member, or one now only watching, controls nothing: their characters stay
+    with the gm until assigned again. Returns their ids, sorted."""
+    released = sorted(
+        char_id
+        for char_id, char in call.state["characters"].items()
+        if char.get("controller") == target
+    )
+    for char_id in released:
+        call.state["characters"][char_id]["controller"] = None
+    return released
 
 
 def _campaign_view(call: Call, summary: Callable[[Call], dict[str, Any]]) -> dict[str, Any]:

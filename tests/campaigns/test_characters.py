@@ -182,3 +182,104 @@ def test_a_monster_is_never_given_control(domains, api_client, campaign, gm, pla
         "Monsters stay with the GM; bind it without control."
     )
     assert ActorBinding.objects.count() == 0
+
+
+def _pregen(api_client, campaign, gm):
+    api_client.force_authenticate(gm)
+    sheet = {"name": "Brann", "template": "fighter", "level": 1}
+    created = api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    return created.json()["character_id"]
+
+
+def test_control_changed_meanwhile_is_a_conflict(
+    domains, api_client, campaign, gm, player, make_user, monkeypatch
+):
+    from apps.campaigns.services import characters
+
+    friend = make_user("friend@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    char_id = _pregen(api_client, campaign, gm)
+    real = characters._controller_assign
+
+    def another_gm_first(campaign, actor, character_id, **kwargs):
+        # Another manager's assignment lands between this request's read and its write.
+        real(campaign, actor, character_id, controller=friend.principal, expected=gm.principal)
+        return real(campaign, actor, character_id, **kwargs)
+
+    monkeypatch.setattr(characters, "_controller_assign", another_gm_first)
+    url = f"/api/campaigns/{campaign.id}/characters/{char_id}/bindings/{player.id}"
+    refused = api_client.put(url, {"can_control": True}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "binding_changed"
+    assert refused.json()["error"]["message"] == (
+        f"Who controls {char_id} changed meanwhile ({char_id} is controlled by "
+        f"{friend.principal}, not {gm.principal}). Reload and try again."
+    )
+    assert _controls(campaign) == [("gm@example.test", True)]  # nothing recorded here
+
+
+def test_an_assignment_recorded_late_does_not_take_control_back(
+    domains, campaign, gm, player, make_user, monkeypatch
+):
+    from apps.campaigns.services import characters
+
+    friend = make_user("friend@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    pregen = characters.character_create_for(
+        campaign=campaign, user=gm, form_data={"name": "Brann", "template": "fighter", "level": 1}
+    )
+    real = characters._controller_assign
+    overtaken = []
+
+    def overtaken_before_recording(campaign, actor, character_id, **kwargs):
+        result = real(campaign, actor, character_id, **kwargs)
+        if not overtaken:
+            # The player's assignment is on the domain; before it is recorded here, a second
+            # request gives the character to the friend, start to finish.
+            overtaken.append(True)
+            characters.binding_set(
+                campaign=Campaign.objects.get(pk=campaign.pk), actor=gm, user=friend,
+                character_id=character_id,
+            )  # fmt: skip
+        return result
+
+    monkeypatch.setattr(characters, "_controller_assign", overtaken_before_recording)
+    late = characters.binding_set(
+        campaign=campaign, actor=gm, user=player, character_id=pregen.character_id
+    )
+    assert late.can_control is False
+    assert _controller(campaign, gm, pregen.character_id) == friend.principal
+    assert _controls(campaign) == [
+        ("friend@example.test", True), ("gm@example.test", False), ("player@example.test", False),
+    ]  # fmt: skip
+
+
+def test_a_creator_is_bound_without_control_of_a_character_already_given_away(
+    domains, campaign, gm, player, make_user
+):
+    from django.db import transaction
+
+    from apps.campaigns.services.characters import binding_for_created
+
+    friend = make_user("friend@example.test")
+    with transaction.atomic():
+        ActorBinding.objects.create(campaign=campaign, user=friend, character_id="pc-9")
+        created = binding_for_created(
+            campaign=campaign, user=player, character={"id": "pc-9", "name": "Vex"}
+        )
+    assert (created.can_control, created.can_view_private) == (False, True)
+    assert _controls(campaign) == [("friend@example.test", True), ("player@example.test", False)]
+
+
+def test_a_player_made_observer_controls_nothing(domains, api_client, campaign, gm, player):
+    from apps.campaigns.services.membership import membership_change_role
+
+    join(campaign, gm, player)
+    api_client.force_authenticate(player)
+    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
+    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    membership_change_role(campaign=campaign, actor=gm, user=player, role="observer")
+    assert _controller(campaign, gm, "pc-1") is None
+    assert _controls(campaign) == [("player@example.test", False)]

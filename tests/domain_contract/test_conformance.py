@@ -356,14 +356,48 @@ def test_receipts_present_and_sorted(harness: Harness) -> None:
     assert members == [{"principal": OWNER, "role": "owner"}]
 
 
+def _sheet(harness: Harness) -> dict[str, Any]:
+    if harness.entry.system_id == "dnd5e":
+        return {"name": "Pregen", "template": "fighter", "level": 1}
+    return {"name": "Pregen"}
+
+
+def test_a_revoked_member_controls_nothing(harness: Harness) -> None:
+    campaign = harness.new_campaign()
+    revision = harness.revision(campaign)
+    created = harness.write("character_create", campaign, revision, _sheet(harness), sub=PLAYER)
+    char_id = created.structured_content["character"]["id"]
+    revoked = harness.write("member_revoke", campaign, revision + 1, {"principal": PLAYER})
+    assert revoked.structured_content["released_characters"] == [char_id]
+    receipt = revoked.structured_content["receipt"]
+    assert receipt["changed_scopes"] == ["campaign", f"character:{char_id}", "membership"]
+    assert receipt["entity_ids"] == sorted([PLAYER, char_id])
+    view = harness.call("character_get", campaign, {"character_id": char_id})
+    assert view.structured_content["character"]["controller"] is None
+
+    theirs = harness.write(
+        "character_create", campaign, revision + 2, _sheet(harness), sub=OTHER_PLAYER
+    ).structured_content["character"]["id"]
+    watching = harness.write(
+        "member_grant", campaign, revision + 3, {"principal": OTHER_PLAYER, "role": "observer"}
+    ).structured_content
+    assert watching["released_characters"] == [theirs]
+    assert watching["receipt"]["changed_scopes"] == [
+        "campaign",
+        f"character:{theirs}",
+        "membership",
+    ]
+    view = harness.call("character_get", campaign, {"character_id": theirs})
+    assert view.structured_content["character"]["controller"] is None
+
+
 def test_only_the_assigned_controller_acts_as_a_character(harness: Harness) -> None:
     campaign = harness.new_campaign()
     revision = harness.revision(campaign)
     assert not harness.write("phase_set", campaign, revision, {"phase": "play"}).is_error
     revision += 1
     dnd5e = harness.entry.system_id == "dnd5e"
-    sheet = {"name": "Pregen", "template": "fighter", "level": 1} if dnd5e else {"name": "Pregen"}
-    created = harness.write("character_create", campaign, revision, sheet)  # by the owner
+    created = harness.write("character_create", campaign, revision, _sheet(harness))  # by owner
     char_id = created.structured_content["character"]["id"]
     revision += 1
     if dnd5e:
@@ -411,12 +445,18 @@ def test_only_the_assigned_controller_acts_as_a_character(harness: Harness) -> N
     assert not acted.is_error, acted.structured_content
     revision += 1
 
-    taken = assign(revision).structured_content  # no controller: the gm's alone
+    moved = error_of(assign(revision, controller=OTHER_PLAYER, expected_controller=OWNER))
+    assert moved["code"] == "invalid_request"
+    assert moved["message"] == f"{char_id} is controlled by {PLAYER}, not {OWNER}"
+    taken = assign(revision, expected_controller=PLAYER).structured_content  # the gm's alone
     assert (taken["controller"], taken["previous_controller"]) == (None, PLAYER)
     revision += 1
     assert error_of(act(revision))["code"] == "authorization_denied"
     owner_view = harness.call("character_get", campaign, {"character_id": char_id})
     assert owner_view.structured_content["character"]["controller"] is None
+    unowned = error_of(assign(revision, controller=PLAYER, expected_controller=OWNER))
+    assert unowned["message"] == f"{char_id} is controlled by none, not {OWNER}"
+    assert not assign(revision, controller=PLAYER, expected_controller="none").is_error
 
 
 def test_audience_filtering(harness: Harness) -> None:

@@ -2,11 +2,12 @@ from django.db import migrations, models
 
 
 def keep_one_controller(apps, schema_editor):
-    """Where several active bindings control one character, the newest keeps control."""
+    """Where several active bindings control one character, the oldest keeps control: until
+    now the domain's controller was the character's creator, whose binding came first."""
     ActorBinding = apps.get_model("campaigns", "ActorBinding")
     seen = set()
     controlling = ActorBinding.objects.filter(status="active", can_control=True).order_by(
-        "campaign_id", "character_id", "-updated_at"
+        "campaign_id", "character_id", "created_at"
     )
     for binding in controlling.iterator():
         key = (binding.campaign_id, binding.character_id)

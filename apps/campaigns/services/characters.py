@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.core.errors import NotFound, PermissionDenied, ValidationFailed
+from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from apps.core.services import audit_record
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
@@ -17,8 +17,9 @@ from apps.domains.registry import get_plugin
 
 from ..models import ActorBinding, Campaign, CampaignMembership
 from .access import campaign_access
-from .authority import authority_write, receipt_apply
+from .authority import authority_write, receipt_apply, receipt_revision
 
+NO_CONTROLLER = "none"  # character_assign's expected_controller for a character with none
 PLAYING_ROLES = (
     CampaignMembership.Role.OWNER,
     CampaignMembership.Role.GM,
@@ -74,13 +75,27 @@ def character_create_for(
 
 def binding_for_created(*, campaign: Campaign, user, character: dict) -> ActorBinding:
     """Bind `user` to a character they created on the domain (with the character form, or by an
-    agent's `character_create` in a room turn). Call inside the transaction that records it."""
+    agent's `character_create` in a room turn). Call inside the transaction that records it.
+    If the GM already gave the new character to someone else, the creator is bound without
+    control: the domain names one controller."""
+    character_id = str(character["id"])
+    _lock_bindings(campaign)
+    taken = (
+        ActorBinding.objects.filter(
+            campaign=campaign,
+            character_id=character_id,
+            status=ActorBinding.Status.ACTIVE,
+            can_control=True,
+        )
+        .exclude(user=user)
+        .exists()
+    )
     return _binding_upsert(
         campaign=campaign,
         user=user,
-        character_id=str(character["id"]),
+        character_id=character_id,
         character_name=str(character.get("name", "")),
-        can_control=True,
+        can_control=not taken,
         can_view_private=True,
     )
 
@@ -93,32 +108,30 @@ def _binding_upsert(
     character_name: str,
     can_control: bool,
     can_view_private: bool,
+    control_revision: int | None = None,
 ) -> ActorBinding:
+    fields = {"can_control": can_control, "can_view_private": can_view_private}
+    if control_revision is not None:
+        fields["control_revision"] = control_revision
     binding, created = ActorBinding.objects.select_for_update().get_or_create(
         campaign=campaign,
         user=user,
         character_id=character_id,
-        defaults={
-            "character_name": character_name,
-            "can_control": can_control,
-            "can_view_private": can_view_private,
-        },
+        defaults={"character_name": character_name, **fields},
     )
     if not created:
         binding.character_name = character_name or binding.character_name
-        binding.can_control = can_control
-        binding.can_view_private = can_view_private
         binding.status = ActorBinding.Status.ACTIVE
-        binding.save(
-            update_fields=[
-                "character_name",
-                "can_control",
-                "can_view_private",
-                "status",
-                "updated_at",
-            ]
-        )
+        for name, value in fields.items():
+            setattr(binding, name, value)
+        binding.save(update_fields=["character_name", "status", "updated_at", *fields])
     return binding
+
+
+def _lock_bindings(campaign: Campaign) -> None:
+    # Binding changes in a campaign take its row lock (as a receipt's UPDATE does), so the
+    # one-controller rule is checked against committed rows.
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
 
 
 def binding_set(
@@ -133,10 +146,12 @@ def binding_set(
     """Bind a member to a character (owner/GM). The character is read from the domain server
     first, as the GM, so a binding never names a character that does not exist. Control is
     the domain's to enforce: giving it (or taking it from its controller) assigns the
-    character's controller there first, and the character's other bindings lose control.
+    character's controller there first, only if it is still the one read, and the character's
+    other bindings lose control.
 
-    Raises NotFound (campaign, member or character), PermissionDenied, Conflict, ValidationFailed
-    (a monster) and the domain client's errors."""
+    Raises NotFound (campaign, member or character), PermissionDenied, Conflict (archived, or
+    control changed meanwhile), ValidationFailed (an observer or a monster given control) and
+    the domain client's errors."""
     campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
     role = (
         CampaignMembership.objects.filter(
@@ -168,16 +183,33 @@ def binding_set(
     if character.get("kind") == "monster" and can_control:
         raise ValidationFailed(_("Monsters stay with the GM; bind it without control."))
     controller = character.get("controller")
-    if can_control and controller != user.principal:
-        assigned = _controller_assign(campaign, actor, character_id, user.principal)
-    elif not can_control and controller == user.principal:
-        assigned = _controller_assign(campaign, actor, character_id, None)
-    else:
-        assigned = None
+    assigned = None
+    if can_control != (controller == user.principal):
+        try:
+            assigned = _controller_assign(
+                campaign, actor, character_id,
+                controller=user.principal if can_control else None, expected=controller,
+            )  # fmt: skip
+        except DomainError as exc:
+            if exc.domain_code != "invalid_request":
+                raise
+            raise Conflict(
+                _("Who controls %(id)s changed meanwhile (%(reason)s). Reload and try again.")
+                % {"id": character_id, "reason": exc.message},
+                code="binding_changed",
+            ) from exc
     with transaction.atomic():
+        _lock_bindings(campaign)
+        control_revision = None
         if assigned is not None:
             receipt_apply(campaign=campaign, result=assigned)
+            control_revision = receipt_revision(assigned.receipt)
+            newest = _control_revision(campaign, character_id)
+            if control_revision < newest:
+                # A later assignment of this character is already recorded: it stands.
+                can_control = False
         if can_control:
+            # The domain now names this member; no other binding keeps control.
             ActorBinding.objects.filter(
                 campaign=campaign, character_id=character_id, can_control=True
             ).exclude(user=user).update(can_control=False, updated_at=timezone.now())
@@ -188,6 +220,7 @@ def binding_set(
             character_name=str(character.get("name", "")),
             can_control=can_control,
             can_view_private=can_view_private,
+            control_revision=control_revision,
         )
         audit_record(
             actor=actor,
@@ -207,10 +240,10 @@ def binding_set(
 def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> ActorBinding:
     """Unbind a member from a character (owner/GM); unbinding twice is a no-op. Removing the
     controlling binding leaves the character with no controller on the domain server (the
-    GM's alone) before the binding changes here.
+    GM's alone) before the binding changes here, unless control has already moved on.
 
-    Raises NotFound, PermissionDenied and the domain client's errors."""
-    campaign_access(campaign_id=campaign.id, user=actor, manage=True)
+    Raises NotFound, PermissionDenied, Conflict (archived) and the domain client's errors."""
+    campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
     binding = ActorBinding.objects.filter(
         campaign=campaign, user=user, character_id=character_id
     ).first()
@@ -221,16 +254,23 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
     assigned = None
     if binding.can_control:
         try:
-            assigned = _controller_assign(campaign, actor, character_id, None)
+            assigned = _controller_assign(
+                campaign, actor, character_id, controller=None, expected=user.principal
+            )
         except DomainError as exc:
             if exc.domain_code not in ("not_found", "invalid_request"):
                 raise
-            # The character is gone from the domain: there is no control left to take back.
+            # Gone from the domain, or no longer this member's: nothing to take back.
     with transaction.atomic():
+        _lock_bindings(campaign)
+        binding.refresh_from_db()
+        binding.status = ActorBinding.Status.REMOVED
+        fields = ["status", "updated_at"]
         if assigned is not None:
             receipt_apply(campaign=campaign, result=assigned)
-        binding.status = ActorBinding.Status.REMOVED
-        binding.save(update_fields=["status", "updated_at"])
+            binding.control_revision = receipt_revision(assigned.receipt)
+            fields.append("control_revision")
+        binding.save(update_fields=fields)
         audit_record(
             actor=actor,
             action="campaign.binding.remove",
@@ -241,8 +281,21 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
     return binding
 
 
-def _controller_assign(campaign: Campaign, actor, character_id: str, controller: str | None):
-    arguments: dict[str, Any] = {"character_id": character_id}
+def _control_revision(campaign: Campaign, character_id: str) -> int:
+    """The newest control assignment recorded for the character (0 for none)."""
+    revisions = ActorBinding.objects.filter(
+        campaign=campaign, character_id=character_id
+    ).values_list("control_revision", flat=True)
+    return max(revisions, default=0)
+
+
+def _controller_assign(
+    campaign: Campaign, actor, character_id: str, *, controller: str | None, expected: str | None
+):
+    arguments: dict[str, Any] = {
+        "character_id": character_id,
+        "expected_controller": expected or NO_CONTROLLER,
+    }
     if controller is not None:
         arguments["controller"] = controller
     return authority_write(
@@ -250,5 +303,5 @@ def _controller_assign(campaign: Campaign, actor, character_id: str, controller:
         tool="character_assign",
         arguments=arguments,
         requester=actor,
-        key=f"assign:{character_id}:{controller or 'none'}",
+        key=f"assign:{actor.id}:{character_id}:{controller or NO_CONTROLLER}",
     )

@@ -15,6 +15,7 @@ from apps.domains.errors import DomainError
 from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
 from .access import campaign_access
 from .authority import authority_write, campaign_refresh, receipt_apply
+from .characters import PLAYING_ROLES
 
 Role = CampaignMembership.Role
 DECISIONS = {"approve": JoinRequest.Status.APPROVED, "reject": JoinRequest.Status.REJECTED}
@@ -194,6 +195,11 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         locked.role = role
         locked.save(update_fields=["role", "updated_at"])
         receipt_apply(campaign=campaign, result=result)
+        if role not in PLAYING_ROLES:
+            # The domain released their characters with the new role.
+            ActorBinding.objects.filter(campaign=campaign, user=user, can_control=True).update(
+                can_control=False, updated_at=timezone.now()
+            )
         # Open sockets keep the role they connected with until told: a GM demoted to player
         # must stop receiving GM-only entries at once.
         _access_changed(campaign=campaign, user=user, reason="role_changed")
