@@ -24,6 +24,8 @@ from domain_servers.common.server import (
 
 GRANTABLE_ROLES = ["gm", "observer", "player"]
 NO_CONTROLLER = "none"
+# What member_grant and member_revoke report of the characters they took from a member.
+RELEASED_OUTPUT = {"released_characters": {"type": "array", "items": {"type": "string"}}}
 
 
 def campaign_tools(
@@ -192,7 +194,7 @@ def campaign_tools(
             output={
                 "principal": {"type": "string"},
                 "role": {"type": "string"},
-                "released_characters": {"type": "array", "items": {"type": "string"}},
+                **RELEASED_OUTPUT,
             },
         ),
         ToolSpec(
@@ -210,7 +212,7 @@ def campaign_tools(
             required=("principal",),
             output={
                 "principal": {"type": "string"},
-                "released_characters": {"type": "array", "items": {"type": "string"}},
+                **RELEASED_OUTPUT,
             },
         ),
         ToolSpec(

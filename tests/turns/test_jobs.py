@@ -839,14 +839,10 @@ def test_panel_read_after_a_roll_asks_the_domain_nothing(
 ):
     """A roll changes no panel and no character: after it, the viewers' panel reads (character
     cards included) come from the rows; after a change to the character, the card is re-read."""
-    from apps.campaigns.services.characters import character_create_for
     from apps.turns.panels import panel_for_viewer
 
     room = dnd_room
-    binding = character_create_for(
-        campaign=room.campaign, user=room.player,
-        form_data={"name": "Ilsa", "template": "fighter", "level": 1},
-    )  # fmt: skip
+    binding = _fighter(room, room.player, "Ilsa")
     viewers = [room.membership(room.gm), room.membership(room.player)]
     before = [panel_for_viewer(membership=m) for m in viewers]  # reads and stores every row
     assert before[1]["character"]["id"] == binding.character_id
@@ -1043,16 +1039,23 @@ def _to_play(room) -> None:
     campaign_refresh(campaign=room.campaign, requester=room.gm)
 
 
+def _fighter(room, user, name):
+    """A level 1 fighter made with the character form, bound to `user`."""
+    from apps.campaigns.services.characters import character_create_for
+
+    return character_create_for(
+        campaign=room.campaign, user=user,
+        form_data={"name": name, "template": "fighter", "level": 1},
+    )  # fmt: skip
+
+
 def test_a_character_the_gm_gives_a_player_is_theirs_to_act_as(
     dnd_room, django_capture_on_commit_callbacks
 ):
-    from apps.campaigns.services.characters import binding_set, character_create_for
+    from apps.campaigns.services.characters import binding_set
 
     room = dnd_room
-    pregen = character_create_for(
-        campaign=room.campaign, user=room.gm,
-        form_data={"name": "Brann", "template": "fighter", "level": 1},
-    )  # fmt: skip
+    pregen = _fighter(room, room.gm, "Brann")
     binding_set(
         campaign=room.campaign, actor=room.gm, user=room.player, character_id=pregen.character_id
     )
@@ -1071,13 +1074,10 @@ def test_a_player_whose_character_was_unbound_cannot_act_as_it(
 ):
     """Unbinding takes the character's control back on the domain, and the delegation names no
     character for them: a model that acts as it anyway is refused by the domain."""
-    from apps.campaigns.services.characters import binding_remove, character_create_for
+    from apps.campaigns.services.characters import binding_remove
 
     room = dnd_room
-    binding = character_create_for(
-        campaign=room.campaign, user=room.player,
-        form_data={"name": "Ilsa", "template": "fighter", "level": 1},
-    )  # fmt: skip
+    binding = _fighter(room, room.player, "Ilsa")
     binding_remove(
         campaign=room.campaign, actor=room.gm, user=room.player, character_id=binding.character_id
     )
