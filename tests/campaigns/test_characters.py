@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.campaigns.models import ActorBinding, Campaign
+from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
 from apps.domains.client import domain_call
 from tests.campaigns.conftest import join
 
@@ -213,8 +213,8 @@ def test_control_changed_meanwhile_is_a_conflict(
     assert refused.status_code == 409
     assert refused.json()["error"]["code"] == "binding_changed"
     assert refused.json()["error"]["message"] == (
-        f"Who controls {char_id} changed meanwhile ({char_id} is controlled by "
-        f"{friend.principal}, not {gm.principal}). Reload and try again."
+        f"Control of {char_id} could not move: {char_id} is controlled by "
+        f"{friend.principal}, not {gm.principal}. Reload and try again."
     )
     assert _controls(campaign) == [("gm@example.test", True)]  # nothing recorded here
 
@@ -256,7 +256,7 @@ def test_an_assignment_recorded_late_does_not_take_control_back(
     ]  # fmt: skip
 
 
-def test_a_creator_is_bound_without_control_of_a_character_already_given_away(
+def test_a_creator_controls_what_they_made_unless_that_changed_since(
     domains, campaign, gm, player, make_user
 ):
     from django.db import transaction
@@ -264,13 +264,91 @@ def test_a_creator_is_bound_without_control_of_a_character_already_given_away(
     from apps.campaigns.services.characters import binding_for_created
 
     friend = make_user("friend@example.test")
-    with transaction.atomic():
-        ActorBinding.objects.create(campaign=campaign, user=friend, character_id="pc-9")
-        created = binding_for_created(
-            campaign=campaign, user=player, character={"id": "pc-9", "name": "Vex"}
+    join(campaign, gm, player)
+
+    def created(character_id, revision):
+        with transaction.atomic():
+            binding = binding_for_created(
+                campaign=campaign, user=player, character={"id": character_id, "name": "Vex"},
+                revision=revision,
+            )  # fmt: skip
+        return binding.can_control, binding.control_revision
+
+    ActorBinding.objects.create(campaign=campaign, user=friend, character_id="pc-9")
+    assert created("pc-9", 5) == (False, 0)  # given to the friend meanwhile
+    ActorBinding.objects.create(
+        campaign=campaign, user=friend, character_id="pc-10", can_control=False,
+        control_revision=7,
+    )  # fmt: skip
+    assert created("pc-10", 5) == (False, 0)  # taken back at revision 7
+    assert created("pc-11", 5) == (True, 5)
+    CampaignMembership.objects.filter(campaign=campaign, user=player).update(role="observer")
+    assert created("pc-12", 9) == (False, 0)
+
+
+def test_a_resave_is_refused_when_control_moved_after_its_read(
+    domains, api_client, campaign, gm, player, make_user, monkeypatch
+):
+    from apps.campaigns.services import characters
+
+    friend = make_user("friend@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    char_id = _pregen(api_client, campaign, gm)
+    characters.binding_set(campaign=campaign, actor=gm, user=friend, character_id=char_id)
+    real = characters.domain_call
+
+    def read_then_overtaken(**kwargs):
+        result = real(**kwargs)
+        if kwargs["tool"] == "character_get" and not overtaken:
+            overtaken.append(True)  # another manager gives it to the player, start to finish
+            characters.binding_set(
+                campaign=Campaign.objects.get(pk=campaign.pk), actor=gm, user=player,
+                character_id=char_id,
+            )  # fmt: skip
+        return result
+
+    overtaken: list[bool] = []
+    monkeypatch.setattr(characters, "domain_call", read_then_overtaken)
+    url = f"/api/campaigns/{campaign.id}/characters/{char_id}/bindings/{friend.id}"
+    refused = api_client.put(url, {"can_control": True, "can_view_private": False}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["error"]["message"] == (
+        f"Control of {char_id} could not move: another assignment was recorded. "
+        "Reload and try again."
+    )
+    assert _controller(campaign, gm, char_id) == player.principal
+    assert _controls(campaign) == [
+        ("friend@example.test", False), ("gm@example.test", False), ("player@example.test", True),
+    ]  # fmt: skip
+
+
+def test_a_member_made_observer_during_a_binding_is_bound_without_control(
+    domains, campaign, gm, player, monkeypatch
+):
+    from apps.campaigns.services import characters
+    from apps.campaigns.services.membership import membership_change_role
+
+    join(campaign, gm, player)
+    pregen = characters.character_create_for(
+        campaign=campaign, user=gm, form_data={"name": "Brann", "template": "fighter", "level": 1}
+    )
+    real = characters._controller_assign
+
+    def demoted_before_recording(campaign, actor, character_id, **kwargs):
+        result = real(campaign, actor, character_id, **kwargs)
+        membership_change_role(
+            campaign=Campaign.objects.get(pk=campaign.pk), actor=gm, user=player, role="observer"
         )
-    assert (created.can_control, created.can_view_private) == (False, True)
-    assert _controls(campaign) == [("friend@example.test", True), ("player@example.test", False)]
+        return result
+
+    monkeypatch.setattr(characters, "_controller_assign", demoted_before_recording)
+    binding = characters.binding_set(
+        campaign=campaign, actor=gm, user=player, character_id=pregen.character_id
+    )
+    assert binding.can_control is False
+    assert _controller(campaign, gm, pregen.character_id) is None
+    assert _controls(campaign) == [("gm@example.test", False), ("player@example.test", False)]
 
 
 def test_a_player_made_observer_controls_nothing(domains, api_client, campaign, gm, player):

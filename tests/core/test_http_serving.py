@@ -115,6 +115,28 @@ async def test_a_chunked_sign_in_reaches_the_view(make_user):
     assert signed_in.status_code == 302, signed_in.text[:300]
 
 
+async def test_a_body_larger_than_one_replayed_chunk_arrives_whole(make_user):
+    from sagasmith_web.asgi import application
+
+    await asyncio.to_thread(make_user, "large@example.test")
+    async with asgi_client(application) as client:
+        await client.get("/accounts/login/")
+        padding = "x" * 200_000  # about three replayed chunks before the token
+        form = (
+            f"remember_me_not_a_field={padding}&login=large%40example.test"
+            f"&password=s3cret-passw0rd%21&csrfmiddlewaretoken={client.cookies['csrftoken']}"
+        )
+        signed_in = await client.post(
+            "/accounts/login/",
+            content=form.encode(),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Referer": "http://localhost/accounts/login/",
+            },
+        )
+    assert signed_in.status_code == 302, signed_in.text[:300]
+
+
 async def test_a_stalled_upload_holds_no_thread(settings):
     settings.WEB_HTTP_THREADS = 1
     app = build_application(wsgi_over_asgi(get_wsgi_application()))

@@ -62,7 +62,12 @@ def character_create_for(
     character = result.structured.get("character") or {}
     with transaction.atomic():
         receipt_apply(campaign=campaign, result=result)
-        binding = binding_for_created(campaign=campaign, user=user, character=character)
+        binding = binding_for_created(
+            campaign=campaign,
+            user=user,
+            character=character,
+            revision=receipt_revision(result.receipt),
+        )
         audit_record(
             actor=user,
             action="campaign.character.create",
@@ -73,30 +78,33 @@ def character_create_for(
     return binding
 
 
-def binding_for_created(*, campaign: Campaign, user, character: dict) -> ActorBinding:
+def binding_for_created(
+    *, campaign: Campaign, user, character: dict, revision: int
+) -> ActorBinding:
     """Bind `user` to a character they created on the domain (with the character form, or by an
-    agent's `character_create` in a room turn). Call inside the transaction that records it.
-    If the GM already gave the new character to someone else, the creator is bound without
-    control: the domain names one controller."""
+    agent's `character_create` in a room turn) at authority `revision`. Call inside the
+    transaction that records it. The creator controls it unless that changed since on the
+    domain, as far as recorded here: it was given to someone else or taken back, or the
+    creator no longer plays."""
     character_id = str(character["id"])
-    _lock_bindings(campaign)
-    taken = (
-        ActorBinding.objects.filter(
-            campaign=campaign,
-            character_id=character_id,
-            status=ActorBinding.Status.ACTIVE,
-            can_control=True,
-        )
-        .exclude(user=user)
-        .exists()
+    lock_bindings(campaign)
+    taken = ActorBinding.objects.filter(
+        campaign=campaign, character_id=character_id, status=ActorBinding.Status.ACTIVE,
+        can_control=True,
+    ).exclude(user=user).exists()  # fmt: skip
+    control = (
+        not taken
+        and revision >= _control_revision(campaign, character_id)
+        and _active_role(campaign, user) in PLAYING_ROLES
     )
     return _binding_upsert(
         campaign=campaign,
         user=user,
         character_id=character_id,
         character_name=str(character.get("name", "")),
-        can_control=not taken,
+        can_control=control,
         can_view_private=True,
+        control_revision=revision if control else None,
     )
 
 
@@ -128,9 +136,9 @@ def _binding_upsert(
     return binding
 
 
-def _lock_bindings(campaign: Campaign) -> None:
-    # Binding changes in a campaign take its row lock (as a receipt's UPDATE does), so the
-    # one-controller rule is checked against committed rows.
+def lock_bindings(campaign: Campaign) -> None:
+    """Take the campaign's row lock, as every change to its bindings' control does first (a
+    receipt's UPDATE takes the same lock), so they are recorded one at a time."""
     Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
 
 
@@ -153,13 +161,7 @@ def binding_set(
     control changed meanwhile), ValidationFailed (an observer or a monster given control) and
     the domain client's errors."""
     campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
-    role = (
-        CampaignMembership.objects.filter(
-            campaign=campaign, user=user, status=CampaignMembership.Status.ACTIVE
-        )
-        .values_list("role", flat=True)
-        .first()
-    )
+    role = _active_role(campaign, user)
     if role is None:
         raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
     if can_control and role not in PLAYING_ROLES:
@@ -193,26 +195,36 @@ def binding_set(
         except DomainError as exc:
             if exc.domain_code != "invalid_request":
                 raise
-            raise Conflict(
-                _("Who controls %(id)s changed meanwhile (%(reason)s). Reload and try again.")
-                % {"id": character_id, "reason": exc.message},
-                code="binding_changed",
-            ) from exc
+            raise _binding_changed(character_id, exc.message) from exc
     with transaction.atomic():
-        _lock_bindings(campaign)
+        lock_bindings(campaign)
+        # Read again under the lock: a role change or removal recorded since decides too.
+        role = _active_role(campaign, user)
+        if role is None:
+            raise _binding_changed(character_id, _("the member has left the campaign"))
+        newest = _control_revision(campaign, character_id)
         control_revision = None
         if assigned is not None:
             receipt_apply(campaign=campaign, result=assigned)
             control_revision = receipt_revision(assigned.receipt)
-            newest = _control_revision(campaign, character_id)
-            if control_revision < newest:
-                # A later assignment of this character is already recorded: it stands.
-                can_control = False
-        if can_control:
-            # The domain now names this member; no other binding keeps control.
+            current = control_revision >= newest  # else a later assignment is recorded
+        else:
+            # No write: the read said this member already controls it (or does not, and
+            # nothing about control changes). An assignment recorded since the read stands.
+            if can_control and (result.authority_revision or 0) < newest:
+                raise _binding_changed(character_id, _("another assignment was recorded"))
+            current = can_control
+        if current:
+            # The domain took control from every other binding at that revision.
             ActorBinding.objects.filter(
                 campaign=campaign, character_id=character_id, can_control=True
-            ).exclude(user=user).update(can_control=False, updated_at=timezone.now())
+            ).exclude(user=user).update(
+                can_control=False,
+                control_revision=control_revision or newest,
+                updated_at=timezone.now(),
+            )
+        # A role change recorded since (to observer) released the character on the domain.
+        can_control = can_control and current and role in PLAYING_ROLES
         binding = _binding_upsert(
             campaign=campaign,
             user=user,
@@ -262,8 +274,10 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
                 raise
             # Gone from the domain, or no longer this member's: nothing to take back.
     with transaction.atomic():
-        _lock_bindings(campaign)
+        lock_bindings(campaign)
         binding.refresh_from_db()
+        if binding.status == ActorBinding.Status.REMOVED:
+            return binding  # removed meanwhile by another request
         binding.status = ActorBinding.Status.REMOVED
         fields = ["status", "updated_at"]
         if assigned is not None:
@@ -279,6 +293,24 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
             details={"user_id": str(user.id), "character_id": character_id},
         )
     return binding
+
+
+def _active_role(campaign: Campaign, user) -> str | None:
+    return (
+        CampaignMembership.objects.filter(
+            campaign=campaign, user=user, status=CampaignMembership.Status.ACTIVE
+        )
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def _binding_changed(character_id: str, reason: str) -> Conflict:
+    return Conflict(
+        _("Control of %(id)s could not move: %(reason)s. Reload and try again.")
+        % {"id": character_id, "reason": reason},
+        code="binding_changed",
+    )
 
 
 def _control_revision(campaign: Campaign, character_id: str) -> int:
@@ -303,5 +335,8 @@ def _controller_assign(
         tool="character_assign",
         arguments=arguments,
         requester=actor,
-        key=f"assign:{actor.id}:{character_id}:{controller or NO_CONTROLLER}",
+        key=(
+            f"assign:{actor.id}:{character_id}:{expected or NO_CONTROLLER}"
+            f":{controller or NO_CONTROLLER}"
+        ),
     )

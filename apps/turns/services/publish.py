@@ -157,7 +157,12 @@ def _bind_created_characters(campaign: Campaign, job: RoomTurnJob, operations) -
             and character.get("id")
             and character.get("controller") == principal_for(job.requester)
         ):
-            binding_for_created(campaign=campaign, user=job.requester, character=character)
+            binding_for_created(
+                campaign=campaign,
+                user=job.requester,
+                character=character,
+                revision=receipt_revision(op.receipt),
+            )
 
 
 def _actual_credits(stored: dict[str, Any], operations: list[Operation]) -> int:
