@@ -182,9 +182,6 @@ class ActorBinding(BaseModel):
     can_control = models.BooleanField(default=True)
     can_view_private = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    # The authority revision of the domain write that last gave or took this binding's control:
-    # of two assignments recorded out of order, the older one does not take control back.
-    control_revision = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         ordering = ["created_at"]
@@ -204,3 +201,30 @@ class ActorBinding(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.user_id} -> {self.character_id}"
+
+
+class CharacterControl(models.Model):
+    """Who the domain server names as a character's controller, as of an authority revision.
+
+    Each domain write or read that shows the controller is recorded here; the newest revision
+    wins whatever order the records arrive in, and the character's bindings' `can_control`
+    follows it."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="controls")
+    character_id = models.CharField(max_length=64)
+    controller = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    revision = models.PositiveBigIntegerField()
+
+    class Meta:
+        verbose_name = _("character control")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "character_id"], name="campaigns_control_campaign_character"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character_id} -> {self.controller_id} @{self.revision}"

@@ -15,7 +15,7 @@ from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
 
-from ..models import ActorBinding, Campaign, CampaignMembership
+from ..models import ActorBinding, Campaign, CampaignMembership, CharacterControl
 from .access import campaign_access
 from .authority import authority_write, receipt_apply, receipt_revision
 
@@ -82,30 +82,27 @@ def binding_for_created(
     *, campaign: Campaign, user, character: dict, revision: int
 ) -> ActorBinding:
     """Bind `user` to a character they created on the domain (with the character form, or by an
-    agent's `character_create` in a room turn) at authority `revision`. Call inside the
-    transaction that records it. The creator controls it unless that changed since on the
-    domain, as far as recorded here: it was given to someone else or taken back, or the
-    creator no longer plays."""
+    agent's `character_create` in a room turn) at authority `revision`, and record them as its
+    controller at that revision. Call inside the transaction that records it. A binding that
+    already exists was dealt with after the creation (a late publication): it is left as is."""
     character_id = str(character["id"])
     lock_bindings(campaign)
-    taken = ActorBinding.objects.filter(
-        campaign=campaign, character_id=character_id, status=ActorBinding.Status.ACTIVE,
-        can_control=True,
-    ).exclude(user=user).exists()  # fmt: skip
-    control = (
-        not taken
-        and revision >= _control_revision(campaign, character_id)
-        and _active_role(campaign, user) in PLAYING_ROLES
-    )
-    return _binding_upsert(
+    binding, created = ActorBinding.objects.get_or_create(
         campaign=campaign,
         user=user,
         character_id=character_id,
-        character_name=str(character.get("name", "")),
-        can_control=control,
-        can_view_private=True,
-        control_revision=revision if control else None,
+        defaults={
+            "character_name": str(character.get("name", "")),
+            "can_control": False,  # set by the control record below
+            "can_view_private": True,
+        },
     )
+    control_record(
+        campaign=campaign, character_id=character_id, controller=user.principal,
+        revision=revision,
+    )  # fmt: skip
+    binding.refresh_from_db(fields=["can_control"])
+    return binding
 
 
 def _binding_upsert(
@@ -114,32 +111,76 @@ def _binding_upsert(
     user,
     character_id: str,
     character_name: str,
-    can_control: bool,
     can_view_private: bool,
-    control_revision: int | None = None,
 ) -> ActorBinding:
-    fields = {"can_control": can_control, "can_view_private": can_view_private}
-    if control_revision is not None:
-        fields["control_revision"] = control_revision
-    binding, created = ActorBinding.objects.select_for_update().get_or_create(
+    """The member's active binding to the character; its control is the control record's."""
+    binding, created = ActorBinding.objects.get_or_create(
         campaign=campaign,
         user=user,
         character_id=character_id,
-        defaults={"character_name": character_name, **fields},
+        defaults={
+            "character_name": character_name,
+            "can_control": False,
+            "can_view_private": can_view_private,
+        },
     )
     if not created:
         binding.character_name = character_name or binding.character_name
+        binding.can_view_private = can_view_private
         binding.status = ActorBinding.Status.ACTIVE
-        for name, value in fields.items():
-            setattr(binding, name, value)
-        binding.save(update_fields=["character_name", "status", "updated_at", *fields])
+        binding.save(update_fields=["character_name", "can_view_private", "status", "updated_at"])
     return binding
 
 
 def lock_bindings(campaign: Campaign) -> None:
     """Take the campaign's row lock, as every change to its bindings' control does first (a
     receipt's UPDATE takes the same lock), so they are recorded one at a time."""
-    Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
+    Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).values_list("pk").first()
+
+
+def control_record(
+    *, campaign: Campaign, character_id: str, controller: str | None, revision: int
+) -> None:
+    """Record that the domain names `controller` (a principal, or None for the GM alone) for
+    the character as of authority `revision`. The newest revision wins, in whatever order the
+    records arrive, and every binding of the character then controls it exactly when its
+    member is the one named. Call inside a transaction holding `lock_bindings(campaign)`."""
+    record = CharacterControl.objects.filter(campaign=campaign, character_id=character_id).first()
+    if record is None:
+        record = CharacterControl(campaign=campaign, character_id=character_id, revision=0)
+    elif revision <= record.revision:
+        return
+    record.controller_id = _user_id(controller)
+    record.revision = revision
+    record.save()
+    bindings = ActorBinding.objects.filter(campaign=campaign, character_id=character_id)
+    now = timezone.now()
+    # Two statements: the one-controller constraint is checked row by row.
+    bindings.filter(can_control=True).exclude(user_id=record.controller_id).update(
+        can_control=False, updated_at=now
+    )
+    if record.controller_id is not None:
+        bindings.filter(
+            user_id=record.controller_id, status=ActorBinding.Status.ACTIVE, can_control=False
+        ).update(can_control=True, updated_at=now)
+
+
+def controls_released(*, campaign: Campaign, result) -> None:
+    """Record the characters a member_grant or member_revoke took from a member."""
+    for character_id in result.structured.get("released_characters") or []:
+        control_record(
+            campaign=campaign, character_id=character_id, controller=None,
+            revision=receipt_revision(result.receipt),
+        )  # fmt: skip
+
+
+def _user_id(principal: str | None):
+    if principal is None or not principal.startswith("user:"):
+        return None
+    try:
+        return uuid.UUID(principal.removeprefix("user:"))
+    except ValueError:
+        return None
 
 
 def binding_set(
@@ -153,13 +194,13 @@ def binding_set(
 ) -> ActorBinding:
     """Bind a member to a character (owner/GM). The character is read from the domain server
     first, as the GM, so a binding never names a character that does not exist. Control is
-    the domain's to enforce: giving it (or taking it from its controller) assigns the
-    character's controller there first, only if it is still the one read, and the character's
-    other bindings lose control.
+    the domain's: giving it (or taking it from its controller) assigns the character's
+    controller there first, only if it is still the one read; what the domain then names is
+    recorded, and the bindings follow it.
 
-    Raises NotFound (campaign, member or character), PermissionDenied, Conflict (archived, or
-    control changed meanwhile), ValidationFailed (an observer or a monster given control) and
-    the domain client's errors."""
+    Raises NotFound (campaign, member or character), PermissionDenied, Conflict (archived,
+    control changed meanwhile, or the member left), ValidationFailed (an observer or a monster
+    given control) and the domain client's errors."""
     campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
     role = _active_role(campaign, user)
     if role is None:
@@ -185,66 +226,60 @@ def binding_set(
     if character.get("kind") == "monster" and can_control:
         raise ValidationFailed(_("Monsters stay with the GM; bind it without control."))
     controller = character.get("controller")
-    assigned = None
+    known = (controller, result.authority_revision or 0)  # what the domain names, and when
     if can_control != (controller == user.principal):
+        wanted = user.principal if can_control else None
         try:
             assigned = _controller_assign(
-                campaign, actor, character_id,
-                controller=user.principal if can_control else None, expected=controller,
-            )  # fmt: skip
+                campaign, actor, character_id, controller=wanted, expected=controller
+            )
         except DomainError as exc:
             if exc.domain_code != "invalid_request":
                 raise
-            raise _binding_changed(character_id, exc.message) from exc
+            raise Conflict(
+                _("Control of %(id)s could not move (%(reason)s). Reload and try again.")
+                % {"id": character_id, "reason": exc.message},
+                code="binding_changed",
+            ) from exc
+        known = (wanted, receipt_revision(assigned.receipt))
+    else:
+        assigned = None
     with transaction.atomic():
         lock_bindings(campaign)
-        # Read again under the lock: a role change or removal recorded since decides too.
-        role = _active_role(campaign, user)
-        if role is None:
-            raise _binding_changed(character_id, _("the member has left the campaign"))
-        newest = _control_revision(campaign, character_id)
-        control_revision = None
         if assigned is not None:
             receipt_apply(campaign=campaign, result=assigned)
-            control_revision = receipt_revision(assigned.receipt)
-            current = control_revision >= newest  # else a later assignment is recorded
-        else:
-            # No write: the read said this member already controls it (or does not, and
-            # nothing about control changes). An assignment recorded since the read stands.
-            if can_control and (result.authority_revision or 0) < newest:
-                raise _binding_changed(character_id, _("another assignment was recorded"))
-            current = can_control
-        if current:
-            # The domain took control from every other binding at that revision.
-            ActorBinding.objects.filter(
-                campaign=campaign, character_id=character_id, can_control=True
-            ).exclude(user=user).update(
-                can_control=False,
-                control_revision=control_revision or newest,
-                updated_at=timezone.now(),
+        # Read again under the lock: a removal recorded since the check above.
+        member = _active_role(campaign, user) is not None
+        if member:
+            binding = _binding_upsert(
+                campaign=campaign,
+                user=user,
+                character_id=character_id,
+                character_name=str(character.get("name", "")),
+                can_view_private=can_view_private,
             )
-        # A role change recorded since (to observer) released the character on the domain.
-        can_control = can_control and current and role in PLAYING_ROLES
-        binding = _binding_upsert(
-            campaign=campaign,
-            user=user,
-            character_id=character_id,
-            character_name=str(character.get("name", "")),
-            can_control=can_control,
-            can_view_private=can_view_private,
-            control_revision=control_revision,
-        )
-        audit_record(
-            actor=actor,
-            action="campaign.binding.set",
-            subject_type="campaign",
-            subject_id=campaign.id,
-            details={
-                "user_id": str(user.id),
-                "character_id": character_id,
-                "can_control": can_control,
-                "can_view_private": can_view_private,
-            },
+        control_record(
+            campaign=campaign, character_id=character_id, controller=known[0],
+            revision=known[1],
+        )  # fmt: skip
+        if member:
+            binding.refresh_from_db(fields=["can_control"])
+            audit_record(
+                actor=actor,
+                action="campaign.binding.set",
+                subject_type="campaign",
+                subject_id=campaign.id,
+                details={
+                    "user_id": str(user.id),
+                    "character_id": character_id,
+                    "can_control": binding.can_control,
+                    "can_view_private": can_view_private,
+                },
+            )
+    if not member:
+        raise Conflict(
+            _("%(name)s left the campaign meanwhile.") % {"name": user.label},
+            code="member_not_found",
         )
     return binding
 
@@ -275,16 +310,18 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
             # Gone from the domain, or no longer this member's: nothing to take back.
     with transaction.atomic():
         lock_bindings(campaign)
+        if assigned is not None:
+            receipt_apply(campaign=campaign, result=assigned)
+            control_record(
+                campaign=campaign, character_id=character_id, controller=None,
+                revision=receipt_revision(assigned.receipt),
+            )  # fmt: skip
         binding.refresh_from_db()
         if binding.status == ActorBinding.Status.REMOVED:
             return binding  # removed meanwhile by another request
         binding.status = ActorBinding.Status.REMOVED
-        fields = ["status", "updated_at"]
-        if assigned is not None:
-            receipt_apply(campaign=campaign, result=assigned)
-            binding.control_revision = receipt_revision(assigned.receipt)
-            fields.append("control_revision")
-        binding.save(update_fields=fields)
+        binding.can_control = False
+        binding.save(update_fields=["status", "can_control", "updated_at"])
         audit_record(
             actor=actor,
             action="campaign.binding.remove",
@@ -303,22 +340,6 @@ def _active_role(campaign: Campaign, user) -> str | None:
         .values_list("role", flat=True)
         .first()
     )
-
-
-def _binding_changed(character_id: str, reason: str) -> Conflict:
-    return Conflict(
-        _("Control of %(id)s could not move: %(reason)s. Reload and try again.")
-        % {"id": character_id, "reason": reason},
-        code="binding_changed",
-    )
-
-
-def _control_revision(campaign: Campaign, character_id: str) -> int:
-    """The newest control assignment recorded for the character (0 for none)."""
-    revisions = ActorBinding.objects.filter(
-        campaign=campaign, character_id=character_id
-    ).values_list("control_revision", flat=True)
-    return max(revisions, default=0)
 
 
 def _controller_assign(

@@ -14,8 +14,8 @@ from apps.domains.errors import DomainError
 
 from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
 from .access import campaign_access
-from .authority import authority_write, campaign_refresh, receipt_apply, receipt_revision
-from .characters import PLAYING_ROLES, lock_bindings
+from .authority import authority_write, campaign_refresh, receipt_apply
+from .characters import controls_released, lock_bindings
 
 Role = CampaignMembership.Role
 DECISIONS = {"approve": JoinRequest.Status.APPROVED, "reject": JoinRequest.Status.REJECTED}
@@ -191,20 +191,13 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
     )
     with transaction.atomic():
         locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)
-        # The membership, then the campaign (as joins lock them), then the bindings (as
-        # binding changes do, after the campaign).
+        # The campaign before the bindings, as binding changes take them.
         lock_bindings(campaign)
         previous = locked.role
         locked.role = role
         locked.save(update_fields=["role", "updated_at"])
         receipt_apply(campaign=campaign, result=result)
-        if role not in PLAYING_ROLES:
-            # The domain released their characters with the new role.
-            ActorBinding.objects.filter(campaign=campaign, user=user, can_control=True).update(
-                can_control=False,
-                control_revision=receipt_revision(result.receipt),
-                updated_at=timezone.now(),
-            )
+        controls_released(campaign=campaign, result=result)  # an observer controls none
         # Open sockets keep the role they connected with until told: a GM demoted to player
         # must stop receiving GM-only entries at once.
         _access_changed(campaign=campaign, user=user, reason="role_changed")
@@ -245,17 +238,16 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
     now = timezone.now()
     with transaction.atomic():
         locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)
-        # The membership, then the campaign (as joins lock them), then the bindings (as
-        # binding changes do, after the campaign).
+        # The campaign before the bindings, as binding changes take them.
         lock_bindings(campaign)
         locked.status = CampaignMembership.Status.REMOVED
         locked.removed_at = now
         locked.save(update_fields=["status", "removed_at", "updated_at"])
-        # The domain released their characters with the revocation.
-        released = {"control_revision": receipt_revision(result.receipt)} if result else {}
         ActorBinding.objects.filter(
             campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE
-        ).update(status=ActorBinding.Status.REMOVED, updated_at=now, **released)
+        ).update(status=ActorBinding.Status.REMOVED, can_control=False, updated_at=now)
+        if result is not None:
+            controls_released(campaign=campaign, result=result)
         if result is not None:
             receipt_apply(campaign=campaign, result=result)
         _access_changed(campaign=campaign, user=user, reason="removed")
