@@ -179,7 +179,8 @@ class ActorBinding(BaseModel):
     )
     character_id = models.CharField(max_length=64)
     character_name = models.CharField(max_length=120, blank=True)
-    can_control = models.BooleanField(default=True)
+    # Follows CharacterControl: true exactly for the active binding of the named controller.
+    can_control = models.BooleanField(default=False)
     can_view_private = models.BooleanField(default=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from apps.campaigns.models import ActorBinding, Campaign, CharacterControl
+from apps.core.errors import Conflict
 from apps.domains.client import domain_call
 from tests.campaigns.conftest import join
 
@@ -246,10 +247,10 @@ def test_an_assignment_recorded_late_does_not_take_control_back(
         return result
 
     monkeypatch.setattr(characters, "_controller_assign", overtaken_before_recording)
-    late = characters.binding_set(
-        campaign=campaign, actor=gm, user=player, character_id=pregen.character_id
-    )
-    assert late.can_control is False
+    with pytest.raises(Conflict, match="moved meanwhile"):
+        characters.binding_set(
+            campaign=campaign, actor=gm, user=player, character_id=pregen.character_id
+        )
     assert _controller(campaign, gm, pregen.character_id) == friend.principal
     assert _controls(campaign) == [
         ("friend@example.test", True), ("gm@example.test", False), ("player@example.test", False),
@@ -316,8 +317,19 @@ def test_a_resave_read_before_a_newer_assignment_does_not_undo_it(
     monkeypatch.setattr(characters, "domain_call", read_then_overtaken)
     url = f"/api/campaigns/{campaign.id}/characters/{char_id}/bindings/{friend.id}"
     resaved = api_client.put(url, {"can_control": True, "can_view_private": False}, format="json")
-    assert resaved.status_code == 200
-    assert (resaved.json()["can_control"], resaved.json()["can_view_private"]) == (False, False)
+    assert resaved.status_code == 409
+    assert resaved.json()["error"] == {
+        "code": "binding_changed",
+        "message": (
+            f"Control of {char_id} moved meanwhile; the binding was saved without it. "
+            "Reload and try again."
+        ),
+        "retryable": False,
+        "recovery": resaved.json()["error"]["recovery"],
+        "details": {},
+    }
+    friend_binding = ActorBinding.objects.get(user=friend, character_id=char_id)
+    assert (friend_binding.can_control, friend_binding.can_view_private) == (False, False)
     assert _controller(campaign, gm, char_id) == player.principal
     assert _controls(campaign) == [
         ("friend@example.test", False), ("gm@example.test", False), ("player@example.test", True),
@@ -344,10 +356,10 @@ def test_a_member_made_observer_during_a_binding_is_bound_without_control(
         return result
 
     monkeypatch.setattr(characters, "_controller_assign", demoted_before_recording)
-    binding = characters.binding_set(
-        campaign=campaign, actor=gm, user=player, character_id=pregen.character_id
-    )
-    assert binding.can_control is False
+    with pytest.raises(Conflict, match="moved meanwhile"):
+        characters.binding_set(
+            campaign=campaign, actor=gm, user=player, character_id=pregen.character_id
+        )
     assert _controller(campaign, gm, pregen.character_id) is None
     assert _controls(campaign) == [("gm@example.test", False), ("player@example.test", False)]
 
@@ -362,3 +374,48 @@ def test_a_player_made_observer_controls_nothing(domains, api_client, campaign, 
     membership_change_role(campaign=campaign, actor=gm, user=player, role="observer")
     assert _controller(campaign, gm, "pc-1") is None
     assert _controls(campaign) == [("player@example.test", False)]
+
+
+def test_a_new_binding_of_the_recorded_controller_controls(
+    domains, api_client, campaign, gm, player, make_user
+):
+    """A viewer's binding records the controller first; the controller's own binding, made
+    later, still controls (the record did not move, the binding follows it)."""
+    from django.db import transaction
+
+    from apps.campaigns.services.characters import binding_for_created, control_record
+
+    friend = make_user("friend@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    with transaction.atomic():
+        ActorBinding.objects.create(campaign=campaign, user=friend, character_id="pc-3")
+        control_record(
+            campaign=campaign, character_id="pc-3", controller=player.principal, revision=4
+        )
+        late = binding_for_created(
+            campaign=campaign, user=player, character={"id": "pc-3", "name": "Vex"}, revision=4
+        )
+    assert late.can_control is True
+    assert _controls(campaign) == [("friend@example.test", False), ("player@example.test", True)]
+
+
+def test_rebinding_a_removed_binding_never_claims_stale_control(
+    domains, api_client, campaign, gm, player, make_user
+):
+    friend = make_user("friend@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    api_client.force_authenticate(player)
+    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
+    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    # A row removed before removals cleared can_control (what migration 0005 repairs).
+    ActorBinding.objects.create(
+        campaign=campaign, user=friend, character_id="pc-1", status="removed", can_control=True
+    )
+    api_client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{friend.id}"
+    viewer = api_client.put(url, {"can_control": False}, format="json")
+    assert viewer.status_code == 200, viewer.json()
+    assert viewer.json()["can_control"] is False
+    assert _controls(campaign) == [("friend@example.test", False), ("player@example.test", True)]

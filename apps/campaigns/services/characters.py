@@ -68,6 +68,8 @@ def character_create_for(
             character=character,
             revision=receipt_revision(result.receipt),
         )
+        if binding is None:
+            raise Conflict(_("You left the campaign meanwhile."), code="member_left")
         audit_record(
             actor=user,
             action="campaign.character.create",
@@ -80,13 +82,20 @@ def character_create_for(
 
 def binding_for_created(
     *, campaign: Campaign, user, character: dict, revision: int
-) -> ActorBinding:
+) -> ActorBinding | None:
     """Bind `user` to a character they created on the domain (with the character form, or by an
     agent's `character_create` in a room turn) at authority `revision`, and record them as its
     controller at that revision. Call inside the transaction that records it. A binding that
-    already exists was dealt with after the creation (a late publication): it is left as is."""
+    already exists was dealt with after the creation (a late publication): it is left as is.
+    None when `user` is no longer a member (only the control is recorded)."""
     character_id = str(character["id"])
     lock_bindings(campaign)
+    if _active_role(campaign, user) is None:
+        control_record(
+            campaign=campaign, character_id=character_id, controller=user.principal,
+            revision=revision,
+        )  # fmt: skip
+        return None
     binding, created = ActorBinding.objects.get_or_create(
         campaign=campaign,
         user=user,
@@ -127,8 +136,13 @@ def _binding_upsert(
     if not created:
         binding.character_name = character_name or binding.character_name
         binding.can_view_private = can_view_private
-        binding.status = ActorBinding.Status.ACTIVE
-        binding.save(update_fields=["character_name", "can_view_private", "status", "updated_at"])
+        if binding.status != ActorBinding.Status.ACTIVE:
+            binding.status = ActorBinding.Status.ACTIVE
+            binding.can_control = False  # until the control record says otherwise
+        binding.save(
+            update_fields=["character_name", "can_view_private", "status", "can_control",
+                           "updated_at"]
+        )  # fmt: skip
     return binding
 
 
@@ -146,13 +160,12 @@ def control_record(
     records arrive, and every binding of the character then controls it exactly when its
     member is the one named. Call inside a transaction holding `lock_bindings(campaign)`."""
     record = CharacterControl.objects.filter(campaign=campaign, character_id=character_id).first()
-    if record is None:
-        record = CharacterControl(campaign=campaign, character_id=character_id, revision=0)
-    elif revision <= record.revision:
-        return
-    record.controller_id = _user_id(controller)
-    record.revision = revision
-    record.save()
+    if record is None or revision > record.revision:
+        record = record or CharacterControl(campaign=campaign, character_id=character_id)
+        record.controller_id = _user_id(controller)
+        record.revision = revision
+        record.save()
+    # Always, not only when the record moved: a binding made since starts without control.
     bindings = ActorBinding.objects.filter(campaign=campaign, character_id=character_id)
     now = timezone.now()
     # Two statements: the one-controller constraint is checked row by row.
@@ -279,7 +292,16 @@ def binding_set(
     if not member:
         raise Conflict(
             _("%(name)s left the campaign meanwhile.") % {"name": user.label},
-            code="member_not_found",
+            code="member_left",
+        )
+    if can_control and not binding.can_control:
+        raise Conflict(
+            _(
+                "Control of %(id)s moved meanwhile; the binding was saved without it. "
+                "Reload and try again."
+            )
+            % {"id": character_id},
+            code="binding_changed",
         )
     return binding
 

@@ -156,12 +156,7 @@ def _bind_created_characters(campaign: Campaign, job: RoomTurnJob, operations) -
             isinstance(character, dict)
             and character.get("id")
             and character.get("controller") == principal_for(job.requester)
-            # A player who left since the turn gets no binding to come back to.
-            and CampaignMembership.objects.filter(
-                campaign=campaign, user_id=job.requester_id,
-                status=CampaignMembership.Status.ACTIVE,
-            ).exists()
-        ):  # fmt: skip
+        ):
             binding_for_created(
                 campaign=campaign,
                 user=job.requester,
