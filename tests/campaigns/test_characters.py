@@ -419,3 +419,40 @@ def test_rebinding_a_removed_binding_never_claims_stale_control(
     assert viewer.status_code == 200, viewer.json()
     assert viewer.json()["can_control"] is False
     assert _controls(campaign) == [("friend@example.test", False), ("player@example.test", True)]
+
+
+def test_reconcile_makes_bindings_made_before_control_was_recorded_follow_the_domain(
+    domains, api_client, campaign, gm, player, make_user
+):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    friend = make_user("friend@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    api_client.force_authenticate(player)
+    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
+    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    # As bindings stood before control was recorded: the friend marked, the domain's player not.
+    CharacterControl.objects.all().delete()
+    ActorBinding.objects.filter(user=player).update(can_control=False)
+    ActorBinding.objects.create(
+        campaign=campaign, user=friend, character_id="pc-1", can_control=True
+    )
+    ActorBinding.objects.create(
+        campaign=campaign, user=friend, character_id="pc-404", can_control=True
+    )
+
+    out = StringIO()
+    call_command("bindings_reconcile", stdout=out)
+    assert out.getvalue() == (
+        f"{campaign.id} {campaign.name}: 2 characters read, 3 bindings changed\n"
+    )
+    assert _controls(campaign) == [
+        ("friend@example.test", False), ("friend@example.test", False),
+        ("player@example.test", True),
+    ]  # fmt: skip
+    again = StringIO()
+    call_command("bindings_reconcile", str(campaign.id), stdout=again)
+    assert again.getvalue().endswith("2 characters read, 0 bindings changed\n")

@@ -187,6 +187,52 @@ def controls_released(*, campaign: Campaign, result) -> None:
         )  # fmt: skip
 
 
+def controls_reconcile(*, campaign: Campaign) -> tuple[int, int]:
+    """Read, as the campaign's owner, the controller of every character its active bindings
+    name, and record it (bindings made before control was recorded catch up). Returns (characters
+    read, bindings whose control changed). Raises the domain client's errors."""
+    character_ids = sorted(
+        set(
+            ActorBinding.objects.filter(
+                campaign=campaign, status=ActorBinding.Status.ACTIVE
+            ).values_list("character_id", flat=True)
+        )
+    )
+    changed = 0
+    for character_id in character_ids:
+        try:
+            result = domain_call(
+                system_id=campaign.system_id,
+                tool="character_get",
+                arguments={"character_id": character_id},
+                requester=campaign.owner,
+                campaign_id=campaign.domain_id,
+            )
+        except DomainError as exc:
+            if exc.domain_code not in ("not_found", "invalid_request"):
+                raise
+            controller, revision = None, None  # gone from the domain: nobody controls it
+        else:
+            character = result.structured.get("character") or {}
+            controller, revision = character.get("controller"), result.authority_revision
+        bindings = ActorBinding.objects.filter(campaign=campaign, character_id=character_id)
+        with transaction.atomic():
+            lock_bindings(campaign)
+            before = dict(bindings.values_list("pk", "can_control"))
+            if revision is None:
+                bindings.filter(can_control=True).update(
+                    can_control=False, updated_at=timezone.now()
+                )
+            else:
+                control_record(
+                    campaign=campaign, character_id=character_id, controller=controller,
+                    revision=revision,
+                )  # fmt: skip
+            after = dict(bindings.values_list("pk", "can_control"))
+        changed += sum(1 for pk, control in after.items() if before.get(pk) != control)
+    return len(character_ids), changed
+
+
 def _user_id(principal: str | None):
     if principal is None or not principal.startswith("user:"):
         return None
