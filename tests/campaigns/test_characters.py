@@ -68,13 +68,24 @@ def test_invalid_form_and_observer_change_nothing(domains, api_client, campaign,
     assert Campaign.objects.get(pk=campaign.pk).authority_revision == 2  # the join only
 
 
-def test_gm_binds_and_unbinds(domains, api_client, campaign, gm, player, make_user):
+@pytest.fixture
+def friend(campaign, gm, player, make_user):
+    """A second player; the player and the friend have both joined."""
     friend = make_user("friend@example.test")
     join(campaign, gm, player)
     join(campaign, gm, friend)
+    return friend
+
+
+def _lidda(api_client, campaign, player):
+    """The player's rogue, pc-1, made with the character form (so bound to the player)."""
     api_client.force_authenticate(player)
-    lidda = {"name": "Lidda", "template": "rogue", "level": 1}
-    api_client.post(f"/api/campaigns/{campaign.id}/characters", lidda, format="json")
+    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
+    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+
+
+def test_gm_binds_and_unbinds(domains, api_client, campaign, gm, player, friend):
+    _lidda(api_client, campaign, player)
     binding_url = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{friend.id}"
     assert api_client.put(binding_url, {}, format="json").status_code == 403
 
@@ -116,16 +127,11 @@ def _controls(campaign):
 
 
 def test_control_moves_on_the_domain_with_the_binding(
-    domains, api_client, campaign, gm, player, make_user
+    domains, api_client, campaign, gm, player, friend, make_user
 ):
-    friend = make_user("friend@example.test")
     watcher = make_user("watch@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
     join(campaign, gm, watcher, role="observer")
-    api_client.force_authenticate(player)
-    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
-    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    _lidda(api_client, campaign, player)
     url = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{{}}"
     api_client.force_authenticate(gm)
     revision = Campaign.objects.get(pk=campaign.pk).authority_revision
@@ -193,13 +199,10 @@ def _pregen(api_client, campaign, gm):
 
 
 def test_control_changed_meanwhile_is_a_conflict(
-    domains, api_client, campaign, gm, player, make_user, monkeypatch
+    domains, api_client, campaign, gm, player, friend, monkeypatch
 ):
     from apps.campaigns.services import characters
 
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
     char_id = _pregen(api_client, campaign, gm)
     real = characters._controller_assign
 
@@ -221,13 +224,10 @@ def test_control_changed_meanwhile_is_a_conflict(
 
 
 def test_an_assignment_recorded_late_does_not_take_control_back(
-    domains, campaign, gm, player, make_user, monkeypatch
+    domains, campaign, gm, player, friend, monkeypatch
 ):
     from apps.campaigns.services import characters
 
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
     pregen = characters.character_create_for(
         campaign=campaign, user=gm, form_data={"name": "Brann", "template": "fighter", "level": 1}
     )
@@ -258,15 +258,11 @@ def test_an_assignment_recorded_late_does_not_take_control_back(
 
 
 def test_a_creator_controls_what_they_made_unless_that_changed_since(
-    domains, campaign, gm, player, make_user
+    domains, campaign, gm, player, friend
 ):
     from django.db import transaction
 
     from apps.campaigns.services.characters import binding_for_created
-
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
 
     def created(character_id, revision):
         with transaction.atomic():
@@ -292,13 +288,10 @@ def test_a_creator_controls_what_they_made_unless_that_changed_since(
 
 
 def test_a_resave_read_before_a_newer_assignment_does_not_undo_it(
-    domains, api_client, campaign, gm, player, make_user, monkeypatch
+    domains, api_client, campaign, gm, player, friend, monkeypatch
 ):
     from apps.campaigns.services import characters
 
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
     char_id = _pregen(api_client, campaign, gm)
     characters.binding_set(campaign=campaign, actor=gm, user=friend, character_id=char_id)
     real = characters.domain_call
@@ -368,16 +361,14 @@ def test_a_player_made_observer_controls_nothing(domains, api_client, campaign, 
     from apps.campaigns.services.membership import membership_change_role
 
     join(campaign, gm, player)
-    api_client.force_authenticate(player)
-    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
-    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    _lidda(api_client, campaign, player)
     membership_change_role(campaign=campaign, actor=gm, user=player, role="observer")
     assert _controller(campaign, gm, "pc-1") is None
     assert _controls(campaign) == [("player@example.test", False)]
 
 
 def test_a_new_binding_of_the_recorded_controller_controls(
-    domains, api_client, campaign, gm, player, make_user
+    domains, api_client, campaign, gm, player, friend
 ):
     """A viewer's binding records the controller first; the controller's own binding, made
     later, still controls (the record did not move, the binding follows it)."""
@@ -385,9 +376,6 @@ def test_a_new_binding_of_the_recorded_controller_controls(
 
     from apps.campaigns.services.characters import binding_for_created, control_record
 
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
     with transaction.atomic():
         ActorBinding.objects.create(campaign=campaign, user=friend, character_id="pc-3")
         control_record(
@@ -401,14 +389,9 @@ def test_a_new_binding_of_the_recorded_controller_controls(
 
 
 def test_rebinding_a_removed_binding_never_claims_stale_control(
-    domains, api_client, campaign, gm, player, make_user
+    domains, api_client, campaign, gm, player, friend
 ):
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
-    api_client.force_authenticate(player)
-    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
-    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    _lidda(api_client, campaign, player)
     # A row removed before removals cleared can_control (what migration 0005 repairs).
     ActorBinding.objects.create(
         campaign=campaign, user=friend, character_id="pc-1", status="removed", can_control=True
@@ -422,18 +405,13 @@ def test_rebinding_a_removed_binding_never_claims_stale_control(
 
 
 def test_reconcile_makes_bindings_made_before_control_was_recorded_follow_the_domain(
-    domains, api_client, campaign, gm, player, make_user
+    domains, api_client, campaign, gm, player, friend
 ):
     from io import StringIO
 
     from django.core.management import call_command
 
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
-    api_client.force_authenticate(player)
-    sheet = {"name": "Lidda", "template": "rogue", "level": 1}
-    api_client.post(f"/api/campaigns/{campaign.id}/characters", sheet, format="json")
+    _lidda(api_client, campaign, player)
     # As bindings stood before control was recorded: the friend marked, the domain's player not.
     CharacterControl.objects.all().delete()
     ActorBinding.objects.filter(user=player).update(can_control=False)

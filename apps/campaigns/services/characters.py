@@ -90,27 +90,20 @@ def binding_for_created(
     None when `user` is no longer a member (only the control is recorded)."""
     character_id = str(character["id"])
     lock_bindings(campaign)
-    if _active_role(campaign, user) is None:
-        control_record(
-            campaign=campaign, character_id=character_id, controller=user.principal,
-            revision=revision,
-        )  # fmt: skip
-        return None
-    binding, created = ActorBinding.objects.get_or_create(
-        campaign=campaign,
-        user=user,
-        character_id=character_id,
-        defaults={
-            "character_name": str(character.get("name", "")),
-            "can_control": False,  # set by the control record below
-            "can_view_private": True,
-        },
-    )
+    binding = None
+    if _active_role(campaign, user) is not None:
+        binding, _created = ActorBinding.objects.get_or_create(
+            campaign=campaign,
+            user=user,
+            character_id=character_id,
+            defaults={"character_name": str(character.get("name", "")), "can_view_private": True},
+        )
     control_record(
         campaign=campaign, character_id=character_id, controller=user.principal,
         revision=revision,
     )  # fmt: skip
-    binding.refresh_from_db(fields=["can_control"])
+    if binding is not None:
+        binding.refresh_from_db(fields=["can_control"])
     return binding
 
 
@@ -127,11 +120,7 @@ def _binding_upsert(
         campaign=campaign,
         user=user,
         character_id=character_id,
-        defaults={
-            "character_name": character_name,
-            "can_control": False,
-            "can_view_private": can_view_private,
-        },
+        defaults={"character_name": character_name, "can_view_private": can_view_private},
     )
     if not created:
         binding.character_name = character_name or binding.character_name
@@ -200,17 +189,8 @@ def controls_reconcile(*, campaign: Campaign) -> tuple[int, int]:
     )
     changed = 0
     for character_id in character_ids:
-        try:
-            result = domain_call(
-                system_id=campaign.system_id,
-                tool="character_get",
-                arguments={"character_id": character_id},
-                requester=campaign.owner,
-                campaign_id=campaign.domain_id,
-            )
-        except DomainError as exc:
-            if exc.domain_code not in ("not_found", "invalid_request"):
-                raise
+        result = _character_read(campaign, campaign.owner, character_id)
+        if result is None:
             controller, revision = None, None  # gone from the domain: nobody controls it
         else:
             character = result.structured.get("character") or {}
@@ -231,6 +211,22 @@ def controls_reconcile(*, campaign: Campaign) -> tuple[int, int]:
             after = dict(bindings.values_list("pk", "can_control"))
         changed += sum(1 for pk, control in after.items() if before.get(pk) != control)
     return len(character_ids), changed
+
+
+def _character_read(campaign: Campaign, requester, character_id: str):
+    """The domain's character_get as `requester`; None when there is no such character."""
+    try:
+        return domain_call(
+            system_id=campaign.system_id,
+            tool="character_get",
+            arguments={"character_id": character_id},
+            requester=requester,
+            campaign_id=campaign.domain_id,
+        )
+    except DomainError as exc:
+        if exc.domain_code in ("not_found", "invalid_request"):
+            return None
+        raise
 
 
 def _user_id(principal: str | None):
@@ -266,21 +262,12 @@ def binding_set(
         raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
     if can_control and role not in PLAYING_ROLES:
         raise ValidationFailed(_("Observers cannot control characters; bind without control."))
-    try:
-        result = domain_call(
-            system_id=campaign.system_id,
-            tool="character_get",
-            arguments={"character_id": character_id},
-            requester=actor,
-            campaign_id=campaign.domain_id,
+    result = _character_read(campaign, actor, character_id)
+    if result is None:
+        raise NotFound(
+            _("No character %(id)s in this campaign.") % {"id": character_id},
+            code="character_not_found",
         )
-    except DomainError as exc:
-        if exc.domain_code in ("not_found", "invalid_request"):
-            raise NotFound(
-                _("No character %(id)s in this campaign.") % {"id": character_id},
-                code="character_not_found",
-            ) from exc
-        raise
     character = result.structured.get("character") or {}
     if character.get("kind") == "monster" and can_control:
         raise ValidationFailed(_("Monsters stay with the GM; bind it without control."))

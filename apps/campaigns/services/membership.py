@@ -247,9 +247,8 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
             campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE
         ).update(status=ActorBinding.Status.REMOVED, can_control=False, updated_at=now)
         if result is not None:
-            controls_released(campaign=campaign, result=result)
-        if result is not None:
             receipt_apply(campaign=campaign, result=result)
+            controls_released(campaign=campaign, result=result)
         _access_changed(campaign=campaign, user=user, reason="removed")
         audit_record(
             actor=actor,
