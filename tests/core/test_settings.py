@@ -97,7 +97,8 @@ print(len({id(h) for h in handles}), len({id(p) for p in pools}))
 
 
 def test_production_pools_database_and_cache_connections_per_process():
-    result = run_check({**COMPLETE_ENV, "DATABASE_POOL_MAX": "7"}, code=POOLS_PROBE)
+    small = {"DATABASE_POOL_MAX": "7", "WEB_HTTP_THREADS": "6", "CELERY_WORKER_CONCURRENCY": "3"}
+    result = run_check({**COMPLETE_ENV, **small}, code=POOLS_PROBE)
     assert result.returncode == 0, result.stderr
     # Three threads, three cache handles, one Redis pool; no per-thread database connections.
     # Repeated statements are prepared; the broker keeps no unacked copies (the job rows do).
@@ -105,3 +106,34 @@ def test_production_pools_database_and_cache_connections_per_process():
         "0 [('max_size', 7), ('min_size', 2), ('timeout', 10.0)] True 5 {'ack_emulation': False}",
         "3 1",
     ]
+
+
+def test_production_refuses_threads_the_pool_cannot_serve():
+    result = run_check(
+        {**COMPLETE_ENV, "DATABASE_POOL_MAX": "16", "CELERY_WORKER_CONCURRENCY": "9"}
+    )
+    assert result.returncode != 0
+    assert (
+        "WEB_HTTP_THREADS (16) must be below DATABASE_POOL_MAX (16): the room sockets' queries "
+        "share the web process's pool; CELERY_WORKER_CONCURRENCY (9) needs 18 pooled "
+        "connections (a turn and its heartbeat each), more than DATABASE_POOL_MAX (16)"
+    ) in result.stderr
+
+
+def test_the_pool_check_names_each_shortfall():
+    from django.core.checks import run_checks
+    from django.test import override_settings
+
+    pooled = {"default": {"OPTIONS": {"pool": {"max_size": 10}}}}
+    with override_settings(WEB_HTTP_THREADS=9, CELERY_WORKER_CONCURRENCY=5):
+        assert [e.id for e in run_checks(tags=["pools"])] == []
+    with override_settings(DATABASES=pooled, WEB_HTTP_THREADS=9, CELERY_WORKER_CONCURRENCY=5):
+        assert [e.id for e in run_checks(tags=["pools"])] == []
+    with override_settings(DATABASES=pooled, WEB_HTTP_THREADS=10, CELERY_WORKER_CONCURRENCY=6):
+        assert [e.id for e in run_checks(tags=["pools"])] == [
+            "sagasmith.E001",
+            "sagasmith.E002",
+        ]
+    with override_settings(DATABASES=pooled, CELERY_WORKER_POOL="prefork",
+                           WEB_HTTP_THREADS=2, CELERY_WORKER_CONCURRENCY=6):  # fmt: skip
+        assert [e.id for e in run_checks(tags=["pools"])] == []
