@@ -94,3 +94,57 @@ def test_concurrent_conflicting_decisions(domains, campaign, gm, player):
     # Projection and authority agree whichever decision won.
     assert is_member == (final == "approved") == (player.principal in members)
     assert CampaignInvite.objects.get().used_count == 1
+
+
+def test_approving_a_rejoin_takes_the_membership_before_the_campaign(domains, campaign, gm, player):
+    """A role change or removal locks the membership, then the campaign. An approval that took
+    them the other way round deadlocked with one on the same former member's row."""
+    require_postgres()
+    from apps.campaigns.models import Campaign
+    from apps.campaigns.services.membership import membership_remove
+    from tests.campaigns.conftest import join
+
+    join(campaign, gm, player)
+    membership_remove(campaign=campaign, actor=gm, user=player)
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    jr_id = invite_accept(token=token, user=player).join_request.id
+    row = CampaignMembership.objects.get(campaign=campaign, user=player)
+    holding, outcomes = threading.Event(), {}
+
+    def other_change():
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                CampaignMembership.objects.select_for_update().get(pk=row.pk)
+                holding.set()
+                threading.Event().wait(0.8)  # the approval reaches its locks meanwhile
+                Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+            outcomes["other"] = "ok"
+        except Exception as exc:  # noqa: BLE001 - the deadlock victim's error is the finding
+            outcomes["other"] = type(exc).__name__
+        finally:
+            connection.close()
+
+    def approve():
+        holding.wait(10)
+        try:
+            jr = JoinRequest.objects.select_related("campaign", "user").get(pk=jr_id)
+            outcomes["approve"] = join_request_decide(
+                join_request=jr, actor=gm, decision="approve"
+            ).status
+        except Exception as exc:  # noqa: BLE001
+            outcomes["approve"] = type(exc).__name__
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=other_change), threading.Thread(target=approve)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert outcomes == {"other": "ok", "approve": "approved"}
+    row.refresh_from_db()
+    assert row.status == CampaignMembership.Status.ACTIVE

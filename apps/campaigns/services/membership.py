@@ -68,10 +68,11 @@ def join_request_decide(
             locked.decided_at = timezone.now()
             locked.save(update_fields=["status", "decided_by", "decided_at", "updated_at"])
             if result is not None:
-                receipt_apply(campaign=join_request.campaign, result=result)
+                # Membership before campaign, the order role changes and removals lock in.
                 _membership_upsert(
                     campaign=join_request.campaign, user=join_request.user, role=locked.role
                 )
+                receipt_apply(campaign=join_request.campaign, result=result)
             audit_record(
                 actor=actor,
                 action=f"campaign.join.{decision}",
