@@ -29,15 +29,3 @@ def recovery_sweep() -> dict[str, int]:
     from apps.turns.services import turn_recovery_sweep
 
     return turn_recovery_sweep()
-
-
-@shared_task(name="turns.campaign_reconcile", time_limit=60, soft_time_limit=50, ignore_result=True,
-             autoretry_for=(Exception,), retry_backoff=2, max_retries=5)  # fmt: skip
-def campaign_reconcile(campaign_id: str) -> None:
-    """Read a campaign's revision back from its domain server (after a cancelled turn left a
-    write unanswered, which may have committed)."""
-    from apps.campaigns.models import Campaign
-    from apps.campaigns.services.authority import campaign_refresh
-
-    campaign = Campaign.objects.select_related("owner").get(pk=campaign_id)
-    campaign_refresh(campaign=campaign, requester=campaign.owner)

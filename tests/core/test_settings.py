@@ -120,20 +120,24 @@ def test_production_refuses_threads_the_pool_cannot_serve():
     ) in result.stderr
 
 
-def test_the_pool_check_names_each_shortfall():
+def test_the_pool_check_names_each_shortfall(monkeypatch):
+    from django.conf import settings
     from django.core.checks import run_checks
     from django.test import override_settings
 
-    pooled = {"default": {"OPTIONS": {"pool": {"max_size": 10}}}}
+    default = settings.DATABASES["default"]
+    monkeypatch.setitem(default, "OPTIONS", {})
+    with override_settings(WEB_HTTP_THREADS=50, CELERY_WORKER_CONCURRENCY=50):
+        assert [e.id for e in run_checks(tags=["pools"])] == []  # no pool, nothing shared
+    monkeypatch.setitem(default, "OPTIONS", {"pool": {"max_size": 10}})
     with override_settings(WEB_HTTP_THREADS=9, CELERY_WORKER_CONCURRENCY=5):
         assert [e.id for e in run_checks(tags=["pools"])] == []
-    with override_settings(DATABASES=pooled, WEB_HTTP_THREADS=9, CELERY_WORKER_CONCURRENCY=5):
-        assert [e.id for e in run_checks(tags=["pools"])] == []
-    with override_settings(DATABASES=pooled, WEB_HTTP_THREADS=10, CELERY_WORKER_CONCURRENCY=6):
+    with override_settings(WEB_HTTP_THREADS=10, CELERY_WORKER_CONCURRENCY=6):
         assert [e.id for e in run_checks(tags=["pools"])] == [
             "sagasmith.E001",
             "sagasmith.E002",
         ]
-    with override_settings(DATABASES=pooled, CELERY_WORKER_POOL="prefork",
-                           WEB_HTTP_THREADS=2, CELERY_WORKER_CONCURRENCY=6):  # fmt: skip
+    with override_settings(
+        CELERY_WORKER_POOL="prefork", WEB_HTTP_THREADS=2, CELERY_WORKER_CONCURRENCY=6
+    ):
         assert [e.id for e in run_checks(tags=["pools"])] == []

@@ -342,13 +342,14 @@ def test_dispatched_call_is_recalled_with_the_same_key(
     assert len(narrations(job)) == 1
 
 
-def test_cancel_after_an_unanswered_write_reads_the_revision_back(
+def test_cancel_after_an_unanswered_write_that_committed_publishes_and_charges_it(
     dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
 ):
     """The worker stopped after the domain committed, before the journal had the result; the
-    player then cancels the requeued job. The cancel is immediate and the write is never sent
-    again, but the campaign's revision is read back from the domain, so the room's next turn
-    starts from the right one."""
+    player then cancels the requeued job. A worker takes it at once and asks the domain whether
+    the key committed without letting it run: it did, so its replay is journaled, its receipt
+    applied and charged, and the player sees the dice on the turn's outcome. The write ran
+    once."""
     room = dnd_room
     before = room.domain_revision()
     job = _run_until_the_domain_committed(room, monkeypatch, django_capture_on_commit_callbacks)
@@ -357,17 +358,61 @@ def test_cancel_after_an_unanswered_write_reads_the_revision_back(
     )
     with django_capture_on_commit_callbacks(execute=False):
         assert turn_recovery_sweep()["requeued"] == 1
+    job.refresh_from_db()
+    assert job.available_at > timezone.now()  # in its backoff
     with django_capture_on_commit_callbacks(execute=True):
         cancelled = turn_cancel(job=job, membership=room.membership(room.player))
-    assert cancelled.status == "cancelled"
-    assert Operation.objects.get(job=job).state == "dispatched"
-    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    assert (cancelled.status, cancelled.cancel_requested) == ("queued", True)
+    job.refresh_from_db()
+    assert (job.status, job.charged, job.result_revision) == ("cancelled", 2, before + 1)
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.result["_meta"]["idempotent_replay"]) == ("returned", True)
+    assert op.receipt["authority_revision"] == before + 1
+    assert Reservation.objects.get(pk=job.reservation_id).status == "settled"
     room.campaign.refresh_from_db()
     assert room.campaign.authority_revision == room.domain_revision() == before + 1
+    outcome = Message.objects.get(event_type="turn.outcome", data__job_id=str(job.pk))
+    recipients = [link.user_id for link in outcome.recipient_links.all()]
+    assert (outcome.data["status"], recipients) == ("cancelled", [room.player.pk])
+    assert [d["tool"] for d in outcome.data["dice"]] == ["dice_roll"]
+    assert narrations(job) == []
     with django_capture_on_commit_callbacks(execute=False):
         nxt, _ = submit(room, room.player, key="after-cancel")
     assert turn_run(job_id=nxt.pk, heartbeat=False) == "succeeded"
     assert room.domain_revision() == before + 2
+
+
+def test_cancel_after_a_write_that_never_arrived_refuses_it_without_running_it(
+    dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The write was journaled as dispatched but the domain never got it (unreachable); the
+    player cancels the requeued job. The worker's question cannot run it: the step is refused,
+    nothing is charged, and the domain's revision does not move, now or later."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.errors import DomainUnavailable
+
+    room = dnd_room
+    before = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+
+    def unreachable(**kwargs):
+        raise DomainUnavailable("connection refused")
+
+    with monkeypatch.context() as patch, django_capture_on_commit_callbacks(execute=False):
+        patch.setattr(tool_calls, "domain_call", unreachable)
+        assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
+    assert Operation.objects.get(job=job).state == "dispatched"
+    with django_capture_on_commit_callbacks(execute=True):
+        turn_cancel(job=job, membership=room.membership(room.gm))
+    job.refresh_from_db()
+    assert (job.status, job.charged) == ("cancelled", 0)
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.error["code"]) == ("refused", "stale_revision")
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    assert room.domain_revision() == before
+    assert turn_run(job_id=job.pk, heartbeat=False) == "skipped"
+    assert room.domain_revision() == before
 
 
 def test_a_write_beaten_to_its_revision_goes_again_at_the_current_one(

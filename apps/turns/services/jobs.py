@@ -104,12 +104,6 @@ def _job_event(job: RoomTurnJob) -> dict[str, Any]:
     }
 
 
-def campaign_reconcile_later(campaign_id) -> None:
-    from apps.turns.tasks import campaign_reconcile
-
-    campaign_reconcile.delay(str(campaign_id))
-
-
 def enqueue_run(job_id, *, countdown: float = 0) -> None:
     from apps.turns.tasks import run_turn
 
@@ -548,11 +542,12 @@ def held_by(job: RoomTurnJob, worker: str):
 
 
 def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurnJob:
-    """Cancel as the requester or a GM: at once when queued or waiting with no write the domain
-    answered (the reservation is released), cooperatively otherwise (a running worker stops
-    before its next tool call; what the domain did is published and charged). A write left
-    unanswered is never sent again; in case it did commit, the campaign's revision is read back
-    from the domain. Raises PermissionDenied; cancelling a finished job returns it unchanged."""
+    """Cancel as the requester or a GM: at once when queued or waiting with no write sent to the
+    domain (the reservation is released), cooperatively otherwise (a running worker stops
+    before its next tool call; what the domain did is published and charged). A queued or
+    waiting job with a write left unanswered (it may have committed) is handed to a worker at
+    once, which asks the domain whether it did without letting it run, and publishes and
+    charges it if so. Raises PermissionDenied; cancelling a finished job returns it unchanged."""
     if job.requester_id != membership.user_id and membership.role not in MANAGER_ROLES:
         raise PermissionDenied(
             _("Only the player who acted or a GM can cancel this turn."), code="cancel_denied"
@@ -562,15 +557,11 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
         locked = RoomTurnJob.objects.select_for_update().get(pk=job.pk)
         if locked.status in RoomTurnJob.FINAL_STATUSES:
             return locked
-        committed = locked.operations.filter(state=Operation.State.RETURNED, write=True).exists()
-        if (
+        # A write answered, or sent and unanswered: the domain may have acted.
+        sent = locked.operations.filter(write=True).exclude(state=Operation.State.REFUSED)
+        if not sent.exists() and (
             locked.status == RoomTurnJob.Status.QUEUED
-            and not committed
-            or (
-                locked.status == RoomTurnJob.Status.WAITING
-                and locked.agent_output is None
-                and not committed
-            )
+            or (locked.status == RoomTurnJob.Status.WAITING and locked.agent_output is None)
         ):
             locked.status = RoomTurnJob.Status.CANCELLED
             locked.cancel_requested = True
@@ -588,12 +579,16 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                 ]  # fmt: skip
             )
             job_reservation_release(locked, "cancelled")
-            if locked.operations.filter(state=Operation.State.DISPATCHED, write=True).exists():
-                transaction.on_commit(lambda: campaign_reconcile_later(locked.campaign_id))
         else:
-            # Running, or with committed domain writes: the worker (or recovery) finishes
-            # publishing what the domain already did, and stops before any further call.
+            # Running, or with writes sent: the worker (or recovery) finishes publishing what
+            # the domain already did, and stops before any further call.
             locked.cancel_requested = True
-            locked.save(update_fields=["cancel_requested", "updated_at"])
+            fields = ["cancel_requested", "updated_at"]
+            if locked.status != RoomTurnJob.Status.RUNNING:
+                # Not after its backoff: the player is waiting to see the turn end.
+                locked.available_at = now
+                fields.append("available_at")
+                transaction.on_commit(lambda: enqueue_run(locked.pk), robust=True)
+            locked.save(update_fields=fields)
         job_announce(locked)
     return locked

@@ -276,7 +276,9 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
     the domain replays a committed one (publication then applies and charges its receipt),
     runs one that never arrived, or answers `stale_revision`, which (replays are answered
     before the revision check) proves the key never committed: the step is refused. A
-    cancelled job sends nothing more; the campaign's revision is read back from the domain
+    cancelled job runs nothing more: `_committed_or_refused` asks the domain whether each key
+    committed without letting it run, so what did commit is published and charged like any
+    other committed write. Should the domain not say, the campaign's revision is read back
     instead, so the room's next turn does not start behind it."""
     if journal is not None:
         pending = [op for op in journal.values() if op.state == Operation.State.DISPATCHED]
@@ -286,15 +288,17 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
     if not pending:
         return
     campaign = Campaign.objects.get(pk=job.campaign_id)
-    if (job.agent_output or {}).get("final_status") == RoomTurnJob.Status.CANCELLED:
-        campaign_refresh(campaign=campaign, requester=campaign.owner)
-        return
     caller = _journal_caller(
         job, campaign, None,
         tools=offered_tools(campaign.system_id, [op.tool for op in pending]),
         character=_bound_character(job),
     )  # fmt: skip
     caller.journal = {op.step: op for op in pending}
+    if (job.agent_output or {}).get("final_status") == RoomTurnJob.Status.CANCELLED:
+        settled = [_committed_or_refused(caller, op) for op in pending]
+        if not all(settled):
+            campaign_refresh(campaign=campaign, requester=campaign.owner)
+        return
     for op in pending:
         caller.next_step = op.step
         try:
@@ -304,6 +308,38 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
             if exc.domain_code != "stale_revision":
                 raise
             JournalCaller.refuse(op, exc, retryable=False)
+
+
+# An expected revision no campaign reaches: a write sent with it is refused at the revision
+# check unless the idempotency lookup, which comes first, answers it.
+PROBE_REVISION = 2**53
+
+
+def _committed_or_refused(caller: JournalCaller, op: Operation) -> bool:
+    """Settle an unanswered write of a cancelled job without letting it run: its key is sent
+    with an impossible expected revision. `idempotency_conflict` means the key committed (with
+    the journaled arguments, whose replay is then the step's result); `stale_revision` or
+    `phase_denied` means it had not, and now never will under this job: the step is refused.
+    Returns False when the domain would not say (it refused before the idempotency lookup)."""
+    try:
+        caller._call(op.tool, {**op.arguments, "expected_revision": PROBE_REVISION})
+    except DomainError as exc:
+        if exc.domain_code in ("stale_revision", "phase_denied"):
+            JournalCaller.refuse(op, exc, retryable=False)
+            return True
+        if exc.domain_code != "idempotency_conflict":
+            return False
+        conflict = exc
+    else:
+        return False  # not reachable: no campaign has that revision
+    probe = {**op.arguments, "expected_revision": PROBE_REVISION}
+    candidates = [dict(op.arguments), *caller._journaled_sends(op.step, dict(op.arguments))]
+    try:
+        result = caller._committed_replay(op.step, op.tool, candidates, probe, conflict)
+    except DomainError:
+        return False
+    caller._after(op.step, op.tool, result)
+    return True
 
 
 def _bound_character(job: RoomTurnJob) -> str | None:
