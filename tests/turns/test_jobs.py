@@ -415,6 +415,54 @@ def test_cancel_after_a_write_that_never_arrived_refuses_it_without_running_it(
     assert room.domain_revision() == before
 
 
+def test_a_cancel_looks_twice_when_the_key_commits_under_its_first_look(
+    dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A send of the write that timed out is still running on the domain and commits just after
+    the cancel's first look missed it. The campaign has moved past the key's revision, so the
+    second look is final: it finds the key, and the write is published and charged, once."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.client import domain_call
+    from apps.domains.errors import DomainError, DomainTimeout
+    from apps.turns.services.run import PROBE_REVISION
+
+    room = dnd_room
+    before = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    timed_out = []
+
+    def times_out(**kwargs):
+        timed_out.append(dict(kwargs))
+        raise DomainTimeout("no answer in time")
+
+    with monkeypatch.context() as patch, django_capture_on_commit_callbacks(execute=False):
+        patch.setattr(tool_calls, "domain_call", times_out)
+        assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
+    looks = []
+
+    def late_commit(**kwargs):
+        if kwargs["arguments"].get("expected_revision") == PROBE_REVISION:
+            looks.append(kwargs["tool"])
+            if len(looks) == 1:
+                try:
+                    domain_call(**kwargs)
+                except DomainError:
+                    domain_call(**timed_out[0])  # the timed-out send commits now
+                    raise
+        return domain_call(**kwargs)
+
+    monkeypatch.setattr(tool_calls, "domain_call", late_commit)
+    with django_capture_on_commit_callbacks(execute=True):
+        turn_cancel(job=job, membership=room.membership(room.player))
+    assert looks == ["dice_roll", "dice_roll"]
+    job.refresh_from_db()
+    assert (job.status, job.charged, job.result_revision) == ("cancelled", 2, before + 1)
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.result["_meta"]["idempotent_replay"]) == ("returned", True)
+    assert room.domain_revision() == before + 1
+
+
 def test_a_write_beaten_to_its_revision_goes_again_at_the_current_one(
     dnd_room, django_capture_on_commit_callbacks
 ):
@@ -667,12 +715,54 @@ def test_an_unanswered_write_beaten_to_its_revision_is_refused_and_the_turn_ends
     monkeypatch.setattr(tool_calls, "domain_call", dropped_once)
     with django_capture_on_commit_callbacks(execute=False):
         assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
-    assert sent == [start, start]
+    assert sent == [start, start, start]  # the re-send, and the second look that settles it
     op = Operation.objects.get(job=job)
     assert (op.state, op.error["code"]) == ("refused", "stale_revision")
     job.refresh_from_db()
     assert (job.status, job.error_code, job.charged) == ("failed", "attempts_exhausted", 0)
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    assert room.domain_revision() == start + 1
+
+
+def test_a_stale_answer_to_the_re_send_while_its_key_commits_is_settled_by_a_second_look(
+    dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The re-send before publication can be answered stale by the commit check while another
+    send of the same key (one that timed out but still ran) commits it. The campaign has then
+    moved past the key's revision, so a second send's idempotency lookup tells the two apart:
+    here it replays, and the write is published and charged, once."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.client import domain_call
+    from apps.domains.errors import DomainError, DomainUnavailable
+
+    room = dnd_room
+    settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
+    start = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    sent = []
+
+    def late_commit(**kwargs):
+        sent.append(kwargs["arguments"]["expected_revision"])
+        if len(sent) == 1:
+            raise DomainUnavailable("timed out")
+        if len(sent) == 2:
+            domain_call(**kwargs)  # the timed-out send, still running, commits first
+            raise DomainError(
+                "expected_revision is not the current revision", domain_code="stale_revision",
+                system_id="dnd5e", tool=kwargs["tool"], retryable=True, recovery="",
+            )  # fmt: skip
+        return domain_call(**kwargs)
+
+    monkeypatch.setattr(tool_calls, "domain_call", late_commit)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    assert sent == [start, start, start]
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.result["_meta"]["idempotent_replay"]) == ("returned", True)
+    job.refresh_from_db()
+    assert (job.status, job.charged, job.result_revision) == ("failed", 2, start + 1)
+    assert Reservation.objects.get(pk=job.reservation_id).status == "settled"
     assert room.domain_revision() == start + 1
 
 

@@ -300,14 +300,21 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
             campaign_refresh(campaign=campaign, requester=campaign.owner)
         return
     for op in pending:
-        caller.next_step = op.step
-        try:
-            # The plain call, not the journal's: nothing stops a call already made.
-            ToolCaller.__call__(caller, op.tool, op.arguments)
-        except DomainError as exc:
-            if exc.domain_code != "stale_revision":
-                raise
-            JournalCaller.refuse(op, exc, retryable=False)
+        # A stale answer can come from the commit check while another send of the key (a call
+        # that timed out but still ran) commits it. Either way the campaign has then moved past
+        # the revision the key was sent at, so it can commit no more, and a second send's
+        # idempotency lookup finds it if it did.
+        for last in (False, True):
+            caller.next_step = op.step
+            try:
+                # The plain call, not the journal's: nothing stops a call already made.
+                ToolCaller.__call__(caller, op.tool, op.arguments)
+                break
+            except DomainError as exc:
+                if exc.domain_code != "stale_revision":
+                    raise
+                if last:
+                    JournalCaller.refuse(op, exc, retryable=False)
 
 
 # An expected revision no campaign reaches: a write sent with it is refused at the revision
@@ -318,24 +325,30 @@ PROBE_REVISION = 2**53
 def _committed_or_refused(caller: JournalCaller, op: Operation) -> bool:
     """Settle an unanswered write of a cancelled job without letting it run: its key is sent
     with an impossible expected revision. `idempotency_conflict` means the key committed (with
-    the journaled arguments, whose replay is then the step's result); `stale_revision` or
-    `phase_denied` means it had not, and now never will under this job: the step is refused.
-    Returns False when the domain would not say (it refused before the idempotency lookup)."""
-    try:
-        caller._call(op.tool, {**op.arguments, "expected_revision": PROBE_REVISION})
-    except DomainError as exc:
-        if exc.domain_code in ("stale_revision", "phase_denied"):
-            JournalCaller.refuse(op, exc, retryable=False)
-            return True
-        if exc.domain_code != "idempotency_conflict":
-            return False
-        conflict = exc
-    else:
-        return False  # not reachable: no campaign has that revision
+    journaled arguments, whose replay is then the step's result); `stale_revision` or
+    `phase_denied` means it had not, and the step is refused. Returns False when the domain
+    would not say (it refused before the idempotency lookup)."""
     probe = {**op.arguments, "expected_revision": PROBE_REVISION}
+    sent_at = max([*op.sent_revisions, op.arguments.get("expected_revision", 0)])
+    for second_look in (False, True):
+        try:
+            caller._call(op.tool, probe)
+            return False  # not reachable: no campaign has that revision
+        except DomainError as exc:
+            answer = exc
+        if answer.domain_code == "idempotency_conflict":
+            break
+        if answer.domain_code not in ("stale_revision", "phase_denied"):
+            return False
+        # A send of the key still running (one that timed out) could commit after the lookup,
+        # but only at the revision it was sent at: once the campaign is past every such
+        # revision, a second look is final. (Still at it, nothing else has written since.)
+        if second_look or caller._current_revision() <= sent_at:
+            JournalCaller.refuse(op, answer, retryable=False)
+            return True
     candidates = [dict(op.arguments), *caller._journaled_sends(op.step, dict(op.arguments))]
     try:
-        result = caller._committed_replay(op.step, op.tool, candidates, probe, conflict)
+        result = caller._committed_replay(op.step, op.tool, candidates, probe, answer)
     except DomainError:
         return False
     caller._after(op.step, op.tool, result)
