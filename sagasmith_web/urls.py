@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apps.accounts import views as account_views
 
+handler400 = "apps.core.exceptions.handler400"
 handler403 = "apps.core.exceptions.handler403"
 handler404 = "apps.core.exceptions.handler404"
 handler500 = "apps.core.exceptions.handler500"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
@@ -36,6 +37,16 @@ def _flatten(detail):
 def api_exception_handler(exc, context):
     if isinstance(exc, ApplicationError):
         return Response(exc.as_envelope(), status=exc.status)
+    if isinstance(exc, SuspiciousOperation):
+        # Django's request limits (body size, number of fields) and malformed requests.
+        too_big = isinstance(exc, RequestDataTooBig)
+        body = error_envelope(
+            code="payload_too_large" if too_big else "invalid_request",
+            message="The request body is too large." if too_big else "The request is malformed.",
+            retryable=False,
+            recovery="Send a smaller request." if too_big else "",
+        )
+        return Response(body, status=413 if too_big else 400)
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -89,6 +100,14 @@ def _json_error(status: int, code: str, message: str) -> JsonResponse:
 
 def _is_api(request) -> bool:
     return request.path.startswith("/api/")
+
+
+def handler400(request, exception=None):
+    if _is_api(request):
+        return _json_error(400, "invalid_request", "The request is malformed.")
+    from django.views.defaults import bad_request
+
+    return bad_request(request, exception)
 
 
 def handler404(request, exception=None):

@@ -225,3 +225,52 @@ def test_openapi_schema_and_docs(client):
     assert b"/api/health" in schema.content
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
+
+
+def test_400_for_json_nested_too_deeply(signed_in):
+    body = "[" * 5000 + "]" * 5000
+    err = envelope(
+        signed_in.post("/api/test/echo", body, content_type="application/json",
+                       HTTP_IDEMPOTENCY_KEY="key-00001"),
+        400,
+    )  # fmt: skip
+    assert (err["code"], err["message"]) == (
+        "invalid_request",
+        "JSON parse error - the body is nested too deeply.",
+    )
+
+
+def test_413_for_a_body_over_the_upload_limit(signed_in, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    err = envelope(
+        signed_in.post("/api/test/echo", {"name": "x" * 2000}, format="json",
+                       HTTP_IDEMPOTENCY_KEY="key-00001"),
+        413,
+    )  # fmt: skip
+    assert err == {
+        "code": "payload_too_large",
+        "message": "The request body is too large.",
+        "retryable": False,
+        "recovery": "Send a smaller request.",
+        "details": {},
+    }
+
+
+def test_400_for_too_many_query_parameters(signed_in):
+    query = "&".join(f"x{i}=1" for i in range(1200))
+    err = envelope(signed_in.get(f"/api/test/echo?{query}"), 400)
+    assert (err["code"], err["message"]) == ("invalid_request", "The request is malformed.")
+
+
+def test_a_format_query_parameter_is_ignored(signed_in):
+    response = signed_in.post(
+        "/api/test/echo?format=xml", {"name": "a"}, format="json",
+        HTTP_IDEMPOTENCY_KEY="key-00001",
+    )  # fmt: skip
+    assert (response.status_code, response.json()["name"]) == (201, "a")
+
+
+def test_400_envelope_for_a_host_not_allowed(signed_in, settings):
+    settings.ALLOWED_HOSTS = ["play.example.com"]
+    err = envelope(signed_in.get("/api/test/echo", HTTP_HOST="evil.example"), 400)
+    assert err["code"] == "invalid_request"

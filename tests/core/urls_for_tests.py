@@ -55,5 +55,6 @@ urlpatterns = [
     path("api/test/throttled", ThrottledApi.as_view()),
     path("", include("sagasmith_web.urls")),
 ]
+handler400 = "apps.core.exceptions.handler400"
 handler404 = "apps.core.exceptions.handler404"
 handler500 = "apps.core.exceptions.handler500"
