@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -13,6 +14,7 @@ from rest_framework.views import APIView
 from apps.accounts.models import User
 from apps.core.errors import NotFound
 from apps.core.idempotency import idempotency_key_from, idempotent_response
+from apps.domains.registry import available_systems
 
 from . import selectors
 from .models import CampaignInvite, CampaignMembership, JoinRequest
@@ -33,7 +35,6 @@ class CampaignOutput(serializers.Serializer):
     phase = serializers.CharField()
     owner_id = serializers.UUIDField()
     authority_revision = serializers.IntegerField()
-    authority_receipt = serializers.JSONField()
     created_at = serializers.DateTimeField()
 
 
@@ -101,6 +102,13 @@ def _user(user_id) -> User:
 class CampaignCreateInput(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     system_id = serializers.CharField(max_length=64)
+
+    def validate_system_id(self, value: str) -> str:
+        if value not in dict(available_systems()):
+            raise serializers.ValidationError(
+                _("Unknown game system %(system)s.") % {"system": value}
+            )
+        return value
 
 
 class CampaignListCreateApi(APIView):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import logging
 import os
 import re
 import threading
@@ -41,6 +42,8 @@ from apps.domains.errors import (
 )
 from apps.domains.keys import SigningKey, active_key
 from apps.domains.registry import DomainPlugin, HttpTarget, StdioTarget, Target, get_plugin
+
+logger = logging.getLogger(__name__)
 
 META_KEY = "io.sagasmith/delegation"
 TOKEN_TYPE = "sagasmith-delegation+jwt"
@@ -201,9 +204,13 @@ def _to_result(
 
 def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnavailable:
     reason = cause if isinstance(cause, str) else _describe(cause)
+    # Where the server runs and why it failed are for operators; the error reaches players.
+    logger.warning(
+        "The %s rules server at %s is unavailable: %s",
+        plugin.system_id, plugin.target.describe(), reason,
+    )  # fmt: skip
     return DomainUnavailable(
-        _("The %(system)s rules server at %(target)s is unavailable: %(reason)s")
-        % {"system": plugin.system_id, "target": plugin.target.describe(), "reason": reason},
+        _("The %(system)s rules server is unavailable.") % {"system": plugin.system_id},
         details={"system_id": plugin.system_id},
     )
 

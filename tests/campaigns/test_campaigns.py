@@ -95,8 +95,10 @@ def test_create_requires_key_and_known_system(domains, api_client, gm):
         "/api/campaigns", {"name": "X", "system_id": "gurps"}, format="json",
         HTTP_IDEMPOTENCY_KEY="create-2",
     )  # fmt: skip
-    assert unknown.status_code == 404
-    assert unknown.json()["error"]["code"] == "unknown_system"
+    assert unknown.status_code == 400
+    assert unknown.json()["error"]["details"] == {
+        "fields": {"system_id": ["Unknown game system gurps."]}
+    }
     assert Campaign.objects.count() == 0
     assert IdempotencyRecord.objects.count() == 0
 
@@ -114,7 +116,7 @@ def test_create_when_domain_down_stores_nothing(domains, api_client, gm, setting
     error = response.json()["error"]
     assert error["code"] == "domain_unavailable"
     assert error["retryable"] is True
-    assert "http://127.0.0.1:9/mcp" in error["message"]
+    assert error["message"] == "The dnd5e rules server is unavailable."  # no internal address
     assert Campaign.objects.count() == 0
     assert CampaignMembership.objects.count() == 0
     assert IdempotencyRecord.objects.count() == 0
@@ -127,6 +129,11 @@ def test_list_detail_and_404_for_outsiders(domains, api_client, campaign, gm, pl
     detail = api_client.get(f"/api/campaigns/{campaign.id}")
     assert detail.status_code == 200
     assert detail.json()["system_id"] == "dnd5e"
+    # The last write's receipt (its audience, entities and idempotency key) is not for members.
+    assert sorted(detail.json()) == [
+        "authority_revision", "created_at", "id", "name", "owner_id", "phase", "role",
+        "status", "system_id",
+    ]  # fmt: skip
 
     api_client.force_authenticate(make_user("stranger@example.test"))
     assert api_client.get("/api/campaigns").json() == []

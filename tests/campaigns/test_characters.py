@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from apps.campaigns.models import ActorBinding, Campaign, CharacterControl
@@ -66,6 +68,33 @@ def test_invalid_form_and_observer_change_nothing(domains, api_client, campaign,
     assert denied.status_code == 403
     assert ActorBinding.objects.count() == 0
     assert Campaign.objects.get(pk=campaign.pk).authority_revision == 2  # the join only
+
+
+def test_a_body_a_form_could_not_send_is_a_400_that_changes_nothing(
+    domains, api_client, campaign, gm
+):
+    api_client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.id}/characters"
+    for body in ([], "Lidda", 7, [{"name": "Lidda"}]):
+        refused = api_client.post(url, body, format="json")
+        assert (refused.status_code, refused.json()["error"]["message"]) == (
+            400,
+            "Send the character's fields as a JSON object.",
+        )
+    body = {"name": "\ud800", "template": ["fighter"], "level": True, "str": 1.5, "dex": None}
+    # json.dumps escapes the lone surrogate, as a client's JSON may carry it.
+    refused = api_client.post(url, json.dumps(body), content_type="application/json")
+    assert refused.status_code == 400
+    assert refused.json()["error"]["details"] == {
+        "fields": {
+            "name": ["Contains characters that cannot be stored."],
+            "template": ["Enter a single text or whole-number value."],
+            "level": ["Enter a single text or whole-number value."],
+            "str": ["Enter a single text or whole-number value."],
+        }
+    }
+    assert ActorBinding.objects.count() == 0
+    assert Campaign.objects.get(pk=campaign.pk).authority_revision == 1
 
 
 @pytest.fixture

@@ -289,7 +289,7 @@ def test_connection_is_pooled_across_calls(domain_env, user):
     assert runtime.connections[key].client is first
 
 
-def test_server_down_is_a_retryable_unavailable_error(domain_env, user):
+def test_server_down_is_a_retryable_unavailable_error(domain_env, user, caplog):
     url = f"http://127.0.0.1:{free_port()}/mcp"
     with override_settings(SAGASMITH_DOMAINS=domains_setting(url)):
         started = time.monotonic()
@@ -301,11 +301,13 @@ def test_server_down_is_a_retryable_unavailable_error(domain_env, user):
         assert time.monotonic() - started < 5
     error = caught.value
     assert (error.code, error.status, error.retryable) == ("domain_unavailable", 503, True)
-    assert error.message == (
+    # Players see the outage; only the log says where the server runs and why it failed.
+    assert error.message == "The dnd5e rules server is unavailable."
+    assert error.details == {"system_id": "dnd5e"}
+    assert (
         f"The dnd5e rules server at {url} is unavailable: "
         "ConnectError: All connection attempts failed"
-    )
-    assert error.details == {"system_id": "dnd5e"}
+    ) in caplog.messages
 
 
 def test_stdio_target_runs_a_managed_server_process(domain_env, user):

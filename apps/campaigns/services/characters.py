@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -33,6 +34,25 @@ def character_form_for(*, campaign: Campaign, data: Any = None):
     return form_class(data=data) if data is not None else form_class()
 
 
+def _form_input(data: Any) -> Mapping:
+    """A JSON body for the plugin's character form, held to what a form post can send: an object
+    of single values, in text that can be stored. Raises ValidationFailed."""
+    if not isinstance(data, Mapping):
+        raise ValidationFailed(_("Send the character's fields as a JSON object."))
+    fields = {}
+    for name, value in data.items():
+        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
+            fields[name] = [_("Enter a single text or whole-number value.")]
+        elif isinstance(value, str):
+            try:
+                value.encode()
+            except UnicodeEncodeError:
+                fields[name] = [_("Contains characters that cannot be stored.")]
+    if fields:
+        raise ValidationFailed(_("The character has invalid fields."), details={"fields": fields})
+    return data
+
+
 def character_create_for(
     *, campaign: Campaign, user, form_data: Any, idempotency_key: str | None = None
 ) -> ActorBinding:
@@ -43,7 +63,7 @@ def character_create_for(
     membership = campaign_access(campaign_id=campaign.id, user=user, writable=True)
     if membership.role not in PLAYING_ROLES:
         raise PermissionDenied(_("Observers cannot create characters."))
-    form = character_form_for(campaign=campaign, data=form_data)
+    form = character_form_for(campaign=campaign, data=_form_input(form_data))
     if not form.is_valid():
         fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
         raise ValidationFailed(
