@@ -185,6 +185,8 @@ else:
     (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)
     (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's filesystem transport, with each message renamed into place once written whole.
+    CELERY_BROKER_TRANSPORT = "apps.core.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "queue"),
         "data_folder_out": str(_broker_dir / "queue"),
