@@ -26,3 +26,20 @@ def audit_record(
         ip_address=current_ip.get(),
         details=details or {},
     )
+
+
+def site_sync(*, using: str = "default", **kwargs) -> None:
+    """Name the Site row after the product (allauth signs its emails with it; Django's default
+    is "example.com"): its name is SAGASMITH_SITE_NAME, its domain the first allowed host
+    that is not a wildcard. Runs after every migrate."""
+    from django.conf import settings
+    from django.contrib.sites.models import Site
+    from django.db import DEFAULT_DB_ALIAS
+
+    if using != DEFAULT_DB_ALIAS:
+        return
+    hosts = [h for h in settings.ALLOWED_HOSTS if h and not h.startswith(("*", "."))]
+    Site.objects.using(using).update_or_create(
+        pk=settings.SITE_ID,
+        defaults={"name": settings.SAGASMITH_SITE_NAME, "domain": (hosts or ["localhost"])[0]},
+    )

@@ -9,3 +9,7 @@ class OutboxEventAdmin(admin.ModelAdmin):
     list_filter = ("event_type",)
     search_fields = ("campaign_id",)
     readonly_fields = [f.name for f in OutboxEvent._meta.fields]
+
+    # Rows are written with the change they announce, never by hand.
+    def has_add_permission(self, request):
+        return False

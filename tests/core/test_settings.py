@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_KEYS = '[{"kid": "k1", "private": "' + "A" * 43 + '="}]'
 
@@ -141,3 +143,20 @@ def test_the_pool_check_names_each_shortfall(monkeypatch):
         CELERY_WORKER_POOL="prefork", WEB_HTTP_THREADS=2, CELERY_WORKER_CONCURRENCY=6
     ):
         assert [e.id for e in run_checks(tags=["pools"])] == []
+
+
+@pytest.mark.django_db
+def test_the_site_is_named_after_the_product(settings):
+    """allauth signs its emails with the Site; Django's own default is example.com."""
+    from django.contrib.sites.models import Site
+
+    from apps.core.services import site_sync
+
+    assert (Site.objects.get_current().name, Site.objects.get_current().domain) == (
+        "SagaSmith",
+        "localhost",
+    )
+    settings.ALLOWED_HOSTS = [".example.com", "play.example.com"]
+    site_sync()
+    Site.objects.clear_cache()
+    assert Site.objects.get_current().domain == "play.example.com"
