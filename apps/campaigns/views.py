@@ -301,6 +301,9 @@ def campaign_archive_view(request, campaign_id):
 def character_new(request, campaign_id):
     membership = _membership_or_404(request, campaign_id)
     campaign = membership.campaign
+    if campaign.status == campaign.Status.ARCHIVED:
+        messages.info(request, _("This campaign is archived: no new characters."))
+        return redirect("campaign-detail", campaign_id=campaign.id)
     token = request.POST.get("form_token") or uuid.uuid4().hex
     if request.method == "POST":
         form = character_form_for(campaign=campaign, data=request.POST)

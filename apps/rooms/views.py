@@ -19,6 +19,7 @@ def room_page(request, campaign_id):
     campaign = membership.campaign
     room = room_get_or_create(campaign=campaign)
     is_manager = membership.role in MANAGER_ROLES
+    archived = campaign.status == campaign.Status.ARCHIVED
     members = [
         {"id": str(m.user_id), "name": m.user.label, "role": m.role}
         for m in campaign_members(campaign=campaign)
@@ -30,7 +31,8 @@ def room_page(request, campaign_id):
             "campaign": campaign,
             "membership": membership,
             "is_manager": is_manager,
-            "can_post": membership.role != membership.Role.OBSERVER,
+            "archived": archived,
+            "can_post": membership.role != membership.Role.OBSERVER and not archived,
             "members": members,
             "others": [m for m in members if m["id"] != str(request.user.id)],
             "room_strings": {
@@ -41,6 +43,7 @@ def room_page(request, campaign_id):
                 "signin": _("Please sign in again."),
                 "sending": _("Sending…"),
                 "failed": _("Not sent yet — retrying"),
+                "pickRecipients": _("Choose who receives this private message."),
                 "public": _("everyone"),
                 "gm": _("GM only"),
                 "private": _("private"),

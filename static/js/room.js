@@ -267,6 +267,9 @@ async function send(cmid) {
       item.li.remove();
       pending.delete(cmid);
       showError((data.error && data.error.message) || r.statusText);
+      // Refused, not lost: the text goes back to the composer unless something new is there.
+      const bodyEl = form && form.querySelector("textarea");
+      if (bodyEl && !bodyEl.value.trim()) bodyEl.value = item.payload.body;
       return;
     }
     throw new Error("retryable");
@@ -312,6 +315,7 @@ if (form) {
     };
     if (payload.audience === "private") {
       payload.recipients = [...form.querySelectorAll("input[name=recipients]:checked")].map((c) => c.value);
+      if (!payload.recipients.length) { showError(t.pickRecipients); return; }
     }
     const key = newId();
     const cmid = payload.mode === "action" ? "turn:" + key : key;

@@ -189,6 +189,21 @@ def test_gm_and_player_live_with_hidden_narration_and_catch_up(browser, asgi_ser
         assert gm.evaluate("document.documentElement.scrollWidth") <= 1440
         gm.screenshot(path="/tmp/room-gm-1440.png", full_page=True)
         player.screenshot(path="/tmp/room-player-390.png", full_page=True)
+
+        # A message that cannot be sent keeps its text: a private one with nobody chosen is
+        # stopped before it leaves, and one the server refuses comes back to the composer.
+        _say(gm, "Only for you, Pat.", audience="private")
+        expect(gm.locator("#composer-error")).to_have_text(
+            "Choose who receives this private message."
+        )
+        expect(gm.locator("#composer-body")).to_have_value("Only for you, Pat.")
+        type(campaign).objects.filter(pk=campaign.pk).update(status="archived")
+        _say(player, "Anyone still here?")
+        expect(player.locator("#composer-error")).to_have_text(
+            "This campaign is archived; its room is read-only."
+        )
+        expect(player.locator("#composer-body")).to_have_value("Anyone still here?")
+        assert player.locator("#timeline li.entry--pending").count() == 0
     finally:
         gm_context.close()
         player_context.close()

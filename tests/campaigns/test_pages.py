@@ -93,3 +93,13 @@ def test_dashboard_and_character_page(domains, client, campaign, gm, player):
     detail = client.get(f"/campaigns/{campaign.id}/").content.decode()
     assert "Jozan" in detail
     assert "pc-1" in detail
+
+
+def test_an_archived_campaign_offers_no_new_character(domains, client, campaign, gm):
+    from apps.campaigns.services.campaigns import campaign_archive
+
+    campaign_archive(campaign=campaign, actor=gm)
+    client.force_login(gm)
+    response = client.get(f"/campaigns/{campaign.id}/characters/new", follow=True)
+    assert response.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
+    assert "This campaign is archived: no new characters." in response.content.decode()

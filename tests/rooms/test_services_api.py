@@ -247,6 +247,15 @@ def test_room_page(table, client, make_user):
     assert 'value="narration"' not in html and 'id="audience-picker"' not in html
 
 
+def test_an_archived_campaigns_room_is_read_only_on_the_page(table, client):
+    campaign, m = table
+    type(campaign).objects.filter(pk=campaign.pk).update(status="archived")
+    client.force_login(m["gm"].user)
+    html = client.get(f"/campaigns/{campaign.id}/room/").content.decode()
+    assert 'id="composer"' not in html
+    assert "This campaign is archived: its room can be read, not posted to." in html
+
+
 def test_post_statements_in_its_transaction(table):
     campaign, m = table
     first, _created = post(m["p1"])  # creates the room
