@@ -264,6 +264,10 @@ async function cancelJob(id, button) {
     if (!res.ok) throw new Error((data.error && data.error.message) || t.cancel_failed);
     mergeJob(data);
     renderJobs();
+    // The turn ended before the cancel reached it: say so, or its row just disappears.
+    if (!ACTIVE.includes(data.status) && data.status !== "cancelled") {
+      showJobsError(`${t.cancel_too_late} (${t[data.status] || data.status}).`);
+    }
   } catch (e) {
     button.disabled = false;
     button.textContent = t.cancel;

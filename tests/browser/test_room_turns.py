@@ -195,6 +195,26 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
         )
         assert statuses == {"succeeded", "cancelled"}
 
+        # A cancel that reaches a turn after it ended says so, instead of the row just going.
+        done = RoomTurnJob.objects.filter(campaign=campaign, status="succeeded").latest(
+            "created_at"
+        )
+        jobs_url = f"{asgi_server}/api/campaigns/{campaign.id}/room/jobs"
+        stale = {**gm.request.get(f"{jobs_url}/{done.pk}").json(), "status": "running"}
+        # The page shows it still running (as a socket update not yet in would) and the GM
+        # clicks Cancel in the same moment, before the page's own refresh comes back.
+        gm.evaluate(
+            """job => {
+                document.dispatchEvent(new CustomEvent("room:job", {detail: job}));
+                document.querySelector(`#turn-jobs li[data-job="${job.id}"] button`).click();
+            }""",
+            stale,
+        )
+        expect(gm.locator("#turn-jobs-error")).to_have_text(
+            "Too late to cancel: the turn had already ended (Done)."
+        )
+        expect(gm.locator("#turn-jobs li")).to_have_count(0)
+
         # Layout: no horizontal overflow across the supported range.
         for who, page in pages.items():
             width = page.viewport_size["width"]
