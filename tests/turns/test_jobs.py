@@ -1270,3 +1270,36 @@ def test_a_character_a_players_turn_created_is_theirs_to_act_as(
         check, _ = submit(room, room.player, text="sneak", key="sneak")
     assert turn_run(job_id=check.pk, heartbeat=False) == "succeeded"
     assert [(op.tool, op.state) for op in check.operations.all()] == [("ability_check", "returned")]
+
+
+def test_a_gms_secret_fact_is_posted_gm_only(
+    live_domains, gm, player, django_capture_on_commit_callbacks
+):
+    """ "record fact … gm only" is itself the secret: the GM's action is posted GM-only even when
+    the composer said everyone. Other actions keep the audience chosen."""
+    import uuid
+
+    from apps.campaigns.models import CampaignMembership
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.rooms.services import room_get_or_create
+    from tests.campaigns.conftest import join
+
+    campaign = campaign_create(
+        owner=gm, name="Fog", system_id="narrative", idempotency_key=uuid.uuid4().hex
+    )
+    join(campaign, gm, player)
+    room_get_or_create(campaign=campaign)
+    members = CampaignMembership.objects.select_related("campaign", "user")
+    cases = [
+        (gm, "record fact The ferryman is a ghost gm only", "gm"),
+        (gm, "record fact The bell is cracked", "public"),
+        (player, "record fact I am the heir gm only", "public"),  # players record no facts
+    ]
+    for n, (user, text, expected) in enumerate(cases):
+        with django_capture_on_commit_callbacks(execute=False):
+            job, _ = turn_action_submit(
+                membership=members.get(campaign=campaign, user=user), text=text,
+                idempotency_key=f"fact-{n}",
+            )  # fmt: skip
+        trigger = Message.objects.get(pk=job.trigger_message_id)
+        assert (job.trigger_audience, trigger.audience, trigger.body) == (expected, expected, text)

@@ -42,3 +42,14 @@ def agent_provider(name: str | None = None) -> AgentProvider:
         _("Unknown agent provider %(name)s; use scripted or openai.") % {"name": name},
         details={"provider": name},
     )
+
+
+def action_audience(*, system_id: str, text: str, audience: str) -> str:
+    """The audience a GM's action is posted with: the one chosen, unless the configured agent's
+    grammar reads the action itself as a secret (the scripted agent's "record fact … gm
+    only"), which is then posted GM-only. Builds no provider: the web process calls it."""
+    if getattr(settings, "SAGASMITH_AGENT_PROVIDER", DEFAULT_PROVIDER) == "scripted":
+        from apps.turns.agents.scripted import ScriptedAgent
+
+        return ScriptedAgent.action_audience(system_id=system_id, text=text, audience=audience)
+    return audience

@@ -30,7 +30,7 @@ narrative
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties)
     create clock <name> with N segments  GM; 2..12 segments
     open scene <title>                   GM; ends the current scene
-    record fact <text> [gm only]         GM; "gm only" keeps the fact and its message GM-only
+    record fact <text> [gm only]         GM; "gm only" hides the fact, the action and the reply
     roll <dice> [for <label>]
     describe | look                      the current scene, clocks and facts you may see
     help                                 this list
@@ -769,22 +769,32 @@ def help_text(system_id: str) -> str:
     return _("I understand:") + "\n" + "\n".join(f"- {line}" for line in lines)
 
 
+def _parse(system_id: str, text: str) -> tuple[Intent | None, re.Match[str] | None]:
+    """The first intent of the system's grammar that the whole text matches."""
+    text = " ".join(text.split()).rstrip(".!")
+    for intent in GRAMMARS.get(system_id, ()):
+        if found := intent.pattern.fullmatch(text):
+            return intent, found
+    return None, None
+
+
 class ScriptedAgent:
     """The default provider: the grammar above, no network besides the domain server."""
 
     name = "scripted"
 
+    @staticmethod
+    def action_audience(*, system_id: str, text: str, audience: str) -> str:
+        """A GM's "record fact … gm only" is itself the secret: it is posted GM-only."""
+        intent, match = _parse(system_id, text)
+        if intent is not None and intent.handler is nar_record_fact and match["gm"]:
+            return "gm"
+        return audience
+
     def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
         session = Session(turn, call_tool)
         text = " ".join(turn.text.split())
-        intent, match = next(
-            (
-                (intent, found)
-                for intent in GRAMMARS.get(turn.system_id, ())
-                if (found := intent.pattern.fullmatch(text.rstrip(".!")))
-            ),
-            (None, None),
-        )
+        intent, match = _parse(turn.system_id, text)
         if intent is None:
             prefix = "" if HELP.fullmatch(text) else _("I did not understand that.") + " "
             session.say(prefix + help_text(turn.system_id), audience="requester")

@@ -39,6 +39,7 @@ from apps.quota.services import quota_release, quota_reservation_heartbeat, quot
 from apps.rooms.models import MAX_BODY_LENGTH, Message
 from apps.rooms.services import room_message_post
 from apps.turns import conf
+from apps.turns.agents import action_audience
 from apps.turns.errors import StaleRevision, TurnError
 from apps.turns.models import Operation, RoomTurnJob
 
@@ -158,6 +159,10 @@ def turn_action_submit(
         raise ValidationFailed(_("An idempotency key of 1 to 160 characters is required."))
     if audience not in (Message.Audience.PUBLIC, Message.Audience.GM):
         raise ValidationFailed(_("An action is public or GM-only."), code="invalid_audience")
+    if audience == Message.Audience.PUBLIC and membership.role in MANAGER_ROLES:
+        audience = action_audience(
+            system_id=membership.campaign.system_id, text=text, audience=audience
+        )
     user = membership.user
     request_hash = _request_hash(text=text, base_revision=base_revision, audience=audience)
     # A repeated key is rare, so the unique constraints detect it rather than a lookup on every
