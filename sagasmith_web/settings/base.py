@@ -26,6 +26,7 @@ INSTALLED_APPS = [
     "django.contrib.sites",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "channels",
     "allauth",
     "allauth.account",
@@ -293,6 +294,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "SagaSmith Web API",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page's scripts are served from our static files, not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

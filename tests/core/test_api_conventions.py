@@ -225,6 +225,10 @@ def test_openapi_schema_and_docs(client):
     assert b"/api/health" in schema.content
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
+    # Its scripts come from this site's static files: the page works without a CDN.
+    html = docs.content.decode()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html
+    assert "cdn." not in html and "//unpkg" not in html
 
 
 def test_400_for_json_nested_too_deeply(signed_in):
