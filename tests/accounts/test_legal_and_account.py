@@ -247,3 +247,20 @@ def test_signup_sends_a_verification_email(settings, mailoutbox):
     )
     assert len(mailoutbox) == 1
     assert "/accounts/confirm-email/" in mailoutbox[0].body
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected", "absent"),
+    [
+        ("invite", "Accounts are by invitation: open the registration link you were sent.",
+         "/accounts/signup/"),
+        ("open", 'href="/accounts/signup/', "Accounts are by invitation"),
+        ("closed", "Sign In", "/accounts/signup/"),
+    ],
+)  # fmt: skip
+def test_the_sign_in_page_offers_sign_up_only_when_it_is_open(client, settings, mode, expected,
+                                                              absent):  # fmt: skip
+    settings.SAGASMITH_REGISTRATION_MODE = mode
+    page = client.get("/accounts/login/").content.decode()
+    assert expected in page
+    assert absent not in page

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import override_settings
 
 from apps.campaigns.models import Campaign, CampaignInvite, JoinRequest
 from tests.campaigns.conftest import join
@@ -59,6 +60,14 @@ def test_invite_landing_signed_out_and_in(domains, client, campaign, gm, player)
     page = client.get(f"/invites/{token}").content.decode()
     assert "The Sunless Citadel" in page
     assert f"/accounts/login/?next=%2Finvites%2F{token}" in page
+    # Accounts are by invitation (the default): no sign-up button that leads to "closed".
+    assert "/accounts/signup/" not in page
+    assert "Accounts are by invitation: ask whoever sent you this link" in page
+    with override_settings(SAGASMITH_REGISTRATION_MODE="open"):
+        assert (
+            f"/accounts/signup/?next=%2Finvites%2F{token}"
+            in client.get(f"/invites/{token}").content.decode()
+        )
     assert client.get("/invites/not-a-token").status_code == 404
 
     client.force_login(player)
