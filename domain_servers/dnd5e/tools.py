@@ -153,17 +153,29 @@ def _current_id(combat: dict[str, Any]) -> str:
     return combat["order"][combat["turn_index"]]["id"]
 
 
+def _who(call: Call, char_id: str) -> str:
+    """A character as messages name it: its name, with its id when another shares the name
+    (two goblins). Players read these refusals."""
+    chars = call.state["characters"]
+    name = (chars.get(char_id) or {}).get("name")
+    if not name:
+        return char_id
+    same = sum(1 for c in chars.values() if c.get("name") == name)
+    return name if same == 1 else f"{name} ({char_id})"
+
+
 def _spend(call: Call, char_id: str, resource: str, amount: int = 1) -> None:
     combat = call.state.get("combat")
     if not combat:
         return
     budgets = combat["budgets"]
     if char_id not in budgets:
-        raise invalid(f"{char_id} is not in this combat")
+        raise invalid(f"{_who(call, char_id)} is not in this combat")
     if resource != "reaction" and _current_id(combat) != char_id:
-        raise invalid(f"it is {_current_id(combat)}'s turn, not {char_id}'s")
+        current = _current_id(combat)
+        raise invalid(f"it is {_who(call, current)}'s turn, not {_who(call, char_id)}'s")
     if budgets[char_id][resource] < amount:
-        raise invalid(f"{char_id} has no {resource.replace('_', ' ')} left this turn")
+        raise invalid(f"{_who(call, char_id)} has no {resource.replace('_', ' ')} left this turn")
     budgets[char_id][resource] -= amount
 
 

@@ -226,6 +226,19 @@ def _party(game: Game) -> tuple[str, str, str]:
     return hero, goblin, rat
 
 
+def test_a_refusal_tells_apart_two_characters_of_one_name(dnd: Game) -> None:
+    hero, goblin, _rat = _party(dnd)
+    twin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    started = dnd.write("combat_start", {"participant_ids": [hero, goblin, twin]})
+    names = {e["id"]: e["character"]["name"] for e in started["combat"]["order"]}
+    assert (names[goblin], names[twin]) == ("Goblin", "Goblin")
+    current = started["combat"]["current"]
+    waiting = next(i for i in (goblin, twin) if i != current)
+    who = {hero: "Ash", goblin: f"Goblin ({goblin})", twin: f"Goblin ({twin})"}
+    error = dnd.fail("attack", {"attacker_id": waiting, "target_id": hero})
+    assert error["message"] == f"it is {who[current]}'s turn, not {who[waiting]}'s"
+
+
 def test_combat_order_turns_and_action_economy(dnd: Game) -> None:
     hero, goblin, rat = _party(dnd)
     started = dnd.write("combat_start", {"participant_ids": [rat, hero, goblin]})
@@ -238,11 +251,15 @@ def test_combat_order_turns_and_action_economy(dnd: Game) -> None:
     assert dnd.fail("phase_set", {"phase": "play"})["code"] == "invalid_request"
     current = started["combat"]["current"]
     waiting = next(e["id"] for e in order if e["id"] != current)
+    # Refusals name characters as players know them; the id only tells apart a shared name.
+    names = {e["id"]: e["character"]["name"] for e in order}
+    shared = [n for n in names.values() if list(names.values()).count(n) > 1]
+    who = {i: f"{n} ({i})" if n in shared else n for i, n in names.items()}
     error = dnd.fail("attack", {"attacker_id": waiting, "target_id": current})
-    assert "turn" in error["message"]
+    assert error["message"] == f"it is {who[current]}'s turn, not {who[waiting]}'s"
     struck = dnd.write("attack", {"attacker_id": current, "target_id": waiting})
     error = dnd.fail("attack", {"attacker_id": current, "target_id": waiting})
-    assert error["message"] == f"{current} has no action left this turn"
+    assert error["message"] == f"{who[current]} has no action left this turn"
     # End-turn skips the dead, so the round wraps sooner when the strike killed.
     killed = bool(struck["damage"] and struck["damage"]["effect"]["dead"])
     turns = 2 if killed else 3

@@ -177,7 +177,16 @@ def test_same_job_id_same_narration_and_phrasing_varies_by_job(live_domains, gm,
 def test_narrative_intents(live_domains, gm, player):
     table = make_table("narrative", gm, player)
     lobby = table.run(player, 'ask the oracle "Is it raining?" likely', job_id="o0")
-    assert lobby.texts == [("You cannot ask the oracle in the lobby phase.", "requester")]
+    # The refusal says the way forward, which otherwise only the help list tells.
+    assert lobby.texts == [
+        ("You cannot ask the oracle in the lobby phase. Play starts when the GM says so.",
+         "requester"),
+    ]  # fmt: skip
+    gm_lobby = table.run(gm, 'ask the oracle "Is it raining?"', job_id="o-gm")
+    assert gm_lobby.texts == [
+        ("You cannot ask the oracle in the lobby phase. Say “set phase play” to start playing.",
+         "requester"),
+    ]  # fmt: skip
     secret = table.run(gm, "record fact The duke is a vampire gm only", job_id="f0")
     assert secret.texts == [("Noted: The duke is a vampire", "gm")]
     assert table.run(gm, "set phase play", job_id="p").texts == [

@@ -141,10 +141,18 @@ class Session:
             return
         if gm_only and not self.turn.is_gm:
             raise Refusal(_("Only the GM can %(what)s.") % {"what": what})
-        raise Refusal(
-            _("You cannot %(what)s in the %(phase)s phase.")
-            % {"what": what, "phase": self.turn.phase}
-        )
+        refusal = _("You cannot %(what)s in the %(phase)s phase.") % {
+            "what": what,
+            "phase": self.turn.phase,
+        }
+        if self.turn.phase == "lobby":
+            # The way forward, which otherwise only the help list tells.
+            refusal += " " + (
+                _("Say “set phase play” to start playing.")
+                if self.turn.is_gm
+                else _("Play starts when the GM says so.")
+            )
+        raise Refusal(refusal)
 
     def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
         outcome = self.try_call(tool, **arguments)
@@ -191,7 +199,7 @@ def roll_dice(s: Session, m: re.Match[str]) -> None:
     s.say(
         s.pick(
             _("The dice tumble%(label)s: %(detail)s."),
-            _("You roll %(expression)s%(label)s and get %(total)s (%(detail)s)."),
+            _("%(expression)s%(label)s is rolled: %(total)s (%(detail)s)."),
             _("%(expression)s%(label)s comes up %(total)s: %(detail)s."),
         )
         % {
@@ -533,12 +541,13 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
     roster = dnd_roster(s)
     if m.groupdict().get("target"):
         target = resolve(s, roster, m["target"])
+        # The id only where it tells apart two of one name (two goblins).
+        name = target.name
+        if sum(1 for e in roster if e.name == target.name) > 1:
+            name = f"{target.name} ({target.id})"
         s.say(
-            s.pick(
-                _("%(name)s (%(id)s) looks %(status)s."),
-                _("You study %(name)s (%(id)s): %(status)s."),
-            )
-            % {"name": target.name, "id": target.id, "status": target.status}
+            s.pick(_("%(name)s looks %(status)s."), _("You study %(name)s: %(status)s."))
+            % {"name": name, "status": target.status}
         )
         return
     if not roster:
