@@ -174,7 +174,7 @@ def home(request):
         "dashboard.html",
         {
             "memberships": memberships,
-            "my_requests": campaign_selectors.my_pending_join_requests(user=request.user),
+            "my_requests": campaign_selectors.my_join_requests(user=request.user),
             "awaiting": campaign_selectors.join_requests_awaiting(user=request.user),
         },
     )

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from datetime import timedelta
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from .models import ActorBinding, Campaign, CampaignInvite, CampaignMembership, JoinRequest
 
@@ -58,9 +61,19 @@ def pending_join_requests(*, campaign) -> QuerySet[JoinRequest]:
     )
 
 
-def my_pending_join_requests(*, user) -> QuerySet[JoinRequest]:
-    return JoinRequest.objects.select_related("campaign").filter(
-        user=user, status=JoinRequest.Status.PENDING
+# How long a declined request stays on its requester's dashboard, so they learn of it.
+DECLINED_SHOWN_FOR = timedelta(days=7)
+
+
+def my_join_requests(*, user) -> QuerySet[JoinRequest]:
+    """The user's pending requests, and those declined lately (approved ones are campaigns)."""
+    declined_lately = Q(
+        status=JoinRequest.Status.REJECTED, decided_at__gte=timezone.now() - DECLINED_SHOWN_FOR
+    )
+    return (
+        JoinRequest.objects.select_related("campaign")
+        .filter(Q(status=JoinRequest.Status.PENDING) | declined_lately, user=user)
+        .order_by("-created_at")
     )
 
 

@@ -112,3 +112,28 @@ def test_an_archived_campaign_offers_no_new_character(domains, client, campaign,
     response = client.get(f"/campaigns/{campaign.id}/characters/new", follow=True)
     assert response.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
     assert "This campaign is archived: no new characters." in response.content.decode()
+
+
+def test_a_declined_request_stays_on_the_dashboard_for_a_week(
+    domains, client, campaign, gm, player
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.campaigns.services.invites import invite_accept, invite_create
+    from apps.campaigns.services.membership import join_request_decide
+
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    request = invite_accept(token=token, user=player).join_request
+    join_request_decide(join_request=request, actor=gm, decision="reject")
+    client.force_login(player)
+    dashboard = client.get("/").content.decode()
+    assert '<span class="badge badge--declined">declined</span>' in dashboard
+    assert "The Sunless Citadel" in dashboard
+    JoinRequest.objects.filter(pk=request.pk).update(decided_at=timezone.now() - timedelta(days=8))
+    dashboard = client.get("/").content.decode()
+    assert 'id="my-requests"' not in dashboard
+    assert "No invitations waiting for you." in dashboard
