@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.conf import settings
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    F,
+    Prefetch,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.expressions import RowRange
 from django.utils import timezone
+from django.utils.module_loading import import_string
+from django.utils.translation import gettext as _
 
 from .models import LedgerAllocation, LedgerEntry, QuotaAccount, QuotaGrant, Reservation
 from .services import plan_period_bounds
@@ -37,11 +53,30 @@ def quota_balance(*, account: QuotaAccount) -> dict[str, Any]:
     }
 
 
+# A grant adds its amount to the account's credits; a charge or an expiry takes it away.
+_SIGNED_AMOUNT = Case(
+    When(kind=LedgerEntry.Kind.GRANT, then=F("amount")),
+    default=Value(0) - F("amount"),
+    output_field=BigIntegerField(),
+)
+
+
 def quota_ledger_page(
-    *, account: QuotaAccount, before: int | None = None, limit: int = 50
+    *,
+    account: QuotaAccount,
+    before: int | None = None,
+    limit: int = 50,
+    running_balance: bool = False,
 ) -> tuple[list[LedgerEntry], int | None]:
     """Newest-first ledger entries with id < before; returns (entries, next `before` or None).
-    Keyset pagination on the append-only id, so pages never shift as entries are added."""
+    Keyset pagination on the append-only id, so pages never shift as entries are added.
+
+    With `running_balance`, each entry also carries `running_balance`: the account's credits
+    after it, counting credits held by active reservations (sum of grant.remaining). Holding
+    and returning credits write no entry, so this is the sum of the signed amounts of the
+    account's entries up to it, and each row adds up with the one before it (the stored
+    `balance_after` is the available balance only, which moves with every hold). Same query:
+    the window runs over all of the account's entries older than `before`."""
     limit = max(1, min(limit, LEDGER_PAGE_MAX))
     queryset = (
         LedgerEntry.objects.filter(account=account)
@@ -49,6 +84,12 @@ def quota_ledger_page(
         .prefetch_related(Prefetch("allocations", queryset=LedgerAllocation.objects.order_by("id")))
         .order_by("-id")
     )
+    if running_balance:
+        queryset = queryset.annotate(
+            running_balance=Window(
+                Sum(_SIGNED_AMOUNT), order_by=F("id").asc(), frame=RowRange(end=0)
+            )
+        )
     if before is not None:
         queryset = queryset.filter(id__lt=before)
     rows = list(queryset[: limit + 1])
@@ -65,3 +106,35 @@ def quota_active_reservations(*, account: QuotaAccount) -> QuerySet[Reservation]
 
 def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGrant]:
     return list(QuotaGrant.objects.filter(account=account).order_by("-created_at")[:limit])
+
+
+@dataclass(frozen=True)
+class ReservationUse:
+    """What a reservation's credits are for, in words, and where to see it (or "")."""
+
+    text: str
+    url: str = ""
+
+
+def quota_reservation_uses(
+    *, account: QuotaAccount, reservations: Iterable[Reservation | None]
+) -> dict[Any, ReservationUse]:
+    """{reservation id: ReservationUse} for the account's reservations, described by the app
+    that owns each kind (SAGASMITH_QUOTA_OWNER_USES: owner type -> a function of
+    (reservation_ids, user_id) returning {id: (text, url)}), one call per owner type."""
+    by_type: dict[str, set] = {}
+    for reservation in reservations:
+        if reservation is not None:
+            by_type.setdefault(reservation.owner_type, set()).add(reservation.pk)
+    registry = getattr(settings, "SAGASMITH_QUOTA_OWNER_USES", {}) or {}
+    uses = {}
+    for owner_type, ids in by_type.items():
+        described = {}
+        if owner_type in registry:
+            described = import_string(registry[owner_type])(
+                reservation_ids=ids, user_id=account.user_id
+            )
+        for pk in ids:
+            text, url = described.get(pk, (_("Other usage"), ""))
+            uses[pk] = ReservationUse(str(text), url)
+    return uses

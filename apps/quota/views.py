@@ -14,14 +14,26 @@ def usage(request):
         before = int(request.GET["before"]) if request.GET.get("before") else None
     except ValueError:
         before = None
-    entries, next_before = selectors.quota_ledger_page(account=account, before=before, limit=25)
+    entries, next_before = selectors.quota_ledger_page(
+        account=account, before=before, limit=25, running_balance=True
+    )
+    reservations = list(selectors.quota_active_reservations(account=account)[:50])
+    # What each charge and hold was for ("Room turn in <campaign>"), in one query for the page.
+    uses = selectors.quota_reservation_uses(
+        account=account, reservations=[e.reservation for e in entries] + reservations
+    )
+    for entry in entries:
+        entry.use = uses.get(entry.reservation_id)
+    for reservation in reservations:
+        reservation.use = uses[reservation.pk]
     return render(
         request,
         "quota/usage.html",
         {
             "account": account,
+            "total_credits": account.balance + account.reserved,
             "next_grant_at": selectors.quota_next_grant_at(account=account),
-            "reservations": list(selectors.quota_active_reservations(account=account)[:50]),
+            "reservations": reservations,
             "grants": selectors.quota_grants_for(account=account, limit=25),
             "entries": entries,
             "next_before": next_before,

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from apps.campaigns.models import CampaignMembership
 from apps.turns.models import RoomTurnJob
 
 
@@ -10,6 +15,29 @@ def room_turn_job_is_live(owner_id: str) -> bool:
     A running job with an expired lease counts too: recovery requeues or ends it, and its
     publication must still find the reservation to settle or release."""
     return RoomTurnJob.objects.filter(pk=owner_id, status__in=RoomTurnJob.ACTIVE_STATUSES).exists()
+
+
+def room_turn_uses(*, reservation_ids, user_id) -> dict:
+    """Quota's usage page: {reservation id: (text, url)} for room-turn reservations, e.g.
+    "Room turn in <campaign>" linking to the room while the user is still a member. One
+    query, however many reservations."""
+    member = CampaignMembership.objects.filter(
+        campaign_id=OuterRef("campaign_id"),
+        user_id=user_id,
+        status=CampaignMembership.Status.ACTIVE,
+    )
+    rows = (
+        RoomTurnJob.objects.filter(reservation_id__in=list(reservation_ids))
+        .annotate(member=Exists(member))
+        .values_list("reservation_id", "campaign_id", "campaign__name", "member")
+    )
+    uses = {}
+    for reservation_id, campaign_id, name, is_member in rows:
+        url = reverse("room", kwargs={"campaign_id": campaign_id}) if is_member else ""
+        uses[reservation_id] = (_("Room turn in %(campaign)s") % {"campaign": name}, url)
+    for reservation_id in reservation_ids:
+        uses.setdefault(reservation_id, (_("Room turn"), ""))  # its job is gone
+    return uses
 
 
 def turn_job_for_viewer(*, campaign_id, job_id, membership) -> RoomTurnJob | None:

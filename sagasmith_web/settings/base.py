@@ -210,6 +210,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {}
 # The quota reaper never frees a reservation whose owning job is still alive.
 SAGASMITH_QUOTA_OWNER_LIVENESS = {"room_turn": "apps.turns.selectors.room_turn_job_is_live"}
+# What each kind of reservation was for, in words, on the usage page.
+SAGASMITH_QUOTA_OWNER_USES = {"room_turn": "apps.turns.selectors.room_turn_uses"}
 OUTBOX_POLL_INTERVAL = env.float("SAGASMITH_OUTBOX_POLL_INTERVAL", default=0.15)
 ROOMS_HEARTBEAT_SECONDS = env.int("SAGASMITH_ROOMS_HEARTBEAT_SECONDS", default=20)
 # Room turns (apps/turns/conf.py reads these; README "Hosted mode" says what each does).

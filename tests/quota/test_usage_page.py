@@ -1,0 +1,196 @@
+"""The usage page's ledger: readable details per charge and a running balance that adds up."""
+
+import uuid
+from html.parser import HTMLParser
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from apps.campaigns.models import CampaignMembership
+from apps.quota import services
+from apps.quota.models import LedgerEntry
+from apps.rooms.models import Message
+from apps.rooms.services import room_get_or_create
+from apps.turns.models import RoomTurnJob
+from tests.rooms.factories import make_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+class _Table(HTMLParser):
+    """The rows of the table with `table_id`: each cell as (text, href of its link or None)."""
+
+    def __init__(self, table_id: str):
+        super().__init__()
+        self.table_id, self.inside, self.rows = table_id, False, []
+        self._cell: list[str] | None = None
+        self._href: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table" and attrs.get("id") == self.table_id:
+            self.inside = True
+        elif self.inside and tag == "tr":
+            self.rows.append([])
+        elif self.inside and tag == "td":
+            self._cell, self._href = [], None
+        elif self._cell is not None and tag == "a":
+            self._href = attrs.get("href")
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.inside = False
+        elif tag == "td" and self._cell is not None:
+            self.rows[-1].append((" ".join("".join(self._cell).split()), self._href))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def table(html: str, table_id: str) -> list[list[tuple[str, str | None]]]:
+    parser = _Table(table_id)
+    parser.feed(html)
+    return [row for row in parser.rows if row]  # the header row has no <td>
+
+
+def ledger(html: str) -> list[tuple[str, str, str | None, str, str]]:
+    """(entry, details, details link, credits, balance after) per ledger row, newest first."""
+    return [
+        (kind, details, href, credits, balance)
+        for (_when, _), (kind, _), (details, href), (credits, _), (balance, _) in table(
+            html, "usage-ledger"
+        )
+    ]
+
+
+def room_turn(user, campaign, amount, *, sequence):
+    """Reserve like turn_action_submit does, with the job that owns the reservation."""
+    job_id = uuid.uuid4()
+    reservation = services.quota_reserve(
+        user=user,
+        amount=amount,
+        key=f"room_turn:{job_id}",
+        owner_type="room_turn",
+        owner_id=str(job_id),
+    )
+    message = Message.objects.create(
+        room=room_get_or_create(campaign=campaign),
+        sequence=sequence,
+        mode=Message.Mode.ACTION,
+        sender=user,
+        body="I open the door",
+        audience=Message.Audience.PUBLIC,
+    )
+    RoomTurnJob.objects.create(
+        id=job_id,
+        campaign=campaign,
+        requester=user,
+        trigger_message=message,
+        idempotency_key=str(job_id),
+        request_hash="0" * 64,
+        text=message.body,
+        available_at=timezone.now(),
+        reservation=reservation,
+    )
+    return reservation
+
+
+@pytest.fixture
+def history(user, funded, make_user):
+    """grant 20; a turn holds 5 (still running); a turn settles 2 of 3; grant 10; a turn in a
+    campaign the user has since left settles 4; a reservation without an owner settles 1."""
+    citadel, _ = make_campaign(make_user(), (user, CampaignMembership.Role.PLAYER))
+    left, memberships = make_campaign(make_user(), (user, CampaignMembership.Role.PLAYER))
+    left.name = "Tomb of Annihilation"
+    left.save(update_fields=["name"])
+    account = funded(user, 20)
+    held = room_turn(user, citadel, 5, sequence=1)
+    services.quota_settle(reservation=room_turn(user, citadel, 3, sequence=2), actual=2)
+    services.quota_grant(account=account, amount=10, source="staff", note="Sorry for the outage")
+    services.quota_settle(reservation=room_turn(user, left, 4, sequence=1), actual=4)
+    CampaignMembership.objects.filter(pk=memberships[1].pk).update(
+        status=CampaignMembership.Status.REMOVED
+    )
+    services.quota_settle(
+        reservation=services.quota_reserve(user=user, amount=1, key="k"), actual=1
+    )
+    account.refresh_from_db()
+    return {"account": account, "citadel": citadel, "held": held}
+
+
+def test_ledger_shows_what_each_charge_was_for_and_a_running_balance(client, user, history):
+    account, citadel = history["account"], history["citadel"]
+    # Available 18, held by the running turn 5: the ledger's newest balance is all 23 credits.
+    assert (account.balance, account.reserved) == (18, 5)
+    client.force_login(user)
+    html = client.get("/usage/").content.decode()
+    room = f"/campaigns/{citadel.pk}/room/"
+    assert ledger(html) == [
+        ("charge", "Other usage", None, "−1", "23"),
+        ("charge", "Room turn in Tomb of Annihilation", None, "−4", "24"),
+        ("grant", "Sorry for the outage", None, "+10", "28"),
+        ("charge", "Room turn in The Sunless Citadel", room, "−2", "18"),
+        ("grant", "system", None, "+20", "20"),
+    ]
+    # The stored balance_after is what was available, less whatever was held at the time.
+    stored = LedgerEntry.objects.filter(account=account).order_by("-id")
+    assert list(stored.values_list("balance_after", flat=True)) == [18, 19, 23, 13, 20]
+    assert (
+        '<p class="usage-held small" id="usage-held">'
+        "Now: 18 available + 5 held by turns in progress = 23 credits.</p>"
+    ) in html
+    # The running turn's hold is described the same way.
+    reservations = table(html, "usage-reservations")
+    assert [row[0] for row in reservations] == [
+        (f"Room turn in The Sunless Citadel {history['held'].key[:23]}…", room)
+    ]
+
+
+def test_each_row_adds_up_across_pages(client, user, history):
+    client.force_login(user)
+    rows = ledger(client.get("/usage/").content.decode())
+    for (_, _, _, credits, balance), (*_, older_balance) in zip(rows, rows[1:], strict=False):
+        assert int(balance) == int(older_balance) + int(credits.replace("−", "-"))
+    # An older page continues from the credits before its first row, not from zero.
+    grant10 = LedgerEntry.objects.get(account=history["account"], amount=10)
+    older = ledger(client.get(f"/usage/?before={grant10.pk}").content.decode())
+    assert [(credits, balance) for *_, credits, balance in older] == [("−2", "18"), ("+20", "20")]
+
+
+def test_no_hold_no_note_and_plain_labels_without_a_job(client, user, funded):
+    funded(user, 9)
+    services.quota_settle(
+        reservation=services.quota_reserve(
+            user=user, amount=3, key="room_turn:gone", owner_type="room_turn", owner_id="gone"
+        ),
+        actual=3,
+    )
+    client.force_login(user)
+    html = client.get("/usage/").content.decode()
+    assert ledger(html) == [
+        ("charge", "Room turn", None, "−3", "6"),
+        ("grant", "system", None, "+9", "9"),
+    ]
+    assert 'id="usage-held"' not in html
+
+
+def test_details_cost_one_query_per_page(client, user, history, make_user):
+    client.force_login(user)
+
+    def page_queries():
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get("/usage/").status_code == 200
+        return [q["sql"] for q in queries.captured_queries]
+
+    page_queries()  # the first request after sign-in also refreshes the session
+    before = page_queries()
+    citadel = history["citadel"]
+    for n in range(3):
+        services.quota_settle(reservation=room_turn(user, citadel, 1, sequence=10 + n), actual=1)
+    after = page_queries()
+    assert len(after) == len(before), after
+    assert len([sql for sql in after if '"turns_roomturnjob"' in sql]) == 1
