@@ -26,6 +26,7 @@ from .services.campaigns import campaign_archive, campaign_create
 from .services.characters import (
     binding_remove,
     binding_set,
+    campaign_characters,
     character_create_for,
     character_form_for,
 )
@@ -123,6 +124,7 @@ def campaign_settings(request, campaign_id):
             "bindings": selectors.bindings_for(campaign=campaign),
             "invite_form": InviteCreateForm(),
             "binding_form": BindingForm(),
+            "characters": campaign_characters(campaign=campaign, requester=request.user),
             "role_choices": RoleForm.base_fields["role"].choices,
             "new_invite_url": new_invite and new_invite["url"],
         },

@@ -74,8 +74,11 @@ def initial_state() -> dict[str, Any]:
 
 def summary(call: Call) -> dict[str, Any]:
     chars = call.state["characters"].values()
+    pcs = sorted((c for c in chars if c["kind"] == "pc"), key=lambda c: c["id"])
     return {
-        "character_ids": sorted(c["id"] for c in chars if c["kind"] == "pc"),
+        "character_ids": [c["id"] for c in pcs],
+        # Names are table talk: what a GM picks from when binding a character to a player.
+        "characters": [{"id": c["id"], "name": c["name"]} for c in pcs],
         "monster_ids": sorted(c["id"] for c in chars if c["kind"] == "monster"),
         "combat_active": bool(call.state.get("combat")),
     }

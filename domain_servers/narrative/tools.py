@@ -53,8 +53,11 @@ def initial_state() -> dict[str, Any]:
 
 
 def summary(call: Call) -> dict[str, Any]:
+    chars = call.state["characters"]
     return {
-        "character_ids": sorted(call.state["characters"]),
+        "character_ids": sorted(chars),
+        # Names are table talk: what a GM picks from when binding a character to a player.
+        "characters": [{"id": i, "name": chars[i]["name"]} for i in sorted(chars)],
         "current_scene": call.state["current_scene"],
     }
 

@@ -137,3 +137,24 @@ def test_a_declined_request_stays_on_the_dashboard_for_a_week(
     dashboard = client.get("/").content.decode()
     assert 'id="my-requests"' not in dashboard
     assert "No invitations waiting for you." in dashboard
+
+
+def test_settings_offers_the_campaigns_characters_to_bind(
+    domains, client, campaign, gm, player, settings
+):
+    from apps.campaigns.services.characters import character_create_for
+
+    join(campaign, gm, player)
+    character_create_for(
+        campaign=campaign, user=player, form_data={"name": "Lidda", "template": "rogue", "level": 1}
+    )
+    client.force_login(gm)
+    page = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    assert '<option value="pc-1">Lidda (pc-1)</option>' in page
+    # The rules server cannot list them just now: the page asks for an id instead of failing.
+    from tests.domains.conftest import domains_setting
+
+    settings.SAGASMITH_DOMAINS = domains_setting("http://127.0.0.1:9/mcp", timeout=2)
+    page = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    assert 'placeholder="pc-1"' in page
+    assert "The rules server did not list the characters just now; enter the id." in page

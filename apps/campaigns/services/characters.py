@@ -10,7 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from apps.core.errors import (
+    ApplicationError,
+    Conflict,
+    NotFound,
+    PermissionDenied,
+    ValidationFailed,
+)
 from apps.core.services import audit_record
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
@@ -231,6 +237,25 @@ def controls_reconcile(*, campaign: Campaign) -> tuple[int, int]:
             after = dict(bindings.values_list("pk", "can_control"))
         changed += sum(1 for pk, control in after.items() if before.get(pk) != control)
     return len(character_ids), changed
+
+
+def campaign_characters(*, campaign: Campaign, requester) -> list[tuple[str, str]] | None:
+    """(id, name) of the campaign's player characters, read from its domain server as
+    `requester`; None when the server cannot say now (the page then asks for an id)."""
+    try:
+        result = domain_call(
+            system_id=campaign.system_id,
+            tool="campaign_get",
+            arguments={},
+            requester=requester,
+            campaign_id=campaign.domain_id,
+        )
+    except ApplicationError:
+        return None
+    listed = (result.structured.get("campaign") or {}).get("characters")
+    if not isinstance(listed, list):
+        return None
+    return [(str(c["id"]), str(c.get("name") or c["id"])) for c in listed if c.get("id")]
 
 
 def _character_read(campaign: Campaign, requester, character_id: str):
