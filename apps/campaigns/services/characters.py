@@ -24,7 +24,7 @@ from apps.domains.registry import get_plugin
 
 from ..models import ActorBinding, Campaign, CampaignMembership, CharacterControl
 from .access import campaign_access
-from .authority import authority_write, receipt_apply, receipt_revision
+from .authority import authority_write, campaign_refresh, receipt_apply, receipt_revision
 
 NO_CONTROLLER = "none"  # character_assign's expected_controller for a character with none
 PLAYING_ROLES = (
@@ -243,13 +243,7 @@ def campaign_characters(*, campaign: Campaign, requester) -> list[tuple[str, str
     """(id, name) of the campaign's player characters, read from its domain server as
     `requester`; None when the server cannot say now (the page then asks for an id)."""
     try:
-        result = domain_call(
-            system_id=campaign.system_id,
-            tool="campaign_get",
-            arguments={},
-            requester=requester,
-            campaign_id=campaign.domain_id,
-        )
+        result = campaign_refresh(campaign=campaign, requester=requester)
     except ApplicationError:
         return None
     listed = (result.structured.get("campaign") or {}).get("characters")
