@@ -58,7 +58,7 @@ async function refresh() {
     render(await res.json());
     clearTimeout(retryTimer);
   } catch (e) {
-    showJobsError(t.unavailable);
+    showJobsError(t.unavailable, "unavailable");
     clearTimeout(retryTimer);
     retryTimer = setTimeout(refresh, 5000);
   } finally {
@@ -110,6 +110,7 @@ function hpCell(character) {
 
 function renderCombat(panels) {
   const section = document.getElementById("turn-combat");
+  if (!section) return; // only systems with combat (dnd5e) have the initiative section
   const data = panels.combat && panels.combat.data && panels.combat.data.combat;
   if (!data || !Array.isArray(data.order)) { section.hidden = true; return; }
   section.hidden = false;
@@ -148,6 +149,7 @@ function renderGrid(panels) {
   const map = document.getElementById("turn-map");
   const grid = document.getElementById("turn-grid");
   const link = document.getElementById("turn-grid-link");
+  if (!map) return;
   const images = panels.grid && panels.grid.data && panels.grid.data.images;
   const image = images && images.length ? images[0] : null;
   if (!image || !image.url) { map.hidden = true; grid.hidden = true; return; }
@@ -181,29 +183,46 @@ function renderCharacter(character, audience) {
   setText(status, statusLabel(character.status));
   status.hidden = !character.status;
   status.dataset.status = character.status || "";
+  // The template renders the fields of the campaign's system: hit points and armour class for
+  // dnd5e, tags (and the GM's notes, for the GM) for narrative. Fill whichever are there.
   const bar = sheet.querySelector('[data-field="hp-bar"]');
-  const hpText = sheet.querySelector('[data-field="hp-text"]');
-  if (character.hp && typeof character.hp.current === "number") {
-    const { current, max } = character.hp;
-    fillBar(bar, current, max);
-    const temp = character.hp.temp ? ` (+${character.hp.temp})` : "";
-    setText(hpText, `${current}/${max}${temp}`);
-    bar.parentElement.hidden = false;
-  } else {
-    bar.parentElement.hidden = true;
+  if (bar) {
+    const hpText = sheet.querySelector('[data-field="hp-text"]');
+    if (character.hp && typeof character.hp.current === "number") {
+      const { current, max } = character.hp;
+      fillBar(bar, current, max);
+      const temp = character.hp.temp ? ` (+${character.hp.temp})` : "";
+      setText(hpText, `${current}/${max}${temp}`);
+      bar.parentElement.hidden = false;
+    } else {
+      bar.parentElement.hidden = true;
+    }
   }
-  setText(sheet.querySelector('[data-field="ac"]'), character.ac !== undefined && character.ac !== null ? String(character.ac) : "—");
-  const conditions = character.conditions || [];
-  setText(sheet.querySelector('[data-field="conditions"]'), conditions.length ? conditions.join(", ") : t.none);
+  const ac = sheet.querySelector('[data-field="ac"]');
+  if (ac) setText(ac, character.ac !== undefined && character.ac !== null ? String(character.ac) : "—");
+  const list = (items) => (Array.isArray(items) && items.length ? items.join(", ") : t.none);
+  const tags = sheet.querySelector('[data-field="tags"]');
+  if (tags) setText(tags, list(character.tags));
+  setText(sheet.querySelector('[data-field="conditions"]'), list(character.conditions));
+  const notesRow = sheet.querySelector('[data-row="notes"]');
+  if (notesRow) {
+    // Only the GM's view of a character carries gm_notes; players never receive them.
+    const notes = typeof character.gm_notes === "string" ? character.gm_notes.trim() : "";
+    setText(notesRow.querySelector('[data-field="notes"]'), notes);
+    notesRow.hidden = !notes;
+  }
 }
 
 // ---- jobs -----------------------------------------------------------------------------------
 
-function showJobsError(text) {
+let jobsError = ""; // what the jobs error line shows: "", "unavailable" or "cancel"
+
+function showJobsError(text, kind = "cancel") {
   const node = document.getElementById("turn-jobs-error");
   if (!node) return;
   node.textContent = text || "";
   node.hidden = !text;
+  jobsError = text ? kind : "";
 }
 
 function mergeJob(job) {
@@ -295,6 +314,56 @@ function relabelDice() {
   }
 }
 
+// A dice_roll's `detail` spells out every term, e.g. "1d20 [3] = 3 => 3",
+// "2d6 [3, 4] = 7 + 2 => 9" or "2d20kh1 [3, 15] = 15 + 3 => 18" (domain_servers/common/dice.py).
+const DICE_TERM = /^([+-] )?(?:(\d+)d(\d+)(?:(kh|kl)(\d+))? \[([\d, ]+)\] = (\d+)|(\d+))(?: |$)/;
+
+function diceTerms(detail) {
+  // The terms of a detail string, or null when it is not in that form.
+  let rest = String(detail || "").replace(/ => -?\d+$/, "");
+  const terms = [];
+  while (rest) {
+    const m = DICE_TERM.exec(rest);
+    if (!m) return null;
+    const sign = m[1] === "- " ? -1 : 1;
+    if (m[8] !== undefined) {
+      terms.push({ sign, kept: [Number(m[8])], dropped: [] });
+    } else {
+      const values = m[6].split(",").map((v) => Number(v.trim()));
+      let dropped = [];
+      if (m[4]) {
+        // Which dice the keep dropped: the lowest for kh, the highest for kl.
+        const order = [...values].sort((a, b) => (m[4] === "kh" ? a - b : b - a));
+        dropped = order.slice(0, values.length - Number(m[5]));
+      }
+      const kept = [...values];
+      for (const v of dropped) kept.splice(kept.indexOf(v), 1);
+      terms.push({ sign, kept, dropped });
+    }
+    rest = rest.slice(m[0].length);
+  }
+  return terms.length ? terms : null;
+}
+
+function diceBreakdown(roll) {
+  // What the detail adds to "expression = total": the dice and modifiers that make the total
+  // ("3 + 4", "12 + 5") and any dice a keep dropped; "" when it adds nothing (a single die).
+  const terms = diceTerms(roll.detail);
+  if (!terms) return roll.detail ? String(roll.detail).replace(/ => -?\d+$/, "") : "";
+  let sum = "";
+  const dropped = [];
+  for (const term of terms) {
+    for (const value of term.kept) {
+      sum += sum ? ` ${term.sign < 0 ? "-" : "+"} ${value}` : `${term.sign < 0 ? "-" : ""}${value}`;
+    }
+    dropped.push(...term.dropped);
+  }
+  const parts = [];
+  if (sum && sum !== String(roll.total)) parts.push(sum);
+  if (dropped.length) parts.push(`${t.dropped} ${dropped.join(", ")}`);
+  return parts.join(", ");
+}
+
 function diceItem(roll) {
   const item = el("li", { class: "turn-roll", "data-dice": roll.tool });
   if (roll.tool === "attack") {
@@ -323,13 +392,15 @@ function diceItem(roll) {
           el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure))),
     );
   } else {
+    const breakdown = diceBreakdown(roll);
     item.append(
       el("span", { class: "turn-roll__die", "aria-hidden": "true" }, String(roll.total ?? "?")),
       el("span", { class: "turn-roll__body" },
-        el("span", { class: "turn-roll__title" }, roll.label || roll.expression || t.roll),
+        // The line already says the expression: the title is the label, else just "Roll".
+        el("span", { class: "turn-roll__title" }, roll.label || t.roll),
         el("span", { class: "turn-roll__line" },
           roll.expression ? `${roll.expression} = ` : "", el("strong", {}, String(roll.total ?? "")),
-          roll.detail ? el("span", { class: "muted" }, ` (${roll.detail})`) : null)),
+          breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null)),
     );
   }
   return item;
@@ -361,7 +432,9 @@ function renderPhase(phase) {
 }
 
 function render(panel) {
-  showJobsError("");
+  // A refresh that works clears its own failure, never what a cancel just reported (the
+  // refresh a room:job starts often comes back after the cancel's answer).
+  if (jobsError === "unavailable") showJobsError("");
   renderCharacter(panel.character, panel.audience);
   renderCombat(panel.panels || {});
   renderPhase(panel.phase);

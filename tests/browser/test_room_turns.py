@@ -19,6 +19,23 @@ from tests.turns.rooms_support import eager  # noqa: F401
 
 ACTIVE = ("queued", "running", "waiting")
 
+# Where the main column's parts are, in page coordinates (scrolling does not move them).
+LAYOUT = """() => {
+  const box = (node) => {
+    const r = node.getBoundingClientRect();
+    return [r.left, r.top + scrollY, r.width, r.height].map(Math.round);
+  };
+  const one = (selector) => box(document.querySelector(selector));
+  return {
+    timeline: one(".room__timeline"),
+    composer: one("#composer"),
+    textarea: one("#composer-body"),
+    modes: [...document.querySelectorAll(".composer__modes label")].map(box),
+    send: one("#composer button[type=submit]"),
+    side: one(".room__side"),
+  };
+}"""
+
 
 def _combat(campaign, gm):
     return domain_call(
@@ -107,6 +124,9 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
         expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
         expect(rook.locator('#turn-character [data-field="name"]')).to_have_text("Rook")
         expect(ilsa.locator('#turn-character [data-field="ac"]')).to_have_text(re.compile(r"^\d+$"))
+        expect(ilsa.locator("#turn-character")).to_contain_text("Armour class")
+        expect(gm.locator("#turn-character [data-gm]")).to_contain_text("hit points")
+        gm_layout = gm.evaluate(LAYOUT)
 
         # Job progress: with the worker held back, a turn stays queued; its requester (and the
         # GM) see it with a Cancel button that works from the keyboard.
@@ -215,6 +235,21 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
         )
         expect(gm.locator("#turn-jobs li")).to_have_count(0)
 
+        # Layout: the GM's side column (initiative, map, dice) is now far taller than the main
+        # column, and the composer kept its size and controls, right under the timeline.
+        layout = gm.evaluate(LAYOUT)
+        bottom = {k: layout[k][1] + layout[k][3] for k in ("side", "composer", "timeline")}
+        for part in ("composer", "textarea", "send"):
+            assert layout[part][2:] == gm_layout[part][2:], (part, gm_layout, layout)
+        assert layout["composer"][1] - bottom["timeline"] <= 17, layout
+        assert bottom["side"] > bottom["composer"] + 200, layout
+
+        def modes(boxes, composer):  # height and offset in the composer (width: which is bold)
+            return [(box[1] - composer[1], box[3]) for box in boxes]
+
+        assert modes(layout["modes"], layout["composer"]) == modes(
+            gm_layout["modes"], gm_layout["composer"]
+        )
         # Layout: no horizontal overflow across the supported range.
         for who, page in pages.items():
             width = page.viewport_size["width"]

@@ -1,0 +1,134 @@
+"""The room's side panels in a narrative campaign, in Chromium against live domain servers: the
+character card shows the narrative system's fields (no armour class or hit points), dice lines
+say each roll once, and a long dice list does not stretch the timeline or the composer."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+
+from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
+from tests.browser.test_room_turns import LAYOUT, _settle
+from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.rooms_support import eager  # noqa: F401
+
+DND_WORDS = re.compile(r"armou?r class|hit points|monster|initiative", re.IGNORECASE)
+
+FAKE_ROLLS = """n => {
+  for (let i = 0; i < n; i++) {
+    const dice = [{tool: "dice_roll", label: "", expression: "3d6", total: 10,
+                   detail: "3d6 [3, 3, 4] = 10 => 10"}];
+    document.dispatchEvent(new CustomEvent("room:event", {detail: {type: "entry",
+      entry: {event_type: "turn.narration", sequence: 100000 + i, data: {dice}}}}));
+  }
+}"""
+
+
+def _lines(page):
+    return page.locator("#turn-dice li .turn-roll__line").all_inner_texts()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_narrative_card_dice_lines_and_a_long_side_column(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.campaigns.services.characters import character_create_for
+    from apps.rooms.services import room_get_or_create
+    from tests.campaigns.conftest import join
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    nia_user = make_user("nia@example.test", display_name="Nia Player")
+    campaign = campaign_create(
+        owner=gm_user, name="Fog Harbour", system_id="narrative", idempotency_key=uuid.uuid4().hex
+    )
+    join(campaign, gm_user, nia_user)
+    room_get_or_create(campaign=campaign)
+    character_create_for(
+        campaign=campaign, user=nia_user, form_data={"name": "Nia", "tags": "brave, curious"}
+    )
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+
+    contexts = {
+        "gm": browser.new_context(viewport={"width": 1440, "height": 900}),
+        "nia": browser.new_context(viewport={"width": 1440, "height": 900}),
+    }
+    emails = {"gm": "gm@example.test", "nia": "nia@example.test"}
+    try:
+        pages = {who: _sign_in(ctx, asgi_server, emails[who]) for who, ctx in contexts.items()}
+        for page in pages.values():
+            page.goto(room_url)
+            expect(page.locator("#room")).to_have_attribute("data-state", "live")
+        gm, nia = pages["gm"], pages["nia"]
+
+        # The card is the narrative system's: tags and conditions, no D&D fields.
+        card = nia.locator("#turn-character")
+        expect(card.locator('[data-field="name"]')).to_have_text("Nia")
+        expect(card.locator('[data-field="tags"]')).to_have_text("brave, curious")
+        expect(card.locator('[data-field="conditions"]')).to_have_text("None")
+        expect(card.locator('[data-field="ac"], [data-field="hp-bar"]')).to_have_count(0)
+        assert not DND_WORDS.search(card.inner_text()), card.inner_text()
+        # The GM has no character: their note does not talk about monsters or hit points.
+        expect(gm.locator("#turn-character [data-gm]")).to_be_visible()
+        assert not DND_WORDS.search(gm.locator("#turn-character").inner_text())
+        for page in pages.values():
+            expect(page.locator("#turn-combat")).to_have_count(0)
+            assert not DND_WORDS.search(page.locator(".room__side").inner_text())
+
+        # Real rolls: each line says the expression and total once, plus the dice when there
+        # are several (a single die adds nothing: no "(1d20 [3] = 3 => 3)").
+        _say(nia, "roll 2d6 for courage", mode="action")
+        _settle(campaign, 1)
+        first = nia.locator("#turn-dice li").first
+        expect(first.locator(".turn-roll__title")).to_have_text("courage")
+        expect(first.locator(".turn-roll__line")).to_have_text(
+            re.compile(r"^2d6 = \d+ \(\d \+ \d\)$")
+        )
+        total, a, b = map(
+            int, re.findall(r"\d+", first.locator(".turn-roll__line").inner_text())[2:]
+        )
+        assert total == a + b
+        _say(nia, "roll 1d20", mode="action")
+        _settle(campaign, 2)
+        expect(nia.locator("#turn-dice li")).to_have_count(2)
+        first = nia.locator("#turn-dice li").first
+        expect(first.locator(".turn-roll__title")).to_have_text("Roll")
+        expect(first.locator(".turn-roll__line")).to_have_text(re.compile(r"^1d20 = \d+$"))
+        expect(gm.locator("#turn-dice li")).to_have_count(2)
+
+        # A long dice list makes the side column the tallest; the timeline, the composer and
+        # its controls stay exactly where and as big as they were.
+        nia.wait_for_timeout(300)  # let the panel refreshes of the last turn settle
+        before = nia.evaluate(LAYOUT)
+        nia.evaluate(FAKE_ROLLS, 12)
+        expect(nia.locator("#turn-dice li")).to_have_count(12)
+        assert _lines(nia)[0] == "3d6 = 10 (3 + 3 + 4)"
+        after = nia.evaluate(LAYOUT)
+        side_bottom = after["side"][1] + after["side"][3]
+        composer_bottom = after["composer"][1] + after["composer"][3]
+        for part in ("timeline", "composer", "textarea", "modes", "send"):
+            assert after[part] == before[part], (part, before[part], after[part])
+        assert side_bottom > composer_bottom + 200, after  # the case that used to stretch
+        # The composer sits right under the timeline, one grid gap (16 px) below it.
+        assert after["composer"][1] - (after["timeline"][1] + after["timeline"][3]) <= 17, after
+        assert nia.evaluate("document.documentElement.scrollWidth") <= 1440
+        nia.screenshot(path="/tmp/panels-narrative-1440.png", full_page=True)
+
+        nia.set_viewport_size({"width": 390, "height": 844})
+        assert nia.evaluate("document.documentElement.scrollWidth") <= 390
+        small = nia.evaluate(LAYOUT)
+        assert small["side"][1] > small["composer"][1] + small["composer"][3]  # stacked below
+        assert small["textarea"][3] == before["textarea"][3]  # two rows, not stretched
+        nia.screenshot(path="/tmp/panels-narrative-390.png", full_page=True)
+    finally:
+        for context in contexts.values():
+            context.close()
