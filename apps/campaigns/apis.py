@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.accounts.models import User
-from apps.core.errors import NotFound
+from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import idempotency_key_from, idempotent_response
 from apps.domains.registry import available_systems
 
@@ -287,6 +287,12 @@ class JoinRequestListApi(APIView):
         requests = JoinRequest.objects.select_related("user").filter(campaign=membership.campaign)
         status = request.query_params.get("status")
         if status:
+            if status not in JoinRequest.Status.values:
+                raise ValidationFailed(
+                    _("status is one of %(values)s.")
+                    % {"values": ", ".join(JoinRequest.Status.values)},
+                    details={"fields": {"status": [_("Not a join request status.")]}},
+                )
             requests = requests.filter(status=status)
         return Response(JoinRequestOutput(requests, many=True).data)
 

@@ -412,3 +412,19 @@ def test_removal_retried_after_the_projection_moved_is_finished(
     )
     campaign.refresh_from_db()
     assert campaign.authority_revision == domain_view(campaign, gm).authority_revision
+
+
+def test_join_requests_filter_by_a_known_status_only(domains, api_client, campaign, gm, player):
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    jr = invite_accept(token=token, user=player).join_request
+    api_client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.id}/join-requests"
+    assert [r["id"] for r in api_client.get(url, {"status": "pending"}).json()] == [str(jr.id)]
+    assert api_client.get(url, {"status": "rejected"}).json() == []
+    refused = api_client.get(url, {"status": "abc"})
+    assert refused.status_code == 400
+    assert refused.json()["error"]["details"] == {
+        "fields": {"status": ["Not a join request status."]}
+    }
