@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import timedelta
 from urllib.parse import urlencode
@@ -53,6 +54,10 @@ def _settings_url(campaign_id) -> str:
     return reverse("campaign-settings", args=[campaign_id])
 
 
+JUST_CREATED_SESSION_KEY = "campaigns.just_created"
+JUST_CREATED_SECONDS = 600
+
+
 @login_required
 def campaign_new(request):
     systems = domain_registry().plugins
@@ -69,12 +74,25 @@ def campaign_new(request):
             form.add_error(None, exc.message)
         else:
             messages.success(request, _("Campaign “%(name)s” created.") % {"name": campaign.name})
+            request.session[JUST_CREATED_SESSION_KEY] = {
+                "id": str(campaign.id), "name": campaign.name, "at": time.time(),
+            }  # fmt: skip
             return redirect(_settings_url(campaign.id))
+    # Back to this page right after creating one: a fresh form would make a second campaign
+    # of the same name, so the page first points to the one just made.
+    just_created = request.session.get(JUST_CREATED_SESSION_KEY)
+    if just_created and time.time() - just_created["at"] > JUST_CREATED_SECONDS:
+        just_created = None
     descriptions = {sid: p.description for sid, p in systems.items()}
     return render(
         request,
         "campaigns/new.html",
-        {"form": form, "descriptions": descriptions, "has_systems": bool(systems)},
+        {
+            "form": form,
+            "descriptions": descriptions,
+            "has_systems": bool(systems),
+            "just_created": just_created,
+        },
     )
 
 

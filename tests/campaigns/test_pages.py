@@ -28,6 +28,9 @@ def test_create_page_picks_system_and_redirects_to_settings(domains, client, gm)
     assert response["Location"] == f"/campaigns/{campaign.id}/settings"
     client.post("/campaigns/new", data)  # a double submit reaches the same campaign
     assert Campaign.objects.count() == 1
+    # Back to the form (a fresh one): it first points to the campaign just made.
+    again = client.get("/campaigns/new").content.decode()
+    assert f'You created <a href="/campaigns/{campaign.id}/">Tomb</a> a moment ago.' in again
 
 
 def test_settings_shows_invite_link_once(domains, client, campaign, gm, player):
