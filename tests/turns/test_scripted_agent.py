@@ -111,7 +111,7 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
         ("Dex save succeeds with 14 (DC 14).", "trigger")
     ]
     assert table.run(player, "roll 2d6+3 for damage", job_id="roll").texts == [
-        ("The dice tumble (damage): 2d6 [1, 1] = 2 + 3 => 5.", "trigger")
+        ("The dice tumble (damage): 2d6+3 = 5 (1 + 1 + 3).", "trigger")
     ]
     assert table.run(player, "describe", job_id="describe").texts == [
         ("Steel and shouting all around: Ilsa (unhurt), Goblin (unhurt), Goblin (bloodied).",
@@ -218,7 +218,7 @@ def test_narrative_intents(live_domains, gm, player):
         ("Noted: The chapel bell is cracked", "trigger")
     ]
     assert table.run(player, "roll 1d6", job_id="r").texts == [
-        ("The dice tumble: 1d6 [1] = 1 => 1.", "trigger")
+        ("The dice tumble: 1d6 = 1.", "trigger")
     ]
     expected = "Scene: The Drowned Chapel. Clocks: Doom 3/6. Known: The chapel bell is cracked."
     assert table.run(player, "look around", job_id="l1").texts == [(expected, "trigger")]
@@ -234,3 +234,27 @@ def test_narrative_intents(live_domains, gm, player):
     ]
     assert [(c["name"], c["filled"]) for c in story["clocks"]] == [("Doom", 3)]
     assert story["scene"]["title"] == "The Drowned Chapel"
+
+
+@pytest.mark.parametrize(
+    ("expression", "values", "text"),
+    [
+        ("1d20", [14], ""),
+        ("1d20+5", [12], "12 + 5"),
+        ("2d6-1", [3, 4], "3 + 4 - 1"),
+        ("2d20kh1+3", [13, 9], "13 + 3"),  # the dropped 9 does not count
+        ("1d8-1d4", [6, 3], "6 - 3"),
+    ],
+)
+def test_a_rolls_breakdown_names_the_dice_that_count(expression, values, text):
+    from apps.turns.agents.scripted import _breakdown
+    from domain_servers.common import dice
+
+    class Scripted:
+        def __init__(self):
+            self.values = iter(values)
+
+        def randint(self, low, high):
+            return next(self.values)
+
+    assert _breakdown(dice.roll(expression, Scripted())) == text

@@ -196,19 +196,39 @@ def roll_dice(s: Session, m: re.Match[str]) -> None:
         arguments["label"] = m["label"].strip()
     result = s.call("dice_roll", **arguments)
     label = f" ({result['label']})" if result.get("label") else ""
+    breakdown = _breakdown(result)
     s.say(
         s.pick(
-            _("The dice tumble%(label)s: %(detail)s."),
-            _("%(expression)s%(label)s is rolled: %(total)s (%(detail)s)."),
-            _("%(expression)s%(label)s comes up %(total)s: %(detail)s."),
+            _("The dice tumble%(label)s: %(expression)s = %(total)s%(breakdown)s."),
+            _("%(expression)s%(label)s is rolled: %(total)s%(breakdown)s."),
+            _("%(expression)s%(label)s comes up %(total)s%(breakdown)s."),
         )
         % {
             "label": label,
-            "detail": result["detail"],
+            "breakdown": f" ({breakdown})" if breakdown else "",
             "expression": result["expression"],
             "total": result["total"],
         }
     )
+
+
+def _breakdown(result: Mapping[str, Any]) -> str:
+    """The kept dice and the modifier as a sum ("4 + 2 + 3"), or "" when a single die is all
+    there is. Dropped dice (keep highest/lowest) are left out, as they do not count."""
+    signed = [
+        int(term.get("sign") or 1) * int(value)
+        for term in result.get("rolls") or []
+        for value in term.get("kept") or []
+    ]
+    flat = int(result.get("total") or 0) - sum(signed)
+    if flat:
+        signed.append(flat)
+    if len(signed) < 2:
+        return ""
+    text = str(signed[0])
+    for value in signed[1:]:
+        text += f" - {-value}" if value < 0 else f" + {value}"
+    return text
 
 
 # -- dnd5e ------------------------------------------------------------------------------------
