@@ -1,8 +1,9 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apps.accounts import views as account_views
+from apps.core.exceptions import api_not_found
 
 handler400 = "apps.core.exceptions.handler400"
 handler403 = "apps.core.exceptions.handler403"
@@ -31,4 +32,7 @@ urlpatterns = [
     path("", include("apps.turns.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Last: any other /api/ path is the JSON 404, with DEBUG on too (Django's debug page is
+    # HTML and lists every route).
+    re_path(r"^api/", api_not_found),
 ]

@@ -118,6 +118,10 @@ def handler404(request, exception=None):
     return page_not_found(request, exception)
 
 
+def api_not_found(request, *args, **kwargs):
+    return _json_error(404, "not_found", "Not found.")
+
+
 def handler500(request):
     if _is_api(request):
         return _json_error(500, "internal", "An unexpected error occurred.")

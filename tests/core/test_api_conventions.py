@@ -278,3 +278,10 @@ def test_400_envelope_for_a_host_not_allowed(signed_in, settings):
     settings.ALLOWED_HOSTS = ["play.example.com"]
     err = envelope(signed_in.get("/api/test/echo", HTTP_HOST="evil.example"), 400)
     assert err["code"] == "invalid_request"
+
+
+def test_an_unknown_api_path_is_the_json_404_with_debug_on_too(signed_in, settings):
+    settings.DEBUG = True
+    for path in ("/api/does-not-exist", "/api/campaigns/not-a-uuid", "/api/campaigns/"):
+        err = envelope(signed_in.get(path), 404)
+        assert err["code"] == "not_found"
