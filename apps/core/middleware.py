@@ -25,3 +25,26 @@ class RequestIdMiddleware:
             current_ip.reset(ip_token)
         response["X-Request-ID"] = request_id
         return response
+
+
+class NotAllowedPageMiddleware:
+    """A page opened with the wrong method (a form's POST-only URL, from history or a link)
+    gets a page that says so, not the empty response `require_POST` gives. The API keeps its
+    JSON envelope."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and not response.content
+            and not request.path.startswith("/api/")
+        ):
+            from django.template.response import SimpleTemplateResponse
+
+            page = SimpleTemplateResponse("405.html", {"request": request}, status=405)
+            page["Allow"] = response.get("Allow", "")
+            return page.render()
+        return response
