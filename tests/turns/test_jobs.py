@@ -687,6 +687,15 @@ def test_two_actions_at_once_in_one_room_both_succeed(dnd_room, monkeypatch):
     assert len(narrations(first)) == len(narrations(second)) == 1
 
 
+def _a_last_attempt(room, settings, capture):
+    """A submitted job with one attempt in all, and the domain's revision before it."""
+    settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
+    start = room.domain_revision()
+    with capture(execute=False):
+        job, _ = submit(room, room.player)
+    return job, start
+
+
 def test_an_unanswered_write_beaten_to_its_revision_is_refused_and_the_turn_ends(
     dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
@@ -699,10 +708,7 @@ def test_an_unanswered_write_beaten_to_its_revision_is_refused_and_the_turn_ends
     from apps.domains.errors import DomainUnavailable
 
     room = dnd_room
-    settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
-    start = room.domain_revision()
-    with django_capture_on_commit_callbacks(execute=False):
-        job, _ = submit(room, room.player)
+    job, start = _a_last_attempt(room, settings, django_capture_on_commit_callbacks)
     sent = []
 
     def dropped_once(**kwargs):
@@ -736,10 +742,7 @@ def test_a_stale_answer_to_the_re_send_while_its_key_commits_is_settled_by_a_sec
     from apps.domains.errors import DomainError, DomainUnavailable
 
     room = dnd_room
-    settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
-    start = room.domain_revision()
-    with django_capture_on_commit_callbacks(execute=False):
-        job, _ = submit(room, room.player)
+    job, start = _a_last_attempt(room, settings, django_capture_on_commit_callbacks)
     sent = []
 
     def late_commit(**kwargs):
