@@ -20,6 +20,14 @@ class TurnError(ApplicationError):
     status = 500
 
 
+class WriteUnsettled(TurnError):
+    """A cancelled turn's unanswered write may still be running on the domain: ask again."""
+
+    code = "write_unsettled"
+    status = 503
+    retryable = True
+
+
 class AgentNotConfigured(TurnError):
     """SAGASMITH_AGENT_PROVIDER names no provider, or the provider misses its settings."""
 

@@ -386,8 +386,9 @@ def test_cancel_after_a_write_that_never_arrived_refuses_it_without_running_it(
     dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
 ):
     """The write was journaled as dispatched but the domain never got it (unreachable); the
-    player cancels the requeued job. The worker's question cannot run it: the step is refused,
-    nothing is charged, and the domain's revision does not move, now or later."""
+    player cancels the requeued job once that send is long over (a send that may still be
+    running is waited for: see the next test). The worker's question cannot run it: the step
+    is refused, nothing is charged, and the domain's revision does not move, now or later."""
     import apps.turns.tool_calls as tool_calls
     from apps.domains.errors import DomainUnavailable
 
@@ -403,6 +404,7 @@ def test_cancel_after_a_write_that_never_arrived_refuses_it_without_running_it(
         patch.setattr(tool_calls, "domain_call", unreachable)
         assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
     assert Operation.objects.get(job=job).state == "dispatched"
+    Operation.objects.filter(job=job).update(updated_at=timezone.now() - timedelta(minutes=5))
     with django_capture_on_commit_callbacks(execute=True):
         turn_cancel(job=job, membership=room.membership(room.gm))
     job.refresh_from_db()
@@ -461,6 +463,96 @@ def test_a_cancel_looks_twice_when_the_key_commits_under_its_first_look(
     op = Operation.objects.get(job=job)
     assert (op.state, op.result["_meta"]["idempotent_replay"]) == ("returned", True)
     assert room.domain_revision() == before + 1
+
+
+def test_a_cancel_waits_while_a_timed_out_send_may_still_commit(
+    dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The cancel's look misses the key and the campaign is still at the key's revision: a
+    send that timed out moments ago may yet commit there, so the turn waits and looks again
+    instead of refusing. Here it does commit, and the second look publishes and charges it."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.client import domain_call
+    from apps.domains.errors import DomainTimeout
+    from apps.turns.services.run import PROBE_REVISION
+
+    room = dnd_room
+    before = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    timed_out = []
+
+    def times_out(**kwargs):
+        timed_out.append(dict(kwargs))
+        raise DomainTimeout("no answer in time")
+
+    with monkeypatch.context() as patch, django_capture_on_commit_callbacks(execute=False):
+        patch.setattr(tool_calls, "domain_call", times_out)
+        assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
+    probes = []
+
+    def commits_after_the_first_look(**kwargs):
+        if kwargs["arguments"].get("expected_revision") == PROBE_REVISION:
+            probes.append(kwargs["tool"])
+        result = domain_call(**kwargs)
+        if kwargs["tool"] == "campaign_get" and len(timed_out) == 1:
+            timed_out.append(domain_call(**timed_out[0]))  # the slow send commits now
+        return result
+
+    monkeypatch.setattr(tool_calls, "domain_call", commits_after_the_first_look)
+    with django_capture_on_commit_callbacks(execute=True):
+        turn_cancel(job=job, membership=room.membership(room.player))
+    job.refresh_from_db()
+    assert (job.status, job.error_message, probes) == (
+        "waiting",
+        "WriteUnsettled: The turn's last write may still be running.",
+        ["dice_roll"],
+    )
+    assert Operation.objects.get(job=job).state == "dispatched"
+    RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "cancelled"
+    job.refresh_from_db()
+    assert (job.charged, job.result_revision) == (2, before + 1)
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.result["_meta"]["idempotent_replay"]) == ("returned", True)
+    assert room.domain_revision() == before + 1
+
+
+def test_a_cancel_during_a_last_attempt_that_fails_sends_the_write_no_more(
+    dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The player cancels while the last attempt's write is under way, and the call times out
+    before reaching the domain. The turn ends cancelled, and publication asks the domain about
+    the write rather than sending it again: nothing runs and nothing is charged."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.client import domain_call
+    from apps.domains.errors import DomainTimeout
+
+    room = dnd_room
+    job, start = _a_last_attempt(room, settings, django_capture_on_commit_callbacks)
+    membership = room.membership(room.player)
+
+    def cancelled_then_timed_out(**kwargs):
+        monkeypatch.setattr(tool_calls, "domain_call", domain_call)  # later calls get through
+        turn_cancel(job=RoomTurnJob.objects.get(pk=job.pk), membership=membership)
+        raise DomainTimeout("no answer in time")
+
+    monkeypatch.setattr(tool_calls, "domain_call", cancelled_then_timed_out)
+    with django_capture_on_commit_callbacks(execute=False):
+        outcome = turn_run(job_id=job.pk, heartbeat=False)
+    job.refresh_from_db()
+    assert (outcome, job.status, job.charged) == ("waiting", "waiting", None)
+    # The send it made may still be running: once that is over, the look is final.
+    Operation.objects.filter(job=job).update(updated_at=timezone.now() - timedelta(minutes=5))
+    RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "cancelled"
+    job.refresh_from_db()
+    assert (job.status, job.charged) == ("cancelled", 0)
+    assert Operation.objects.get(job=job).state == "refused"
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    assert room.domain_revision() == start
 
 
 def test_a_write_beaten_to_its_revision_goes_again_at_the_current_one(

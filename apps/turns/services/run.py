@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.db import close_old_connections, connection
@@ -29,6 +30,7 @@ from apps.turns.errors import (
     StaleRevision,
     TurnCancelled,
     TurnError,
+    WriteUnsettled,
     classify_error,
 )
 from apps.turns.models import Operation, RoomTurnJob
@@ -165,7 +167,10 @@ class JournalCaller(ToolCaller):
             # Re-send exactly what was dispatched: the same key and request replay.
             sent.clear()
             sent.update(op.arguments)
-            Operation.objects.filter(pk=op.pk).update(attempt=self.job.attempt)
+            # updated_at is the step's last send: a cancel's look at it waits out a send
+            # that may still be running.
+            op.attempt, op.updated_at = self.job.attempt, timezone.now()
+            Operation.objects.filter(pk=op.pk).update(attempt=op.attempt, updated_at=op.updated_at)
             return
         self.journal[step] = Operation.objects.create(
             job=self.job,
@@ -295,7 +300,7 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
     )  # fmt: skip
     caller.journal = {op.step: op for op in pending}
     if (job.agent_output or {}).get("final_status") == RoomTurnJob.Status.CANCELLED:
-        settled = [_committed_or_refused(caller, op) for op in pending]
+        settled = [_committed_or_refused(caller, op, campaign) for op in pending]
         if not all(settled):
             campaign_refresh(campaign=campaign, requester=campaign.owner)
         return
@@ -318,16 +323,21 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
 
 
 # An expected revision no campaign reaches: a write sent with it is refused at the revision
-# check unless the idempotency lookup, which comes first, answers it.
+# check unless the idempotency lookup answers it first.
 PROBE_REVISION = 2**53
+# How long after its last send a write may still be running on the domain, beyond the
+# client's own timeout for the call.
+SEND_SETTLE_MARGIN = timedelta(seconds=5)
 
 
-def _committed_or_refused(caller: JournalCaller, op: Operation) -> bool:
+def _committed_or_refused(caller: JournalCaller, op: Operation, campaign: Campaign) -> bool:
     """Settle an unanswered write of a cancelled job without letting it run: its key is sent
     with an impossible expected revision. `idempotency_conflict` means the key committed (with
-    journaled arguments, whose replay is then the step's result); `stale_revision` or
-    `phase_denied` means it had not, and the step is refused. Returns False when the domain
-    would not say (it refused before the idempotency lookup)."""
+    journaled arguments, whose replay is then the step's result); `stale_revision` means the
+    lookup found nothing. That is final once the campaign is past every revision the key was
+    sent at (a send still running can commit only there) or once its last send is too old to
+    be running; until then WriteUnsettled asks for another look later. Returns False when
+    the domain would not say (a refusal that may come before the lookup: role, phase)."""
     probe = {**op.arguments, "expected_revision": PROBE_REVISION}
     sent_at = max([*op.sent_revisions, op.arguments.get("expected_revision", 0)])
     for second_look in (False, True):
@@ -335,21 +345,28 @@ def _committed_or_refused(caller: JournalCaller, op: Operation) -> bool:
             caller._call(op.tool, probe)
             return False  # not reachable: no campaign has that revision
         except DomainError as exc:
+            if exc.retryable and exc.domain_code != "stale_revision":
+                raise  # the domain could not answer now: publication tries again
             answer = exc
         if answer.domain_code == "idempotency_conflict":
             break
-        if answer.domain_code not in ("stale_revision", "phase_denied"):
+        if answer.domain_code != "stale_revision":
             return False
-        # A send of the key still running (one that timed out) could commit after the lookup,
-        # but only at the revision it was sent at: once the campaign is past every such
-        # revision, a second look is final. (Still at it, nothing else has written since.)
-        if second_look or caller._current_revision() <= sent_at:
+        if second_look:
+            JournalCaller.refuse(op, answer, retryable=False)
+            return True
+        if caller._current_revision() <= sent_at:
+            timeout = timedelta(seconds=get_plugin(campaign.system_id).timeout)
+            if timezone.now() - op.updated_at < timeout + SEND_SETTLE_MARGIN:
+                raise WriteUnsettled(_("The turn's last write may still be running."))
             JournalCaller.refuse(op, answer, retryable=False)
             return True
     candidates = [dict(op.arguments), *caller._journaled_sends(op.step, dict(op.arguments))]
     try:
         result = caller._committed_replay(op.step, op.tool, candidates, probe, answer)
-    except DomainError:
+    except DomainError as exc:
+        if exc.retryable:
+            raise
         return False
     caller._after(op.step, op.tool, result)
     return True
@@ -456,6 +473,34 @@ def _run_agent(
         ) from exc
 
 
+def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
+    """Store how an attempt that raised ends, or requeue it: "queued" or "stored"."""
+    if _cancel_requested(job):
+        # Cancelled while the call that failed was under way: it ends cancelled, so
+        # publication asks the domain about its write instead of sending it again.
+        cancelled = TurnCancelled(_("The turn was cancelled."))
+        _store_output(job, worker, _ending("cancelled", classify_error(cancelled)))
+        return "stored"
+    classification = classify_error(exc)
+    if not isinstance(exc, ApplicationError):
+        logger.exception("Turn %s failed unexpectedly", job.pk)
+    retryable = classification.retryable and not isinstance(exc, StaleRevision)
+    if retryable and job.attempt < job.max_attempts:
+        turn_requeue(job=job, worker=worker, code=classification.code,
+                     message=classification.message, recovery=classification.recovery)  # fmt: skip
+        return "queued"
+    if retryable:
+        classification = ErrorClassification(
+            "attempts_exhausted", False, classification.recovery, classification.message
+        )
+    _store_output(job, worker, _ending("failed", classification))
+    return "stored"
+
+
+def _cancel_requested(job: RoomTurnJob) -> bool:
+    return RoomTurnJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
+
+
 def _store_output(job: RoomTurnJob, worker: str, stored: dict[str, Any]) -> None:
     saved = held_by(job, worker).update(agent_output=stored, updated_at=timezone.now())
     if not saved:
@@ -503,24 +548,8 @@ def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> st
             except TurnCancelled as exc:
                 _store_output(job, worker, _ending("cancelled", classify_error(exc)))
             except Exception as exc:
-                classification = classify_error(exc)
-                if not isinstance(exc, ApplicationError):
-                    logger.exception("Turn %s failed unexpectedly", job.pk)
-                if (
-                    classification.retryable
-                    and not isinstance(exc, StaleRevision)
-                    and job.attempt < job.max_attempts
-                ):
-                    turn_requeue(job=job, worker=worker, code=classification.code,
-                                 message=classification.message,
-                                 recovery=classification.recovery)  # fmt: skip
+                if _attempt_failed(job, worker, exc) == "queued":
                     return "queued"
-                if classification.retryable and not isinstance(exc, StaleRevision):
-                    classification = ErrorClassification(
-                        "attempts_exhausted", False, classification.recovery,
-                        classification.message,
-                    )  # fmt: skip
-                _store_output(job, worker, _ending("failed", classification))
             else:
                 _store_output(job, worker, output_to_json(output))
                 journal = run_journal
