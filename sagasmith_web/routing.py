@@ -100,6 +100,9 @@ def wsgi_over_asgi(django_wsgi):
     """
     from django.conf import settings
 
+    from apps.core.checks import require_web_pool
+
+    require_web_pool()  # refuse to start with threads the database pool cannot serve
     return WholeRequestFirst(WSGIMiddleware(django_wsgi, workers=settings.WEB_HTTP_THREADS))
 
 

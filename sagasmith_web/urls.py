@@ -33,6 +33,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     # Last: any other /api/ path is the JSON 404, with DEBUG on too (Django's debug page is
-    # HTML and lists every route).
-    re_path(r"^api/", api_not_found),
+    # HTML and lists every route). The pages' slashless forms stay unmatched, so they redirect.
+    re_path(r"^api/(?!(?:docs|schema)$)", api_not_found),
 ]

@@ -42,9 +42,9 @@ class NotAllowedPageMiddleware:
             and not response.content
             and not request.path.startswith("/api/")
         ):
-            from django.template.response import SimpleTemplateResponse
+            from django.shortcuts import render
 
-            page = SimpleTemplateResponse("405.html", {"request": request}, status=405)
+            page = render(request, "405.html", status=405)  # with the signed-in navigation
             page["Allow"] = response.get("Allow", "")
-            return page.render()
+            return page
         return response

@@ -43,7 +43,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "apps.core.middleware.RequestIdMiddleware",
-    "apps.core.middleware.NotAllowedPageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -56,6 +55,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "apps.accounts.middleware.UserSessionMiddleware",
     "apps.accounts.middleware.LegalAcceptanceMiddleware",
+    # Innermost: its page still passes through the security headers and cookies above.
+    "apps.core.middleware.NotAllowedPageMiddleware",
 ]
 
 ROOT_URLCONF = "sagasmith_web.urls"

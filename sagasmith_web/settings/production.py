@@ -2,17 +2,8 @@
 
 from django.core.exceptions import ImproperlyConfigured
 
-from apps.core.checks import pool_shortfalls
-
 from .base import *  # noqa: F403
-from .base import (
-    CELERY_WORKER_CONCURRENCY,
-    CELERY_WORKER_POOL,
-    DATABASES,
-    REDIS_URL,
-    WEB_HTTP_THREADS,
-    env,
-)
+from .base import DATABASES, REDIS_URL, env
 
 DEBUG = False
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
@@ -29,15 +20,6 @@ if not ALLOWED_HOSTS:
     _problems.append("DJANGO_ALLOWED_HOSTS must list the public host names")
 if not env.str("SAGASMITH_DELEGATION_PRIVATE_KEYS", default=""):
     _problems.append("SAGASMITH_DELEGATION_PRIVATE_KEYS must list the delegation signing keys")
-_problems += [
-    message
-    for _id, message in pool_shortfalls(
-        databases=DATABASES,
-        web_threads=WEB_HTTP_THREADS,
-        worker_pool=CELERY_WORKER_POOL,
-        worker_concurrency=CELERY_WORKER_CONCURRENCY,
-    )
-]
 if _problems:
     raise ImproperlyConfigured("Production settings refused: " + "; ".join(_problems))
 

@@ -285,10 +285,16 @@ def test_an_unknown_api_path_is_the_json_404_with_debug_on_too(signed_in, settin
     for path in ("/api/does-not-exist", "/api/campaigns/not-a-uuid", "/api/campaigns/"):
         err = envelope(signed_in.get(path), 404)
         assert err["code"] == "not_found"
+    for page in ("/api/docs", "/api/schema"):
+        response = signed_in.get(page)
+        assert (response.status_code, response["Location"]) == (301, f"{page}/")
 
 
 def test_a_form_only_address_opened_as_a_page_says_so(client, user):
     client.force_login(user)
     response = client.get("/account/sessions/end-others")
     assert (response.status_code, response["Allow"]) == (405, "POST")
-    assert "This address only takes a submitted form" in response.content.decode()
+    page = response.content.decode()
+    assert "This address only takes a submitted form" in page
+    assert "Sign out" in page  # the signed-in navigation
+    assert (response["X-Frame-Options"], response["X-Content-Type-Options"]) == ("DENY", "nosniff")

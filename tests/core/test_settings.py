@@ -110,19 +110,46 @@ def test_production_pools_database_and_cache_connections_per_process():
     ]
 
 
-def test_production_refuses_threads_the_pool_cannot_serve():
-    result = run_check(
-        {**COMPLETE_ENV, "DATABASE_POOL_MAX": "16", "CELERY_WORKER_CONCURRENCY": "9"}
-    )
-    assert result.returncode != 0
+def test_a_web_process_refuses_http_threads_its_pool_cannot_serve():
+    code = "import django; django.setup(); import sagasmith_web.asgi; print('started')"
+    refused = run_check({**COMPLETE_ENV, "DATABASE_POOL_MAX": "16"}, code=code)
+    assert refused.returncode != 0
     assert (
         "WEB_HTTP_THREADS (16) must be below DATABASE_POOL_MAX (16): the room sockets' queries "
-        "share the web process's pool; CELERY_WORKER_CONCURRENCY (9) needs 18 pooled "
-        "connections (a turn and its heartbeat each), more than DATABASE_POOL_MAX (16)"
-    ) in result.stderr
+        "share the web process's pool"
+    ) in refused.stderr
+    # A web process does not answer for worker threads it never runs.
+    started = run_check(
+        {**COMPLETE_ENV, "DATABASE_POOL_MAX": "17", "CELERY_WORKER_CONCURRENCY": "9"}, code=code
+    )
+    assert (started.returncode, started.stdout.strip()) == (0, "started"), started.stderr
 
 
-def test_the_pool_check_names_each_shortfall(monkeypatch):
+def test_a_worker_refuses_threads_its_pool_cannot_serve(monkeypatch, settings):
+    from celery.concurrency.prefork import TaskPool as PreforkPool
+    from celery.concurrency.thread import TaskPool as ThreadPool
+
+    from sagasmith_web.celery import _pool_fits_worker
+
+    monkeypatch.setitem(settings.DATABASES["default"], "OPTIONS", {"pool": {"max_size": 10}})
+
+    def worker(pool, concurrency):
+        return type("Worker", (), {"pool_cls": pool, "concurrency": concurrency})()
+
+    with pytest.raises(SystemExit) as refused:
+        _pool_fits_worker(sender=worker(ThreadPool, 6))  # as the command line hands it over
+    assert str(refused.value) == (
+        "Worker refused to start: a worker of 6 threads needs 12 pooled connections (a turn "
+        "and its heartbeat each), more than DATABASE_POOL_MAX (10)"
+    )
+    _pool_fits_worker(sender=worker(ThreadPool, 5))
+    _pool_fits_worker(sender=worker("threads", 5))
+    _pool_fits_worker(sender=worker(PreforkPool, 12))  # a process per task: a connection each
+    with pytest.raises(SystemExit):
+        _pool_fits_worker(sender=worker("threads", 6))
+
+
+def test_the_pool_check_warns_of_each_shortfall(monkeypatch):
     from django.conf import settings
     from django.core.checks import run_checks
     from django.test import override_settings
@@ -136,8 +163,8 @@ def test_the_pool_check_names_each_shortfall(monkeypatch):
         assert [e.id for e in run_checks(tags=["pools"])] == []
     with override_settings(WEB_HTTP_THREADS=10, CELERY_WORKER_CONCURRENCY=6):
         assert [e.id for e in run_checks(tags=["pools"])] == [
-            "sagasmith.E001",
-            "sagasmith.E002",
+            "sagasmith.W001",
+            "sagasmith.W002",
         ]
     with override_settings(
         CELERY_WORKER_POOL="prefork", WEB_HTTP_THREADS=2, CELERY_WORKER_CONCURRENCY=6
