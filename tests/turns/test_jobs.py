@@ -417,6 +417,26 @@ def test_cancel_after_a_write_that_never_arrived_refuses_it_without_running_it(
     assert room.domain_revision() == before
 
 
+def _a_write_that_timed_out(room, monkeypatch, capture):
+    """A submitted job whose first attempt's write timed out before reaching the domain (it
+    is requeued with the step dispatched), and the call's arguments, for a late send."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.errors import DomainTimeout
+
+    with capture(execute=False):
+        job, _ = submit(room, room.player)
+    timed_out = []
+
+    def times_out(**kwargs):
+        timed_out.append(dict(kwargs))
+        raise DomainTimeout("no answer in time")
+
+    with monkeypatch.context() as patch, capture(execute=False):
+        patch.setattr(tool_calls, "domain_call", times_out)
+        assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
+    return job, timed_out
+
+
 def test_a_cancel_looks_twice_when_the_key_commits_under_its_first_look(
     dnd_room, eager, monkeypatch, django_capture_on_commit_callbacks
 ):
@@ -425,22 +445,12 @@ def test_a_cancel_looks_twice_when_the_key_commits_under_its_first_look(
     second look is final: it finds the key, and the write is published and charged, once."""
     import apps.turns.tool_calls as tool_calls
     from apps.domains.client import domain_call
-    from apps.domains.errors import DomainError, DomainTimeout
+    from apps.domains.errors import DomainError
     from apps.turns.services.run import PROBE_REVISION
 
     room = dnd_room
     before = room.domain_revision()
-    with django_capture_on_commit_callbacks(execute=False):
-        job, _ = submit(room, room.player)
-    timed_out = []
-
-    def times_out(**kwargs):
-        timed_out.append(dict(kwargs))
-        raise DomainTimeout("no answer in time")
-
-    with monkeypatch.context() as patch, django_capture_on_commit_callbacks(execute=False):
-        patch.setattr(tool_calls, "domain_call", times_out)
-        assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
+    job, timed_out = _a_write_that_timed_out(room, monkeypatch, django_capture_on_commit_callbacks)
     looks = []
 
     def late_commit(**kwargs):
@@ -473,22 +483,11 @@ def test_a_cancel_waits_while_a_timed_out_send_may_still_commit(
     instead of refusing. Here it does commit, and the second look publishes and charges it."""
     import apps.turns.tool_calls as tool_calls
     from apps.domains.client import domain_call
-    from apps.domains.errors import DomainTimeout
     from apps.turns.services.run import PROBE_REVISION
 
     room = dnd_room
     before = room.domain_revision()
-    with django_capture_on_commit_callbacks(execute=False):
-        job, _ = submit(room, room.player)
-    timed_out = []
-
-    def times_out(**kwargs):
-        timed_out.append(dict(kwargs))
-        raise DomainTimeout("no answer in time")
-
-    with monkeypatch.context() as patch, django_capture_on_commit_callbacks(execute=False):
-        patch.setattr(tool_calls, "domain_call", times_out)
-        assert turn_run(job_id=job.pk, heartbeat=False) == "queued"
+    job, timed_out = _a_write_that_timed_out(room, monkeypatch, django_capture_on_commit_callbacks)
     probes = []
 
     def commits_after_the_first_look(**kwargs):
