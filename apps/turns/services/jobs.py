@@ -497,6 +497,11 @@ def turn_heartbeat(*, job: RoomTurnJob, worker: str) -> bool:
         reservation = Reservation.objects.get(pk=job.reservation_id)
         if reservation.status == Reservation.Status.ACTIVE:
             quota_reservation_heartbeat(reservation=reservation, ttl_seconds=conf.reservation_ttl())
+    return job_cancel_requested(job)
+
+
+def job_cancel_requested(job: RoomTurnJob) -> bool:
+    """Whether a cancel was requested for the job, as stored now."""
     return RoomTurnJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
 
 

@@ -38,6 +38,7 @@ from apps.turns.services.jobs import (
     MANAGER_ROLES,
     LeaseLost,
     held_by,
+    job_cancel_requested,
     turn_claim,
     turn_heartbeat,
     turn_requeue,
@@ -120,7 +121,7 @@ class JournalCaller(ToolCaller):
                 raise LeaseLost(_("The job's lease passed to another worker."))
             if self.heartbeat.cancel_requested:
                 raise TurnCancelled(_("The turn was cancelled."))
-        elif RoomTurnJob.objects.filter(pk=self.job.pk, cancel_requested=True).exists():
+        elif job_cancel_requested(self.job):
             raise TurnCancelled(_("The turn was cancelled."))
 
     def __call__(self, name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
@@ -430,14 +431,8 @@ def _run_agent(
         if membership is None:
             raise NotMember(_("The player who acted is no longer a member of this campaign."))
         role = membership.role
-    if (
-        heartbeat is not None
-        and heartbeat.cancel_requested
-        or (
-            heartbeat is None
-            and RoomTurnJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
-        )
-    ):
+    cancelled = heartbeat.cancel_requested if heartbeat is not None else job_cancel_requested(job)
+    if cancelled:
         raise TurnCancelled(_("The turn was cancelled."))
     _select_facade(job, campaign, role)
     tools = offered_tools(campaign.system_id, job.tools)
@@ -475,7 +470,7 @@ def _run_agent(
 
 def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
     """Store how an attempt that raised ends, or requeue it: "queued" or "stored"."""
-    if _cancel_requested(job):
+    if job_cancel_requested(job):
         # Cancelled while the call that failed was under way: it ends cancelled, so
         # publication asks the domain about its write instead of sending it again.
         cancelled = TurnCancelled(_("The turn was cancelled."))
@@ -495,10 +490,6 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         )
     _store_output(job, worker, _ending("failed", classification))
     return "stored"
-
-
-def _cancel_requested(job: RoomTurnJob) -> bool:
-    return RoomTurnJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
 
 
 def _store_output(job: RoomTurnJob, worker: str, stored: dict[str, Any]) -> None:
