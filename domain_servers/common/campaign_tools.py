@@ -77,12 +77,9 @@ def campaign_tools(
         previous = members.get(target)
         members[target] = role
         released = _release_characters(call, target) if role not in PLAYING_ROLES else []
-        return Outcome(
-            {"principal": target, "role": role, "previous_role": previous,
-             "released_characters": released},
-            scopes=["campaign", "membership", *(f"character:{c}" for c in released)],
-            entity_ids=[target, *released],
-        )  # fmt: skip
+        return _membership_changed(
+            {"principal": target, "role": role, "previous_role": previous}, released
+        )
 
     def member_revoke(call: Call) -> Outcome:
         target = call.args["principal"]
@@ -94,11 +91,8 @@ def campaign_tools(
         if members[target] == "gm" and call.role != "owner":
             raise denied("only the owner may revoke a gm")
         previous = members.pop(target)
-        released = _release_characters(call, target)
-        return Outcome(
-            {"principal": target, "previous_role": previous, "released_characters": released},
-            scopes=["campaign", "membership", *(f"character:{c}" for c in released)],
-            entity_ids=[target, *released],
+        return _membership_changed(
+            {"principal": target, "previous_role": previous}, _release_characters(call, target)
         )
 
     def character_assign(call: Call) -> Outcome:
@@ -287,6 +281,16 @@ def campaign_tools(
             },
         ),
     ]
+
+
+def _membership_changed(result: dict[str, Any], released: list[str]) -> Outcome:
+    """A member_grant or member_revoke outcome: the membership changed, and so did every
+    character it released."""
+    return Outcome(
+        {**result, "released_characters": released},
+        scopes=["campaign", "membership", *(f"character:{c}" for c in released)],
+        entity_ids=[result["principal"], *released],
+    )
 
 
 def _release_characters(call: Call, target: str) -> list[str]:
