@@ -19,6 +19,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from apps.core.errors import error_envelope
+from apps.core.exceptions import is_api_request
 
 from .selectors import legal_acceptance_required
 from .services import user_session_touch
@@ -75,7 +76,7 @@ class LegalAcceptanceMiddleware:
             and not request.path.startswith(LEGAL_EXEMPT_PREFIXES)
             and legal_acceptance_required(user=user)
         ):
-            if request.path.startswith("/api/"):
+            if is_api_request(request):
                 return JsonResponse(
                     error_envelope(
                         code="terms_not_accepted",

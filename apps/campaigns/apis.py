@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from apps.accounts.models import User
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import idempotency_key_from, idempotent_response
-from apps.domains.registry import available_systems
+from apps.domains.registry import domain_registry
 
 from . import selectors
 from .models import CampaignInvite, CampaignMembership, JoinRequest
@@ -104,7 +104,7 @@ class CampaignCreateInput(serializers.Serializer):
     system_id = serializers.CharField(max_length=64)
 
     def validate_system_id(self, value: str) -> str:
-        if value not in dict(available_systems()):
+        if value not in domain_registry().plugins:
             raise serializers.ValidationError(
                 _("Unknown game system %(system)s.") % {"system": value}
             )

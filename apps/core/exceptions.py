@@ -98,12 +98,13 @@ def _json_error(status: int, code: str, message: str) -> JsonResponse:
     )
 
 
-def _is_api(request) -> bool:
+def is_api_request(request) -> bool:
+    """Whether errors for this request are answered as the JSON envelope."""
     return request.path.startswith("/api/")
 
 
 def handler400(request, exception=None):
-    if _is_api(request):
+    if is_api_request(request):
         return _json_error(400, "invalid_request", "The request is malformed.")
     from django.views.defaults import bad_request
 
@@ -111,8 +112,8 @@ def handler400(request, exception=None):
 
 
 def handler404(request, exception=None):
-    if _is_api(request):
-        return _json_error(404, "not_found", "Not found.")
+    if is_api_request(request):
+        return api_not_found(request)
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception)
@@ -123,7 +124,7 @@ def api_not_found(request, *args, **kwargs):
 
 
 def handler500(request):
-    if _is_api(request):
+    if is_api_request(request):
         return _json_error(500, "internal", "An unexpected error occurred.")
     from django.views.defaults import server_error
 
@@ -131,7 +132,7 @@ def handler500(request):
 
 
 def handler403(request, exception=None):
-    if _is_api(request):
+    if is_api_request(request):
         return _json_error(403, "permission_denied", "You do not have permission to do that.")
     from django.views.defaults import permission_denied
 
@@ -139,7 +140,7 @@ def handler403(request, exception=None):
 
 
 def csrf_failure(request, reason=""):
-    if _is_api(request):
+    if is_api_request(request):
         return _json_error(403, "csrf_failed", f"CSRF verification failed: {reason}")
     from django.views.csrf import csrf_failure as default
 

@@ -1,6 +1,7 @@
 import re
 import uuid
 
+from .exceptions import is_api_request
 from .request_context import current_ip, current_request_id
 
 _VALID_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
@@ -37,11 +38,7 @@ class NotAllowedPageMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if (
-            response.status_code == 405
-            and not response.content
-            and not request.path.startswith("/api/")
-        ):
+        if response.status_code == 405 and not response.content and not is_api_request(request):
             from django.shortcuts import render
 
             page = render(request, "405.html", status=405)  # with the signed-in navigation
