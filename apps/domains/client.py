@@ -76,6 +76,17 @@ def principal_for(user: Any) -> str:
     return f"user:{user.pk}"
 
 
+def principal_user_id(principal: str | None) -> uuid.UUID | None:
+    """The user a `user:<uuid>` principal names (the inverse of principal_for); None for
+    anything else."""
+    if principal is None or not principal.startswith("user:"):
+        return None
+    try:
+        return uuid.UUID(principal.removeprefix("user:"))
+    except ValueError:
+        return None
+
+
 def delegation_mint(
     *,
     plugin: DomainPlugin,

@@ -18,7 +18,7 @@ from apps.core.errors import (
     ValidationFailed,
 )
 from apps.core.services import audit_record
-from apps.domains.client import domain_call
+from apps.domains.client import domain_call, principal_user_id
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
 
@@ -177,7 +177,7 @@ def control_record(
     record = CharacterControl.objects.filter(campaign=campaign, character_id=character_id).first()
     if record is None or revision > record.revision:
         record = record or CharacterControl(campaign=campaign, character_id=character_id)
-        record.controller_id = _user_id(controller)
+        record.controller_id = principal_user_id(controller)
         record.revision = revision
         record.save()
     # Always, not only when the record moved: a binding made since starts without control.
@@ -266,15 +266,6 @@ def _character_read(campaign: Campaign, requester, character_id: str):
         if exc.domain_code in ("not_found", "invalid_request"):
             return None
         raise
-
-
-def _user_id(principal: str | None):
-    if principal is None or not principal.startswith("user:"):
-        return None
-    try:
-        return uuid.UUID(principal.removeprefix("user:"))
-    except ValueError:
-        return None
 
 
 def binding_set(
