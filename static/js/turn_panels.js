@@ -314,53 +314,21 @@ function relabelDice() {
   }
 }
 
-// A dice_roll's `detail` spells out every term, e.g. "1d20 [3] = 3 => 3",
-// "2d6 [3, 4] = 7 + 2 => 9" or "2d20kh1 [3, 15] = 15 + 3 => 18" (domain_servers/common/dice.py).
-const DICE_TERM = /^([+-] )?(?:(\d+)d(\d+)(?:(kh|kl)(\d+))? \[([\d, ]+)\] = (\d+)|(\d+))(?: |$)/;
-
-function diceTerms(detail) {
-  // The terms of a detail string, or null when it is not in that form.
-  let rest = String(detail || "").replace(/ => -?\d+$/, "");
-  const terms = [];
-  while (rest) {
-    const m = DICE_TERM.exec(rest);
-    if (!m) return null;
-    const sign = m[1] === "- " ? -1 : 1;
-    if (m[8] !== undefined) {
-      terms.push({ sign, kept: [Number(m[8])], dropped: [] });
-    } else {
-      const values = m[6].split(",").map((v) => Number(v.trim()));
-      let dropped = [];
-      if (m[4]) {
-        // Which dice the keep dropped: the lowest for kh, the highest for kl.
-        const order = [...values].sort((a, b) => (m[4] === "kh" ? a - b : b - a));
-        dropped = order.slice(0, values.length - Number(m[5]));
-      }
-      const kept = [...values];
-      for (const v of dropped) kept.splice(kept.indexOf(v), 1);
-      terms.push({ sign, kept, dropped });
-    }
-    rest = rest.slice(m[0].length);
-  }
-  return terms.length ? terms : null;
+function signedSum(addends) {
+  // "3 + 4 - 1" for [3, 4, -1].
+  return addends.map((v, i) => (i === 0 ? String(v) : v < 0 ? `- ${-v}` : `+ ${v}`)).join(" ");
 }
 
 function diceBreakdown(roll) {
-  // What the detail adds to "expression = total": the dice and modifiers that make the total
-  // ("3 + 4", "12 + 5") and any dice a keep dropped; "" when it adds nothing (a single die).
-  const terms = diceTerms(roll.detail);
-  if (!terms) return roll.detail ? String(roll.detail).replace(/ => -?\d+$/, "") : "";
-  let sum = "";
-  const dropped = [];
-  for (const term of terms) {
-    for (const value of term.kept) {
-      sum += sum ? ` ${term.sign < 0 ? "-" : "+"} ${value}` : `${term.sign < 0 ? "-" : ""}${value}`;
-    }
-    dropped.push(...term.dropped);
+  // What a roll adds to "expression = total": the kept dice and the modifier that make the
+  // total ("3 + 4", "12 + 5") and any dice a keep dropped; "" when it adds nothing (a single
+  // die). Rolls stored before the server sent addends show the domain's detail text instead.
+  if (!Array.isArray(roll.addends)) {
+    return roll.detail ? String(roll.detail).replace(/ => -?\d+$/, "") : "";
   }
   const parts = [];
-  if (sum && sum !== String(roll.total)) parts.push(sum);
-  if (dropped.length) parts.push(`${t.dropped} ${dropped.join(", ")}`);
+  if (roll.addends.length > 1) parts.push(signedSum(roll.addends));
+  if (roll.dropped && roll.dropped.length) parts.push(`${t.dropped} ${roll.dropped.join(", ")}`);
   return parts.join(", ");
 }
 

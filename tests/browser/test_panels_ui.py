@@ -19,10 +19,16 @@ DND_WORDS = re.compile(r"armou?r class|hit points|monster|initiative", re.IGNORE
 FAKE_ROLLS = """n => {
   for (let i = 0; i < n; i++) {
     const dice = [{tool: "dice_roll", label: "", expression: "3d6", total: 10,
-                   detail: "3d6 [3, 3, 4] = 10 => 10"}];
+                   addends: [3, 3, 4], dropped: []}];
     document.dispatchEvent(new CustomEvent("room:event", {detail: {type: "entry",
       entry: {event_type: "turn.narration", sequence: 100000 + i, data: {dice}}}}));
   }
+}"""
+
+ONE_ROLL = """roll => {
+  const dice = [{tool: "dice_roll", label: "", ...roll}];
+  document.dispatchEvent(new CustomEvent("room:event", {detail: {type: "entry",
+    entry: {event_type: "turn.narration", sequence: roll.sequence, data: {dice}}}}));
 }"""
 
 
@@ -112,6 +118,13 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         nia.evaluate(FAKE_ROLLS, 12)
         expect(nia.locator("#turn-dice li")).to_have_count(12)
         assert _lines(nia)[0] == "3d6 = 10 (3 + 3 + 4)"
+        # A keep names the dice it dropped; a roll stored without addends shows its detail.
+        nia.evaluate(ONE_ROLL, {"expression": "2d20kh1+3", "total": 16, "addends": [13, 3],
+                                "dropped": [9], "sequence": 200000})  # fmt: skip
+        assert _lines(nia)[0] == "2d20kh1+3 = 16 (13 + 3, dropped 9)"
+        nia.evaluate(ONE_ROLL, {"expression": "2d6", "total": 7,
+                                "detail": "2d6 [3, 4] = 7 => 7", "sequence": 200001})  # fmt: skip
+        assert _lines(nia)[0] == "2d6 = 7 (2d6 [3, 4] = 7)"
         after = nia.evaluate(LAYOUT)
         side_bottom = after["side"][1] + after["side"][3]
         composer_bottom = after["composer"][1] + after["composer"][3]

@@ -51,6 +51,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from apps.turns.dice import addends_text, roll_addends
 from apps.turns.types import AgentMessage, AgentOutput, CallTool, ToolOutcome, TurnContext
 
 DEFAULT_DC = 10
@@ -215,20 +216,7 @@ def roll_dice(s: Session, m: re.Match[str]) -> None:
 def _breakdown(result: Mapping[str, Any]) -> str:
     """The kept dice and the modifier as a sum ("4 + 2 + 3"), or "" when a single die is all
     there is. Dropped dice (keep highest/lowest) are left out, as they do not count."""
-    signed = [
-        int(term.get("sign") or 1) * int(value)
-        for term in result.get("rolls") or []
-        for value in term.get("kept") or []
-    ]
-    flat = int(result.get("total") or 0) - sum(signed)
-    if flat:
-        signed.append(flat)
-    if len(signed) < 2:
-        return ""
-    text = str(signed[0])
-    for value in signed[1:]:
-        text += f" - {-value}" if value < 0 else f" + {value}"
-    return text
+    return addends_text(roll_addends(result))
 
 
 # -- dnd5e ------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from apps.quota.services import quota_settle
 from apps.rooms.models import Message
 from apps.rooms.services import room_event_record
 from apps.turns import conf
+from apps.turns.dice import roll_addends, roll_dropped
 from apps.turns.errors import PublicationFailed
 from apps.turns.media import artifact_envelope, artifact_store, image_blocks
 from apps.turns.models import Operation, RoomTurnJob
@@ -77,7 +78,10 @@ def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
                     "label": s.get("label") or "",
                     "expression": s.get("expression"),
                     "total": s.get("total"),
-                    "detail": s.get("detail") or "",
+                    # The panel shows the sum and any dropped dice from these, not from the
+                    # domain's detail text.
+                    "addends": roll_addends(s),
+                    "dropped": roll_dropped(s),
                 }
             )
         elif op.tool == "attack":

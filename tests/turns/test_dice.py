@@ -1,0 +1,58 @@
+import pytest
+
+from apps.turns.dice import addends_text, roll_addends, roll_dropped
+from apps.turns.models import Operation
+from apps.turns.services.publish import dice_from
+from domain_servers.common import dice
+
+
+class Scripted:
+    """A random stream that returns the given values in turn."""
+
+    def __init__(self, values):
+        self.values = iter(values)
+
+    def randint(self, low, high):
+        return next(self.values)
+
+
+@pytest.mark.parametrize(
+    ("expression", "values", "addends", "dropped"),
+    [
+        ("1d20", [14], [14], []),
+        ("1d20+5", [12], [12, 5], []),
+        ("2d6-1", [3, 4], [3, 4, -1], []),
+        ("2d20kh1+3", [9, 13], [13, 3], [9]),
+        ("2d20kl1", [9, 13], [9], [13]),
+        ("4d6kh3", [2, 5, 2, 6], [6, 5, 2], [2]),
+        ("1d8-1d4", [6, 3], [6, -3], []),
+    ],
+)
+def test_a_rolls_addends_are_the_kept_dice_and_the_modifier(expression, values, addends, dropped):
+    result = dice.roll(expression, Scripted(values))
+    assert roll_addends(result) == addends
+    assert sum(roll_addends(result)) == result["total"]
+    assert roll_dropped(result) == dropped
+
+
+def test_addends_text_is_empty_for_a_single_number():
+    assert addends_text([14]) == ""
+    assert addends_text([]) == ""
+    assert addends_text([13, 3]) == "13 + 3"
+    assert addends_text([6, -3, 2]) == "6 - 3 + 2"
+
+
+def test_the_dice_panel_gets_the_addends_and_dropped_dice_of_a_roll():
+    result = dice.roll("2d20kh1+3", Scripted([9, 13]))
+    result["label"] = "stealth"
+    op = Operation(tool="dice_roll", result={"structuredContent": result})
+    assert dice_from([op]) == [
+        {
+            "tool": "dice_roll",
+            "label": "stealth",
+            "expression": "2d20kh1+3",
+            "total": 16,
+            "addends": [13, 3],
+            "dropped": [9],
+        }
+    ]
