@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .selectors import LEDGER_PAGE_MAX, quota_balance, quota_ledger_page
+from .selectors import LEDGER_PAGE_MAX, quota_balance, quota_ledger_page, quota_uses_attach
 from .services import quota_account_for
 
 
@@ -39,12 +39,27 @@ class AllocationOutput(serializers.Serializer):
     amount = serializers.IntegerField()
 
 
+class UseOutput(serializers.Serializer):
+    text = serializers.CharField()
+    url = serializers.CharField()
+
+
 class LedgerEntryOutput(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     amount = serializers.IntegerField()
-    balance_after = serializers.IntegerField()
+    credits_after = serializers.IntegerField(
+        source="running_balance",
+        help_text="The account's credits after this entry, held ones included (what the usage "
+        "page shows); each entry adds its amount to the one before it.",
+    )
+    balance_after = serializers.IntegerField(
+        help_text="The credits available after this entry, not counting held ones."
+    )
     description = serializers.CharField()
+    use = UseOutput(
+        allow_null=True, help_text="What the credits were for, when the entry settled a hold."
+    )
     reservation_key = serializers.CharField(source="reservation.key", allow_null=True, default=None)
     allocations = AllocationOutput(many=True)
     created_at = serializers.DateTimeField()
@@ -68,8 +83,10 @@ class UsageLedgerApi(APIView):
         limit = query.validated_data.get("limit", 50)
         account = quota_account_for(user=request.user)
         entries, next_before = quota_ledger_page(
-            account=account, before=query.validated_data.get("before"), limit=limit
-        )
+            account=account, before=query.validated_data.get("before"), limit=limit,
+            running_balance=True,
+        )  # fmt: skip
+        quota_uses_attach(account=account, entries=entries)
         next_url = None
         if next_before is not None:
             next_url = f"{request.path}?{urlencode({'before': next_before, 'limit': limit})}"

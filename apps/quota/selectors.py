@@ -138,3 +138,21 @@ def quota_reservation_uses(
             text, url = described.get(pk, (_("Other usage"), ""))
             uses[pk] = ReservationUse(str(text), url)
     return uses
+
+
+def quota_uses_attach(
+    *,
+    account: QuotaAccount,
+    entries: Iterable[LedgerEntry],
+    reservations: Iterable[Reservation] = (),
+) -> None:
+    """Set `use` (a ReservationUse, or None for an entry without a reservation) on each ledger
+    entry and reservation, with one lookup per owner type for all of them."""
+    entries, reservations = list(entries), list(reservations)
+    uses = quota_reservation_uses(
+        account=account, reservations=[e.reservation for e in entries] + reservations
+    )
+    for entry in entries:
+        entry.use = uses.get(entry.reservation_id)
+    for reservation in reservations:
+        reservation.use = uses[reservation.pk]

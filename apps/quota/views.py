@@ -19,13 +19,7 @@ def usage(request):
     )
     reservations = list(selectors.quota_active_reservations(account=account)[:50])
     # What each charge and hold was for ("Room turn in <campaign>"), in one query for the page.
-    uses = selectors.quota_reservation_uses(
-        account=account, reservations=[e.reservation for e in entries] + reservations
-    )
-    for entry in entries:
-        entry.use = uses.get(entry.reservation_id)
-    for reservation in reservations:
-        reservation.use = uses[reservation.pk]
+    selectors.quota_uses_attach(account=account, entries=entries, reservations=reservations)
     return render(
         request,
         "quota/usage.html",

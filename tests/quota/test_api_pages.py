@@ -57,8 +57,10 @@ def test_ledger_api_newest_first_with_allocations_and_keyset_pages(signed_in, us
                 "id": charge.id,
                 "kind": "charge",
                 "amount": 7,
+                "credits_after": 3,
                 "balance_after": 3,
                 "description": "room_turn",
+                "use": {"text": "Room turn", "url": ""},  # its job is gone
                 "reservation_key": "turn-1",
                 "allocations": [
                     {"grant_id": str(grant6.pk), "amount": 6},
@@ -70,8 +72,10 @@ def test_ledger_api_newest_first_with_allocations_and_keyset_pages(signed_in, us
                 "id": g4.id,
                 "kind": "grant",
                 "amount": 4,
+                "credits_after": 10,
                 "balance_after": 10,
                 "description": "system",
+                "use": None,
                 "reservation_key": None,
                 "allocations": [],
                 "created_at": _ts(g4),
@@ -82,6 +86,21 @@ def test_ledger_api_newest_first_with_allocations_and_keyset_pages(signed_in, us
     older = signed_in.get(f"/api/usage/ledger?before={g4.id}&limit=2").json()
     assert [e["id"] for e in older["results"]] == [g6.id]
     assert older["next"] is None
+
+
+def test_ledger_api_counts_held_credits_and_says_what_a_charge_was_for(signed_in, user, funded):
+    account = funded(user, 20)
+    services.quota_reserve(user=user, amount=5, key="turn-held", owner_type="room_turn")
+    spent = services.quota_reserve(user=user, amount=5, key="turn-spent", owner_type="room_turn")
+    services.quota_settle(reservation=spent, actual=3)
+    results = signed_in.get("/api/usage/ledger").json()["results"]
+    # The charge leaves 17 credits, 5 of them held: available (balance_after) is 12.
+    assert [(e["kind"], e["credits_after"], e["balance_after"]) for e in results] == [
+        ("charge", 17, 12),
+        ("grant", 20, 20),
+    ]
+    assert account.reservations.get(key="turn-held").status == "active"
+    assert results[0]["use"] == {"text": "Room turn", "url": ""}  # no job: a plain turn
 
 
 def test_ledger_api_shows_only_own_entries(signed_in, user, funded, make_user):
