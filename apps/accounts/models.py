@@ -60,10 +60,6 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.email
 
     @property
-    def principal(self) -> str:
-        return f"user:{self.id}"
-
-    @property
     def label(self) -> str:
         return self.display_name or self.email.split("@", 1)[0]
 

@@ -34,7 +34,7 @@ def test_create_via_api_stores_projection_and_replays(domains, api_client, gm):
         ("gm@example.test", "owner", "active")
     ]
     # The domain server is the authority: it knows the requester as the owner.
-    assert domain_members(campaign, gm) == {gm.principal: "owner"}
+    assert domain_members(campaign, gm) == {f"user:{gm.pk}": "owner"}
 
     again = api_client.post("/api/campaigns", body, format="json", HTTP_IDEMPOTENCY_KEY="create-1")
     assert again.status_code == 201

@@ -34,7 +34,11 @@ def test_player_creates_character_and_is_bound(domains, api_client, campaign, gm
         system_id="dnd5e", tool="character_get", arguments={"character_id": "pc-1"},
         requester=player, campaign_id=str(campaign.id),
     ).structured["character"]  # fmt: skip
-    assert (sheet["name"], sheet["level"], sheet["controller"]) == ("Tordek", 2, player.principal)
+    assert (sheet["name"], sheet["level"], sheet["controller"]) == (
+        "Tordek",
+        2,
+        f"user:{player.pk}",
+    )
 
     scores = {
         "name": "Mialee",
@@ -167,7 +171,7 @@ def test_control_moves_on_the_domain_with_the_binding(
 
     given = api_client.put(url.format(friend.id), {"can_control": True}, format="json")
     assert given.status_code == 200, given.json()
-    assert _controller(campaign, gm, "pc-1") == friend.principal
+    assert _controller(campaign, gm, "pc-1") == f"user:{friend.pk}"
     assert _controls(campaign) == [("friend@example.test", True), ("player@example.test", False)]
     campaign.refresh_from_db()
     assert campaign.authority_revision == revision + 1
@@ -193,7 +197,7 @@ def test_control_moves_on_the_domain_with_the_binding(
 
     back = api_client.put(url.format(player.id), {"can_control": True}, format="json")
     assert back.status_code == 200
-    assert _controller(campaign, gm, "pc-1") == player.principal
+    assert _controller(campaign, gm, "pc-1") == f"user:{player.pk}"
     kept = api_client.put(url.format(player.id), {"can_control": False}, format="json")
     assert kept.json()["can_control"] is False
     assert _controller(campaign, gm, "pc-1") is None
@@ -237,7 +241,9 @@ def test_control_changed_meanwhile_is_a_conflict(
 
     def another_gm_first(campaign, actor, character_id, **kwargs):
         # Another manager's assignment lands between this request's read and its write.
-        real(campaign, actor, character_id, controller=friend.principal, expected=gm.principal)
+        real(
+            campaign, actor, character_id, controller=f"user:{friend.pk}", expected=f"user:{gm.pk}"
+        )
         return real(campaign, actor, character_id, **kwargs)
 
     monkeypatch.setattr(characters, "_controller_assign", another_gm_first)
@@ -247,7 +253,7 @@ def test_control_changed_meanwhile_is_a_conflict(
     assert refused.json()["error"]["code"] == "binding_changed"
     assert refused.json()["error"]["message"] == (
         f"Control of {char_id} could not move ({char_id} is controlled by "
-        f"{friend.principal}, not {gm.principal}). Reload and try again."
+        f"user:{friend.pk}, not user:{gm.pk}). Reload and try again."
     )
     assert _controls(campaign) == [("gm@example.test", True)]  # nothing recorded here
 
@@ -280,7 +286,7 @@ def test_an_assignment_recorded_late_does_not_take_control_back(
         characters.binding_set(
             campaign=campaign, actor=gm, user=player, character_id=pregen.character_id
         )
-    assert _controller(campaign, gm, pregen.character_id) == friend.principal
+    assert _controller(campaign, gm, pregen.character_id) == f"user:{friend.pk}"
     assert _controls(campaign) == [
         ("friend@example.test", True), ("gm@example.test", False), ("player@example.test", False),
     ]  # fmt: skip
@@ -352,7 +358,7 @@ def test_a_resave_read_before_a_newer_assignment_does_not_undo_it(
     }
     friend_binding = ActorBinding.objects.get(user=friend, character_id=char_id)
     assert (friend_binding.can_control, friend_binding.can_view_private) == (False, False)
-    assert _controller(campaign, gm, char_id) == player.principal
+    assert _controller(campaign, gm, char_id) == f"user:{player.pk}"
     assert _controls(campaign) == [
         ("friend@example.test", False), ("gm@example.test", False), ("player@example.test", True),
     ]  # fmt: skip
@@ -408,7 +414,7 @@ def test_a_new_binding_of_the_recorded_controller_controls(
     with transaction.atomic():
         ActorBinding.objects.create(campaign=campaign, user=friend, character_id="pc-3")
         control_record(
-            campaign=campaign, character_id="pc-3", controller=player.principal, revision=4
+            campaign=campaign, character_id="pc-3", controller=f"user:{player.pk}", revision=4
         )
         late = binding_for_created(
             campaign=campaign, user=player, character={"id": "pc-3", "name": "Vex"}, revision=4

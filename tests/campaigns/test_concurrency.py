@@ -92,7 +92,7 @@ def test_concurrent_conflicting_decisions(domains, campaign, gm, player):
     members = {m["principal"] for m in domain_view(campaign, gm).structured["campaign"]["members"]}
     is_member = CampaignMembership.objects.filter(user=player, status="active").exists()
     # Projection and authority agree whichever decision won.
-    assert is_member == (final == "approved") == (player.principal in members)
+    assert is_member == (final == "approved") == (f"user:{player.pk}" in members)
     assert CampaignInvite.objects.get().used_count == 1
 
 

@@ -82,7 +82,7 @@ def test_players_cannot_invite_or_decide(domains, api_client, campaign, gm, play
     assert response.status_code == 403
     jr.refresh_from_db()
     assert jr.status == "pending"
-    assert other.principal not in domain_members(campaign, gm)
+    assert f"user:{other.pk}" not in domain_members(campaign, gm)
 
 
 def test_request_flow_approve_is_idempotent_and_conflict_is_409(
@@ -109,7 +109,7 @@ def test_request_flow_approve_is_idempotent_and_conflict_is_409(
     campaign.refresh_from_db()
     assert campaign.authority_revision == 2
     assert campaign.authority_receipt["changed_scopes"] == ["campaign", "membership"]
-    assert campaign.authority_receipt["entity_ids"] == [player.principal]
+    assert campaign.authority_receipt["entity_ids"] == [f"user:{player.pk}"]
     assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
     # The live server checks the new member's own delegation: they can read the campaign now.
     assert domain_view(campaign, player).structured["campaign"]["name"] == campaign.name
@@ -138,7 +138,7 @@ def test_reject_then_approve_is_409_and_domain_untouched(domains, campaign, gm, 
         join_request_decide(join_request=jr, actor=gm, decision="approve")
     assert exc.value.status == 409
     assert not CampaignMembership.objects.filter(user=player).exists()
-    assert domain_members(campaign, gm) == {gm.principal: "owner"}
+    assert domain_members(campaign, gm) == {f"user:{gm.pk}": "owner"}
 
 
 def test_auto_join_makes_member_at_once(domains, api_client, campaign, gm, player):
@@ -149,7 +149,7 @@ def test_auto_join_makes_member_at_once(domains, api_client, campaign, gm, playe
     assert response.status_code == 200
     assert response.json()["status"] == "member"
     assert response.json()["role"] == "observer"
-    assert domain_members(campaign, gm)[player.principal] == "observer"
+    assert domain_members(campaign, gm)[f"user:{player.pk}"] == "observer"
     assert JoinRequest.objects.get().decided_by == gm
 
 
@@ -170,7 +170,7 @@ def test_auto_join_invite_of_a_gm_who_left_files_a_request(
     outcome = invite_accept(token=token, user=player)
     assert outcome.membership is None
     assert (outcome.join_request.status, outcome.join_request.user) == ("pending", player)
-    assert player.principal not in domain_members(campaign, gm)
+    assert f"user:{player.pk}" not in domain_members(campaign, gm)
 
 
 def test_expired_revoked_and_exhausted_invites(domains, campaign, gm, player, make_user):
@@ -252,7 +252,7 @@ def test_role_change_owner_only(domains, api_client, campaign, gm, player, make_
     made_gm = api_client.patch(url, {"role": "gm"}, format="json")
     assert made_gm.status_code == 200
     assert made_gm.json()["role"] == "gm"
-    assert domain_members(campaign, gm)[co.principal] == "gm"
+    assert domain_members(campaign, gm)[f"user:{co.pk}"] == "gm"
 
     # A GM may not change roles; nothing changes on either side.
     api_client.force_authenticate(co)
@@ -263,7 +263,7 @@ def test_role_change_owner_only(domains, api_client, campaign, gm, player, make_
     )  # fmt: skip
     assert denied.status_code == 403
     assert CampaignMembership.objects.get(user=player).role == "player"
-    assert domain_members(campaign, gm)[player.principal] == "player"
+    assert domain_members(campaign, gm)[f"user:{player.pk}"] == "player"
     assert Campaign.objects.get(pk=campaign.pk).authority_revision == before
     # Only co's promotion told sockets anything.
     events = OutboxEvent.objects.filter(event_type="access.revoked")
@@ -301,12 +301,12 @@ def test_removal_rules_and_access_revoked(domains, api_client, campaign, gm, pla
     gm_removal = api_client.delete(f"/api/campaigns/{campaign.id}/members/{other_gm.id}")
     assert gm_removal.status_code == 403
     assert CampaignMembership.objects.get(user=other_gm).status == "active"
-    assert domain_members(campaign, gm)[other_gm.principal] == "gm"
+    assert domain_members(campaign, gm)[f"user:{other_gm.pk}"] == "gm"
 
     removed = api_client.delete(f"/api/campaigns/{campaign.id}/members/{player.id}")
     assert removed.status_code == 200
     assert removed.json()["status"] == "removed"
-    assert player.principal not in domain_members(campaign, gm)
+    assert f"user:{player.pk}" not in domain_members(campaign, gm)
     assert ActorBinding.objects.get(user=player).status == "removed"
     (event,) = [
         e
@@ -368,7 +368,7 @@ def test_second_approver_racing_the_first_is_a_no_op(
     decided = join_request_decide(join_request=jr, actor=co, decision="approve")
     assert (decided.status, decided.decided_by) == ("approved", gm)
     assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
-    assert domain_members(campaign, gm)[player.principal] == "player"
+    assert domain_members(campaign, gm)[f"user:{player.pk}"] == "player"
     # The co-GM's grant repeated the owner's; its receipt keeps the projection current.
     campaign.refresh_from_db()
     assert campaign.authority_revision == 5

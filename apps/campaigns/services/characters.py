@@ -18,7 +18,7 @@ from apps.core.errors import (
     ValidationFailed,
 )
 from apps.core.services import audit_record
-from apps.domains.client import domain_call, principal_user_id
+from apps.domains.client import domain_call, principal_for, principal_user_id
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
 
@@ -125,7 +125,7 @@ def binding_for_created(
             defaults={"character_name": str(character.get("name", "")), "can_view_private": True},
         )
     control_record(
-        campaign=campaign, character_id=character_id, controller=user.principal,
+        campaign=campaign, character_id=character_id, controller=principal_for(user),
         revision=revision,
     )  # fmt: skip
     if binding is not None:
@@ -303,8 +303,8 @@ def binding_set(
         raise ValidationFailed(_("Monsters stay with the GM; bind it without control."))
     controller = character.get("controller")
     known = (controller, result.authority_revision or 0)  # what the domain names, and when
-    if can_control != (controller == user.principal):
-        wanted = user.principal if can_control else None
+    if can_control != (controller == principal_for(user)):
+        wanted = principal_for(user) if can_control else None
         try:
             assigned = _controller_assign(
                 campaign, actor, character_id, controller=wanted, expected=controller
@@ -387,7 +387,7 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
     if binding.can_control:
         try:
             assigned = _controller_assign(
-                campaign, actor, character_id, controller=None, expected=user.principal
+                campaign, actor, character_id, controller=None, expected=principal_for(user)
             )
         except DomainError as exc:
             if exc.domain_code not in ("not_found", "invalid_request"):

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from apps.core.services import audit_record
-from apps.domains.client import DomainResult
+from apps.domains.client import DomainResult, principal_for
 from apps.domains.errors import DomainError
 
 from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
@@ -50,7 +50,7 @@ def join_request_decide(
         result = authority_write(
             campaign=join_request.campaign,
             tool="member_grant",
-            arguments={"principal": join_request.user.principal, "role": join_request.role},
+            arguments={"principal": principal_for(join_request.user), "role": join_request.role},
             requester=actor,
             key=f"join:{join_request.id}:grant:{actor.id}",
         )
@@ -102,7 +102,7 @@ def join_request_decide(
         _revoke_unless_gone(
             campaign=join_request.campaign,
             actor=actor,
-            principal=join_request.user.principal,
+            principal=principal_for(join_request.user),
             key=f"join:{join_request.id}:undo:{actor.id}",
         )
     return _same_or_conflict(decided, target)
@@ -186,7 +186,7 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
     result = authority_write(
         campaign=campaign,
         tool="member_grant",
-        arguments={"principal": membership.user.principal, "role": role},
+        arguments={"principal": principal_for(membership.user), "role": role},
         requester=actor,
         key=f"role:{membership.id}:{role}",
     )
@@ -233,7 +233,7 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
     result = _revoke_unless_gone(
         campaign=campaign,
         actor=actor,
-        principal=membership.user.principal,
+        principal=principal_for(membership.user),
         key=f"remove:{membership.id}:{actor.id}:{membership.updated_at.timestamp():.6f}",
     )
     now = timezone.now()
