@@ -68,6 +68,9 @@ def job_view(job: RoomTurnJob) -> dict[str, Any]:
         "campaign_id": str(job.campaign_id),
         "requester_id": str(job.requester_id),
         "trigger_message_id": str(job.trigger_message_id),
+        # What was asked, so a list of turns in progress tells them apart (a job is seen only by
+        # its requester and the GMs, who see its action too).
+        "text": job.text,
         "status": job.status,
         "attempt": job.attempt,
         "max_attempts": job.max_attempts,
