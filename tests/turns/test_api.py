@@ -36,11 +36,12 @@ def test_post_action_then_get_job(dnd_room, eager, turn_urls, django_capture_on_
     detail = client.get(f"/api/campaigns/{room.campaign.id}/room/jobs/{job_id}")
     assert detail.status_code == 200
     body = detail.json()
-    assert (body["status"], body["attempt"], body["charged"], body["error"]) == (
+    assert (body["status"], body["attempt"], body["charged"], body["error"], body["text"]) == (
         "succeeded",
         1,
         2,
         None,
+        "roll 2d6 for luck",
     )
     # The GM may read it; an outsider gets 404.
     assert (
