@@ -22,7 +22,12 @@ from .services.access import campaign_access
 from .services.campaigns import campaign_archive, campaign_create
 from .services.characters import binding_remove, binding_set, character_create_for
 from .services.invites import MAX_USES, invite_accept, invite_create, invite_revoke
-from .services.membership import join_request_decide, membership_change_role, membership_remove
+from .services.membership import (
+    join_request_decide,
+    membership_change_role,
+    membership_leave,
+    membership_remove,
+)
 
 # -- output ------------------------------------------------------------------------------------
 
@@ -181,11 +186,15 @@ class MemberRoleApi(APIView):
 class MemberDetailApi(APIView):
     @extend_schema(responses=MemberOutput)
     def delete(self, request, campaign_id, user_id):
+        """Remove a member (owner/GM), or leave: a member deleting their own membership."""
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
-        removed = membership_remove(
-            campaign=membership.campaign, actor=request.user, user=_user(user_id)
-        )
-        return Response(MemberOutput(removed).data)
+        if user_id == request.user.pk:
+            ended = membership_leave(campaign=membership.campaign, user=request.user)
+        else:
+            ended = membership_remove(
+                campaign=membership.campaign, actor=request.user, user=_user(user_id)
+            )
+        return Response(MemberOutput(ended).data)
 
 
 # -- invites ---------------------------------------------------------------------------------

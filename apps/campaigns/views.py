@@ -33,7 +33,12 @@ from .services.characters import (
 )
 from .services.invites import invite_accept, invite_create, invite_lookup, invite_problem
 from .services.invites import invite_revoke as invite_revoke_service
-from .services.membership import join_request_decide, membership_change_role, membership_remove
+from .services.membership import (
+    join_request_decide,
+    membership_change_role,
+    membership_leave,
+    membership_remove,
+)
 
 NEW_INVITE_SESSION_KEY = "campaigns.new_invite"
 
@@ -261,6 +266,20 @@ def member_remove(request, campaign_id, user_id):
         lambda: membership_remove(campaign=membership.campaign, actor=request.user, user=user),
         _("%(name)s was removed.") % {"name": user.label},
     )
+
+
+@login_required
+@require_POST
+def campaign_leave(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    campaign = membership.campaign
+    try:
+        membership_leave(campaign=campaign, user=request.user)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("campaign-detail", campaign_id=campaign.id)
+    messages.success(request, _("You left %(campaign)s.") % {"campaign": campaign.name})
+    return redirect("home")
 
 
 @login_required

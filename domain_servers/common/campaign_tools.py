@@ -24,7 +24,7 @@ from domain_servers.common.server import (
 
 GRANTABLE_ROLES = ["gm", "observer", "player"]
 NO_CONTROLLER = "none"
-# What member_grant and member_revoke report of the characters they took from a member.
+# What the membership tools report of the characters they took from a member.
 RELEASED_OUTPUT = {"released_characters": {"type": "array", "items": {"type": "string"}}}
 
 
@@ -93,6 +93,18 @@ def campaign_tools(
         previous = members.pop(target)
         return _membership_changed(
             {"principal": target, "previous_role": previous}, _release_characters(call, target)
+        )
+
+    def member_leave(call: Call) -> Outcome:
+        # The one membership change a member makes alone, and only to themselves: the
+        # principal is the token's requester, never an argument.
+        members = call.state["members"]
+        if members[call.requester] == "owner":
+            raise invalid("the owner cannot leave their own campaign")
+        previous = members.pop(call.requester)
+        return _membership_changed(
+            {"principal": call.requester, "previous_role": previous},
+            _release_characters(call, call.requester),
         )
 
     def character_assign(call: Call) -> Outcome:
@@ -210,6 +222,22 @@ def campaign_tools(
             },
         ),
         ToolSpec(
+            name="member_leave",
+            description=(
+                "Leave the campaign as the requester (any member but the owner); the characters "
+                "they controlled are left with no controller."
+            ),
+            handler=member_leave,
+            write=True,
+            roles=ALL_ROLES,
+            phases=None,
+            destructive=True,
+            output={
+                "principal": {"type": "string"},
+                **RELEASED_OUTPUT,
+            },
+        ),
+        ToolSpec(
             name="character_assign",
             description=(
                 "Give a character to the member who plays it, or with no controller keep it for "
@@ -284,8 +312,8 @@ def campaign_tools(
 
 
 def _membership_changed(result: dict[str, Any], released: list[str]) -> Outcome:
-    """A member_grant or member_revoke outcome: the membership changed, and so did every
-    character it released."""
+    """A member_grant, member_revoke or member_leave outcome: the membership changed, and so
+    did every character it released."""
     return Outcome(
         {**result, "released_characters": released},
         scopes=["campaign", "membership", *(f"character:{c}" for c in released)],

@@ -428,3 +428,62 @@ def test_join_requests_filter_by_a_known_status_only(domains, api_client, campai
     assert refused.json()["error"]["details"] == {
         "fields": {"status": ["Not a join request status."]}
     }
+
+
+def test_a_member_leaves_on_the_domain_and_here(domains, api_client, campaign, gm, player):
+    join(campaign, gm, player)
+    ActorBinding.objects.create(campaign=campaign, user=player, character_id="pc-9")
+    api_client.force_authenticate(player)
+    left = api_client.delete(f"/api/campaigns/{campaign.id}/members/{player.id}")
+    assert left.status_code == 200, left.content
+    assert (left.json()["status"], left.json()["role"]) == ("removed", "player")
+    assert f"user:{player.pk}" not in domain_members(campaign, gm)
+    assert ActorBinding.objects.get(user=player).status == "removed"
+    event = OutboxEvent.objects.get(event_type="access.revoked", payload__reason="left")
+    assert event.payload == {"user_id": str(player.id), "reason": "left"}
+    assert event.audience == {"users": [str(player.id)]}
+    assert api_client.get(f"/api/campaigns/{campaign.id}").status_code == 404
+    # Gone on both sides: leaving again is "not found", as for any outsider.
+    again = api_client.delete(f"/api/campaigns/{campaign.id}/members/{player.id}")
+    assert again.status_code == 404
+
+
+def test_the_owner_cannot_leave_and_an_archived_campaign_is_not_left(
+    domains, api_client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    api_client.force_authenticate(gm)
+    owner = api_client.delete(f"/api/campaigns/{campaign.id}/members/{gm.id}")
+    assert owner.status_code == 409
+    assert owner.json()["error"] == {
+        "code": "owner_cannot_leave",
+        "message": "The owner cannot leave their own campaign.",
+        "retryable": False,
+        "recovery": "Archive the campaign instead.",
+        "details": {},
+    }
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.ARCHIVED)
+    api_client.force_authenticate(player)
+    archived = api_client.delete(f"/api/campaigns/{campaign.id}/members/{player.id}")
+    assert archived.status_code == 409
+    assert archived.json()["error"]["code"] == "campaign_archived"
+    assert CampaignMembership.objects.get(user=player).status == "active"
+    assert domain_members(campaign, gm)[f"user:{player.pk}"] == "player"
+
+
+def test_leaving_after_an_attempt_that_left_on_the_domain_finishes_here(
+    domains, campaign, gm, player
+):
+    from apps.campaigns.services.membership import membership_leave
+    from apps.domains.client import domain_call
+
+    join(campaign, gm, player)
+    # An earlier attempt left on the domain, then failed before its local transaction.
+    domain_call(
+        system_id=campaign.system_id, tool="member_leave",
+        arguments={"expected_revision": campaign.authority_revision, "idempotency_key": "lost"},
+        requester=player, campaign_id=campaign.domain_id,
+    )  # fmt: skip
+    ended = membership_leave(campaign=campaign, user=player)
+    assert ended.status == "removed"
+    assert f"user:{player.pk}" not in domain_members(campaign, gm)

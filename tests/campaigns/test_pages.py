@@ -161,3 +161,23 @@ def test_settings_offers_the_campaigns_characters_to_bind(
     page = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
     assert 'placeholder="pc-1"' in page
     assert "The rules server did not list the characters just now; enter the id." in page
+
+
+def test_a_player_leaves_from_the_campaign_page(domains, client, campaign, gm, player):
+    join(campaign, gm, player)
+    client.force_login(player)
+    detail = client.get(f"/campaigns/{campaign.id}/").content.decode()
+    action = f'action="/campaigns/{campaign.id}/leave"'
+    assert action in detail
+    response = client.post(f"/campaigns/{campaign.id}/leave", follow=True)
+    assert response.redirect_chain == [("/", 302)]
+    html = response.content.decode()
+    assert f"You left {campaign.name}." in html
+    assert f'href="/campaigns/{campaign.id}/room/"' not in html
+    assert client.get(f"/campaigns/{campaign.id}/").status_code == 404
+    # The owner is offered no way out: archiving is theirs.
+    client.force_login(gm)
+    assert action not in client.get(f"/campaigns/{campaign.id}/").content.decode()
+    refused = client.post(f"/campaigns/{campaign.id}/leave", follow=True)
+    assert refused.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
+    assert "The owner cannot leave their own campaign." in refused.content.decode()

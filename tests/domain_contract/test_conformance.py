@@ -55,6 +55,7 @@ def test_catalog_sorted_stable_described_bounded(harness: Harness) -> None:
         "character_assign",
         "dice_roll",
         "member_grant",
+        "member_leave",
         "member_revoke",
         "phase_set",
     ):
@@ -389,6 +390,41 @@ def test_a_revoked_member_controls_nothing(harness: Harness) -> None:
     ]
     view = harness.call("character_get", campaign, {"character_id": theirs})
     assert view.structured_content["character"]["controller"] is None
+
+
+def test_a_member_leaves_alone_and_only_themselves(harness: Harness) -> None:
+    campaign = harness.new_campaign()
+    revision = harness.revision(campaign)
+    created = harness.write("character_create", campaign, revision, _sheet(harness), sub=PLAYER)
+    char_id = created.structured_content["character"]["id"]
+    # A principal argument is not the tool's to take: the requester is the one who leaves.
+    error = error_of(
+        harness.write("member_leave", campaign, revision + 1, {"principal": OTHER_PLAYER})
+    )
+    assert error["code"] == "invalid_request"
+    left = harness.write("member_leave", campaign, revision + 1, sub=PLAYER, key="leave-1")
+    assert not left.is_error, left.structured_content
+    assert left.structured_content["principal"] == PLAYER
+    assert left.structured_content["released_characters"] == [char_id]
+    receipt = left.structured_content["receipt"]
+    assert receipt["changed_scopes"] == ["campaign", f"character:{char_id}", "membership"]
+    assert receipt["entity_ids"] == sorted([PLAYER, char_id])
+    members = harness.call("campaign_get", campaign).structured_content["campaign"]["members"]
+    assert PLAYER not in [m["principal"] for m in members]
+    view = harness.call("character_get", campaign, {"character_id": char_id})
+    assert view.structured_content["character"]["controller"] is None
+    # Whoever left is no member: not even the same key replays for them (the role check
+    # comes first), so a host that lost the answer learns it from campaign_get.
+    for key in ("leave-1", None):
+        again = error_of(harness.write("member_leave", campaign, revision + 1, sub=PLAYER, key=key))
+        assert again["code"] == "authorization_denied"
+    # The owner cannot leave; nothing changes.
+    owner = error_of(harness.write("member_leave", campaign, revision + 2))
+    assert (owner["code"], owner["message"]) == (
+        "invalid_request",
+        "the owner cannot leave their own campaign",
+    )
+    assert harness.revision(campaign) == revision + 2
 
 
 def test_only_the_assigned_controller_acts_as_a_character(harness: Harness) -> None:

@@ -1,5 +1,6 @@
-"""Join decisions, role changes and removal. Authority first: `member_grant`/`member_revoke` run
-on the domain server (as the deciding owner/GM) before the projection changes."""
+"""Join decisions, role changes, removal and leaving. Authority first: `member_grant` and
+`member_revoke` run on the domain server (as the deciding owner/GM), `member_leave` as the
+member who leaves, before the projection changes."""
 
 from __future__ import annotations
 
@@ -236,6 +237,60 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
         principal=principal_for(membership.user),
         key=f"remove:{membership.id}:{actor.id}:{membership.updated_at.timestamp():.6f}",
     )
+    return _membership_end(
+        campaign=campaign, membership=membership, result=result, actor=actor,
+        action="campaign.member.remove", reason="removed",
+    )  # fmt: skip
+
+
+def membership_leave(*, campaign: Campaign, user) -> CampaignMembership:
+    """Leave a campaign (any member but the owner): `member_leave` on the domain server as the
+    leaver, then the membership and bindings end as for a removal and the leaver's open sockets
+    are told.
+
+    Raises NotFound, Conflict and the domain client's errors."""
+    membership = campaign_access(campaign_id=campaign.id, user=user, writable=True)
+    if membership.role == Role.OWNER:
+        raise Conflict(
+            _("The owner cannot leave their own campaign."),
+            code="owner_cannot_leave",
+            recovery=_("Archive the campaign instead."),
+        )
+    principal = principal_for(user)
+    try:
+        result = authority_write(
+            campaign=campaign,
+            tool="member_leave",
+            arguments={},
+            requester=user,
+            key=f"leave:{membership.id}:{membership.updated_at.timestamp():.6f}",
+        )
+    except DomainError as exc:
+        # An earlier attempt may have left on the domain and then failed here: the domain no
+        # longer takes the leaver's calls, so its owner's view of the members settles it.
+        if exc.domain_code != "authorization_denied" or _is_domain_member(
+            campaign=campaign, requester=campaign.owner, principal=principal
+        ):
+            raise
+        result = None
+    return _membership_end(
+        campaign=campaign, membership=membership, result=result, actor=user,
+        action="campaign.member.leave", reason="left",
+    )  # fmt: skip
+
+
+def _membership_end(
+    *,
+    campaign: Campaign,
+    membership: CampaignMembership,
+    result: DomainResult | None,
+    actor,
+    action: str,
+    reason: str,
+) -> CampaignMembership:
+    """After the domain let the member go: mark the membership and their bindings removed,
+    apply the receipt and tell their sockets, in one transaction."""
+    user = membership.user
     now = timezone.now()
     with transaction.atomic():
         locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)
@@ -250,10 +305,10 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
         if result is not None:
             receipt_apply(campaign=campaign, result=result)
             controls_released(campaign=campaign, result=result)
-        _access_changed(campaign=campaign, user=user, reason="removed")
+        _access_changed(campaign=campaign, user=user, reason=reason)
         audit_record(
             actor=actor,
-            action="campaign.member.remove",
+            action=action,
             subject_type="campaign",
             subject_id=campaign.id,
             details={"user_id": str(user.id), "role": locked.role},
