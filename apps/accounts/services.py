@@ -18,6 +18,7 @@ from apps.core.request_context import current_ip
 from apps.core.services import audit_record
 
 from .errors import InviteUnavailable, WrongPassword
+from .events import sessions_ended
 from .models import (
     ApiToken,
     LegalAcceptance,
@@ -174,6 +175,8 @@ def user_sessions_end(*, user: User, keep_session_key: str | None = None) -> int
     with transaction.atomic():
         Session.objects.filter(session_key__in=keys).delete()
         rows.delete()
+        if keys:
+            sessions_ended.send(sender=User, user=user)
     return len(keys)
 
 

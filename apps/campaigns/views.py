@@ -9,7 +9,6 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,12 +16,13 @@ from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
 from apps.core.errors import ApplicationError, NotFound
+from apps.core.exceptions import PageNotFound
 from apps.domains.registry import domain_registry
 
 from . import selectors
 from .forms import BindingForm, CampaignCreateForm, InviteCreateForm, RoleForm
 from .models import CampaignInvite, CampaignMembership, JoinRequest
-from .services.access import campaign_access
+from .services.access import NOT_A_MEMBER, campaign_access
 from .services.campaigns import campaign_archive, campaign_create
 from .services.characters import (
     binding_remove,
@@ -46,8 +46,8 @@ NEW_INVITE_SESSION_KEY = "campaigns.new_invite"
 def _membership_or_404(request, campaign_id, **kwargs) -> CampaignMembership:
     try:
         return campaign_access(campaign_id=campaign_id, user=request.user, **kwargs)
-    except NotFound as exc:
-        raise Http404(exc.message) from None
+    except NotFound:
+        raise PageNotFound(NOT_A_MEMBER) from None
 
 
 def _system_label(system_id: str) -> str:

@@ -111,6 +111,17 @@ def handler400(request, exception=None):
     return bad_request(request, exception)
 
 
+class PageNotFound(Http404):
+    """A page that is not there for this viewer, with a message saying why. Pages (not the
+    API) show it on the site's own 404 page, in DEBUG too."""
+
+
+def page_not_found_page(request, exception: PageNotFound):
+    from django.shortcuts import render
+
+    return render(request, "404.html", {"message": str(exception)}, status=404)
+
+
 def handler404(request, exception=None):
     if is_api_request(request):
         return api_not_found(request)

@@ -30,8 +30,8 @@ class RequestIdMiddleware:
 
 class NotAllowedPageMiddleware:
     """A page opened with the wrong method (a form's POST-only URL, from history or a link)
-    gets a page that says so, not the empty response `require_POST` gives. The API keeps its
-    JSON envelope."""
+    gets a page that says so, not the empty response `require_POST` gives; a PageNotFound
+    gets the site's 404 page with its reason. The API keeps its JSON envelope."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -45,3 +45,10 @@ class NotAllowedPageMiddleware:
             page["Allow"] = response.get("Allow", "")
             return page
         return response
+
+    def process_exception(self, request, exception):
+        from .exceptions import PageNotFound, page_not_found_page
+
+        if isinstance(exception, PageNotFound) and not is_api_request(request):
+            return page_not_found_page(request, exception)
+        return None

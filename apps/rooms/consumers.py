@@ -28,6 +28,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from apps.accounts.middleware import session_store, session_user
+from apps.campaigns.models import Campaign
 from apps.campaigns.selectors import membership_for
 from apps.projections.groups import room_group, user_group
 
@@ -85,19 +86,24 @@ def _close(room_id, channel_name):
 SIGNED_OUT = "signed_out"
 
 
-@database_sync_to_async
-def _beat(campaign_id, user, channel_name, session_key):
-    """(membership, last sequence); membership is SIGNED_OUT when the socket's session ended."""
+def _access(campaign_id, user, session_key):
+    """The socket's membership now; SIGNED_OUT when the session it connected with ended."""
     if session_key is not None:
         # The session the socket connected with, checked as at connect: gone or expired
         # (signed out, "sign out everywhere else"), password changed, or user deactivated.
         current = session_user(session_store(session_key))
         if current.pk != user.pk or not current.is_active:
-            return SIGNED_OUT, 0
+            return SIGNED_OUT
         user = current
-    membership = membership_for(campaign_id=campaign_id, user=user)
-    if membership is None:
-        return None, 0
+    return membership_for(campaign_id=campaign_id, user=user)
+
+
+@database_sync_to_async
+def _beat(campaign_id, user, channel_name, session_key):
+    """(membership, last sequence); membership is SIGNED_OUT when the socket's session ended."""
+    membership = _access(campaign_id, user, session_key)
+    if membership is None or membership is SIGNED_OUT:
+        return membership, 0
     services.presence_touch(channel_name=channel_name)
     return membership, room_last_sequence(campaign_id=campaign_id)
 
@@ -106,6 +112,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     campaign_id: str = ""
     room_id = None
     role: str = ""
+    archived: bool = False
     cursor: int = 0
     # None when the socket was authenticated without a session (tests set scope["user"]).
     session_key: str | None = None
@@ -151,6 +158,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.role, self.room_id = membership.role, room.id
+        self.archived = membership.campaign.status != Campaign.Status.ACTIVE
         # Join before replaying so nothing committed after the replay's read can be missed.
         await self.channel_layer.group_add(room_group(self.campaign_id), self.channel_name)
         await self.channel_layer.group_add(user_group(user.id), self.channel_name)
@@ -266,14 +274,28 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def access_revoked(self, event):
         if event.get("campaign_id") != self.campaign_id or self.room_id is None:
             return
-        # The row is committed before publication; a re-added member keeps the socket.
-        membership = await database_sync_to_async(membership_for)(
-            campaign_id=self.campaign_id, user=self.user
+        # The row is committed before publication; a re-added member keeps the socket. The
+        # session is read again too: "sign out everywhere else" ends the other sockets now.
+        membership = await database_sync_to_async(_access)(
+            self.campaign_id, self.user, self.session_key
         )
-        if membership is None:
+        if membership is SIGNED_OUT:
+            await self._end(CLOSE_UNAUTHENTICATED)
+        elif membership is None:
             await self._revoke(event.get("reason") or "removed")
         else:
-            self.role = membership.role
+            await self._follow(membership)
+
+    async def _follow(self, membership) -> None:
+        """Take the membership's role (what this socket is sent follows it at once) and tell
+        the page when its role or the campaign's state changed, so it shows what it may do."""
+        archived = membership.campaign.status != Campaign.Status.ACTIVE
+        changed = membership.role != self.role or archived != self.archived
+        self.role, self.archived = membership.role, archived
+        if changed:
+            await self.send_json(
+                {"type": "access.changed", "role": membership.role, "archived": archived}
+            )
 
     async def room_tick(self, event):
         if self.room_id is None:
@@ -287,7 +309,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if membership is None:
             await self._revoke("removed")
             return
-        self.role = membership.role
+        await self._follow(membership)
         if last > self.cursor:
             await self.catch_up()  # reconciliation: covers a lost wake-up with no later traffic
         await self.send_json({"type": "heartbeat"})

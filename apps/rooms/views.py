@@ -1,10 +1,11 @@
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from apps.campaigns.selectors import campaign_members, membership_for
+from apps.campaigns.services.access import NOT_A_MEMBER
+from apps.core.exceptions import PageNotFound
 
 from .selectors import MANAGER_ROLES, read_cursor_for
 from .services import room_get_or_create
@@ -15,7 +16,7 @@ from .services import room_get_or_create
 def room_page(request, campaign_id):
     membership = membership_for(campaign_id=campaign_id, user=request.user)
     if membership is None:
-        raise Http404
+        raise PageNotFound(NOT_A_MEMBER)
     campaign = membership.campaign
     room = room_get_or_create(campaign=campaign)
     is_manager = membership.role in MANAGER_ROLES
@@ -41,6 +42,7 @@ def room_page(request, campaign_id):
                 "reconnecting": _("Connection lost — reconnecting…"),
                 "revoked": _("You no longer have access to this room."),
                 "signin": _("Please sign in again."),
+                "accessChanged": _("Your access changed — reloading…"),
                 "sending": _("Sending…"),
                 "failed": _("Not sent yet — retrying"),
                 "pickRecipients": _("Choose who receives this private message."),

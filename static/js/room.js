@@ -196,6 +196,14 @@ function connect() {
       case "access.revoked":
         stopped = true;
         break;
+      case "access.changed":
+        // A new role or an archived campaign changes what this page may show and offer:
+        // load it again, keeping what was being typed.
+        stopped = true;
+        saveDraft();
+        setState("closed", t.accessChanged);
+        window.location.reload();
+        break;
       case "event":
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
@@ -206,7 +214,11 @@ function connect() {
   ws.onclose = (ev) => {
     clearTimeout(watchdog);
     if (ws !== socket) return;
-    if (ev.code === 4403 || ev.code === 4404) { stopped = true; setState("closed", t.revoked); disableComposer(); return; }
+    if (ev.code === 4403 || ev.code === 4404) {
+      stopped = true; setState("closed", t.revoked); disableComposer();
+      presenceEl.replaceChildren(); // who is here is no longer this viewer's to see
+      return;
+    }
     if (ev.code === 4401) {
       // The session the socket opened with has ended. The cookie may hold a newer one (a
       // password change rotates it), so try once more before asking to sign in.
@@ -230,6 +242,24 @@ window.addEventListener("online", () => {
   clearTimeout(retryTimer);
   connect();
 });
+
+const draftKey = `sagasmith:draft:${config.campaignId || location.pathname}`;
+
+function saveDraft() {
+  const bodyEl = form && form.querySelector("textarea");
+  try {
+    if (bodyEl && bodyEl.value.trim()) sessionStorage.setItem(draftKey, bodyEl.value);
+  } catch (e) { /* storage may be off: the draft is lost, not the page */ }
+}
+
+function restoreDraft() {
+  try {
+    const draft = sessionStorage.getItem(draftKey);
+    sessionStorage.removeItem(draftKey);
+    const bodyEl = form && form.querySelector("textarea");
+    if (draft && bodyEl && !bodyEl.value) bodyEl.value = draft;
+  } catch (e) { /* nothing to restore */ }
+}
 
 function disableComposer() {
   if (!form) return;
@@ -331,4 +361,5 @@ if (form) {
 }
 
 setState("connecting", t.connecting);
+restoreDraft();
 connect();

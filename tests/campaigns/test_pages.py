@@ -181,3 +181,16 @@ def test_a_player_leaves_from_the_campaign_page(domains, client, campaign, gm, p
     refused = client.post(f"/campaigns/{campaign.id}/leave", follow=True)
     assert refused.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
     assert "The owner cannot leave their own campaign." in refused.content.decode()
+
+
+def test_a_non_member_gets_the_sites_404_page_with_the_reason(
+    domains, client, campaign, gm, player, settings
+):
+    settings.DEBUG = True  # the reason shows in development too, not Django's debug page
+    client.force_login(player)
+    for url in (f"/campaigns/{campaign.id}/", f"/campaigns/{campaign.id}/room/"):
+        response = client.get(url)
+        assert response.status_code == 404
+        html = response.content.decode()
+        assert "This campaign does not exist, or you are not a member of it." in html
+        assert "Back to the dashboard" in html

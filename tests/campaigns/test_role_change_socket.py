@@ -72,3 +72,35 @@ async def test_demoted_gm_stops_receiving_gm_entries_at_once(memory_layer, table
     assert published == 3  # the role change, then both entries, in order
     assert await comm.receive_nothing(timeout=0.3)
     await comm.disconnect()
+
+
+async def next_of_type(comm, kind):
+    while True:
+        frame = await comm.receive_json_from(timeout=3)
+        if frame["type"] == kind:
+            return frame
+
+
+async def test_the_page_is_told_of_a_new_role_and_of_archiving(memory_layer, table):
+    from apps.campaigns.services.campaigns import campaign_archive
+
+    campaign, owner, co = table
+    comm = WebsocketCommunicator(socket_app(), f"/ws/rooms/{campaign.id}/", headers=[ORIGIN])
+    comm.scope["user"] = co
+    assert (await comm.connect())[0]
+    await next_of_type(comm, "caught_up")
+    await database_sync_to_async(membership_change_role)(
+        campaign=campaign, actor=owner.user, user=co, role="observer"
+    )
+    await publish()
+    changed = await next_of_type(comm, "access.changed")
+    assert changed == {"type": "access.changed", "role": "observer", "archived": False}
+
+    await database_sync_to_async(campaign_archive)(campaign=campaign, actor=owner.user)
+    event = await database_sync_to_async(OutboxEvent.objects.get)(payload__reason="archived")
+    assert sorted(event.audience["users"]) == sorted([str(owner.user_id), str(co.id)])
+    await publish()
+    archived = await next_of_type(comm, "access.changed")
+    assert archived == {"type": "access.changed", "role": "observer", "archived": True}
+    assert await comm.receive_nothing(timeout=0.3)
+    await comm.disconnect()

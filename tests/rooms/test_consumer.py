@@ -311,3 +311,35 @@ async def test_send_to_departed_client_leaves_groups_and_presence(redis_layer, t
     assert present == [owner.user_id]
     await a.disconnect()
     await b.wait(timeout=3)
+
+
+async def test_signing_out_everywhere_else_closes_the_other_sockets_at_once(
+    memory_layer, table, client, settings
+):
+    settings.ROOMS_HEARTBEAT_SECONDS = 60  # not the heartbeat: the sign-out's own event
+    campaign, owner, player = table
+    cookie = await _signed_in_cookie(client, player.user)
+    comm = _cookie_socket(campaign, cookie)
+    assert (await comm.connect())[0]
+    await frames_until_caught_up(comm)
+    await database_sync_to_async(user_sessions_end)(user=player.user)
+    (event,) = await database_sync_to_async(list)(
+        OutboxEvent.objects.filter(event_type="access.revoked")
+    )
+    assert (event.campaign_id, event.payload, event.audience) == (
+        campaign.id,
+        {"user_id": str(player.user_id), "reason": "signed_out"},
+        {"users": [str(player.user_id)]},
+    )
+    await database_sync_to_async(outbox_dispatch)()
+    out = await comm.receive_output(timeout=3)
+    while out["type"] != "websocket.close":
+        assert json.loads(out["text"])["type"] == "presence", out
+        out = await comm.receive_output(timeout=3)
+    assert out.get("code") == CLOSE_UNAUTHENTICATED
+
+
+async def test_a_sessionless_end_announces_nothing(memory_layer, table):
+    _, _, player = table
+    assert await database_sync_to_async(user_sessions_end)(user=player.user) == 0
+    assert not await database_sync_to_async(OutboxEvent.objects.exists)()

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.core.errors import Conflict, NotFound, PermissionDenied
 
 from ..models import Campaign, CampaignMembership
 from ..selectors import membership_for
+
+# What a campaign's pages say to someone who is not (or no longer) in it: the same whether
+# it exists or not.
+NOT_A_MEMBER = gettext_lazy(
+    "This campaign does not exist, or you are not a member of it. If you left it or were "
+    "removed, ask its GM for a new invite."
+)
 
 
 def campaign_access(

@@ -119,6 +119,19 @@ def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
         locked.status = Campaign.Status.ARCHIVED
         locked.archived_at = timezone.now()
         locked.save(update_fields=["status", "archived_at", "updated_at"])
+        # Open rooms turn read-only at once: every member's sockets re-read their access.
+        from apps.projections.dispatch import ACCESS_REVOKED
+        from apps.projections.services import outbox_emit
+
+        members = CampaignMembership.objects.filter(
+            campaign=locked, status=CampaignMembership.Status.ACTIVE
+        ).values_list("user_id", flat=True)
+        outbox_emit(
+            event_type=ACCESS_REVOKED,
+            campaign_id=locked.id,
+            payload={"reason": "archived"},
+            audience={"users": [str(user_id) for user_id in members]},
+        )
         audit_record(
             actor=actor, action="campaign.archive", subject_type="campaign", subject_id=locked.id
         )

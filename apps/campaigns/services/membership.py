@@ -21,7 +21,6 @@ from .characters import controls_released, lock_bindings
 Role = CampaignMembership.Role
 DECISIONS = {"approve": JoinRequest.Status.APPROVED, "reject": JoinRequest.Status.REJECTED}
 ASSIGNABLE_ROLES = (Role.GM, Role.PLAYER, Role.OBSERVER)
-ACCESS_CHANGED = "access.revoked"  # open sockets re-read the membership: gone or new role
 
 
 def join_request_decide(
@@ -318,10 +317,11 @@ def _membership_end(
 
 def _access_changed(*, campaign: Campaign, user, reason: str) -> None:
     """Tell `user`'s open sockets to re-read their membership (call inside the transaction)."""
+    from apps.projections.dispatch import ACCESS_REVOKED
     from apps.projections.services import outbox_emit
 
     outbox_emit(
-        event_type=ACCESS_CHANGED,
+        event_type=ACCESS_REVOKED,
         campaign_id=campaign.id,
         payload={"user_id": str(user.id), "reason": reason},
         audience={"users": [str(user.id)]},
