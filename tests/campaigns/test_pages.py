@@ -194,3 +194,37 @@ def test_a_non_member_gets_the_sites_404_page_with_the_reason(
         html = response.content.decode()
         assert "This campaign does not exist, or you are not a member of it." in html
         assert "Back to the dashboard" in html
+
+
+def test_an_archived_campaigns_settings_offer_no_changes(domains, client, campaign, gm, player):
+    from apps.campaigns.models import ActorBinding
+    from apps.campaigns.services.campaigns import campaign_archive
+
+    join(campaign, gm, player)
+    ActorBinding.objects.create(campaign=campaign, user=player, character_id="pc-9")
+    client.force_login(gm)
+    client.post(
+        f"/campaigns/{campaign.id}/settings/invites",
+        {"mode": "request", "role": "player", "expires_in_hours": 24, "max_uses": 3},
+    )
+    active = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    forms = re.compile(r'action="/campaigns/[^"]+/(settings/[^"]*)"')
+    revokes = [
+        f"settings/invites/{i.id}/revoke" for i in CampaignInvite.objects.filter(revoked_at=None)
+    ]
+    assert len(revokes) >= 1
+    assert sorted(set(forms.findall(active))) == sorted(
+        [
+            "settings/archive",
+            "settings/bindings",
+            "settings/bindings/remove",
+            "settings/invites",
+            *revokes,
+            f"settings/members/{player.id}/remove",
+            f"settings/members/{player.id}/role",
+        ]
+    )
+    campaign_archive(campaign=campaign, actor=gm)
+    archived = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    assert forms.findall(archived) == []
+    assert "This campaign is archived: its settings can be read, not changed." in archived
