@@ -104,6 +104,31 @@ def test_action_runs_once_end_to_end(dnd_room, eager, django_capture_on_commit_c
     assert room_turn_job_is_live(str(job.pk)) is False
 
 
+@pytest.mark.parametrize(
+    ("text", "ops"),
+    [
+        ("dance a jig", []),  # not understood: no call at all
+        ("roll 1000d1000", [("dice_roll", "refused")]),  # the rules said no
+    ],
+)
+def test_a_turn_that_changed_nothing_and_used_no_model_is_free(
+    dnd_room, eager, django_capture_on_commit_callbacks, text, ops
+):
+    room = dnd_room
+    before = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = submit(room, room.player, text=text)
+    job.refresh_from_db()
+    assert [(op.tool, op.state) for op in job.operations.all()] == ops
+    assert (job.status, job.charged) == ("succeeded", 0)
+    reservation = Reservation.objects.get(pk=job.reservation_id)
+    assert (reservation.status, reservation.settled_amount) == ("released", None)
+    assert not LedgerEntry.objects.filter(reservation=reservation).exists()
+    assert room.domain_revision() == before
+    (narration,) = narrations(job)
+    assert narration.body  # the player is still told why
+
+
 def test_repeated_key_returns_the_first_job(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):

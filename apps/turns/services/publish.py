@@ -169,11 +169,23 @@ def _bind_created_characters(campaign: Campaign, job: RoomTurnJob, operations) -
             )
 
 
-def _actual_credits(stored: dict[str, Any], operations: list[Operation]) -> int:
-    """One credit per turn, one per executed tool call, one per started 1000 model tokens."""
+def _actual_credits(
+    stored: dict[str, Any], operations: list[Operation], refused: Callable[[], bool]
+) -> int:
+    """One credit per turn, one per executed tool call, one per started 1000 model tokens. A
+    turn that changed nothing and used no model is free: one not understood (no call), or one
+    the rules refused (`refused()`: a call was refused)."""
     usage = stored.get("usage") or {}
     tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+    if not tokens and not any(op.write for op in operations) and (not operations or refused()):
+        return 0
     return 1 + len(operations) + (tokens + 999) // 1000
+
+
+def _refused(job: RoomTurnJob, journal: dict[int, Operation] | None) -> bool:
+    if journal is not None:
+        return any(op.state == Operation.State.REFUSED for op in journal.values())
+    return Operation.objects.filter(job=job, state=Operation.State.REFUSED).exists()
 
 
 def turn_publish(
@@ -287,12 +299,12 @@ def turn_publish(
         projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
         charged = None
         if job.reservation_id:
+            actual = 0
             if final == RoomTurnJob.Status.SUCCEEDED or committed:
+                actual = _actual_credits(stored, operations, lambda: _refused(job, journal))
+            if actual:
                 # quota_settle locks and reads the reservation itself: only its key is needed.
-                entry = quota_settle(
-                    reservation=Reservation(pk=job.reservation_id),
-                    actual=_actual_credits(stored, operations),
-                )
+                entry = quota_settle(reservation=Reservation(pk=job.reservation_id), actual=actual)
                 charged = entry.amount
             elif job_reservation_release(job, final):
                 charged = 0
