@@ -403,11 +403,19 @@ def _reserve_orm(
                 balance=F("balance") - amount, reserved=F("reserved") + amount, updated_at=now
             )
             if not taken:
-                balance = QuotaAccount.objects.values_list("balance", flat=True).get(pk=account.pk)
+                balance, held = QuotaAccount.objects.values_list("balance", "reserved").get(
+                    pk=account.pk
+                )
+                message = _("You have %(balance)s credits available; this needs %(amount)s.") % {
+                    "balance": balance,
+                    "amount": amount,
+                }
+                if held > 0:
+                    message += " " + _(
+                        "%(held)s more are held until your requests in progress finish."
+                    ) % {"held": held}
                 raise QuotaExceeded(
-                    _("You have %(balance)s credits left; this needs %(amount)s.")
-                    % {"balance": balance, "amount": amount},
-                    details={"balance": balance, "needed": amount},
+                    message, details={"balance": balance, "held": held, "needed": amount}
                 )
     except IntegrityError:
         # A concurrent request with the same key committed first: that one is the reservation.

@@ -296,7 +296,10 @@ async function send(cmid) {
     if (r.status >= 400 && r.status < 500 && !(data.error && data.error.retryable)) {
       item.li.remove();
       pending.delete(cmid);
-      showError((data.error && data.error.message) || r.statusText);
+      const error = data.error || {};
+      // Out of credits: what to do next matters as much as why.
+      const recovery = error.code === "quota_exceeded" && error.recovery ? ` ${error.recovery}` : "";
+      showError((error.message || r.statusText) + recovery);
       // Refused, not lost: the text goes back to the composer unless something new is there.
       const bodyEl = form && form.querySelector("textarea");
       if (bodyEl && !bodyEl.value.trim()) bodyEl.value = item.payload.body;

@@ -85,12 +85,21 @@ def test_insufficient_balance_is_402_with_clear_message_and_changes_nothing(make
         services.quota_reserve(user=user, amount=5, key="big")
     assert exc.value.status == 402
     assert exc.value.code == "quota_exceeded"
-    assert exc.value.message == "You have 3 credits left; this needs 5."
-    assert exc.value.details == {"balance": 3, "needed": 5}
+    assert exc.value.message == "You have 3 credits available; this needs 5."
+    assert exc.value.details == {"balance": 3, "held": 0, "needed": 5}
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (3, 0)
     # The failed key is free for a retry once credits arrive.
     assert not Reservation.objects.filter(key="big").exists()
+    # Credits held by requests in progress are named: they come back when those finish.
+    services.quota_reserve(user=user, amount=2, key="running")
+    with pytest.raises(QuotaExceeded) as exc:
+        services.quota_reserve(user=user, amount=5, key="big")
+    assert exc.value.message == (
+        "You have 1 credits available; this needs 5. "
+        "2 more are held until your requests in progress finish."
+    )
+    assert exc.value.details == {"balance": 1, "held": 2, "needed": 5}
 
 
 @pytest.mark.parametrize("amount", [0, -1, 1.5, True])

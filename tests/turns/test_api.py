@@ -175,3 +175,31 @@ def test_an_action_is_accepted_and_announced_when_the_broker_is_down(
     assert response.status_code == 202, response.content
     assert RoomTurnJob.objects.get(pk=response.json()["id"]).status == "queued"
     assert sorted(event.event_type for event in published) == ["room.entry", "turn.job"]
+
+
+def test_an_action_short_of_credits_says_why_and_where_to_look(dnd_room, turn_urls):
+    from apps.quota.services import quota_account_for, quota_reserve
+
+    room = dnd_room
+    available = quota_account_for(user=room.player).balance
+    quota_reserve(user=room.player, amount=available - 4, key="elsewhere", owner_type="test")
+    response = client_for(room.player).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d20"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-action-poor",
+    )
+    assert response.status_code == 402
+    assert response.json()["error"] == {
+        "code": "quota_exceeded",
+        "message": (
+            f"You have 4 credits available; this needs 5. {available - 4} more are held until "
+            "your requests in progress finish. An action holds 5 credits while it runs and is "
+            "charged only what it uses (most cost 1 to 3)."
+        ),
+        "retryable": False,
+        "recovery": "Wait for your actions in progress to finish, or see your usage at /usage/.",
+        "details": {"balance": 4, "held": available - 4, "needed": 5},
+    }
+    assert not RoomTurnJob.objects.exists()
+    assert not Message.objects.filter(mode="action").exists()

@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,6 +25,7 @@ from apps.core.errors import (
     Conflict,
     IdempotencyConflict,
     PermissionDenied,
+    QuotaExceeded,
     ValidationFailed,
 )
 from apps.core.sql import db_value, model_from_row
@@ -201,14 +203,7 @@ def turn_action_submit(
                 client_message_id=_action_client_id(idempotency_key),
                 savepoint=False,
             )
-            reservation = quota_reserve(
-                user=user,
-                amount=conf.reserve_credits(),
-                key=f"{OWNER_TYPE}:{job_id}",
-                owner_type=OWNER_TYPE,
-                owner_id=str(job_id),
-                ttl_seconds=conf.reservation_ttl(),
-            )
+            reservation = _reserve_turn(user, job_id)
             job = RoomTurnJob(
                 id=job_id,
                 campaign_id=membership.campaign_id,
@@ -248,6 +243,33 @@ def _replay(membership, idempotency_key: str, request_hash: str) -> RoomTurnJob 
     if existing is None:
         return None
     return _same_or_conflict(existing, membership.campaign_id, request_hash)
+
+
+def _reserve_turn(user, job_id) -> Reservation:
+    amount = conf.reserve_credits()
+    try:
+        return quota_reserve(
+            user=user,
+            amount=amount,
+            key=f"{OWNER_TYPE}:{job_id}",
+            owner_type=OWNER_TYPE,
+            owner_id=str(job_id),
+            ttl_seconds=conf.reservation_ttl(),
+        )
+    except QuotaExceeded as exc:
+        # Say why an action needs more than it usually costs, and where to look.
+        raise QuotaExceeded(
+            exc.message
+            + " "
+            + _(
+                "An action holds %(amount)s credits while it runs and is charged only what it "
+                "uses (most cost 1 to 3)."
+            )
+            % {"amount": amount},
+            details=exc.details,
+            recovery=_("Wait for your actions in progress to finish, or see your usage at %(url)s.")
+            % {"url": reverse("usage")},
+        ) from None
 
 
 def turn_claim(*, job_id, worker: str) -> tuple[RoomTurnJob | None, bool]:
