@@ -1,5 +1,5 @@
 // Turn panels: job progress with cancel, dice, the character card, initiative with HP bars and
-// the rendered grid. Panel data comes per viewer from the panel API (players never receive
+// the rendered grid (dnd5e), the story: scene, clocks, facts and threads (narrative). Panel data comes per viewer from the panel API (players never receive
 // monster hit points: only a status word). room.js dispatches every websocket frame of type
 // "entry" or "event" as a `room:event` CustomEvent, and the job JSON after an action POST as
 // `room:job`.
@@ -7,7 +7,8 @@ const root = document.getElementById("turn-panels");
 const card = document.getElementById("turn-character");
 const t = JSON.parse(document.getElementById("turn-strings").textContent);
 const ACTIVE = ["queued", "running", "waiting"];
-const MAX_DICE = 12;
+const MAX_DICE = 20; // the newest rolls; older ones leave the list
+const MAX_JOB_TEXT = 60; // characters of an action's text shown in its job row
 
 function csrfToken() {
   const m = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/);
@@ -27,6 +28,26 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+function readJson(id) {
+  const node = document.getElementById(id);
+  try { return node ? JSON.parse(node.textContent) : null; } catch (e) { return null; }
+}
+
+function format(template, values) {
+  // Django-style "%(name)s" placeholders, as the translation table spells them.
+  return String(template).replace(/%\((\w+)\)s/g, (m, key) => (key in values ? String(values[key]) : m));
+}
+
+function shorten(text, limit) {
+  // At most `limit` characters, the ellipsis included; cut at a word break when one is near.
+  const chars = Array.from(String(text || "").replace(/\s+/g, " ").trim());
+  if (chars.length <= limit) return chars.join("");
+  let cut = chars.slice(0, limit - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  if (space >= cut.length - 15) cut = cut.slice(0, space);
+  return `${cut.trimEnd()}…`;
+}
+
 function setText(node, text) {
   // Only touch the DOM when the text changes, so assistive tech is not re-notified.
   if (node && node.textContent !== text) node.textContent = text;
@@ -41,6 +62,9 @@ function announce(text) {
 }
 
 const campaign = root ? root.dataset.campaign : null;
+const viewer = root ? root.dataset.user : null;
+// user id -> display name of the campaign's members (rendered with the page).
+const members = new Map(Object.entries(readJson("turn-members") || {}));
 const api = `/api/campaigns/${campaign}/room`;
 const names = new Map(); // entity id -> display name, from the latest combat/party views
 const jobs = new Map(); // job id -> job JSON (only ones this viewer may see)
@@ -161,6 +185,120 @@ function renderGrid(panels) {
   map.hidden = false;
 }
 
+// ---- story: scene, clocks, facts, threads (narrative) -------------------------------------------
+
+function storyData(panels, key) {
+  // The scene, clocks and threads panels each hold the same per-viewer story view.
+  const panel = panels[key];
+  return panel && panel.data ? panel.data : null;
+}
+
+function showList(section, items) {
+  section.querySelector("[data-list]").replaceChildren(...items);
+  section.querySelector("[data-empty]").hidden = items.length > 0;
+}
+
+function renderStory(panels) {
+  const sceneSection = document.getElementById("turn-scene");
+  if (!sceneSection) return; // only systems with a story (narrative) have these sections
+  const failed = ["scene", "clocks", "threads"].every((key) => {
+    const data = storyData(panels, key);
+    return !data || data.error;
+  });
+  sceneSection.querySelector("[data-error]").hidden = !failed;
+  if (failed) return; // keep what was shown; the next refresh may work
+  renderScene(sceneSection, storyData(panels, "scene"));
+  renderClocks(storyData(panels, "clocks"));
+  renderFacts(storyData(panels, "scene") || storyData(panels, "threads") || storyData(panels, "clocks"));
+  renderThreads(storyData(panels, "threads"));
+}
+
+function renderScene(section, data) {
+  if (!data || data.error) return;
+  const scene = data.scene;
+  const body = section.querySelector("[data-scene]");
+  section.querySelector("[data-empty]").hidden = Boolean(scene);
+  body.hidden = !scene;
+  if (!scene) return;
+  setText(body.querySelector('[data-field="title"]'), scene.title || "");
+  const description = body.querySelector('[data-field="description"]');
+  setText(description, scene.description || "");
+  description.hidden = !scene.description;
+  // Only the GM's story view carries the scene's notes.
+  const notes = typeof scene.gm_notes === "string" ? scene.gm_notes.trim() : "";
+  const notesRow = body.querySelector('[data-row="notes"]');
+  setText(notesRow.querySelector('[data-field="notes"]'), notes);
+  notesRow.hidden = !notes;
+}
+
+function clockItem(clock) {
+  const segments = Math.max(1, Number(clock.segments) || 1);
+  const filled = Math.max(0, Math.min(segments, Number(clock.filled) || 0));
+  const complete = filled >= segments;
+  const bar = el("span", {
+    class: "turn-clock__bar",
+    role: "meter",
+    "aria-label": `${t.clock}: ${clock.name || clock.id}`,
+    "aria-valuemin": "0",
+    "aria-valuemax": String(segments),
+    "aria-valuenow": String(filled),
+    "aria-valuetext": format(t.clock_value, { filled, segments }),
+  });
+  for (let i = 0; i < segments; i++) {
+    bar.append(el("span", { class: "turn-clock__segment", "data-filled": i < filled ? "true" : null }));
+  }
+  return el("li", { class: `turn-clock${complete ? " is-complete" : ""}`, "data-clock": clock.id },
+    el("span", { class: "turn-clock__head" },
+      el("span", { class: "turn-clock__name" }, clock.name || clock.id),
+      complete ? el("span", { class: "badge turn-clock__done" }, t.complete) : null,
+      el("span", { class: "turn-clock__count", "aria-hidden": "true" }, `${filled}/${segments}`)),
+    bar);
+}
+
+function renderClocks(data) {
+  const section = document.getElementById("turn-clocks");
+  if (!section || !data || data.error) return;
+  showList(section, (Array.isArray(data.clocks) ? data.clocks : []).map(clockItem));
+}
+
+function factTag(audience) {
+  // The server sends only the facts this viewer may see; the tag says who else can.
+  if (!audience || audience === "public") return null;
+  if (audience === "gm") return el("span", { class: "badge badge--gm turn-fact__tag" }, t.gm_only);
+  const principal = audience.startsWith("player:") ? audience.slice(7) : "";
+  const userId = principal.startsWith("user:") ? principal.slice(5) : "";
+  let text = t.private;
+  if (userId && userId === viewer) text = t.only_you;
+  else if (userId && members.has(userId)) text = format(t.only_for, { who: members.get(userId) });
+  return el("span", { class: "badge badge--private turn-fact__tag" }, text);
+}
+
+function renderFacts(data) {
+  const section = document.getElementById("turn-facts");
+  if (!section || !data || data.error) return;
+  const facts = Array.isArray(data.facts) ? data.facts : [];
+  showList(section, facts.map((fact) => el("li", {
+    class: "turn-fact", "data-fact": fact.id, "data-audience": fact.audience || "public",
+  }, el("span", { class: "turn-fact__text" }, fact.text || ""), factTag(fact.audience))));
+}
+
+function renderThreads(data) {
+  const section = document.getElementById("turn-threads");
+  if (!section || !data || data.error) return;
+  const threads = Array.isArray(data.threads) ? data.threads : [];
+  // Open threads first, each group in the order they were opened.
+  const ordered = [...threads.filter((th) => th.status !== "resolved"), ...threads.filter((th) => th.status === "resolved")];
+  showList(section, ordered.map((thread) => {
+    const resolved = thread.status === "resolved";
+    return el("li", { class: "turn-thread", "data-thread": thread.id, "data-status": thread.status || "open" },
+      el("span", { class: "turn-thread__head" },
+        el("span", { class: "turn-thread__title" }, thread.title || thread.id),
+        resolved ? el("span", { class: "badge turn-thread__status" }, t.resolved) : null),
+      thread.description ? el("span", { class: "turn-thread__description small muted" }, thread.description) : null,
+      resolved && thread.resolution ? el("span", { class: "turn-thread__resolution small" }, thread.resolution) : null);
+  }));
+}
+
 // ---- character card ------------------------------------------------------------------------
 
 function renderCharacter(character, audience) {
@@ -249,11 +387,17 @@ function renderJobs() {
       item = el("li", { class: "turn-job", "data-job": job.id });
       const cancel = el("button", { type: "button", class: "button button--small button--ghost turn-job__cancel" }, t.cancel);
       cancel.addEventListener("click", () => cancelJob(job.id, cancel));
+      const text = String(job.text || "").trim();
+      const who = requesterName(job);
       item.append(
         el("span", { class: "turn-job__status" }),
         el("span", { class: "turn-job__progress", "aria-hidden": "true" }),
-        el("span", { class: "turn-job__detail small muted" }),
         cancel,
+        // What was asked and who asked it, so two queued turns can be told apart.
+        text || who ? el("span", { class: "turn-job__action small" },
+          who ? el("span", { class: "turn-job__who" }, text ? `${who}: ` : who) : null,
+          text ? el("span", { class: "turn-job__text", title: text }, shorten(text, MAX_JOB_TEXT)) : null) : null,
+        el("span", { class: "turn-job__detail small muted" }),
       );
       list.append(item);
     }
@@ -265,9 +409,26 @@ function renderJobs() {
     setText(item.querySelector(".turn-job__detail"), detail.join(" · "));
     const cancel = item.querySelector("button");
     if (job.cancel_requested) { cancel.disabled = true; cancel.textContent = t.cancelling; }
-    cancel.setAttribute("aria-label", `${t.cancel_label} (${t[job.status] || job.status})`);
+    cancel.setAttribute("aria-label", cancelLabel(job));
   }
   empty.hidden = active.length > 0;
+}
+
+function requesterName(job) {
+  // "You" for the viewer's own turns, else the member's name; nothing when the page does not
+  // know it.
+  if (!job.requester_id) return "";
+  if (viewer && job.requester_id === viewer) return t.you;
+  return members.get(job.requester_id) || "";
+}
+
+function cancelLabel(job) {
+  const status = t[job.status] || job.status;
+  const text = shorten(job.text, MAX_JOB_TEXT);
+  if (!text) return `${t.cancel_label} (${status})`;
+  if (viewer && job.requester_id === viewer) return format(t.cancel_own, { text, status });
+  const who = requesterName(job);
+  return who ? format(t.cancel_other, { who, text, status }) : format(t.cancel_text, { text, status });
 }
 
 async function cancelJob(id, button) {
@@ -405,6 +566,7 @@ function render(panel) {
   if (jobsError === "unavailable") showJobsError("");
   renderCharacter(panel.character, panel.audience);
   renderCombat(panel.panels || {});
+  renderStory(panel.panels || {});
   renderPhase(panel.phase);
   relabelDice();
   const fresh = new Set();

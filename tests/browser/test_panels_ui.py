@@ -1,6 +1,7 @@
 """The room's side panels in a narrative campaign, in Chromium against live domain servers: the
 character card shows the narrative system's fields (no armour class or hit points), dice lines
-say each roll once, and a long dice list does not stretch the timeline or the composer."""
+say each roll once, the dice list keeps the 20 newest rolls, and a long dice list does not stretch
+the timeline or the composer."""
 
 from __future__ import annotations
 
@@ -34,6 +35,11 @@ ONE_ROLL = """roll => {
 
 def _lines(page):
     return page.locator("#turn-dice li .turn-roll__line").all_inner_texts()
+
+
+def _sequences(page):
+    return [int(s) for s in page.locator("#turn-dice li").evaluate_all(
+        "items => items.map((item) => item.dataset.sequence)")]  # fmt: skip
 
 
 @pytest.mark.browser
@@ -115,9 +121,14 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         # its controls stay exactly where and as big as they were.
         nia.wait_for_timeout(300)  # let the panel refreshes of the last turn settle
         before = nia.evaluate(LAYOUT)
-        nia.evaluate(FAKE_ROLLS, 12)
-        expect(nia.locator("#turn-dice li")).to_have_count(12)
+        nia.evaluate(FAKE_ROLLS, 25)
+        # The list keeps the 20 newest rolls, newest first; older ones leave the page.
+        expect(nia.locator("#turn-dice li")).to_have_count(20)
+        assert _sequences(nia) == list(range(100024, 100004, -1))
         assert _lines(nia)[0] == "3d6 = 10 (3 + 3 + 4)"
+        # A late replay of an older roll does not push a newer one out.
+        nia.evaluate(ONE_ROLL, {"expression": "1d4", "total": 2, "addends": [2], "sequence": 99})
+        assert _sequences(nia) == list(range(100024, 100004, -1))
         # A keep names the dice it dropped; a roll stored without addends shows its detail.
         nia.evaluate(ONE_ROLL, {"expression": "2d20kh1+3", "total": 16, "addends": [13, 3],
                                 "dropped": [9], "sequence": 200000})  # fmt: skip
@@ -125,6 +136,8 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         nia.evaluate(ONE_ROLL, {"expression": "2d6", "total": 7,
                                 "detail": "2d6 [3, 4] = 7 => 7", "sequence": 200001})  # fmt: skip
         assert _lines(nia)[0] == "2d6 = 7 (2d6 [3, 4] = 7)"
+        expect(nia.locator("#turn-dice li")).to_have_count(20)
+        assert _sequences(nia)[:3] == [200001, 200000, 100024]
         after = nia.evaluate(LAYOUT)
         side_bottom = after["side"][1] + after["side"][3]
         composer_bottom = after["composer"][1] + after["composer"][3]
