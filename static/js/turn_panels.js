@@ -370,7 +370,10 @@ function mergeJob(job) {
   else jobs.delete(job.id);
   if (!before || before.status !== job.status) {
     const label = t[job.status] || job.status;
-    announce(`${t.job_status}: ${label}${job.error && job.error.message ? ` — ${job.error.message}` : ""}`);
+    // "Your turn" only for the viewer's own; a GM hears whose turn it is.
+    const own = !job.requester_id || (viewer && job.requester_id === viewer);
+    const whose = own ? t.job_status : format(t.job_status_of, { who: requesterName(job) || t.a_player });
+    announce(`${whose}: ${label}${job.error && job.error.message ? ` — ${job.error.message}` : ""}`);
   }
 }
 

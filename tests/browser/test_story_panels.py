@@ -118,6 +118,9 @@ def test_narrative_story_live_per_viewer_job_rows_and_create_character_link(
             held.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
             _say(nia, "roll 1d20 for luck", mode="action")
             expect(gm.locator("#turn-jobs li")).to_have_count(1)
+            # Screen readers hear whose turn it is: the GM's is not "Your turn".
+            expect(gm.locator("#turn-announce")).to_have_text("Turn of Nia Player: Queued")
+            expect(nia.locator("#turn-announce")).to_have_text("Your turn: Queued")
             _say(gm, LONG_ACTION, mode="action")
             expect(gm.locator("#turn-jobs li")).to_have_count(2)
             nia_job = RoomTurnJob.objects.get(campaign=campaign, requester=nia_user)
