@@ -396,9 +396,23 @@ def test_cancel_after_an_unanswered_write_that_committed_publishes_and_charges_i
     assert Reservation.objects.get(pk=job.reservation_id).status == "settled"
     room.campaign.refresh_from_db()
     assert room.campaign.authority_revision == room.domain_revision() == before + 1
-    outcome = Message.objects.get(event_type="turn.outcome", data__job_id=str(job.pk))
+    # Everyone who saw the action sees it was cancelled; the dice the write rolled anyway go to
+    # the player alone (read for them).
+    marker, outcome = Message.objects.filter(
+        event_type="turn.outcome", data__job_id=str(job.pk)
+    ).order_by("sequence")
+    assert (marker.audience, marker.body, marker.data) == (
+        "public",
+        "The turn was cancelled.",
+        {"job_id": str(job.pk), "status": "cancelled"},
+    )
     recipients = [link.user_id for link in outcome.recipient_links.all()]
-    assert (outcome.data["status"], recipients) == ("cancelled", [room.player.pk])
+    assert (outcome.audience, outcome.body, outcome.data["status"], recipients) == (
+        "private",
+        "",
+        "cancelled",
+        [room.player.pk],
+    )
     assert [d["tool"] for d in outcome.data["dice"]] == ["dice_roll"]
     assert narrations(job) == []
     with django_capture_on_commit_callbacks(execute=False):
@@ -977,6 +991,13 @@ def test_cancel_queued_is_immediate(dnd_room, django_capture_on_commit_callbacks
     assert (cancelled.status, cancelled.cancel_requested) == ("cancelled", True)
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
     assert turn_run(job_id=job.pk, heartbeat=False) == "skipped"
+    # The action does not stand unanswered: whoever saw it sees it was cancelled.
+    (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
+    assert (marker.audience, marker.body, marker.data) == (
+        job.trigger_audience,
+        "Cancelled before it ran.",
+        {"job_id": str(job.pk), "status": "cancelled"},
+    )
 
 
 def test_cancel_while_running_stops_before_the_next_call(
@@ -1003,6 +1024,8 @@ def test_cancel_while_running_stops_before_the_next_call(
     assert Operation.objects.filter(job=job).count() == 0
     assert room.domain_revision() == before
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
+    assert (marker.audience, marker.body) == ("public", "The turn was cancelled.")
 
 
 def test_receipt_that_does_not_advance_invalidates_nothing(dnd_room):

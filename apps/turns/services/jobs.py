@@ -39,7 +39,7 @@ from apps.projections.services import (
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
 from apps.rooms.models import MAX_BODY_LENGTH, Message
-from apps.rooms.services import room_message_post
+from apps.rooms.services import room_event_record, room_message_post
 from apps.turns import conf
 from apps.turns.agents import action_audience
 from apps.turns.errors import StaleRevision, TurnError
@@ -558,6 +558,21 @@ def turn_requeue(*, job: RoomTurnJob, worker: str | None, code: str, message: st
     return bool(moved)
 
 
+OUTCOME_EVENT = "turn.outcome"
+
+
+def job_cancelled_record(*, campaign: Campaign, job: RoomTurnJob, message: str) -> None:
+    """Mark the action as cancelled in the room, for everyone who saw the action (inside the
+    transaction that ends the job), so it does not stand there unanswered."""
+    room_event_record(
+        campaign=campaign,
+        event_type=OUTCOME_EVENT,
+        body=message,
+        data={"job_id": str(job.pk), "status": RoomTurnJob.Status.CANCELLED},
+        audience=job.trigger_audience,
+    )
+
+
 def job_reservation_release(job: RoomTurnJob, reason: str) -> bool:
     """Release the job's quota reservation if it is still active; returns whether it did."""
     if job.reservation_id is None:
@@ -614,6 +629,9 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                 ]  # fmt: skip
             )
             job_reservation_release(locked, "cancelled")
+            job_cancelled_record(
+                campaign=membership.campaign, job=locked, message=locked.error_message
+            )
         else:
             # Running, or with writes sent: the worker (or recovery) finishes publishing what
             # the domain already did, and stops before any further call.

@@ -29,10 +29,12 @@ from apps.turns.media import artifact_envelope, artifact_store, image_blocks
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.projections import projection_apply, projection_reads
 from apps.turns.services.jobs import (
+    OUTCOME_EVENT,
     LeaseLost,
     enqueue_run,
     held_by,
     job_announce,
+    job_cancelled_record,
     job_reservation_release,
     job_update_announced,
 )
@@ -41,7 +43,6 @@ from apps.turns.types import AgentOutput, audience_allowed
 logger = logging.getLogger(__name__)
 
 NARRATION_EVENT = "turn.narration"
-OUTCOME_EVENT = "turn.outcome"
 SUGGESTIONS_EVENT = "turn.suggestions"
 
 
@@ -277,11 +278,20 @@ def turn_publish(
                 recipient_ids=recipients,
             )
         error = stored.get("error")
-        if final != RoomTurnJob.Status.SUCCEEDED and requester.present:
+        cancelled = final == RoomTurnJob.Status.CANCELLED
+        if cancelled:
+            job_cancelled_record(
+                campaign=campaign, job=job, message=(error or {}).get("message") or ""
+            )
+        # The requester's own outcome: why it failed, or (cancelled) the dice of a write the
+        # domain made anyway, read for them alone.
+        if not (final == RoomTurnJob.Status.SUCCEEDED or (cancelled and not data.get("dice"))) and (
+            requester.present
+        ):
             room_event_record(
                 campaign=campaign,
                 event_type=OUTCOME_EVENT,
-                body=(error or {}).get("message") or "",
+                body="" if cancelled else (error or {}).get("message") or "",
                 data={**data, "status": final, "error": error},
                 audience=Message.Audience.PRIVATE,
                 recipient_ids=[str(job.requester_id)],
