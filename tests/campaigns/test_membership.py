@@ -153,6 +153,50 @@ def test_auto_join_makes_member_at_once(domains, api_client, campaign, gm, playe
     assert JoinRequest.objects.get().decided_by == gm
 
 
+def test_an_auto_join_link_admits_someone_already_waiting_on_a_request(
+    domains, api_client, campaign, gm, player
+):
+    api_client.force_authenticate(gm)
+    asked = _invite(api_client, campaign, mode="request").json()["token"]
+    auto = _invite(api_client, campaign, mode="auto_join", role="observer").json()["token"]
+    api_client.force_authenticate(player)
+    waiting = api_client.post("/api/invites/accept", {"token": asked}, format="json")
+    assert waiting.json()["status"] == "pending"
+    joined = api_client.post("/api/invites/accept", {"token": auto}, format="json")
+    assert joined.status_code == 200
+    assert (joined.json()["status"], joined.json()["role"]) == ("member", "observer")
+    assert domain_members(campaign, gm)[f"user:{player.pk}"] == "observer"
+    request = JoinRequest.objects.get()
+    assert (request.status, request.invite.mode, request.decided_by) == (
+        "approved",
+        "auto_join",
+        gm,
+    )
+    assert sorted(CampaignInvite.objects.values_list("mode", "used_count")) == [
+        ("auto_join", 1),
+        ("request", 1),
+    ]
+
+
+def test_an_auto_join_that_fails_on_the_domain_leaves_the_request_waiting(
+    domains, api_client, campaign, gm, player, settings
+):
+    api_client.force_authenticate(gm)
+    asked = _invite(api_client, campaign, mode="request").json()["token"]
+    auto = _invite(api_client, campaign, mode="auto_join").json()["token"]
+    api_client.force_authenticate(player)
+    api_client.post("/api/invites/accept", {"token": asked}, format="json")
+    settings.SAGASMITH_DOMAINS = domains_setting("http://127.0.0.1:9/mcp", timeout=2)
+    failed = api_client.post("/api/invites/accept", {"token": auto}, format="json")
+    assert failed.status_code == 503
+    request = JoinRequest.objects.get()
+    assert (request.status, request.invite.mode, request.role) == ("pending", "request", "player")
+    assert sorted(CampaignInvite.objects.values_list("mode", "used_count")) == [
+        ("auto_join", 0),
+        ("request", 1),
+    ]
+
+
 def test_auto_join_invite_of_a_gm_who_left_files_a_request(
     domains, campaign, gm, player, make_user
 ):

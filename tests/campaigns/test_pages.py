@@ -228,3 +228,29 @@ def test_an_archived_campaigns_settings_offer_no_changes(domains, client, campai
     archived = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
     assert forms.findall(archived) == []
     assert "This campaign is archived: its settings can be read, not changed." in archived
+
+
+def test_an_auto_join_landing_lets_someone_waiting_on_a_request_join(
+    domains, client, campaign, gm, player
+):
+    from datetime import timedelta
+
+    from apps.campaigns.services.invites import invite_accept, invite_create
+
+    _asked, asked = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    _auto, auto = invite_create(
+        campaign=campaign, actor=gm, mode="auto_join", expires_in=timedelta(hours=1), max_uses=1
+    )
+    invite_accept(token=asked, user=player)
+    client.force_login(player)
+    assert "Your request is waiting for a GM's decision." in (
+        client.get(f"/invites/{asked}").content.decode()
+    )
+    page = client.get(f"/invites/{auto}").content.decode()
+    assert "Your earlier request is still waiting; this link lets you join now." in page
+    assert "Join campaign" in page
+    response = client.post(f"/invites/{auto}", follow=True)
+    assert response.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
+    assert f"You joined “{campaign.name}”." in response.content.decode()

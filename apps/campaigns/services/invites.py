@@ -143,6 +143,7 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
     pending = JoinRequest.objects.filter(
         campaign=campaign, user=user, status=JoinRequest.Status.PENDING
     ).first()
+    moved_from = None
     if pending is None:
         problem = invite_problem(invite)
         if problem is not None:
@@ -151,6 +152,15 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
         created = True
     else:
         created = False
+        if (
+            invite.mode == CampaignInvite.Mode.AUTO_JOIN
+            and pending.invite_id != invite.id
+            and invite_problem(invite) is None
+            and _still_manages(campaign, invite.created_by_id)
+        ):
+            # Waiting on a request filed through another invite: this one admits at once, so
+            # the request moves to it (one of its uses) and is approved below.
+            moved_from = _move_request(invite=invite, join_request=pending)
     if (
         invite.mode == CampaignInvite.Mode.REQUEST
         or pending.invite_id != invite.id
@@ -169,6 +179,8 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
     except Exception:
         if created:
             _undo_request(invite=invite, join_request=pending)
+        elif moved_from is not None:
+            _undo_move(invite=invite, join_request=pending, moved_from=moved_from)
         raise
     return InviteOutcome(
         campaign=campaign, membership=membership_for(campaign_id=campaign.id, user=decided.user)
@@ -188,15 +200,7 @@ def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinR
     now = timezone.now()
     try:
         with transaction.atomic():
-            # The conditional UPDATE is the race guard: N concurrent users get at most max_uses.
-            used = CampaignInvite.objects.filter(
-                pk=invite.pk,
-                used_count__lt=F("max_uses"),
-                revoked_at__isnull=True,
-                expires_at__gt=now,
-            ).update(used_count=F("used_count") + 1, updated_at=now)
-            if not used:
-                raise Conflict(_("This invite has no uses left."), code="invite_exhausted")
+            _use_one(invite, now)
             join_request = JoinRequest.objects.create(
                 campaign=invite.campaign,
                 user=user,
@@ -217,6 +221,50 @@ def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinR
             campaign=invite.campaign, user=user, status=JoinRequest.Status.PENDING
         )
     return join_request
+
+
+def _use_one(invite: CampaignInvite, now) -> None:
+    # The conditional UPDATE is the race guard: N concurrent users get at most max_uses.
+    used = CampaignInvite.objects.filter(
+        pk=invite.pk,
+        used_count__lt=F("max_uses"),
+        revoked_at__isnull=True,
+        expires_at__gt=now,
+    ).update(used_count=F("used_count") + 1, updated_at=now)
+    if not used:
+        raise Conflict(_("This invite has no uses left."), code="invite_exhausted")
+
+
+def _move_request(*, invite: CampaignInvite, join_request: JoinRequest) -> tuple:
+    """Move a pending request to `invite` (using one of its uses, taking its role); returns
+    the (invite id, role) it had."""
+    now = timezone.now()
+    moved_from = (join_request.invite_id, join_request.role)
+    with transaction.atomic():
+        _use_one(invite, now)
+        JoinRequest.objects.filter(pk=join_request.pk, status=JoinRequest.Status.PENDING).update(
+            invite=invite, role=invite.role, updated_at=now
+        )
+        audit_record(
+            actor=join_request.user,
+            action="campaign.invite.use",
+            subject_type="campaign",
+            subject_id=invite.campaign_id,
+            details={"invite_id": str(invite.id), "join_request_id": str(join_request.id)},
+        )
+    join_request.invite_id, join_request.role = invite.id, invite.role
+    return moved_from
+
+
+def _undo_move(*, invite: CampaignInvite, join_request: JoinRequest, moved_from: tuple) -> None:
+    with transaction.atomic():
+        moved_back = JoinRequest.objects.filter(
+            pk=join_request.pk, status=JoinRequest.Status.PENDING
+        ).update(invite_id=moved_from[0], role=moved_from[1], updated_at=timezone.now())
+        if moved_back:
+            CampaignInvite.objects.filter(pk=invite.pk, used_count__gt=0).update(
+                used_count=F("used_count") - 1, updated_at=timezone.now()
+            )
 
 
 def _undo_request(*, invite: CampaignInvite, join_request: JoinRequest) -> None:
