@@ -13,7 +13,20 @@ MAX_TERMS = 20
 MAX_DICE_TOTAL = 200
 MAX_FLAT = 10_000
 
-_TERM = re.compile(r"([+-]?)(?:(\d{0,3})d(\d{1,4})(?:(kh|kl)(\d{0,3}))?|(\d{1,5}))")
+# Digit runs are read whole, so an over-long count or size gets the bound message below
+# rather than being split into a term and a stray number.
+_TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+)(?:(kh|kl)(\d*))?|(\d+))")
+_SHOWN_DIGITS = 12
+
+
+def _number(digits: str) -> int:
+    """A digit run as an int; absurdly long runs (beyond any bound) are not converted whole."""
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
+def _shown(digits: str) -> str:
+    digits = digits.lstrip("0") or "0"
+    return digits if len(digits) <= _SHOWN_DIGITS else digits[:_SHOWN_DIGITS] + "…"
 
 
 @dataclass(frozen=True)
@@ -52,22 +65,22 @@ def parse(expression: str) -> list[DiceTerm]:
             raise invalid(f"expression needs + or - before {match.group(0)!r}")
         sign = -1 if sign_text == "-" else 1
         if flat_text is not None:
-            flat = int(flat_text)
+            flat = _number(flat_text)
             if flat > MAX_FLAT:
-                raise invalid(f"flat modifier {flat} is above {MAX_FLAT}")
+                raise invalid(f"flat modifier {_shown(flat_text)} is above {MAX_FLAT}")
             terms.append(DiceTerm(sign, 0, 0, None, 0, flat))
         else:
-            count = int(count_text) if count_text else 1
-            sides = int(sides_text)
+            count = _number(count_text) if count_text else 1
+            sides = _number(sides_text)
             if not 1 <= count <= 100:
-                raise invalid(f"dice count {count} is outside 1..100")
+                raise invalid(f"dice count {_shown(count_text)} is outside 1..100")
             if not 2 <= sides <= 1000:
-                raise invalid(f"die size {sides} is outside 2..1000")
+                raise invalid(f"die size {_shown(sides_text)} is outside 2..1000")
             keep_count = 0
             if keep:
-                keep_count = int(keep_text) if keep_text else 1
+                keep_count = _number(keep_text) if keep_text else 1
                 if not 1 <= keep_count <= count:
-                    raise invalid(f"keep count {keep_count} is outside 1..{count}")
+                    raise invalid(f"keep count {_shown(keep_text)} is outside 1..{count}")
             dice_total += count
             terms.append(DiceTerm(sign, count, sides, keep, keep_count, 0))
         pos = match.end()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -133,9 +134,45 @@ TEMPLATES: dict[str, dict[str, Any]] = {
                 "proficient": True,
                 "damage": "1d10",
                 "damage_type": "fire",
+                "range": 120,
             }
         ],
     },
+}
+
+
+FEET_PER_SQUARE = 5
+MELEE_REACH = 5
+# SRD 5.1 weapon and attack-cantrip distances by attack name, for attack entries that carry no
+# reach or range of their own (characters created before attacks had them, plain stat blocks).
+# "range"/"long_range" make an attack ranged (thrown when it also has a "reach").
+KNOWN_DISTANCES: dict[str, dict[str, int]] = {
+    "blowgun": {"range": 25, "long_range": 100},
+    "dart": {"range": 20, "long_range": 60},
+    "hand crossbow": {"range": 30, "long_range": 120},
+    "heavy crossbow": {"range": 100, "long_range": 400},
+    "light crossbow": {"range": 80, "long_range": 320},
+    "longbow": {"range": 150, "long_range": 600},
+    "net": {"range": 5, "long_range": 15},
+    "shortbow": {"range": 80, "long_range": 320},
+    "sling": {"range": 30, "long_range": 120},
+    "dagger": {"reach": 5, "range": 20, "long_range": 60},
+    "handaxe": {"reach": 5, "range": 20, "long_range": 60},
+    "javelin": {"reach": 5, "range": 30, "long_range": 120},
+    "light hammer": {"reach": 5, "range": 20, "long_range": 60},
+    "spear": {"reach": 5, "range": 20, "long_range": 60},
+    "trident": {"reach": 5, "range": 20, "long_range": 60},
+    "glaive": {"reach": 10},
+    "halberd": {"reach": 10},
+    "lance": {"reach": 10},
+    "pike": {"reach": 10},
+    "whip": {"reach": 10},
+    "chill touch": {"range": 120},
+    "eldritch blast": {"range": 120},
+    "fire bolt": {"range": 120},
+    "guiding bolt": {"range": 120},
+    "produce flame": {"range": 30},
+    "ray of frost": {"range": 60},
 }
 
 
@@ -225,6 +262,59 @@ def damage_expression(char: dict[str, Any], attack: dict[str, Any]) -> str:
     return f"{attack['damage']}{mod:+d}" if mod else attack["damage"]
 
 
+def grid_distance(a: list[int], b: list[int]) -> int:
+    """Feet between two squares on the SRD's simple grid: every square, diagonals too, is 5 ft."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) * FEET_PER_SQUARE
+
+
+def attack_distances(attack: dict[str, Any]) -> dict[str, int | None]:
+    """How far an attack reaches: `reach` (melee) and `range`/`long_range` (ranged or thrown).
+
+    The entry's own fields win; otherwise the SRD distances for its name; otherwise a plain
+    melee attack with a 5 ft reach."""
+    own = {k: attack[k] for k in ("reach", "range", "long_range") if k in attack}
+    known = own or KNOWN_DISTANCES.get(attack["name"].strip().lower(), {})
+    normal = known.get("range")
+    reach = known.get("reach", MELEE_REACH if normal is None else None)
+    long_range = known.get("long_range", normal) if normal is not None else None
+    return {"reach": reach, "range": normal, "long_range": long_range}
+
+
+def distance_text(attack: dict[str, Any]) -> str:
+    """How far an attack reaches, as a player reads it: "Longsword reaches 5 ft"."""
+    d = attack_distances(attack)
+    span = None
+    if d["range"] is not None:
+        span = f"{d['range']} ft"
+        if d["long_range"] != d["range"]:
+            span = f"{d['range']}/{d['long_range']} ft"
+    if d["reach"] is None:
+        return f"{attack['name']} has a range of {span}"
+    text = f"{attack['name']} reaches {d['reach']} ft"
+    return f"{text}, or {span} thrown" if span else text
+
+
+def attack_at_distance(
+    attack: dict[str, Any], distance: int, hostile_within_5ft: bool
+) -> dict[str, Any] | None:
+    """How an attack is made at `distance` feet, or None when the target is out of reach.
+
+    Within reach it is a melee attack. Otherwise a ranged (or thrown) attack up to its long
+    range; beyond its normal range, or with a hostile creature within 5 ft of the attacker, it
+    has disadvantage."""
+    d = attack_distances(attack)
+    if d["reach"] is not None and distance <= d["reach"]:
+        return {"distance_ft": distance, "kind": "melee", "disadvantage": []}
+    if d["range"] is None or distance > d["long_range"]:
+        return None
+    reasons = []
+    if distance > d["range"]:
+        reasons.append("long range")
+    if hostile_within_5ft:
+        reasons.append("hostile within 5 ft")
+    return {"distance_ft": distance, "kind": "ranged", "disadvantage": reasons}
+
+
 def adjust_damage(char: dict[str, Any], amount: int, damage_type: str | None) -> int:
     if damage_type in char.get("immunities", []):
         return 0
@@ -235,12 +325,25 @@ def adjust_damage(char: dict[str, Any], amount: int, damage_type: str | None) ->
     return amount
 
 
+def name_of(char: dict[str, Any]) -> str:
+    """How a refusal names a creature when the caller gives no better way."""
+    return char.get("name") or char["id"]
+
+
+Who = Callable[[dict[str, Any]], str]
+
+
 def apply_damage(
-    char: dict[str, Any], amount: int, damage_type: str | None, critical: bool = False
+    char: dict[str, Any],
+    amount: int,
+    damage_type: str | None,
+    critical: bool = False,
+    *,
+    who: Who = name_of,
 ) -> dict[str, Any]:
     """Resistance/vulnerability/immunity, then temp HP, then HP; 0 HP starts dying."""
     if is_dead(char):
-        raise invalid(f"{char['id']} is dead and cannot take damage")
+        raise invalid(f"{who(char)} is dead and cannot take damage")
     hp = char["hp"]
     adjusted = adjust_damage(char, max(0, amount), damage_type)
     before = dict(hp)
@@ -287,9 +390,9 @@ def apply_damage(
     }
 
 
-def heal(char: dict[str, Any], amount: int) -> dict[str, Any]:
+def heal(char: dict[str, Any], amount: int, *, who: Who = name_of) -> dict[str, Any]:
     if is_dead(char):
-        raise invalid(f"{char['id']} is dead and cannot be healed")
+        raise invalid(f"{who(char)} is dead and cannot be healed")
     hp = char["hp"]
     before = hp["current"]
     hp["current"] = min(hp["max"], hp["current"] + amount)
@@ -307,11 +410,13 @@ def heal(char: dict[str, Any], amount: int) -> dict[str, Any]:
     }
 
 
-def death_save(char: dict[str, Any], rng: RandomStream) -> dict[str, Any]:
+def death_save(char: dict[str, Any], rng: RandomStream, *, who: Who = name_of) -> dict[str, Any]:
     if char["kind"] != "pc":
         raise invalid("only player characters make death saves")
-    if is_dead(char) or char["hp"]["current"] > 0 or "stable" in char["conditions"]:
-        raise invalid(f"{char['id']} is not dying")
+    if is_dead(char):
+        raise invalid(f"{who(char)} is dead")
+    if char["hp"]["current"] > 0 or "stable" in char["conditions"]:
+        raise invalid(f"{who(char)} is not dying")
     natural = rng.randint(1, 20)
     saves = char["death_saves"]
     outcome = "failure"
@@ -345,6 +450,18 @@ def death_save(char: dict[str, Any], rng: RandomStream) -> dict[str, Any]:
     }
 
 
+def check_can_attack(
+    attacker: dict[str, Any], target: dict[str, Any], *, who: Who = name_of
+) -> None:
+    """The attacker must be able to act and the target must still be alive."""
+    if is_dead(attacker):
+        raise invalid(f"{who(attacker)} is dead and cannot attack")
+    if set(attacker["conditions"]) & CANNOT_ACT:
+        raise invalid(f"{who(attacker)} cannot act while {', '.join(attacker['conditions'])}")
+    if is_dead(target):
+        raise invalid(f"{who(target)} is already dead")
+
+
 def resolve_attack(
     attacker: dict[str, Any],
     target: dict[str, Any],
@@ -353,11 +470,9 @@ def resolve_attack(
     *,
     advantage: bool,
     disadvantage: bool,
+    who: Who = name_of,
 ) -> dict[str, Any]:
-    if set(attacker["conditions"]) & CANNOT_ACT:
-        raise invalid(f"{attacker['id']} cannot act while {', '.join(attacker['conditions'])}")
-    if is_dead(target):
-        raise invalid(f"{target['id']} is already dead")
+    check_can_attack(attacker, target, who=who)
     disadvantage = disadvantage or bool(set(attacker["conditions"]) & ATTACKER_DISADVANTAGE)
     advantage = advantage or bool(set(target["conditions"]) & TARGET_GRANTS_ADVANTAGE)
     d20 = roll_d20(rng, advantage, disadvantage)
@@ -380,7 +495,7 @@ def resolve_attack(
     if hit:
         rolled = dice.roll(damage_expression(attacker, attack), rng, critical=critical)
         amount = max(0, rolled["total"])
-        effect = apply_damage(target, amount, attack["damage_type"], critical=critical)
+        effect = apply_damage(target, amount, attack["damage_type"], critical=critical, who=who)
         result["damage"] = {**rolled, "damage_type": attack["damage_type"], "effect": effect}
     return result
 

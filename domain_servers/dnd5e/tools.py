@@ -55,6 +55,13 @@ ATTACK_ENTRY = {
             "maxLength": 16,
             "description": "Damage type.",
         },
+        "reach": integer("Melee reach in feet (default 5; 10 for reach weapons).", 5, 30),
+        "range": integer(
+            "Normal range in feet of a ranged or thrown attack (no range: melee only).", 5, 1000
+        ),
+        "long_range": integer(
+            "Long range in feet (needs range; beyond the normal range: disadvantage).", 5, 2000
+        ),
     },
     "required": ["name", "ability", "damage", "damage_type"],
     "additionalProperties": False,
@@ -98,13 +105,14 @@ def _char(call: Call, key: str) -> dict[str, Any]:
 def _require_control(call: Call, char: dict[str, Any]) -> None:
     if call.is_gm:
         return
+    who = _who(call, char["id"])
     if char.get("controller") != call.requester:
-        raise denied(f"the requester does not control {char['id']}")
+        raise denied(f"the requester does not control {who}")
     if call.character == "":
         # Django names no character for a player it has none bound to.
-        raise denied(f"the requester has no character to act as, so not {char['id']}")
+        raise denied(f"the requester has no character to act as, so not {who}")
     if call.character is not None and call.character != char["id"]:
-        raise denied(f"the delegation acts for {call.character}, not {char['id']}")
+        raise denied(f"the delegation acts for {_who(call, call.character)}, not {who}")
 
 
 def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
@@ -165,6 +173,11 @@ def _who(call: Call, char_id: str) -> str:
         return char_id
     same = sum(1 for c in chars.values() if c.get("name") == name)
     return name if same == 1 else f"{name} ({char_id})"
+
+
+def _who_char(call: Call) -> rules.Who:
+    """`_who` for the rules functions, which see character dicts."""
+    return lambda char: _who(call, char["id"])
 
 
 def _spend(call: Call, char_id: str, resource: str, amount: int = 1) -> None:
@@ -236,6 +249,10 @@ def character_create(call: Call) -> Outcome:
     }
     for attack in char["attacks"]:
         rules.dice.parse(attack["damage"])
+        if "long_range" in attack and attack["long_range"] < attack.get("range", 10**9):
+            raise invalid(
+                f"attack {attack['name']}: long_range needs a range and must not be shorter"
+            )
     call.state["characters"][char_id] = char
     return Outcome(
         {"character": character_view(call, char)},
@@ -323,29 +340,71 @@ def saving_throw(call: Call) -> Outcome:
     return _check(call, save=True)
 
 
+def _hostile(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Player characters and monsters are on opposite sides."""
+    return (a["kind"] == "monster") != (b["kind"] == "monster")
+
+
+def _reach(
+    call: Call, attacker: dict[str, Any], target: dict[str, Any], chosen: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Distance rules on the combat grid; None when positions are unknown (no grid)."""
+    combat = call.state.get("combat")
+    positions = (combat or {}).get("positions") or {}
+    here, there = positions.get(attacker["id"]), positions.get(target["id"])
+    if here is None or there is None:
+        return None
+    chars = call.state["characters"]
+    # A hostile creature within 5 ft that is able to act puts a ranged attack at disadvantage.
+    threatened = any(
+        _hostile(attacker, chars[other])
+        and not set(chars[other]["conditions"]) & rules.CANNOT_ACT
+        and rules.grid_distance(here, pos) <= rules.FEET_PER_SQUARE
+        for other, pos in positions.items()
+        if other != attacker["id"] and other in chars
+    )
+    distance = rules.grid_distance(here, there)
+    made = rules.attack_at_distance(chosen, distance, threatened)
+    if made is None:
+        raise invalid(
+            f"{_who(call, target['id'])} is {distance} ft away from {_who(call, attacker['id'])}; "
+            f"{rules.distance_text(chosen)}. Move closer first."
+        )
+    return made
+
+
 def attack(call: Call) -> Outcome:
     attacker = _char(call, "attacker_id")
     target = _char(call, "target_id")
     _require_control(call, attacker)
     if attacker["id"] == target["id"]:
-        raise invalid("attacker_id and target_id must differ")
+        raise invalid(f"{_who(call, attacker['id'])} cannot attack itself")
     name = call.args.get("attack_name")
     if name is None:
         chosen = attacker["attacks"][0]
     else:
         matches = [a for a in attacker["attacks"] if a["name"].lower() == name.lower()]
         if not matches:
-            raise invalid(f"{attacker['id']} has no attack named {name!r}")
+            known = ", ".join(a["name"] for a in attacker["attacks"])
+            raise invalid(
+                f"{_who(call, attacker['id'])} has no attack named {name!r}; attacks: {known}"
+            )
         chosen = matches[0]
     _spend(call, attacker["id"], "reaction" if call.args.get("as_reaction") else "action")
+    # A dead target or an attacker who cannot act is refused before distance matters.
+    rules.check_can_attack(attacker, target, who=_who_char(call))
+    made = _reach(call, attacker, target, chosen)
     result = rules.resolve_attack(
         attacker,
         target,
         chosen,
         call.rng,
         advantage=call.args.get("advantage", False),
-        disadvantage=call.args.get("disadvantage", False),
+        disadvantage=call.args.get("disadvantage", False) or bool(made and made["disadvantage"]),
+        who=_who_char(call),
     )
+    if made is not None:
+        result["range"] = made
     if not call.is_gm and target["kind"] == "monster":
         # A monster's AC is part of its hidden stat block.
         del result["to_hit"]["target_ac"]
@@ -362,7 +421,11 @@ def attack(call: Call) -> Outcome:
 def damage_apply(call: Call) -> Outcome:
     target = _char(call, "target_id")
     effect = rules.apply_damage(
-        target, call.args["amount"], call.args.get("damage_type"), call.args.get("critical", False)
+        target,
+        call.args["amount"],
+        call.args.get("damage_type"),
+        call.args.get("critical", False),
+        who=_who_char(call),
     )
     return Outcome(
         effect,
@@ -375,7 +438,7 @@ def heal(call: Call) -> Outcome:
     target = _char(call, "target_id")
     if not call.is_gm and target["kind"] == "monster":
         raise denied("only the GM may heal monsters")
-    result = rules.heal(target, call.args["amount"])
+    result = rules.heal(target, call.args["amount"], who=_who_char(call))
     if not call.is_gm and target["kind"] == "monster":
         result = {"target_id": target["id"]}
     return Outcome(
@@ -388,10 +451,11 @@ def heal(call: Call) -> Outcome:
 def condition_add(call: Call) -> Outcome:
     target = _char(call, "target_id")
     condition = call.args["condition"]
+    who = _who(call, target["id"])
     if rules.is_dead(target):
-        raise invalid(f"{target['id']} is dead")
+        raise invalid(f"{who} is dead")
     if condition in target["conditions"]:
-        raise invalid(f"{target['id']} is already {condition}")
+        raise invalid(f"{who} is already {condition}")
     rules.add_condition(target, condition)
     return Outcome(
         {"target_id": target["id"], "conditions": list(target["conditions"])},
@@ -404,7 +468,7 @@ def condition_remove(call: Call) -> Outcome:
     target = _char(call, "target_id")
     condition = call.args["condition"]
     if condition not in target["conditions"]:
-        raise invalid(f"{target['id']} is not {condition}")
+        raise invalid(f"{_who(call, target['id'])} is not {condition}")
     if condition == "unconscious" and target["hp"]["current"] == 0:
         raise invalid("a creature at 0 HP stays unconscious until healed")
     rules.remove_condition(target, condition)
@@ -418,7 +482,7 @@ def condition_remove(call: Call) -> Outcome:
 def death_save(call: Call) -> Outcome:
     char = _char(call, "character_id")
     _require_control(call, char)
-    result = rules.death_save(char, call.rng)
+    result = rules.death_save(char, call.rng, who=_who_char(call))
     result["character_id"] = char["id"]
     return Outcome(
         result,
@@ -434,7 +498,7 @@ def combat_start(call: Call) -> Outcome:
         if char_id not in chars:
             raise invalid(f"participant {char_id!r} is not a character in this campaign")
         if rules.is_dead(chars[char_id]):
-            raise invalid(f"participant {char_id} is dead")
+            raise invalid(f"{_who(call, char_id)} is dead and cannot join combat")
     order = []
     for char_id in sorted(ids):  # roll in id order so the stream use is reproducible
         char = chars[char_id]
@@ -452,12 +516,15 @@ def combat_start(call: Call) -> Outcome:
     width, height = 12, max(6, len(ids) + 1)
     positions: dict[str, list[int]] = {}
     pc_row = monster_row = 0
+    # The two sides start face to face in the middle columns, so the first attacks of a fight
+    # are in melee reach; moving away (combat_move) is what puts a foe out of reach.
+    pc_column, monster_column = width // 2 - 1, width // 2
     for entry in order:
         if chars[entry["id"]]["kind"] == "pc":
-            positions[entry["id"]] = [1, pc_row]
+            positions[entry["id"]] = [pc_column, pc_row]
             pc_row += 1
         else:
-            positions[entry["id"]] = [width - 2, monster_row]
+            positions[entry["id"]] = [monster_column, monster_row]
             monster_row += 1
     call.state["combat"] = {
         "round": 1,
@@ -537,14 +604,15 @@ def combat_move(call: Call) -> Outcome:
         raise invalid(
             f"({x}, {y}) is outside the {combat['grid']['width']}x{combat['grid']['height']} grid"
         )
-    if set(char["conditions"]) & (rules.CANNOT_ACT | {"grappled", "restrained"}):
-        raise invalid(f"{char['id']} cannot move")
-    for other, pos in combat["positions"].items():
-        if other != char["id"] and pos == [x, y]:
-            raise invalid(f"square ({x}, {y}) is occupied by {other}")
+    who = _who(call, char["id"])
     old = combat["positions"].get(char["id"])
     if old is None:
-        raise invalid(f"{char['id']} is not in this combat")
+        raise invalid(f"{who} is not in this combat")
+    if set(char["conditions"]) & (rules.CANNOT_ACT | {"grappled", "restrained"}):
+        raise invalid(f"{who} cannot move while {', '.join(char['conditions'])}")
+    for other, pos in combat["positions"].items():
+        if other != char["id"] and pos == [x, y]:
+            raise invalid(f"square ({x}, {y}) is occupied by {_who(call, other)}")
     feet = max(abs(x - old[0]), abs(y - old[1])) * 5
     _spend(call, char["id"], "movement", feet)
     combat["positions"][char["id"]] = [x, y]
@@ -731,7 +799,9 @@ def tools() -> list[ToolSpec]:
             name="attack",
             description=(
                 "Attack roll vs AC (natural 20 hits and crits with doubled dice, natural 1 "
-                "misses), then damage with resistances and HP effects. Uses the action in combat."
+                "misses), then damage with resistances and HP effects. Uses the action in combat; "
+                "on the grid the target must be within the attack's reach (5 ft, diagonals 5 ft) "
+                "or range (disadvantage at long range or with a foe within 5 ft)."
             ),
             handler=attack,
             write=True,

@@ -122,19 +122,19 @@ def character_get(call: Call) -> View:
 def character_update(call: Call) -> Outcome:
     char = _get(call, "characters", "character_id")
     if not call.is_gm and char["controller"] != call.requester:
-        raise denied(f"the requester does not control {char['id']}")
+        raise denied(f"the requester does not control {char['name']}")
     if not call.is_gm and call.character is not None and call.character != char["id"]:
         # The delegation names the one character the player acts as ("" for none).
-        raise denied(f"the delegation does not act for {char['id']}")
+        raise denied(f"the delegation does not act for {char['name']}")
     for field in ("tags", "conditions"):
         current = set(char[field])
         for item in call.args.get(f"remove_{field}", []):
             if item not in current:
-                raise invalid(f"{char['id']} has no {field[:-1]} {item!r}")
+                raise invalid(f"{char['name']} has no {field[:-1]} {item!r}")
             current.discard(item)
         current.update(call.args.get(f"add_{field}", []))
         if len(current) > 50:
-            raise invalid(f"{char['id']} would have more than 50 {field}")
+            raise invalid(f"{char['name']} would have more than 50 {field}")
         char[field] = sorted(current)
     if not any(
         call.args.get(k) for k in ("add_tags", "remove_tags", "add_conditions", "remove_conditions")
@@ -194,7 +194,7 @@ def thread_open(call: Call) -> Outcome:
 def thread_resolve(call: Call) -> Outcome:
     thread = _get(call, "threads", "thread_id")
     if thread["status"] != "open":
-        raise invalid(f"thread {thread['id']} is already resolved")
+        raise invalid(f"the thread “{thread['title']}” is already resolved")
     thread["status"] = "resolved"
     thread["resolution"] = call.args.get("resolution", "")
     return Outcome(
@@ -226,7 +226,7 @@ def clock_advance(call: Call) -> Outcome:
         raise invalid("ticks must not be 0")
     before = clock["filled"]
     if ticks > 0 and before == clock["segments"]:
-        raise invalid(f"clock {clock['id']} is already complete")
+        raise invalid(f"the {clock['name']} clock is already complete")
     clock["filled"] = max(0, min(clock["segments"], before + ticks))
     return Outcome(
         {

@@ -308,7 +308,7 @@ def test_a_player_with_no_character_named_acts_for_none(dnd: Game) -> None:
     assert result.is_error
     assert result.structured_content["error"]["code"] == "authorization_denied"
     assert result.structured_content["error"]["message"] == (
-        f"the requester has no character to act as, so not {hero}"
+        "the requester has no character to act as, so not Ash"
     )
     assert dnd.write("ability_check", args, sub=PLAYER, character=hero)["ability"] == "str"
 
@@ -320,7 +320,7 @@ def test_failed_rule_leaves_revision_and_stream_unchanged(dnd: Game) -> None:
     error = dnd.fail("attack", {"attacker_id": hero, "target_id": goblin}, sub=PLAYER)
     assert error == {
         "code": "invalid_request",
-        "message": f"{goblin} is already dead",
+        "message": "Goblin is already dead",
         "retryable": False,
         "recovery": "fix the arguments and retry",
     }
@@ -344,3 +344,182 @@ def test_players_never_see_a_monster_armor_class_in_attack_results(dnd: Game) ->
     assert pvp["to_hit"]["target_ac"] == other["character"]["ac"]
     by_gm = dnd.write("attack", {"attacker_id": hero, "target_id": ogres[1]})
     assert by_gm["to_hit"]["target_ac"] == 11
+
+
+# -- distance on the combat grid -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("attack", "distance", "threatened", "made"),
+    [
+        ({"name": "Longsword"}, 5, False, ("melee", [])),
+        ({"name": "Longsword"}, 10, False, None),
+        ({"name": "Glaive"}, 10, False, ("melee", [])),
+        ({"name": "Spear", "reach": 10}, 15, False, None),
+        ({"name": "Dagger"}, 5, True, ("melee", [])),
+        ({"name": "Dagger"}, 20, False, ("ranged", [])),
+        ({"name": "Dagger"}, 25, True, ("ranged", ["long range", "hostile within 5 ft"])),
+        ({"name": "Dagger"}, 65, False, None),
+        ({"name": "Shortbow"}, 5, True, ("ranged", ["hostile within 5 ft"])),
+        ({"name": "Shortbow"}, 320, False, ("ranged", ["long range"])),
+        ({"name": "Shortbow"}, 325, False, None),
+        ({"name": "Fire Bolt", "range": 120}, 120, False, ("ranged", [])),
+        ({"name": "Fire Bolt", "range": 120}, 125, False, None),
+    ],
+)
+def test_an_attack_reaches_as_far_as_its_weapon(attack, distance, threatened, made) -> None:
+    result = rules.attack_at_distance(attack, distance, threatened)
+    expected = None
+    if made is not None:
+        expected = {"distance_ft": distance, "kind": made[0], "disadvantage": made[1]}
+    assert result == expected
+
+
+def test_grid_distance_counts_diagonals_as_5_ft_and_weapons_say_their_reach() -> None:
+    assert rules.grid_distance([1, 0], [10, 0]) == 45
+    assert rules.grid_distance([5, 0], [6, 1]) == 5
+    assert rules.grid_distance([0, 0], [3, 7]) == 35
+    assert rules.distance_text({"name": "Longsword"}) == "Longsword reaches 5 ft"
+    assert rules.distance_text({"name": "Glaive"}) == "Glaive reaches 10 ft"
+    assert rules.distance_text({"name": "Shortbow"}) == "Shortbow has a range of 80/320 ft"
+    assert rules.distance_text({"name": "Fire Bolt", "range": 120}) == (
+        "Fire Bolt has a range of 120 ft"
+    )
+    assert rules.distance_text({"name": "Dagger"}) == "Dagger reaches 5 ft, or 20/60 ft thrown"
+
+
+def _weapon(name: str, ability: str = "str", **distances: int) -> dict:
+    return {
+        "name": name,
+        "ability": ability,
+        "proficient": True,
+        "damage": "1d4",
+        "damage_type": "bludgeoning",
+        **distances,
+    }
+
+
+def _armed_party(dnd: Game) -> tuple[str, str]:
+    """Ash with a longsword, a sling, a glaive and throwing stars, and a goblin; combat starts
+    with the two face to face, Ash at (5, 0) and the goblin at (6, 0), the goblin first."""
+    attacks = [
+        _weapon("Longsword"),
+        _weapon("Sling", "dex"),
+        _weapon("Glaive"),
+        _weapon("Throwing Star", "dex", reach=5, range=10, long_range=40),
+    ]
+    hero = dnd.write(
+        "character_create", {"name": "Ash", "template": "fighter", "attacks": attacks}, sub=PLAYER
+    )["character"]["id"]
+    dnd.write("phase_set", {"phase": "play"})
+    goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    started = dnd.write("combat_start", {"participant_ids": [hero, goblin]})
+    order = [(e["id"], e["position"]) for e in started["combat"]["order"]]
+    assert order == [(goblin, [6, 0]), (hero, [5, 0])]
+    return hero, goblin
+
+
+def test_melee_attacks_out_of_reach_are_refused_and_change_nothing(dnd: Game) -> None:
+    hero, goblin = _armed_party(dnd)
+    dnd.write("combat_move", {"character_id": goblin, "x": 9, "y": 0})
+    dnd.write("combat_end_turn")
+    dnd.write("combat_move", {"character_id": hero, "x": 0, "y": 0}, sub=PLAYER)
+    before, revision = dnd.state(), dnd.revision
+    for attack_name, reach in [
+        ("Longsword", "Longsword reaches 5 ft"),
+        ("Throwing Star", "Throwing Star reaches 5 ft, or 10/40 ft thrown"),
+    ]:
+        error = dnd.fail(
+            "attack",
+            {"attacker_id": hero, "target_id": goblin, "attack_name": attack_name},
+            sub=PLAYER,
+        )
+        assert error == {
+            "code": "invalid_request",
+            "message": f"Goblin is 45 ft away from Ash; {reach}. Move closer first.",
+            "retryable": False,
+            "recovery": "fix the arguments and retry",
+        }
+    assert dnd.state() == before and dnd.read("campaign_get")["authority_revision"] == revision
+    # A sling reaches 30/120 ft: at 45 ft the shot is at long range, with disadvantage.
+    slung = dnd.write(
+        "attack", {"attacker_id": hero, "target_id": goblin, "attack_name": "sling"}, sub=PLAYER
+    )
+    assert slung["range"] == {"distance_ft": 45, "kind": "ranged", "disadvantage": ["long range"]}
+    assert slung["to_hit"]["mode"] == "disadvantage" and len(slung["to_hit"]["rolls"]) == 2
+    dnd.write("combat_end_turn", sub=PLAYER)
+    # Monsters follow the same rule: the goblin's scimitar is refused, its shortbow is not.
+    error = dnd.fail("attack", {"attacker_id": goblin, "target_id": hero})
+    assert error["message"] == (
+        "Ash is 45 ft away from Goblin; Scimitar reaches 5 ft. Move closer first."
+    )
+    shot = dnd.write(
+        "attack", {"attacker_id": goblin, "target_id": hero, "attack_name": "Shortbow"}
+    )
+    assert shot["range"] == {"distance_ft": 45, "kind": "ranged", "disadvantage": []}
+    assert shot["to_hit"]["mode"] == "normal"
+
+
+def test_reach_weapons_and_ranged_attacks_next_to_a_foe(dnd: Game) -> None:
+    hero, goblin = _armed_party(dnd)
+    # A ranged attack with a hostile creature within 5 ft has disadvantage.
+    shot = dnd.write(
+        "attack", {"attacker_id": goblin, "target_id": hero, "attack_name": "Shortbow"}
+    )
+    assert shot["range"] == {
+        "distance_ft": 5,
+        "kind": "ranged",
+        "disadvantage": ["hostile within 5 ft"],
+    }
+    assert shot["to_hit"]["mode"] == "disadvantage"
+    dnd.write("combat_move", {"character_id": goblin, "x": 7, "y": 1})
+    dnd.write("combat_end_turn")
+    error = dnd.fail("attack", {"attacker_id": hero, "target_id": goblin}, sub=PLAYER)
+    assert error["message"] == (
+        "Goblin is 10 ft away from Ash; Longsword reaches 5 ft. Move closer first."
+    )
+    glaive = dnd.write(
+        "attack", {"attacker_id": hero, "target_id": goblin, "attack_name": "Glaive"}, sub=PLAYER
+    )
+    assert glaive["range"] == {"distance_ft": 10, "kind": "melee", "disadvantage": []}
+
+
+def test_without_a_grid_attacks_ignore_distance(dnd: Game) -> None:
+    hero, goblin, _rat = _party(dnd)
+    struck = dnd.write("attack", {"attacker_id": hero, "target_id": goblin}, sub=PLAYER)
+    assert "range" not in struck and struck["attack"] == "Longsword"
+
+
+def test_refusals_name_creatures_not_ids(dnd: Game) -> None:
+    hero, goblin, rat = _party(dnd)
+    twin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    dnd.write("damage_apply", {"target_id": rat, "amount": 50})
+    dnd.write("damage_apply", {"target_id": twin, "amount": 50})
+    cases = [
+        ("attack", {"attacker_id": hero, "target_id": rat}, PLAYER, "Rat is already dead"),
+        ("attack", {"attacker_id": hero, "target_id": twin}, PLAYER,
+         f"Goblin ({twin}) is already dead"),
+        ("attack", {"attacker_id": hero, "target_id": goblin, "attack_name": "bow"}, PLAYER,
+         "Ash has no attack named 'bow'; attacks: Longsword"),
+        ("attack", {"attacker_id": hero, "target_id": hero}, PLAYER, "Ash cannot attack itself"),
+        ("attack", {"attacker_id": hero, "target_id": goblin}, OTHER,
+         "the requester does not control Ash"),
+        ("damage_apply", {"target_id": rat, "amount": 1}, GM,
+         "Rat is dead and cannot take damage"),
+        ("heal", {"target_id": rat, "amount": 1}, GM, "Rat is dead and cannot be healed"),
+        ("condition_add", {"target_id": rat, "condition": "prone"}, GM, "Rat is dead"),
+        ("condition_remove", {"target_id": goblin, "condition": "prone"}, GM,
+         f"Goblin ({goblin}) is not prone"),
+        ("death_save", {"character_id": hero}, PLAYER, "Ash is not dying"),
+        ("combat_start", {"participant_ids": [hero, rat]}, GM,
+         "Rat is dead and cannot join combat"),
+    ]  # fmt: skip
+    for tool, args, sub, message in cases:
+        assert dnd.fail(tool, args, sub=sub)["message"] == message, (tool, args)
+    dnd.write("combat_start", {"participant_ids": [hero, goblin]})
+    dnd.write("condition_add", {"target_id": hero, "condition": "restrained"})
+    error = dnd.fail("combat_move", {"character_id": hero, "x": 5, "y": 3}, sub=PLAYER)
+    assert error["message"] == "Ash cannot move while restrained"
+    dnd.write("condition_remove", {"target_id": hero, "condition": "restrained"})
+    error = dnd.fail("combat_move", {"character_id": hero, "x": 6, "y": 0}, sub=PLAYER)
+    assert error["message"] == f"square (6, 0) is occupied by Goblin ({goblin})"

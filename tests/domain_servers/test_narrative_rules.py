@@ -101,3 +101,34 @@ def test_story_lifecycle(narrative: Game) -> None:
         narrative.fail("fact_add", {"text": "x", "audience": "player:user:nobody"})["code"]
         == "invalid_request"
     )
+
+
+def test_refusals_name_clocks_threads_and_characters(narrative: Game) -> None:
+    narrative.write("character_create", {"name": "Ilse", "tags": ["sailor"]}, sub=PLAYER)
+    narrative.write("phase_set", {"phase": "play"})
+    clock = narrative.write("clock_create", {"name": "Storm", "segments": 2})["clock_id"]
+    narrative.write("clock_advance", {"clock_id": clock, "ticks": 2})
+    thread = narrative.write("thread_open", {"title": "Missing captain"})["thread_id"]
+    narrative.write("thread_resolve", {"thread_id": thread})
+    cases = [
+        ("clock_advance", {"clock_id": clock, "ticks": 1}, "the Storm clock is already complete"),
+        ("thread_resolve", {"thread_id": thread},
+         "the thread “Missing captain” is already resolved"),
+        ("character_update", {"character_id": "ch-1", "remove_tags": ["pirate"]},
+         "Ilse has no tag 'pirate'"),
+    ]  # fmt: skip
+    for tool, args, message in cases:
+        assert narrative.fail(tool, args)["message"] == message
+    denied = narrative.fail("character_update", {"character_id": "ch-1", "add_tags": ["x"]}, OTHER)
+    assert denied["message"] == "the requester does not control Ilse"
+
+
+def test_clock_bounds_stay_in_the_schema(narrative: Game) -> None:
+    """The scripted agent answers these bounds in player words; the server still enforces them."""
+    narrative.write("phase_set", {"phase": "play"})
+    for segments, message in [
+        (0, "arguments.segments must be at least 2"),
+        (1_000_000, "arguments.segments must be at most 12"),
+    ]:
+        error = narrative.fail("clock_create", {"name": "Huge", "segments": segments})
+        assert error["message"] == message

@@ -107,7 +107,9 @@ def test_dnd5e_every_write_names_the_views_it_changes(dnd: Game) -> None:
     combat = dnd.read("combat_status")["combat"]
     current = combat["current"]
     other = hero if current == ogre else ogre
-    audit.write("combat_move", {"character_id": current, "x": 3, "y": 0})
+    # One square down the line: still within 5 ft (a diagonal) of the foe it started facing.
+    column = next(e["position"][0] for e in combat["order"] if e["id"] == current)
+    audit.write("combat_move", {"character_id": current, "x": column, "y": 1})
     audit.write("attack", {"attacker_id": current, "target_id": other})
     audit.write("combat_end_turn")
     audit.write("saving_throw", {"character_id": hero, "ability": "con", "dc": 10})

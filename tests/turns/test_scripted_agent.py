@@ -6,6 +6,8 @@ phrasing is exact.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from apps.domains.client import principal_for
@@ -98,8 +100,9 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
     goblin = table.call(gm, "character_get", character_id="mon-2").structured["character"]
     assert goblin["hp"] == {"current": 1, "max": 7, "temp": 0}
 
-    assert table.run(player, "move to 2,1", job_id="move").texts == [
-        ("Ilsa crosses 5 ft to (2, 1); 25 ft of movement remain.", "trigger")
+    # The sides start face to face: Ilsa at (5, 0), the goblins at (6, 0) and (6, 1).
+    assert table.run(player, "move to 4,1", job_id="move").texts == [
+        ("Ilsa crosses 5 ft to (4, 1); 25 ft of movement remain.", "trigger")
     ]
     assert table.run(player, "check stealth dc 12", job_id="check").texts == [
         ("Stealth check succeeds with 14 (DC 12).", "trigger")
@@ -258,3 +261,83 @@ def test_a_rolls_breakdown_names_the_dice_that_count(expression, values, text):
             return next(self.values)
 
     assert _breakdown(dice.roll(expression, Scripted())) == text
+
+
+def _gm_write(table, tool, **arguments):
+    outcome = table.call(
+        table.gm, tool, expected_revision=table.revision(), idempotency_key=uuid.uuid4().hex,
+        **arguments,
+    )  # fmt: skip
+    return outcome.structured
+
+
+def test_dnd5e_an_attack_out_of_reach_is_refused_by_name(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(player, "move to 2,0", job_id="away")
+    before = table.revision()
+    # Ilsa at (2, 0), the first living goblin (mon-2) at (6, 1): 4 squares, 20 ft.
+    far = table.run(player, "attack the goblin", job_id="far")
+    assert far.tools == ["combat_status", "attack"]
+    assert far.texts == [
+        ("That cannot happen: Goblin (mon-2) is 20 ft away from Ilsa; Longsword reaches 5 ft. "
+         "Move closer first.", "requester"),
+    ]  # fmt: skip
+    assert table.revision() == before
+
+
+def test_dnd5e_a_dead_target_is_named_after_combat(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    for goblin in ("mon-2", "mon-3"):
+        _gm_write(table, "damage_apply", target_id=goblin, amount=50)
+    table.run(gm, "end combat", job_id="end")
+    # Attacks are allowed out of combat (play phase), so the dead target is the reason.
+    assert table.run(player, "attack goblin", job_id="dead").texts == [
+        ("That cannot happen: Goblin (mon-2) is already dead", "requester")
+    ]
+
+
+def test_dnd5e_bad_dice_and_dc_get_clear_answers(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(gm, "end combat", job_id="end")
+    before = table.revision()
+    assert table.run(player, "roll 1000d1000", job_id="big").texts == [
+        ("That cannot happen: dice count 1000 is outside 1..100", "requester")
+    ]
+    for who, text, answer in [
+        (gm, "check perception dc abc", "The DC must be a number, like `check perception dc 12`."),
+        (player, "stealth check dc x", "The DC must be a number, like `check stealth dc 12`."),
+        (player, "save dex dc abc", "The DC must be a number, like `save dex dc 12`."),
+        (player, "save dex dc 99", "The DC must be between 1 and 40."),
+        (gm, "check perception dc 12",
+         "As the GM you have no character to make an ability check with; in combat you act as "
+         "whoever's turn it is. To roll for someone else, use “roll 1d20+3”."),
+    ]:  # fmt: skip
+        run = table.run(who, text, job_id=text)
+        assert run.texts == [(answer, "requester")], text
+        assert run.tools == [], text
+    assert table.revision() == before
+
+
+def test_narrative_clock_amounts_are_parsed_and_bounded(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="p")
+    table.run(gm, "create clock Doom with 6 segments", job_id="c")
+    before = table.revision()
+    ticks = "Advance a clock by 1 to 12 segments, or by -1 to -12 to empty it."
+    for text, answer in [
+        ("advance clock Doom by 100", ticks),
+        ("advance clock Doom by -13", ticks),
+        ("advance clock Doom by 0", ticks),
+        ("create clock Huge with 1000000 segments", "A clock has at most 12 segments."),
+        ("create clock Zero with 0 segments", "A clock needs at least 2 segments."),
+    ]:
+        run = table.run(gm, text, job_id=text)
+        assert run.texts == [(answer, "requester")], text
+        assert run.tools == [], text
+    assert table.revision() == before
+    assert table.run(gm, "advance clock Doom by 12", job_id="full").texts == [
+        ("Doom is complete (6/6). Something happens now.", "trigger")
+    ]
+    assert table.run(gm, "advance clock Doom", job_id="more").texts == [
+        ("The rules say no: the Doom clock is already complete", "requester")
+    ]

@@ -8,7 +8,8 @@ same job with the same results writes the same words. Anything else gets the hel
 dnd5e
     attack <target> [with <weapon>]      attack as your character; the GM in combat attacks
                                          as the current combatant (e.g. a monster)
-    check <ability|skill> [dc N]         ability check, DC 10 unless given; also
+    check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
+                                         tool's schema); also
                                          "<skill> check [dc N]"
     save <ability> [dc N]                saving throw, DC 10 unless given; also
                                          "<ability> save [dc N]"
@@ -27,7 +28,8 @@ dnd5e
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
                                  certain]  the likelihood defaults to even
-    advance clock <name> [by N]          GM; N defaults to 1 (negative empties)
+    advance clock <name> [by N]          GM; N defaults to 1 (negative empties); bounded by the
+                                         tool's schema, like the segments below
     create clock <name> with N segments  GM; 2..12 segments
     open scene <title>                   GM; ends the current scene
     record fact <text> [gm only]         GM; "gm only" hides the fact, the action and the reply
@@ -94,6 +96,13 @@ class Refusal(Exception):
     """Stops the turn with a reply to the requester; nothing further is called."""
 
 
+def _integer(text: str) -> int:
+    """A signed digit run as an int; a run too long for any bound stays merely huge."""
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    return sign * (int(digits) if len(digits) <= 9 else 10**9)
+
+
 def _seed(job_id: str) -> int:
     return int.from_bytes(hashlib.sha256(job_id.encode()).digest()[:8], "big")
 
@@ -154,6 +163,13 @@ class Session:
                 else _("Play starts when the GM says so.")
             )
         raise Refusal(refusal)
+
+    def bounds(self, tool: str, parameter: str, default: tuple[int, int]) -> tuple[int, int]:
+        """An integer parameter's published minimum and maximum, so the obvious bounds are
+        answered in player words before a call (the server still enforces them)."""
+        info = next((t for t in self.turn.tools if t.name == tool), None)
+        schema = (info.input_schema.get("properties") or {}).get(parameter, {}) if info else {}
+        return schema.get("minimum", default[0]), schema.get("maximum", default[1])
 
     def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
         outcome = self.try_call(tool, **arguments)
@@ -290,6 +306,13 @@ def acting_character(s: Session, *, what: str) -> str:
         current = _current_combatant(s)
         if current:
             return current
+        raise Refusal(
+            _(
+                "As the GM you have no character to %(what)s with; in combat you act as "
+                "whoever's turn it is. To roll for someone else, use “roll 1d20+3”."
+            )
+            % {"what": what}
+        )
     raise Refusal(
         _("You need a character to %(what)s; create one or ask the GM to bind you to one.")
         % {"what": what}
@@ -316,6 +339,9 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         "roll": result["to_hit"]["total"],
         "natural": result["to_hit"]["natural"],
     }
+    # Distance on the grid: a long shot or a foe at arm's length costs the better die.
+    reasons = (result.get("range") or {}).get("disadvantage") or []
+    why = " " + _("(Disadvantage: %(why)s.)") % {"why": ", ".join(reasons)} if reasons else ""
     if not result["hit"]:
         s.say(
             s.pick(
@@ -324,6 +350,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
                 _("%(attacker)s's %(weapon)s finds only air; %(roll)s is not enough."),
             )
             % names
+            + why
         )
         return
     damage = result["damage"]
@@ -342,6 +369,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
             _("%(target)s takes %(amount)s %(type)s damage from %(attacker)s's %(weapon)s."),
         )
         % names
+        + why
     )
     if effect.get("dead"):
         text += " " + _("%(target)s falls and does not rise.") % names
@@ -377,9 +405,9 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     tool = "saving_throw" if save else "ability_check"
     what_label = _("make a saving throw") if save else _("make an ability check")
     s.require(tool, what=what_label)
-    character_id = acting_character(s, what=what_label)
     arguments = _check_target(m["what"], save=save)
-    dc = int(m["dc"]) if m["dc"] else DEFAULT_DC
+    dc = _dc(s, tool, m, save=save)
+    character_id = acting_character(s, what=what_label)
     result = s.call(tool, character_id=character_id, dc=dc, **arguments)
     label = (m["what"].strip() + (" " + _("save") if save else " " + _("check"))).capitalize()
     values = {"label": label, "total": result["total"], "dc": dc}
@@ -396,6 +424,21 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
             _("A %(total)s is not enough for DC %(dc)s: the %(label)s fails."),
         )
     s.say(text % values)
+
+
+def _dc(s: Session, tool: str, m: re.Match[str], *, save: bool) -> int:
+    if m["dc"] is None:
+        return DEFAULT_DC
+    low, high = s.bounds(tool, "dc", (1, 40))
+    if not m["dc"].isdigit():
+        example = f"{'save' if save else 'check'} {m['what'].strip()} dc 12"
+        raise Refusal(_("The DC must be a number, like `%(example)s`.") % {"example": example})
+    dc = _integer(m["dc"])
+    if not low <= dc <= high:
+        raise Refusal(
+            _("The DC must be between %(low)s and %(high)s.") % {"low": low, "high": high}
+        )
+    return dc
 
 
 def dnd_check(s: Session, m: re.Match[str]) -> None:
@@ -620,8 +663,14 @@ def _clock(s: Session, name: str) -> dict[str, Any]:
 
 def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_advance", what=_("advance a clock"), gm_only=True)
+    ticks = _integer(m["ticks"]) if m["ticks"] else 1
+    low, high = s.bounds("clock_advance", "ticks", (-12, 12))
+    if ticks == 0 or not low <= ticks <= high:
+        raise Refusal(
+            _("Advance a clock by 1 to %(high)s segments, or by -1 to %(low)s to empty it.")
+            % {"low": low, "high": high}
+        )
     clock = _clock(s, m["name"])
-    ticks = int(m["ticks"]) if m["ticks"] else 1
     result = s.call("clock_advance", clock_id=clock["id"], ticks=ticks)
     values = {"name": clock["name"], "filled": result["filled"], "segments": result["segments"]}
     if result["complete"]:
@@ -640,7 +689,13 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
 def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_create", what=_("create a clock"), gm_only=True)
     name = _clean_name(m["name"])
-    result = s.call("clock_create", name=name, segments=int(m["segments"]))
+    segments = _integer(m["segments"])
+    low, high = s.bounds("clock_create", "segments", (2, 12))
+    if segments < low:
+        raise Refusal(_("A clock needs at least %(n)s segments.") % {"n": low})
+    if segments > high:
+        raise Refusal(_("A clock has at most %(n)s segments.") % {"n": high})
+    result = s.call("clock_create", name=name, segments=segments)
     s.say(
         s.pick(
             _("A new clock: %(name)s, %(segments)s segments, empty."),
@@ -719,7 +774,8 @@ def _intent(pattern: str, handler: Callable[[Session, re.Match[str]], None]) -> 
 
 ROLL = _intent(r"roll\s+(?P<expr>[0-9dDkKhHlL+\- ]+?)(?:\s+for\s+(?P<label>.+))?", roll_dice)
 SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_phase)
-DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\d{1,2}))?"
+# Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill.
+DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\S*))?"
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
@@ -743,11 +799,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_oracle,
         ),
         _intent(
-            r"advance (?:the )?clock\s+(?P<name>.+?)(?:\s+by\s+(?P<ticks>-?\d{1,2}))?",
+            r"advance (?:the )?clock\s+(?P<name>.+?)(?:\s+by\s+(?P<ticks>[+-]?\d+))?",
             nar_advance_clock,
         ),
         _intent(
-            r"create (?:a )?clock\s+(?P<name>.+?)\s+with\s+(?P<segments>\d{1,2})\s+segments?",
+            r"create (?:a )?clock\s+(?P<name>.+?)\s+with\s+(?P<segments>\d+)\s+segments?",
             nar_create_clock,
         ),
         _intent(r"open (?:a )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
