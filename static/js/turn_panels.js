@@ -153,7 +153,10 @@ function renderCombat(panels) {
       class: `turn-combatant${current ? " is-current" : ""}${out ? " is-out" : ""}`,
       "aria-current": current ? "step" : null,
     });
-    const conditions = (c.conditions || []).length ? el("span", { class: "turn-combatant__conditions small muted" }, c.conditions.join(", ")) : null;
+    // A status badge (shown instead of numbers) already says "dead": not again as a condition.
+    const showsStatus = c.status && !(c.hp && typeof c.hp.current === "number");
+    const shown = (c.conditions || []).filter((x) => !(showsStatus && x === c.status));
+    const conditions = shown.length ? el("span", { class: "turn-combatant__conditions small muted" }, shown.join(", ")) : null;
     item.append(
       el("span", { class: "turn-combatant__init", title: t.initiative }, el("span", { class: "sr-only" }, `${t.initiative} `), String(entry.initiative)),
       el("span", { class: "turn-combatant__who" },

@@ -200,6 +200,10 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
         word = {0: "(down|dead)"}.get(hp["current"], "(wounded|bloodied)")
         for page in players:
             expect(_goblin_row(page).locator("[data-status]")).to_have_text(re.compile(word))
+            # The status badge says it once: not again among the conditions.
+            conditions = _goblin_row(page).locator(".turn-combatant__conditions")
+            if conditions.count():
+                assert re.search(word, conditions.inner_text()) is None
             expect(page.locator('#turn-dice li[data-dice="attack"]').first).to_contain_text("hit")
             expect(_goblin_row(page).locator("[data-hp], meter")).to_have_count(0)
             panel_text = page.locator("#phase-panel").inner_text()
