@@ -20,15 +20,17 @@ def _local_secret() -> str:
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or _local_secret()
 
 # Domain servers that `manage.py run_local` starts on loopback, and how Django reaches them.
+# Their ports follow PORT (8000: 8101 and 8103), so a second copy on another PORT just works.
+_WEB_PORT = env.int("PORT", 8000)
 SAGASMITH_LOCAL_DOMAIN_SERVERS = {
     "dnd5e": {
         "module": "domain_servers.dnd5e",
-        "port": env.int("SAGASMITH_DND5E_PORT", 8101),
+        "port": env.int("SAGASMITH_DND5E_PORT", _WEB_PORT + 101),
         "plugin": "apps.domains.plugins.dnd5e.Dnd5ePlugin",
     },
     "narrative": {
         "module": "domain_servers.narrative",
-        "port": env.int("SAGASMITH_NARRATIVE_PORT", 8103),
+        "port": env.int("SAGASMITH_NARRATIVE_PORT", _WEB_PORT + 103),
         "plugin": "apps.domains.plugins.narrative.NarrativePlugin",
     },
 }

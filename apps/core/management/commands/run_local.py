@@ -37,6 +37,14 @@ class Command(BaseCommand):
     def handle(self, *args, host: str, port: int, **options):
         if _port_open(port, "127.0.0.1"):
             raise CommandError(f"Port {port} is already in use; set PORT to another port.")
+        local_servers = getattr(settings, "SAGASMITH_LOCAL_DOMAIN_SERVERS", {})
+        for system_id, spec in sorted(local_servers.items()):
+            if _port_open(spec["port"], "127.0.0.1"):
+                raise CommandError(
+                    f"Port {spec['port']} for the {system_id} domain server is already in use "
+                    f"(another copy running?); set PORT, or SAGASMITH_{system_id.upper()}_PORT, "
+                    "to another port."
+                )
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": os.environ.get(
@@ -52,9 +60,7 @@ class Command(BaseCommand):
         jwks = ensure_local_keys()  # the servers verify delegation tokens against these keys
 
         commands: list[tuple[str, list[str]]] = []
-        for system_id, spec in sorted(
-            getattr(settings, "SAGASMITH_LOCAL_DOMAIN_SERVERS", {}).items()
-        ):
+        for system_id, spec in sorted(local_servers.items()):
             cmd = [
                 sys.executable,
                 "-m",
