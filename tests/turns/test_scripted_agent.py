@@ -147,7 +147,7 @@ def test_dnd5e_refusals_from_the_rules_reach_only_the_requester(live_domains, gm
     before = table.revision()
     # It is Ilsa's turn; the GM's goblin may not move.
     run = table.run(gm, "end combat", job_id="end")
-    assert run.texts == [("Combat ends after 1 round(s); the dust settles.", "trigger")]
+    assert run.texts == [("Combat ends after 1 round; the dust settles.", "trigger")]
     moved = table.run(player, "move to 2,1", job_id="move-after")
     assert moved.texts == [("You cannot move on the grid in the play phase.", "requester")]
     unknown = table.run(player, "attack the dragon", job_id="dragon")

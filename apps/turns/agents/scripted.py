@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from apps.turns.dice import addends_text, roll_addends
 from apps.turns.types import AgentMessage, AgentOutput, CallTool, ToolOutcome, TurnContext
@@ -569,12 +570,21 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
 def dnd_end_combat(s: Session, m: re.Match[str]) -> None:
     s.require("combat_end", what=_("end combat"), gm_only=True)
     result = s.call("combat_end")
+    rounds = result["rounds"]
     s.say(
         s.pick(
-            _("The fighting stops after %(rounds)s round(s). Catch your breath."),
-            _("Combat ends after %(rounds)s round(s); the dust settles."),
+            ngettext(
+                "The fighting stops after %(rounds)s round. Catch your breath.",
+                "The fighting stops after %(rounds)s rounds. Catch your breath.",
+                rounds,
+            ),
+            ngettext(
+                "Combat ends after %(rounds)s round; the dust settles.",
+                "Combat ends after %(rounds)s rounds; the dust settles.",
+                rounds,
+            ),
         )
-        % {"rounds": result["rounds"]}
+        % {"rounds": rounds}
     )
 
 
