@@ -90,9 +90,19 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         return () if obj is None else self.readonly_fields
 
+    actions = ("withdraw_unused",)
+
     def has_change_permission(self, request, obj=None):
         # Grants are viewable but never edited: the ledger and allocations refer to them.
         return False
+
+    @admin.action(description=_("Withdraw the unused credits of the selected grants"))
+    def withdraw_unused(self, request, queryset):
+        # How staff reduce a balance: each grant expires now, through the ledger.
+        withdrawn = sum(
+            services.quota_grant_withdraw(grant=grant, actor=request.user) for grant in queryset
+        )
+        messages.success(request, _("Withdrew %(amount)s credits.") % {"amount": withdrawn})
 
     def has_delete_permission(self, request, obj=None):
         return False

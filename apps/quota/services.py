@@ -209,28 +209,57 @@ def quota_expire_grants(*, now: datetime | None = None) -> int:
     for account_id in list(due):
         with transaction.atomic():
             account = QuotaAccount.objects.select_for_update().get(pk=account_id)
-            grants = (
-                QuotaGrant.objects.select_for_update()
-                .filter(account_id=account_id, expires_at__lte=now, remaining__gt=0)
-                .order_by("expires_at", "created_at")
+            grants = QuotaGrant.objects.select_for_update().filter(
+                account_id=account_id, expires_at__lte=now, remaining__gt=0
             )
-            for grant in grants:
-                take = min(grant.remaining, account.balance)
-                if take <= 0:
-                    break
-                grant.remaining -= take
-                grant.save(update_fields=["remaining", "updated_at"])
-                account.balance -= take
-                LedgerEntry.objects.create(
-                    account=account,
-                    kind=LedgerEntry.Kind.EXPIRE,
-                    amount=take,
-                    balance_after=account.balance,
-                    grant=grant,
-                    description=_("Unused credits expired"),
-                )
-                forfeited += take
-            account.save(update_fields=["balance", "updated_at"])
+            forfeited += _forfeit(account, grants, _("Unused credits expired"))
+    return forfeited
+
+
+def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> int:
+    """Withdraw a grant's unused credits now (staff correcting a balance): the grant expires
+    at once and what is not backing active reservations is forfeited, as at expiry; the rest
+    goes when those reservations close. Returns the credits forfeited now."""
+    now = timezone.now()
+    with transaction.atomic():
+        account = QuotaAccount.objects.select_for_update().get(pk=grant.account_id)
+        locked = QuotaGrant.objects.select_for_update().filter(pk=grant.pk)
+        locked.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now)).update(
+            expires_at=now, updated_at=now
+        )
+        reason = _("Withdrawn by staff")
+        taken = _forfeit(account, locked, f"{reason}: {note}"[:200] if note else reason)
+        audit_record(
+            actor=actor,
+            action="quota.grant.withdraw",
+            subject_type="quota_grant",
+            subject_id=str(grant.pk),
+            details={"withdrawn": taken, "note": note[:200]},
+        )
+    return taken
+
+
+def _forfeit(account: QuotaAccount, grants, description: str) -> int:
+    """Take the locked grants' remaining credits off the locked account, earliest expiry first,
+    each with a ledger entry; never more than the available balance."""
+    forfeited = 0
+    for grant in grants.order_by("expires_at", "created_at"):
+        take = min(grant.remaining, account.balance)
+        if take <= 0:
+            break
+        grant.remaining -= take
+        grant.save(update_fields=["remaining", "updated_at"])
+        account.balance -= take
+        LedgerEntry.objects.create(
+            account=account,
+            kind=LedgerEntry.Kind.EXPIRE,
+            amount=take,
+            balance_after=account.balance,
+            grant=grant,
+            description=description,
+        )
+        forfeited += take
+    account.save(update_fields=["balance", "updated_at"])
     return forfeited
 
 

@@ -79,3 +79,35 @@ def test_account_admin_cannot_edit_balance(staff_client, make_user, funded):
     # The plan changed (audited by the admin mixin); the posted balance was ignored.
     assert (account.plan_id, account.balance) == (free.pk, 5)
     assert AuditEvent.objects.filter(actor=staff, action="admin.changed").count() == 1
+
+
+def test_staff_withdraw_unused_credits_through_the_ledger(staff_client, make_user, funded):
+    client, staff = staff_client
+    user = make_user("player@example.test")
+    account = funded(user, 10, 6)
+    first, second = account.grants.order_by("created_at")
+    # 3 credits held by a turn in progress stay drawable: they go when it settles.
+    services.quota_reserve(user=user, amount=13, key="busy")
+    response = client.post(
+        "/admin/quota/quotagrant/",
+        {"action": "withdraw_unused", "_selected_action": [str(first.pk), str(second.pk)]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "Withdrew 3 credits." in response.content.decode()
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (0, 13)
+    entries = LedgerEntry.objects.filter(account=account, kind="expire")
+    assert [(e.amount, e.description, e.balance_after) for e in entries] == [
+        (3, "Withdrawn by staff", 0)
+    ]
+    first.refresh_from_db(), second.refresh_from_db()
+    assert first.expires_at is not None and second.expires_at is not None
+    assert list(
+        AuditEvent.objects.filter(action="quota.grant.withdraw").values_list("actor", "subject_id")
+    ) == [(staff.pk, str(first.pk)), (staff.pk, str(second.pk))]
+    # Once the turn settles, what it did not use is forfeited by the expiry run.
+    services.quota_settle(reservation=account.reservations.get(key="busy"), actual=4)
+    assert services.quota_expire_grants() == 9
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (0, 0)
