@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
 from django.urls import reverse
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
 from apps.campaigns.models import CampaignMembership
@@ -19,7 +20,7 @@ def room_turn_job_is_live(owner_id: str) -> bool:
 
 def room_turn_uses(*, reservation_ids, user_id) -> dict:
     """Quota's usage page: {reservation id: (text, url)} for room-turn reservations, e.g.
-    "Room turn in <campaign>" linking to the room while the user is still a member. One
+    "Room turn in <campaign>: “<action>”" linking to the room while the user is still a member. One
     query, however many reservations."""
     member = CampaignMembership.objects.filter(
         campaign_id=OuterRef("campaign_id"),
@@ -29,12 +30,17 @@ def room_turn_uses(*, reservation_ids, user_id) -> dict:
     rows = (
         RoomTurnJob.objects.filter(reservation_id__in=list(reservation_ids))
         .annotate(member=Exists(member))
-        .values_list("reservation_id", "campaign_id", "campaign__name", "member")
+        .values_list("reservation_id", "campaign_id", "campaign__name", "member", "text")
     )
     uses = {}
-    for reservation_id, campaign_id, name, is_member in rows:
+    for reservation_id, campaign_id, name, is_member, text in rows:
         url = reverse("room", kwargs={"campaign_id": campaign_id}) if is_member else ""
-        uses[reservation_id] = (_("Room turn in %(campaign)s") % {"campaign": name}, url)
+        # The action itself (the requester's own words) tells one turn's charge from another.
+        uses[reservation_id] = (
+            _("Room turn in %(campaign)s: “%(action)s”")
+            % {"campaign": name, "action": Truncator(text).chars(60)},
+            url,
+        )
     for reservation_id in reservation_ids:
         uses.setdefault(reservation_id, (_("Room turn"), ""))  # its job is gone
     return uses

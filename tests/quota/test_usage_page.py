@@ -131,9 +131,9 @@ def test_ledger_shows_what_each_charge_was_for_and_a_running_balance(client, use
     room = f"/campaigns/{citadel.pk}/room/"
     assert ledger(html) == [
         ("charge", "Other usage", None, "−1", "23"),
-        ("charge", "Room turn in Tomb of Annihilation", None, "−4", "24"),
+        ("charge", "Room turn in Tomb of Annihilation: “I open the door”", None, "−4", "24"),
         ("grant", "Sorry for the outage", None, "+10", "28"),
-        ("charge", "Room turn in The Sunless Citadel", room, "−2", "18"),
+        ("charge", "Room turn in The Sunless Citadel: “I open the door”", room, "−2", "18"),
         ("grant", "system", None, "+20", "20"),
     ]
     # The stored balance_after is what was available, less whatever was held at the time.
@@ -146,7 +146,10 @@ def test_ledger_shows_what_each_charge_was_for_and_a_running_balance(client, use
     # The running turn's hold is described the same way.
     reservations = table(html, "usage-reservations")
     assert [row[0] for row in reservations] == [
-        (f"Room turn in The Sunless Citadel {history['held'].key[:23]}…", room)
+        (
+            f"Room turn in The Sunless Citadel: “I open the door” {history['held'].key[:23]}…",
+            room,
+        )
     ]
 
 
