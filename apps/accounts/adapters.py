@@ -20,7 +20,8 @@ class AccountAdapter(DefaultAccountAdapter):
         if mode == "open":
             return True
         if mode == "invite":
-            # Any token opens the page; SignupForm.clean checks it (and the view uses it in the
-            # account's transaction), so a bad link shows why instead of "Sign up closed".
+            # Any token opens the page: SignupView.get checks it and shows why a bad link can't
+            # be used; SignupForm.clean checks it again (and the view uses it in the account's
+            # transaction). Without one, account/signup_closed.html says sign-up is by invite.
             return bool(invite_token_from(request))
         return False

@@ -15,13 +15,31 @@ from django.views.decorators.http import require_POST
 from apps.core.errors import ApplicationError
 
 from . import selectors, services
-from .adapters import INVITE_SESSION_KEY
+from .adapters import INVITE_SESSION_KEY, invite_token_from
 from .errors import InviteUnavailable
 from .forms import AcceptTermsForm, ApiTokenForm, DeactivateForm
 
 
 class SignupView(AllauthSignupView):
     """allauth's sign-up, with the invite used in the same transaction as the new account."""
+
+    template_name_invite_unavailable = "account/signup_invite_unavailable.html"
+
+    def get(self, request, *args, **kwargs):
+        # Invite mode: check the link when the page is opened, so a bad one says so up front
+        # instead of after the whole form is filled in. (Submitting checks it again.)
+        if settings.SAGASMITH_REGISTRATION_MODE == "invite":
+            try:
+                services.registration_invite_check(raw=invite_token_from(request))
+            except InviteUnavailable as exc:
+                # Forget it, so the sign-up page without a link then says "by invitation".
+                request.session.pop(INVITE_SESSION_KEY, None)
+                return render(
+                    request,
+                    self.template_name_invite_unavailable,
+                    {"message": exc.message, "recovery": exc.recovery},
+                )
+        return super().get(request, *args, **kwargs)
 
     def get_form_kwargs(self):
         kwargs = super().get_form_kwargs()
@@ -35,7 +53,7 @@ class SignupView(AllauthSignupView):
                 if user is not None and settings.SAGASMITH_REGISTRATION_MODE == "invite":
                     services.registration_invite_consume(raw=form.cleaned_data["invite"], user=user)
         except InviteUnavailable as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, f"{exc.message} {exc.recovery}")
             return self.form_invalid(form)
         if resp:
             return resp

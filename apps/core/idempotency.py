@@ -16,6 +16,10 @@ from .models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 MIN_LEN, MAX_LEN = 8, 160
+KEY_RECOVERY = (
+    f"Send a unique key of {MIN_LEN} to {MAX_LEN} characters with each new request;"
+    " reuse it only to retry the same request."
+)
 # An unfinished record is committed before its handler runs; one older than this belongs to a
 # process that died before finishing it. Well above the slowest handler (character creation
 # waits on a domain server: two attempts of up to 30 s each), so a live attempt is not taken over.
@@ -40,13 +44,24 @@ def idempotency_key_from(request, *, required: bool = True) -> str | None:
             raise ValidationFailed(
                 f"The {HEADER} header is required for this request.",
                 code="idempotency_key_required",
-                recovery=f"Send a unique {HEADER} header ({MIN_LEN}-{MAX_LEN} characters).",
+                recovery=f"Send a unique {HEADER} header ({MIN_LEN} to {MAX_LEN} characters).",
+                details={"header": HEADER},
             )
         return None
-    if not (MIN_LEN <= len(key) <= MAX_LEN) or not key.isprintable():
+    # A header, not a form field: the message and recovery name it (nothing is "highlighted").
+    if not (MIN_LEN <= len(key) <= MAX_LEN):
         raise ValidationFailed(
-            f"The {HEADER} header must be {MIN_LEN}-{MAX_LEN} printable characters.",
+            f"The {HEADER} header must be {MIN_LEN} to {MAX_LEN} characters.",
             code="idempotency_key_invalid",
+            recovery=KEY_RECOVERY,
+            details={"header": HEADER},
+        )
+    if not key.isprintable():
+        raise ValidationFailed(
+            f"The {HEADER} header must contain only printable characters.",
+            code="idempotency_key_invalid",
+            recovery=KEY_RECOVERY,
+            details={"header": HEADER},
         )
     return key
 

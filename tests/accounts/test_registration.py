@@ -1,3 +1,4 @@
+import re
 import threading
 from datetime import timedelta
 
@@ -20,14 +21,49 @@ def signup(client, email, invite=""):
     return client.post("/accounts/signup/" + (f"?invite={invite}" if invite else ""), data)
 
 
+def main_text(response) -> str:
+    """The page's <main>, as its words: what the visitor reads."""
+    main = re.search(r"<main\b.*?</main>", response.content.decode(), re.S).group(0)
+    return " ".join(re.sub(r"<[^>]+>", " ", main).split()).replace(" .", ".")
+
+
+SIGN_IN_LINE = "Already have an account? Then please sign in."
+CLOSED_PAGE = f"Sign Up Closed We are sorry, but the sign up is currently closed. {SIGN_IN_LINE}"
+BY_INVITATION_PAGE = (
+    "Sign Up by Invitation"
+    " New accounts are by invitation. Open the registration link you were sent to sign up."
+    " No link, or it does not work? Ask the person who invited you, or the site's staff,"
+    f" for a registration link. {SIGN_IN_LINE}"
+)
+INVITE_LINK_NOT_VALID_PAGE = (
+    "Invite Link Not Valid This invite link is invalid, expired or already used."
+    f" Ask the person who invited you for a new link. {SIGN_IN_LINE}"
+)
+
+
 @pytest.mark.django_db
 def test_closed_mode_refuses_signup(client, settings):
     settings.SAGASMITH_REGISTRATION_MODE = "closed"
     _invite, raw = registration_invite_create(created_by=None)
     response = signup(client, "new@example.test", raw)
     assert response.status_code == 200
-    assert b"Sign Up Closed" in response.content
+    assert main_text(response) == CLOSED_PAGE
     assert not User.objects.filter(email="new@example.test").exists()
+    for path in ("/accounts/signup/", f"/accounts/signup/?invite={raw}"):
+        page = Client().get(path)
+        assert (page.status_code, main_text(page)) == (200, CLOSED_PAGE)
+        assert '<a href="/accounts/login/">sign in</a>' in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_invite_mode_without_an_invite_says_sign_up_is_by_invitation(client, settings):
+    settings.SAGASMITH_REGISTRATION_MODE = "invite"
+    for response in (client.get("/accounts/signup/"), signup(client, "a@example.test")):
+        assert response.status_code == 200
+        assert main_text(response) == BY_INVITATION_PAGE
+        assert "Sign Up Closed" not in response.content.decode()
+        assert '<a href="/accounts/login/">sign in</a>' in response.content.decode()
+    assert not User.objects.exists()
 
 
 @pytest.mark.django_db
@@ -53,26 +89,63 @@ def assert_invite_refused(response):
 
 
 @pytest.mark.django_db
-def test_invite_mode_requires_a_valid_invite(client, settings):
+def test_a_bad_invite_link_says_so_when_the_page_is_opened(settings):
     settings.SAGASMITH_REGISTRATION_MODE = "invite"
-    assert b"Sign Up Closed" in signup(client, "a@example.test").content
-    assert b"Sign Up Closed" in client.get("/accounts/signup/").content
-    # A bad link opens the form, so submitting it says what is wrong with the invite.
-    bad = Client()
-    page = bad.get("/accounts/signup/?invite=not-a-token")
+    expired, raw_expired = registration_invite_create(created_by=None)
+    RegistrationInvite.objects.filter(pk=expired.pk).update(
+        expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    used, raw_used = registration_invite_create(created_by=None)
+    RegistrationInvite.objects.filter(pk=used.pk).update(used_count=1)
+    for raw in ("not-a-token", raw_expired, raw_used):
+        bad = Client()
+        page = bad.get(f"/accounts/signup/?invite={raw}")
+        assert (page.status_code, main_text(page)) == (200, INVITE_LINK_NOT_VALID_PAGE)
+        assert "form" not in page.context  # no sign-up form to fill in for nothing
+        assert 'name="password1"' not in page.content.decode()
+        # The bad link is forgotten: the page without a link says sign-up is by invitation.
+        assert main_text(bad.get("/accounts/signup/")) == BY_INVITATION_PAGE
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_invite_mode_requires_a_valid_invite_when_submitted(client, settings):
+    settings.SAGASMITH_REGISTRATION_MODE = "invite"
+    # A form opened with a good link whose invite is gone by the time it is submitted.
+    invite, raw = registration_invite_create(created_by=None)
+    page = client.get(f"/accounts/signup/?invite={raw}")
     assert page.status_code == 200
-    assert "Sign Up Closed" not in page.content.decode()
-    assert page.context["form"].fields["invite"].initial == "not-a-token"
-    assert_invite_refused(signup(bad, "a@example.test", "not-a-token"))
+    assert page.context["form"].fields["invite"].initial == raw
+    RegistrationInvite.objects.filter(pk=invite.pk).update(revoked_at=timezone.now())
+    assert_invite_refused(signup(client, "a@example.test", raw))
     # The token remembered in the session is checked too, not only a posted one.
     assert_invite_refused(
-        bad.post(
+        client.post(
             "/accounts/signup/",
             {"email": "a@example.test", "password1": PASSWORD, "password2": PASSWORD},
         )
     )
+    # A bad link posted without opening the page first is refused by the form as before.
+    assert_invite_refused(signup(Client(), "a@example.test", "not-a-token"))
     assert not User.objects.exists()
     assert not AuditEvent.objects.filter(action="registration_invite.used").exists()
+
+
+@pytest.mark.django_db
+def test_a_valid_invite_link_shows_the_form(settings):
+    settings.SAGASMITH_REGISTRATION_MODE = "invite"
+    _invite, raw = registration_invite_create(created_by=None, email="bound@example.test")
+    page = Client().get(f"/accounts/signup/?invite={raw}")
+    assert page.status_code == 200
+    assert sorted(page.context["form"].fields) == [
+        "display_name",
+        "email",
+        "invite",
+        "password1",
+        "password2",
+    ]
+    assert page.context["form"].fields["invite"].initial == raw
+    assert main_text(page).startswith(f"Sign Up {SIGN_IN_LINE}")
 
 
 @pytest.mark.django_db

@@ -36,8 +36,53 @@ def test_400_validation_lists_fields(signed_in):
 
 
 def test_401_when_signed_out(api_client):
-    err = envelope(api_client.post("/api/test/echo", {}, format="json"), 401)
-    assert err["code"] == "not_authenticated"
+    response = api_client.post("/api/test/echo", {}, format="json")
+    err = envelope(response, 401)
+    assert (err["code"], err["message"]) == (
+        "not_authenticated",
+        "Authentication credentials were not provided.",
+    )
+    assert response.has_header("WWW-Authenticate") is False
+    # Another scheme (or a bearer header without a token) is not mistaken for an API token.
+    for auth in ("Basic dXNlcjpwdw==", "Bearer ", "Token abc"):
+        err = envelope(api_client.get("/api/test/echo", HTTP_AUTHORIZATION=auth), 401)
+        assert err["code"] == "not_authenticated"
+
+
+TOKEN_NOT_ACCEPTED = {
+    "code": "token_not_accepted_here",
+    "message": "Personal API tokens are accepted only by the Saga MCP endpoint (/mcp/saga);"
+    " the API uses your signed-in browser session.",
+    "retryable": False,
+    "recovery": "Call the API from a signed-in browser session, or send the token to /mcp/saga.",
+    "details": {"token_endpoint": "/mcp/saga"},
+}
+
+
+def test_401_for_a_personal_api_token_says_where_tokens_work(api_client, user):
+    from apps.accounts.services import api_token_create
+
+    _token, raw = api_token_create(user=user, name="cli")
+    for auth in (f"Bearer {raw}", f"bearer {raw}", "Bearer not-a-real-token"):
+        response = api_client.get("/api/test/echo", HTTP_AUTHORIZATION=auth)
+        assert envelope(response, 401) == TOKEN_NOT_ACCEPTED
+        # The API has no bearer scheme to offer, so no challenge inviting a retry with it.
+        assert response.has_header("WWW-Authenticate") is False
+    # On a real endpoint too, and a write is refused before the idempotency key is looked at.
+    assert envelope(api_client.get("/api/usage/balance", HTTP_AUTHORIZATION=f"Bearer {raw}"),
+                    401) == TOKEN_NOT_ACCEPTED  # fmt: skip
+    assert envelope(api_client.post("/api/test/echo", {"name": "a"}, format="json",
+                                    HTTP_AUTHORIZATION=f"Bearer {raw}"),
+                    401) == TOKEN_NOT_ACCEPTED  # fmt: skip
+    assert IdempotencyRecord.objects.count() == 0
+
+
+def test_a_signed_in_session_still_works_with_a_stray_bearer_header(signed_in):
+    response = signed_in.post(
+        "/api/test/echo", {"name": "a"}, format="json",
+        HTTP_IDEMPOTENCY_KEY="key-00001", HTTP_AUTHORIZATION="Bearer whatever",
+    )  # fmt: skip
+    assert response.status_code == 201
 
 
 def test_402_quota(signed_in):
@@ -118,19 +163,51 @@ def test_idempotent_replay_and_conflict(signed_in):
 
 
 def test_idempotency_key_required_and_bounded(signed_in):
-    assert (
-        envelope(signed_in.post("/api/test/echo", {"name": "a"}, format="json"), 400)["code"]
-        == "idempotency_key_required"
-    )
-    assert (
-        envelope(
-            signed_in.post(
-                "/api/test/echo", {"name": "a"}, format="json", HTTP_IDEMPOTENCY_KEY="short"
-            ),
+    assert envelope(signed_in.post("/api/test/echo", {"name": "a"}, format="json"), 400) == {
+        "code": "idempotency_key_required",
+        "message": "The Idempotency-Key header is required for this request.",
+        "retryable": False,
+        "recovery": "Send a unique Idempotency-Key header (8 to 160 characters).",
+        "details": {"header": "Idempotency-Key"},
+    }
+    # The header is not a form field: the message and recovery talk about the header.
+    for key in ("short", "k" * 7, "k" * 161, "k" * 200):
+        err = envelope(
+            signed_in.post("/api/test/echo", {"name": "a"}, format="json",
+                           HTTP_IDEMPOTENCY_KEY=key),
             400,
-        )["code"]
-        == "idempotency_key_invalid"
-    )
+        )  # fmt: skip
+        assert err == {
+            "code": "idempotency_key_invalid",
+            "message": "The Idempotency-Key header must be 8 to 160 characters.",
+            "retryable": False,
+            "recovery": "Send a unique key of 8 to 160 characters with each new request;"
+            " reuse it only to retry the same request.",
+            "details": {"header": "Idempotency-Key"},
+        }
+    for key in ("k" * 8, "k" * 160):
+        response = signed_in.post(
+            "/api/test/echo", {"name": "a"}, format="json", HTTP_IDEMPOTENCY_KEY=key
+        )
+        assert response.status_code == 201
+    assert IdempotencyRecord.objects.count() == 2
+
+
+def test_idempotency_key_with_a_control_character_names_the_header(rf, user):
+    from apps.core.errors import ValidationFailed
+    from apps.core.idempotency import idempotency_key_from
+
+    request = rf.post("/api/test/echo", HTTP_IDEMPOTENCY_KEY="key-0000\x07")
+    with pytest.raises(ValidationFailed) as caught:
+        idempotency_key_from(request)
+    assert caught.value.as_envelope()["error"] == {
+        "code": "idempotency_key_invalid",
+        "message": "The Idempotency-Key header must contain only printable characters.",
+        "retryable": False,
+        "recovery": "Send a unique key of 8 to 160 characters with each new request;"
+        " reuse it only to retry the same request.",
+        "details": {"header": "Idempotency-Key"},
+    }
 
 
 def test_failed_request_does_not_burn_the_key(signed_in):
