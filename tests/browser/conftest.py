@@ -23,3 +23,25 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+def table_for(make_user, *, system_id: str, name: str, players=(), observers=()):
+    """A campaign run by gm@example.test ("Gail GM") with its room, and its members: each
+    player or observer is (email, display name). Returns (campaign, users by email)."""
+    import uuid
+
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.rooms.services import room_get_or_create
+    from tests.campaigns.conftest import join
+
+    gm = make_user("gm@example.test", display_name="Gail GM")
+    campaign = campaign_create(
+        owner=gm, name=name, system_id=system_id, idempotency_key=uuid.uuid4().hex
+    )
+    users = {"gm@example.test": gm}
+    for role, people in (("player", players), ("observer", observers)):
+        for email, display_name in people:
+            users[email] = make_user(email, display_name=display_name)
+            join(campaign, gm, users[email], role=role)
+    room_get_or_create(campaign=campaign)
+    return campaign, users

@@ -6,10 +6,10 @@ the timeline or the composer."""
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 
+from tests.browser.conftest import table_for
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import LAYOUT, _settle
 from tests.turns.conftest import live_domains  # noqa: F401
@@ -53,18 +53,13 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
 ):
     from playwright.sync_api import expect
 
-    from apps.campaigns.services.campaigns import campaign_create
     from apps.campaigns.services.characters import character_create_for
-    from apps.rooms.services import room_get_or_create
-    from tests.campaigns.conftest import join
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    nia_user = make_user("nia@example.test", display_name="Nia Player")
-    campaign = campaign_create(
-        owner=gm_user, name="Fog Harbour", system_id="narrative", idempotency_key=uuid.uuid4().hex
-    )
-    join(campaign, gm_user, nia_user)
-    room_get_or_create(campaign=campaign)
+    campaign, users = table_for(
+        make_user, system_id="narrative", name="Fog Harbour",
+        players=[("nia@example.test", "Nia Player")],
+    )  # fmt: skip
+    nia_user = users["nia@example.test"]
     character_create_for(
         campaign=campaign, user=nia_user, form_data={"name": "Nia", "tags": "brave, curious"}
     )

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 import time
-import uuid
 
 import pytest
 
 from apps.domains.client import domain_call
+from tests.browser.conftest import table_for
 from tests.browser.test_room_live import PASSWORD, _say, _sign_in, asgi_server  # noqa: F401
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
@@ -83,21 +83,15 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
 ):
     from playwright.sync_api import expect
 
-    from apps.campaigns.services.campaigns import campaign_create
     from apps.campaigns.services.characters import character_create_for
-    from apps.rooms.services import room_get_or_create
     from apps.turns.models import RoomTurnJob
-    from tests.campaigns.conftest import join
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    ilsa_user = make_user("ilsa@example.test", display_name="Ilsa Player")
-    rook_user = make_user("rook@example.test", display_name="Rook Player")
-    campaign = campaign_create(
-        owner=gm_user, name="Goblin Keep", system_id="dnd5e", idempotency_key=uuid.uuid4().hex
-    )
-    join(campaign, gm_user, ilsa_user)
-    join(campaign, gm_user, rook_user)
-    room_get_or_create(campaign=campaign)
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Goblin Keep",
+        players=[("ilsa@example.test", "Ilsa Player"), ("rook@example.test", "Rook Player")],
+    )  # fmt: skip
+    gm_user, ilsa_user = users["gm@example.test"], users["ilsa@example.test"]
+    rook_user = users["rook@example.test"]
     controllers = {}
     for user, name, template in ((ilsa_user, "Ilsa", "fighter"), (rook_user, "Rook", "rogue")):
         binding = character_create_for(

@@ -7,10 +7,10 @@ gets a link to create one (the GM and observers do not); a dnd5e room has no sto
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 
+from tests.browser.conftest import table_for
 from tests.browser.test_panels_ui import DND_WORDS
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
@@ -57,23 +57,15 @@ def test_narrative_story_live_per_viewer_job_rows_and_create_character_link(
 ):
     from playwright.sync_api import expect
 
-    from apps.campaigns.services.campaigns import campaign_create
     from apps.campaigns.services.characters import character_create_for
-    from apps.rooms.services import room_get_or_create
     from apps.turns.models import RoomTurnJob
-    from tests.campaigns.conftest import join
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    nia_user = make_user("nia@example.test", display_name="Nia Player")
-    olu_user = make_user("olu@example.test", display_name="Olu Player")
-    obs_user = make_user("obs@example.test", display_name="Oona Observer")
-    campaign = campaign_create(
-        owner=gm_user, name="Fog Harbour", system_id="narrative", idempotency_key=uuid.uuid4().hex
-    )
-    join(campaign, gm_user, nia_user)
-    join(campaign, gm_user, olu_user)
-    join(campaign, gm_user, obs_user, role="observer")
-    room_get_or_create(campaign=campaign)
+    campaign, users = table_for(
+        make_user, system_id="narrative", name="Fog Harbour",
+        players=[("nia@example.test", "Nia Player"), ("olu@example.test", "Olu Player")],
+        observers=[("obs@example.test", "Oona Observer")],
+    )  # fmt: skip
+    gm_user, nia_user = users["gm@example.test"], users["nia@example.test"]
     character_create_for(campaign=campaign, user=nia_user, form_data={"name": "Nia", "tags": ""})
     room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
     new_character = f"/campaigns/{campaign.id}/characters/new"
@@ -262,17 +254,10 @@ def test_dnd5e_room_has_no_story_sections(
 ):
     from playwright.sync_api import expect
 
-    from apps.campaigns.services.campaigns import campaign_create
-    from apps.rooms.services import room_get_or_create
-    from tests.campaigns.conftest import join
-
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    pat_user = make_user("pat@example.test", display_name="Pat Player")
-    campaign = campaign_create(
-        owner=gm_user, name="Goblin Keep", system_id="dnd5e", idempotency_key=uuid.uuid4().hex
-    )
-    join(campaign, gm_user, pat_user)
-    room_get_or_create(campaign=campaign)
+    campaign, _users = table_for(
+        make_user, system_id="dnd5e", name="Goblin Keep",
+        players=[("pat@example.test", "Pat Player")],
+    )  # fmt: skip
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = _sign_in(context, asgi_server, "pat@example.test")
