@@ -98,11 +98,17 @@ class QuotaGrantAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Withdraw the unused credits of the selected grants"))
     def withdraw_unused(self, request, queryset):
-        # How staff reduce a balance: each grant expires now, through the ledger.
-        withdrawn = sum(
-            services.quota_grant_withdraw(grant=grant, actor=request.user) for grant in queryset
-        )
-        messages.success(request, _("Withdrew %(amount)s credits.") % {"amount": withdrawn})
+        # How staff reduce a balance: through the ledger, never below what turns hold.
+        withdrawn = left = 0
+        for grant in queryset:
+            taken, remaining = services.quota_grant_withdraw(grant=grant, actor=request.user)
+            withdrawn, left = withdrawn + taken, left + remaining
+        text = _("Withdrew %(amount)s credits.") % {"amount": withdrawn}
+        if left:
+            text += " " + _(
+                "%(left)s more are held by requests in progress; withdraw again once they finish."
+            ) % {"left": left}
+        messages.success(request, text)
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -216,27 +216,25 @@ def quota_expire_grants(*, now: datetime | None = None) -> int:
     return forfeited
 
 
-def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> int:
-    """Withdraw a grant's unused credits now (staff correcting a balance): the grant expires
-    at once and what is not backing active reservations is forfeited, as at expiry; the rest
-    goes when those reservations close. Returns the credits forfeited now."""
-    now = timezone.now()
+def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> tuple[int, int]:
+    """Withdraw a grant's unused credits now (staff correcting a balance), as far as the
+    account's available balance allows: credits held by requests in progress stay theirs, so a
+    turn under way can still pay, and come back to the balance when it settles; withdraw again
+    then. Returns (credits withdrawn, credits of this grant still left)."""
     with transaction.atomic():
         account = QuotaAccount.objects.select_for_update().get(pk=grant.account_id)
         locked = QuotaGrant.objects.select_for_update().filter(pk=grant.pk)
-        locked.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now)).update(
-            expires_at=now, updated_at=now
-        )
         reason = _("Withdrawn by staff")
         taken = _forfeit(account, locked, f"{reason}: {note}"[:200] if note else reason)
+        left = locked.values_list("remaining", flat=True).get()
         audit_record(
             actor=actor,
             action="quota.grant.withdraw",
             subject_type="quota_grant",
             subject_id=str(grant.pk),
-            details={"withdrawn": taken, "note": note[:200]},
+            details={"withdrawn": taken, "left": left, "note": note[:200]},
         )
-    return taken
+    return taken, left
 
 
 def _forfeit(account: QuotaAccount, grants, description: str) -> int:

@@ -1,6 +1,7 @@
 import pytest
 from django.db.models import Q
 
+from apps.core.errors import QuotaExceeded
 from apps.core.models import AuditEvent
 from apps.quota import services
 from apps.quota.models import LedgerEntry, QuotaGrant
@@ -86,28 +87,32 @@ def test_staff_withdraw_unused_credits_through_the_ledger(staff_client, make_use
     user = make_user("player@example.test")
     account = funded(user, 10, 6)
     first, second = account.grants.order_by("created_at")
-    # 3 credits held by a turn in progress stay drawable: they go when it settles.
+    # 13 credits held by a turn in progress stay its own: only the 3 available go now.
     services.quota_reserve(user=user, amount=13, key="busy")
-    response = client.post(
-        "/admin/quota/quotagrant/",
-        {"action": "withdraw_unused", "_selected_action": [str(first.pk), str(second.pk)]},
-        follow=True,
-    )
+    selected = {"action": "withdraw_unused", "_selected_action": [str(first.pk), str(second.pk)]}
+    response = client.post("/admin/quota/quotagrant/", selected, follow=True)
     assert response.status_code == 200
-    assert "Withdrew 3 credits." in response.content.decode()
+    assert (
+        "Withdrew 3 credits. 13 more are held by requests in progress; withdraw again once "
+        "they finish."
+    ) in response.content.decode()
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (0, 13)
     entries = LedgerEntry.objects.filter(account=account, kind="expire")
     assert [(e.amount, e.description, e.balance_after) for e in entries] == [
         (3, "Withdrawn by staff", 0)
     ]
-    first.refresh_from_db(), second.refresh_from_db()
-    assert first.expires_at is not None and second.expires_at is not None
     assert list(
         AuditEvent.objects.filter(action="quota.grant.withdraw").values_list("actor", "subject_id")
     ) == [(staff.pk, str(first.pk)), (staff.pk, str(second.pk))]
-    # Once the turn settles, what it did not use is forfeited by the expiry run.
+    # The turn pays from the grants; what it did not use comes back, and can be withdrawn.
     services.quota_settle(reservation=account.reservations.get(key="busy"), actual=4)
-    assert services.quota_expire_grants() == 9
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (9, 0)
+    response = client.post("/admin/quota/quotagrant/", selected, follow=True)
+    assert "Withdrew 9 credits." in response.content.decode()
+    assert "more are held" not in response.content.decode()
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (0, 0)
+    with pytest.raises(QuotaExceeded):
+        services.quota_reserve(user=user, amount=1, key="after")
