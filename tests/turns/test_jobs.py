@@ -403,7 +403,7 @@ def test_cancel_after_an_unanswered_write_that_committed_publishes_and_charges_i
     ).order_by("sequence")
     assert (marker.audience, marker.body, marker.data) == (
         "public",
-        "The turn was cancelled.",
+        "“roll 1d20” was cancelled.",
         {"job_id": str(job.pk), "status": "cancelled"},
     )
     recipients = [link.user_id for link in outcome.recipient_links.all()]
@@ -912,7 +912,13 @@ def test_a_requester_removed_mid_turn_ends_it(dnd_room, django_capture_on_commit
     job.refresh_from_db()
     assert (job.status, job.error_code, job.charged) == ("failed", "not_member", 0)
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
-    assert not Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk)).exists()
+    # Whoever saw the action is told it was dropped; nothing is addressed to the one who left.
+    (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
+    assert (marker.audience, marker.body, marker.data) == (
+        "public",
+        "“roll 1d20” was dropped: its player is no longer in the campaign.",
+        {"job_id": str(job.pk), "status": "failed"},
+    )
 
 
 def test_dice_ride_on_a_message_everyone_who_saw_the_action_sees(
@@ -995,7 +1001,7 @@ def test_cancel_queued_is_immediate(dnd_room, django_capture_on_commit_callbacks
     (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
     assert (marker.audience, marker.body, marker.data) == (
         job.trigger_audience,
-        "Cancelled before it ran.",
+        f"{room.gm.label} cancelled “roll 1d20” before it ran.",
         {"job_id": str(job.pk), "status": "cancelled"},
     )
 
@@ -1025,7 +1031,7 @@ def test_cancel_while_running_stops_before_the_next_call(
     assert room.domain_revision() == before
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
     (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
-    assert (marker.audience, marker.body) == ("public", "The turn was cancelled.")
+    assert (marker.audience, marker.body) == ("public", "“roll 1d20” was cancelled.")
 
 
 def test_receipt_that_does_not_advance_invalidates_nothing(dnd_room):

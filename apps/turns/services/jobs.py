@@ -16,6 +16,7 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
@@ -561,16 +562,21 @@ def turn_requeue(*, job: RoomTurnJob, worker: str | None, code: str, message: st
 OUTCOME_EVENT = "turn.outcome"
 
 
-def job_cancelled_record(*, campaign: Campaign, job: RoomTurnJob, message: str) -> None:
-    """Mark the action as cancelled in the room, for everyone who saw the action (inside the
-    transaction that ends the job), so it does not stand there unanswered."""
+def job_ended_record(*, campaign: Campaign, job: RoomTurnJob, status: str, message: str) -> None:
+    """Say in the room, to everyone who saw the action, that it ended without an answer
+    (cancelled, or dropped because its player left), inside the transaction that ends the job,
+    so the action does not stand there unanswered. `message` names the action."""
     room_event_record(
         campaign=campaign,
         event_type=OUTCOME_EVENT,
         body=message,
-        data={"job_id": str(job.pk), "status": RoomTurnJob.Status.CANCELLED},
+        data={"job_id": str(job.pk), "status": status},
         audience=job.trigger_audience,
     )
+
+
+def action_quote(job: RoomTurnJob) -> str:
+    return Truncator(job.text).chars(60)
 
 
 def job_reservation_release(job: RoomTurnJob, reason: str) -> bool:
@@ -629,9 +635,11 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                 ]  # fmt: skip
             )
             job_reservation_release(locked, "cancelled")
-            job_cancelled_record(
-                campaign=membership.campaign, job=locked, message=locked.error_message
-            )
+            job_ended_record(
+                campaign=membership.campaign, job=locked, status=RoomTurnJob.Status.CANCELLED,
+                message=_("%(who)s cancelled “%(action)s” before it ran.")
+                % {"who": membership.user.label, "action": action_quote(locked)},
+            )  # fmt: skip
         else:
             # Running, or with writes sent: the worker (or recovery) finishes publishing what
             # the domain already did, and stops before any further call.

@@ -31,10 +31,11 @@ from apps.turns.projections import projection_apply, projection_reads
 from apps.turns.services.jobs import (
     OUTCOME_EVENT,
     LeaseLost,
+    action_quote,
     enqueue_run,
     held_by,
     job_announce,
-    job_cancelled_record,
+    job_ended_record,
     job_reservation_release,
     job_update_announced,
 )
@@ -280,9 +281,18 @@ def turn_publish(
         error = stored.get("error")
         cancelled = final == RoomTurnJob.Status.CANCELLED
         if cancelled:
-            job_cancelled_record(
-                campaign=campaign, job=job, message=(error or {}).get("message") or ""
-            )
+            job_ended_record(
+                campaign=campaign, job=job, status=final,
+                message=_("“%(action)s” was cancelled.") % {"action": action_quote(job)},
+            )  # fmt: skip
+        elif final != RoomTurnJob.Status.SUCCEEDED and not requester.present:
+            # Its player left or was removed: the others are told, in words of their own (the
+            # error was worded for the player).
+            job_ended_record(
+                campaign=campaign, job=job, status=final,
+                message=_("“%(action)s” was dropped: its player is no longer in the campaign.")
+                % {"action": action_quote(job)},
+            )  # fmt: skip
         # The requester's own outcome: why it failed, or (cancelled) the dice of a write the
         # domain made anyway, read for them alone.
         if not (final == RoomTurnJob.Status.SUCCEEDED or (cancelled and not data.get("dice"))) and (
