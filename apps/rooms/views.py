@@ -1,5 +1,6 @@
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -43,6 +44,7 @@ def room_page(request, campaign_id):
                 "revoked": _("You no longer have access to this room."),
                 "signin": _("Please sign in again."),
                 "accessChanged": _("Your access changed — reloading…"),
+                "openUsage": _("Open your usage"),
                 "sending": _("Sending…"),
                 "failed": _("Not sent yet — retrying"),
                 "pickRecipients": _("Choose who receives this private message."),
@@ -65,6 +67,7 @@ def room_page(request, campaign_id):
                 "actionsUrl": f"/api/campaigns/{campaign.id}/room/actions",
                 "readUrl": f"/api/campaigns/{campaign.id}/room/read",
                 "socketPath": f"/ws/rooms/{campaign.id}/",
+                "usageUrl": reverse("usage"),
             },
         },
     )

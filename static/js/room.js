@@ -217,6 +217,8 @@ function connect() {
     if (ev.code === 4403 || ev.code === 4404) {
       stopped = true; setState("closed", t.revoked); disableComposer();
       presenceEl.replaceChildren(); // who is here is no longer this viewer's to see
+      const count = document.getElementById("presence-count");
+      if (count) count.hidden = true;
       return;
     }
     if (ev.code === 4401) {
@@ -253,11 +255,14 @@ function saveDraft() {
 }
 
 function restoreDraft() {
+  // Kept until a page with a composer takes it: a reload as an observer (or of an archived
+  // room) shows none, and the text must still be there if posting comes back.
+  const bodyEl = form && form.querySelector("textarea");
+  if (!bodyEl) return;
   try {
     const draft = sessionStorage.getItem(draftKey);
     sessionStorage.removeItem(draftKey);
-    const bodyEl = form && form.querySelector("textarea");
-    if (draft && bodyEl && !bodyEl.value) bodyEl.value = draft;
+    if (draft && !bodyEl.value) bodyEl.value = draft;
   } catch (e) { /* nothing to restore */ }
 }
 
@@ -298,8 +303,9 @@ async function send(cmid) {
       pending.delete(cmid);
       const error = data.error || {};
       // Out of credits: what to do next matters as much as why.
-      const recovery = error.code === "quota_exceeded" && error.recovery ? ` ${error.recovery}` : "";
-      showError((error.message || r.statusText) + recovery);
+      const quota = error.code === "quota_exceeded";
+      const recovery = quota && error.recovery ? ` ${error.recovery}` : "";
+      showError((error.message || r.statusText) + recovery, quota ? config.usageUrl : "");
       // Refused, not lost: the text goes back to the composer unless something new is there.
       const bodyEl = form && form.querySelector("textarea");
       if (bodyEl && !bodyEl.value.trim()) bodyEl.value = item.payload.body;
@@ -319,9 +325,15 @@ function flushPending() {
   for (const [cmid, item] of pending) if (item.retry) send(cmid);
 }
 
-function showError(text) {
+function showError(text, usageUrl = "") {
   const el = document.getElementById("composer-error");
   el.textContent = text;
+  if (usageUrl) {
+    const link = document.createElement("a");
+    link.href = usageUrl;
+    link.textContent = t.openUsage;
+    el.append(" ", link);
+  }
   el.hidden = false;
 }
 

@@ -265,3 +265,54 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
     finally:
         for context in contexts.values():
             context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_role_change_reloads_the_room_keeping_the_draft_and_credits_say_what_next(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.membership import membership_change_role
+    from apps.projections.services import outbox_dispatch
+    from apps.quota.models import QuotaAccount
+    from apps.quota.services import quota_account_for
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Goblin Keep",
+        players=[("pat@example.test", "Pat Player")],
+    )  # fmt: skip
+    gm, pat = users["gm@example.test"], users["pat@example.test"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = _sign_in(context, asgi_server, "pat@example.test")
+        page.goto(f"{asgi_server}/campaigns/{campaign.id}/room/")
+        expect(page.locator("#room")).to_have_attribute("data-state", "live")
+        page.fill("#composer-body", "half a thought")
+
+        # Demoted: the page reloads as an observer's, with no composer, and keeps the draft.
+        membership_change_role(campaign=campaign, actor=gm, user=pat, role="observer")
+        outbox_dispatch()
+        expect(page.locator("#composer-body")).to_have_count(0)
+        expect(page.locator("#room")).to_have_attribute("data-state", "live")
+        # Back to playing: the draft is in the composer again.
+        membership_change_role(campaign=campaign, actor=gm, user=pat, role="player")
+        outbox_dispatch()
+        expect(page.locator("#composer-body")).to_have_value("half a thought")
+
+        # Out of credits: why, what to do, and a link to the usage page.
+        account = quota_account_for(user=pat)
+        QuotaAccount.objects.filter(pk=account.pk).update(balance=0)
+        page.fill("#composer-body", "")
+        _say(page, "roll 1d20", mode="action")
+        error = page.locator("#composer-error")
+        expect(error).to_contain_text("You have 0 credits available; this needs 5.")
+        expect(error).to_contain_text("Ask staff for a quota grant")
+        expect(error.locator("a")).to_have_attribute("href", "/usage/")
+        expect(page.locator("#composer-body")).to_have_value("roll 1d20")  # refused, not lost
+    finally:
+        context.close()

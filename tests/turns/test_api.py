@@ -203,3 +203,27 @@ def test_an_action_short_of_credits_says_why_and_where_to_look(dnd_room, turn_ur
     }
     assert not RoomTurnJob.objects.exists()
     assert not Message.objects.filter(mode="action").exists()
+
+
+def test_an_action_with_no_credits_and_none_held_says_to_ask_for_more(dnd_room, turn_urls):
+    from apps.quota.models import QuotaAccount
+    from apps.quota.services import quota_account_for
+
+    room = dnd_room
+    account = quota_account_for(user=room.player)
+    QuotaAccount.objects.filter(pk=account.pk).update(balance=0)
+    response = client_for(room.player).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d20"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-action-broke",
+    )
+    assert response.status_code == 402
+    error = response.json()["error"]
+    assert error["message"] == (
+        "You have 0 credits available; this needs 5. An action holds 5 credits while it runs "
+        "and is charged only what it uses (most cost 1 to 3)."
+    )
+    assert error["recovery"] == (
+        "Ask staff for a quota grant or wait for your plan's next grant; your usage is at /usage/."
+    )

@@ -258,18 +258,24 @@ def _reserve_turn(user, job_id) -> Reservation:
             ttl_seconds=conf.reservation_ttl(),
         )
     except QuotaExceeded as exc:
-        # Say why an action needs more than it usually costs, and where to look.
-        raise QuotaExceeded(
-            exc.message
-            + " "
-            + _(
-                "An action holds %(amount)s credits while it runs and is charged only what it "
-                "uses (most cost 1 to 3)."
+        # Say why an action needs more than it usually costs, and what to do next.
+        explained = _(
+            "An action holds %(amount)s credits while it runs and is charged only what it uses "
+            "(most cost 1 to 3)."
+        ) % {"amount": amount}
+        if (exc.details or {}).get("held"):
+            recovery = _(
+                "Wait for your actions in progress to finish, or see your usage at %(url)s."
             )
-            % {"amount": amount},
+        else:
+            recovery = _(
+                "Ask staff for a quota grant or wait for your plan's next grant; your usage is at "
+                "%(url)s."
+            )
+        raise QuotaExceeded(
+            f"{exc.message} {explained}",
             details=exc.details,
-            recovery=_("Wait for your actions in progress to finish, or see your usage at %(url)s.")
-            % {"url": reverse("usage")},
+            recovery=recovery % {"url": reverse("usage")},
         ) from None
 
 
