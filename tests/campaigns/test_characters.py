@@ -400,6 +400,27 @@ def test_a_player_made_observer_controls_nothing(domains, api_client, campaign, 
     membership_change_role(campaign=campaign, actor=gm, user=player, role="observer")
     assert _controller(campaign, gm, "pc-1") is None
     assert _controls(campaign) == [("player@example.test", False)]
+    # Playing again, they take back the character nobody took meanwhile.
+    membership_change_role(campaign=campaign, actor=gm, user=player, role="player")
+    assert _controller(campaign, gm, "pc-1") == f"user:{player.pk}"
+    assert _controls(campaign) == [("player@example.test", True)]
+
+
+def test_playing_again_does_not_take_a_character_another_member_took(
+    domains, api_client, campaign, gm, player, friend
+):
+    from apps.campaigns.services.characters import binding_set
+    from apps.campaigns.services.membership import membership_change_role
+
+    _lidda(api_client, campaign, player)
+    membership_change_role(campaign=campaign, actor=gm, user=player, role="observer")
+    binding_set(campaign=Campaign.objects.get(pk=campaign.pk), actor=gm, user=friend,
+                character_id="pc-1")  # fmt: skip
+    membership_change_role(
+        campaign=Campaign.objects.get(pk=campaign.pk), actor=gm, user=player, role="player"
+    )
+    assert _controller(campaign, gm, "pc-1") == f"user:{friend.pk}"
+    assert _controls(campaign) == [("friend@example.test", True), ("player@example.test", False)]
 
 
 def test_a_new_binding_of_the_recorded_controller_controls(

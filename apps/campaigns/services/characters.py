@@ -202,6 +202,27 @@ def controls_released(*, campaign: Campaign, result) -> None:
         )  # fmt: skip
 
 
+def controls_restore(*, campaign: Campaign, actor, user) -> list[str]:
+    """A member who plays again (after watching as an observer, which released their
+    characters) takes back the characters they are still bound to that nobody controls now.
+    One another member took meanwhile stays theirs; the GM can bind it again. Returns the ids
+    restored."""
+    restored = []
+    bindings = ActorBinding.objects.filter(
+        campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE, can_control=False
+    ).order_by("created_at")
+    for binding in list(bindings):
+        try:
+            binding_set(
+                campaign=campaign, actor=actor, user=user, character_id=binding.character_id,
+                can_control=True, can_view_private=binding.can_view_private, only_if_free=True,
+            )  # fmt: skip
+        except (ApplicationError, DomainError):
+            continue  # taken, gone, or a monster: left as it is
+        restored.append(binding.character_id)
+    return restored
+
+
 def controls_reconcile(*, campaign: Campaign) -> tuple[int, int]:
     """Read, as the campaign's owner, the controller of every character its active bindings
     name, and record it (bindings made before control was recorded catch up). Returns (characters
@@ -276,12 +297,14 @@ def binding_set(
     character_id: str,
     can_control: bool = True,
     can_view_private: bool = True,
+    only_if_free: bool = False,
 ) -> ActorBinding:
     """Bind a member to a character (owner/GM). The character is read from the domain server
     first, as the GM, so a binding never names a character that does not exist. Control is
     the domain's: giving it (or taking it from its controller) assigns the character's
     controller there first, only if it is still the one read; what the domain then names is
-    recorded, and the bindings follow it.
+    recorded, and the bindings follow it. With `only_if_free`, control is only given when
+    nobody else holds it (Conflict otherwise).
 
     Raises NotFound (campaign, member or character), PermissionDenied, Conflict (archived,
     control changed meanwhile, or the member left), ValidationFailed (an observer or a monster
@@ -303,6 +326,11 @@ def binding_set(
         raise ValidationFailed(_("Monsters stay with the GM; bind it without control."))
     controller = character.get("controller")
     known = (controller, result.authority_revision or 0)  # what the domain names, and when
+    if only_if_free and can_control and controller not in (None, principal_for(user)):
+        raise Conflict(
+            _("%(id)s is controlled by another member.") % {"id": character_id},
+            code="binding_changed",
+        )
     if can_control != (controller == principal_for(user)):
         wanted = principal_for(user) if can_control else None
         try:

@@ -16,7 +16,7 @@ from apps.domains.errors import DomainError
 from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
 from .access import campaign_access
 from .authority import authority_write, campaign_refresh, receipt_apply
-from .characters import controls_released, lock_bindings
+from .characters import PLAYING_ROLES, controls_released, controls_restore, lock_bindings
 
 Role = CampaignMembership.Role
 DECISIONS = {"approve": JoinRequest.Status.APPROVED, "reject": JoinRequest.Status.REJECTED}
@@ -209,6 +209,8 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
             subject_id=campaign.id,
             details={"user_id": str(user.id), "from": previous, "to": role},
         )
+    if previous not in PLAYING_ROLES and role in PLAYING_ROLES:
+        controls_restore(campaign=campaign, actor=actor, user=user)
     return locked
 
 
