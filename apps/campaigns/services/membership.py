@@ -245,12 +245,14 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
 
 
 def membership_leave(*, campaign: Campaign, user) -> CampaignMembership:
-    """Leave a campaign (any member but the owner): `member_leave` on the domain server as the
-    leaver, then the membership and bindings end as for a removal and the leaver's open sockets
-    are told.
+    """Leave a campaign, archived or not (any member but the owner): `member_leave` on the
+    domain server as the leaver, then the membership and bindings end as for a removal and
+    the leaver's open sockets are told.
 
     Raises NotFound, Conflict and the domain client's errors."""
-    membership = campaign_access(campaign_id=campaign.id, user=user, writable=True)
+    # An archived campaign can be left too: it is read-only for play, and leaving is how it
+    # goes off a member's dashboard.
+    membership = campaign_access(campaign_id=campaign.id, user=user)
     if membership.role == Role.OWNER:
         raise Conflict(
             _("The owner cannot leave their own campaign."),
