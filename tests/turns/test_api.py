@@ -177,18 +177,20 @@ def test_an_action_is_accepted_and_announced_when_the_broker_is_down(
     assert sorted(event.event_type for event in published) == ["room.entry", "turn.job"]
 
 
+def _act(room, user, key, body="roll 1d20"):
+    return client_for(user).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions", {"body": body}, format="json",
+        HTTP_IDEMPOTENCY_KEY=key,
+    )  # fmt: skip
+
+
 def test_an_action_short_of_credits_says_why_and_where_to_look(dnd_room, turn_urls):
     from apps.quota.services import quota_account_for, quota_reserve
 
     room = dnd_room
     available = quota_account_for(user=room.player).balance
     quota_reserve(user=room.player, amount=available - 4, key="elsewhere", owner_type="test")
-    response = client_for(room.player).post(
-        f"/api/campaigns/{room.campaign.id}/room/actions",
-        {"body": "roll 1d20"},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="api-action-poor",
-    )
+    response = _act(room, room.player, "api-action-poor")
     assert response.status_code == 402
     assert response.json()["error"] == {
         "code": "quota_exceeded",
@@ -212,12 +214,7 @@ def test_an_action_with_no_credits_and_none_held_says_to_ask_for_more(dnd_room, 
     room = dnd_room
     account = quota_account_for(user=room.player)
     QuotaAccount.objects.filter(pk=account.pk).update(balance=0)
-    response = client_for(room.player).post(
-        f"/api/campaigns/{room.campaign.id}/room/actions",
-        {"body": "roll 1d20"},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="api-action-broke",
-    )
+    response = _act(room, room.player, "api-action-broke")
     assert response.status_code == 402
     error = response.json()["error"]
     assert error["message"] == (
