@@ -35,6 +35,10 @@ def _flatten(detail):
 
 
 def api_exception_handler(exc, context):
+    if isinstance(exc, drf_exceptions.NotAuthenticated) and context.get("request") is not None:
+        from .authentication import token_refusal_for
+
+        exc = token_refusal_for(context["request"]) or exc
     if isinstance(exc, ApplicationError):
         return Response(exc.as_envelope(), status=exc.status)
     if isinstance(exc, SuspiciousOperation):

@@ -275,8 +275,6 @@ SAGASMITH_DELEGATION_KEY_DIR = env.str(
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        # Not a scheme: a signed-out request with a bearer token gets a 401 pointing at /mcp/saga.
-        "apps.core.authentication.PersonalTokenRefusal",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

@@ -77,6 +77,11 @@ def test_401_for_a_personal_api_token_says_where_tokens_work(api_client, user):
     assert IdempotencyRecord.objects.count() == 0
 
 
+def test_an_endpoint_open_to_everyone_ignores_a_bearer_header(api_client):
+    response = api_client.get("/api/test/open", HTTP_AUTHORIZATION="Bearer whatever")
+    assert (response.status_code, response.json()) == (200, {"signed_in": False})
+
+
 def test_a_signed_in_session_still_works_with_a_stray_bearer_header(signed_in):
     response = signed_in.post(
         "/api/test/echo", {"name": "a"}, format="json",

@@ -2,6 +2,7 @@
 
 from django.urls import include, path
 from rest_framework import serializers
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
@@ -32,6 +33,16 @@ class QuotaApi(APIView):
         raise QuotaExceeded("You have 0 credits left; this needs 1.")
 
 
+class OpenApi(APIView):
+    """Open to everyone, with the default authenticators (the site's own open endpoints opt
+    out of authentication altogether)."""
+
+    permission_classes = [AllowAny]
+
+    def get(self, request):
+        return Response({"signed_in": request.user.is_authenticated})
+
+
 class BoomApi(APIView):
     def get(self, request):
         raise RuntimeError("boom")
@@ -52,6 +63,7 @@ urlpatterns = [
     path("api/test/echo", EchoApi.as_view()),
     path("api/test/quota", QuotaApi.as_view()),
     path("api/test/boom", BoomApi.as_view()),
+    path("api/test/open", OpenApi.as_view()),
     path("api/test/throttled", ThrottledApi.as_view()),
     path("", include("sagasmith_web.urls")),
 ]
