@@ -96,7 +96,14 @@ class QuotaGrantAdmin(admin.ModelAdmin):
         # Grants are viewable but never edited: the ledger and allocations refer to them.
         return False
 
-    @admin.action(description=_("Withdraw the unused credits of the selected grants"))
+    def has_withdraw_permission(self, request):
+        # Taking credits away needs what giving them does, not just the right to look.
+        return request.user.has_perm("quota.add_quotagrant")
+
+    @admin.action(
+        description=_("Withdraw the unused credits of the selected grants"),
+        permissions=["withdraw"],
+    )
     def withdraw_unused(self, request, queryset):
         # How staff reduce a balance: through the ledger, never below what turns hold.
         withdrawn = left = 0

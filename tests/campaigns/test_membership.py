@@ -530,3 +530,25 @@ def test_leaving_after_an_attempt_that_left_on_the_domain_finishes_here(
     ended = membership_leave(campaign=campaign, user=player)
     assert ended.status == "removed"
     assert f"user:{player.pk}" not in domain_members(campaign, gm)
+
+
+def test_a_request_decided_while_moving_to_an_auto_join_link_keeps_the_links_use(
+    domains, campaign, gm, player
+):
+    from apps.campaigns.services.invites import _move_request
+
+    asked, asked_token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=2
+    )
+    auto, _token = invite_create(
+        campaign=campaign, actor=gm, mode="auto_join", expires_in=timedelta(hours=1), max_uses=2
+    )
+    outcome = invite_accept(token=asked_token, user=player)
+    stale = JoinRequest.objects.get(pk=outcome.join_request.pk)
+    join_request_decide(join_request=outcome.join_request, actor=gm, decision="reject")
+    with pytest.raises(Conflict) as exc:
+        _move_request(invite=auto, join_request=stale)
+    assert exc.value.code == "join_request_decided"
+    auto.refresh_from_db()
+    assert auto.used_count == 0
+    assert JoinRequest.objects.get().status == "rejected"

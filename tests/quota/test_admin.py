@@ -116,3 +116,23 @@ def test_staff_withdraw_unused_credits_through_the_ledger(staff_client, make_use
     assert (account.balance, account.reserved) == (0, 0)
     with pytest.raises(QuotaExceeded):
         services.quota_reserve(user=user, amount=1, key="after")
+
+
+def test_withdrawing_needs_the_right_to_grant_not_just_to_look(client, make_user, funded):
+    from django.contrib.auth.models import Permission
+
+    viewer = make_user("support@example.test", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_quotagrant"))
+    client.force_login(viewer)
+    account = funded(make_user("player@example.test"), 10)
+    grant = account.grants.get()
+    page = client.get("/admin/quota/quotagrant/")
+    assert page.status_code == 200
+    assert "withdraw_unused" not in page.content.decode()
+    client.post(
+        "/admin/quota/quotagrant/",
+        {"action": "withdraw_unused", "_selected_action": [str(grant.pk)]},
+    )
+    account.refresh_from_db()
+    assert account.balance == 10
+    assert not LedgerEntry.objects.filter(account=account, kind="expire").exists()

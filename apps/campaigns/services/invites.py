@@ -242,9 +242,15 @@ def _move_request(*, invite: CampaignInvite, join_request: JoinRequest) -> tuple
     moved_from = (join_request.invite_id, join_request.role)
     with transaction.atomic():
         _use_one(invite, now)
-        JoinRequest.objects.filter(pk=join_request.pk, status=JoinRequest.Status.PENDING).update(
-            invite=invite, role=invite.role, updated_at=now
-        )
+        moved = JoinRequest.objects.filter(
+            pk=join_request.pk, status=JoinRequest.Status.PENDING, invite_id=moved_from[0]
+        ).update(invite=invite, role=invite.role, updated_at=now)
+        if not moved:
+            # Decided (or moved by another accept) meanwhile: the use rolls back with this.
+            raise Conflict(
+                _("Your join request was just decided; reload the page."),
+                code="join_request_decided",
+            )
         audit_record(
             actor=join_request.user,
             action="campaign.invite.use",

@@ -640,12 +640,13 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                     "updated_at",
                 ]  # fmt: skip
             )
-            job_reservation_release(locked, "cancelled")
+            # The room before the account, as publication and submission take them.
             job_ended_record(
                 campaign=membership.campaign, job=locked, status=RoomTurnJob.Status.CANCELLED,
                 message=_("%(who)s cancelled “%(action)s” before it ran.")
                 % {"who": membership.user.label, "action": action_quote(locked)},
             )  # fmt: skip
+            job_reservation_release(locked, "cancelled")
         else:
             # Running, or with writes sent: the worker (or recovery) finishes publishing what
             # the domain already did, and stops before any further call.
