@@ -200,9 +200,8 @@ function connect() {
         // A new role or an archived campaign changes what this page may show and offer:
         // load it again, keeping what was being typed.
         stopped = true;
-        saveDraft();
         setState("closed", t.accessChanged);
-        window.location.reload();
+        reloadWhenSent();
         break;
       case "event":
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
@@ -245,13 +244,24 @@ window.addEventListener("online", () => {
   connect();
 });
 
-const draftKey = `sagasmith:draft:${config.campaignId || location.pathname}`;
+// Per viewer and room: another account signed in on this tab never gets it.
+const draftKey = `sagasmith:draft:${config.userId}:${config.campaignId || location.pathname}`;
 
 function saveDraft() {
   const bodyEl = form && form.querySelector("textarea");
   try {
     if (bodyEl && bodyEl.value.trim()) sessionStorage.setItem(draftKey, bodyEl.value);
   } catch (e) { /* storage may be off: the draft is lost, not the page */ }
+}
+
+function reloadWhenSent(deadline = Date.now() + 5000) {
+  // Messages still being sent (or retried) finish first: a reload would drop them.
+  if (pending.size && Date.now() < deadline) {
+    setTimeout(() => reloadWhenSent(deadline), 200);
+    return;
+  }
+  saveDraft(); // after the sends: a refused one puts its text back in the composer
+  window.location.reload();
 }
 
 function restoreDraft() {
