@@ -69,7 +69,12 @@ def test_tool_call_then_final_answer(table, llm):
     assert output.messages == (AgentMessage("The die lands.", "trigger"),)
     assert output.suggestions == ("roll again",)
     assert output.tool_calls == 1
-    assert output.usage == {"prompt_tokens": 20, "completion_tokens": 10, "total_tokens": 30}
+    assert output.usage == {
+        "model_calls": 2,
+        "prompt_tokens": 20,
+        "completion_tokens": 10,
+        "total_tokens": 30,
+    }
     # Trusted arguments replaced the model's: this campaign, its revision, the job's key.
     receipt = caller.outcomes[0].structured["receipt"]
     assert receipt["idempotency_key"] == "job-j1:1"
@@ -184,6 +189,18 @@ def test_endpoint_faults_are_classified(table, llm, entry, code, retryable):
         run(table, llm, timeout=0.5)
     classified = classify_error(caught.value)
     assert (classified.code, classified.retryable) == (code, retryable)
+
+
+def test_a_model_turn_is_charged_even_when_the_endpoint_reports_no_tokens():
+    from apps.turns.services.publish import _actual_credits
+
+    def refused():
+        return True
+
+    # Answered with words only, refused by the rules, no token counts: the model still ran.
+    assert _actual_credits({"usage": {"model_calls": 2}}, [], refused) == 1
+    # The scripted agent (no model) saying the same is free.
+    assert _actual_credits({"usage": {}}, [], refused) == 0
 
 
 def test_provider_selection(settings, monkeypatch):

@@ -339,6 +339,8 @@ class OpenAIAgent:
                 _("The agent endpoint's answer is not a chat completion: %(reason)s")
                 % {"reason": exc}
             ) from exc
+        # Counted even when the endpoint reports no tokens: the turn used a model.
+        usage["model_calls"] += 1
         for key, value in (data.get("usage") or {}).items():
             if key in ("prompt_tokens", "completion_tokens", "total_tokens") and isinstance(
                 value, int

@@ -179,7 +179,8 @@ def _actual_credits(
     the rules refused (`refused()`: a call was refused)."""
     usage = stored.get("usage") or {}
     tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
-    if not tokens and not any(op.write for op in operations) and (not operations or refused()):
+    used_model = tokens or int(usage.get("model_calls", 0))
+    if not used_model and not any(op.write for op in operations) and (not operations or refused()):
         return 0
     return 1 + len(operations) + (tokens + 999) // 1000
 
