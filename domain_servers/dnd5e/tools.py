@@ -55,7 +55,12 @@ ATTACK_ENTRY = {
             "maxLength": 16,
             "description": "Damage type.",
         },
-        "reach": integer("Melee reach in feet (default 5; 10 for reach weapons).", 5, 30),
+        "reach": integer(
+            "Melee reach in feet: 5 by default, 10 for reach weapons. An attack with a range "
+            "and no reach is ranged only (a bow); give both for a thrown weapon (a dagger).",
+            5,
+            30,
+        ),
         "range": integer(
             "Normal range in feet of a ranged or thrown attack (no range: melee only).", 5, 1000
         ),
