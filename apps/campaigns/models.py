@@ -182,6 +182,9 @@ class ActorBinding(BaseModel):
     # Follows CharacterControl: true exactly for the active binding of the named controller.
     can_control = models.BooleanField(default=False)
     can_view_private = models.BooleanField(default=True)
+    # Control a demotion to observer took: it comes back when the member plays again, if
+    # nobody took the character meanwhile (a binding made without control never gains it).
+    control_on_return = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
 
     class Meta:

@@ -406,6 +406,30 @@ def test_a_player_made_observer_controls_nothing(domains, api_client, campaign, 
     assert _controls(campaign) == [("player@example.test", True)]
 
 
+def test_playing_again_gives_no_control_the_gm_did_not_give(
+    domains, api_client, campaign, gm, player, friend
+):
+    from apps.campaigns.services.characters import binding_set
+    from apps.campaigns.services.membership import membership_change_role
+
+    _lidda(api_client, campaign, player)  # pc-1, controlled by the player
+    binding_set(campaign=Campaign.objects.get(pk=campaign.pk), actor=gm, user=friend,
+                character_id="pc-1", can_control=False)  # fmt: skip
+    binding_set(
+        campaign=Campaign.objects.get(pk=campaign.pk),
+        actor=gm,
+        user=player,
+        character_id="pc-1",
+        can_control=False,
+    )  # the GM takes it back: nobody controls
+    for role in ("observer", "player"):
+        membership_change_role(
+            campaign=Campaign.objects.get(pk=campaign.pk), actor=gm, user=friend, role=role
+        )
+    assert _controller(campaign, gm, "pc-1") is None
+    assert _controls(campaign) == [("friend@example.test", False), ("player@example.test", False)]
+
+
 def test_playing_again_does_not_take_a_character_another_member_took(
     domains, api_client, campaign, gm, player, friend
 ):

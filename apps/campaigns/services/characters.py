@@ -151,12 +151,13 @@ def _binding_upsert(
     if not created:
         binding.character_name = character_name or binding.character_name
         binding.can_view_private = can_view_private
+        binding.control_on_return = False  # a binding decided now is what stands
         if binding.status != ActorBinding.Status.ACTIVE:
             binding.status = ActorBinding.Status.ACTIVE
             binding.can_control = False  # until the control record says otherwise
         binding.save(
             update_fields=["character_name", "can_view_private", "status", "can_control",
-                           "updated_at"]
+                           "control_on_return", "updated_at"]
         )  # fmt: skip
     return binding
 
@@ -203,13 +204,12 @@ def controls_released(*, campaign: Campaign, result) -> None:
 
 
 def controls_restore(*, campaign: Campaign, actor, user) -> list[str]:
-    """A member who plays again (after watching as an observer, which released their
-    characters) takes back the characters they are still bound to that nobody controls now.
-    One another member took meanwhile stays theirs; the GM can bind it again. Returns the ids
-    restored."""
+    """A member who plays again takes back the characters their demotion to observer released
+    (`control_on_return`) that nobody controls now; one another member took meanwhile stays
+    theirs, and a binding made without control never gains it. Returns the ids restored."""
     restored = []
     bindings = ActorBinding.objects.filter(
-        campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE, can_control=False
+        campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE, control_on_return=True
     ).order_by("created_at")
     for binding in list(bindings):
         try:
@@ -218,8 +218,10 @@ def controls_restore(*, campaign: Campaign, actor, user) -> list[str]:
                 can_control=True, can_view_private=binding.can_view_private, only_if_free=True,
             )  # fmt: skip
         except (ApplicationError, DomainError):
-            continue  # taken, gone, or a monster: left as it is
-        restored.append(binding.character_id)
+            pass  # taken, gone, or a monster: left as it is
+        else:
+            restored.append(binding.character_id)
+    bindings.update(control_on_return=False)
     return restored
 
 

@@ -199,6 +199,11 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         locked.save(update_fields=["role", "updated_at"])
         receipt_apply(campaign=campaign, result=result)
         controls_released(campaign=campaign, result=result)  # an observer controls none
+        if role not in PLAYING_ROLES:
+            ActorBinding.objects.filter(
+                campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE,
+                character_id__in=result.structured.get("released_characters") or [],
+            ).update(control_on_return=True)  # fmt: skip
         # Open sockets keep the role they connected with until told: a GM demoted to player
         # must stop receiving GM-only entries at once.
         _access_changed(campaign=campaign, user=user, reason="role_changed")
