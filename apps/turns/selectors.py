@@ -18,6 +18,11 @@ def room_turn_job_is_live(owner_id: str) -> bool:
     return RoomTurnJob.objects.filter(pk=owner_id, status__in=RoomTurnJob.ACTIVE_STATUSES).exists()
 
 
+def action_quote(text: str) -> str:
+    """An action's words, short enough to name it in a sentence (usage rows, room notes)."""
+    return Truncator(text).chars(60)
+
+
 def room_turn_uses(*, reservation_ids, user_id) -> dict:
     """Quota's usage page: {reservation id: (text, url)} for room-turn reservations, e.g.
     "Room turn in <campaign>: “<action>”" linking to the room while the user is still a member. One
@@ -38,7 +43,7 @@ def room_turn_uses(*, reservation_ids, user_id) -> dict:
         # The action itself (the requester's own words) tells one turn's charge from another.
         uses[reservation_id] = (
             _("Room turn in %(campaign)s: “%(action)s”")
-            % {"campaign": name, "action": Truncator(text).chars(60)},
+            % {"campaign": name, "action": action_quote(text)},
             url,
         )
     for reservation_id in reservation_ids:

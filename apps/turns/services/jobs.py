@@ -16,7 +16,6 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
@@ -45,6 +44,7 @@ from apps.turns import conf
 from apps.turns.agents import action_audience
 from apps.turns.errors import StaleRevision, TurnError
 from apps.turns.models import Operation, RoomTurnJob
+from apps.turns.selectors import action_quote
 
 logger = logging.getLogger(__name__)
 
@@ -581,10 +581,6 @@ def job_ended_record(*, campaign: Campaign, job: RoomTurnJob, status: str, messa
     )
 
 
-def action_quote(job: RoomTurnJob) -> str:
-    return Truncator(job.text).chars(60)
-
-
 def job_reservation_release(job: RoomTurnJob, reason: str) -> bool:
     """Release the job's quota reservation if it is still active; returns whether it did."""
     if job.reservation_id is None:
@@ -644,7 +640,7 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
             job_ended_record(
                 campaign=membership.campaign, job=locked, status=RoomTurnJob.Status.CANCELLED,
                 message=_("%(who)s cancelled “%(action)s” before it ran.")
-                % {"who": membership.user.label, "action": action_quote(locked)},
+                % {"who": membership.user.label, "action": action_quote(locked.text)},
             )  # fmt: skip
             job_reservation_release(locked, "cancelled")
         else:

@@ -28,10 +28,10 @@ from apps.turns.errors import PublicationFailed
 from apps.turns.media import artifact_envelope, artifact_store, image_blocks
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.projections import projection_apply, projection_reads
+from apps.turns.selectors import action_quote
 from apps.turns.services.jobs import (
     OUTCOME_EVENT,
     LeaseLost,
-    action_quote,
     enqueue_run,
     held_by,
     job_announce,
@@ -284,7 +284,7 @@ def turn_publish(
         if cancelled:
             job_ended_record(
                 campaign=campaign, job=job, status=final,
-                message=_("“%(action)s” was cancelled.") % {"action": action_quote(job)},
+                message=_("“%(action)s” was cancelled.") % {"action": action_quote(job.text)},
             )  # fmt: skip
         elif final != RoomTurnJob.Status.SUCCEEDED and not requester.present:
             # Its player left or was removed: the others are told, in words of their own (the
@@ -292,13 +292,12 @@ def turn_publish(
             job_ended_record(
                 campaign=campaign, job=job, status=final,
                 message=_("“%(action)s” was dropped: its player is no longer in the campaign.")
-                % {"action": action_quote(job)},
+                % {"action": action_quote(job.text)},
             )  # fmt: skip
         # The requester's own outcome: why it failed, or (cancelled) the dice of a write the
         # domain made anyway, read for them alone.
-        if not (final == RoomTurnJob.Status.SUCCEEDED or (cancelled and not data.get("dice"))) and (
-            requester.present
-        ):
+        own_outcome = final != RoomTurnJob.Status.SUCCEEDED and (not cancelled or data.get("dice"))
+        if own_outcome and requester.present:
             room_event_record(
                 campaign=campaign,
                 event_type=OUTCOME_EVENT,
