@@ -235,6 +235,13 @@ def _use_one(invite: CampaignInvite, now) -> None:
         raise Conflict(_("This invite has no uses left."), code="invite_exhausted")
 
 
+def _give_back_one(invite: CampaignInvite) -> None:
+    """Return a use `_use_one` took, for an attempt undone."""
+    CampaignInvite.objects.filter(pk=invite.pk, used_count__gt=0).update(
+        used_count=F("used_count") - 1, updated_at=timezone.now()
+    )
+
+
 def _move_request(*, invite: CampaignInvite, join_request: JoinRequest) -> tuple:
     """Move a pending request to `invite` (using one of its uses, taking its role); returns
     the (invite id, role) it had."""
@@ -268,9 +275,7 @@ def _undo_move(*, invite: CampaignInvite, join_request: JoinRequest, moved_from:
             pk=join_request.pk, status=JoinRequest.Status.PENDING
         ).update(invite_id=moved_from[0], role=moved_from[1], updated_at=timezone.now())
         if moved_back:
-            CampaignInvite.objects.filter(pk=invite.pk, used_count__gt=0).update(
-                used_count=F("used_count") - 1, updated_at=timezone.now()
-            )
+            _give_back_one(invite)
 
 
 def _undo_request(*, invite: CampaignInvite, join_request: JoinRequest) -> None:
@@ -279,6 +284,4 @@ def _undo_request(*, invite: CampaignInvite, join_request: JoinRequest) -> None:
             pk=join_request.pk, status=JoinRequest.Status.PENDING
         ).delete()
         if deleted:
-            CampaignInvite.objects.filter(pk=invite.pk, used_count__gt=0).update(
-                used_count=F("used_count") - 1, updated_at=timezone.now()
-            )
+            _give_back_one(invite)
