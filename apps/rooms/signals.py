@@ -4,8 +4,7 @@ from django.dispatch import receiver
 
 from apps.accounts.events import sessions_ended
 from apps.campaigns.models import CampaignMembership
-from apps.projections.dispatch import ACCESS_REVOKED
-from apps.projections.services import outbox_emit
+from apps.campaigns.services.access import member_access_changed
 
 
 @receiver(sessions_ended)
@@ -16,9 +15,4 @@ def _close_sockets_of_ended_sessions(sender, user, **kwargs):
         user=user, status=CampaignMembership.Status.ACTIVE
     ).values_list("campaign_id", flat=True)
     for campaign_id in campaigns:
-        outbox_emit(
-            event_type=ACCESS_REVOKED,
-            campaign_id=campaign_id,
-            payload={"user_id": str(user.id), "reason": "signed_out"},
-            audience={"users": [str(user.id)]},
-        )
+        member_access_changed(campaign_id=campaign_id, user=user, reason="signed_out")

@@ -37,3 +37,22 @@ def campaign_access(
             recovery=_("Archived campaigns are read-only."),
         )
     return membership
+
+
+def access_changed(*, campaign_id, user_ids, reason: str, **payload) -> None:
+    """Tell these users' open room sockets to read their access again: gone, a new role, an
+    archived campaign or an ended session. Call inside the transaction that changed it."""
+    from apps.projections.dispatch import ACCESS_REVOKED
+    from apps.projections.services import outbox_emit
+
+    outbox_emit(
+        event_type=ACCESS_REVOKED,
+        campaign_id=campaign_id,
+        payload={**payload, "reason": reason},
+        audience={"users": [str(user_id) for user_id in user_ids]},
+    )
+
+
+def member_access_changed(*, campaign_id, user, reason: str) -> None:
+    """`access_changed` for one member, whom the event names."""
+    access_changed(campaign_id=campaign_id, user_ids=[user.id], reason=reason, user_id=str(user.id))

@@ -15,6 +15,7 @@ from apps.domains.client import domain_call
 from apps.domains.registry import get_plugin
 
 from ..models import Campaign, CampaignMembership
+from .access import access_changed
 from .authority import receipt_revision
 
 # Campaign ids derive from (owner, creation key), so a retried create reaches the same domain
@@ -120,17 +121,12 @@ def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
         locked.archived_at = timezone.now()
         locked.save(update_fields=["status", "archived_at", "updated_at"])
         # Open rooms turn read-only at once: every member's sockets re-read their access.
-        from apps.projections.dispatch import ACCESS_REVOKED
-        from apps.projections.services import outbox_emit
-
-        members = CampaignMembership.objects.filter(
-            campaign=locked, status=CampaignMembership.Status.ACTIVE
-        ).values_list("user_id", flat=True)
-        outbox_emit(
-            event_type=ACCESS_REVOKED,
+        access_changed(
             campaign_id=locked.id,
-            payload={"reason": "archived"},
-            audience={"users": [str(user_id) for user_id in members]},
+            user_ids=CampaignMembership.objects.filter(
+                campaign=locked, status=CampaignMembership.Status.ACTIVE
+            ).values_list("user_id", flat=True),
+            reason="archived",
         )
         audit_record(
             actor=actor, action="campaign.archive", subject_type="campaign", subject_id=locked.id

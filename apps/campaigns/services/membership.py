@@ -14,7 +14,7 @@ from apps.domains.client import DomainResult, principal_for
 from apps.domains.errors import DomainError
 
 from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
-from .access import campaign_access
+from .access import campaign_access, member_access_changed
 from .authority import authority_write, campaign_refresh, receipt_apply
 from .characters import PLAYING_ROLES, controls_released, controls_restore, lock_bindings
 
@@ -206,7 +206,7 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
             ).update(control_on_return=True)  # fmt: skip
         # Open sockets keep the role they connected with until told: a GM demoted to player
         # must stop receiving GM-only entries at once.
-        _access_changed(campaign=campaign, user=user, reason="role_changed")
+        member_access_changed(campaign_id=campaign.id, user=user, reason="role_changed")
         audit_record(
             actor=actor,
             action="campaign.member.role",
@@ -313,7 +313,7 @@ def _membership_end(
         if result is not None:
             receipt_apply(campaign=campaign, result=result)
             controls_released(campaign=campaign, result=result)
-        _access_changed(campaign=campaign, user=user, reason=reason)
+        member_access_changed(campaign_id=campaign.id, user=user, reason=reason)
         audit_record(
             actor=actor,
             action=action,
@@ -322,16 +322,3 @@ def _membership_end(
             details={"user_id": str(user.id), "role": locked.role},
         )
     return locked
-
-
-def _access_changed(*, campaign: Campaign, user, reason: str) -> None:
-    """Tell `user`'s open sockets to re-read their membership (call inside the transaction)."""
-    from apps.projections.dispatch import ACCESS_REVOKED
-    from apps.projections.services import outbox_emit
-
-    outbox_emit(
-        event_type=ACCESS_REVOKED,
-        campaign_id=campaign.id,
-        payload={"user_id": str(user.id), "reason": reason},
-        audience={"users": [str(user.id)]},
-    )
