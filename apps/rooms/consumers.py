@@ -279,16 +279,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         membership = await database_sync_to_async(_access)(
             self.campaign_id, self.user, self.session_key
         )
+        await self._follow(membership, reason=event.get("reason") or "removed")
+
+    async def _follow(self, membership, *, reason: str = "removed") -> bool:
+        """Act on the access just read: end the socket when its session ended or the member is
+        gone (False); else take the membership's role (what this socket is sent follows it at
+        once) and tell the page when its role or the campaign's state changed (True)."""
         if membership is SIGNED_OUT:
             await self._end(CLOSE_UNAUTHENTICATED)
-        elif membership is None:
-            await self._revoke(event.get("reason") or "removed")
-        else:
-            await self._follow(membership)
-
-    async def _follow(self, membership) -> None:
-        """Take the membership's role (what this socket is sent follows it at once) and tell
-        the page when its role or the campaign's state changed, so it shows what it may do."""
+            return False
+        if membership is None:
+            await self._revoke(reason)
+            return False
         archived = membership.campaign.status != Campaign.Status.ACTIVE
         changed = membership.role != self.role or archived != self.archived
         self.role, self.archived = membership.role, archived
@@ -296,6 +298,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(
                 {"type": "access.changed", "role": membership.role, "archived": archived}
             )
+        return True
 
     async def room_tick(self, event):
         if self.room_id is None:
@@ -303,13 +306,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         membership, last = await _beat(
             self.campaign_id, self.user, self.channel_name, self.session_key
         )
-        if membership is SIGNED_OUT:
-            await self._end(CLOSE_UNAUTHENTICATED)
+        if not await self._follow(membership):
             return
-        if membership is None:
-            await self._revoke("removed")
-            return
-        await self._follow(membership)
         if last > self.cursor:
             await self.catch_up()  # reconciliation: covers a lost wake-up with no later traffic
         await self.send_json({"type": "heartbeat"})
