@@ -374,8 +374,7 @@ function mergeJob(job) {
   if (!before || before.status !== job.status) {
     const label = t[job.status] || job.status;
     // "Your turn" only for the viewer's own; a GM hears whose turn it is.
-    const own = !job.requester_id || (viewer && job.requester_id === viewer);
-    const whose = own ? t.job_status : format(t.job_status_of, { who: requesterName(job) || t.a_player });
+    const whose = !job.requester_id || ownJob(job) ? t.job_status : format(t.job_status_of, { who: requesterName(job) || t.a_player });
     announce(`${whose}: ${label}${job.error && job.error.message ? ` — ${job.error.message}` : ""}`);
   }
 }
@@ -420,11 +419,15 @@ function renderJobs() {
   empty.hidden = active.length > 0;
 }
 
+function ownJob(job) {
+  return Boolean(viewer) && job.requester_id === viewer;
+}
+
 function requesterName(job) {
   // "You" for the viewer's own turns, else the member's name; nothing when the page does not
   // know it.
   if (!job.requester_id) return "";
-  if (viewer && job.requester_id === viewer) return t.you;
+  if (ownJob(job)) return t.you;
   return members.get(job.requester_id) || "";
 }
 
@@ -432,7 +435,7 @@ function cancelLabel(job) {
   const status = t[job.status] || job.status;
   const text = shorten(job.text, MAX_JOB_TEXT);
   if (!text) return `${t.cancel_label} (${status})`;
-  if (viewer && job.requester_id === viewer) return format(t.cancel_own, { text, status });
+  if (ownJob(job)) return format(t.cancel_own, { text, status });
   const who = requesterName(job);
   return who ? format(t.cancel_other, { who, text, status }) : format(t.cancel_text, { text, status });
 }
