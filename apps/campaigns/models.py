@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.models import BaseModel
@@ -56,7 +57,9 @@ class CampaignMembership(BaseModel):
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
+        # Removed by a GM: an auto-join link no longer admits them without a GM's approval.
         REMOVED = "removed", _("removed")
+        LEFT = "left", _("left")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -66,6 +69,8 @@ class CampaignMembership(BaseModel):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
     )
+    # The start of the current membership: a member who comes back keeps their row.
+    joined_at = models.DateTimeField(_("joined at"), default=timezone.now)
     removed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -55,6 +55,34 @@ def active_invites(*, campaign) -> QuerySet[CampaignInvite]:
     ).order_by("-created_at")
 
 
+def invites_listed(*, campaign, limit: int = 50) -> list[CampaignInvite]:
+    """The campaign's newest invites, each with `state` (live, expired, used_up or revoked) and
+    `admits_at_once` (an auto-join invite whose creator still manages the campaign; any other
+    files a join request), for the settings page."""
+    managers = set(
+        CampaignMembership.objects.filter(
+            campaign=campaign,
+            status=CampaignMembership.Status.ACTIVE,
+            role__in=[CampaignMembership.Role.OWNER, CampaignMembership.Role.GM],
+        ).values_list("user_id", flat=True)
+    )
+    now = timezone.now()
+    invites = list(CampaignInvite.objects.filter(campaign=campaign).order_by("-created_at")[:limit])
+    for invite in invites:
+        if invite.revoked_at is not None:
+            invite.state = "revoked"
+        elif invite.expires_at <= now:
+            invite.state = "expired"
+        elif invite.used_count >= invite.max_uses:
+            invite.state = "used_up"
+        else:
+            invite.state = "live"
+        invite.admits_at_once = (
+            invite.mode == CampaignInvite.Mode.AUTO_JOIN and invite.created_by_id in managers
+        )
+    return invites
+
+
 def pending_join_requests(*, campaign) -> QuerySet[JoinRequest]:
     return JoinRequest.objects.select_related("user").filter(
         campaign=campaign, status=JoinRequest.Status.PENDING

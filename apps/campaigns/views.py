@@ -25,13 +25,20 @@ from .models import CampaignInvite, CampaignMembership, JoinRequest
 from .services.access import NOT_A_MEMBER, campaign_access
 from .services.campaigns import campaign_archive, campaign_create
 from .services.characters import (
+    PLAYING_ROLES,
     binding_remove,
     binding_set,
     campaign_characters,
     character_create_for,
     character_form_for,
 )
-from .services.invites import invite_accept, invite_create, invite_lookup, invite_problem
+from .services.invites import (
+    invite_accept,
+    invite_admits_at_once,
+    invite_create,
+    invite_lookup,
+    invite_problem,
+)
 from .services.invites import invite_revoke as invite_revoke_service
 from .services.membership import (
     join_request_decide,
@@ -140,9 +147,7 @@ def campaign_settings(request, campaign_id):
             "is_owner": membership.role == CampaignMembership.Role.OWNER,
             "system_label": _system_label(campaign.system_id),
             "members": members,
-            "invites": CampaignInvite.objects.filter(campaign=campaign).order_by("-created_at")[
-                :50
-            ],
+            "invites": selectors.invites_listed(campaign=campaign),
             "join_requests": selectors.pending_join_requests(campaign=campaign),
             "bindings": selectors.bindings_for(campaign=campaign),
             "invite_form": InviteCreateForm(),
@@ -310,7 +315,11 @@ def binding_new(request, campaign_id):
 @require_POST
 def binding_delete(request, campaign_id):
     membership = _membership_or_404(request, campaign_id)
-    user = get_object_or_404(User, pk=request.POST.get("user_id"))
+    try:
+        user_id = uuid.UUID(request.POST.get("user_id", ""))
+    except ValueError:
+        raise PageNotFound(_("No such member.")) from None
+    user = get_object_or_404(User, pk=user_id)
     return _run(
         request,
         campaign_id,
@@ -342,6 +351,11 @@ def character_new(request, campaign_id):
     campaign = membership.campaign
     if campaign.status == campaign.Status.ARCHIVED:
         messages.info(request, _("This campaign is archived: no new characters."))
+        return redirect("campaign-detail", campaign_id=campaign.id)
+    if membership.role not in PLAYING_ROLES:
+        messages.info(
+            request, _("Observers cannot create characters. Ask a GM to make you a player.")
+        )
         return redirect("campaign-detail", campaign_id=campaign.id)
     token = request.POST.get("form_token") or uuid.uuid4().hex
     if request.method == "POST":
@@ -388,6 +402,9 @@ def invite_landing(request, token):
         "campaign": campaign,
         "system_label": _system_label(campaign.system_id),
         "problem": invite_problem(invite),
+        "joins_now": invite_admits_at_once(
+            invite, request.user if request.user.is_authenticated else None
+        ),
     }
     if not request.user.is_authenticated:
         next_qs = urlencode({"next": request.path})

@@ -480,7 +480,7 @@ def test_a_member_leaves_on_the_domain_and_here(domains, api_client, campaign, g
     api_client.force_authenticate(player)
     left = api_client.delete(f"/api/campaigns/{campaign.id}/members/{player.id}")
     assert left.status_code == 200, left.content
-    assert (left.json()["status"], left.json()["role"]) == ("removed", "player")
+    assert (left.json()["status"], left.json()["role"]) == ("left", "player")
     assert f"user:{player.pk}" not in domain_members(campaign, gm)
     assert ActorBinding.objects.get(user=player).status == "removed"
     event = OutboxEvent.objects.get(event_type="access.revoked", payload__reason="left")
@@ -510,7 +510,7 @@ def test_the_owner_cannot_leave_and_an_archived_campaign_can_be_left(
     api_client.force_authenticate(player)
     left = api_client.delete(f"/api/campaigns/{campaign.id}/members/{player.id}")
     assert left.status_code == 200
-    assert CampaignMembership.objects.get(user=player).status == "removed"
+    assert CampaignMembership.objects.get(user=player).status == "left"
     assert f"user:{player.pk}" not in domain_members(campaign, gm)
 
 
@@ -528,7 +528,7 @@ def test_leaving_after_an_attempt_that_left_on_the_domain_finishes_here(
         requester=player, campaign_id=campaign.domain_id,
     )  # fmt: skip
     ended = membership_leave(campaign=campaign, user=player)
-    assert ended.status == "removed"
+    assert ended.status == "left"
     assert f"user:{player.pk}" not in domain_members(campaign, gm)
 
 
@@ -552,3 +552,48 @@ def test_a_request_decided_while_moving_to_an_auto_join_link_keeps_the_links_use
     auto.refresh_from_db()
     assert auto.used_count == 0
     assert JoinRequest.objects.get().status == "rejected"
+
+
+def test_an_auto_join_link_readmits_who_left_but_not_who_a_gm_removed(
+    domains, client, campaign, gm, player, make_user
+):
+    from apps.campaigns.services.membership import membership_leave, membership_remove
+
+    leaver = make_user("leaver@example.test")
+    _invite_row, token = invite_create(
+        campaign=campaign, actor=gm, mode="auto_join", expires_in=timedelta(hours=1), max_uses=9
+    )
+    invite_accept(token=token, user=player)
+    invite_accept(token=token, user=leaver)
+    first_joined = CampaignMembership.objects.get(user=leaver).joined_at
+    campaign.refresh_from_db()
+    membership_remove(campaign=campaign, actor=gm, user=player)
+    campaign.refresh_from_db()
+    membership_leave(campaign=campaign, user=leaver)
+    assert dict(CampaignMembership.objects.values_list("user__email", "status")) == {
+        gm.email: "active", player.email: "removed", leaver.email: "left",
+    }  # fmt: skip
+    # The landing page says what will happen before they click.
+    client.force_login(player)
+    page = client.get(f"/invites/{token}").content.decode()
+    assert "A GM approves your request" in page and "Request to join" in page
+    back = invite_accept(token=token, user=player)
+    assert (back.membership, back.join_request.status) == (None, "pending")
+    assert f"user:{player.pk}" not in domain_members(campaign, gm)
+    again = invite_accept(token=token, user=leaver)
+    assert again.membership.status == "active"
+    assert again.membership.joined_at > first_joined
+
+
+def test_archiving_declines_the_requests_still_waiting(domains, campaign, gm, player, client):
+    from apps.campaigns.services.campaigns import campaign_archive
+
+    _invite_row, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    invite_accept(token=token, user=player)
+    campaign_archive(campaign=campaign, actor=gm)
+    request = JoinRequest.objects.get()
+    assert (request.status, request.decided_by) == ("rejected", gm)
+    client.force_login(player)
+    assert "campaign archived" in client.get("/").content.decode()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db.models import F
 from django.test import override_settings
 
 from apps.campaigns.models import Campaign, CampaignInvite, JoinRequest
@@ -209,8 +210,10 @@ def test_an_archived_campaigns_settings_offer_no_changes(domains, client, campai
     )
     active = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
     forms = re.compile(r'action="/campaigns/[^"]+/(settings/[^"]*)"')
+    # Only a live invite can be revoked: the one `join` used up shows "used up".
     revokes = [
-        f"settings/invites/{i.id}/revoke" for i in CampaignInvite.objects.filter(revoked_at=None)
+        f"settings/invites/{i.id}/revoke"
+        for i in CampaignInvite.objects.filter(revoked_at=None, used_count__lt=F("max_uses"))
     ]
     assert len(revokes) >= 1
     assert sorted(set(forms.findall(active))) == sorted(
@@ -254,3 +257,56 @@ def test_an_auto_join_landing_lets_someone_waiting_on_a_request_join(
     response = client.post(f"/invites/{auto}", follow=True)
     assert response.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
     assert f"You joined “{campaign.name}”." in response.content.decode()
+
+
+def test_the_invites_table_says_how_each_invite_joins_and_whether_it_still_works(
+    domains, client, campaign, gm, player, make_user
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.campaigns.services.invites import invite_create
+    from apps.campaigns.services.membership import membership_change_role
+
+    co_gm = make_user("co-gm@example.test")
+    join(campaign, gm, co_gm)  # a request invite, now used up
+    membership_change_role(campaign=campaign, actor=gm, user=co_gm, role="gm")
+    own, _t = invite_create(campaign=campaign, actor=gm, mode="auto_join",
+                            expires_in=timedelta(hours=1), max_uses=2)  # fmt: skip
+    theirs, _t = invite_create(campaign=campaign, actor=co_gm, mode="auto_join",
+                               expires_in=timedelta(hours=1), max_uses=2)  # fmt: skip
+    old, _t = invite_create(campaign=campaign, actor=gm, mode="request",
+                            expires_in=timedelta(hours=1), max_uses=2)  # fmt: skip
+    CampaignInvite.objects.filter(pk=old.pk).update(expires_at=timezone.now())
+    membership_change_role(campaign=campaign, actor=gm, user=co_gm, role="player")
+    client.force_login(gm)
+    html = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    rows = re.findall(r"<tr><td>(.*?)</tr>", html, re.S)
+    text = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip() for row in rows]
+    assert [t.split(" until ")[0] if " until " in t else t for t in text] == [
+        "By request · player 0/2 expired",
+        "By request · player Made as auto-join by someone no longer a GM: a GM approves each "
+        "request. 0/2",
+        "At once · player 0/2",
+        "By request · player 1/1 used up",
+    ]
+    revokes = re.findall(r'action="/campaigns/[^"]+/settings/invites/([^/]+)/revoke"', html)
+    assert sorted(revokes) == sorted([str(own.id), str(theirs.id)])
+    assert text[2].endswith(" UTC Revoke")
+
+
+def test_bad_binding_ids_and_observers_get_answers_not_errors(
+    domains, client, campaign, gm, player
+):
+    join(campaign, gm, player, role="observer")
+    client.force_login(gm)
+    bad = client.post(
+        f"/campaigns/{campaign.id}/settings/bindings/remove", {"user_id": "not-a-uuid"}
+    )
+    assert bad.status_code == 404
+    assert "No such member." in bad.content.decode()
+    client.force_login(player)
+    form = client.get(f"/campaigns/{campaign.id}/characters/new", follow=True)
+    assert form.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
+    assert "Observers cannot create characters." in form.content.decode()

@@ -14,7 +14,7 @@ from apps.core.services import audit_record
 from apps.domains.client import domain_call
 from apps.domains.registry import get_plugin
 
-from ..models import Campaign, CampaignMembership
+from ..models import Campaign, CampaignMembership, JoinRequest
 from .access import access_changed
 from .authority import receipt_revision
 
@@ -120,6 +120,13 @@ def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
         locked.status = Campaign.Status.ARCHIVED
         locked.archived_at = timezone.now()
         locked.save(update_fields=["status", "archived_at", "updated_at"])
+        # Nobody can decide them any more: they end declined, so their requesters see it.
+        JoinRequest.objects.filter(campaign=locked, status=JoinRequest.Status.PENDING).update(
+            status=JoinRequest.Status.REJECTED,
+            decided_by=actor,
+            decided_at=locked.archived_at,
+            updated_at=locked.archived_at,
+        )
         # Open rooms turn read-only at once: every member's sockets re-read their access.
         access_changed(
             campaign_id=locked.id,

@@ -153,21 +153,14 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
     else:
         created = False
         if (
-            invite.mode == CampaignInvite.Mode.AUTO_JOIN
-            and pending.invite_id != invite.id
+            pending.invite_id != invite.id
             and invite_problem(invite) is None
-            and _still_manages(campaign, invite.created_by_id)
+            and invite_admits_at_once(invite, user)
         ):
             # Waiting on a request filed through another invite: this one admits at once, so
             # the request moves to it (one of its uses) and is approved below.
             moved_from = _move_request(invite=invite, join_request=pending)
-    if (
-        invite.mode == CampaignInvite.Mode.REQUEST
-        or pending.invite_id != invite.id
-        # An auto-join invite admits on its creator's authority; once they no longer manage
-        # the campaign, the request waits for a GM who does.
-        or not _still_manages(campaign, invite.created_by_id)
-    ):
+    if pending.invite_id != invite.id or not invite_admits_at_once(invite, user):
         return InviteOutcome(campaign=campaign, join_request=pending, already=not created)
 
     from .membership import join_request_decide
@@ -184,6 +177,23 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
         raise
     return InviteOutcome(
         campaign=campaign, membership=membership_for(campaign_id=campaign.id, user=decided.user)
+    )
+
+
+def invite_admits_at_once(invite: CampaignInvite, user=None) -> bool:
+    """Whether using the invite makes `user` (None: whoever signs in) a member at once rather
+    than filing a join request: an auto-join invite admits on its creator's authority while
+    they still manage the campaign, and never someone a GM removed, who comes back only with
+    a GM's approval."""
+    if invite.mode != CampaignInvite.Mode.AUTO_JOIN:
+        return False
+    if not _still_manages(invite.campaign, invite.created_by_id):
+        return False
+    return (
+        user is None
+        or not CampaignMembership.objects.filter(
+            campaign_id=invite.campaign_id, user=user, status=CampaignMembership.Status.REMOVED
+        ).exists()
     )
 
 

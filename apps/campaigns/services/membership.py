@@ -151,8 +151,9 @@ def _membership_upsert(*, campaign: Campaign, user, role: str) -> CampaignMember
     if not created:
         membership.role = role
         membership.status = CampaignMembership.Status.ACTIVE
+        membership.joined_at = timezone.now()
         membership.removed_at = None
-        membership.save(update_fields=["role", "status", "removed_at", "updated_at"])
+        membership.save(update_fields=["role", "status", "joined_at", "removed_at", "updated_at"])
     return membership
 
 
@@ -304,7 +305,11 @@ def _membership_end(
         locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)
         # The campaign before the bindings, as binding changes take them.
         lock_bindings(campaign)
-        locked.status = CampaignMembership.Status.REMOVED
+        locked.status = (
+            CampaignMembership.Status.LEFT
+            if reason == "left"
+            else CampaignMembership.Status.REMOVED
+        )
         locked.removed_at = now
         locked.save(update_fields=["status", "removed_at", "updated_at"])
         ActorBinding.objects.filter(
