@@ -120,6 +120,13 @@ def _b64_or_empty(value: str) -> bytes:
         return b""
 
 
+def private_keys_check(value: str) -> None:
+    """Raise ImproperlyConfigured unless `value` is a usable SAGASMITH_DELEGATION_PRIVATE_KEYS
+    (production settings call it, so a malformed key stops the process at start, not at the
+    first turn)."""
+    _keyring_from_env(value)
+
+
 def _keyring_from_env(value: str) -> Keyring:
     try:
         entries = json.loads(value)

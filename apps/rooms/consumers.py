@@ -28,6 +28,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
 from apps.accounts.middleware import session_store, session_user
+from apps.accounts.selectors import legal_acceptance_required
 from apps.campaigns.models import Campaign
 from apps.campaigns.selectors import membership_for
 from apps.projections.groups import room_group, user_group
@@ -46,6 +47,7 @@ CLOSE_BAD_REQUEST = 4400  # malformed campaign id or `after`
 CLOSE_UNAUTHENTICATED = 4401  # no signed-in session (at connect or ended since): sign in
 CLOSE_ACCESS_REVOKED = 4403  # removed from the campaign while connected: do not reconnect
 CLOSE_NOT_FOUND = 4404  # no such campaign, or not a member (deliberately indistinguishable)
+CLOSE_TERMS_NOT_ACCEPTED = 4412  # newer terms or privacy notice to accept: reload the page
 
 
 # Every socket in a room that may see an entry or event is sent the same text: encode it once
@@ -67,8 +69,15 @@ def heartbeat_seconds() -> float:
     return float(getattr(settings, "ROOMS_HEARTBEAT_SECONDS", 20))
 
 
+TERMS_NOT_ACCEPTED = "terms_not_accepted"
+
+
 @database_sync_to_async
 def _open(campaign_id, user, channel_name):
+    # As for pages: nothing of the product until the current terms are accepted. A new version
+    # comes with a restart, which reconnects every socket through here.
+    if legal_acceptance_required(user=user):
+        return TERMS_NOT_ACCEPTED, None, []
     membership = membership_for(campaign_id=campaign_id, user=user)
     if membership is None:
         return None, None, []
@@ -154,6 +163,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
         membership, room, present = await _open(self.campaign_id, user, self.channel_name)
+        if membership is TERMS_NOT_ACCEPTED:
+            await self.close(code=CLOSE_TERMS_NOT_ACCEPTED)
+            return
         if membership is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return

@@ -134,6 +134,21 @@ class SagaMCPMount:
                 [(b"www-authenticate", b'Bearer realm="saga"')],
             )
             return
+        from apps.accounts.selectors import legal_acceptance_required
+
+        if legal_acceptance_required(user=user):
+            # As for the site and its API: no use of the product until the current terms are
+            # accepted (the token stays valid for afterwards).
+            await _json(
+                send,
+                403,
+                error_envelope(
+                    code="terms_not_accepted",
+                    message="Accept the current terms of service and privacy policy.",
+                    recovery="Open /legal/accept in the browser, then call again.",
+                ),
+            )
+            return
         if self.session_manager is None:
             await _json(
                 send,

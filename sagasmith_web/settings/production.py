@@ -18,8 +18,16 @@ if not REDIS_URL:
     _problems.append("REDIS_URL must be set")
 if not ALLOWED_HOSTS:
     _problems.append("DJANGO_ALLOWED_HOSTS must list the public host names")
-if not env.str("SAGASMITH_DELEGATION_PRIVATE_KEYS", default=""):
+_private_keys = env.str("SAGASMITH_DELEGATION_PRIVATE_KEYS", default="")
+if not _private_keys:
     _problems.append("SAGASMITH_DELEGATION_PRIVATE_KEYS must list the delegation signing keys")
+else:
+    from apps.domains.keys import private_keys_check
+
+    try:
+        private_keys_check(_private_keys)
+    except ImproperlyConfigured as exc:
+        _problems.append(str(exc))
 if _problems:
     raise ImproperlyConfigured("Production settings refused: " + "; ".join(_problems))
 

@@ -60,6 +60,17 @@ def test_production_refuses_sqlite_even_with_everything_else():
     assert "REDIS_URL must be set" not in result.stderr
 
 
+def test_production_refuses_malformed_delegation_keys():
+    for keys, problem in (
+        ('[{"kid": "a", "private": "x"}]', "key 'a' is neither a PEM nor 32 base64 bytes"),
+        ("not json", "SAGASMITH_DELEGATION_PRIVATE_KEYS is not JSON"),
+        ("[]", "SAGASMITH_DELEGATION_PRIVATE_KEYS must be a non-empty JSON list"),
+    ):
+        result = run_check({**COMPLETE_ENV, "SAGASMITH_DELEGATION_PRIVATE_KEYS": keys})
+        assert result.returncode != 0
+        assert problem in result.stderr
+
+
 def test_production_starts_with_everything_and_is_secure():
     result = run_check(
         COMPLETE_ENV,

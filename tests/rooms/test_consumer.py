@@ -15,6 +15,7 @@ from apps.rooms.consumers import (
     CLOSE_ACCESS_REVOKED,
     CLOSE_BAD_REQUEST,
     CLOSE_NOT_FOUND,
+    CLOSE_TERMS_NOT_ACCEPTED,
     CLOSE_UNAUTHENTICATED,
 )
 from apps.rooms.models import Presence
@@ -89,6 +90,13 @@ async def test_denied_connections_close_with_documented_codes(memory_layer, tabl
     assert (await comm.receive_output(timeout=3))["code"] == CLOSE_NOT_FOUND
     comm = await open_socket(campaign, owner.user, after="x")
     assert (await comm.receive_output(timeout=3))["code"] == CLOSE_BAD_REQUEST
+
+
+async def test_a_member_with_newer_terms_to_accept_is_refused(memory_layer, table, settings):
+    campaign, owner, _ = table
+    settings.SAGASMITH_TERMS_VERSION = "a-newer-version"
+    comm = await open_socket(campaign, owner.user)
+    assert (await comm.receive_output(timeout=3))["code"] == CLOSE_TERMS_NOT_ACCEPTED
 
 
 async def _signed_in_cookie(client, user) -> str:

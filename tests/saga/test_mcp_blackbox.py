@@ -342,6 +342,25 @@ async def test_http_rejects_missing_or_bad_token(http_server):
             assert response.headers["www-authenticate"] == 'Bearer realm="saga"'
 
 
+async def test_http_refuses_a_user_with_newer_terms_to_accept(
+    http_server, django_user_model, settings
+):
+    import httpx2
+
+    user = await sync_to_async(django_user_model.objects.create_user)(
+        email="terms@example.com", password="x-12345678"
+    )
+    _, raw = await sync_to_async(api_token_create)(user=user, name="test")
+    settings.SAGASMITH_TERMS_VERSION = "a-newer-version"
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    async with httpx2.AsyncClient() as raw_client:
+        response = await raw_client.post(
+            http_server, json=body, headers={"Authorization": f"Bearer {raw}"}
+        )
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "terms_not_accepted"
+
+
 async def test_http_other_users_saga_is_not_found(http_server, django_user_model):
     create = sync_to_async(django_user_model.objects.create_user)
     owner, intruder = await create(email="o@example.com"), await create(email="i@example.com")
