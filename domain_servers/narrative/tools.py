@@ -255,6 +255,12 @@ def fact_add(call: Call) -> Outcome:
     )
 
 
+def _made_order(entity_id: str) -> tuple[int, str]:
+    # Ids count up across kinds ("clock-3" before "clock-11"): sorted as made, not as text.
+    number = entity_id.rpartition("-")[2]
+    return (int(number) if number.isdigit() else 0, entity_id)
+
+
 def story_get(call: Call) -> View:
     state = call.state
     current = state["current_scene"]
@@ -267,9 +273,13 @@ def story_get(call: Call) -> View:
         {
             "audience": call.audience,
             "scene": scene,
-            "threads": [state["threads"][k] for k in sorted(state["threads"])],
-            "clocks": [state["clocks"][k] for k in sorted(state["clocks"])],
-            "facts": [f for k, f in sorted(state["facts"].items()) if visible(call, f["audience"])],
+            "threads": [state["threads"][k] for k in sorted(state["threads"], key=_made_order)],
+            "clocks": [state["clocks"][k] for k in sorted(state["clocks"], key=_made_order)],
+            "facts": [
+                state["facts"][k]
+                for k in sorted(state["facts"], key=_made_order)
+                if visible(call, state["facts"][k]["audience"])
+            ],
         }
     )
 

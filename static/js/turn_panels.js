@@ -538,7 +538,9 @@ function diceItem(roll) {
         el("span", { class: "turn-roll__title" }, roll.label || t.roll),
         el("span", { class: "turn-roll__line" },
           roll.expression ? `${roll.expression} = ` : "", el("strong", {}, String(roll.total ?? "")),
-          breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null)),
+          breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null,
+          // The oracle's answer, as the narration says it ("yes, but").
+          roll.result ? el("strong", { class: "turn-roll__outcome" }, ` ${String(roll.result).toUpperCase()}`) : null)),
     );
   }
   return item;

@@ -56,3 +56,18 @@ def test_the_dice_panel_gets_the_addends_and_dropped_dice_of_a_roll():
             "dropped": [9],
         }
     ]
+
+
+def test_the_dice_panel_gets_the_oracles_roll_and_answer():
+    answer = {"roll": 52, "threshold": 50, "answer": "no", "twist": "but", "result": "no, but",
+              "question": "Is the gate guarded?", "likelihood": "even"}  # fmt: skip
+    op = Operation(tool="oracle_ask", result={"structuredContent": answer})
+    assert dice_from([op]) == [
+        {
+            "tool": "oracle_ask",
+            "label": "Is the gate guarded?",
+            "expression": "d100",
+            "total": 52,
+            "result": "no, but",
+        }
+    ]

@@ -31,6 +31,7 @@ NARRATIVE_HELP = (
     "- roll <dice> [for <label>]\n"
     "- GM: advance clock <name> [by N]; create clock <name> with N segments\n"
     "- GM: open scene <title>; record fact <text> [gm only]; set phase <lobby|play>\n"
+    "- GM: open thread <title>; resolve thread <title>[: how it ended]\n"
     "- describe, or look"
 )
 
@@ -341,3 +342,55 @@ def test_narrative_clock_amounts_are_parsed_and_bounded(live_domains, gm, player
     assert table.run(gm, "advance clock Doom", job_id="more").texts == [
         ("The rules say no: the Doom clock is already complete", "requester")
     ]
+
+
+def test_a_gm_only_action_keeps_its_fact_secret_and_refuses_what_everyone_sees(
+    live_domains, gm, player
+):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="p")
+    secret = table.run(gm, "record fact The heir is a changeling", job_id="f",
+                       trigger_audience="gm")  # fmt: skip
+    assert secret.texts == [("Noted: The heir is a changeling", "gm")]
+    bracketed = table.run(gm, "record fact The butler lied (gm only)", job_id="f2")
+    assert bracketed.texts == [("Noted: The butler lied", "gm")]
+    for text, what in (
+        ("create clock Ritual with 4 segments", "create a clock"),
+        ("open scene The Vampire Lair", "open a scene"),
+        ("open thread The missing heir", "open a thread"),
+        ("set phase lobby", "set the phase"),
+    ):
+        refused = table.run(gm, text, job_id=f"gm-only {text}", trigger_audience="gm")
+        assert refused.texts == [
+            (f"Everyone sees it when you {what}: send it as a public action.", "requester")
+        ]
+        assert refused.tools == []
+    story = table.call(player, "story_get").structured
+    assert (story["facts"], story["clocks"], story["scene"], story["threads"]) == ([], [], None, [])
+    assert [f["audience"] for f in table.call(gm, "story_get").structured["facts"]] == ["gm", "gm"]
+
+
+def test_narrative_threads_open_and_resolve_in_the_order_made(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="p")
+    for n in range(10):
+        table.run(gm, f"create clock C{n} with 4 segments", job_id=f"c{n}")
+    assert table.run(gm, "open thread The missing heir", job_id="t1").texts == [
+        ("A new thread: The missing heir.", "trigger")
+    ]
+    assert table.run(player, "open thread Mine", job_id="t2").texts == [
+        ("Only the GM can open a thread.", "requester")
+    ]
+    resolved = table.run(gm, "resolve thread the missing: found in the crypt", job_id="t3")
+    assert resolved.texts == [
+        ("The thread “The missing heir” is resolved: found in the crypt.", "trigger")
+    ]
+    assert table.run(gm, "resolve thread heir", job_id="t4").texts == [
+        ("There is no open thread to resolve.", "requester")
+    ]
+    story = table.call(player, "story_get").structured
+    assert [(t["title"], t["status"], t["resolution"]) for t in story["threads"]] == [
+        ("The missing heir", "resolved", "found in the crypt")
+    ]
+    # clock-2 .. clock-11: as made, not as text ("clock-11" before "clock-2").
+    assert [c["name"] for c in story["clocks"]] == [f"C{n}" for n in range(10)]

@@ -32,10 +32,17 @@ narrative
                                          tool's schema, like the segments below
     create clock <name> with N segments  GM; 2..12 segments
     open scene <title>                   GM; ends the current scene
-    record fact <text> [gm only]         GM; "gm only" hides the fact, the action and the reply
+    open thread <title>                  GM
+    resolve thread <title>[: <how>]      GM; by title, title prefix or id
+    record fact <text> [gm only]         GM; "gm only" (or a GM-only action) hides the fact,
+                                         the action and the reply
     roll <dice> [for <label>]
     describe | look                      the current scene, clocks and facts you may see
     help                                 this list
+
+In a GM-only action, what would change everyone's panels (combat, movement, attacks, the phase,
+scenes, clocks, threads) is refused: send it as a public action. Dice, checks, the oracle and
+facts stay as secret as the action.
 
 Names ("the goblin", "Ilsa", "mon-3") are resolved to entity ids through read tools
 (`campaign_get`, `character_get`, `combat_status`, `story_get`); a living match is preferred,
@@ -147,8 +154,17 @@ class Session:
     def offered(self, tool: str) -> bool:
         return tool in self.turn.tool_names
 
-    def require(self, tool: str, *, what: str, gm_only: bool = False) -> None:
+    def require(
+        self, tool: str, *, what: str, gm_only: bool = False, seen_by_all: bool = False
+    ) -> None:
+        """Refuse, in player words, a tool this turn may not call. `seen_by_all`: its effect
+        shows in everyone's panels, so a GM-only action cannot keep it secret."""
         if self.offered(tool):
+            if seen_by_all and self.turn.trigger_audience == "gm":
+                raise Refusal(
+                    _("Everyone sees it when you %(what)s: send it as a public action.")
+                    % {"what": what}
+                )
             return
         if gm_only and not self.turn.is_gm:
             raise Refusal(_("Only the GM can %(what)s.") % {"what": what})
@@ -325,7 +341,7 @@ def _name_of(roster: list[Entity], entity_id: str) -> str:
 
 
 def dnd_attack(s: Session, m: re.Match[str]) -> None:
-    s.require("attack", what=_("attack"))
+    s.require("attack", what=_("attack"), seen_by_all=True)
     attacker_id = acting_character(s, what=_("attack"))
     roster = dnd_roster(s)
     target = resolve(s, roster, m["target"])
@@ -451,7 +467,7 @@ def dnd_save(s: Session, m: re.Match[str]) -> None:
 
 
 def dnd_move(s: Session, m: re.Match[str]) -> None:
-    s.require("combat_move", what=_("move on the grid"))
+    s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
     character_id = acting_character(s, what=_("move"))
     x, y = int(m["x"]), int(m["y"])
     result = s.call("combat_move", character_id=character_id, x=x, y=y)
@@ -472,7 +488,7 @@ def dnd_move(s: Session, m: re.Match[str]) -> None:
 
 
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
-    s.require("combat_end_turn", what=_("end a turn"))
+    s.require("combat_end_turn", what=_("end a turn"), seen_by_all=True)
     result = s.call("combat_end_turn")
     roster = dnd_roster(s)
     s.say(
@@ -521,7 +537,7 @@ def _monster_requests(s: Session, text: str) -> list[tuple[str, int]]:
 def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     if s.turn.phase == "combat":
         raise Refusal(_("Combat is already running; say “end combat” first."))
-    s.require("combat_start", what=_("start combat"), gm_only=True)
+    s.require("combat_start", what=_("start combat"), gm_only=True, seen_by_all=True)
     wanted = _monster_requests(s, m["monsters"]) if m["monsters"] else []
     if s.turn.phase == "lobby":
         s.call("phase_set", phase="play")
@@ -568,7 +584,7 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
 
 
 def dnd_end_combat(s: Session, m: re.Match[str]) -> None:
-    s.require("combat_end", what=_("end combat"), gm_only=True)
+    s.require("combat_end", what=_("end combat"), gm_only=True, seen_by_all=True)
     result = s.call("combat_end")
     rounds = result["rounds"]
     s.say(
@@ -589,7 +605,7 @@ def dnd_end_combat(s: Session, m: re.Match[str]) -> None:
 
 
 def set_phase(s: Session, m: re.Match[str]) -> None:
-    s.require("phase_set", what=_("set the phase"), gm_only=True)
+    s.require("phase_set", what=_("set the phase"), gm_only=True, seen_by_all=True)
     phase = m["phase"].lower()
     result = s.call("phase_set", phase=phase)
     s.say(
@@ -655,24 +671,28 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
 
 
 def _clock(s: Session, name: str) -> dict[str, Any]:
-    clocks = s.call("story_get")["clocks"]
+    return _story_item(s, "clocks", name, _("There is no clock “%(name)s”. Clocks: %(known)s."))
+
+
+def _story_item(s: Session, kind: str, name: str, missing: str) -> dict[str, Any]:
+    """The story's clock or thread (`kind`) by id, name or name prefix; the oldest on a tie."""
+    items = s.call("story_get")[kind]
+    label = "name" if kind == "clocks" else "title"
     wanted = _clean_name(name).lower()
     for test in (
         lambda c: c["id"].lower() == wanted,
-        lambda c: c["name"].lower() == wanted,
-        lambda c: c["name"].lower().startswith(wanted),
+        lambda c: _clean_name(c[label]).lower() == wanted,
+        lambda c: _clean_name(c[label]).lower().startswith(wanted),
     ):
-        matches = [c for c in clocks if test(c)]
+        matches = [c for c in items if test(c)]
         if matches:
             return min(matches, key=lambda c: _id_key(c["id"]))
-    known = ", ".join(c["name"] for c in clocks) or _("none")
-    raise Refusal(
-        _("There is no clock “%(name)s”. Clocks: %(known)s.") % {"name": name, "known": known}
-    )
+    known = ", ".join(c[label] for c in items) or _("none")
+    raise Refusal(missing % {"name": name, "known": known})
 
 
 def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
-    s.require("clock_advance", what=_("advance a clock"), gm_only=True)
+    s.require("clock_advance", what=_("advance a clock"), gm_only=True, seen_by_all=True)
     ticks = _integer(m["ticks"]) if m["ticks"] else 1
     low, high = s.bounds("clock_advance", "ticks", (-12, 12))
     if ticks == 0 or not low <= ticks <= high:
@@ -697,7 +717,7 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
 
 
 def nar_create_clock(s: Session, m: re.Match[str]) -> None:
-    s.require("clock_create", what=_("create a clock"), gm_only=True)
+    s.require("clock_create", what=_("create a clock"), gm_only=True, seen_by_all=True)
     name = _clean_name(m["name"])
     segments = _integer(m["segments"])
     low, high = s.bounds("clock_create", "segments", (2, 12))
@@ -716,7 +736,7 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
 
 
 def nar_open_scene(s: Session, m: re.Match[str]) -> None:
-    s.require("scene_start", what=_("open a scene"), gm_only=True)
+    s.require("scene_start", what=_("open a scene"), gm_only=True, seen_by_all=True)
     title = m["title"].strip().strip('"“”')
     s.call("scene_start", title=title)
     s.say(
@@ -729,10 +749,36 @@ def nar_open_scene(s: Session, m: re.Match[str]) -> None:
     )
 
 
+def nar_open_thread(s: Session, m: re.Match[str]) -> None:
+    s.require("thread_open", what=_("open a thread"), gm_only=True, seen_by_all=True)
+    title = m["title"].strip().strip('"“”')
+    s.call("thread_open", title=title)
+    s.say(s.pick(_("A new thread: %(title)s."), _("A thread opens: %(title)s.")) % {"title": title})
+
+
+def nar_resolve_thread(s: Session, m: re.Match[str]) -> None:
+    s.require("thread_resolve", what=_("resolve a thread"), gm_only=True, seen_by_all=True)
+    open_threads = [t for t in s.call("story_get")["threads"] if t["status"] == "open"]
+    if not open_threads:
+        raise Refusal(_("There is no open thread to resolve."))
+    thread = _story_item(
+        s, "threads", m["title"], _("There is no thread “%(name)s”. Threads: %(known)s.")
+    )
+    resolution = (m["resolution"] or "").strip()
+    s.call("thread_resolve", thread_id=thread["id"], resolution=resolution)
+    text = (
+        _("The thread “%(title)s” is resolved: %(resolution)s.")
+        if resolution
+        else _("The thread “%(title)s” is resolved.")
+    )
+    s.say(text % {"title": thread["title"], "resolution": resolution.rstrip(".")})
+
+
 def nar_record_fact(s: Session, m: re.Match[str]) -> None:
     s.require("fact_add", what=_("record a fact"), gm_only=True)
     text = m["text"].strip().strip('"“”')
-    audience = "gm" if m["gm"] else "public"
+    # Recorded in a GM-only action, the fact is as secret as the action itself.
+    audience = "gm" if m["gm"] or s.turn.trigger_audience == "gm" else "public"
     s.call("fact_add", text=text, audience=audience)
     s.say(
         s.pick(_("Noted: %(text)s"), _("It is established: %(text)s")) % {"text": text},
@@ -817,8 +863,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_create_clock,
         ),
         _intent(r"open (?:a )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
+        _intent(r"open (?:a )?thread[:,]?\s+(?P<title>.+)", nar_open_thread),
         _intent(
-            r"record (?:a )?fact[:,]?\s+(?P<text>.+?)(?:\s+\[?(?P<gm>gm only)\]?)?", nar_record_fact
+            r"resolve (?:the )?thread[:,]?\s+(?P<title>.+?)(?:\s*:\s*(?P<resolution>.+))?",
+            nar_resolve_thread,
+        ),
+        _intent(
+            r"record (?:a )?fact[:,]?\s+(?P<text>.+?)(?:\s+[\[(]?(?P<gm>gm only)[\])]?)?",
+            nar_record_fact,
         ),
         ROLL,
         SET_PHASE,
@@ -845,6 +897,7 @@ def help_text(system_id: str) -> str:
             _("roll <dice> [for <label>]"),
             _("GM: advance clock <name> [by N]; create clock <name> with N segments"),
             _("GM: open scene <title>; record fact <text> [gm only]; set phase <lobby|play>"),
+            _("GM: open thread <title>; resolve thread <title>[: how it ended]"),
             _("describe, or look"),
         ]
     else:

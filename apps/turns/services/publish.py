@@ -103,6 +103,16 @@ def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
                     "damage_type": damage.get("damage_type") if damage else None,
                 }
             )
+        elif op.tool == "oracle_ask":
+            dice.append(
+                {
+                    "tool": op.tool,
+                    "label": s.get("question") or "",
+                    "expression": "d100",
+                    "total": s.get("roll"),
+                    "result": s.get("result"),
+                }
+            )
         elif "total" in s and "dc" in s:
             dice.append(
                 {
