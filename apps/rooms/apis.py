@@ -14,7 +14,13 @@ from apps.core.idempotency import HEADER, idempotency_key_from, idempotent_respo
 from apps.core.throttling import WRITE_LIMITED
 
 from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, Message
-from .selectors import DEFAULT_PAGE, MAX_PAGE, room_for_campaign, room_message_page_for_viewer
+from .selectors import (
+    DEFAULT_PAGE,
+    MAX_PAGE,
+    room_for_campaign,
+    room_message_page_for_viewer,
+    room_messages_before_for_viewer,
+)
 from .selectors import serialize_entry as _serialize
 from .services import room_mark_read, room_message_post
 
@@ -50,6 +56,11 @@ class EntryOutput(serializers.Serializer):
 
 class ListInput(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, default=0)
+    before = serializers.IntegerField(
+        min_value=1, required=False,
+        help_text="Page backwards instead: the newest entries before this sequence; has_more "
+                  "then says whether older ones exist.",
+    )  # fmt: skip
     limit = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=DEFAULT_PAGE)
 
 
@@ -69,6 +80,10 @@ class PostInput(serializers.Serializer):
         child=serializers.UUIDField(), max_length=MAX_PRIVATE_RECIPIENTS, default=list
     )
     client_message_id = serializers.CharField(max_length=160, required=False)
+    base_revision = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True,
+        help_text="mode=action only: the campaign revision the action was based on.",
+    )  # fmt: skip
 
 
 class ReadInput(serializers.Serializer):
@@ -90,14 +105,18 @@ class RoomMessagesApi(APIView):
         if not params.is_valid():
             raise ValidationFailed(_("Invalid paging parameters."), details=params.errors)
         after, limit = params.validated_data["after"], params.validated_data["limit"]
+        before = params.validated_data.get("before")
         room = room_for_campaign(campaign_id=campaign_id)
-        messages, has_more = (
-            room_message_page_for_viewer(
+        if room is None:
+            messages, has_more = [], False
+        elif before is not None:
+            messages, has_more = room_messages_before_for_viewer(
+                room=room, viewer_membership=membership, before=before, limit=limit
+            )
+        else:
+            messages, has_more = room_message_page_for_viewer(
                 room=room, viewer_membership=membership, after=after, limit=limit
             )
-            if room is not None
-            else ([], False)
-        )
         page = [_serialize(m) for m in messages]
         body = {
             "results": page,
@@ -112,6 +131,8 @@ class RoomMessagesApi(APIView):
         payload = PostInput(data=request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
+        if data["mode"] == Message.Mode.ACTION:
+            return _action_post(request, membership, data)
         # The client message id defaults to the Idempotency-Key: one id for both layers.
         cmid = data.get("client_message_id") or idempotency_key_from(request)
 
@@ -130,6 +151,32 @@ class RoomMessagesApi(APIView):
             )
 
         return idempotent_response(request=request, scope="rooms.message_post", handler=handler)
+
+
+def _action_post(request, membership, data) -> Response:
+    """An action posted here is a turn (architecture §5): the message, the queued job and the
+    reservation, exactly as `POST .../room/actions` makes them; the reply is the job (202)."""
+    from apps.turns.services.jobs import job_view, turn_action_submit
+
+    if data["recipients"]:
+        raise ValidationFailed(
+            _("An action goes to everyone or to the GM only, not to chosen members."),
+            code="invalid_audience",
+            recovery=_("Send private words as a chat message."),
+        )
+    job, created = turn_action_submit(
+        membership=membership,
+        text=data["body"],
+        idempotency_key=idempotency_key_from(request),
+        base_revision=data.get("base_revision"),
+        audience=data["audience"],
+    )
+    response = Response(
+        job_view(job), status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
+    )
+    if not created:
+        response["Idempotent-Replay"] = "true"
+    return response
 
 
 class RoomReadApi(APIView):

@@ -88,18 +88,58 @@ def room_for_campaign(*, campaign_id) -> Room | None:
     return Room.objects.filter(campaign_id=campaign_id).first()
 
 
-def _visible_messages(
+def _visible(
     *, room: Room, viewer_membership: CampaignMembership, after: int, upto: int | None
 ) -> QuerySet[Message]:
     qs = Message.objects.filter(room=room, sequence__gt=after)
     if upto is not None:
         qs = qs.filter(sequence__lte=upto)
-    qs = qs.filter(
+    return qs.filter(
         visibility_q(viewer_user_id=viewer_membership.user_id, viewer_role=viewer_membership.role)
     )
+
+
+def _visible_messages(
+    *, room: Room, viewer_membership: CampaignMembership, after: int, upto: int | None
+) -> QuerySet[Message]:
     return (
-        qs.select_related("sender").prefetch_related("recipient_links__user").order_by("sequence")
+        _visible(room=room, viewer_membership=viewer_membership, after=after, upto=upto)
+        .select_related("sender")
+        .prefetch_related("recipient_links__user")
+        .order_by("sequence")
     )
+
+
+# Entries a room page replays when it opens; older ones load on request ("Load earlier").
+ROOM_PAGE_WINDOW = 200
+
+
+def room_window_start(
+    *, room: Room, viewer_membership: CampaignMembership, window: int = ROOM_PAGE_WINDOW
+) -> int:
+    """The sequence after which the viewer's newest `window` visible entries begin (0: the
+    whole history fits)."""
+    newest = (
+        _visible(room=room, viewer_membership=viewer_membership, after=0, upto=None)
+        .order_by("-sequence")
+        .values_list("sequence", flat=True)[window - 1 : window]
+    )
+    oldest_shown = next(iter(newest), None)
+    return 0 if oldest_shown is None else oldest_shown - 1
+
+
+def room_messages_before_for_viewer(
+    *, room: Room, viewer_membership: CampaignMembership, before: int, limit: int = DEFAULT_PAGE
+) -> tuple[list[Message], bool]:
+    """The newest `limit` visible entries before `before`, in sequence order, and whether
+    older visible ones exist."""
+    limit = max(1, min(limit, MAX_PAGE))
+    rows = list(
+        _visible_messages(
+            room=room, viewer_membership=viewer_membership, after=0, upto=before - 1
+        ).order_by("-sequence")[: limit + 1]
+    )
+    return rows[:limit][::-1], len(rows) > limit
 
 
 def room_messages_for_viewer(

@@ -8,7 +8,7 @@ from apps.campaigns.selectors import campaign_members, membership_for
 from apps.campaigns.services.access import NOT_A_MEMBER
 from apps.core.exceptions import PageNotFound
 
-from .selectors import MANAGER_ROLES, read_cursor_for
+from .selectors import MANAGER_ROLES, read_cursor_for, room_window_start
 from .services import room_get_or_create
 
 
@@ -44,6 +44,7 @@ def room_page(request, campaign_id):
                 "revoked": _("You no longer have access to this room."),
                 "signin": _("Please sign in again."),
                 "accessChanged": _("Your access changed — reloading…"),
+                "terms": _("There are new terms to accept — reloading…"),
                 "openUsage": _("Open your usage"),
                 "sending": _("Sending…"),
                 "failed": _("Not sent yet — retrying"),
@@ -56,6 +57,11 @@ def room_page(request, campaign_id):
                 "nobody": _("Nobody else is here."),
                 "mode_action": _("action"),
                 "mode_narration": _("narration"),
+                "earlier": _("Load earlier messages"),
+                "loadingEarlier": _("Loading…"),
+                "earlierFailed": _("Could not load earlier messages. Try again."),
+                "charsLeft": _("%(n)s characters left"),
+                "suggestions": _("Try:"),
             },
             "room_config": {
                 "campaignId": str(campaign.id),
@@ -63,6 +69,8 @@ def room_page(request, campaign_id):
                 "role": membership.role,
                 "isManager": is_manager,
                 "lastRead": read_cursor_for(room=room, user=request.user),
+                # The socket replays from here; "Load earlier" pages back through the API.
+                "startAfter": room_window_start(room=room, viewer_membership=membership),
                 "messagesUrl": f"/api/campaigns/{campaign.id}/room/messages",
                 "actionsUrl": f"/api/campaigns/{campaign.id}/room/actions",
                 "readUrl": f"/api/campaigns/{campaign.id}/room/read",

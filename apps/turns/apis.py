@@ -29,8 +29,9 @@ def _membership_or_404(request, campaign_id):
 class ActionInput(serializers.Serializer):
     body = serializers.CharField(max_length=MAX_BODY_LENGTH, trim_whitespace=True)
     base_revision = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    # Any audience passes here: the submit refuses a private one with a reason to act on.
     audience = serializers.ChoiceField(
-        choices=[Message.Audience.PUBLIC, Message.Audience.GM], default=Message.Audience.PUBLIC
+        choices=Message.Audience.values, default=Message.Audience.PUBLIC
     )
 
 

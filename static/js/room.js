@@ -14,7 +14,11 @@ const pending = new Map(); // client message id -> {li, payload}
 let lastSeq = 0; // highest sequence rendered (also from POST replies): the read marker
 // Highest sequence the socket has covered: the ?after= resume point. Only socket frames move
 // it; a POST reply may be ahead of entries others posted while the socket was down.
-let resumeAfter = 0;
+// The page opens on the newest entries (config.startAfter); older ones load on request.
+let resumeAfter = config.startAfter || 0;
+let oldestShown = resumeAfter + 1; // "Load earlier" asks for entries before this sequence
+let maxRendered = 0; // highest sequence in the timeline: newer entries append without a scan
+let live = false; // past the first catch-up: replayed suggestions are stale, live ones are not
 let socket = null;
 let attempt = 0;
 let stopped = false;
@@ -95,12 +99,17 @@ function render(entry) {
     mine.li.replaceWith(li);
     pending.delete(entry.client_message_id);
   }
-  // Keep sequence order even if a replay batch interleaves with a pending bubble.
+  // Keep sequence order even if a replay batch interleaves with a pending bubble. The usual
+  // entry is the newest and goes last without looking at the others (a long replay stays
+  // linear).
   let after = null;
-  for (const node of timeline.querySelectorAll("li[data-sequence]")) {
-    if (Number(node.dataset.sequence) > entry.sequence) { after = node; break; }
+  if (entry.sequence < maxRendered) {
+    for (const node of timeline.querySelectorAll("li[data-sequence]")) {
+      if (Number(node.dataset.sequence) > entry.sequence) { after = node; break; }
+    }
   }
   if (!mine || after) timeline.insertBefore(li, after || firstPending());
+  maxRendered = Math.max(maxRendered, entry.sequence);
   lastSeq = Math.max(lastSeq, entry.sequence);
   empty.hidden = true;
   followTail();
@@ -108,10 +117,55 @@ function render(entry) {
 }
 
 const scroller = timeline.closest(".room__timeline");
+let tailFrame = 0;
 function followTail() {
-  // Stay at the newest entry unless the reader has scrolled up to read history.
-  const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
-  if (nearBottom || !scroller.dataset.scrolled) scroller.scrollTop = scroller.scrollHeight;
+  // Stay at the newest entry unless the reader has scrolled up to read history. Once per
+  // frame: reading the layout for every replayed entry made long rooms slow to open.
+  if (tailFrame) return;
+  tailFrame = requestAnimationFrame(() => {
+    tailFrame = 0;
+    const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
+    if (nearBottom || !scroller.dataset.scrolled) scroller.scrollTop = scroller.scrollHeight;
+  });
+}
+
+// --- older history -------------------------------------------------------------------------
+
+const earlier = document.getElementById("timeline-earlier");
+if (earlier) {
+  earlier.hidden = oldestShown <= 1;
+  earlier.addEventListener("click", loadEarlier);
+}
+
+async function loadEarlier() {
+  earlier.disabled = true;
+  earlier.textContent = t.loadingEarlier;
+  try {
+    const r = await fetch(`${config.messagesUrl}?before=${oldestShown}&limit=100`, { credentials: "same-origin" });
+    if (!r.ok) throw new Error(String(r.status));
+    const page = await r.json();
+    // Prepend keeping the reader's place: the entries shown stay where they were.
+    const height = scroller.scrollHeight;
+    const top = timeline.firstElementChild;
+    for (const entry of page.results) {
+      if (seen.has(entry.sequence)) continue;
+      seen.add(entry.sequence);
+      if (entry.kind === "event" && !entry.body) continue;
+      const li = buildItem(entry, false);
+      li.dataset.sequence = String(entry.sequence);
+      timeline.insertBefore(li, top);
+      empty.hidden = true;
+      document.dispatchEvent(new CustomEvent("room:earlier", { detail: entry }));
+    }
+    if (page.results.length) oldestShown = page.results[0].sequence;
+    scroller.scrollTop += scroller.scrollHeight - height;
+    earlier.hidden = !page.has_more;
+    earlier.textContent = t.earlier;
+  } catch (e) {
+    earlier.textContent = t.earlierFailed;
+  } finally {
+    earlier.disabled = false;
+  }
 }
 scroller.addEventListener("scroll", () => {
   const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 8;
@@ -180,10 +234,12 @@ function connect() {
       case "entry":
         resumeAfter = Math.max(resumeAfter, msg.entry.sequence);
         render(msg.entry);
+        if (live && msg.entry.event_type === "turn.suggestions") showSuggestions((msg.entry.data || {}).suggestions);
         // Turn panels (dice, job progress) listen for room frames too.
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
       case "caught_up":
+        live = true;
         resumeAfter = Math.max(resumeAfter, msg.sequence);
         attempt = 0;
         reauthTried = false;
@@ -220,6 +276,10 @@ function connect() {
       if (count) count.hidden = true;
       return;
     }
+    if (ev.code === 4412) {
+      // Newer terms to accept: the page, loaded again, asks for them (the draft is kept).
+      stopped = true; setState("closed", t.terms); reloadWhenSent(); return;
+    }
     if (ev.code === 4401) {
       // The session the socket opened with has ended. The cookie may hold a newer one (a
       // password change rotates it), so try once more before asking to sign in.
@@ -248,11 +308,16 @@ window.addEventListener("online", () => {
 const draftKey = `sagasmith:draft:${config.userId}:${config.campaignId || location.pathname}`;
 
 function saveDraft() {
+  // A page without a composer (observer, archived) leaves a kept draft as it is.
   const bodyEl = form && form.querySelector("textarea");
+  if (!bodyEl) return;
   try {
-    if (bodyEl && bodyEl.value.trim()) sessionStorage.setItem(draftKey, bodyEl.value);
+    if (bodyEl.value.trim()) sessionStorage.setItem(draftKey, bodyEl.value);
+    else sessionStorage.removeItem(draftKey);
   } catch (e) { /* storage may be off: the draft is lost, not the page */ }
 }
+// A reload or a visit elsewhere keeps what was being typed.
+window.addEventListener("pagehide", saveDraft);
 
 function reloadWhenSent(deadline = Date.now() + 5000) {
   // Messages still being sent (or retried) finish first: a reload would drop them.
@@ -350,8 +415,22 @@ function showError(text, usageUrl = "") {
 if (form) {
   const bodyEl = form.querySelector("textarea");
   const picker = document.getElementById("recipients");
+  const counter = document.getElementById("composer-count");
+  const privateOption = form.querySelector("input[name=audience][value=private]");
   form.addEventListener("change", () => {
+    // An action goes to everyone or to the GM alone: private words are chat.
+    const action = form.querySelector("input[name=mode]:checked").value === "action";
+    if (privateOption) {
+      privateOption.disabled = action;
+      if (action && privateOption.checked) form.querySelector("input[name=audience][value=public]").checked = true;
+    }
     if (picker) picker.hidden = form.querySelector("input[name=audience]:checked").value !== "private";
+  });
+  bodyEl.addEventListener("input", () => {
+    // Said before the limit stops the typing, not after the text is cut.
+    const left = bodyEl.maxLength - bodyEl.value.length;
+    counter.hidden = left > 400;
+    counter.textContent = t.charsLeft.replace("%(n)s", String(left));
   });
   bodyEl.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); form.requestSubmit(); }
@@ -381,8 +460,38 @@ if (form) {
     empty.hidden = true;
     pending.set(cmid, { li, payload, key });
     bodyEl.value = "";
+    counter.hidden = true;
+    showSuggestions([]);
     send(cmid);
   });
+}
+
+function showSuggestions(items) {
+  // What the game master suggests next, as actions one click puts in the composer.
+  const box = document.getElementById("composer-suggestions");
+  if (!box || !form) return;
+  const list = (Array.isArray(items) ? items : []).filter((x) => typeof x === "string" && x).slice(0, 5);
+  box.replaceChildren();
+  box.hidden = !list.length;
+  if (!list.length) return;
+  const label = document.createElement("span");
+  label.className = "muted small";
+  label.textContent = t.suggestions;
+  box.append(label);
+  for (const text of list) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "button button--small";
+    b.textContent = text;
+    b.addEventListener("click", () => {
+      form.querySelector("input[name=mode][value=action]").checked = true;
+      form.dispatchEvent(new Event("change"));
+      const bodyEl = form.querySelector("textarea");
+      bodyEl.value = text;
+      bodyEl.focus();
+    });
+    box.append(b);
+  }
 }
 
 setState("connecting", t.connecting);

@@ -224,3 +224,37 @@ def test_an_action_with_no_credits_and_none_held_says_to_ask_for_more(dnd_room, 
     assert error["recovery"] == (
         "Ask staff for a quota grant or wait for your plan's next grant; your usage is at /usage/."
     )
+
+
+def test_an_action_posted_as_a_message_is_a_turn(dnd_room, turn_urls):
+    room = dnd_room
+    url = f"/api/campaigns/{room.campaign.id}/room/messages"
+    client = client_for(room.player)
+    response = client.post(
+        url, {"body": "roll 1d20", "mode": "action"}, format="json",
+        HTTP_IDEMPOTENCY_KEY="api-message-action-1",
+    )  # fmt: skip
+    assert response.status_code == 202, response.content
+    job = RoomTurnJob.objects.get(pk=response.json()["id"])
+    assert (job.status, job.text, job.trigger_message.mode) == ("queued", "roll 1d20", "action")
+    private = client_for(room.gm).post(
+        url,
+        {"body": "roll 1d20", "mode": "action", "audience": "private",
+         "recipients": [str(room.player.id)]},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-message-action-2",
+    )  # fmt: skip
+    error = private.json()["error"]
+    assert (private.status_code, error["code"], error["recovery"]) == (
+        400, "invalid_audience", "Send private words as a chat message."
+    )  # fmt: skip
+    on_actions = client_for(room.gm).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d20", "audience": "private"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-message-action-3",
+    )
+    assert (on_actions.status_code, on_actions.json()["error"]["message"]) == (
+        400, "An action goes to everyone or to the GM only."
+    )  # fmt: skip
+    assert RoomTurnJob.objects.count() == 1

@@ -164,7 +164,11 @@ def turn_action_submit(
     if not idempotency_key or len(idempotency_key) > 160:
         raise ValidationFailed(_("An idempotency key of 1 to 160 characters is required."))
     if audience not in (Message.Audience.PUBLIC, Message.Audience.GM):
-        raise ValidationFailed(_("An action is public or GM-only."), code="invalid_audience")
+        raise ValidationFailed(
+            _("An action goes to everyone or to the GM only."),
+            code="invalid_audience",
+            recovery=_("Send private words as a chat message."),
+        )
     if audience == Message.Audience.PUBLIC and membership.role in MANAGER_ROLES:
         audience = action_audience(
             system_id=membership.campaign.system_id, text=text, audience=audience
