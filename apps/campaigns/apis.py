@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,6 +21,9 @@ from rest_framework.views import APIView
 from apps.accounts.models import User
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import idempotency_key_from, idempotent_response
+from apps.core.schema import idempotency_parameters
+from apps.domains.plugins.dnd5e import ABILITIES, TEMPLATES
+from apps.domains.plugins.narrative import MAX_TAG_LENGTH, MAX_TAGS
 from apps.domains.registry import domain_registry
 
 from . import selectors
@@ -43,8 +53,9 @@ class CampaignOutput(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class MyCampaignOutput(serializers.Serializer):
-    campaign = CampaignOutput()
+class MyCampaignOutput(CampaignOutput):
+    """A campaign as its member sees it: the campaign's fields and, beside them, their role."""
+
     role = serializers.CharField()
 
 
@@ -53,7 +64,7 @@ class MemberOutput(serializers.Serializer):
     label = serializers.CharField(source="user.label")
     role = serializers.CharField()
     status = serializers.CharField()
-    joined_at = serializers.DateTimeField(source="created_at")
+    joined_at = serializers.DateTimeField()
 
 
 class InviteOutput(serializers.Serializer):
@@ -97,7 +108,11 @@ def _campaign_payload(campaign, role: str | None = None) -> dict:
 def _user(user_id) -> User:
     user = User.objects.filter(pk=user_id).first()
     if user is None:
-        raise NotFound("That user is not a member of this campaign.", code="member_not_found")
+        raise NotFound(
+            _("That user is not a member of this campaign."),
+            code="member_not_found",
+            recovery=_("Check the user id against the campaign's member list."),
+        )
     return user
 
 
@@ -122,7 +137,11 @@ class CampaignListCreateApi(APIView):
         memberships = selectors.campaigns_for_user(user=request.user)
         return Response([_campaign_payload(m.campaign, m.role) for m in memberships])
 
-    @extend_schema(request=CampaignCreateInput, responses={201: CampaignOutput})
+    @extend_schema(
+        request=CampaignCreateInput,
+        parameters=idempotency_parameters(required=True),
+        responses={201: MyCampaignOutput},
+    )
     def post(self, request):
         def handler():
             data = CampaignCreateInput(data=request.data)
@@ -139,14 +158,14 @@ class CampaignListCreateApi(APIView):
 
 
 class CampaignDetailApi(APIView):
-    @extend_schema(responses=CampaignOutput)
+    @extend_schema(responses=MyCampaignOutput)
     def get(self, request, campaign_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
         return Response(_campaign_payload(membership.campaign, membership.role))
 
 
 class CampaignArchiveApi(APIView):
-    @extend_schema(request=None, responses=CampaignOutput)
+    @extend_schema(request=None, responses=MyCampaignOutput)
     def post(self, request, campaign_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
         campaign = campaign_archive(campaign=membership.campaign, actor=request.user)
@@ -184,7 +203,8 @@ class MemberRoleApi(APIView):
 
 
 class MemberDetailApi(APIView):
-    @extend_schema(responses=MemberOutput)
+    # 200 with the ended membership, not drf-spectacular's default 204 for DELETE.
+    @extend_schema(responses={200: MemberOutput})
     def delete(self, request, campaign_id, user_id):
         """Remove a member (owner/GM), or leave: a member deleting their own membership."""
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
@@ -211,8 +231,26 @@ class InviteCreateInput(serializers.Serializer):
 
 
 class InviteCreatedOutput(InviteOutput):
-    token = serializers.CharField()
-    url = serializers.CharField()
+    token = serializers.CharField(
+        allow_null=True, help_text="The invite token; null on an Idempotency-Key replay."
+    )
+    url = serializers.CharField(
+        allow_null=True, help_text="The invite link; null on an Idempotency-Key replay."
+    )
+    message = serializers.CharField(
+        required=False, help_text="On a replay: why the link is withheld and what to do."
+    )
+
+
+LINK_SHOWN_ONCE = gettext_lazy(
+    "The invite link was shown once, when the invite was created, and is not stored. If it "
+    "was lost, revoke this invite and create another."
+)
+
+
+def _link_withheld(body: dict) -> dict:
+    """What the idempotency store keeps of a new invite: the raw token never reaches it."""
+    return {**body, "token": None, "url": None, "message": str(LINK_SHOWN_ONCE)}
 
 
 class InviteListCreateApi(APIView):
@@ -222,30 +260,51 @@ class InviteListCreateApi(APIView):
         invites = CampaignInvite.objects.filter(campaign=membership.campaign)
         return Response(InviteOutput(invites, many=True).data)
 
-    @extend_schema(request=InviteCreateInput, responses={201: InviteCreatedOutput})
+    @extend_schema(
+        request=InviteCreateInput,
+        parameters=idempotency_parameters(required=False),
+        responses={201: InviteCreatedOutput},
+    )
     def post(self, request, campaign_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
-        data = InviteCreateInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        invite, token = invite_create(
-            campaign=membership.campaign,
-            actor=request.user,
-            mode=data.validated_data["mode"],
-            role=data.validated_data["role"],
-            expires_in=timedelta(hours=data.validated_data["expires_in_hours"]),
-            max_uses=data.validated_data["max_uses"],
+
+        def handler():
+            data = InviteCreateInput(data=request.data)
+            data.is_valid(raise_exception=True)
+            invite, token = invite_create(
+                campaign=membership.campaign,
+                actor=request.user,
+                mode=data.validated_data["mode"],
+                role=data.validated_data["role"],
+                expires_in=timedelta(hours=data.validated_data["expires_in_hours"]),
+                max_uses=data.validated_data["max_uses"],
+            )
+            body = dict(InviteOutput(invite).data)
+            body["token"] = token
+            body["url"] = request.build_absolute_uri(f"/invites/{token}")
+            return Response(body, status=201)
+
+        return idempotent_response(
+            request=request,
+            scope="campaigns.invite",
+            handler=handler,
+            required=False,
+            stored_body=_link_withheld,
         )
-        body = dict(InviteOutput(invite).data)
-        body["token"] = token
-        body["url"] = request.build_absolute_uri(f"/invites/{token}")
-        return Response(body, status=201)
 
 
 class InviteDetailApi(APIView):
-    @extend_schema(responses=InviteOutput)
+    # 200 with the revoked invite, not drf-spectacular's default 204 for DELETE.
+    @extend_schema(responses={200: InviteOutput})
     def delete(self, request, campaign_id, invite_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
-        invite = get_object_or_404(CampaignInvite, pk=invite_id, campaign=membership.campaign)
+        invite = CampaignInvite.objects.filter(pk=invite_id, campaign=membership.campaign).first()
+        if invite is None:
+            raise NotFound(
+                _("Invite not found."),
+                code="invite_not_found",
+                recovery=_("Check the invite id in the campaign's invite list."),
+            )
         return Response(InviteOutput(invite_revoke(invite=invite, actor=request.user)).data)
 
 
@@ -290,7 +349,18 @@ class InviteAcceptApi(APIView):
 
 
 class JoinRequestListApi(APIView):
-    @extend_schema(responses=JoinRequestOutput(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "status",
+                str,
+                OpenApiParameter.QUERY,
+                enum=JoinRequest.Status.values,
+                description="Only the join requests in this state; all when left out.",
+            )
+        ],
+        responses=JoinRequestOutput(many=True),
+    )
     def get(self, request, campaign_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
         requests = JoinRequest.objects.select_related("user").filter(campaign=membership.campaign)
@@ -314,11 +384,17 @@ class JoinRequestDecisionApi(APIView):
     @extend_schema(request=DecisionInput, responses=JoinRequestOutput)
     def post(self, request, campaign_id, join_request_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
-        join_request = get_object_or_404(
-            JoinRequest.objects.select_related("campaign", "user"),
-            pk=join_request_id,
-            campaign=membership.campaign,
+        join_request = (
+            JoinRequest.objects.select_related("campaign", "user")
+            .filter(pk=join_request_id, campaign=membership.campaign)
+            .first()
         )
+        if join_request is None:
+            raise NotFound(
+                _("Join request not found."),
+                code="join_request_not_found",
+                recovery=_("Check the id in the campaign's join request list."),
+            )
         data = DecisionInput(data=request.data)
         data.is_valid(raise_exception=True)
         decided = join_request_decide(
@@ -332,8 +408,88 @@ class JoinRequestDecisionApi(APIView):
 # -- characters and bindings -----------------------------------------------------------------
 
 
+# The character body is the campaign's game system's character form (apps/domains/plugins),
+# which the service validates; these serializers only document it, and a test keeps their
+# fields equal to the forms'.
+
+
+class Dnd5eCharacterInput(serializers.Serializer):
+    """A dnd5e character: a class template, or all six ability scores (not both)."""
+
+    name = serializers.CharField(max_length=80)
+    template = serializers.ChoiceField(
+        choices=list(TEMPLATES),
+        required=False,
+        allow_blank=True,
+        help_text="A class template; leave it out to send all six ability scores instead.",
+    )
+    level = serializers.IntegerField(min_value=1, max_value=20)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for ability in ABILITIES:
+            fields[ability] = serializers.IntegerField(
+                min_value=1, max_value=30, required=False, help_text="Without a template."
+            )
+        return fields
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "description": "Comma-separated, e.g. `brave, ex-soldier`."},
+            {
+                "type": "array",
+                "items": {"type": "string", "maxLength": MAX_TAG_LENGTH},
+                "maxItems": MAX_TAGS,
+            },
+        ]
+    }
+)
+class TagsField(serializers.Field):
+    """Narrative tags: one comma-separated string or a list of strings."""
+
+
+class NarrativeCharacterInput(serializers.Serializer):
+    """A narrative character: a name and short tags."""
+
+    name = serializers.CharField(max_length=80)
+    tags = TagsField(required=False)
+
+
+CHARACTER_INPUTS = [Dnd5eCharacterInput, NarrativeCharacterInput]
+
+
+def _character_fields(data: Any) -> Any:
+    """The body as the character form takes it: a list of tags becomes their comma-separated
+    text. Raises ValidationFailed for a list the text could not carry."""
+    tags = data.get("tags") if isinstance(data, Mapping) else None
+    if not isinstance(tags, list):
+        return data
+    if not all(isinstance(tag, str) for tag in tags):
+        problem = _("Send tags as a list of text values or as one comma-separated text.")
+    elif any("," in tag for tag in tags):
+        problem = _("A tag in a list cannot contain a comma.")
+    else:
+        return {**data, "tags": ", ".join(tags)}
+    raise ValidationFailed(
+        _("The character has invalid fields."), details={"fields": {"tags": [problem]}}
+    )
+
+
 class CharacterCreateApi(APIView):
-    @extend_schema(request=dict, responses={201: BindingOutput})
+    @extend_schema(
+        request=PolymorphicProxySerializer(
+            component_name="CharacterInput",
+            serializers=CHARACTER_INPUTS,
+            resource_type_field_name=None,
+            many=False,
+        ),
+        description="Create a character with the fields of the campaign's game system:"
+        " Dnd5eCharacterInput for dnd5e, NarrativeCharacterInput for narrative.",
+        parameters=idempotency_parameters(required=False),
+        responses={201: BindingOutput},
+    )
     def post(self, request, campaign_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
 
@@ -341,7 +497,7 @@ class CharacterCreateApi(APIView):
             binding = character_create_for(
                 campaign=membership.campaign,
                 user=request.user,
-                form_data=request.data,
+                form_data=_character_fields(request.data),
                 idempotency_key=idempotency_key_from(request, required=False),
             )
             return Response(BindingOutput(binding).data, status=201)
@@ -381,7 +537,8 @@ class BindingApi(APIView):
         )
         return Response(BindingOutput(binding).data)
 
-    @extend_schema(responses=BindingOutput)
+    # 200 with the removed binding, not drf-spectacular's default 204 for DELETE.
+    @extend_schema(responses={200: BindingOutput})
     def delete(self, request, campaign_id, character_id, user_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
         binding = binding_remove(

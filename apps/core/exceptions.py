@@ -7,6 +7,7 @@ import logging
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
@@ -24,6 +25,42 @@ _DRF_CODES = {
     415: "unsupported_media_type",
     429: "throttled",
 }
+
+
+def _recovery(status: int, exc: drf_exceptions.APIException) -> str:
+    """What to do about one of DRF's own errors (ours carry their recovery)."""
+    if isinstance(exc, drf_exceptions.ValidationError):
+        return _("Fix the fields named in details.fields and send the request again.")
+    if status == 401:
+        return _("Sign in, then try again.")
+    if _is_csrf_refusal(exc):
+        return _csrf_recovery()
+    if status == 404:
+        return _not_found_recovery()
+    if isinstance(exc, drf_exceptions.MethodNotAllowed):
+        return _("Use one of the methods in the Allow header.")
+    if isinstance(exc, drf_exceptions.UnsupportedMediaType):
+        return _("Send the body as application/json.")
+    return ""
+
+
+def _is_csrf_refusal(exc) -> bool:
+    # DRF's session authentication refuses a missing or stale token with this detail.
+    return isinstance(exc, drf_exceptions.PermissionDenied) and str(exc.detail).startswith(
+        "CSRF Failed"
+    )
+
+
+# Functions, not constants: gettext picks the request's language when called.
+def _csrf_recovery() -> str:
+    return _("Reload the page to get a fresh CSRF token, then try again.")
+
+
+def _not_found_recovery() -> str:
+    return _(
+        "Check the id in the address; what it names may have been deleted, or you may not"
+        " have access to it."
+    )
 
 
 def _flatten(detail):
@@ -64,11 +101,11 @@ def api_exception_handler(exc, context):
         details: dict = {}
         if isinstance(exc, drf_exceptions.ValidationError):
             details = {"fields": _flatten(exc.detail)}
-            message = "The request has invalid fields."
+            message = _("The request has invalid fields.")
         else:
             message = str(exc.detail)
         retryable = False
-        recovery = ""
+        recovery = _recovery(status, exc)
         if isinstance(exc, drf_exceptions.Throttled):
             retryable = True
             wait = int(exc.wait or 1)
@@ -96,9 +133,10 @@ def api_exception_handler(exc, context):
     )
 
 
-def _json_error(status: int, code: str, message: str) -> JsonResponse:
+def _json_error(status: int, code: str, message: str, recovery: str = "") -> JsonResponse:
     return JsonResponse(
-        error_envelope(code=code, message=message, retryable=status >= 500), status=status
+        error_envelope(code=code, message=message, retryable=status >= 500, recovery=recovery),
+        status=status,
     )
 
 
@@ -135,7 +173,12 @@ def handler404(request, exception=None):
 
 
 def api_not_found(request, *args, **kwargs):
-    return _json_error(404, "not_found", "Not found.")
+    return _json_error(
+        404,
+        "not_found",
+        _("Not found."),
+        _("Check the address against the API documentation at /api/docs/."),
+    )
 
 
 def handler500(request):
@@ -156,7 +199,9 @@ def handler403(request, exception=None):
 
 def csrf_failure(request, reason=""):
     if is_api_request(request):
-        return _json_error(403, "csrf_failed", f"CSRF verification failed: {reason}")
+        return _json_error(
+            403, "csrf_failed", f"CSRF verification failed: {reason}", _csrf_recovery()
+        )
     from django.views.csrf import csrf_failure as default
 
     return default(request, reason=reason)

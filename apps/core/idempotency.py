@@ -6,6 +6,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -67,9 +68,17 @@ def idempotency_key_from(request, *, required: bool = True) -> str | None:
 
 
 def idempotent_response(
-    *, request, scope: str, handler: Callable[[], Response], required: bool = True
+    *,
+    request,
+    scope: str,
+    handler: Callable[[], Response],
+    required: bool = True,
+    stored_body: Callable[[Any], Any] | None = None,
 ) -> Response:
     """Run handler once per (user, scope, key); replays return the stored response.
+
+    `stored_body` maps the first response's body to what is stored and replayed, for a body
+    holding a secret that must be shown once (by default the body is stored as is).
 
     Raises IdempotencyConflict when the key was used for a different request, and Conflict
     while the first request with the key is still running (an attempt unfinished for longer
@@ -112,7 +121,8 @@ def idempotent_response(
         # A failed attempt stores nothing, so the client may retry with the same key.
         mine.delete()
         raise
-    mine.update(status_code=response.status_code, response_body=response.data)
+    body = response.data if stored_body is None else stored_body(response.data)
+    mine.update(status_code=response.status_code, response_body=body)
     return response
 
 

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from apps.campaigns.selectors import membership_for
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import HEADER, idempotency_key_from, idempotent_response
+from apps.core.schema import idempotency_parameters
 from apps.core.throttling import WRITE_LIMITED
 
 from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, Message
@@ -125,7 +126,11 @@ class RoomMessagesApi(APIView):
         }
         return Response(body)
 
-    @extend_schema(request=PostInput, responses={201: EntryOutput})
+    @extend_schema(
+        request=PostInput,
+        parameters=idempotency_parameters(required=True),
+        responses={201: EntryOutput, 200: EntryOutput},
+    )
     def post(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)
         payload = PostInput(data=request.data)

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from apps.campaigns.selectors import membership_for
 from apps.core.errors import NotFound
 from apps.core.idempotency import idempotency_key_from
+from apps.core.schema import idempotency_parameters
 from apps.core.throttling import WRITE_LIMITED
 from apps.rooms.models import MAX_BODY_LENGTH, Message
 from apps.turns.panels import panel_for_viewer
@@ -64,7 +65,11 @@ class RoomActionsApi(APIView):
     throttle_classes = WRITE_LIMITED
     throttle_scope = "messages"
 
-    @extend_schema(request=ActionInput, responses={202: JobOutput, 200: JobOutput})
+    @extend_schema(
+        request=ActionInput,
+        parameters=idempotency_parameters(required=True),
+        responses={202: JobOutput, 200: JobOutput},
+    )
     def post(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)
         key = idempotency_key_from(request)
@@ -87,7 +92,11 @@ class RoomActionsApi(APIView):
 
 
 class RoomJobsApi(APIView):
-    @extend_schema(responses=JobOutput(many=True))
+    @extend_schema(
+        # The operationId a list response gave it before the body was declared as an object.
+        operation_id="campaigns_room_jobs_list",
+        responses=inline_serializer("RoomJobList", {"results": JobOutput(many=True)}),
+    )
     def get(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)
         jobs = active_jobs_for_viewer(campaign_id=campaign_id, membership=membership)

@@ -282,7 +282,8 @@ REST_FRAMEWORK = {
     # One renderer: a `?format=` query parameter is ignored, not a 404.
     "URL_FORMAT_OVERRIDE": None,
     "EXCEPTION_HANDLER": "apps.core.exceptions.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus the error envelope responses on every operation.
+    "DEFAULT_SCHEMA_CLASS": "apps.core.schema.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
         "apps.core.throttling.UserRateThrottle",
         "apps.core.throttling.AnonRateThrottle",
@@ -302,6 +303,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Views validate a PATCH body whole (no DRF partial updates), so its required fields stay
+    # required in the schema instead of a "Patched" all-optional copy.
+    "COMPONENT_SPLIT_PATCH": False,
 }
 
 LOGGING = {

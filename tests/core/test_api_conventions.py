@@ -33,14 +33,16 @@ def test_400_validation_lists_fields(signed_in):
     assert err["details"] == {
         "fields": {"name": ["Ensure this field has no more than 10 characters."]}
     }
+    assert err["recovery"] == ("Fix the fields named in details.fields and send the request again.")
 
 
 def test_401_when_signed_out(api_client):
     response = api_client.post("/api/test/echo", {}, format="json")
     err = envelope(response, 401)
-    assert (err["code"], err["message"]) == (
+    assert (err["code"], err["message"], err["recovery"]) == (
         "not_authenticated",
         "Authentication credentials were not provided.",
+        "Sign in, then try again.",
     )
     assert response.has_header("WWW-Authenticate") is False
     # Another scheme (or a bearer header without a token) is not mistaken for an API token.
@@ -114,11 +116,35 @@ def test_403_csrf_for_session_clients(user):
     )
     assert err["code"] == "permission_denied"
     assert "CSRF" in err["message"]
+    assert err["recovery"] == "Reload the page to get a fresh CSRF token, then try again."
+
+
+def test_403_csrf_outside_drf_says_to_reload(user):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    # Plain Django views under /api/ (here the JSON 404) are guarded by the CSRF middleware.
+    err = envelope(client.post("/api/does-not-exist", {}), 403)
+    assert (err["code"], err["recovery"]) == (
+        "csrf_failed",
+        "Reload the page to get a fresh CSRF token, then try again.",
+    )
+
+
+def test_404_from_a_lookup_says_what_to_check(signed_in):
+    err = envelope(signed_in.get("/api/test/missing"), 404)
+    assert (err["code"], err["message"]) == ("not_found", "Not found.")
+    assert err["recovery"] == (
+        "Check the id in the address; what it names may have been deleted, or you may not"
+        " have access to it."
+    )
 
 
 def test_404_unknown_api_path(signed_in):
     err = envelope(signed_in.get("/api/does-not-exist"), 404)
     assert err["code"] == "not_found"
+    assert err["recovery"] == "Check the address against the API documentation at /api/docs/."
 
 
 def test_405_wrong_method(signed_in):
@@ -165,6 +191,27 @@ def test_idempotent_replay_and_conflict(signed_in):
     assert err["code"] == "idempotency_conflict"
     assert urls_for_tests.EchoApi.calls == 1
     assert IdempotencyRecord.objects.count() == 1
+
+
+def test_a_replay_returns_the_stored_body_without_the_secret(signed_in):
+    urls_for_tests.SecretApi.calls = 0
+
+    def post():
+        return signed_in.post(
+            "/api/test/secret", {}, format="json", HTTP_IDEMPOTENCY_KEY="secret-key-1"
+        )
+
+    first = post()
+    assert (first.status_code, first.json()) == (201, {"id": 1, "secret": "s3cret-1"})
+    record = IdempotencyRecord.objects.get()
+    assert (record.status_code, record.response_body) == (201, {"id": 1, "secret": None})
+    again = post()
+    assert (again.status_code, again.json(), again["Idempotent-Replay"]) == (
+        201,
+        {"id": 1, "secret": None},
+        "true",
+    )
+    assert urls_for_tests.SecretApi.calls == 1
 
 
 def test_idempotency_key_required_and_bounded(signed_in):

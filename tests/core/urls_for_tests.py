@@ -1,5 +1,6 @@
 """Test-only endpoints that exercise the API conventions (mounted by tests, not by the site)."""
 
+from django.http import Http404
 from django.urls import include, path
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -26,6 +27,31 @@ class EchoApi(APIView):
         return idempotent_response(request=request, scope="test.echo", handler=handler)
 
     calls = 0
+
+
+class SecretApi(APIView):
+    """A response holding a secret shown once: the idempotency store keeps it withheld."""
+
+    def post(self, request):
+        def handler():
+            SecretApi.calls += 1
+            return Response({"id": SecretApi.calls, "secret": f"s3cret-{SecretApi.calls}"}, 201)
+
+        return idempotent_response(
+            request=request,
+            scope="test.secret",
+            handler=handler,
+            stored_body=lambda body: {**body, "secret": None},
+        )
+
+    calls = 0
+
+
+class MissingApi(APIView):
+    """What get_object_or_404 raises when nothing matches."""
+
+    def get(self, request):
+        raise Http404("No IdempotencyRecord matches the given query.")
 
 
 class QuotaApi(APIView):
@@ -62,6 +88,8 @@ class ThrottledApi(APIView):
 urlpatterns = [
     path("api/test/echo", EchoApi.as_view()),
     path("api/test/quota", QuotaApi.as_view()),
+    path("api/test/secret", SecretApi.as_view()),
+    path("api/test/missing", MissingApi.as_view()),
     path("api/test/boom", BoomApi.as_view()),
     path("api/test/open", OpenApi.as_view()),
     path("api/test/throttled", ThrottledApi.as_view()),

@@ -25,11 +25,20 @@ def campaign_access(
     PermissionDenied when the role is too low; Conflict when a write hits an archived campaign."""
     membership = membership_for(campaign_id=campaign_id, user=user)
     if membership is None:
-        raise NotFound(_("Campaign not found."), code="campaign_not_found")
+        raise NotFound(
+            _("Campaign not found."),
+            code="campaign_not_found",
+            recovery=_("Check the campaign id; you may have left it or been removed from it."),
+        )
     if own and membership.role != CampaignMembership.Role.OWNER:
-        raise PermissionDenied(_("Only the campaign owner can do that."))
+        raise PermissionDenied(
+            _("Only the campaign owner can do that."), recovery=_("Ask the campaign owner.")
+        )
     if manage and not membership.is_manager:
-        raise PermissionDenied(_("Only the campaign owner or a GM can do that."))
+        raise PermissionDenied(
+            _("Only the campaign owner or a GM can do that."),
+            recovery=_("Ask the campaign owner or a GM."),
+        )
     if writable and membership.campaign.status != Campaign.Status.ACTIVE:
         raise Conflict(
             _("This campaign is archived."),

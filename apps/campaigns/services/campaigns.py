@@ -50,7 +50,11 @@ def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -
             details={"fields": {"name": [_("1 to %(max)d characters.") % {"max": NAME_MAX}]}},
         )
     if not idempotency_key:
-        raise ValidationFailed(_("An idempotency key is required to create a campaign."))
+        raise ValidationFailed(
+            _("An idempotency key is required to create a campaign."),
+            code="idempotency_key_required",
+            recovery=_("Send a unique Idempotency-Key header (8 to 160 characters)."),
+        )
     plugin = get_plugin(system_id)
     existing = Campaign.objects.filter(owner=owner, creation_key=idempotency_key).first()
     if existing is not None:

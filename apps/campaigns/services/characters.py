@@ -68,7 +68,10 @@ def character_create_for(
     Conflict (archived) and the domain client's errors."""
     membership = campaign_access(campaign_id=campaign.id, user=user, writable=True)
     if membership.role not in PLAYING_ROLES:
-        raise PermissionDenied(_("Observers cannot create characters."))
+        raise PermissionDenied(
+            _("Observers cannot create characters."),
+            recovery=_("Ask the campaign owner or a GM to make you a player."),
+        )
     form = character_form_for(campaign=campaign, data=_form_input(form_data))
     if not form.is_valid():
         fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}

@@ -101,20 +101,36 @@ def invite_lookup(*, token: str) -> CampaignInvite:
         .first()
     )
     if invite is None:
-        raise NotFound(_("This invite link is not valid."), code="invite_not_found")
+        raise NotFound(
+            _("This invite link is not valid."),
+            code="invite_not_found",
+            recovery=_("Check the link, or ask for a new invite."),
+        )
     return invite
 
 
 def invite_problem(invite: CampaignInvite) -> Conflict | None:
     """Why the invite cannot be used now, or None."""
     if invite.revoked_at is not None:
-        return Conflict(_("This invite was revoked."), code="invite_revoked")
+        return Conflict(
+            _("This invite was revoked."),
+            code="invite_revoked",
+            recovery=_("Ask the campaign's owner or a GM for a new invite link."),
+        )
     if invite.expires_at <= timezone.now():
-        return Conflict(_("This invite has expired."), code="invite_expired")
+        return Conflict(
+            _("This invite has expired."),
+            code="invite_expired",
+            recovery=_("Ask the campaign's owner or a GM for a new invite link."),
+        )
     if invite.campaign.status != Campaign.Status.ACTIVE:
         return Conflict(_("This campaign is archived."), code="campaign_archived")
     if invite.used_count >= invite.max_uses:
-        return Conflict(_("This invite has no uses left."), code="invite_exhausted")
+        return Conflict(
+            _("This invite has no uses left."),
+            code="invite_exhausted",
+            recovery=_("Ask the campaign's owner or a GM for a new invite link."),
+        )
     return None
 
 
@@ -242,7 +258,11 @@ def _use_one(invite: CampaignInvite, now) -> None:
         expires_at__gt=now,
     ).update(used_count=F("used_count") + 1, updated_at=now)
     if not used:
-        raise Conflict(_("This invite has no uses left."), code="invite_exhausted")
+        raise Conflict(
+            _("This invite has no uses left."),
+            code="invite_exhausted",
+            recovery=_("Ask the campaign's owner or a GM for a new invite link."),
+        )
 
 
 def _give_back_one(invite: CampaignInvite) -> None:

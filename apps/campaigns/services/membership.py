@@ -39,7 +39,9 @@ def join_request_decide(
     if join_request.status != JoinRequest.Status.PENDING:
         return _same_or_conflict(join_request, target)
     if join_request.role == Role.GM and join_request.campaign.owner_id != actor.id:
-        raise PermissionDenied(_("Only the owner can make someone a GM."))
+        raise PermissionDenied(
+            _("Only the owner can make someone a GM."), recovery=_("Ask the campaign owner.")
+        )
 
     result: DomainResult | None = None
     if target == JoinRequest.Status.APPROVED:
@@ -140,6 +142,7 @@ def _same_or_conflict(join_request: JoinRequest, target: str) -> JoinRequest:
         _("This join request was already %(status)s.")
         % {"status": join_request.get_status_display()},
         code="join_request_decided",
+        recovery=_("Reload to see the decision."),
         details={"status": join_request.status},
     )
 
@@ -181,7 +184,11 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         )
     membership = _target_membership(campaign=campaign, user=user)
     if membership.role == Role.OWNER:
-        raise Conflict(_("The owner's role cannot be changed."), code="owner_role_fixed")
+        raise Conflict(
+            _("The owner's role cannot be changed."),
+            code="owner_role_fixed",
+            recovery=_("Choose another member."),
+        )
     if membership.role == role:
         return membership
     result = authority_write(
@@ -231,9 +238,15 @@ def membership_remove(*, campaign: Campaign, actor, user) -> CampaignMembership:
     )
     membership = _target_membership(campaign=campaign, user=user)
     if membership.role == Role.OWNER:
-        raise Conflict(_("The campaign owner cannot be removed."), code="owner_not_removable")
+        raise Conflict(
+            _("The campaign owner cannot be removed."),
+            code="owner_not_removable",
+            recovery=_("The owner can archive the campaign instead."),
+        )
     if membership.role == Role.GM and actor_membership.role != Role.OWNER:
-        raise PermissionDenied(_("Only the owner can remove a GM."))
+        raise PermissionDenied(
+            _("Only the owner can remove a GM."), recovery=_("Ask the campaign owner.")
+        )
     # An earlier attempt may have revoked on the domain and then failed here; once the revision
     # moved on, its retry sends a new key and is refused as "not a member": finish it here.
     # The actor is in the key: the domain's stored request names who sent it, so another GM

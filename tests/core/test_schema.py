@@ -1,0 +1,69 @@
+"""The OpenAPI schema documents the §8 error envelope once and references it for the usual
+error statuses of every operation."""
+
+from __future__ import annotations
+
+import pytest
+from drf_spectacular.generators import SchemaGenerator
+
+from apps.core.errors import error_envelope
+
+ERROR_REF = {"$ref": "#/components/schemas/ErrorEnvelope"}
+
+
+@pytest.fixture(scope="module")
+def schema():
+    return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def error_statuses(operation):
+    return sorted(
+        status
+        for status, response in operation["responses"].items()
+        if response.get("content", {}).get("application/json", {}).get("schema") == ERROR_REF
+    )
+
+
+def test_the_envelope_is_one_component(schema):
+    schemas = schema["components"]["schemas"]
+    envelope = schemas["ErrorEnvelope"]
+    assert envelope["required"] == ["error"]
+    assert envelope["properties"]["error"] == {"$ref": "#/components/schemas/Error"}
+    error = schemas["Error"]
+    keys = set(error_envelope(code="x", message="x")["error"])
+    assert set(error["properties"]) == keys
+    assert sorted(error["required"]) == sorted(keys)
+    assert error["properties"]["retryable"]["type"] == "boolean"
+    assert error["properties"]["details"]["type"] == "object"
+
+
+def test_every_signed_in_operation_documents_its_errors(schema):
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if {} in operation.get("security", []):
+                continue
+            statuses = error_statuses(operation)
+            assert {"401", "403", "429"} <= set(statuses), (method, path)
+            assert ("404" in statuses) == ("{" in path), (method, path)
+            assert ("409" in statuses) == (method != "get"), (method, path)
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "statuses"),
+    [
+        ("/api/campaigns/{campaign_id}/invites", "post",
+         ["400", "401", "403", "404", "409", "429"]),
+        ("/api/campaigns", "get", ["401", "403", "429"]),
+        ("/api/usage/ledger", "get", ["400", "401", "403", "429"]),
+        ("/api/campaigns/{campaign_id}/room/messages", "post",
+         ["400", "401", "403", "404", "409", "429"]),
+        ("/api/health", "get", []),  # open to everyone and not throttled
+    ],
+)  # fmt: skip
+def test_error_statuses_follow_what_an_operation_takes(schema, path, method, statuses):
+    assert error_statuses(schema["paths"][path][method]) == statuses
+
+
+def test_429_names_retry_after(schema):
+    throttled = schema["paths"]["/api/campaigns"]["get"]["responses"]["429"]
+    assert throttled["headers"]["Retry-After"]["schema"] == {"type": "integer"}
