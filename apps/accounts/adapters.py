@@ -1,6 +1,8 @@
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 
+from apps.quota.services import quota_account_for
+
 INVITE_SESSION_KEY = "registration_invite"
 
 
@@ -25,3 +27,11 @@ class AccountAdapter(DefaultAccountAdapter):
             # transaction). Without one, account/signup_closed.html says sign-up is by invite.
             return bool(invite_token_from(request))
         return False
+
+    def save_user(self, request, user, form, commit=True):
+        user = super().save_user(request, user, form, commit=commit)
+        if commit:
+            # The quota account comes with the user (SignupView runs this in the account's
+            # transaction), so staff can credit anyone and a first turn finds its credits.
+            quota_account_for(user=user)
+        return user

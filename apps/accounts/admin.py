@@ -5,8 +5,10 @@ from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from apps.core.admin import AuditedAdminMixin
+from apps.quota.services import quota_account_for
 
 from . import services
 from .models import ApiToken, LegalAcceptance, RegistrationInvite, User, UserSession
@@ -36,6 +38,12 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
         (_("Dates"), {"fields": ("date_joined", "last_login", "deactivated_at")}),
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change:
+            # Like sign-up: a user comes with a quota account (same transaction as the add).
+            quota_account_for(user=obj)
 
 
 # registration_invite_create refuses more; bounding the field turns that into a field error.
@@ -70,6 +78,8 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
     )
     list_filter = ("revoked_at",)
     search_fields = ("email", "note")
+    # revoked_at too: only the revoke action (audited) sets it, and nothing clears it, so a
+    # leaked link stays dead.
     readonly_fields = (
         "token_hash",
         "used_count",
@@ -78,6 +88,7 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
         "expires_at",
         "max_uses",
         "email",
+        "revoked_at",
     )
     fields = (
         "email",
@@ -130,8 +141,20 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Revoke selected invites"))
     def revoke(self, request, queryset):
+        revoked = already = 0
         for invite in queryset:
-            services.registration_invite_revoke(invite=invite, actor=request.user)
+            if services.registration_invite_revoke(invite=invite, actor=request.user):
+                revoked += 1
+            else:
+                already += 1
+        text = ngettext("Revoked %(count)d invite.", "Revoked %(count)d invites.", revoked) % {
+            "count": revoked
+        }
+        if already:
+            text += " " + ngettext(
+                "%(count)d was already revoked.", "%(count)d were already revoked.", already
+            ) % {"count": already}
+        self.message_user(request, text, messages.SUCCESS if revoked else messages.INFO)
 
 
 @admin.register(LegalAcceptance)

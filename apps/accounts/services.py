@@ -67,16 +67,21 @@ def registration_invite_create(
     return invite, raw
 
 
-def registration_invite_revoke(*, invite: RegistrationInvite, actor: User) -> None:
-    RegistrationInvite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
-    )
-    audit_record(
-        actor=actor,
-        action="registration_invite.revoked",
-        subject_type="registration_invite",
-        subject_id=str(invite.id),
-    )
+def registration_invite_revoke(*, invite: RegistrationInvite, actor: User) -> bool:
+    """Revoke the invite now; False (nothing written) if it was already revoked."""
+    with transaction.atomic():
+        revoked = RegistrationInvite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+        if revoked:
+            audit_record(
+                actor=actor,
+                action="registration_invite.revoked",
+                subject_type="registration_invite",
+                subject_id=str(invite.id),
+                details={"used_count": invite.used_count, "max_uses": invite.max_uses},
+            )
+    return bool(revoked)
 
 
 def _usable_invites():
@@ -231,12 +236,17 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     return token, raw
 
 
-def api_token_revoke(*, user: User, token_id) -> None:
-    """Revoke one of the user's tokens. Unknown or foreign ids are ignored (404 upstream)."""
+def api_token_revoke(*, user: User, token_id) -> bool:
+    """Revoke one of the user's active tokens; False (nothing changed) when the id is unknown,
+    another user's or already revoked."""
     updated = ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
     if updated:
         audit_record(
-            actor=user, action="api_token.revoked", subject_type="api_token", subject_id=token_id
+            actor=user,
+            action="api_token.revoked",
+            subject_type="api_token",
+            subject_id=str(token_id),
         )
+    return bool(updated)

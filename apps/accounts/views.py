@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import ApplicationError
+from apps.core.exceptions import PageNotFound
 
 from . import selectors, services
 from .adapters import INVITE_SESSION_KEY, invite_token_from
@@ -171,7 +172,9 @@ def api_token_create(request):
 @login_required
 @require_POST
 def api_token_revoke(request, token_id):
-    services.api_token_revoke(user=request.user, token_id=token_id)
+    if not services.api_token_revoke(user=request.user, token_id=token_id):
+        # Someone else's token looks the same as no token: nothing to say it exists.
+        raise PageNotFound(_("You have no active API token with that id."))
     messages.success(request, _("Token revoked."))
     return redirect("account")
 

@@ -28,10 +28,16 @@ class RequestIdMiddleware:
         return response
 
 
+# allauth's rate-limited pages (password reset, sign-up, ...) answer 429.html without saying
+# when to come back; the limits that answer so count per minute (templates/429.html says so).
+PAGE_RETRY_AFTER_SECONDS = 60
+
+
 class NotAllowedPageMiddleware:
     """A page opened with the wrong method (a form's POST-only URL, from history or a link)
     gets a page that says so, not the empty response `require_POST` gives; a PageNotFound
-    gets the site's 404 page with its reason. The API keeps its JSON envelope."""
+    gets the site's 404 page with its reason; a rate-limited page says when to retry. The API
+    keeps its JSON envelope."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -44,6 +50,8 @@ class NotAllowedPageMiddleware:
             page = render(request, "405.html", status=405)  # with the signed-in navigation
             page["Allow"] = response.get("Allow", "")
             return page
+        if response.status_code == 429 and not response.has_header("Retry-After"):
+            response["Retry-After"] = str(PAGE_RETRY_AFTER_SECONDS)
         return response
 
     def process_exception(self, request, exception):

@@ -3,6 +3,11 @@ reservations and ledger (append-only)."""
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.admin import AuditedAdminMixin
@@ -37,10 +42,16 @@ class QuotaAccountAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_filter = ("plan",)
     search_fields = ("user__email",)
     # Balances change only through grants, reservations and settlements.
-    readonly_fields = ("user", "balance", "reserved", "created_at", "updated_at")
-    fields = ("user", "plan", "balance", "reserved", "created_at", "updated_at")
+    readonly_fields = ("user", "balance", "reserved", "grant_credits", "created_at", "updated_at")
+    fields = ("user", "plan", "balance", "reserved", "grant_credits", "created_at", "updated_at")
+
+    @admin.display(description=_("Grant credits"))
+    def grant_credits(self, obj):
+        url = reverse("admin:quota_quotagrant_add") + f"?user={obj.user_id}"
+        return format_html('<a href="{}">{}</a>', url, _("Grant credits to this user"))
 
     def has_add_permission(self, request):
+        # Every user has an account from sign-up on; staff add credits, not accounts.
         return False
 
     def has_delete_permission(self, request, obj=None):
@@ -48,11 +59,30 @@ class QuotaAccountAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
 
 class QuotaGrantAddForm(forms.ModelForm):
+    # Staff think of whom to credit, not of account rows: pick the user, searched by email.
+    user = forms.ModelChoiceField(
+        label=_("User"),
+        queryset=get_user_model().objects.all(),
+        widget=AutocompleteSelect(QuotaAccount._meta.get_field("user"), admin.site),
+        help_text=_("Search by email address."),
+    )
     amount = forms.IntegerField(label=_("Credits"), min_value=1, max_value=10**9)
 
     class Meta:
         model = QuotaGrant
-        fields = ("account", "amount", "expires_at", "note")
+        fields = ("user", "amount", "expires_at", "note")
+
+    def clean_expires_at(self):
+        expires_at = self.cleaned_data.get("expires_at")
+        if expires_at is not None and expires_at <= timezone.now():
+            # Credits that have already expired could never be used.
+            raise forms.ValidationError(
+                _(
+                    "Choose an expiry in the future, or leave it empty for credits that "
+                    "never expire."
+                )
+            )
+        return expires_at
 
 
 @admin.register(QuotaGrant)
@@ -63,7 +93,6 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     list_display = ("account", "source", "amount", "remaining", "expires_at", "actor", "created_at")
     list_filter = ("source",)
     search_fields = ("account__user__email", "note")
-    raw_id_fields = ("account",)
     readonly_fields = (
         "account",
         "source",
@@ -84,7 +113,7 @@ class QuotaGrantAdmin(admin.ModelAdmin):
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return ("account", "amount", "expires_at", "note")
+            return ("user", "amount", "expires_at", "note")
         return self.readonly_fields
 
     def get_readonly_fields(self, request, obj=None):
@@ -124,14 +153,17 @@ class QuotaGrantAdmin(admin.ModelAdmin):
         if change:
             return
         grant = services.quota_grant(
-            account=form.cleaned_data["account"],
+            # A user created outside sign-up (e.g. createsuperuser) gets the account here.
+            account=services.quota_account_for(user=form.cleaned_data["user"]),
             amount=form.cleaned_data["amount"],
             source=QuotaGrant.Source.STAFF,
             actor=request.user,
             expires_at=form.cleaned_data.get("expires_at"),
             note=form.cleaned_data.get("note") or "",
         )
-        obj.pk = grant.pk
+        # The admin names and links the new grant from `obj`: make it the row just written.
+        for field in QuotaGrant._meta.concrete_fields:
+            setattr(obj, field.attname, getattr(grant, field.attname))
         obj._state.adding = False
         messages.success(
             request,

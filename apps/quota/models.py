@@ -103,7 +103,11 @@ class QuotaGrant(BaseModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_source_display()} {self.amount}"
+        # The admin names the grant with this ("The quota grant “…” was added").
+        return _("%(amount)s credits (%(source)s)") % {
+            "amount": self.amount,
+            "source": self.get_source_display(),
+        }
 
 
 class Reservation(BaseModel):
@@ -163,6 +167,8 @@ class LedgerEntry(models.Model):
         GRANT = "grant", _("grant")
         CHARGE = "charge", _("charge")
         EXPIRE = "expire", _("expiry")
+        # Staff taking unused credits back: not an expiry, so the user sees it for what it is.
+        WITHDRAW = "withdrawal", _("withdrawal")
 
     id = models.BigAutoField(primary_key=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

@@ -53,7 +53,8 @@ def quota_balance(*, account: QuotaAccount) -> dict[str, Any]:
     }
 
 
-# A grant adds its amount to the account's credits; a charge or an expiry takes it away.
+# A grant adds its amount to the account's credits; a charge, an expiry or a withdrawal takes
+# it away.
 _SIGNED_AMOUNT = Case(
     When(kind=LedgerEntry.Kind.GRANT, then=F("amount")),
     default=Value(0) - F("amount"),

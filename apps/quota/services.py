@@ -212,7 +212,12 @@ def quota_expire_grants(*, now: datetime | None = None) -> int:
             grants = QuotaGrant.objects.select_for_update().filter(
                 account_id=account_id, expires_at__lte=now, remaining__gt=0
             )
-            forfeited += _forfeit(account, grants, _("Unused credits expired"))
+            forfeited += _forfeit(
+                account,
+                grants,
+                kind=LedgerEntry.Kind.EXPIRE,
+                description=_("Unused credits expired"),
+            )
     return forfeited
 
 
@@ -225,7 +230,12 @@ def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> tuple[i
         account = QuotaAccount.objects.select_for_update().get(pk=grant.account_id)
         locked = QuotaGrant.objects.select_for_update().filter(pk=grant.pk)
         reason = _("Withdrawn by staff")
-        taken = _forfeit(account, locked, f"{reason}: {note}"[:200] if note else reason)
+        taken = _forfeit(
+            account,
+            locked,
+            kind=LedgerEntry.Kind.WITHDRAW,
+            description=f"{reason}: {note}"[:200] if note else reason,
+        )
         left = locked.values_list("remaining", flat=True).get()
         audit_record(
             actor=actor,
@@ -237,9 +247,10 @@ def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> tuple[i
     return taken, left
 
 
-def _forfeit(account: QuotaAccount, grants, description: str) -> int:
+def _forfeit(account: QuotaAccount, grants, *, kind: str, description: str) -> int:
     """Take the locked grants' remaining credits off the locked account, earliest expiry first,
-    each with a ledger entry; never more than the available balance."""
+    each with a ledger entry of `kind` (expiry or withdrawal); never more than the available
+    balance."""
     forfeited = 0
     for grant in grants.order_by("expires_at", "created_at"):
         take = min(grant.remaining, account.balance)
@@ -250,7 +261,7 @@ def _forfeit(account: QuotaAccount, grants, description: str) -> int:
         account.balance -= take
         LedgerEntry.objects.create(
             account=account,
-            kind=LedgerEntry.Kind.EXPIRE,
+            kind=kind,
             amount=take,
             balance_after=account.balance,
             grant=grant,

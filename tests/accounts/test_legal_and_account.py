@@ -264,3 +264,99 @@ def test_the_sign_in_page_offers_sign_up_only_when_it_is_open(client, settings, 
     page = client.get("/accounts/login/").content.decode()
     assert expected in page
     assert absent not in page
+
+
+def test_revoking_a_token_the_user_does_not_own_is_not_found(make_user):
+    from apps.accounts.selectors import api_token_user
+    from apps.accounts.services import api_token_create, api_token_revoke
+
+    owner = make_user("owner@example.test")
+    token, raw = api_token_create(user=owner, name="laptop")
+    client = login(make_user("other@example.test").email)
+    response = client.post(f"/account/tokens/{token.id}/revoke")
+    assert response.status_code == 404
+    assert "You have no active API token with that id." in response.content.decode()
+    assert "Token revoked." not in client.get("/account/").content.decode()
+    token.refresh_from_db()
+    assert token.revoked_at is None
+    assert api_token_user(raw=raw) == owner
+    assert not AuditEvent.objects.filter(action="api_token.revoked").exists()
+    # The owner revokes it once; a second time there is nothing left to revoke.
+    assert api_token_revoke(user=owner, token_id=token.id) is True
+    assert api_token_revoke(user=owner, token_id=token.id) is False
+    assert AuditEvent.objects.filter(action="api_token.revoked").count() == 1
+
+
+def test_a_user_added_by_staff_comes_with_a_quota_account(make_user):
+    from apps.accounts.models import User
+    from apps.quota.models import QuotaAccount
+
+    staff = make_user("root@example.test", is_staff=True, is_superuser=True)
+    client = login(staff.email)
+    response = client.post(
+        "/admin/accounts/user/add/",
+        {"email": "added@example.test", "password1": "n3w-passw0rd-xyz",
+         "password2": "n3w-passw0rd-xyz"},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content
+    account = QuotaAccount.objects.get(user=User.objects.get(email="added@example.test"))
+    assert (account.plan.slug, account.balance, account.reserved) == ("free", 100, 0)
+
+
+UNKNOWN_ACCOUNT_MAIL = (
+    "Hello from SagaSmith!\n\n"
+    "You are receiving this email because you, or someone else, tried to access an account with"
+    " email nobody@example.test. However, we do not have any record of such an account in our"
+    " database.\n\n"
+    "This mail can be safely ignored if you did not initiate this action.\n\n"
+    "{offer}\n\n"
+    "Thank you for using SagaSmith!\nlocalhost"
+)
+
+
+@pytest.mark.parametrize(
+    ("mode", "offer"),
+    [
+        ("open", "If it was you, you can sign up for an account using the link below.\n\n"
+                 "http://testserver/accounts/signup/"),
+        ("invite", "Accounts on SagaSmith are by invitation. If you were invited, sign up with the"
+                   " registration link you were sent; without one, ask the person who invited you"
+                   " for a link."),
+        ("closed", "SagaSmith is not taking new accounts at the moment."),
+    ],
+)  # fmt: skip
+def test_password_reset_for_an_unknown_address_offers_sign_up_only_when_open(
+    settings, mailoutbox, mode, offer
+):
+    settings.SAGASMITH_REGISTRATION_MODE = mode
+    response = Client().post("/accounts/password/reset/", {"email": "nobody@example.test"})
+    assert response.status_code == 302
+    assert [(m.to, m.subject, m.body) for m in mailoutbox] == [
+        (
+            ["nobody@example.test"],
+            "[SagaSmith] Unknown Account",
+            UNKNOWN_ACCOUNT_MAIL.format(offer=offer),
+        )
+    ]
+
+
+def test_rate_limited_password_reset_gets_the_site_page_with_retry_after(settings, mailoutbox):
+    import re
+
+    # The test settings switch allauth's rate limits off; this is its default for resets.
+    settings.ACCOUNT_RATE_LIMITS = {"reset_password": "20/m/ip,5/m/key"}
+    client = Client()
+    for _ in range(5):
+        sent = client.post("/accounts/password/reset/", {"email": "nobody@example.test"})
+        assert sent.status_code == 302
+    response = client.post("/accounts/password/reset/", {"email": "nobody@example.test"})
+    assert response.status_code == 429
+    assert response["Retry-After"] == "60"
+    assert [t.name for t in response.templates][:2] == ["429.html", "base.html"]
+    main = re.search(r"<main\b.*?</main>", response.content.decode(), re.S).group(0)
+    assert " ".join(re.sub(r"<[^>]+>", " ", main).split()) == (
+        "Too many attempts That was tried too many times in a short while."
+        " Wait a minute, then try again. Try again"
+    )
+    assert '<a class="button" href="/accounts/password/reset/">Try again</a>' in main
+    assert len(mailoutbox) == 5

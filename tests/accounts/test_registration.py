@@ -10,6 +10,7 @@ from django.utils import timezone
 from apps.accounts.models import RegistrationInvite, User
 from apps.accounts.services import hash_token, registration_invite_create
 from apps.core.models import AuditEvent
+from apps.quota.models import QuotaAccount
 
 PASSWORD = "correct-horse-battery-9"
 
@@ -72,6 +73,24 @@ def test_open_mode_allows_signup_without_invite(client, settings):
     response = signup(client, "new@example.test")
     assert response.status_code == 302
     assert User.objects.filter(email="new@example.test").count() == 1
+
+
+@pytest.mark.django_db
+def test_signing_up_opens_the_quota_account_with_the_user(client, settings):
+    settings.SAGASMITH_REGISTRATION_MODE = "invite"
+    _invite, raw = registration_invite_create(created_by=None)
+    assert signup(client, "new@example.test", raw).status_code == 302
+    user = User.objects.get(email="new@example.test")
+    # Staff can credit the new user at once, before they ever open /usage/.
+    account = QuotaAccount.objects.get(user=user)
+    assert (account.plan.slug, account.balance, account.reserved) == ("free", 100, 0)
+    assert list(account.grants.values_list("source", "amount", "remaining")) == [("plan", 100, 100)]
+    assert list(account.ledger.values_list("kind", "amount", "balance_after")) == [
+        ("grant", 100, 100)
+    ]
+    # A refused sign-up opens nothing.
+    assert signup(Client(), "again@example.test", raw).status_code == 200
+    assert QuotaAccount.objects.count() == 1
 
 
 INVITE_UNAVAILABLE = (
@@ -222,6 +241,64 @@ def test_invite_race_creates_exactly_one_account(settings):
     assert sorted(statuses).count(302) == 1
     assert len(statuses) == 20
     assert User.objects.count() == 1
+    # The losers' accounts rolled back with their users.
+    assert list(QuotaAccount.objects.values_list("user", flat=True)) == [User.objects.get().pk]
     invite.refresh_from_db()
     assert invite.used_count == 1
     assert AuditEvent.objects.filter(action="registration_invite.used").count() == 1
+
+
+@pytest.mark.django_db
+def test_admin_revoke_says_how_many_and_audits_only_new_revocations(make_user):
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(staff)
+    first, _ = registration_invite_create(created_by=staff)
+    second, _ = registration_invite_create(created_by=staff)
+    earlier, _ = registration_invite_create(created_by=staff)
+    revoked_at = timezone.now() - timedelta(days=1)
+    RegistrationInvite.objects.filter(pk=earlier.pk).update(revoked_at=revoked_at)
+    response = client.post(
+        "/admin/accounts/registrationinvite/",
+        {"action": "revoke", "_selected_action": [str(first.pk), str(second.pk), str(earlier.pk)]},
+        follow=True,
+    )
+    assert [str(m) for m in response.context["messages"]] == [
+        "Revoked 2 invites. 1 was already revoked."
+    ]
+    assert RegistrationInvite.objects.filter(revoked_at__isnull=True).count() == 0
+    earlier.refresh_from_db()
+    assert earlier.revoked_at == revoked_at
+    assert sorted(
+        AuditEvent.objects.filter(action="registration_invite.revoked").values_list(
+            "actor", "subject_id"
+        )
+    ) == sorted([(staff.pk, str(first.pk)), (staff.pk, str(second.pk))])
+    again = client.post(
+        "/admin/accounts/registrationinvite/",
+        {"action": "revoke", "_selected_action": [str(first.pk)]},
+        follow=True,
+    )
+    assert [str(m) for m in again.context["messages"]] == [
+        "Revoked 0 invites. 1 was already revoked."
+    ]
+    assert AuditEvent.objects.filter(action="registration_invite.revoked").count() == 2
+
+
+@pytest.mark.django_db
+def test_admin_cannot_clear_revoked_at_to_revive_a_leaked_invite(make_user, settings):
+    settings.SAGASMITH_REGISTRATION_MODE = "invite"
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(staff)
+    invite, raw = registration_invite_create(created_by=staff, note="leaked")
+    revoked_at = timezone.now() - timedelta(hours=1)
+    RegistrationInvite.objects.filter(pk=invite.pk).update(revoked_at=revoked_at)
+    response = client.post(
+        f"/admin/accounts/registrationinvite/{invite.pk}/change/",
+        {"note": "leaked", "revoked_at_0": "", "revoked_at_1": ""},
+    )
+    assert response.status_code == 302
+    invite.refresh_from_db()
+    assert invite.revoked_at == revoked_at
+    assert_invite_refused(signup(Client(), "x@example.test", raw))

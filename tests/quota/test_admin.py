@@ -1,10 +1,15 @@
+from datetime import timedelta
+
 import pytest
 from django.db.models import Q
+from django.utils import timezone
 
 from apps.core.errors import QuotaExceeded
 from apps.core.models import AuditEvent
 from apps.quota import services
-from apps.quota.models import LedgerEntry, QuotaGrant
+from apps.quota.models import LedgerEntry, QuotaAccount, QuotaGrant
+
+from .conftest import assert_invariant
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +27,7 @@ def test_staff_grant_in_admin_goes_through_service_and_is_audited(staff_client, 
     response = client.post(
         "/admin/quota/quotagrant/add/",
         {
-            "account": str(account.pk),
+            "user": str(account.user_id),
             "amount": "40",
             "expires_at_0": "",
             "expires_at_1": "",
@@ -47,7 +52,7 @@ def test_admin_grant_rejects_non_positive_amount(staff_client, make_user, funded
     client, _ = staff_client
     account = funded(make_user(), 2)
     response = client.post(
-        "/admin/quota/quotagrant/add/", {"account": str(account.pk), "amount": "0", "note": ""}
+        "/admin/quota/quotagrant/add/", {"user": str(account.user_id), "amount": "0", "note": ""}
     )
     assert response.status_code == 200
     assert QuotaGrant.objects.filter(source="staff").count() == 0
@@ -98,9 +103,9 @@ def test_staff_withdraw_unused_credits_through_the_ledger(staff_client, make_use
     ) in response.content.decode()
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (0, 13)
-    entries = LedgerEntry.objects.filter(account=account, kind="expire")
-    assert [(e.amount, e.description, e.balance_after) for e in entries] == [
-        (3, "Withdrawn by staff", 0)
+    entries = LedgerEntry.objects.filter(account=account, kind__in=["expire", "withdrawal"])
+    assert [(e.kind, e.amount, e.description, e.balance_after) for e in entries] == [
+        ("withdrawal", 3, "Withdrawn by staff", 0)
     ]
     assert list(
         AuditEvent.objects.filter(action="quota.grant.withdraw").values_list("actor", "subject_id")
@@ -135,4 +140,89 @@ def test_withdrawing_needs_the_right_to_grant_not_just_to_look(client, make_user
     )
     account.refresh_from_db()
     assert account.balance == 10
-    assert not LedgerEntry.objects.filter(account=account, kind="expire").exists()
+    assert list(LedgerEntry.objects.filter(account=account).values_list("kind", flat=True)) == [
+        "grant"
+    ]
+
+
+def test_staff_grant_finds_the_user_by_email_even_one_without_an_account(staff_client, make_user):
+    client, staff = staff_client
+    # Made outside sign-up (like createsuperuser): no quota account yet.
+    player = make_user("player@example.test")
+    make_user("other@example.test")
+    assert not QuotaAccount.objects.filter(user=player).exists()
+    found = client.get(
+        "/admin/autocomplete/",
+        {
+            "term": "player@",
+            "app_label": "quota",
+            "model_name": "quotaaccount",
+            "field_name": "user",
+        },
+    )
+    assert found.json()["results"] == [{"id": str(player.pk), "text": "player@example.test"}]
+    response = client.post(
+        "/admin/quota/quotagrant/add/",
+        {
+            "user": str(player.pk),
+            "amount": "30",
+            "expires_at_0": "",
+            "expires_at_1": "",
+            "note": "",
+        },
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        "Granted 30 credits to player@example.test.",
+        "The quota grant “30 credits (staff grant)” was added successfully.",
+    ]
+    account = QuotaAccount.objects.get(user=player)
+    # The account opened with the default plan's grant, then the staff grant on top.
+    assert list(account.grants.order_by("created_at").values_list("source", "amount")) == [
+        ("plan", 100),
+        ("staff", 30),
+    ]
+    assert (account.balance, account.reserved) == (130, 0)
+    assert list(
+        LedgerEntry.objects.filter(account=account)
+        .order_by("id")
+        .values_list("kind", "amount", "balance_after")
+    ) == [("grant", 100, 100), ("grant", 30, 130)]
+    assert_invariant(account)
+
+
+def test_account_page_links_to_granting_its_user(staff_client, make_user, funded):
+    client, _ = staff_client
+    account = funded(make_user("player@example.test"), 2)
+    page = client.get(f"/admin/quota/quotaaccount/{account.pk}/change/").content.decode()
+    link = f"/admin/quota/quotagrant/add/?user={account.user_id}"
+    assert f'<a href="{link}">Grant credits to this user</a>' in page
+    form = client.get(link).context["adminform"].form
+    assert form.initial["user"] == str(account.user_id)
+
+
+def test_admin_grant_refuses_an_expiry_in_the_past(staff_client, make_user, funded):
+    client, staff = staff_client
+    account = funded(make_user("player@example.test"), 2)
+    past = timezone.localtime() - timedelta(days=1)
+    response = client.post(
+        "/admin/quota/quotagrant/add/",
+        {
+            "user": str(account.user_id),
+            "amount": "30",
+            "expires_at_0": past.strftime("%Y-%m-%d"),
+            "expires_at_1": past.strftime("%H:%M:%S"),
+            "note": "",
+        },
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "expires_at": [
+            "Choose an expiry in the future, or leave it empty for credits that never expire."
+        ]
+    }
+    account.refresh_from_db()
+    assert account.balance == 2
+    assert not QuotaGrant.objects.filter(source="staff").exists()
+    assert not AuditEvent.objects.filter(action="quota.grant", actor=staff).exists()

@@ -1,3 +1,4 @@
+import importlib
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -385,3 +386,58 @@ def test_staff_grant_is_audited(make_user, funded):
     }
     account.refresh_from_db()
     assert account.balance == 51
+
+
+def test_withdrawal_and_expiry_are_separate_ledger_kinds(make_user, funded):
+    user = make_user()
+    now = timezone.now()
+    account = funded(user, 10, 5, expires=[now + timedelta(hours=1), None])
+    services.quota_grant_withdraw(grant=account.grants.get(amount=5), actor=None, note="typo")
+    assert services.quota_expire_grants(now=now + timedelta(hours=2)) == 10
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (0, 0)
+    assert list(
+        LedgerEntry.objects.filter(account=account)
+        .order_by("id")
+        .values_list("kind", "amount", "balance_after", "description")
+    ) == [
+        ("grant", 10, 10, "system"),
+        ("grant", 5, 15, "system"),
+        ("withdrawal", 5, 10, "Withdrawn by staff: typo"),
+        ("expire", 10, 0, "Unused credits expired"),
+    ]
+    assert_invariant(account)
+
+
+def test_migration_opens_an_account_with_its_plan_grant_for_each_user_without_one(
+    make_user, zero_plan
+):
+    from django.apps import apps
+
+    migration = importlib.import_module("apps.quota.migrations.0004_quota_account_for_every_user")
+    had = services.quota_account_for(user=make_user("had@example.test"), plan=zero_plan)
+    lacking = make_user("lacking@example.test")
+    assert not QuotaAccount.objects.filter(user=lacking).exists()
+    migration.open_missing_accounts(apps, None)
+    migration.open_missing_accounts(apps, None)  # a second run finds nothing to do
+    account = QuotaAccount.objects.get(user=lacking)
+    # What first use would have given it: the default plan and this period's grant.
+    assert (account.plan.slug, account.balance, account.reserved) == ("free", 100, 0)
+    grant = account.grants.get()
+    now = timezone.now()
+    start = datetime(now.year, now.month, 1, tzinfo=UTC)
+    assert (grant.source, grant.amount, grant.remaining, grant.period_start, grant.note) == (
+        "plan",
+        100,
+        100,
+        start,
+        f"Free plan, period from {start.date().isoformat()}",
+    )
+    assert grant.expires_at == grant.period_end
+    assert list(account.ledger.values_list("kind", "amount", "balance_after", "grant")) == [
+        ("grant", 100, 100, grant.pk)
+    ]
+    assert_invariant(account)
+    had.refresh_from_db()
+    assert (had.plan_id, had.balance, had.grants.count()) == (zero_plan.pk, 0, 0)
+    assert QuotaAccount.objects.count() == 2

@@ -197,3 +197,17 @@ def test_details_cost_one_query_per_page(client, user, history, make_user):
     after = page_queries()
     assert len(after) == len(before), after
     assert len([sql for sql in after if '"turns_roomturnjob"' in sql]) == 1
+
+
+def test_a_staff_withdrawal_reads_as_a_withdrawal_not_an_expiry(client, user, funded, make_user):
+    account = funded(user, 9, 4)
+    staff = make_user("staff@example.test", is_staff=True)
+    services.quota_grant_withdraw(grant=account.grants.get(amount=4), actor=staff)
+    client.force_login(user)
+    html = client.get("/usage/").content.decode()
+    assert ledger(html) == [
+        ("withdrawal", "Withdrawn by staff", None, "−4", "9"),
+        ("grant", "system", None, "+4", "13"),
+        ("grant", "system", None, "+9", "9"),
+    ]
+    assert '<span class="badge badge--withdrawal">withdrawal</span>' in html
