@@ -195,7 +195,11 @@ def _spend(call: Call, char_id: str, resource: str, amount: int = 1) -> None:
     if resource != "reaction" and _current_id(combat) != char_id:
         current = _current_id(combat)
         raise invalid(f"it is {_who(call, current)}'s turn, not {_who(call, char_id)}'s")
-    if budgets[char_id][resource] < amount:
+    left = budgets[char_id][resource]
+    if left < amount:
+        if resource == "movement" and left > 0:
+            # Said as feet left, not "none": a shorter move still fits.
+            raise invalid(f"{_who(call, char_id)} has only {left} ft of movement left this turn")
         raise invalid(f"{_who(call, char_id)} has no {resource.replace('_', ' ')} left this turn")
     budgets[char_id][resource] -= amount
 

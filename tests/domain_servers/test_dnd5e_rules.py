@@ -523,3 +523,14 @@ def test_refusals_name_creatures_not_ids(dnd: Game) -> None:
     dnd.write("condition_remove", {"target_id": hero, "condition": "restrained"})
     error = dnd.fail("combat_move", {"character_id": hero, "x": 6, "y": 0}, sub=PLAYER)
     assert error["message"] == f"square (6, 0) is occupied by Goblin ({goblin})"
+
+
+def test_a_move_longer_than_what_is_left_names_the_feet_left(dnd: Game) -> None:
+    hero, goblin = _armed_party(dnd)
+    dnd.write("combat_end_turn")
+    dnd.write("combat_move", {"character_id": hero, "x": 0, "y": 0}, sub=PLAYER)  # 25 of 30 ft
+    error = dnd.fail("combat_move", {"character_id": hero, "x": 0, "y": 2}, sub=PLAYER)
+    assert error["message"] == "Ash has only 5 ft of movement left this turn"
+    dnd.write("combat_move", {"character_id": hero, "x": 0, "y": 1}, sub=PLAYER)
+    error = dnd.fail("combat_move", {"character_id": hero, "x": 0, "y": 2}, sub=PLAYER)
+    assert error["message"] == "Ash has no movement left this turn"

@@ -309,7 +309,10 @@ def test_publication_failure_waits_then_publishes_once(
         assert turn_run(job_id=job.pk, heartbeat=False) == "waiting"
     assert scheduled == [(job.pk, 2.0)]  # the retry is enqueued on commit, after the backoff
     job.refresh_from_db()
-    assert (job.status, job.error_code) == ("waiting", "publication_failed")
+    # Worded for whoever reads the job row: no class name before an application error's message.
+    assert (job.status, job.error_code, job.error_message) == (
+        "waiting", "publication_failed", "Injected publication fault."
+    )  # fmt: skip
     assert job.agent_output["messages"]
     assert narrations(job) == []  # the failed publication left nothing behind
     assert OutboxEvent.objects.filter(event_type="state.changed").count() == 0

@@ -394,3 +394,12 @@ def test_narrative_threads_open_and_resolve_in_the_order_made(live_domains, gm, 
     ]
     # clock-2 .. clock-11: as made, not as text ("clock-11" before "clock-2").
     assert [c["name"] for c in story["clocks"]] == [f"C{n}" for n in range(10)]
+
+
+def test_a_player_asking_to_start_combat_during_combat_is_told_only_the_gm_can(
+    live_domains, gm, player
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    assert table.run(player, "start combat", job_id="again").texts == [
+        ("Only the GM can start combat.", "requester")
+    ]

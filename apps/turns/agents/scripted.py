@@ -536,6 +536,9 @@ def _monster_requests(s: Session, text: str) -> list[tuple[str, int]]:
 
 def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     if s.turn.phase == "combat":
+        # Only the GM can end it: a player is told so, not to say "end combat".
+        if not s.turn.is_gm:
+            raise Refusal(_("Only the GM can start combat."))
         raise Refusal(_("Combat is already running; say “end combat” first."))
     s.require("combat_start", what=_("start combat"), gm_only=True, seen_by_all=True)
     wanted = _monster_requests(s, m["monsters"]) if m["monsters"] else []

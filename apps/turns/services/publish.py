@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.campaigns.services.authority import receipt_apply, receipt_revision
 from apps.campaigns.services.characters import binding_for_created
+from apps.core.errors import ApplicationError
 from apps.domains.client import principal_for
 from apps.quota.models import Reservation
 from apps.quota.services import quota_settle
@@ -377,7 +378,11 @@ def turn_publish_or_wait(
         raise
     except Exception as exc:
         logger.warning("Publishing turn %s failed; it waits for recovery", job.pk, exc_info=True)
-        message = f"{type(exc).__name__}: {exc}"[:2000]
+        # Worded for the people who read the job row: an application error's own message; the
+        # class name only for the unexpected.
+        message = (
+            exc.message if isinstance(exc, ApplicationError) else f"{type(exc).__name__}: {exc}"
+        )[:2000]
         if job.attempt >= conf.publish_attempts() and not _domain_may_have_acted(job):
             return _give_up(job, worker, message)
         delay = min(conf.retry_seconds() * max(1, job.attempt), conf.retry_max_seconds())
