@@ -1,6 +1,7 @@
 """Black-box: drive only the four tools through a real MCP client over stdio and HTTP."""
 
 import asyncio
+import functools
 import os
 import socket
 import subprocess
@@ -110,6 +111,17 @@ def http_server(scripted_roles):
     yield f"http://127.0.0.1:{port}/mcp/saga"
     server.should_exit = True
     thread.join(10)
+
+
+def _create_user(model, **kwargs):
+    """A user who accepted the current terms: the endpoint refuses anyone else."""
+    from django.conf import settings
+
+    return model.objects.create_user(
+        terms_version=settings.SAGASMITH_TERMS_VERSION,
+        privacy_version=settings.SAGASMITH_PRIVACY_VERSION,
+        **kwargs,
+    )
 
 
 def http_client(url, token):
@@ -317,8 +329,8 @@ async def test_stdio_end_to_end(stdio_env):
 
 
 async def test_http_end_to_end(http_server, django_user_model):
-    user = await sync_to_async(django_user_model.objects.create_user)(
-        email="http@example.com", password="x-12345678"
+    user = await sync_to_async(_create_user)(
+        django_user_model, email="http@example.com", password="x-12345678"
     )
     _, raw = await sync_to_async(api_token_create)(user=user, name="test")
     async with http_client(http_server, raw) as client:
@@ -347,8 +359,8 @@ async def test_http_refuses_a_user_with_newer_terms_to_accept(
 ):
     import httpx2
 
-    user = await sync_to_async(django_user_model.objects.create_user)(
-        email="terms@example.com", password="x-12345678"
+    user = await sync_to_async(_create_user)(
+        django_user_model, email="terms@example.com", password="x-12345678"
     )
     _, raw = await sync_to_async(api_token_create)(user=user, name="test")
     settings.SAGASMITH_TERMS_VERSION = "a-newer-version"
@@ -362,7 +374,7 @@ async def test_http_refuses_a_user_with_newer_terms_to_accept(
 
 
 async def test_http_other_users_saga_is_not_found(http_server, django_user_model):
-    create = sync_to_async(django_user_model.objects.create_user)
+    create = sync_to_async(functools.partial(_create_user, django_user_model))
     owner, intruder = await create(email="o@example.com"), await create(email="i@example.com")
     _, owner_token = await sync_to_async(api_token_create)(user=owner, name="t")
     _, intruder_token = await sync_to_async(api_token_create)(user=intruder, name="t")
@@ -384,7 +396,7 @@ async def test_http_other_users_saga_is_not_found(http_server, django_user_model
 
 async def test_http_two_concurrent_advances_both_apply(http_server, django_user_model):
     postgres_or_skip()
-    user = await sync_to_async(django_user_model.objects.create_user)(email="c@example.com")
+    user = await sync_to_async(_create_user)(django_user_model, email="c@example.com")
     _, raw = await sync_to_async(api_token_create)(user=user, name="t")
     async with http_client(http_server, raw) as a, http_client(http_server, raw) as b:
         sid = (await Tools(a).ok("saga_start", goal="[clarify] race", profile="research"))["sagaId"]

@@ -546,7 +546,7 @@ def test_a_cancel_waits_while_a_timed_out_send_may_still_commit(
     job.refresh_from_db()
     assert (job.status, job.error_message, probes) == (
         "waiting",
-        "WriteUnsettled: The turn's last write may still be running.",
+        "The turn's last write may still be running.",
         ["dice_roll"],
     )
     assert Operation.objects.get(job=job).state == "dispatched"
