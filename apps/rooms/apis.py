@@ -161,7 +161,7 @@ class RoomMessagesApi(APIView):
 def _action_post(request, membership, data) -> Response:
     """An action posted here is a turn (architecture §5): the message, the queued job and the
     reservation, exactly as `POST .../room/actions` makes them; the reply is the job (202)."""
-    from apps.turns.services.jobs import job_view, turn_action_submit
+    from apps.turns.apis import action_submitted
 
     if data["recipients"]:
         raise ValidationFailed(
@@ -169,19 +169,7 @@ def _action_post(request, membership, data) -> Response:
             code="invalid_audience",
             recovery=_("Send private words as a chat message."),
         )
-    job, created = turn_action_submit(
-        membership=membership,
-        text=data["body"],
-        idempotency_key=idempotency_key_from(request),
-        base_revision=data.get("base_revision"),
-        audience=data["audience"],
-    )
-    response = Response(
-        job_view(job), status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
-    )
-    if not created:
-        response["Idempotent-Replay"] = "true"
-    return response
+    return action_submitted(request, membership, data)
 
 
 class RoomReadApi(APIView):

@@ -75,20 +75,26 @@ class RoomActionsApi(APIView):
         key = idempotency_key_from(request)
         payload = ActionInput(data=request.data)
         payload.is_valid(raise_exception=True)
-        data = payload.validated_data
-        job, created = turn_action_submit(
-            membership=membership,
-            text=data["body"],
-            idempotency_key=key,
-            base_revision=data.get("base_revision"),
-            audience=data["audience"],
-        )
-        response = Response(
-            job_view(job), status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
-        )
-        if not created:
-            response["Idempotent-Replay"] = "true"
-        return response
+        return action_submitted(request, membership, payload.validated_data, key=key)
+
+
+def action_submitted(request, membership, data, *, key: str | None = None) -> Response:
+    """Submit an action (`body`, `audience`, optional `base_revision`) and answer with its job:
+    202 for a new one, 200 with Idempotent-Replay for a repeated key. Both action endpoints
+    answer through here."""
+    job, created = turn_action_submit(
+        membership=membership,
+        text=data["body"],
+        idempotency_key=key or idempotency_key_from(request),
+        base_revision=data.get("base_revision"),
+        audience=data["audience"],
+    )
+    response = Response(
+        job_view(job), status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
+    )
+    if not created:
+        response["Idempotent-Replay"] = "true"
+    return response
 
 
 class RoomJobsApi(APIView):
