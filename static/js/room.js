@@ -125,7 +125,9 @@ function followTail() {
   tailFrame = requestAnimationFrame(() => {
     tailFrame = 0;
     const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
-    if (nearBottom || !scroller.dataset.scrolled) scroller.scrollTop = scroller.scrollHeight;
+    // Instant: a smooth scroll's own steps read as the reader scrolling up, and a long replay
+    // then stopped short of the newest entry.
+    if (nearBottom || !scroller.dataset.scrolled) scroller.scrollTo({ top: scroller.scrollHeight, behavior: "instant" });
   });
 }
 
@@ -155,12 +157,13 @@ async function loadEarlier() {
       li.dataset.sequence = String(entry.sequence);
       timeline.insertBefore(li, top);
       empty.hidden = true;
-      document.dispatchEvent(new CustomEvent("room:earlier", { detail: entry }));
     }
     if (page.results.length) oldestShown = page.results[0].sequence;
-    scroller.scrollTop += scroller.scrollHeight - height;
+    // The button's row goes (or stays) before measuring, and the jump is instant: what was on
+    // screen stays exactly where it was.
     earlier.hidden = !page.has_more;
     earlier.textContent = t.earlier;
+    scroller.scrollTo({ top: scroller.scrollTop + scroller.scrollHeight - height, behavior: "instant" });
   } catch (e) {
     earlier.textContent = t.earlierFailed;
   } finally {
@@ -429,7 +432,7 @@ if (form) {
   bodyEl.addEventListener("input", () => {
     // Said before the limit stops the typing, not after the text is cut.
     const left = bodyEl.maxLength - bodyEl.value.length;
-    counter.hidden = left > 400;
+    counter.hidden = left >= 400;
     counter.textContent = t.charsLeft.replace("%(n)s", String(left));
   });
   bodyEl.addEventListener("keydown", (ev) => {

@@ -1,0 +1,291 @@
+"""The room page's recent additions, end to end in a real browser against uvicorn: it opens on
+the viewer's newest 200 entries with "Load earlier" paging back in place (GM-only entries never
+counted or shown for a player); turn suggestions as one-click actions for their requester only;
+a draft that survives a reload; action mode without the Private audience; and the character
+counter near the limit."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.campaigns.models import CampaignMembership
+from apps.rooms.selectors import ROOM_PAGE_WINDOW
+from tests.browser.conftest import table_for
+from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
+from tests.browser.test_room_turns import _settle
+from tests.rooms.factories import make_campaign
+from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.rooms_support import eager  # noqa: F401
+
+ENTRIES = "#timeline li[data-sequence]"
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+def _sequences(page) -> list[int]:
+    return page.locator(ENTRIES).evaluate_all("els => els.map(e => Number(e.dataset.sequence))")
+
+
+TOP = (
+    "s => document.querySelector(`#timeline li[data-sequence='${s}']`).getBoundingClientRect().top"
+)
+SCROLLER = "document.querySelector('.room__timeline')"
+
+
+def _steady(page, expression: str, arg=None) -> float:
+    """The value of `expression` once it reads the same four times running (nothing scrolls)."""
+    last, same = None, 0
+    for _ in range(100):
+        now = page.evaluate(expression, arg)
+        same = same + 1 if now == last else 0
+        if same == 3:
+            return now
+        last = now
+        page.wait_for_timeout(60)
+    raise AssertionError(f"{expression} kept changing (last {last})")
+
+
+def _open(page, url):
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    # Within the default expect timeout: a long room must not be slow to open.
+    expect(page.locator("#room")).to_have_attribute("data-state", "live")
+
+
+def _to_timeline_top(page):
+    """The reader scrolls up to the oldest entry shown (once the page's own scrolling is over)."""
+    _steady(page, f"() => {SCROLLER}.scrollTop")
+    for _ in range(5):
+        page.evaluate(f"{SCROLLER}.scrollTo({{top: 0, behavior: 'instant'}})")
+        if _steady(page, f"() => {SCROLLER}.scrollTop") == 0:
+            return
+    raise AssertionError("the timeline did not stay scrolled to the top")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_long_room_opens_on_newest_200_and_loads_earlier_in_place_without_gm_only_entries(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.services import room_message_post
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    player_user = make_user("player@example.test", display_name="Pat Player")
+    campaign, (gm_m, player_m) = make_campaign(
+        gm_user, (player_user, CampaignMembership.Role.PLAYER)
+    )
+    # 230 public chat messages, and 20 GM-only narrations among them (both in the part a
+    # player's window skips and in the part it shows).
+    secret = {5 + 12 * k for k in range(20)}
+    for seq in range(1, 251):
+        if seq in secret:
+            room_message_post(
+                membership=gm_m, body=f"Secret {seq}", mode="narration",
+                audience="gm", client_message_id=f"seed-{seq}",
+            )  # fmt: skip
+        else:
+            room_message_post(
+                membership=(gm_m, player_m)[seq % 2], body=f"Message {seq}", mode="chat",
+                client_message_id=f"seed-{seq}",
+            )  # fmt: skip
+    everything = list(range(1, 251))
+    public = [s for s in everything if s not in secret]
+    assert len(public) == 230 and ROOM_PAGE_WINDOW == 200
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        player = _sign_in(contexts[1], asgi_server, "player@example.test")
+        moved = {}  # how far each entry on screen moved when the earlier ones came in
+        for who, page, visible in (("player", player, public), ("gm", gm, everything)):
+            _open(page, room_url)
+            window, older = visible[-200:], visible[:-200]
+            expect(page.locator(ENTRIES)).to_have_count(200)
+            assert _sequences(page) == window
+            earlier = page.locator("#timeline-earlier")
+            expect(earlier).to_be_visible()
+            expect(earlier).to_have_text("Load earlier messages")
+
+            # The reader scrolls up to the oldest entry shown and asks for more.
+            _to_timeline_top(page)
+            anchors = window[:3]
+            before = {s: _steady(page, TOP, s) for s in anchors}
+            earlier.click()
+            expect(page.locator(ENTRIES).first).to_have_attribute("data-sequence", "1")
+            expect(page.locator(ENTRIES)).to_have_count(len(visible))
+            expect(earlier).to_be_hidden()
+            assert _sequences(page) == visible
+            # The entries already on screen stay where they were.
+            after = {s: _steady(page, TOP, s) for s in anchors}
+            moved[who] = {s: round(after[s] - before[s], 1) for s in anchors}
+            assert len(older) == (30 if page is player else 50)
+
+        bodies = player.locator(f"{ENTRIES} .entry__body").all_inner_texts()
+        assert not [b for b in bodies if b.startswith("Secret")]
+        assert player.locator(f"{ENTRIES} .badge--gm").count() == 0
+        assert gm.locator(f"{ENTRIES} .badge--gm").count() == 20
+        # The reader's place is kept.
+        assert all(abs(d) <= 2 for shifts in moved.values() for d in shifts.values()), moved
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_suggestions_are_the_requesters_one_click_actions_and_not_replayed(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+    monkeypatch,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.models import Message
+
+    campaign, _users = table_for(
+        make_user, system_id="dnd5e", name="Goblin Keep",
+        players=[("ilsa@example.test", "Ilsa Player")],
+    )  # fmt: skip
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
+        for page in (gm, ilsa):
+            _open(page, room_url)
+            expect(page.locator("#composer-suggestions")).to_be_hidden()
+
+        _say(gm, "start combat with goblin", mode="action")
+        _settle(campaign, 1)
+        event = Message.objects.get(room__campaign=campaign, event_type="turn.suggestions")
+        offered = event.data["suggestions"]
+        assert "end turn" in offered and len(offered) >= 2, offered
+        box = gm.locator("#composer-suggestions")
+        expect(box).to_be_visible()
+        expect(box.locator("button")).to_have_text(offered)
+        expect(box).to_contain_text("Try:")
+
+        # One click: the text in the composer, as an action.
+        gm.check("input[name=mode][value=chat]")
+        box.locator("button").first.click()
+        expect(gm.locator("#composer-body")).to_have_value(offered[0])
+        expect(gm.locator("#composer-body")).to_be_focused()
+        expect(gm.locator("input[name=mode][value=action]")).to_be_checked()
+        expect(gm.locator("input[name=audience][value=private]")).to_be_disabled()
+
+        # Sending clears them (the worker is held back: this turn brings no new ones).
+        with monkeypatch.context() as held:
+            held.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
+            gm.press("#composer-body", "Enter")
+            expect(box).to_be_hidden()
+            expect(box.locator("button")).to_have_count(0)
+            expect(gm.locator("#composer-body")).to_have_value("")
+            # The action reached everyone; the player, past the suggestions event, saw none.
+            for page in (gm, ilsa):
+                expect(page.locator(f"{ENTRIES} .entry__body").last).to_have_text(offered[0])
+            expect(ilsa.locator("#composer-suggestions")).to_be_hidden()
+            expect(ilsa.locator("#composer-suggestions button")).to_have_count(0)
+
+            # A reload replays the (now stale) suggestions event: it is not shown again.
+            gm.reload()
+            expect(gm.locator("#room")).to_have_attribute("data-state", "live")
+            assert gm.evaluate("window.sagasmithRoom.lastSeq()") > event.sequence
+            expect(gm.locator(ENTRIES).last.locator(".entry__body")).to_have_text(offered[0])
+            expect(gm.locator("#composer-suggestions")).to_be_hidden()
+            expect(gm.locator("#composer-suggestions button")).to_have_count(0)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_composer_draft_action_audience_and_character_counter(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.services import room_message_post
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    player_user = make_user("player@example.test", display_name="Pat Player")
+    campaign, (gm_m, _player_m) = make_campaign(
+        gm_user, (player_user, CampaignMembership.Role.PLAYER)
+    )
+    for n in range(1, 4):
+        room_message_post(
+            membership=gm_m, body=f"Message {n}", mode="chat", client_message_id=f"seed-{n}"
+        )
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        gm = _sign_in(context, asgi_server, "gm@example.test")
+        _open(gm, room_url)
+        # A short room: everything shown, nothing earlier to load.
+        expect(gm.locator(ENTRIES)).to_have_count(3)
+        expect(gm.locator("#timeline-earlier")).to_be_hidden()
+
+        # The draft survives a reload, and is gone once sent.
+        body = gm.locator("#composer-body")
+        body.fill("I open the door slowly")
+        gm.reload()
+        expect(gm.locator("#room")).to_have_attribute("data-state", "live")
+        expect(body).to_have_value("I open the door slowly")
+        body.press("Enter")
+        expect(gm.locator(f"{ENTRIES} .entry__body").last).to_have_text("I open the door slowly")
+        expect(body).to_have_value("")
+        gm.reload()
+        expect(gm.locator("#room")).to_have_attribute("data-state", "live")
+        expect(gm.locator(ENTRIES)).to_have_count(4)
+        expect(body).to_have_value("")
+
+        # Action mode: no Private audience; a chosen Private falls back to Everyone.
+        private = gm.locator("input[name=audience][value=private]")
+        gm.check("input[name=audience][value=private]")
+        expect(gm.locator("#recipients")).to_be_visible()
+        gm.check("input[name=mode][value=action]")
+        expect(private).to_be_disabled()
+        expect(private).not_to_be_checked()
+        expect(gm.locator("input[name=audience][value=public]")).to_be_checked()
+        expect(gm.locator("#recipients")).to_be_hidden()
+        gm.check("input[name=mode][value=chat]")
+        expect(private).to_be_enabled()
+        gm.check("input[name=audience][value=gm]")
+        gm.check("input[name=mode][value=action]")
+        expect(private).to_be_disabled()
+        expect(gm.locator("input[name=audience][value=gm]")).to_be_checked()  # GM only stays
+        gm.check("input[name=mode][value=narration]")
+        expect(private).to_be_enabled()
+        gm.check("input[name=mode][value=chat]")
+        gm.check("input[name=audience][value=public]")
+
+        # The counter: hidden until fewer than 400 of the 4000 characters are left.
+        counter = gm.locator("#composer-count")
+        expect(counter).to_be_hidden()
+        body.fill("x" * 3500)
+        expect(counter).to_be_hidden()
+        body.fill("x" * 3601)
+        expect(counter).to_be_visible()
+        expect(counter).to_have_text("399 characters left")
+        body.fill("x" * 3990)
+        expect(counter).to_have_text("10 characters left")
+        body.fill("x" * 3700)
+        expect(counter).to_have_text("300 characters left")
+        body.press("Enter")  # sent: the composer and its counter start again
+        expect(body).to_have_value("")
+        expect(counter).to_be_hidden()
+        expect(gm.locator(ENTRIES)).to_have_count(5)
+        body.fill("x" * 3600)  # exactly 400 left: not yet "fewer than 400"
+        expect(counter).to_be_hidden()
+    finally:
+        context.close()
