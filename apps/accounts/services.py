@@ -69,18 +69,27 @@ def registration_invite_create(
 
 def registration_invite_revoke(*, invite: RegistrationInvite, actor: User) -> bool:
     """Revoke the invite now; False (nothing written) if it was already revoked."""
+    return _revoked_once(
+        RegistrationInvite.objects.filter(pk=invite.pk),
+        actor=actor,
+        action="registration_invite.revoked",
+        subject_type="registration_invite",
+        subject_id=str(invite.id),
+        details={"used_count": invite.used_count, "max_uses": invite.max_uses},
+    )
+
+
+def _revoked_once(rows, *, actor: User, action: str, subject_type: str, subject_id: str,
+                  details: dict | None = None) -> bool:  # fmt: skip
+    """Set `revoked_at` on the rows not yet revoked and audit it, only if one was: a repeated
+    revoke writes nothing. Whether anything was revoked."""
     with transaction.atomic():
-        revoked = RegistrationInvite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(
-            revoked_at=timezone.now()
-        )
+        revoked = rows.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
         if revoked:
             audit_record(
-                actor=actor,
-                action="registration_invite.revoked",
-                subject_type="registration_invite",
-                subject_id=str(invite.id),
-                details={"used_count": invite.used_count, "max_uses": invite.max_uses},
-            )
+                actor=actor, action=action, subject_type=subject_type, subject_id=subject_id,
+                details=details,
+            )  # fmt: skip
     return bool(revoked)
 
 
@@ -239,14 +248,10 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
 def api_token_revoke(*, user: User, token_id) -> bool:
     """Revoke one of the user's active tokens; False (nothing changed) when the id is unknown,
     another user's or already revoked."""
-    updated = ApiToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(
-        revoked_at=timezone.now()
+    return _revoked_once(
+        ApiToken.objects.filter(user=user, pk=token_id),
+        actor=user,
+        action="api_token.revoked",
+        subject_type="api_token",
+        subject_id=str(token_id),
     )
-    if updated:
-        audit_record(
-            actor=user,
-            action="api_token.revoked",
-            subject_type="api_token",
-            subject_id=str(token_id),
-        )
-    return bool(updated)

@@ -52,6 +52,17 @@ def _open(page, url):
     expect(page.locator("#room")).to_have_attribute("data-state", "live")
 
 
+def _gm_and_player(make_user):
+    """A campaign of Gail GM (gm@example.test) and one player, Pat (player@example.test):
+    (campaign, GM membership, player membership)."""
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    player_user = make_user("player@example.test", display_name="Pat Player")
+    campaign, (gm_m, player_m) = make_campaign(
+        gm_user, (player_user, CampaignMembership.Role.PLAYER)
+    )
+    return campaign, gm_m, player_m
+
+
 def _to_timeline_top(page):
     """The reader scrolls up to the oldest entry shown (once the page's own scrolling is over)."""
     _steady(page, f"() => {SCROLLER}.scrollTop")
@@ -73,11 +84,7 @@ def test_long_room_opens_on_newest_200_and_loads_earlier_in_place_without_gm_onl
 
     from apps.rooms.services import room_message_post
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    player_user = make_user("player@example.test", display_name="Pat Player")
-    campaign, (gm_m, player_m) = make_campaign(
-        gm_user, (player_user, CampaignMembership.Role.PLAYER)
-    )
+    campaign, gm_m, player_m = _gm_and_player(make_user)
     # 230 public chat messages, and 20 GM-only narrations among them (both in the part a
     # player's window skips and in the part it shows).
     secret = {5 + 12 * k for k in range(20)}
@@ -217,11 +224,7 @@ def test_composer_draft_action_audience_and_character_counter(
 
     from apps.rooms.services import room_message_post
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    player_user = make_user("player@example.test", display_name="Pat Player")
-    campaign, (gm_m, _player_m) = make_campaign(
-        gm_user, (player_user, CampaignMembership.Role.PLAYER)
-    )
+    campaign, gm_m, _player_m = _gm_and_player(make_user)
     for n in range(1, 4):
         room_message_post(
             membership=gm_m, body=f"Message {n}", mode="chat", client_message_id=f"seed-{n}"
