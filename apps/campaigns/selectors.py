@@ -55,6 +55,17 @@ def active_invites(*, campaign) -> QuerySet[CampaignInvite]:
     ).order_by("-created_at")
 
 
+def invite_state(invite: CampaignInvite, now=None) -> str:
+    """revoked, expired, used_up or live: the invite's own state, its campaign's aside."""
+    if invite.revoked_at is not None:
+        return "revoked"
+    if invite.expires_at <= (now or timezone.now()):
+        return "expired"
+    if invite.used_count >= invite.max_uses:
+        return "used_up"
+    return "live"
+
+
 def invites_listed(*, campaign, limit: int = 50) -> list[CampaignInvite]:
     """The campaign's newest invites, each with `state` (live, expired, used_up or revoked) and
     `admits_at_once` (an auto-join invite whose creator still manages the campaign; any other
@@ -69,14 +80,7 @@ def invites_listed(*, campaign, limit: int = 50) -> list[CampaignInvite]:
     now = timezone.now()
     invites = list(CampaignInvite.objects.filter(campaign=campaign).order_by("-created_at")[:limit])
     for invite in invites:
-        if invite.revoked_at is not None:
-            invite.state = "revoked"
-        elif invite.expires_at <= now:
-            invite.state = "expired"
-        elif invite.used_count >= invite.max_uses:
-            invite.state = "used_up"
-        else:
-            invite.state = "live"
+        invite.state = invite_state(invite, now)
         invite.admits_at_once = (
             invite.mode == CampaignInvite.Mode.AUTO_JOIN and invite.created_by_id in managers
         )

@@ -16,7 +16,7 @@ from apps.core.errors import Conflict, NotFound, ValidationFailed
 from apps.core.services import audit_record
 
 from ..models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
-from ..selectors import membership_for
+from ..selectors import invite_state, membership_for
 from .access import campaign_access
 
 MIN_EXPIRY = timedelta(hours=1)
@@ -111,25 +111,17 @@ def invite_lookup(*, token: str) -> CampaignInvite:
 
 def invite_problem(invite: CampaignInvite) -> Conflict | None:
     """Why the invite cannot be used now, or None."""
-    if invite.revoked_at is not None:
-        return Conflict(
-            _("This invite was revoked."),
-            code="invite_revoked",
-            recovery=_("Ask the campaign's owner or a GM for a new invite link."),
-        )
-    if invite.expires_at <= timezone.now():
-        return Conflict(
-            _("This invite has expired."),
-            code="invite_expired",
-            recovery=_("Ask the campaign's owner or a GM for a new invite link."),
-        )
+    state = invite_state(invite)
+    new_link = _("Ask the campaign's owner or a GM for a new invite link.")
+    if state == "revoked":
+        return Conflict(_("This invite was revoked."), code="invite_revoked", recovery=new_link)
+    if state == "expired":
+        return Conflict(_("This invite has expired."), code="invite_expired", recovery=new_link)
     if invite.campaign.status != Campaign.Status.ACTIVE:
         return Conflict(_("This campaign is archived."), code="campaign_archived")
-    if invite.used_count >= invite.max_uses:
+    if state == "used_up":
         return Conflict(
-            _("This invite has no uses left."),
-            code="invite_exhausted",
-            recovery=_("Ask the campaign's owner or a GM for a new invite link."),
+            _("This invite has no uses left."), code="invite_exhausted", recovery=new_link
         )
     return None
 
