@@ -85,6 +85,10 @@ class PostInput(serializers.Serializer):
         min_value=0, required=False, allow_null=True,
         help_text="mode=action only: the campaign revision the action was based on.",
     )  # fmt: skip
+    character_id = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, default="",
+        help_text="mode=action only: act as this character of yours (one you control).",
+    )  # fmt: skip
 
 
 class ReadInput(serializers.Serializer):

@@ -4,7 +4,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from apps.campaigns.selectors import campaign_members, membership_for
+from apps.campaigns.selectors import bindings_for, campaign_members, membership_for
 from apps.campaigns.services.access import NOT_A_MEMBER
 from apps.core.exceptions import PageNotFound
 
@@ -37,6 +37,11 @@ def room_page(request, campaign_id):
             "can_post": membership.role != membership.Role.OBSERVER and not archived,
             "members": members,
             "others": [m for m in members if m["id"] != str(request.user.id)],
+            # The characters this viewer plays: with two or more, the composer asks which acts.
+            "my_characters": sorted(
+                (b for b in bindings_for(campaign=campaign, user=request.user) if b.can_control),
+                key=lambda b: b.created_at,
+            ),
             "room_strings": {
                 "connecting": _("Connecting…"),
                 "live": _("Live"),

@@ -34,6 +34,10 @@ class ActionInput(serializers.Serializer):
     audience = serializers.ChoiceField(
         choices=Message.Audience.values, default=Message.Audience.PUBLIC
     )
+    character_id = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, default="",
+        help_text="Act as this character of yours (one you control); left out: your first.",
+    )  # fmt: skip
 
 
 class JobErrorOutput(serializers.Serializer):
@@ -79,15 +83,16 @@ class RoomActionsApi(APIView):
 
 
 def action_submitted(request, membership, data, *, key: str | None = None) -> Response:
-    """Submit an action (`body`, `audience`, optional `base_revision`) and answer with its job:
-    202 for a new one, 200 with Idempotent-Replay for a repeated key. Both action endpoints
-    answer through here."""
+    """Submit an action (`body`, `audience`, optional `base_revision` and `character_id`) and
+    answer with its job: 202 for a new one, 200 with Idempotent-Replay for a repeated key. Both
+    action endpoints answer through here."""
     job, created = turn_action_submit(
         membership=membership,
         text=data["body"],
         idempotency_key=key or idempotency_key_from(request),
         base_revision=data.get("base_revision"),
         audience=data["audience"],
+        character_id=data.get("character_id") or "",
     )
     response = Response(
         job_view(job), status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK

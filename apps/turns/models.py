@@ -43,6 +43,8 @@ class RoomTurnJob(BaseModel):
     text = models.TextField()
     trigger_audience = models.CharField(max_length=10, default="public")
     trigger_recipient_ids = models.JSONField(default=list, blank=True)
+    # The character the requester chose to act as (one they control); blank: their first.
+    character_id = models.CharField(max_length=64, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     # The revision the client based the action on (checked at enqueue and when tools persist).
     base_revision = models.BigIntegerField(null=True, blank=True)

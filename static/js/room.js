@@ -363,7 +363,9 @@ async function send(cmid) {
   // itself arrives over the socket (its client id is "turn:<key>", the pending key).
   const isAction = item.payload.mode === "action";
   const url = isAction ? config.actionsUrl : config.messagesUrl;
-  const body = isAction ? { body: item.payload.body, audience: item.payload.audience } : item.payload;
+  const body = isAction
+    ? { body: item.payload.body, audience: item.payload.audience, character_id: item.payload.character_id || "" }
+    : item.payload;
   try {
     const r = await fetch(url, {
       method: "POST", credentials: "same-origin",
@@ -450,6 +452,9 @@ if (form) {
       audience: audienceEl ? audienceEl.value : "public",
       recipients: [],
     };
+    // A player with more than one character says which one acts.
+    const actingAs = document.getElementById("composer-character");
+    if (actingAs && payload.mode === "action") payload.character_id = actingAs.value;
     if (payload.audience === "private") {
       payload.recipients = [...form.querySelectorAll("input[name=recipients]:checked")].map((c) => c.value);
       if (!payload.recipients.length) { showError(t.pickRecipients); return; }

@@ -139,6 +139,9 @@ function renderCombat(panels) {
   if (!data || !Array.isArray(data.order)) { section.hidden = true; return; }
   section.hidden = false;
   setText(section.querySelector('[data-field="round"]'), `${t.round} ${data.round}`);
+  // When one of the viewer's characters has the turn, it is the one that acts.
+  const actingAs = document.getElementById("composer-character");
+  if (actingAs && [...actingAs.options].some((o) => o.value === data.current)) actingAs.value = data.current;
   const list = document.getElementById("turn-order");
   const items = [];
   for (const entry of data.order) {

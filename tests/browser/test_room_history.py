@@ -292,3 +292,60 @@ def test_composer_draft_action_audience_and_character_counter(
         expect(counter).to_be_hidden()
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_player_with_two_characters_acts_as_whichever_has_the_turn(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.characters import character_create_for
+    from tests.browser.test_room_turns import _combat
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Two Hands",
+        players=[("ilsa@example.test", "Ilsa Player")],
+    )  # fmt: skip
+    gm_user, ilsa_user = users["gm@example.test"], users["ilsa@example.test"]
+    mine = {}
+    for name in ("Thorin", "Pip"):
+        binding = character_create_for(
+            campaign=campaign, user=ilsa_user,
+            form_data={"name": name, "template": "fighter", "level": 1},
+        )  # fmt: skip
+        mine[binding.character_id] = name
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
+        for page in (gm, ilsa):
+            _open(page, room_url)
+        acting_as = ilsa.locator("#composer-character")
+        expect(acting_as.locator("option")).to_have_text(["Thorin", "Pip"])
+        expect(gm.locator("#composer-character")).to_have_count(0)  # the GM plays no one here
+
+        _say(gm, "start combat with goblin", mode="action")
+        _settle(campaign, 1)
+        ended = []
+        for n in range(3):  # Thorin, Pip and the goblin each have one turn in the round
+            current = _combat(campaign, gm_user)["current"]
+            if current in mine:
+                # The composer follows the turn: the character whose turn it is acts.
+                expect(acting_as).to_have_value(current)
+                _say(ilsa, "end turn", mode="action")
+                ended.append(mine[current])
+            else:
+                _say(gm, "end turn", mode="action")
+            _settle(campaign, 2 + n)
+            assert _combat(campaign, gm_user)["current"] != current
+        assert sorted(ended) == ["Pip", "Thorin"]
+    finally:
+        for context in contexts:
+            context.close()

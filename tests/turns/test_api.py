@@ -258,3 +258,27 @@ def test_an_action_posted_as_a_message_is_a_turn(dnd_room, turn_urls):
         400, "An action goes to everyone or to the GM only."
     )  # fmt: skip
     assert RoomTurnJob.objects.count() == 1
+
+
+def test_a_player_with_two_characters_is_asked_which_acts(dnd_room, turn_urls, client):
+    from tests.turns.test_jobs import _fighter
+
+    room = dnd_room
+    client.force_login(room.player)
+    page = f"/campaigns/{room.campaign.id}/room/"
+    first = _fighter(room, room.player, "Thorin")
+    assert 'id="composer-character"' not in client.get(page).content.decode()
+    second = _fighter(room, room.player, "Pip")
+    html = client.get(page).content.decode()
+    assert (
+        f'<option value="{first.character_id}">Thorin</option>'
+        f'<option value="{second.character_id}">Pip</option>'
+    ) in html
+    response = client_for(room.player).post(
+        f"/api/campaigns/{room.campaign.id}/room/messages",
+        {"body": "check athletics dc 10", "mode": "action", "character_id": second.character_id},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-act-as-pip",
+    )
+    assert response.status_code == 202, response.content
+    assert RoomTurnJob.objects.get(pk=response.json()["id"]).character_id == second.character_id

@@ -1355,6 +1355,35 @@ def test_a_character_the_gm_gives_a_player_is_theirs_to_act_as(
     assert operation.result["structuredContent"]["character_id"] == pregen.character_id
 
 
+def test_a_player_with_two_characters_acts_as_the_one_they_choose(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    from apps.core.errors import ValidationFailed
+
+    room = dnd_room
+    first = _fighter(room, room.player, "Thorin")
+    second = _fighter(room, room.player, "Pip")
+    gms = _fighter(room, room.gm, "Brann")
+    _to_play(room)
+    acted_as = []
+    for key, chosen in (("as-default", ""), ("as-pip", second.character_id)):
+        with django_capture_on_commit_callbacks(execute=False):
+            job, _ = submit(room, room.player, text="check athletics dc 10", key=key,
+                            character_id=chosen)  # fmt: skip
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+        result = job.operations.get().result["structuredContent"]
+        acted_as.append(result["character_id"])
+    assert acted_as == [first.character_id, second.character_id]
+    # Only a character they control: the GM's is refused before anything is written.
+    jobs = RoomTurnJob.objects.count()
+    with pytest.raises(ValidationFailed) as refused:
+        submit(room, room.player, key="as-brann", character_id=gms.character_id)
+    assert (refused.value.code, refused.value.message) == (
+        "invalid_character", "You do not control that character."
+    )  # fmt: skip
+    assert RoomTurnJob.objects.count() == jobs
+
+
 def test_a_player_whose_character_was_unbound_cannot_act_as_it(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):

@@ -125,10 +125,13 @@ def _action_client_id(idempotency_key: str) -> str:
     return "turn#" + hashlib.sha256(idempotency_key.encode()).hexdigest()
 
 
-def _request_hash(*, text: str, base_revision: int | None, audience: str) -> str:
-    canonical = json.dumps(
-        {"text": text, "base_revision": base_revision, "audience": audience}, sort_keys=True
-    )
+def _request_hash(
+    *, text: str, base_revision: int | None, audience: str, character_id: str = ""
+) -> str:
+    fields = {"text": text, "base_revision": base_revision, "audience": audience}
+    if character_id:  # only when chosen: keys stored before the choice existed still replay
+        fields["character_id"] = character_id
+    canonical = json.dumps(fields, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -150,6 +153,7 @@ def turn_action_submit(
     idempotency_key: str,
     base_revision: int | None = None,
     audience: str = Message.Audience.PUBLIC,
+    character_id: str = "",
 ) -> tuple[RoomTurnJob, bool]:
     """Post the action message, create the queued job and reserve quota in one transaction;
     the worker task is enqueued on commit. Returns (job, created); a repeated key returns the
@@ -174,7 +178,16 @@ def turn_action_submit(
             system_id=membership.campaign.system_id, text=text, audience=audience
         )
     user = membership.user
-    request_hash = _request_hash(text=text, base_revision=base_revision, audience=audience)
+    if character_id and not _controls(membership, character_id):
+        raise ValidationFailed(
+            _("You do not control that character."),
+            code="invalid_character",
+            recovery=_("Choose one of your characters, or ask a GM to bind it to you."),
+            details={"fields": {"character_id": [_("Not one of your characters.")]}},
+        )
+    request_hash = _request_hash(
+        text=text, base_revision=base_revision, audience=audience, character_id=character_id
+    )
     # A repeated key is rare, so the unique constraints detect it rather than a lookup on every
     # submit; a replay answers with the first job whatever would refuse a new submit now.
     if base_revision is not None:
@@ -218,6 +231,7 @@ def turn_action_submit(
                 request_hash=request_hash,
                 text=text,
                 trigger_audience=audience,
+                character_id=character_id,
                 base_revision=base_revision,
                 max_attempts=conf.max_attempts(),
                 available_at=now,
@@ -237,6 +251,16 @@ def turn_action_submit(
             ) from exc
         raise
     return job, True
+
+
+def _controls(membership, character_id: str) -> bool:
+    return ActorBinding.objects.filter(
+        campaign_id=membership.campaign_id,
+        user_id=membership.user_id,
+        character_id=character_id,
+        status=ActorBinding.Status.ACTIVE,
+        can_control=True,
+    ).exists()
 
 
 def _replay(membership, idempotency_key: str, request_hash: str) -> RoomTurnJob | None:
@@ -449,10 +473,18 @@ SELECT {job_columns}, {user_columns}, {campaign_columns},
     (SELECT m.role FROM {membership} AS m
      WHERE m.campaign_id = c.id AND m.user_id = j.requester_id AND m.status = %(active)s
      LIMIT 1) AS requester_role,
-    (SELECT b.character_id FROM {binding} AS b
-     WHERE b.campaign_id = c.id AND b.user_id = j.requester_id
-         AND b.status = %(binding_active)s AND b.can_control
-     ORDER BY b.created_at LIMIT 1) AS requester_character
+    COALESCE(
+        -- The character the requester chose, while they still control it; else their first.
+        (SELECT b.character_id FROM {binding} AS b
+         WHERE b.campaign_id = c.id AND b.user_id = j.requester_id
+             AND b.status = %(binding_active)s AND b.can_control
+             AND b.character_id = j.character_id
+         LIMIT 1),
+        (SELECT b.character_id FROM {binding} AS b
+         WHERE b.campaign_id = c.id AND b.user_id = j.requester_id
+             AND b.status = %(binding_active)s AND b.can_control
+         ORDER BY b.created_at LIMIT 1)
+    ) AS requester_character
 FROM {job} AS j
 JOIN {user} AS u ON u.id = j.requester_id
 JOIN {campaign} AS c ON c.id = j.campaign_id

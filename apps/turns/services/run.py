@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import close_old_connections, connection
+from django.db.models import Case, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -374,6 +375,9 @@ def _committed_or_refused(caller: JournalCaller, op: Operation, campaign: Campai
 
 
 def _bound_character(job: RoomTurnJob) -> str | None:
+    """The character the job acts as: the one its requester chose while they still control
+    it, else their first controlled one (as the claim reads it)."""
+    chosen = Case(When(character_id=job.character_id, then=0), default=1)
     return (
         ActorBinding.objects.filter(
             campaign_id=job.campaign_id,
@@ -381,7 +385,7 @@ def _bound_character(job: RoomTurnJob) -> str | None:
             status=ActorBinding.Status.ACTIVE,
             can_control=True,
         )
-        .order_by("created_at")
+        .order_by(chosen, "created_at")
         .values_list("character_id", flat=True)
         .first()
     )
