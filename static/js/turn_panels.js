@@ -412,7 +412,8 @@ function renderJobs() {
     item.dataset.status = job.status;
     setText(item.querySelector(".turn-job__status"), t[job.status] || job.status);
     const detail = [];
-    if (job.attempt > 1) detail.push(`${t.attempt} ${job.attempt}/${job.max_attempts}`);
+    // A waiting turn waits without a bound (the domain may have acted): no "attempt 9/9".
+    if (job.attempt > 1 && job.status !== "waiting") detail.push(`${t.attempt} ${job.attempt}/${job.max_attempts}`);
     if (job.status === "waiting" && job.error && job.error.message) detail.push(job.error.message);
     setText(item.querySelector(".turn-job__detail"), detail.join(" · "));
     const cancel = item.querySelector("button");

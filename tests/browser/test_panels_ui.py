@@ -143,6 +143,14 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         assert after["composer"][1] - (after["timeline"][1] + after["timeline"][3]) <= 17, after
         assert nia.evaluate("document.documentElement.scrollWidth") <= 1440
         nia.screenshot(path="/tmp/panels-narrative-1440.png", full_page=True)
+        # The oracle's roll is in the list too, with its answer.
+        nia.evaluate(ONE_ROLL, {"tool": "oracle_ask", "label": "Is the gate guarded?",
+                                "expression": "d100", "total": 52, "result": "no, but",
+                                "sequence": 200002})  # fmt: skip
+        assert _lines(nia)[0] == "d100 = 52 NO, BUT"
+        expect(nia.locator("#turn-dice li .turn-roll__title").first).to_have_text(
+            "Is the gate guarded?"
+        )
 
         nia.set_viewport_size({"width": 390, "height": 844})
         assert nia.evaluate("document.documentElement.scrollWidth") <= 390

@@ -869,7 +869,8 @@ def test_a_stale_answer_to_the_re_send_while_its_key_commits_is_settled_by_a_sec
     """The re-send before publication can be answered stale by the commit check while another
     send of the same key (one that timed out but still ran) commits it. The campaign has then
     moved past the key's revision, so a second send's idempotency lookup tells the two apart:
-    here it replays, and the write is published and charged, once."""
+    here it replays. The turn that ran out of attempts is then narrated from its journal (the
+    write is not sent again), published and charged, once: the room hears what happened."""
     import apps.turns.tool_calls as tool_calls
     from apps.domains.client import domain_call
     from apps.domains.errors import DomainError, DomainUnavailable
@@ -892,12 +893,16 @@ def test_a_stale_answer_to_the_re_send_while_its_key_commits_is_settled_by_a_sec
 
     monkeypatch.setattr(tool_calls, "domain_call", late_commit)
     with django_capture_on_commit_callbacks(execute=False):
-        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
     assert sent == [start, start, start]
     op = Operation.objects.get(job=job)
     assert (op.state, op.result["_meta"]["idempotent_replay"]) == ("returned", True)
     job.refresh_from_db()
-    assert (job.status, job.charged, job.result_revision) == ("failed", 2, start + 1)
+    assert (job.status, job.charged, job.result_revision) == ("succeeded", 2, start + 1)
+    total = op.result["structuredContent"]["total"]
+    assert [(m.audience, m.body) for m in narrations(job)] == [
+        ("public", f"1d20 comes up {total}.")
+    ]
     assert Reservation.objects.get(pk=job.reservation_id).status == "settled"
     assert room.domain_revision() == start + 1
 

@@ -113,8 +113,10 @@ class JournalCaller(ToolCaller):
         )
         self.job = job
         self.heartbeat = heartbeat
-        # A first attempt has no journal yet: operations are only written by a claimed attempt.
-        self.journal = {} if job.attempt == 1 else {op.step: op for op in job.operations.all()}
+        # A first attempt has no journal yet (operations are only written by a claimed
+        # attempt), unless it is narrated again after its stored ending (_prepare_publication).
+        fresh = job.attempt == 1 and job.agent_output is None
+        self.journal = {} if fresh else {op.step: op for op in job.operations.all()}
 
     def _check_running(self) -> None:
         if self.heartbeat is not None:
@@ -237,6 +239,10 @@ class JournalCaller(ToolCaller):
         op.state = Operation.State.RETURNED
         op.result = outcome.result
         op.save(update_fields=["state", "result", "updated_at"])
+
+
+# The ending of a turn whose retryable failures used up its attempts.
+EXHAUSTED = "attempts_exhausted"
 
 
 # The delegation's `character` claim for a player with no character bound to them here: the
@@ -490,7 +496,7 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         return "queued"
     if retryable:
         classification = ErrorClassification(
-            "attempts_exhausted", False, classification.recovery, classification.message
+            EXHAUSTED, False, classification.recovery, classification.message
         )
     _store_output(job, worker, _ending("failed", classification))
     return "stored"
@@ -519,6 +525,30 @@ def _ending(status: str, classification: ErrorClassification) -> dict[str, Any]:
             "recovery": classification.recovery,
         },
     }
+
+
+def _prepare_publication(
+    job: RoomTurnJob, worker: str, beat: Heartbeat | None, journal: dict[int, Operation] | None
+) -> None:
+    """Before publication: settle unanswered writes; then, for a turn that ran out of attempts
+    while the domain was unreachable but whose write turned out to have committed, run the
+    agent again from the journal (the committed steps are answered from it, never sent again),
+    so the room is told what happened instead of a failure."""
+    _settle_dispatched(job, journal)
+    stored = job.agent_output or {}
+    if (stored.get("error") or {}).get("code") != EXHAUSTED or not job.operations.filter(
+        write=True, state=Operation.State.RETURNED
+    ).exists():
+        return
+    try:
+        output, _journal = _run_agent(job, worker, beat)
+    except LeaseLost:
+        raise
+    except Exception:
+        # The stored ending stands: the committed write is still published and charged.
+        logger.warning("Turn %s could not be narrated from its journal", job.pk, exc_info=True)
+        return
+    _store_output(job, worker, output_to_json(output))
 
 
 def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> str:
@@ -550,7 +580,7 @@ def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> st
                 journal = run_journal
         return turn_publish_or_wait(
             job=job, worker=worker, journal=journal,
-            prepare=lambda: _settle_dispatched(job, journal),
+            prepare=lambda: _prepare_publication(job, worker, beat, journal),
         )  # fmt: skip
     except LeaseLost:
         return "lease_lost"
