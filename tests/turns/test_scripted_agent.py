@@ -22,6 +22,7 @@ DND_HELP = (
     "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
     "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
     "- move to X,Y; end turn (in combat)\n"
+    "- death save (at 0 HP); heal <target> N\n"
     "- GM: start combat [with goblin, 2 orcs]; end combat; set phase <lobby|play>\n"
     "- describe, or look at <target>"
 )
@@ -402,4 +403,23 @@ def test_a_player_asking_to_start_combat_during_combat_is_told_only_the_gm_can(
     table, _start = dnd_table_in_combat(gm, player)
     assert table.run(player, "start combat", job_id="again").texts == [
         ("Only the GM can start combat.", "requester")
+    ]
+
+
+def test_dnd5e_a_downed_character_makes_death_saves_and_is_healed(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    ilsa = table.characters[principal_for(player)]
+    texts = table.run(player, "death save", job_id="ds0").texts
+    hp = table.call(gm, "character_get", character_id=ilsa).structured["character"]["hp"]
+    _gm_write(table, "damage_apply", target_id=ilsa, amount=hp["current"])  # down, not dead
+    texts += table.run(player, "make a death saving throw", job_id="ds1").texts
+    texts += table.run(player, "heal ilsa for 0", job_id="h0").texts
+    texts += table.run(gm, "heal Ilsa 5", job_id="h1").texts
+    texts += table.run(player, "heal Ilsa by 3 hp", job_id="h2").texts
+    assert texts == [
+        ("The rules say no: Ilsa is not dying", "requester"),
+        ("Ilsa rolls 14 on a death save: a success.", "trigger"),
+        ("Heal 1 to 10000 hit points.", "requester"),
+        ("Ilsa is back up with 5 HP.", "trigger"),
+        ("Ilsa recovers 3 HP (now 8).", "trigger"),
     ]

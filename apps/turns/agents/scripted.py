@@ -15,6 +15,8 @@ dnd5e
                                          "<ability> save [dc N]"
     roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
     move to X,Y                          move on the combat grid (combat only)
+    death save                           at 0 HP, your character's death saving throw
+    heal <target> [for] N                restore N hit points (the GM heals monsters too)
     end turn                             end the current combat turn
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
                                          named monsters (reusing living ones already present)
@@ -59,7 +61,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from apps.turns.dice import addends_text, roll_addends
 from apps.turns.types import AgentMessage, AgentOutput, CallTool, ToolOutcome, TurnContext
@@ -487,6 +489,45 @@ def dnd_move(s: Session, m: re.Match[str]) -> None:
     )
 
 
+# Lazy: worded in the turn's language, not the one at import.
+DEATH_SAVE_OUTCOMES = {
+    "success": gettext_lazy("%(who)s rolls %(natural)s on a death save: a success."),
+    "failure": gettext_lazy("%(who)s rolls %(natural)s on a death save: a failure."),
+    "critical_failure": gettext_lazy("%(who)s rolls a 1 on a death save: two failures."),
+    "stable": gettext_lazy("%(who)s rolls %(natural)s and is stable."),
+    "revived": gettext_lazy("%(who)s rolls a 20 and is back on their feet with 1 HP!"),
+    "dead": gettext_lazy("%(who)s rolls %(natural)s on a death save and dies."),
+}
+
+
+def dnd_death_save(s: Session, m: re.Match[str]) -> None:
+    what = _("make a death saving throw")
+    s.require("death_save", what=what, seen_by_all=True)
+    character_id = acting_character(s, what=what)
+    result = s.call("death_save", character_id=character_id)
+    who = _name_of(dnd_roster(s), character_id)
+    s.say(str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": result["natural"]})
+
+
+def dnd_heal(s: Session, m: re.Match[str]) -> None:
+    s.require("heal", what=_("heal"), seen_by_all=True)
+    amount = _integer(m["amount"])
+    low, high = s.bounds("heal", "amount", (1, 10000))
+    if not low <= amount <= high:
+        raise Refusal(_("Heal %(low)s to %(high)s hit points.") % {"low": low, "high": high})
+    target = resolve(s, dnd_roster(s), m["target"])
+    result = s.call("heal", target_id=target.id, amount=amount)
+    if "healed" not in result:  # a monster's numbers are the GM's alone
+        s.say(_("%(target)s is healed.") % {"target": target.name})
+        return
+    text = (
+        _("%(target)s is back up with %(hp)s HP.")
+        if result["revived"]
+        else _("%(target)s recovers %(healed)s HP (now %(hp)s).")
+    )
+    s.say(text % {"target": target.name, "healed": result["healed"], "hp": result["hp_after"]})
+
+
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     s.require("combat_end_turn", what=_("end a turn"), seen_by_all=True)
     result = s.call("combat_end_turn")
@@ -838,6 +879,12 @@ DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\S*))?"
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
+        # Before the saves: "death save" is not an ability's save.
+        _intent(r"(?:make an? |roll an? )?death sav(?:e|ing throw)", dnd_death_save),
+        _intent(
+            r"heal\s+(?P<target>.+?)\s+(?:for\s+|by\s+)?(?P<amount>\d+)(?:\s*(?:hp|hit points))?",
+            dnd_heal,
+        ),
         _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
         _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC, dnd_save),
@@ -891,6 +938,7 @@ def help_text(system_id: str) -> str:
             _("check <ability or skill> [dc N]; save <ability> [dc N]"),
             _("roll <dice> [for <label>], e.g. roll 2d6+3"),
             _("move to X,Y; end turn (in combat)"),
+            _("death save (at 0 HP); heal <target> N"),
             _("GM: start combat [with goblin, 2 orcs]; end combat; set phase <lobby|play>"),
             _("describe, or look at <target>"),
         ]
