@@ -414,6 +414,9 @@ def attack(call: Call) -> Outcome:
     )
     if made is not None:
         result["range"] = made
+    # Names as messages give them, so a result read later (a replayed dice line) needs no roster.
+    result["attacker_name"] = _who(call, attacker["id"])
+    result["target_name"] = _who(call, target["id"])
     if not call.is_gm and target["kind"] == "monster":
         # A monster's AC is part of its hidden stat block.
         del result["to_hit"]["target_ac"]
@@ -827,6 +830,8 @@ def tools() -> list[ToolSpec]:
             output={
                 "hit": {"type": "boolean"},
                 "critical": {"type": "boolean"},
+                "attacker_name": {"type": "string"},
+                "target_name": {"type": "string"},
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),

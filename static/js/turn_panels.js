@@ -472,12 +472,14 @@ async function cancelJob(id, button) {
 
 const diceSeen = new Set();
 
-function nameOf(id) {
-  return (id && names.get(id)) || id || "";
+function nameOf(id, named = "") {
+  // The panel's current name first (it follows renames), then the one the roll was made with.
+  return (id && names.get(id)) || named || id || "";
 }
 
 function attackTitle(item) {
-  const who = [nameOf(item.dataset.attacker), nameOf(item.dataset.target)].filter(Boolean).join(" → ");
+  const who = [nameOf(item.dataset.attacker, item.dataset.attackerName),
+    nameOf(item.dataset.target, item.dataset.targetName)].filter(Boolean).join(" → ");
   return `${item.dataset.label}${who ? ` · ${who}` : ""}`;
 }
 
@@ -513,6 +515,8 @@ function diceItem(roll) {
     item.dataset.outcome = roll.hit ? "hit" : "miss";
     item.dataset.attacker = roll.attacker_id || "";
     item.dataset.target = roll.target_id || "";
+    item.dataset.attackerName = roll.attacker_name || "";
+    item.dataset.targetName = roll.target_name || "";
     item.dataset.label = roll.label || t.attack;
     item.append(
       el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": roll.natural }, String(roll.natural ?? "?")),

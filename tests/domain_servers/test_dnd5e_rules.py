@@ -337,6 +337,8 @@ def test_players_never_see_a_monster_armor_class_in_attack_results(dnd: Game) ->
     # A player's strike at a monster: the stat block's AC stays hidden.
     struck = dnd.write("attack", {"attacker_id": hero, "target_id": ogres[0]}, sub=PLAYER)
     assert set(struck["to_hit"]) == {"natural", "rolls", "mode", "bonus", "total"}
+    # Names come with the result, a shared one with its id (two ogres).
+    assert (struck["attacker_name"], struck["target_name"]) == ("Ash", f"Ogre ({ogres[0]})")
     # A character's AC is not hidden, and the GM sees everything.
     pvp = dnd.write(
         "attack", {"attacker_id": hero, "target_id": other["character"]["id"]}, sub=PLAYER

@@ -71,3 +71,13 @@ def test_the_dice_panel_gets_the_oracles_roll_and_answer():
             "result": "no, but",
         }
     ]
+
+
+def test_an_attack_line_keeps_the_names_it_was_made_with():
+    result = {"attacker_id": "pc-2", "target_id": "mon-3", "attacker_name": "Lyra",
+              "target_name": "Goblin", "attack": "Shortsword", "hit": True, "critical": False,
+              "to_hit": {"natural": 14, "total": 19}, "damage": {"total": 5,
+              "damage_type": "piercing"}}  # fmt: skip
+    op = Operation(tool="attack", result={"structuredContent": result})
+    (line,) = dice_from([op])
+    assert (line["attacker_name"], line["target_name"]) == ("Lyra", "Goblin")

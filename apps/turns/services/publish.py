@@ -96,6 +96,9 @@ def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
                     "label": s.get("attack") or "",
                     "attacker_id": s.get("attacker_id"),
                     "target_id": s.get("target_id"),
+                    # Named at the time: a line replayed outside combat still says who.
+                    "attacker_name": s.get("attacker_name"),
+                    "target_name": s.get("target_name"),
                     "natural": to_hit.get("natural"),
                     "total": to_hit.get("total"),
                     "hit": bool(s.get("hit")),
