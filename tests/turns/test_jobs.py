@@ -900,9 +900,13 @@ def test_a_stale_answer_to_the_re_send_while_its_key_commits_is_settled_by_a_sec
     job.refresh_from_db()
     assert (job.status, job.charged, job.result_revision) == ("succeeded", 2, start + 1)
     total = op.result["structuredContent"]["total"]
-    assert [(m.audience, m.body) for m in narrations(job)] == [
-        ("public", f"1d20 comes up {total}.")
-    ]
+    ((audience, body),) = [(m.audience, m.body) for m in narrations(job)]
+    # The phrasing is seeded by the job id (random here): any of the roll's three.
+    assert audience == "public" and body in {
+        f"The dice tumble: 1d20 = {total}.",
+        f"1d20 is rolled: {total}.",
+        f"1d20 comes up {total}.",
+    }
     assert Reservation.objects.get(pk=job.reservation_id).status == "settled"
     assert room.domain_revision() == start + 1
 
