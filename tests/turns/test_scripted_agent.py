@@ -128,6 +128,10 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
     assert table.run(player, "end turn", job_id="end-turn").texts == [
         ("Ilsa ends the turn. Round 1: Goblin acts next.", "trigger")
     ]
+    # Now the goblin's: the player is told so in the table's words, and nothing is sent.
+    early = table.run(player, "end turn", job_id="end-turn-early")
+    assert early.texts == [("It is Goblin's turn: wait for yours.", "requester")]
+    assert early.tools == ["combat_status", "combat_status"]
 
 
 def test_dnd5e_gm_acts_as_the_current_monster_and_sees_its_hp_alone(live_domains, gm, player):

@@ -530,6 +530,13 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
 
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     s.require("combat_end_turn", what=_("end a turn"), seen_by_all=True)
+    current = _current_combatant(s)
+    if not s.turn.is_gm and current and current != s.turn.character_id:
+        # Said in the table's words before the rules answer in theirs ("does not control").
+        raise Refusal(
+            _("It is %(current)s's turn: wait for yours.")
+            % {"current": _name_of(dnd_roster(s), current)}
+        )
     result = s.call("combat_end_turn")
     roster = dnd_roster(s)
     s.say(
