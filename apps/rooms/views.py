@@ -53,6 +53,7 @@ def room_page(request, campaign_id):
                 "openUsage": _("Open your usage"),
                 "sending": _("Sending…"),
                 "failed": _("Not sent yet — retrying"),
+                "throttled": _("Sending too fast — retrying in %(n)s s"),
                 "pickRecipients": _("Choose who receives this private message."),
                 "public": _("everyone"),
                 "gm": _("GM only"),

@@ -356,9 +356,35 @@ window.sagasmithRoom = {
   resumeAfter: () => resumeAfter,
 };
 
-async function send(cmid) {
-  const item = pending.get(cmid);
-  if (!item) return;
+// Posts go out one at a time, in the order they were written: a retried one (throttled,
+// offline) holds the later ones back instead of being overtaken by them.
+let sending = false;
+let sendTimer = null;
+let sendAfter = 0; // no post before this time: a backoff, or the server's Retry-After
+let throttledUntil = 0; // the Retry-After part, which coming back online does not cut short
+
+async function pump() {
+  if (sending || Date.now() < Math.max(sendAfter, throttledUntil)) return;
+  const next = [...pending.entries()].find(([, item]) => !item.posted);
+  if (!next) return;
+  sending = true;
+  clearTimeout(sendTimer);
+  const [cmid, item] = next;
+  let wait = { ms: 0, throttled: false };
+  try {
+    wait = await send(cmid, item);
+  } finally {
+    sending = false;
+  }
+  if (!wait.ms) { pump(); return; }
+  sendAfter = Date.now() + wait.ms;
+  if (wait.throttled) throttledUntil = sendAfter;
+  sendTimer = setTimeout(pump, wait.ms);
+}
+
+async function send(cmid, item) {
+  // How long to wait before retrying it ({ms: 0} when done: sent or refused), and whether the
+  // server asked for the wait (throttled).
   // Actions start a turn: the job endpoint answers with the job, and the action message
   // itself arrives over the socket (its client id is "turn:<key>", the pending key).
   const isAction = item.payload.mode === "action";
@@ -366,6 +392,7 @@ async function send(cmid) {
   const body = isAction
     ? { body: item.payload.body, audience: item.payload.audience, character_id: item.payload.character_id || "" }
     : item.payload;
+  let retryAfter = 0;
   try {
     const r = await fetch(url, {
       method: "POST", credentials: "same-origin",
@@ -374,9 +401,10 @@ async function send(cmid) {
     });
     const data = await r.json().catch(() => ({}));
     if (r.ok) {
+      item.posted = true;
       if (isAction) document.dispatchEvent(new CustomEvent("room:job", { detail: data }));
       else render(data);
-      return;
+      return { ms: 0, throttled: false };
     }
     if (r.status >= 400 && r.status < 500 && !(data.error && data.error.retryable)) {
       item.li.remove();
@@ -389,20 +417,28 @@ async function send(cmid) {
       // Refused, not lost: the text goes back to the composer unless something new is there.
       const bodyEl = form && form.querySelector("textarea");
       if (bodyEl && !bodyEl.value.trim()) bodyEl.value = item.payload.body;
-      return;
+      return { ms: 0, throttled: false };
     }
+    if (r.status === 429) retryAfter = Number(r.headers.get("Retry-After")) || 0;
     throw new Error("retryable");
   } catch (e) {
     // Same Idempotency-Key on retry, so a request that did land is not posted twice.
     const label = item.li.querySelector(".entry__pending");
-    if (label) label.textContent = t.failed;
+    if (label) label.textContent = retryAfter ? t.throttled.replace("%(n)s", String(retryAfter)) : t.failed;
     item.retry = (item.retry || 0) + 1;
-    setTimeout(() => send(cmid), Math.min(15000, 1000 * 2 ** item.retry));
+    if (retryAfter) return { ms: retryAfter * 1000, throttled: true };
+    return { ms: Math.min(15000, 1000 * 2 ** item.retry), throttled: false };
   }
 }
 
 function flushPending() {
-  for (const [cmid, item] of pending) if (item.retry) send(cmid);
+  // Back online or reconnected: retry now instead of waiting out the backoff (a wait the
+  // server asked for still holds).
+  sendAfter = 0;
+  clearTimeout(sendTimer);
+  const throttled = throttledUntil - Date.now();
+  if (throttled > 0) sendTimer = setTimeout(pump, throttled);
+  else pump();
 }
 
 function showError(text, usageUrl = "") {
@@ -470,7 +506,7 @@ if (form) {
     bodyEl.value = "";
     counter.hidden = true;
     showSuggestions([]);
-    send(cmid);
+    pump();
   });
 }
 

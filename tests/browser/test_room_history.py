@@ -349,3 +349,46 @@ def test_a_player_with_two_characters_acts_as_whichever_has_the_turn(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_messages_held_back_by_the_rate_limit_still_arrive_in_the_order_written(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _gm_m, _player_m = _gm_and_player(make_user)
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        gm = _sign_in(context, asgi_server, "gm@example.test")
+        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        throttled = []
+
+        def first_post_throttled(route):
+            if route.request.method == "POST" and not throttled:
+                throttled.append(route.request.post_data_json["body"])
+                route.fulfill(
+                    status=429, headers={"Retry-After": "1"}, content_type="application/json",
+                    body='{"error": {"code": "throttled", "message": "Too many requests.", '
+                         '"retryable": true, "recovery": "", "details": {}}}',
+                )  # fmt: skip
+            else:
+                route.continue_()
+
+        gm.route("**/room/messages", first_post_throttled)
+        for n in (1, 2, 3):
+            _say(gm, f"Line {n}")
+        # The first waits out Retry-After, saying so; the others wait behind it.
+        expect(gm.locator(".entry--pending .entry__pending").first).to_have_text(
+            "Sending too fast — retrying in 1 s"
+        )
+        expect(gm.locator(ENTRIES)).to_have_count(3, timeout=10_000)
+        assert gm.locator(f"{ENTRIES} .entry__body").all_inner_texts() == [
+            "Line 1", "Line 2", "Line 3"
+        ]  # fmt: skip
+        assert throttled == ["Line 1"]
+    finally:
+        context.close()
