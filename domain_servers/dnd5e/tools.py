@@ -337,7 +337,14 @@ def _check(call: Call, save: bool) -> Outcome:
         disadvantage=call.args.get("disadvantage", False),
         bonus=call.args.get("bonus", 0),
     )
-    result.update({"character_id": char["id"], "kind": "save" if save else "check", "skill": skill})
+    result.update(
+        {
+            "character_id": char["id"],
+            "character_name": _who(call, char["id"]),
+            "kind": "save" if save else "check",
+            "skill": skill,
+        }
+    )
     return Outcome(result, scopes=[f"character:{char['id']}"], entity_ids=[char["id"]])
 
 
@@ -783,6 +790,7 @@ def tools() -> list[ToolSpec]:
             output={
                 "total": {"type": "integer"},
                 "success": {"type": "boolean"},
+                "character_name": {"type": "string"},
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
@@ -804,6 +812,7 @@ def tools() -> list[ToolSpec]:
             output={
                 "total": {"type": "integer"},
                 "success": {"type": "boolean"},
+                "character_name": {"type": "string"},
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),

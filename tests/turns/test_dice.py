@@ -81,3 +81,16 @@ def test_an_attack_line_keeps_the_names_it_was_made_with():
     op = Operation(tool="attack", result={"structuredContent": result})
     (line,) = dice_from([op])
     assert (line["attacker_name"], line["target_name"]) == ("Lyra", "Goblin")
+
+
+def test_a_check_line_says_what_was_checked_and_whose():
+    checked = {"character_id": "pc-2", "character_name": "Lyra", "kind": "check",
+               "skill": "sleight_of_hand", "ability": "dex", "total": 12, "dc": 10,
+               "success": True}  # fmt: skip
+    saved = {**checked, "kind": "save", "skill": None, "ability": "dex", "success": False}
+    ops = [Operation(tool=t, result={"structuredContent": r})
+           for t, r in (("ability_check", checked), ("saving_throw", saved))]  # fmt: skip
+    assert [line["label"] for line in dice_from(ops)] == [
+        "Sleight of hand check · Lyra",
+        "Dex save · Lyra",
+    ]

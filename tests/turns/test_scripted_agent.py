@@ -107,13 +107,13 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
         ("Ilsa crosses 5 ft to (4, 1); 25 ft of movement remain.", "trigger")
     ]
     assert table.run(player, "check stealth dc 12", job_id="check").texts == [
-        ("Stealth check succeeds with 14 (DC 12).", "trigger")
+        ("Ilsa's stealth check succeeds with 14 (DC 12).", "trigger")
     ]
     assert table.run(player, "perception check", job_id="check2").texts == [
-        ("Perception check succeeds with 19 (DC 10).", "trigger")
+        ("Ilsa's perception check succeeds with 19 (DC 10).", "trigger")
     ]
     assert table.run(player, "save dex dc 14", job_id="save").texts == [
-        ("Dex save succeeds with 14 (DC 14).", "trigger")
+        ("Ilsa's dex save succeeds with 14 (DC 14).", "trigger")
     ]
     assert table.run(player, "roll 2d6+3 for damage", job_id="roll").texts == [
         ("The dice tumble (damage): 2d6+3 = 5 (1 + 1 + 3).", "trigger")

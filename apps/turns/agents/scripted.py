@@ -428,19 +428,21 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     dc = _dc(s, tool, m, save=save)
     character_id = acting_character(s, what=what_label)
     result = s.call(tool, character_id=character_id, dc=dc, **arguments)
-    label = (m["what"].strip() + (" " + _("save") if save else " " + _("check"))).capitalize()
+    what = m["what"].strip().lower() + " " + (_("save") if save else _("check"))
+    # Whose: with several at the table acting at once, "Perception check" alone says nobody.
+    label = _("%(who)s's %(what)s") % {"who": result["character_name"], "what": what}
     values = {"label": label, "total": result["total"], "dc": dc}
     if result["success"]:
         text = s.pick(
             _("%(label)s: %(total)s against DC %(dc)s. Success."),
             _("%(label)s succeeds with %(total)s (DC %(dc)s)."),
-            _("A %(total)s beats DC %(dc)s: the %(label)s holds."),
+            _("A %(total)s beats DC %(dc)s: %(label)s holds."),
         )
     else:
         text = s.pick(
             _("%(label)s: %(total)s against DC %(dc)s. It fails."),
             _("%(label)s falls short with %(total)s (DC %(dc)s)."),
-            _("A %(total)s is not enough for DC %(dc)s: the %(label)s fails."),
+            _("A %(total)s is not enough for DC %(dc)s: %(label)s fails."),
         )
     s.say(text % values)
 

@@ -118,10 +118,15 @@ def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
                 }
             )
         elif "total" in s and "dc" in s:
+            what = (s.get("skill") or s.get("ability") or "").replace("_", " ")
+            kind = _("save") if s.get("kind") == "save" else _("check")
+            label = f"{what} {kind}".strip().capitalize()
+            if s.get("character_name"):
+                label = f"{label} · {s['character_name']}"
             dice.append(
                 {
                     "tool": op.tool,
-                    "label": s.get("skill") or s.get("ability") or "",
+                    "label": label,
                     "total": s.get("total"),
                     "dc": s.get("dc"),
                     "success": bool(s.get("success")),
