@@ -274,6 +274,18 @@ def character_get(call: Call) -> View:
     return View({"character": character_view(call, _char(call, "character_id"))})
 
 
+def _unused_name(call: Call, base: str) -> str:
+    """`base`, or "Goblin 2", "Goblin 3"... once it is taken: a second goblin gets a name of its
+    own, which every message, panel and "attack goblin 2" then uses."""
+    taken = {c.get("name") for c in call.state["characters"].values()}
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base} {n}" in taken:
+        n += 1
+    return f"{base} {n}"
+
+
 def monster_spawn(call: Call) -> Outcome:
     key = call.args["monster_key"]
     block = rules.monsters().get(key)
@@ -282,7 +294,7 @@ def monster_spawn(call: Call) -> Outcome:
     char_id = call.new_id("mon")
     char = {
         "id": char_id,
-        "name": call.args.get("name") or block["name"],
+        "name": call.args.get("name") or _unused_name(call, block["name"]),
         "kind": "monster",
         "monster_key": key,
         "controller": None,

@@ -226,9 +226,20 @@ def _party(game: Game) -> tuple[str, str, str]:
     return hero, goblin, rat
 
 
+def test_a_second_monster_of_a_kind_gets_a_name_of_its_own(dnd: Game) -> None:
+    _party(dnd)
+    spawned = [
+        dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["name"] for _ in range(2)
+    ]
+    assert spawned == ["Goblin 2", "Goblin 3"]
+
+
 def test_a_refusal_tells_apart_two_characters_of_one_name(dnd: Game) -> None:
     hero, goblin, _rat = _party(dnd)
-    twin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    # Named alike on purpose: an unnamed second goblin would be "Goblin 2".
+    twin = dnd.write("monster_spawn", {"monster_key": "goblin", "name": "Goblin"})["character"][
+        "id"
+    ]
     started = dnd.write("combat_start", {"participant_ids": [hero, goblin, twin]})
     names = {e["id"]: e["character"]["name"] for e in started["combat"]["order"]}
     assert (names[goblin], names[twin]) == ("Goblin", "Goblin")
@@ -337,8 +348,8 @@ def test_players_never_see_a_monster_armor_class_in_attack_results(dnd: Game) ->
     # A player's strike at a monster: the stat block's AC stays hidden.
     struck = dnd.write("attack", {"attacker_id": hero, "target_id": ogres[0]}, sub=PLAYER)
     assert set(struck["to_hit"]) == {"natural", "rolls", "mode", "bonus", "total"}
-    # Names come with the result, a shared one with its id (two ogres).
-    assert (struck["attacker_name"], struck["target_name"]) == ("Ash", f"Ogre ({ogres[0]})")
+    # Names come with the result (the second ogre is "Ogre 2": never two of one name).
+    assert (struck["attacker_name"], struck["target_name"]) == ("Ash", "Ogre")
     # A character's AC is not hidden, and the GM sees everything.
     pvp = dnd.write(
         "attack", {"attacker_id": hero, "target_id": other["character"]["id"]}, sub=PLAYER
@@ -494,7 +505,9 @@ def test_without_a_grid_attacks_ignore_distance(dnd: Game) -> None:
 
 def test_refusals_name_creatures_not_ids(dnd: Game) -> None:
     hero, goblin, rat = _party(dnd)
-    twin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    twin = dnd.write("monster_spawn", {"monster_key": "goblin", "name": "Goblin"})["character"][
+        "id"
+    ]
     dnd.write("damage_apply", {"target_id": rat, "amount": 50})
     dnd.write("damage_apply", {"target_id": twin, "amount": 50})
     cases = [

@@ -80,7 +80,7 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
         "combat_start",
     ]  # fmt: skip
     assert start.texts == [
-        ("Roll for initiative! The order: Ilsa (20), Goblin (18), Goblin (6).", "trigger"),
+        ("Roll for initiative! The order: Ilsa (20), Goblin 2 (18), Goblin (6).", "trigger"),
         ("Ilsa acts first.", "trigger"),
     ]
     assert start.output.suggestions == ("attack the goblin", "end turn")
@@ -119,18 +119,18 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
         ("The dice tumble (damage): 2d6+3 = 5 (1 + 1 + 3).", "trigger")
     ]
     assert table.run(player, "describe", job_id="describe").texts == [
-        ("Steel and shouting all around: Ilsa (unhurt), Goblin (unhurt), Goblin (bloodied).",
+        ("Steel and shouting all around: Ilsa (unhurt), Goblin 2 (unhurt), Goblin (bloodied).",
          "trigger")
     ]  # fmt: skip
     assert table.run(player, "look at the goblin", job_id="look").texts == [
-        ("Goblin (mon-2) looks bloodied.", "trigger")
+        ("Goblin looks bloodied.", "trigger")
     ]
     assert table.run(player, "end turn", job_id="end-turn").texts == [
-        ("Ilsa ends the turn. Round 1: Goblin acts next.", "trigger")
+        ("Ilsa ends the turn. Round 1: Goblin 2 acts next.", "trigger")
     ]
     # Now the goblin's: the player is told so in the table's words, and nothing is sent.
     early = table.run(player, "end turn", job_id="end-turn-early")
-    assert early.texts == [("It is Goblin's turn: wait for yours.", "requester")]
+    assert early.texts == [("It is Goblin 2's turn: wait for yours.", "requester")]
     assert early.tools == ["combat_status", "combat_status"]
 
 
@@ -158,7 +158,7 @@ def test_dnd5e_refusals_from_the_rules_reach_only_the_requester(live_domains, gm
     assert moved.texts == [("You cannot move on the grid in the play phase.", "requester")]
     unknown = table.run(player, "attack the dragon", job_id="dragon")
     assert unknown.texts == [
-        ("I cannot find “the dragon” here. Present: Goblin (mon-2), Goblin (mon-3), Ilsa (pc-1).",
+        ("I cannot find “the dragon” here. Present: Goblin, Goblin 2, Ilsa.",
          "requester")
     ]  # fmt: skip
     bad_dice = table.run(player, "roll 0d6", job_id="bad-dice")
@@ -285,7 +285,7 @@ def test_dnd5e_an_attack_out_of_reach_is_refused_by_name(live_domains, gm, playe
     far = table.run(player, "attack the goblin", job_id="far")
     assert far.tools == ["combat_status", "attack"]
     assert far.texts == [
-        ("That cannot happen: Goblin (mon-2) is 20 ft away from Ilsa; Longsword reaches 5 ft. "
+        ("That cannot happen: Goblin is 20 ft away from Ilsa; Longsword reaches 5 ft. "
          "Move closer first.", "requester"),
     ]  # fmt: skip
     assert table.revision() == before
@@ -298,7 +298,7 @@ def test_dnd5e_a_dead_target_is_named_after_combat(live_domains, gm, player):
     table.run(gm, "end combat", job_id="end")
     # Attacks are allowed out of combat (play phase), so the dead target is the reason.
     assert table.run(player, "attack goblin", job_id="dead").texts == [
-        ("That cannot happen: Goblin (mon-2) is already dead", "requester")
+        ("That cannot happen: Goblin is already dead", "requester")
     ]
 
 
@@ -427,3 +427,9 @@ def test_dnd5e_a_downed_character_makes_death_saves_and_is_healed(live_domains, 
         ("Ilsa is back up with 5 HP.", "trigger"),
         ("Ilsa recovers 3 HP (now 8).", "trigger"),
     ]
+
+
+def test_dnd5e_the_second_goblin_is_goblin_2(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    looked = table.run(player, "look at goblin 2", job_id="look-2")
+    assert looked.texts == [("You study Goblin 2: unhurt.", "trigger")]

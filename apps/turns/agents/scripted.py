@@ -305,7 +305,11 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
         if matches:
             # A living match first, then the lowest id: "the goblin" is the first one standing.
             return min(matches, key=lambda e: (not e.alive, _id_key(e.id)))
-    known = ", ".join(f"{e.name} ({e.id})" for e in roster) or _("nobody")
+    names = [e.name for e in roster]
+    # Ids only where a name is shared (monsters get names of their own, characters may not).
+    known = ", ".join(
+        e.name if names.count(e.name) == 1 else f"{e.name} ({e.id})" for e in roster
+    ) or _("nobody")
     raise Refusal(
         _("I cannot find “%(name)s” here. Present: %(known)s.") % {"name": name, "known": known}
     )
