@@ -53,6 +53,16 @@ def svg(grid: dict[str, Any]) -> str:
         parts.append(
             f'<line x1="0" y1="{row * CELL}" x2="{width}" y2="{row * CELL}" stroke="#c9bfa8"/>'
         )
+    # Coordinates along the top and left edges: "move to X,Y" counts from 0, as these do.
+    for col in range(grid["width"]):
+        parts.append(
+            f'<text x="{col * CELL + CELL - 4}" y="11" font-size="10" text-anchor="end" '
+            f'fill="#8a7f66">{col}</text>'
+        )
+    for row in range(1, grid["height"]):
+        parts.append(
+            f'<text x="3" y="{row * CELL + 11}" font-size="10" fill="#8a7f66">{row}</text>'
+        )
     for token in grid["tokens"]:
         cx, cy = token["x"] * CELL + CELL // 2, token["y"] * CELL + CELL // 2
         fill = "#3b6ea8" if token["kind"] == "pc" else "#a83b3b"
@@ -62,11 +72,19 @@ def svg(grid: dict[str, Any]) -> str:
             f'<g opacity="{opacity}"><circle cx="{cx}" cy="{cy}" r="{CELL // 2 - 4}" '
             f'fill="{fill}" stroke="{stroke}" stroke-width="3"/>'
             f'<text x="{cx}" y="{cy + 5}" font-size="14" text-anchor="middle" fill="#fff">'
-            f"{escape(token['name'][:2])}</text><title>{escape(token['name'])} "
+            f"{escape(_initials(token['name']))}</text><title>{escape(token['name'])} "
             f"({escape(token['status'])})</title></g>"
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _initials(name: str) -> str:
+    """A token's label: "Go" for Goblin, "G2" for Goblin 2 (told apart from the first)."""
+    words = name.split()
+    if len(words) > 1 and words[-1].isdigit():
+        return (words[0][:1] + words[-1])[:3]
+    return name[:2]
 
 
 def svg_base64(grid: dict[str, Any]) -> str:

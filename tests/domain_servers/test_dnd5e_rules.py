@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -549,3 +550,20 @@ def test_a_move_longer_than_what_is_left_names_the_feet_left(dnd: Game) -> None:
     dnd.write("combat_move", {"character_id": hero, "x": 0, "y": 1}, sub=PLAYER)
     error = dnd.fail("combat_move", {"character_id": hero, "x": 0, "y": 2}, sub=PLAYER)
     assert error["message"] == "Ash has no movement left this turn"
+
+
+def test_the_grid_picture_labels_its_coordinates_and_tells_apart_goblin_2() -> None:
+    from domain_servers.dnd5e.render import svg
+
+    picture = svg(
+        {"width": 3, "height": 2, "round": 1, "tokens": [
+            {"id": "mon-1", "name": "Goblin", "kind": "monster", "x": 0, "y": 0,
+             "current": True, "status": "unhurt"},
+            {"id": "mon-2", "name": "Goblin 2", "kind": "monster", "x": 2, "y": 1,
+             "current": False, "status": "unhurt"},
+        ]}
+    )  # fmt: skip
+    labels = re.findall(r'fill="#8a7f66">(\d+)</text>', picture)
+    assert labels == ["0", "1", "2", "1"]  # columns 0-2 on top, row 1 on the left
+    tokens = re.findall(r'fill="#fff">([^<]*)</text>', picture)
+    assert tokens == ["Go", "G2"]
