@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 
 class ApplicationError(Exception):
     code = "application_error"
@@ -66,6 +68,10 @@ class ValidationFailed(ApplicationError):
 class NotFound(ApplicationError):
     code = "not_found"
     status = 404
+    recovery = gettext_noop(
+        "Check the id in the address; what it names may have been deleted, or you may not"
+        " have access to it."
+    )
 
 
 class PermissionDenied(ApplicationError):

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
-from .errors import ApplicationError, error_envelope
+from .errors import ApplicationError, NotFound, error_envelope
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +41,8 @@ def _recovery(status: int, exc: drf_exceptions.APIException) -> str:
         return _("Use one of the methods in the Allow header.")
     if isinstance(exc, drf_exceptions.UnsupportedMediaType):
         return _("Send the body as application/json.")
+    if isinstance(exc, drf_exceptions.ParseError):
+        return _("Send the body as valid JSON (UTF-8), then try again.")
     return ""
 
 
@@ -57,10 +59,7 @@ def _csrf_recovery() -> str:
 
 
 def _not_found_recovery() -> str:
-    return _(
-        "Check the id in the address; what it names may have been deleted, or you may not"
-        " have access to it."
-    )
+    return _(NotFound.recovery)
 
 
 def _flatten(detail):
@@ -85,7 +84,7 @@ def api_exception_handler(exc, context):
             code="payload_too_large" if too_big else "invalid_request",
             message="The request body is too large." if too_big else "The request is malformed.",
             retryable=False,
-            recovery="Send a smaller request." if too_big else "",
+            recovery="Send a smaller request." if too_big else "Correct the request and resend it.",
         )
         return Response(body, status=413 if too_big else 400)
     if isinstance(exc, Http404):

@@ -67,6 +67,11 @@ def idempotency_key_from(request, *, required: bool = True) -> str | None:
     return key
 
 
+def idempotency_key_used(*, user, scope: str, key: str) -> bool:
+    """Whether `key` already holds a request in `scope` for this user (finished or not)."""
+    return IdempotencyRecord.objects.filter(user=user, scope=scope, key=key).exists()
+
+
 def idempotent_response(
     *,
     request,

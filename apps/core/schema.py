@@ -35,7 +35,10 @@ ERROR_DESCRIPTIONS = {
     "401": "Not signed in.",
     "403": "Your role does not allow this, or the CSRF token is missing or stale.",
     "404": "Not found, or not visible to you.",
+    "402": "Not enough quota: `recovery` says what to do.",
     "409": "Conflict: the state changed, or an Idempotency-Key was reused for another request.",
+    "413": "The request body is too large.",
+    "415": "The body is not application/json.",
     "429": "Too many requests: wait `Retry-After` seconds.",
 }
 
@@ -111,10 +114,14 @@ def error_statuses(operation: dict, method: str, view) -> list[str]:
         statuses.append("400")
     if signed_in_only:
         statuses += ["401", "403"]
+    if method in UNSAFE_METHODS and getattr(view, "charges_quota", False):
+        statuses.append("402")
     if has_path_ids:
         statuses.append("404")
     if method in UNSAFE_METHODS:
         statuses.append("409")
+    if "requestBody" in operation:
+        statuses += ["413", "415"]
     if view.throttle_classes:
         statuses.append("429")
     return statuses

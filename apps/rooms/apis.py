@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.campaigns.selectors import membership_for
-from apps.core.errors import NotFound, ValidationFailed
-from apps.core.idempotency import HEADER, idempotency_key_from, idempotent_response
+from apps.core.errors import IdempotencyConflict, NotFound, ValidationFailed
+from apps.core.idempotency import (
+    HEADER,
+    idempotency_key_from,
+    idempotency_key_used,
+    idempotent_response,
+)
 from apps.core.schema import idempotency_parameters
 from apps.core.throttling import WRITE_LIMITED
+from apps.turns.apis import JobOutput
 
-from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, Message
+from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, RESERVED_CLIENT_ID_PREFIXES, Message
 from .selectors import (
     DEFAULT_PAGE,
     MAX_PAGE,
@@ -24,6 +30,8 @@ from .selectors import (
 )
 from .selectors import serialize_entry as _serialize
 from .services import room_mark_read, room_message_post
+
+POST_SCOPE = "rooms.message_post"
 
 
 def _membership_or_404(request, campaign_id):
@@ -80,7 +88,19 @@ class PostInput(serializers.Serializer):
     recipients = serializers.ListField(
         child=serializers.UUIDField(), max_length=MAX_PRIVATE_RECIPIENTS, default=list
     )
-    client_message_id = serializers.CharField(max_length=160, required=False)
+    client_message_id = serializers.CharField(
+        max_length=160, required=False,
+        help_text="Defaults to the Idempotency-Key. Ids starting with 'turn:' or 'turn#' are "
+                  "the room's own (an action's message).",
+    )  # fmt: skip
+
+    def validate_client_message_id(self, value: str) -> str:
+        if value.startswith(RESERVED_CLIENT_ID_PREFIXES):
+            raise serializers.ValidationError(
+                _("Ids starting with 'turn:' or 'turn#' are reserved for actions.")
+            )
+        return value
+
     base_revision = serializers.IntegerField(
         min_value=0, required=False, allow_null=True,
         help_text="mode=action only: the campaign revision the action was based on.",
@@ -102,13 +122,18 @@ class ReadOutput(serializers.Serializer):
 class RoomMessagesApi(APIView):
     throttle_classes = WRITE_LIMITED
     throttle_scope = "messages"
+    charges_quota = True  # mode=action reserves quota (schema: 402)
 
     @extend_schema(parameters=[ListInput], responses=ListOutput)
     def get(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)
         params = ListInput(data=request.query_params)
         if not params.is_valid():
-            raise ValidationFailed(_("Invalid paging parameters."), details=params.errors)
+            raise ValidationFailed(
+                _("Invalid paging parameters."),
+                recovery=_("Fix the query parameters named in details.fields and ask again."),
+                details={"fields": params.errors},
+            )
         after, limit = params.validated_data["after"], params.validated_data["limit"]
         before = params.validated_data.get("before")
         room = room_for_campaign(campaign_id=campaign_id)
@@ -133,17 +158,35 @@ class RoomMessagesApi(APIView):
     @extend_schema(
         request=PostInput,
         parameters=idempotency_parameters(required=True),
-        responses={201: EntryOutput, 200: EntryOutput},
+        responses={
+            201: EntryOutput,
+            200: OpenApiResponse(
+                EntryOutput,
+                description="A chat message already posted with this client message id.",
+            ),
+            202: OpenApiResponse(
+                JobOutput, description="mode=action: the queued turn (as POST room/actions)."
+            ),
+        },
     )
     def post(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)
         payload = PostInput(data=request.data)
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
+        key = idempotency_key_from(request)
+        # Chat and actions keep their keys apart (stored response, job), so each mode checks
+        # the other's: one key is one request on this endpoint, whichever mode came first.
         if data["mode"] == Message.Mode.ACTION:
-            return _action_post(request, membership, data)
+            if idempotency_key_used(user=request.user, scope=POST_SCOPE, key=key):
+                raise _key_conflict(key)
+            return _action_post(request, membership, data, key)
+        from apps.turns.selectors import turn_key_used
+
+        if turn_key_used(user=request.user, idempotency_key=key):
+            raise _key_conflict(key)
         # The client message id defaults to the Idempotency-Key: one id for both layers.
-        cmid = data.get("client_message_id") or idempotency_key_from(request)
+        cmid = data.get("client_message_id") or key
 
         def handler():
             message, created = room_message_post(
@@ -159,10 +202,17 @@ class RoomMessagesApi(APIView):
                 status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
             )
 
-        return idempotent_response(request=request, scope="rooms.message_post", handler=handler)
+        return idempotent_response(request=request, scope=POST_SCOPE, handler=handler)
 
 
-def _action_post(request, membership, data) -> Response:
+def _key_conflict(key: str) -> IdempotencyConflict:
+    return IdempotencyConflict(
+        _("This Idempotency-Key was already used for a different request."),
+        details={"key": key},
+    )
+
+
+def _action_post(request, membership, data, key: str) -> Response:
     """An action posted here is a turn (architecture §5): the message, the queued job and the
     reservation, exactly as `POST .../room/actions` makes them; the reply is the job (202)."""
     from apps.turns.apis import action_submitted
@@ -173,7 +223,7 @@ def _action_post(request, membership, data) -> Response:
             code="invalid_audience",
             recovery=_("Send private words as a chat message."),
         )
-    return action_submitted(request, membership, data)
+    return action_submitted(request, membership, data, key=key)
 
 
 class RoomReadApi(APIView):

@@ -7,6 +7,9 @@ from apps.core.models import BaseModel
 
 MAX_PRIVATE_RECIPIENTS = 32
 MAX_BODY_LENGTH = 4000
+# An action's message takes its client id from the job's key under these prefixes; a chat
+# message may not claim one, so a chat id never blocks a later action key.
+RESERVED_CLIENT_ID_PREFIXES = ("turn:", "turn#")
 
 
 class Room(BaseModel):

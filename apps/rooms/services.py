@@ -201,18 +201,32 @@ def room_message_post(
     leaves that transaction to be rolled back."""
     role = membership.role
     if membership.status != CampaignMembership.Status.ACTIVE:
-        raise PermissionDenied(_("You are no longer a member of this campaign."), code="not_member")
+        raise PermissionDenied(
+            _("You are no longer a member of this campaign."),
+            code="not_member",
+            recovery=_("Ask the campaign's owner for a new invitation to take part again."),
+        )
     if role == CampaignMembership.Role.OBSERVER:
-        raise PermissionDenied(_("Observers can read the room but not post."), code="observer")
+        raise PermissionDenied(
+            _("Observers can read the room but not post."),
+            code="observer",
+            recovery=_("Ask the campaign's owner or a GM to make you a player."),
+        )
     if mode not in Message.Mode.values:
         raise ValidationFailed(_("Unknown message mode."), code="invalid_mode")
     if mode == Message.Mode.NARRATION and role not in MANAGER_ROLES:
-        raise PermissionDenied(_("Only the owner or a GM can narrate."), code="narration_gm_only")
+        raise PermissionDenied(
+            _("Only the owner or a GM can narrate."),
+            code="narration_gm_only",
+            recovery=_("Post it as chat, or as an action for the game master to resolve."),
+        )
     if audience not in Message.Audience.values:
         raise ValidationFailed(_("Unknown audience."), code="invalid_audience")
     if audience != Message.Audience.PUBLIC and role not in MANAGER_ROLES:
         raise PermissionDenied(
-            _("Only the owner or a GM can choose an audience."), code="audience_gm_only"
+            _("Only the owner or a GM can choose an audience."),
+            code="audience_gm_only",
+            recovery=_("Post it to everyone in the room."),
         )
     text = (body or "").strip()
     if not text or len(text) > MAX_BODY_LENGTH:
@@ -227,8 +241,7 @@ def room_message_post(
             code="invalid_client_message_id",
         )
     campaign = membership.campaign
-    if campaign.status != Campaign.Status.ACTIVE:
-        raise Conflict(_("This campaign is archived; its room is read-only."), code="archived")
+    room_writable(campaign)
     recipients = _validated_recipients(
         campaign_id=campaign.id, audience=audience, recipient_ids=recipient_ids
     )
@@ -266,12 +279,23 @@ def _existing(*, campaign_id, sender_id, cmid: str) -> Message | None:
     )
 
 
+def room_writable(campaign: Campaign) -> None:
+    """Raises Conflict (`archived`) unless the campaign's room takes posts and actions."""
+    if campaign.status != Campaign.Status.ACTIVE:
+        raise Conflict(
+            _("This campaign is archived; its room is read-only."),
+            code="archived",
+            recovery=_("An archived campaign's story stays readable; start a new one to play on."),
+        )
+
+
 def _same_or_conflict(message: Message, body, mode, audience, recipients) -> Message:
     stored = sorted(str(link.user_id) for link in message.recipient_links.all())
     if (message.body, message.mode, message.audience, stored) != (body, mode, audience, recipients):
         raise Conflict(
             _("This client message id was already used for a different message."),
             code="client_message_id_reused",
+            recovery=_("Send a different message with a new client message id."),
         )
     return message
 

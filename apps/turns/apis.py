@@ -32,7 +32,14 @@ class ActionInput(serializers.Serializer):
     base_revision = serializers.IntegerField(min_value=0, required=False, allow_null=True)
     # Any audience passes here: the submit refuses a private one with a reason to act on.
     audience = serializers.ChoiceField(
-        choices=Message.Audience.values, default=Message.Audience.PUBLIC
+        choices=[Message.Audience.PUBLIC, Message.Audience.GM],
+        default=Message.Audience.PUBLIC,
+        error_messages={
+            "invalid_choice": _(
+                "An action goes to everyone (public) or to the GM only (gm); send private "
+                "words as a chat message."
+            )
+        },
     )
     character_id = serializers.CharField(
         max_length=64, required=False, allow_blank=True, default="",
@@ -52,6 +59,7 @@ class JobOutput(serializers.Serializer):
     campaign_id = serializers.UUIDField()
     requester_id = serializers.UUIDField()
     trigger_message_id = serializers.UUIDField()
+    text = serializers.CharField()
     status = serializers.CharField()
     attempt = serializers.IntegerField()
     max_attempts = serializers.IntegerField()
@@ -68,6 +76,7 @@ class JobOutput(serializers.Serializer):
 class RoomActionsApi(APIView):
     throttle_classes = WRITE_LIMITED
     throttle_scope = "messages"
+    charges_quota = True  # an action reserves quota (schema: 402)
 
     @extend_schema(
         request=ActionInput,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import httpx2
+from celery.exceptions import SoftTimeLimitExceeded
+from django import db
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.errors import ApplicationError
@@ -89,12 +91,24 @@ TRANSIENT_RECOVERY = str(_("The turn will be retried automatically."))
 INTERNAL_RECOVERY = str(_("Report this to the operators; the turn was stopped."))
 
 
+TRANSIENT_FAULTS = (
+    TimeoutError,
+    ConnectionError,
+    httpx2.TransportError,
+    db.OperationalError,
+    db.InterfaceError,
+    SoftTimeLimitExceeded,
+)
+
+
 def classify_error(exc: BaseException) -> ErrorClassification:
     """The stable code, retryability and recovery hint the worker stores for a failure."""
     if isinstance(exc, ApplicationError):
         return ErrorClassification(exc.code, bool(exc.retryable), str(exc.recovery), exc.message)
-    if isinstance(exc, (TimeoutError, ConnectionError, httpx2.TransportError)):
-        # Network faults outside the domain client (which classifies its own): try again.
+    if isinstance(exc, TRANSIENT_FAULTS):
+        # Network faults outside the domain client (which classifies its own), a database
+        # that went away or was busy, a turn past its soft time limit: try again (the
+        # journal keeps a retry from repeating a call that returned).
         return ErrorClassification("transient_fault", True, TRANSIENT_RECOVERY, str(exc)[:300])
     # A bug does not heal on retry, and a retry could repeat whatever half-ran.
     return ErrorClassification(
@@ -107,7 +121,8 @@ class StaleRevision(TurnError):
 
     code = "stale_revision"
     status = 409
-    retryable = True
+    # Not the same request again: it would name the same passed revision.
+    retryable = False
     recovery = str(_("Reload the room to see the latest state, then act again."))
 
 
@@ -116,6 +131,7 @@ class TurnCancelled(TurnError):
 
     code = "cancelled"
     status = 409
+    recovery = str(_("Send the action again if you still want it."))
 
 
 class JournalDiverged(TurnError):

@@ -134,13 +134,14 @@ def projection_reads(
         return Refresh()
     scopes = sorted({s for r in fresh for s in r.get("changed_scopes", [])})
     audience = GM if all(r.get("audience") == GM for r in fresh) else PUBLIC
-    # A public announcement names only the entities of public receipts: the id of a hidden
-    # monster or of one player's private fact is not everyone's to see.
+    # A public announcement names only the scopes and entities of public receipts: the id of a
+    # hidden monster or of one player's private fact is not everyone's to see. Every scope
+    # still picks the panels to read.
     named = fresh if audience == GM else [r for r in fresh if r.get("audience", PUBLIC) == PUBLIC]
     entity_ids = sorted({e for r in named for e in r.get("entity_ids", [])})
     refresh = Refresh(
         revision=max(receipt_revision(r) for r in fresh),
-        changed_scopes=scopes,
+        changed_scopes=sorted({s for r in named for s in r.get("changed_scopes", [])}),
         entity_ids=entity_ids,
         audience=audience,
     )

@@ -18,6 +18,11 @@ def room_turn_job_is_live(owner_id: str) -> bool:
     return RoomTurnJob.objects.filter(pk=owner_id, status__in=RoomTurnJob.ACTIVE_STATUSES).exists()
 
 
+def turn_key_used(*, user, idempotency_key: str) -> bool:
+    """Whether this user's Idempotency-Key already made an action (a job)."""
+    return RoomTurnJob.objects.filter(requester=user, idempotency_key=idempotency_key).exists()
+
+
 def action_quote(text: str) -> str:
     """An action's words, short enough to name it in a sentence (usage rows, room notes)."""
     return Truncator(text).chars(60)

@@ -52,16 +52,33 @@ def test_every_signed_in_operation_documents_its_errors(schema):
     ("path", "method", "statuses"),
     [
         ("/api/campaigns/{campaign_id}/invites", "post",
-         ["400", "401", "403", "404", "409", "429"]),
+         ["400", "401", "403", "404", "409", "413", "415", "429"]),
         ("/api/campaigns", "get", ["401", "403", "429"]),
         ("/api/usage/ledger", "get", ["400", "401", "403", "429"]),
         ("/api/campaigns/{campaign_id}/room/messages", "post",
-         ["400", "401", "403", "404", "409", "429"]),
+         ["400", "401", "402", "403", "404", "409", "413", "415", "429"]),
+        ("/api/campaigns/{campaign_id}/room/messages", "get",
+         ["400", "401", "403", "404", "429"]),
+        ("/api/campaigns/{campaign_id}/room/actions", "post",
+         ["400", "401", "402", "403", "404", "409", "413", "415", "429"]),
         ("/api/health", "get", []),  # open to everyone and not throttled
     ],
 )  # fmt: skip
 def test_error_statuses_follow_what_an_operation_takes(schema, path, method, statuses):
     assert error_statuses(schema["paths"][path][method]) == statuses
+
+
+def test_a_message_posted_as_an_action_answers_with_its_job(schema):
+    responses = schema["paths"]["/api/campaigns/{campaign_id}/room/messages"]["post"]["responses"]
+    job = {"$ref": "#/components/schemas/JobOutput"}
+    assert responses["202"]["content"]["application/json"]["schema"] == job
+    assert "text" in schema["components"]["schemas"]["JobOutput"]["required"]
+
+
+def test_an_action_offers_only_the_audiences_it_takes(schema):
+    action = schema["components"]["schemas"]["ActionInput"]["properties"]["audience"]
+    ref = action["allOf"][0]["$ref"] if "allOf" in action else action["$ref"]
+    assert schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["enum"] == ["public", "gm"]
 
 
 def test_429_names_retry_after(schema):

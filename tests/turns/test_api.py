@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from apps.campaigns.models import Campaign
 from apps.projections.models import OutboxEvent
 from apps.quota.models import Reservation
 from apps.rooms.models import Message
@@ -66,15 +67,30 @@ def test_stale_revision_is_409_and_nothing_changed(dnd_room, turn_urls, make_use
         OutboxEvent.objects.count(),
         room.domain_revision(),
     )
+    loaded = room.campaign.authority_revision
+    # The room moves on after the player loaded it (another turn published).
+    Campaign.objects.filter(pk=room.campaign.pk).update(authority_revision=loaded + 2)
     response = client_for(room.player).post(
         f"/api/campaigns/{room.campaign.id}/room/actions",
-        {"body": "roll 1d20", "base_revision": room.campaign.authority_revision + 5},
+        {"body": "roll 1d20", "base_revision": loaded},
         format="json",
         HTTP_IDEMPOTENCY_KEY="api-action-stale",
     )
-    assert response.status_code == 409
     error = response.json()["error"]
-    assert (error["code"], error["retryable"]) == ("stale_revision", True)
+    # Not retryable: the same request names the same passed revision.
+    assert (response.status_code, error["code"], error["retryable"]) == (
+        409, "stale_revision", False
+    )  # fmt: skip
+    ahead = client_for(room.player).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d20", "base_revision": loaded + 40},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-action-ahead",
+    )
+    error = ahead.json()["error"]
+    assert (ahead.status_code, error["code"], error["message"]) == (
+        400, "invalid_revision", f"Revision {loaded + 40} is newer than the room's ({loaded + 2})."
+    )  # fmt: skip
     after = (
         Message.objects.count(),
         RoomTurnJob.objects.count(),
@@ -254,10 +270,79 @@ def test_an_action_posted_as_a_message_is_a_turn(dnd_room, turn_urls):
         format="json",
         HTTP_IDEMPOTENCY_KEY="api-message-action-3",
     )
-    assert (on_actions.status_code, on_actions.json()["error"]["message"]) == (
-        400, "An action goes to everyone or to the GM only."
+    error = on_actions.json()["error"]
+    assert (on_actions.status_code, error["code"], error["details"]["fields"]) == (
+        400, "invalid_request", {"audience": [
+            "An action goes to everyone (public) or to the GM only (gm); send private words as "
+            "a chat message."
+        ]},
     )  # fmt: skip
     assert RoomTurnJob.objects.count() == 1
+
+
+def test_one_key_is_one_request_on_the_messages_endpoint_whichever_mode(dnd_room, turn_urls):
+    room = dnd_room
+    url = f"/api/campaigns/{room.campaign.id}/room/messages"
+    client = client_for(room.player)
+    acted = client.post(url, {"body": "roll 1d6", "mode": "action"}, format="json",
+                        HTTP_IDEMPOTENCY_KEY="api-both-modes-1")  # fmt: skip
+    chatted = client.post(url, {"body": "hello"}, format="json",
+                          HTTP_IDEMPOTENCY_KEY="api-both-modes-1")  # fmt: skip
+    assert (acted.status_code, chatted.status_code, chatted.json()["error"]["code"]) == (
+        202, 409, "idempotency_conflict"
+    )  # fmt: skip
+    chat = client.post(url, {"body": "hello"}, format="json",
+                       HTTP_IDEMPOTENCY_KEY="api-both-modes-2")  # fmt: skip
+    act = client.post(url, {"body": "roll 1d6", "mode": "action"}, format="json",
+                      HTTP_IDEMPOTENCY_KEY="api-both-modes-2")  # fmt: skip
+    assert (chat.status_code, act.status_code, act.json()["error"]["code"]) == (
+        201, 409, "idempotency_conflict"
+    )  # fmt: skip
+    assert (RoomTurnJob.objects.count(), Message.objects.filter(body="hello").count()) == (1, 1)
+
+
+def test_a_chat_id_cannot_take_an_action_keys_place(dnd_room, turn_urls):
+    room = dnd_room
+    client = client_for(room.player)
+    chat = client.post(
+        f"/api/campaigns/{room.campaign.id}/room/messages",
+        {"body": "x", "client_message_id": "turn:api-later-action"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-chat-reserved",
+    )
+    reserved = "Ids starting with 'turn:' or 'turn#' are reserved for actions."
+    assert (chat.status_code, chat.json()["error"]["details"]["fields"]) == (
+        400, {"client_message_id": [reserved]}
+    )  # fmt: skip
+    action = client.post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d4"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-later-action",
+    )
+    assert action.status_code == 202, action.content
+
+
+def test_a_replay_answers_after_the_character_was_unbound(dnd_room, turn_urls):
+    from apps.campaigns.services.characters import binding_remove
+    from tests.turns.test_jobs import _fighter
+
+    room = dnd_room
+    pip = _fighter(room, room.player, "Pip")
+    url = f"/api/campaigns/{room.campaign.id}/room/actions"
+    body = {"body": "roll 1d4", "character_id": pip.character_id}
+    client = client_for(room.player)
+    first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="api-unbound-replay")
+    binding_remove(
+        campaign=room.campaign, actor=room.gm, user=room.player, character_id=pip.character_id
+    )
+    again = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="api-unbound-replay")
+    assert (first.status_code, again.status_code, again["Idempotent-Replay"]) == (
+        202, 200, "true"
+    )  # fmt: skip
+    assert again.json()["id"] == first.json()["id"]
+    fresh = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="api-unbound-new")
+    assert (fresh.status_code, fresh.json()["error"]["code"]) == (400, "invalid_character")
 
 
 def test_a_player_with_two_characters_is_asked_which_acts(dnd_room, turn_urls, client):
@@ -282,3 +367,40 @@ def test_a_player_with_two_characters_is_asked_which_acts(dnd_room, turn_urls, c
     )
     assert response.status_code == 202, response.content
     assert RoomTurnJob.objects.get(pk=response.json()["id"]).character_id == second.character_id
+
+
+def test_an_archived_room_says_so_before_any_revision_and_errors_say_what_to_do(
+    dnd_room, turn_urls
+):
+    from apps.campaigns.services.campaigns import campaign_archive
+
+    room = dnd_room
+    loaded = room.campaign.authority_revision
+    Campaign.objects.filter(pk=room.campaign.pk).update(authority_revision=loaded + 1)
+    campaign_archive(campaign=Campaign.objects.get(pk=room.campaign.pk), actor=room.gm)
+    response = client_for(room.player).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d20", "base_revision": loaded},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-archived-stale",
+    )
+    error = response.json()["error"]
+    assert (response.status_code, error["code"], error["recovery"]) == (
+        409, "archived",
+        "An archived campaign's story stays readable; start a new one to play on.",
+    )  # fmt: skip
+    missing = client_for(room.player).get(
+        f"/api/campaigns/{room.campaign.id}/room/jobs/00000000-0000-0000-0000-000000000000"
+    )
+    assert (missing.status_code, missing.json()["error"]["recovery"]) == (
+        404,
+        "Check the id in the address; what it names may have been deleted, or you may not have "
+        "access to it.",
+    )
+    paging = client_for(room.player).get(
+        f"/api/campaigns/{room.campaign.id}/room/messages?limit=100000"
+    )
+    error = paging.json()["error"]
+    assert (paging.status_code, list(error["details"]["fields"]), error["recovery"]) == (
+        400, ["limit"], "Fix the query parameters named in details.fields and ask again."
+    )  # fmt: skip

@@ -27,11 +27,13 @@ def campaign_refresh(*, campaign: Campaign, requester) -> DomainResult:
     view = result.structured.get("campaign") or {}
     revision = int(result.structured.get("authority_revision") or 0)
     phase = str(view.get("phase") or campaign.phase)
+    # Never backwards: a publication may have stored a newer revision (and its phase) while
+    # this read was under way.
     Campaign.objects.filter(pk=campaign.pk).filter(
-        Q(authority_revision__lt=revision) | ~Q(phase=phase)
+        Q(authority_revision__lt=revision) | (Q(authority_revision=revision) & ~Q(phase=phase))
     ).update(authority_revision=revision, phase=phase, updated_at=timezone.now())
-    campaign.authority_revision = max(campaign.authority_revision, revision)
-    campaign.phase = phase
+    if revision >= campaign.authority_revision:
+        campaign.authority_revision, campaign.phase = revision, phase
     return result
 
 
@@ -85,4 +87,7 @@ def receipt_apply(*, campaign: Campaign, result: DomainResult, phase: str | None
     if updated:
         for name, value in changes.items():
             setattr(campaign, name, value)
+    else:
+        # The projection is already at or past it: never report less than this receipt made.
+        campaign.authority_revision = max(campaign.authority_revision, revision)
     return bool(updated)

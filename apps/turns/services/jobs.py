@@ -39,7 +39,7 @@ from apps.projections.services import (
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
 from apps.rooms.models import MAX_BODY_LENGTH, Message
-from apps.rooms.services import room_event_record, room_message_post
+from apps.rooms.services import room_event_record, room_message_post, room_writable
 from apps.turns import conf
 from apps.turns.agents import action_audience
 from apps.turns.errors import StaleRevision, TurnError
@@ -178,18 +178,20 @@ def turn_action_submit(
             system_id=membership.campaign.system_id, text=text, audience=audience
         )
     user = membership.user
+    request_hash = _request_hash(
+        text=text, base_revision=base_revision, audience=audience, character_id=character_id
+    )
+    # A repeated key is rare, so the unique constraints detect it rather than a lookup on every
+    # submit; a replay answers with the first job whatever would refuse a new submit now.
     if character_id and not _controls(membership, character_id):
+        if (replay := _replay(membership, idempotency_key, request_hash)) is not None:
+            return replay, False
         raise ValidationFailed(
             _("You do not control that character."),
             code="invalid_character",
             recovery=_("Choose one of your characters, or ask a GM to bind it to you."),
             details={"fields": {"character_id": [_("Not one of your characters.")]}},
         )
-    request_hash = _request_hash(
-        text=text, base_revision=base_revision, audience=audience, character_id=character_id
-    )
-    # A repeated key is rare, so the unique constraints detect it rather than a lookup on every
-    # submit; a replay answers with the first job whatever would refuse a new submit now.
     if base_revision is not None:
         current = Campaign.objects.values_list("authority_revision", flat=True).get(
             pk=membership.campaign_id
@@ -197,6 +199,19 @@ def turn_action_submit(
         if int(base_revision) != current:
             if (replay := _replay(membership, idempotency_key, request_hash)) is not None:
                 return replay, False
+            # Archived says more than stale: acting again at the current revision fails too.
+            room_writable(membership.campaign)
+            if int(base_revision) > current:
+                raise ValidationFailed(
+                    _("Revision %(base)s is newer than the room's (%(current)s).")
+                    % {"base": base_revision, "current": current},
+                    code="invalid_revision",
+                    recovery=_(
+                        "Send the authority_revision of the room as you loaded it, or leave "
+                        "base_revision out."
+                    ),
+                    details={"fields": {"base_revision": [_("Newer than the room's revision.")]}},
+                )
             raise StaleRevision(
                 _("The room changed since you loaded it (revision %(current)s, not %(base)s).")
                 % {"current": current, "base": base_revision},
@@ -248,6 +263,7 @@ def turn_action_submit(
             raise Conflict(
                 _("This Idempotency-Key was already used for a message in this room."),
                 code="client_message_id_reused",
+                recovery=_("Send the action with a new Idempotency-Key."),
             ) from exc
         raise
     return job, True
@@ -582,6 +598,10 @@ def turn_requeue(*, job: RoomTurnJob, worker: str | None, code: str, message: st
     condition = {"pk": job.pk, "status": RoomTurnJob.Status.RUNNING, "attempt": job.attempt}
     if worker is not None:
         condition["worker"] = worker
+    else:
+        # The sweep: only while the lease is still expired, so a late heartbeat that renewed
+        # it keeps the job with its live worker.
+        condition["lease_expires_at__lt"] = now
     with transaction.atomic():
         moved = RoomTurnJob.objects.filter(**condition).update(
             status=RoomTurnJob.Status.QUEUED,

@@ -31,7 +31,10 @@ def _to_waiting(job: RoomTurnJob, *, ending: dict | None) -> bool:
         "worker": "",
         "updated_at": now,
     }
-    condition = Q(pk=job.pk, status=RoomTurnJob.Status.RUNNING, attempt=job.attempt)
+    # Only while the lease is still expired: a late heartbeat keeps the job with its worker.
+    condition = Q(
+        pk=job.pk, status=RoomTurnJob.Status.RUNNING, attempt=job.attempt, lease_expires_at__lt=now
+    )
     if ending is not None:
         fields["agent_output"] = ending
         condition &= Q(agent_output__isnull=True)

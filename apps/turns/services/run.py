@@ -19,7 +19,8 @@ from apps.campaigns.models import ActorBinding, Campaign
 from apps.campaigns.selectors import membership_for
 from apps.campaigns.services.authority import campaign_refresh
 from apps.core.errors import ApplicationError
-from apps.domains.client import DomainResult
+from apps.core.sql import db_value, insert_select_sql, mark_saved
+from apps.domains.client import CONNECT_TIMEOUT, DomainResult
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
 from apps.turns import conf
@@ -55,6 +56,7 @@ logger = logging.getLogger(__name__)
 class NotMember(TurnError):
     code = "not_member"
     status = 403
+    recovery = str(_("Only members act in a campaign; ask its owner for a new invitation."))
 
 
 class Heartbeat:
@@ -176,14 +178,16 @@ class JournalCaller(ToolCaller):
             op.attempt, op.updated_at = self.job.attempt, timezone.now()
             Operation.objects.filter(pk=op.pk).update(attempt=op.attempt, updated_at=op.updated_at)
             return
-        self.journal[step] = Operation.objects.create(
-            job=self.job,
-            step=step,
-            tool=name,
-            write=self.tools[name].write,
-            idempotency_key=str(sent.get("idempotency_key") or ""),
-            arguments=dict(sent),
-            attempt=self.job.attempt,
+        self.journal[step] = _journal_dispatched(
+            Operation(
+                job=self.job,
+                step=step,
+                tool=name,
+                write=self.tools[name].write,
+                idempotency_key=str(sent.get("idempotency_key") or ""),
+                arguments=dict(sent),
+                attempt=self.job.attempt,
+            )
         )
         name_, seconds = conf.fault()
         if name_ == "pause_after_dispatch" and self.job.attempt == 1:
@@ -241,6 +245,29 @@ class JournalCaller(ToolCaller):
         op.save(update_fields=["state", "result", "updated_at"])
 
 
+def _journal_dispatched(op: Operation) -> Operation:
+    """Write the step as dispatched unless a cancel was requested: one statement, so a cancel
+    stops the turn before its next call (the heartbeat only sees it once a beat) at no extra
+    round trip. Raises TurnCancelled."""
+    qn = connection.ops.quote_name
+    source = (
+        f"{qn(RoomTurnJob._meta.db_table)} WHERE {qn(RoomTurnJob._meta.pk.column)} = %s "
+        f"AND NOT {qn(RoomTurnJob._meta.get_field('cancel_requested').column)}"
+    )
+    sql, params = insert_select_sql(Operation, op, source)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"{sql} RETURNING {qn(Operation._meta.pk.column)}",
+            [*params, db_value(RoomTurnJob, "pk", op.job_id)],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise TurnCancelled(_("The turn was cancelled."))
+    op.pk = row[0]
+    mark_saved(op)
+    return op
+
+
 # The ending of a turn whose retryable failures used up its attempts.
 EXHAUSTED = "attempts_exhausted"
 
@@ -280,7 +307,9 @@ def _journal_caller(
     )
 
 
-def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -> None:
+def _settle_dispatched(
+    job: RoomTurnJob, journal: dict[int, Operation] | None, worker: str, *, ask_only=False
+) -> None:
     """Before a job is published, settle every write its journal still holds as dispatched: the
     first attempt may have committed on the domain (the worker stopped, or the call timed out,
     before the result was journaled).
@@ -292,7 +321,12 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
     cancelled job runs nothing more: `_committed_or_refused` asks the domain whether each key
     committed without letting it run, so what did commit is published and charged like any
     other committed write. Should the domain not say, the campaign's revision is read back
-    instead, so the room's next turn does not start behind it."""
+    instead, so the room's next turn does not start behind it.
+
+    A job cancelled since its ending was stored is settled the same way (its ending becomes
+    cancelled unless it narrates), and so is one past its publication tries: a write the
+    domain keeps refusing as retryable is then asked about rather than sent forever. So is
+    every write with `ask_only` (sends of a narration that was given up)."""
     if journal is not None:
         pending = [op for op in journal.values() if op.state == Operation.State.DISPATCHED]
     else:
@@ -307,7 +341,14 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
         character=_bound_character(job),
     )  # fmt: skip
     caller.journal = {op.step: op for op in pending}
-    if (job.agent_output or {}).get("final_status") == RoomTurnJob.Status.CANCELLED:
+    stored = job.agent_output or {}
+    cancelled = stored.get("final_status") == RoomTurnJob.Status.CANCELLED
+    if not cancelled and job_cancel_requested(job):
+        cancelled = True
+        if not stored.get("messages"):
+            cancel = TurnCancelled(_("The turn was cancelled."))
+            _store_output(job, worker, _ending("cancelled", classify_error(cancel)))
+    if cancelled or ask_only or job.attempt >= conf.publish_attempts():
         settled = [_committed_or_refused(caller, op, campaign) for op in pending]
         if not all(settled):
             campaign_refresh(campaign=campaign, requester=campaign.owner)
@@ -333,9 +374,9 @@ def _settle_dispatched(job: RoomTurnJob, journal: dict[int, Operation] | None) -
 # An expected revision no campaign reaches: a write sent with it is refused at the revision
 # check unless the idempotency lookup answers it first.
 PROBE_REVISION = 2**53
-# How long after its last send a write may still be running on the domain, beyond the
-# client's own timeout for the call.
-SEND_SETTLE_MARGIN = timedelta(seconds=5)
+# How long after its last send a write may still be running on the domain, beyond the call's
+# timeout: the client's own longest wait (two connects and a second) and some slack.
+SEND_SETTLE_MARGIN = timedelta(seconds=2 * CONNECT_TIMEOUT + 1 + 5)
 
 
 def _committed_or_refused(caller: JournalCaller, op: Operation, campaign: Campaign) -> bool:
@@ -489,7 +530,7 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
     classification = classify_error(exc)
     if not isinstance(exc, ApplicationError):
         logger.exception("Turn %s failed unexpectedly", job.pk)
-    retryable = classification.retryable and not isinstance(exc, StaleRevision)
+    retryable = classification.retryable
     if retryable and job.attempt < job.max_attempts:
         turn_requeue(job=job, worker=worker, code=classification.code,
                      message=classification.message, recovery=classification.recovery)  # fmt: skip
@@ -534,7 +575,7 @@ def _prepare_publication(
     while the domain was unreachable but whose write turned out to have committed, run the
     agent again from the journal (the committed steps are answered from it, never sent again),
     so the room is told what happened instead of a failure."""
-    _settle_dispatched(job, journal)
+    _settle_dispatched(job, journal, worker)
     stored = job.agent_output or {}
     if (stored.get("error") or {}).get("code") != EXHAUSTED or not job.operations.filter(
         write=True, state=Operation.State.RETURNED
@@ -545,8 +586,10 @@ def _prepare_publication(
     except LeaseLost:
         raise
     except Exception:
-        # The stored ending stands: the committed write is still published and charged.
+        # The stored ending stands: the committed write is still published and charged, and
+        # so is any send of this narration that turns out to have committed.
         logger.warning("Turn %s could not be narrated from its journal", job.pk, exc_info=True)
+        _settle_dispatched(job, None, worker, ask_only=True)
         return
     _store_output(job, worker, output_to_json(output))
 

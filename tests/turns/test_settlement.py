@@ -1,0 +1,269 @@
+"""Settling what a turn may have done on the domain when it is cancelled, refused over and
+over, narrated again after an outage, or raced by the recovery sweep."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django import db
+from django.utils import timezone
+
+from apps.campaigns.models import Campaign
+from apps.domains.client import domain_call
+from apps.domains.errors import DomainError, DomainTimeout, DomainUnavailable
+from apps.quota.models import Reservation
+from apps.turns.errors import classify_error
+from apps.turns.models import Operation, RoomTurnJob
+from apps.turns.services import turn_cancel, turn_recovery_sweep, turn_run
+from apps.turns.types import AgentMessage, AgentOutput
+from tests.turns.test_jobs import submit
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def no_enqueue(monkeypatch):
+    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
+    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **kw: None)
+
+
+def _internal(tool: str) -> DomainError:
+    return DomainError(
+        "boom", domain_code="internal", system_id="dnd5e", tool=tool, retryable=True, recovery=""
+    )
+
+
+def _run_due(job, capture, times: int = 1) -> list[str]:
+    outcomes = []
+    for _ in range(times):
+        RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+        with capture(execute=False):
+            outcomes.append(turn_run(job_id=job.pk, heartbeat=False))
+    job.refresh_from_db()
+    return outcomes
+
+
+def test_a_cancelled_waiting_write_is_asked_about_never_sent_again(
+    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    import apps.turns.tool_calls as tool_calls
+
+    room = dnd_room
+    start = room.domain_revision()
+    state = {"down": True, "sends": 0}
+
+    def flaky(**kw):
+        if kw["tool"] == "dice_roll" and kw["arguments"]["expected_revision"] < 2**53:
+            state["sends"] += 1
+            if state["down"]:
+                raise _internal("dice_roll")
+        return domain_call(**kw)
+
+    monkeypatch.setattr(tool_calls, "domain_call", flaky)
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    _run_due(job, django_capture_on_commit_callbacks, times=4)
+    assert job.status == "waiting"
+    with django_capture_on_commit_callbacks(execute=False):
+        turn_cancel(job=job, membership=room.membership(room.player))
+    state["down"], sends = False, state["sends"]
+    # Long enough after the last send that it cannot still be running on the domain.
+    monkeypatch.setattr("apps.turns.services.run.SEND_SETTLE_MARGIN", timedelta(seconds=-60))
+    _run_due(job, django_capture_on_commit_callbacks)
+    # The domain is back, but the cancelled write is only asked about: it never ran.
+    assert (job.status, job.charged, state["sends"] - sends) == ("cancelled", 0, 0)
+    assert room.domain_revision() == start
+    assert Operation.objects.get(job=job).state == "refused"
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+
+
+def test_a_write_refused_as_retryable_forever_ends_once_its_tries_are_spent(
+    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    import apps.turns.tool_calls as tool_calls
+
+    settings.SAGASMITH_TURN_PUBLISH_ATTEMPTS = 4
+    room = dnd_room
+    start = room.domain_revision()
+
+    def internal(**kw):
+        if kw["tool"] == "dice_roll" and kw["arguments"]["expected_revision"] < 2**53:
+            raise _internal("dice_roll")
+        return domain_call(**kw)
+
+    monkeypatch.setattr(tool_calls, "domain_call", internal)
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    # Back-dated sends: the probe may then call the unanswered write settled.
+    monkeypatch.setattr("apps.turns.services.run.SEND_SETTLE_MARGIN", timedelta(seconds=-60))
+    outcomes = _run_due(job, django_capture_on_commit_callbacks, times=5)
+    # Three attempts run the agent; the fourth, its publication tries spent, asks the domain
+    # whether the write committed instead of sending it again, and ends the turn.
+    assert [str(o) for o in outcomes] == ["queued", "queued", "waiting", "failed", "skipped"]
+    assert (job.status, job.charged, job.attempt, job.error_code) == (
+        "failed", 0, 4, "attempts_exhausted"
+    )  # fmt: skip
+    assert Operation.objects.get(job=job).state == "refused"
+    assert room.domain_revision() == start
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+
+
+def test_a_send_of_a_renarration_that_committed_unanswered_is_published(
+    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    import apps.turns.tool_calls as tool_calls
+
+    room = dnd_room
+    start = room.domain_revision()
+    sends: dict[str, int] = {}
+
+    class ThreeRolls:
+        name = "test"
+
+        def run_turn(self, turn, call_tool):
+            for _ in range(3):
+                call_tool("dice_roll", {"expression": "1d6"})
+            return AgentOutput(messages=(AgentMessage("rolled"),))
+
+    def patched(**kw):
+        step = kw["arguments"].get("idempotency_key", "").rpartition(":")[2]
+        sends[step] = sends.get(step, 0) + 1
+        if step == "2" and sends[step] <= 3:
+            raise DomainUnavailable("down")
+        if step == "3" and sends[step] == 1:
+            domain_call(**kw)  # commits on the domain, but the answer is lost
+            raise DomainTimeout("lost")
+        return domain_call(**kw)
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: ThreeRolls())
+    monkeypatch.setattr(tool_calls, "domain_call", patched)
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    _run_due(job, django_capture_on_commit_callbacks, times=3)
+    states = list(job.operations.order_by("step").values_list("step", "state"))
+    assert states == [(1, "returned"), (2, "returned"), (3, "returned")]
+    assert room.domain_revision() == start + 3
+    campaign = Campaign.objects.get(pk=room.campaign.pk)
+    assert (job.status, campaign.authority_revision, job.result_revision) == (
+        "failed", start + 3, start + 3
+    )  # fmt: skip
+
+
+def test_a_late_campaign_read_never_moves_the_projection_back(dnd_room):
+    from apps.campaigns.services.authority import campaign_refresh
+
+    room = dnd_room
+    domain = room.domain_revision()
+    # A publication stored a newer revision and phase while the read was under way.
+    Campaign.objects.filter(pk=room.campaign.pk).update(
+        authority_revision=domain + 5, phase="combat"
+    )
+    late = Campaign.objects.get(pk=room.campaign.pk)
+    late.authority_revision = domain - 1  # as the reader had it before
+    campaign_refresh(campaign=late, requester=room.gm)
+    stored = Campaign.objects.values_list("authority_revision", "phase").get(pk=room.campaign.pk)
+    assert stored == (domain + 5, "combat")
+    assert late.authority_revision == domain
+
+
+def test_the_sweep_leaves_a_job_whose_lease_a_late_beat_renewed(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    from apps.turns.services import recovery
+    from apps.turns.services.jobs import turn_claim, turn_heartbeat
+
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+        claimed, _busy = turn_claim(job_id=job.pk, worker="w1")
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    requeue = recovery.turn_requeue
+
+    def beat_lands_first(**kw):
+        turn_heartbeat(job=claimed, worker="w1")
+        return requeue(**kw)
+
+    monkeypatch.setattr(recovery, "turn_requeue", beat_lands_first)
+    with django_capture_on_commit_callbacks(execute=False):
+        counts = turn_recovery_sweep()
+    job.refresh_from_db()
+    assert (counts["requeued"], job.status, job.worker) == (0, "running", "w1")
+    assert turn_heartbeat(job=claimed, worker="w1") is False
+
+
+def test_a_cancel_stops_a_running_turn_before_its_next_call_between_beats(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    before = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+
+    class CancelsThenRolls:
+        name = "test"
+
+        def run_turn(self, turn, call_tool):
+            call_tool("dice_roll", {"expression": "1d20"})
+            turn_cancel(
+                job=RoomTurnJob.objects.get(pk=turn.job_id), membership=room.membership(room.gm)
+            )
+            call_tool("dice_roll", {"expression": "1d20"})
+            return AgentOutput(messages=(AgentMessage("done"),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: CancelsThenRolls())
+    with django_capture_on_commit_callbacks(execute=False):
+        outcome = turn_run(job_id=job.pk, heartbeat=True)
+    job.refresh_from_db()
+    # The first roll happened and is published and charged; the second was never sent.
+    assert (outcome, job.status, job.operations.count()) == ("cancelled", "cancelled", 1)
+    assert room.domain_revision() == before + 1
+    assert job.charged == 2
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [db.OperationalError("server closed the connection"), db.InterfaceError("closed")],
+)
+def test_a_database_that_went_away_is_a_transient_fault(fault):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    for exc in (fault, SoftTimeLimitExceeded()):
+        classified = classify_error(exc)
+        assert (classified.code, classified.retryable) == ("transient_fault", True)
+
+
+def test_a_receipt_already_passed_still_reports_its_own_revision(dnd_room):
+    from apps.campaigns.services.authority import receipt_apply
+    from apps.domains.client import DomainResult
+
+    room = dnd_room
+    stale = Campaign.objects.get(pk=room.campaign.pk)
+    Campaign.objects.filter(pk=stale.pk).update(authority_revision=stale.authority_revision + 3)
+    receipt = {"authority_revision": stale.authority_revision + 2}
+    result = DomainResult(
+        system_id="dnd5e", tool="dice_roll", structured={"receipt": receipt}, content=[],
+        result={}, receipt=receipt, delegation_kid="", delegation_jti="",
+    )  # fmt: skip
+    wrote = receipt_apply(campaign=stale, result=result)
+    assert (wrote, stale.authority_revision) == (
+        False, Campaign.objects.get(pk=stale.pk).authority_revision - 1
+    )  # fmt: skip
+
+
+def test_a_public_announcement_names_only_public_scopes(dnd_room):
+    from apps.turns.projections import projection_reads
+
+    room = dnd_room
+    revision = room.campaign.authority_revision
+    receipts = [
+        {"authority_revision": revision + 1, "changed_scopes": ["log"], "entity_ids": []},
+        {"authority_revision": revision + 2, "audience": "gm",
+         "changed_scopes": ["character:secret-npc"], "entity_ids": ["secret-npc"]},
+    ]  # fmt: skip
+    refresh = projection_reads(campaign=room.campaign, receipts=receipts, requester=room.gm)
+    assert (refresh.audience, refresh.changed_scopes, refresh.entity_ids, refresh.revision) == (
+        "public", ["log"], [], revision + 2
+    )  # fmt: skip
