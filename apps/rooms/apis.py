@@ -187,6 +187,13 @@ class RoomMessagesApi(APIView):
             raise _key_conflict(key)
         # The client message id defaults to the Idempotency-Key: one id for both layers.
         cmid = data.get("client_message_id") or key
+        if cmid.startswith(RESERVED_CLIENT_ID_PREFIXES):
+            raise ValidationFailed(
+                _("An Idempotency-Key for a chat message may not start with 'turn:' or 'turn#'."),
+                code="idempotency_key_invalid",
+                recovery=_("Send the message with another key, or name a client_message_id."),
+                details={"header": HEADER},
+            )
 
         def handler():
             message, created = room_message_post(

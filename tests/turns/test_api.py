@@ -88,8 +88,9 @@ def test_stale_revision_is_409_and_nothing_changed(dnd_room, turn_urls, make_use
         HTTP_IDEMPOTENCY_KEY="api-action-ahead",
     )
     error = ahead.json()["error"]
+    newer = f"Revision {loaded + 40} is newer than the campaign's ({loaded + 2})."
     assert (ahead.status_code, error["code"], error["message"]) == (
-        400, "invalid_revision", f"Revision {loaded + 40} is newer than the room's ({loaded + 2})."
+        400, "invalid_revision", newer
     )  # fmt: skip
     after = (
         Message.objects.count(),
@@ -404,3 +405,29 @@ def test_an_archived_room_says_so_before_any_revision_and_errors_say_what_to_do(
     assert (paging.status_code, list(error["details"]["fields"]), error["recovery"]) == (
         400, ["limit"], "Fix the query parameters named in details.fields and ask again."
     )  # fmt: skip
+
+
+def test_a_revision_the_room_has_not_caught_up_with_is_read_back(dnd_room, turn_urls):
+    room = dnd_room
+    domain = room.domain_revision()
+    # A turn committed on the domain and waits to be published: the room lags by one.
+    Campaign.objects.filter(pk=room.campaign.pk).update(authority_revision=domain - 1)
+    response = client_for(room.player).post(
+        f"/api/campaigns/{room.campaign.id}/room/actions",
+        {"body": "roll 1d20", "base_revision": domain},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="api-action-lagging",
+    )
+    assert response.status_code == 202, response.content
+    assert Campaign.objects.get(pk=room.campaign.pk).authority_revision == domain
+
+
+def test_a_chat_key_may_not_take_an_actions_client_id(dnd_room, turn_urls):
+    room = dnd_room
+    chat = client_for(room.player).post(
+        f"/api/campaigns/{room.campaign.id}/room/messages",
+        {"body": "hello"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="turn:api-later-act",
+    )
+    assert (chat.status_code, chat.json()["error"]["code"]) == (400, "idempotency_key_invalid")

@@ -267,3 +267,76 @@ def test_a_public_announcement_names_only_public_scopes(dnd_room):
     assert (refresh.audience, refresh.changed_scopes, refresh.entity_ids, refresh.revision) == (
         "public", ["log"], [], revision + 2
     )  # fmt: skip
+
+
+def test_a_write_that_never_reached_the_domain_is_sent_again_however_long_it_takes(
+    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    """Unreachable (not refused) past the publication tries: once the domain is back, the
+    write runs and the turn is narrated, as an undisturbed one would be."""
+    import apps.turns.tool_calls as tool_calls
+
+    settings.SAGASMITH_TURN_PUBLISH_ATTEMPTS = 4
+    room = dnd_room
+    start = room.domain_revision()
+    state = {"down": True}
+
+    def unreachable(**kw):
+        if kw["tool"] == "dice_roll" and state["down"]:
+            raise DomainUnavailable("down")
+        return domain_call(**kw)
+
+    monkeypatch.setattr(tool_calls, "domain_call", unreachable)
+    monkeypatch.setattr("apps.turns.services.run.SEND_SETTLE_MARGIN", timedelta(seconds=-60))
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    _run_due(job, django_capture_on_commit_callbacks, times=6)
+    assert (job.status, job.attempt) == ("waiting", 6)
+    state["down"] = False
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["succeeded"]
+    assert (job.status, job.charged, room.domain_revision()) == ("succeeded", 2, start + 1)
+
+
+def test_a_cancel_between_beats_stops_a_write_being_sent_again(
+    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    import apps.turns.tool_calls as tool_calls
+
+    room = dnd_room
+    start = room.domain_revision()
+    state = {"down": True, "sends": 0}
+
+    def flaky(**kw):
+        if kw["tool"] == "dice_roll" and kw["arguments"]["expected_revision"] < 2**53:
+            state["sends"] += 1  # not counting the look that cannot run (the probe)
+            if state["down"]:
+                raise DomainUnavailable("down")
+        return domain_call(**kw)
+
+    class CancelledThenRolls:
+        name = "test"
+
+        def run_turn(self, turn, call_tool):
+            if not state["down"]:
+                # The GM cancels after the heartbeat's last look, before the re-send.
+                turn_cancel(
+                    job=RoomTurnJob.objects.get(pk=turn.job_id),
+                    membership=room.membership(room.gm),
+                )
+            call_tool("dice_roll", {"expression": "1d20"})
+            return AgentOutput(messages=(AgentMessage("rolled"),))
+
+    monkeypatch.setattr(tool_calls, "domain_call", flaky)
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: CancelledThenRolls())
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["queued"]
+    state["down"] = False
+    RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+    with django_capture_on_commit_callbacks(execute=False):
+        turn_run(job_id=job.pk, heartbeat=True)
+    job.refresh_from_db()
+    # Cancelled, its write never sent again; it waits only until the first send cannot still
+    # be running, then ends cancelled.
+    assert (job.status, state["sends"], room.domain_revision()) == ("waiting", 1, start)
+    assert job.agent_output["final_status"] == "cancelled"

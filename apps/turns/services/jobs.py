@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
+from apps.campaigns.services.authority import campaign_refresh
 from apps.core.errors import (
     ApplicationError,
     Conflict,
@@ -196,6 +197,11 @@ def turn_action_submit(
         current = Campaign.objects.values_list("authority_revision", flat=True).get(
             pk=membership.campaign_id
         )
+        if int(base_revision) > current:
+            # The room's projection lags the domain while a turn waits to be published: a
+            # revision the client saw there (a panel reads the domain) is read back first.
+            read = campaign_refresh(campaign=membership.campaign, requester=user)
+            current = max(current, int(read.structured.get("authority_revision") or 0))
         if int(base_revision) != current:
             if (replay := _replay(membership, idempotency_key, request_hash)) is not None:
                 return replay, False
@@ -203,14 +209,14 @@ def turn_action_submit(
             room_writable(membership.campaign)
             if int(base_revision) > current:
                 raise ValidationFailed(
-                    _("Revision %(base)s is newer than the room's (%(current)s).")
+                    _("Revision %(base)s is newer than the campaign's (%(current)s).")
                     % {"base": base_revision, "current": current},
                     code="invalid_revision",
                     recovery=_(
                         "Send the authority_revision of the room as you loaded it, or leave "
                         "base_revision out."
                     ),
-                    details={"fields": {"base_revision": [_("Newer than the room's revision.")]}},
+                    details={"fields": {"base_revision": [_("Newer than the campaign.")]}},
                 )
             raise StaleRevision(
                 _("The room changed since you loaded it (revision %(current)s, not %(base)s).")

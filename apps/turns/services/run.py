@@ -176,7 +176,12 @@ class JournalCaller(ToolCaller):
             # updated_at is the step's last send: a cancel's look at it waits out a send
             # that may still be running.
             op.attempt, op.updated_at = self.job.attempt, timezone.now()
-            Operation.objects.filter(pk=op.pk).update(attempt=op.attempt, updated_at=op.updated_at)
+            # Only while no cancel stands, as for a new step: a cancel stops a re-send too.
+            sending = Operation.objects.filter(pk=op.pk, job__cancel_requested=False).update(
+                attempt=op.attempt, updated_at=op.updated_at
+            )
+            if not sending:
+                raise TurnCancelled(_("The turn was cancelled."))
             return
         self.journal[step] = _journal_dispatched(
             Operation(
@@ -195,6 +200,9 @@ class JournalCaller(ToolCaller):
 
     def _may_send_again(self) -> None:
         self._check_running()
+        # The heartbeat's flag is a beat old: a send at a newer revision looks at the row.
+        if self.heartbeat is not None and job_cancel_requested(self.job):
+            raise TurnCancelled(_("The turn was cancelled."))
 
     def _resent(self, step: int, sent: dict[str, Any]) -> None:
         """Journal a step's arguments sent again at a newer revision (before the call), or the
@@ -234,7 +242,17 @@ class JournalCaller(ToolCaller):
         op = self.journal[step]
         if isinstance(outcome, DomainError):
             if outcome.retryable:
-                return  # stays dispatched: the retry re-sends it with the same key
+                # Stays dispatched: the retry re-sends it with the same key. The domain's
+                # answer is kept, so a write it keeps refusing is asked about instead once
+                # publication has had its tries (one that never reached it is not).
+                op.error = {
+                    "code": outcome.domain_code,
+                    "message": outcome.message,
+                    "retryable": True,
+                    "recovery": outcome.recovery,
+                }
+                Operation.objects.filter(pk=op.pk).update(error=op.error)
+                return
             self.refuse(op, outcome)
             return
         name_, seconds = conf.fault()
@@ -242,7 +260,11 @@ class JournalCaller(ToolCaller):
             time.sleep(seconds)  # the domain committed; a kill here loses only the journal row
         op.state = Operation.State.RETURNED
         op.result = outcome.result
-        op.save(update_fields=["state", "result", "updated_at"])
+        fields = ["state", "result", "updated_at"]
+        if op.error is not None:
+            op.error = None  # an earlier send's retryable refusal: answered now
+            fields.append("error")
+        op.save(update_fields=fields)
 
 
 def _journal_dispatched(op: Operation) -> Operation:
@@ -348,12 +370,20 @@ def _settle_dispatched(
         if not stored.get("messages"):
             cancel = TurnCancelled(_("The turn was cancelled."))
             _store_output(job, worker, _ending("cancelled", classify_error(cancel)))
-    if cancelled or ask_only or job.attempt >= conf.publish_attempts():
-        settled = [_committed_or_refused(caller, op, campaign) for op in pending]
+    if cancelled or ask_only:
+        asked = pending
+    elif job.attempt >= conf.publish_attempts():
+        # Refused by the domain itself each time (its answer is on the row): ask, don't send.
+        asked = [op for op in pending if (op.error or {}).get("retryable")]
+    else:
+        asked = []
+    if asked:
+        settled = [_committed_or_refused(caller, op, campaign) for op in asked]
         if not all(settled):
             campaign_refresh(campaign=campaign, requester=campaign.owner)
-        return
     for op in pending:
+        if op in asked:
+            continue
         # A stale answer can come from the commit check while another send of the key (a call
         # that timed out but still ran) commits it. Either way the campaign has then moved past
         # the revision the key was sent at, so it can commit no more, and a second send's
