@@ -122,3 +122,17 @@ def join_requests_awaiting(*, user) -> QuerySet[JoinRequest]:
         .filter(campaign_id__in=managed, status=JoinRequest.Status.PENDING)
         .order_by("created_at")
     )
+
+
+def character_creation_open(*, campaign: Campaign, role: str) -> bool:
+    """Whether the campaign's game system lets this role create a character in its current
+    phase (D&D 5e: not during combat), as its tool table says."""
+    from apps.domains.registry import FacadeDenied, get_plugin
+
+    try:
+        tools = get_plugin(campaign.system_id).facade_tools(
+            phase=campaign.phase, role=role, task="action"
+        )
+    except FacadeDenied:
+        return False
+    return "character_create" in tools

@@ -123,6 +123,9 @@ def campaign_detail(request, campaign_id):
             "my_bindings": selectors.bindings_for(campaign=campaign, user=request.user),
             "can_create_character": membership.role != CampaignMembership.Role.OBSERVER
             and campaign.status == campaign.Status.ACTIVE,
+            "character_creation_open": selectors.character_creation_open(
+                campaign=campaign, role=membership.role
+            ),
         },
     )
 
@@ -355,6 +358,13 @@ def character_new(request, campaign_id):
     if membership.role not in PLAYING_ROLES:
         messages.info(
             request, _("Observers cannot create characters. Ask a GM to make you a player.")
+        )
+        return redirect("campaign-detail", campaign_id=campaign.id)
+    if not selectors.character_creation_open(campaign=campaign, role=membership.role):
+        messages.info(
+            request,
+            _("New characters can't be created during %(phase)s; come back once the GM ends it.")
+            % {"phase": campaign.phase},
         )
         return redirect("campaign-detail", campaign_id=campaign.id)
     token = request.POST.get("form_token") or uuid.uuid4().hex

@@ -18,6 +18,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from apps.core.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from apps.core.services import audit_record
@@ -304,12 +305,29 @@ def quota_reserve(
     owner_type: str = "",
     owner_id: str = "",
     ttl_seconds: int = DEFAULT_TTL_SECONDS,
+    at_least: int | None = None,
 ) -> Reservation:
     """Hold `amount` credits under (user, key); the same key and request returns the same
-    reservation. Raises QuotaExceeded (402) when the balance is short, Conflict when the key was
-    used for a different amount or owner, ValidationFailed for bad input.
+    reservation. With `at_least`, a balance short of `amount` but covering `at_least` is held
+    whole instead (settlement charges no more than what is held). Raises QuotaExceeded (402)
+    when the balance is short, Conflict when the key was used for a different amount or owner,
+    ValidationFailed for bad input.
 
     Safe inside a caller's transaction (it uses a savepoint), e.g. the one creating a job row."""
+    try:
+        return _reserve(user=user, amount=amount, key=key, owner_type=owner_type,
+                        owner_id=owner_id, ttl_seconds=ttl_seconds)  # fmt: skip
+    except QuotaExceeded as exc:
+        balance = (exc.details or {}).get("balance", 0)
+        if at_least is None or not at_least <= balance < amount:
+            raise
+    return _reserve(user=user, amount=balance, key=key, owner_type=owner_type,
+                    owner_id=owner_id, ttl_seconds=ttl_seconds)  # fmt: skip
+
+
+def _reserve(
+    *, user, amount: int, key: str, owner_type: str, owner_id: str, ttl_seconds: int
+) -> Reservation:
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
         raise ValidationFailed(_("A reservation must be a positive whole number of credits."))
     if not key or len(key) > MAX_KEY_LENGTH:
@@ -444,10 +462,11 @@ def _reserve_orm(
                 balance, held = QuotaAccount.objects.values_list("balance", "reserved").get(
                     pk=account.pk
                 )
-                message = _("You have %(balance)s credits available; this needs %(amount)s.") % {
-                    "balance": balance,
-                    "amount": amount,
-                }
+                message = ngettext(
+                    "You have %(balance)s credit available; this needs %(amount)s.",
+                    "You have %(balance)s credits available; this needs %(amount)s.",
+                    balance,
+                ) % {"balance": balance, "amount": amount}
                 if held > 0:
                     message += " " + _(
                         "%(held)s more are held until your requests in progress finish."

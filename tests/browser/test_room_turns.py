@@ -314,7 +314,7 @@ def test_a_role_change_reloads_the_room_keeping_the_draft_and_credits_say_what_n
         page.fill("#composer-body", "")
         _say(page, "roll 1d20", mode="action")
         error = page.locator("#composer-error")
-        expect(error).to_contain_text("You have 0 credits available; this needs 5.")
+        expect(error).to_contain_text("You are out of credits: an action needs at least one.")
         expect(error).to_contain_text("Ask staff for a quota grant")
         expect(error.locator("a")).to_have_attribute("href", "/usage/")
         expect(page.locator("#composer-body")).to_have_value("roll 1d20")  # refused, not lost

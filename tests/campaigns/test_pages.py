@@ -108,6 +108,38 @@ def test_dashboard_and_character_page(domains, client, campaign, gm, player):
     assert "pc-1" in detail
 
 
+def test_no_new_character_during_combat_and_the_page_says_when(
+    domains, client, api_client, campaign, gm, player
+):
+    from apps.campaigns.models import Campaign
+
+    join(campaign, gm, player)
+    # As the room's projection has it once the GM started combat.
+    Campaign.objects.filter(pk=campaign.pk).update(phase="combat")
+    client.force_login(player)
+    detail = client.get(f"/campaigns/{campaign.id}/").content.decode()
+    assert "characters/new" not in detail
+    assert "New characters can't be created during combat; come back once the GM ends it." in (
+        detail
+    )
+    response = client.get(f"/campaigns/{campaign.id}/characters/new", follow=True)
+    assert response.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
+    api_client.force_authenticate(player)
+    created = api_client.post(
+        f"/api/campaigns/{campaign.id}/characters",
+        {"name": "Tordek", "template": "fighter", "level": 2},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="char-in-combat",
+    )
+    error = created.json()["error"]
+    assert (created.status_code, error["code"], error["message"], error["recovery"]) == (
+        409,
+        "phase_denied",
+        "New characters can't be created during combat.",
+        "Create your character once the GM has ended it.",
+    )
+
+
 def test_an_archived_campaign_offers_no_new_character(domains, client, campaign, gm):
     from apps.campaigns.services.campaigns import campaign_archive
 

@@ -97,10 +97,21 @@ def test_insufficient_balance_is_402_with_clear_message_and_changes_nothing(make
     with pytest.raises(QuotaExceeded) as exc:
         services.quota_reserve(user=user, amount=5, key="big")
     assert exc.value.message == (
-        "You have 1 credits available; this needs 5. "
+        "You have 1 credit available; this needs 5. "
         "2 more are held until your requests in progress finish."
     )
     assert exc.value.details == {"balance": 1, "held": 2, "needed": 5}
+
+
+def test_a_reservation_may_hold_what_is_left_when_that_is_enough(make_user, funded):
+    user = make_user()
+    account = funded(user, 3)
+    held = services.quota_reserve(user=user, amount=5, key="most", at_least=2)
+    account.refresh_from_db()
+    assert (held.amount, account.balance, account.reserved) == (3, 0, 3)
+    with pytest.raises(QuotaExceeded) as exc:
+        services.quota_reserve(user=user, amount=5, key="more", at_least=1)
+    assert exc.value.details == {"balance": 0, "held": 3, "needed": 5}
 
 
 @pytest.mark.parametrize("amount", [0, -1, 1.5, True])

@@ -201,27 +201,33 @@ def _act(room, user, key, body="roll 1d20"):
     )  # fmt: skip
 
 
-def test_an_action_short_of_credits_says_why_and_where_to_look(dnd_room, turn_urls):
+def test_an_action_short_of_credits_holds_what_is_left_and_runs(
+    dnd_room, turn_urls, eager, django_capture_on_commit_callbacks
+):
     from apps.quota.services import quota_account_for, quota_reserve
 
     room = dnd_room
     available = quota_account_for(user=room.player).balance
-    quota_reserve(user=room.player, amount=available - 4, key="elsewhere", owner_type="test")
-    response = _act(room, room.player, "api-action-poor")
-    assert response.status_code == 402
-    assert response.json()["error"] == {
+    quota_reserve(user=room.player, amount=available - 1, key="elsewhere", owner_type="test")
+    # The last credit still buys a turn (ending one's turn must never be out of reach); it is
+    # charged no more than was held.
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _act(room, room.player, "api-action-last-credit")
+    assert response.status_code == 202, response.content
+    job = RoomTurnJob.objects.get(pk=response.json()["id"])
+    assert (job.status, job.reservation.amount, job.charged) == ("succeeded", 1, 1)
+    refused = _act(room, room.player, "api-action-poor")
+    assert refused.status_code == 402
+    assert refused.json()["error"] == {
         "code": "quota_exceeded",
         "message": (
-            f"You have 4 credits available; this needs 5. {available - 4} more are held until "
-            "your requests in progress finish. An action holds 5 credits while it runs and is "
-            "charged only what it uses (most cost 1 to 3)."
+            f"You have no credits free: {available - 1} are held by your actions in progress."
         ),
         "retryable": False,
         "recovery": "Wait for your actions in progress to finish, or see your usage at /usage/.",
-        "details": {"balance": 4, "held": available - 4, "needed": 5},
+        "details": {"balance": 0, "held": available - 1, "needed": 5},
     }
-    assert not RoomTurnJob.objects.exists()
-    assert not Message.objects.filter(mode="action").exists()
+    assert RoomTurnJob.objects.count() == 1
 
 
 def test_an_action_with_no_credits_and_none_held_says_to_ask_for_more(dnd_room, turn_urls):
@@ -234,10 +240,7 @@ def test_an_action_with_no_credits_and_none_held_says_to_ask_for_more(dnd_room, 
     response = _act(room, room.player, "api-action-broke")
     assert response.status_code == 402
     error = response.json()["error"]
-    assert error["message"] == (
-        "You have 0 credits available; this needs 5. An action holds 5 credits while it runs "
-        "and is charged only what it uses (most cost 1 to 3)."
-    )
+    assert error["message"] == "You are out of credits: an action needs at least one."
     assert error["recovery"] == (
         "Ask staff for a quota grant or wait for your plan's next grant; your usage is at /usage/."
     )

@@ -23,6 +23,7 @@ from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
 
 from ..models import ActorBinding, Campaign, CampaignMembership, CharacterControl
+from ..selectors import character_creation_open
 from .access import campaign_access
 from .authority import authority_write, campaign_refresh, receipt_apply, receipt_revision
 
@@ -71,6 +72,12 @@ def character_create_for(
         raise PermissionDenied(
             _("Observers cannot create characters."),
             recovery=_("Ask the campaign owner or a GM to make you a player."),
+        )
+    if not character_creation_open(campaign=campaign, role=membership.role):
+        raise Conflict(
+            _("New characters can't be created during %(phase)s.") % {"phase": campaign.phase},
+            code="phase_denied",
+            recovery=_("Create your character once the GM has ended it."),
         )
     form = character_form_for(campaign=campaign, data=_form_input(form_data))
     if not form.is_valid():

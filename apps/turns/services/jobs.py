@@ -17,6 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from apps.accounts.models import User
 from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
@@ -306,14 +307,22 @@ def _reserve_turn(user, job_id) -> Reservation:
             owner_type=OWNER_TYPE,
             owner_id=str(job_id),
             ttl_seconds=conf.reservation_ttl(),
+            # A player down to their last credits can still act (and end their turn): the
+            # turn then is charged no more than they had.
+            at_least=1,
         )
     except QuotaExceeded as exc:
-        # Say why an action needs more than it usually costs, and what to do next.
-        explained = _(
-            "An action holds %(amount)s credits while it runs and is charged only what it uses "
-            "(most cost 1 to 3)."
-        ) % {"amount": amount}
-        if (exc.details or {}).get("held"):
+        # Only an empty balance refuses an action (at_least=1): say so, and what to do next.
+        held = (exc.details or {}).get("held")
+        if held:
+            explained = ngettext(
+                "You have no credits free: %(held)s is held by your actions in progress.",
+                "You have no credits free: %(held)s are held by your actions in progress.",
+                held,
+            ) % {"held": held}
+        else:
+            explained = _("You are out of credits: an action needs at least one.")
+        if held:
             recovery = _(
                 "Wait for your actions in progress to finish, or see your usage at %(url)s."
             )
@@ -323,7 +332,7 @@ def _reserve_turn(user, job_id) -> Reservation:
                 "%(url)s."
             )
         raise QuotaExceeded(
-            f"{exc.message} {explained}",
+            explained,
             details=exc.details,
             recovery=recovery % {"url": reverse("usage")},
         ) from None
