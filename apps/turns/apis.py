@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -145,6 +145,16 @@ class RoomJobCancelApi(APIView):
 
 class RoomPanelApi(APIView):
     @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "character",
+                str,
+                OpenApiParameter.QUERY,
+                required=False,
+                description="The card to show: one of your characters (the one you act as); "
+                "left out or not yours: your first.",
+            )  # fmt: skip
+        ],
         responses=inline_serializer(
             "RoomPanel",
             {
@@ -158,8 +168,9 @@ class RoomPanelApi(APIView):
                 "character": serializers.DictField(allow_null=True),
                 "jobs": JobOutput(many=True),
             },
-        )
+        ),
     )
     def get(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)
-        return Response(panel_for_viewer(membership=membership))
+        character_id = request.query_params.get("character", "")[:64]
+        return Response(panel_for_viewer(membership=membership, character_id=character_id))

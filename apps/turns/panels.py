@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Case, When
+
 from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
@@ -25,15 +27,21 @@ from apps.turns.services.jobs import MANAGER_ROLES, job_view
 
 
 def _character_card(
-    campaign: Campaign, membership: CampaignMembership, viewer: str, row: ProjectionSnapshot | None
+    campaign: Campaign,
+    membership: CampaignMembership,
+    viewer: str,
+    row: ProjectionSnapshot | None,
+    character_id: str = "",
 ) -> dict[str, Any] | None:
-    """The viewer's bound character, from their card row while no receipt has changed it, else
-    read through the domain with their own delegation (and stored)."""
+    """The viewer's bound character (`character_id` when it is one of theirs, else their
+    first), from their card row while no receipt has changed it, else read through the domain
+    with their own delegation (and stored)."""
+    chosen = Case(When(character_id=character_id, then=0), default=1)
     binding = (
         ActorBinding.objects.filter(
             campaign=campaign, user_id=membership.user_id, status=ActorBinding.Status.ACTIVE
         )
-        .order_by("created_at")
+        .order_by(chosen, "created_at")
         .first()
     )
     if binding is None:
@@ -64,9 +72,10 @@ def _character_card(
     return card
 
 
-def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
-    """Everything the side panels show this viewer. Raises the domain client's transport
-    errors only for the character card's server; panel reads degrade to their last row."""
+def panel_for_viewer(*, membership: CampaignMembership, character_id: str = "") -> dict[str, Any]:
+    """Everything the side panels show this viewer, with the card of `character_id` if it is
+    theirs (the one they act as). Raises the domain client's transport errors only for the
+    character card's server; panel reads degrade to their last row."""
     campaign = Campaign.objects.get(pk=membership.campaign_id)
     manager = membership.role in MANAGER_ROLES
     # A player's (or observer's) rows are their own: the domain may show each one different
@@ -105,7 +114,9 @@ def panel_for_viewer(*, membership: CampaignMembership) -> dict[str, Any]:
         "role": membership.role,
         "audience": GM if manager else "players",
         "panels": panels,
-        "character": _character_card(campaign, membership, viewer, rows.get(CARD.key)),
+        "character": _character_card(
+            campaign, membership, viewer, rows.get(CARD.key), character_id
+        ),
         "jobs": [
             job_view(job)
             for job in active_jobs_for_viewer(campaign_id=campaign.pk, membership=membership)

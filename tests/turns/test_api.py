@@ -434,3 +434,20 @@ def test_a_chat_key_may_not_take_an_actions_client_id(dnd_room, turn_urls):
         HTTP_IDEMPOTENCY_KEY="turn:api-later-act",
     )
     assert (chat.status_code, chat.json()["error"]["code"]) == (400, "idempotency_key_invalid")
+
+
+def test_the_panel_shows_the_card_of_the_character_one_acts_as(dnd_room, turn_urls):
+    from tests.turns.test_jobs import _fighter
+
+    room = dnd_room
+    first = _fighter(room, room.player, "Thorin")
+    second = _fighter(room, room.player, "Pip")
+    stranger = _fighter(room, room.gm, "Brann")
+    url = f"/api/campaigns/{room.campaign.id}/room/panel"
+    client = client_for(room.player)
+    cards = [
+        client.get(url, {"character": chosen} if chosen else {}).json()["character"]["name"]
+        for chosen in ("", second.character_id, first.character_id, stranger.character_id)
+    ]
+    # Left out or not theirs: their first.
+    assert cards == ["Thorin", "Pip", "Thorin", "Thorin"]

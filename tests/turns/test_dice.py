@@ -94,3 +94,18 @@ def test_a_check_line_says_what_was_checked_and_whose():
         "Sleight of hand check · Lyra",
         "Dex save · Lyra",
     ]
+
+
+def test_the_dice_panel_gets_everyones_initiative_when_combat_starts():
+    order = [
+        {"id": "pc-1", "initiative": 17, "character": {"name": "Ilsa", "hp": {"current": 9}}},
+        {"id": "m-1", "initiative": 9, "character": {"name": "Goblin"}},
+    ]
+    op = Operation(
+        step=1, tool="combat_start",
+        result={"structuredContent": {"combat": {"round": 1, "order": order}}},
+    )  # fmt: skip
+    assert dice_from([op]) == [
+        {"tool": "combat_start", "label": "Initiative · Ilsa", "total": 17},
+        {"tool": "combat_start", "label": "Initiative · Goblin", "total": 9},
+    ]

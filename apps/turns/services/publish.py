@@ -107,6 +107,17 @@ def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
                     "damage_type": damage.get("damage_type") if damage else None,
                 }
             )
+        elif op.tool == "combat_start":
+            # Everyone's initiative, as the turn order (shown to all) ranks them.
+            for entry in (s.get("combat") or {}).get("order") or []:
+                name = (entry.get("character") or {}).get("name") or entry.get("id")
+                dice.append(
+                    {
+                        "tool": op.tool,
+                        "label": _("Initiative · %(name)s") % {"name": name},
+                        "total": entry.get("initiative"),
+                    }
+                )
         elif op.tool == "oracle_ask":
             dice.append(
                 {
