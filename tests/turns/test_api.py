@@ -70,23 +70,13 @@ def test_stale_revision_is_409_and_nothing_changed(dnd_room, turn_urls, make_use
     loaded = room.campaign.authority_revision
     # The room moves on after the player loaded it (another turn published).
     Campaign.objects.filter(pk=room.campaign.pk).update(authority_revision=loaded + 2)
-    response = client_for(room.player).post(
-        f"/api/campaigns/{room.campaign.id}/room/actions",
-        {"body": "roll 1d20", "base_revision": loaded},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="api-action-stale",
-    )
+    response = _act(room, room.player, "api-action-stale", base_revision=loaded)
     error = response.json()["error"]
     # Not retryable: the same request names the same passed revision.
     assert (response.status_code, error["code"], error["retryable"]) == (
         409, "stale_revision", False
     )  # fmt: skip
-    ahead = client_for(room.player).post(
-        f"/api/campaigns/{room.campaign.id}/room/actions",
-        {"body": "roll 1d20", "base_revision": loaded + 40},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="api-action-ahead",
-    )
+    ahead = _act(room, room.player, "api-action-ahead", base_revision=loaded + 40)
     error = ahead.json()["error"]
     newer = f"Revision {loaded + 40} is newer than the campaign's ({loaded + 2})."
     assert (ahead.status_code, error["code"], error["message"]) == (
@@ -194,10 +184,10 @@ def test_an_action_is_accepted_and_announced_when_the_broker_is_down(
     assert sorted(event.event_type for event in published) == ["room.entry", "turn.job"]
 
 
-def _act(room, user, key, body="roll 1d20"):
+def _act(room, user, key, body="roll 1d20", **fields):
     return client_for(user).post(
-        f"/api/campaigns/{room.campaign.id}/room/actions", {"body": body}, format="json",
-        HTTP_IDEMPOTENCY_KEY=key,
+        f"/api/campaigns/{room.campaign.id}/room/actions", {"body": body, **fields},
+        format="json", HTTP_IDEMPOTENCY_KEY=key,
     )  # fmt: skip
 
 
@@ -382,12 +372,7 @@ def test_an_archived_room_says_so_before_any_revision_and_errors_say_what_to_do(
     loaded = room.campaign.authority_revision
     Campaign.objects.filter(pk=room.campaign.pk).update(authority_revision=loaded + 1)
     campaign_archive(campaign=Campaign.objects.get(pk=room.campaign.pk), actor=room.gm)
-    response = client_for(room.player).post(
-        f"/api/campaigns/{room.campaign.id}/room/actions",
-        {"body": "roll 1d20", "base_revision": loaded},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="api-archived-stale",
-    )
+    response = _act(room, room.player, "api-archived-stale", base_revision=loaded)
     error = response.json()["error"]
     assert (response.status_code, error["code"], error["recovery"]) == (
         409, "archived",
@@ -415,12 +400,7 @@ def test_a_revision_the_room_has_not_caught_up_with_is_read_back(dnd_room, turn_
     domain = room.domain_revision()
     # A turn committed on the domain and waits to be published: the room lags by one.
     Campaign.objects.filter(pk=room.campaign.pk).update(authority_revision=domain - 1)
-    response = client_for(room.player).post(
-        f"/api/campaigns/{room.campaign.id}/room/actions",
-        {"body": "roll 1d20", "base_revision": domain},
-        format="json",
-        HTTP_IDEMPOTENCY_KEY="api-action-lagging",
-    )
+    response = _act(room, room.player, "api-action-lagging", base_revision=domain)
     assert response.status_code == 202, response.content
     assert Campaign.objects.get(pk=room.campaign.pk).authority_revision == domain
 

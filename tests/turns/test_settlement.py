@@ -16,6 +16,7 @@ from apps.quota.models import Reservation
 from apps.turns.errors import classify_error
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services import turn_cancel, turn_recovery_sweep, turn_run
+from apps.turns.services.run import PROBE_REVISION
 from apps.turns.types import AgentMessage, AgentOutput
 from tests.turns.test_jobs import submit
 
@@ -34,6 +35,26 @@ def _internal(tool: str) -> DomainError:
     )
 
 
+def _dice_fails(monkeypatch, fault, state=None) -> dict:
+    """Make every dice_roll send (not the probe that cannot run) raise `fault()` while
+    state["down"]; state["sends"] counts those sends."""
+    import apps.turns.tool_calls as tool_calls
+
+    state = state if state is not None else {}
+    state.setdefault("down", True)
+    state.setdefault("sends", 0)
+
+    def failing(**kw):
+        if kw["tool"] == "dice_roll" and kw["arguments"]["expected_revision"] < PROBE_REVISION:
+            state["sends"] += 1
+            if state["down"]:
+                raise fault()
+        return domain_call(**kw)
+
+    monkeypatch.setattr(tool_calls, "domain_call", failing)
+    return state
+
+
 def _run_due(job, capture, times: int = 1) -> list[str]:
     outcomes = []
     for _ in range(times):
@@ -47,20 +68,9 @@ def _run_due(job, capture, times: int = 1) -> list[str]:
 def test_a_cancelled_waiting_write_is_asked_about_never_sent_again(
     dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
 ):
-    import apps.turns.tool_calls as tool_calls
-
     room = dnd_room
     start = room.domain_revision()
-    state = {"down": True, "sends": 0}
-
-    def flaky(**kw):
-        if kw["tool"] == "dice_roll" and kw["arguments"]["expected_revision"] < 2**53:
-            state["sends"] += 1
-            if state["down"]:
-                raise _internal("dice_roll")
-        return domain_call(**kw)
-
-    monkeypatch.setattr(tool_calls, "domain_call", flaky)
+    state = _dice_fails(monkeypatch, lambda: _internal("dice_roll"))
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
     _run_due(job, django_capture_on_commit_callbacks, times=4)
@@ -81,18 +91,10 @@ def test_a_cancelled_waiting_write_is_asked_about_never_sent_again(
 def test_a_write_refused_as_retryable_forever_ends_once_its_tries_are_spent(
     dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
 ):
-    import apps.turns.tool_calls as tool_calls
-
     settings.SAGASMITH_TURN_PUBLISH_ATTEMPTS = 4
     room = dnd_room
     start = room.domain_revision()
-
-    def internal(**kw):
-        if kw["tool"] == "dice_roll" and kw["arguments"]["expected_revision"] < 2**53:
-            raise _internal("dice_roll")
-        return domain_call(**kw)
-
-    monkeypatch.setattr(tool_calls, "domain_call", internal)
+    _dice_fails(monkeypatch, lambda: _internal("dice_roll"))
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
     # Back-dated sends: the probe may then call the unanswered write settled.
@@ -274,19 +276,10 @@ def test_a_write_that_never_reached_the_domain_is_sent_again_however_long_it_tak
 ):
     """Unreachable (not refused) past the publication tries: once the domain is back, the
     write runs and the turn is narrated, as an undisturbed one would be."""
-    import apps.turns.tool_calls as tool_calls
-
     settings.SAGASMITH_TURN_PUBLISH_ATTEMPTS = 4
     room = dnd_room
     start = room.domain_revision()
-    state = {"down": True}
-
-    def unreachable(**kw):
-        if kw["tool"] == "dice_roll" and state["down"]:
-            raise DomainUnavailable("down")
-        return domain_call(**kw)
-
-    monkeypatch.setattr(tool_calls, "domain_call", unreachable)
+    state = _dice_fails(monkeypatch, lambda: DomainUnavailable("down"))
     monkeypatch.setattr("apps.turns.services.run.SEND_SETTLE_MARGIN", timedelta(seconds=-60))
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
@@ -300,18 +293,9 @@ def test_a_write_that_never_reached_the_domain_is_sent_again_however_long_it_tak
 def test_a_cancel_between_beats_stops_a_write_being_sent_again(
     dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
 ):
-    import apps.turns.tool_calls as tool_calls
-
     room = dnd_room
     start = room.domain_revision()
-    state = {"down": True, "sends": 0}
-
-    def flaky(**kw):
-        if kw["tool"] == "dice_roll" and kw["arguments"]["expected_revision"] < 2**53:
-            state["sends"] += 1  # not counting the look that cannot run (the probe)
-            if state["down"]:
-                raise DomainUnavailable("down")
-        return domain_call(**kw)
+    state = _dice_fails(monkeypatch, lambda: DomainUnavailable("down"))
 
     class CancelledThenRolls:
         name = "test"
@@ -326,7 +310,6 @@ def test_a_cancel_between_beats_stops_a_write_being_sent_again(
             call_tool("dice_roll", {"expression": "1d20"})
             return AgentOutput(messages=(AgentMessage("rolled"),))
 
-    monkeypatch.setattr(tool_calls, "domain_call", flaky)
     monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: CancelledThenRolls())
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
