@@ -51,6 +51,11 @@ def room_page(request, campaign_id):
                 "accessChanged": _("Your access changed — reloading…"),
                 "terms": _("There are new terms to accept — reloading…"),
                 "openUsage": _("Open your usage"),
+                # Stands in for the usage page's path inside a sentence from the server.
+                "usagePage": _("the usage page"),
+                "pasteCut": _(
+                    "Only the first %(max)s characters fit: %(n)s pasted characters were left out."
+                ),
                 "sending": _("Sending…"),
                 "failed": _("Not sent yet — retrying"),
                 "throttled": _("Sending too fast — retrying in %(n)s s"),

@@ -355,7 +355,9 @@ def apply_damage(
     dropped = False
     if remaining > 0:
         if hp["current"] == 0:
-            # Damage while dying: a failed death save (two on a critical), or death if massive.
+            # Damage at 0 HP: a stable creature is dying again; a failed death save (two on a
+            # critical), or death if massive.
+            _remove(char, "stable")
             if remaining >= hp["max"]:
                 died = True
             else:
@@ -374,6 +376,8 @@ def apply_damage(
                     _add(char, "prone")
                     _remove(char, "stable")
                     char["death_saves"] = {"successes": 0, "failures": 0}
+    # As they stood when the damage landed: death resets them, a narration still counts them.
+    death_saves = dict(char["death_saves"])
     if died:
         _kill(char)
     return {
@@ -386,13 +390,22 @@ def apply_damage(
         "hp_after": dict(hp),
         "dropped_to_zero": dropped,
         "death_save_failures_added": failures_added,
+        "death_saves": death_saves,
         "dead": is_dead(char),
     }
 
 
-def heal(char: dict[str, Any], amount: int, *, who: Who = name_of) -> dict[str, Any]:
+def check_can_heal(char: dict[str, Any], *, who: Who = name_of) -> None:
+    """Refused before anything is spent: the dead, and a creature with nothing to heal."""
     if is_dead(char):
         raise invalid(f"{who(char)} is dead and cannot be healed")
+    hp = char["hp"]
+    if hp["current"] >= hp["max"]:
+        raise invalid(f"{who(char)} is already at full hit points ({hp['current']}/{hp['max']})")
+
+
+def heal(char: dict[str, Any], amount: int, *, who: Who = name_of) -> dict[str, Any]:
+    check_can_heal(char, who=who)
     hp = char["hp"]
     before = hp["current"]
     hp["current"] = min(hp["max"], hp["current"] + amount)
@@ -415,8 +428,10 @@ def death_save(char: dict[str, Any], rng: RandomStream, *, who: Who = name_of) -
         raise invalid("only player characters make death saves")
     if is_dead(char):
         raise invalid(f"{who(char)} is dead")
-    if char["hp"]["current"] > 0 or "stable" in char["conditions"]:
+    if char["hp"]["current"] > 0:
         raise invalid(f"{who(char)} is not dying")
+    if "stable" in char["conditions"]:
+        raise invalid(f"{who(char)} is stable and makes no death saves (until taking damage again)")
     natural = rng.randint(1, 20)
     saves = char["death_saves"]
     outcome = "failure"
@@ -462,6 +477,31 @@ def check_can_attack(
         raise invalid(f"{who(target)} is already dead")
 
 
+def attack_modes(
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    *,
+    within_5ft: bool,
+    who: Who = name_of,
+) -> tuple[list[str], list[str]]:
+    """Why the conditions give an attack advantage and disadvantage, as players read it.
+
+    A prone target gives advantage to an attacker within 5 ft and disadvantage from farther."""
+    advantage, disadvantage = [], []
+    for condition in sorted(set(attacker["conditions"]) & ATTACKER_DISADVANTAGE):
+        disadvantage.append(f"{who(attacker)} is {condition}")
+    for condition in sorted(set(target["conditions"]) & TARGET_GRANTS_ADVANTAGE):
+        if condition == "prone" and not within_5ft:
+            disadvantage.append(f"{who(target)} is prone and more than 5 ft away")
+        else:
+            advantage.append(f"{who(target)} is {condition}")
+    return advantage, disadvantage
+
+
+# A hit from within 5 ft on a creature with one of these is a critical hit.
+CRITICAL_WITHIN_5FT = {"paralyzed", "unconscious"}
+
+
 def resolve_attack(
     attacker: dict[str, Any],
     target: dict[str, Any],
@@ -470,28 +510,49 @@ def resolve_attack(
     *,
     advantage: bool,
     disadvantage: bool,
+    within_5ft: bool | None = None,
+    disadvantage_reasons: list[str] | tuple[str, ...] = (),
     who: Who = name_of,
 ) -> dict[str, Any]:
+    """`within_5ft` None (no grid): an attack that can be made in melee is taken to be made
+    from within 5 ft. `disadvantage_reasons`: the caller's own (range), said with the rest."""
     check_can_attack(attacker, target, who=who)
-    disadvantage = disadvantage or bool(set(attacker["conditions"]) & ATTACKER_DISADVANTAGE)
-    advantage = advantage or bool(set(target["conditions"]) & TARGET_GRANTS_ADVANTAGE)
+    if within_5ft is None:
+        within_5ft = attack_distances(attack)["reach"] is not None
+    why_advantage, why_disadvantage = attack_modes(attacker, target, within_5ft=within_5ft, who=who)
+    why_disadvantage = [*disadvantage_reasons, *why_disadvantage]
+    advantage = advantage or bool(why_advantage)
+    disadvantage = disadvantage or bool(why_disadvantage)
     d20 = roll_d20(rng, advantage, disadvantage)
     bonus = attack_bonus(attacker, attack)
     total = d20["natural"] + bonus
-    critical = d20["natural"] == 20
+    natural_20 = d20["natural"] == 20
     if d20["natural"] == 1:
         hit = False
     else:
-        hit = critical or total >= target["ac"]
+        hit = natural_20 or total >= target["ac"]
+    helpless = sorted(set(target["conditions"]) & CRITICAL_WITHIN_5FT)
+    critical = hit and (natural_20 or (within_5ft and bool(helpless)))
     result: dict[str, Any] = {
         "attacker_id": attacker["id"],
         "target_id": target["id"],
         "attack": attack["name"],
-        "to_hit": {**d20, "bonus": bonus, "total": total, "target_ac": target["ac"]},
+        "to_hit": {
+            **d20,
+            "bonus": bonus,
+            "total": total,
+            "target_ac": target["ac"],
+            "advantage_reasons": why_advantage,
+            "disadvantage_reasons": why_disadvantage,
+        },
         "hit": hit,
-        "critical": critical and hit,
+        "critical": critical,
         "damage": None,
     }
+    if critical:
+        result["critical_reason"] = (
+            "natural 20" if natural_20 else f"{who(target)} is {helpless[0]} within 5 ft"
+        )
     if hit:
         rolled = dice.roll(damage_expression(attacker, attack), rng, critical=critical)
         amount = max(0, rolled["total"])

@@ -428,7 +428,10 @@ def attack(call: Call) -> Outcome:
         chosen,
         call.rng,
         advantage=call.args.get("advantage", False),
-        disadvantage=call.args.get("disadvantage", False) or bool(made and made["disadvantage"]),
+        disadvantage=call.args.get("disadvantage", False),
+        # No grid: None, a melee-capable attack is taken to be made from within 5 ft.
+        within_5ft=None if made is None else made["distance_ft"] <= rules.FEET_PER_SQUARE,
+        disadvantage_reasons=made["disadvantage"] if made else (),
         who=_who_char(call),
     )
     if made is not None:
@@ -465,17 +468,85 @@ def damage_apply(call: Call) -> Outcome:
     )
 
 
+POTION_OF_HEALING = "2d4+2"
+
+
+def _healer(call: Call) -> dict[str, Any] | None:
+    """Who gives the potion: `healer_id`; for a player without one, the delegation's character
+    or else the one character they control. A GM naming no healer heals by fiat."""
+    if "healer_id" in call.args:
+        return _char(call, "healer_id")
+    if call.is_gm:
+        return None
+    if call.character:
+        return _char_by_id(call, call.character)
+    if call.character == "":
+        raise denied("the requester has no character to give a potion")
+    mine = sorted(
+        (c for c in call.state["characters"].values() if c.get("controller") == call.requester),
+        key=lambda c: c["id"],
+    )
+    if len(mine) != 1:
+        raise invalid("name the character who gives the potion (healer_id)")
+    return mine[0]
+
+
+def _char_by_id(call: Call, char_id: str) -> dict[str, Any]:
+    char = call.state["characters"].get(char_id)
+    if char is None:
+        raise invalid(f"{char_id!r} is not a character in this campaign")
+    return char
+
+
 def heal(call: Call) -> Outcome:
+    """A player's heal is a potion of healing (2d4+2) given by a character they control, which
+    in combat takes that character's action on its own turn. The GM heals any amount."""
     target = _char(call, "target_id")
-    if not call.is_gm and target["kind"] == "monster":
-        raise denied("only the GM may heal monsters")
-    result = rules.heal(target, call.args["amount"], who=_who_char(call))
-    if not call.is_gm and target["kind"] == "monster":
-        result = {"target_id": target["id"]}
+    amount = call.args.get("amount")
+    if not call.is_gm:
+        if target["kind"] == "monster":
+            raise denied("only the GM may heal monsters")
+        if amount is not None:
+            raise invalid(
+                f"players heal with a potion of healing ({POTION_OF_HEALING}, rolled by the "
+                "rules): leave out amount; only the GM heals a chosen amount"
+            )
+    healer = _healer(call)
+    if healer is not None:
+        _require_control(call, healer)
+    # Nothing is spent on the dead or on a creature at full hit points.
+    rules.check_can_heal(target, who=_who_char(call))
+    result: dict[str, Any] = {}
+    if healer is not None:
+        healer_name = _who(call, healer["id"])
+        if rules.is_dead(healer) or set(healer["conditions"]) & rules.CANNOT_ACT:
+            blocking = sorted(set(healer["conditions"]) & rules.CANNOT_ACT)
+            state = "dead" if rules.is_dead(healer) else " and ".join(blocking)
+            raise invalid(f"{healer_name} cannot give a potion while {state}")
+        positions = (call.state.get("combat") or {}).get("positions") or {}
+        here, there = positions.get(healer["id"]), positions.get(target["id"])
+        if healer is not target and here is not None and there is not None:
+            distance = rules.grid_distance(here, there)
+            if distance > rules.FEET_PER_SQUARE:
+                raise invalid(
+                    f"{_who(call, target['id'])} is {distance} ft away from {healer_name}; "
+                    "a potion is given within 5 ft. Move closer first."
+                )
+        _spend(call, healer["id"], "action")
+        result.update(healer_id=healer["id"], healer_name=healer_name)
+    if amount is None:
+        rolled = rules.dice.roll(POTION_OF_HEALING, call.rng)
+        amount = max(1, rolled["total"])
+        result.update(source="potion_of_healing", potion=rolled)
+    else:
+        result["source"] = "gm"
+    result.update(rules.heal(target, amount, who=_who_char(call)))
+    result["target_name"] = _who(call, target["id"])
+    ids = [target["id"]] + ([healer["id"]] if healer is not None else [])
     return Outcome(
         result,
-        scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
-        entity_ids=[target["id"]],
+        scopes=[f"character:{target['id']}", *_combat_scopes(call, *ids)],
+        entity_ids=sorted(set(ids)),
     )
 
 
@@ -507,6 +578,47 @@ def condition_remove(call: Call) -> Outcome:
         {"target_id": target["id"], "conditions": list(target["conditions"])},
         scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
         entity_ids=[target["id"]],
+    )
+
+
+def stand_up(call: Call) -> Outcome:
+    """Stand up from prone: in combat on the character's own turn, for half its speed."""
+    char = _char(call, "character_id")
+    _require_control(call, char)
+    who = _who(call, char["id"])
+    if rules.is_dead(char):
+        raise invalid(f"{who} is dead")
+    if "prone" not in char["conditions"]:
+        raise invalid(f"{who} is not prone")
+    if char["hp"]["current"] == 0 or set(char["conditions"]) & rules.CANNOT_ACT:
+        raise invalid(f"{who} cannot stand up while {', '.join(char['conditions'])}")
+    held = sorted(set(char["conditions"]) & {"grappled", "restrained"})
+    if held or char["speed"] == 0:
+        why = f"while {', '.join(held)}" if held else "with a speed of 0"
+        raise invalid(f"{who} cannot stand up {why}")
+    combat = call.state.get("combat")
+    cost, left = 0, None
+    if combat and char["id"] in combat["budgets"]:
+        cost = (char["speed"] + 1) // 2  # half its speed, rounded up
+        _spend(call, char["id"], "movement", 0)  # its own turn
+        left = combat["budgets"][char["id"]]["movement"]
+        if left < cost:
+            raise invalid(
+                f"{who} needs {cost} ft of movement to stand up and has {left} ft left this turn"
+            )
+        _spend(call, char["id"], "movement", cost)
+        left -= cost
+    rules.remove_condition(char, "prone")
+    return Outcome(
+        {
+            "character_id": char["id"],
+            "character_name": who,
+            "conditions": list(char["conditions"]),
+            "movement_cost": cost,
+            "movement_left": left,
+        },
+        scopes=[f"character:{char['id']}", *_combat_scopes(call, char["id"])],
+        entity_ids=[char["id"]],
     )
 
 
@@ -883,17 +995,33 @@ def tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             name="heal",
-            description="Restore HP up to the maximum; revives from 0 HP; the dead cannot heal.",
+            description=(
+                "Restore HP up to the maximum; revives from 0 HP. Players: a potion of healing "
+                f"({POTION_OF_HEALING}, rolled here; give no amount) given by a character they "
+                "control, within 5 ft; in combat only on that character's turn, using its "
+                "action. The GM heals any amount at any time. Refused for the dead and at full "
+                "HP."
+            ),
             handler=heal,
             write=True,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={
                 "target_id": CHARACTER_ID,
-                "amount": integer("Hit points restored.", 1, 10000),
+                "amount": integer(
+                    "Hit points restored (GM only; without it a potion is rolled).", 1, 10000
+                ),
+                "healer_id": identifier(
+                    "Character giving the potion (players: default their character; a GM "
+                    "naming one spends its action)."
+                ),
             },
-            required=("amount", "target_id"),
-            output={"target_id": {"type": "string"}},
+            required=("target_id",),
+            output={
+                "target_id": {"type": "string"},
+                "target_name": {"type": "string"},
+                "source": {"type": "string"},
+            },
         ),
         ToolSpec(
             name="condition_add",
@@ -922,6 +1050,23 @@ def tools() -> list[ToolSpec]:
             },
             required=("condition", "target_id"),
             output={"conditions": {"type": "array", "items": {"type": "string"}}},
+        ),
+        ToolSpec(
+            name="stand_up",
+            description=(
+                "Stand up from prone: in combat only on the character's own turn, costing half "
+                "its speed in movement; outside combat free. Not at 0 HP, nor with speed 0."
+            ),
+            handler=stand_up,
+            write=True,
+            roles=PLAYING_ROLES,
+            phases=IN_PLAY,
+            params={"character_id": CHARACTER_ID},
+            required=("character_id",),
+            output={
+                "conditions": {"type": "array", "items": {"type": "string"}},
+                "movement_cost": {"type": "integer"},
+            },
         ),
         ToolSpec(
             name="death_save",

@@ -117,18 +117,48 @@ function render(entry) {
 }
 
 const scroller = timeline.closest(".room__timeline");
+// Whether the list follows the newest entry. Only the reader changes it: scrolling up leaves
+// the tail, coming back near the bottom rejoins it. Deciding from each scroll event's position
+// alone failed: entries arriving between our scroll and its event read as "scrolled up".
+let stuck = true;
+const STICK_PX = 48; // this close to the bottom still counts as at the bottom
+let ownTop = -1; // where our last scroll put the list: its scroll event is not the reader's
+let lastTop = 0;
 let tailFrame = 0;
+
+function distanceFromBottom() {
+  return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+}
+
+function toBottom() {
+  // Instant: a smooth scroll's steps would arrive as scroll events over several frames.
+  scroller.scrollTo({ top: scroller.scrollHeight, behavior: "instant" });
+  ownTop = lastTop = scroller.scrollTop;
+}
+
 function followTail() {
-  // Stay at the newest entry unless the reader has scrolled up to read history. Once per
-  // frame: reading the layout for every replayed entry made long rooms slow to open.
+  // Once per frame: reading the layout for every replayed entry made long rooms slow to open.
   if (tailFrame) return;
   tailFrame = requestAnimationFrame(() => {
     tailFrame = 0;
-    const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
-    // Instant: a smooth scroll's own steps read as the reader scrolling up, and a long replay
-    // then stopped short of the newest entry.
-    if (nearBottom || !scroller.dataset.scrolled) scroller.scrollTo({ top: scroller.scrollHeight, behavior: "instant" });
+    if (stuck) toBottom();
   });
+}
+
+scroller.addEventListener("scroll", () => {
+  const top = scroller.scrollTop;
+  if (distanceFromBottom() <= STICK_PX) stuck = true;
+  // Only a move up that we did not make leaves the tail (new entries below move nothing).
+  else if (top !== ownTop && top < lastTop - 1) stuck = false;
+  lastTop = top;
+}, { passive: true });
+
+// Growth the render path does not see (a pending bubble, wrapped text, a taller list box)
+// keeps the newest entry in view too.
+if (window.ResizeObserver) {
+  const grown = new ResizeObserver(() => { if (stuck) toBottom(); });
+  grown.observe(timeline);
+  grown.observe(scroller);
 }
 
 // --- older history -------------------------------------------------------------------------
@@ -142,6 +172,8 @@ if (earlier) {
 async function loadEarlier() {
   earlier.disabled = true;
   earlier.textContent = t.loadingEarlier;
+  // Asking for older entries is reading history: the newest one no longer pulls the list down.
+  stuck = false;
   try {
     const r = await fetch(`${config.messagesUrl}?before=${oldestShown}&limit=100`, { credentials: "same-origin" });
     if (!r.ok) throw new Error(String(r.status));
@@ -164,16 +196,15 @@ async function loadEarlier() {
     earlier.hidden = !page.has_more;
     earlier.textContent = t.earlier;
     scroller.scrollTo({ top: scroller.scrollTop + scroller.scrollHeight - height, behavior: "instant" });
+    ownTop = lastTop = scroller.scrollTop;
   } catch (e) {
     earlier.textContent = t.earlierFailed;
   } finally {
     earlier.disabled = false;
+    // Still following only if everything fits (no scroll event would say so otherwise).
+    stuck = distanceFromBottom() <= STICK_PX;
   }
 }
-scroller.addEventListener("scroll", () => {
-  const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 8;
-  if (atBottom) delete scroller.dataset.scrolled; else scroller.dataset.scrolled = "1";
-}, { passive: true });
 
 function firstPending() {
   return timeline.querySelector("li.entry--pending");
@@ -315,8 +346,17 @@ function saveDraft() {
   const bodyEl = form && form.querySelector("textarea");
   if (!bodyEl) return;
   try {
-    if (bodyEl.value.trim()) sessionStorage.setItem(draftKey, bodyEl.value);
-    else sessionStorage.removeItem(draftKey);
+    if (!bodyEl.value.trim()) { sessionStorage.removeItem(draftKey); return; }
+    // How it was to be sent goes with the text: an action draft must not come back as chat.
+    const checked = (name) => form.querySelector(`input[name=${name}]:checked`);
+    const actingAs = document.getElementById("composer-character");
+    sessionStorage.setItem(draftKey, JSON.stringify({
+      body: bodyEl.value,
+      mode: checked("mode") ? checked("mode").value : "",
+      audience: checked("audience") ? checked("audience").value : "",
+      recipients: [...form.querySelectorAll("input[name=recipients]:checked")].map((c) => c.value),
+      character: actingAs ? actingAs.value : "",
+    }));
   } catch (e) { /* storage may be off: the draft is lost, not the page */ }
 }
 // A reload or a visit elsewhere keeps what was being typed.
@@ -337,11 +377,33 @@ function restoreDraft() {
   // room) shows none, and the text must still be there if posting comes back.
   const bodyEl = form && form.querySelector("textarea");
   if (!bodyEl) return;
+  let draft = null;
   try {
-    const draft = sessionStorage.getItem(draftKey);
+    const raw = sessionStorage.getItem(draftKey);
     sessionStorage.removeItem(draftKey);
-    if (draft && !bodyEl.value) bodyEl.value = draft;
-  } catch (e) { /* nothing to restore */ }
+    if (!raw) return;
+    try { draft = JSON.parse(raw); } catch (e) { draft = null; }
+    // A draft kept by an older page is the bare text.
+    if (!draft || typeof draft.body !== "string") draft = { body: raw };
+  } catch (e) { return; /* nothing to restore */ }
+  if (bodyEl.value) return; // something newer is there
+  bodyEl.value = draft.body;
+  // Only choices this page still offers: a player demoted from GM has no audience picker.
+  const pick = (name, value) => {
+    const input = value && form.querySelector(`input[name=${name}][value="${CSS.escape(value)}"]`);
+    if (input && !input.disabled) input.checked = true;
+  };
+  pick("mode", draft.mode);
+  form.dispatchEvent(new Event("change")); // the mode decides which audiences are open
+  pick("audience", draft.audience);
+  for (const id of Array.isArray(draft.recipients) ? draft.recipients : []) pick("recipients", id);
+  const actingAs = document.getElementById("composer-character");
+  if (actingAs && actingAs.value !== draft.character && [...actingAs.options].some((o) => o.value === draft.character)) {
+    actingAs.value = draft.character;
+    actingAs.dispatchEvent(new Event("change")); // the side panel shows that character's card
+  }
+  form.dispatchEvent(new Event("change"));
+  bodyEl.dispatchEvent(new Event("input")); // the counter, for a long draft
 }
 
 function disableComposer() {
@@ -447,8 +509,16 @@ function showError(text, usageUrl = "") {
   if (usageUrl) {
     const link = document.createElement("a");
     link.href = usageUrl;
-    link.textContent = t.openUsage;
-    el.append(" ", link);
+    // The server's recovery names the usage page by its path: the link takes the path's place
+    // rather than sitting after it.
+    const at = text.indexOf(usageUrl);
+    if (at >= 0) {
+      link.textContent = t.usagePage;
+      el.replaceChildren(text.slice(0, at), link, text.slice(at + usageUrl.length));
+    } else {
+      link.textContent = t.openUsage;
+      el.append(" ", link);
+    }
   }
   el.hidden = false;
 }
@@ -467,11 +537,24 @@ if (form) {
     }
     if (picker) picker.hidden = form.querySelector("input[name=audience]:checked").value !== "private";
   });
+  // The length a paste or drop would give without the limit: maxlength cuts it silently, so
+  // the input that follows says how much was left out.
+  let expected = -1;
+  const measure = (data) => {
+    const added = ((data && data.getData("text/plain")) || "").replace(/\r\n?/g, "\n").length;
+    expected = bodyEl.value.length - (bodyEl.selectionEnd - bodyEl.selectionStart) + added;
+  };
+  bodyEl.addEventListener("paste", (ev) => measure(ev.clipboardData));
+  bodyEl.addEventListener("drop", (ev) => measure(ev.dataTransfer));
   bodyEl.addEventListener("input", () => {
     // Said before the limit stops the typing, not after the text is cut.
     const left = bodyEl.maxLength - bodyEl.value.length;
-    counter.hidden = left >= 400;
+    const cut = expected - bodyEl.value.length;
+    expected = -1;
+    counter.hidden = left >= 400 && cut <= 0;
+    counter.classList.toggle("composer__count--cut", cut > 0);
     counter.textContent = t.charsLeft.replace("%(n)s", String(left));
+    if (cut > 0) counter.textContent += " — " + t.pasteCut.replace("%(max)s", String(bodyEl.maxLength)).replace("%(n)s", String(cut));
   });
   bodyEl.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); form.requestSubmit(); }
@@ -502,9 +585,13 @@ if (form) {
     li.querySelector(".entry__sender").textContent = t.you;
     timeline.appendChild(li);
     empty.hidden = true;
+    // Writing is taking part: the list goes back to the newest entry, the reader's own.
+    stuck = true;
+    followTail();
     pending.set(cmid, { li, payload, key });
     bodyEl.value = "";
     counter.hidden = true;
+    counter.classList.remove("composer__count--cut");
     showSuggestions([]);
     pump();
   });

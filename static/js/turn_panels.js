@@ -77,7 +77,10 @@ async function refresh() {
   if (loading) { again = true; return; }
   loading = true;
   try {
-    const res = await fetch(`${api}/panel`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    // The card shown is the character the viewer acts as.
+    const actingAs = document.getElementById("composer-character");
+    const query = actingAs && actingAs.value ? `?character=${encodeURIComponent(actingAs.value)}` : "";
+    const res = await fetch(`${api}/panel${query}`, { credentials: "same-origin", headers: { Accept: "application/json" } });
     if (!res.ok) throw new Error(String(res.status));
     render(await res.json());
     clearTimeout(retryTimer);
@@ -141,7 +144,10 @@ function renderCombat(panels) {
   setText(section.querySelector('[data-field="round"]'), `${t.round} ${data.round}`);
   // When one of the viewer's characters has the turn, it is the one that acts.
   const actingAs = document.getElementById("composer-character");
-  if (actingAs && [...actingAs.options].some((o) => o.value === data.current)) actingAs.value = data.current;
+  if (actingAs && actingAs.value !== data.current && [...actingAs.options].some((o) => o.value === data.current)) {
+    actingAs.value = data.current;
+    refresh(); // its card
+  }
   const list = document.getElementById("turn-order");
   const items = [];
   for (const entry of data.order) {
@@ -369,8 +375,27 @@ function showJobsError(text, kind = "cancel") {
   jobsError = text ? kind : "";
 }
 
+// Jobs this page asked to cancel, until they end: one that ends any other way than cancelled
+// was too late to stop, and the viewer who clicked is told so (else its row just goes).
+const cancelAsked = new Set();
+
+function cancelOutcome(job) {
+  if (!cancelAsked.has(job.id) || ACTIVE.includes(job.status)) return;
+  cancelAsked.delete(job.id);
+  if (job.status !== "cancelled") showJobsError(`${t.cancel_too_late} (${t[job.status] || job.status}).`);
+}
+
+async function settleCancelled(id) {
+  // It left the panel's list without its last event reaching this page: ask how it ended.
+  try {
+    const res = await fetch(`${api}/jobs/${id}`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (res.ok) cancelOutcome(await res.json());
+  } catch (e) { /* the note is a courtesy: the timeline shows what the turn did */ }
+}
+
 function mergeJob(job) {
   if (!job || !job.id) return;
+  cancelOutcome(job);
   const before = jobs.get(job.id);
   if (ACTIVE.includes(job.status)) jobs.set(job.id, job);
   else jobs.delete(job.id);
@@ -448,6 +473,7 @@ async function cancelJob(id, button) {
   button.disabled = true;
   button.textContent = t.cancelling;
   showJobsError("");
+  cancelAsked.add(id);
   try {
     const res = await fetch(`${api}/jobs/${id}/cancel`, {
       method: "POST", credentials: "same-origin",
@@ -455,13 +481,11 @@ async function cancelJob(id, button) {
     });
     const data = await res.json().catch(() => ({}));
     if (!res.ok) throw new Error((data.error && data.error.message) || t.cancel_failed);
+    // Ended before the cancel reached it, or it ends later anyway: mergeJob says so.
     mergeJob(data);
     renderJobs();
-    // The turn ended before the cancel reached it: say so, or its row just disappears.
-    if (!ACTIVE.includes(data.status) && data.status !== "cancelled") {
-      showJobsError(`${t.cancel_too_late} (${t[data.status] || data.status}).`);
-    }
   } catch (e) {
+    cancelAsked.delete(id);
     button.disabled = false;
     button.textContent = t.cancel;
     showJobsError(e.message || t.cancel_failed);
@@ -591,7 +615,11 @@ function render(panel) {
   const fresh = new Set();
   for (const job of panel.jobs || []) { fresh.add(job.id); mergeJob(job); }
   // The panel lists every active job this viewer may see: any other one has finished.
-  for (const id of [...jobs.keys()]) if (!fresh.has(id)) jobs.delete(id);
+  for (const id of [...jobs.keys()]) {
+    if (fresh.has(id)) continue;
+    jobs.delete(id);
+    if (cancelAsked.has(id)) settleCancelled(id);
+  }
   renderJobs();
 }
 
@@ -613,3 +641,6 @@ document.addEventListener("room:job", (ev) => {
 });
 
 if (root) refresh();
+
+const actingAsSelect = document.getElementById("composer-character");
+if (actingAsSelect) actingAsSelect.addEventListener("change", () => refresh());

@@ -252,6 +252,31 @@ def test_composer_draft_action_audience_and_character_counter(
         expect(gm.locator(ENTRIES)).to_have_count(4)
         expect(body).to_have_value("")
 
+        # How the draft was to be sent survives with it: mode, audience and recipients.
+        for mode, audience in (("action", "gm"), ("narration", "gm"), ("chat", "private")):
+            gm.check(f"input[name=mode][value={mode}]")
+            gm.check(f"input[name=audience][value={audience}]")
+            if audience == "private":
+                gm.check(f"input[name=recipients][value='{_player_m.user_id}']")
+            body.fill(f"A {mode} draft")
+            gm.reload()
+            expect(gm.locator("#room")).to_have_attribute("data-state", "live")
+            expect(body).to_have_value(f"A {mode} draft")
+            expect(gm.locator("input[name=mode]:checked")).to_have_value(mode)
+            expect(gm.locator("input[name=audience]:checked")).to_have_value(audience)
+            recipients = gm.locator("input[name=recipients]:checked")
+            if audience == "private":
+                expect(gm.locator("#recipients")).to_be_visible()
+                expect(recipients).to_have_value(str(_player_m.user_id))
+            else:
+                expect(recipients).to_have_count(0)
+        body.fill("")
+        gm.check("input[name=mode][value=chat]")
+        gm.check("input[name=audience][value=public]")
+        gm.reload()
+        expect(gm.locator("#room")).to_have_attribute("data-state", "live")
+        expect(body).to_have_value("")
+
         # Action mode: no Private audience; a chosen Private falls back to Everyone.
         private = gm.locator("input[name=audience][value=private]")
         gm.check("input[name=audience][value=private]")
@@ -329,6 +354,21 @@ def test_a_player_with_two_characters_acts_as_whichever_has_the_turn(
             _open(page, room_url)
         acting_as = ilsa.locator("#composer-character")
         expect(acting_as.locator("option")).to_have_text(["Thorin", "Pip"])
+        # A reload keeps an action draft an action, by the character chosen for it.
+        pip = next(cid for cid, name in mine.items() if name == "Pip")
+        card_name = ilsa.locator('#turn-character [data-field="name"]')
+        expect(card_name).to_have_text("Thorin")
+        acting_as.select_option(pip)
+        expect(card_name).to_have_text("Pip")  # the card is the character one acts as
+        ilsa.check("input[name=mode][value=action]")
+        ilsa.fill("#composer-body", "I hide behind the barrel")
+        ilsa.reload()
+        expect(ilsa.locator("#room")).to_have_attribute("data-state", "live")
+        expect(ilsa.locator("#composer-body")).to_have_value("I hide behind the barrel")
+        expect(ilsa.locator("input[name=mode]:checked")).to_have_value("action")
+        expect(acting_as).to_have_value(pip)
+        expect(card_name).to_have_text("Pip")
+        ilsa.fill("#composer-body", "")
         expect(gm.locator("#composer-character")).to_have_count(0)  # the GM plays no one here
 
         _say(gm, "start combat with goblin", mode="action")
@@ -339,6 +379,7 @@ def test_a_player_with_two_characters_acts_as_whichever_has_the_turn(
             if current in mine:
                 # The composer follows the turn: the character whose turn it is acts.
                 expect(acting_as).to_have_value(current)
+                expect(card_name).to_have_text(mine[current])
                 _say(ilsa, "end turn", mode="action")
                 ended.append(mine[current])
             else:
@@ -392,3 +433,88 @@ def test_messages_held_back_by_the_rate_limit_still_arrive_in_the_order_written(
         assert throttled == ["Line 1"]
     finally:
         context.close()
+
+
+GAP = f"() => Math.round({SCROLLER}.scrollHeight - {SCROLLER}.scrollTop - {SCROLLER}.clientHeight)"
+# Whether the newest entry's bottom edge is inside the timeline's visible box.
+NEWEST_IN_VIEW = f"""() => {{
+  const box = {SCROLLER}.getBoundingClientRect();
+  const last = [...document.querySelectorAll("{ENTRIES}")].pop().getBoundingClientRect();
+  return last.bottom <= box.bottom + 1 && last.bottom > box.top;
+}}"""
+# The GM posts `n` chat messages at once, as a busy table does, straight to the API.
+BURST = """async ([url, n, tag]) => {
+  const csrf = document.cookie.match(/csrftoken=([^;]+)/)[1];
+  const post = (i) => fetch(url, {
+    method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-CSRFToken": csrf,
+              "Idempotency-Key": `burst-${tag}-${i}`},
+    body: JSON.stringify({body: `${tag} ${i}\\nsecond line\\nthird line`, mode: "chat",
+                          audience: "public", recipients: [],
+                          client_message_id: `burst-${tag}-${i}`}),
+  }).then((r) => r.status);
+  return Promise.all([...Array(n).keys()].map(post));
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_timeline_opens_at_the_newest_entry_and_follows_bursts_unless_the_reader_scrolled_up(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.services import room_message_post
+
+    campaign, gm_m, player_m = _gm_and_player(make_user)
+    for seq in range(1, 201):
+        room_message_post(
+            membership=(gm_m, player_m)[seq % 2], body=f"Message {seq}\nwith a second line",
+            mode="chat", client_message_id=f"seed-{seq}",
+        )  # fmt: skip
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    messages_url = f"/api/campaigns/{campaign.id}/room/messages"
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        player = _sign_in(contexts[1], asgi_server, "player@example.test")
+        _open(gm, room_url)
+        # Opened, and opened again: the newest entry in view, the list at its very bottom.
+        for _ in range(2):
+            _open(player, room_url)
+            expect(player.locator(ENTRIES)).to_have_count(200)
+            assert _steady(player, GAP) == 0
+            assert player.evaluate(NEWEST_IN_VIEW) is True
+            player.reload()
+        _open(player, room_url)
+        assert _steady(player, GAP) == 0
+
+        # A burst from the table: the watching player stays on the newest entry.
+        for burst in range(3):
+            statuses = gm.evaluate(BURST, [messages_url, 15, f"Burst{burst}"])
+            assert statuses == [201] * 15
+            expect(player.locator(ENTRIES)).to_have_count(200 + 15 * (burst + 1))
+            assert _steady(player, GAP) == 0
+            assert player.evaluate(NEWEST_IN_VIEW) is True
+
+        # A reader who scrolled up to read history is left there while the table talks...
+        player.mouse.move(400, 300)
+        player.mouse.wheel(0, -1500)
+        up = _steady(player, f"() => {SCROLLER}.scrollTop")
+        assert _steady(player, GAP) >= 1400
+        assert gm.evaluate(BURST, [messages_url, 5, "Later"]) == [201] * 5
+        expect(player.locator(ENTRIES)).to_have_count(250)
+        assert _steady(player, f"() => {SCROLLER}.scrollTop") == up
+        assert player.evaluate(NEWEST_IN_VIEW) is False
+        # ...and follows again once back at the bottom.
+        player.mouse.wheel(0, 100_000)
+        assert _steady(player, GAP) == 0
+        assert gm.evaluate(BURST, [messages_url, 5, "Again"]) == [201] * 5
+        expect(player.locator(ENTRIES)).to_have_count(255)
+        assert _steady(player, GAP) == 0
+        assert player.evaluate(NEWEST_IN_VIEW) is True
+    finally:
+        for context in contexts:
+            context.close()

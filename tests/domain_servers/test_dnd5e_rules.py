@@ -208,7 +208,7 @@ def test_death_saves() -> None:
     outcomes = [rules.death_save(stable, ScriptedStream(v))["outcome"] for v in (10, 15, 12)]
     assert outcomes == ["success", "success", "stable"]
     assert "stable" in stable["conditions"]
-    with pytest.raises(Exception, match="not dying"):
+    with pytest.raises(Exception, match="Ash is stable and makes no death saves"):
         rules.death_save(stable, ScriptedStream(10))
 
 
@@ -348,7 +348,15 @@ def test_players_never_see_a_monster_armor_class_in_attack_results(dnd: Game) ->
     other = dnd.write("character_create", {"name": "Wren", "template": "rogue"}, sub=OTHER)
     # A player's strike at a monster: the stat block's AC stays hidden.
     struck = dnd.write("attack", {"attacker_id": hero, "target_id": ogres[0]}, sub=PLAYER)
-    assert set(struck["to_hit"]) == {"natural", "rolls", "mode", "bonus", "total"}
+    assert set(struck["to_hit"]) == {
+        "natural",
+        "rolls",
+        "mode",
+        "bonus",
+        "total",
+        "advantage_reasons",
+        "disadvantage_reasons",
+    }
     # Names come with the result (the second ogre is "Ogre 2": never two of one name).
     assert (struck["attacker_name"], struck["target_name"]) == ("Ash", "Ogre")
     # A character's AC is not hidden, and the GM sees everything.

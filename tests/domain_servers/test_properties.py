@@ -132,6 +132,12 @@ def test_heal_arithmetic(current, extra, amount) -> None:
         "conditions": ["unconscious"] if current == 0 else [],
         "death_saves": {"successes": 0, "failures": 1},
     }
+    if current == maximum:
+        # Nothing to heal: refused, nothing changed.
+        with pytest.raises(DomainError, match="already at full hit points"):
+            rules.heal(char, amount)
+        assert char["hp"]["current"] == maximum
+        return
     result = rules.heal(char, amount)
     assert char["hp"]["current"] == min(maximum, current + amount)
     assert result["healed"] == char["hp"]["current"] - current

@@ -76,6 +76,7 @@ def test_exact_dnd5e_selections(live_domains):
     assert plugin.facade_tools(phase="combat", role="player", task="action") == (
         "ability_check", "attack", "campaign_get", "character_get", "combat_end_turn",
         "combat_move", "combat_status", "death_save", "dice_roll", "heal", "saving_throw",
+        "stand_up",
     )  # fmt: skip
     assert plugin.facade_tools(phase="combat", role="gm", task="action") == (
         "ability_check", "attack", "campaign_get", "character_get", "combat_end",

@@ -22,7 +22,7 @@ DND_HELP = (
     "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
     "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
     "- move to X,Y; end turn (in combat)\n"
-    "- death save (at 0 HP); heal <target> N\n"
+    "- death save (at 0 HP); stand up; heal <target> (a potion; the GM: heal <target> N)\n"
     "- GM: start combat [with goblin, 2 orcs]; end combat; set phase <lobby|play>\n"
     "- describe, or look at <target>"
 )
@@ -83,7 +83,8 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
         ("Roll for initiative! The order: Ilsa (20), Goblin 2 (18), Goblin (6).", "trigger"),
         ("Ilsa acts first.", "trigger"),
     ]
-    assert start.output.suggestions == ("attack the goblin", "end turn")
+    # Ilsa is up: the GM is offered nothing that takes her player's turn.
+    assert start.output.suggestions == ("describe",)
     combat = table.call(gm, "combat_status").structured["combat"]
     assert [(e["id"], e["initiative"]) for e in combat["order"]] == [
         ("pc-1", 20), ("mon-3", 18), ("mon-2", 6),
@@ -123,7 +124,7 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
          "trigger")
     ]  # fmt: skip
     assert table.run(player, "look at the goblin", job_id="look").texts == [
-        ("Goblin looks bloodied.", "trigger")
+        ("Ilsa studies the Goblin: bloodied.", "trigger")
     ]
     assert table.run(player, "end turn", job_id="end-turn").texts == [
         ("Ilsa ends the turn. Round 1: Goblin 2 acts next.", "trigger")
@@ -163,7 +164,8 @@ def test_dnd5e_refusals_from_the_rules_reach_only_the_requester(live_domains, gm
     ]  # fmt: skip
     bad_dice = table.run(player, "roll 0d6", job_id="bad-dice")
     assert bad_dice.texts[0][1] == "requester"
-    assert bad_dice.texts[0][0].startswith(("The rules say no: ", "That cannot happen: "))
+    assert bad_dice.texts[0][0].startswith("That cannot happen: ")
+    assert bad_dice.texts[0][0].endswith(".")
     assert table.revision() == before + 1  # only combat_end wrote
     phase = table.run(gm, "set phase lobby", job_id="phase")
     assert phase.texts == [("The campaign moves from play to lobby.", "trigger")]
@@ -298,7 +300,7 @@ def test_dnd5e_a_dead_target_is_named_after_combat(live_domains, gm, player):
     table.run(gm, "end combat", job_id="end")
     # Attacks are allowed out of combat (play phase), so the dead target is the reason.
     assert table.run(player, "attack goblin", job_id="dead").texts == [
-        ("That cannot happen: Goblin is already dead", "requester")
+        ("That cannot happen: Goblin is already dead.", "requester")
     ]
 
 
@@ -307,7 +309,7 @@ def test_dnd5e_bad_dice_and_dc_get_clear_answers(live_domains, gm, player):
     table.run(gm, "end combat", job_id="end")
     before = table.revision()
     assert table.run(player, "roll 1000d1000", job_id="big").texts == [
-        ("That cannot happen: dice count 1000 is outside 1..100", "requester")
+        ("That cannot happen: dice count 1000 is outside 1..100.", "requester")
     ]
     for who, text, answer in [
         (gm, "check perception dc abc", "The DC must be a number, like `check perception dc 12`."),
@@ -345,7 +347,7 @@ def test_narrative_clock_amounts_are_parsed_and_bounded(live_domains, gm, player
         ("Doom is complete (6/6). Something happens now.", "trigger")
     ]
     assert table.run(gm, "advance clock Doom", job_id="more").texts == [
-        ("The rules say no: the Doom clock is already complete", "requester")
+        ("That cannot happen: the Doom clock is already complete.", "requester")
     ]
 
 
@@ -417,19 +419,81 @@ def test_dnd5e_a_downed_character_makes_death_saves_and_is_healed(live_domains, 
     hp = table.call(gm, "character_get", character_id=ilsa).structured["character"]["hp"]
     _gm_write(table, "damage_apply", target_id=ilsa, amount=hp["current"])  # down, not dead
     texts += table.run(player, "make a death saving throw", job_id="ds1").texts
-    texts += table.run(player, "heal ilsa for 0", job_id="h0").texts
+    # Unconscious: Ilsa cannot drink a potion herself.
+    texts += table.run(player, "heal ilsa", job_id="h0").texts
+    texts += table.run(gm, "heal Ilsa 0", job_id="h-bad").texts
     texts += table.run(gm, "heal Ilsa 5", job_id="h1").texts
-    texts += table.run(player, "heal Ilsa by 3 hp", job_id="h2").texts
     assert texts == [
-        ("The rules say no: Ilsa is not dying", "requester"),
+        ("That cannot happen: Ilsa is not dying.", "requester"),
         ("Ilsa rolls 14 on a death save: a success.", "trigger"),
+        ("That cannot happen: Ilsa cannot give a potion while unconscious.", "requester"),
         ("Heal 1 to 10000 hit points.", "requester"),
         ("Ilsa is back up with 5 HP.", "trigger"),
-        ("Ilsa recovers 3 HP (now 8).", "trigger"),
     ]
+
+
+def test_dnd5e_a_player_drinks_a_potion_and_stands_up_on_their_turn(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    ilsa = table.characters[principal_for(player)]
+    _gm_write(table, "damage_apply", target_id=ilsa, amount=11)
+    _gm_write(table, "condition_add", target_id=ilsa, condition="prone")
+    # A number from a player is no amount: the potion is rolled (2d4+2) by the rules.
+    potion = table.run(player, "heal Ilsa for 9999", job_id="potion")
+    healed = potion.caller.outcomes[-1].structured
+    assert (healed["source"], healed["healer_id"], healed["target_id"]) == (
+        "potion_of_healing", ilsa, ilsa,
+    )  # fmt: skip
+    assert potion.texts == [
+        ("Ilsa drinks a potion of healing (2d4+2 = 8). Ilsa recovers 8 HP (now 9).", "trigger")
+    ]
+    # The potion took Ilsa's action: no second one this turn.
+    assert table.run(player, "heal Ilsa", job_id="potion-2").texts == [
+        ("That cannot happen: Ilsa has no action left this turn.", "requester")
+    ]
+    stood = table.run(player, "I stand up", job_id="stand")
+    assert stood.tools == ["stand_up"]
+    assert stood.texts == [("Ilsa stands up, using 15 ft of movement (15 ft left).", "trigger")]
+    assert (
+        "prone"
+        not in table.call(gm, "character_get", character_id=ilsa).structured["character"][
+            "conditions"
+        ]
+    )
+    assert table.run(player, "get up", job_id="stand-2").texts == [
+        ("That cannot happen: Ilsa is not prone.", "requester")
+    ]
+    # The GM's rows have no stand_up: the GM removes prone as a ruling.
+    _gm_write(table, "condition_add", target_id=ilsa, condition="prone")
+    assert table.run(gm, "stand", job_id="gm-stand").texts == [("Ilsa gets back up.", "trigger")]
+
+
+def test_dnd5e_a_hit_on_a_dying_character_narrates_its_death_save_failures(
+    live_domains, gm, player
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    ilsa = table.characters[principal_for(player)]
+    _gm_write(table, "damage_apply", target_id=ilsa, amount=1)
+    hp = table.call(gm, "character_get", character_id=ilsa).structured["character"]["hp"]
+    table.run(player, "end turn", job_id="end-turn")
+    _gm_write(table, "damage_apply", target_id=ilsa, amount=hp["current"])
+    for n in range(6):
+        run = table.run(gm, "attack ilsa", job_id=f"gm-attack-{n}")
+        result = run.caller.outcomes[-1].structured
+        if result.get("hit"):
+            break
+        table.run(gm, "end turn", job_id=f"gm-end-{n}")
+        table.run(player, "end turn", job_id=f"p-end-{n}")
+    assert result["hit"] and result["critical"]
+    effect = result["damage"]["effect"]
+    assert effect["death_save_failures_added"] == 2
+    assert run.texts[0] == (
+        "Critical hit! Goblin 2's Scimitar hits Ilsa (18 to hit): 9 slashing. "
+        "Ilsa takes 2 death-save failures (2 of 3).",
+        "trigger",
+    )
 
 
 def test_dnd5e_the_second_goblin_is_goblin_2(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     looked = table.run(player, "look at goblin 2", job_id="look-2")
-    assert looked.texts == [("You study Goblin 2: unhurt.", "trigger")]
+    assert looked.texts == [("Ilsa looks the Goblin 2 over: unhurt.", "trigger")]

@@ -104,6 +104,9 @@ _PLAYER_COMBAT = (
 )
 _GM_START_COMBAT = ("combat_start", "monster_spawn", "phase_set")
 _GM_EFFECTS = ("condition_add", "condition_remove", "damage_apply")  # heal is for everyone
+# Players stand up with stand_up; a GM removes "prone" with condition_remove, which keeps the
+# GM rows within the tool cap.
+_STAND_UP = ("stand_up",)
 TOOL_FACADES = {
     ("lobby", ANY, "chat"): _READS,
     ("lobby", "observer", "action"): _READS,
@@ -112,12 +115,12 @@ TOOL_FACADES = {
     ("lobby", "gm", "narration"): (*_READS, "dice_roll", *_GM_START_COMBAT),
     ("play", ANY, "chat"): _READS,
     ("play", "observer", "action"): _READS,
-    ("play", "player", "action"): _PLAYER_PLAY,
+    ("play", "player", "action"): (*_PLAYER_PLAY, *_STAND_UP),
     ("play", "gm", "action"): (*_PLAYER_PLAY, *_GM_START_COMBAT, *_GM_EFFECTS),
     ("play", "gm", "narration"): (*_READS, "dice_roll", "heal", *_GM_START_COMBAT, *_GM_EFFECTS),
     ("combat", ANY, "chat"): _COMBAT_READS,
     ("combat", "observer", "action"): _COMBAT_READS,
-    ("combat", "player", "action"): _PLAYER_COMBAT,
+    ("combat", "player", "action"): (*_PLAYER_COMBAT, *_STAND_UP),
     ("combat", "gm", "action"): (*_PLAYER_COMBAT, "combat_end", "monster_spawn", *_GM_EFFECTS),
     ("combat", "gm", "narration"): (
         *_COMBAT_READS,

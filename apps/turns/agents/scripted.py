@@ -5,18 +5,30 @@ brackets are optional), calls only the tools of the turn's facade through `call_
 narrates from the tool results. Phrasing varies but is seeded by the job id, so a re-run of the
 same job with the same results writes the same words. Anything else gets the help reply.
 
+Read kindly: emoji and trailing punctuation are ignored, "I …" first-person forms and, in dnd5e,
+"swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X) and "roll a d20" (= roll 1d20)
+are understood. A misspelt first word or target name with a single close match (difflib) is
+never acted on: the reply asks "Did you mean: attack the goblin?" and suggests that command.
+
 dnd5e
     attack <target> [with <weapon>]      attack as your character; the GM in combat attacks
-                                         as the current combatant (e.g. a monster)
+                                         as the current combatant (e.g. a monster); also
+                                         "<who> attacks <target>" (a player: own character;
+                                         the GM: "goblin" is the goblin whose turn it is)
     check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
                                          tool's schema); also
                                          "<skill> check [dc N]"
     save <ability> [dc N]                saving throw, DC 10 unless given; also
                                          "<ability> save [dc N]"
     roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
-    move to X,Y                          move on the combat grid (combat only)
+    move to X,Y                          move on the combat grid (combat only); also
+                                         "move 4 5", "move to (4, 5)"
+    roll for initiative                  answered: combat start rolls it for everyone
     death save                           at 0 HP, your character's death saving throw
-    heal <target> [for] N                restore N hit points (the GM heals monsters too)
+    heal <target> [[for] N]              a player's character gives a potion of healing
+                                         (2d4+2, its action in combat; N is ignored); the
+                                         GM restores N hit points (a potion without N)
+    stand up | get up | I stand          leave prone (in combat: half your speed)
     end turn                             end the current combat turn
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
                                          named monsters (reusing living ones already present)
@@ -53,9 +65,11 @@ then the lowest id.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import random
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -100,10 +114,19 @@ LIKELIHOODS = (
 COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 MAX_SPAWN = 12
 ARTICLES = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
+TYPO_CUTOFF = 0.8  # difflib ratio: "atack" and "gobin" are close, "gob" or "orc" are not
 
 
 class Refusal(Exception):
     """Stops the turn with a reply to the requester; nothing further is called."""
+
+
+def _refusal(reason: str) -> str:
+    """A domain refusal as one sentence, worded the same every time, ending in a full stop."""
+    reason = reason.strip().rstrip(";:,")
+    if not reason.endswith((".", "!", "?")):
+        reason += "."
+    return _("That cannot happen: %(reason)s") % {"reason": reason}
 
 
 def _integer(text: str) -> int:
@@ -150,6 +173,8 @@ class Session:
         self.calls = 0
         self.messages: list[AgentMessage] = []
         self.suggestions: list[str] = []
+        # The intent's match on the normalized text, so a typo can be answered as a command.
+        self.match: re.Match[str] | None = None
 
     # -- tools -----------------------------------------------------------------------------------
 
@@ -193,13 +218,7 @@ class Session:
     def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
         outcome = self.try_call(tool, **arguments)
         if not outcome.ok:
-            raise Refusal(
-                self.pick(
-                    _("The rules say no: %(reason)s"),
-                    _("That cannot happen: %(reason)s"),
-                )
-                % {"reason": outcome.error_message}
-            )
+            raise Refusal(_refusal(outcome.error_message))
         return outcome.structured
 
     def try_call(self, tool: str, **arguments: Any) -> ToolOutcome:
@@ -306,6 +325,13 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
             # A living match first, then the lowest id: "the goblin" is the first one standing.
             return min(matches, key=lambda e: (not e.alive, _id_key(e.id)))
     names = [e.name for e in roster]
+    # A typo with one close name is answered as the corrected command, never acted on.
+    if (close := _close_name(roster, wanted)) and (command := _with_target(s, name, close)):
+        s.suggestions.append(command)
+        raise Refusal(
+            _("I cannot find “%(name)s” here. Did you mean: %(command)s?")
+            % {"name": name, "command": command}
+        )
     # Ids only where a name is shared (monsters get names of their own, characters may not).
     known = ", ".join(
         e.name if names.count(e.name) == 1 else f"{e.name} ({e.id})" for e in roster
@@ -313,6 +339,33 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
     raise Refusal(
         _("I cannot find “%(name)s” here. Present: %(known)s.") % {"name": name, "known": known}
     )
+
+
+def _close_name(roster: list[Entity], wanted: str) -> str | None:
+    """The one name (as a table would say it) close to a misspelt `wanted`, or None."""
+    spoken: dict[str, str] = {}
+    for e in roster:
+        spoken.setdefault(e.name.lower(), _spoken(e))
+        if e.monster_key:
+            spoken.setdefault(e.monster_key.replace("_", " "), e.monster_key.replace("_", " "))
+    close = difflib.get_close_matches(wanted, list(spoken), n=2, cutoff=TYPO_CUTOFF)
+    return spoken[close[0]] if len(close) == 1 else None
+
+
+def _spoken(entity: Entity) -> str:
+    """A monster's name as said at the table ("goblin 2"); a character's as written."""
+    return entity.name.lower() if entity.kind == "monster" else entity.name
+
+
+def _with_target(s: Session, name: str, corrected: str) -> str | None:
+    """The requester's command with `name` (the matched target) replaced by `corrected`."""
+    match = s.match
+    if match is None or "target" not in match.re.groupindex or match["target"] != name:
+        return None
+    article = ARTICLES.match(name.strip())
+    start, end = match.span("target")
+    text = match.string
+    return text[:start] + (article[0] if article else "") + corrected + text[end:]
 
 
 def _current_combatant(s: Session) -> str | None:
@@ -348,8 +401,12 @@ def _name_of(roster: list[Entity], entity_id: str) -> str:
 
 def dnd_attack(s: Session, m: re.Match[str]) -> None:
     s.require("attack", what=_("attack"), seen_by_all=True)
-    attacker_id = acting_character(s, what=_("attack"))
-    roster = dnd_roster(s)
+    if m.groupdict().get("attacker"):
+        roster = dnd_roster(s)
+        attacker_id = _named_attacker(s, roster, m["attacker"])
+    else:
+        attacker_id = acting_character(s, what=_("attack"))
+        roster = dnd_roster(s)
     target = resolve(s, roster, m["target"])
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
     if m["weapon"]:
@@ -364,7 +421,13 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     }
     # Distance on the grid: a long shot or a foe at arm's length costs the better die.
     reasons = (result.get("range") or {}).get("disadvantage") or []
+    if "disadvantage_reasons" in result["to_hit"]:  # conditions too (a prone attacker)
+        mode = result["to_hit"]["mode"]
+        reasons = result["to_hit"]["disadvantage_reasons"] if mode == "disadvantage" else []
     why = " " + _("(Disadvantage: %(why)s.)") % {"why": ", ".join(reasons)} if reasons else ""
+    if s.turn.phase == "combat":
+        # In combat an attack is made only on the attacker's turn, hit or miss.
+        s.suggestions.append(_("end turn"))
     if not result["hit"]:
         s.say(
             s.pick(
@@ -398,6 +461,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         text += " " + _("%(target)s falls and does not rise.") % names
     elif effect.get("dropped_to_zero"):
         text += " " + _("%(target)s drops to the ground.") % names
+    elif effect.get("death_save_failures_added"):
+        text += " " + _death_save_failures_text(target.name, effect)
     s.say(text)
     hp = effect.get("hp_after")
     if hp is not None and target.kind == "monster":
@@ -407,7 +472,46 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
             % {"target": target.name, "current": hp["current"], "max": hp["max"]},
             audience="gm",
         )
-    if s.turn.phase == "combat":
+
+
+def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
+    """The attacker of "<name> attacks <target>": the player's own character only; for the GM,
+    whoever the name fits, the combatant whose turn it is first ("goblin" is the goblin up)."""
+    current = _current_combatant(s) if s.turn.is_gm else None
+    up = [e for e in roster if e.id == current]
+    try:
+        attacker = resolve(s, up, name) if up else None
+    except Refusal:
+        attacker = None
+    s.suggestions.clear()  # no typo guess at who acts
+    attacker = attacker or resolve(s, roster, name)
+    if not s.turn.is_gm and attacker.id != s.turn.character_id:
+        raise Refusal(_("You can only act as your own character."))
+    return attacker.id
+
+
+def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
+    """What the requester may do now that `current` is up: a GM plays the monsters, not the
+    players' characters; a player, their own character's turn."""
+    up = next((e for e in roster if e.id == current), None)
+    if up is None:
+        return
+    foes = [e for e in roster if e.alive and e.status != "down" and e.kind != up.kind]
+    if s.turn.is_gm and up.kind == "monster":
+        if foes:
+            s.suggestions.append(
+                _("%(monster)s attacks %(target)s")
+                % {"monster": _spoken(up), "target": _spoken(foes[0])}
+            )
+        s.suggestions.append(_("end turn"))
+        if not foes:  # nobody to fight yet: a look at the field instead
+            s.suggestions.append(_("describe"))
+    elif s.turn.is_gm:
+        # A player character is up: that is their player's turn to take.
+        s.suggestions.append(_("describe"))
+    elif up.id == s.turn.character_id:
+        if foes:
+            s.suggestions.append(_("attack the %(name)s") % {"name": _spoken(foes[0])})
         s.suggestions.append(_("end turn"))
 
 
@@ -477,8 +581,25 @@ def dnd_save(s: Session, m: re.Match[str]) -> None:
 def dnd_move(s: Session, m: re.Match[str]) -> None:
     s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
     character_id = acting_character(s, what=_("move"))
-    x, y = int(m["x"]), int(m["y"])
-    result = s.call("combat_move", character_id=character_id, x=x, y=y)
+    x, y = _integer(m["x"]), _integer(m["y"])
+    low, high = s.bounds("combat_move", "x", (0, 99))
+    if min(x, y) < low:
+        raise Refusal(
+            _("(%(x)s, %(y)s) is outside the map: columns and rows count from %(low)s.")
+            % {"x": x, "y": y, "low": low}
+        )
+    if max(x, y) > high:
+        raise Refusal(_("(%(x)s, %(y)s) is outside the map.") % {"x": x, "y": y})
+    outcome = s.try_call("combat_move", character_id=character_id, x=x, y=y)
+    if not outcome.ok:
+        size = re.search(r"outside the (\d+)x(\d+) grid", outcome.error_message)
+        if size is None:
+            raise Refusal(_refusal(outcome.error_message))
+        raise Refusal(
+            _("(%(x)s, %(y)s) is outside the map (columns 0–%(columns)s, rows 0–%(rows)s).")
+            % {"x": x, "y": y, "columns": int(size[1]) - 1, "rows": int(size[2]) - 1}
+        )
+    result = outcome.structured
     who = _name_of(dnd_roster(s), character_id)
     s.say(
         s.pick(
@@ -515,23 +636,77 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
     s.say(str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": result["natural"]})
 
 
+def _death_save_failures_text(who: str, effect: Mapping[str, Any]) -> str:
+    """A hit on a creature at 0 HP: "Bram takes a death-save failure (2 of 3)."."""
+    added = effect["death_save_failures_added"]
+    failures = min(3, (effect.get("death_saves") or {}).get("failures", added))
+    return ngettext(
+        "%(who)s takes a death-save failure (%(failures)s of 3).",
+        "%(who)s takes %(added)s death-save failures (%(failures)s of 3).",
+        added,
+    ) % {"who": who, "added": added, "failures": failures}
+
+
 def dnd_heal(s: Session, m: re.Match[str]) -> None:
+    """A player's character gives a potion (the rules roll it); the GM heals N, or a potion."""
     s.require("heal", what=_("heal"), seen_by_all=True)
-    amount = _integer(m["amount"])
-    low, high = s.bounds("heal", "amount", (1, 10000))
-    if not low <= amount <= high:
-        raise Refusal(_("Heal %(low)s to %(high)s hit points.") % {"low": low, "high": high})
+    arguments: dict[str, Any] = {}
+    if s.turn.is_gm and m["amount"] is not None:
+        amount = _integer(m["amount"])
+        low, high = s.bounds("heal", "amount", (1, 10000))
+        if not low <= amount <= high:
+            raise Refusal(_("Heal %(low)s to %(high)s hit points.") % {"low": low, "high": high})
+        arguments["amount"] = amount
+    elif not s.turn.is_gm:
+        arguments["healer_id"] = acting_character(s, what=_("give a potion of healing"))
     target = resolve(s, dnd_roster(s), m["target"])
-    result = s.call("heal", target_id=target.id, amount=amount)
+    result = s.call("heal", target_id=target.id, **arguments)
     if "healed" not in result:  # a monster's numbers are the GM's alone
         s.say(_("%(target)s is healed.") % {"target": target.name})
         return
+    values = {"target": target.name, "healed": result["healed"], "hp": result["hp_after"]}
     text = (
         _("%(target)s is back up with %(hp)s HP.")
         if result["revived"]
         else _("%(target)s recovers %(healed)s HP (now %(hp)s).")
-    )
-    s.say(text % {"target": target.name, "healed": result["healed"], "hp": result["hp_after"]})
+    ) % values
+    potion = result.get("potion")
+    if potion:
+        roll = {"expression": potion["expression"], "total": potion["total"]}
+        if result.get("healer_id") == target.id:
+            opener = _("%(healer)s drinks a potion of healing (%(expression)s = %(total)s).")
+        elif result.get("healer_id"):
+            opener = _(
+                "%(healer)s gives %(target)s a potion of healing (%(expression)s = %(total)s)."
+            )
+        else:
+            opener = _("A potion of healing (%(expression)s = %(total)s).")
+        healer = result.get("healer_name", "")
+        text = opener % {**roll, "healer": healer, "target": target.name} + " " + text
+    s.say(text)
+
+
+def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
+    what = _("stand up")
+    if s.turn.is_gm and not s.offered("stand_up") and s.offered("condition_remove"):
+        # The GM's rows carry condition_remove instead: a ruling, free of movement.
+        s.require("condition_remove", what=what, seen_by_all=True)
+        character_id = acting_character(s, what=what)
+        s.call("condition_remove", target_id=character_id, condition="prone")
+        s.say(_("%(who)s gets back up.") % {"who": _name_of(dnd_roster(s), character_id)})
+        return
+    s.require("stand_up", what=what, seen_by_all=True)
+    character_id = acting_character(s, what=what)
+    result = s.call("stand_up", character_id=character_id)
+    values = {
+        "who": result["character_name"],
+        "cost": result["movement_cost"],
+        "left": result["movement_left"],
+    }
+    if result["movement_left"] is None:
+        s.say(_("%(who)s gets back up.") % values)
+    else:
+        s.say(_("%(who)s stands up, using %(cost)s ft of movement (%(left)s ft left).") % values)
 
 
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
@@ -556,6 +731,7 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
             "round": result["round"],
         }
     )
+    _turn_suggestions(s, roster, result["current"])
 
 
 def _monster_requests(s: Session, text: str) -> list[tuple[str, int]]:
@@ -634,10 +810,16 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     )
     first = order[0]["character"]["name"]
     s.say(_("%(name)s acts first.") % {"name": first})
-    target = next((e for e in chosen), None)
-    if target is not None:
-        s.suggestions.append(_("attack the %(name)s") % {"name": target.name.lower()})
-    s.suggestions.append(_("end turn"))
+    _turn_suggestions(s, [_entity(entry["character"]) for entry in order], order[0]["id"])
+
+
+def dnd_initiative(s: Session, m: re.Match[str]) -> None:
+    if s.turn.phase != "combat":
+        raise Refusal(_("Initiative is rolled for everyone when the GM starts combat."))
+    raise Refusal(
+        _("Initiative was rolled when combat began; it is %(current)s's turn.")
+        % {"current": _name_of(dnd_roster(s), _current_combatant(s) or "")}
+    )
 
 
 def dnd_end_combat(s: Session, m: re.Match[str]) -> None:
@@ -671,6 +853,16 @@ def set_phase(s: Session, m: re.Match[str]) -> None:
     )
 
 
+def _looker(s: Session, roster: list[Entity]) -> str:
+    """Who looks: the requester's character by name, or the GM."""
+    if s.turn.character_id:
+        name = _name_of(roster, s.turn.character_id)
+        if name == s.turn.character_id:  # not on the field: read it
+            name = s.call("character_get", character_id=name)["character"]["name"]
+        return name
+    return _("The GM") if s.turn.is_gm else _("Someone")
+
+
 def dnd_describe(s: Session, m: re.Match[str]) -> None:
     roster = dnd_roster(s)
     if m.groupdict().get("target"):
@@ -679,9 +871,15 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
         name = target.name
         if sum(1 for e in roster if e.name == target.name) > 1:
             name = f"{target.name} ({target.id})"
+        if target.kind == "monster":
+            name = _("the %(monster)s") % {"monster": name}
+        # The whole room may read it: it names who looks, never "you".
         s.say(
-            s.pick(_("%(name)s looks %(status)s."), _("You study %(name)s: %(status)s."))
-            % {"name": name, "status": target.status}
+            s.pick(
+                _("%(who)s studies %(name)s: %(status)s."),
+                _("%(who)s looks %(name)s over: %(status)s."),
+            )
+            % {"who": _looker(s, roster), "name": name, "status": target.status}
         )
         return
     if not roster:
@@ -892,18 +1090,29 @@ DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\S*))?"
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
+        # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it.
+        _intent(
+            r"(?P<attacker>.+?)\s+attacks\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?",
+            dnd_attack,
+        ),
         # Before the saves: "death save" is not an ability's save.
         _intent(r"(?:make an? |roll an? )?death sav(?:e|ing throw)", dnd_death_save),
         _intent(
-            r"heal\s+(?P<target>.+?)\s+(?:for\s+|by\s+)?(?P<amount>\d+)(?:\s*(?:hp|hit points))?",
+            r"heal\s+(?P<target>.+?)"
+            r"(?:\s+(?:for\s+|by\s+)?(?P<amount>\d+)(?:\s*(?:hp|hit points))?)?",
             dnd_heal,
         ),
+        _intent(r"(?:i\s+)?(?:stand(?:\s+up)?|get\s+up)", dnd_stand_up),
         _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
         _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC, dnd_save),
         _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+check" + DC, dnd_check),
+        _intent(r"(?:roll\s+)?(?:for\s+)?initiative", dnd_initiative),
         ROLL,
-        _intent(r"move\s+(?:to\s+)?\(?\s*(?P<x>\d{1,2})\s*,\s*(?P<y>\d{1,2})\s*\)?", dnd_move),
+        _intent(
+            r"move\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)(?P<y>[+-]?\d+)\s*\)?",
+            dnd_move,
+        ),
         _intent(r"end (?:my |the |this )?turn", dnd_end_turn),
         _intent(r"start (?:a )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?", dnd_start_combat),
         _intent(r"end (?:the )?(?:combat|fight)", dnd_end_combat),
@@ -951,7 +1160,7 @@ def help_text(system_id: str) -> str:
             _("check <ability or skill> [dc N]; save <ability> [dc N]"),
             _("roll <dice> [for <label>], e.g. roll 2d6+3"),
             _("move to X,Y; end turn (in combat)"),
-            _("death save (at 0 HP); heal <target> N"),
+            _("death save (at 0 HP); stand up; heal <target> (a potion; the GM: heal <target> N)"),
             _("GM: start combat [with goblin, 2 orcs]; end combat; set phase <lobby|play>"),
             _("describe, or look at <target>"),
         ]
@@ -969,13 +1178,91 @@ def help_text(system_id: str) -> str:
     return _("I understand:") + "\n" + "\n".join(f"- {line}" for line in lines)
 
 
+# Said the way a table talks, rewritten to the grammar's words (tried after the text as written).
+FIRST_PERSON = re.compile(
+    r"^(?:i|i'll|i will|i want to|i try to|i'd like to|let me|let's)\s+", re.IGNORECASE
+)
+REWRITES = (
+    # "swing my sword at the goblin": the weapon said before "at" is only colour.
+    (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
+    (re.compile(r"^(?:strike|hit|shoot|stab|slash)s?\s+", re.I), "attack "),
+    (re.compile(r"^attacks\s+", re.I), "attack "),
+    (re.compile(r"^roll\s+(?:an?\s+)?d(?=\d)", re.I), "roll 1d"),
+    (re.compile(r"^roll\s+an?\s+(?=\d)", re.I), "roll "),
+)
+# Emoji and their joiners, variation selectors and skin tones (which are "Sk", like "^").
+EMOJI_PARTS = frozenset({"\u200d", "\ufe0e", "\ufe0f", *map(chr, range(0x1F3FB, 0x1F400))})
+
+
+def _normalize(text: str) -> str:
+    """One line without emoji or trailing punctuation."""
+    text = "".join(" " if c in EMOJI_PARTS or unicodedata.category(c) == "So" else c for c in text)
+    return " ".join(text.split()).rstrip(".!?…,;: ")
+
+
+def _readings(system_id: str, text: str) -> list[str]:
+    """The text as written, then in the grammar's words: first person and synonyms rewritten."""
+    text = _normalize(text)
+    readings = [text]
+    spoken = FIRST_PERSON.sub("", text)
+    for pattern, replacement in REWRITES if system_id == "dnd5e" else REWRITES[3:]:
+        spoken = pattern.sub(replacement, spoken, count=1)
+    if spoken != text:
+        readings.append(spoken)
+    return readings
+
+
 def _parse(system_id: str, text: str) -> tuple[Intent | None, re.Match[str] | None]:
-    """The first intent of the system's grammar that the whole text matches."""
-    text = " ".join(text.split()).rstrip(".!")
-    for intent in GRAMMARS.get(system_id, ()):
-        if found := intent.pattern.fullmatch(text):
-            return intent, found
+    """The first intent of the system's grammar that the whole text matches, as written or as
+    a table would read it ("I swing at the goblin!" is "attack the goblin")."""
+    for reading in _readings(system_id, text):
+        for intent in GRAMMARS.get(system_id, ()):
+            if found := intent.pattern.fullmatch(reading):
+                return intent, found
     return None, None
+
+
+def _verbs(system_id: str) -> frozenset[str]:
+    """The first words of the system's grammar, for correcting a misspelt one."""
+    words = {"help", "look", "describe", "examine", "make", "death", "save", "check"}
+    for intent in GRAMMARS.get(system_id, ()):
+        if first := re.match(r"\(?(?:\?:)?([a-z]+)", intent.pattern.pattern):
+            words.add(first[1])
+    return frozenset(words)
+
+
+def _did_you_mean(system_id: str, text: str) -> str | None:
+    """The text with its misspelt first word corrected, when exactly one verb is close and the
+    result is understood; the agent asks rather than acts on a guess."""
+    for reading in _readings(system_id, text):
+        first, _sep, rest = reading.partition(" ")
+        verbs = _verbs(system_id)
+        if not first or first.lower() in verbs:
+            continue
+        close = difflib.get_close_matches(first.lower(), verbs, n=2, cutoff=TYPO_CUTOFF)
+        if len(close) == 1:
+            corrected = f"{close[0]} {rest}".strip()
+            if _parse(system_id, corrected)[0] is not None:
+                return corrected
+    return None
+
+
+def _ask(s: Session, corrected: str) -> None:
+    """Answer a misspelt command with the corrected one (its target corrected too, from the
+    names present), as a question and a suggestion; nothing is acted on."""
+    intent, match = _parse(s.turn.system_id, corrected)
+    if intent is not None and match is not None and s.turn.system_id == "dnd5e":
+        target = match.groupdict().get("target")
+        if target:
+            s.match = match
+            try:
+                resolve(s, dnd_roster(s), target)
+            except Refusal:
+                # A close name was found: resolve suggested the command with both corrected.
+                corrected = s.suggestions.pop() if s.suggestions else corrected
+            s.match = None
+    s.suggestions[:] = [corrected]
+    s.say(_("Did you mean: %(command)s?") % {"command": corrected}, audience="requester")
 
 
 class ScriptedAgent:
@@ -995,10 +1282,20 @@ class ScriptedAgent:
         session = Session(turn, call_tool)
         text = " ".join(turn.text.split())
         intent, match = _parse(turn.system_id, text)
+        if intent is None and not HELP.fullmatch(text) and not HELP.fullmatch(_normalize(text)):
+            try:
+                corrected = _did_you_mean(turn.system_id, text)
+                if corrected:
+                    _ask(session, corrected)
+                    return session.output()
+            except Refusal as refusal:
+                session.say(str(refusal), audience="requester")
+                return session.output()
         if intent is None:
             prefix = "" if HELP.fullmatch(text) else _("I did not understand that.") + " "
             session.say(prefix + help_text(turn.system_id), audience="requester")
             return session.output()
+        session.match = match
         try:
             intent.handler(session, match)
         except Refusal as refusal:

@@ -1,0 +1,218 @@
+"""What the room page tells a player, end to end in a real browser against uvicorn: names in the
+narrow initiative list wrap between words and "Act as" stays on one line; the out-of-credits
+error links the usage page in place of its raw path; a paste cut by the length limit says so;
+and a cancel that came too late says so when the turn ends anyway."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.browser.conftest import table_for
+from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
+from tests.browser.test_room_turns import _settle
+from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.rooms_support import eager  # noqa: F401
+
+VIEWPORT = {"width": 1280, "height": 900}
+
+# For each element: its words, each with the number of lines it is drawn on.
+WORD_LINES = """els => els.map((el) => {
+  const node = el.firstChild;
+  const words = [];
+  let at = 0;
+  for (const word of node.textContent.split(" ")) {
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    words.push([word, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]);
+    at += word.length + 1;
+  }
+  return words;
+})"""
+
+
+def _open(page, url):
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    expect(page.locator("#room")).to_have_attribute("data-state", "live")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_initiative_names_wrap_between_words_and_act_as_stays_on_one_line(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.characters import character_create_for
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Narrow Column",
+        players=[("ilsa@example.test", "Ilsa Player")],
+    )  # fmt: skip
+    for name in ("Ilsa Stormborn", "Brannoc Thundershield"):
+        character_create_for(
+            campaign=campaign, user=users["ilsa@example.test"],
+            form_data={"name": name, "template": "fighter", "level": 1},
+        )  # fmt: skip
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
+        for page in (gm, ilsa):
+            _open(page, room_url)
+        _say(gm, "start combat with goblin", mode="action")
+        _settle(campaign, 1)
+        names = ilsa.locator("#turn-order .turn-combatant__name")
+        expect(names).to_have_count(3)
+        for width, height in ((1280, 900), (1440, 900), (390, 844)):
+            ilsa.set_viewport_size({"width": width, "height": height})
+            words = {tuple(w) for row in names.evaluate_all(WORD_LINES) for w in row}
+            assert words == {
+                ("Ilsa", 1), ("Stormborn", 1), ("Brannoc", 1), ("Thundershield", 1),
+                ("Goblin", 1),
+            }, width  # fmt: skip
+            # The HP column takes what its bar and numbers need, not a share of the row.
+            hp = ilsa.locator("#turn-order .turn-combatant .turn-hp").first.bounding_box()
+            assert hp["width"] <= 100, (width, hp)
+            label = ilsa.locator(".composer__character label")
+            assert label.evaluate_all(WORD_LINES) == [[["Act", 1], ["as", 1]]], width
+            tops = label.evaluate(
+                "el => new Set([...el.getClientRects()].map((r) => Math.round(r.top))).size"
+            )
+            assert tops == 1, width
+            assert ilsa.evaluate("document.documentElement.scrollWidth") <= width
+            ilsa.locator("#turn-combat").screenshot(path=f"/tmp/fixA-initiative-{width}.png")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+QUOTA_ERROR = {
+    "error": {
+        "code": "quota_exceeded",
+        "message": "You have 0 credits available; this needs 5.",
+        "retryable": False,
+        "recovery": "Ask staff for a quota grant or wait for your plan's next grant; your usage "
+        "is at /usage/.",
+        "details": {},
+    }
+}
+
+
+def _job(job_id, status, *, cancel_requested=False):
+    return {
+        "id": job_id, "status": status, "cancel_requested": cancel_requested,
+        "created_at": "2026-01-01T10:00:00Z", "text": "I pick the lock", "requester_id": "",
+        "attempt": 1, "max_attempts": 3, "error": None,
+    }  # fmt: skip
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_credits_link_a_cut_paste_and_a_cancel_too_late_are_said(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users = table_for(
+        make_user, system_id="dnd5e", name="Said Aloud",
+        players=[("pat@example.test", "Pat Player")],
+    )  # fmt: skip
+    context = browser.new_context(viewport=VIEWPORT)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    try:
+        page = _sign_in(context, asgi_server, "pat@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+
+        # Out of credits: the usage page is a link where the server's text names its path.
+        page.route(
+            "**/room/actions",
+            lambda route: route.fulfill(
+                status=402, content_type="application/json", body=json.dumps(QUOTA_ERROR)
+            ),
+        )
+        _say(page, "roll 1d20", mode="action")
+        error = page.locator("#composer-error")
+        expect(error).to_have_text(
+            "You have 0 credits available; this needs 5. Ask staff for a quota grant or wait "
+            "for your plan's next grant; your usage is at the usage page."
+        )
+        expect(error.locator("a")).to_have_count(1)
+        expect(error.locator("a")).to_have_text("the usage page")
+        expect(error.locator("a")).to_have_attribute("href", "/usage/")
+        page.unroute("**/room/actions")
+
+        # A paste longer than the limit: what was cut is said next to the counter.
+        body = page.locator("#composer-body")
+        counter = page.locator("#composer-count")
+        body.fill("ab")
+        page.evaluate("text => navigator.clipboard.writeText(text)", "y" * 4100)
+        body.press("End")
+        body.press("Control+V")
+        expect(body).to_have_value("ab" + "y" * 3998)
+        expect(counter).to_be_visible()
+        expect(counter).to_have_text(
+            "0 characters left — Only the first 4000 characters fit: 102 pasted characters "
+            "were left out."
+        )
+        expect(counter).to_have_class("muted small composer__count composer__count--cut")
+        body.press("Backspace")  # edited: the counter alone again
+        expect(counter).to_have_text("1 characters left")
+        expect(counter).to_have_class("muted small composer__count")
+        # A paste that fits says nothing more than the counter.
+        body.fill("")
+        page.evaluate("text => navigator.clipboard.writeText(text)", "z" * 3700)
+        body.press("Control+V")
+        expect(body).to_have_value("z" * 3700)
+        expect(counter).to_have_text("300 characters left")
+        body.fill("")
+
+        # Cancels that come too late: the turn ends done anyway, and the page says so, whether
+        # its last event arrives (job-a) or the panel no longer lists it (job-b).
+        server = {"job-a": _job("job-a", "running", cancel_requested=True)}
+        server["job-b"] = _job("job-b", "succeeded", cancel_requested=True)
+
+        def answer(job_id, **override):
+            # Playwright passes the request too to a handler that takes two arguments.
+            return lambda route: route.fulfill(json={**server[job_id], **override})
+
+        for job_id in ("job-a", "job-b"):
+            still_running = answer(job_id, status="running", cancel_requested=True)
+            page.route(f"**/room/jobs/{job_id}/cancel", still_running)
+            page.route(f"**/room/jobs/{job_id}", answer(job_id))
+        click = """job => {
+            document.dispatchEvent(new CustomEvent("room:job", {detail: job}));
+            document.querySelector(`#turn-jobs li[data-job="${job.id}"] button`).click();
+        }"""
+        note = page.locator("#turn-jobs-error")
+        with page.expect_request("**/room/jobs/job-a"):
+            page.evaluate(click, _job("job-a", "running"))
+        expect(page.locator("#turn-jobs li")).to_have_count(0)
+        expect(note).to_be_hidden()  # still running: nothing to say yet
+        server["job-a"] = _job("job-a", "succeeded", cancel_requested=True)
+        page.evaluate(
+            """job => document.dispatchEvent(new CustomEvent("room:event", {detail: {
+                type: "event", event_type: "turn.job", payload: job}}))""",
+            server["job-a"],
+        )
+        expect(note).to_be_visible()
+        expect(note).to_have_text("Too late to cancel: the turn had already ended (Done).")
+
+        page.evaluate("() => { document.getElementById('turn-jobs-error').hidden = true; }")
+        page.evaluate(click, _job("job-b", "running"))
+        expect(note).to_be_visible()
+        expect(note).to_have_text("Too late to cancel: the turn had already ended (Done).")
+    finally:
+        context.close()

@@ -1,0 +1,190 @@
+"""The scripted agent reads the table kindly: suggestions that fit who asks, forgiving phrasing
+and typos (asked about, never acted on), one wording for refusals and narration fit for the room.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.turns.agents.scripted import ScriptedAgent
+from apps.turns.types import ToolInfo, ToolOutcome, TurnContext
+from tests.turns.conftest import make_table
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+
+pytestmark = pytest.mark.django_db
+
+WRITES = ("attack", "combat_move", "combat_end_turn", "dice_roll")
+
+
+def test_gm_suggestions_never_take_a_players_turn(live_domains, gm, player):
+    table, start = dnd_table_in_combat(gm, player)
+    # Ilsa (a player character) is up: nothing the GM is offered acts for her.
+    assert start.output.suggestions == ("describe",)
+    attack = table.run(player, "attack goblin 2", job_id="p-attack")
+    assert attack.output.suggestions == ("end turn",)
+    # The player ends the turn; a monster is up, which is nothing for the player to do.
+    ended = table.run(player, "end turn", job_id="p-end")
+    assert ended.texts == [("Goblin 2 is up (round 1) after Ilsa.", "trigger")]
+    assert ended.output.suggestions == ()
+    # The GM plays the monster whose turn it is: "goblin" is the goblin that is up (mon-3).
+    bite = table.run(gm, "goblin attacks Ilsa", job_id="g-attack")
+    assert [o.structured["attacker_id"] for o in bite.caller.outcomes if o.tool == "attack"] == [
+        "mon-3"
+    ]
+    assert bite.output.suggestions == ("end turn",)
+    handed = table.run(gm, "end turn", job_id="g-end")
+    assert handed.output.suggestions == ("goblin attacks Ilsa", "end turn")
+    # Each suggestion works as written.
+    assert table.run(gm, "goblin attacks Ilsa", job_id="g-attack-2").tools[-1] == "attack"
+    back = table.run(gm, "end turn", job_id="g-end-2")
+    assert "Ilsa" in back.texts[0][0]
+    assert back.output.suggestions == ("describe",)
+    # A player names only their own character as the attacker.
+    refused = table.run(player, "goblin attacks Ilsa", job_id="p-as-goblin")
+    assert refused.texts == [("You can only act as your own character.", "requester")]
+    assert "attack" not in refused.tools
+
+
+class _Stub:
+    """A call_tool that answers from a table of structured results."""
+
+    def __init__(self, results: dict[str, dict[str, Any]]) -> None:
+        self.results = results
+        self.calls: list[str] = []
+
+    def __call__(self, tool: str, arguments: Any) -> ToolOutcome:
+        self.calls.append(tool)
+        return ToolOutcome(tool=tool, step=len(self.calls), ok=True, structured=self.results[tool])
+
+
+def _stub_turn(text: str, **extra: Any) -> TurnContext:
+    names = ("attack", "combat_status", "combat_end_turn")
+    return TurnContext(
+        job_id="stub",
+        system_id="dnd5e",
+        phase="combat",
+        role="player",
+        task="action",
+        text=text,
+        tools=tuple(ToolInfo(n, "", {"type": "object", "properties": {}}) for n in names),
+        character_id="pc-1",
+        **extra,
+    )
+
+
+def _combatant(entity_id: str, name: str, kind: str) -> dict[str, Any]:
+    return {"character": {"id": entity_id, "name": name, "kind": kind, "status": "unhurt"}}
+
+
+@pytest.mark.parametrize("hit", [True, False])
+def test_an_attack_on_your_turn_suggests_end_turn_hit_or_miss(hit):
+    result = {
+        "attack": "Longsword",
+        "hit": hit,
+        "critical": False,
+        "to_hit": {"total": 15 if hit else 4, "natural": 12 if hit else 1},
+        "damage": {"total": 5, "damage_type": "slashing", "effect": {}},
+    }
+    combat = {
+        "current": "pc-1",
+        "order": [_combatant("pc-1", "Ilsa", "pc"), _combatant("mon-2", "Goblin", "monster")],
+    }
+    stub = _Stub({"combat_status": {"combat": combat}, "attack": result})
+    output = ScriptedAgent().run_turn(_stub_turn("attack the goblin"), stub)
+    assert stub.calls == ["combat_status", "attack"]
+    assert output.suggestions == ("end turn",)
+
+
+def test_forgiving_phrasing_maps_to_the_grammar(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    swing = table.run(player, "I swing my sword at the goblin!", job_id="swing")
+    assert swing.tools == ["combat_status", "attack"]
+    assert swing.caller.outcomes[-1].structured["target_id"] == "mon-2"
+    assert swing.caller.outcomes[-1].structured["attack"] == "Longsword"  # "my sword" is colour
+    # Understood and sent (the rules then say Ilsa's action is spent), not the help list.
+    for text in ("⚔️ attack goblin 🗡️", "I hit the goblin 2 with my longsword.", "Stab goblin"):
+        again = table.run(player, text, job_id=text)
+        assert again.tools == ["combat_status", "attack"], text
+        assert again.texts == [
+            ("That cannot happen: Ilsa has no action left this turn.", "requester")
+        ], text
+    for text, expression in [("Roll a d20", "1d20"), ("roll d20", "1d20"), ("roll a 2d6", "2d6")]:
+        rolled = table.run(player, text, job_id=text)
+        assert rolled.tools == ["dice_roll"], text
+        assert rolled.caller.outcomes[0].structured["expression"] == expression, text
+    for index, (text, square) in enumerate([("move to 4 3", [4, 3]), ("move 4,4", [4, 4]),
+                                            ("Move to (3, 4).", [3, 4])]):  # fmt: skip
+        moved = table.run(player, text, job_id=f"move-{index}")
+        assert moved.caller.outcomes[0].structured["to"] == square, text
+
+
+def test_initiative_and_moves_off_the_map_get_answers_not_the_help_list(live_domains, gm, player):
+    lobby = make_table("dnd5e", gm, player)
+    assert lobby.run(player, "I roll for initiative", job_id="init").texts == [
+        ("Initiative is rolled for everyone when the GM starts combat.", "requester")
+    ]
+    table, _start = dnd_table_in_combat(gm, player)
+    assert table.run(player, "roll initiative", job_id="init-2").texts == [
+        ("Initiative was rolled when combat began; it is Ilsa's turn.", "requester")
+    ]
+    before = table.revision()
+    for text, answer in [
+        ("move to -1, 2", "(-1, 2) is outside the map: columns and rows count from 0."),
+        ("move to 12 0", "(12, 0) is outside the map (columns 0–11, rows 0–5)."),
+        ("move 3, 6", "(3, 6) is outside the map (columns 0–11, rows 0–5)."),
+        ("move to 500, 1", "(500, 1) is outside the map."),
+    ]:
+        run = table.run(player, text, job_id=text)
+        assert run.texts == [(answer, "requester")], text
+        assert not set(run.tools) - {"combat_move"}, text
+    assert table.revision() == before
+
+
+def test_typos_are_asked_about_never_acted_on(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+    for text, command in [
+        ("atack the gobin", "attack the goblin"),
+        ("attack the gobin", "attack the goblin"),
+        ("atack goblin 2", "attack goblin 2"),
+        ("chek perception", "check perception"),
+    ]:
+        run = table.run(player, text, job_id=text)
+        assert run.texts[0][1] == "requester", text
+        assert run.texts[0][0].endswith(f"Did you mean: {command}?"), text
+        assert run.output.suggestions == (command,), text
+        assert not set(run.tools) & set(WRITES), text
+    assert table.run(player, "attack the gobin", job_id="gobin").texts == [
+        ("I cannot find “the gobin” here. Did you mean: attack the goblin?", "requester")
+    ]
+    # Nothing close enough, or two names as close: the list of who is present, as before.
+    assert table.run(player, "attack the orc", job_id="orc").texts == [
+        ("I cannot find “the orc” here. Present: Ilsa, Goblin 2, Goblin.", "requester")
+    ]
+    assert table.revision() == before
+    # The suggestion then works as written.
+    assert table.run(player, "attack the goblin", job_id="attack").tools[-1] == "attack"
+
+
+def test_refusals_are_one_sentence_in_one_wording(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(gm, "end combat", job_id="end")
+    texts = {table.run(player, "roll 0d6", job_id=f"bad-{n}").texts[0] for n in range(6)}
+    assert texts == {("That cannot happen: dice count 0 is outside 1..100.", "requester")}
+
+
+def test_a_public_look_names_who_looks(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    texts = {table.run(player, "look at goblin", job_id=f"look-{n}").texts[0] for n in range(6)}
+    assert texts == {
+        ("Ilsa studies the Goblin: unhurt.", "trigger"),
+        ("Ilsa looks the Goblin over: unhurt.", "trigger"),
+    }
+    assert all("You " not in text for text, _audience in texts)
+    gm_look = table.run(gm, "look at Ilsa", job_id="gm-look")
+    assert gm_look.texts[0][0] in (
+        "The GM studies Ilsa: unhurt.",
+        "The GM looks Ilsa over: unhurt.",
+    )
