@@ -532,7 +532,9 @@ def heal(call: Call) -> Outcome:
                     f"{_who(call, target['id'])} is {distance} ft away from {healer_name}; "
                     "a potion is given within 5 ft. Move closer first."
                 )
-        _spend(call, healer["id"], "action")
+        if healer["id"] in ((call.state.get("combat") or {}).get("budgets") or {}):
+            # Out of the fight (as for standing up), a potion costs no turn's action.
+            _spend(call, healer["id"], "action")
         result.update(healer_id=healer["id"], healer_name=healer_name)
     if amount is None:
         rolled = rules.dice.roll(POTION_OF_HEALING, call.rng)

@@ -313,12 +313,13 @@ def dnd_roster(s: Session) -> list[Entity]:
 
 
 def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
-    wanted = _clean_name(name).lower()
+    # Emoji and symbols are dropped on both sides: "🐉 Drake" is "Drake" as typed or named.
+    wanted = _clean_name(_normalize(name)).lower()
     for test in (
         lambda e: e.id.lower() == wanted,
-        lambda e: e.name.lower() == wanted,
+        lambda e: _normalize(e.name).lower() == wanted,
         lambda e: (e.monster_key or "").replace("_", " ") == wanted.replace("_", " "),
-        lambda e: e.name.lower().startswith(wanted),
+        lambda e: _normalize(e.name).lower().startswith(wanted),
     ):
         matches = [e for e in roster if test(e)]
         if matches:
@@ -345,7 +346,7 @@ def _close_name(roster: list[Entity], wanted: str) -> str | None:
     """The one name (as a table would say it) close to a misspelt `wanted`, or None."""
     spoken: dict[str, str] = {}
     for e in roster:
-        spoken.setdefault(e.name.lower(), _spoken(e))
+        spoken.setdefault(_normalize(e.name).lower(), _spoken(e))
         if e.monster_key:
             spoken.setdefault(e.monster_key.replace("_", " "), e.monster_key.replace("_", " "))
     close = difflib.get_close_matches(wanted, list(spoken), n=2, cutoff=TYPO_CUTOFF)
@@ -477,7 +478,10 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
 def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
     """The attacker of "<name> attacks <target>": the player's own character only; for the GM,
     whoever the name fits, the combatant whose turn it is first ("goblin" is the goblin up)."""
-    current = _current_combatant(s) if s.turn.is_gm else None
+    wanted = _clean_name(_normalize(name)).lower()
+    exact = any(e.id.lower() == wanted or _normalize(e.name).lower() == wanted for e in roster)
+    # An exact name or id is that creature; otherwise the one up fits first.
+    current = _current_combatant(s) if s.turn.is_gm and not exact else None
     up = [e for e in roster if e.id == current]
     try:
         attacker = resolve(s, up, name) if up else None
@@ -650,16 +654,24 @@ def _death_save_failures_text(who: str, effect: Mapping[str, Any]) -> str:
 def dnd_heal(s: Session, m: re.Match[str]) -> None:
     """A player's character gives a potion (the rules roll it); the GM heals N, or a potion."""
     s.require("heal", what=_("heal"), seen_by_all=True)
+    roster = dnd_roster(s)
+    named, amount_text = m["target"], m["amount"]
+    whole = f"{named} {amount_text}"
+    if amount_text is not None and m.group(0).lower().endswith(whole.lower()):
+        # No "for"/"hp" between them: a name that ends in the number ("goblin 2") is one.
+        wanted = _clean_name(_normalize(whole)).lower()
+        if any(_normalize(e.name).lower() == wanted for e in roster):
+            named, amount_text = whole, None
     arguments: dict[str, Any] = {}
-    if s.turn.is_gm and m["amount"] is not None:
-        amount = _integer(m["amount"])
+    if s.turn.is_gm and amount_text is not None:
+        amount = _integer(amount_text)
         low, high = s.bounds("heal", "amount", (1, 10000))
         if not low <= amount <= high:
             raise Refusal(_("Heal %(low)s to %(high)s hit points.") % {"low": low, "high": high})
         arguments["amount"] = amount
     elif not s.turn.is_gm:
         arguments["healer_id"] = acting_character(s, what=_("give a potion of healing"))
-    target = resolve(s, dnd_roster(s), m["target"])
+    target = resolve(s, roster, named)
     result = s.call("heal", target_id=target.id, **arguments)
     if "healed" not in result:  # a monster's numbers are the GM's alone
         s.say(_("%(target)s is healed.") % {"target": target.name})
@@ -671,6 +683,7 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         else _("%(target)s recovers %(healed)s HP (now %(hp)s).")
     ) % values
     potion = result.get("potion")
+    opener = ""
     if potion:
         roll = {"expression": potion["expression"], "total": potion["total"]}
         if result.get("healer_id") == target.id:
@@ -682,8 +695,13 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         else:
             opener = _("A potion of healing (%(expression)s = %(total)s).")
         healer = result.get("healer_name", "")
-        text = opener % {**roll, "healer": healer, "target": target.name} + " " + text
-    s.say(text)
+        opener = opener % {**roll, "healer": healer, "target": target.name}
+    if target.kind == "monster":
+        # A monster's hit points are the GM's alone, even when the GM heals it in public.
+        s.say(" ".join(filter(None, [opener, _("%(target)s is healed.") % values])))
+        s.say(text, audience="gm")
+        return
+    s.say(" ".join(filter(None, [opener, text])))
 
 
 def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
@@ -1202,8 +1220,10 @@ def _normalize(text: str) -> str:
 
 def _readings(system_id: str, text: str) -> list[str]:
     """The text as written, then in the grammar's words: first person and synonyms rewritten."""
+    written = " ".join(text.split())
     text = _normalize(text)
-    readings = [text]
+    # As written first: free text (a fact, a question) keeps its "?" and symbols.
+    readings = [written, text] if written != text else [text]
     spoken = FIRST_PERSON.sub("", text)
     for pattern, replacement in REWRITES if system_id == "dnd5e" else REWRITES[3:]:
         spoken = pattern.sub(replacement, spoken, count=1)

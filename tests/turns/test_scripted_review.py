@@ -1,0 +1,59 @@
+"""The scripted GM's names and numbers: a monster's hit points stay the GM's when the GM heals
+it, a named creature is that creature, names with symbols resolve, free text is kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.domains.client import principal_for
+from tests.turns.conftest import make_table
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_gm_heal_of_a_monster_never_shows_its_hp_to_the_room(live_domains, gm, player):
+    table, _ = dnd_table_in_combat(gm, player)
+    table.run(player, "attack goblin 2", job_id="hit")
+    for n, text in enumerate(["heal goblin 2 for 3", "heal Goblin 2 for 1"]):
+        run = table.run(gm, text, job_id=f"heal-{n}")
+        public = [t for t, audience in run.texts if audience == "trigger"]
+        gm_only = [t for t, audience in run.texts if audience == "gm"]
+        assert public == ["Goblin 2 is healed."]
+        assert len(gm_only) == 1 and "HP (now" in gm_only[0]
+
+
+def test_heal_goblin_2_is_goblin_2_not_two_hit_points(live_domains, gm, player):
+    table, _ = dnd_table_in_combat(gm, player)
+    table.run(player, "attack goblin 2", job_id="hit")
+    run = table.run(gm, "heal goblin 2", job_id="heal")
+    (heal,) = [o for o in run.caller.outcomes if o.tool == "heal"]
+    assert (heal.ok, heal.structured["target_id"], heal.structured["source"]) == (
+        True, "mon-3", "potion_of_healing"
+    )  # fmt: skip
+
+
+def test_a_gm_naming_a_monster_exactly_acts_as_that_one(live_domains, gm, player):
+    table, _ = dnd_table_in_combat(gm, player)  # Ilsa, Goblin 2 (mon-3), Goblin (mon-2)
+    table.run(player, "end turn", job_id="end")  # Goblin 2 is up
+    run = table.run(gm, "Goblin attacks Ilsa", job_id="attack")
+    # Goblin (mon-2) is named: it is not its turn, so nobody attacks.
+    assert [o.tool for o in run.caller.outcomes if o.tool == "attack" and o.ok] == []
+    assert run.texts == [("That cannot happen: it is Goblin 2's turn, not Goblin's.", "requester")]
+
+
+def test_a_character_whose_name_has_an_emoji_can_be_looked_at(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    made = table.call(player, "character_create", name="🐉 Drake", template="fighter")
+    table.characters[principal_for(player)] = made.structured["character"]["id"]
+    table.run(gm, "set phase play", job_id="phase")
+    run = table.run(gm, "look at 🐉 Drake", job_id="look")
+    assert "Did you mean" not in run.texts[0][0]
+    assert "Drake" in run.texts[0][0]
+
+
+def test_a_recorded_fact_keeps_its_question_mark(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="phase")
+    run = table.run(gm, "record fact Who poisoned the king?", job_id="fact")
+    assert run.texts[0][0].endswith("Who poisoned the king?")
