@@ -36,8 +36,9 @@ def test_heal_goblin_2_is_goblin_2_not_two_hit_points(live_domains, gm, player):
 def test_a_gm_naming_a_monster_exactly_acts_as_that_one(live_domains, gm, player):
     table, _ = dnd_table_in_combat(gm, player)  # Ilsa, Goblin 2 (mon-3), Goblin (mon-2)
     table.run(player, "end turn", job_id="end")  # Goblin 2 is up
-    run = table.run(gm, "Goblin attacks Ilsa", job_id="attack")
-    # Goblin (mon-2) is named: it is not its turn, so nobody attacks.
+    run = table.run(gm, "mon-2 attacks Ilsa", job_id="attack")
+    # Goblin (mon-2) is named by its id: it is not its turn, so nobody attacks ("goblin
+    # attacks Ilsa", the kind, is the goblin that is up).
     assert [o.tool for o in run.caller.outcomes if o.tool == "attack" and o.ok] == []
     assert run.texts == [("That cannot happen: it is Goblin 2's turn, not Goblin's.", "requester")]
 

@@ -479,10 +479,15 @@ def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
     """The attacker of "<name> attacks <target>": the player's own character only; for the GM,
     whoever the name fits, the combatant whose turn it is first ("goblin" is the goblin up)."""
     wanted = _clean_name(_normalize(name)).lower()
-    exact = any(e.id.lower() == wanted or _normalize(e.name).lower() == wanted for e in roster)
-    # An exact name or id is that creature; otherwise the one up fits first.
-    current = _current_combatant(s) if s.turn.is_gm and not exact else None
+    current = _current_combatant(s) if s.turn.is_gm else None
     up = [e for e in roster if e.id == current]
+    # A kind ("goblin") is the one of that kind whose turn it is; any other exact name or id
+    # ("mon-2", "Orc" beside an Orc Captain) is that creature, up or not.
+    kind_of_up = bool(up) and (up[0].monster_key or "").replace("_", " ") == wanted
+    if not kind_of_up and any(
+        e.id.lower() == wanted or _normalize(e.name).lower() == wanted for e in roster
+    ):
+        up = []
     try:
         attacker = resolve(s, up, name) if up else None
     except Refusal:
