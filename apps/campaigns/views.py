@@ -361,11 +361,7 @@ def character_new(request, campaign_id):
         )
         return redirect("campaign-detail", campaign_id=campaign.id)
     if not selectors.character_creation_open(campaign=campaign, role=membership.role):
-        messages.info(
-            request,
-            _("New characters can't be created during %(phase)s; come back once the GM ends it.")
-            % {"phase": campaign.phase},
-        )
+        # The campaign page says why, where its button would be.
         return redirect("campaign-detail", campaign_id=campaign.id)
     token = request.POST.get("form_token") or uuid.uuid4().hex
     if request.method == "POST":

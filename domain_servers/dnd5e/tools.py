@@ -523,7 +523,12 @@ def heal(call: Call) -> Outcome:
             blocking = sorted(set(healer["conditions"]) & rules.CANNOT_ACT)
             state = "dead" if rules.is_dead(healer) else " and ".join(blocking)
             raise invalid(f"{healer_name} cannot give a potion while {state}")
-        positions = (call.state.get("combat") or {}).get("positions") or {}
+        combat = call.state.get("combat") or {}
+        fighting = healer["id"] in (combat.get("budgets") or {})
+        if fighting and _current_id(combat) != healer["id"]:
+            # Whose turn it is comes first: out of turn, nothing else matters.
+            raise invalid(f"it is {_who(call, _current_id(combat))}'s turn, not {healer_name}'s")
+        positions = combat.get("positions") or {}
         here, there = positions.get(healer["id"]), positions.get(target["id"])
         if healer is not target and here is not None and there is not None:
             distance = rules.grid_distance(here, there)
@@ -532,7 +537,7 @@ def heal(call: Call) -> Outcome:
                     f"{_who(call, target['id'])} is {distance} ft away from {healer_name}; "
                     "a potion is given within 5 ft. Move closer first."
                 )
-        if healer["id"] in ((call.state.get("combat") or {}).get("budgets") or {}):
+        if fighting:
             # Out of the fight (as for standing up), a potion costs no turn's action.
             _spend(call, healer["id"], "action")
         result.update(healer_id=healer["id"], healer_name=healer_name)
@@ -592,8 +597,10 @@ def stand_up(call: Call) -> Outcome:
         raise invalid(f"{who} is dead")
     if "prone" not in char["conditions"]:
         raise invalid(f"{who} is not prone")
-    if char["hp"]["current"] == 0 or set(char["conditions"]) & rules.CANNOT_ACT:
-        raise invalid(f"{who} cannot stand up while {', '.join(char['conditions'])}")
+    if char["hp"]["current"] == 0:
+        raise invalid(f"{who} cannot stand up while unconscious at 0 HP")
+    if blocking := sorted(set(char["conditions"]) & rules.CANNOT_ACT):
+        raise invalid(f"{who} cannot stand up while {' and '.join(blocking)}")
     held = sorted(set(char["conditions"]) & {"grappled", "restrained"})
     if held or char["speed"] == 0:
         why = f"while {', '.join(held)}" if held else "with a speed of 0"
@@ -627,12 +634,30 @@ def stand_up(call: Call) -> Outcome:
 def death_save(call: Call) -> Outcome:
     char = _char(call, "character_id")
     _require_control(call, char)
+    combat = call.state.get("combat")
+    fighting = bool(combat) and char["id"] in combat["budgets"]
+    if fighting:
+        # One save per turn, on the dying character's own turn (5e: at its start).
+        current = _current_id(combat)
+        if current != char["id"]:
+            raise invalid(f"it is {_who(call, current)}'s turn, not {_who(call, char['id'])}'s")
+        if combat["budgets"][char["id"]].get("death_save_made"):
+            raise invalid(f"{_who(call, char['id'])} has already made a death save this turn")
     result = rules.death_save(char, call.rng, who=_who_char(call))
-    result["character_id"] = char["id"]
+    result.update(character_id=char["id"], character_name=_who(call, char["id"]))
+    entity_ids = [char["id"]]
+    if fighting:
+        combat["budgets"][char["id"]]["death_save_made"] = 1
+        if rules.is_dead(char) and any(
+            not rules.is_dead(call.state["characters"][e["id"]]) for e in combat["order"]
+        ):
+            # The dead do not keep the turn: it passes as "end turn" would pass it.
+            result["current"] = _advance_turn(call)
+            entity_ids.append(result["current"])
     return Outcome(
         result,
         scopes=[f"character:{char['id']}", *_combat_scopes(call, char["id"])],
-        entity_ids=[char["id"]],
+        entity_ids=entity_ids,
     )
 
 
@@ -716,10 +741,9 @@ def combat_status(call: Call) -> View:
     return View({"combat": _combat_view(call)})
 
 
-def combat_end_turn(call: Call) -> Outcome:
+def _advance_turn(call: Call) -> str:
+    """Pass the turn to the next living combatant (a new round after the last); its id."""
     combat = _combat(call)
-    current = call.state["characters"][_current_id(combat)]
-    _require_control(call, current)
     chars = call.state["characters"]
     size = len(combat["order"])
     index = combat["turn_index"]
@@ -733,6 +757,14 @@ def combat_end_turn(call: Call) -> Outcome:
     combat["turn_index"] = index
     next_id = _current_id(combat)
     combat["budgets"][next_id] = _fresh_budget(chars[next_id])
+    return next_id
+
+
+def combat_end_turn(call: Call) -> Outcome:
+    combat = _combat(call)
+    current = call.state["characters"][_current_id(combat)]
+    _require_control(call, current)
+    next_id = _advance_turn(call)
     return Outcome(
         {"ended": current["id"], "current": next_id, "round": combat["round"]},
         scopes=["combat"],

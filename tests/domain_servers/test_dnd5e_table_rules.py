@@ -323,10 +323,43 @@ def test_standing_up_outside_combat_is_free_but_not_at_0_hp(dnd: Game) -> None:
     hp = _hp(dnd, ids["ash"])
     dnd.write("damage_apply", {"target_id": ids["ash"], "amount": hp["current"]})
     assert dnd.fail("stand_up", {"character_id": ids["ash"]}, sub=PLAYER)["message"] == (
-        "Ash cannot stand up while prone, unconscious"
+        "Ash cannot stand up while unconscious at 0 HP"
     )
     dnd.write("heal", {"target_id": ids["ash"], "amount": 3})
     dnd.write("condition_add", {"target_id": ids["ash"], "condition": "grappled"})
     assert dnd.fail("stand_up", {"character_id": ids["ash"]}, sub=PLAYER)["message"] == (
         "Ash cannot stand up while grappled"
     )
+
+
+def test_a_dying_character_makes_one_death_save_on_its_own_turn(dnd: Game, monkeypatch) -> None:
+    from domain_servers.common.random_stream import RandomStream
+
+    ids = _table(dnd)
+    dnd.write("damage_apply", {"target_id": ids["ash"], "amount": 12})  # to 0 HP, dying
+    _turn_of(dnd, ids["goblin"])
+    error = dnd.fail("death_save", {"character_id": ids["ash"]}, sub=PLAYER)
+    assert error["message"] == "it is Goblin's turn, not Ash's"
+    _turn_of(dnd, ids["ash"])
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 12)  # a success
+    first = dnd.write("death_save", {"character_id": ids["ash"]}, sub=PLAYER)
+    error = dnd.fail("death_save", {"character_id": ids["ash"]}, sub=PLAYER)
+    assert (first["outcome"], error["message"]) == (
+        "success", "Ash has already made a death save this turn"
+    )  # fmt: skip
+
+
+def test_a_character_who_dies_on_its_own_turn_passes_the_turn(dnd: Game, monkeypatch) -> None:
+    from domain_servers.common.random_stream import RandomStream
+
+    ids = _table(dnd)
+    dnd.write("damage_apply", {"target_id": ids["ash"], "amount": 12})  # to 0 HP
+    for _ in range(2):  # each hit at 0 HP is a death-save failure
+        dnd.write("damage_apply", {"target_id": ids["ash"], "amount": 1})
+    _turn_of(dnd, ids["ash"])
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 5)  # a failed save
+    result = dnd.write("death_save", {"character_id": ids["ash"]}, sub=PLAYER)
+    status = dnd.read("combat_status")["combat"]
+    # The turn passed to the next living combatant.
+    assert (result["outcome"], result["current"]) == ("dead", status["current"])
+    assert status["current"] in (ids["bram"], ids["goblin"])

@@ -109,3 +109,22 @@ def test_the_dice_panel_gets_everyones_initiative_when_combat_starts():
         {"tool": "combat_start", "label": "Initiative · Ilsa", "total": 17},
         {"tool": "combat_start", "label": "Initiative · Goblin", "total": 9},
     ]
+
+
+def test_the_dice_panel_gets_a_potion_and_a_death_save():
+    potion = dice.roll("2d4+2", Scripted([3, 2]))
+    heal = Operation(
+        step=1, tool="heal",
+        result={"structuredContent": {"potion": potion, "target_name": "Bram", "healed": 7}},
+    )  # fmt: skip
+    save = Operation(
+        step=2, tool="death_save",
+        result={"structuredContent": {"natural": 4, "outcome": "failure",
+                                      "character_name": "Lyra"}},
+    )  # fmt: skip
+    assert dice_from([heal, save]) == [
+        {"tool": "heal", "label": "Potion of healing · Bram", "expression": "2d4+2",
+         "total": 7, "addends": [3, 2, 2], "dropped": []},
+        {"tool": "death_save", "label": "Death save · Lyra", "expression": "d20", "total": 4,
+         "result": "failure"},
+    ]  # fmt: skip

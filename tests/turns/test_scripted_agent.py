@@ -199,7 +199,7 @@ def test_narrative_intents(live_domains, gm, player):
          "requester"),
     ]  # fmt: skip
     secret = table.run(gm, "record fact The duke is a vampire gm only", job_id="f0")
-    assert secret.texts == [("Noted: The duke is a vampire", "gm")]
+    assert secret.texts == [("Noted: The duke is a vampire.", "gm")]
     assert table.run(gm, "set phase play", job_id="p").texts == [
         ("The campaign moves from lobby to play.", "trigger")
     ]
@@ -226,7 +226,7 @@ def test_narrative_intents(live_domains, gm, player):
         ("Scene: The Drowned Chapel.", "trigger")
     ]
     assert table.run(gm, "record fact The chapel bell is cracked", job_id="f1").texts == [
-        ("Noted: The chapel bell is cracked", "trigger")
+        ("Noted: The chapel bell is cracked.", "trigger")
     ]
     assert table.run(player, "roll 1d6", job_id="r").texts == [
         ("The dice tumble: 1d6 = 1.", "trigger")
@@ -358,9 +358,9 @@ def test_a_gm_only_action_keeps_its_fact_secret_and_refuses_what_everyone_sees(
     table.run(gm, "set phase play", job_id="p")
     secret = table.run(gm, "record fact The heir is a changeling", job_id="f",
                        trigger_audience="gm")  # fmt: skip
-    assert secret.texts == [("Noted: The heir is a changeling", "gm")]
+    assert secret.texts == [("Noted: The heir is a changeling.", "gm")]
     bracketed = table.run(gm, "record fact The butler lied (gm only)", job_id="f2")
-    assert bracketed.texts == [("Noted: The butler lied", "gm")]
+    assert bracketed.texts == [("Noted: The butler lied.", "gm")]
     for text, what in (
         ("create clock Ritual with 4 segments", "create a clock"),
         ("open scene The Vampire Lair", "open a scene"),
@@ -444,7 +444,8 @@ def test_dnd5e_a_player_drinks_a_potion_and_stands_up_on_their_turn(live_domains
         "potion_of_healing", ilsa, ilsa,
     )  # fmt: skip
     assert potion.texts == [
-        ("Ilsa drinks a potion of healing (2d4+2 = 8). Ilsa recovers 8 HP (now 9).", "trigger")
+        ("Ilsa drinks a potion of healing (2d4+2 = 8). Ilsa recovers 8 HP (now 9).", "trigger"),
+        ("Players heal with a potion of healing (2d4+2); only the GM sets an amount.", "requester"),
     ]
     # The potion took Ilsa's action: no second one this turn.
     assert table.run(player, "heal Ilsa", job_id="potion-2").texts == [

@@ -58,3 +58,18 @@ def test_a_recorded_fact_keeps_its_question_mark(live_domains, gm, player):
     table.run(gm, "set phase play", job_id="phase")
     run = table.run(gm, "record fact Who poisoned the king?", job_id="fact")
     assert run.texts[0][0].endswith("Who poisoned the king?")
+
+
+def test_a_gm_does_not_spend_a_players_turn_without_naming_their_character(
+    live_domains, gm, player
+):
+    table, start = dnd_table_in_combat(gm, player)  # Ilsa (the player's) is up
+    run = table.run(gm, "attack goblin", job_id="gm-attack")
+    assert run.texts == [(
+        "It is Ilsa's turn: their player acts. To act for them, name them "
+        "(“Ilsa attacks the goblin”).",
+        "requester",
+    )]  # fmt: skip
+    assert [o.tool for o in run.caller.outcomes if o.tool == "attack"] == []
+    named = table.run(gm, "Ilsa attacks goblin", job_id="gm-named")
+    assert [o.ok for o in named.caller.outcomes if o.tool == "attack"] == [True]

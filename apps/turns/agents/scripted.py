@@ -376,11 +376,21 @@ def _current_combatant(s: Session) -> str | None:
 
 
 def acting_character(s: Session, *, what: str) -> str:
-    """The requester's bound character; a GM without one acts as the current combatant."""
+    """The requester's bound character; a GM without one acts as the current monster (a
+    player's character acts for its player: the GM names it to act for them)."""
     if s.turn.character_id:
         return s.turn.character_id
     if s.turn.is_gm:
         current = _current_combatant(s)
+        up = next((e for e in dnd_roster(s) if e.id == current), None) if current else None
+        if up is not None and up.kind != "monster":
+            raise Refusal(
+                _(
+                    "It is %(who)s's turn: their player acts. To act for them, name them "
+                    "(“%(who)s attacks the goblin”)."
+                )
+                % {"who": up.name}
+            )
         if current:
             return current
         raise Refusal(
@@ -641,8 +651,12 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
     s.require("death_save", what=what, seen_by_all=True)
     character_id = acting_character(s, what=what)
     result = s.call("death_save", character_id=character_id)
-    who = _name_of(dnd_roster(s), character_id)
-    s.say(str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": result["natural"]})
+    roster = dnd_roster(s)
+    who = _name_of(roster, character_id)
+    text = str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": result["natural"]}
+    if result.get("current"):  # the dead pass the turn
+        text += " " + _("%(next)s is up.") % {"next": _name_of(roster, result["current"])}
+    s.say(text)
 
 
 def _death_save_failures_text(who: str, effect: Mapping[str, Any]) -> str:
@@ -707,14 +721,20 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         s.say(text, audience="gm")
         return
     s.say(" ".join(filter(None, [opener, text])))
+    if amount_text is not None and not s.turn.is_gm:
+        note = _("Players heal with a potion of healing (2d4+2); only the GM sets an amount.")
+        s.say(note, audience="requester")
 
 
 def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
     what = _("stand up")
     if s.turn.is_gm and not s.offered("stand_up") and s.offered("condition_remove"):
-        # The GM's rows carry condition_remove instead: a ruling, free of movement.
+        # The GM's rows carry condition_remove instead: a ruling, free of movement, for
+        # whoever is up (a player's character too: a ruling spends none of its turn).
         s.require("condition_remove", what=what, seen_by_all=True)
-        character_id = acting_character(s, what=what)
+        character_id = s.turn.character_id or _current_combatant(s)
+        if not character_id:
+            raise Refusal(_("Nobody is up: say who stands (a ruling needs a combat turn)."))
         s.call("condition_remove", target_id=character_id, condition="prone")
         s.say(_("%(who)s gets back up.") % {"who": _name_of(dnd_roster(s), character_id)})
         return
@@ -1059,7 +1079,8 @@ def nar_record_fact(s: Session, m: re.Match[str]) -> None:
     audience = "gm" if m["gm"] or s.turn.trigger_audience == "gm" else "public"
     s.call("fact_add", text=text, audience=audience)
     s.say(
-        s.pick(_("Noted: %(text)s"), _("It is established: %(text)s")) % {"text": text},
+        s.pick(_("Noted: %(text)s"), _("It is established: %(text)s"))
+        % {"text": _sentences([text])},
         audience="gm" if audience == "gm" else "trigger",
     )
 

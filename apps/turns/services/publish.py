@@ -118,6 +118,31 @@ def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
                         "total": entry.get("initiative"),
                     }
                 )
+        elif op.tool == "heal" and isinstance(s.get("potion"), dict):
+            potion = s["potion"]
+            dice.append(
+                {
+                    "tool": op.tool,
+                    "label": _("Potion of healing · %(name)s")
+                    % {"name": s.get("target_name") or s.get("target_id") or ""},
+                    "expression": potion.get("expression"),
+                    "total": potion.get("total"),
+                    "addends": roll_addends(potion),
+                    "dropped": roll_dropped(potion),
+                }
+            )
+        elif op.tool == "death_save":
+            outcome = str(s.get("outcome") or "").replace("_", " ")
+            dice.append(
+                {
+                    "tool": op.tool,
+                    "label": _("Death save · %(name)s")
+                    % {"name": s.get("character_name") or s.get("character_id") or ""},
+                    "expression": "d20",
+                    "total": s.get("natural"),
+                    "result": outcome,
+                }
+            )
         elif op.tool == "oracle_ask":
             dice.append(
                 {
