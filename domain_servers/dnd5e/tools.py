@@ -1106,7 +1106,8 @@ def tools() -> list[ToolSpec]:
             name="death_save",
             description=(
                 "Death saving throw at 0 HP: 10+ succeeds, 20 revives with 1 HP, 1 counts two "
-                "failures; three successes stabilise, three failures kill."
+                "failures; three successes stabilise, three failures kill. In combat once per "
+                "turn, on the character's own turn; one who dies then passes the turn."
             ),
             handler=death_save,
             write=True,
