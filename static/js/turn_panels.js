@@ -354,6 +354,18 @@ function renderCharacter(character, audience) {
   const tags = sheet.querySelector('[data-field="tags"]');
   if (tags) setText(tags, list(character.tags));
   setText(sheet.querySelector('[data-field="conditions"]'), list(character.conditions));
+  const savesRow = sheet.querySelector('[data-row="death-saves"]');
+  if (savesRow) {
+    // Only while dying: at 0 HP, neither dead nor stable.
+    const saves = character.death_saves;
+    const dying = Boolean(saves) && character.hp && character.hp.current === 0
+      && character.status !== "dead" && !(character.conditions || []).includes("stable");
+    savesRow.hidden = !dying;
+    if (dying) {
+      setText(savesRow.querySelector('[data-field="death-saves"]'),
+        t.death_saves.replace("%(successes)s", String(saves.successes)).replace("%(failures)s", String(saves.failures)));
+    }
+  }
   const notesRow = sheet.querySelector('[data-row="notes"]');
   if (notesRow) {
     // Only the GM's view of a character carries gm_notes; players never receive them.

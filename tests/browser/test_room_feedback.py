@@ -1,7 +1,8 @@
 """What the room page tells a player, end to end in a real browser against uvicorn: names in the
 narrow initiative list wrap between words and "Act as" stays on one line; the out-of-credits
 error links the usage page in place of its raw path; a paste cut by the length limit says so;
-and a cancel that came too late says so when the turn ends anyway."""
+a cancel that came too late says so when the turn ends anyway; and a dying character's card
+counts its death saves."""
 
 from __future__ import annotations
 
@@ -216,3 +217,78 @@ def test_credits_link_a_cut_paste_and_a_cancel_too_late_are_said(
         expect(note).to_have_text("Too late to cancel: the turn had already ended (Done).")
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_dying_characters_card_counts_its_death_saves(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.characters import character_create_for
+    from apps.domains.client import domain_call
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Last Breath",
+        players=[("ilsa@example.test", "Ilsa Player")],
+    )  # fmt: skip
+    gm_user, ilsa_user = users["gm@example.test"], users["ilsa@example.test"]
+    ilsa_id = character_create_for(
+        campaign=campaign, user=ilsa_user,
+        form_data={"name": "Ilsa", "template": "fighter", "level": 1},
+    ).character_id  # fmt: skip
+
+    def sheet():
+        return domain_call(
+            system_id="dnd5e", tool="character_get", arguments={"character_id": ilsa_id},
+            requester=gm_user, campaign_id=str(campaign.id),
+        ).structured["character"]  # fmt: skip
+
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        ilsa = _sign_in(contexts[0], asgi_server, "ilsa@example.test")
+        _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        row = ilsa.locator('#turn-character [data-row="death-saves"]')
+        expect(row).to_be_hidden()  # not dying
+        gm = _sign_in(contexts[1], asgi_server, "gm@example.test")
+        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        _say(gm, "set phase play", mode="action")
+        _settle(campaign, 1)
+        # Down to 0 HP (as a hit would put her), then her own death save refreshes the card.
+        domain_call(
+            system_id="dnd5e", tool="damage_apply", requester=gm_user,
+            campaign_id=str(campaign.id),
+            arguments={"target_id": ilsa_id, "amount": 12, "idempotency_key": "down-ilsa",
+                       "expected_revision": sheet_revision(campaign, gm_user)},
+        )  # fmt: skip
+        _say(ilsa, "death save", mode="action")
+        _settle(campaign, 2)
+        now = sheet()
+        saves = now["death_saves"]
+        if now["hp"]["current"] == 0 and "stable" not in now["conditions"]:
+            expect(row).to_be_visible()
+            expect(row.locator("dd")).to_have_text(
+                f"{saves['successes']} of 3 successes, {saves['failures']} of 3 failures"
+            )
+        else:  # a natural 20 brought her back to 1 HP
+            assert now["hp"]["current"] == 1
+            expect(row).to_be_hidden()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def sheet_revision(campaign, user) -> int:
+    from apps.domains.client import domain_call
+
+    return int(
+        domain_call(
+            system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
+            campaign_id=str(campaign.id),
+        ).authority_revision
+    )  # fmt: skip
