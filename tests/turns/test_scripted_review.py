@@ -73,3 +73,9 @@ def test_a_gm_does_not_spend_a_players_turn_without_naming_their_character(
     assert [o.tool for o in run.caller.outcomes if o.tool == "attack"] == []
     named = table.run(gm, "Ilsa attacks goblin", job_id="gm-named")
     assert [o.ok for o in named.caller.outcomes if o.tool == "attack"] == [True]
+
+
+def test_help_with_an_exclamation_mark_is_asked_for_not_misunderstood(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    (text, audience) = table.run(player, "help!", job_id="help").texts[0]
+    assert (text.startswith("I did not understand"), audience) == (False, "requester")

@@ -641,7 +641,7 @@ DEATH_SAVE_OUTCOMES = {
     "failure": gettext_lazy("%(who)s rolls %(natural)s on a death save: a failure."),
     "critical_failure": gettext_lazy("%(who)s rolls a 1 on a death save: two failures."),
     "stable": gettext_lazy("%(who)s rolls %(natural)s and is stable."),
-    "revived": gettext_lazy("%(who)s rolls a 20 and is back on their feet with 1 HP!"),
+    "revived": gettext_lazy("%(who)s rolls a 20 and comes to with 1 HP!"),
     "dead": gettext_lazy("%(who)s rolls %(natural)s on a death save and dies."),
 }
 
@@ -1338,7 +1338,8 @@ class ScriptedAgent:
                 session.say(str(refusal), audience="requester")
                 return session.output()
         if intent is None:
-            prefix = "" if HELP.fullmatch(text) else _("I did not understand that.") + " "
+            asked = HELP.fullmatch(text) or HELP.fullmatch(_normalize(text))  # "help!" too
+            prefix = "" if asked else _("I did not understand that.") + " "
             session.say(prefix + help_text(turn.system_id), audience="requester")
             return session.output()
         session.match = match
