@@ -45,3 +45,22 @@ def table_for(make_user, *, system_id: str, name: str, players=(), observers=())
             join(campaign, gm, users[email], role=role)
     room_get_or_create(campaign=campaign)
     return campaign, users
+
+
+def fighters_table(make_user, *, name: str, fighters):
+    """A dnd5e `table_for` whose one player, ilsa@example.test ("Ilsa Player"), has a level 1
+    fighter of each name in `fighters`. Returns (campaign, users by email, {character id:
+    name})."""
+    from apps.campaigns.services.characters import character_create_for
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name=name, players=[("ilsa@example.test", "Ilsa Player")]
+    )
+    mine = {}
+    for fighter in fighters:
+        binding = character_create_for(
+            campaign=campaign, user=users["ilsa@example.test"],
+            form_data={"name": fighter, "template": "fighter", "level": 1},
+        )  # fmt: skip
+        mine[binding.character_id] = fighter
+    return campaign, users, mine

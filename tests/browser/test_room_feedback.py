@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from tests.browser.conftest import table_for
+from tests.browser.conftest import fighters_table, table_for
+from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.turns.conftest import live_domains  # noqa: F401
@@ -34,13 +35,6 @@ WORD_LINES = """els => els.map((el) => {
 })"""
 
 
-def _open(page, url):
-    from playwright.sync_api import expect
-
-    page.goto(url)
-    expect(page.locator("#room")).to_have_attribute("data-state", "live")
-
-
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_initiative_names_wrap_between_words_and_act_as_stays_on_one_line(
@@ -52,17 +46,9 @@ def test_initiative_names_wrap_between_words_and_act_as_stays_on_one_line(
 ):
     from playwright.sync_api import expect
 
-    from apps.campaigns.services.characters import character_create_for
-
-    campaign, users = table_for(
-        make_user, system_id="dnd5e", name="Narrow Column",
-        players=[("ilsa@example.test", "Ilsa Player")],
-    )  # fmt: skip
-    for name in ("Ilsa Stormborn", "Brannoc Thundershield"):
-        character_create_for(
-            campaign=campaign, user=users["ilsa@example.test"],
-            form_data={"name": name, "template": "fighter", "level": 1},
-        )  # fmt: skip
+    campaign, _users, _mine = fighters_table(
+        make_user, name="Narrow Column", fighters=("Ilsa Stormborn", "Brannoc Thundershield")
+    )
     room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
     contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
     try:
@@ -230,18 +216,10 @@ def test_a_dying_characters_card_counts_its_death_saves(
 ):
     from playwright.sync_api import expect
 
-    from apps.campaigns.services.characters import character_create_for
     from apps.domains.client import domain_call
 
-    campaign, users = table_for(
-        make_user, system_id="dnd5e", name="Last Breath",
-        players=[("ilsa@example.test", "Ilsa Player")],
-    )  # fmt: skip
-    gm_user, ilsa_user = users["gm@example.test"], users["ilsa@example.test"]
-    ilsa_id = character_create_for(
-        campaign=campaign, user=ilsa_user,
-        form_data={"name": "Ilsa", "template": "fighter", "level": 1},
-    ).character_id  # fmt: skip
+    campaign, users, mine = fighters_table(make_user, name="Last Breath", fighters=("Ilsa",))
+    gm_user, (ilsa_id,) = users["gm@example.test"], mine
 
     def sheet():
         return domain_call(
@@ -264,7 +242,7 @@ def test_a_dying_characters_card_counts_its_death_saves(
             system_id="dnd5e", tool="damage_apply", requester=gm_user,
             campaign_id=str(campaign.id),
             arguments={"target_id": ilsa_id, "amount": 12, "idempotency_key": "down-ilsa",
-                       "expected_revision": sheet_revision(campaign, gm_user)},
+                       "expected_revision": _domain_revision(campaign, gm_user)},
         )  # fmt: skip
         _say(ilsa, "death save", mode="action")
         _settle(campaign, 2)
@@ -283,7 +261,7 @@ def test_a_dying_characters_card_counts_its_death_saves(
             context.close()
 
 
-def sheet_revision(campaign, user) -> int:
+def _domain_revision(campaign, user) -> int:
     from apps.domains.client import domain_call
 
     return int(

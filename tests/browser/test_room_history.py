@@ -10,7 +10,7 @@ import pytest
 
 from apps.campaigns.models import CampaignMembership
 from apps.rooms.selectors import ROOM_PAGE_WINDOW
-from tests.browser.conftest import table_for
+from tests.browser.conftest import fighters_table, table_for
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
@@ -330,21 +330,10 @@ def test_a_player_with_two_characters_acts_as_whichever_has_the_turn(
 ):
     from playwright.sync_api import expect
 
-    from apps.campaigns.services.characters import character_create_for
     from tests.browser.test_room_turns import _combat
 
-    campaign, users = table_for(
-        make_user, system_id="dnd5e", name="Two Hands",
-        players=[("ilsa@example.test", "Ilsa Player")],
-    )  # fmt: skip
-    gm_user, ilsa_user = users["gm@example.test"], users["ilsa@example.test"]
-    mine = {}
-    for name in ("Thorin", "Pip"):
-        binding = character_create_for(
-            campaign=campaign, user=ilsa_user,
-            form_data={"name": name, "template": "fighter", "level": 1},
-        )  # fmt: skip
-        mine[binding.character_id] = name
+    campaign, users, mine = fighters_table(make_user, name="Two Hands", fighters=("Thorin", "Pip"))
+    gm_user = users["gm@example.test"]
     room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
     contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
     try:
