@@ -67,6 +67,13 @@ def idempotency_key_from(request, *, required: bool = True) -> str | None:
     return key
 
 
+def idempotency_key_conflict(key: str) -> IdempotencyConflict:
+    """The error for a key already used for a different request."""
+    return IdempotencyConflict(
+        "This Idempotency-Key was already used for a different request.", details={"key": key}
+    )
+
+
 def idempotency_key_used(*, user, scope: str, key: str) -> bool:
     """Whether `key` already holds a request in `scope` for this user (finished or not)."""
     return IdempotencyRecord.objects.filter(user=user, scope=scope, key=key).exists()
@@ -101,10 +108,7 @@ def idempotent_response(
     except IntegrityError:
         existing = IdempotencyRecord.objects.get(user=request.user, scope=scope, key=key)
         if existing.request_hash != fingerprint:
-            raise IdempotencyConflict(
-                "This Idempotency-Key was already used for a different request.",
-                details={"key": key},
-            ) from None
+            raise idempotency_key_conflict(key) from None
         if existing.status_code is not None:
             response = Response(existing.response_body, status=existing.status_code)
             response["Idempotent-Replay"] = "true"

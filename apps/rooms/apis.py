@@ -9,16 +9,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.campaigns.selectors import membership_for
-from apps.core.errors import IdempotencyConflict, NotFound, ValidationFailed
+from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import (
     HEADER,
+    idempotency_key_conflict,
     idempotency_key_from,
     idempotency_key_used,
     idempotent_response,
 )
 from apps.core.schema import idempotency_parameters
 from apps.core.throttling import WRITE_LIMITED
-from apps.turns.apis import JobOutput
+from apps.turns.apis import JobOutput, action_submitted
+from apps.turns.selectors import turn_key_used
 
 from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, RESERVED_CLIENT_ID_PREFIXES, Message
 from .selectors import (
@@ -179,12 +181,10 @@ class RoomMessagesApi(APIView):
         # the other's: one key is one request on this endpoint, whichever mode came first.
         if data["mode"] == Message.Mode.ACTION:
             if idempotency_key_used(user=request.user, scope=POST_SCOPE, key=key):
-                raise _key_conflict(key)
+                raise idempotency_key_conflict(key)
             return _action_post(request, membership, data, key)
-        from apps.turns.selectors import turn_key_used
-
         if turn_key_used(user=request.user, idempotency_key=key):
-            raise _key_conflict(key)
+            raise idempotency_key_conflict(key)
         # The client message id defaults to the Idempotency-Key: one id for both layers.
         cmid = data.get("client_message_id") or key
         if cmid.startswith(RESERVED_CLIENT_ID_PREFIXES):
@@ -212,18 +212,9 @@ class RoomMessagesApi(APIView):
         return idempotent_response(request=request, scope=POST_SCOPE, handler=handler)
 
 
-def _key_conflict(key: str) -> IdempotencyConflict:
-    return IdempotencyConflict(
-        _("This Idempotency-Key was already used for a different request."),
-        details={"key": key},
-    )
-
-
 def _action_post(request, membership, data, key: str) -> Response:
     """An action posted here is a turn (architecture §5): the message, the queued job and the
     reservation, exactly as `POST .../room/actions` makes them; the reply is the job (202)."""
-    from apps.turns.apis import action_submitted
-
     if data["recipients"]:
         raise ValidationFailed(
             _("An action goes to everyone or to the GM only, not to chosen members."),

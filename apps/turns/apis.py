@@ -91,14 +91,14 @@ class RoomActionsApi(APIView):
         return action_submitted(request, membership, payload.validated_data, key=key)
 
 
-def action_submitted(request, membership, data, *, key: str | None = None) -> Response:
+def action_submitted(request, membership, data, *, key: str) -> Response:
     """Submit an action (`body`, `audience`, optional `base_revision` and `character_id`) and
     answer with its job: 202 for a new one, 200 with Idempotent-Replay for a repeated key. Both
     action endpoints answer through here."""
     job, created = turn_action_submit(
         membership=membership,
         text=data["body"],
-        idempotency_key=key or idempotency_key_from(request),
+        idempotency_key=key,
         base_revision=data.get("base_revision"),
         audience=data["audience"],
         character_id=data.get("character_id") or "",

@@ -100,11 +100,7 @@ def summary(call: Call) -> dict[str, Any]:
 
 
 def _char(call: Call, key: str) -> dict[str, Any]:
-    char_id = call.args[key]
-    char = call.state["characters"].get(char_id)
-    if char is None:
-        raise invalid(f"{key} {char_id!r} is not a character in this campaign")
-    return char
+    return _char_by_id(call, call.args[key], named_by=key)
 
 
 def _require_control(call: Call, char: dict[str, Any]) -> None:
@@ -491,10 +487,11 @@ def _healer(call: Call) -> dict[str, Any] | None:
     return mine[0]
 
 
-def _char_by_id(call: Call, char_id: str) -> dict[str, Any]:
+def _char_by_id(call: Call, char_id: str, *, named_by: str = "") -> dict[str, Any]:
+    """The character `char_id`; refused, naming the argument that gave it, if there is none."""
     char = call.state["characters"].get(char_id)
     if char is None:
-        raise invalid(f"{char_id!r} is not a character in this campaign")
+        raise invalid(f"{named_by} {char_id!r}".strip() + " is not a character in this campaign")
     return char
 
 
@@ -519,8 +516,8 @@ def heal(call: Call) -> Outcome:
     result: dict[str, Any] = {}
     if healer is not None:
         healer_name = _who(call, healer["id"])
-        if rules.is_dead(healer) or set(healer["conditions"]) & rules.CANNOT_ACT:
-            blocking = sorted(set(healer["conditions"]) & rules.CANNOT_ACT)
+        blocking = sorted(set(healer["conditions"]) & rules.CANNOT_ACT)
+        if rules.is_dead(healer) or blocking:
             state = "dead" if rules.is_dead(healer) else " and ".join(blocking)
             raise invalid(f"{healer_name} cannot give a potion while {state}")
         combat = call.state.get("combat") or {}

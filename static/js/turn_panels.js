@@ -6,6 +6,7 @@
 const root = document.getElementById("turn-panels");
 const card = document.getElementById("turn-character");
 const t = JSON.parse(document.getElementById("turn-strings").textContent);
+const actingAs = document.getElementById("composer-character"); // the player's "Act as", if any
 const ACTIVE = ["queued", "running", "waiting"];
 const MAX_DICE = 20; // the newest rolls; older ones leave the list
 const MAX_JOB_TEXT = 60; // characters of an action's text shown in its job row
@@ -78,7 +79,6 @@ async function refresh() {
   loading = true;
   try {
     // The card shown is the character the viewer acts as.
-    const actingAs = document.getElementById("composer-character");
     const query = actingAs && actingAs.value ? `?character=${encodeURIComponent(actingAs.value)}` : "";
     const res = await fetch(`${api}/panel${query}`, { credentials: "same-origin", headers: { Accept: "application/json" } });
     if (!res.ok) throw new Error(String(res.status));
@@ -143,7 +143,6 @@ function renderCombat(panels) {
   section.hidden = false;
   setText(section.querySelector('[data-field="round"]'), `${t.round} ${data.round}`);
   // When one of the viewer's characters has the turn, it is the one that acts.
-  const actingAs = document.getElementById("composer-character");
   if (actingAs && actingAs.value !== data.current && [...actingAs.options].some((o) => o.value === data.current)) {
     actingAs.value = data.current;
     refresh(); // its card
@@ -653,6 +652,4 @@ document.addEventListener("room:job", (ev) => {
 });
 
 if (root) refresh();
-
-const actingAsSelect = document.getElementById("composer-character");
-if (actingAsSelect) actingAsSelect.addEventListener("change", () => refresh());
+if (actingAs) actingAs.addEventListener("change", () => refresh());

@@ -320,13 +320,11 @@ def _reserve_turn(user, job_id) -> Reservation:
                 "You have no credits free: %(held)s are held by your actions in progress.",
                 held,
             ) % {"held": held}
-        else:
-            explained = _("You are out of credits: an action needs at least one.")
-        if held:
             recovery = _(
                 "Wait for your actions in progress to finish, or see your usage at %(url)s."
             )
         else:
+            explained = _("You are out of credits: an action needs at least one.")
             recovery = _(
                 "Ask staff for a quota grant or wait for your plan's next grant; your usage is at "
                 "%(url)s."
