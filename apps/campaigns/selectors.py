@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Q, QuerySet, When
 from django.utils import timezone
 
 from .models import ActorBinding, Campaign, CampaignInvite, CampaignMembership, JoinRequest
@@ -45,6 +45,15 @@ def bindings_for(*, campaign, user=None) -> QuerySet[ActorBinding]:
     if user is not None:
         qs = qs.filter(user=user)
     return qs.order_by("character_id", "created_at")
+
+
+def bindings_chosen_first(*, campaign_id, user_id, character_id: str = "") -> QuerySet:
+    """A member's active bindings, the one for `character_id` (if theirs) first, then in the
+    order they were made: "the character they act as, else their first"."""
+    chosen = Case(When(character_id=character_id, then=0), default=1)
+    return ActorBinding.objects.filter(
+        campaign_id=campaign_id, user_id=user_id, status=ActorBinding.Status.ACTIVE
+    ).order_by(chosen, "created_at")
 
 
 def active_invites(*, campaign) -> QuerySet[CampaignInvite]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Case, When
-
-from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
+from apps.campaigns.models import Campaign, CampaignMembership
+from apps.campaigns.selectors import bindings_chosen_first
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
@@ -36,14 +35,9 @@ def _character_card(
     """The viewer's bound character (`character_id` when it is one of theirs, else their
     first), from their card row while no receipt has changed it, else read through the domain
     with their own delegation (and stored)."""
-    chosen = Case(When(character_id=character_id, then=0), default=1)
-    binding = (
-        ActorBinding.objects.filter(
-            campaign=campaign, user_id=membership.user_id, status=ActorBinding.Status.ACTIVE
-        )
-        .order_by(chosen, "created_at")
-        .first()
-    )
+    binding = bindings_chosen_first(
+        campaign_id=campaign.pk, user_id=membership.user_id, character_id=character_id
+    ).first()
     if binding is None:
         return None
     if (

@@ -11,12 +11,11 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import close_old_connections, connection
-from django.db.models import Case, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.campaigns.models import ActorBinding, Campaign
-from apps.campaigns.selectors import membership_for
+from apps.campaigns.models import Campaign
+from apps.campaigns.selectors import bindings_chosen_first, membership_for
 from apps.campaigns.services.authority import campaign_refresh
 from apps.core.errors import ApplicationError
 from apps.core.sql import db_value, insert_select_sql, mark_saved
@@ -454,15 +453,11 @@ def _committed_or_refused(caller: JournalCaller, op: Operation, campaign: Campai
 def _bound_character(job: RoomTurnJob) -> str | None:
     """The character the job acts as: the one its requester chose while they still control
     it, else their first controlled one (as the claim reads it)."""
-    chosen = Case(When(character_id=job.character_id, then=0), default=1)
     return (
-        ActorBinding.objects.filter(
-            campaign_id=job.campaign_id,
-            user_id=job.requester_id,
-            status=ActorBinding.Status.ACTIVE,
-            can_control=True,
+        bindings_chosen_first(
+            campaign_id=job.campaign_id, user_id=job.requester_id, character_id=job.character_id
         )
-        .order_by(chosen, "created_at")
+        .filter(can_control=True)
         .values_list("character_id", flat=True)
         .first()
     )
