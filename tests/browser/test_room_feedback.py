@@ -62,6 +62,9 @@ def test_initiative_names_wrap_between_words_and_act_as_stays_on_one_line(
         expect(names).to_have_count(3)
         for width, height in ((1280, 900), (1440, 900), (390, 844)):
             ilsa.set_viewport_size({"width": width, "height": height})
+            # Measured once drawn: a panel refresh may be redrawing the list.
+            for name in names.all():
+                expect(name).to_be_visible()
             words = {tuple(w) for row in names.evaluate_all(WORD_LINES) for w in row}
             assert words == {
                 ("Ilsa", 1), ("Stormborn", 1), ("Brannoc", 1), ("Thundershield", 1),
