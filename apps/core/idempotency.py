@@ -74,9 +74,36 @@ def idempotency_key_conflict(key: str) -> IdempotencyConflict:
     )
 
 
-def idempotency_key_used(*, user, scope: str, key: str) -> bool:
-    """Whether `key` already holds a request in `scope` for this user (finished or not)."""
-    return IdempotencyRecord.objects.filter(user=user, scope=scope, key=key).exists()
+def idempotency_key_claim(*, user, scope: str, key: str, marker: str) -> bool:
+    """Hold `key` in `scope` for requests whose result is kept elsewhere (e.g. a job), so that
+    no request of `idempotent_response` in that scope takes it, also when both arrive at once:
+    the unique row decides. `marker` (64 characters) stands for the request hash. Returns
+    whether this call created the hold; raises IdempotencyConflict when another request holds
+    the key."""
+    for _attempt in range(2):
+        try:
+            with transaction.atomic():
+                IdempotencyRecord.objects.create(
+                    user=user, scope=scope, key=key, request_hash=marker
+                )
+            return True
+        except IntegrityError:
+            held = (
+                IdempotencyRecord.objects.filter(user=user, scope=scope, key=key)
+                .values_list("request_hash", flat=True)
+                .first()
+            )
+            if held == marker:
+                return False
+            if held is not None:
+                raise idempotency_key_conflict(key) from None
+            # A failed attempt deleted its row in between: claim again.
+    raise idempotency_key_conflict(key)
+
+
+def idempotency_key_release(*, user, scope: str, key: str, marker: str) -> None:
+    """Give up a hold taken by `idempotency_key_claim` (its request failed)."""
+    IdempotencyRecord.objects.filter(user=user, scope=scope, key=key, request_hash=marker).delete()
 
 
 def idempotent_response(

@@ -7,6 +7,11 @@ from .request_context import current_ip, current_request_id
 _VALID_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
 
 
+def request_id_from(incoming: str) -> str:
+    """The request's id: the client's X-Request-ID if well formed, else a new one."""
+    return incoming if _VALID_ID.match(incoming) else uuid.uuid4().hex
+
+
 class RequestIdMiddleware:
     """Gives every request an id (client-supplied if well formed) and echoes it back."""
 
@@ -14,8 +19,7 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        incoming = request.headers.get("X-Request-ID", "")
-        request_id = incoming if _VALID_ID.match(incoming) else uuid.uuid4().hex
+        request_id = request_id_from(request.headers.get("X-Request-ID", ""))
         request.request_id = request_id
         token = current_request_id.set(request_id)
         ip_token = current_ip.set(request.META.get("REMOTE_ADDR") or None)

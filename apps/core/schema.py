@@ -40,6 +40,8 @@ ERROR_DESCRIPTIONS = {
     "413": "The request body is too large.",
     "415": "The body is not application/json.",
     "429": "Too many requests: wait `Retry-After` seconds.",
+    "502": "A game system's server failed or answered outside its contract.",
+    "503": "A game system's server could not be reached: `retryable`, try again shortly.",
 }
 
 
@@ -124,4 +126,8 @@ def error_statuses(operation: dict, method: str, view) -> list[str]:
         statuses += ["413", "415"]
     if view.throttle_classes:
         statuses.append("429")
+    # A view that may wait on a domain server (architecture §8: 502/503 upstream) names the
+    # methods that do in `upstream_methods`.
+    if method in getattr(view, "upstream_methods", ()):
+        statuses += ["502", "503"]
     return statuses

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -12,9 +14,10 @@ from apps.campaigns.selectors import membership_for
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import (
     HEADER,
+    idempotency_key_claim,
     idempotency_key_conflict,
     idempotency_key_from,
-    idempotency_key_used,
+    idempotency_key_release,
     idempotent_response,
 )
 from apps.core.schema import idempotency_parameters
@@ -34,6 +37,9 @@ from .selectors import serialize_entry as _serialize
 from .services import room_mark_read, room_message_post
 
 POST_SCOPE = "rooms.message_post"
+# An action's hold on its key among the chat messages' stored responses (its result is its
+# job): a chat request with that key finds the row and is refused, at once or later.
+ACTION_CLAIM = hashlib.sha256(b"rooms.message_post:action").hexdigest()
 
 
 def _membership_or_404(request, campaign_id):
@@ -69,8 +75,8 @@ class ListInput(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, default=0)
     before = serializers.IntegerField(
         min_value=1, required=False,
-        help_text="Page backwards instead: the newest entries before this sequence; has_more "
-                  "then says whether older ones exist.",
+        help_text="Page backwards instead: the newest entries before this sequence (and "
+                  "after `after`); has_more then says whether older ones exist.",
     )  # fmt: skip
     limit = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=DEFAULT_PAGE)
 
@@ -125,6 +131,7 @@ class RoomMessagesApi(APIView):
     throttle_classes = WRITE_LIMITED
     throttle_scope = "messages"
     charges_quota = True  # mode=action reserves quota (schema: 402)
+    upstream_methods = ("POST",)  # mode=action, as POST room/actions (schema: 502, 503)
 
     @extend_schema(parameters=[ListInput], responses=ListOutput)
     def get(self, request, campaign_id):
@@ -143,7 +150,7 @@ class RoomMessagesApi(APIView):
             messages, has_more = [], False
         elif before is not None:
             messages, has_more = room_messages_before_for_viewer(
-                room=room, viewer_membership=membership, before=before, limit=limit
+                room=room, viewer_membership=membership, before=before, limit=limit, after=after
             )
         else:
             messages, has_more = room_message_page_for_viewer(
@@ -177,12 +184,23 @@ class RoomMessagesApi(APIView):
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         key = idempotency_key_from(request)
-        # Chat and actions keep their keys apart (stored response, job), so each mode checks
-        # the other's: one key is one request on this endpoint, whichever mode came first.
+        # Chat and actions keep their results apart (stored response, job), so an action
+        # holds its key among the chat responses (one row: two requests at once cannot both
+        # take it) and chat checks the jobs: one key is one request on this endpoint,
+        # whichever mode came first.
         if data["mode"] == Message.Mode.ACTION:
-            if idempotency_key_used(user=request.user, scope=POST_SCOPE, key=key):
-                raise idempotency_key_conflict(key)
-            return _action_post(request, membership, data, key)
+            claimed = idempotency_key_claim(
+                user=request.user, scope=POST_SCOPE, key=key, marker=ACTION_CLAIM
+            )
+            try:
+                return _action_post(request, membership, data, key)
+            except Exception:
+                # Refused with no job made: the key is free again, as after a failed chat.
+                if claimed and not turn_key_used(user=request.user, idempotency_key=key):
+                    idempotency_key_release(
+                        user=request.user, scope=POST_SCOPE, key=key, marker=ACTION_CLAIM
+                    )
+                raise
         if turn_key_used(user=request.user, idempotency_key=key):
             raise idempotency_key_conflict(key)
         # The client message id defaults to the Idempotency-Key: one id for both layers.
@@ -216,10 +234,12 @@ def _action_post(request, membership, data, key: str) -> Response:
     """An action posted here is a turn (architecture §5): the message, the queued job and the
     reservation, exactly as `POST .../room/actions` makes them; the reply is the job (202)."""
     if data["recipients"]:
+        problem = _("An action goes to everyone or to the GM only, not to chosen members.")
         raise ValidationFailed(
-            _("An action goes to everyone or to the GM only, not to chosen members."),
+            problem,
             code="invalid_audience",
             recovery=_("Send private words as a chat message."),
+            details={"fields": {"recipients": [problem]}},
         )
     return action_submitted(request, membership, data, key=key)
 

@@ -129,14 +129,19 @@ def room_window_start(
 
 
 def room_messages_before_for_viewer(
-    *, room: Room, viewer_membership: CampaignMembership, before: int, limit: int = DEFAULT_PAGE
+    *,
+    room: Room,
+    viewer_membership: CampaignMembership,
+    before: int,
+    limit: int = DEFAULT_PAGE,
+    after: int = 0,
 ) -> tuple[list[Message], bool]:
-    """The newest `limit` visible entries before `before`, in sequence order, and whether
-    older visible ones exist."""
+    """The newest `limit` visible entries before `before` (and after `after`), in sequence
+    order, and whether older visible ones (after `after`) exist."""
     limit = max(1, min(limit, MAX_PAGE))
     rows = list(
         _visible_messages(
-            room=room, viewer_membership=viewer_membership, after=0, upto=before - 1
+            room=room, viewer_membership=viewer_membership, after=after, upto=before - 1
         ).order_by("-sequence")[: limit + 1]
     )
     return rows[:limit][::-1], len(rows) > limit

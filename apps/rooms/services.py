@@ -51,21 +51,15 @@ def _validated_recipients(*, campaign_id, audience: str, recipient_ids: Iterable
     ids = list(recipient_ids or [])
     if audience != Message.Audience.PRIVATE:
         if ids:
-            raise ValidationFailed(
-                _("Recipients are only allowed for a private audience."),
-                code="invalid_recipients",
-            )
+            raise _invalid_recipients(_("Recipients are only allowed for a private audience."))
         return []
     try:
         unique = sorted({str(UUID(str(i))) for i in ids})
     except (TypeError, ValueError):
-        raise ValidationFailed(
-            _("Recipients must be member ids."), code="invalid_recipients"
-        ) from None
+        raise _invalid_recipients(_("Recipients must be member ids.")) from None
     if not 1 <= len(unique) <= MAX_PRIVATE_RECIPIENTS:
-        raise ValidationFailed(
-            _("A private message needs 1 to %(max)d recipients.") % {"max": MAX_PRIVATE_RECIPIENTS},
-            code="invalid_recipients",
+        raise _invalid_recipients(
+            _("A private message needs 1 to %(max)d recipients.") % {"max": MAX_PRIVATE_RECIPIENTS}
         )
     active = {
         str(m.user_id): m.user
@@ -77,12 +71,18 @@ def _validated_recipients(*, campaign_id, audience: str, recipient_ids: Iterable
     }
     missing = [u for u in unique if u not in active]
     if missing:
-        raise ValidationFailed(
+        raise _invalid_recipients(
             _("Every recipient must be an active member of this campaign."),
-            code="invalid_recipients",
-            details={"not_members": missing},
+            not_members=missing,
         )
     return [active[u] for u in unique]
+
+
+def _invalid_recipients(message: str, **details) -> ValidationFailed:
+    # details.fields names the field, as the recovery ("the highlighted fields") says.
+    return ValidationFailed(
+        message, code="invalid_recipients", details={"fields": {"recipients": [message]}, **details}
+    )
 
 
 def _take_sequence(*, campaign_id) -> tuple[UUID, int] | None:
@@ -341,7 +341,10 @@ def room_mark_read(*, membership: CampaignMembership, sequence: int) -> int:
     """
     room = room_get_or_create(campaign=membership.campaign)
     if sequence < 0 or sequence > room.last_sequence:
-        raise ValidationFailed(_("That sequence is not in this room."), code="invalid_sequence")
+        problem = _("That sequence is not in this room.")
+        raise ValidationFailed(
+            problem, code="invalid_sequence", details={"fields": {"sequence": [problem]}}
+        )
     cursor, _created = ReadCursor.objects.get_or_create(room=room, user_id=membership.user_id)
     ReadCursor.objects.filter(pk=cursor.pk, last_read_sequence__lt=sequence).update(
         last_read_sequence=sequence, updated_at=timezone.now()

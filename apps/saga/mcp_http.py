@@ -20,6 +20,8 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from apps.core.errors import error_envelope
+from apps.core.middleware import request_id_from
+from apps.core.request_context import current_request_id
 
 from .mcp_server import build_server, current_user
 
@@ -113,6 +115,15 @@ class SagaMCPMount:
 
     async def _mcp(self, scope, receive, send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        # Outside Django's middleware: every answer still carries its X-Request-ID (README).
+        request_id = request_id_from(headers.get("x-request-id", ""))
+        id_token = current_request_id.set(request_id)
+        try:
+            await self._mcp_answer(scope, receive, _with_request_id(send, request_id), headers)
+        finally:
+            current_request_id.reset(id_token)
+
+    async def _mcp_answer(self, scope, receive, send, headers: dict[str, str]) -> None:
         domain, _port = split_domain_port(headers.get("host", ""))
         if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
             await _json(send, 400, error_envelope(code="invalid_host", message="Invalid Host."))
@@ -165,6 +176,16 @@ class SagaMCPMount:
             await self.session_manager.handle_request(scope, receive, send)
         finally:
             current_user.reset(token)
+
+
+def _with_request_id(send, request_id: str):
+    async def send_with_id(message) -> None:
+        if message["type"] == "http.response.start":
+            extra = [(b"x-request-id", request_id.encode("latin-1"))]
+            message = {**message, "headers": [*message.get("headers", []), *extra]}
+        await send(message)
+
+    return send_with_id
 
 
 def mount_saga_mcp(django_asgi):

@@ -77,6 +77,8 @@ class RoomActionsApi(APIView):
     throttle_classes = WRITE_LIMITED
     throttle_scope = "messages"
     charges_quota = True  # an action reserves quota (schema: 402)
+    # A base_revision ahead of the room is read back from the domain (schema: 502, 503).
+    upstream_methods = ("POST",)
 
     @extend_schema(
         request=ActionInput,
@@ -144,6 +146,9 @@ class RoomJobCancelApi(APIView):
 
 
 class RoomPanelApi(APIView):
+    # The character card is read through the domain (schema: 502, 503).
+    upstream_methods = ("GET",)
+
     @extend_schema(
         parameters=[
             OpenApiParameter(

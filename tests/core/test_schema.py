@@ -56,11 +56,14 @@ def test_every_signed_in_operation_documents_its_errors(schema):
         ("/api/campaigns", "get", ["401", "403", "429"]),
         ("/api/usage/ledger", "get", ["400", "401", "403", "429"]),
         ("/api/campaigns/{campaign_id}/room/messages", "post",
-         ["400", "401", "402", "403", "404", "409", "413", "415", "429"]),
+         ["400", "401", "402", "403", "404", "409", "413", "415", "429", "502", "503"]),
         ("/api/campaigns/{campaign_id}/room/messages", "get",
          ["400", "401", "403", "404", "429"]),
         ("/api/campaigns/{campaign_id}/room/actions", "post",
-         ["400", "401", "402", "403", "404", "409", "413", "415", "429"]),
+         ["400", "401", "402", "403", "404", "409", "413", "415", "429", "502", "503"]),
+        ("/api/campaigns/{campaign_id}/room/panel", "get",
+         ["400", "401", "403", "404", "429", "502", "503"]),
+        ("/api/campaigns/{campaign_id}/room/jobs", "get", ["401", "403", "404", "429"]),
         ("/api/health", "get", []),  # open to everyone and not throttled
     ],
 )  # fmt: skip

@@ -94,7 +94,10 @@ def test_private_recipients_must_be_active_members_at_most_32(table, make_user):
     outsider = make_user()
     with pytest.raises(ValidationFailed) as err:
         post(m["gm"], audience="private", recipient_ids=[outsider.id])
-    assert err.value.details == {"not_members": [str(outsider.id)]}
+    assert err.value.details == {
+        "fields": {"recipients": ["Every recipient must be an active member of this campaign."]},
+        "not_members": [str(outsider.id)],
+    }
     too_many = [m["p1"].user_id] * 1 + [make_user().id for _ in range(32)]
     with pytest.raises(ValidationFailed):
         post(m["gm"], audience="private", recipient_ids=too_many)
@@ -230,6 +233,57 @@ def test_api_errors(table, api_client, make_user):
     assert Message.objects.count() == 0
     r = api_client.post(url(campaign, "read"), {"sequence": 0}, format="json")
     assert r.data == {"last_read_sequence": 0}
+
+
+def test_api_400s_name_the_field_to_fix(table, api_client, make_user):
+    # The recovery says "Correct the highlighted fields": details.fields must name them.
+    campaign, m = table
+    outsider = make_user()
+    api_client.force_authenticate(m["gm"].user)
+    cases = [
+        ({"body": "psst", "audience": "private"}, "invalid_recipients", "recipients",
+         "A private message needs 1 to 32 recipients."),
+        ({"body": "psst", "recipients": [str(m["p1"].user_id)]}, "invalid_recipients",
+         "recipients", "Recipients are only allowed for a private audience."),
+        ({"body": "psst", "audience": "private", "recipients": [str(outsider.id)]},
+         "invalid_recipients", "recipients",
+         "Every recipient must be an active member of this campaign."),
+        ({"body": "roll 1d4", "mode": "action", "recipients": [str(m["p1"].user_id)]},
+         "invalid_audience", "recipients",
+         "An action goes to everyone or to the GM only, not to chosen members."),
+        ({"body": "roll 1d4", "mode": "action", "audience": "private"}, "invalid_audience",
+         "audience", "An action goes to everyone or to the GM only."),
+    ]  # fmt: skip
+    for n, (body, code, field, problem) in enumerate(cases):
+        r = api_client.post(
+            url(campaign), body, format="json", HTTP_IDEMPOTENCY_KEY=f"key-field-{n}"
+        )
+        assert (r.status_code, r.data["error"]["code"]) == (400, code), body
+        assert r.data["error"]["details"]["fields"] == {field: [problem]}, body
+    r = api_client.post(url(campaign, "read"), {"sequence": 5}, format="json")
+    assert (r.status_code, r.data["error"]["code"], r.data["error"]["details"]) == (
+        400,
+        "invalid_sequence",
+        {"fields": {"sequence": ["That sequence is not in this room."]}},
+    )
+    assert Message.objects.count() == 0
+
+
+def test_api_paging_back_keeps_after_as_its_lower_bound(table, api_client):
+    campaign, m = table
+    for _ in range(6):
+        post(m["p1"])
+    api_client.force_authenticate(m["p2"].user)
+
+    def page(**params):
+        data = api_client.get(url(campaign), params).data
+        return [e["sequence"] for e in data["results"]], data["has_more"]
+
+    # A gap between two known sequences: only what lies between them.
+    assert page(after=2, before=6) == ([3, 4, 5], False)
+    assert page(after=2, before=6, limit=2) == ([4, 5], True)
+    assert page(before=6, limit=2) == ([4, 5], True)
+    assert page(after=5, before=6) == ([], False)
 
 
 def test_room_page(table, client, make_user):

@@ -352,6 +352,12 @@ async def test_http_rejects_missing_or_bad_token(http_server):
             assert response.status_code == 401
             assert response.json()["error"]["code"] == "unauthenticated"
             assert response.headers["www-authenticate"] == 'Bearer realm="saga"'
+            # As every response of the site: its request id, new or the client's own.
+            assert len(response.headers["x-request-id"]) == 32
+        echoed = await raw_client.post(
+            http_server, json=body, headers={"X-Request-ID": "mcp-req-0001"}
+        )
+        assert echoed.headers["x-request-id"] == "mcp-req-0001"
 
 
 async def test_http_refuses_a_user_with_newer_terms_to_accept(

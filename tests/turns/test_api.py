@@ -295,6 +295,48 @@ def test_one_key_is_one_request_on_the_messages_endpoint_whichever_mode(dnd_room
     assert (RoomTurnJob.objects.count(), Message.objects.filter(body="hello").count()) == (1, 1)
 
 
+def test_one_key_is_one_request_when_chat_and_action_arrive_at_once(
+    dnd_room, turn_urls, monkeypatch
+):
+    # Each mode's look at the other's store ran before the other request committed (two
+    # requests at once): the key must still go to one of them only.
+    monkeypatch.setattr("apps.rooms.apis.turn_key_used", lambda **kwargs: False)
+    room = dnd_room
+    url = f"/api/campaigns/{room.campaign.id}/room/messages"
+    client = client_for(room.player)
+    acted = client.post(url, {"body": "roll 1d6", "mode": "action"}, format="json",
+                        HTTP_IDEMPOTENCY_KEY="api-at-once-1")  # fmt: skip
+    chatted = client.post(url, {"body": "hello"}, format="json",
+                          HTTP_IDEMPOTENCY_KEY="api-at-once-1")  # fmt: skip
+    assert (acted.status_code, chatted.status_code, chatted.json()["error"]["code"]) == (
+        202, 409, "idempotency_conflict"
+    )  # fmt: skip
+    chat = client.post(url, {"body": "hello"}, format="json",
+                       HTTP_IDEMPOTENCY_KEY="api-at-once-2")  # fmt: skip
+    act = client.post(url, {"body": "roll 1d6", "mode": "action"}, format="json",
+                      HTTP_IDEMPOTENCY_KEY="api-at-once-2")  # fmt: skip
+    assert (chat.status_code, act.status_code, act.json()["error"]["code"]) == (
+        201, 409, "idempotency_conflict"
+    )  # fmt: skip
+    # Each first request still replays as itself.
+    again = client.post(url, {"body": "roll 1d6", "mode": "action"}, format="json",
+                        HTTP_IDEMPOTENCY_KEY="api-at-once-1")  # fmt: skip
+    assert (again.status_code, again.json()["id"]) == (200, acted.json()["id"])
+    assert (RoomTurnJob.objects.count(), Message.objects.filter(body="hello").count()) == (1, 1)
+
+
+def test_a_refused_action_leaves_its_key_free_on_the_messages_endpoint(dnd_room, turn_urls):
+    room = dnd_room
+    url = f"/api/campaigns/{room.campaign.id}/room/messages"
+    client = client_for(room.player)
+    stale = client.post(url, {"body": "roll 1d6", "mode": "action", "base_revision": 0},
+                        format="json", HTTP_IDEMPOTENCY_KEY="api-refused-1")  # fmt: skip
+    assert (stale.status_code, stale.json()["error"]["code"]) == (409, "stale_revision")
+    chat = client.post(url, {"body": "hello"}, format="json",
+                       HTTP_IDEMPOTENCY_KEY="api-refused-1")  # fmt: skip
+    assert chat.status_code == 201, chat.content
+
+
 def test_a_chat_id_cannot_take_an_action_keys_place(dnd_room, turn_urls):
     room = dnd_room
     client = client_for(room.player)
@@ -431,3 +473,20 @@ def test_the_panel_shows_the_card_of_the_character_one_acts_as(dnd_room, turn_ur
     ]
     # Left out or not theirs: their first.
     assert cards == ["Thorin", "Pip", "Thorin", "Thorin"]
+
+
+def test_the_panel_is_503_while_the_card_s_server_is_down(dnd_room, turn_urls, monkeypatch):
+    from apps.domains.errors import DomainUnavailable
+    from tests.turns.test_jobs import _fighter
+
+    room = dnd_room
+    _fighter(room, room.player, "Thorin")
+
+    def down(**kwargs):
+        raise DomainUnavailable("The dnd5e server could not be reached.")
+
+    monkeypatch.setattr("apps.turns.panels.domain_call", down)
+    response = client_for(room.player).get(f"/api/campaigns/{room.campaign.id}/room/panel")
+    # The schema lists it (tests/core/test_schema.py): a client can plan for it.
+    assert (response.status_code, response.json()["error"]["code"]) == (503, "domain_unavailable")
+    assert response.json()["error"]["retryable"] is True

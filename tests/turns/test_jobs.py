@@ -1019,6 +1019,31 @@ def test_cancel_queued_is_immediate(dnd_room, django_capture_on_commit_callbacks
     )
 
 
+def test_cancelling_a_requeued_job_drops_the_requeue_s_retry_hint(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    from apps.turns.services import job_view
+
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    # As a worker fault left it: queued for a retry that says it will happen by itself.
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        attempt=1, error_code="transient_fault", error_message="connection reset",
+        retryable=True, recovery="The turn will be retried automatically.",
+    )  # fmt: skip
+    job.refresh_from_db()
+    cancelled = turn_cancel(job=job, membership=room.membership(room.player))
+    assert cancelled.status == "cancelled"
+    cancelled.refresh_from_db()
+    assert job_view(cancelled)["error"] == {
+        "code": "cancelled",
+        "message": "Cancelled before it ran.",
+        "retryable": False,
+        "recovery": "Send the action again if you still want it.",
+    }
+
+
 def test_cancel_while_running_stops_before_the_next_call(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):

@@ -44,7 +44,7 @@ from apps.rooms.models import MAX_BODY_LENGTH, Message
 from apps.rooms.services import room_event_record, room_message_post, room_writable
 from apps.turns import conf
 from apps.turns.agents import action_audience
-from apps.turns.errors import StaleRevision, TurnError
+from apps.turns.errors import StaleRevision, TurnCancelled, TurnError
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.selectors import action_quote
 
@@ -170,10 +170,12 @@ def turn_action_submit(
     if not idempotency_key or len(idempotency_key) > 160:
         raise ValidationFailed(_("An idempotency key of 1 to 160 characters is required."))
     if audience not in (Message.Audience.PUBLIC, Message.Audience.GM):
+        problem = _("An action goes to everyone or to the GM only.")
         raise ValidationFailed(
-            _("An action goes to everyone or to the GM only."),
+            problem,
             code="invalid_audience",
             recovery=_("Send private words as a chat message."),
+            details={"fields": {"audience": [problem]}},
         )
     if audience == Message.Audience.PUBLIC and membership.role in MANAGER_ROLES:
         audience = action_audience(
@@ -693,8 +695,11 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
             locked.status = RoomTurnJob.Status.CANCELLED
             locked.cancel_requested = True
             locked.finished_at = now
-            locked.error_code = "cancelled"
+            locked.error_code = TurnCancelled.code
             locked.error_message = str(_("Cancelled before it ran."))
+            # Not a requeue's "retried automatically" left from an earlier attempt.
+            locked.retryable = TurnCancelled.retryable
+            locked.recovery = str(TurnCancelled.recovery)
             locked.save(
                 update_fields=[
                     "status",
@@ -702,6 +707,8 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                     "finished_at",
                     "error_code",
                     "error_message",
+                    "retryable",
+                    "recovery",
                     "updated_at",
                 ]  # fmt: skip
             )

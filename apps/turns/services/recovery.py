@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.turns.errors import ErrorClassification
+from apps.turns.errors import ErrorClassification, TurnCancelled, classify_error
 from apps.turns.models import RoomTurnJob
 from apps.turns.services.jobs import enqueue_run, job_announce, turn_requeue
 from apps.turns.services.run import _ending
@@ -61,9 +61,9 @@ def turn_recovery_sweep(*, now=None) -> dict[str, int]:
         if job.agent_output is not None:
             counts["waiting"] += _to_waiting(job, ending=None)
         elif job.cancel_requested:
-            ending = _ending("cancelled", ErrorClassification(
-                "cancelled", False, "", str(_("The turn was cancelled."))
-            ))  # fmt: skip
+            # The worker's own classification: the same code, retryability and recovery.
+            cancelled = TurnCancelled(_("The turn was cancelled."))
+            ending = _ending("cancelled", classify_error(cancelled))
             counts["cancelled"] += _to_waiting(job, ending=ending)
         elif job.attempt >= job.max_attempts:
             ending = _ending("failed", ErrorClassification(
