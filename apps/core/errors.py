@@ -59,6 +59,19 @@ def error_envelope(
     }
 
 
+def throttled_envelope(wait: float | None) -> tuple[dict[str, Any], int]:
+    """A 429's body and its Retry-After seconds (at least 1), wherever a limit refuses."""
+    seconds = max(int(wait or 1), 1)
+    body = error_envelope(
+        code="throttled",
+        message="Too many requests.",
+        retryable=True,
+        recovery=f"Wait {seconds} seconds and try again.",
+        details={"retry_after": seconds},
+    )
+    return body, seconds
+
+
 class ValidationFailed(ApplicationError):
     code = "invalid_request"
     status = 400

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
-from .errors import ApplicationError, NotFound, error_envelope
+from .errors import ApplicationError, NotFound, error_envelope, throttled_envelope
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +93,9 @@ def api_exception_handler(exc, context):
         exc = drf_exceptions.PermissionDenied()
     if isinstance(exc, drf_exceptions.APIException):
         status = exc.status_code
-        headers = {}
+        if isinstance(exc, drf_exceptions.Throttled):
+            body, seconds = throttled_envelope(exc.wait)
+            return Response(body, status=status, headers={"Retry-After": str(seconds)})
         if isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
             # Session auth has no challenge; report 401 so clients know to sign in.
             status = 401
@@ -103,23 +105,13 @@ def api_exception_handler(exc, context):
             message = _("The request has invalid fields.")
         else:
             message = str(exc.detail)
-        retryable = False
-        recovery = _recovery(status, exc)
-        if isinstance(exc, drf_exceptions.Throttled):
-            retryable = True
-            wait = int(exc.wait or 1)
-            headers["Retry-After"] = str(max(wait, 1))
-            details = {"retry_after": max(wait, 1)}
-            message = "Too many requests."
-            recovery = f"Wait {max(wait, 1)} seconds and try again."
         body = error_envelope(
             code=_DRF_CODES.get(status, "error"),
             message=message,
-            retryable=retryable,
-            recovery=recovery,
+            recovery=_recovery(status, exc),
             details=details,
         )
-        return Response(body, status=status, headers=headers)
+        return Response(body, status=status)
     logger.exception("Unhandled API error", exc_info=exc)
     return Response(
         error_envelope(

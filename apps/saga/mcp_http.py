@@ -19,7 +19,7 @@ from django.http.request import split_domain_port, validate_host
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from apps.core.errors import error_envelope
+from apps.core.errors import error_envelope, throttled_envelope
 from apps.core.middleware import request_id_from
 from apps.core.request_context import current_request_id
 
@@ -54,6 +54,19 @@ def _token_user(raw: str):
         return api_token_user(raw=raw)
     finally:
         connection.close()
+
+
+def _over_user_limit(user) -> float | None:
+    """The API's per-user limit, which counts every call (README), these too: None within it,
+    else how long to wait."""
+    from types import SimpleNamespace
+
+    from apps.core.throttling import UserRateThrottle
+
+    throttle = UserRateThrottle()
+    if throttle.allow_request(SimpleNamespace(user=user), None):
+        return None
+    return throttle.wait() or 1.0  # DRF gives no wait when the window is full of entries
 
 
 async def _json(send, status: int, body: dict[str, Any], headers: list | None = None) -> None:
@@ -159,6 +172,11 @@ class SagaMCPMount:
                     recovery="Open /legal/accept in the browser, then call again.",
                 ),
             )
+            return
+        wait = await sync_to_async(_over_user_limit, thread_sensitive=False)(user)
+        if wait is not None:
+            body, seconds = throttled_envelope(wait)
+            await _json(send, 429, body, [(b"retry-after", str(seconds).encode())])
             return
         if self.session_manager is None:
             await _json(

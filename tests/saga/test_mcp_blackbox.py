@@ -360,6 +360,48 @@ async def test_http_rejects_missing_or_bad_token(http_server):
         assert echoed.headers["x-request-id"] == "mcp-req-0001"
 
 
+async def test_http_calls_count_against_the_per_user_api_limit(
+    http_server, django_user_model, monkeypatch
+):
+    import httpx2
+    from django.core.cache import cache
+    from django.test import Client as DjangoClient
+
+    from apps.core.throttling import UserRateThrottle
+
+    await sync_to_async(cache.clear)()
+    monkeypatch.setattr(UserRateThrottle, "THROTTLE_RATES", {"user": "3/min"})
+    user = await sync_to_async(_create_user)(
+        django_user_model, email="busy@example.com", password="x-12345678"
+    )
+    _, raw = await sync_to_async(api_token_create)(user=user, name="test")
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    headers = {"Authorization": f"Bearer {raw}"}
+    async with httpx2.AsyncClient() as raw_client:
+        statuses = [
+            (await raw_client.post(http_server, json=body, headers=headers)).status_code
+            for _ in range(3)
+        ]
+        limited = await raw_client.post(http_server, json=body, headers=headers)
+    # The first three reach the MCP app (no session yet: it answers them itself); the fourth
+    # is over the limit.
+    assert 429 not in statuses
+    assert limited.status_code == 429
+    error = limited.json()["error"]
+    assert (error["code"], error["retryable"]) == ("throttled", True)
+    assert 0 < int(limited.headers["retry-after"]) <= 60
+    assert error["details"] == {"retry_after": int(limited.headers["retry-after"])}
+    assert len(limited.headers["x-request-id"]) == 32
+
+    # One window for the user across the site's API and this endpoint.
+    def site_call():
+        client = DjangoClient()
+        client.force_login(user)
+        return client.get("/api/campaigns").status_code
+
+    assert await sync_to_async(site_call)() == 429
+
+
 async def test_http_refuses_a_user_with_newer_terms_to_accept(
     http_server, django_user_model, settings
 ):
