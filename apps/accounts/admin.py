@@ -40,10 +40,14 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
 
     def save_model(self, request, obj, form, change):
+        was_active = form.initial.get("is_active", True) if change else True
         super().save_model(request, obj, form, change)
         if not change:
             # Like sign-up: a user comes with a quota account (same transaction as the add).
             quota_account_for(user=obj)
+        elif was_active and not obj.is_active:
+            # Suspended: signed out everywhere and tokens revoked, as self-deactivation does.
+            services.user_deactivate_by_staff(user=obj, actor=request.user)
 
 
 # registration_invite_create refuses more; bounding the field turns that into a field error.
@@ -160,6 +164,7 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
 @admin.register(LegalAcceptance)
 class LegalAcceptanceAdmin(admin.ModelAdmin):
     list_display = ("user", "terms_version", "privacy_version", "created_at", "ip_address")
+    search_fields = ("user__email",)
     readonly_fields = ("user", "terms_version", "privacy_version", "created_at", "ip_address")
 
     def has_add_permission(self, request):
@@ -171,17 +176,56 @@ class LegalAcceptanceAdmin(admin.ModelAdmin):
 
 @admin.register(UserSession)
 class UserSessionAdmin(admin.ModelAdmin):
+    """Deleting a row signs that session out: the row is how the account page lists and ends
+    sessions, so removing it alone would leave the session signed in and unlisted."""
+
     list_display = ("user", "ip_address", "user_agent", "last_seen_at", "created_at")
+    search_fields = ("user__email",)
     readonly_fields = ("user", "session_key", "ip_address", "user_agent", "last_seen_at")
 
     def has_add_permission(self, request):
         return False
 
+    def delete_model(self, request, obj):
+        services.user_sessions_end_rows(
+            rows=UserSession.objects.filter(pk=obj.pk), actor=request.user
+        )
+
+    def delete_queryset(self, request, queryset):
+        services.user_sessions_end_rows(rows=queryset, actor=request.user)
+
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
+    """revoked_at is read-only: only the revoke action (audited) sets it and nothing clears
+    it, so a token its owner revoked (perhaps because it leaked) stays dead."""
+
     list_display = ("user", "name", "prefix", "last_used_at", "revoked_at", "created_at")
-    readonly_fields = ("user", "name", "prefix", "token_hash", "last_used_at", "created_at")
+    list_filter = ("revoked_at",)
+    search_fields = ("user__email", "name", "prefix")
+    readonly_fields = (
+        "user",
+        "name",
+        "prefix",
+        "token_hash",
+        "last_used_at",
+        "revoked_at",
+        "created_at",
+    )
+    actions = ["revoke"]
 
     def has_add_permission(self, request):
         return False
+
+    @admin.action(description=_("Revoke selected tokens"), permissions=["change"])
+    def revoke(self, request, queryset):
+        revoked = sum(
+            services.api_token_revoke(user=token.user, token_id=token.pk, actor=request.user)
+            for token in queryset.select_related("user")
+        )
+        self.message_user(
+            request,
+            ngettext("Revoked %(count)d token.", "Revoked %(count)d tokens.", revoked)
+            % {"count": revoked},
+            messages.SUCCESS if revoked else messages.INFO,
+        )

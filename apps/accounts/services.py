@@ -194,6 +194,28 @@ def user_sessions_end(*, user: User, keep_session_key: str | None = None) -> int
     return len(keys)
 
 
+def user_sessions_end_rows(*, rows, actor: User) -> int:
+    """End the sessions these rows record (staff ending sessions in admin): the signed-in
+    sessions go with their rows, so nobody stays signed in unlisted. Returns how many."""
+    ended = list(rows.values_list("pk", "session_key", "user_id"))
+    if not ended:
+        return 0
+    keys = [key for _pk, key, _user in ended]
+    with transaction.atomic():
+        Session.objects.filter(session_key__in=keys).delete()
+        UserSession.objects.filter(pk__in=[pk for pk, _key, _user in ended]).delete()
+        for user in User.objects.filter(pk__in={user_id for _pk, _key, user_id in ended}):
+            sessions_ended.send(sender=User, user=user)
+            audit_record(
+                actor=actor,
+                action="sessions.ended_by_staff",
+                subject_type="user",
+                subject_id=str(user.id),
+                details={"ended": sum(1 for _pk, _key, u in ended if u == user.pk)},
+            )
+    return len(ended)
+
+
 def user_sessions_end_others(*, user: User, keep_session_key: str) -> int:
     ended = user_sessions_end(user=user, keep_session_key=keep_session_key)
     audit_record(
@@ -228,6 +250,23 @@ def user_deactivate(*, user: User, password: str) -> None:
         )
 
 
+def user_deactivate_by_staff(*, user: User, actor: User) -> None:
+    """Staff turned the user inactive (in admin): as self-deactivation does, end every session
+    and revoke the API tokens, so reactivating the user later revives neither."""
+    now = timezone.now()
+    with transaction.atomic():
+        User.objects.filter(pk=user.pk).update(deactivated_at=now)
+        user.deactivated_at = now
+        user_sessions_end(user=user)
+        ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=now)
+        audit_record(
+            actor=actor,
+            action="user.deactivated_by_staff",
+            subject_type="user",
+            subject_id=str(user.id),
+        )
+
+
 def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """Create a personal API token; the raw value is returned once and never stored."""
     name = (name or "").strip()
@@ -245,12 +284,12 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     return token, raw
 
 
-def api_token_revoke(*, user: User, token_id) -> bool:
-    """Revoke one of the user's active tokens; False (nothing changed) when the id is unknown,
-    another user's or already revoked."""
+def api_token_revoke(*, user: User, token_id, actor: User | None = None) -> bool:
+    """Revoke one of the user's active tokens (as `actor`, the user unless staff); False
+    (nothing changed) when the id is unknown, another user's or already revoked."""
     return _revoked_once(
         ApiToken.objects.filter(user=user, pk=token_id),
-        actor=user,
+        actor=actor or user,
         action="api_token.revoked",
         subject_type="api_token",
         subject_id=str(token_id),

@@ -27,8 +27,30 @@ class ReadOnlyAdminMixin:
         return False
 
 
+class PlanForm(forms.ModelForm):
+    class Meta:
+        model = Plan
+        fields = ("name", "slug", "periodic_grant", "period", "grants_expire", "is_default")
+
+    def clean_is_default(self):
+        # One plan is the default (a database constraint): say which, not the constraint name.
+        is_default = self.cleaned_data.get("is_default")
+        if is_default:
+            current = Plan.objects.filter(is_default=True).exclude(pk=self.instance.pk).first()
+            if current is not None:
+                raise forms.ValidationError(
+                    _("“%(plan)s” is the default plan: untick “%(field)s” there first.")
+                    % {
+                        "plan": current.name,
+                        "field": Plan._meta.get_field("is_default").verbose_name.capitalize(),
+                    }
+                )
+        return is_default
+
+
 @admin.register(Plan)
 class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
+    form = PlanForm
     list_display = ("name", "slug", "periodic_grant", "period", "grants_expire", "is_default")
     prepopulated_fields = {"slug": ("name",)}
 

@@ -116,3 +116,6 @@ class AgentOutput:
     suggestions: tuple[str, ...] = ()
     tool_calls: int = 0
     usage: Mapping[str, int] = field(default_factory=dict)  # prompt/completion tokens
+    # The agent answered without acting: it did not understand, asked back ("did you mean"),
+    # or refused by the rules it knows. Reads it made to decide that are not charged.
+    declined: bool = False

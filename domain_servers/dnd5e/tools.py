@@ -321,6 +321,10 @@ def monster_spawn(call: Call) -> Outcome:
 def _check(call: Call, save: bool) -> Outcome:
     char = _char(call, "character_id")
     _require_control(call, char)
+    if "dead" in char["conditions"]:
+        raise invalid(
+            f"{_who(call, char['id'])} is dead and makes no {'saves' if save else 'checks'}"
+        )
     skill = call.args.get("skill")
     ability = call.args.get("ability")
     if save:
@@ -760,6 +764,14 @@ def _advance_turn(call: Call) -> str:
 def combat_end_turn(call: Call) -> Outcome:
     combat = _combat(call)
     current = call.state["characters"][_current_id(combat)]
+    expected = call.args.get("character_id")
+    if expected and expected != current["id"]:
+        # The turn the caller meant has already ended (a repeated or concurrent "end turn"):
+        # ending the one now current would skip a combatant who has not acted.
+        raise invalid(
+            f"it is {_who(call, current['id'])}'s turn now, not {_who(call, expected)}'s; "
+            "that turn has already ended"
+        )
     _require_control(call, current)
     next_id = _advance_turn(call)
     return Outcome(
@@ -1172,6 +1184,12 @@ def tools() -> list[ToolSpec]:
             write=True,
             roles=PLAYING_ROLES,
             phases=COMBAT,
+            params={
+                "character_id": identifier(
+                    "Optional: whose turn this ends; refused when another combatant's turn is "
+                    "current (that turn has already ended)."
+                ),
+            },
             output={"current": {"type": "string"}, "round": {"type": "integer"}},
         ),
         ToolSpec(

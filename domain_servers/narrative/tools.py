@@ -227,6 +227,8 @@ def clock_advance(call: Call) -> Outcome:
     before = clock["filled"]
     if ticks > 0 and before == clock["segments"]:
         raise invalid(f"the {clock['name']} clock is already complete")
+    if ticks < 0 and before == 0:
+        raise invalid(f"the {clock['name']} clock is already empty")
     clock["filled"] = max(0, min(clock["segments"], before + ticks))
     return Outcome(
         {

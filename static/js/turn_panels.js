@@ -7,6 +7,9 @@ const root = document.getElementById("turn-panels");
 const card = document.getElementById("turn-character");
 const t = JSON.parse(document.getElementById("turn-strings").textContent);
 const actingAs = document.getElementById("composer-character"); // the player's "Act as", if any
+// Whether the player chose whom to act as (a kept draft's choice counts): the page then only
+// follows the turn order, it does not choose for them.
+let actingPicked = Boolean(actingAs && actingAs.options.length && actingAs.value !== actingAs.options[0].value);
 const ACTIVE = ["queued", "running", "waiting"];
 const MAX_DICE = 20; // the newest rolls; older ones leave the list
 const MAX_JOB_TEXT = 60; // characters of an action's text shown in its job row
@@ -143,9 +146,19 @@ function renderCombat(panels) {
   section.hidden = false;
   setText(section.querySelector('[data-field="round"]'), `${t.round} ${data.round}`);
   // When one of the viewer's characters has the turn, it is the one that acts.
-  if (actingAs && actingAs.value !== data.current && [...actingAs.options].some((o) => o.value === data.current)) {
+  const mine = actingAs ? [...actingAs.options].map((o) => o.value) : [];
+  const fighting = new Set(data.order.map((entry) => entry.id));
+  if (actingAs && actingAs.value !== data.current && mine.includes(data.current)) {
     actingAs.value = data.current;
     refresh(); // its card
+  } else if (actingAs && !actingPicked && !fighting.has(actingAs.value)) {
+    // Until the player picks, the one that acts is one of theirs in the fight, not the first
+    // listed (a fallen character left out of it).
+    const inFight = mine.find((id) => fighting.has(id));
+    if (inFight) {
+      actingAs.value = inFight;
+      refresh();
+    }
   }
   const list = document.getElementById("turn-order");
   const items = [];
@@ -456,6 +469,12 @@ function renderJobs() {
     if (job.cancel_requested) { cancel.disabled = true; cancel.textContent = t.cancelling; }
     cancel.setAttribute("aria-label", cancelLabel(job));
   }
+  // Oldest first, the order they run in, on every page alike: rows are made in whatever order
+  // their events arrive, so a row already there is moved to its place (only when out of it).
+  active.forEach((job, index) => {
+    const item = list.querySelector(`li[data-job="${CSS.escape(job.id)}"]`);
+    if (list.children[index] !== item) list.insertBefore(item, list.children[index] || null);
+  });
   empty.hidden = active.length > 0;
 }
 
@@ -652,4 +671,9 @@ document.addEventListener("room:job", (ev) => {
 });
 
 if (root) refresh();
-if (actingAs) actingAs.addEventListener("change", () => refresh());
+if (actingAs) {
+  actingAs.addEventListener("change", () => {
+    actingPicked = true; // the page sets the value without an event when it chooses
+    refresh();
+  });
+}

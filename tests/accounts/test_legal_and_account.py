@@ -1,3 +1,5 @@
+import io
+
 import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
@@ -360,3 +362,114 @@ def test_rate_limited_password_reset_gets_the_site_page_with_retry_after(setting
     )
     assert '<a class="button" href="/accounts/password/reset/">Try again</a>' in main
     assert len(mailoutbox) == 5
+
+
+def test_admin_cannot_clear_revoked_at_to_revive_a_revoked_token(make_user):
+    from apps.accounts.models import ApiToken
+    from apps.accounts.selectors import api_token_user
+    from apps.accounts.services import api_token_create, api_token_revoke
+
+    staff = make_user("root@example.test", is_staff=True, is_superuser=True)
+    user = make_user("leaky@example.test")
+    token, raw = api_token_create(user=user, name="leaked laptop")
+    assert api_token_revoke(user=user, token_id=token.id)
+    revoked_at = ApiToken.objects.get(pk=token.pk).revoked_at
+    client = Client()
+    client.force_login(staff)
+    response = client.post(
+        f"/admin/accounts/apitoken/{token.pk}/change/",
+        {"revoked_at_0": "", "revoked_at_1": ""},
+    )
+    assert response.status_code == 302
+    assert ApiToken.objects.get(pk=token.pk).revoked_at == revoked_at
+    assert api_token_user(raw=raw) is None
+
+
+def test_admin_revokes_tokens_with_an_audited_action(make_user):
+    from apps.accounts.models import ApiToken
+    from apps.accounts.selectors import api_token_user
+    from apps.accounts.services import api_token_create
+
+    staff = make_user("root@example.test", is_staff=True, is_superuser=True)
+    user = make_user("leaky@example.test")
+    token, raw = api_token_create(user=user, name="leaked laptop")
+    client = Client()
+    client.force_login(staff)
+    response = client.post(
+        "/admin/accounts/apitoken/",
+        {"action": "revoke", "_selected_action": [str(token.pk)], "index": "0"},
+        follow=True,
+    )
+    assert "Revoked 1 token." in response.content.decode()
+    assert ApiToken.objects.get(pk=token.pk).revoked_at is not None
+    assert api_token_user(raw=raw) is None
+    event = AuditEvent.objects.get(action="api_token.revoked")
+    assert (event.actor_id, event.subject_id) == (staff.id, str(token.pk))
+
+
+def test_deleting_a_session_row_in_admin_signs_that_session_out(make_user):
+    staff = make_user("root@example.test", is_staff=True, is_superuser=True)
+    user = make_user("stolen@example.test")
+    victim = login(user.email, HTTP_USER_AGENT="Stolen")
+    row = UserSession.objects.get(user=user)
+    admin_client = Client()
+    admin_client.force_login(staff)
+    response = admin_client.post(
+        "/admin/accounts/usersession/",
+        {"action": "delete_selected", "_selected_action": [str(row.pk)], "post": "yes"},
+    )
+    assert response.status_code == 302
+    assert not UserSession.objects.filter(user=user).exists()
+    assert not Session.objects.filter(session_key=row.session_key).exists()
+    assert victim.get("/account/").status_code == 302
+    event = AuditEvent.objects.get(action="sessions.ended_by_staff")
+    assert (event.actor_id, event.subject_id, event.details) == (
+        staff.id,
+        str(user.id),
+        {"ended": 1},
+    )
+
+
+def test_demo_users_come_with_quota_accounts(settings):
+    """Like sign-up and the admin's add: staff find every demo user under Quota accounts,
+    not only those who already opened /usage/ or ran a turn."""
+    from django.core.management import call_command
+
+    from apps.accounts.management.commands.seed_demo import DEMO_USERS
+    from apps.accounts.models import User
+    from apps.quota.models import QuotaAccount
+
+    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", stdout=io.StringIO())  # idempotent
+    emails = sorted(email for email, _name, _staff in DEMO_USERS)
+    assert sorted(QuotaAccount.objects.values_list("user__email", flat=True)) == emails
+    assert User.objects.count() == len(emails)
+    assert all(a.balance == a.plan.periodic_grant for a in QuotaAccount.objects.all())
+
+
+def test_staff_deactivating_a_user_in_admin_signs_them_out_and_revokes_tokens(make_user):
+    """Like deactivating one's own account: reactivating the user later must not bring back
+    the sessions and tokens they had (one of them perhaps why they were suspended)."""
+    from apps.accounts.models import ApiToken, User
+    from apps.accounts.selectors import api_token_user
+    from apps.accounts.services import api_token_create
+
+    staff = make_user("root@example.test", is_staff=True, is_superuser=True)
+    target = make_user("abuser@example.test")
+    browser = login(target.email)
+    _token, raw = api_token_create(user=target, name="bot")
+    client = login(staff.email)
+    response = client.post(
+        f"/admin/accounts/user/{target.id}/change/",
+        {"email": target.email, "display_name": "Abuser"},
+    )
+    assert response.status_code == 302, response.content
+    target.refresh_from_db()
+    assert (target.is_active, target.deactivated_at is not None) == (False, True)
+    assert not UserSession.objects.filter(user=target).exists()
+    assert ApiToken.objects.get(user=target).revoked_at is not None
+    event = AuditEvent.objects.get(action="user.deactivated_by_staff")
+    assert (event.actor_id, event.subject_id) == (staff.id, str(target.id))
+    User.objects.filter(pk=target.pk).update(is_active=True)
+    assert browser.get("/account/").status_code == 302
+    assert api_token_user(raw=raw) is None

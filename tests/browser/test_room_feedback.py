@@ -210,6 +210,48 @@ def test_credits_link_a_cut_paste_and_a_cancel_too_late_are_said(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_turns_in_progress_are_listed_oldest_first_whatever_order_their_events_arrive(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    campaign, _users = table_for(
+        make_user, system_id="dnd5e", name="In Order",
+        players=[("pat@example.test", "Pat Player")],
+    )  # fmt: skip
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = _sign_in(context, asgi_server, "pat@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        jobs = []
+        for n in range(3):
+            job = _job(f"job-{n}", "queued")
+            job["created_at"] = f"2026-01-01T10:00:0{n}.000001+00:00"
+            job["text"] = f"roll 1d{n + 4}"
+            jobs.append(job)
+        # Three queued turns whose updates come in as a busy room sends them: the newest
+        # first, then the oldest becomes "running" and the middle one arrives last. Read at
+        # once, before the page's own panel refresh answers.
+        order = page.evaluate(
+            """jobs => {
+                const send = (job) => document.dispatchEvent(new CustomEvent("room:event", {
+                    detail: {type: "event", event_type: "turn.job", payload: job}}));
+                send(jobs[2]);
+                send(jobs[0]);
+                send({...jobs[0], status: "running"});
+                send(jobs[1]);
+                return [...document.querySelectorAll("#turn-jobs li")].map((li) => li.dataset.job);
+            }""",
+            jobs,
+        )
+        assert order == ["job-0", "job-1", "job-2"]
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_a_dying_characters_card_counts_its_death_saves(
     browser,
     asgi_server,  # noqa: F811
@@ -273,3 +315,98 @@ def _domain_revision(campaign, user) -> int:
             campaign_id=str(campaign.id),
         ).authority_revision
     )  # fmt: skip
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_act_as_starts_on_the_players_character_in_the_fight_not_a_fallen_one(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.domains.client import domain_call
+
+    campaign, users, mine = fighters_table(make_user, name="Second Life", fighters=("Ilsa", "Kara"))
+    gm_user = users["gm@example.test"]
+    ids = {name: char_id for char_id, name in mine.items()}
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        _say(gm, "set phase play", mode="action")
+        _settle(campaign, 1)
+        # Ilsa (listed first) falls for good; the fight that follows is Kara's.
+        domain_call(
+            system_id="dnd5e", tool="damage_apply", requester=gm_user,
+            campaign_id=str(campaign.id),
+            arguments={"target_id": ids["Ilsa"], "amount": 100, "idempotency_key": "ilsa-falls",
+                       "expected_revision": _domain_revision(campaign, gm_user)},
+        )  # fmt: skip
+        _say(gm, "start combat with goblin", mode="action")
+        _settle(campaign, 2)
+        combat = domain_call(
+            system_id="dnd5e", tool="combat_status", arguments={}, requester=gm_user,
+            campaign_id=str(campaign.id),
+        ).structured["combat"]  # fmt: skip
+        assert ids["Ilsa"] not in [entry["id"] for entry in combat["order"]]
+        if combat["current"] == ids["Kara"]:
+            _say(gm, "end turn", mode="action")  # the goblin's turn: nothing picks Kara for it
+            _settle(campaign, 3)
+        player = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
+        _open(player, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        expect(player.locator("#composer-character")).to_have_value(ids["Kara"])
+        expect(player.locator('#turn-character [data-field="name"]')).to_have_text("Kara")
+        # What the player picks stays picked.
+        player.locator("#composer-character").select_option(ids["Ilsa"])
+        player.wait_for_timeout(500)
+        expect(player.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_dying_characters_card_fits_its_column_with_the_death_saves_shown(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users, _mine = fighters_table(make_user, name="Narrow Escape", fighters=("Ilsa",))
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = _sign_in(context, asgi_server, "ilsa@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        expect(page.locator("#turn-character [data-sheet]")).to_be_visible()
+        # The card as a dying character's shows it (the values renderCharacter writes).
+        sizes = page.evaluate(
+            """() => {
+                const card = document.getElementById("character-card");
+                const set = (field, text) => {
+                    card.querySelector(`[data-field="${field}"]`).textContent = text;
+                };
+                set("conditions", "prone, unconscious");
+                set("death-saves", "0 of 3 successes, 0 of 3 failures");
+                card.querySelector('[data-row="death-saves"]').hidden = false;
+                const box = (node) => node.getBoundingClientRect();
+                const conditions = card.querySelector('[data-field="conditions"]');
+                return {
+                    card: box(card).right,
+                    facts: box(card.querySelector(".turn-character__facts")).right,
+                    conditions: box(conditions).width,
+                    overflow: document.documentElement.scrollWidth - innerWidth,
+                };
+            }"""
+        )
+        assert sizes["facts"] <= sizes["card"]
+        assert sizes["conditions"] >= 60  # words on a line, not one letter per line
+        assert sizes["overflow"] <= 0
+    finally:
+        context.close()

@@ -143,6 +143,25 @@ def _turn_of(dnd: Game, char_id: str) -> None:
     raise AssertionError(f"{char_id} never came up")
 
 
+def test_ending_a_turn_that_has_already_ended_is_refused_and_changes_nothing(dnd: Game) -> None:
+    ids = _table(dnd)
+    ended = dnd.read("combat_status")["combat"]["current"]
+    dnd.write("combat_end_turn", {"character_id": ended})
+    now = dnd.read("combat_status")["combat"]["current"]
+    assert now != ended
+    before, revision = dnd.state(), dnd.revision
+    # The same "end turn" again, for the turn it meant: the one now current is not ended.
+    error = dnd.fail("combat_end_turn", {"character_id": ended})
+    names = {ids["ash"]: "Ash", ids["bram"]: "Bram", ids["goblin"]: "Goblin"}
+    assert error["code"] == "invalid_request"
+    assert error["message"] == (
+        f"it is {names[now]}'s turn now, not {names[ended]}'s; that turn has already ended"
+    )
+    assert dnd.state() == before and dnd.read("campaign_get")["authority_revision"] == revision
+    # Naming the current combatant (or no one) ends it as before.
+    assert dnd.write("combat_end_turn", {"character_id": now})["ended"] == now
+
+
 def _hp(dnd: Game, char_id: str) -> dict:
     return dnd.read("character_get", {"character_id": char_id})["character"]["hp"]
 
@@ -363,3 +382,20 @@ def test_a_character_who_dies_on_its_own_turn_passes_the_turn(dnd: Game, monkeyp
     # The turn passed to the next living combatant.
     assert (result["outcome"], result["current"]) == ("dead", status["current"])
     assert status["current"] in (ids["bram"], ids["goblin"])
+
+
+def test_the_dead_make_no_checks_or_saves_and_nothing_changes(dnd: Game) -> None:
+    ids = _table(dnd)
+    dnd.write("damage_apply", {"target_id": ids["ash"], "amount": 100})  # massive damage: dead
+    before, revision = dnd.state(), dnd.revision
+    for tool, message in (
+        ("ability_check", "Ash is dead and makes no checks"),
+        ("saving_throw", "Ash is dead and makes no saves"),
+    ):
+        error = dnd.fail(tool, {"character_id": ids["ash"], "ability": "wis", "dc": 10}, sub=PLAYER)
+        assert (error["code"], error["message"]) == ("invalid_request", message)
+    assert dnd.state() == before and dnd.read("campaign_get")["authority_revision"] == revision
+    # The living still do.
+    assert "success" in dnd.write(
+        "ability_check", {"character_id": ids["bram"], "ability": "wis", "dc": 10}, sub=OTHER
+    )

@@ -103,6 +103,22 @@ def test_story_lifecycle(narrative: Game) -> None:
     )
 
 
+def test_emptying_an_empty_clock_is_refused_and_changes_nothing(narrative: Game) -> None:
+    """Like filling a complete clock: a call that would change nothing is refused, so the
+    room does not narrate (and charge for) "0 of 4 segments filled" as if time ran back."""
+    narrative.write("phase_set", {"phase": "play"})
+    clock = narrative.write("clock_create", {"name": "Storm", "segments": 4})["clock_id"]
+    revision = narrative.read("campaign_get")["authority_revision"]
+    error = narrative.fail("clock_advance", {"clock_id": clock, "ticks": -2})
+    assert (error["code"], error["message"]) == (
+        "invalid_request",
+        "the Storm clock is already empty",
+    )
+    assert narrative.read("campaign_get")["authority_revision"] == revision
+    narrative.write("clock_advance", {"clock_id": clock, "ticks": 1})
+    assert narrative.write("clock_advance", {"clock_id": clock, "ticks": -3})["filled"] == 0
+
+
 def test_refusals_name_clocks_threads_and_characters(narrative: Game) -> None:
     narrative.write("character_create", {"name": "Ilse", "tags": ["sailor"]}, sub=PLAYER)
     narrative.write("phase_set", {"phase": "play"})

@@ -7,7 +7,7 @@ from django.utils import timezone
 from apps.core.errors import QuotaExceeded
 from apps.core.models import AuditEvent
 from apps.quota import services
-from apps.quota.models import LedgerEntry, QuotaAccount, QuotaGrant
+from apps.quota.models import LedgerEntry, Plan, QuotaAccount, QuotaGrant
 
 from .conftest import assert_invariant
 
@@ -226,3 +226,26 @@ def test_admin_grant_refuses_an_expiry_in_the_past(staff_client, make_user, fund
     assert account.balance == 2
     assert not QuotaGrant.objects.filter(source="staff").exists()
     assert not AuditEvent.objects.filter(action="quota.grant", actor=staff).exists()
+
+
+def test_a_second_default_plan_is_refused_in_words_not_by_constraint_name(staff_client):
+    client, _ = staff_client
+    free = services.plan_default()
+    response = client.post(
+        "/admin/quota/plan/add/",
+        {
+            "name": "Pro",
+            "slug": "pro",
+            "periodic_grant": "1000",
+            "period": "monthly",
+            "grants_expire": "on",
+            "is_default": "on",
+        },
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "quota_plan_one_default" not in page
+    assert (
+        f"“{free.name}” is the default plan: untick “Default for new accounts” there first." in page
+    )
+    assert not Plan.objects.filter(slug="pro").exists()

@@ -109,6 +109,9 @@ def test_action_runs_once_end_to_end(dnd_room, eager, django_capture_on_commit_c
     [
         ("dance a jig", []),  # not understood: no call at all
         ("roll 1000d1000", [("dice_roll", "refused")]),  # the rules said no
+        # The agent looked, then asked back or said no itself: nothing was done either.
+        ("atack the goblin", "reads"),  # misspelt: "did you mean: attack the goblin?"
+        ("look at the dragon", "reads"),  # no one here by that name
     ],
 )
 def test_a_turn_that_changed_nothing_and_used_no_model_is_free(
@@ -119,7 +122,11 @@ def test_a_turn_that_changed_nothing_and_used_no_model_is_free(
     with django_capture_on_commit_callbacks(execute=True):
         job, _ = submit(room, room.player, text=text)
     job.refresh_from_db()
-    assert [(op.tool, op.state) for op in job.operations.all()] == ops
+    operations = list(job.operations.all())
+    if ops == "reads":
+        assert operations and all(op.state == "returned" and not op.write for op in operations)
+    else:
+        assert [(op.tool, op.state) for op in operations] == ops
     assert (job.status, job.charged) == ("succeeded", 0)
     reservation = Reservation.objects.get(pk=job.reservation_id)
     assert (reservation.status, reservation.settled_amount) == ("released", None)

@@ -11,7 +11,8 @@ import uuid
 import pytest
 
 from apps.domains.client import principal_for
-from apps.turns.agents.scripted import help_text
+from apps.turns.agents.scripted import ScriptedAgent, help_text
+from apps.turns.tool_calls import ToolCaller
 from tests.turns.conftest import make_table
 
 pytestmark = pytest.mark.django_db
@@ -133,6 +134,43 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
     early = table.run(player, "end turn", job_id="end-turn-early")
     assert early.texts == [("It is Goblin 2's turn: wait for yours.", "requester")]
     assert early.tools == ["combat_status", "combat_status"]
+
+
+def test_a_second_gm_end_turn_for_the_same_turn_does_not_end_the_next_one(live_domains, gm, player):
+    # Two "end turn"s for Goblin 2's turn (two tabs, or a turn running beside another): the
+    # second one's write meets a newer revision and is sent again, as a turn's writes are.
+    # It must not end the turn of whoever is up by then, who has not acted yet.
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(player, "end turn", job_id="end-turn")
+    status = table.call(gm, "combat_status").structured["combat"]
+    goblin = status["current"]
+    order = [entry["id"] for entry in status["order"]]
+    up_next = order[(order.index(goblin) + 1) % len(order)]
+    turn = table.context(gm, "end turn", job_id="gm-end-late")
+    caller = ToolCaller(
+        system_id=table.system_id,
+        campaign_id=table.campaign_id,
+        requester=gm,
+        job_key="job-gm-end-late",
+        tools=turn.tools,
+        base_revision=table.revision(gm),
+        turn=turn.job_id,
+        character=turn.character_id,
+        stale_refreshes=2,
+    )
+    first = []
+    inner = caller.__call__
+
+    def racing(name, arguments):
+        if name == "combat_end_turn" and not first:
+            first.append(table.run(gm, "end turn", job_id="gm-end-first"))
+        return inner(name, arguments)
+
+    late = ScriptedAgent().run_turn(turn, racing)
+    assert "ends the turn" in first[0].texts[0][0] or "is up" in first[0].texts[0][0]
+    assert table.call(gm, "combat_status").structured["combat"]["current"] == up_next
+    [(text, audience)] = [(m.text, m.audience) for m in late.messages]
+    assert audience == "requester" and "that turn has already ended" in text
 
 
 def test_dnd5e_gm_acts_as_the_current_monster_and_sees_its_hp_alone(live_domains, gm, player):
@@ -498,3 +536,85 @@ def test_dnd5e_the_second_goblin_is_goblin_2(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     looked = table.run(player, "look at goblin 2", job_id="look-2")
     assert looked.texts == [("Ilsa looks the Goblin 2 over: unhurt.", "trigger")]
+
+
+def test_a_gm_only_fact_stays_secret_when_the_gm_ends_it_with_punctuation(live_domains, gm, player):
+    """ "gm only." and "(GM only)!" hide the fact like "gm only" does: the punctuation is
+    not read as part of a public fact's text, and the action itself is posted GM-only."""
+    from apps.turns.agents.scripted import ScriptedAgent
+
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="p")
+    texts = (
+        "record fact The mole is Juno gm only.",
+        "record fact The boss is dead (GM only)!",
+        "record fact The vault is empty, gm only",
+    )
+    for text in (*texts, "recrod fact The mole is Juno gm only"):
+        assert (
+            ScriptedAgent.action_audience(system_id="narrative", text=text, audience="public")
+            == "gm"
+        )
+    runs = [table.run(gm, text, job_id=f"f{n}") for n, text in enumerate(texts)]
+    assert [run.texts for run in runs] == [
+        [("Noted: The mole is Juno.", "gm")],
+        [("Noted: The boss is dead.", "gm")],
+        [("Noted: The vault is empty.", "gm")],
+    ]
+    assert table.call(player, "story_get").structured["facts"] == []
+    assert [
+        (f["text"], f["audience"]) for f in table.call(gm, "story_get").structured["facts"]
+    ] == [
+        ("The mole is Juno", "gm"),
+        ("The boss is dead", "gm"),
+        ("The vault is empty", "gm"),
+    ]
+
+
+def test_resolving_a_thread_by_name_picks_the_open_one_over_a_resolved_namesake(
+    live_domains, gm, player
+):
+    """Titles repeat ("Rescue" twice) and share prefixes: the thread to resolve is an open
+    one, so an older resolved thread of that name never blocks it."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="p")
+    table.run(gm, "open thread Rescue", job_id="t1")
+    table.run(gm, "resolve thread Rescue: done", job_id="t2")
+    table.run(gm, "open thread Find the client", job_id="t3")
+    table.run(gm, "resolve thread find", job_id="t4")
+    table.run(gm, "open thread Rescue", job_id="t5")
+    table.run(gm, "open thread Find the money", job_id="t6")
+    assert table.run(gm, "resolve thread Rescue: again", job_id="t7").texts == [
+        ("The thread “Rescue” is resolved: again.", "trigger")
+    ]
+    assert table.run(gm, "resolve thread find", job_id="t8").texts == [
+        ("The thread “Find the money” is resolved.", "trigger")
+    ]
+    story = table.call(player, "story_get").structured
+    assert [(t["title"], t["status"]) for t in story["threads"]] == [
+        ("Rescue", "resolved"),
+        ("Find the client", "resolved"),
+        ("Rescue", "resolved"),
+        ("Find the money", "resolved"),
+    ]
+
+
+def test_advancing_a_clock_by_name_picks_one_that_can_move(live_domains, gm, player):
+    """A finished "Alarm" clock does not block the new "Alarm": filling picks a clock not yet
+    complete, emptying one not yet empty; with none, the rules say why."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="p")
+    table.run(gm, "create clock Alarm with 2 segments", job_id="c1")
+    table.run(gm, "advance clock alarm by 2", job_id="a1")
+    table.run(gm, "create clock Alarm with 4 segments", job_id="c2")
+    assert table.run(gm, "advance clock alarm", job_id="a2").texts == [
+        ("Alarm: 1 of 4 segments filled.", "trigger")
+    ]
+    assert table.run(gm, "advance clock alarm by -2", job_id="a3").texts == [
+        ("Alarm: 0 of 2 segments filled.", "trigger")
+    ]
+    story = table.call(player, "story_get").structured
+    assert [(c["name"], c["filled"], c["segments"]) for c in story["clocks"]] == [
+        ("Alarm", 0, 2),
+        ("Alarm", 1, 4),
+    ]

@@ -233,11 +233,12 @@ class Session:
     def say(self, text: str, audience: str = "trigger") -> None:
         self.messages.append(AgentMessage(text=text, audience=audience))
 
-    def output(self) -> AgentOutput:
+    def output(self, *, declined: bool = False) -> AgentOutput:
         return AgentOutput(
             messages=tuple(self.messages[:4]),
             suggestions=tuple(self.suggestions[:4]),
             tool_calls=self.calls,
+            declined=declined,
         )
 
 
@@ -761,7 +762,9 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
             _("It is %(current)s's turn: wait for yours.")
             % {"current": _name_of(dnd_roster(s), current)}
         )
-    result = s.call("combat_end_turn")
+    # Whose turn this ends: a second "end turn" sent for the same turn (another tab, a turn
+    # running beside it) is refused instead of ending the next combatant's turn unplayed.
+    result = s.call("combat_end_turn", **({"character_id": current} if current else {}))
     roster = dnd_roster(s)
     s.say(
         s.pick(
@@ -968,13 +971,13 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
     )
 
 
-def _clock(s: Session, name: str) -> dict[str, Any]:
-    return _story_item(s, "clocks", name, _("There is no clock “%(name)s”. Clocks: %(known)s."))
-
-
-def _story_item(s: Session, kind: str, name: str, missing: str) -> dict[str, Any]:
-    """The story's clock or thread (`kind`) by id, name or name prefix; the oldest on a tie."""
-    items = s.call("story_get")[kind]
+def _story_item(
+    s: Session, kind: str, name: str, missing: str, items: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The story's clock or thread (`kind`) by id, name or name prefix; the oldest on a tie.
+    `items`: the ones to choose from, when already read (else all, from story_get)."""
+    if items is None:
+        items = s.call("story_get")[kind]
     label = "name" if kind == "clocks" else "title"
     wanted = _clean_name(name).lower()
     for test in (
@@ -998,7 +1001,15 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
             _("Advance a clock by 1 to %(high)s segments, or by -1 to %(low)s to empty it.")
             % {"low": low, "high": high}
         )
-    clock = _clock(s, m["name"])
+    clocks = s.call("story_get")["clocks"]
+    # A clock that can move this way first: a finished namesake must not block a new one.
+    movable = [c for c in clocks if (c["filled"] < c["segments"] if ticks > 0 else c["filled"] > 0)]
+    missing = _("There is no clock “%(name)s”. Clocks: %(known)s.")
+    try:
+        clock = _story_item(s, "clocks", m["name"], missing, items=movable)
+    except Refusal:
+        # Named only among those that cannot move: the rules say why.
+        clock = _story_item(s, "clocks", m["name"], missing, items=clocks)
     result = s.call("clock_advance", clock_id=clock["id"], ticks=ticks)
     values = {"name": clock["name"], "filled": result["filled"], "segments": result["segments"]}
     if result["complete"]:
@@ -1056,12 +1067,17 @@ def nar_open_thread(s: Session, m: re.Match[str]) -> None:
 
 def nar_resolve_thread(s: Session, m: re.Match[str]) -> None:
     s.require("thread_resolve", what=_("resolve a thread"), gm_only=True, seen_by_all=True)
-    open_threads = [t for t in s.call("story_get")["threads"] if t["status"] == "open"]
+    threads = s.call("story_get")["threads"]
+    open_threads = [t for t in threads if t["status"] == "open"]
     if not open_threads:
         raise Refusal(_("There is no open thread to resolve."))
-    thread = _story_item(
-        s, "threads", m["title"], _("There is no thread “%(name)s”. Threads: %(known)s.")
-    )
+    missing = _("There is no thread “%(name)s”. Threads: %(known)s.")
+    try:
+        # An open thread first: a resolved namesake or prefix match must not block it.
+        thread = _story_item(s, "threads", m["title"], missing, items=open_threads)
+    except Refusal:
+        # Named only among the resolved: the rules say it is already resolved.
+        thread = _story_item(s, "threads", m["title"], missing, items=threads)
     resolution = (m["resolution"] or "").strip()
     s.call("thread_resolve", thread_id=thread["id"], resolution=resolution)
     text = (
@@ -1075,6 +1091,8 @@ def nar_resolve_thread(s: Session, m: re.Match[str]) -> None:
 def nar_record_fact(s: Session, m: re.Match[str]) -> None:
     s.require("fact_add", what=_("record a fact"), gm_only=True)
     text = m["text"].strip().strip('"“”')
+    if m["gm"]:
+        text = text.rstrip(",;: ") or text
     # Recorded in a GM-only action, the fact is as secret as the action itself.
     audience = "gm" if m["gm"] or s.turn.trigger_audience == "gm" else "public"
     s.call("fact_add", text=text, audience=audience)
@@ -1185,7 +1203,10 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_resolve_thread,
         ),
         _intent(
-            r"record (?:a )?fact[:,]?\s+(?P<text>.+?)(?:\s+[\[(]?(?P<gm>gm only)[\])]?)?",
+            # "gm only." or ", (GM only)!": the marker ends the text whatever punctuation
+            # follows it, so a sentence-like ending never turns a secret into a public fact.
+            r"record (?:a )?fact[:,]?\s+(?P<text>.+?)"
+            r"(?:[\s,;:]*\s[\[(]?(?P<gm>gm[ -]only)[\])]?[.!…]*)?",
             nar_record_fact,
         ),
         ROLL,
@@ -1318,8 +1339,11 @@ class ScriptedAgent:
 
     @staticmethod
     def action_audience(*, system_id: str, text: str, audience: str) -> str:
-        """A GM's "record fact … gm only" is itself the secret: it is posted GM-only."""
+        """A GM's "record fact … gm only" is itself the secret: it is posted GM-only, a
+        misspelt one ("recrod fact … gm only", answered "Did you mean …?") too."""
         intent, match = _parse(system_id, text)
+        if intent is None and (corrected := _did_you_mean(system_id, text)):
+            intent, match = _parse(system_id, corrected)
         if intent is not None and intent.handler is nar_record_fact and match["gm"]:
             return "gm"
         return audience
@@ -1333,18 +1357,19 @@ class ScriptedAgent:
                 corrected = _did_you_mean(turn.system_id, text)
                 if corrected:
                     _ask(session, corrected)
-                    return session.output()
+                    return session.output(declined=True)
             except Refusal as refusal:
                 session.say(str(refusal), audience="requester")
-                return session.output()
+                return session.output(declined=True)
         if intent is None:
             asked = HELP.fullmatch(text) or HELP.fullmatch(_normalize(text))  # "help!" too
             prefix = "" if asked else _("I did not understand that.") + " "
             session.say(prefix + help_text(turn.system_id), audience="requester")
-            return session.output()
+            return session.output(declined=True)
         session.match = match
         try:
             intent.handler(session, match)
         except Refusal as refusal:
             session.say(str(refusal), audience="requester")
+            return session.output(declined=True)
         return session.output()

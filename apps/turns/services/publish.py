@@ -61,6 +61,7 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
         "suggestions": list(output.suggestions),
         "tool_calls": output.tool_calls,
         "usage": dict(output.usage),
+        "declined": bool(output.declined),
         "final_status": RoomTurnJob.Status.SUCCEEDED,
         "error": None,
     }
@@ -230,12 +231,18 @@ def _actual_credits(
     stored: dict[str, Any], operations: list[Operation], refused: Callable[[], bool]
 ) -> int:
     """One credit per turn, one per executed tool call, one per started 1000 model tokens. A
-    turn that changed nothing and used no model is free: one not understood (no call), or one
-    the rules refused (`refused()`: a call was refused)."""
+    turn that changed nothing and used no model is free: one not understood (no call), one
+    the rules refused (`refused()`: a call was refused), or one the agent declined after
+    looking (a misspelt command asked back, an action refused by the agent itself)."""
     usage = stored.get("usage") or {}
     tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
     used_model = tokens or int(usage.get("model_calls", 0))
-    if not used_model and not any(op.write for op in operations) and (not operations or refused()):
+    declined = bool(stored.get("declined"))
+    if (
+        not used_model
+        and not any(op.write for op in operations)
+        and (not operations or declined or refused())
+    ):
         return 0
     return 1 + len(operations) + (tokens + 999) // 1000
 

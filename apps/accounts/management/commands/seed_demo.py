@@ -6,6 +6,7 @@ from django.db import transaction
 
 from apps.accounts.models import User
 from apps.accounts.services import legal_accept
+from apps.quota.services import quota_account_for
 
 DEMO_USERS = [
     ("staff@sagasmith.test", "Staff", True),
@@ -33,6 +34,8 @@ class Command(BaseCommand):
                         is_staff=staff,
                         is_superuser=staff,
                     )
+                # Like sign-up and the admin's add: every user comes with a quota account.
+                quota_account_for(user=user)
                 if user.terms_version != settings.SAGASMITH_TERMS_VERSION:
                     legal_accept(user=user)
                 from allauth.account.models import EmailAddress
