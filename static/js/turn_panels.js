@@ -122,6 +122,15 @@ function fillBar(bar, current, max, label) {
   bar.firstElementChild.style.width = `${pct}%`;
 }
 
+// A dying character's death-save counts (at 0 HP, neither dead nor stable), else null.
+function deathSavesText(character) {
+  const saves = character.death_saves;
+  const dying = Boolean(saves) && character.hp && character.hp.current === 0
+    && character.status !== "dead" && !(character.conditions || []).includes("stable");
+  if (!dying) return null;
+  return t.death_saves.replace("%(successes)s", String(saves.successes)).replace("%(failures)s", String(saves.failures));
+}
+
 function hpCell(character) {
   const wrap = el("span", { class: "turn-hp" });
   if (character.hp && typeof character.hp.current === "number") {
@@ -177,7 +186,10 @@ function renderCombat(panels) {
     // A status badge (shown instead of numbers) already says "dead": not again as a condition.
     const showsStatus = c.status && !(c.hp && typeof c.hp.current === "number");
     const shown = (c.conditions || []).filter((x) => !(showsStatus && x === c.status));
-    const conditions = shown.length ? el("span", { class: "turn-combatant__conditions small muted" }, shown.join(", ")) : null;
+    // How close a dying character is: everyone at the table sees the counts (as on its card).
+    const saves = deathSavesText(c);
+    const facts = saves ? [...shown, `${t.death_saves_label}: ${saves}`] : shown;
+    const conditions = facts.length ? el("span", { class: "turn-combatant__conditions small muted" }, facts.join(", ")) : null;
     item.append(
       el("span", { class: "turn-combatant__init", title: t.initiative }, el("span", { class: "sr-only" }, `${t.initiative} `), String(entry.initiative)),
       el("span", { class: "turn-combatant__who" },
@@ -368,15 +380,9 @@ function renderCharacter(character, audience) {
   setText(sheet.querySelector('[data-field="conditions"]'), list(character.conditions));
   const savesRow = sheet.querySelector('[data-row="death-saves"]');
   if (savesRow) {
-    // Only while dying: at 0 HP, neither dead nor stable.
-    const saves = character.death_saves;
-    const dying = Boolean(saves) && character.hp && character.hp.current === 0
-      && character.status !== "dead" && !(character.conditions || []).includes("stable");
-    savesRow.hidden = !dying;
-    if (dying) {
-      setText(savesRow.querySelector('[data-field="death-saves"]'),
-        t.death_saves.replace("%(successes)s", String(saves.successes)).replace("%(failures)s", String(saves.failures)));
-    }
+    const saves = deathSavesText(character);
+    savesRow.hidden = !saves;
+    if (saves) setText(savesRow.querySelector('[data-field="death-saves"]'), saves);
   }
   const notesRow = sheet.querySelector('[data-row="notes"]');
   if (notesRow) {

@@ -306,6 +306,50 @@ def test_a_dying_characters_card_counts_its_death_saves(
             context.close()
 
 
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_initiative_list_counts_a_dying_characters_death_saves(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.domains.client import domain_call
+
+    campaign, users, mine = fighters_table(make_user, name="On The Brink", fighters=("Ilsa",))
+    gm_user, (ilsa_id,) = users["gm@example.test"], mine
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
+        for page in (gm, ilsa):
+            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        _say(gm, "set phase play", mode="action")
+        _settle(campaign, 1)
+        # Down to 0 HP (as a hit would put her): dying, she still takes her place in the fight.
+        domain_call(
+            system_id="dnd5e", tool="damage_apply", requester=gm_user,
+            campaign_id=str(campaign.id),
+            arguments={"target_id": ilsa_id, "amount": 12, "idempotency_key": "brink-ilsa",
+                       "expected_revision": _domain_revision(campaign, gm_user)},
+        )  # fmt: skip
+        _say(gm, "start combat with goblin", mode="action")
+        _settle(campaign, 2)
+        for page in (gm, ilsa):
+            entry = page.locator(f'#turn-order li[data-id="{ilsa_id}"]')
+            expect(entry.locator(".turn-combatant__conditions")).to_have_text(
+                "prone, unconscious, Death saves: 0 of 3 successes, 0 of 3 failures"
+            )
+            goblin = page.locator('#turn-order li[data-kind="monster"]')
+            expect(goblin.locator(".turn-combatant__conditions")).to_have_count(0)
+    finally:
+        for context in contexts:
+            context.close()
+
+
 def _domain_revision(campaign, user) -> int:
     from apps.domains.client import domain_call
 
