@@ -283,12 +283,7 @@ def test_a_dying_characters_card_counts_its_death_saves(
         _say(gm, "set phase play", mode="action")
         _settle(campaign, 1)
         # Down to 0 HP (as a hit would put her), then her own death save refreshes the card.
-        domain_call(
-            system_id="dnd5e", tool="damage_apply", requester=gm_user,
-            campaign_id=str(campaign.id),
-            arguments={"target_id": ilsa_id, "amount": 12, "idempotency_key": "down-ilsa",
-                       "expected_revision": _domain_revision(campaign, gm_user)},
-        )  # fmt: skip
+        _drop_to_zero(campaign, gm_user, ilsa_id)
         _say(ilsa, "death save", mode="action")
         _settle(campaign, 2)
         now = sheet()
@@ -317,8 +312,6 @@ def test_the_initiative_list_counts_a_dying_characters_death_saves(
 ):
     from playwright.sync_api import expect
 
-    from apps.domains.client import domain_call
-
     campaign, users, mine = fighters_table(make_user, name="On The Brink", fighters=("Ilsa",))
     gm_user, (ilsa_id,) = users["gm@example.test"], mine
     contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
@@ -330,12 +323,7 @@ def test_the_initiative_list_counts_a_dying_characters_death_saves(
         _say(gm, "set phase play", mode="action")
         _settle(campaign, 1)
         # Down to 0 HP (as a hit would put her): dying, she still takes her place in the fight.
-        domain_call(
-            system_id="dnd5e", tool="damage_apply", requester=gm_user,
-            campaign_id=str(campaign.id),
-            arguments={"target_id": ilsa_id, "amount": 12, "idempotency_key": "brink-ilsa",
-                       "expected_revision": _domain_revision(campaign, gm_user)},
-        )  # fmt: skip
+        _drop_to_zero(campaign, gm_user, ilsa_id)
         _say(gm, "start combat with goblin", mode="action")
         _settle(campaign, 2)
         for page in (gm, ilsa):
@@ -348,6 +336,18 @@ def test_the_initiative_list_counts_a_dying_characters_death_saves(
     finally:
         for context in contexts:
             context.close()
+
+
+def _drop_to_zero(campaign, gm_user, character_id) -> None:
+    """A fighter's 12 HP of damage, applied by the GM straight on the domain."""
+    from apps.domains.client import domain_call
+
+    domain_call(
+        system_id="dnd5e", tool="damage_apply", requester=gm_user, campaign_id=str(campaign.id),
+        arguments={"target_id": character_id, "amount": 12,
+                   "idempotency_key": f"down-{character_id}",
+                   "expected_revision": _domain_revision(campaign, gm_user)},
+    )  # fmt: skip
 
 
 def _domain_revision(campaign, user) -> int:
