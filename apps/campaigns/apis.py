@@ -132,6 +132,9 @@ class CampaignCreateInput(serializers.Serializer):
 
 
 class CampaignListCreateApi(APIView):
+    # The campaign is created on its game system's server (schema: 502, 503).
+    upstream_methods = ("POST",)
+
     @extend_schema(responses=MyCampaignOutput(many=True))
     def get(self, request):
         memberships = selectors.campaigns_for_user(user=request.user)
@@ -188,6 +191,9 @@ class RoleInput(serializers.Serializer):
 
 
 class MemberRoleApi(APIView):
+    # The role is granted on the domain server (schema: 502, 503).
+    upstream_methods = ("PATCH",)
+
     @extend_schema(request=RoleInput, responses=MemberOutput)
     def patch(self, request, campaign_id, user_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
@@ -203,6 +209,9 @@ class MemberRoleApi(APIView):
 
 
 class MemberDetailApi(APIView):
+    # The domain server revokes the member (schema: 502, 503).
+    upstream_methods = ("DELETE",)
+
     # 200 with the ended membership, not drf-spectacular's default 204 for DELETE.
     @extend_schema(responses={200: MemberOutput})
     def delete(self, request, campaign_id, user_id):
@@ -322,6 +331,9 @@ class InviteAcceptOutput(serializers.Serializer):
 
 
 class InviteAcceptApi(APIView):
+    # An auto-join invite grants membership on the domain server (schema: 502, 503).
+    upstream_methods = ("POST",)
+
     @extend_schema(request=InviteAcceptInput, responses=InviteAcceptOutput)
     def post(self, request):
         data = InviteAcceptInput(data=request.data)
@@ -381,6 +393,9 @@ class DecisionInput(serializers.Serializer):
 
 
 class JoinRequestDecisionApi(APIView):
+    # An approval grants membership on the domain server (schema: 502, 503).
+    upstream_methods = ("POST",)
+
     @extend_schema(request=DecisionInput, responses=JoinRequestOutput)
     def post(self, request, campaign_id, join_request_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
@@ -478,6 +493,9 @@ def _character_fields(data: Any) -> Any:
 
 
 class CharacterCreateApi(APIView):
+    # The character is created on the domain server (schema: 502, 503).
+    upstream_methods = ("POST",)
+
     @extend_schema(
         request=PolymorphicProxySerializer(
             component_name="CharacterInput",
@@ -523,6 +541,9 @@ class BindingInput(serializers.Serializer):
 
 
 class BindingApi(APIView):
+    # Control is assigned on the domain server (schema: 502, 503).
+    upstream_methods = ("PUT", "DELETE")
+
     @extend_schema(request=BindingInput, responses=BindingOutput)
     def put(self, request, campaign_id, character_id, user_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)

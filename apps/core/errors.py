@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.utils.translation import gettext_noop
@@ -61,7 +62,7 @@ def error_envelope(
 
 def throttled_envelope(wait: float | None) -> tuple[dict[str, Any], int]:
     """A 429's body and its Retry-After seconds (at least 1), wherever a limit refuses."""
-    seconds = max(int(wait or 1), 1)
+    seconds = max(math.ceil(wait or 1), 1)  # a client that waits exactly this is let in
     body = error_envelope(
         code="throttled",
         message="Too many requests.",

@@ -764,15 +764,17 @@ def _advance_turn(call: Call) -> str:
 def combat_end_turn(call: Call) -> Outcome:
     combat = _combat(call)
     current = call.state["characters"][_current_id(combat)]
+    _require_control(call, current)
     expected = call.args.get("character_id")
     if expected and expected != current["id"]:
+        if expected not in {e["id"] for e in combat["order"]}:
+            raise invalid(f"{expected} is not in this combat")
         # The turn the caller meant has already ended (a repeated or concurrent "end turn"):
         # ending the one now current would skip a combatant who has not acted.
         raise invalid(
             f"it is {_who(call, current['id'])}'s turn now, not {_who(call, expected)}'s; "
             "that turn has already ended"
         )
-    _require_control(call, current)
     next_id = _advance_turn(call)
     return Outcome(
         {"ended": current["id"], "current": next_id, "round": combat["round"]},

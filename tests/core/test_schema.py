@@ -87,3 +87,25 @@ def test_an_action_offers_only_the_audiences_it_takes(schema):
 def test_429_names_retry_after(schema):
     throttled = schema["paths"]["/api/campaigns"]["get"]["responses"]["429"]
     assert throttled["headers"]["Retry-After"]["schema"] == {"type": "integer"}
+
+
+def test_exactly_the_operations_that_wait_on_a_domain_server_list_502_and_503(schema):
+    upstream = {
+        (method, path)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if {"502", "503"} <= set(error_statuses(operation))
+    }
+    assert upstream == {
+        ("post", "/api/campaigns"),
+        ("post", "/api/campaigns/{campaign_id}/characters"),
+        ("put", "/api/campaigns/{campaign_id}/characters/{character_id}/bindings/{user_id}"),
+        ("delete", "/api/campaigns/{campaign_id}/characters/{character_id}/bindings/{user_id}"),
+        ("post", "/api/campaigns/{campaign_id}/join-requests/{join_request_id}/decision"),
+        ("delete", "/api/campaigns/{campaign_id}/members/{user_id}"),
+        ("patch", "/api/campaigns/{campaign_id}/members/{user_id}/role"),
+        ("post", "/api/campaigns/{campaign_id}/room/actions"),
+        ("post", "/api/campaigns/{campaign_id}/room/messages"),
+        ("get", "/api/campaigns/{campaign_id}/room/panel"),
+        ("post", "/api/invites/accept"),
+    }

@@ -78,3 +78,13 @@ def test_a_limit_of_zero_refuses_with_a_whole_window_to_wait(redis_cache, make_u
     closed = type("Closed", (UserRateThrottle,), {"rate": "0/min", "timer": Clock()})()
     assert closed.allow_request(request, None) is False
     assert closed.wait() == pytest.approx(60.0)
+
+
+def test_a_refusal_s_wait_is_rounded_up_so_waiting_it_out_is_enough():
+    from apps.core.errors import throttled_envelope
+
+    body, seconds = throttled_envelope(59.3)
+    assert (seconds, body["error"]["details"], body["error"]["recovery"]) == (
+        60, {"retry_after": 60}, "Wait 60 seconds and try again."
+    )  # fmt: skip
+    assert throttled_envelope(None)[1] == 1

@@ -157,6 +157,14 @@ def test_ending_a_turn_that_has_already_ended_is_refused_and_changes_nothing(dnd
     assert error["message"] == (
         f"it is {names[now]}'s turn now, not {names[ended]}'s; that turn has already ended"
     )
+    # Who may end the current turn is asked first; an id not in the fight is no ended turn.
+    outsider = OTHER if now == ids["ash"] else PLAYER
+    denied = dnd.fail("combat_end_turn", {"character_id": ended}, sub=outsider)
+    assert denied["code"] == "authorization_denied"
+    unknown = dnd.fail("combat_end_turn", {"character_id": "nobody"})
+    assert (unknown["code"], unknown["message"]) == (
+        "invalid_request", "nobody is not in this combat"
+    )  # fmt: skip
     assert dnd.state() == before and dnd.read("campaign_get")["authority_revision"] == revision
     # Naming the current combatant (or no one) ends it as before.
     assert dnd.write("combat_end_turn", {"character_id": now})["ended"] == now

@@ -550,16 +550,34 @@ def test_a_gm_only_fact_stays_secret_when_the_gm_ends_it_with_punctuation(live_d
         "record fact The boss is dead (GM only)!",
         "record fact The vault is empty, gm only",
     )
-    for text in (*texts, "recrod fact The mole is Juno gm only"):
+    # Any ending, and misspelt commands: the marker alone makes the action GM-only.
+    endings = ("?", ";", " !", "!?", " 🤫", "。", "！", "*", "}")
+    marked = [f"record fact The mole is Juno gm only{end}" for end in endings]
+    marked += ["recrod fact The mole is Juno gm only", "record fcat The mole is Juno gm only."]
+    for text in (*texts, *marked):
         assert (
             ScriptedAgent.action_audience(system_id="narrative", text=text, audience="public")
             == "gm"
+        ), text
+    assert (
+        ScriptedAgent.action_audience(
+            system_id="narrative", text="record fact The mole is Juno", audience="public"
         )
-    runs = [table.run(gm, text, job_id=f"f{n}") for n, text in enumerate(texts)]
+        == "public"
+    )
+    more = (
+        "record fact The heir lives gm only?",
+        'record fact The map is false "gm only"',
+        "record fact gm only: the abbot knows",
+    )
+    runs = [table.run(gm, text, job_id=f"f{n}") for n, text in enumerate((*texts, *more))]
     assert [run.texts for run in runs] == [
         [("Noted: The mole is Juno.", "gm")],
         [("Noted: The boss is dead.", "gm")],
         [("Noted: The vault is empty.", "gm")],
+        [("It is established: The heir lives.", "gm")],
+        [("It is established: The map is false.", "gm")],
+        [("Noted: gm only: the abbot knows.", "gm")],
     ]
     assert table.call(player, "story_get").structured["facts"] == []
     assert [
@@ -568,6 +586,9 @@ def test_a_gm_only_fact_stays_secret_when_the_gm_ends_it_with_punctuation(live_d
         ("The mole is Juno", "gm"),
         ("The boss is dead", "gm"),
         ("The vault is empty", "gm"),
+        ("The heir lives", "gm"),
+        ("The map is false", "gm"),
+        ("gm only: the abbot knows", "gm"),
     ]
 
 
@@ -590,12 +611,21 @@ def test_resolving_a_thread_by_name_picks_the_open_one_over_a_resolved_namesake(
     assert table.run(gm, "resolve thread find", job_id="t8").texts == [
         ("The thread “Find the money” is resolved.", "trigger")
     ]
+    # An exact title beats an open thread whose title only starts so.
+    table.run(gm, "open thread The Heist", job_id="t9")
+    table.run(gm, "resolve thread The Heist", job_id="t10")
+    table.run(gm, "open thread The Heist aftermath", job_id="t11")
+    assert table.run(gm, "resolve thread the heist", job_id="t12").texts == [
+        ("That cannot happen: the thread “The Heist” is already resolved.", "requester")
+    ]
     story = table.call(player, "story_get").structured
     assert [(t["title"], t["status"]) for t in story["threads"]] == [
         ("Rescue", "resolved"),
         ("Find the client", "resolved"),
         ("Rescue", "resolved"),
         ("Find the money", "resolved"),
+        ("The Heist", "resolved"),
+        ("The Heist aftermath", "open"),
     ]
 
 
@@ -613,8 +643,18 @@ def test_advancing_a_clock_by_name_picks_one_that_can_move(live_domains, gm, pla
     assert table.run(gm, "advance clock alarm by -2", job_id="a3").texts == [
         ("Alarm: 0 of 2 segments filled.", "trigger")
     ]
+    # The name still decides first: a movable clock whose name only starts so does not
+    # take the turn of a finished one named exactly.
+    table.run(gm, "create clock Doom with 2 segments", job_id="c3")
+    table.run(gm, "advance clock doom by 2", job_id="a4")
+    table.run(gm, "create clock Doom of the city with 6 segments", job_id="c4")
+    assert table.run(gm, "advance clock doom", job_id="a5").texts == [
+        ("That cannot happen: the Doom clock is already complete.", "requester")
+    ]
     story = table.call(player, "story_get").structured
     assert [(c["name"], c["filled"], c["segments"]) for c in story["clocks"]] == [
         ("Alarm", 0, 2),
         ("Alarm", 1, 4),
+        ("Doom", 2, 2),
+        ("Doom of the city", 0, 6),
     ]

@@ -208,11 +208,15 @@ class Session:
             )
         raise Refusal(refusal)
 
+    def parameter(self, tool: str, parameter: str) -> dict[str, Any] | None:
+        """A parameter's published schema, or None when the server's tool does not take it."""
+        info = next((t for t in self.turn.tools if t.name == tool), None)
+        return (info.input_schema.get("properties") or {}).get(parameter) if info else None
+
     def bounds(self, tool: str, parameter: str, default: tuple[int, int]) -> tuple[int, int]:
         """An integer parameter's published minimum and maximum, so the obvious bounds are
         answered in player words before a call (the server still enforces them)."""
-        info = next((t for t in self.turn.tools if t.name == tool), None)
-        schema = (info.input_schema.get("properties") or {}).get(parameter, {}) if info else {}
+        schema = self.parameter(tool, parameter) or {}
         return schema.get("minimum", default[0]), schema.get("maximum", default[1])
 
     def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -764,7 +768,9 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
         )
     # Whose turn this ends: a second "end turn" sent for the same turn (another tab, a turn
     # running beside it) is refused instead of ending the next combatant's turn unplayed.
-    result = s.call("combat_end_turn", **({"character_id": current} if current else {}))
+    # (Named only to a server whose tool takes it: an older one refuses unknown arguments.)
+    named = current and s.parameter("combat_end_turn", "character_id") is not None
+    result = s.call("combat_end_turn", **({"character_id": current} if named else {}))
     roster = dnd_roster(s)
     s.say(
         s.pick(
@@ -972,10 +978,17 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
 
 
 def _story_item(
-    s: Session, kind: str, name: str, missing: str, items: list[dict[str, Any]] | None = None
+    s: Session,
+    kind: str,
+    name: str,
+    missing: str,
+    items: list[dict[str, Any]] | None = None,
+    prefer: Callable[[dict[str, Any]], bool] | None = None,
 ) -> dict[str, Any]:
-    """The story's clock or thread (`kind`) by id, name or name prefix; the oldest on a tie.
-    `items`: the ones to choose from, when already read (else all, from story_get)."""
+    """The story's clock or thread (`kind`) by id, else exact name, else name prefix; among
+    the matches of the first of those that finds any, one `prefer` accepts (a finished
+    namesake must not block a new one), then the oldest. `items`: the ones to choose from,
+    when already read (else all, from story_get)."""
     if items is None:
         items = s.call("story_get")[kind]
     label = "name" if kind == "clocks" else "title"
@@ -987,6 +1000,8 @@ def _story_item(
     ):
         matches = [c for c in items if test(c)]
         if matches:
+            if prefer is not None:
+                matches = [c for c in matches if prefer(c)] or matches
             return min(matches, key=lambda c: _id_key(c["id"]))
     known = ", ".join(c[label] for c in items) or _("none")
     raise Refusal(missing % {"name": name, "known": known})
@@ -1001,15 +1016,11 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
             _("Advance a clock by 1 to %(high)s segments, or by -1 to %(low)s to empty it.")
             % {"low": low, "high": high}
         )
-    clocks = s.call("story_get")["clocks"]
-    # A clock that can move this way first: a finished namesake must not block a new one.
-    movable = [c for c in clocks if (c["filled"] < c["segments"] if ticks > 0 else c["filled"] > 0)]
-    missing = _("There is no clock “%(name)s”. Clocks: %(known)s.")
-    try:
-        clock = _story_item(s, "clocks", m["name"], missing, items=movable)
-    except Refusal:
-        # Named only among those that cannot move: the rules say why.
-        clock = _story_item(s, "clocks", m["name"], missing, items=clocks)
+    # Of the clocks so named, one that can move this way (else the rules say why it cannot).
+    clock = _story_item(
+        s, "clocks", m["name"], _("There is no clock “%(name)s”. Clocks: %(known)s."),
+        prefer=lambda c: c["filled"] < c["segments"] if ticks > 0 else c["filled"] > 0,
+    )  # fmt: skip
     result = s.call("clock_advance", clock_id=clock["id"], ticks=ticks)
     values = {"name": clock["name"], "filled": result["filled"], "segments": result["segments"]}
     if result["complete"]:
@@ -1068,16 +1079,13 @@ def nar_open_thread(s: Session, m: re.Match[str]) -> None:
 def nar_resolve_thread(s: Session, m: re.Match[str]) -> None:
     s.require("thread_resolve", what=_("resolve a thread"), gm_only=True, seen_by_all=True)
     threads = s.call("story_get")["threads"]
-    open_threads = [t for t in threads if t["status"] == "open"]
-    if not open_threads:
+    if not any(t["status"] == "open" for t in threads):
         raise Refusal(_("There is no open thread to resolve."))
-    missing = _("There is no thread “%(name)s”. Threads: %(known)s.")
-    try:
-        # An open thread first: a resolved namesake or prefix match must not block it.
-        thread = _story_item(s, "threads", m["title"], missing, items=open_threads)
-    except Refusal:
-        # Named only among the resolved: the rules say it is already resolved.
-        thread = _story_item(s, "threads", m["title"], missing, items=threads)
+    # Of the threads so named, an open one (else the rules say it is already resolved).
+    thread = _story_item(
+        s, "threads", m["title"], _("There is no thread “%(name)s”. Threads: %(known)s."),
+        items=threads, prefer=lambda t: t["status"] == "open",
+    )  # fmt: skip
     resolution = (m["resolution"] or "").strip()
     s.call("thread_resolve", thread_id=thread["id"], resolution=resolution)
     text = (
@@ -1088,13 +1096,26 @@ def nar_resolve_thread(s: Session, m: re.Match[str]) -> None:
     s.say(text % {"title": thread["title"], "resolution": resolution.rstrip(".")})
 
 
+# "gm only", "GM-only", "(gm only)!": the GM's mark of a secret. Searched for on its own (a
+# linear scan), so no punctuation around it can hide it from the check.
+GM_ONLY_MARK = re.compile(r"\bgm[\s_-]*only\b", re.IGNORECASE)
+
+
+def _fact_text(raw: str) -> tuple[str, bool]:
+    """A fact's text and whether the GM marked it secret. Marked anywhere, it is secret (fail
+    closed); marked at the end, the marker and the punctuation around it are not kept."""
+    marks = list(GM_ONLY_MARK.finditer(raw))
+    text = raw
+    if marks and not re.search(r"[^\W_]", raw[marks[-1].end() :]):
+        text = raw[: marks[-1].start()].rstrip(" ,;:([{*\"'“”—–-") or raw
+    return text.strip().strip('"“”'), bool(marks)
+
+
 def nar_record_fact(s: Session, m: re.Match[str]) -> None:
     s.require("fact_add", what=_("record a fact"), gm_only=True)
-    text = m["text"].strip().strip('"“”')
-    if m["gm"]:
-        text = text.rstrip(",;: ") or text
+    text, marked = _fact_text(m["text"])
     # Recorded in a GM-only action, the fact is as secret as the action itself.
-    audience = "gm" if m["gm"] or s.turn.trigger_audience == "gm" else "public"
+    audience = "gm" if marked or s.turn.trigger_audience == "gm" else "public"
     s.call("fact_add", text=text, audience=audience)
     s.say(
         s.pick(_("Noted: %(text)s"), _("It is established: %(text)s"))
@@ -1203,10 +1224,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_resolve_thread,
         ),
         _intent(
-            # "gm only." or ", (GM only)!": the marker ends the text whatever punctuation
-            # follows it, so a sentence-like ending never turns a secret into a public fact.
-            r"record (?:a )?fact[:,]?\s+(?P<text>.+?)"
-            r"(?:[\s,;:]*\s[\[(]?(?P<gm>gm[ -]only)[\])]?[.!…]*)?",
+            # A "gm only" marker is found in the text by _fact_text, not here.
+            r"record (?:a )?fact[:,]?\s+(?P<text>.+)",
             nar_record_fact,
         ),
         ROLL,
@@ -1339,14 +1358,9 @@ class ScriptedAgent:
 
     @staticmethod
     def action_audience(*, system_id: str, text: str, audience: str) -> str:
-        """A GM's "record fact … gm only" is itself the secret: it is posted GM-only, a
-        misspelt one ("recrod fact … gm only", answered "Did you mean …?") too."""
-        intent, match = _parse(system_id, text)
-        if intent is None and (corrected := _did_you_mean(system_id, text)):
-            intent, match = _parse(system_id, corrected)
-        if intent is not None and intent.handler is nar_record_fact and match["gm"]:
-            return "gm"
-        return audience
+        """A GM's action marked "gm only" ("record fact … gm only", misspelt or not) is itself
+        the secret: it is posted GM-only, whatever the grammar makes of it (fail closed)."""
+        return "gm" if GM_ONLY_MARK.search(text) else audience
 
     def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
         session = Session(turn, call_tool)
