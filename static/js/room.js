@@ -112,6 +112,8 @@ function render(entry) {
   maxRendered = Math.max(maxRendered, entry.sequence);
   lastSeq = Math.max(lastSeq, entry.sequence);
   empty.hidden = true;
+  // A reader up in the history is told something new came, and where it is.
+  if (!stuck && live && !(entry.sender && entry.sender.id === config.userId)) showJump(true);
   followTail();
   scheduleRead();
 }
@@ -145,9 +147,27 @@ function followTail() {
   });
 }
 
+// "New messages": shown while the reader is up in the history and newer entries arrived.
+const jump = document.getElementById("timeline-jump");
+function showJump(on) {
+  if (jump) jump.hidden = !on;
+}
+if (jump) {
+  jump.addEventListener("click", () => {
+    stuck = true;
+    toBottom();
+    showJump(false);
+    scheduleRead();
+  });
+}
+
 scroller.addEventListener("scroll", () => {
   const top = scroller.scrollTop;
-  if (distanceFromBottom() <= STICK_PX) stuck = true;
+  if (distanceFromBottom() <= STICK_PX) {
+    // Back at the newest entry: it has been seen now.
+    if (!stuck || (jump && !jump.hidden)) { showJump(false); scheduleRead(); }
+    stuck = true;
+  }
   // Only a move up that we did not make leaves the tail (new entries below move nothing).
   else if (top !== ownTop && top < lastTop - 1) stuck = false;
   lastTop = top;
@@ -214,7 +234,9 @@ let readTimer = null;
 function scheduleRead() {
   clearTimeout(readTimer);
   readTimer = setTimeout(() => {
-    if (lastSeq <= config.lastRead || document.hidden) return;
+    // Read means seen: not while the tab is hidden or the reader is up in the history (the
+    // page asks again when it comes back into view or the list back to its newest entry).
+    if (lastSeq <= config.lastRead || document.hidden || !stuck) return;
     const seq = lastSeq;
     fetch(config.readUrl, {
       method: "POST", credentials: "same-origin",
@@ -223,6 +245,8 @@ function scheduleRead() {
     }).then((r) => { if (r.ok) config.lastRead = seq; }).catch(() => {});
   }, 800);
 }
+
+document.addEventListener("visibilitychange", () => { if (!document.hidden) scheduleRead(); });
 
 function renderPresence(users) {
   presenceEl.replaceChildren();
@@ -331,6 +355,12 @@ function connect() {
 
 let retryTimer = null;
 let reauthTried = false;
+// Offline: the socket may stay open without a network for up to two heartbeats, with the page
+// still saying "Live". Drop it now: the page says it is reconnecting, and resumes when back.
+window.addEventListener("offline", () => {
+  if (stopped || !socket || socket.readyState > WebSocket.OPEN) return;
+  socket.close();
+});
 // Back online: retry now instead of waiting out the backoff.
 window.addEventListener("online", () => {
   if (stopped || (socket && socket.readyState <= WebSocket.OPEN)) return;
@@ -587,6 +617,7 @@ if (form) {
     empty.hidden = true;
     // Writing is taking part: the list goes back to the newest entry, the reader's own.
     stuck = true;
+    showJump(false);
     followTail();
     pending.set(cmid, { li, payload, key });
     bodyEl.value = "";

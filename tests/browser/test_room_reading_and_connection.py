@@ -1,0 +1,168 @@
+"""What a reader sees of the connection and of what is new, end to end in a real browser against
+uvicorn: losing the network says so at once (not "Live" until the heartbeat gives up) and comes
+back without loss; entries arriving while the reader is up in the history are announced with a
+"New messages" button and are not marked read until seen; and the account page's session list
+fits a phone."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.rooms.models import ReadCursor
+from tests.browser.test_room_history import _gm_and_player, _open
+from tests.browser.test_room_live import (  # noqa: F401
+    PASSWORD,
+    _say,
+    _sign_in,
+    _wait_for_texts,
+    asgi_server,
+)
+
+VIEWPORT = {"width": 1440, "height": 900}
+SCROLLER = "document.querySelector('.room__timeline')"
+CLIPPED_IN_CARD = """() => {
+  const table = document.querySelector("table.table");
+  const card = table.closest("section.card");
+  let box = table.parentElement;
+  while (box !== card && getComputedStyle(box).overflowX === "visible") box = box.parentElement;
+  const fits = (el) => el.getBoundingClientRect().right <= card.getBoundingClientRect().right + 0.5;
+  return box === card ? fits(table) : fits(box);
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_going_offline_says_so_at_once_and_catches_up_when_back(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _gm_m, _player_m = _gm_and_player(make_user)
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        player = _sign_in(contexts[1], asgi_server, "player@example.test")
+        for page in (gm, player):
+            _open(page, room_url)
+        _say(gm, "Before the storm.")
+        _wait_for_texts(player, ["Before the storm."])
+
+        # The network goes: well within a heartbeat, the page no longer claims to be live.
+        contexts[1].set_offline(True)
+        expect(player.locator("#room")).to_have_attribute(
+            "data-state", "reconnecting", timeout=3000
+        )
+        expect(player.locator("#room-status")).to_have_text("Connection lost — reconnecting…")
+        _say(gm, "During the storm.")
+        _wait_for_texts(gm, ["Before the storm.", "During the storm."])
+
+        contexts[1].set_offline(False)
+        expect(player.locator("#room")).to_have_attribute("data-state", "live")
+        _wait_for_texts(player, ["Before the storm.", "During the storm."])
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_new_entries_below_a_reader_in_the_history_are_announced_and_read_only_when_seen(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.services import room_message_post
+
+    campaign, gm_m, player_m = _gm_and_player(make_user)
+    for seq in range(1, 61):
+        room_message_post(
+            membership=(gm_m, player_m)[seq % 2], body=f"Message {seq}\nwith a second line",
+            mode="chat", client_message_id=f"seed-{seq}",
+        )  # fmt: skip
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+
+    def player_read() -> int:
+        return (
+            ReadCursor.objects.filter(room__campaign=campaign, user=player_m.user)
+            .values_list("last_read_sequence", flat=True)
+            .first()
+            or 0
+        )
+
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        player = _sign_in(contexts[1], asgi_server, "player@example.test")
+        for page in (gm, player):
+            _open(page, room_url)
+        jump = player.locator("#timeline-jump")
+        expect(jump).to_be_hidden()
+        # Opened at the newest entry: everything shown is read.
+        player.wait_for_function(f"() => {SCROLLER}.scrollHeight > {SCROLLER}.clientHeight")
+        for _ in range(60):
+            if player_read() == 60:
+                break
+            player.wait_for_timeout(100)
+        assert player_read() == 60
+
+        # Up in the history, a new message arrives: the reader is told, and it is not read yet.
+        player.mouse.move(400, 300)
+        player.mouse.wheel(0, -1500)
+        player.wait_for_timeout(500)
+        _say(gm, "Something new at the table.")
+        expect(player.locator("#timeline li[data-sequence]")).to_have_count(61)
+        expect(jump).to_be_visible()
+        expect(jump).to_have_text("New messages ↓")
+        player.wait_for_timeout(1500)  # past the read debounce
+        assert player_read() == 60
+
+        # The button takes the reader to it, and then it is read.
+        jump.click()
+        expect(jump).to_be_hidden()
+        player.wait_for_function(
+            f"() => {SCROLLER}.scrollHeight - {SCROLLER}.scrollTop - {SCROLLER}.clientHeight < 2"
+        )
+        for _ in range(60):
+            if player_read() == 61:
+                break
+            player.wait_for_timeout(100)
+        assert player_read() == 61
+
+        # The reader's own message never raises the button.
+        player.mouse.wheel(0, -1500)
+        player.wait_for_timeout(500)
+        _say(player, "Mine.")
+        expect(player.locator("#timeline li[data-sequence]")).to_have_count(62)
+        expect(jump).to_be_hidden()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_account_pages_session_list_fits_a_phone(browser, live_server, make_user):
+    make_user("phone@example.test", display_name="Phone User")
+    for width in (1440, 390):
+        # As a phone lays a page out (a device viewport, touch), where the overflow shows.
+        context = browser.new_context(
+            viewport={"width": width, "height": 844}, is_mobile=width < 600, has_touch=width < 600
+        )
+        page = context.new_page()
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("input[name=login]", "phone@example.test")
+        page.fill("input[name=password]", PASSWORD)
+        page.get_by_role("button", name="Sign In").click()
+        page.wait_for_url(f"{live_server.url}/")
+        page.goto(f"{live_server.url}/account/")
+        assert page.locator("table.table tbody tr").count() >= 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # What of the table is drawn stays inside its card: a wider table scrolls in a box of
+        # the card's own, not past the card's edge (cut off, or the page pushed sideways).
+        assert page.evaluate(CLIPPED_IN_CARD), width
+        context.close()
