@@ -370,12 +370,12 @@ def presence_leave(*, channel_name: str) -> None:
 
 
 def presence_list(*, room_id) -> list[dict[str, str]]:
-    rows = (
-        Presence.objects.filter(room_id=room_id, last_seen__gte=timezone.now() - PRESENCE_TTL)
-        .select_related("user")
-        .order_by("user_id")
-    )
+    """Who is in the room, once each (several sockets are one person), by name as a table
+    reads a list of people."""
+    rows = Presence.objects.filter(
+        room_id=room_id, last_seen__gte=timezone.now() - PRESENCE_TTL
+    ).select_related("user")
     people: dict[str, dict[str, str]] = {}
     for row in rows:
         people.setdefault(str(row.user_id), {"id": str(row.user_id), "name": row.user.label})
-    return list(people.values())
+    return sorted(people.values(), key=lambda p: (p["name"].casefold(), p["id"]))

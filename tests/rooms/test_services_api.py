@@ -412,3 +412,23 @@ def test_the_room_page_opens_on_the_newest_entries_and_pages_back(table, api_cli
     client.force_login(m["p1"].user)
     html = client.get(f"/campaigns/{campaign.id}/room/").content.decode()
     assert '"startAfter": 0' in html and 'id="timeline-earlier"' in html
+
+
+def test_presence_lists_each_person_once_by_name(table):
+    from django.utils import timezone
+
+    from apps.rooms.models import Presence
+    from apps.rooms.services import presence_list, room_get_or_create
+
+    campaign, m = table
+    room = room_get_or_create(campaign=campaign)
+    names = {"gm": "Morgan", "p1": "ash", "p2": "Briar"}
+    for key, name in names.items():
+        m[key].user.display_name = name
+        m[key].user.save(update_fields=["display_name"])
+    sockets = [("gm", "a"), ("p1", "b"), ("p2", "c"), ("p1", "d")]  # ash in two tabs
+    for key, channel in sockets:
+        Presence.objects.create(
+            room=room, user=m[key].user, channel_name=channel, last_seen=timezone.now()
+        )
+    assert [p["name"] for p in presence_list(room_id=room.id)] == ["ash", "Briar", "Morgan"]
