@@ -130,6 +130,28 @@ class UserSession(BaseModel):
     user_agent = models.CharField(max_length=300, blank=True)
     last_seen_at = models.DateTimeField(default=timezone.now)
 
+    @property
+    def device(self) -> str:
+        """ "Firefox on Windows": enough to tell sessions apart (the full string is kept)."""
+        return device_label(self.user_agent)
+
+
+# Checked in order: Edge and Opera also say Chrome, Chrome also says Safari, Android says Linux.
+_BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("FxiOS/", "Firefox"),
+             ("CriOS/", "Chrome"), ("Chrome/", "Chrome"), ("Chromium/", "Chromium"),
+             ("Safari/", "Safari"))  # fmt: skip
+_SYSTEMS = (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"),
+            ("Windows", "Windows"), ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"),
+            ("Linux", "Linux"))  # fmt: skip
+
+
+def device_label(user_agent: str) -> str:
+    browser = next((name for mark, name in _BROWSERS if mark in user_agent), "")
+    system = next((name for mark, name in _SYSTEMS if mark in user_agent), "")
+    if browser and system:
+        return _("%(browser)s on %(system)s") % {"browser": browser, "system": system}
+    return browser or system or user_agent[:48]
+
 
 class ApiToken(BaseModel):
     """A personal bearer token for API/MCP clients; only the hash is stored."""

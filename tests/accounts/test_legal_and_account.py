@@ -473,3 +473,28 @@ def test_staff_deactivating_a_user_in_admin_signs_them_out_and_revokes_tokens(ma
     User.objects.filter(pk=target.pk).update(is_active=True)
     assert browser.get("/account/").status_code == 302
     assert api_token_user(raw=raw) is None
+
+
+@pytest.mark.parametrize(
+    ("user_agent", "shown"),
+    [
+        ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+         "Chrome/120.0.0.0 Safari/537.36", "Chrome on Linux"),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0",
+         "Firefox on Windows"),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 "
+         "(KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1", "Safari on iPhone"),
+        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like "
+         "Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0", "Edge on macOS"),
+        ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+         "Chrome/120.0.0.0 Mobile Safari/537.36", "Chrome on Android"),
+        ("curl/8.5.0", "curl/8.5.0"),
+    ],
+)  # fmt: skip
+def test_the_sessions_list_names_browser_and_system(make_user, user_agent, shown):
+    from apps.accounts.models import device_label
+
+    assert device_label(user_agent) == shown
+    user = make_user("device@example.test")
+    page = login(user.email, HTTP_USER_AGENT=user_agent).get("/account/")
+    assert f">{shown} <".encode() in page.content
