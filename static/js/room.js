@@ -67,7 +67,12 @@ function buildItem(entry, isPending) {
   time.className = "entry__time muted small";
   const when = entry.created_at ? new Date(entry.created_at) : new Date();
   time.dateTime = when.toISOString();
-  time.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  // The time alone for today; an older entry says its day too (history spans days).
+  const today = when.toDateString() === new Date().toDateString();
+  time.textContent = today
+    ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : when.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  time.title = when.toLocaleString([], { dateStyle: "full", timeStyle: "short" });
   head.appendChild(time);
   if (isPending) {
     const p = document.createElement("span");

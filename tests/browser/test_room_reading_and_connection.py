@@ -166,3 +166,38 @@ def test_the_account_pages_session_list_fits_a_phone(browser, live_server, make_
         # the card's own, not past the card's edge (cut off, or the page pushed sideways).
         assert page.evaluate(CLIPPED_IN_CARD), width
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_entry_from_another_day_shows_its_date(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    import re
+    from datetime import UTC, datetime
+
+    from playwright.sync_api import expect
+
+    from apps.rooms.models import Message
+    from apps.rooms.services import room_message_post
+
+    campaign, gm_m, _player_m = _gm_and_player(make_user)
+    old, _ = room_message_post(
+        membership=gm_m, body="Back in March", mode="chat", client_message_id="old"
+    )
+    room_message_post(membership=gm_m, body="Just now", mode="chat", client_message_id="new")
+    Message.objects.filter(pk=old.pk).update(created_at=datetime(2026, 3, 9, 14, 5, tzinfo=UTC))
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US", timezone_id="UTC")
+    try:
+        gm = _sign_in(context, asgi_server, "gm@example.test")
+        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        times = gm.locator("#timeline li[data-sequence] .entry__time")
+        expect(times).to_have_count(2)
+        expect(times.nth(0)).to_have_text("Mar 9, 02:05 PM")
+        expect(times.nth(0)).to_have_attribute("title", "Monday, March 9, 2026 at 2:05 PM")
+        # Today's: the time alone.
+        expect(times.nth(1)).to_have_text(re.compile(r"^\d\d:\d\d [AP]M$"))
+    finally:
+        context.close()
