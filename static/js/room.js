@@ -117,10 +117,25 @@ function render(entry) {
   maxRendered = Math.max(maxRendered, entry.sequence);
   lastSeq = Math.max(lastSeq, entry.sequence);
   empty.hidden = true;
+  const others = !(entry.sender && entry.sender.id === config.userId);
   // A reader up in the history is told something new came, and where it is.
-  if (!stuck && live && !(entry.sender && entry.sender.id === config.userId)) showJump(true);
+  if (!stuck && live && others) showJump(true);
+  if (live && others) announce(li);
   followTail();
   scheduleRead();
+}
+
+// Screen readers hear entries as they arrive through their own polite region, never the
+// history replayed on opening or loaded on request (the list itself is not a live region).
+const announcer = document.getElementById("timeline-announcer");
+function announce(li) {
+  if (!announcer) return;
+  const said = document.createElement("p");
+  const who = li.querySelector(".entry__sender");
+  const body = li.querySelector(".entry__body");
+  said.textContent = [who && who.textContent, body && body.textContent].filter(Boolean).join(": ");
+  announcer.append(said);
+  while (announcer.childElementCount > 5) announcer.firstElementChild.remove();
 }
 
 const scroller = timeline.closest(".room__timeline");

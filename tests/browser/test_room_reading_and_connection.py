@@ -201,3 +201,46 @@ def test_an_entry_from_another_day_shows_its_date(
         expect(times.nth(1)).to_have_text(re.compile(r"^\d\d:\d\d [AP]M$"))
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_screen_reader_hears_live_entries_not_the_replayed_history(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.services import room_message_post
+
+    campaign, gm_m, player_m = _gm_and_player(make_user)
+    for seq in range(1, 221):
+        room_message_post(
+            membership=gm_m, body=f"Line {seq}", mode="chat", client_message_id=f"seed-{seq}"
+        )
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        player = _sign_in(contexts[1], asgi_server, "player@example.test")
+        for page in (gm, player):
+            _open(page, room_url)
+        entries = player.locator("#timeline li[data-sequence]")
+        expect(entries).to_have_count(200)
+        # The history is no live region: opening the room reads nothing out.
+        assert player.locator("#timeline").get_attribute("aria-live") is None
+        heard = player.locator("#timeline-announcer p")
+        expect(heard).to_have_count(0)
+        _say(gm, "Something new at the table.")
+        expect(entries).to_have_count(201)
+        player.locator("#timeline-earlier").click()
+        expect(entries).to_have_count(221)
+        _say(player, "My own words.")
+        _say(gm, "And more.")
+        expect(entries).to_have_count(223)
+        expect(heard).to_have_text(["Gail GM: Something new at the table.", "Gail GM: And more."])
+        assert player.locator("#timeline-announcer").get_attribute("aria-live") == "polite"
+    finally:
+        for context in contexts:
+            context.close()
