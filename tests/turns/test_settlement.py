@@ -323,3 +323,72 @@ def test_a_cancel_between_beats_stops_a_write_being_sent_again(
     # be running, then ends cancelled.
     assert (job.status, state["sends"], room.domain_revision()) == ("waiting", 1, start)
     assert job.agent_output["final_status"] == "cancelled"
+
+
+def test_a_write_no_worker_sent_is_not_run_once_the_sweep_gives_the_turn_up(
+    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    import apps.turns.tool_calls as tool_calls
+
+    room = dnd_room
+    start = room.domain_revision()
+
+    class WorkerKilled(BaseException):
+        """The worker process stops between journaling the write and sending it."""
+
+    def killed(**kw):
+        raise WorkerKilled
+
+    monkeypatch.setattr(tool_calls, "domain_call", killed)
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    RoomTurnJob.objects.filter(pk=job.pk).update(max_attempts=1)
+    with pytest.raises(WorkerKilled), django_capture_on_commit_callbacks(execute=False):
+        turn_run(job_id=job.pk, heartbeat=False)
+    monkeypatch.setattr(tool_calls, "domain_call", domain_call)
+    assert list(job.operations.values_list("tool", "state")) == [("dice_roll", "dispatched")]
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_recovery_sweep()["exhausted"] == 1
+    # Long enough after the dispatch that no send of it can still be running.
+    monkeypatch.setattr("apps.turns.services.run.SEND_SETTLE_MARGIN", timedelta(seconds=-60))
+    _run_due(job, django_capture_on_commit_callbacks)
+    # Reported failed, so nothing ran on the domain and nothing was charged.
+    assert (job.status, job.error_code, job.charged) == ("failed", "worker_lease_exhausted", 0)
+    assert room.domain_revision() == start
+    assert Operation.objects.get(job=job).state == "refused"
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+
+
+def test_a_write_the_rules_refuse_after_an_outage_is_narrated_not_reported_unavailable(
+    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    from apps.rooms.models import Message
+
+    room = dnd_room
+    start = room.domain_revision()
+    state = _dice_fails(monkeypatch, lambda: DomainUnavailable("The rules server is down."))
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    outcomes = _run_due(job, django_capture_on_commit_callbacks, times=3)
+    assert [str(o) for o in outcomes] == ["queued", "queued", "waiting"]
+    # Back, the domain refuses the write by its rules (in play, "no action left this turn").
+    refusal = DomainError(
+        "Bram has no action left this turn", domain_code="invalid_request", system_id="dnd5e",
+        tool="dice_roll", retryable=False, recovery="fix the arguments and retry",
+    )  # fmt: skip
+
+    def refuses():
+        raise refusal
+
+    _dice_fails(monkeypatch, refuses, state)
+    _run_due(job, django_capture_on_commit_callbacks)
+    # The player is told the rules' answer, as without the outage, not "unavailable".
+    assert (job.status, job.error_code, job.charged) == ("succeeded", "", 0)
+    narration = Message.objects.get(event_type="turn.narration", data__job_id=str(job.pk))
+    assert "Bram has no action left this turn" in narration.body
+    assert not Message.objects.filter(event_type="turn.outcome").exists()
+    assert room.domain_revision() == start
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"

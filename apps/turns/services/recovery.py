@@ -14,11 +14,9 @@ from django.utils.translation import gettext as _
 from apps.turns.errors import ErrorClassification, TurnCancelled, classify_error
 from apps.turns.models import RoomTurnJob
 from apps.turns.services.jobs import enqueue_run, job_announce, turn_requeue
-from apps.turns.services.run import _ending
+from apps.turns.services.run import LEASE_EXHAUSTED, _ending
 
 logger = logging.getLogger(__name__)
-
-LEASE_EXHAUSTED = "worker_lease_exhausted"
 
 
 def _to_waiting(job: RoomTurnJob, *, ending: dict | None) -> bool:

@@ -291,6 +291,8 @@ def _journal_dispatched(op: Operation) -> Operation:
 
 # The ending of a turn whose retryable failures used up its attempts.
 EXHAUSTED = "attempts_exhausted"
+# The ending the recovery sweep gives a turn whose workers kept stopping on it.
+LEASE_EXHAUSTED = "worker_lease_exhausted"
 
 
 # The delegation's `character` claim for a player with no character bound to them here: the
@@ -597,14 +599,21 @@ def _prepare_publication(
     job: RoomTurnJob, worker: str, beat: Heartbeat | None, journal: dict[int, Operation] | None
 ) -> None:
     """Before publication: settle unanswered writes; then, for a turn that ran out of attempts
-    while the domain was unreachable but whose write turned out to have committed, run the
-    agent again from the journal (the committed steps are answered from it, never sent again),
-    so the room is told what happened instead of a failure."""
-    _settle_dispatched(job, journal, worker)
-    stored = job.agent_output or {}
-    if (stored.get("error") or {}).get("code") != EXHAUSTED or not job.operations.filter(
-        write=True, state=Operation.State.RETURNED
-    ).exists():
+    (the domain unreachable, or its workers stopping) but whose write turned out to have
+    committed, or to be refused by the rules once the domain answered, run the agent again
+    from the journal (the answered steps are answered from it, never sent again), so the room
+    is told what happened instead of a failure.
+
+    A turn the sweep gave up after its workers kept stopping sends nothing more: its
+    unanswered writes are only asked about, so a write no worker got to send does not run on
+    the domain after the turn was reported failed."""
+
+    def ending_code() -> str | None:
+        return ((job.agent_output or {}).get("error") or {}).get("code")
+
+    _settle_dispatched(job, journal, worker, ask_only=ending_code() == LEASE_EXHAUSTED)
+    # Read again: settling may have stored a cancelled ending.
+    if ending_code() not in (EXHAUSTED, LEASE_EXHAUSTED) or not _domain_answered_a_write(job):
         return
     try:
         output, _journal = _run_agent(job, worker, beat)
@@ -617,6 +626,16 @@ def _prepare_publication(
         _settle_dispatched(job, None, worker, ask_only=True)
         return
     _store_output(job, worker, output_to_json(output))
+
+
+def _domain_answered_a_write(job: RoomTurnJob) -> bool:
+    """Whether a write of the job committed, or was refused by the rules (not merely stale):
+    either way the domain's answer, not the outage, is what the room should be told."""
+    writes = job.operations.filter(write=True)
+    if writes.filter(state=Operation.State.RETURNED).exists():
+        return True
+    refused = writes.filter(state=Operation.State.REFUSED).values_list("error", flat=True)
+    return any((error or {}).get("code") not in (None, "stale_revision") for error in refused)
 
 
 def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> str:
