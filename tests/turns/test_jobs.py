@@ -466,6 +466,39 @@ def test_cancel_after_a_write_that_never_arrived_refuses_it_without_running_it(
     assert room.domain_revision() == before
 
 
+def test_an_outage_that_outlasts_the_tries_tells_the_player_what_to_do(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A read-first action while the domain stays unreachable: its tries run out, nothing was
+    written, and the player reads advice for a player (not the API's idempotency hint)."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.domains.errors import DomainUnavailable
+
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player, text="look at goblin")
+
+    def unreachable(**kwargs):
+        raise DomainUnavailable("The dnd5e rules server is unavailable.")
+
+    monkeypatch.setattr(tool_calls, "domain_call", unreachable)
+    outcomes = []
+    for _ in range(3):
+        RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+        with django_capture_on_commit_callbacks(execute=False):
+            outcomes.append(turn_run(job_id=job.pk, heartbeat=False))
+    job.refresh_from_db()
+    assert outcomes == ["queued", "queued", "failed"]
+    recovery = "Nothing happened in the game. Send the action again in a minute."
+    assert (job.error_code, job.error_message, job.retryable, job.recovery, job.charged) == (
+        "attempts_exhausted", "The dnd5e rules server is unavailable.", False, recovery, 0
+    )  # fmt: skip
+    outcome = Message.objects.get(event_type="turn.outcome", data__job_id=str(job.pk))
+    assert (outcome.body, outcome.data["error"]["recovery"]) == (
+        "The dnd5e rules server is unavailable.", recovery
+    )  # fmt: skip
+
+
 def _a_write_that_timed_out(room, monkeypatch, capture):
     """A submitted job whose first attempt's write timed out before reaching the domain (it
     is requeued with the step dispatched), and the call's arguments, for a late send."""

@@ -13,6 +13,7 @@ from typing import Any
 from django.db import close_old_connections, connection
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from apps.campaigns.models import Campaign
 from apps.campaigns.selectors import bindings_chosen_first, membership_for
@@ -291,6 +292,9 @@ def _journal_dispatched(op: Operation) -> Operation:
 
 # The ending of a turn whose retryable failures used up its attempts.
 EXHAUSTED = "attempts_exhausted"
+EXHAUSTED_RECOVERY = gettext_lazy(
+    "Nothing happened in the game. Send the action again in a minute."
+)
 # The ending the recovery sweep gives a turn whose workers kept stopping on it.
 LEASE_EXHAUSTED = "worker_lease_exhausted"
 
@@ -563,8 +567,10 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
                      message=classification.message, recovery=classification.recovery)  # fmt: skip
         return "queued"
     if retryable:
+        # Out of tries, nothing written (a write that may have run waits instead): the advice
+        # is the player's, not the domain client's (which is for API callers).
         classification = ErrorClassification(
-            EXHAUSTED, False, classification.recovery, classification.message
+            EXHAUSTED, False, str(EXHAUSTED_RECOVERY), classification.message
         )
     _store_output(job, worker, _ending("failed", classification))
     return "stored"
