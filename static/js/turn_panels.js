@@ -469,7 +469,8 @@ function renderJobs() {
     const detail = [];
     // A waiting turn waits without a bound (the domain may have acted): no "attempt 9/9".
     if (job.attempt > 1 && job.status !== "waiting") detail.push(`${t.attempt} ${job.attempt}/${job.max_attempts}`);
-    if (job.status === "waiting" && job.error && job.error.message) detail.push(job.error.message);
+    // Why it waits, or why it is queued again (a requeue keeps the error that sent it back).
+    if (["waiting", "queued"].includes(job.status) && job.error && job.error.message) detail.push(job.error.message);
     setText(item.querySelector(".turn-job__detail"), detail.join(" · "));
     const cancel = item.querySelector("button");
     if (job.cancel_requested) { cancel.disabled = true; cancel.textContent = t.cancelling; }

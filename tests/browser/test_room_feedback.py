@@ -252,6 +252,46 @@ def test_turns_in_progress_are_listed_oldest_first_whatever_order_their_events_a
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_a_turn_queued_again_after_a_fault_says_why(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.turns.services import turn_action_submit, turn_claim
+    from apps.turns.services.jobs import turn_requeue
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Try Again",
+        players=[("pat@example.test", "Pat Player")],
+    )  # fmt: skip
+    membership = campaign.memberships.get(user=users["pat@example.test"])
+    job, _created = turn_action_submit(
+        membership=membership, text="look around", idempotency_key="again-1"
+    )
+    # A worker took it and the domain was down: back in the queue, as the worker leaves it.
+    claimed, _busy = turn_claim(job_id=job.pk, worker="w1")
+    turn_requeue(
+        job=claimed, worker="w1", code="domain_unavailable",
+        message="The dnd5e rules server is unavailable.", recovery="Try again shortly.",
+    )  # fmt: skip
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = _sign_in(context, asgi_server, "pat@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        row = page.locator(f'#turn-jobs li[data-job="{job.pk}"]')
+        expect(row.locator(".turn-job__status")).to_have_text("Queued")
+        expect(row.locator(".turn-job__detail")).to_have_text(
+            "The dnd5e rules server is unavailable."
+        )
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_a_dying_characters_card_counts_its_death_saves(
     browser,
     asgi_server,  # noqa: F811
