@@ -48,3 +48,77 @@ def test_the_local_domain_ports_follow_port(monkeypatch, web, dnd5e, narrative):
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == str([("dnd5e", dnd5e), ("narrative", narrative)])
+
+
+def _processes_of(var_dir) -> dict[str, int]:
+    """The product's processes started for this var dir: {"worker": pid, ...} by command."""
+    from pathlib import Path
+
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if f"SAGASMITH_VAR_DIR={var_dir}".encode() not in environ:
+            continue
+        words = [w.decode() for w in cmdline if w]
+        if "celery" in words and "worker" in words:
+            found["worker"] = int(entry.name)
+        elif "uvicorn" in words:
+            found["web"] = int(entry.name)
+        elif "run_local" in words:
+            found["run_local"] = int(entry.name)
+    return found
+
+
+def test_a_process_that_dies_is_started_again_and_the_rest_go_on(tmp_path):
+    import os
+    import signal
+    import time
+    from pathlib import Path
+
+    from django.conf import settings
+
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.local",
+        "SAGASMITH_VAR_DIR": str(tmp_path),
+        "PORT": str(port),
+        "C_FORCE_ROOT": "1",
+    }
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        env.pop(name, None)  # the embedded defaults, as `make run` uses them
+    manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, timeout=120)
+    runner = subprocess.Popen(
+        [*manage, "run_local", "--port", str(port)], env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 90
+        while "worker" not in _processes_of(tmp_path) or not _port_open_at(port):
+            assert runner.poll() is None and time.monotonic() < deadline, "did not start"
+            time.sleep(0.2)
+        first = _processes_of(tmp_path)
+        os.kill(first["worker"], signal.SIGKILL)
+        while _processes_of(tmp_path).get("worker") in (None, first["worker"]):
+            assert runner.poll() is None and time.monotonic() < deadline, "worker not restarted"
+            time.sleep(0.2)
+        # The web server went on serving all along.
+        assert _processes_of(tmp_path)["web"] == first["web"] and _port_open_at(port)
+    finally:
+        os.killpg(runner.pid, signal.SIGTERM)
+        _out, err = runner.communicate(timeout=60)
+    assert err.splitlines()[0] == "worker exited with -9; restarting it."
+    assert set(_processes_of(tmp_path)) == set()  # everything stopped
+
+
+def _port_open_at(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0

@@ -1,7 +1,8 @@
 """Start the whole product on one machine: web, worker, beat and the domain servers.
 
 Ctrl-C (or SIGTERM) stops every child: each runs in its own process group, gets SIGTERM,
-and is killed if it has not exited after a grace period.
+and is killed if it has not exited after a grace period. A child that dies on its own is
+started again (one that keeps dying stops everything).
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from django.core.management.base import BaseCommand, CommandError
 from apps.accounts.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
 
 GRACE_SECONDS = 10
+# A child that dies is started again, unless it died this many times within the window.
+MAX_RESTARTS = 5
+RESTART_WINDOW = 60.0
 
 
 def _port_open(port: int, host: str = "127.0.0.1") -> bool:
@@ -134,23 +138,17 @@ class Command(BaseCommand):
             nonlocal stopping
             stopping = True
 
+        def spawn(name: str, cmd: list[str]) -> subprocess.Popen:
+            with open(var / "logs" / f"{name.replace(':', '-')}.log", "ab") as log:
+                return subprocess.Popen(
+                    cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
+
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
         try:
             for name, cmd in commands:
-                log = open(var / "logs" / f"{name.replace(':', '-')}.log", "ab")  # noqa: SIM115
-                children.append(
-                    (
-                        name,
-                        subprocess.Popen(
-                            cmd,
-                            env=env,
-                            stdout=log,
-                            stderr=subprocess.STDOUT,
-                            start_new_session=True,
-                        ),
-                    )
-                )
+                children.append((name, spawn(name, cmd)))
             deadline = time.monotonic() + 60
             while not _port_open(port) and time.monotonic() < deadline and not stopping:
                 for name, proc in children:
@@ -159,11 +157,25 @@ class Command(BaseCommand):
                 time.sleep(0.2)
             if not stopping:
                 self._banner(host, port, [name for name, _ in children])
+            # A process that dies is started again, as a supervisor would in production: the
+            # others go on (turns recover by themselves). One that keeps dying stops it all.
+            restarts: dict[str, list[float]] = {}
             while not stopping:
-                for name, proc in children:
-                    if proc.poll() is not None:
-                        self.stderr.write(f"{name} exited with {proc.returncode}; stopping.")
+                for index, (name, proc) in enumerate(children):
+                    if proc.poll() is None or stopping:
+                        continue
+                    now = time.monotonic()
+                    recent = [t for t in restarts.get(name, []) if now - t < RESTART_WINDOW]
+                    if len(recent) >= MAX_RESTARTS:
+                        self.stderr.write(
+                            f"{name} exited with {proc.returncode} {len(recent) + 1} times "
+                            f"within {RESTART_WINDOW:.0f} s; stopping (see var/logs/)."
+                        )
                         stopping = True
+                        break
+                    self.stderr.write(f"{name} exited with {proc.returncode}; restarting it.")
+                    restarts[name] = [*recent, now]
+                    children[index] = (name, spawn(name, dict(commands)[name]))
                 time.sleep(0.5)
         finally:
             self._stop_all(children)
