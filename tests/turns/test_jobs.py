@@ -1049,6 +1049,8 @@ def test_cancel_queued_is_immediate(dnd_room, django_capture_on_commit_callbacks
     cancelled = turn_cancel(job=job, membership=room.membership(room.gm))
     assert (cancelled.status, cancelled.cancel_requested) == ("cancelled", True)
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    job.refresh_from_db()
+    assert job.charged == 0  # as any other release says it
     assert turn_run(job_id=job.pk, heartbeat=False) == "skipped"
     # The action does not stand unanswered: whoever saw it sees it was cancelled.
     (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))

@@ -700,6 +700,8 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
             # Not a requeue's "retried automatically" left from an earlier attempt.
             locked.retryable = TurnCancelled.retryable
             locked.recovery = str(TurnCancelled.recovery)
+            if locked.reservation_id:
+                locked.charged = 0  # its reservation is released below, as publication says
             locked.save(
                 update_fields=[
                     "status",
@@ -709,6 +711,7 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                     "error_message",
                     "retryable",
                     "recovery",
+                    "charged",
                     "updated_at",
                 ]  # fmt: skip
             )
