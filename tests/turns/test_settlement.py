@@ -392,3 +392,75 @@ def test_a_write_the_rules_refuse_after_an_outage_is_narrated_not_reported_unava
     assert not Message.objects.filter(event_type="turn.outcome").exists()
     assert room.domain_revision() == start
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+
+
+def test_a_turn_the_sweep_gave_up_after_a_write_committed_sends_nothing_more(
+    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    """The worker died after its first write returned and before its second was journaled;
+    the sweep gives the turn up. Publication applies the committed write (charged once) and
+    says part of the turn happened; the agent is not run again, so the second write never
+    reaches the domain after the turn was reported failed."""
+    room = dnd_room
+    start = room.domain_revision()
+    state = {"die": True}
+
+    class WorkerKilled(BaseException):
+        """The worker process stops between two steps."""
+
+    class TwoRolls:
+        name = "test"
+
+        def run_turn(self, turn, call_tool):
+            call_tool("dice_roll", {"expression": "1d20"})
+            if state["die"]:
+                raise WorkerKilled
+            call_tool("dice_roll", {"expression": "1d6"})
+            return AgentOutput(messages=(AgentMessage("rolled twice"),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: TwoRolls())
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    RoomTurnJob.objects.filter(pk=job.pk).update(max_attempts=1)
+    with pytest.raises(WorkerKilled), django_capture_on_commit_callbacks(execute=False):
+        turn_run(job_id=job.pk, heartbeat=False)
+    state["die"] = False
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_recovery_sweep()["exhausted"] == 1
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["failed"]
+    assert room.domain_revision() == start + 1
+    assert list(job.operations.values_list("step", "state")) == [(1, "returned")]
+    assert (job.error_code, job.charged) == ("worker_lease_exhausted", 2)
+    assert job.recovery == "Part of the turn happened; read the room before acting again."
+    assert Reservation.objects.get(pk=job.reservation_id).status == "settled"
+
+
+def test_a_turn_out_of_tries_whose_narration_fails_after_a_write_says_part_happened(
+    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    """Out of attempts with a committed write, the turn is narrated from its journal; when
+    that fails too, the stored failure stands and does not claim nothing happened."""
+    room = dnd_room
+    start = room.domain_revision()
+    state = {"calls": 0}
+
+    class RollsThenFails:
+        name = "test"
+
+        def run_turn(self, turn, call_tool):
+            call_tool("dice_roll", {"expression": "1d20"})
+            state["calls"] += 1
+            raise DomainUnavailable("The rules server is down.")
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: RollsThenFails())
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    RoomTurnJob.objects.filter(pk=job.pk).update(max_attempts=1)
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["failed"]
+    assert state["calls"] == 2  # the attempt, and the narration from the journal
+    assert room.domain_revision() == start + 1
+    assert (job.error_code, job.charged) == ("attempts_exhausted", 2)
+    assert job.recovery == "Part of the turn happened; read the room before acting again."

@@ -297,6 +297,8 @@ EXHAUSTED_RECOVERY = gettext_lazy(
 )
 # The ending the recovery sweep gives a turn whose workers kept stopping on it.
 LEASE_EXHAUSTED = "worker_lease_exhausted"
+# Either ending, once a write of the turn is known to have committed.
+PARTIAL_RECOVERY = gettext_lazy("Part of the turn happened; read the room before acting again.")
 
 
 # The delegation's `character` claim for a player with no character bound to them here: the
@@ -605,33 +607,41 @@ def _prepare_publication(
     job: RoomTurnJob, worker: str, beat: Heartbeat | None, journal: dict[int, Operation] | None
 ) -> None:
     """Before publication: settle unanswered writes; then, for a turn that ran out of attempts
-    (the domain unreachable, or its workers stopping) but whose write turned out to have
-    committed, or to be refused by the rules once the domain answered, run the agent again
-    from the journal (the answered steps are answered from it, never sent again), so the room
-    is told what happened instead of a failure.
+    (the domain unreachable) but whose write turned out to have committed, or to be refused by
+    the rules once the domain answered, run the agent again from the journal (the answered
+    steps are answered from it, never sent again), so the room is told what happened instead
+    of a failure.
 
     A turn the sweep gave up after its workers kept stopping sends nothing more: its
-    unanswered writes are only asked about, so a write no worker got to send does not run on
-    the domain after the turn was reported failed."""
+    unanswered writes are only asked about and its agent is not run again, so no write runs
+    on the domain after the turn was reported failed. A failure that stands after a write
+    committed says so instead of advising to simply act again."""
 
     def ending_code() -> str | None:
         return ((job.agent_output or {}).get("error") or {}).get("code")
 
     _settle_dispatched(job, journal, worker, ask_only=ending_code() == LEASE_EXHAUSTED)
     # Read again: settling may have stored a cancelled ending.
-    if ending_code() not in (EXHAUSTED, LEASE_EXHAUSTED) or not _domain_answered_a_write(job):
+    if ending_code() not in (EXHAUSTED, LEASE_EXHAUSTED):
         return
-    try:
-        output, _journal = _run_agent(job, worker, beat)
-    except LeaseLost:
-        raise
-    except Exception:
-        # The stored ending stands: the committed write is still published and charged, and
-        # so is any send of this narration that turns out to have committed.
-        logger.warning("Turn %s could not be narrated from its journal", job.pk, exc_info=True)
-        _settle_dispatched(job, None, worker, ask_only=True)
-        return
-    _store_output(job, worker, output_to_json(output))
+    if ending_code() == EXHAUSTED and _domain_answered_a_write(job):
+        try:
+            output, _journal = _run_agent(job, worker, beat)
+        except LeaseLost:
+            raise
+        except Exception:
+            # The stored ending stands: the committed write is still published and charged,
+            # and so is any send of this narration that turns out to have committed.
+            logger.warning("Turn %s could not be narrated from its journal", job.pk, exc_info=True)
+            _settle_dispatched(job, None, worker, ask_only=True)
+        else:
+            _store_output(job, worker, output_to_json(output))
+            return
+    if job.operations.filter(write=True, state=Operation.State.RETURNED).exists():
+        ending = job.agent_output
+        _store_output(
+            job, worker, {**ending, "error": {**ending["error"], "recovery": str(PARTIAL_RECOVERY)}}
+        )
 
 
 def _domain_answered_a_write(job: RoomTurnJob) -> bool:
