@@ -241,8 +241,10 @@ async function loadEarlier() {
     earlier.textContent = t.earlierFailed;
   } finally {
     earlier.disabled = false;
-    // Still following only if everything fits (no scroll event would say so otherwise).
+    // Still following only if everything fits (no scroll event would say so otherwise);
+    // then the newest entry is in view, so it has been seen.
     stuck = distanceFromBottom() <= STICK_PX;
+    if (stuck) { showJump(false); scheduleRead(); }
   }
 }
 
@@ -345,8 +347,9 @@ function connect() {
     }
   };
   ws.onclose = (ev) => {
-    clearTimeout(watchdog);
+    // A socket already replaced (dropped offline) leaves the current one's watchdog alone.
     if (ws !== socket) return;
+    clearTimeout(watchdog);
     if (ev.code === 4403 || ev.code === 4404) {
       stopped = true; setState("closed", t.revoked); disableComposer();
       presenceEl.replaceChildren(); // who is here is no longer this viewer's to see
@@ -365,12 +368,18 @@ function connect() {
       stopped = true; setState("closed", t.signin); disableComposer(); return;
     }
     if (stopped) return;
-    setState("reconnecting", t.reconnecting);
-    const base = Math.min(30000, 500 * 2 ** attempt);
-    attempt += 1;
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(connect, base / 2 + Math.random() * (base / 2));
+    reconnectLater();
   };
+}
+
+function reconnectLater() {
+  // Until caught up again, replayed suggestions are stale ones.
+  live = false;
+  setState("reconnecting", t.reconnecting);
+  const base = Math.min(30000, 500 * 2 ** attempt);
+  attempt += 1;
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, base / 2 + Math.random() * (base / 2));
 }
 
 let retryTimer = null;
@@ -379,7 +388,12 @@ let reauthTried = false;
 // still saying "Live". Drop it now: the page says it is reconnecting, and resumes when back.
 window.addEventListener("offline", () => {
   if (stopped || !socket || socket.readyState > WebSocket.OPEN) return;
-  socket.close();
+  // Detached first: its close, whenever the browser gets to it, changes nothing here.
+  const ws = socket;
+  socket = null;
+  clearTimeout(watchdog);
+  ws.close();
+  reconnectLater();
 });
 // Back online: retry now instead of waiting out the backoff.
 window.addEventListener("online", () => {

@@ -5,6 +5,8 @@ import sys
 import pytest
 from django.core.management import CommandError, call_command
 
+from apps.core.management.commands.run_local import MAX_RESTARTS
+
 
 def _listening():
     sock = socket.socket()
@@ -111,10 +113,25 @@ def test_a_process_that_dies_is_started_again_and_the_rest_go_on(tmp_path):
             time.sleep(0.2)
         # The web server went on serving all along.
         assert _processes_of(tmp_path)["web"] == first["web"] and _port_open_at(port)
+        # One that keeps dying (the fifth death within a minute) stops everything, and says so.
+        for _ in range(MAX_RESTARTS - 1):
+            while (worker := _processes_of(tmp_path).get("worker")) is None:
+                assert runner.poll() is None and time.monotonic() < deadline, "not restarted"
+                time.sleep(0.1)
+            os.kill(worker, signal.SIGKILL)
+            while _processes_of(tmp_path).get("worker") == worker:
+                time.sleep(0.1)
+        assert runner.wait(timeout=60) == 1
     finally:
-        os.killpg(runner.pid, signal.SIGTERM)
+        if runner.poll() is None:
+            os.killpg(runner.pid, signal.SIGTERM)
         _out, err = runner.communicate(timeout=60)
-    assert err.splitlines()[0] == "worker exited with -9; restarting it."
+    lines = err.splitlines()
+    assert lines.count("worker exited with -9; restarting it.") == MAX_RESTARTS - 1
+    assert lines[-1] == (
+        f"CommandError: worker exited with -9 {MAX_RESTARTS} times within 60 s; "
+        "stopping (see var/logs/)."
+    )
     assert set(_processes_of(tmp_path)) == set()  # everything stopped
 
 

@@ -7,6 +7,7 @@ started again (one that keeps dying stops everything).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -164,17 +165,20 @@ class Command(BaseCommand):
                 for index, (name, proc) in enumerate(children):
                     if proc.poll() is None or stopping:
                         continue
+                    # What the dead process started (a worker's pool) goes with it.
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(proc.pid, signal.SIGKILL)
                     now = time.monotonic()
                     recent = [t for t in restarts.get(name, []) if now - t < RESTART_WINDOW]
-                    if len(recent) >= MAX_RESTARTS:
-                        self.stderr.write(
+                    if len(recent) + 1 >= MAX_RESTARTS:
+                        raise CommandError(
                             f"{name} exited with {proc.returncode} {len(recent) + 1} times "
                             f"within {RESTART_WINDOW:.0f} s; stopping (see var/logs/)."
                         )
-                        stopping = True
-                        break
                     self.stderr.write(f"{name} exited with {proc.returncode}; restarting it.")
                     restarts[name] = [*recent, now]
+                    # A short, growing pause: a process failing at start does not spin.
+                    time.sleep(0.5 * len(recent))
                     children[index] = (name, spawn(name, dict(commands)[name]))
                 time.sleep(0.5)
         finally:
