@@ -4,6 +4,7 @@ Redis (one round trip per check), else in the cache as DRF keeps them."""
 from __future__ import annotations
 
 import uuid
+import weakref
 
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache import cache as default_cache
@@ -27,6 +28,19 @@ return {1, count + 1, '0'}
 """
 
 
+# The script bound to a client, per cache backend's client: the cache makes a new client object
+# (over the same pool) on every get_client, and hashes the script again on every register.
+_scripts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _window_script(backend: RedisCache, key: str):
+    script = _scripts.get(backend._cache)
+    if script is None:
+        script = backend._cache.get_client(key, write=True).register_script(_WINDOW_SCRIPT)
+        _scripts[backend._cache] = script
+    return script
+
+
 class SlidingWindowRateThrottle(throttling.SimpleRateThrottle):
     """DRF's rate throttle with the same limit and Retry-After, but one script call in Redis
     instead of reading and rewriting the pickled history list in the cache. Listed after DRF's
@@ -44,8 +58,7 @@ class SlidingWindowRateThrottle(throttling.SimpleRateThrottle):
         self.now = self.timer()
         # Its own key: DRF's pickled list may sit under the plain one.
         key = backend.make_and_validate_key(f"{self.key}:window")
-        client = backend._cache.get_client(key, write=True)
-        allowed, count, oldest = client.register_script(_WINDOW_SCRIPT)(
+        allowed, count, oldest = _window_script(backend, key)(
             keys=[key], args=[self.now, self.duration, self.num_requests, uuid.uuid4().hex]
         )
         if allowed:
