@@ -79,6 +79,11 @@ class ValidationFailed(ApplicationError):
     recovery = "Correct the highlighted fields and try again."
 
 
+class NotAuthenticated(ApplicationError):
+    code = "not_authenticated"
+    status = 401
+
+
 class NotFound(ApplicationError):
     code = "not_found"
     status = 404

@@ -11,13 +11,13 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
-from .errors import ApplicationError, NotFound, error_envelope, throttled_envelope
+from .errors import ApplicationError, NotAuthenticated, NotFound, error_envelope, throttled_envelope
 
 logger = logging.getLogger(__name__)
 
 _DRF_CODES = {
     400: "invalid_request",
-    401: "not_authenticated",
+    401: NotAuthenticated.code,
     403: "permission_denied",
     404: "not_found",
     405: "method_not_allowed",

@@ -19,7 +19,7 @@ from django.http.request import split_domain_port, validate_host
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from apps.core.errors import error_envelope, throttled_envelope
+from apps.core.errors import NotAuthenticated, error_envelope, throttled_envelope
 from apps.core.middleware import request_id_from
 from apps.core.request_context import current_request_id
 
@@ -151,7 +151,7 @@ class SagaMCPMount:
                 send,
                 401,
                 error_envelope(
-                    code="unauthenticated",
+                    code=NotAuthenticated.code,
                     message="Send a valid API token as 'Authorization: Bearer <token>'.",
                     recovery="Create a token on your account page.",
                 ),

@@ -13,7 +13,7 @@ from mcp.server import MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
-from apps.core.errors import ApplicationError, error_envelope
+from apps.core.errors import ApplicationError, NotAuthenticated, error_envelope
 
 from . import selectors, services
 from .profiles import PROFILE_IDS
@@ -96,7 +96,9 @@ async def call_service(fn, fixed_user: Any = None, **kwargs: Any) -> CallToolRes
     user = current_user.get() or fixed_user
     if user is None:
         return _error_result(
-            error_envelope(code="unauthenticated", message="No authenticated user for this call.")
+            error_envelope(
+                code=NotAuthenticated.code, message="No authenticated user for this call."
+            )
         )
     try:
         # Not thread-sensitive: concurrent calls run in parallel and meet at the row lock.

@@ -350,7 +350,8 @@ async def test_http_rejects_missing_or_bad_token(http_server):
         for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic x"}):
             response = await raw_client.post(http_server, json=body, headers=headers)
             assert response.status_code == 401
-            assert response.json()["error"]["code"] == "unauthenticated"
+            # The code the rest of the API uses.
+            assert response.json()["error"]["code"] == "not_authenticated"
             assert response.headers["www-authenticate"] == 'Bearer realm="saga"'
             # As every response of the site: its request id, new or the client's own.
             assert len(response.headers["x-request-id"]) == 32
