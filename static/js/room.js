@@ -587,6 +587,39 @@ function showError(text, usageUrl = "") {
   el.hidden = false;
 }
 
+// The members as they are now: who joined or left since the page loaded. On failure the list
+// as loaded stays.
+async function refreshRecipients(picker) {
+  let members;
+  try {
+    const r = await fetch(config.membersUrl, { credentials: "same-origin" });
+    if (!r.ok) return;
+    members = await r.json();
+  } catch (e) {
+    return;
+  }
+  // Read after the wait: a box ticked meanwhile stays ticked.
+  const ticked = new Set([...picker.querySelectorAll("input[name=recipients]:checked")].map((c) => c.value));
+  const rows = members.filter((m) => m.user_id !== config.userId).map((m) => {
+    const label = document.createElement("label");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.name = "recipients";
+    box.value = m.user_id;
+    box.checked = ticked.has(m.user_id);
+    label.append(box, " " + m.label);
+    return label;
+  });
+  if (!rows.length) {
+    const none = document.createElement("p");
+    none.className = "muted small";
+    none.textContent = t.noOthers;
+    rows.push(none);
+  }
+  picker.querySelectorAll("label, p").forEach((el) => el.remove());
+  picker.append(...rows);
+}
+
 if (form) {
   const bodyEl = form.querySelector("textarea");
   const picker = document.getElementById("recipients");
@@ -599,7 +632,11 @@ if (form) {
       privateOption.disabled = action;
       if (action && privateOption.checked) form.querySelector("input[name=audience][value=public]").checked = true;
     }
-    if (picker) picker.hidden = form.querySelector("input[name=audience]:checked").value !== "private";
+    if (picker) {
+      const wasHidden = picker.hidden;
+      picker.hidden = form.querySelector("input[name=audience]:checked").value !== "private";
+      if (wasHidden && !picker.hidden) refreshRecipients(picker);
+    }
   });
   // The length a paste or drop would give without the limit: maxlength cuts it silently, so
   // the input that follows says how much was left out.

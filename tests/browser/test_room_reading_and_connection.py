@@ -252,3 +252,38 @@ def test_a_screen_reader_hears_live_entries_not_the_replayed_history(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_gm_can_whisper_a_player_who_joined_after_the_room_was_opened(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.models import CampaignMembership
+    from tests.rooms.factories import remove_member
+
+    campaign, _gm_m, player_m = _gm_and_player(make_user)
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        gm = _sign_in(context, asgi_server, "gm@example.test")
+        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        late = make_user("late@example.test", display_name="Lou Late")
+        CampaignMembership.objects.create(
+            campaign=campaign, user=late, role=CampaignMembership.Role.PLAYER
+        )
+        remove_member(player_m)
+
+        # Choosing to send privately lists the members as they are now.
+        gm.check("input[name=audience][value=private]")
+        picker = gm.locator("#recipients")
+        expect(picker.locator("label")).to_have_text(["Lou Late"])
+        picker.get_by_label("Lou Late").check()
+        gm.fill("#composer-body", "Welcome, Lou.")
+        gm.keyboard.press("Enter")
+        expect(gm.locator("#timeline li", has_text="Welcome, Lou.")).to_contain_text("Lou Late")
+    finally:
+        context.close()
