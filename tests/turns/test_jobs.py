@@ -1038,6 +1038,31 @@ def test_lease_exhausted_fails_and_releases(dnd_room, django_capture_on_commit_c
     assert outcome.audience == "private" and outcome.data["status"] == "failed"
 
 
+def test_cancel_of_a_turn_waiting_to_publish_that_wrote_nothing_is_immediate_and_free(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A read-only turn whose publication failed waits with its narration stored: cancelling
+    it ends it at once, charges nothing and publishes nothing."""
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player, text="look around")
+    monkeypatch.setenv("SAGASMITH_TURN_FAULT", "fail_publish:1")
+    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "waiting"
+    monkeypatch.delenv("SAGASMITH_TURN_FAULT")
+    with django_capture_on_commit_callbacks(execute=True):
+        cancelled = turn_cancel(job=job, membership=room.membership(room.player))
+    assert (cancelled.status, cancelled.charged, cancelled.error_message) == (
+        "cancelled", 0, "Cancelled before it was published."
+    )  # fmt: skip
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    assert turn_run(job_id=job.pk, heartbeat=False) == "skipped"
+    assert narrations(job) == []
+    (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
+    assert marker.body == f"{room.player.label} cancelled “look around” before it was published."
+
+
 def test_cancel_queued_is_immediate(dnd_room, django_capture_on_commit_callbacks):
     from apps.core.errors import PermissionDenied
 

@@ -672,7 +672,8 @@ def held_by(job: RoomTurnJob, worker: str):
 
 def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurnJob:
     """Cancel as the requester or a GM: at once when queued or waiting with no write sent to the
-    domain (the reservation is released), cooperatively otherwise (a running worker stops
+    domain (the reservation is released; a waiting turn's narration is not published),
+    cooperatively otherwise (a running worker stops
     before its next tool call; what the domain did is published and charged). A queued or
     waiting job with a write left unanswered (it may have committed) is handed to a worker at
     once, which asks the domain whether it did without letting it run, and publishes and
@@ -688,15 +689,18 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
             return locked
         # A write answered, or sent and unanswered: the domain may have acted.
         sent = locked.operations.filter(write=True).exclude(state=Operation.State.REFUSED)
-        if not sent.exists() and (
-            locked.status == RoomTurnJob.Status.QUEUED
-            or (locked.status == RoomTurnJob.Status.WAITING and locked.agent_output is None)
-        ):
+        waiting = locked.status == RoomTurnJob.Status.WAITING
+        if not sent.exists() and (locked.status == RoomTurnJob.Status.QUEUED or waiting):
+            # A waiting turn's stored narration of what it read is dropped unpublished.
             locked.status = RoomTurnJob.Status.CANCELLED
             locked.cancel_requested = True
             locked.finished_at = now
             locked.error_code = TurnCancelled.code
-            locked.error_message = str(_("Cancelled before it ran."))
+            locked.error_message = str(
+                _("Cancelled before it was published.")
+                if waiting
+                else _("Cancelled before it ran.")
+            )
             # Not a requeue's "retried automatically" left from an earlier attempt.
             locked.retryable = TurnCancelled.retryable
             locked.recovery = str(TurnCancelled.recovery)
@@ -716,10 +720,14 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                 ]  # fmt: skip
             )
             # The room before the account, as publication and submission take them.
+            said = (
+                _("%(who)s cancelled “%(action)s” before it was published.")
+                if waiting
+                else _("%(who)s cancelled “%(action)s” before it ran.")
+            )
             job_ended_record(
                 campaign=membership.campaign, job=locked, status=RoomTurnJob.Status.CANCELLED,
-                message=_("%(who)s cancelled “%(action)s” before it ran.")
-                % {"who": membership.user.label, "action": action_quote(locked.text)},
+                message=said % {"who": membership.user.label, "action": action_quote(locked.text)},
             )  # fmt: skip
             job_reservation_release(locked, "cancelled")
         else:
