@@ -16,7 +16,6 @@ import atexit
 import concurrent.futures
 import logging
 import os
-import re
 import threading
 import time
 import uuid
@@ -34,6 +33,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
 from pydantic import ValidationError
 
+from apps.core.request_context import TRACEPARENT
 from apps.domains.errors import (
     DomainError,
     DomainProtocolError,
@@ -52,7 +52,6 @@ DEFAULT_ISSUER = "sagasmith-web"
 DEFAULT_LIFETIME = 60
 MAX_LIFETIME = 300
 CONNECT_TIMEOUT = 10.0  # stdio includes starting the interpreter; HTTP fails fast on loopback
-_TRACEPARENT = re.compile(r"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$")
 
 
 # -- delegation tokens -------------------------------------------------------------------------
@@ -135,7 +134,7 @@ def delegation_mint(
 
 def _trace_meta(traceparent: str | None) -> dict[str, str]:
     if traceparent is not None:
-        if not _TRACEPARENT.match(traceparent):
+        if not TRACEPARENT.match(traceparent):
             raise ValueError(f"not a W3C traceparent: {traceparent!r}")
         return {"traceparent": traceparent}
     # Continue the current OpenTelemetry span when there is one; nothing otherwise.

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from apps.campaigns.selectors import membership_for
 from apps.core.errors import NotFound
 from apps.core.idempotency import idempotency_key_from
+from apps.core.request_context import request_traceparent
 from apps.core.schema import idempotency_parameters
 from apps.core.throttling import WRITE_LIMITED
 from apps.rooms.models import MAX_BODY_LENGTH, Message
@@ -104,6 +105,7 @@ def action_submitted(request, membership, data, *, key: str) -> Response:
         base_revision=data.get("base_revision"),
         audience=data["audience"],
         character_id=data.get("character_id") or "",
+        traceparent=request_traceparent(request),
     )
     response = Response(
         job_view(job), status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK

@@ -58,6 +58,38 @@ def test_post_action_then_get_job(dnd_room, eager, turn_urls, django_capture_on_
     assert (replay.status_code, replay.json()["id"]) == (200, job_id)
 
 
+TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+
+@pytest.mark.parametrize("incoming", [TRACEPARENT, "", "not-a-traceparent"])
+def test_a_turn_carries_one_trace_from_its_request_to_the_domain(
+    dnd_room, eager, turn_urls, django_capture_on_commit_callbacks, incoming
+):
+    """The request's W3C traceparent (a new trace when it has none, or a malformed one) is
+    stored on the job and sent with every domain call of the turn, which echoes it."""
+    import re
+
+    from apps.turns.models import Operation
+
+    room = dnd_room
+    headers = {"HTTP_TRACEPARENT": incoming} if incoming else {}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(room.player).post(
+            f"/api/campaigns/{room.campaign.id}/room/actions", {"body": "roll 1d20"},
+            format="json", HTTP_IDEMPOTENCY_KEY="traced-1", **headers,
+        )  # fmt: skip
+    assert response.status_code == 202, response.content
+    job = RoomTurnJob.objects.get(pk=response.json()["id"])
+    assert job.status == "succeeded"
+    if incoming == TRACEPARENT:
+        assert job.traceparent == TRACEPARENT
+    else:
+        assert re.fullmatch(r"00-[0-9a-f]{32}-[0-9a-f]{16}-00", job.traceparent)
+        assert job.traceparent[3:35] != "0" * 32
+    (op,) = Operation.objects.filter(job=job)
+    assert op.result["_meta"]["traceparent"] == job.traceparent
+
+
 def test_stale_revision_is_409_and_nothing_changed(dnd_room, turn_urls, make_user):
     room = dnd_room
     before = (

@@ -156,11 +156,13 @@ def turn_action_submit(
     base_revision: int | None = None,
     audience: str = Message.Audience.PUBLIC,
     character_id: str = "",
+    traceparent: str = "",
 ) -> tuple[RoomTurnJob, bool]:
     """Post the action message, create the queued job and reserve quota in one transaction;
-    the worker task is enqueued on commit. Returns (job, created); a repeated key returns the
-    first job. Raises StaleRevision (nothing written), QuotaExceeded, IdempotencyConflict,
-    PermissionDenied, ValidationFailed and the rooms service's errors."""
+    the worker task is enqueued on commit; its domain calls carry `traceparent`. Returns
+    (job, created); a repeated key returns the first job. Raises StaleRevision (nothing
+    written), QuotaExceeded, IdempotencyConflict, PermissionDenied, ValidationFailed and the
+    rooms service's errors."""
     text = (text or "").strip()
     if not text or len(text) > MAX_BODY_LENGTH:
         raise ValidationFailed(
@@ -260,6 +262,7 @@ def turn_action_submit(
                 max_attempts=conf.max_attempts(),
                 available_at=now,
                 reservation=reservation,
+                traceparent=traceparent,
             )
             # The job and its first `turn.job` event in one statement (PostgreSQL).
             outbox_emit_with(job, lambda: _job_event(job))
