@@ -19,6 +19,12 @@ def lease_seconds() -> int:
     )
 
 
+def run_seconds() -> float:
+    """How long one attempt's agent may run before it stops calling tools: the thread pool does
+    not enforce the task's time limits, so the turn keeps its own (the task's soft limit)."""
+    return float(getattr(settings, "SAGASMITH_TURN_RUN_SECONDS", 270))
+
+
 def max_attempts() -> int:
     return _int("SAGASMITH_TURN_MAX_ATTEMPTS", 3)
 

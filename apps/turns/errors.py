@@ -134,6 +134,16 @@ class TurnCancelled(TurnError):
     recovery = str(_("Send the action again if you still want it."))
 
 
+class TurnTimedOut(TurnError):
+    """The agent ran past the turn's time limit; it stopped before its next tool call. Not
+    retried: a turn that slow would most likely be as slow again."""
+
+    code = "turn_timeout"
+    status = 504
+    retryable = False
+    recovery = str(_("Act again, perhaps with a simpler action."))
+
+
 class JournalDiverged(TurnError):
     """A re-run asked for a different tool at a step the journal already holds."""
 

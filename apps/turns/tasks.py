@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-# A turn is at most 8 tool calls plus the agent's own time; the lease keeps a stuck worker from
-# holding it past this anyway.
+# A turn is at most 8 tool calls plus the agent's own time. The thread pool (the default) does
+# not enforce these limits: the turn stops itself before a tool call past conf.run_seconds().
 RUN_TIME_LIMIT = 300
 BUSY_RETRY_SECONDS = 1.0
 

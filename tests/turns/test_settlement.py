@@ -464,3 +464,35 @@ def test_a_turn_out_of_tries_whose_narration_fails_after_a_write_says_part_happe
     assert room.domain_revision() == start + 1
     assert (job.error_code, job.charged) == ("attempts_exhausted", 2)
     assert job.recovery == "Part of the turn happened; read the room before acting again."
+
+
+def test_a_turn_past_its_time_limit_stops_before_its_next_call(
+    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    """Celery's thread pool does not enforce the task's time limits, so the turn keeps its own:
+    past it, no further tool call is sent; the turn ends failed (not retried), and what it
+    already wrote is published and charged, saying part of it happened."""
+    import time
+
+    room = dnd_room
+    start = room.domain_revision()
+    settings.SAGASMITH_TURN_RUN_SECONDS = 0.2
+
+    class Slow:
+        name = "test"
+
+        def run_turn(self, turn, call_tool):
+            call_tool("dice_roll", {"expression": "1d20"})
+            time.sleep(0.3)  # a slow model
+            call_tool("dice_roll", {"expression": "1d6"})
+            return AgentOutput(messages=(AgentMessage("rolled twice"),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: Slow())
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["failed"]
+    assert room.domain_revision() == start + 1
+    assert list(job.operations.values_list("step", "state")) == [(1, "returned")]
+    assert (job.error_code, job.retryable, job.charged) == ("turn_timeout", False, 2)
+    assert job.error_message == "The turn took longer than 0.2 seconds."
+    assert job.recovery == "Part of the turn happened; read the room before acting again."

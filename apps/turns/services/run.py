@@ -32,6 +32,7 @@ from apps.turns.errors import (
     StaleRevision,
     TurnCancelled,
     TurnError,
+    TurnTimedOut,
     WriteUnsettled,
     classify_error,
 )
@@ -119,8 +120,14 @@ class JournalCaller(ToolCaller):
         # attempt), unless it is narrated again after its stored ending (_prepare_publication).
         fresh = job.attempt == 1 and job.agent_output is None
         self.journal = {} if fresh else {op.step: op for op in job.operations.all()}
+        self.limit = conf.run_seconds()
+        self.deadline = time.monotonic() + self.limit
 
     def _check_running(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise TurnTimedOut(
+                _("The turn took longer than %(n)s seconds.") % {"n": f"{self.limit:g}"}
+            )
         if self.heartbeat is not None:
             if self.heartbeat.lost:
                 raise LeaseLost(_("The job's lease passed to another worker."))
@@ -297,7 +304,7 @@ EXHAUSTED_RECOVERY = gettext_lazy(
 )
 # The ending the recovery sweep gives a turn whose workers kept stopping on it.
 LEASE_EXHAUSTED = "worker_lease_exhausted"
-# Either ending, once a write of the turn is known to have committed.
+# A failed turn's advice once a write of it is known to have committed.
 PARTIAL_RECOVERY = gettext_lazy("Part of the turn happened; read the room before acting again.")
 
 
@@ -622,7 +629,7 @@ def _prepare_publication(
 
     _settle_dispatched(job, journal, worker, ask_only=ending_code() == LEASE_EXHAUSTED)
     # Read again: settling may have stored a cancelled ending.
-    if ending_code() not in (EXHAUSTED, LEASE_EXHAUSTED):
+    if (job.agent_output or {}).get("final_status") != "failed":
         return
     if ending_code() == EXHAUSTED and _domain_answered_a_write(job):
         try:
@@ -637,8 +644,11 @@ def _prepare_publication(
         else:
             _store_output(job, worker, output_to_json(output))
             return
-    if job.operations.filter(write=True, state=Operation.State.RETURNED).exists():
-        ending = job.agent_output
+    ending = job.agent_output
+    if (
+        ending.get("error")
+        and job.operations.filter(write=True, state=Operation.State.RETURNED).exists()
+    ):
         _store_output(
             job, worker, {**ending, "error": {**ending["error"], "recovery": str(PARTIAL_RECOVERY)}}
         )
