@@ -13,6 +13,7 @@ from django.test import override_settings
 from apps.domains.client import domain_call, domain_connections_close, principal_for
 from apps.domains.keys import ensure_local_keys
 from apps.domains.registry import get_plugin
+from apps.turns import catalog
 from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.catalog import offered_tools, tool_catalog_clear
 from apps.turns.tool_calls import ToolCaller
@@ -45,6 +46,34 @@ def live_domains(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str,
             tool_catalog_clear()
             for process in servers.values():
                 process.stop()
+
+
+@dataclass
+class CatalogListings:
+    """The systems listed (`tools/list`) in order; `stale` names tools the first listing leaves
+    out, as a listing taken before a redeploy that added them would."""
+
+    calls: list[str] = field(default_factory=list)
+    stale: set[str] = field(default_factory=set)
+
+
+@pytest.fixture
+def catalog_listings(live_domains, monkeypatch) -> Iterator[CatalogListings]:
+    """Counts listings from an empty catalog cache, and leaves the cache empty afterwards."""
+    listings = CatalogListings()
+    real = catalog._list
+
+    async def counted(runtime: Any, plugin: Any) -> dict[str, Any]:
+        listed = await real(runtime, plugin)
+        listings.calls.append(plugin.system_id)
+        if len(listings.calls) == 1:
+            listed = {name: tool for name, tool in listed.items() if name not in listings.stale}
+        return listed
+
+    monkeypatch.setattr(catalog, "_list", counted)
+    tool_catalog_clear()
+    yield listings
+    tool_catalog_clear()  # no stale listing outlives the test
 
 
 @dataclass

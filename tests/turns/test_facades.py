@@ -53,13 +53,14 @@ def test_every_table_entry_is_a_live_tool_and_every_selection_is_bounded(live_do
         ("narrative", "play", "observer", "narration"),
     ],
 )
-def test_unknown_situations_fail_closed(live_domains, system_id, phase, role, task):
+def test_unknown_situations_fail_closed(catalog_listings, system_id, phase, role, task):
     with pytest.raises(FacadeDenied) as caught:
         get_plugin(system_id).facade_tools(phase=phase, role=role, task=task)
     error = caught.value
     assert (error.code, error.status, error.retryable) == ("facade_denied", 403, False)
     assert error.message == (f"No {system_id} tools for phase {phase}, role {role}, task {task}.")
     assert error.details == {"system_id": system_id, "phase": phase, "role": role, "task": task}
+    assert catalog_listings.calls == []  # refused from the tables alone, never by listing
 
 
 @pytest.mark.parametrize("role", ["owner", "gm"])
@@ -116,3 +117,31 @@ def test_offered_tools_carry_live_schemas_in_facade_order(live_domains):
         offered_tools("dnd5e", ("dice_roll", "summon_dragon"))
     assert caught.value.code == "facade_mismatch"
     assert caught.value.details == {"system_id": "dnd5e", "missing": ["summon_dragon"]}
+
+
+def test_a_catalog_listed_before_a_redeploy_is_listed_again_once(catalog_listings):
+    catalog_listings.stale = {"dice_roll", "heal"}
+    names = get_plugin("dnd5e").facade_tools(phase="combat", role="player", task="action")
+    tools = offered_tools("dnd5e", names)
+    assert tuple(t.name for t in tools) == names
+    assert catalog_listings.calls == ["dnd5e", "dnd5e"]  # the stale listing, then one more
+    assert offered_tools("dnd5e", names) == tools  # the fresh listing is cached
+    assert catalog_listings.calls == ["dnd5e", "dnd5e"]
+
+
+def test_a_mismatch_that_outlasts_a_fresh_listing_fails_with_a_recovery(catalog_listings):
+    with pytest.raises(FacadeMismatch) as caught:
+        offered_tools("dnd5e", ("dice_roll", "summon_dragon"))
+    error = caught.value
+    assert catalog_listings.calls == ["dnd5e", "dnd5e"]
+    assert (error.code, error.status, error.retryable) == ("facade_mismatch", 502, False)
+    assert error.message == "The dnd5e server does not offer summon_dragon."
+    assert error.recovery == (
+        "An operator must deploy a domain server that offers these tools, or update the "
+        "tool tables to match it; until then this action is unavailable."
+    )
+    assert error.details == {"system_id": "dnd5e", "missing": ["summon_dragon"]}
+    # Each mismatch costs one more listing, never a loop.
+    with pytest.raises(FacadeMismatch):
+        offered_tools("dnd5e", ("summon_dragon",))
+    assert catalog_listings.calls == ["dnd5e", "dnd5e", "dnd5e"]

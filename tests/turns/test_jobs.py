@@ -13,6 +13,7 @@ from django.utils import timezone
 from apps.projections.models import OutboxEvent
 from apps.quota.models import LedgerEntry, Reservation
 from apps.rooms.models import Message
+from apps.turns import conf
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.projections import projection_apply, projection_reads
 from apps.turns.selectors import room_turn_job_is_live
@@ -21,6 +22,7 @@ from apps.turns.services import (
     turn_action_submit,
     turn_cancel,
     turn_claim,
+    turn_heartbeat,
     turn_recovery_sweep,
     turn_run,
 )
@@ -1343,6 +1345,45 @@ SUBMIT_QUERIES_SQLITE = 13
 # With heartbeat=False the two cancel checks are queries; a worker's heartbeat answers them.
 RUN_QUERIES_PG = 19
 RUN_QUERIES_SQLITE = 32
+
+
+def test_a_heartbeat_renews_the_lease_and_the_quota_reservation(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+        claimed, busy = turn_claim(job_id=job.pk, worker="w1")
+    assert busy is False
+    # Both past due, as after a long model call: only the beat keeps the reaper away.
+    past = timezone.now() - timedelta(seconds=1)
+    RoomTurnJob.objects.filter(pk=job.pk).update(lease_expires_at=past)
+    Reservation.objects.filter(pk=job.reservation_id).update(expires_at=past)
+    started = timezone.now()
+    assert turn_heartbeat(job=claimed, worker="w1") is False
+    job.refresh_from_db()
+    reservation = Reservation.objects.get(pk=job.reservation_id)
+    assert (job.status, job.worker, reservation.status) == ("running", "w1", "active")
+    assert job.lease_expires_at > timezone.now() and reservation.expires_at > timezone.now()
+    assert job.heartbeat_at >= started and reservation.heartbeat_at >= started
+    assert job.lease_expires_at == job.heartbeat_at + timedelta(seconds=conf.lease_seconds())
+    assert reservation.ttl_seconds == conf.reservation_ttl()
+    assert reservation.expires_at == reservation.heartbeat_at + timedelta(
+        seconds=conf.reservation_ttl()
+    )
+
+
+def test_a_turn_after_a_redeploy_added_its_tool_lists_the_catalog_again_once(
+    dnd_room, eager, catalog_listings, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    catalog_listings.stale = {"dice_roll"}  # listed before the server offered it
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _ = submit(room, room.player)
+    job.refresh_from_db()
+    assert (job.status, job.error_code) == ("succeeded", "")
+    assert [(op.tool, op.state) for op in job.operations.all()] == [("dice_roll", "returned")]
+    assert catalog_listings.calls == ["dnd5e", "dnd5e"]
 
 
 def test_heartbeat_that_cannot_renew_gives_the_job_up(settings, monkeypatch):
