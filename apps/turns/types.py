@@ -54,6 +54,15 @@ class ToolInfo:
 
 
 @dataclass(frozen=True)
+class EarlierStep:
+    """A step an earlier attempt of the turn journaled, with the agent's own arguments. Called
+    again in order, it is answered from the journal (or re-sends exactly what was dispatched)."""
+
+    tool: str
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class TurnContext:
     """What an agent may know about the turn it runs."""
 
@@ -67,6 +76,9 @@ class TurnContext:
     trigger_audience: str = "public"
     character_id: str | None = None  # the requester's bound character, if any
     language: str = "en"
+    # A retry's journaled steps, in order: an agent that cannot repeat itself exactly (a model)
+    # makes these calls first; a deterministic one may ignore them.
+    earlier: tuple[EarlierStep, ...] = ()
 
     @property
     def tool_names(self) -> frozenset[str]:

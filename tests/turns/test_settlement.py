@@ -18,7 +18,7 @@ from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services import turn_cancel, turn_recovery_sweep, turn_run
 from apps.turns.services.run import PROBE_REVISION
 from apps.turns.types import AgentMessage, AgentOutput
-from tests.turns.test_jobs import submit
+from tests.turns.test_jobs import narrations, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -496,3 +496,47 @@ def test_a_turn_past_its_time_limit_stops_before_its_next_call(
     assert (job.error_code, job.retryable, job.charged) == ("turn_timeout", False, 2)
     assert job.error_message == "The turn took longer than 0.2 seconds."
     assert job.recovery == "Part of the turn happened; read the room before acting again."
+
+
+def test_a_model_turn_retried_after_its_write_committed_resumes_from_the_journal(
+    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    """A model does not repeat itself: after its endpoint failed past a committed write, the
+    retry shows the model the steps already answered (from the journal, not sent again) and
+    lets it go on from there, instead of failing as journal_diverged when it calls another
+    tool first."""
+    import json
+
+    from tests.turns.fake_llm import FakeLLM, completion, tool_call
+
+    room = dnd_room
+    start = room.domain_revision()
+    llm = FakeLLM()
+    try:
+        settings.SAGASMITH_AGENT_PROVIDER = "openai"
+        monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+        final = json.dumps({"messages": [{"text": "The die lands.", "audience": "trigger"}]})
+        llm.script = [
+            (200, completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])),
+            (503, {"error": "overloaded"}),
+            # The retry: this time the model looks at the campaign before answering.
+            (200, completion(tool_calls=[tool_call("c2", "campaign_get", {})])),
+            (200, completion(content=final)),
+        ]
+        with django_capture_on_commit_callbacks(execute=False):
+            job, _ = submit(room, room.player)
+        assert _run_due(job, django_capture_on_commit_callbacks, times=2) == [
+            "queued", "succeeded"
+        ]  # fmt: skip
+        retry = llm.requests[2]["messages"]
+        shown = [m for m in retry if m["role"] in ("assistant", "tool")]
+        assert [(m["role"], m.get("tool_calls", [{}])[0].get("function", {}).get("name"))
+                for m in shown] == [("assistant", "dice_roll"), ("tool", None)]  # fmt: skip
+    finally:
+        llm.close()
+    assert room.domain_revision() == start + 1
+    assert list(job.operations.values_list("step", "tool", "state")) == [
+        (1, "dice_roll", "returned"), (2, "campaign_get", "returned")
+    ]  # fmt: skip
+    assert [m.body for m in narrations(job)] == ["The die lands."]

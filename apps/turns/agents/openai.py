@@ -219,6 +219,22 @@ class OpenAIAgent:
         calls = 0
         corrections = 0
         tools_closed = False
+        if turn.earlier:
+            # A retry: the model would not repeat its calls in the same order, so it is shown
+            # the ones already made (answered from the journal, nothing sent again) and goes on.
+            earlier = [
+                {"id": f"earlier-{step}", "type": "function",
+                 "function": {"name": s.tool, "arguments": json.dumps(dict(s.arguments))}}
+                for step, s in enumerate(turn.earlier, 1)
+            ]  # fmt: skip
+            messages.append({"role": "assistant", "content": None, "tool_calls": earlier})
+            for request in earlier:
+                calls += 1
+                result = self._run_tool(request, call_tool)
+                messages.append(
+                    {"role": "tool", "tool_call_id": request["id"],
+                     "content": json.dumps(result, ensure_ascii=False)}
+                )  # fmt: skip
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         with httpx2.Client(timeout=self.timeout, headers=headers) as http:
             while True:

@@ -48,8 +48,13 @@ from apps.turns.services.jobs import (
     worker_name,
 )
 from apps.turns.services.publish import output_to_json, turn_publish_or_wait
-from apps.turns.tool_calls import STALE_REFRESHES, ToolCaller
-from apps.turns.types import AgentOutput, ToolOutcome, TurnContext
+from apps.turns.tool_calls import (
+    IDENTITY_ARGUMENTS,
+    INJECTED_ARGUMENTS,
+    STALE_REFRESHES,
+    ToolCaller,
+)
+from apps.turns.types import AgentOutput, EarlierStep, ToolOutcome, TurnContext
 
 logger = logging.getLogger(__name__)
 
@@ -528,6 +533,13 @@ def _run_agent(
     _select_facade(job, campaign, role)
     tools = offered_tools(campaign.system_id, job.tools)
     character = claimed.character if claimed is not None else _bound_character(job)
+    # Another turn in the room may write first: a write refused as stale goes again at the
+    # current revision (after the agent's output is stored, nothing is sent again that way).
+    # Not for an action the client based on a revision it named: that one acts there or not.
+    caller = _journal_caller(
+        job, campaign, heartbeat, tools=tools, character=character,
+        stale_refreshes=STALE_REFRESHES if job.base_revision is None else 0,
+    )  # fmt: skip
     context = TurnContext(
         job_id=str(job.id),
         system_id=campaign.system_id,
@@ -538,14 +550,8 @@ def _run_agent(
         tools=tools,
         trigger_audience=job.trigger_audience,
         character_id=character,
+        earlier=_earlier_steps(caller.journal),
     )
-    # Another turn in the room may write first: a write refused as stale goes again at the
-    # current revision (after the agent's output is stored, nothing is sent again that way).
-    # Not for an action the client based on a revision it named: that one acts there or not.
-    caller = _journal_caller(
-        job, campaign, heartbeat, tools=tools, character=character,
-        stale_refreshes=STALE_REFRESHES if job.base_revision is None else 0,
-    )  # fmt: skip
     try:
         return agent_provider().run_turn(context, caller), caller.journal
     except DomainError as exc:
@@ -557,6 +563,19 @@ def _run_agent(
             _("The room changed since the action was sent (revision %(base)s)."),
             details={"base_revision": job.base_revision},
         ) from exc
+
+
+def _earlier_steps(journal: dict[int, Operation]) -> tuple[EarlierStep, ...]:
+    """The journal's unbroken run of steps from the first, with the agent's own arguments."""
+    steps = []
+    while (op := journal.get(len(steps) + 1)) is not None:
+        own = {
+            key: value
+            for key, value in op.arguments.items()
+            if key not in INJECTED_ARGUMENTS and key not in IDENTITY_ARGUMENTS
+        }
+        steps.append(EarlierStep(op.tool, own))
+    return tuple(steps)
 
 
 def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
