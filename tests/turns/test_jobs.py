@@ -52,6 +52,27 @@ def gm_writes_at(room, revision: int) -> None:
     )  # fmt: skip
 
 
+def test_a_read_that_moves_the_revision_on_announces_the_state_changed(dnd_room):
+    """A plain read (a stale base_revision looked up, a membership change) can learn of a write
+    before its own turn publishes it; that turn's receipt then advances nothing, so the read
+    announces the change itself, naming every scope the room's panels show."""
+    from apps.campaigns.services.authority import campaign_refresh
+    from apps.domains.registry import get_plugin
+    from apps.turns.projections import CARD
+
+    room = dnd_room
+    start = room.domain_revision()
+    gm_writes_at(room, start)
+    campaign_refresh(campaign=room.campaign, requester=room.gm)
+    campaign_refresh(campaign=room.campaign, requester=room.gm)  # nothing new: no event
+    scopes = {s for panel in (CARD, *get_plugin("dnd5e").panels) for s in panel.scopes}
+    (event,) = OutboxEvent.objects.filter(event_type="state.changed")
+    assert (event.audience, event.payload) == ("public", {
+        "authority_revision": start + 1, "changed_scopes": sorted(scopes), "entity_ids": [],
+        "audience": "public",
+    })  # fmt: skip
+
+
 def submit(room, user, text="roll 1d20", key="action-key-1", **extra):
     return turn_action_submit(
         membership=room.membership(user), text=text, idempotency_key=key, **extra

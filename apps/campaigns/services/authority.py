@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 
 from apps.domains.client import DomainResult, domain_call
@@ -27,14 +27,44 @@ def campaign_refresh(*, campaign: Campaign, requester) -> DomainResult:
     view = result.structured.get("campaign") or {}
     revision = int(result.structured.get("authority_revision") or 0)
     phase = str(view.get("phase") or campaign.phase)
-    # Never backwards: a publication may have stored a newer revision (and its phase) while
-    # this read was under way.
-    Campaign.objects.filter(pk=campaign.pk).filter(
-        Q(authority_revision__lt=revision) | (Q(authority_revision=revision) & ~Q(phase=phase))
-    ).update(authority_revision=revision, phase=phase, updated_at=timezone.now())
+    rows = Campaign.objects.filter(pk=campaign.pk)
+    now = timezone.now()
+    with transaction.atomic():
+        # Never backwards: a publication may have stored a newer revision (and its phase)
+        # while this read was under way.
+        advanced = rows.filter(authority_revision__lt=revision).update(
+            authority_revision=revision, phase=phase, updated_at=now
+        )
+        if advanced:
+            _announce_unpublished(campaign, revision)
+        else:
+            rows.filter(authority_revision=revision).exclude(phase=phase).update(
+                phase=phase, updated_at=now
+            )
     if revision >= campaign.authority_revision:
         campaign.authority_revision, campaign.phase = revision, phase
     return result
+
+
+def _announce_unpublished(campaign: Campaign, revision: int) -> None:
+    """The read learned of a write before its turn published it; that turn's receipt will then
+    advance nothing, so the room is told now. Which scopes changed is unknown: all the room's
+    panels show are named, so every viewer reads them again."""
+    from apps.domains.registry import get_plugin
+    from apps.projections.services import outbox_emit
+    from apps.turns.projections import CARD, STATE_CHANGED
+
+    panels = (CARD, *get_plugin(campaign.system_id).panels)
+    outbox_emit(
+        event_type=STATE_CHANGED,
+        campaign_id=campaign.pk,
+        payload={
+            "authority_revision": revision,
+            "changed_scopes": sorted({scope for panel in panels for scope in panel.scopes}),
+            "entity_ids": [],
+            "audience": "public",
+        },
+    )
 
 
 def authority_write(
