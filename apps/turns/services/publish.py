@@ -297,28 +297,6 @@ def turn_publish(
             phase_written |= bool(wrote and phase)
         if not requester_is_gm:
             _bind_created_characters(campaign, job, operations)
-        artifact_audience = (
-            Message.Audience.GM if job.trigger_audience == Message.Audience.GM else "public"
-        )
-        artifacts = [
-            artifact_envelope(
-                artifact_store(
-                    campaign_id=campaign.pk,
-                    block=block,
-                    audience=artifact_audience,
-                    job_id=job.pk,
-                    step=op.step,
-                )  # fmt: skip
-            )
-            for op, block in images
-        ]
-        data = {
-            "job_id": str(job.pk),
-            "trigger_message_id": str(job.trigger_message_id),
-            "dice": dice_from(operations),
-            "artifacts": artifacts,
-            "authority_revision": campaign.authority_revision,
-        }
         requester = _Requester(job)
         narration = [
             (message["text"], *_message_audience(job, message["audience"], requester_is_gm))
@@ -332,6 +310,32 @@ def turn_publish(
              if audience == job.trigger_audience and not recipients),
             0,
         )  # fmt: skip
+        # An image is bound to the audience of the message that shows it, never a wider one: the
+        # carrier, or without narration the requester's own outcome.
+        artifact_audience, artifact_recipients = (
+            narration[carrier][1:] if narration
+            else (Message.Audience.PRIVATE, [str(job.requester_id)])
+        )  # fmt: skip
+        artifacts = [
+            artifact_envelope(
+                artifact_store(
+                    campaign_id=campaign.pk,
+                    block=block,
+                    audience=artifact_audience,
+                    recipient_ids=artifact_recipients,
+                    job_id=job.pk,
+                    step=op.step,
+                )  # fmt: skip
+            )
+            for op, block in images
+        ]
+        data = {
+            "job_id": str(job.pk),
+            "trigger_message_id": str(job.trigger_message_id),
+            "dice": dice_from(operations),
+            "artifacts": artifacts,
+            "authority_revision": campaign.authority_revision,
+        }
         for index, (text, audience, recipients) in enumerate(narration):
             room_event_record(
                 campaign=campaign,
