@@ -514,3 +514,30 @@ def test_reconcile_makes_bindings_made_before_control_was_recorded_follow_the_do
     again = StringIO()
     call_command("bindings_reconcile", str(campaign.id), stdout=again)
     assert again.getvalue().endswith("2 characters read, 0 bindings changed\n")
+
+
+def test_binding_and_unbinding_tell_the_member_whose_card_changes(
+    domains, api_client, campaign, gm, player, friend
+):
+    """The member's open room reads its card again when a GM binds or unbinds them: a
+    `state.changed` for them alone, naming the character."""
+    from apps.projections.models import OutboxEvent
+
+    _lidda(api_client, campaign, player)
+    api_client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{friend.id}"
+    seen = set(OutboxEvent.objects.values_list("pk", flat=True))
+    assert api_client.put(url, {"can_control": False}, format="json").status_code == 200
+    assert api_client.delete(url).status_code == 200
+    events = OutboxEvent.objects.exclude(pk__in=seen).filter(event_type="state.changed")
+    campaign.refresh_from_db()
+    expected = {
+        "authority_revision": campaign.authority_revision,
+        "changed_scopes": ["membership"],
+        "entity_ids": ["pc-1"],
+        "audience": "private",
+    }
+    assert [(e.audience, e.payload) for e in events.order_by("pk")] == [
+        ({"users": [str(friend.id)]}, expected),
+        ({"users": [str(friend.id)]}, expected),
+    ]

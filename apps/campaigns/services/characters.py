@@ -380,6 +380,7 @@ def binding_set(
         )  # fmt: skip
         if member:
             binding.refresh_from_db(fields=["can_control"])
+            _binding_changed(campaign, user, character_id)
             audit_record(
                 actor=actor,
                 action="campaign.binding.set",
@@ -447,6 +448,7 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
         binding.status = ActorBinding.Status.REMOVED
         binding.can_control = False
         binding.save(update_fields=["status", "can_control", "updated_at"])
+        _binding_changed(campaign, user, character_id)
         audit_record(
             actor=actor,
             action="campaign.binding.remove",
@@ -455,6 +457,25 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
             details={"user_id": str(user.id), "character_id": character_id},
         )
     return binding
+
+
+def _binding_changed(campaign: Campaign, user, character_id: str) -> None:
+    """Tell the member alone (in the binding's transaction): their open room reads its card
+    again, since which character it shows is theirs to know."""
+    from apps.projections.services import outbox_emit
+    from apps.turns.projections import STATE_CHANGED
+
+    outbox_emit(
+        event_type=STATE_CHANGED,
+        campaign_id=campaign.pk,
+        payload={
+            "authority_revision": campaign.authority_revision,
+            "changed_scopes": ["membership"],
+            "entity_ids": [character_id],
+            "audience": "private",
+        },
+        audience={"users": [str(user.id)]},
+    )
 
 
 def _active_role(campaign: Campaign, user) -> str | None:
