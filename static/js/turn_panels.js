@@ -462,6 +462,7 @@ function renderJobs() {
           text ? el("span", { class: "turn-job__text", title: text }, shorten(text, MAX_JOB_TEXT)) : null) : null,
         el("span", { class: "turn-job__detail small muted" }),
       );
+      if (job.requester_id && !who) item.dataset.unnamed = "1";
       list.append(item);
     }
     item.dataset.status = job.status;
@@ -490,11 +491,35 @@ function ownJob(job) {
 }
 
 function requesterName(job) {
-  // "You" for the viewer's own turns, else the member's name; nothing when the page does not
-  // know it.
+  // "You" for the viewer's own turns, else the member's name; nothing while the page does not
+  // know it (a member who joined since it loaded is looked up).
   if (!job.requester_id) return "";
   if (ownJob(job)) return t.you;
+  if (!members.has(job.requester_id)) learnMembers();
   return members.get(job.requester_id) || "";
+}
+
+// One lookup at a time, and not again for a while: an id it does not name (a member who left)
+// would otherwise ask on every redraw.
+let membersAsked = false;
+function learnMembers() {
+  const url = (readJson("room-config") || {}).membersUrl;
+  if (membersAsked || !url) return;
+  membersAsked = true;
+  fetch(url, { credentials: "same-origin" })
+    .then((r) => (r.ok ? r.json() : []))
+    .then((list) => {
+      let learned = false;
+      for (const m of list) {
+        if (!members.has(m.user_id)) { members.set(m.user_id, m.label); learned = true; }
+      }
+      if (!learned) return;
+      // Rows drawn without their player's name are drawn again with it.
+      for (const item of document.querySelectorAll("#turn-jobs li[data-unnamed]")) item.remove();
+      renderJobs();
+    })
+    .catch(() => {})
+    .finally(() => setTimeout(() => { membersAsked = false; }, 30000));
 }
 
 function cancelLabel(job) {

@@ -494,3 +494,39 @@ def test_a_dying_characters_card_fits_its_column_with_the_death_saves_shown(
         assert sizes["overflow"] <= 0
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_of_a_player_who_joined_after_the_room_was_opened_names_them(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.models import CampaignMembership
+    from apps.quota.services import quota_account_for, quota_grant
+    from apps.turns.services import turn_action_submit
+
+    campaign, _users = table_for(
+        make_user, system_id="dnd5e", name="Late Arrivals",
+        players=[("pat@example.test", "Pat Player")],
+    )  # fmt: skip
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = _sign_in(context, asgi_server, "gm@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        lou = make_user("lou@example.test", display_name="Lou Late")
+        membership = CampaignMembership.objects.create(
+            campaign=campaign, user=lou, role=CampaignMembership.Role.PLAYER
+        )
+        quota_grant(account=quota_account_for(user=lou), amount=10, source="system", note="t")
+        job, _created = turn_action_submit(
+            membership=membership, text="look around", idempotency_key="late-1"
+        )
+        row = page.locator(f'#turn-jobs li[data-job="{job.pk}"]')
+        expect(row).to_contain_text("Lou Late")
+    finally:
+        context.close()
