@@ -224,6 +224,7 @@ SAGASMITH_TURN_RESERVE_CREDITS = env.int("SAGASMITH_TURN_RESERVE_CREDITS", defau
 SAGASMITH_TURN_RETRY_SECONDS = env.float("SAGASMITH_TURN_RETRY_SECONDS", default=2.0)
 SAGASMITH_TURN_RETRY_MAX_SECONDS = env.float("SAGASMITH_TURN_RETRY_MAX_SECONDS", default=300.0)
 SAGASMITH_TURN_PUBLISH_ATTEMPTS = env.int("SAGASMITH_TURN_PUBLISH_ATTEMPTS", default=8)
+SAGASMITH_TURN_RUN_SECONDS = env.float("SAGASMITH_TURN_RUN_SECONDS", default=270.0)
 
 # --- Sessions, security ----------------------------------------------------------------------
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
