@@ -4,12 +4,27 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from apps.campaigns.selectors import bindings_for, campaign_members, membership_for
+from apps.campaigns.selectors import (
+    bindings_for,
+    campaign_members,
+    character_creation_open,
+    membership_for,
+)
 from apps.campaigns.services.access import NOT_A_MEMBER
 from apps.core.exceptions import PageNotFound
+from apps.domains.errors import UnknownSystem
 
 from .selectors import MANAGER_ROLES, read_cursor_for, room_window_start
 from .services import room_get_or_create
+
+
+def _creation_open(campaign, role: str) -> bool:
+    """Whether the card offers "Create a character" as the page opens; the panel keeps it up to
+    date. A system this server has no plugin for leaves that to the panel (it says why)."""
+    try:
+        return character_creation_open(campaign=campaign, role=role)
+    except UnknownSystem:
+        return True
 
 
 @login_required
@@ -35,6 +50,7 @@ def room_page(request, campaign_id):
             "is_manager": is_manager,
             "archived": archived,
             "can_post": membership.role != membership.Role.OBSERVER and not archived,
+            "character_creation_open": _creation_open(campaign, membership.role),
             "members": members,
             "others": [m for m in members if m["id"] != str(request.user.id)],
             # The characters this viewer plays: with two or more, the composer asks which acts.

@@ -168,6 +168,7 @@ class RoomPanelApi(APIView):
                 "campaign_id": serializers.UUIDField(),
                 "system_id": serializers.CharField(),
                 "phase": serializers.CharField(),
+                "character_creation_open": serializers.BooleanField(),
                 "authority_revision": serializers.IntegerField(),
                 "role": serializers.CharField(),
                 "audience": serializers.CharField(),

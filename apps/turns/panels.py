@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from apps.campaigns.models import Campaign, CampaignMembership
-from apps.campaigns.selectors import bindings_chosen_first
+from apps.campaigns.selectors import bindings_chosen_first, character_creation_open
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
@@ -104,6 +104,9 @@ def panel_for_viewer(*, membership: CampaignMembership, character_id: str = "") 
         "campaign_id": str(campaign.pk),
         "system_id": campaign.system_id,
         "phase": campaign.phase,
+        # Whether this viewer's role may create a character in the current phase (the card's
+        # "Create a character" link).
+        "character_creation_open": character_creation_open(campaign=campaign, role=membership.role),
         "authority_revision": campaign.authority_revision,
         "role": membership.role,
         "audience": GM if manager else "players",

@@ -25,6 +25,12 @@ let stopped = false;
 let watchdog = null;
 let heartbeatMs = 20000;
 
+// Access to this room ended (removed, another account, signed out): the panels stop asking for
+// what this viewer may no longer see, and clear what they show.
+function endAccess() {
+  document.dispatchEvent(new CustomEvent("room:access-ended"));
+}
+
 function setState(state, text) {
   roomEl.dataset.state = state;
   statusEl.textContent = text;
@@ -307,7 +313,7 @@ function connect() {
       case "hello":
         if (msg.user_id !== config.userId) {
           // The browser now holds another account's session: this page was made for the first.
-          stopped = true; ws.close(); setState("closed", t.signin); disableComposer(); return;
+          stopped = true; ws.close(); setState("closed", t.signin); disableComposer(); endAccess(); return;
         }
         heartbeatMs = msg.heartbeat_seconds * 1000;
         break;
@@ -331,6 +337,7 @@ function connect() {
         break;
       case "access.revoked":
         stopped = true;
+        endAccess();
         break;
       case "access.changed":
         // A new role or an archived campaign changes what this page may show and offer:
@@ -351,7 +358,7 @@ function connect() {
     if (ws !== socket) return;
     clearTimeout(watchdog);
     if (ev.code === 4403 || ev.code === 4404) {
-      stopped = true; setState("closed", t.revoked); disableComposer();
+      stopped = true; setState("closed", t.revoked); disableComposer(); endAccess();
       presenceEl.replaceChildren(); // who is here is no longer this viewer's to see
       const count = document.getElementById("presence-count");
       if (count) count.hidden = true;
@@ -365,7 +372,7 @@ function connect() {
       // The session the socket opened with has ended. The cookie may hold a newer one (a
       // password change rotates it), so try once more before asking to sign in.
       if (!reauthTried) { reauthTried = true; clearTimeout(retryTimer); retryTimer = setTimeout(connect, 250); return; }
-      stopped = true; setState("closed", t.signin); disableComposer(); return;
+      stopped = true; setState("closed", t.signin); disableComposer(); endAccess(); return;
     }
     if (stopped) return;
     reconnectLater();
@@ -425,6 +432,13 @@ function saveDraft() {
 }
 // A reload or a visit elsewhere keeps what was being typed.
 window.addEventListener("pagehide", saveDraft);
+// Messages not yet accepted by the server (held back by the rate limit, offline) would be lost
+// by leaving: the browser asks first. One already posted is safe and asks nothing.
+window.addEventListener("beforeunload", (ev) => {
+  if (![...pending.values()].some((item) => !item.posted)) return;
+  ev.preventDefault();
+  ev.returnValue = ""; // older browsers ask only when this is set
+});
 
 function reloadWhenSent(deadline = Date.now() + 5000) {
   // Messages still being sent (or retried) finish first: a reload would drop them.

@@ -75,8 +75,10 @@ const jobs = new Map(); // job id -> job JSON (only ones this viewer may see)
 let loading = false;
 let again = false;
 let retryTimer = null;
+let ended = false; // access to the room ended: nothing more is asked for or shown
 
 async function refresh() {
+  if (ended) return;
   // Coalesce bursts of events into one request at a time, plus one trailing refresh.
   if (loading) { again = true; return; }
   loading = true;
@@ -84,10 +86,15 @@ async function refresh() {
     // The card shown is the character the viewer acts as.
     const query = actingAs && actingAs.value ? `?character=${encodeURIComponent(actingAs.value)}` : "";
     const res = await fetch(`${api}/panel${query}`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    // Not (or no longer) a member: asking again cannot help.
+    if (res.status === 403 || res.status === 404) { endAccess(); return; }
     if (!res.ok) throw new Error(String(res.status));
-    render(await res.json());
+    const panel = await res.json();
+    if (ended) return; // the socket said access ended while this was on its way
+    render(panel);
     clearTimeout(retryTimer);
   } catch (e) {
+    if (ended) return;
     showJobsError(t.unavailable, "unavailable");
     clearTimeout(retryTimer);
     retryTimer = setTimeout(refresh, 5000);
@@ -175,12 +182,14 @@ function renderCombat(panels) {
     const c = entry.character || {};
     names.set(entry.id, c.name || entry.id);
     const current = entry.id === data.current;
-    const out = ["dead", "down"].includes(c.status) || (c.conditions || []).includes("dead")
-      || (c.hp && typeof c.hp.current === "number" && c.hp.current <= 0);
+    // Dead is out of the fight; at 0 HP and not yet stable is dying, still in it (death saves).
+    const out = c.status === "dead" || (c.conditions || []).includes("dead");
+    const down = !out && (c.status === "down" || (c.hp && typeof c.hp.current === "number" && c.hp.current <= 0));
+    const dying = down && !(c.conditions || []).includes("stable");
     const item = el("li", {
       "data-id": entry.id,
       "data-kind": c.kind || "",
-      class: `turn-combatant${current ? " is-current" : ""}${out ? " is-out" : ""}`,
+      class: `turn-combatant${current ? " is-current" : ""}${out ? " is-out" : ""}${dying ? " is-dying" : ""}`,
       "aria-current": current ? "step" : null,
     });
     // A status badge (shown instead of numbers) already says "dead": not again as a condition.
@@ -195,6 +204,7 @@ function renderCombat(panels) {
       el("span", { class: "turn-combatant__who" },
         el("span", { class: "turn-combatant__name" }, c.name || entry.id),
         c.kind === "monster" ? el("span", { class: "badge turn-kind" }, t.monster) : null,
+        dying ? el("span", { class: "badge turn-combatant__dying" }, t.dying) : null,
         current ? el("span", { class: "sr-only" }, ` (${t.current})`) : null,
         conditions),
       hpCell(c),
@@ -660,6 +670,17 @@ function renderDice(sequence, dice) {
 
 // ---- wiring ----------------------------------------------------------------------------------
 
+function renderCreate(panel) {
+  // "Create a character" only while the campaign's phase allows it (D&D 5e: not in combat).
+  if (!card || typeof panel.character_creation_open !== "boolean") return;
+  const open = card.querySelector("[data-create-open]");
+  const closed = card.querySelector("[data-create-closed]");
+  if (!open || !closed) return; // only a player's card offers it
+  open.hidden = !panel.character_creation_open;
+  closed.hidden = panel.character_creation_open;
+  if (!panel.character_creation_open) setText(closed, format(t.create_closed, { phase: panel.phase || "" }));
+}
+
 function renderPhase(phase) {
   const badge = document.querySelector("#phase-panel .badge--phase");
   if (badge && phase) setText(badge, phase.charAt(0).toUpperCase() + phase.slice(1));
@@ -670,6 +691,7 @@ function render(panel) {
   // refresh a room:job starts often comes back after the cancel's answer).
   if (jobsError === "unavailable") showJobsError("");
   renderCharacter(panel.character, panel.audience);
+  renderCreate(panel);
   renderCombat(panel.panels || {});
   renderStory(panel.panels || {});
   renderPhase(panel.phase);
@@ -686,6 +708,7 @@ function render(panel) {
 }
 
 document.addEventListener("room:event", (ev) => {
+  if (ended) return;
   const frame = ev.detail || {};
   if (frame.type === "event") {
     if (frame.event_type === "turn.job") { mergeJob(frame.payload); renderJobs(); }
@@ -696,7 +719,39 @@ document.addEventListener("room:event", (ev) => {
   }
 });
 
+function endAccess() {
+  // Removed (or signed out): stop refreshing, and show nothing this viewer may no longer see.
+  if (ended) return;
+  ended = true;
+  clearTimeout(retryTimer);
+  again = false;
+  jobs.clear();
+  cancelAsked.clear();
+  showJobsError("");
+  if (document.getElementById("turn-jobs")) renderJobs();
+  if (card) for (const node of card.children) node.hidden = true;
+  const combat = document.getElementById("turn-combat");
+  if (combat) {
+    combat.hidden = true;
+    document.getElementById("turn-order").replaceChildren();
+    document.getElementById("turn-map").hidden = true;
+    const grid = document.getElementById("turn-grid");
+    grid.hidden = true;
+    grid.removeAttribute("src");
+  }
+  for (const id of ["turn-scene", "turn-clocks", "turn-facts", "turn-threads"]) {
+    const section = document.getElementById(id);
+    if (!section) continue;
+    section.hidden = true;
+    const list = section.querySelector("[data-list]");
+    if (list) list.replaceChildren();
+  }
+}
+
+document.addEventListener("room:access-ended", endAccess);
+
 document.addEventListener("room:job", (ev) => {
+  if (ended) return;
   mergeJob(ev.detail);
   renderJobs();
   refresh();
