@@ -150,6 +150,8 @@ def campaign_settings(request, campaign_id):
             "is_owner": membership.role == CampaignMembership.Role.OWNER,
             "system_label": _system_label(campaign.system_id),
             "members": members,
+            # A deactivated account cannot sign in to play a character bound to it.
+            "bindable_members": [m for m in members if m.user.is_active],
             "invites": selectors.invites_listed(campaign=campaign),
             "join_requests": selectors.pending_join_requests(campaign=campaign),
             "bindings": selectors.bindings_for(campaign=campaign),

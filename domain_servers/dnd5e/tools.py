@@ -802,7 +802,19 @@ def combat_move(call: Call) -> Outcome:
         if other != char["id"] and pos == [x, y]:
             raise invalid(f"square ({x}, {y}) is occupied by {_who(call, other)}")
     feet = max(abs(x - old[0]), abs(y - old[1])) * 5
-    _spend(call, char["id"], "movement", feet)
+    # SRD 5.1: a prone creature can only crawl (or stand up first, for half its speed),
+    # and every foot crawled costs 1 extra foot.
+    crawled = "prone" in char["conditions"]
+    cost = feet * 2 if crawled else feet
+    if crawled:
+        _spend(call, char["id"], "movement", 0)  # its own turn, before the crawl's price
+        left = combat["budgets"][char["id"]]["movement"]
+        if 0 < left < cost:
+            raise invalid(
+                f"{who} is prone and crawling {feet} ft costs {cost} ft of movement; "
+                f"{who} has only {left} ft left this turn (standing up costs half the speed)"
+            )
+    _spend(call, char["id"], "movement", cost)
     combat["positions"][char["id"]] = [x, y]
     return Outcome(
         {
@@ -810,6 +822,8 @@ def combat_move(call: Call) -> Outcome:
             "from": old,
             "to": [x, y],
             "feet": feet,
+            "crawled": crawled,
+            "movement_cost": cost,
             "movement_left": combat["budgets"][char["id"]]["movement"],
         },
         scopes=["combat"],
@@ -1166,7 +1180,11 @@ def tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             name="combat_move",
-            description="Move the current combatant on the grid (5 ft per square, diagonal 5 ft).",
+            description=(
+                "Move the current combatant on the grid (5 ft per square, diagonal 5 ft). "
+                "A prone combatant crawls: each foot costs 2 ft of movement (stand_up first "
+                "to move at full speed)."
+            ),
             handler=combat_move,
             write=True,
             roles=PLAYING_ROLES,
@@ -1177,7 +1195,15 @@ def tools() -> list[ToolSpec]:
                 "y": integer("Row.", 0, 99),
             },
             required=("character_id", "x", "y"),
-            output={"movement_left": {"type": "integer"}},
+            output={
+                "feet": {"type": "integer", "description": "Distance covered."},
+                "crawled": {"type": "boolean", "description": "Crawled, being prone."},
+                "movement_cost": {
+                    "type": "integer",
+                    "description": "Movement spent (twice the distance when crawling).",
+                },
+                "movement_left": {"type": "integer"},
+            },
         ),
         ToolSpec(
             name="combat_end_turn",

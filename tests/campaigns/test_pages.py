@@ -196,6 +196,34 @@ def test_settings_offers_the_campaigns_characters_to_bind(
     assert "The rules server did not list the characters just now; enter the id." in page
 
 
+def test_settings_mark_a_deactivated_member_and_offer_them_no_role_or_binding(
+    domains, client, campaign, gm, player, make_user
+):
+    from apps.accounts.services import user_deactivate
+
+    other = make_user("robin@example.test", display_name="Robin Rogue")
+    join(campaign, gm, player)
+    join(campaign, gm, other)
+    # Pat deactivates their own account (as from /account/): still a member row, no sign-in.
+    user_deactivate(user=player, password="s3cret-passw0rd!")
+    client.force_login(gm)
+    html = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    assert (
+        'Pat Player <span class="muted small">player@example.test</span> '
+        '<span class="badge badge--deactivated">Deactivated</span></span>'
+    ) in html
+    assert html.count("Deactivated") == 1
+    role_forms = re.findall(r'action="/campaigns/[^"]+/settings/members/([^/]+)/role"', html)
+    assert role_forms == [str(other.id)]
+    # Pat's role is shown, not offered for change; removing Pat is still possible.
+    assert '<span class="badge badge--player">Player</span>' in html
+    assert f'action="/campaigns/{campaign.id}/settings/members/{player.id}/remove"' in html
+    bind = re.search(r'<select name="user_id" id="id_bind_user" required>(.*?)</select>', html)
+    assert bind.group(1) == (
+        f'<option value="{gm.id}">Gail GM</option><option value="{other.id}">Robin Rogue</option>'
+    )
+
+
 def test_a_player_leaves_from_the_campaign_page(domains, client, campaign, gm, player):
     join(campaign, gm, player)
     client.force_login(player)

@@ -321,21 +321,20 @@ def test_standing_up_costs_half_the_speed_on_the_characters_own_turn(dnd: Game) 
     )
     assert struck["to_hit"]["disadvantage_reasons"] == ["Ash is prone"]
     assert struck["to_hit"]["mode"] == "disadvantage"
-    dnd.write("combat_move", {"character_id": ids["ash"], "x": 4, "y": 5}, sub=PLAYER)
-    left = next(
-        e["budget"]["movement"]
+    # Crawling 10 ft west from the party's column costs 20 of Ash's 30 ft.
+    row = next(
+        e["position"][1]
         for e in dnd.read("combat_status")["combat"]["order"]
         if e["id"] == ids["ash"]
     )
-    if left < 15:
-        assert dnd.fail("stand_up", {"character_id": ids["ash"]}, sub=PLAYER)["message"] == (
-            f"Ash needs 15 ft of movement to stand up and has {left} ft left this turn"
-        )
-        dnd.write("combat_end_turn", sub=PLAYER)
-        _turn_of(dnd, ids["ash"])
-        left = 30
+    dnd.write("combat_move", {"character_id": ids["ash"], "x": 3, "y": row}, sub=PLAYER)
+    assert dnd.fail("stand_up", {"character_id": ids["ash"]}, sub=PLAYER)["message"] == (
+        "Ash needs 15 ft of movement to stand up and has 10 ft left this turn"
+    )
+    dnd.write("combat_end_turn", sub=PLAYER)
+    _turn_of(dnd, ids["ash"])
     stood = dnd.write("stand_up", {"character_id": ids["ash"]}, sub=PLAYER)
-    assert (stood["movement_cost"], stood["movement_left"]) == (15, left - 15)
+    assert (stood["movement_cost"], stood["movement_left"]) == (15, 15)
     assert "prone" not in stood["conditions"]
     assert stood["receipt"]["changed_scopes"] == [f"character:{ids['ash']}", "combat"]
 
@@ -407,3 +406,48 @@ def test_the_dead_make_no_checks_or_saves_and_nothing_changes(dnd: Game) -> None
     assert "success" in dnd.write(
         "ability_check", {"character_id": ids["bram"], "ability": "wis", "dc": 10}, sub=OTHER
     )
+
+
+def test_a_prone_character_crawls_at_double_cost_until_it_stands_up(dnd: Game) -> None:
+    ids = _table(dnd)
+    # The tester's repro: knocked to 0 HP, then healed, Ash is conscious but still prone.
+    dnd.write("damage_apply", {"target_id": ids["ash"], "amount": _hp(dnd, ids["ash"])["current"]})
+    dnd.write("heal", {"target_id": ids["ash"], "amount": 3})
+    view = dnd.read("character_get", {"character_id": ids["ash"]})["character"]
+    assert view["conditions"] == ["prone"]
+    _turn_of(dnd, ids["ash"])
+    column, row = next(
+        e["position"] for e in dnd.read("combat_status")["combat"]["order"] if e["id"] == ids["ash"]
+    )
+    assert column == 5  # the party's column; columns 0-4 are empty
+    # 20 ft crawled costs 40 ft, more than the 30 ft left: refused, nothing spent or moved.
+    before, revision = dnd.state(), dnd.revision
+    error = dnd.fail("combat_move", {"character_id": ids["ash"], "x": 1, "y": row}, sub=PLAYER)
+    assert (error["code"], error["message"]) == (
+        "invalid_request",
+        "Ash is prone and crawling 20 ft costs 40 ft of movement; Ash has only 30 ft left "
+        "this turn (standing up costs half the speed)",
+    )
+    assert dnd.state() == before and dnd.revision == revision
+    crawled = dnd.write("combat_move", {"character_id": ids["ash"], "x": 3, "y": row}, sub=PLAYER)
+    assert (crawled["feet"], crawled["crawled"], crawled["movement_cost"]) == (10, True, 20)
+    assert crawled["movement_left"] == 10
+    error = dnd.fail("combat_move", {"character_id": ids["ash"], "x": 1, "y": row}, sub=PLAYER)
+    assert error["message"] == (
+        "Ash is prone and crawling 10 ft costs 20 ft of movement; Ash has only 10 ft left "
+        "this turn (standing up costs half the speed)"
+    )
+    crawled = dnd.write("combat_move", {"character_id": ids["ash"], "x": 2, "y": row}, sub=PLAYER)
+    assert (crawled["feet"], crawled["movement_cost"], crawled["movement_left"]) == (5, 10, 0)
+    assert dnd.fail("combat_move", {"character_id": ids["ash"], "x": 1, "y": row}, sub=PLAYER)[
+        "message"
+    ] == ("Ash has no movement left this turn")
+    view = dnd.read("character_get", {"character_id": ids["ash"]})["character"]
+    assert view["conditions"] == ["prone"]
+    # Next turn: standing up (15 ft) and walking 15 ft costs the 30 ft speed exactly.
+    dnd.write("combat_end_turn", sub=PLAYER)
+    _turn_of(dnd, ids["ash"])
+    dnd.write("stand_up", {"character_id": ids["ash"]}, sub=PLAYER)
+    walked = dnd.write("combat_move", {"character_id": ids["ash"], "x": 5, "y": row}, sub=PLAYER)
+    assert (walked["feet"], walked["crawled"], walked["movement_cost"]) == (15, False, 15)
+    assert walked["movement_left"] == 0

@@ -506,6 +506,30 @@ def test_dnd5e_a_player_drinks_a_potion_and_stands_up_on_their_turn(live_domains
     assert table.run(gm, "stand", job_id="gm-stand").texts == [("Ilsa gets back up.", "trigger")]
 
 
+def test_dnd5e_a_prone_character_is_narrated_crawling_at_double_cost(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    ilsa = table.characters[principal_for(player)]
+    # The tester's repro: down to 0 HP, healed, still prone. Ilsa is up, at (5, 0).
+    hp = table.call(gm, "character_get", character_id=ilsa).structured["character"]["hp"]
+    _gm_write(table, "damage_apply", target_id=ilsa, amount=hp["current"])
+    _gm_write(table, "heal", target_id=ilsa, amount=5)
+    before = table.revision()
+    # 15 ft crawled costs 30 ft, all of it; 20 ft would cost 40 and is refused.
+    refused = table.run(player, "move to 1,3", job_id="crawl-far")
+    assert refused.texts == [
+        ("That cannot happen: Ilsa is prone and crawling 20 ft costs 40 ft of movement; Ilsa "
+         "has only 30 ft left this turn (standing up costs half the speed).", "requester")
+    ]  # fmt: skip
+    assert table.revision() == before
+    crawl = table.run(player, "move to 2,3", job_id="crawl")
+    assert crawl.tools == ["combat_move", "combat_status"]
+    assert crawl.texts == [
+        ("Ilsa crawls to (2, 3), 15 ft for 30 ft of movement, with 0 ft left.", "trigger")
+    ]
+    ilsa_view = table.call(gm, "character_get", character_id=ilsa).structured["character"]
+    assert ilsa_view["conditions"] == ["prone"]
+
+
 def test_dnd5e_a_hit_on_a_dying_character_narrates_its_death_save_failures(
     live_domains, gm, player
 ):

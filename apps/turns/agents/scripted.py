@@ -625,18 +625,36 @@ def dnd_move(s: Session, m: re.Match[str]) -> None:
         )
     result = outcome.structured
     who = _name_of(dnd_roster(s), character_id)
+    values = {
+        "who": who,
+        "x": x,
+        "y": y,
+        "feet": result["feet"],
+        "cost": result["movement_cost"],
+        "left": result["movement_left"],
+    }
+    if result["crawled"]:
+        # Prone: every foot crawled costs two, so the line says so rather than "moves".
+        s.say(
+            s.pick(
+                _(
+                    "%(who)s crawls to (%(x)s, %(y)s), %(feet)s ft for %(cost)s ft of movement, "
+                    "with %(left)s ft left."
+                ),
+                _(
+                    "%(who)s crawls %(feet)s ft to (%(x)s, %(y)s), using %(cost)s ft of movement; "
+                    "%(left)s ft remain."
+                ),
+            )
+            % values
+        )
+        return
     s.say(
         s.pick(
             _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, with %(left)s ft left."),
             _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(left)s ft of movement remain."),
         )
-        % {
-            "who": who,
-            "x": x,
-            "y": y,
-            "feet": result["feet"],
-            "left": result["movement_left"],
-        }  # fmt: skip
+        % values
     )
 
 
