@@ -541,3 +541,26 @@ def test_binding_and_unbinding_tell_the_member_whose_card_changes(
         ({"users": [str(friend.id)]}, expected),
         ({"users": [str(friend.id)]}, expected),
     ]
+
+
+def test_a_deactivated_account_is_not_bound_nor_given_a_role(
+    domains, api_client, campaign, gm, player, friend
+):
+    """The settings page offers neither; a request made anyway is refused, nothing changed."""
+    from apps.accounts.services import user_deactivate
+
+    _lidda(api_client, campaign, player)
+    user_deactivate(user=friend, password="s3cret-passw0rd!")
+    api_client.force_authenticate(gm)
+    bound = api_client.put(
+        f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{friend.id}", {}, format="json"
+    )
+    role = api_client.patch(
+        f"/api/campaigns/{campaign.id}/members/{friend.id}/role", {"role": "gm"}, format="json"
+    )
+    for response in (bound, role):
+        assert (response.status_code, response.json()["error"]["code"]) == (
+            400, "account_deactivated"
+        )  # fmt: skip
+    assert not ActorBinding.objects.filter(user=friend).exists()
+    assert campaign.memberships.get(user=friend).role == "player"

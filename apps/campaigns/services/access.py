@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from apps.core.errors import Conflict, NotFound, PermissionDenied
+from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 
 from ..models import Campaign, CampaignMembership
 from ..selectors import membership_for
@@ -65,3 +65,14 @@ def access_changed(*, campaign_id, user_ids, reason: str, **payload) -> None:
 def member_access_changed(*, campaign_id, user, reason: str) -> None:
     """`access_changed` for one member, whom the event names."""
     access_changed(campaign_id=campaign_id, user_ids=[user.id], reason=reason, user_id=str(user.id))
+
+
+def refuse_deactivated(user) -> None:
+    """A deactivated account is given nothing new in a campaign (a role, a character): it
+    cannot sign in to use it. Raises ValidationFailed."""
+    if not user.is_active:
+        raise ValidationFailed(
+            _("%(name)s's account is deactivated.") % {"name": user.label},
+            code="account_deactivated",
+            recovery=_("Remove the member, or wait until the account is active again."),
+        )

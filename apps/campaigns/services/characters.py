@@ -24,7 +24,7 @@ from apps.domains.registry import get_plugin
 
 from ..models import ActorBinding, Campaign, CampaignMembership, CharacterControl
 from ..selectors import character_creation_open
-from .access import campaign_access
+from .access import campaign_access, refuse_deactivated
 from .authority import authority_write, campaign_refresh, receipt_apply, receipt_revision
 
 NO_CONTROLLER = "none"  # character_assign's expected_controller for a character with none
@@ -327,6 +327,7 @@ def binding_set(
         raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
     if can_control and role not in PLAYING_ROLES:
         raise ValidationFailed(_("Observers cannot control characters; bind without control."))
+    refuse_deactivated(user)
     result = _character_read(campaign, actor, character_id)
     if result is None:
         raise NotFound(

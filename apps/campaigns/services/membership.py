@@ -14,7 +14,7 @@ from apps.domains.client import DomainResult, principal_for
 from apps.domains.errors import DomainError
 
 from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
-from .access import campaign_access, member_access_changed
+from .access import campaign_access, member_access_changed, refuse_deactivated
 from .authority import authority_write, campaign_refresh, receipt_apply
 from .characters import PLAYING_ROLES, controls_released, controls_restore, lock_bindings
 
@@ -191,6 +191,7 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         )
     if membership.role == role:
         return membership
+    refuse_deactivated(membership.user)
     result = authority_write(
         campaign=campaign,
         tool="member_grant",
