@@ -99,9 +99,12 @@ class ToolCaller:
 
     def __call__(self, name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
         step = self.next_step
-        self.next_step += 1
         tool = self.tools.get(name)
-        if tool is None:
+        if tool is not None:
+            self.next_step += 1
+        else:
+            # Never sent nor journaled, so it takes no step: the journal's steps stay
+            # unbroken, and a retry is shown every call made before.
             message = _("%(tool)s is not offered in this turn; use one of: %(tools)s.") % {
                 "tool": name,
                 "tools": ", ".join(sorted(self.tools)),

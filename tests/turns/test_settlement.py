@@ -540,3 +540,41 @@ def test_a_model_turn_retried_after_its_write_committed_resumes_from_the_journal
         (1, "dice_roll", "returned"), (2, "campaign_get", "returned")
     ]  # fmt: skip
     assert [m.body for m in narrations(job)] == ["The die lands."]
+
+
+def test_a_tool_not_offered_takes_no_step_so_a_retry_replays_every_write(
+    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    """A model's call to a tool it was not offered never reaches the domain and is not
+    journaled: it takes no step, so the journal has no hole and a retry is shown (and answered
+    from the journal) every write made before, instead of making it again under a new key."""
+    import json
+
+    from tests.turns.fake_llm import FakeLLM, completion, tool_call
+
+    room = dnd_room
+    start = room.domain_revision()
+    llm = FakeLLM()
+    try:
+        settings.SAGASMITH_AGENT_PROVIDER = "openai"
+        monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
+        monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+        final = json.dumps({"messages": [{"text": "The die lands.", "audience": "trigger"}]})
+        llm.script = [
+            (200, completion(tool_calls=[tool_call("c0", "roll_dice", {"expression": "1d20"})])),
+            (200, completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])),
+            (503, {"error": "overloaded"}),
+            (200, completion(content=final)),
+        ]
+        with django_capture_on_commit_callbacks(execute=False):
+            job, _ = submit(room, room.player)
+        assert _run_due(job, django_capture_on_commit_callbacks, times=2) == [
+            "queued", "succeeded"
+        ]  # fmt: skip
+    finally:
+        llm.close()
+    assert room.domain_revision() == start + 1
+    assert list(job.operations.values_list("step", "tool", "state")) == [
+        (1, "dice_roll", "returned")
+    ]
+    assert job.charged == 3  # the turn, its one call, the retry's model tokens

@@ -142,6 +142,8 @@ class JournalCaller(ToolCaller):
             raise TurnCancelled(_("The turn was cancelled."))
 
     def __call__(self, name: str, arguments: Mapping[str, Any]) -> ToolOutcome:
+        if name not in self.tools:
+            return super().__call__(name, arguments)  # refused here, takes no step
         step = self.next_step
         op = self.journal.get(step)
         if op is not None and op.state != Operation.State.DISPATCHED:
