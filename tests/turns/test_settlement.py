@@ -578,3 +578,29 @@ def test_a_tool_not_offered_takes_no_step_so_a_retry_replays_every_write(
         (1, "dice_roll", "returned")
     ]
     assert job.charged == 3  # the turn, its one call, the retry's model tokens
+
+
+def test_a_worker_whose_turn_the_sweep_took_back_journals_and_sends_nothing_more(
+    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+):
+    """A worker that stalled past its lease (the sweep requeued its turn) and then goes on
+    journals no further step, so it sends nothing: the next claim runs the turn alone."""
+    room = dnd_room
+    start = room.domain_revision()
+
+    class Stalls:
+        name = "test"
+
+        def run_turn(self, turn, call_tool):
+            RoomTurnJob.objects.filter(pk=turn.job_id).update(
+                lease_expires_at=timezone.now() - timedelta(seconds=1)
+            )
+            assert turn_recovery_sweep()["requeued"] == 1
+            call_tool("dice_roll", {"expression": "1d20"})
+            return AgentOutput(messages=(AgentMessage("rolled"),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: Stalls())
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["lease_lost"]
+    assert (job.status, job.operations.count(), room.domain_revision()) == ("queued", 0, start)

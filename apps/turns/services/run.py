@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 from django.db import close_old_connections, connection
 from django.utils import timezone
@@ -191,11 +191,12 @@ class JournalCaller(ToolCaller):
             # that may still be running.
             op.attempt, op.updated_at = self.job.attempt, timezone.now()
             # Only while no cancel stands, as for a new step: a cancel stops a re-send too.
-            sending = Operation.objects.filter(pk=op.pk, job__cancel_requested=False).update(
-                attempt=op.attempt, updated_at=op.updated_at
-            )
+            sending = Operation.objects.filter(
+                pk=op.pk, job__cancel_requested=False, job__status=RoomTurnJob.Status.RUNNING,
+                job__attempt=self.job.attempt,
+            ).update(attempt=op.attempt, updated_at=op.updated_at)  # fmt: skip
             if not sending:
-                raise TurnCancelled(_("The turn was cancelled."))
+                _stopped(self.job)
             return
         self.journal[step] = _journal_dispatched(
             Operation(
@@ -282,26 +283,37 @@ class JournalCaller(ToolCaller):
 
 
 def _journal_dispatched(op: Operation) -> Operation:
-    """Write the step as dispatched unless a cancel was requested: one statement, so a cancel
-    stops the turn before its next call (the heartbeat only sees it once a beat) at no extra
-    round trip. Raises TurnCancelled."""
+    """Write the step as dispatched while the attempt still runs and no cancel was requested:
+    one statement, so a cancel stops the turn before its next call (the heartbeat only sees it
+    once a beat), and a worker whose turn the sweep took back sends nothing more, at no extra
+    round trip. Raises TurnCancelled, LeaseLost."""
     qn = connection.ops.quote_name
+    column = lambda name: qn(RoomTurnJob._meta.get_field(name).column)  # noqa: E731
     source = (
         f"{qn(RoomTurnJob._meta.db_table)} WHERE {qn(RoomTurnJob._meta.pk.column)} = %s "
-        f"AND NOT {qn(RoomTurnJob._meta.get_field('cancel_requested').column)}"
+        f"AND NOT {column('cancel_requested')} AND {column('status')} = %s "
+        f"AND {column('attempt')} = %s"
     )
     sql, params = insert_select_sql(Operation, op, source)
     with connection.cursor() as cursor:
         cursor.execute(
             f"{sql} RETURNING {qn(Operation._meta.pk.column)}",
-            [*params, db_value(RoomTurnJob, "pk", op.job_id)],
-        )
+            [*params, db_value(RoomTurnJob, "pk", op.job_id), RoomTurnJob.Status.RUNNING,
+             op.attempt],
+        )  # fmt: skip
         row = cursor.fetchone()
     if row is None:
-        raise TurnCancelled(_("The turn was cancelled."))
+        _stopped(op.job)
     op.pk = row[0]
     mark_saved(op)
     return op
+
+
+def _stopped(job: RoomTurnJob) -> NoReturn:
+    """Why the attempt may send nothing more: a cancel, else the job is no longer its own."""
+    if job_cancel_requested(job):
+        raise TurnCancelled(_("The turn was cancelled."))
+    raise LeaseLost(_("The job's lease passed to another worker."))
 
 
 # The ending of a turn whose retryable failures used up its attempts.
