@@ -564,3 +564,9 @@ def test_a_deactivated_account_is_not_bound_nor_given_a_role(
         )  # fmt: skip
     assert not ActorBinding.objects.filter(user=friend).exists()
     assert campaign.memberships.get(user=friend).role == "player"
+    # Taking a role away grants nothing, so it stays possible.
+    demoted = api_client.patch(
+        f"/api/campaigns/{campaign.id}/members/{friend.id}/role", {"role": "observer"},
+        format="json",
+    )  # fmt: skip
+    assert (demoted.status_code, demoted.json()["role"]) == (200, "observer")

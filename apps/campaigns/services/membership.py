@@ -191,7 +191,8 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         )
     if membership.role == role:
         return membership
-    refuse_deactivated(membership.user)
+    if ASSIGNABLE_ROLES.index(role) < ASSIGNABLE_ROLES.index(membership.role):
+        refuse_deactivated(membership.user)  # a demotion grants nothing: always allowed
     result = authority_write(
         campaign=campaign,
         tool="member_grant",
