@@ -29,6 +29,23 @@ def no_enqueue(monkeypatch):
     monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **kw: None)
 
 
+@pytest.fixture
+def model(settings, monkeypatch):
+    """The openai provider against a fake chat-completions endpoint: set `.script`."""
+    from tests.turns.fake_llm import FakeLLM
+
+    llm = FakeLLM()
+    settings.SAGASMITH_AGENT_PROVIDER = "openai"
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    yield llm
+    llm.close()
+
+
+# The model's final answer in the tests that script one.
+FINAL = '{"messages": [{"text": "The die lands.", "audience": "trigger"}]}'
+
+
 def _internal(tool: str) -> DomainError:
     return DomainError(
         "boom", domain_code="internal", system_id="dnd5e", tool=tool, retryable=True, recovery=""
@@ -499,42 +516,30 @@ def test_a_turn_past_its_time_limit_stops_before_its_next_call(
 
 
 def test_a_model_turn_retried_after_its_write_committed_resumes_from_the_journal(
-    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, model, no_enqueue, django_capture_on_commit_callbacks
 ):
     """A model does not repeat itself: after its endpoint failed past a committed write, the
     retry shows the model the steps already answered (from the journal, not sent again) and
     lets it go on from there, instead of failing as journal_diverged when it calls another
     tool first."""
-    import json
-
-    from tests.turns.fake_llm import FakeLLM, completion, tool_call
+    from tests.turns.fake_llm import completion, tool_call
 
     room = dnd_room
     start = room.domain_revision()
-    llm = FakeLLM()
-    try:
-        settings.SAGASMITH_AGENT_PROVIDER = "openai"
-        monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
-        monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
-        final = json.dumps({"messages": [{"text": "The die lands.", "audience": "trigger"}]})
-        llm.script = [
-            (200, completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])),
-            (503, {"error": "overloaded"}),
-            # The retry: this time the model looks at the campaign before answering.
-            (200, completion(tool_calls=[tool_call("c2", "campaign_get", {})])),
-            (200, completion(content=final)),
-        ]
-        with django_capture_on_commit_callbacks(execute=False):
-            job, _ = submit(room, room.player)
-        assert _run_due(job, django_capture_on_commit_callbacks, times=2) == [
-            "queued", "succeeded"
-        ]  # fmt: skip
-        retry = llm.requests[2]["messages"]
-        shown = [m for m in retry if m["role"] in ("assistant", "tool")]
-        assert [(m["role"], m.get("tool_calls", [{}])[0].get("function", {}).get("name"))
-                for m in shown] == [("assistant", "dice_roll"), ("tool", None)]  # fmt: skip
-    finally:
-        llm.close()
+    model.script = [
+        (200, completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])),
+        (503, {"error": "overloaded"}),
+        # The retry: this time the model looks at the campaign before answering.
+        (200, completion(tool_calls=[tool_call("c2", "campaign_get", {})])),
+        (200, completion(content=FINAL)),
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert _run_due(job, django_capture_on_commit_callbacks, times=2) == ["queued", "succeeded"]
+    retry = model.requests[2]["messages"]
+    shown = [m for m in retry if m["role"] in ("assistant", "tool")]
+    assert [(m["role"], m.get("tool_calls", [{}])[0].get("function", {}).get("name"))
+            for m in shown] == [("assistant", "dice_roll"), ("tool", None)]  # fmt: skip
     assert room.domain_revision() == start + 1
     assert list(job.operations.values_list("step", "tool", "state")) == [
         (1, "dice_roll", "returned"), (2, "campaign_get", "returned")
@@ -543,36 +548,24 @@ def test_a_model_turn_retried_after_its_write_committed_resumes_from_the_journal
 
 
 def test_a_tool_not_offered_takes_no_step_so_a_retry_replays_every_write(
-    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, model, no_enqueue, django_capture_on_commit_callbacks
 ):
     """A model's call to a tool it was not offered never reaches the domain and is not
     journaled: it takes no step, so the journal has no hole and a retry is shown (and answered
     from the journal) every write made before, instead of making it again under a new key."""
-    import json
-
-    from tests.turns.fake_llm import FakeLLM, completion, tool_call
+    from tests.turns.fake_llm import completion, tool_call
 
     room = dnd_room
     start = room.domain_revision()
-    llm = FakeLLM()
-    try:
-        settings.SAGASMITH_AGENT_PROVIDER = "openai"
-        monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
-        monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
-        final = json.dumps({"messages": [{"text": "The die lands.", "audience": "trigger"}]})
-        llm.script = [
-            (200, completion(tool_calls=[tool_call("c0", "roll_dice", {"expression": "1d20"})])),
-            (200, completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])),
-            (503, {"error": "overloaded"}),
-            (200, completion(content=final)),
-        ]
-        with django_capture_on_commit_callbacks(execute=False):
-            job, _ = submit(room, room.player)
-        assert _run_due(job, django_capture_on_commit_callbacks, times=2) == [
-            "queued", "succeeded"
-        ]  # fmt: skip
-    finally:
-        llm.close()
+    model.script = [
+        (200, completion(tool_calls=[tool_call("c0", "roll_dice", {"expression": "1d20"})])),
+        (200, completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])),
+        (503, {"error": "overloaded"}),
+        (200, completion(content=FINAL)),
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert _run_due(job, django_capture_on_commit_callbacks, times=2) == ["queued", "succeeded"]
     assert room.domain_revision() == start + 1
     assert list(job.operations.values_list("step", "tool", "state")) == [
         (1, "dice_roll", "returned")
