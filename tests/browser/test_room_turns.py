@@ -189,6 +189,7 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
             pytest.fail("nobody hit the goblin in 30 turns")
 
         exact = f"{hp['current']}/7"
+        hp_shown = re.compile(r"(?<![\d/])\d+\s*/\s*7(?!\d)")  # "5/7", "5 / 7"
         expect(_goblin_row(gm).locator("[data-hp]")).to_have_text(exact)
         expect(gm.locator('#turn-dice li[data-dice="attack"]').first).to_contain_text("hit")
         word = {0: "(down|dead)"}.get(hp["current"], "(wounded|bloodied)")
@@ -202,6 +203,9 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
             expect(_goblin_row(page).locator("[data-hp], meter")).to_have_count(0)
             panel_text = page.locator("#phase-panel").inner_text()
             assert exact not in panel_text and "/7" not in panel_text
+            # Nowhere on the page either: not in the timeline, the dice or any other panel.
+            assert hp_shown.search(page.locator("body").inner_text()) is None
+        assert hp_shown.search(gm.locator("body").inner_text()) is not None  # the GM's does
         # The per-viewer panel API itself: monster numbers for the GM only.
         panel_url = f"{asgi_server}/api/campaigns/{campaign.id}/room/panel"
         assert _monster_hp(gm.request.get(panel_url).json()) == [hp]
