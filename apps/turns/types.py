@@ -79,6 +79,10 @@ class TurnContext:
     # A retry's journaled steps, in order: an agent that cannot repeat itself exactly (a model)
     # makes these calls first; a deterministic one may ignore them.
     earlier: tuple[EarlierStep, ...] = ()
+    # time.monotonic() past which the turn starts no model request nor tool call, and the
+    # limit (seconds) it came from.
+    deadline: float | None = None
+    time_limit: float = 0.0
 
     @property
     def tool_names(self) -> frozenset[str]:

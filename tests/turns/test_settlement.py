@@ -597,3 +597,32 @@ def test_a_worker_whose_turn_the_sweep_took_back_journals_and_sends_nothing_more
         job, _ = submit(room, room.player)
     assert _run_due(job, django_capture_on_commit_callbacks) == ["lease_lost"]
     assert (job.status, job.operations.count(), room.domain_revision()) == ("queued", 0, start)
+
+
+def test_a_model_slower_than_the_turns_time_limit_is_cut_off_at_it(
+    dnd_room, settings, model, no_enqueue, django_capture_on_commit_callbacks
+):
+    """The time limit bounds the model's requests too: one that would run past it is given only
+    the time left, and the turn ends turn_timeout (not a retryable agent timeout, which would
+    run the slow turn again), with its committed roll published."""
+    import time
+
+    from tests.turns.fake_llm import completion, tool_call
+
+    room = dnd_room
+    start = room.domain_revision()
+    settings.SAGASMITH_TURN_RUN_SECONDS = 1.0
+    model.script = [
+        (200, completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])),
+        ("sleep", 3.0, completion(content=FINAL)),
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    began = time.monotonic()
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["failed"]
+    assert time.monotonic() - began < 2.5
+    assert (job.error_code, job.retryable, job.error_message) == (
+        "turn_timeout", False, "The turn took longer than 1 seconds."
+    )  # fmt: skip
+    assert room.domain_revision() == start + 1
+    assert job.recovery == "Part of the turn happened; read the room before acting again."

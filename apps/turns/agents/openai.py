@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections import Counter
 from typing import Any
 
@@ -38,6 +39,7 @@ from apps.turns.errors import (
     AgentRejected,
     AgentToolLimit,
     AgentUnavailable,
+    turn_timed_out,
 )
 from apps.turns.tool_calls import IDENTITY_ARGUMENTS, INJECTED_ARGUMENTS
 from apps.turns.types import (
@@ -242,7 +244,7 @@ class OpenAIAgent:
                 if tools:
                     body["tools"] = tools
                     body["tool_choice"] = "none" if tools_closed else "auto"
-                reply = self._complete(http, body, usage)
+                reply = self._complete(http, body, usage, turn)
                 requested = reply.get("tool_calls") or []
                 if requested:
                     if tools_closed:
@@ -321,11 +323,24 @@ class OpenAIAgent:
         return call_tool(function["name"], arguments).for_model()
 
     def _complete(
-        self, http: httpx2.Client, body: dict[str, Any], usage: Counter[str]
+        self, http: httpx2.Client, body: dict[str, Any], usage: Counter[str], turn: TurnContext
     ) -> dict[str, Any]:
+        # A request gets no more than the turn's time left: a model past it is cut off, and the
+        # turn ends timed out rather than as a retryable endpoint timeout.
+        timeout = self.timeout
+        if turn.deadline is not None:
+            left = turn.deadline - time.monotonic()
+            if left <= 0:
+                raise turn_timed_out(turn.time_limit)
+            timeout = httpx2.Timeout(
+                min(timeout.read, left), connect=min(timeout.connect, left),
+                write=min(timeout.write, left), pool=min(timeout.pool, left),
+            )  # fmt: skip
         try:
-            response = http.post(self.url, json=body)
+            response = http.post(self.url, json=body, timeout=timeout)
         except httpx2.TimeoutException as exc:
+            if turn.deadline is not None and time.monotonic() >= turn.deadline:
+                raise turn_timed_out(turn.time_limit) from exc
             raise AgentUnavailable(
                 _("The agent endpoint did not answer in time."), code="agent_timeout"
             ) from exc

@@ -32,9 +32,9 @@ from apps.turns.errors import (
     StaleRevision,
     TurnCancelled,
     TurnError,
-    TurnTimedOut,
     WriteUnsettled,
     classify_error,
+    turn_timed_out,
 )
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services.jobs import (
@@ -130,9 +130,7 @@ class JournalCaller(ToolCaller):
 
     def _check_running(self) -> None:
         if time.monotonic() > self.deadline:
-            raise TurnTimedOut(
-                _("The turn took longer than %(n)s seconds.") % {"n": f"{self.limit:g}"}
-            )
+            raise turn_timed_out(self.limit)
         if self.heartbeat is not None:
             if self.heartbeat.lost:
                 raise LeaseLost(_("The job's lease passed to another worker."))
@@ -565,6 +563,8 @@ def _run_agent(
         trigger_audience=job.trigger_audience,
         character_id=character,
         earlier=_earlier_steps(caller.journal),
+        deadline=caller.deadline,
+        time_limit=caller.limit,
     )
     try:
         return agent_provider().run_turn(context, caller), caller.journal
