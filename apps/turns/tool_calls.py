@@ -23,6 +23,14 @@ INJECTED_ARGUMENTS = frozenset({"campaign_id", "expected_revision", "idempotency
 IDENTITY_ARGUMENTS = frozenset(
     {"actor", "controller", "owner", "principal", "requester", "sub", "user", "user_id"}
 )
+# Every argument the model never sets (nor is shown).
+TRUSTED_ARGUMENTS = INJECTED_ARGUMENTS | IDENTITY_ARGUMENTS
+
+
+def model_arguments(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments without the trusted ones: what a model may say (or was said to say)."""
+    return {key: value for key, value in arguments.items() if key not in TRUSTED_ARGUMENTS}
+
 
 BeforeCall = Callable[[int, str, dict[str, Any]], None]
 AfterCall = Callable[[int, str, DomainResult | DomainError], None]
@@ -86,11 +94,7 @@ class ToolCaller:
 
     def arguments_for(self, tool: ToolInfo, arguments: Mapping[str, Any], step: int) -> dict:
         """The arguments sent: the model's rule arguments plus the trusted ones."""
-        sent = {
-            key: value
-            for key, value in arguments.items()
-            if key not in INJECTED_ARGUMENTS and key not in IDENTITY_ARGUMENTS
-        }
+        sent = model_arguments(arguments)
         sent["campaign_id"] = self.campaign_id
         if tool.write:
             sent["expected_revision"] = self.revision

@@ -41,7 +41,7 @@ from apps.turns.errors import (
     AgentUnavailable,
     turn_timed_out,
 )
-from apps.turns.tool_calls import IDENTITY_ARGUMENTS, INJECTED_ARGUMENTS
+from apps.turns.tool_calls import TRUSTED_ARGUMENTS, model_arguments
 from apps.turns.types import (
     MAX_MESSAGE_CHARS,
     MAX_MESSAGES,
@@ -74,12 +74,9 @@ class InvalidOutput(ValueError):
 
 def tool_spec(tool: ToolInfo) -> dict[str, Any]:
     """The function a model is offered: the live schema without trusted-only arguments."""
-    hidden = INJECTED_ARGUMENTS | IDENTITY_ARGUMENTS
     schema = dict(tool.input_schema)
-    schema["properties"] = {
-        k: v for k, v in (schema.get("properties") or {}).items() if k not in hidden
-    }
-    schema["required"] = [k for k in schema.get("required") or [] if k not in hidden]
+    schema["properties"] = model_arguments(schema.get("properties") or {})
+    schema["required"] = [k for k in schema.get("required") or [] if k not in TRUSTED_ARGUMENTS]
     return {
         "type": "function",
         "function": {"name": tool.name, "description": tool.description, "parameters": schema},

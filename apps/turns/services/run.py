@@ -48,12 +48,7 @@ from apps.turns.services.jobs import (
     worker_name,
 )
 from apps.turns.services.publish import output_to_json, turn_publish_or_wait
-from apps.turns.tool_calls import (
-    IDENTITY_ARGUMENTS,
-    INJECTED_ARGUMENTS,
-    STALE_REFRESHES,
-    ToolCaller,
-)
+from apps.turns.tool_calls import STALE_REFRESHES, ToolCaller, model_arguments
 from apps.turns.types import AgentOutput, EarlierStep, ToolOutcome, TurnContext
 
 logger = logging.getLogger(__name__)
@@ -583,12 +578,7 @@ def _earlier_steps(journal: dict[int, Operation]) -> tuple[EarlierStep, ...]:
     """The journal's unbroken run of steps from the first, with the agent's own arguments."""
     steps = []
     while (op := journal.get(len(steps) + 1)) is not None:
-        own = {
-            key: value
-            for key, value in op.arguments.items()
-            if key not in INJECTED_ARGUMENTS and key not in IDENTITY_ARGUMENTS
-        }
-        steps.append(EarlierStep(op.tool, own))
+        steps.append(EarlierStep(op.tool, model_arguments(op.arguments)))
     return tuple(steps)
 
 
