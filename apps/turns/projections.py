@@ -268,16 +268,29 @@ def projection_apply(*, campaign: Campaign, refresh: Refresh, phase_written: boo
             phase=refresh.phase
         ).update(phase=refresh.phase, updated_at=timezone.now())
         campaign.phase = refresh.phase
+    state_changed_emit(
+        campaign_id=campaign.pk, revision=refresh.revision, scopes=refresh.changed_scopes,
+        entity_ids=refresh.entity_ids, audience=refresh.audience,
+    )  # fmt: skip
+
+
+def state_changed_emit(
+    *, campaign_id, revision: int, scopes: Iterable[str], entity_ids: Iterable[str] = (),
+    audience: str = PUBLIC, user_ids: Iterable[str] = (),
+) -> None:  # fmt: skip
+    """Announce `state.changed` (inside the caller's transaction): its viewers read again the
+    panels those scopes show. To the audience, or to `user_ids` alone (then "private")."""
+    users = [str(user_id) for user_id in user_ids]
     outbox_emit(
         event_type=STATE_CHANGED,
-        campaign_id=campaign.pk,
+        campaign_id=campaign_id,
         payload={
-            "authority_revision": refresh.revision,
-            "changed_scopes": refresh.changed_scopes,
-            "entity_ids": refresh.entity_ids,
-            "audience": refresh.audience,
+            "authority_revision": revision,
+            "changed_scopes": sorted(scopes),
+            "entity_ids": sorted(entity_ids),
+            "audience": "private" if users else audience,
         },
-        audience=refresh.audience,
+        audience={"users": users} if users else audience,
     )
 
 

@@ -51,20 +51,13 @@ def _announce_unpublished(campaign: Campaign, revision: int) -> None:
     advance nothing, so the room is told now. Which scopes changed is unknown: all the room's
     panels show are named, so every viewer reads them again."""
     from apps.domains.registry import get_plugin
-    from apps.projections.services import outbox_emit
-    from apps.turns.projections import CARD, STATE_CHANGED
+    from apps.turns.projections import CARD, state_changed_emit
 
     panels = (CARD, *get_plugin(campaign.system_id).panels)
-    outbox_emit(
-        event_type=STATE_CHANGED,
-        campaign_id=campaign.pk,
-        payload={
-            "authority_revision": revision,
-            "changed_scopes": sorted({scope for panel in panels for scope in panel.scopes}),
-            "entity_ids": [],
-            "audience": "public",
-        },
-    )
+    state_changed_emit(
+        campaign_id=campaign.pk, revision=revision,
+        scopes={scope for panel in panels for scope in panel.scopes},
+    )  # fmt: skip
 
 
 def authority_write(

@@ -463,20 +463,12 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
 def _binding_changed(campaign: Campaign, user, character_id: str) -> None:
     """Tell the member alone (in the binding's transaction): their open room reads its card
     again, since which character it shows is theirs to know."""
-    from apps.projections.services import outbox_emit
-    from apps.turns.projections import STATE_CHANGED
+    from apps.turns.projections import state_changed_emit
 
-    outbox_emit(
-        event_type=STATE_CHANGED,
-        campaign_id=campaign.pk,
-        payload={
-            "authority_revision": campaign.authority_revision,
-            "changed_scopes": ["membership"],
-            "entity_ids": [character_id],
-            "audience": "private",
-        },
-        audience={"users": [str(user.id)]},
-    )
+    state_changed_emit(
+        campaign_id=campaign.pk, revision=campaign.authority_revision, scopes=["membership"],
+        entity_ids=[character_id], user_ids=[user.id],
+    )  # fmt: skip
 
 
 def _active_role(campaign: Campaign, user) -> str | None:
