@@ -144,10 +144,6 @@ class TurnTimedOut(TurnError):
     recovery = str(_("Act again, perhaps with a simpler action."))
 
 
-def turn_timed_out(limit: float) -> TurnTimedOut:
-    return TurnTimedOut(_("The turn took longer than %(n)s seconds.") % {"n": f"{limit:g}"})
-
-
 class JournalDiverged(TurnError):
     """A re-run asked for a different tool at a step the journal already holds."""
 

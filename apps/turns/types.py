@@ -7,9 +7,14 @@ injects identity, campaign, revision and idempotency arguments (see `apps.turns.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.utils.translation import gettext as _
+
+from apps.turns.errors import TurnTimedOut
 
 # Audiences an agent message may name, relative to the trigger (the player's action message):
 #   "trigger"   exactly the trigger's audience (the default);
@@ -54,6 +59,28 @@ class ToolInfo:
 
 
 @dataclass(frozen=True)
+class Deadline:
+    """When an attempt stops starting work (tool calls, model requests): `limit` seconds after
+    it began, at `at` on the monotonic clock."""
+
+    limit: float
+    at: float
+
+    @classmethod
+    def after(cls, limit: float) -> Deadline:
+        return cls(limit, time.monotonic() + limit)
+
+    def left(self) -> float:
+        """The seconds left. Raises TurnTimedOut once none are."""
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise TurnTimedOut(
+                _("The turn took longer than %(n)s seconds.") % {"n": f"{self.limit:g}"}
+            )
+        return left
+
+
+@dataclass(frozen=True)
 class EarlierStep:
     """A step an earlier attempt of the turn journaled, with the agent's own arguments. Called
     again in order, it is answered from the journal (or re-sends exactly what was dispatched)."""
@@ -79,10 +106,8 @@ class TurnContext:
     # A retry's journaled steps, in order: an agent that cannot repeat itself exactly (a model)
     # makes these calls first; a deterministic one may ignore them.
     earlier: tuple[EarlierStep, ...] = ()
-    # time.monotonic() past which the turn starts no model request nor tool call, and the
-    # limit (seconds) it came from.
-    deadline: float | None = None
-    time_limit: float = 0.0
+    # Past it, the turn starts no model request nor tool call.
+    deadline: Deadline | None = None
 
     @property
     def tool_names(self) -> frozenset[str]:

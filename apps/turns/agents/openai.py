@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections import Counter
 from typing import Any
 
@@ -39,7 +38,6 @@ from apps.turns.errors import (
     AgentRejected,
     AgentToolLimit,
     AgentUnavailable,
-    turn_timed_out,
 )
 from apps.turns.tool_calls import TRUSTED_ARGUMENTS, model_arguments
 from apps.turns.types import (
@@ -326,9 +324,7 @@ class OpenAIAgent:
         # turn ends timed out rather than as a retryable endpoint timeout.
         timeout = self.timeout
         if turn.deadline is not None:
-            left = turn.deadline - time.monotonic()
-            if left <= 0:
-                raise turn_timed_out(turn.time_limit)
+            left = turn.deadline.left()
             timeout = httpx2.Timeout(
                 min(timeout.read, left), connect=min(timeout.connect, left),
                 write=min(timeout.write, left), pool=min(timeout.pool, left),
@@ -336,8 +332,8 @@ class OpenAIAgent:
         try:
             response = http.post(self.url, json=body, timeout=timeout)
         except httpx2.TimeoutException as exc:
-            if turn.deadline is not None and time.monotonic() >= turn.deadline:
-                raise turn_timed_out(turn.time_limit) from exc
+            if turn.deadline is not None:
+                turn.deadline.left()  # raises TurnTimedOut if it was the turn's time that ran out
             raise AgentUnavailable(
                 _("The agent endpoint did not answer in time."), code="agent_timeout"
             ) from exc

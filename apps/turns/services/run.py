@@ -34,7 +34,6 @@ from apps.turns.errors import (
     TurnError,
     WriteUnsettled,
     classify_error,
-    turn_timed_out,
 )
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services.jobs import (
@@ -49,7 +48,7 @@ from apps.turns.services.jobs import (
 )
 from apps.turns.services.publish import output_to_json, turn_publish_or_wait
 from apps.turns.tool_calls import STALE_REFRESHES, ToolCaller, model_arguments
-from apps.turns.types import AgentOutput, EarlierStep, ToolOutcome, TurnContext
+from apps.turns.types import AgentOutput, Deadline, EarlierStep, ToolOutcome, TurnContext
 
 logger = logging.getLogger(__name__)
 
@@ -120,12 +119,10 @@ class JournalCaller(ToolCaller):
         # attempt), unless it is narrated again after its stored ending (_prepare_publication).
         fresh = job.attempt == 1 and job.agent_output is None
         self.journal = {} if fresh else {op.step: op for op in job.operations.all()}
-        self.limit = conf.run_seconds()
-        self.deadline = time.monotonic() + self.limit
+        self.deadline = Deadline.after(conf.run_seconds())
 
     def _check_running(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise turn_timed_out(self.limit)
+        self.deadline.left()
         if self.heartbeat is not None:
             if self.heartbeat.lost:
                 raise LeaseLost(_("The job's lease passed to another worker."))
@@ -559,7 +556,6 @@ def _run_agent(
         character_id=character,
         earlier=_earlier_steps(caller.journal),
         deadline=caller.deadline,
-        time_limit=caller.limit,
     )
     try:
         return agent_provider().run_turn(context, caller), caller.journal
