@@ -70,6 +70,12 @@ class InvalidOutput(ValueError):
     """The model's final answer broke the contract; the message tells the model why."""
 
 
+def _tool_reply(request: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The conversation's answer to one tool call the model asked for."""
+    return {"role": "tool", "tool_call_id": str(request.get("id", "")),
+            "content": json.dumps(result, ensure_ascii=False)}  # fmt: skip
+
+
 def tool_spec(tool: ToolInfo) -> dict[str, Any]:
     """The function a model is offered: the live schema without trusted-only arguments."""
     schema = dict(tool.input_schema)
@@ -227,11 +233,7 @@ class OpenAIAgent:
             messages.append({"role": "assistant", "content": None, "tool_calls": earlier})
             for request in earlier:
                 calls += 1
-                result = self._run_tool(request, call_tool)
-                messages.append(
-                    {"role": "tool", "tool_call_id": request["id"],
-                     "content": json.dumps(result, ensure_ascii=False)}
-                )  # fmt: skip
+                messages.append(_tool_reply(request, self._run_tool(request, call_tool)))
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         with httpx2.Client(timeout=self.timeout, headers=headers) as http:
             while True:
@@ -264,13 +266,7 @@ class OpenAIAgent:
                         else:
                             calls += 1
                             result = self._run_tool(request, call_tool)
-                        messages.append(
-                            {
-                                "role": "tool",
-                                "tool_call_id": str(request.get("id", "")),
-                                "content": json.dumps(result, ensure_ascii=False),
-                            }
-                        )
+                        messages.append(_tool_reply(request, result))
                     continue
                 content = reply.get("content")
                 try:
