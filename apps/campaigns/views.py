@@ -62,6 +62,11 @@ def _system_label(system_id: str) -> str:
     return str(plugin.label) if plugin else system_id
 
 
+def _system_available(system_id: str) -> bool:
+    """Whether this server runs the campaign's game system (an operator may have removed it)."""
+    return system_id in domain_registry().plugins
+
+
 def _settings_url(campaign_id) -> str:
     return reverse("campaign-settings", args=[campaign_id])
 
@@ -112,6 +117,7 @@ def campaign_new(request):
 def campaign_detail(request, campaign_id):
     membership = _membership_or_404(request, campaign_id)
     campaign = membership.campaign
+    available = _system_available(campaign.system_id)
     return render(
         request,
         "campaigns/detail.html",
@@ -119,13 +125,13 @@ def campaign_detail(request, campaign_id):
             "campaign": campaign,
             "membership": membership,
             "system_label": _system_label(campaign.system_id),
+            "system_available": available,
             "members": selectors.campaign_members(campaign=campaign),
             "my_bindings": selectors.bindings_for(campaign=campaign, user=request.user),
             "can_create_character": membership.role != CampaignMembership.Role.OBSERVER
             and campaign.status == campaign.Status.ACTIVE,
-            "character_creation_open": selectors.character_creation_open(
-                campaign=campaign, role=membership.role
-            ),
+            "character_creation_open": available
+            and selectors.character_creation_open(campaign=campaign, role=membership.role),
         },
     )
 
@@ -362,7 +368,9 @@ def character_new(request, campaign_id):
             request, _("Observers cannot create characters. Ask a GM to make you a player.")
         )
         return redirect("campaign-detail", campaign_id=campaign.id)
-    if not selectors.character_creation_open(campaign=campaign, role=membership.role):
+    if not _system_available(campaign.system_id) or not selectors.character_creation_open(
+        campaign=campaign, role=membership.role
+    ):
         # The campaign page says why, where its button would be.
         return redirect("campaign-detail", campaign_id=campaign.id)
     token = request.POST.get("form_token") or uuid.uuid4().hex

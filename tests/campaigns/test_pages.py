@@ -8,7 +8,7 @@ import pytest
 from django.db.models import F
 from django.test import override_settings
 
-from apps.campaigns.models import Campaign, CampaignInvite, JoinRequest
+from apps.campaigns.models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
 from tests.campaigns.conftest import join
 
 pytestmark = pytest.mark.django_db
@@ -370,3 +370,20 @@ def test_bad_binding_ids_and_observers_get_answers_not_errors(
     form = client.get(f"/campaigns/{campaign.id}/characters/new", follow=True)
     assert form.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
     assert "Observers cannot create characters." in form.content.decode()
+
+
+def test_a_campaign_whose_system_this_server_lacks_still_opens_and_says_why(domains, client, gm):
+    campaign = Campaign.objects.create(name="Old Arkham", system_id="coc7e", owner=gm)
+    CampaignMembership.objects.create(campaign=campaign, user=gm, role="owner")
+    client.force_login(gm)
+
+    page = client.get(f"/campaigns/{campaign.id}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "This server does not run the game system “coc7e”" in html
+    assert "Create a character" not in html
+
+    form = client.get(f"/campaigns/{campaign.id}/characters/new")
+    assert form.status_code == 302
+    assert form["Location"] == f"/campaigns/{campaign.id}/"
+    assert client.get(f"/campaigns/{campaign.id}/room/").status_code == 200
