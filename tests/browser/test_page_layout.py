@@ -1,6 +1,6 @@
 """Pages keep their shape whatever is in them, in a real browser at a phone's and a desktop's
 size: the room page ends at its footer however long the history; long unbroken names and
-messages wrap inside their cards instead of widening the page; and the usage ledger shows its
+messages wrap inside their cards instead of widening the page; and the usage page shows its
 numbers on a phone without sideways scrolling."""
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def test_long_unbroken_join_request_message_wraps_inside_its_card_in_settings(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_usage_ledger_shows_its_numbers_on_a_phone_without_sideways_scrolling(
+def test_usage_tables_show_their_numbers_on_a_phone_without_sideways_scrolling(
     browser,
     asgi_server,  # noqa: F811
     make_user,
@@ -168,6 +168,7 @@ def test_usage_ledger_shows_its_numbers_on_a_phone_without_sideways_scrolling(
     quota_grant(account=account, amount=1200, source="staff", note="Welcome to the table")
     for n in range(3):
         quota_settle(reservation=quota_reserve(user=user, amount=150, key=f"k{n}"), actual=125)
+    quota_reserve(user=user, amount=40, key="held-while-a-turn-runs")
     context = browser.new_context(viewport=PHONE)
     try:
         page = _sign_in(context, asgi_server, "player@example.test")
@@ -179,8 +180,13 @@ def test_usage_ledger_shows_its_numbers_on_a_phone_without_sideways_scrolling(
         credits, balance = first.nth(3), first.nth(4)
         expect(credits).to_have_text("−125")
         expect(balance).to_have_text("825")
+        held = page.locator("#usage-reservations tbody tr td")
+        expect(held.nth(1)).to_have_text("40")
+        grant = page.locator("#usage-grants tbody tr td")
+        expect(grant.nth(1)).to_have_text("1200")
+        expect(grant.nth(2)).to_have_text("825")
         # The numbers themselves are on screen, not only their cells' scrolled-away boxes.
-        for cell in (credits, balance):
+        for cell in (credits, balance, held.nth(1), held.nth(3), grant.nth(1), grant.nth(2)):
             box = cell.evaluate(
                 """(el) => { const r = document.createRange(); r.selectNodeContents(el);
                   const text = r.getBoundingClientRect();
@@ -188,5 +194,10 @@ def test_usage_ledger_shows_its_numbers_on_a_phone_without_sideways_scrolling(
             )
             assert 0 <= box["left"] and box["right"] <= box["width"], box
         assert page.evaluate(NO_SIDEWAYS_SCROLL)
+        # Nor does any table scroll sideways inside its card.
+        assert page.evaluate(
+            "() => [...document.querySelectorAll('.table-wrap')]"
+            ".map((w) => w.scrollWidth <= w.clientWidth)"
+        ) == [True, True, True]
     finally:
         context.close()
