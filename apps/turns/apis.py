@@ -119,12 +119,20 @@ class RoomJobsApi(APIView):
     @extend_schema(
         # The operationId a list response gave it before the body was declared as an object.
         operation_id="campaigns_room_jobs_list",
-        responses=inline_serializer("RoomJobList", {"results": JobOutput(many=True)}),
+        responses=inline_serializer(
+            "RoomJobList",
+            {
+                "results": JobOutput(many=True),
+                "has_more": serializers.BooleanField(
+                    help_text="More active jobs than the oldest ones listed."
+                ),
+            },
+        ),
     )
     def get(self, request, campaign_id):
         membership = _membership_or_404(request, campaign_id)
-        jobs = active_jobs_for_viewer(campaign_id=campaign_id, membership=membership)
-        return Response({"results": [job_view(job) for job in jobs]})
+        jobs, more = active_jobs_for_viewer(campaign_id=campaign_id, membership=membership)
+        return Response({"results": [job_view(job) for job in jobs], "has_more": more})
 
 
 class RoomJobApi(APIView):
@@ -175,6 +183,7 @@ class RoomPanelApi(APIView):
                 "panels": serializers.DictField(),
                 "character": serializers.DictField(allow_null=True),
                 "jobs": JobOutput(many=True),
+                "jobs_has_more": serializers.BooleanField(),
             },
         ),
     )

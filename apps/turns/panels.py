@@ -100,6 +100,7 @@ def panel_for_viewer(*, membership: CampaignMembership, character_id: str = "") 
                 snapshot_store(campaign_id=campaign.pk, read=read, revision=revision)
                 data = snapshots_for(campaign=campaign, audience=audience)[panel.key].data
         panels[panel.key] = {"label": str(panel.label), "revision": revision, "data": data}
+    jobs, jobs_more = active_jobs_for_viewer(campaign_id=campaign.pk, membership=membership)
     return {
         "campaign_id": str(campaign.pk),
         "system_id": campaign.system_id,
@@ -114,8 +115,6 @@ def panel_for_viewer(*, membership: CampaignMembership, character_id: str = "") 
         "character": _character_card(
             campaign, membership, viewer, rows.get(CARD.key), character_id
         ),
-        "jobs": [
-            job_view(job)
-            for job in active_jobs_for_viewer(campaign_id=campaign.pk, membership=membership)
-        ],
+        "jobs": [job_view(job) for job in jobs],
+        "jobs_has_more": jobs_more,
     }

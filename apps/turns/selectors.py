@@ -66,10 +66,16 @@ def turn_job_for_viewer(*, campaign_id, job_id, membership) -> RoomTurnJob | Non
     return job
 
 
-def active_jobs_for_viewer(*, campaign_id, membership) -> list[RoomTurnJob]:
+ACTIVE_JOBS_SHOWN = 50
+
+
+def active_jobs_for_viewer(*, campaign_id, membership) -> tuple[list[RoomTurnJob], bool]:
+    """The oldest active jobs the viewer may see (at most ACTIVE_JOBS_SHOWN), and whether there
+    are more."""
     qs = RoomTurnJob.objects.filter(
         campaign_id=campaign_id, status__in=RoomTurnJob.ACTIVE_STATUSES
     ).order_by("created_at")
     if membership.role not in ("owner", "gm"):
         qs = qs.filter(requester_id=membership.user_id)
-    return list(qs[:50])
+    jobs = list(qs[: ACTIVE_JOBS_SHOWN + 1])
+    return jobs[:ACTIVE_JOBS_SHOWN], len(jobs) > ACTIVE_JOBS_SHOWN

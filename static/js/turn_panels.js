@@ -697,10 +697,16 @@ function render(panel) {
   renderPhase(panel.phase);
   relabelDice();
   const fresh = new Set();
-  for (const job of panel.jobs || []) { fresh.add(job.id); mergeJob(job); }
-  // The panel lists every active job this viewer may see: any other one has finished.
-  for (const id of [...jobs.keys()]) {
+  const listed = panel.jobs || [];
+  for (const job of listed) { fresh.add(job.id); mergeJob(job); }
+  // The panel lists the oldest active jobs this viewer may see: any other one up to the last
+  // listed has finished; a newer one may only be past the list's end.
+  const newest = listed.length ? String(listed[listed.length - 1].created_at) : "";
+  const more = document.getElementById("turn-jobs-more");
+  if (more) more.hidden = !panel.jobs_has_more;
+  for (const [id, job] of [...jobs.entries()]) {
     if (fresh.has(id)) continue;
+    if (panel.jobs_has_more && String(job.created_at) > newest) continue;
     jobs.delete(id);
     if (cancelAsked.has(id)) settleCancelled(id);
   }

@@ -522,3 +522,29 @@ def test_the_panel_is_503_while_the_card_s_server_is_down(dnd_room, turn_urls, m
     # The schema lists it (tests/core/test_schema.py): a client can plan for it.
     assert (response.status_code, response.json()["error"]["code"]) == (503, "domain_unavailable")
     assert response.json()["error"]["retryable"] is True
+
+
+def test_the_jobs_list_shows_the_oldest_fifty_and_says_when_there_are_more(dnd_room):
+    from apps.quota.services import quota_account_for, quota_grant
+    from tests.turns.test_jobs import submit
+
+    room = dnd_room
+    quota_grant(account=quota_account_for(user=room.player), amount=1000, source="staff")
+    jobs = [submit(room, room.player, key=f"queued-{n:02}")[0] for n in range(51)]
+    url = f"/api/campaigns/{room.campaign.id}/room/jobs"
+
+    listed = client_for(room.gm).get(url).json()
+    assert [job["id"] for job in listed["results"]] == [str(job.id) for job in jobs[:50]]
+    assert listed["has_more"] is True
+    panel = client_for(room.gm).get(f"/api/campaigns/{room.campaign.id}/room/panel").json()
+    assert ([job["id"] for job in panel["jobs"]], panel["jobs_has_more"]) == (
+        [str(job.id) for job in jobs[:50]],
+        True,
+    )
+
+    RoomTurnJob.objects.filter(pk=jobs[0].pk).update(status=RoomTurnJob.Status.CANCELLED)
+    listed = client_for(room.player).get(url).json()
+    assert ([job["id"] for job in listed["results"]], listed["has_more"]) == (
+        [str(job.id) for job in jobs[1:]],
+        False,
+    )
