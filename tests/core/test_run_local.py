@@ -139,3 +139,81 @@ def _port_open_at(port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(0.2)
         return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_the_first_command_seats_the_demo_players_at_tables_they_can_play_at_once(tmp_path):
+    """`make run`'s steps (migrate, seed_demo, run_local) on the embedded defaults: the banner
+    names a room per local system, and a demo player signs in and plays a turn there, run by
+    the real worker process against the real domain server."""
+    import json
+    import os
+    import re
+    import signal
+    import time
+    import urllib.request
+    from http.cookiejar import CookieJar
+    from pathlib import Path
+    from urllib.parse import urlencode
+
+    from django.conf import settings
+
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.local",
+        "SAGASMITH_VAR_DIR": str(tmp_path),
+        "PORT": str(port),
+        "C_FORCE_ROOT": "1",
+    }
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        env.pop(name, None)
+    manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
+    subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, timeout=120)
+    subprocess.run([*manage, "seed_demo"], env=env, check=True, timeout=120, capture_output=True)
+    runner = subprocess.Popen(
+        [*manage, "run_local", "--port", str(port)], env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        banner = []
+        while not banner or not banner[-1].startswith("Press Ctrl-C"):
+            line = runner.stdout.readline()
+            assert line, f"run_local ended early: {runner.stderr.read()}"
+            banner.append(line.rstrip())
+        base = f"http://127.0.0.1:{port}"
+        rooms = dict(re.findall(r"^  (.+): (http://\S+/campaigns/\S+/room/)$", "\n".join(banner),
+                                re.MULTILINE))  # fmt: skip
+        assert sorted(rooms) == ["Harbor Lights", "The Sunless Keep"]
+
+        jar = CookieJar()
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        browser.open(f"{base}/accounts/login/", timeout=10)
+        csrf = next(c.value for c in jar if c.name == settings.CSRF_COOKIE_NAME)
+        form = {"login": "player1@sagasmith.test", "password": "demo-password-123",
+                "csrfmiddlewaretoken": csrf}  # fmt: skip
+        browser.open(f"{base}/accounts/login/", data=urlencode(form).encode(), timeout=10)
+        room = browser.open(rooms["The Sunless Keep"], timeout=10)
+        assert (room.status, room.geturl()) == (200, rooms["The Sunless Keep"])  # signed in
+
+        csrf = next(c.value for c in jar if c.name == settings.CSRF_COOKIE_NAME)  # rotated
+        api = rooms["The Sunless Keep"].replace(base, f"{base}/api").rstrip("/")
+        posted = browser.open(
+            urllib.request.Request(
+                f"{api}/actions", data=json.dumps({"body": "roll 1d20"}).encode(),
+                headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                         "Idempotency-Key": "first-command-turn"},
+            ),
+            timeout=10,
+        )  # fmt: skip
+        assert posted.status == 202
+        job = json.loads(posted.read())
+        deadline = time.monotonic() + 60
+        while job["status"] not in ("succeeded", "failed", "cancelled"):
+            assert time.monotonic() < deadline, job
+            time.sleep(0.5)
+            job = json.loads(browser.open(f"{api}/jobs/{job['id']}", timeout=10).read())
+        assert (job["status"], job["error"]) == ("succeeded", None)
+    finally:
+        os.killpg(runner.pid, signal.SIGTERM)
+        runner.communicate(timeout=60)
+    assert set(_processes_of(tmp_path)) == set()

@@ -14,6 +14,8 @@ DEMO_USERS = [
     ("player1@sagasmith.test", "Ash", False),
     ("player2@sagasmith.test", "Briar", False),
 ]
+DEMO_GM = "gm@sagasmith.test"
+DEMO_PLAYERS = ("player1@sagasmith.test", "player2@sagasmith.test")
 DEMO_PASSWORD = "demo-password-123"  # noqa: S105 - local demo only, refused in production
 
 

@@ -18,7 +18,12 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.accounts.management.commands.seed_demo import DEMO_PASSWORD, DEMO_USERS
+from apps.accounts.management.commands.seed_demo import (
+    DEMO_GM,
+    DEMO_PASSWORD,
+    DEMO_PLAYERS,
+    DEMO_USERS,
+)
 
 GRACE_SECONDS = 10
 # A child that dies is started again, unless it died this many times within the window.
@@ -151,13 +156,19 @@ class Command(BaseCommand):
             for name, cmd in commands:
                 children.append((name, spawn(name, cmd)))
             deadline = time.monotonic() + 60
-            while not _port_open(port) and time.monotonic() < deadline and not stopping:
+            ports = [port, *(spec["port"] for spec in local_servers.values())]
+            while (
+                not all(_port_open(p) for p in ports)
+                and time.monotonic() < deadline
+                and not stopping
+            ):
                 for name, proc in children:
                     if proc.poll() is not None:
                         raise CommandError(f"{name} exited early; see var/logs/.")
                 time.sleep(0.2)
             if not stopping:
-                self._banner(host, port, [name for name, _ in children])
+                tables = self._demo_tables()
+                self._banner(host, port, [name for name, _ in children], tables)
             # A process that dies is started again, as a supervisor would in production: the
             # others go on (turns recover by themselves). One that keeps dying stops it all.
             restarts: dict[str, list[float]] = {}
@@ -184,14 +195,37 @@ class Command(BaseCommand):
         finally:
             self._stop_all(children)
 
-    def _banner(self, host: str, port: int, names: list[str]) -> None:
+    def _demo_tables(self) -> list:
+        """The demo GM's tables with both demo players in them (once the demo users exist and
+        the domain servers answer). A failure is reported, not fatal: the product runs without."""
+        from apps.accounts.models import User
+        from apps.campaigns.services.demo import demo_tables_ensure
+
+        users = {u.email: u for u in User.objects.filter(email__in=[e for e, *_ in DEMO_USERS])}
+        gm, players = users.get(DEMO_GM), [users.get(e) for e in DEMO_PLAYERS]
+        if gm is None or None in players:
+            return []
+        try:
+            return demo_tables_ensure(gm=gm, players=players)
+        except Exception as exc:  # noqa: BLE001 - any failure leaves the product usable
+            self.stderr.write(f"The demo tables could not be set up: {exc}")
+            return []
+
+    def _banner(self, host: str, port: int, names: list[str], tables: list) -> None:
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host  # noqa: S104
-        self.stdout.write(self.style.SUCCESS(f"\nSagaSmith is running at http://{shown}:{port}/"))
+        base = f"http://{shown}:{port}"
+        self.stdout.write(self.style.SUCCESS(f"\nSagaSmith is running at {base}/"))
         self.stdout.write(f"Processes: {', '.join(names)} (logs in var/logs/)")
         self.stdout.write("Demo logins:")
         for email, _name, staff in DEMO_USERS:
             role = "staff" if staff else ("GM" if email.startswith("gm") else "player")
             self.stdout.write(f"  {role:7} {email} / {DEMO_PASSWORD}")
+        if tables:
+            self.stdout.write(
+                "Demo tables (the GM and both players are in each; sign in and play):"
+            )
+            for campaign in tables:
+                self.stdout.write(f"  {campaign.name}: {base}/campaigns/{campaign.id}/room/")
         self.stdout.write("Press Ctrl-C to stop everything.\n")
 
     def _stop_all(self, children) -> None:

@@ -1,0 +1,84 @@
+"""The demo tables `make run` sets up once its domain servers answer: a campaign per local game
+system, run by the demo GM, with both demo players in it and a character each, so a first visit
+can open a room and play at once. Idempotent: what exists is kept, what is missing is made."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from apps.domains.registry import domain_registry
+from apps.rooms.services import room_get_or_create
+
+from ..models import Campaign, CampaignInvite, CampaignMembership
+from ..selectors import bindings_for, membership_for
+from .campaigns import campaign_create
+from .characters import character_create_for
+from .invites import invite_accept, invite_create
+
+
+@dataclass(frozen=True)
+class DemoTable:
+    key: str
+    system_id: str
+    name: str
+    # The character form's fields for each player, in the order the players are given.
+    characters: tuple[dict[str, Any], ...]
+
+
+DEMO_TABLES = (
+    DemoTable(
+        key="dnd5e",
+        system_id="dnd5e",
+        name="The Sunless Keep",
+        characters=(
+            {"name": "Ash Emberhand", "template": "fighter", "level": 1},
+            {"name": "Briar Quickstep", "template": "rogue", "level": 1},
+        ),
+    ),
+    DemoTable(
+        key="narrative",
+        system_id="narrative",
+        name="Harbor Lights",
+        characters=(
+            {"name": "Ash Marlowe", "tags": "dockhand, stubborn, owes the harbormaster"},
+            {"name": "Briar Vance", "tags": "lamplighter, curious, knows every alley"},
+        ),
+    ),
+)
+
+
+def demo_tables_ensure(*, gm, players) -> list[Campaign]:
+    """Each demo table whose game system this server runs, made complete. Raises the campaign
+    services' and the domain client's errors (a domain server not answering yet)."""
+    systems = domain_registry().plugins
+    campaigns = []
+    for table in DEMO_TABLES:
+        if table.system_id not in systems:
+            continue
+        campaign = campaign_create(
+            owner=gm, name=table.name, system_id=table.system_id,
+            idempotency_key=f"demo-table:{table.key}",
+        )  # fmt: skip
+        if campaign.status != Campaign.Status.ACTIVE:
+            continue  # archived by the GM: theirs to keep so
+        joining = [p for p in players if membership_for(campaign_id=campaign.id, user=p) is None]
+        if joining:
+            # Through an invite, as a GM would add them: membership is granted on the domain too.
+            _invite, token = invite_create(
+                campaign=campaign, actor=gm, mode=CampaignInvite.Mode.AUTO_JOIN,
+                expires_in=timedelta(hours=1), max_uses=len(joining),
+                role=CampaignMembership.Role.PLAYER,
+            )  # fmt: skip
+            for player in joining:
+                invite_accept(token=token, user=player)
+        for player, fields in zip(players, table.characters, strict=False):
+            if not bindings_for(campaign=campaign, user=player).exists():
+                character_create_for(
+                    campaign=campaign, user=player, form_data=fields,
+                    idempotency_key=f"demo-table:{table.key}:{player.pk}",
+                )  # fmt: skip
+        room_get_or_create(campaign=campaign)
+        campaigns.append(campaign)
+    return campaigns
