@@ -77,10 +77,10 @@ def _processes_of(var_dir) -> dict[str, int]:
     return found
 
 
-def test_a_process_that_dies_is_started_again_and_the_rest_go_on(tmp_path):
+def _migrated_product(var_dir) -> tuple[int, dict[str, str], list[str]]:
+    """A free port, the environment and the manage.py command for a local product on the
+    embedded defaults (as `make run` uses them) in its own var dir, migrated."""
     import os
-    import signal
-    import time
     from pathlib import Path
 
     from django.conf import settings
@@ -89,14 +89,23 @@ def test_a_process_that_dies_is_started_again_and_the_rest_go_on(tmp_path):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.local",
-        "SAGASMITH_VAR_DIR": str(tmp_path),
+        "SAGASMITH_VAR_DIR": str(var_dir),
         "PORT": str(port),
         "C_FORCE_ROOT": "1",
     }
     for name in ("DATABASE_URL", "REDIS_URL"):
-        env.pop(name, None)  # the embedded defaults, as `make run` uses them
+        env.pop(name, None)
     manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, timeout=120)
+    return port, env, manage
+
+
+def test_a_process_that_dies_is_started_again_and_the_rest_go_on(tmp_path):
+    import os
+    import signal
+    import time
+
+    port, env, manage = _migrated_product(tmp_path)
     runner = subprocess.Popen(
         [*manage, "run_local", "--port", str(port)], env=env,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -152,23 +161,11 @@ def test_the_first_command_seats_the_demo_players_at_tables_they_can_play_at_onc
     import time
     import urllib.request
     from http.cookiejar import CookieJar
-    from pathlib import Path
     from urllib.parse import urlencode
 
     from django.conf import settings
 
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.local",
-        "SAGASMITH_VAR_DIR": str(tmp_path),
-        "PORT": str(port),
-        "C_FORCE_ROOT": "1",
-    }
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        env.pop(name, None)
-    manage = [sys.executable, str(Path(settings.BASE_DIR) / "manage.py")]
-    subprocess.run([*manage, "migrate", "-v0"], env=env, check=True, timeout=120)
+    port, env, manage = _migrated_product(tmp_path)
     subprocess.run([*manage, "seed_demo"], env=env, check=True, timeout=120, capture_output=True)
     runner = subprocess.Popen(
         [*manage, "run_local", "--port", str(port)], env=env,
