@@ -506,6 +506,15 @@ def test_dnd5e_a_player_drinks_a_potion_and_stands_up_on_their_turn(live_domains
     assert table.run(gm, "stand", job_id="gm-stand").texts == [("Ilsa gets back up.", "trigger")]
 
 
+def test_dnd5e_a_move_to_where_the_character_stands_is_narrated_as_staying(
+    live_domains, gm, player
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    # Ilsa is up, at (5, 0).
+    stay = table.run(player, "move to 5,0", job_id="stay")
+    assert stay.texts == [("Ilsa stays at (5, 0), with 30 ft of movement left.", "trigger")]
+
+
 def test_dnd5e_a_prone_character_is_narrated_crawling_at_double_cost(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     ilsa = table.characters[principal_for(player)]

@@ -649,6 +649,9 @@ def dnd_move(s: Session, m: re.Match[str]) -> None:
             % values
         )
         return
+    if not result["feet"]:
+        s.say(_("%(who)s stays at (%(x)s, %(y)s), with %(left)s ft of movement left.") % values)
+        return
     s.say(
         s.pick(
             _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, with %(left)s ft left."),
