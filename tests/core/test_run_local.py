@@ -210,6 +210,12 @@ def test_the_first_command_seats_the_demo_players_at_tables_they_can_play_at_onc
             time.sleep(0.5)
             job = json.loads(browser.open(f"{api}/jobs/{job['id']}", timeout=10).read())
         assert (job["status"], job["error"]) == ("succeeded", None)
+        # The narrative table's GM opening ("set phase play") has run: its oracle is open.
+        story = rooms["Harbor Lights"].replace(base, f"{base}/api").rstrip("/")
+        panel = f"{story}/panel"
+        while json.loads(browser.open(panel, timeout=10).read())["phase"] != "play":
+            assert time.monotonic() < deadline, "the narrative table never left the lobby"
+            time.sleep(0.5)
     finally:
         os.killpg(runner.pid, signal.SIGTERM)
         runner.communicate(timeout=60)

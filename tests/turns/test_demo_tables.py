@@ -1,14 +1,15 @@
 """The demo tables `make run` sets up: each local system's campaign, both demo players in it
-with a character each, made once however often it runs."""
+with a character each and the GM's opening action queued, made once however often it runs."""
 
 from __future__ import annotations
 
 import pytest
 
 from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
-from apps.campaigns.services.demo import demo_tables_ensure
 from apps.domains.client import domain_call
 from apps.rooms.models import Room
+from apps.turns.models import RoomTurnJob
+from apps.turns.services.demo import demo_tables_ensure
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,11 @@ def test_demo_tables_seat_both_players_with_a_character_each_once(live_domains, 
             "p2@example.test",
         ]
         assert Room.objects.filter(campaign=campaign).count() == 1
+    # The narrative table's GM opens play, once: the worker runs it like any room action.
+    opening = RoomTurnJob.objects.filter(campaign__owner=gm).values_list(
+        "campaign__name", "requester__email", "text", "status"
+    )
+    assert list(opening) == [("Harbor Lights", "gm@example.test", "set phase play", "queued")]
     # The characters are the domain's own: the player reads theirs back from the server.
     ash = ActorBinding.objects.get(campaign=first[0], user=players[0])
     character = domain_call(

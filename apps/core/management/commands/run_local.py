@@ -199,7 +199,7 @@ class Command(BaseCommand):
         """The demo GM's tables with both demo players in them (once the demo users exist and
         the domain servers answer). A failure is reported, not fatal: the product runs without."""
         from apps.accounts.models import User
-        from apps.campaigns.services.demo import demo_tables_ensure
+        from apps.turns.services.demo import demo_tables_ensure
 
         users = {u.email: u for u in User.objects.filter(email__in=[e for e, *_ in DEMO_USERS])}
         gm, players = users.get(DEMO_GM), [users.get(e) for e in DEMO_PLAYERS]

@@ -1,6 +1,7 @@
 """The demo tables `make run` sets up once its domain servers answer: a campaign per local game
-system, run by the demo GM, with both demo players in it and a character each, so a first visit
-can open a room and play at once. Idempotent: what exists is kept, what is missing is made."""
+system, run by the demo GM, with both demo players in it and a character each, and the GM's
+opening actions queued, so a first visit can open a room and play at once. Idempotent: what
+exists is kept, what is missing is made, and an action already queued is not queued again."""
 
 from __future__ import annotations
 
@@ -8,14 +9,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from apps.campaigns.models import Campaign, CampaignInvite, CampaignMembership
+from apps.campaigns.selectors import bindings_for, membership_for
+from apps.campaigns.services.campaigns import campaign_create
+from apps.campaigns.services.characters import character_create_for
+from apps.campaigns.services.invites import invite_accept, invite_create
 from apps.domains.registry import domain_registry
 from apps.rooms.services import room_get_or_create
-
-from ..models import Campaign, CampaignInvite, CampaignMembership
-from ..selectors import bindings_for, membership_for
-from .campaigns import campaign_create
-from .characters import character_create_for
-from .invites import invite_accept, invite_create
+from apps.turns.services.jobs import turn_action_submit
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,8 @@ class DemoTable:
     name: str
     # The character form's fields for each player, in the order the players are given.
     characters: tuple[dict[str, Any], ...]
+    # What the GM does first, as room actions the worker runs like any other.
+    gm_actions: tuple[str, ...] = ()
 
 
 DEMO_TABLES = (
@@ -45,13 +48,15 @@ DEMO_TABLES = (
             {"name": "Ash Marlowe", "tags": "dockhand, stubborn, owes the harbormaster"},
             {"name": "Briar Vance", "tags": "lamplighter, curious, knows every alley"},
         ),
+        # The oracle and the clocks need the play phase (D&D's "start combat" sets it itself).
+        gm_actions=("set phase play",),
     ),
 )
 
 
 def demo_tables_ensure(*, gm, players) -> list[Campaign]:
     """Each demo table whose game system this server runs, made complete. Raises the campaign
-    services' and the domain client's errors (a domain server not answering yet)."""
+    and turn services' errors and the domain client's (a domain server not answering yet)."""
     systems = domain_registry().plugins
     campaigns = []
     for table in DEMO_TABLES:
@@ -80,5 +85,11 @@ def demo_tables_ensure(*, gm, players) -> list[Campaign]:
                     idempotency_key=f"demo-table:{table.key}:{player.pk}",
                 )  # fmt: skip
         room_get_or_create(campaign=campaign)
+        gm_membership = membership_for(campaign_id=campaign.id, user=gm)
+        for n, text in enumerate(table.gm_actions):
+            turn_action_submit(
+                membership=gm_membership, text=text,
+                idempotency_key=f"demo-table:{table.key}:gm:{n}",
+            )  # fmt: skip
         campaigns.append(campaign)
     return campaigns
