@@ -30,6 +30,15 @@ class WriteUnsettled(TurnError):
     retryable = True
 
 
+class WriteUnknown(TurnError):
+    """A re-sent write was refused before the domain looked up its key (the requester left or
+    lost the role): whether an earlier send committed it cannot be learnt any more."""
+
+    code = "write_unknown"
+    status = 409
+    recovery = str(_("Part of the turn may have happened; read the room before acting again."))
+
+
 class AgentNotConfigured(TurnError):
     """SAGASMITH_AGENT_PROVIDER names no provider, or the provider misses its settings."""
 

@@ -109,12 +109,16 @@ class RoomTurnJob(BaseModel):
 
 class Operation(models.Model):
     """One tool call of a job: `dispatched` is written before the call, `returned` after it
-    with the full standard CallToolResult. Recovery replays returned rows, never re-executes."""
+    with the full standard CallToolResult. Recovery replays returned rows, never re-executes.
+    `refused`: the domain did not (and will not) commit it. `unknown`: a write the domain may
+    have committed but will no longer tell this requester about (refused before its key was
+    looked up: they left, or lost the role)."""
 
     class State(models.TextChoices):
         DISPATCHED = "dispatched", _("dispatched")
         RETURNED = "returned", _("returned")
         REFUSED = "refused", _("refused")
+        UNKNOWN = "unknown", _("unknown")
 
     id = models.BigAutoField(primary_key=True)
     created_at = models.DateTimeField(auto_now_add=True)

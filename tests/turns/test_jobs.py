@@ -997,6 +997,112 @@ def test_a_requester_removed_mid_turn_ends_it(dnd_room, django_capture_on_commit
     )
 
 
+def _requeued_after_the_domain_committed(room, monkeypatch, capture) -> RoomTurnJob:
+    """A roll the domain committed whose worker died before journaling it, swept back to the
+    queue and due now: its retry re-sends the dispatched write."""
+    job = _run_until_the_domain_committed(room, monkeypatch, capture)
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with capture(execute=False):
+        assert turn_recovery_sweep()["requeued"] == 1
+    RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
+    return job
+
+
+def test_a_player_removed_before_the_retry_of_a_committed_write_is_not_told_it_was_dropped(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The domain refuses a non-member before it looks up the key, so the re-send's refusal
+    says nothing of the earlier send: the write is not journaled as refused (which means it
+    never happened), the room is told part of it may have happened and the projection reads
+    the campaign back, so the room does not stay behind what the domain did."""
+    from apps.campaigns.services.membership import membership_remove
+
+    room = dnd_room
+    before = room.domain_revision()
+    job = _requeued_after_the_domain_committed(
+        room, monkeypatch, django_capture_on_commit_callbacks
+    )
+    membership_remove(campaign=room.campaign, actor=room.gm, user=room.player)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    job.refresh_from_db()
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.error["code"]) == ("unknown", "authorization_denied")
+    assert (job.status, job.error_code, job.charged) == ("failed", "not_member", 0)
+    assert Reservation.objects.get(pk=job.reservation_id).status == "released"
+    (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
+    assert (marker.audience, marker.body) == (
+        "public",
+        "“roll 1d20” ended: its player is no longer in the campaign, and part of it may have "
+        "happened.",
+    )
+    room.campaign.refresh_from_db()
+    assert room.domain_revision() == before + 2  # the roll, then the removal
+    assert room.campaign.authority_revision == before + 2
+
+
+def test_a_player_made_observer_before_the_retry_of_a_committed_write_is_not_told_it_cannot_happen(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    from apps.campaigns.services.membership import membership_change_role
+
+    room = dnd_room
+    before = room.domain_revision()
+    job = _requeued_after_the_domain_committed(
+        room, monkeypatch, django_capture_on_commit_callbacks
+    )
+    membership_change_role(campaign=room.campaign, actor=room.gm, user=room.player, role="observer")
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    job.refresh_from_db()
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.error["code"]) == ("unknown", "authorization_denied")
+    assert (job.status, job.error_code, job.charged, job.recovery) == (
+        "failed",
+        "write_unknown",
+        0,
+        "Part of the turn may have happened; read the room before acting again.",
+    )
+    assert narrations(job) == []
+    (outcome,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
+    assert (outcome.audience, outcome.body) == (
+        "private",
+        "The game server would not say whether part of this turn happened: you may no longer "
+        "act in this campaign.",
+    )
+    room.campaign.refresh_from_db()
+    assert room.campaign.authority_revision == room.domain_revision() == before + 2
+
+
+def test_a_cancelled_turn_whose_player_was_removed_keeps_its_committed_write_unknown(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A cancel asks the domain about the unanswered write without letting it run; the player
+    it would ask as is gone, so the step is left unknown (never "refused") and the room's
+    projection reads the campaign back."""
+    from apps.campaigns.services.membership import membership_remove
+    from apps.turns.services import turn_cancel
+
+    room = dnd_room
+    before = room.domain_revision()
+    job = _requeued_after_the_domain_committed(
+        room, monkeypatch, django_capture_on_commit_callbacks
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        turn_cancel(job=job, membership=room.membership(room.gm))
+    membership_remove(campaign=room.campaign, actor=room.gm, user=room.player)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "cancelled"
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.error["code"]) == ("unknown", "authorization_denied")
+    job.refresh_from_db()
+    assert (job.status, job.charged) == ("cancelled", 0)
+    room.campaign.refresh_from_db()
+    assert room.campaign.authority_revision == room.domain_revision() == before + 2
+
+
 def test_dice_ride_on_a_message_everyone_who_saw_the_action_sees(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):

@@ -355,10 +355,16 @@ def turn_publish(
         elif final != RoomTurnJob.Status.SUCCEEDED and not requester.present:
             # Its player left or was removed: the others are told, in words of their own (the
             # error was worded for the player).
+            if job.operations.filter(state=Operation.State.UNKNOWN).exists():
+                message = _(
+                    "“%(action)s” ended: its player is no longer in the campaign, and part of "
+                    "it may have happened."
+                )
+            else:
+                message = _("“%(action)s” was dropped: its player is no longer in the campaign.")
             job_ended_record(
                 campaign=campaign, job=job, status=final,
-                message=_("“%(action)s” was dropped: its player is no longer in the campaign.")
-                % {"action": action_quote(job.text)},
+                message=message % {"action": action_quote(job.text)},
             )  # fmt: skip
         # The requester's own outcome: why it failed, or (cancelled) the dice of a write the
         # domain made anyway, read for them alone.

@@ -32,6 +32,7 @@ from apps.turns.errors import (
     StaleRevision,
     TurnCancelled,
     TurnError,
+    WriteUnknown,
     WriteUnsettled,
     classify_error,
 )
@@ -57,6 +58,21 @@ class NotMember(TurnError):
     code = "not_member"
     status = 403
     recovery = str(_("Only members act in a campaign; ask its owner for a new invitation."))
+
+
+# Refusals the domain gives before it looks up a write's idempotency key (the contract's order:
+# the token, membership and role, then the key): to a re-send they say nothing of whether an
+# earlier send of the step committed.
+BEFORE_KEY_LOOKUP = frozenset({"authorization_denied", "not_found"})
+
+
+def _write_unknown() -> WriteUnknown:
+    return WriteUnknown(
+        _(
+            "The game server would not say whether part of this turn happened: you may no "
+            "longer act in this campaign."
+        )
+    )
 
 
 class Heartbeat:
@@ -120,6 +136,7 @@ class JournalCaller(ToolCaller):
         fresh = job.attempt == 1 and job.agent_output is None
         self.journal = {} if fresh else {op.step: op for op in job.operations.all()}
         self.deadline = Deadline.after(conf.run_seconds())
+        self.resending: set[int] = set()  # steps an earlier send of which may have committed
 
     def _check_running(self) -> None:
         self.deadline.left()
@@ -136,6 +153,8 @@ class JournalCaller(ToolCaller):
             return super().__call__(name, arguments)  # refused here, takes no step
         step = self.next_step
         op = self.journal.get(step)
+        if op is not None and op.state == Operation.State.UNKNOWN:
+            raise _write_unknown()
         if op is not None and op.state != Operation.State.DISPATCHED:
             if op.tool != name:
                 raise JournalDiverged(
@@ -177,6 +196,7 @@ class JournalCaller(ToolCaller):
             # Re-send exactly what was dispatched: the same key and request replay.
             sent.clear()
             sent.update(op.arguments)
+            self.resending.add(step)
             # updated_at is the step's last send: a cancel's look at it waits out a send
             # that may still be running.
             op.attempt, op.updated_at = self.job.attempt, timezone.now()
@@ -232,9 +252,16 @@ class JournalCaller(ToolCaller):
         ]
 
     @staticmethod
-    def refuse(op: Operation, error: DomainError, *, retryable: bool | None = None) -> None:
-        """Journal the step as refused: the domain did not (and will not) commit it."""
-        op.state = Operation.State.REFUSED
+    def refuse(
+        op: Operation,
+        error: DomainError,
+        *,
+        retryable: bool | None = None,
+        state: str = Operation.State.REFUSED,
+    ) -> None:
+        """Journal the step as refused: the domain did not (and will not) commit it; or, with
+        `state` unknown, as a write the domain will not say it committed (with its answer)."""
+        op.state = state
         op.error = {
             "code": error.domain_code,
             "message": error.message,
@@ -258,6 +285,9 @@ class JournalCaller(ToolCaller):
                 }
                 Operation.objects.filter(pk=op.pk).update(error=op.error)
                 return
+            if op.write and step in self.resending and outcome.domain_code in BEFORE_KEY_LOOKUP:
+                self.refuse(op, outcome, state=Operation.State.UNKNOWN)
+                raise _write_unknown()
             self.refuse(op, outcome)
             return
         name_, seconds = conf.fault()
@@ -404,6 +434,7 @@ def _settle_dispatched(
         settled = [_committed_or_refused(caller, op, campaign) for op in asked]
         if not all(settled):
             campaign_refresh(campaign=campaign, requester=campaign.owner)
+    unknown = False
     for op in pending:
         if op in asked:
             continue
@@ -417,11 +448,17 @@ def _settle_dispatched(
                 # The plain call, not the journal's: nothing stops a call already made.
                 ToolCaller.__call__(caller, op.tool, op.arguments)
                 break
+            except WriteUnknown:
+                unknown = True
+                break
             except DomainError as exc:
                 if exc.domain_code != "stale_revision":
                     raise
                 if last:
                     JournalCaller.refuse(op, exc, retryable=False)
+    if unknown:
+        # Whatever the domain did, the room's projections follow it (read as the owner).
+        campaign_refresh(campaign=campaign, requester=campaign.owner)
 
 
 # An expected revision no campaign reaches: a write sent with it is refused at the revision
@@ -453,6 +490,8 @@ def _committed_or_refused(caller: JournalCaller, op: Operation, campaign: Campai
         if answer.domain_code == "idempotency_conflict":
             break
         if answer.domain_code != "stale_revision":
+            if answer.domain_code in BEFORE_KEY_LOOKUP:
+                JournalCaller.refuse(op, answer, state=Operation.State.UNKNOWN)
             return False
         if second_look:
             JournalCaller.refuse(op, answer, retryable=False)
@@ -664,13 +703,17 @@ def _prepare_publication(
             _store_output(job, worker, output_to_json(output))
             return
     ending = job.agent_output
-    if (
-        ending.get("error")
-        and job.operations.filter(write=True, state=Operation.State.RETURNED).exists()
-    ):
-        _store_output(
-            job, worker, {**ending, "error": {**ending["error"], "recovery": str(PARTIAL_RECOVERY)}}
-        )
+    if not ending.get("error"):
+        return
+    writes = set(job.operations.filter(write=True).values_list("state", flat=True))
+    if Operation.State.RETURNED in writes:
+        recovery = str(PARTIAL_RECOVERY)
+    elif Operation.State.UNKNOWN in writes:
+        recovery = WriteUnknown.recovery
+    else:
+        return
+    if ending["error"].get("recovery") != recovery:
+        _store_output(job, worker, {**ending, "error": {**ending["error"], "recovery": recovery}})
 
 
 def _domain_answered_a_write(job: RoomTurnJob) -> bool:
