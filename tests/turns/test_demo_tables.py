@@ -18,13 +18,13 @@ def test_demo_tables_seat_both_players_with_a_character_each_once(live_domains, 
     gm = make_user("gm@example.test", display_name="Morgan")
     players = [make_user(f"p{n}@example.test", display_name=f"P{n}") for n in (1, 2)]
 
-    first = demo_tables_ensure(gm=gm, players=players)
+    first = demo_tables_ensure(gm=gm, players=players).campaigns
     assert [(c.name, c.system_id, c.owner_id) for c in first] == [
         ("The Sunless Keep", "dnd5e", gm.pk),
         ("Harbor Lights", "narrative", gm.pk),
     ]
     again = demo_tables_ensure(gm=gm, players=players)
-    assert [c.pk for c in again] == [c.pk for c in first]
+    assert ([c.pk for c in again.campaigns], again.failures) == ([c.pk for c in first], [])
     assert Campaign.objects.count() == 2
     for campaign in first:
         roles = dict(
@@ -56,3 +56,33 @@ def test_demo_tables_seat_both_players_with_a_character_each_once(live_domains, 
         "fighter",
         f"user:{players[0].pk}",
     )
+
+
+def test_demo_tables_leave_out_a_player_who_left_or_was_removed(live_domains, make_user):
+    from apps.campaigns.models import JoinRequest
+    from apps.campaigns.services.membership import membership_leave, membership_remove
+
+    gm = make_user("gm@example.test", display_name="Morgan")
+    players = [make_user(f"p{n}@example.test", display_name=f"P{n}") for n in (1, 2)]
+    sunless, harbor = demo_tables_ensure(gm=gm, players=players).campaigns
+    membership_remove(campaign=sunless, actor=gm, user=players[0])
+    membership_leave(campaign=harbor, user=players[1])
+
+    again = demo_tables_ensure(gm=gm, players=players)
+    assert ([c.pk for c in again.campaigns], again.failures) == ([sunless.pk, harbor.pk], [])
+    statuses = CampaignMembership.objects.filter(user__in=players).values_list(
+        "campaign__name", "user__email", "status"
+    )
+    assert sorted(statuses) == [
+        ("Harbor Lights", "p1@example.test", "active"),
+        ("Harbor Lights", "p2@example.test", "left"),
+        ("The Sunless Keep", "p1@example.test", "removed"),
+        ("The Sunless Keep", "p2@example.test", "active"),
+    ]
+    # Nobody asked to join again in their name: each request is the first seating's, approved.
+    assert sorted(JoinRequest.objects.values_list("user__email", "status")) == [
+        ("p1@example.test", "approved"),
+        ("p1@example.test", "approved"),
+        ("p2@example.test", "approved"),
+        ("p2@example.test", "approved"),
+    ]

@@ -1,7 +1,8 @@
 """The demo tables `make run` sets up once its domain servers answer: a campaign per local game
 system, run by the demo GM, with both demo players in it and a character each, and the GM's
 opening actions queued, so a first visit can open a room and play at once. Idempotent: what
-exists is kept, what is missing is made, and an action already queued is not queued again."""
+exists is kept, what is missing is made (a player who left or was removed is not seated again),
+and an action already queued is not queued again."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from datetime import timedelta
 from typing import Any
 
 from apps.campaigns.models import Campaign, CampaignInvite, CampaignMembership
-from apps.campaigns.selectors import bindings_for, membership_for
+from apps.campaigns.selectors import bindings_for, character_creation_open, membership_for
 from apps.campaigns.services.campaigns import campaign_create
-from apps.campaigns.services.characters import character_create_for
+from apps.campaigns.services.characters import PLAYING_ROLES, character_create_for
 from apps.campaigns.services.invites import invite_accept, invite_create
+from apps.core.errors import ApplicationError
 from apps.domains.registry import domain_registry
 from apps.rooms.services import room_get_or_create
 from apps.turns.services.jobs import turn_action_submit
@@ -54,42 +56,69 @@ DEMO_TABLES = (
 )
 
 
-def demo_tables_ensure(*, gm, players) -> list[Campaign]:
-    """Each demo table whose game system this server runs, made complete. Raises the campaign
-    and turn services' errors and the domain client's (a domain server not answering yet)."""
+@dataclass
+class DemoTables:
+    campaigns: list[Campaign]
+    failures: list[str]  # one line per table that could not be set up, and why
+
+
+def demo_tables_ensure(*, gm, players) -> DemoTables:
+    """Each demo table whose game system this server runs, made complete; a table that fails
+    (a domain server not answering yet, say) is reported and the others still set up."""
     systems = domain_registry().plugins
-    campaigns = []
+    tables = DemoTables(campaigns=[], failures=[])
     for table in DEMO_TABLES:
         if table.system_id not in systems:
             continue
-        campaign = campaign_create(
-            owner=gm, name=table.name, system_id=table.system_id,
-            idempotency_key=f"demo-table:{table.key}",
+        try:
+            campaign = _demo_table_ensure(table, gm=gm, players=players)
+        except ApplicationError as exc:
+            tables.failures.append(f"{table.name}: {exc.message}")
+            continue
+        if campaign is not None:
+            tables.campaigns.append(campaign)
+    return tables
+
+
+def _demo_table_ensure(table: DemoTable, *, gm, players) -> Campaign | None:
+    campaign = campaign_create(
+        owner=gm, name=table.name, system_id=table.system_id,
+        idempotency_key=f"demo-table:{table.key}",
+    )  # fmt: skip
+    if campaign.status != Campaign.Status.ACTIVE:
+        return None  # archived by the GM: theirs to keep so
+    # Only players never seated: one who left or was removed stays out.
+    seated = set(
+        CampaignMembership.objects.filter(campaign=campaign).values_list("user_id", flat=True)
+    )
+    joining = [p for p in players if p.pk not in seated]
+    if joining:
+        # Through an invite, as a GM would add them: membership is granted on the domain too.
+        _invite, token = invite_create(
+            campaign=campaign, actor=gm, mode=CampaignInvite.Mode.AUTO_JOIN,
+            expires_in=timedelta(hours=1), max_uses=len(joining),
+            role=CampaignMembership.Role.PLAYER,
         )  # fmt: skip
-        if campaign.status != Campaign.Status.ACTIVE:
-            continue  # archived by the GM: theirs to keep so
-        joining = [p for p in players if membership_for(campaign_id=campaign.id, user=p) is None]
-        if joining:
-            # Through an invite, as a GM would add them: membership is granted on the domain too.
-            _invite, token = invite_create(
-                campaign=campaign, actor=gm, mode=CampaignInvite.Mode.AUTO_JOIN,
-                expires_in=timedelta(hours=1), max_uses=len(joining),
-                role=CampaignMembership.Role.PLAYER,
-            )  # fmt: skip
-            for player in joining:
-                invite_accept(token=token, user=player)
-        for player, fields in zip(players, table.characters, strict=False):
-            if not bindings_for(campaign=campaign, user=player).exists():
-                character_create_for(
-                    campaign=campaign, user=player, form_data=fields,
-                    idempotency_key=f"demo-table:{table.key}:{player.pk}",
-                )  # fmt: skip
-        room_get_or_create(campaign=campaign)
-        gm_membership = membership_for(campaign_id=campaign.id, user=gm)
-        for n, text in enumerate(table.gm_actions):
-            turn_action_submit(
-                membership=gm_membership, text=text,
-                idempotency_key=f"demo-table:{table.key}:gm:{n}",
-            )  # fmt: skip
-        campaigns.append(campaign)
-    return campaigns
+        for player in joining:
+            invite_accept(token=token, user=player)
+    for player, fields in zip(players, table.characters, strict=False):
+        membership = membership_for(campaign_id=campaign.id, user=player)
+        if (
+            membership is None
+            or membership.role not in PLAYING_ROLES
+            or bindings_for(campaign=campaign, user=player).exists()
+            or not character_creation_open(campaign=campaign, role=membership.role)
+        ):
+            continue  # out of the game, bound already, or (in combat, say) not now
+        character_create_for(
+            campaign=campaign, user=player, form_data=fields,
+            idempotency_key=f"demo-table:{table.key}:{player.pk}",
+        )  # fmt: skip
+    room_get_or_create(campaign=campaign)
+    gm_membership = membership_for(campaign_id=campaign.id, user=gm)
+    for n, text in enumerate(table.gm_actions):
+        turn_action_submit(
+            membership=gm_membership, text=text,
+            idempotency_key=f"demo-table:{table.key}:gm:{n}",
+        )  # fmt: skip
+    return campaign

@@ -206,10 +206,13 @@ class Command(BaseCommand):
         if gm is None or None in players:
             return []
         try:
-            return demo_tables_ensure(gm=gm, players=players)
+            tables = demo_tables_ensure(gm=gm, players=players)
         except Exception as exc:  # noqa: BLE001 - any failure leaves the product usable
             self.stderr.write(f"The demo tables could not be set up: {exc}")
             return []
+        for failure in tables.failures:
+            self.stderr.write(f"A demo table could not be set up: {failure}")
+        return tables.campaigns
 
     def _banner(self, host: str, port: int, names: list[str], tables: list) -> None:
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host  # noqa: S104
