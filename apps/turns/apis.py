@@ -71,6 +71,9 @@ class JobOutput(serializers.Serializer):
     charged = serializers.IntegerField(allow_null=True)
     error = JobErrorOutput(allow_null=True)
     created_at = serializers.CharField(allow_null=True)
+    updated_at = serializers.CharField(
+        allow_null=True, help_text="Moves on with every change of the job."
+    )
     finished_at = serializers.CharField(allow_null=True)
 
 
@@ -184,6 +187,7 @@ class RoomPanelApi(APIView):
                 "character": serializers.DictField(allow_null=True),
                 "jobs": JobOutput(many=True),
                 "jobs_has_more": serializers.BooleanField(),
+                "jobs_read_at": serializers.CharField(),
             },
         ),
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.campaigns.selectors import bindings_chosen_first, character_creation_open
 from apps.domains.client import domain_call
@@ -100,6 +102,8 @@ def panel_for_viewer(*, membership: CampaignMembership, character_id: str = "") 
                 snapshot_store(campaign_id=campaign.pk, read=read, revision=revision)
                 data = snapshots_for(campaign=campaign, audience=audience)[panel.key].data
         panels[panel.key] = {"label": str(panel.label), "revision": revision, "data": data}
+    # Before the read: a job changed since is newer than this, and a page keeps its own view.
+    jobs_read_at = timezone.now()
     jobs, jobs_more = active_jobs_for_viewer(campaign_id=campaign.pk, membership=membership)
     return {
         "campaign_id": str(campaign.pk),
@@ -117,4 +121,5 @@ def panel_for_viewer(*, membership: CampaignMembership, character_id: str = "") 
         ),
         "jobs": [job_view(job) for job in jobs],
         "jobs_has_more": jobs_more,
+        "jobs_read_at": jobs_read_at.isoformat(),
     }

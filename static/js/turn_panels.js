@@ -433,12 +433,22 @@ async function settleCancelled(id) {
   } catch (e) { /* the note is a courtesy: the timeline shows what the turn did */ }
 }
 
+// Jobs seen ending: a read answered before the end (a panel fetch still under way) cannot bring
+// one back into "Turns in progress".
+const finishedJobs = new Set();
+
+function olderThan(job, known) {
+  const a = Date.parse(job.updated_at || ""), b = Date.parse((known && known.updated_at) || "");
+  return !Number.isNaN(a) && !Number.isNaN(b) && a < b;
+}
+
 function mergeJob(job) {
-  if (!job || !job.id) return;
-  cancelOutcome(job);
+  if (!job || !job.id || finishedJobs.has(job.id)) return;
   const before = jobs.get(job.id);
+  if (olderThan(job, before)) return; // a view from before the one shown
+  cancelOutcome(job);
   if (ACTIVE.includes(job.status)) jobs.set(job.id, job);
-  else jobs.delete(job.id);
+  else { jobs.delete(job.id); finishedJobs.add(job.id); }
   if (!before || before.status !== job.status) {
     const label = t[job.status] || job.status;
     // "Your turn" only for the viewer's own; a GM hears whose turn it is.
@@ -707,7 +717,10 @@ function render(panel) {
   for (const [id, job] of [...jobs.entries()]) {
     if (fresh.has(id)) continue;
     if (panel.jobs_has_more && String(job.created_at) > newest) continue;
+    // Shown as it was after the panel was read (an event overtook a fetch): not ended.
+    if (olderThan({ updated_at: panel.jobs_read_at }, job)) continue;
     jobs.delete(id);
+    finishedJobs.add(id);
     if (cancelAsked.has(id)) settleCancelled(id);
   }
   renderJobs();

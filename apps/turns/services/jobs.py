@@ -95,6 +95,8 @@ def job_view(job: RoomTurnJob) -> dict[str, Any]:
             else None
         ),
         "created_at": job.created_at.isoformat() if job.created_at else None,
+        # Every change moves it on: a page keeps the newest view of a job it is shown.
+        "updated_at": job.updated_at.isoformat() if job.updated_at else None,
         "finished_at": job.finished_at.isoformat() if job.finished_at else None,
     }
 
