@@ -443,13 +443,16 @@ function olderThan(job, known) {
 }
 
 function mergeJob(job) {
-  if (!job || !job.id || finishedJobs.has(job.id)) return;
+  if (!job || !job.id) return;
   const before = jobs.get(job.id);
-  if (olderThan(job, before)) return; // a view from before the one shown
+  const finished = finishedJobs.has(job.id);
+  // Once ended, only how it ended is news (a cancel's answer); before that, a view from before
+  // the one shown is not.
+  if (finished ? ACTIVE.includes(job.status) : olderThan(job, before)) return;
   cancelOutcome(job);
   if (ACTIVE.includes(job.status)) jobs.set(job.id, job);
   else { jobs.delete(job.id); finishedJobs.add(job.id); }
-  if (!before || before.status !== job.status) {
+  if (!finished && (!before || before.status !== job.status)) {
     const label = t[job.status] || job.status;
     // "Your turn" only for the viewer's own; a GM hears whose turn it is.
     const whose = !job.requester_id || ownJob(job) ? t.job_status : format(t.job_status_of, { who: requesterName(job) || t.a_player });
@@ -720,7 +723,6 @@ function render(panel) {
     // Shown as it was after the panel was read (an event overtook a fetch): not ended.
     if (olderThan({ updated_at: panel.jobs_read_at }, job)) continue;
     jobs.delete(id);
-    finishedJobs.add(id);
     if (cancelAsked.has(id)) settleCancelled(id);
   }
   renderJobs();

@@ -223,19 +223,25 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
         )
         jobs_url = f"{asgi_server}/api/campaigns/{campaign.id}/room/jobs"
         stale = {**gm.request.get(f"{jobs_url}/{done.pk}").json(), "status": "running"}
-        # The page shows it still running (as a socket update not yet in would) and the GM
-        # clicks Cancel in the same moment, before the page's own refresh comes back.
-        gm.evaluate(
+        # A page that has not heard the turn end yet (one opened since: this one saw it end,
+        # and keeps that) shows it still running, as a socket update not yet in would, and the
+        # GM clicks Cancel in the same moment, before the page's own refresh comes back.
+        late = gm.context.new_page()
+        late.goto(room_url)
+        expect(late.locator("#room")).to_have_attribute("data-state", "live")
+        expect(late.locator("#turn-jobs-empty")).to_be_visible()
+        late.evaluate(
             """job => {
                 document.dispatchEvent(new CustomEvent("room:job", {detail: job}));
                 document.querySelector(`#turn-jobs li[data-job="${job.id}"] button`).click();
             }""",
             stale,
         )
-        expect(gm.locator("#turn-jobs-error")).to_have_text(
+        expect(late.locator("#turn-jobs-error")).to_have_text(
             "Too late to cancel: the turn had already ended (Done)."
         )
-        expect(gm.locator("#turn-jobs li")).to_have_count(0)
+        expect(late.locator("#turn-jobs li")).to_have_count(0)
+        late.close()
 
         # The GM's own turns left suggestions under the composer: the one row that may add to
         # its height, so the sizes below are compared without it.
