@@ -599,6 +599,8 @@ function showError(text, usageUrl = "") {
     }
   }
   el.hidden = false;
+  // Under the composer, it can start below the fold of a short window: bring it into view.
+  el.scrollIntoView({ block: "nearest" });
 }
 
 // The members as they are now: who joined or left since the page loaded. On failure the list

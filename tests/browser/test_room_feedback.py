@@ -18,6 +18,7 @@ from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 VIEWPORT = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1280, "height": 720}
 
 # For each element: its words, each with the number of lines it is drawn on.
 WORD_LINES = """els => els.map((el) => {
@@ -120,6 +121,12 @@ def test_credits_link_a_cut_paste_and_a_cancel_too_late_are_said(
         make_user, system_id="dnd5e", name="Said Aloud",
         players=[("pat@example.test", "Pat Player")],
     )  # fmt: skip
+    from apps.campaigns.models import CampaignMembership
+    from apps.rooms.services import room_message_post
+
+    pat = CampaignMembership.objects.get(campaign=campaign, user=_users["pat@example.test"])
+    for n in range(30):  # a timeline at its tallest
+        room_message_post(membership=pat, body=f"Line {n}", mode="chat", client_message_id=f"s{n}")
     context = browser.new_context(viewport=VIEWPORT)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     try:
@@ -133,6 +140,7 @@ def test_credits_link_a_cut_paste_and_a_cancel_too_late_are_said(
                 status=402, content_type="application/json", body=json.dumps(QUOTA_ERROR)
             ),
         )
+        page.set_viewport_size(LAPTOP)  # a short window: the composer ends below its fold
         _say(page, "roll 1d20", mode="action")
         error = page.locator("#composer-error")
         expect(error).to_have_text(
@@ -142,6 +150,10 @@ def test_credits_link_a_cut_paste_and_a_cancel_too_late_are_said(
         expect(error.locator("a")).to_have_count(1)
         expect(error.locator("a")).to_have_text("the usage page")
         expect(error.locator("a")).to_have_attribute("href", "/usage/")
+        # Under the composer, below the fold of this window: the page brings it into view.
+        box = error.bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= LAPTOP["height"] + 1, box
+        page.set_viewport_size(VIEWPORT)
         page.unroute("**/room/actions")
 
         # A paste longer than the limit: what was cut is said next to the counter.
