@@ -59,6 +59,26 @@ def test_help_and_unknown_intents_list_the_grammar(live_domains, gm, player):
     assert table.revision() == before
 
 
+def test_a_refusal_names_the_field_as_a_player_would(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    before = table.revision()
+    run = table.run(player, "roll 1d6 for " + "a" * 121)
+    assert run.texts == [
+        ("That cannot happen: the label is longer than 120 characters.", "requester")
+    ]
+    assert table.revision() == before
+
+
+def test_setting_the_phase_the_campaign_is_in_says_so(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    assert table.run(gm, "set phase play", job_id="play").texts == [
+        ("The campaign moves from lobby to play.", "trigger")
+    ]
+    assert table.run(gm, "set phase play", job_id="again").texts == [
+        ("The campaign is already in play.", "trigger")
+    ]
+
+
 def test_gm_only_intents_are_refused_to_a_player_and_change_nothing(live_domains, gm, player):
     table = make_table("dnd5e", gm, player)
     before = table.revision()

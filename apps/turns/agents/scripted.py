@@ -121,9 +121,14 @@ class Refusal(Exception):
     """Stops the turn with a reply to the requester; nothing further is called."""
 
 
+ARGUMENT_PATH = re.compile(r"\barguments\.([a-z_]+)")
+
+
 def _refusal(reason: str) -> str:
     """A domain refusal as one sentence, worded the same every time, ending in a full stop."""
     reason = reason.strip().rstrip(";:,")
+    # A schema's path ("arguments.label is longer ...") in the words a player uses.
+    reason = ARGUMENT_PATH.sub(lambda m: "the " + m[1].replace("_", " "), reason)
     if not reason.endswith((".", "!", "?")):
         reason += "."
     return _("That cannot happen: %(reason)s") % {"reason": reason}
@@ -920,6 +925,9 @@ def set_phase(s: Session, m: re.Match[str]) -> None:
     s.require("phase_set", what=_("set the phase"), gm_only=True, seen_by_all=True)
     phase = m["phase"].lower()
     result = s.call("phase_set", phase=phase)
+    if result["previous_phase"] == result["phase"]:
+        s.say(_("The campaign is already in %(phase)s.") % {"phase": result["phase"]})
+        return
     s.say(
         _("The campaign moves from %(previous)s to %(phase)s.")
         % {"previous": result["previous_phase"], "phase": result["phase"]}
