@@ -430,7 +430,7 @@ def test_deleting_a_session_row_in_admin_signs_that_session_out(make_user):
     )
 
 
-def test_demo_users_come_with_quota_accounts(settings):
+def test_demo_users_come_with_quota_accounts_and_demo_credits_once(settings):
     """Like sign-up and the admin's add: staff find every demo user under Quota accounts,
     not only those who already opened /usage/ or ran a turn."""
     from django.core.management import call_command
@@ -444,7 +444,8 @@ def test_demo_users_come_with_quota_accounts(settings):
     emails = sorted(email for email, _name, _staff in DEMO_USERS)
     assert sorted(QuotaAccount.objects.values_list("user__email", flat=True)) == emails
     assert User.objects.count() == len(emails)
-    assert all(a.balance == a.plan.periodic_grant for a in QuotaAccount.objects.all())
+    # The plan's grant and the demo credits, once however often it runs.
+    assert all(a.balance == a.plan.periodic_grant + 2000 for a in QuotaAccount.objects.all())
 
 
 def test_staff_deactivating_a_user_in_admin_signs_them_out_and_revokes_tokens(make_user):

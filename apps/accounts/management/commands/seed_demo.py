@@ -1,4 +1,5 @@
-"""Idempotent demo data: a staff user, a GM and two players with known local passwords."""
+"""Idempotent demo data: a staff user, a GM and two players with known local passwords, each
+with demo credits to play with."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -6,7 +7,7 @@ from django.db import transaction
 
 from apps.accounts.models import User
 from apps.accounts.services import legal_accept
-from apps.quota.services import quota_account_for
+from apps.quota.services import quota_account_for, quota_grant
 
 DEMO_USERS = [
     ("staff@sagasmith.test", "Staff", True),
@@ -17,6 +18,10 @@ DEMO_USERS = [
 DEMO_GM = "gm@sagasmith.test"
 DEMO_PLAYERS = ("player1@sagasmith.test", "player2@sagasmith.test")
 DEMO_PASSWORD = "demo-password-123"  # noqa: S105 - local demo only, refused in production
+# Once per demo user, on top of the plan's grant: enough for evenings of play at the demo
+# tables (a fight of a few rounds costs the GM about a hundred credits).
+DEMO_GRANT = 2000
+DEMO_GRANT_NOTE = "Demo credits"
 
 
 class Command(BaseCommand):
@@ -37,7 +42,11 @@ class Command(BaseCommand):
                         is_superuser=staff,
                     )
                 # Like sign-up and the admin's add: every user comes with a quota account.
-                quota_account_for(user=user)
+                account = quota_account_for(user=user)
+                if not account.grants.filter(source="staff", note=DEMO_GRANT_NOTE).exists():
+                    quota_grant(
+                        account=account, amount=DEMO_GRANT, source="staff", note=DEMO_GRANT_NOTE
+                    )
                 if user.terms_version != settings.SAGASMITH_TERMS_VERSION:
                     legal_accept(user=user)
                 from allauth.account.models import EmailAddress
