@@ -179,7 +179,17 @@ def scene_end(call: Call) -> Outcome:
     )
 
 
+def _same(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
 def thread_open(call: Call) -> Outcome:
+    # Two open threads of one title could not be told apart (nor resolved by title).
+    title = call.args["title"]
+    if any(
+        t["status"] == "open" and _same(t["title"], title) for t in call.state["threads"].values()
+    ):
+        raise invalid(f"the thread “{title}” is already open")
     thread_id = call.new_id("thread")
     call.state["threads"][thread_id] = {
         "id": thread_id,
@@ -205,6 +215,8 @@ def thread_resolve(call: Call) -> Outcome:
 
 
 def clock_create(call: Call) -> Outcome:
+    # A name may repeat: a finished "Alarm" does not stop the next one (the room advances one
+    # that can still move).
     clock_id = call.new_id("clock")
     call.state["clocks"][clock_id] = {
         "id": clock_id,
@@ -247,6 +259,11 @@ def fact_add(call: Call) -> Outcome:
     audience = call.args.get("audience", "public")
     if audience.startswith("player:") and audience[7:] not in call.state["members"]:
         raise invalid(f"audience {audience} names a principal who is not a member")
+    if any(
+        f["audience"] == audience and _same(f["text"], call.args["text"])
+        for f in call.state["facts"].values()
+    ):
+        raise invalid("that fact is already recorded")
     fact_id = call.new_id("fact")
     call.state["facts"][fact_id] = {"id": fact_id, "text": call.args["text"], "audience": audience}
     return Outcome(

@@ -139,6 +139,28 @@ def test_refusals_name_clocks_threads_and_characters(narrative: Game) -> None:
     assert denied["message"] == "the requester does not control Ilse"
 
 
+def test_an_open_thread_or_a_fact_of_the_same_words_is_refused(narrative: Game) -> None:
+    """Threads are resolved by title: a second open one of the same title could not be told
+    apart; a fact recorded twice would be listed twice. (A clock's name may repeat.)"""
+    narrative.write("phase_set", {"phase": "play"})
+    thread = narrative.write("thread_open", {"title": "Who lit the beacon"})["thread_id"]
+    narrative.write("fact_add", {"text": "The docks are flooded"})
+    narrative.write("fact_add", {"text": "The docks are flooded", "audience": "gm"})
+    revision = narrative.read("campaign_get")["authority_revision"]
+    cases = [
+        ("thread_open", {"title": "Who lit the Beacon"},
+         "the thread “Who lit the Beacon” is already open"),
+        ("fact_add", {"text": "the docks are flooded"}, "that fact is already recorded"),
+    ]  # fmt: skip
+    for tool, args, message in cases:
+        error = narrative.fail(tool, args)
+        assert (error["code"], error["message"]) == ("invalid_request", message)
+    assert narrative.read("campaign_get")["authority_revision"] == revision
+    # A resolved thread's title may be opened again.
+    narrative.write("thread_resolve", {"thread_id": thread})
+    narrative.write("thread_open", {"title": "Who lit the beacon"})
+
+
 def test_clock_bounds_stay_in_the_schema(narrative: Game) -> None:
     """The scripted agent answers these bounds in player words; the server still enforces them."""
     narrative.write("phase_set", {"phase": "play"})
