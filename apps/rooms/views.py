@@ -94,6 +94,7 @@ def room_page(request, campaign_id):
             "room_config": {
                 "campaignId": str(campaign.id),
                 "userId": str(request.user.id),
+                "userName": request.user.label,  # a message being sent is shown under it
                 "role": membership.role,
                 "isManager": is_manager,
                 "lastRead": read_cursor_for(room=room, user=request.user),

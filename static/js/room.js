@@ -698,8 +698,8 @@ if (form) {
     const key = newId();
     const cmid = payload.mode === "action" ? "turn:" + key : key;
     payload.client_message_id = cmid;
-    const li = buildItem({ ...payload, kind: "message", sender: { id: config.userId, name: "…" }, recipients: [] }, true);
-    li.querySelector(".entry__sender").textContent = t.you;
+    // Under the sender's own name, as it will be once sent.
+    const li = buildItem({ ...payload, kind: "message", sender: { id: config.userId, name: config.userName }, recipients: [] }, true);
     timeline.appendChild(li);
     empty.hidden = true;
     // Writing is taking part: the list goes back to the newest entry, the reader's own.

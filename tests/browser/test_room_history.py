@@ -415,6 +415,8 @@ def test_messages_held_back_by_the_rate_limit_still_arrive_in_the_order_written(
         expect(gm.locator(".entry--pending .entry__pending").first).to_have_text(
             "Sending too fast — retrying in 1 s"
         )
+        # Under the sender's own name, as it will be once sent.
+        expect(gm.locator(".entry--pending .entry__sender").first).to_have_text("Gail GM (you)")
         expect(gm.locator(ENTRIES)).to_have_count(3, timeout=10_000)
         assert gm.locator(f"{ENTRIES} .entry__body").all_inner_texts() == [
             "Line 1", "Line 2", "Line 3"
