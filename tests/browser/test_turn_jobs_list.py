@@ -1,9 +1,11 @@
 """Turns in progress keep the newest word on each job: a panel read answered before a turn ended
-(a fetch overtaken by the turn's last event) does not bring it back as in progress."""
+(a fetch overtaken by the turn's last event) does not bring it back as in progress, and one
+answered before a turn began does not end it."""
 
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import pytest
 
@@ -11,6 +13,56 @@ from tests.browser.conftest import table_for
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
+
+
+def _serve_stale_panel(page, panel_url: str) -> list[str]:
+    """Read the panel now and answer every later read with it; returns the reads answered."""
+    stale = page.evaluate(
+        "async (url) => (await fetch(url, {credentials: 'same-origin'})).text()", panel_url
+    )
+    served: list[str] = []
+
+    def stale_panel(route):
+        served.append(route.request.url)
+        route.fulfill(status=200, content_type="application/json", body=stale)
+
+    page.route("**/room/panel*", stale_panel)
+    served.append("stale: " + ",".join(job["status"] for job in json.loads(stale)["jobs"]))
+    return served
+
+
+def _after_a_stale_read(page, served: list[str]) -> None:
+    """Wait for the page to read the panel again (a turn.job event makes it) and draw it."""
+    for _ in range(100):
+        if len(served) > 1:
+            break
+        page.wait_for_timeout(50)
+    assert len(served) > 1, "the page never read the panel again"
+    page.wait_for_timeout(500)  # time for the stale answer to be merged and drawn
+
+
+@contextmanager
+def _nia_in_her_room(browser, base_url, make_user, monkeypatch):
+    """Nia, a player, in a dnd5e room whose turns stay queued (nothing runs them)."""
+    from playwright.sync_api import expect
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Stale Keep",
+        players=[("nia@example.test", "Nia Player")],
+    )  # fmt: skip
+    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        page = _sign_in(context, base_url, "nia@example.test")
+        page.goto(f"{base_url}/campaigns/{campaign.id}/room/")
+        expect(page.locator("#room")).to_have_attribute("data-state", "live")
+        yield page, campaign, users["nia@example.test"]
+    finally:
+        context.close()
+
+
+def _panel_url(base_url, campaign) -> str:
+    return f"{base_url}/api/campaigns/{campaign.id}/room/panel"
 
 
 @pytest.mark.browser
@@ -29,48 +81,19 @@ def test_a_panel_read_from_before_a_turn_ended_does_not_bring_it_back(
     from apps.turns.models import RoomTurnJob
     from apps.turns.services import turn_cancel
 
-    campaign, users = table_for(
-        make_user, system_id="dnd5e", name="Stale Keep",
-        players=[("nia@example.test", "Nia Player")],
-    )  # fmt: skip
-    # The turn stays queued until it is cancelled: nothing runs it.
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    try:
-        page = _sign_in(context, asgi_server, "nia@example.test")
-        page.goto(f"{asgi_server}/campaigns/{campaign.id}/room/")
-        expect(page.locator("#room")).to_have_attribute("data-state", "live")
+    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, nia):
         _say(page, "roll 1d20", mode="action")
         rows = page.locator("#turn-jobs li")
         expect(rows).to_have_count(1)
         expect(rows.first).to_have_attribute("data-status", "queued")
-        # The panel as read while the turn was queued, served to every later read.
-        stale = page.evaluate(
-            "async (url) => (await fetch(url, {credentials: 'same-origin'})).text()",
-            f"{asgi_server}/api/campaigns/{campaign.id}/room/panel",
-        )
-        assert [job["status"] for job in json.loads(stale)["jobs"]] == ["queued"]
-        served = []
-
-        def stale_panel(route):
-            served.append(route.request.url)
-            route.fulfill(status=200, content_type="application/json", body=stale)
-
-        page.route("**/room/panel*", stale_panel)
+        served = _serve_stale_panel(page, _panel_url(asgi_server, campaign))
+        assert served == ["stale: queued"]
         job = RoomTurnJob.objects.get(campaign=campaign)
-        nia = CampaignMembership.objects.get(campaign=campaign, user=users["nia@example.test"])
-        turn_cancel(job=job, membership=nia)  # its turn.job event makes the page read the panel
-        expect(rows).to_have_count(0)
-        for _ in range(100):  # the page asks for the panel once the cancel's event arrives
-            if served:
-                break
-            page.wait_for_timeout(50)
-        assert served, "the page never read the panel again"
-        page.wait_for_timeout(500)  # time for the stale answer to be merged and drawn
+        turn_cancel(job=job, membership=CampaignMembership.objects.get(campaign=campaign, user=nia))
+        expect(rows).to_have_count(0)  # its turn.job event; the page then reads the panel
+        _after_a_stale_read(page, served)
         expect(rows).to_have_count(0)
         expect(page.locator("#turn-jobs-empty")).to_be_visible()
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -85,39 +108,12 @@ def test_a_panel_read_from_before_a_turn_began_does_not_end_it(
 ):
     from playwright.sync_api import expect
 
-    campaign, _users = table_for(
-        make_user, system_id="dnd5e", name="Early Keep",
-        players=[("nia@example.test", "Nia Player")],
-    )  # fmt: skip
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    try:
-        page = _sign_in(context, asgi_server, "nia@example.test")
-        page.goto(f"{asgi_server}/campaigns/{campaign.id}/room/")
-        expect(page.locator("#room")).to_have_attribute("data-state", "live")
-        # The panel as read before the turn was asked for, served to every later read.
-        stale = page.evaluate(
-            "async (url) => (await fetch(url, {credentials: 'same-origin'})).text()",
-            f"{asgi_server}/api/campaigns/{campaign.id}/room/panel",
-        )
-        assert json.loads(stale)["jobs"] == []
-        served = []
-
-        def stale_panel(route):
-            served.append(route.request.url)
-            route.fulfill(status=200, content_type="application/json", body=stale)
-
-        page.route("**/room/panel*", stale_panel)
+    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, _nia):
+        served = _serve_stale_panel(page, _panel_url(asgi_server, campaign))
+        assert served == ["stale: "]
         _say(page, "roll 1d20", mode="action")
         rows = page.locator("#turn-jobs li")
         expect(rows).to_have_count(1)
-        for _ in range(100):
-            if served:
-                break
-            page.wait_for_timeout(50)
-        assert served, "the page never read the panel again"
-        page.wait_for_timeout(500)
+        _after_a_stale_read(page, served)
         expect(rows).to_have_count(1)
         expect(rows.first).to_have_attribute("data-status", "queued")
-    finally:
-        context.close()

@@ -1010,6 +1010,15 @@ def _requeued_after_the_domain_committed(room, monkeypatch, capture) -> RoomTurn
     return job
 
 
+def _retry_leaves_the_write_unknown(job, capture) -> None:
+    """Run the retry, which fails; its re-sent write is journaled unknown, not refused."""
+    with capture(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    job.refresh_from_db()
+    op = Operation.objects.get(job=job)
+    assert (op.state, op.error["code"]) == ("unknown", "authorization_denied")
+
+
 def test_a_player_removed_before_the_retry_of_a_committed_write_is_not_told_it_was_dropped(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):
@@ -1025,11 +1034,7 @@ def test_a_player_removed_before_the_retry_of_a_committed_write_is_not_told_it_w
         room, monkeypatch, django_capture_on_commit_callbacks
     )
     membership_remove(campaign=room.campaign, actor=room.gm, user=room.player)
-    with django_capture_on_commit_callbacks(execute=False):
-        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
-    job.refresh_from_db()
-    op = Operation.objects.get(job=job)
-    assert (op.state, op.error["code"]) == ("unknown", "authorization_denied")
+    _retry_leaves_the_write_unknown(job, django_capture_on_commit_callbacks)
     assert (job.status, job.error_code, job.charged) == ("failed", "not_member", 0)
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
     (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
@@ -1054,11 +1059,7 @@ def test_a_player_made_observer_before_the_retry_of_a_committed_write_is_not_tol
         room, monkeypatch, django_capture_on_commit_callbacks
     )
     membership_change_role(campaign=room.campaign, actor=room.gm, user=room.player, role="observer")
-    with django_capture_on_commit_callbacks(execute=False):
-        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
-    job.refresh_from_db()
-    op = Operation.objects.get(job=job)
-    assert (op.state, op.error["code"]) == ("unknown", "authorization_denied")
+    _retry_leaves_the_write_unknown(job, django_capture_on_commit_callbacks)
     assert (job.status, job.error_code, job.charged, job.recovery) == (
         "failed",
         "write_unknown",
