@@ -132,8 +132,10 @@ function fillBar(bar, current, max, label) {
 // A dying character's death-save counts (at 0 HP, neither dead nor stable), else null.
 function deathSavesText(character) {
   const saves = character.death_saves;
+  // A GM's view has the numbers and conditions, not the status word a player's has.
+  const conditions = character.conditions || [];
   const dying = Boolean(saves) && character.hp && character.hp.current === 0
-    && character.status !== "dead" && !(character.conditions || []).includes("stable");
+    && character.status !== "dead" && !conditions.includes("dead") && !conditions.includes("stable");
   if (!dying) return null;
   return t.death_saves.replace("%(successes)s", String(saves.successes)).replace("%(failures)s", String(saves.failures));
 }

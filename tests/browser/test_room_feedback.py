@@ -385,19 +385,29 @@ def test_the_initiative_list_counts_a_dying_characters_death_saves(
             )
             goblin = page.locator('#turn-order li[data-kind="monster"]')
             expect(goblin.locator(".turn-combatant__conditions")).to_have_count(0)
+        # Dead (a hit as big as her hit points while down): no death saves are owed any more,
+        # on the GM's list (which has her numbers, not a status word) as on hers.
+        from apps.campaigns.services.authority import campaign_refresh
+
+        _drop_to_zero(campaign, gm_user, ilsa_id, key="dead")
+        campaign_refresh(campaign=campaign, requester=gm_user)  # the pages read the panels
+        for page in (gm, ilsa):
+            entry = page.locator(f'#turn-order li[data-id="{ilsa_id}"]')
+            expect(entry).to_contain_text("dead")
+            expect(entry).not_to_contain_text("Death saves")
     finally:
         for context in contexts:
             context.close()
 
 
-def _drop_to_zero(campaign, gm_user, character_id) -> None:
+def _drop_to_zero(campaign, gm_user, character_id, key="down") -> None:
     """A fighter's 12 HP of damage, applied by the GM straight on the domain."""
     from apps.domains.client import domain_call
 
     domain_call(
         system_id="dnd5e", tool="damage_apply", requester=gm_user, campaign_id=str(campaign.id),
         arguments={"target_id": character_id, "amount": 12,
-                   "idempotency_key": f"down-{character_id}",
+                   "idempotency_key": f"{key}-{character_id}",
                    "expected_revision": _domain_revision(campaign, gm_user)},
     )  # fmt: skip
 
