@@ -67,6 +67,14 @@ def _system_available(system_id: str) -> bool:
     return system_id in domain_registry().plugins
 
 
+def _creation_open(campaign, role: str) -> bool:
+    """Whether this role may create a character now: on a system this server runs, in a phase
+    that allows it."""
+    return _system_available(campaign.system_id) and selectors.character_creation_open(
+        campaign=campaign, role=role
+    )
+
+
 def _settings_url(campaign_id) -> str:
     return reverse("campaign-settings", args=[campaign_id])
 
@@ -117,7 +125,6 @@ def campaign_new(request):
 def campaign_detail(request, campaign_id):
     membership = _membership_or_404(request, campaign_id)
     campaign = membership.campaign
-    available = _system_available(campaign.system_id)
     return render(
         request,
         "campaigns/detail.html",
@@ -125,13 +132,12 @@ def campaign_detail(request, campaign_id):
             "campaign": campaign,
             "membership": membership,
             "system_label": _system_label(campaign.system_id),
-            "system_available": available,
+            "system_available": _system_available(campaign.system_id),
             "members": selectors.campaign_members(campaign=campaign),
             "my_bindings": selectors.bindings_for(campaign=campaign, user=request.user),
             "can_create_character": membership.role != CampaignMembership.Role.OBSERVER
             and campaign.status == campaign.Status.ACTIVE,
-            "character_creation_open": available
-            and selectors.character_creation_open(campaign=campaign, role=membership.role),
+            "character_creation_open": _creation_open(campaign, membership.role),
         },
     )
 
@@ -368,9 +374,7 @@ def character_new(request, campaign_id):
             request, _("Observers cannot create characters. Ask a GM to make you a player.")
         )
         return redirect("campaign-detail", campaign_id=campaign.id)
-    if not _system_available(campaign.system_id) or not selectors.character_creation_open(
-        campaign=campaign, role=membership.role
-    ):
+    if not _creation_open(campaign, membership.role):
         # The campaign page says why, where its button would be.
         return redirect("campaign-detail", campaign_id=campaign.id)
     token = request.POST.get("form_token") or uuid.uuid4().hex
