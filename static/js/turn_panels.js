@@ -129,13 +129,16 @@ function fillBar(bar, current, max, label) {
   bar.firstElementChild.style.width = `${pct}%`;
 }
 
+// Dead by the status word (a player's view) or the condition (a GM's view, which has no status).
+function isDead(character) {
+  return character.status === "dead" || (character.conditions || []).includes("dead");
+}
+
 // A dying character's death-save counts (at 0 HP, neither dead nor stable), else null.
 function deathSavesText(character) {
   const saves = character.death_saves;
-  // A GM's view has the numbers and conditions, not the status word a player's has.
-  const conditions = character.conditions || [];
   const dying = Boolean(saves) && character.hp && character.hp.current === 0
-    && character.status !== "dead" && !conditions.includes("dead") && !conditions.includes("stable");
+    && !isDead(character) && !(character.conditions || []).includes("stable");
   if (!dying) return null;
   return t.death_saves.replace("%(successes)s", String(saves.successes)).replace("%(failures)s", String(saves.failures));
 }
@@ -185,7 +188,7 @@ function renderCombat(panels) {
     names.set(entry.id, c.name || entry.id);
     const current = entry.id === data.current;
     // Dead is out of the fight; at 0 HP and not yet stable is dying, still in it (death saves).
-    const out = c.status === "dead" || (c.conditions || []).includes("dead");
+    const out = isDead(c);
     const down = !out && (c.status === "down" || (c.hp && typeof c.hp.current === "number" && c.hp.current <= 0));
     const dying = down && !(c.conditions || []).includes("stable");
     const item = el("li", {
