@@ -201,7 +201,7 @@ class Command(BaseCommand):
         from apps.accounts.models import User
         from apps.turns.services.demo import demo_tables_ensure
 
-        users = {u.email: u for u in User.objects.filter(email__in=[e for e, *_ in DEMO_USERS])}
+        users = {u.email: u for u in User.objects.filter(email__in=[DEMO_GM, *DEMO_PLAYERS])}
         gm, players = users.get(DEMO_GM), [users.get(e) for e in DEMO_PLAYERS]
         if gm is None or None in players:
             return []
