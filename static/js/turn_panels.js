@@ -656,8 +656,9 @@ function diceItem(roll) {
     item.append(
       el("span", { class: "turn-roll__die", "aria-hidden": "true" }, String(roll.total ?? "?")),
       el("span", { class: "turn-roll__body" },
-        // The line already says the expression: the title is the label, else just "Roll".
-        el("span", { class: "turn-roll__title" }, roll.label || t.roll),
+        // The line already says the expression: the title is the label, else just "Roll",
+        // and who rolled (everyone's rolls share the list).
+        el("span", { class: "turn-roll__title" }, [roll.label || t.roll, roll.by].filter(Boolean).join(" · ")),
         el("span", { class: "turn-roll__line" },
           roll.expression ? `${roll.expression} = ` : "", el("strong", {}, String(roll.total ?? "")),
           breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null,

@@ -46,7 +46,7 @@ def test_the_dice_panel_gets_the_addends_and_dropped_dice_of_a_roll():
     result = dice.roll("2d20kh1+3", Scripted([9, 13]))
     result["label"] = "stealth"
     op = Operation(tool="dice_roll", result={"structuredContent": result})
-    assert dice_from([op]) == [
+    assert dice_from([op], by="Nia") == [
         {
             "tool": "dice_roll",
             "label": "stealth",
@@ -54,6 +54,7 @@ def test_the_dice_panel_gets_the_addends_and_dropped_dice_of_a_roll():
             "total": 16,
             "addends": [13, 3],
             "dropped": [9],
+            "by": "Nia",
         }
     ]
 
@@ -62,13 +63,14 @@ def test_the_dice_panel_gets_the_oracles_roll_and_answer():
     answer = {"roll": 52, "threshold": 50, "answer": "no", "twist": "but", "result": "no, but",
               "question": "Is the gate guarded?", "likelihood": "even"}  # fmt: skip
     op = Operation(tool="oracle_ask", result={"structuredContent": answer})
-    assert dice_from([op]) == [
+    assert dice_from([op], by="Nia") == [
         {
             "tool": "oracle_ask",
             "label": "Is the gate guarded?",
             "expression": "d100",
             "total": 52,
             "result": "no, but",
+            "by": "Nia",
         }
     ]
 

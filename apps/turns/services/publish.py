@@ -67,9 +67,10 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
     }
 
 
-def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
+def dice_from(operations: list[Operation], by: str = "") -> list[dict[str, Any]]:
     """Dice results to show in the room, from the stored results (already filtered by the
-    domain for the requester). Only roll facts: never hit points or stat blocks."""
+    domain for the requester). Only roll facts: never hit points or stat blocks. `by` names
+    who rolled where the roll itself names nobody (a plain roll, an oracle question)."""
     dice: list[dict[str, Any]] = []
     for op in operations:
         s = (op.result or {}).get("structuredContent") or {}
@@ -86,6 +87,7 @@ def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
                     # domain's detail text.
                     "addends": roll_addends(s),
                     "dropped": roll_dropped(s),
+                    "by": by,
                 }
             )
         elif op.tool == "attack":
@@ -152,6 +154,7 @@ def dice_from(operations: list[Operation]) -> list[dict[str, Any]]:
                     "expression": "d100",
                     "total": s.get("roll"),
                     "result": s.get("result"),
+                    "by": by,
                 }
             )
         elif "total" in s and "dc" in s:
@@ -332,7 +335,7 @@ def turn_publish(
         data = {
             "job_id": str(job.pk),
             "trigger_message_id": str(job.trigger_message_id),
-            "dice": dice_from(operations),
+            "dice": dice_from(operations, by=job.requester.label),
             "artifacts": artifacts,
             "authority_revision": campaign.authority_revision,
         }
