@@ -35,11 +35,15 @@ def _character_card(
     character_id: str = "",
 ) -> dict[str, Any] | None:
     """The viewer's bound character (`character_id` when it is one of theirs, else their
-    first), from their card row while no receipt has changed it, else read through the domain
-    with their own delegation (and stored)."""
-    binding = bindings_chosen_first(
-        campaign_id=campaign.pk, user_id=membership.user_id, character_id=character_id
-    ).first()
+    first) whose private sheet they may see, from their card row while no receipt has changed
+    it, else read through the domain with their own delegation (and stored)."""
+    binding = (
+        bindings_chosen_first(
+            campaign_id=campaign.pk, user_id=membership.user_id, character_id=character_id
+        )
+        .filter(can_view_private=True)
+        .first()
+    )
     if binding is None:
         return None
     if (

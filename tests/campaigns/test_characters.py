@@ -144,6 +144,30 @@ def test_gm_binds_and_unbinds(domains, api_client, campaign, gm, player, friend)
     assert api_client.get(f"/api/campaigns/{campaign.id}/bindings").json() == []
 
 
+def test_a_binding_without_the_private_sheet_shows_no_card(
+    domains, api_client, campaign, gm, player, friend
+):
+    """With "Can see the private sheet" unticked, the room's card (the full sheet) is not served to
+    that member; ticked, it is."""
+    _lidda(api_client, campaign, player)
+    api_client.force_authenticate(gm)
+    binding_url = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{friend.id}"
+    bound = api_client.put(
+        binding_url, {"can_control": False, "can_view_private": False}, format="json"
+    )
+    assert (bound.status_code, bound.json()["can_view_private"]) == (200, False)
+    api_client.force_authenticate(friend)
+    panel_url = f"/api/campaigns/{campaign.id}/room/panel"
+    assert api_client.get(panel_url).json()["character"] is None
+    assert api_client.get(f"{panel_url}?character=pc-1").json()["character"] is None
+
+    api_client.force_authenticate(gm)
+    api_client.put(binding_url, {"can_control": False, "can_view_private": True}, format="json")
+    api_client.force_authenticate(friend)
+    card = api_client.get(panel_url).json()["character"]
+    assert (card["id"], card["name"], "abilities" in card) == ("pc-1", "Lidda", True)
+
+
 def _controller(campaign, gm, character_id):
     return domain_call(
         system_id="dnd5e", tool="character_get", arguments={"character_id": character_id},
