@@ -1,10 +1,11 @@
 """Protocol routing. Kept apart from asgi.py so tests can build the same stack."""
 
 import tempfile
+from urllib.parse import urlparse
 
 from a2wsgi import WSGIMiddleware
 from channels.routing import ProtocolTypeRouter, URLRouter
-from channels.security.websocket import AllowedHostsOriginValidator
+from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDenier
 
 from apps.rooms.routing import websocket_urlpatterns as room_websocket_urlpatterns
 
@@ -106,6 +107,48 @@ def wsgi_over_asgi(django_wsgi):
     return WholeRequestFirst(WSGIMiddleware(django_wsgi, workers=settings.WEB_HTTP_THREADS))
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_is_host(origin: str, host: str) -> bool:
+    """Whether a page at `origin` is on `host` (a Host header), port included. A Host with no
+    port matches either default port: TLS may end at a proxy in front of the server."""
+    page, asked = urlparse(origin), urlparse(f"//{host}")
+    if page.scheme not in DEFAULT_PORTS or not page.hostname or not asked.hostname:
+        return False
+    try:
+        page_port, asked_port = page.port, asked.port
+    except ValueError:
+        return False
+    page_port = page_port or DEFAULT_PORTS[page.scheme]
+    if asked_port is None:
+        return page.hostname == asked.hostname and page_port in DEFAULT_PORTS.values()
+    return (page.hostname, page_port) == (asked.hostname, asked_port)
+
+
+class SameOriginSocket:
+    """A socket opens only from the page's own origin (the Host it was asked on, port included)
+    or a CSRF_TRUSTED_ORIGINS entry. Channels' ALLOWED_HOSTS check compares host names alone,
+    so a page on another port of an allowed host would get the member's room with their
+    cookie; the HTTP API's CSRF check already refuses it. A request without a Host header
+    comes from no browser, and is left to the host check."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        from django.conf import settings
+
+        headers = dict(scope.get("headers") or [])
+        origin = headers.get(b"origin", b"").decode("latin1")
+        host = headers.get(b"host", b"").decode("latin1")
+        if settings.USE_X_FORWARDED_HOST and b"x-forwarded-host" in headers:
+            host = headers[b"x-forwarded-host"].decode("latin1")  # as Django's get_host()
+        if host and not (origin in settings.CSRF_TRUSTED_ORIGINS or origin_is_host(origin, host)):
+            return await WebsocketDenier()(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
 def build_application(django_http):
     from apps.accounts.middleware import WebsocketAuthMiddleware
     from apps.saga.mcp_http import mount_saga_mcp
@@ -116,7 +159,7 @@ def build_application(django_http):
             "http": http_app,
             "lifespan": OutboxPollerLifespan(http_app),
             "websocket": AllowedHostsOriginValidator(
-                WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns))
+                SameOriginSocket(WebsocketAuthMiddleware(URLRouter(websocket_urlpatterns)))
             ),
         }
     )

@@ -130,6 +130,58 @@ async def test_session_cookie_authenticates(memory_layer, table, client):
     await comm.disconnect()
 
 
+@pytest.mark.parametrize(
+    ("host", "origin", "opens"),
+    [
+        (b"localhost:8000", b"http://localhost:8000", True),
+        # Another port of an allowed host: another site's page, with the member's cookie.
+        (b"localhost:8000", b"http://localhost:9999", False),
+        (b"localhost", b"http://localhost:8000", False),
+        (b"localhost", b"http://localhost", True),
+        (b"localhost", b"https://localhost", True),  # TLS ended by a proxy in front
+        (b"localhost:8000", b"https://play.example.test", True),  # CSRF_TRUSTED_ORIGINS
+    ],
+)
+async def test_a_signed_in_socket_opens_only_from_the_rooms_own_origin(
+    memory_layer, table, client, settings, host, origin, opens
+):
+    settings.ALLOWED_HOSTS = ["localhost", "play.example.test"]
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example.test"]
+    campaign, owner, _ = table
+    cookie = await _signed_in_cookie(client, owner.user)
+    comm = WebsocketCommunicator(
+        build_application(None),
+        f"/ws/rooms/{campaign.id}/",
+        headers=[(b"host", host), (b"origin", origin), (b"cookie", cookie.encode())],
+    )
+    connected, _ = await comm.connect()
+    assert connected is opens
+    if connected:
+        assert (await comm.receive_json_from(timeout=3))["type"] == "hello"
+        await comm.disconnect()
+
+
+async def test_behind_a_proxy_the_forwarded_host_is_the_rooms_own(
+    memory_layer, table, client, settings
+):
+    settings.USE_X_FORWARDED_HOST = True
+    campaign, owner, _ = table
+    cookie = await _signed_in_cookie(client, owner.user)
+    opened = []
+    for origin in (b"http://localhost:8000", b"http://localhost:9999"):
+        comm = WebsocketCommunicator(
+            build_application(None),
+            f"/ws/rooms/{campaign.id}/",
+            headers=[(b"host", b"127.0.0.1:9000"), (b"x-forwarded-host", b"localhost:8000"),
+                     (b"origin", origin), (b"cookie", cookie.encode())],
+        )  # fmt: skip
+        connected, _ = await comm.connect()
+        opened.append(connected)
+        if connected:
+            await comm.disconnect()
+    assert opened == [True, False]
+
+
 async def test_session_of_a_changed_password_does_not_authenticate(memory_layer, table, client):
     """The session-hash check holds on sockets too: a password change ends old sessions."""
     campaign, owner, _ = table
