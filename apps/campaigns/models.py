@@ -23,6 +23,10 @@ class Campaign(BaseModel):
         _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
     )
     authority_revision = models.BigIntegerField(default=0)
+    # Moves on with every change of who may read the room (access_changed); each room entry
+    # carries the value it was written under, so a socket that read access before it reads
+    # again before delivering (see RoomConsumer.room_entry).
+    access_version = models.BigIntegerField(default=0)
     authority_receipt = models.JSONField(default=dict, blank=True)
     phase = models.CharField(max_length=40, default="lobby")
     # The API Idempotency-Key (or form token) the campaign was created with, per owner.

@@ -28,6 +28,8 @@ from .models import OutboxEvent
 logger = logging.getLogger(__name__)
 
 ROOM_ENTRY = "room.entry"
+# Kept in a room entry's outbox payload, sent beside the entry rather than in it.
+ACCESS_VERSION = "access_version"
 ACCESS_REVOKED = "access.revoked"
 PUBLISH_TIMEOUT = 10.0
 MARK_COALESCE_SECONDS = 0.05
@@ -61,7 +63,11 @@ def _messages_for(event: OutboxEvent) -> Iterable[tuple[str, dict]]:
                 },
             )
     elif event.event_type == ROOM_ENTRY:
-        yield room_group(campaign), {"type": "room.entry", "entry": event.payload}
+        entry = dict(event.payload)
+        access_version = entry.pop(ACCESS_VERSION, 0)
+        yield room_group(campaign), {
+            "type": "room.entry", "entry": entry, ACCESS_VERSION: access_version,
+        }  # fmt: skip
     else:
         # Other announcements (state.changed, job progress, ...) go to the room and are
         # filtered per viewer by the consumer with the same audience rule as messages.

@@ -31,6 +31,7 @@ from apps.accounts.middleware import session_store, session_user
 from apps.accounts.selectors import legal_acceptance_required
 from apps.campaigns.models import Campaign
 from apps.campaigns.selectors import membership_for
+from apps.projections.dispatch import ACCESS_VERSION
 from apps.projections.groups import room_group, user_group
 
 from . import services
@@ -122,6 +123,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     room_id = None
     role: str = ""
     archived: bool = False
+    # The campaign's access version when this socket last read its membership.
+    access_version: int = 0
     cursor: int = 0
     # None when the socket was authenticated without a session (tests set scope["user"]).
     session_key: str | None = None
@@ -170,6 +173,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.role, self.room_id = membership.role, room.id
+        self.access_version = membership.campaign.access_version
         self.archived = membership.campaign.status != Campaign.Status.ACTIVE
         # Join before replaying so nothing committed after the replay's read can be missed.
         await self.channel_layer.group_add(room_group(self.campaign_id), self.channel_name)
@@ -215,6 +219,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 await self._revoke("removed")
                 return False
             self.role = replay.membership.role
+            self.access_version = replay.membership.campaign.access_version
             for entry in replay.entries:
                 await self.send_json({"type": "entry", "entry": entry})
             self.cursor = replay.covered_upto
@@ -255,6 +260,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.catch_up()  # a wake-up was lost or arrived out of order
             return
         self.cursor = sequence
+        if event.get(ACCESS_VERSION, 0) > self.access_version:
+            # Written after a change of who may read the room, whose news may come later (each
+            # process publishes its own rows): read this socket's access before sending it.
+            membership = await database_sync_to_async(_access)(
+                self.campaign_id, self.user, self.session_key
+            )
+            if not await self._follow(membership):
+                return
         if entry_visible_to(
             audience=entry["audience"],
             sender_id=(entry["sender"] or {}).get("id"),
@@ -306,6 +319,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         archived = membership.campaign.status != Campaign.Status.ACTIVE
         changed = membership.role != self.role or archived != self.archived
         self.role, self.archived = membership.role, archived
+        self.access_version = membership.campaign.access_version
         if changed:
             await self.send_json(
                 {"type": "access.changed", "role": membership.role, "archived": archived}

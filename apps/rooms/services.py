@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
 from apps.core.sql import db_value, insert_select_sql, mark_saved
-from apps.projections.dispatch import ROOM_ENTRY
+from apps.projections.dispatch import ACCESS_VERSION, ROOM_ENTRY
 from apps.projections.services import (
     outbox_emit_after,
     outbox_emit_with,
@@ -85,8 +85,9 @@ def _invalid_recipients(message: str, **details) -> ValidationFailed:
     )
 
 
-def _take_sequence(*, campaign_id) -> tuple[UUID, int] | None:
-    """Increment the room counter and return (room id, new value); None when no room yet.
+def _take_sequence(*, campaign_id) -> tuple[UUID, int, int] | None:
+    """Increment the room counter and return (room id, new value, the campaign's access
+    version); None when no room yet.
 
     One statement: the UPDATE takes the row lock, so concurrent writers get consecutive
     sequences and commit in sequence order (a reader that sees counter N sees every entry up to
@@ -97,13 +98,24 @@ def _take_sequence(*, campaign_id) -> tuple[UUID, int] | None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET last_sequence = last_sequence + 1 "  # noqa: S608 (model table name)
-            "WHERE campaign_id = %s RETURNING id, last_sequence",
+            f"WHERE campaign_id = %s RETURNING id, last_sequence, {_access_version_sql()}",
             [key],
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    return Room._meta.pk.to_python(row[0]), row[1]
+    return Room._meta.pk.to_python(row[0]), row[1], row[2]
+
+
+# The campaign's access version, read by the statement that takes the entry's sequence.
+_ACCESS_VERSION = "(SELECT c.access_version FROM {campaign} AS c WHERE c.id = {room}.campaign_id)"
+
+
+def _access_version_sql() -> str:
+    qn = connection.ops.quote_name
+    return _ACCESS_VERSION.format(
+        campaign=qn(Campaign._meta.db_table), room=qn(Room._meta.db_table)
+    )
 
 
 def _append_entry(*, campaign_id, sender=None, recipients: list, **fields) -> Message:
@@ -128,9 +140,12 @@ def _append(campaign_id, message: Message, recipients: list) -> Message | None:
     taken = _take_sequence(campaign_id=campaign_id)
     if taken is None:
         return None
-    message.room_id, message.sequence = taken
+    message.room_id, message.sequence, access_version = taken
     outbox_emit_with(
-        message, lambda: _entry_event(message, campaign_id=campaign_id, recipients=recipients)
+        message,
+        lambda: _entry_event(
+            message, campaign_id=campaign_id, recipients=recipients, access_version=access_version
+        ),
     )
     return message
 
@@ -143,18 +158,21 @@ def _append_postgres(campaign_id, message: Message, recipients: list) -> Message
         Message, message, "seq", {"room": "seq.id", "sequence": "seq.last_sequence"}
     )
     event = outbox_event_new(**_entry_event(message, campaign_id=campaign_id,
-                                            recipients=recipients))  # fmt: skip
+                                            recipients=recipients, access_version=0))  # fmt: skip
     sql = _APPEND_SQL.format(
-        room=connection.ops.quote_name(Room._meta.db_table), message=message_sql
-    )
+        room=connection.ops.quote_name(Room._meta.db_table), message=message_sql,
+        access_version=_access_version_sql(),
+    )  # fmt: skip
     written = outbox_emit_after(
         sql, [db_value(Room, "campaign", campaign_id), *message_params], event,
-        exprs={"payload": "jsonb_set(%s, '{sequence}', to_jsonb(written.sequence))"},
-        returning="(SELECT room_id FROM written), (SELECT sequence FROM written)",
+        exprs={"payload": "jsonb_set(jsonb_set(%s, '{sequence}', to_jsonb(written.sequence)), "
+                          "'{access_version}', to_jsonb((SELECT access_version FROM seq)))"},
+        returning="(SELECT room_id FROM written), (SELECT sequence FROM written), "
+                  "(SELECT access_version FROM seq)",
     )  # fmt: skip
     if written is None:
         return None
-    message.room_id, message.sequence = written
+    message.room_id, message.sequence, event.payload[ACCESS_VERSION] = written
     event.payload["sequence"] = message.sequence
     mark_saved(message)
     return message
@@ -166,19 +184,23 @@ def _append_postgres(campaign_id, message: Message, recipients: list) -> Message
 _APPEND_SQL = """
 WITH seq AS (
     UPDATE {room} SET last_sequence = last_sequence + 1 WHERE campaign_id = %s
-    RETURNING id, last_sequence
+    RETURNING id, last_sequence, {access_version} AS access_version
 ),
 written AS ({message} RETURNING room_id, sequence)
 """
 
 
-def _entry_event(message: Message, *, campaign_id, recipients: list) -> dict:
-    """The outbox row announcing an entry: its wire form, to the entry's own audience."""
+def _entry_event(message: Message, *, campaign_id, recipients: list, access_version: int) -> dict:
+    """The outbox row announcing an entry: its wire form, to the entry's own audience, with the
+    access version it was written under (publication takes it out of the wire form)."""
     recipient_ids = [str(u.pk) for u in recipients]
     return {
         "event_type": ROOM_ENTRY,
         "campaign_id": campaign_id,
-        "payload": serialize_entry(message, recipients=recipients),
+        "payload": {
+            **serialize_entry(message, recipients=recipients),
+            ACCESS_VERSION: access_version,
+        },
         "audience": _outbox_audience(message, recipient_ids),
     }
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.campaigns.models import Campaign, CampaignMembership
-from apps.projections.services import outbox_emit
+from apps.campaigns.services.access import member_access_changed
 from apps.rooms.routing import websocket_urlpatterns
 
 ORIGIN = (b"origin", b"http://testserver")
@@ -38,11 +38,17 @@ def remove_member(membership):
         CampaignMembership.objects.filter(pk=membership.pk).update(
             status=CampaignMembership.Status.REMOVED, removed_at=timezone.now()
         )
-        outbox_emit(
-            event_type="access.revoked",
-            campaign_id=membership.campaign_id,
-            payload={"user_id": str(membership.user_id), "reason": "removed"},
-            audience={"users": [str(membership.user_id)]},
+        member_access_changed(
+            campaign_id=membership.campaign_id, user=membership.user, reason="removed"
+        )
+
+
+def change_role(membership, role):
+    """What campaigns' membership_change_role does for the room."""
+    with transaction.atomic():
+        CampaignMembership.objects.filter(pk=membership.pk).update(role=role)
+        member_access_changed(
+            campaign_id=membership.campaign_id, user=membership.user, reason="role_changed"
         )
 
 

@@ -22,7 +22,14 @@ from apps.rooms.models import Presence
 from apps.rooms.services import room_message_post
 from sagasmith_web.routing import build_application
 
-from .factories import ORIGIN, WebsocketCommunicator, make_campaign, remove_member, socket_app
+from .factories import (
+    ORIGIN,
+    WebsocketCommunicator,
+    change_role,
+    make_campaign,
+    remove_member,
+    socket_app,
+)
 
 Role = CampaignMembership.Role
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -247,6 +254,65 @@ async def test_heartbeat_closes_socket_whose_session_ended(
     assert present == [owner.user_id]
     await comm.disconnect()
     await watcher.disconnect()
+
+
+async def _outputs(comm) -> list:
+    """What the socket was sent until it goes quiet, presence aside: frames, a close's code."""
+    outputs = []
+    while not await comm.receive_nothing(timeout=0.3):
+        out = await comm.receive_output(timeout=3)
+        outputs.append(out["code"] if out["type"] == "websocket.close" else json.loads(out["text"]))
+    return [o for o in outputs if not (isinstance(o, dict) and o["type"] == "presence")]
+
+
+async def _publish_entries_first():
+    """Publish the room entries before the access events, as another process's publisher may
+    (hosted mode): each process publishes its own rows right after its commit."""
+    entries = await database_sync_to_async(
+        lambda: list(OutboxEvent.objects.filter(event_type="room.entry").order_by("id"))
+    )()
+    await publish_events(entries)
+
+
+async def test_an_entry_written_after_a_removal_never_reaches_the_removed_socket(
+    memory_layer, table
+):
+    campaign, owner, player = table
+    comm = await open_socket(campaign, player.user)
+    await frames_until_caught_up(comm)
+    await database_sync_to_async(remove_member)(player)
+    await post(owner, "Now that Pat is gone: the plan is...")
+    await _publish_entries_first()
+    assert await _outputs(comm) == [
+        {"type": "access.revoked", "reason": "removed"}, CLOSE_ACCESS_REVOKED,
+    ]  # fmt: skip
+
+
+async def test_a_gm_only_entry_written_after_a_demotion_never_reaches_the_demoted_socket(
+    memory_layer, make_user
+):
+    owner, gm = await database_sync_to_async(lambda: (make_user(), make_user()))()
+    campaign, ms = await database_sync_to_async(make_campaign)(owner, (gm, Role.GM))
+    comm = await open_socket(campaign, gm)
+    await frames_until_caught_up(comm)
+    await database_sync_to_async(change_role)(ms[1], Role.PLAYER)
+    await post(ms[0], "The lich waits behind the east door.", audience="gm")
+    await post(ms[0], "The door creaks.")
+    await _publish_entries_first()
+    outputs = await _outputs(comm)
+    assert outputs[0] == {"type": "access.changed", "role": "player", "archived": False}
+    assert [(o["type"], o["entry"]["body"]) for o in outputs[1:]] == [("entry", "The door creaks.")]
+
+
+async def test_a_member_who_stays_gets_the_entries_after_anothers_removal(memory_layer, table):
+    campaign, owner, player = table
+    comm = await open_socket(campaign, owner.user)
+    await frames_until_caught_up(comm)
+    await database_sync_to_async(remove_member)(player)
+    await post(owner, "Onwards.")
+    await _publish_entries_first()
+    outputs = await _outputs(comm)
+    assert [(o["type"], o["entry"]["body"]) for o in outputs] == [("entry", "Onwards.")]
 
 
 async def test_removal_closes_socket_on_redis(redis_layer, table):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -54,6 +55,9 @@ def access_changed(*, campaign_id, user_ids, reason: str, **payload) -> None:
     from apps.projections.dispatch import ACCESS_REVOKED
     from apps.projections.services import outbox_emit
 
+    # Entries written from now on carry the new version: an open socket that has not read
+    # access since reads it before it is sent one, whichever publication arrives first.
+    Campaign.objects.filter(pk=campaign_id).update(access_version=F("access_version") + 1)
     outbox_emit(
         event_type=ACCESS_REVOKED,
         campaign_id=campaign_id,
