@@ -413,6 +413,37 @@ def test_a_replay_answers_after_the_character_was_unbound(dnd_room, turn_urls):
     assert (fresh.status_code, fresh.json()["error"]["code"]) == (400, "invalid_character")
 
 
+def test_a_replay_answers_after_the_gm_who_sent_a_secret_fact_was_made_a_player(
+    live_domains, gm, player, make_user, turn_urls
+):
+    """A GM's "… gm only" goes to the GMs; made a player before their client retries the same
+    request, they get the first job back, not a 409 for a "different" action."""
+    import uuid
+
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.campaigns.services.membership import membership_change_role
+    from apps.rooms.services import room_get_or_create
+    from tests.campaigns.conftest import join
+
+    co_gm = make_user("cogm@example.test")
+    campaign = campaign_create(
+        owner=gm, name="Fog", system_id="narrative", idempotency_key=uuid.uuid4().hex
+    )
+    join(campaign, gm, co_gm)
+    membership_change_role(campaign=campaign, actor=gm, user=co_gm, role="gm")
+    room_get_or_create(campaign=campaign)
+    url = f"/api/campaigns/{campaign.id}/room/actions"
+    body = {"body": "record fact The ferryman is a ghost gm only"}
+    client = client_for(co_gm)
+    first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="api-secret-fact")
+    membership_change_role(campaign=campaign, actor=gm, user=co_gm, role="player")
+    again = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="api-secret-fact")
+    assert (first.status_code, again.status_code, again.json()["id"]) == (
+        202, 200, first.json()["id"]
+    )  # fmt: skip
+    assert RoomTurnJob.objects.get().trigger_audience == "gm"
+
+
 def test_a_player_with_two_characters_is_asked_which_acts(dnd_room, turn_urls, client):
     from tests.turns.test_jobs import _fighter
 

@@ -181,14 +181,16 @@ def turn_action_submit(
             recovery=_("Send private words as a chat message."),
             details={"fields": {"audience": [problem]}},
         )
+    # The request as sent: what it became for the sender's role then must not make their
+    # retry "different" once the role has changed.
+    request_hash = _request_hash(
+        text=text, base_revision=base_revision, audience=audience, character_id=character_id
+    )
     if audience == Message.Audience.PUBLIC and membership.role in MANAGER_ROLES:
         audience = action_audience(
             system_id=membership.campaign.system_id, text=text, audience=audience
         )
     user = membership.user
-    request_hash = _request_hash(
-        text=text, base_revision=base_revision, audience=audience, character_id=character_id
-    )
     # A repeated key is rare, so the unique constraints detect it rather than a lookup on every
     # submit; a replay answers with the first job whatever would refuse a new submit now.
     if character_id and not _controls(membership, character_id):
