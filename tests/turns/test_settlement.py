@@ -626,3 +626,15 @@ def test_a_model_slower_than_the_turns_time_limit_is_cut_off_at_it(
     )  # fmt: skip
     assert room.domain_revision() == start + 1
     assert job.recovery == "Part of the turn happened; read the room before acting again."
+
+
+def test_a_domain_code_longer_than_the_column_is_stored_cut_to_it():
+    """A server breaking the contract with a long code must not make every publication fail on
+    the job's 80-character error_code column (nothing could be stored, the turn would wait)."""
+    long_code = "a_code_no_contract_names_" * 5
+    error = DomainError("No.", domain_code=long_code, system_id="dnd5e", tool="attack",
+                        retryable=False, recovery="Stop.")  # fmt: skip
+    assert (
+        classify_error(error).code
+        == long_code[: RoomTurnJob._meta.get_field("error_code").max_length]
+    )
