@@ -642,11 +642,12 @@ if (form) {
   const counter = document.getElementById("composer-count");
   const privateOption = form.querySelector("input[name=audience][value=private]");
   form.addEventListener("change", () => {
-    // An action goes to everyone or to the GM alone: private words are chat.
+    // An action goes to everyone or to the GM alone: private words are chat. A chosen Private
+    // narrows to GM only, never widens to everyone.
     const action = form.querySelector("input[name=mode]:checked").value === "action";
     if (privateOption) {
       privateOption.disabled = action;
-      if (action && privateOption.checked) form.querySelector("input[name=audience][value=public]").checked = true;
+      if (action && privateOption.checked) form.querySelector("input[name=audience][value=gm]").checked = true;
     }
     if (picker) {
       const wasHidden = picker.hidden;

@@ -277,14 +277,15 @@ def test_composer_draft_action_audience_and_character_counter(
         expect(gm.locator("#room")).to_have_attribute("data-state", "live")
         expect(body).to_have_value("")
 
-        # Action mode: no Private audience; a chosen Private falls back to Everyone.
+        # Action mode: no Private audience; a chosen Private falls back to GM only, the
+        # narrowest an action has (never to Everyone: private words must not go public).
         private = gm.locator("input[name=audience][value=private]")
         gm.check("input[name=audience][value=private]")
         expect(gm.locator("#recipients")).to_be_visible()
         gm.check("input[name=mode][value=action]")
         expect(private).to_be_disabled()
         expect(private).not_to_be_checked()
-        expect(gm.locator("input[name=audience][value=public]")).to_be_checked()
+        expect(gm.locator("input[name=audience][value=gm]")).to_be_checked()
         expect(gm.locator("#recipients")).to_be_hidden()
         gm.check("input[name=mode][value=chat]")
         expect(private).to_be_enabled()
