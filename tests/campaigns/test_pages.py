@@ -124,6 +124,11 @@ def test_no_new_character_during_combat_and_the_page_says_when(
     )
     response = client.get(f"/campaigns/{campaign.id}/characters/new", follow=True)
     assert response.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
+    # The GM is not told to wait for the GM.
+    client.force_login(gm)
+    detail = client.get(f"/campaigns/{campaign.id}/").content.decode()
+    assert "New characters can't be created during combat; end it in the room first." in detail
+    assert "come back once the GM ends it" not in detail
     api_client.force_authenticate(player)
     created = api_client.post(
         f"/api/campaigns/{campaign.id}/characters",
