@@ -24,7 +24,7 @@ DND_HELP = (
     "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
     "- move to X,Y; end turn (in combat)\n"
     "- death save (at 0 HP); stand up; heal <target> (a potion; the GM: heal <target> N)\n"
-    "- GM: start combat [with goblin, 2 orcs]; end combat; set phase <lobby|play>\n"
+    "- GM: start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
     "- describe, or look at <target>"
 )
 NARRATIVE_HELP = (
@@ -191,6 +191,30 @@ def test_a_second_gm_end_turn_for_the_same_turn_does_not_end_the_next_one(live_d
     assert table.call(gm, "combat_status").structured["combat"]["current"] == up_next
     [(text, audience)] = [(m.text, m.audience) for m in late.messages]
     assert audience == "requester" and "that turn has already ended" in text
+
+
+def test_a_monster_still_standing_is_said_to_rejoin_and_a_new_one_is_fresh(
+    live_domains, gm, player
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(player, "attack the goblin with longsword", job_id="attack")  # Goblin: 1/7 HP
+    table.run(gm, "end combat", job_id="end")
+
+    def fighting():
+        combat = table.call(gm, "combat_status").structured["combat"]
+        return sorted(entry["id"] for entry in combat["order"])
+
+    again = table.run(gm, "start combat with a goblin", job_id="again")
+    assert "monster_spawn" not in again.tools
+    assert again.texts[0] == ("Back in the fight from before: Goblin.", "trigger")
+    assert fighting() == ["mon-2", "pc-1"]
+    table.run(gm, "end combat", job_id="end-again")
+    fresh = table.run(gm, "start combat with a new goblin", job_id="fresh")
+    assert fresh.tools.count("monster_spawn") == 1
+    assert not any(text.startswith("Back in the fight") for text, _audience in fresh.texts)
+    assert fighting() == ["mon-4", "pc-1"]
+    hp = table.call(gm, "character_get", character_id="mon-4").structured["character"]["hp"]
+    assert (hp["current"], hp["max"]) == (7, 7)
 
 
 def test_dnd5e_gm_acts_as_the_current_monster_and_sees_its_hp_alone(live_domains, gm, player):

@@ -31,7 +31,8 @@ dnd5e
     stand up | get up | I stand          leave prone (in combat: half your speed)
     end turn                             end the current combat turn
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
-                                         named monsters (reusing living ones already present)
+                                         named monsters (reusing living ones already present,
+                                         which it names; "a new goblin" is always spawned)
                                          and starts combat with every living party character
                                          and those monsters (all living monsters if none named)
     end combat                           GM: end combat and return to play
@@ -812,12 +813,14 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     _turn_suggestions(s, roster, result["current"])
 
 
-def _monster_requests(s: Session, text: str) -> list[tuple[str, int]]:
+def _monster_requests(s: Session, text: str) -> list[tuple[str, int, bool]]:
+    """(monster key, count, fresh) per kind named: "2 orcs", "a new goblin" (fresh: spawned
+    even when one of that kind is still standing from an earlier fight)."""
     spawn = next((t for t in s.turn.tools if t.name == "monster_spawn"), None)
     keys = list(
         (spawn.input_schema["properties"]["monster_key"].get("enum") or []) if spawn else []
     )
-    requests: dict[str, int] = {}
+    requests: dict[tuple[str, bool], int] = {}
     for part in re.split(r",|\band\b", text):
         part = part.strip()
         if not part:
@@ -828,7 +831,9 @@ def _monster_requests(s: Session, text: str) -> list[tuple[str, int]]:
             word = count_match[1].lower()
             count = int(word) if word.isdigit() else COUNT_WORDS[word]
             name = count_match[2]
-        name = _clean_name(name).lower().replace(" ", "_")
+        name = _clean_name(name).lower()
+        fresh = name.startswith("new ")
+        name = name.removeprefix("new ").strip().replace(" ", "_")
         candidates = [name, name[:-1], name[:-2], name[:-3] + "f"]  # orcs, wolves -> wolf
         key = next((c for c in candidates if c in keys), None)
         if key is None:
@@ -836,10 +841,10 @@ def _monster_requests(s: Session, text: str) -> list[tuple[str, int]]:
                 _("I do not know the monster “%(name)s”. Known: %(keys)s.")
                 % {"name": part, "keys": ", ".join(keys)}
             )
-        requests[key] = requests.get(key, 0) + count
+        requests[key, fresh] = requests.get((key, fresh), 0) + count
     if sum(requests.values()) > MAX_SPAWN:
         raise Refusal(_("At most %(n)s monsters per action.") % {"n": MAX_SPAWN})
-    return sorted(requests.items())
+    return [(key, count, fresh) for (key, fresh), count in sorted(requests.items())]
 
 
 def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
@@ -863,10 +868,12 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     ]
     living = [e for e in monsters if e.alive]
     chosen: list[Entity] = []
+    reused: list[Entity] = []
     if wanted:
-        for key, count in wanted:
-            reuse = [e for e in living if e.monster_key == key][:count]
+        for key, count, fresh in wanted:
+            reuse = [] if fresh else [e for e in living if e.monster_key == key][:count]
             chosen += reuse
+            reused += reuse
             for _n in range(count - len(reuse)):
                 spawned = s.call("monster_spawn", monster_key=key)["character"]
                 chosen.append(_entity(spawned))
@@ -876,6 +883,13 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     if not participants:
         raise Refusal(_("Nobody can fight: create characters or name monsters to spawn."))
     result = s.call("combat_start", participant_ids=sorted(e.id for e in participants))
+    if reused:
+        # Named, not spawned: the GM hears which ones carry their wounds from before (and
+        # that "a new goblin" would have been fresh).
+        s.say(
+            _("Back in the fight from before: %(names)s.")
+            % {"names": ", ".join(e.name for e in reused)}
+        )
     order = result["combat"]["order"]
     listing = ", ".join(f"{entry['character']['name']} ({entry['initiative']})" for entry in order)
     s.say(
@@ -1274,7 +1288,10 @@ def help_text(system_id: str) -> str:
             _("roll <dice> [for <label>], e.g. roll 2d6+3"),
             _("move to X,Y; end turn (in combat)"),
             _("death save (at 0 HP); stand up; heal <target> (a potion; the GM: heal <target> N)"),
-            _("GM: start combat [with goblin, 2 orcs]; end combat; set phase <lobby|play>"),
+            _(
+                "GM: start combat [with goblin, 2 orcs, a new orc]; end combat; "
+                "set phase <lobby|play>"
+            ),
             _("describe, or look at <target>"),
         ]
     elif system_id == "narrative":
