@@ -188,3 +188,18 @@ def test_a_public_look_names_who_looks(live_domains, gm, player):
         "The GM studies Ilsa: unhurt.",
         "The GM looks Ilsa over: unhurt.",
     )
+
+
+def test_narration_for_the_whole_room_is_not_addressed_to_one_reader(live_domains, gm, player):
+    """What everyone reads says "the oracle answers", not "You ask": the asker is one of them."""
+    story = make_table("narrative", gm, player)
+    story.run(gm, "set phase play", job_id="play")
+    keep, _start = dnd_table_in_combat(gm, player)
+    keep.run(gm, "end combat", job_id="end")
+    texts = set()
+    for index in range(12):
+        for table, text in ((story, 'ask the oracle "Is it?"'), (keep, "look around")):
+            run = table.run(player, text, job_id=f"room-{index}")
+            texts |= {t for t, audience in run.texts if audience == "trigger"}
+    assert len(texts) >= 4  # both wordings of each were drawn
+    assert [t for t in texts if t.startswith("You ")] == []

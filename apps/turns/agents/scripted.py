@@ -988,7 +988,7 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
         )
     else:
         text = s.pick(
-            _("You look around. Here: %(present)s."),
+            _("A look around. Here: %(present)s."),
             _("A quiet moment. Present: %(present)s."),
         )
     s.say(text % {"present": present})
@@ -1012,7 +1012,7 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
     result = s.call("oracle_ask", question=question, likelihood=likelihood)
     s.say(
         s.pick(
-            _("You ask: “%(question)s” The oracle answers: %(result)s (%(roll)s)."),
+            _("The question: “%(question)s” The oracle answers: %(result)s (%(roll)s)."),
             _("“%(question)s” The bones fall: %(result)s (%(roll)s)."),
             _("The oracle weighs “%(question)s” and says %(result)s (%(roll)s)."),
         )
