@@ -459,6 +459,15 @@ def test_a_gm_only_action_keeps_its_fact_secret_and_refuses_what_everyone_sees(
     assert [f["audience"] for f in table.call(gm, "story_get").structured["facts"]] == ["gm", "gm"]
 
 
+def test_a_title_that_ends_on_its_own_mark_gets_no_full_stop_after_it(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="p")
+    assert table.run(gm, "open thread Who killed the lamplighter?", job_id="t").texts[0][0] in (
+        "A new thread: Who killed the lamplighter?", "A thread opens: Who killed the lamplighter?",
+    )  # fmt: skip
+    assert table.run(gm, "open scene Ambush!", job_id="s").texts[0][0].endswith(": Ambush!")
+
+
 def test_narrative_threads_open_and_resolve_in_the_order_made(live_domains, gm, player):
     table = make_table("narrative", gm, player)
     table.run(gm, "set phase play", job_id="p")

@@ -114,6 +114,9 @@ LIKELIHOODS = (
 )
 COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 MAX_SPAWN = 12
+# A full stop a template puts after a title or name that ends on its own mark ("Who did it?."),
+# or after one that already has one ("vampire.."); an ellipsis keeps its three dots.
+DOUBLED_STOP = re.compile(r"(?<=[?!])\.(?=\s|$)|(?<=[^.]\.)\.(?=\s|$)")
 ARTICLES = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 TYPO_CUTOFF = 0.8  # difflib ratio: "atack" and "gobin" are close, "gob" or "orc" are not
 
@@ -241,7 +244,7 @@ class Session:
         return self.rng.choice(phrasings)
 
     def say(self, text: str, audience: str = "trigger") -> None:
-        self.messages.append(AgentMessage(text=text, audience=audience))
+        self.messages.append(AgentMessage(text=DOUBLED_STOP.sub("", text), audience=audience))
 
     def output(self, *, declined: bool = False) -> AgentOutput:
         return AgentOutput(
