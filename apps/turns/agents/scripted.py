@@ -577,13 +577,13 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
         text = s.pick(
             _("%(label)s: %(total)s against DC %(dc)s. Success."),
             _("%(label)s succeeds with %(total)s (DC %(dc)s)."),
-            _("A %(total)s beats DC %(dc)s: %(label)s holds."),
+            _("A roll of %(total)s beats DC %(dc)s: %(label)s holds."),
         )
     else:
         text = s.pick(
             _("%(label)s: %(total)s against DC %(dc)s. It fails."),
             _("%(label)s falls short with %(total)s (DC %(dc)s)."),
-            _("A %(total)s is not enough for DC %(dc)s: %(label)s fails."),
+            _("A roll of %(total)s is not enough for DC %(dc)s: %(label)s fails."),
         )
     s.say(text % values)
 
