@@ -156,6 +156,17 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
     assert early.tools == ["combat_status", "combat_status"]
 
 
+def test_a_gm_who_ends_a_players_turn_is_said_to(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa, a player's character, is up
+    ended = table.run(gm, "end turn", job_id="gm-ends-ilsa")
+    assert ended.texts == [("The GM ends Ilsa's turn. Round 1: Goblin 2 acts next.", "trigger")]
+    # The monster the GM plays ends its own turn, as a player's character does.
+    assert table.run(gm, "end turn", job_id="gm-ends-goblin").texts[0][0] in (
+        "Goblin 2 ends the turn. Round 1: Goblin acts next.",
+        "Goblin is up (round 1) after Goblin 2.",
+    )
+
+
 def test_a_second_gm_end_turn_for_the_same_turn_does_not_end_the_next_one(live_domains, gm, player):
     # Two "end turn"s for Goblin 2's turn (two tabs, or a turn running beside another): the
     # second one's write meets a newer revision and is sent again, as a turn's writes are.

@@ -802,11 +802,17 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     named = current and s.parameter("combat_end_turn", "character_id") is not None
     result = s.call("combat_end_turn", **({"character_id": current} if named else {}))
     roster = dnd_roster(s)
-    s.say(
-        s.pick(
+    ended = next((e for e in roster if e.id == result["ended"]), None)
+    if s.turn.is_gm and ended is not None and ended.kind != "monster":
+        # The player did not end it: the room is told who did.
+        text = _("The GM ends %(ended)s's turn. Round %(round)s: %(current)s acts next.")
+    else:
+        text = s.pick(
             _("%(ended)s ends the turn. Round %(round)s: %(current)s acts next."),
             _("%(current)s is up (round %(round)s) after %(ended)s."),
         )
+    s.say(
+        text
         % {
             "ended": _name_of(roster, result["ended"]),
             "current": _name_of(roster, result["current"]),
