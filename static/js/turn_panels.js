@@ -459,7 +459,7 @@ function mergeJob(job) {
   else { jobs.delete(job.id); finishedJobs.add(job.id); }
   if (!finished && (!before || before.status !== job.status)) {
     const label = t[job.status] || job.status;
-    // "Your turn" only for the viewer's own; a GM hears whose turn it is.
+    // "Your action" only for the viewer's own; a GM hears whose action it is.
     const whose = !job.requester_id || ownJob(job) ? t.job_status : format(t.job_status_of, { who: requesterName(job) || t.a_player });
     announce(`${whose}: ${label}${job.error && job.error.message ? ` — ${job.error.message}` : ""}`);
   }

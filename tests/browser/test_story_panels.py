@@ -110,9 +110,10 @@ def test_narrative_story_live_per_viewer_job_rows_and_create_character_link(
             held.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
             _say(nia, "roll 1d20 for luck", mode="action")
             expect(gm.locator("#turn-jobs li")).to_have_count(1)
-            # Screen readers hear whose turn it is: the GM's is not "Your turn".
-            expect(gm.locator("#turn-announce")).to_have_text("Turn of Nia Player: Queued")
-            expect(nia.locator("#turn-announce")).to_have_text("Your turn: Queued")
+            # Screen readers hear whose action it is: the GM's is not "Your action" (and an
+            # action is not called a "turn", which in combat is whose go it is).
+            expect(gm.locator("#turn-announce")).to_have_text("Action by Nia Player: Queued")
+            expect(nia.locator("#turn-announce")).to_have_text("Your action: Queued")
             _say(gm, LONG_ACTION, mode="action")
             expect(gm.locator("#turn-jobs li")).to_have_count(2)
             nia_job = RoomTurnJob.objects.get(campaign=campaign, requester=nia_user)
