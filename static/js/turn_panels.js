@@ -159,6 +159,25 @@ function hpCell(character) {
 
 // ---- combat: initiative order, HP, grid ----------------------------------------------------
 
+let announcedGo = "";
+let cardCharacter = ""; // the character on the viewer's card
+
+function ownCharacters() {
+  // A player with one character has no "Act as": theirs is the one on their card.
+  return cardCharacter ? [cardCharacter] : [];
+}
+
+function announceGo(data, mine) {
+  // Screen readers hear when the go passes to one of the viewer's characters, once per go
+  // (panel re-reads of the same round and combatant say nothing).
+  const go = `${data.round}:${data.current}`;
+  if (go === announcedGo) return;
+  announcedGo = go;
+  if (!mine.includes(data.current)) return;
+  const entry = data.order.find((e) => e.id === data.current);
+  announce(format(t.your_go, { name: (entry && entry.character && entry.character.name) || data.current }));
+}
+
 function renderCombat(panels) {
   const section = document.getElementById("turn-combat");
   if (!section) return; // only systems with combat (dnd5e) have the initiative section
@@ -167,7 +186,8 @@ function renderCombat(panels) {
   section.hidden = false;
   setText(section.querySelector('[data-field="round"]'), `${t.round} ${data.round}`);
   // When one of the viewer's characters has the turn, it is the one that acts.
-  const mine = actingAs ? [...actingAs.options].map((o) => o.value) : [];
+  const mine = actingAs ? [...actingAs.options].map((o) => o.value) : ownCharacters();
+  announceGo(data, mine);
   const fighting = new Set(data.order.map((entry) => entry.id));
   if (actingAs && actingAs.value !== data.current && mine.includes(data.current)) {
     actingAs.value = data.current;
@@ -353,6 +373,7 @@ function renderThreads(data) {
 // ---- character card ------------------------------------------------------------------------
 
 function renderCharacter(character, audience) {
+  cardCharacter = (character && character.id) || "";
   if (!card) return;
   const sheet = card.querySelector("[data-sheet]");
   const empty = card.querySelector("[data-empty]");

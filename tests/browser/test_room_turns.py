@@ -147,6 +147,14 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
             expect(page.locator("#phase-panel .badge--phase")).to_have_text("Combat")
         goblin = _combat(campaign, gm_user)
         goblin_id = next(e["id"] for e in goblin["order"] if e["character"]["kind"] == "monster")
+        # A screen reader hears when the go is the player's own character's, and only then.
+        names = {e["id"]: e["character"]["name"] for e in goblin["order"]}
+        for character_id, user in controllers.items():
+            announcer = user_page[user.pk].locator("#turn-announce")
+            if character_id == goblin["current"]:
+                expect(announcer).to_have_text(f"Your turn: {names[character_id]}")
+            else:
+                expect(announcer).not_to_have_text(re.compile("^Your turn"))
         expect(_goblin_row(gm).locator("[data-hp]")).to_have_text("7/7")
         for page in players:
             expect(_goblin_row(page)).to_contain_text("unhurt")
@@ -167,6 +175,7 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
             current = combat["current"]
             if current in controllers:
                 page = user_page[controllers[current].pk]
+                expect(page.locator("#turn-announce")).to_have_text(f"Your turn: {names[current]}")
                 _say(page, "attack goblin", mode="action")
                 jobs += 1
                 attacks += 1
