@@ -379,6 +379,13 @@ function renderCharacter(character, audience) {
   const empty = card.querySelector("[data-empty]");
   const error = card.querySelector("[data-error]");
   const gmNote = card.querySelector("[data-gm]");
+  const fallen = card.querySelector("[data-fallen]");
+  const create = card.querySelector("[data-create]");
+  // A player with no character, or whose character died, is shown the way to a new one.
+  const dead = Boolean(character) && !character.error && isDead(character);
+  if (create) create.hidden = Boolean(character) && !dead;
+  fallen.hidden = !dead;
+  if (dead) setText(fallen, format(t.fallen, { name: character.name || character.id }));
   if (!character) {
     sheet.hidden = true; error.hidden = true;
     gmNote.hidden = audience !== "gm"; empty.hidden = audience === "gm";

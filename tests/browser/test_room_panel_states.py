@@ -264,3 +264,59 @@ def test_create_a_character_is_offered_only_outside_combat(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_player_whose_character_died_is_shown_the_way_to_a_new_one(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.authority import campaign_refresh
+    from apps.campaigns.services.characters import character_create_for
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Last Stand",
+        players=[("ilsa@example.test", "Ilsa Player")],
+    )  # fmt: skip
+    gm_user = users["gm@example.test"]
+    ilsa_id = character_create_for(
+        campaign=campaign, user=users["ilsa@example.test"],
+        form_data={"name": "Ilsa", "template": "fighter", "level": 1},
+    ).character_id  # fmt: skip
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
+        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
+        for page in (gm, ilsa):
+            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        _say(gm, "set phase play", mode="action")
+        _settle(campaign, 1)
+        card = ilsa.locator("#turn-character")
+        fallen = card.locator("[data-fallen]")
+        create = card.locator("[data-create-character]")
+        expect(card.locator('[data-field="name"]')).to_have_text("Ilsa")
+        expect(fallen).to_be_hidden()
+        expect(create).to_be_hidden()  # alive: her card, no "Create a character"
+
+        for key in ("down", "dead"):
+            _drop_to_zero(campaign, gm_user, ilsa_id, key=key)
+        campaign_refresh(campaign=campaign, requester=gm_user)
+        expect(card.locator('[data-field="status"]')).to_have_text("dead")
+        expect(fallen).to_have_text("Ilsa is dead. You can play on with a new character.")
+        expect(create).to_be_visible()
+        expect(create).to_have_attribute("href", f"/campaigns/{campaign.id}/characters/new")
+        # During a fight the way is named, not offered.
+        _say(gm, "start combat with goblin", mode="action")
+        _settle(campaign, 2)
+        expect(create).to_be_hidden()
+        expect(card.locator("[data-create-closed]")).to_be_visible()
+        expect(gm.locator("#turn-character [data-fallen]")).to_be_hidden()
+    finally:
+        for context in contexts:
+            context.close()
