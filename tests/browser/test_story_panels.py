@@ -86,7 +86,7 @@ def test_narrative_story_live_per_viewer_job_rows_and_create_character_link(
         viewers = (gm, nia)
 
         # A player without a character gets the way forward; the GM and an observer do not.
-        link = olu.locator("#turn-character [data-empty] a")
+        link = olu.locator("#turn-character [data-create-character]")
         expect(link).to_be_visible()
         expect(link).to_have_text("Create a character")
         expect(link).to_have_attribute("href", new_character)
@@ -264,11 +264,11 @@ def test_dnd5e_room_has_no_story_sections(
         page = _sign_in(context, asgi_server, "pat@example.test")
         page.goto(f"{asgi_server}/campaigns/{campaign.id}/room/")
         expect(page.locator("#room")).to_have_attribute("data-state", "live")
-        expect(page.locator("#turn-character [data-empty] a")).to_have_attribute(
+        expect(page.locator("#turn-character [data-create-character]")).to_have_attribute(
             "href", f"/campaigns/{campaign.id}/characters/new"
         )
         expect(page.locator(STORY)).to_have_count(0)
-        page.locator("#turn-character [data-empty] a").click()
+        page.locator("#turn-character [data-create-character]").click()
         expect(page).to_have_url(re.compile(r"/characters/new$"))
     finally:
         context.close()
