@@ -47,6 +47,23 @@ def bindings_for(*, campaign, user=None) -> QuerySet[ActorBinding]:
     return qs.order_by("character_id", "created_at")
 
 
+def characters_played_before(*, campaign, user) -> list[str]:
+    """Names of the characters `user` was bound to here and no longer is (they left or were
+    removed, and came back): the GM can bind them again."""
+    current = ActorBinding.objects.filter(
+        campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE
+    ).values("character_id")
+    names = (
+        ActorBinding.objects.filter(
+            campaign=campaign, user=user, status=ActorBinding.Status.REMOVED
+        )
+        .exclude(character_id__in=current)
+        .order_by("created_at")
+        .values_list("character_name", "character_id")
+    )
+    return list(dict.fromkeys(name or character_id for name, character_id in names))
+
+
 def bindings_chosen_first(*, campaign_id, user_id, character_id: str = "") -> QuerySet:
     """A member's active bindings, the one for `character_id` (if theirs) first, then in the
     order they were made: "the character they act as, else their first"."""

@@ -8,6 +8,7 @@ from apps.campaigns.selectors import (
     bindings_for,
     campaign_members,
     character_creation_open,
+    characters_played_before,
     membership_for,
 )
 from apps.campaigns.services.access import NOT_A_MEMBER
@@ -53,6 +54,9 @@ def room_page(request, campaign_id):
             "character_creation_open": _creation_open(campaign, membership.role),
             "members": members,
             "others": [m for m in members if m["id"] != str(request.user.id)],
+            "played_before": ", ".join(
+                characters_played_before(campaign=campaign, user=request.user)
+            ),
             # The characters this viewer plays: with two or more, the composer asks which acts.
             "my_characters": sorted(
                 (b for b in bindings_for(campaign=campaign, user=request.user) if b.can_control),

@@ -444,6 +444,25 @@ def test_a_replay_answers_after_the_gm_who_sent_a_secret_fact_was_made_a_player(
     assert RoomTurnJob.objects.get().trigger_audience == "gm"
 
 
+def test_a_player_back_in_the_campaign_is_told_how_to_get_their_characters_back(
+    dnd_room, turn_urls, client
+):
+    from apps.campaigns.services.membership import membership_leave
+    from tests.campaigns.conftest import join
+    from tests.turns.test_jobs import _fighter
+
+    room = dnd_room
+    _fighter(room, room.player, "Pip")
+    page = f"/campaigns/{room.campaign.id}/room/"
+    client.force_login(room.player)
+    hint = "You played Pip here before: ask the GM to bind"
+    assert hint not in client.get(page).content.decode()
+    membership_leave(campaign=room.campaign, user=room.player)
+    join(room.campaign, room.gm, room.player)
+    html = client.get(page).content.decode()
+    assert f"{hint} Pip to you again, or create a new character." in html
+
+
 def test_a_player_with_two_characters_is_asked_which_acts(dnd_room, turn_urls, client):
     from tests.turns.test_jobs import _fighter
 
