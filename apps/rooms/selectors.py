@@ -190,12 +190,14 @@ def room_replay_for_viewer(
     *, campaign_id, user, after: int, limit: int = MAX_PAGE
 ) -> Replay | None:
     """One replay batch for a socket; None when the user is no longer an active member."""
+    # Read the counter first: the counter and the entry commit together, so every entry up to
+    # this value is already visible to this query. Then the membership: every entry up to the
+    # counter was written before it is read, so a role taken away before an entry was written
+    # is never used to filter that entry.
+    row = Room.objects.filter(campaign_id=campaign_id).values_list("id", "last_sequence").first()
     membership = membership_for(campaign_id=campaign_id, user=user)
     if membership is None:
         return None
-    # Read the counter first: the counter and the entry commit together, so every entry up to
-    # this value is already visible to this query.
-    row = Room.objects.filter(campaign_id=campaign_id).values_list("id", "last_sequence").first()
     if row is None or row[1] <= after:
         return Replay(membership=membership, entries=[], covered_upto=after, complete=True)
     room_id, last = row

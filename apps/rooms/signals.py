@@ -4,7 +4,7 @@ from django.dispatch import receiver
 
 from apps.accounts.events import sessions_ended
 from apps.campaigns.models import CampaignMembership
-from apps.campaigns.services.access import member_access_changed
+from apps.campaigns.services.access import SIGNED_OUT, member_access_changed
 
 
 @receiver(sessions_ended)
@@ -15,4 +15,4 @@ def _close_sockets_of_ended_sessions(sender, user, **kwargs):
         user=user, status=CampaignMembership.Status.ACTIVE
     ).values_list("campaign_id", flat=True)
     for campaign_id in campaigns:
-        member_access_changed(campaign_id=campaign_id, user=user, reason="signed_out")
+        member_access_changed(campaign_id=campaign_id, user=user, reason=SIGNED_OUT)

@@ -49,15 +49,22 @@ def campaign_access(
     return membership
 
 
+SIGNED_OUT = "signed_out"  # the reason when sessions ended: the member's access is unchanged
+
+
 def access_changed(*, campaign_id, user_ids, reason: str, **payload) -> None:
     """Tell these users' open room sockets to read their access again: gone, a new role, an
     archived campaign or an ended session. Call inside the transaction that changed it."""
     from apps.projections.dispatch import ACCESS_REVOKED
     from apps.projections.services import outbox_emit
 
-    # Entries written from now on carry the new version: an open socket that has not read
-    # access since reads it before it is sent one, whichever publication arrives first.
-    Campaign.objects.filter(pk=campaign_id).update(access_version=F("access_version") + 1)
+    if reason != SIGNED_OUT:
+        # Entries written from now on carry the new version: an open socket that has not read
+        # access since reads it before it is sent one, whichever publication arrives first.
+        # Not for an ended session: who may read the room is unchanged, and a sign-out ends
+        # the sessions of every campaign in one transaction, whose row locks (taken in no set
+        # order) would deadlock against another's.
+        Campaign.objects.filter(pk=campaign_id).update(access_version=F("access_version") + 1)
     outbox_emit(
         event_type=ACCESS_REVOKED,
         campaign_id=campaign_id,
