@@ -35,17 +35,17 @@ def _character_card(
     character_id: str = "",
 ) -> dict[str, Any] | None:
     """The viewer's bound character (`character_id` when it is one of theirs, else their
-    first) whose private sheet they may see, from their card row while no receipt has changed
-    it, else read through the domain with their own delegation (and stored)."""
-    binding = (
-        bindings_chosen_first(
-            campaign_id=campaign.pk, user_id=membership.user_id, character_id=character_id
-        )
-        .filter(can_view_private=True)
-        .first()
-    )
+    first), from their card row while no receipt has changed it, else read through the domain
+    with their own delegation (and stored). Bound without "Can see the private sheet", only
+    who it is."""
+    binding = bindings_chosen_first(
+        campaign_id=campaign.pk, user_id=membership.user_id, character_id=character_id
+    ).first()
     if binding is None:
         return None
+    if not binding.can_view_private:
+        name = binding.character_name or binding.character_id
+        return {"id": binding.character_id, "name": name, "sheet_private": True}
     if (
         row is not None
         and row.authority_revision >= campaign.authority_revision

@@ -396,6 +396,9 @@ function renderCharacter(character, audience) {
   names.set(character.id, character.name || character.id);
   sheet.hidden = false;
   setText(sheet.querySelector('[data-field="name"]'), character.name || character.id);
+  // Bound without "Can see the private sheet": who it is, and that the rest is the GM's.
+  sheet.dataset.private = character.sheet_private ? "true" : "false";
+  sheet.querySelector("[data-sheet-private]").hidden = !character.sheet_private;
   const status = sheet.querySelector('[data-field="status"]');
   setText(status, statusLabel(character.status));
   status.hidden = !character.status;

@@ -320,3 +320,44 @@ def test_a_player_whose_character_died_is_shown_the_way_to_a_new_one(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_character_bound_without_its_private_sheet_shows_who_not_the_sheet(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.characters import binding_set, character_create_for
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Borrowed Blade",
+        players=[("ilsa@example.test", "Ilsa Player")],
+    )  # fmt: skip
+    gm_user = users["gm@example.test"]
+    brann = character_create_for(
+        campaign=campaign, user=gm_user,
+        form_data={"name": "Brann", "template": "fighter", "level": 1},
+    )  # fmt: skip
+    binding_set(campaign=campaign, actor=gm_user, user=users["ilsa@example.test"],
+                character_id=brann.character_id, can_view_private=False)  # fmt: skip
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        ilsa = _sign_in(context, asgi_server, "ilsa@example.test")
+        _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        card = ilsa.locator("#turn-character")
+        expect(card.locator('[data-field="name"]')).to_have_text("Brann")
+        expect(card.locator("[data-sheet-private]")).to_have_text(
+            "The GM keeps this character’s sheet private."
+        )
+        expect(card.locator(".turn-character__facts")).to_be_hidden()
+        expect(card.locator(".turn-character__hp")).to_be_hidden()
+        expect(card.locator("[data-empty]")).to_be_hidden()
+        expect(card.locator("[data-create-character]")).to_be_hidden()
+    finally:
+        context.close()

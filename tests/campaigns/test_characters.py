@@ -144,11 +144,12 @@ def test_gm_binds_and_unbinds(domains, api_client, campaign, gm, player, friend)
     assert api_client.get(f"/api/campaigns/{campaign.id}/bindings").json() == []
 
 
-def test_a_binding_without_the_private_sheet_shows_no_card(
+def test_a_binding_without_the_private_sheet_shows_who_not_the_sheet(
     domains, api_client, campaign, gm, player, friend
 ):
-    """With "Can see the private sheet" unticked, the room's card (the full sheet) is not served to
-    that member; ticked, it is."""
+    """With "Can see the private sheet" unticked, the room's card names the character and
+    says its sheet is private (not the full sheet, nor "no character"); ticked, it is the
+    sheet."""
     _lidda(api_client, campaign, player)
     api_client.force_authenticate(gm)
     binding_url = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{friend.id}"
@@ -158,8 +159,9 @@ def test_a_binding_without_the_private_sheet_shows_no_card(
     assert (bound.status_code, bound.json()["can_view_private"]) == (200, False)
     api_client.force_authenticate(friend)
     panel_url = f"/api/campaigns/{campaign.id}/room/panel"
-    assert api_client.get(panel_url).json()["character"] is None
-    assert api_client.get(f"{panel_url}?character=pc-1").json()["character"] is None
+    limited = {"id": "pc-1", "name": "Lidda", "sheet_private": True}
+    assert api_client.get(panel_url).json()["character"] == limited
+    assert api_client.get(f"{panel_url}?character=pc-1").json()["character"] == limited
 
     api_client.force_authenticate(gm)
     api_client.put(binding_url, {"can_control": False, "can_view_private": True}, format="json")

@@ -97,3 +97,23 @@ def test_a_fact_refreshes_every_story_panel_with_one_read(live_domains, gm, requ
     assert reads == []
     for key in ("scene", "threads", "clocks"):
         assert [f["text"] for f in after["panels"][key]["data"]["facts"]] == ["The bridge is out."]
+
+
+def test_the_card_asked_for_is_the_one_served_even_with_its_sheet_private(dnd_room):
+    """Acting as Brann (bound without his private sheet) beside Pip (her own): the card is
+    Brann's, limited, never Pip's sheet in his place."""
+    from apps.campaigns.services.characters import binding_set
+    from apps.turns.panels import panel_for_viewer
+    from tests.turns.test_jobs import _fighter
+
+    room = dnd_room
+    _fighter(room, room.player, "Pip")
+    brann = _fighter(room, room.gm, "Brann")
+    binding_set(campaign=room.campaign, actor=room.gm, user=room.player,
+                character_id=brann.character_id, can_view_private=False)  # fmt: skip
+    panel = panel_for_viewer(
+        membership=room.membership(room.player), character_id=brann.character_id
+    )
+    assert panel["character"] == {
+        "id": brann.character_id, "name": "Brann", "sheet_private": True,
+    }  # fmt: skip
