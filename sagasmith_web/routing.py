@@ -127,11 +127,12 @@ def origin_is_host(origin: str, host: str) -> bool:
 
 
 class SameOriginSocket:
-    """A socket opens only from the page's own origin (the Host it was asked on, port included)
-    or a CSRF_TRUSTED_ORIGINS entry. Channels' ALLOWED_HOSTS check compares host names alone,
-    so a page on another port of an allowed host would get the member's room with their
-    cookie; the HTTP API's CSRF check already refuses it. A request without a Host header
-    comes from no browser, and is left to the host check."""
+    """Inside Channels' check (the Origin's host name is in ALLOWED_HOSTS), a socket opens only
+    from the page's own origin (the Host it was asked on, port included) or an exact
+    CSRF_TRUSTED_ORIGINS entry. Host names alone would let a page on another port of an
+    allowed host get the member's room with their cookie; the HTTP API's CSRF check already
+    refuses it. A request without a Host header comes from no browser: only the outer check
+    applies to it."""
 
     def __init__(self, app):
         self.app = app

@@ -47,16 +47,16 @@ def bindings_for(*, campaign, user=None) -> QuerySet[ActorBinding]:
     return qs.order_by("character_id", "created_at")
 
 
-def characters_played_before(*, campaign, user) -> list[str]:
-    """Names of the characters `user` was bound to here and no longer is (they left or were
-    removed, and came back): the GM can bind them again."""
-    current = ActorBinding.objects.filter(
-        campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE
-    ).values("character_id")
+def characters_played_before(*, membership) -> list[str]:
+    """Names of the characters the member was bound to before they last joined (they left or
+    were removed, and came back), and are not now: the GM can bind them again. Not those the
+    GM unbound from them since."""
+    bindings = ActorBinding.objects.filter(
+        campaign_id=membership.campaign_id, user_id=membership.user_id
+    )
+    current = bindings.filter(status=ActorBinding.Status.ACTIVE).values("character_id")
     names = (
-        ActorBinding.objects.filter(
-            campaign=campaign, user=user, status=ActorBinding.Status.REMOVED
-        )
+        bindings.filter(status=ActorBinding.Status.REMOVED, updated_at__lte=membership.joined_at)
         .exclude(character_id__in=current)
         .order_by("created_at")
         .values_list("character_name", "character_id")

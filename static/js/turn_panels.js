@@ -182,7 +182,7 @@ function renderCombat(panels) {
   const section = document.getElementById("turn-combat");
   if (!section) return; // only systems with combat (dnd5e) have the initiative section
   const data = panels.combat && panels.combat.data && panels.combat.data.combat;
-  if (!data || !Array.isArray(data.order)) { section.hidden = true; return; }
+  if (!data || !Array.isArray(data.order)) { section.hidden = true; announcedGo = ""; return; }
   section.hidden = false;
   setText(section.querySelector('[data-field="round"]'), `${t.round} ${data.round}`);
   // When one of the viewer's characters has the turn, it is the one that acts.

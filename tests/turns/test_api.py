@@ -463,6 +463,23 @@ def test_a_player_back_in_the_campaign_is_told_how_to_get_their_characters_back(
     assert f"{hint} Pip to you again, or create a new character." in html
 
 
+def test_a_character_the_gm_unbound_from_a_player_who_stayed_is_not_offered_back(
+    dnd_room, turn_urls, client
+):
+    from apps.campaigns.services.characters import binding_remove
+    from tests.turns.test_jobs import _fighter
+
+    room = dnd_room
+    pip = _fighter(room, room.player, "Pip")
+    binding_remove(
+        campaign=room.campaign, actor=room.gm, user=room.player, character_id=pip.character_id
+    )
+    client.force_login(room.player)
+    html = client.get(f"/campaigns/{room.campaign.id}/room/").content.decode()
+    assert "No character is bound to you" in html
+    assert "here before" not in html
+
+
 def test_a_player_with_two_characters_is_asked_which_acts(dnd_room, turn_urls, client):
     from tests.turns.test_jobs import _fighter
 

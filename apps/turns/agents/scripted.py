@@ -893,8 +893,8 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
         raise Refusal(_("Nobody can fight: create characters or name monsters to spawn."))
     result = s.call("combat_start", participant_ids=sorted(e.id for e in participants))
     if reused:
-        # Named, not spawned: the GM hears which ones carry their wounds from before (and
-        # that "a new goblin" would have been fresh).
+        # Named, not spawned: the table hears which ones come back as they were (wounds and
+        # all; "a new goblin" would have been fresh).
         s.say(
             _("Back in the fight from before: %(names)s.")
             % {"names": ", ".join(e.name for e in reused)}
