@@ -716,6 +716,27 @@ function renderDice(sequence, dice) {
   }
   while (list.children.length > MAX_DICE) list.lastElementChild.remove();
   document.getElementById("turn-dice-empty").hidden = list.children.length > 0;
+  labelDiceMore();
+}
+
+const DICE_FOLDED = 5; // shown on narrow screens until "Show all" (the CSS hides the rest)
+
+function labelDiceMore() {
+  const more = document.getElementById("turn-dice-more");
+  const list = document.getElementById("turn-dice");
+  if (!more || !list) return;
+  const expanded = list.classList.contains("is-expanded");
+  more.hidden = list.children.length <= DICE_FOLDED;
+  more.setAttribute("aria-expanded", String(expanded));
+  setText(more, expanded ? t.dice_fewer : format(t.dice_more, { n: list.children.length }));
+}
+
+const diceMore = document.getElementById("turn-dice-more");
+if (diceMore) {
+  diceMore.addEventListener("click", () => {
+    document.getElementById("turn-dice").classList.toggle("is-expanded");
+    labelDiceMore();
+  });
 }
 
 // ---- wiring ----------------------------------------------------------------------------------

@@ -152,8 +152,18 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
             "Is the gate guarded?"
         )
 
+        more = nia.locator("#turn-dice-more")
+        expect(more).to_be_hidden()  # beside the timeline, all 20 show
         nia.set_viewport_size({"width": 390, "height": 844})
         assert nia.evaluate("document.documentElement.scrollWidth") <= 390
+        # Stacked under the composer on a phone, the 5 newest show until asked for the rest.
+        expect(nia.locator("#turn-dice li:visible")).to_have_count(5)
+        expect(more).to_have_text("Show all 20 rolls")
+        more.click()
+        expect(nia.locator("#turn-dice li:visible")).to_have_count(20)
+        expect(more).to_have_text("Show fewer rolls")
+        more.click()
+        expect(nia.locator("#turn-dice li:visible")).to_have_count(5)
         small = nia.evaluate(LAYOUT)
         assert small["side"][1] > small["composer"][1] + small["composer"][3]  # stacked below
         assert small["textarea"][3] == before["textarea"][3]  # two rows, not stretched
