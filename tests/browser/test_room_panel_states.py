@@ -278,17 +278,9 @@ def test_a_player_whose_character_died_is_shown_the_way_to_a_new_one(
     from playwright.sync_api import expect
 
     from apps.campaigns.services.authority import campaign_refresh
-    from apps.campaigns.services.characters import character_create_for
 
-    campaign, users = table_for(
-        make_user, system_id="dnd5e", name="Last Stand",
-        players=[("ilsa@example.test", "Ilsa Player")],
-    )  # fmt: skip
-    gm_user = users["gm@example.test"]
-    ilsa_id = character_create_for(
-        campaign=campaign, user=users["ilsa@example.test"],
-        form_data={"name": "Ilsa", "template": "fighter", "level": 1},
-    ).character_id  # fmt: skip
+    campaign, users, mine = fighters_table(make_user, name="Last Stand", fighters=["Ilsa"])
+    gm_user, (ilsa_id,) = users["gm@example.test"], mine
     contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
     try:
         gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
