@@ -757,11 +757,27 @@ function renderPhase(phase) {
   if (badge && phase) setText(badge, phase.charAt(0).toUpperCase() + phase.slice(1));
 }
 
+const fallenTried = new Set(); // characters "Act as" moved off, dead, before the player picked
+
+function actAsTheLiving(character) {
+  // Until the player picks, "Act as" moves off a dead character to the next of theirs (each
+  // looked at once: if all have fallen, the last stays, with the way to a new one).
+  if (!actingAs || actingPicked || !character || character.id !== actingAs.value) return;
+  if (character.error || !isDead(character)) return;
+  fallenTried.add(character.id);
+  const next = [...actingAs.options].map((o) => o.value).find((id) => !fallenTried.has(id));
+  if (next) {
+    actingAs.value = next;
+    refresh(); // its card
+  }
+}
+
 function render(panel) {
   // A refresh that works clears its own failure, never what a cancel just reported (the
   // refresh a room:job starts often comes back after the cancel's answer).
   if (jobsError === "unavailable") showJobsError("");
   renderCharacter(panel.character, panel.audience);
+  actAsTheLiving(panel.character);
   renderCreate(panel);
   renderCombat(panel.panels || {});
   renderStory(panel.panels || {});

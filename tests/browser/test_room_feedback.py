@@ -477,6 +477,52 @@ def test_act_as_starts_on_the_players_character_in_the_fight_not_a_fallen_one(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_act_as_moves_off_a_dead_character_outside_a_fight_too(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.domains.client import domain_call
+
+    campaign, users, mine = fighters_table(
+        make_user, name="After the Fall", fighters=("Ilsa", "Kara")
+    )
+    gm_user = users["gm@example.test"]
+    ids = {name: char_id for char_id, name in mine.items()}
+    for tool, arguments in (
+        ("phase_set", {"phase": "play"}),
+        ("damage_apply", {"target_id": ids["Ilsa"], "amount": 100}),
+    ):
+        domain_call(
+            system_id="dnd5e", tool=tool, requester=gm_user, campaign_id=str(campaign.id),
+            arguments={**arguments, "idempotency_key": f"fall-{tool}",
+                       "expected_revision": _domain_revision(campaign, gm_user)},
+        )  # fmt: skip
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        player = _sign_in(context, asgi_server, "ilsa@example.test")
+        _open(player, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        # Ilsa, listed first, is dead: the player acts as Kara, whose card shows, untold.
+        expect(player.locator("#composer-character")).to_have_value(ids["Kara"])
+        expect(player.locator('#turn-character [data-field="name"]')).to_have_text("Kara")
+        expect(player.locator("#turn-character [data-fallen]")).to_be_hidden()
+        # Picked on purpose, the dead one stays (and says so).
+        player.locator("#composer-character").select_option(ids["Ilsa"])
+        expect(player.locator("#turn-character [data-fallen]")).to_have_text(
+            "Ilsa is dead. You can play on with a new character."
+        )
+        player.wait_for_timeout(500)
+        expect(player.locator("#composer-character")).to_have_value(ids["Ilsa"])
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_a_dying_characters_card_fits_its_column_with_the_death_saves_shown(
     browser,
     asgi_server,  # noqa: F811
