@@ -167,6 +167,16 @@ def test_a_gm_who_ends_a_players_turn_is_said_to(live_domains, gm, player):
     )
 
 
+def test_the_last_one_standing_is_said_to_act_again_not_to_follow_itself(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Ilsa", template="fighter")
+    table.characters[principal_for(player)] = created.structured["character"]["id"]
+    table.run(gm, "start combat", job_id="alone")  # no monsters named or standing: Ilsa alone
+    assert table.run(player, "end turn", job_id="end").texts == [
+        ("Ilsa acts again (round 2): nobody else is left standing.", "trigger")
+    ]
+
+
 def test_a_second_gm_end_turn_for_the_same_turn_does_not_end_the_next_one(live_domains, gm, player):
     # Two "end turn"s for Goblin 2's turn (two tabs, or a turn running beside another): the
     # second one's write meets a newer revision and is sent again, as a turn's writes are.
@@ -217,7 +227,8 @@ def test_a_monster_still_standing_is_said_to_rejoin_and_a_new_one_is_fresh(
 
     again = table.run(gm, "start combat with a goblin", job_id="again")
     assert "monster_spawn" not in again.tools
-    assert again.texts[0] == ("Back in the fight from before: Goblin.", "trigger")
+    # After the initiative line, which says the fight has begun.
+    assert again.texts[1] == ("Back in the fight from before: Goblin.", "trigger")
     assert fighting() == ["mon-2", "pc-1"]
     table.run(gm, "end combat", job_id="end-again")
     fresh = table.run(gm, "start combat with a new goblin", job_id="fresh")

@@ -803,7 +803,10 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     result = s.call("combat_end_turn", **({"character_id": current} if named else {}))
     roster = dnd_roster(s)
     ended = next((e for e in roster if e.id == result["ended"]), None)
-    if s.turn.is_gm and ended is not None and ended.kind != "monster":
+    if result["ended"] == result["current"]:
+        # The last one standing: the go comes straight back to them.
+        text = _("%(current)s acts again (round %(round)s): nobody else is left standing.")
+    elif s.turn.is_gm and ended is not None and ended.kind != "monster":
         # The player did not end it: the room is told who did.
         text = _("The GM ends %(ended)s's turn. Round %(round)s: %(current)s acts next.")
     else:
@@ -892,13 +895,6 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     if not participants:
         raise Refusal(_("Nobody can fight: create characters or name monsters to spawn."))
     result = s.call("combat_start", participant_ids=sorted(e.id for e in participants))
-    if reused:
-        # Named, not spawned: the table hears which ones come back as they were (wounds and
-        # all; "a new goblin" would have been fresh).
-        s.say(
-            _("Back in the fight from before: %(names)s.")
-            % {"names": ", ".join(e.name for e in reused)}
-        )
     order = result["combat"]["order"]
     listing = ", ".join(f"{entry['character']['name']} ({entry['initiative']})" for entry in order)
     s.say(
@@ -909,6 +905,13 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
         )
         % {"order": listing}
     )
+    if reused:
+        # Named, not spawned: the table hears which ones come back as they were (wounds and
+        # all; "a new goblin" would have been fresh).
+        s.say(
+            _("Back in the fight from before: %(names)s.")
+            % {"names": ", ".join(e.name for e in reused)}
+        )
     first = order[0]["character"]["name"]
     s.say(_("%(name)s acts first.") % {"name": first})
     _turn_suggestions(s, [_entity(entry["character"]) for entry in order], order[0]["id"])
