@@ -461,6 +461,9 @@ def test_a_player_back_in_the_campaign_is_told_how_to_get_their_characters_back(
     join(room.campaign, room.gm, room.player)
     html = client.get(page).content.decode()
     assert f"{hint} Pip to you again, or create a new character." in html
+    # The campaign page, where characters are made, says so too.
+    detail = client.get(f"/campaigns/{room.campaign.id}/").content.decode()
+    assert f"{hint} Pip to you again, or create a new character." in detail
 
 
 def test_a_character_the_gm_unbound_from_a_player_who_stayed_is_not_offered_back(
