@@ -167,6 +167,17 @@ def test_a_gm_who_ends_a_players_turn_is_said_to(live_domains, gm, player):
     )
 
 
+def test_looking_around_after_a_fight_leaves_out_the_fallen_monsters(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.call(gm, "damage_apply", target_id="mon-2", amount=50,
+               expected_revision=table.revision(), idempotency_key="fell")  # fmt: skip
+    table.run(gm, "end combat", job_id="end")
+    looked = table.run(player, "look around", job_id="look")
+    ((text, _audience),) = looked.texts
+    assert "Goblin 2 (unhurt)" in text and "Ilsa (unhurt)" in text
+    assert "Goblin (" not in text
+
+
 def test_the_last_one_standing_is_said_to_act_again_not_to_follow_itself(live_domains, gm, player):
     table = make_table("dnd5e", gm, player)
     created = table.call(player, "character_create", name="Ilsa", template="fighter")
