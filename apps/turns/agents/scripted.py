@@ -989,12 +989,12 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
             % {"who": _looker(s, roster), "name": name, "status": target.status}
         )
         return
-    if not roster:
-        s.say(_("The stage is empty: nobody has a character yet."))
-        return
     if s.turn.phase != "combat":
         # Monsters fallen in earlier fights are not "here"; the party's dead still are.
         roster = [e for e in roster if e.alive or e.kind != "monster"]
+    if not roster:
+        s.say(_("The stage is empty: nobody has a character yet."))
+        return
     present = ", ".join(f"{e.name} ({e.status})" for e in roster)
     if s.turn.phase == "combat":
         text = s.pick(
