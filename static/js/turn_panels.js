@@ -653,6 +653,12 @@ function diceBreakdown(roll) {
   return parts.join(", ");
 }
 
+function roller(roll) {
+  // Who made a roll that names nobody itself: "Nia", or "Nia (you)" on her own page.
+  if (!roll.by) return "";
+  return roll.by_id && roll.by_id === viewer ? `${roll.by} (${t.you})` : roll.by;
+}
+
 function diceItem(roll) {
   const item = el("li", { class: "turn-roll", "data-dice": roll.tool });
   if (roll.tool === "attack") {
@@ -689,7 +695,7 @@ function diceItem(roll) {
       el("span", { class: "turn-roll__body" },
         // The line already says the expression: the title is the label, else just "Roll",
         // and who rolled (everyone's rolls share the list).
-        el("span", { class: "turn-roll__title" }, [roll.label || t.roll, roll.by].filter(Boolean).join(" · ")),
+        el("span", { class: "turn-roll__title" }, [roll.label || t.roll, roller(roll)].filter(Boolean).join(" · ")),
         el("span", { class: "turn-roll__line" },
           roll.expression ? `${roll.expression} = ` : "", el("strong", {}, String(roll.total ?? "")),
           breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null,

@@ -96,7 +96,11 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         _say(nia, "roll 2d6 for courage", mode="action")
         _settle(campaign, 1)
         first = nia.locator("#turn-dice li").first
-        expect(first.locator(".turn-roll__title")).to_have_text("courage · Nia Player")
+        expect(first.locator(".turn-roll__title")).to_have_text("courage · Nia Player (you)")
+        # Everyone else reads whose roll it was.
+        expect(gm.locator("#turn-dice li .turn-roll__title").first).to_have_text(
+            "courage · Nia Player"
+        )
         expect(first.locator(".turn-roll__line")).to_have_text(
             re.compile(r"^2d6 = \d+ \(\d \+ \d\)$")
         )
@@ -108,7 +112,7 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         _settle(campaign, 2)
         expect(nia.locator("#turn-dice li")).to_have_count(2)
         first = nia.locator("#turn-dice li").first
-        expect(first.locator(".turn-roll__title")).to_have_text("Roll · Nia Player")
+        expect(first.locator(".turn-roll__title")).to_have_text("Roll · Nia Player (you)")
         expect(first.locator(".turn-roll__line")).to_have_text(re.compile(r"^1d20 = \d+$"))
         expect(gm.locator("#turn-dice li")).to_have_count(2)
 

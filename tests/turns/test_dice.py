@@ -46,7 +46,7 @@ def test_the_dice_panel_gets_the_addends_and_dropped_dice_of_a_roll():
     result = dice.roll("2d20kh1+3", Scripted([9, 13]))
     result["label"] = "stealth"
     op = Operation(tool="dice_roll", result={"structuredContent": result})
-    assert dice_from([op], by="Nia") == [
+    assert dice_from([op], by="Nia", by_id="u-1") == [
         {
             "tool": "dice_roll",
             "label": "stealth",
@@ -55,6 +55,7 @@ def test_the_dice_panel_gets_the_addends_and_dropped_dice_of_a_roll():
             "addends": [13, 3],
             "dropped": [9],
             "by": "Nia",
+            "by_id": "u-1",
         }
     ]
 
@@ -63,7 +64,7 @@ def test_the_dice_panel_gets_the_oracles_roll_and_answer():
     answer = {"roll": 52, "threshold": 50, "answer": "no", "twist": "but", "result": "no, but",
               "question": "Is the gate guarded?", "likelihood": "even"}  # fmt: skip
     op = Operation(tool="oracle_ask", result={"structuredContent": answer})
-    assert dice_from([op], by="Nia") == [
+    assert dice_from([op], by="Nia", by_id="u-1") == [
         {
             "tool": "oracle_ask",
             "label": "Is the gate guarded?",
@@ -71,6 +72,7 @@ def test_the_dice_panel_gets_the_oracles_roll_and_answer():
             "total": 52,
             "result": "no, but",
             "by": "Nia",
+            "by_id": "u-1",
         }
     ]
 

@@ -103,7 +103,10 @@ def test_action_runs_once_end_to_end(dnd_room, eager, django_capture_on_commit_c
     assert narration.data["dice"][0]["expression"] == "1d20"
     assert narration.data["dice"][0]["total"] == ops[0].result["structuredContent"]["total"]
     # A plain roll names who made it: the dice panel lists everyone's rolls.
-    assert narration.data["dice"][0]["by"] == room.player.label
+    assert (narration.data["dice"][0]["by"], narration.data["dice"][0]["by_id"]) == (
+        room.player.label,
+        str(room.player.pk),
+    )
     # The authority moved once and the projection followed.
     assert room.domain_revision() == before + 1
     room.campaign.refresh_from_db()

@@ -67,10 +67,11 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
     }
 
 
-def dice_from(operations: list[Operation], by: str = "") -> list[dict[str, Any]]:
+def dice_from(operations: list[Operation], by: str = "", by_id: str = "") -> list[dict[str, Any]]:
     """Dice results to show in the room, from the stored results (already filtered by the
-    domain for the requester). Only roll facts: never hit points or stat blocks. `by` names
-    who rolled where the roll itself names nobody (a plain roll, an oracle question)."""
+    domain for the requester). Only roll facts: never hit points or stat blocks. `by` (and
+    their user id, `by_id`) names who rolled where the roll itself names nobody (a plain roll,
+    an oracle question)."""
     dice: list[dict[str, Any]] = []
     for op in operations:
         s = (op.result or {}).get("structuredContent") or {}
@@ -88,6 +89,7 @@ def dice_from(operations: list[Operation], by: str = "") -> list[dict[str, Any]]
                     "addends": roll_addends(s),
                     "dropped": roll_dropped(s),
                     "by": by,
+                    "by_id": by_id,
                 }
             )
         elif op.tool == "attack":
@@ -155,6 +157,7 @@ def dice_from(operations: list[Operation], by: str = "") -> list[dict[str, Any]]
                     "total": s.get("roll"),
                     "result": s.get("result"),
                     "by": by,
+                    "by_id": by_id,
                 }
             )
         elif "total" in s and "dc" in s:
@@ -335,7 +338,7 @@ def turn_publish(
         data = {
             "job_id": str(job.pk),
             "trigger_message_id": str(job.trigger_message_id),
-            "dice": dice_from(operations, by=job.requester.label),
+            "dice": dice_from(operations, by=job.requester.label, by_id=str(job.requester_id)),
             "artifacts": artifacts,
             "authority_revision": campaign.authority_revision,
         }
