@@ -97,6 +97,26 @@ def test_an_attack_on_your_turn_suggests_end_turn_hit_or_miss(hit):
     assert output.suggestions == ("end turn",)
 
 
+@pytest.mark.parametrize("other_goblin", ["unhurt", "dead"])
+def test_the_blow_that_fells_the_last_foe_says_the_fight_can_end(other_goblin):
+    result = {
+        "attack": "Longsword", "hit": True, "critical": False,
+        "to_hit": {"total": 15, "natural": 12},
+        "damage": {"total": 7, "damage_type": "slashing", "effect": {"dead": True}},
+    }  # fmt: skip
+    fallen = _combatant("mon-3", "Goblin 2", "monster")
+    fallen["character"]["status"] = other_goblin
+    combat = {
+        "current": "pc-1",
+        "order": [_combatant("pc-1", "Ilsa", "pc"), _combatant("mon-2", "Goblin", "monster"),
+                  fallen],
+    }  # fmt: skip
+    stub = _Stub({"combat_status": {"combat": combat}, "attack": result})
+    output = ScriptedAgent().run_turn(_stub_turn("attack mon-2"), stub)
+    last = "No foe is left standing: the GM can say “end combat”."
+    assert (output.messages[-1].text == last) is (other_goblin == "dead")
+
+
 def test_forgiving_phrasing_maps_to_the_grammar(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     swing = table.run(player, "I swing my sword at the goblin!", job_id="swing")

@@ -497,6 +497,15 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
             % {"target": target.name, "current": hp["current"], "max": hp["max"]},
             audience="gm",
         )
+    foes_left = [e for e in roster if e.kind == "monster" and e.alive and e.id != target.id]
+    if (
+        s.turn.phase == "combat"
+        and effect.get("dead")
+        and target.kind == "monster"
+        and not foes_left
+    ):
+        # Combat goes on until the GM ends it: the table is told it can.
+        s.say(_("No foe is left standing: the GM can say “end combat”."))
 
 
 def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
