@@ -656,7 +656,7 @@ function diceBreakdown(roll) {
 function roller(roll) {
   // Who made a roll that names nobody itself: "Nia", or "Nia (you)" on her own page.
   if (!roll.by) return "";
-  return roll.by_id && roll.by_id === viewer ? `${roll.by} (${t.you})` : roll.by;
+  return roll.by_id && roll.by_id === viewer ? `${roll.by} (${t.you_roller})` : roll.by;
 }
 
 function diceItem(roll) {

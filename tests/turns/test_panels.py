@@ -117,3 +117,21 @@ def test_the_card_asked_for_is_the_one_served_even_with_its_sheet_private(dnd_ro
     assert panel["character"] == {
         "id": brann.character_id, "name": "Brann", "sheet_private": True,
     }  # fmt: skip
+
+
+def test_the_panel_strings_name_each_key_once():
+    """The page's strings are one JSON object: a key written twice silently replaces the first
+    (a lowercase "you" once turned the jobs list's "You:" into "you:")."""
+    import json
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    source = (Path(settings.BASE_DIR) / "templates/turns/panels.html").read_text()
+    block = source.split('<script id="turn-strings" type="application/json">', 1)[1]
+    block = block.split("</script>", 1)[0]
+    keys = re.findall(r'^\s*"([a-z_]+)":', block, re.MULTILINE)
+    assert len(keys) > 20
+    pairs = json.loads(re.sub(r"\{%.*?%\}", "", block), object_pairs_hook=lambda p: p)
+    assert sorted(k for k, _v in pairs) == sorted(set(keys))
