@@ -214,8 +214,10 @@ def room_message_post(
     audience: str = Message.Audience.PUBLIC,
     recipient_ids: Iterable = (),
     savepoint: bool = True,
+    data: dict | None = None,
 ) -> tuple[Message, bool]:
-    """Post a member's message; returns (message, created). A repeat client_message_id returns
+    """Post a member's message (with `data` for the page, such as the character an action is
+    made as); returns (message, created). A repeat client_message_id returns
     the first message. Raises PermissionDenied (observer, narration or a non-public audience by a
     player), ValidationFailed (body, mode, audience, recipients) or Conflict (archived campaign,
     client id reused for different content). With `savepoint=False` (inside a caller's
@@ -281,6 +283,7 @@ def room_message_post(
                 body=text,
                 audience=audience,
                 client_message_id=cmid,
+                data=data or {},
             )
     except IntegrityError:
         if not savepoint:

@@ -82,6 +82,7 @@ def room_page(request, campaign_id):
                 "gm": _("GM only"),
                 "private": _("private"),
                 "you": _("you"),
+                "actedAs": _("as %(name)s"),  # the character an action is made as
                 "system": _("Room"),
                 "nobody": _("Nobody else is here."),
                 "noOthers": _("No other members to address yet."),

@@ -510,6 +510,11 @@ def test_act_as_moves_off_a_dead_character_outside_a_fight_too(
         expect(player.locator("#composer-character")).to_have_value(ids["Kara"])
         expect(player.locator('#turn-character [data-field="name"]')).to_have_text("Kara")
         expect(player.locator("#turn-character [data-fallen]")).to_be_hidden()
+        # The room reads which of her characters acts.
+        _say(player, "roll 1d20", mode="action")
+        _settle(campaign, 1)
+        action = player.locator("#timeline li.entry--action").last
+        expect(action.locator(".badge--character")).to_have_text("as Kara")
         # Picked on purpose, the dead one stays (and says so).
         player.locator("#composer-character").select_option(ids["Ilsa"])
         expect(player.locator("#turn-character [data-fallen]")).to_have_text(

@@ -504,7 +504,13 @@ def test_a_player_with_two_characters_is_asked_which_acts(dnd_room, turn_urls, c
         HTTP_IDEMPOTENCY_KEY="api-act-as-pip",
     )
     assert response.status_code == 202, response.content
-    assert RoomTurnJob.objects.get(pk=response.json()["id"]).character_id == second.character_id
+    job = RoomTurnJob.objects.get(pk=response.json()["id"])
+    assert job.character_id == second.character_id
+    # The room reads which of the player's characters acts.
+    assert job.trigger_message.data == {
+        "character_id": second.character_id,
+        "character_name": "Pip",
+    }
 
 
 def test_an_archived_room_says_so_before_any_revision_and_errors_say_what_to_do(

@@ -193,7 +193,8 @@ def turn_action_submit(
     user = membership.user
     # A repeated key is rare, so the unique constraints detect it rather than a lookup on every
     # submit; a replay answers with the first job whatever would refuse a new submit now.
-    if character_id and not _controls(membership, character_id):
+    acting = _controlled_name(membership, character_id) if character_id else None
+    if character_id and acting is None:
         if (replay := _replay(membership, idempotency_key, request_hash)) is not None:
             return replay, False
         raise ValidationFailed(
@@ -250,6 +251,8 @@ def turn_action_submit(
                 audience=audience,
                 client_message_id=_action_client_id(idempotency_key),
                 savepoint=False,
+                # Which of the player's characters acts, for the room to read.
+                data={"character_id": character_id, "character_name": acting} if acting else None,
             )
             reservation = _reserve_turn(user, job_id)
             job = RoomTurnJob(
@@ -285,14 +288,20 @@ def turn_action_submit(
     return job, True
 
 
-def _controls(membership, character_id: str) -> bool:
-    return ActorBinding.objects.filter(
-        campaign_id=membership.campaign_id,
-        user_id=membership.user_id,
-        character_id=character_id,
-        status=ActorBinding.Status.ACTIVE,
-        can_control=True,
-    ).exists()
+def _controlled_name(membership, character_id: str) -> str | None:
+    """The name of the character if the member controls it, else None."""
+    name = (
+        ActorBinding.objects.filter(
+            campaign_id=membership.campaign_id,
+            user_id=membership.user_id,
+            character_id=character_id,
+            status=ActorBinding.Status.ACTIVE,
+            can_control=True,
+        )
+        .values_list("character_name", flat=True)
+        .first()
+    )
+    return None if name is None else name or character_id
 
 
 def _replay(membership, idempotency_key: str, request_hash: str) -> RoomTurnJob | None:
