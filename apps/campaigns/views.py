@@ -135,7 +135,7 @@ def campaign_detail(request, campaign_id):
             "system_available": _system_available(campaign.system_id),
             "members": selectors.campaign_members(campaign=campaign),
             "my_bindings": selectors.bindings_for(campaign=campaign, user=request.user),
-            "played_before": ", ".join(selectors.characters_played_before(membership=membership)),
+            "played_before": selectors.characters_played_before(membership=membership),
             "can_create_character": membership.role != CampaignMembership.Role.OBSERVER
             and campaign.status == campaign.Status.ACTIVE,
             "character_creation_open": _creation_open(campaign, membership.role),

@@ -54,7 +54,7 @@ def room_page(request, campaign_id):
             "character_creation_open": _creation_open(campaign, membership.role),
             "members": members,
             "others": [m for m in members if m["id"] != str(request.user.id)],
-            "played_before": ", ".join(characters_played_before(membership=membership)),
+            "played_before": characters_played_before(membership=membership),
             # The characters this viewer plays: with two or more, the composer asks which acts.
             "my_characters": sorted(
                 (b for b in bindings_for(campaign=campaign, user=request.user) if b.can_control),
