@@ -100,8 +100,6 @@ TRANSIENT_RECOVERY = str(_("The turn will be retried automatically."))
 INTERNAL_RECOVERY = str(_("Report this to the operators; the turn was stopped."))
 
 
-ERROR_CODE_LENGTH = 80  # RoomTurnJob.error_code
-
 TRANSIENT_FAULTS = (
     TimeoutError,
     ConnectionError,
@@ -115,10 +113,13 @@ TRANSIENT_FAULTS = (
 def classify_error(exc: BaseException) -> ErrorClassification:
     """The stable code, retryability and recovery hint the worker stores for a failure."""
     if isinstance(exc, ApplicationError):
+        from apps.turns.models import RoomTurnJob
+
         # A domain's own code passes through: one longer than the job's column (a server off
         # the contract) is cut rather than failing every write of it.
+        length = RoomTurnJob._meta.get_field("error_code").max_length
         return ErrorClassification(
-            exc.code[:ERROR_CODE_LENGTH], bool(exc.retryable), str(exc.recovery), exc.message
+            exc.code[:length], bool(exc.retryable), str(exc.recovery), exc.message
         )
     if isinstance(exc, TRANSIENT_FAULTS):
         # Network faults outside the domain client (which classifies its own), a database
