@@ -107,32 +107,47 @@ def wsgi_over_asgi(django_wsgi):
     return WholeRequestFirst(WSGIMiddleware(django_wsgi, workers=settings.WEB_HTTP_THREADS))
 
 
-DEFAULT_PORTS = {"http": 80, "https": 443}
+def socket_scheme(scope, headers: dict[bytes, bytes]) -> str:
+    """The scheme of the page's own origin, as `request.is_secure()` decides it for the HTTP
+    API: the proxy's header when SECURE_PROXY_SSL_HEADER names one and it is sent, else the
+    socket's own ("wss" is TLS)."""
+    from django.conf import settings
+
+    if settings.SECURE_PROXY_SSL_HEADER:
+        meta_name, secure_value = settings.SECURE_PROXY_SSL_HEADER
+        name = meta_name.removeprefix("HTTP_").lower().replace("_", "-").encode("latin1")
+        if name in headers:
+            sent = headers[name].decode("latin1").split(",", 1)[0].strip()
+            return "https" if sent == secure_value else "http"
+    return "https" if scope.get("scheme") in ("wss", "https") else "http"
 
 
-def origin_is_host(origin: str, host: str) -> bool:
-    """Whether a page at `origin` is on `host` (a Host header), port included. A Host with no
-    port matches either default port: TLS may end at a proxy in front of the server."""
-    page, asked = urlparse(origin), urlparse(f"//{host}")
-    if page.scheme not in DEFAULT_PORTS or not page.hostname or not asked.hostname:
-        return False
+def origin_verified(origin: str, good_origin: str) -> bool:
+    """Django's CSRF Origin check: the page's own origin (scheme, host and port as asked), an
+    exact CSRF_TRUSTED_ORIGINS entry, or a subdomain of a wildcard one on its scheme."""
+    from django.conf import settings
+    from django.utils.http import is_same_domain
+
+    if origin == good_origin or origin in settings.CSRF_TRUSTED_ORIGINS:
+        return True
     try:
-        page_port, asked_port = page.port, asked.port
+        page = urlparse(origin)
     except ValueError:
         return False
-    page_port = page_port or DEFAULT_PORTS[page.scheme]
-    if asked_port is None:
-        return page.hostname == asked.hostname and page_port in DEFAULT_PORTS.values()
-    return (page.hostname, page_port) == (asked.hostname, asked_port)
+    return any(
+        is_same_domain(page.netloc, trusted.netloc.lstrip("*"))
+        for trusted in map(urlparse, settings.CSRF_TRUSTED_ORIGINS)
+        if trusted.scheme == page.scheme and trusted.netloc.startswith("*")
+    )
 
 
 class SameOriginSocket:
     """Inside Channels' check (the Origin's host name is in ALLOWED_HOSTS), a socket opens only
-    from the page's own origin (the Host it was asked on, port included) or an exact
-    CSRF_TRUSTED_ORIGINS entry. Host names alone would let a page on another port of an
-    allowed host get the member's room with their cookie; the HTTP API's CSRF check already
-    refuses it. A request without a Host header comes from no browser: only the outer check
-    applies to it."""
+    from a page the HTTP API's CSRF check would let post: its own origin (the scheme and the
+    Host it was asked on, port included) or a CSRF_TRUSTED_ORIGINS one. Host names alone would
+    let a page on another port of an allowed host, or the plain-HTTP page of a TLS site, get
+    the member's room with their cookie. A request without a Host header comes from no
+    browser: only the outer check applies to it."""
 
     def __init__(self, app):
         self.app = app
@@ -145,7 +160,8 @@ class SameOriginSocket:
         host = headers.get(b"host", b"").decode("latin1")
         if settings.USE_X_FORWARDED_HOST and b"x-forwarded-host" in headers:
             host = headers[b"x-forwarded-host"].decode("latin1")  # as Django's get_host()
-        if host and not (origin in settings.CSRF_TRUSTED_ORIGINS or origin_is_host(origin, host)):
+        good_origin = f"{socket_scheme(scope, headers)}://{host}"
+        if host and not origin_verified(origin, good_origin):
             return await WebsocketDenier()(scope, receive, send)
         return await self.app(scope, receive, send)
 

@@ -145,15 +145,19 @@ async def test_session_cookie_authenticates(memory_layer, table, client):
         (b"localhost:8000", b"http://localhost:9999", False),
         (b"localhost", b"http://localhost:8000", False),
         (b"localhost", b"http://localhost", True),
-        (b"localhost", b"https://localhost", True),  # TLS ended by a proxy in front
+        # A page of the plain-HTTP site for a room asked over TLS, as the CSRF check refuses.
+        (b"localhost", b"https://localhost", False),
         (b"localhost:8000", b"https://play.example.test", True),  # CSRF_TRUSTED_ORIGINS
+        (b"localhost:8000", b"https://eu.tables.example.test", True),  # a trusted wildcard
+        (b"localhost:8000", b"http://eu.tables.example.test", False),  # ... on its scheme only
+        (b"localhost:8000", b"https://tables.example.test.evil", False),
     ],
 )
 async def test_a_signed_in_socket_opens_only_from_the_rooms_own_origin(
     memory_layer, table, client, settings, host, origin, opens
 ):
-    settings.ALLOWED_HOSTS = ["localhost", "play.example.test"]
-    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example.test"]
+    settings.ALLOWED_HOSTS = ["localhost", ".example.test", "tables.example.test.evil"]
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.example.test", "https://*.tables.example.test"]
     campaign, owner, _ = table
     cookie = await _signed_in_cookie(client, owner.user)
     comm = WebsocketCommunicator(
@@ -182,6 +186,52 @@ async def test_behind_a_proxy_the_forwarded_host_is_the_rooms_own(
             headers=[(b"host", b"127.0.0.1:9000"), (b"x-forwarded-host", b"localhost:8000"),
                      (b"origin", origin), (b"cookie", cookie.encode())],
         )  # fmt: skip
+        connected, _ = await comm.connect()
+        opened.append(connected)
+        if connected:
+            await comm.disconnect()
+    assert opened == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("forwarded_proto", "origin", "opens"),
+    [
+        (b"https", b"https://localhost", True),
+        (b"https", b"http://localhost", False),
+        (b"http", b"https://localhost", False),
+        (None, b"http://localhost", True),
+    ],
+)
+async def test_behind_a_tls_proxy_the_scheme_is_the_one_it_forwards(
+    memory_layer, table, client, settings, forwarded_proto, origin, opens
+):
+    """TLS ended at a proxy: the page's scheme is compared with the one it says the browser
+    used, as `request.is_secure()` reads it for the HTTP API's CSRF check."""
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    campaign, owner, _ = table
+    cookie = await _signed_in_cookie(client, owner.user)
+    headers = [(b"host", b"localhost"), (b"origin", origin), (b"cookie", cookie.encode())]
+    if forwarded_proto is not None:
+        headers.append((b"x-forwarded-proto", forwarded_proto))
+    comm = WebsocketCommunicator(build_application(None), f"/ws/rooms/{campaign.id}/", headers)
+    connected, _ = await comm.connect()
+    assert connected is opens
+    if connected:
+        await comm.disconnect()
+
+
+async def test_a_socket_asked_over_tls_opens_only_from_a_tls_page(
+    memory_layer, table, client, settings
+):
+    campaign, owner, _ = table
+    cookie = await _signed_in_cookie(client, owner.user)
+    opened = []
+    for origin in (b"https://localhost", b"http://localhost"):
+        comm = WebsocketCommunicator(
+            build_application(None), f"/ws/rooms/{campaign.id}/",
+            [(b"host", b"localhost"), (b"origin", origin), (b"cookie", cookie.encode())],
+        )  # fmt: skip
+        comm.scope["scheme"] = "wss"
         connected, _ = await comm.connect()
         opened.append(connected)
         if connected:
