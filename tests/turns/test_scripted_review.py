@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apps.domains.client import principal_for
+from apps.turns.agents.scripted import ScriptedAgent
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
 
@@ -79,3 +80,37 @@ def test_help_with_an_exclamation_mark_is_asked_for_not_misunderstood(live_domai
     table = make_table("dnd5e", gm, player)
     (text, audience) = table.run(player, "help!", job_id="help").texts[0]
     assert (text.startswith("I did not understand"), audience) == (False, "requester")
+
+
+def test_a_clock_name_keeps_its_own_punctuation(live_domains, gm, player):
+    """A clock called Doom! keeps its "!": only the quotes around a name and the sentence's
+    own stop go."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="phase")
+    sent = []
+    for n, text in enumerate([
+        "create clock Doom! with 4 segments",
+        "Create a clock Doom! with 4 segments!",
+        'create clock "Who knows?!" with 4 segments.',
+        "create clock Last breath... with 4 segments",
+    ]):  # fmt: skip
+        turn = table.context(gm, text, job_id=f"clock-{n}")
+        caller = table.caller(gm, turn)
+
+        def recording(tool, arguments, caller=caller):
+            sent.append((tool, dict(arguments)))
+            return caller(tool, arguments)
+
+        ScriptedAgent().run_turn(turn, recording)
+    assert sent == [
+        ("clock_create", {"name": "Doom!", "segments": 4}),
+        ("clock_create", {"name": "Doom!", "segments": 4}),
+        ("clock_create", {"name": "Who knows?!", "segments": 4}),
+        ("clock_create", {"name": "Last breath...", "segments": 4}),
+    ]
+    story = table.call(gm, "story_get").structured
+    names = ["Doom!", "Doom!", "Who knows?!", "Last breath..."]
+    assert [c["name"] for c in story["clocks"]] == names
+    assert table.run(gm, "advance clock doom!", job_id="advance").texts == [
+        ("Doom!: 1 of 4 segments filled.", "trigger")
+    ]

@@ -45,7 +45,8 @@ narrative
                                  certain]  the likelihood defaults to even
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties); bounded by the
                                          tool's schema, like the segments below
-    create clock <name> with N segments  GM; 2..12 segments
+    create clock <name> with N segments  GM; 2..12 segments; the name keeps its own marks
+                                         ("Doom!"), only quotes around it are dropped
     open scene <title>                   GM; ends the current scene
     open thread <title>                  GM
     resolve thread <title>[: <how>]      GM; by title, title prefix or id
@@ -151,6 +152,12 @@ def _seed(job_id: str) -> int:
 
 def _clean_name(text: str) -> str:
     return ARTICLES.sub("", text.strip().strip("\"'“”.!").strip()).strip()
+
+
+def _given_name(text: str) -> str:
+    """A name given mid-sentence ("create clock Doom! with …"): no sentence stop can follow it
+    there, so its own marks ("Doom!", "Who knows?") are kept; only the quotes around it go."""
+    return ARTICLES.sub("", text.strip().strip("\"'“”").strip()).strip()
 
 
 def _id_key(entity_id: str) -> tuple[str, int, str]:
@@ -1105,7 +1112,7 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
 
 def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_create", what=_("create a clock"), gm_only=True, seen_by_all=True)
-    name = _clean_name(m["name"])
+    name = _given_name(m["name"])
     segments = _integer(m["segments"])
     low, high = s.bounds("clock_create", "segments", (2, 12))
     if segments < low:
