@@ -478,6 +478,8 @@ function olderThan(job, known) {
   return !Number.isNaN(a) && !Number.isNaN(b) && a < b;
 }
 
+const announced = new Map(); // job id -> the statuses the announcer has said for it
+
 function mergeJob(job) {
   if (!job || !job.id) return;
   const before = jobs.get(job.id);
@@ -488,7 +490,12 @@ function mergeJob(job) {
   cancelOutcome(job);
   if (ACTIVE.includes(job.status)) jobs.set(job.id, job);
   else { jobs.delete(job.id); finishedJobs.add(job.id); }
-  if (!finished && (!before || before.status !== job.status)) {
+  // Each status is said once per job: a replayed event, a panel read, a view overtaken by an
+  // older one or a run resumed after waiting would otherwise say "Running" again.
+  const said = announced.get(job.id) || new Set();
+  if (!finished && !said.has(job.status)) {
+    said.add(job.status);
+    announced.set(job.id, said);
     const label = t[job.status] || job.status;
     // "Your action" only for the viewer's own; a GM hears whose action it is.
     const whose = !job.requester_id || ownJob(job) ? t.job_status : format(t.job_status_of, { who: requesterName(job) || t.a_player });

@@ -117,3 +117,61 @@ def test_a_panel_read_from_before_a_turn_began_does_not_end_it(
         _after_a_stale_read(page, served)
         expect(rows).to_have_count(1)
         expect(rows.first).to_have_attribute("data-status", "queued")
+
+
+# Every text the jobs announcer is given, in order (it is emptied first, then filled a tick
+# later, so each announcement is one non-empty change).
+RECORD_ANNOUNCER = """() => {
+  window.said = [];
+  const node = document.getElementById("turn-announce");
+  new MutationObserver(() => { if (node.textContent) window.said.push(node.textContent); })
+    .observe(node, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_screen_reader_hears_each_status_of_a_turn_once(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+    monkeypatch,
+):
+    from django.utils import timezone
+    from playwright.sync_api import expect
+
+    from apps.turns.models import RoomTurnJob
+    from apps.turns.services.jobs import job_announce
+
+    def move(job, **changes):
+        # As the worker writes it: a new view of the job, and its turn.job event.
+        RoomTurnJob.objects.filter(pk=job.pk).update(updated_at=timezone.now(), **changes)
+        job.refresh_from_db()
+        job_announce(job)
+
+    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, _nia):
+        page.evaluate(RECORD_ANNOUNCER)
+        _say(page, "roll 1d20", mode="action")
+        row = page.locator("#turn-jobs li")
+        expect(row).to_have_attribute("data-status", "queued")
+        job = RoomTurnJob.objects.get(campaign=campaign)
+        move(job, status="running", attempt=1)
+        expect(row).to_have_attribute("data-status", "running")
+        job_announce(job)  # the same event again, as a replay delivers it
+        move(job)  # a newer view with the same status (a heartbeat moved updated_at)
+        move(job, status="waiting")
+        expect(row).to_have_attribute("data-status", "waiting")
+        move(job, status="running", attempt=2)  # the wait is over: it runs again
+        expect(row).to_have_attribute("data-status", "running")
+        move(job, status="succeeded", finished_at=timezone.now())
+        expect(row).to_have_count(0)
+        page.wait_for_function("window.said.includes('Your action: Done')")
+        page.wait_for_timeout(500)  # time for a late repeat to be said
+        assert page.evaluate("window.said") == [
+            "Your action: Queued",
+            "Your action: Running",
+            "Your action: Waiting to retry",
+            "Your action: Done",
+        ]
