@@ -30,8 +30,9 @@ def action_quote(text: str) -> str:
 
 def room_turn_uses(*, reservation_ids, user_id) -> dict:
     """Quota's usage page: {reservation id: (text, url)} for room-turn reservations, e.g.
-    "Room turn in <campaign>: “<action>”" linking to the room while the user is still a member. One
-    query, however many reservations."""
+    "Room turn in <campaign>: “<action>”" linking to the room, opened at the action
+    ("#entry-<sequence>", which room.js honours), while the user is still a member. One query,
+    however many reservations."""
     member = CampaignMembership.objects.filter(
         campaign_id=OuterRef("campaign_id"),
         user_id=user_id,
@@ -40,11 +41,15 @@ def room_turn_uses(*, reservation_ids, user_id) -> dict:
     rows = (
         RoomTurnJob.objects.filter(reservation_id__in=list(reservation_ids))
         .annotate(member=Exists(member))
-        .values_list("reservation_id", "campaign_id", "campaign__name", "member", "text")
-    )
+        .values_list(
+            "reservation_id", "campaign_id", "campaign__name", "member", "text",
+            "trigger_message__sequence",
+        )
+    )  # fmt: skip
     uses = {}
-    for reservation_id, campaign_id, name, is_member, text in rows:
-        url = reverse("room", kwargs={"campaign_id": campaign_id}) if is_member else ""
+    for reservation_id, campaign_id, name, is_member, text, sequence in rows:
+        room = reverse("room", kwargs={"campaign_id": campaign_id})
+        url = f"{room}#entry-{sequence}" if is_member else ""
         # The action itself (the requester's own words) tells one turn's charge from another.
         uses[reservation_id] = (
             _("Room turn in %(campaign)s: “%(action)s”")

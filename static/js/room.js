@@ -16,6 +16,13 @@ let lastSeq = 0; // highest sequence rendered (also from POST replies): the read
 // it; a POST reply may be ahead of entries others posted while the socket was down.
 // The page opens on the newest entries (config.startAfter); older ones load on request.
 let resumeAfter = config.startAfter || 0;
+// A link to one entry ("#entry-<sequence>", as the usage page's ledger makes) opens the room
+// there: older than the newest entries, the replay starts a few entries before it instead,
+// and once caught up it is marked and scrolled into view.
+const linked = /^#entry-(\d+)$/.exec(location.hash);
+let target = linked ? Number(linked[1]) : 0;
+const TARGET_CONTEXT = 5; // entries shown above the linked one
+if (target && target <= resumeAfter) resumeAfter = Math.max(0, target - TARGET_CONTEXT - 1);
 let oldestShown = resumeAfter + 1; // "Load earlier" asks for entries before this sequence
 let maxRendered = 0; // highest sequence in the timeline: newer entries append without a scan
 let live = false; // past the first catch-up: replayed suggestions are stale, live ones are not
@@ -151,7 +158,7 @@ const scroller = timeline.closest(".room__timeline");
 // Whether the list follows the newest entry. Only the reader changes it: scrolling up leaves
 // the tail, coming back near the bottom rejoins it. Deciding from each scroll event's position
 // alone failed: entries arriving between our scroll and its event read as "scrolled up".
-let stuck = true;
+let stuck = !target; // a linked entry holds the reader where it is
 const STICK_PX = 48; // this close to the bottom still counts as at the bottom
 let ownTop = -1; // where our last scroll put the list: its scroll event is not the reader's
 let lastTop = 0;
@@ -174,6 +181,25 @@ function followTail() {
     tailFrame = 0;
     if (stuck) toBottom();
   });
+}
+
+function showTarget() {
+  // Once, after the first catch-up: a reconnect's replay leaves the reader where they are.
+  if (!target) return;
+  const li = timeline.querySelector(`li[data-sequence="${target}"]`);
+  target = 0;
+  if (!li) {
+    // Not one this viewer may see (or no such entry): the newest, as any other opening.
+    stuck = true;
+    toBottom();
+    return;
+  }
+  li.classList.add("entry--target");
+  li.setAttribute("aria-current", "true");
+  li.tabIndex = -1; // focused, so a screen reader starts reading there
+  li.scrollIntoView({ block: "center", behavior: "instant" });
+  li.focus({ preventScroll: true });
+  ownTop = lastTop = scroller.scrollTop;
 }
 
 // "New messages": shown while the reader is up in the history and newer entries arrived.
@@ -334,6 +360,7 @@ function connect() {
         reauthTried = false;
         setState("live", t.live);
         flushPending();
+        showTarget();
         break;
       case "presence":
         renderPresence(msg.users);

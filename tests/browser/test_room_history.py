@@ -6,6 +6,8 @@ counter near the limit."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from apps.campaigns.models import CampaignMembership
@@ -510,3 +512,69 @@ def test_the_timeline_opens_at_the_newest_entry_and_follows_bursts_unless_the_re
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_usage_ledger_link_opens_the_room_at_that_turn(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from django.utils import timezone
+    from playwright.sync_api import expect
+
+    from apps.quota import services as quota
+    from apps.quota.models import QuotaGrant
+    from apps.rooms.services import room_message_post
+    from apps.turns.models import RoomTurnJob
+
+    campaign, gm_m, player_m = _gm_and_player(make_user)
+    # Pat's action is entry 20 of 250: older than the 200 the room opens on.
+    for seq in range(1, 251):
+        action = seq == 20
+        room_message_post(
+            membership=player_m if action else (gm_m, player_m)[seq % 2],
+            body="I open the door" if action else f"Message {seq}",
+            mode="action" if action else "chat", client_message_id=f"seed-{seq}",
+        )  # fmt: skip
+    door = campaign.room.messages.get(sequence=20)
+    assert door.body == "I open the door"
+    # The turn it started was charged to Pat, as turn_action_submit and the run settle it.
+    account = quota.quota_account_for(user=player_m.user)
+    quota.quota_grant(account=account, amount=10, source=QuotaGrant.Source.SYSTEM)
+    job_id = uuid.uuid4()
+    reservation = quota.quota_reserve(
+        user=player_m.user, amount=3, key=f"room_turn:{job_id}",
+        owner_type="room_turn", owner_id=str(job_id),
+    )  # fmt: skip
+    RoomTurnJob.objects.create(
+        id=job_id, campaign=campaign, requester=player_m.user, trigger_message=door,
+        idempotency_key=str(job_id), request_hash="0" * 64, text=door.body,
+        available_at=timezone.now(), reservation=reservation,
+    )  # fmt: skip
+    quota.quota_settle(reservation=reservation, actual=2)
+
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = _sign_in(context, asgi_server, "player@example.test")
+        page.goto(f"{asgi_server}/usage/")
+        link = page.locator("#usage-ledger a")
+        expect(link).to_have_attribute("href", f"/campaigns/{campaign.id}/room/#entry-20")
+        link.click()
+        expect(page.locator("#room")).to_have_attribute("data-state", "live")
+        # The room opens a few entries before it, through to the newest, with it marked and
+        # in view; "Load earlier" still pages back from there.
+        assert _sequences(page) == list(range(15, 251))
+        target = page.locator("#timeline li.entry--target")
+        expect(target).to_have_count(1)
+        expect(target).to_have_attribute("data-sequence", "20")
+        expect(target.locator(".entry__body")).to_have_text("I open the door")
+        expect(target).to_have_attribute("aria-current", "true")
+        expect(target).to_be_in_viewport()
+        expect(page.locator("#timeline-earlier")).to_be_visible()
+        # Scrolling of the page's own (the replay, new entries) does not carry it away.
+        _steady(page, f"() => {SCROLLER}.scrollTop")
+        expect(target).to_be_in_viewport()
+    finally:
+        context.close()

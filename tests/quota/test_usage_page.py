@@ -133,7 +133,14 @@ def test_ledger_shows_what_each_charge_was_for_and_a_running_balance(client, use
         ("charge", "Other usage", None, "−1", "23"),
         ("charge", "Room turn in Tomb of Annihilation: “I open the door”", None, "−4", "24"),
         ("grant", "Sorry for the outage", None, "+10", "28"),
-        ("charge", "Room turn in The Sunless Citadel: “I open the door”", room, "−2", "18"),
+        # Each turn's link opens the room at its action (room.js honours #entry-<sequence>).
+        (
+            "charge",
+            "Room turn in The Sunless Citadel: “I open the door”",
+            f"{room}#entry-2",
+            "−2",
+            "18",
+        ),
         ("grant", "system", None, "+20", "20"),
     ]
     # The stored balance_after is what was available, less whatever was held at the time.
@@ -148,7 +155,7 @@ def test_ledger_shows_what_each_charge_was_for_and_a_running_balance(client, use
     assert [row[0] for row in reservations] == [
         (
             f"Room turn in The Sunless Citadel: “I open the door” {history['held'].key[:23]}…",
-            room,
+            f"{room}#entry-1",
         )
     ]
 
