@@ -114,3 +114,40 @@ def test_a_clock_name_keeps_its_own_punctuation(live_domains, gm, player):
     assert table.run(gm, "advance clock doom!", job_id="advance").texts == [
         ("Doom!: 1 of 4 segments filled.", "trigger")
     ]
+
+
+def _spawned(run):
+    return [
+        (o.structured["character"]["id"], o.structured["character"]["name"])
+        for o in run.caller.outcomes
+        if o.tool == "monster_spawn"
+    ]
+
+
+def test_a_new_fight_numbers_its_monsters_from_those_still_standing(live_domains, gm, player):
+    """Once the goblins of a fight are dead, the next fight's goblin is "Goblin" again, not
+    "Goblin 3": only a living creature keeps a name from being given."""
+    table, _start = dnd_table_in_combat(gm, player)  # Goblin (mon-2), Goblin 2 (mon-3)
+
+    def kill(*ids):
+        for monster in ids:
+            table.call(gm, "damage_apply", target_id=monster, amount=50,
+                       expected_revision=table.revision(), idempotency_key=monster)  # fmt: skip
+
+    kill("mon-2", "mon-3")
+    table.run(gm, "end combat", job_id="end-1")
+    fresh = table.run(gm, "start combat with goblin", job_id="fight-2")
+    assert _spawned(fresh) == [("mon-4", "Goblin")]
+    assert fresh.texts[0] == ("Weapons are drawn. Initiative: Goblin (16), Ilsa (5).", "trigger")
+    table.run(gm, "end combat", job_id="end-2")
+    # "the goblin" is the one standing, not its dead namesake (the id tells them apart).
+    run = table.run(player, "look at the goblin", job_id="look")
+    assert run.texts[0][0] in ("Ilsa studies the Goblin (mon-4): unhurt.",
+                               "Ilsa looks the Goblin (mon-4) over: unhurt.")  # fmt: skip
+    # A goblin still standing keeps its name: the new ones take the lowest free ones.
+    two = table.run(gm, "start combat with 2 new goblins", job_id="fight-3")
+    assert _spawned(two) == [("mon-5", "Goblin 2"), ("mon-6", "Goblin 3")]
+    kill("mon-4", "mon-6")
+    table.run(gm, "end combat", job_id="end-3")
+    again = table.run(gm, "start combat with 2 new goblins", job_id="fight-4")
+    assert _spawned(again) == [("mon-7", "Goblin"), ("mon-8", "Goblin 3")]

@@ -32,7 +32,9 @@ dnd5e
     end turn                             end the current combat turn
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
                                          named monsters (reusing living ones already present,
-                                         which it names; "a new goblin" is always spawned)
+                                         which it names; "a new goblin" is always spawned,
+                                         named past the living only: "Goblin" once the
+                                         goblins of earlier fights are dead)
                                          and starts combat with every living party character
                                          and those monsters (all living monsters if none named)
     end combat                           GM: end combat and return to play
@@ -875,6 +877,30 @@ def _monster_requests(s: Session, text: str) -> list[tuple[str, int, bool]]:
     return [(key, count, fresh) for (key, fresh), count in sorted(requests.items())]
 
 
+def _spawn_name(s: Session, key: str, known: list[Entity]) -> str | None:
+    """A new monster's name: its kind's ("Goblin"), numbered past the names of creatures still
+    standing only ("Goblin 2"). The server numbers past every creature it keeps, the dead of
+    earlier fights too. None (the server's choice) when the tool takes no name, or no creature
+    of the kind tells the kind's name as the server spells it."""
+    if s.parameter("monster_spawn", "name") is None:
+        return None
+    kind = key.replace("_", " ")
+    bases = [
+        base
+        for e in known
+        if e.kind == "monster" and e.monster_key == key
+        and (base := re.sub(r" \d+$", "", e.name)).lower() == kind
+    ]  # fmt: skip
+    if not bases:
+        return None
+    taken = {e.name for e in known if e.alive or e.kind != "monster"}
+    name, n = bases[0], 1
+    while name in taken:
+        n += 1
+        name = f"{bases[0]} {n}"
+    return name
+
+
 def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     if s.turn.phase == "combat":
         # Only the GM can end it: a player is told so, not to say "end combat".
@@ -903,7 +929,10 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
             chosen += reuse
             reused += reuse
             for _n in range(count - len(reuse)):
-                spawned = s.call("monster_spawn", monster_key=key)["character"]
+                arguments = {"monster_key": key}
+                if name := _spawn_name(s, key, pcs + monsters + chosen):
+                    arguments["name"] = name
+                spawned = s.call("monster_spawn", **arguments)["character"]
                 chosen.append(_entity(spawned))
     else:
         chosen = living
