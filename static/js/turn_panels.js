@@ -478,7 +478,7 @@ function olderThan(job, known) {
   return !Number.isNaN(a) && !Number.isNaN(b) && a < b;
 }
 
-const announced = new Map(); // job id -> the statuses the announcer has said for it
+const announced = new Map(); // job id -> the status:attempt pairs the announcer has said
 
 function mergeJob(job) {
   if (!job || !job.id) return;
@@ -490,11 +490,12 @@ function mergeJob(job) {
   cancelOutcome(job);
   if (ACTIVE.includes(job.status)) jobs.set(job.id, job);
   else { jobs.delete(job.id); finishedJobs.add(job.id); }
-  // Each status is said once per job: a replayed event, a panel read, a view overtaken by an
-  // older one or a run resumed after waiting would otherwise say "Running" again.
+  // Each status is said once per attempt of a job: a replayed event, a panel read or a view
+  // overtaken by an older one would otherwise say "Running" again; a new attempt is news.
   const said = announced.get(job.id) || new Set();
-  if (!finished && !said.has(job.status)) {
-    said.add(job.status);
+  const heard = `${job.status}:${job.attempt || 0}`;
+  if (!finished && !said.has(heard)) {
+    said.add(heard);
     announced.set(job.id, said);
     const label = t[job.status] || job.status;
     // "Your action" only for the viewer's own; a GM hears whose action it is.

@@ -131,7 +131,7 @@ RECORD_ANNOUNCER = """() => {
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_screen_reader_hears_each_status_of_a_turn_once(
+def test_a_screen_reader_hears_each_status_of_an_attempt_once(
     browser,
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
@@ -163,7 +163,10 @@ def test_a_screen_reader_hears_each_status_of_a_turn_once(
         move(job)  # a newer view with the same status (a heartbeat moved updated_at)
         move(job, status="waiting")
         expect(row).to_have_attribute("data-status", "waiting")
-        move(job, status="running", attempt=2)  # the wait is over: it runs again
+        move(job, status="running")  # the same attempt goes on (its publication waited)
+        expect(row).to_have_attribute("data-status", "running")
+        move(job, status="waiting")
+        move(job, status="running", attempt=2)  # a new attempt: news
         expect(row).to_have_attribute("data-status", "running")
         move(job, status="succeeded", finished_at=timezone.now())
         expect(row).to_have_count(0)
@@ -173,5 +176,6 @@ def test_a_screen_reader_hears_each_status_of_a_turn_once(
             "Your action: Queued",
             "Your action: Running",
             "Your action: Waiting to retry",
+            "Your action: Running",
             "Your action: Done",
         ]
