@@ -74,36 +74,18 @@ def idempotency_key_conflict(key: str) -> IdempotencyConflict:
     )
 
 
-def idempotency_key_claim(*, user, scope: str, key: str, marker: str) -> bool:
-    """Hold `key` in `scope` for requests whose result is kept elsewhere (e.g. a job), so that
-    no request of `idempotent_response` in that scope takes it, also when both arrive at once:
-    the unique row decides. `marker` (64 characters) stands for the request hash. Returns
-    whether this call created the hold; raises IdempotencyConflict when another request holds
-    the key."""
-    for _attempt in range(2):
-        try:
-            with transaction.atomic():
-                IdempotencyRecord.objects.create(
-                    user=user, scope=scope, key=key, request_hash=marker
-                )
-            return True
-        except IntegrityError:
-            held = (
-                IdempotencyRecord.objects.filter(user=user, scope=scope, key=key)
-                .values_list("request_hash", flat=True)
-                .first()
-            )
-            if held == marker:
-                return False
-            if held is not None:
-                raise idempotency_key_conflict(key) from None
-            # A failed attempt deleted its row in between: claim again.
-    raise idempotency_key_conflict(key)
+def idempotency_key_hold(*, user, scope: str, key: str, marker: str) -> IdempotencyRecord:
+    """An unsaved hold on `key` in `scope` for a request whose result is kept elsewhere (e.g. a
+    job), for the caller to insert in the transaction that writes that result: the unique
+    (user, scope, key) then gives the key to one request of the scope, `idempotent_response`'s
+    included, also when both arrive at once (the later insert raises IntegrityError). `marker`
+    (64 characters) stands for the request hash, so no stored response's request matches it."""
+    return IdempotencyRecord(user=user, scope=scope, key=key, request_hash=marker)
 
 
-def idempotency_key_release(*, user, scope: str, key: str, marker: str) -> None:
-    """Give up a hold taken by `idempotency_key_claim` (its request failed)."""
-    IdempotencyRecord.objects.filter(user=user, scope=scope, key=key, request_hash=marker).delete()
+def idempotency_key_held(*, user, scope: str, key: str) -> bool:
+    """Whether a request of `scope` took `key` (a stored response, or a hold)."""
+    return IdempotencyRecord.objects.filter(user=user, scope=scope, key=key).exists()
 
 
 def idempotent_response(

@@ -5,13 +5,13 @@ database covers any wake-up that never arrives)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Model
 from django.utils import timezone
 
 from apps.core.errors import ValidationFailed
@@ -81,18 +81,30 @@ def outbox_emit(
     return event
 
 
-def outbox_emit_with(row, announce: Callable[[], dict[str, Any]]) -> OutboxEvent:
-    """Insert `row` (a new model instance) and the outbox row announcing it, in one statement on
-    PostgreSQL (two elsewhere), inside the caller's transaction; published after commit.
-    `announce()` returns `outbox_emit`'s arguments; it runs once the row's own values (its
-    auto_now timestamps) are set, so the announcement shows what was stored."""
+def outbox_emit_with(
+    row, announce: Callable[[], dict[str, Any]], *, along: Sequence[Model] = ()
+) -> OutboxEvent:
+    """Insert `row` (a new model instance), the new instances `along` it and the outbox row
+    announcing it, in one statement on PostgreSQL (one each elsewhere), inside the caller's
+    transaction; published after commit. `announce()` returns `outbox_emit`'s arguments; it
+    runs once the row's own values (its auto_now timestamps) are set, so the announcement shows
+    what was stored. Raises IntegrityError when one of them breaks a constraint."""
     if connection.vendor != "postgresql":
+        for other in along:
+            other.save(force_insert=True)
         row.save(force_insert=True)
         return outbox_emit(**announce())
-    row_sql, params = insert_sql(type(row), [row])
+    ctes, params = [], []
+    for n, other in enumerate(along):
+        other_sql, other_params = insert_sql(type(other), [other])
+        ctes.append(f"along_{n} AS ({other_sql}), ")
+        params += other_params
+    row_sql, row_params = insert_sql(type(row), [row])
     event = outbox_event_new(**announce())
-    outbox_emit_after(f"WITH written AS ({row_sql} RETURNING 1)", params, event)
-    mark_saved(row)
+    outbox_emit_after(
+        f"WITH {''.join(ctes)}written AS ({row_sql} RETURNING 1)", params + row_params, event
+    )
+    mark_saved(row, *along)
     return event
 
 

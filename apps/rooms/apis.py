@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -14,10 +12,8 @@ from apps.campaigns.selectors import membership_for
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import (
     HEADER,
-    idempotency_key_claim,
     idempotency_key_conflict,
     idempotency_key_from,
-    idempotency_key_release,
     idempotent_response,
 )
 from apps.core.schema import idempotency_parameters
@@ -25,7 +21,13 @@ from apps.core.throttling import WRITE_LIMITED
 from apps.turns.apis import JobOutput, action_submitted
 from apps.turns.selectors import turn_key_used
 
-from .models import MAX_BODY_LENGTH, MAX_PRIVATE_RECIPIENTS, RESERVED_CLIENT_ID_PREFIXES, Message
+from .models import (
+    MAX_BODY_LENGTH,
+    MAX_PRIVATE_RECIPIENTS,
+    POST_SCOPE,
+    RESERVED_CLIENT_ID_PREFIXES,
+    Message,
+)
 from .selectors import (
     DEFAULT_PAGE,
     MAX_PAGE,
@@ -35,11 +37,6 @@ from .selectors import (
 )
 from .selectors import serialize_entry as _serialize
 from .services import room_mark_read, room_message_post
-
-POST_SCOPE = "rooms.message_post"
-# An action's hold on its key among the chat messages' stored responses (its result is its
-# job): a chat request with that key finds the row and is refused, at once or later.
-ACTION_CLAIM = hashlib.sha256(b"rooms.message_post:action").hexdigest()
 
 
 def _membership_or_404(request, campaign_id):
@@ -184,23 +181,12 @@ class RoomMessagesApi(APIView):
         payload.is_valid(raise_exception=True)
         data = payload.validated_data
         key = idempotency_key_from(request)
-        # Chat and actions keep their results apart (stored response, job), so an action
-        # holds its key among the chat responses (one row: two requests at once cannot both
-        # take it) and chat checks the jobs: one key is one request on this endpoint,
-        # whichever mode came first.
+        # Chat and actions keep their results apart (stored response, job); an action's job
+        # is written with a hold on its key among the chat responses (POST_SCOPE), so one key
+        # is one request here and on room/actions, whichever came first.
         if data["mode"] == Message.Mode.ACTION:
-            claimed = idempotency_key_claim(
-                user=request.user, scope=POST_SCOPE, key=key, marker=ACTION_CLAIM
-            )
-            try:
-                return _action_post(request, membership, data, key)
-            except Exception:
-                # Refused with no job made: the key is free again, as after a failed chat.
-                if claimed and not turn_key_used(user=request.user, idempotency_key=key):
-                    idempotency_key_release(
-                        user=request.user, scope=POST_SCOPE, key=key, marker=ACTION_CLAIM
-                    )
-                raise
+            return _action_post(request, membership, data, key)
+        # A job from before actions held their key has no hold: its key is looked up.
         if turn_key_used(user=request.user, idempotency_key=key):
             raise idempotency_key_conflict(key)
         # The client message id defaults to the Idempotency-Key: one id for both layers.

@@ -1,3 +1,5 @@
+import hashlib
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -10,6 +12,12 @@ MAX_BODY_LENGTH = 4000
 # An action's message takes its client id from the job's key under these prefixes; a chat
 # message may not claim one, so a chat id never blocks a later action key.
 RESERVED_CLIENT_ID_PREFIXES = ("turn:", "turn#")
+# The room's two posting endpoints (messages and actions) share one Idempotency-Key space per
+# user: a chat's stored response and an action's hold are rows of this scope, whose unique
+# (user, scope, key) gives a key to one request whichever endpoint came first.
+POST_SCOPE = "rooms.message_post"
+# An action's hold (its result is its job) in place of a request hash, matching no chat's.
+ACTION_KEY_HOLD = hashlib.sha256(b"rooms.message_post:action").hexdigest()
 
 
 class Room(BaseModel):

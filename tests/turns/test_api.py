@@ -357,6 +357,69 @@ def test_one_key_is_one_request_when_chat_and_action_arrive_at_once(
     assert (RoomTurnJob.objects.count(), Message.objects.filter(body="hello").count()) == (1, 1)
 
 
+def test_one_key_is_one_request_across_the_rooms_two_posting_endpoints(dnd_room, turn_urls):
+    # A chat on room/messages and an action on room/actions share the user's keys: a key is
+    # refused for the other request whichever endpoint took it first, and nothing is written.
+    room = dnd_room
+    messages = f"/api/campaigns/{room.campaign.id}/room/messages"
+    actions = f"/api/campaigns/{room.campaign.id}/room/actions"
+    client = client_for(room.player)
+    chat = client.post(messages, {"body": "hello"}, format="json",
+                       HTTP_IDEMPOTENCY_KEY="api-two-ends-1")  # fmt: skip
+    before = (Message.objects.count(), Reservation.objects.count(), OutboxEvent.objects.count())
+    act = client.post(actions, {"body": "roll 1d6"}, format="json",
+                      HTTP_IDEMPOTENCY_KEY="api-two-ends-1")  # fmt: skip
+    assert (chat.status_code, act.status_code, act.json()["error"]) == (201, 409, {
+        "code": "idempotency_conflict",
+        "message": "This Idempotency-Key was already used for a different request.",
+        "retryable": False,
+        "recovery": "Use a new Idempotency-Key for a different request.",
+        "details": {"key": "api-two-ends-1"},
+    })  # fmt: skip
+    assert RoomTurnJob.objects.count() == 0
+    assert (
+        Message.objects.count(), Reservation.objects.count(), OutboxEvent.objects.count()
+    ) == before  # fmt: skip
+    chat_again = client.post(messages, {"body": "hello"}, format="json",
+                             HTTP_IDEMPOTENCY_KEY="api-two-ends-1")  # fmt: skip
+    # The original response, as stored.
+    assert (chat_again.status_code, chat_again["Idempotent-Replay"], chat_again.json()) == (
+        201, "true", chat.json()
+    )  # fmt: skip
+
+    act = client.post(actions, {"body": "roll 1d6"}, format="json",
+                      HTTP_IDEMPOTENCY_KEY="api-two-ends-2")  # fmt: skip
+    chat = client.post(messages, {"body": "hi"}, format="json",
+                       HTTP_IDEMPOTENCY_KEY="api-two-ends-2")  # fmt: skip
+    assert (act.status_code, chat.status_code, chat.json()["error"]["code"]) == (
+        202, 409, "idempotency_conflict"
+    )  # fmt: skip
+    act_again = client.post(actions, {"body": "roll 1d6"}, format="json",
+                            HTTP_IDEMPOTENCY_KEY="api-two-ends-2")  # fmt: skip
+    assert (act_again.status_code, act_again["Idempotent-Replay"], act_again.json()) == (
+        200, "true", act.json()
+    )  # fmt: skip
+    assert (RoomTurnJob.objects.count(), Message.objects.filter(body="hi").count()) == (1, 0)
+
+
+def test_one_key_is_one_request_when_a_chat_and_a_room_action_arrive_at_once(
+    dnd_room, turn_urls, monkeypatch
+):
+    # The chat's look for a job with its key ran before the action on room/actions committed:
+    # the key must still go to the action only.
+    monkeypatch.setattr("apps.rooms.apis.turn_key_used", lambda **kwargs: False)
+    room = dnd_room
+    client = client_for(room.player)
+    act = client.post(f"/api/campaigns/{room.campaign.id}/room/actions", {"body": "roll 1d6"},
+                      format="json", HTTP_IDEMPOTENCY_KEY="api-at-once-actions")  # fmt: skip
+    chat = client.post(f"/api/campaigns/{room.campaign.id}/room/messages", {"body": "hello"},
+                       format="json", HTTP_IDEMPOTENCY_KEY="api-at-once-actions")  # fmt: skip
+    assert (act.status_code, chat.status_code, chat.json()["error"]["code"]) == (
+        202, 409, "idempotency_conflict"
+    )  # fmt: skip
+    assert (RoomTurnJob.objects.count(), Message.objects.filter(body="hello").count()) == (1, 0)
+
+
 def test_a_refused_action_leaves_its_key_free_on_the_messages_endpoint(dnd_room, turn_urls):
     room = dnd_room
     url = f"/api/campaigns/{room.campaign.id}/room/messages"

@@ -1459,11 +1459,12 @@ def test_hot_path_exact_query_counts(
 
 # Submit (its transaction is a savepoint in the test's): room counter, message and its outbox row
 # (one statement on PostgreSQL, three elsewhere), the reservation (PostgreSQL: one statement;
-# SQLite: select, savepoint, insert, update, release), the job and its turn.job outbox row (one
-# statement on PostgreSQL). A repeated key is found by the unique constraints, not by a lookup
-# first, and rolls the whole submit back without a savepoint of its own.
+# SQLite: select, savepoint, insert, update, release), the job, its key's hold among the room's
+# chat keys and its turn.job outbox row (one statement on PostgreSQL). A repeated key is found by
+# the unique constraints, not by a lookup first, and rolls the whole submit back without a
+# savepoint of its own.
 SUBMIT_QUERIES_PG = 5
-SUBMIT_QUERIES_SQLITE = 13
+SUBMIT_QUERIES_SQLITE = 14
 # Run: claim (job with requester, campaign lock with role and bound character, running count,
 # claim UPDATE with the facade, outbox row), cancel check, dispatched journal row, cancel check,
 # returned journal row, agent output; publish (campaign, job lock, receipt with the phase,

@@ -30,6 +30,11 @@ from apps.core.errors import (
     QuotaExceeded,
     ValidationFailed,
 )
+from apps.core.idempotency import (
+    idempotency_key_conflict,
+    idempotency_key_held,
+    idempotency_key_hold,
+)
 from apps.core.sql import db_value, model_from_row
 from apps.domains.registry import get_plugin
 from apps.projections.services import (
@@ -40,7 +45,7 @@ from apps.projections.services import (
 )
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
-from apps.rooms.models import MAX_BODY_LENGTH, Message
+from apps.rooms.models import ACTION_KEY_HOLD, MAX_BODY_LENGTH, POST_SCOPE, Message
 from apps.rooms.services import room_event_record, room_message_post, room_writable
 from apps.turns import conf
 from apps.turns.agents import action_audience
@@ -163,8 +168,8 @@ def turn_action_submit(
     """Post the action message, create the queued job and reserve quota in one transaction;
     the worker task is enqueued on commit; its domain calls carry `traceparent`. Returns
     (job, created); a repeated key returns the first job. Raises StaleRevision (nothing
-    written), QuotaExceeded, IdempotencyConflict, PermissionDenied, ValidationFailed and the
-    rooms service's errors."""
+    written), QuotaExceeded, IdempotencyConflict (the key made another action or a chat
+    message), PermissionDenied, ValidationFailed and the rooms service's errors."""
     text = (text or "").strip()
     if not text or len(text) > MAX_BODY_LENGTH:
         raise ValidationFailed(
@@ -271,13 +276,22 @@ def turn_action_submit(
                 reservation=reservation,
                 traceparent=traceparent,
             )
-            # The job and its first `turn.job` event in one statement (PostgreSQL).
-            outbox_emit_with(job, lambda: _job_event(job))
+            # The job, its hold on the key among the room's chat keys (a chat that took the
+            # key first makes this raise) and its first `turn.job` event in one statement
+            # (PostgreSQL).
+            hold = idempotency_key_hold(
+                user=user, scope=POST_SCOPE, key=idempotency_key, marker=ACTION_KEY_HOLD
+            )
+            outbox_emit_with(job, lambda: _job_event(job), along=[hold])
     except (IntegrityError, ApplicationError) as exc:
-        # The action message's client id (or the job's key) exists, or the submit was refused.
+        # The action message's client id, the job's key or the key's hold exists, or the submit
+        # was refused.
         if (replay := _replay(membership, idempotency_key, request_hash)) is not None:
             return replay, False
         if isinstance(exc, IntegrityError):
+            if idempotency_key_held(user=user, scope=POST_SCOPE, key=idempotency_key):
+                # No job has this key: a chat request of this user's took it.
+                raise idempotency_key_conflict(idempotency_key) from exc
             # No job has this key, so the client id belongs to a chat message of this user's.
             raise Conflict(
                 _("This Idempotency-Key was already used for a message in this room."),
