@@ -6,6 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from apps.campaigns.models import Campaign
+from apps.core.models import IdempotencyRecord
 from apps.projections.models import OutboxEvent
 from apps.quota.models import Reservation
 from apps.rooms.models import Message
@@ -418,6 +419,76 @@ def test_one_key_is_one_request_when_a_chat_and_a_room_action_arrive_at_once(
         202, 409, "idempotency_conflict"
     )  # fmt: skip
     assert (RoomTurnJob.objects.count(), Message.objects.filter(body="hello").count()) == (1, 0)
+
+
+MALFORMED_ACTIONS = [
+    ({}, {"body": ["This field is required."]}),
+    ({"body": ["roll", "1d6"]}, {"body": ["Not a valid string."]}),
+    ({"body": "roll 1d6", "base_revision": "latest"},
+     {"base_revision": ["A valid integer is required."]}),
+    ({"body": "   "}, {"body": ["This field may not be blank."]}),
+]  # fmt: skip
+
+
+def _refused_whatever_the_key(room, endpoint: str, sent: dict, refusal: dict) -> None:
+    """`sent` is answered with `refusal` (400) under a fresh key, a key a successful action
+    used and a key a chat message used: the same answer, no replay, nothing written, and each
+    key as free or as taken as before."""
+    url = f"/api/campaigns/{room.campaign.id}/room/{endpoint}"
+    extra = {"mode": "action"} if endpoint == "messages" else {}
+    client = client_for(room.player)
+    acted = client.post(url, {"body": "roll 1d6", **extra}, format="json",
+                        HTTP_IDEMPOTENCY_KEY="api-malformed-acted")  # fmt: skip
+    chatted = client.post(f"/api/campaigns/{room.campaign.id}/room/messages", {"body": "hi"},
+                          format="json", HTTP_IDEMPOTENCY_KEY="api-malformed-chatted")  # fmt: skip
+    assert (acted.status_code, chatted.status_code) == (202, 201)
+    counts = lambda: (  # noqa: E731
+        Message.objects.count(), RoomTurnJob.objects.count(), Reservation.objects.count(),
+        OutboxEvent.objects.count(), IdempotencyRecord.objects.count(),
+    )  # fmt: skip
+    before = counts()
+    for key in ("api-malformed-fresh", "api-malformed-acted", "api-malformed-chatted"):
+        refused = client.post(url, {**sent, **extra}, format="json", HTTP_IDEMPOTENCY_KEY=key)
+        replayed = refused.has_header("Idempotent-Replay")
+        assert (key, refused.status_code, refused.json(), replayed) == (
+            key, 400, {"error": refusal}, False
+        )  # fmt: skip
+    assert counts() == before
+    fresh = client.post(url, {"body": "roll 1d4", **extra}, format="json",
+                        HTTP_IDEMPOTENCY_KEY="api-malformed-fresh")  # fmt: skip
+    acted_again = client.post(url, {"body": "roll 1d6", **extra}, format="json",
+                              HTTP_IDEMPOTENCY_KEY="api-malformed-acted")  # fmt: skip
+    assert (fresh.status_code, acted_again.status_code, acted_again.json()) == (
+        202, 200, acted.json()
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("endpoint", ["actions", "messages"])
+@pytest.mark.parametrize(("sent", "fields"), MALFORMED_ACTIONS)
+def test_a_malformed_action_is_400_whatever_its_key(dnd_room, turn_urls, endpoint, sent, fields):
+    # The input serializer refuses it before the key is looked up.
+    refusal = {
+        "code": "invalid_request",
+        "message": "The request has invalid fields.",
+        "retryable": False,
+        "recovery": "Fix the fields named in details.fields and send the request again.",
+        "details": {"fields": fields},
+    }
+    _refused_whatever_the_key(dnd_room, endpoint, sent, refusal)
+
+
+def test_an_action_to_chosen_members_is_400_whatever_its_key(dnd_room, turn_urls):
+    # Refused for what the body says, so a key a chat message took does not make it a 409.
+    problem = "An action goes to everyone or to the GM only, not to chosen members."
+    refusal = {
+        "code": "invalid_audience",
+        "message": problem,
+        "retryable": False,
+        "recovery": "Send private words as a chat message.",
+        "details": {"fields": {"recipients": [problem]}},
+    }
+    sent = {"body": "roll 1d6", "recipients": [str(dnd_room.gm.id)]}
+    _refused_whatever_the_key(dnd_room, "messages", sent, refusal)
 
 
 def test_a_refused_action_leaves_its_key_free_on_the_messages_endpoint(dnd_room, turn_urls):
