@@ -28,7 +28,7 @@ from .models import OutboxEvent
 logger = logging.getLogger(__name__)
 
 ROOM_ENTRY = "room.entry"
-# Kept in a room entry's outbox payload, sent beside the entry rather than in it.
+# Kept in the outbox payload of a room entry or event, sent beside it rather than in it.
 ACCESS_VERSION = "access_version"
 ACCESS_REVOKED = "access.revoked"
 PUBLISH_TIMEOUT = 10.0
@@ -71,14 +71,17 @@ def _messages_for(event: OutboxEvent) -> Iterable[tuple[str, dict]]:
     else:
         # Other announcements (state.changed, job progress, ...) go to the room and are
         # filtered per viewer by the consumer with the same audience rule as messages.
+        payload = dict(event.payload)
+        access_version = payload.pop(ACCESS_VERSION, 0)
         yield (
             room_group(campaign),
             {
                 "type": "outbox.event",
                 "event_type": event.event_type,
                 "outbox_id": event.id,
-                "payload": event.payload,
+                "payload": payload,
                 "audience": event.audience,
+                ACCESS_VERSION: access_version,
             },
         )
 

@@ -15,8 +15,9 @@ from django.db.models import F, Model
 from django.utils import timezone
 
 from apps.core.errors import ValidationFailed
-from apps.core.sql import insert_select_sql, insert_sql, mark_saved
+from apps.core.sql import db_value, insert_select_sql, insert_sql, mark_saved
 
+from .dispatch import ACCESS_REVOKED, ACCESS_VERSION, ROOM_ENTRY
 from .models import OutboxEvent
 
 logger = logging.getLogger(__name__)
@@ -69,14 +70,18 @@ def outbox_publish_on_commit(event: OutboxEvent) -> None:
 def outbox_emit(
     *, event_type: str, campaign_id, payload: dict[str, Any], audience: dict | str = "public"
 ) -> OutboxEvent:
-    """Write one outbox row in the current transaction; it is published after commit.
+    """Write one outbox row in the current transaction; it is published after commit. A room
+    event other than an entry has the access version read into its payload by its INSERT.
 
     Raises ValidationFailed for an unknown audience shape.
     """
     event = outbox_event_new(
         event_type=event_type, campaign_id=campaign_id, payload=payload, audience=audience
     )
-    event.save(force_insert=True)
+    if _stamped(event):
+        _insert_selected(event)  # one statement, as the save would be
+    else:
+        event.save(force_insert=True)
     outbox_publish_on_commit(event)
     return event
 
@@ -120,19 +125,105 @@ def outbox_emit_after(
     WITH clause whose CTE `written` makes the change and returns a row when it did; `event` is
     inserted once per such row (`exprs` as `insert_select_sql` takes them), and published after
     commit. Returns the values of `returning` (expressions over the statement's CTEs), or None
-    when the change wrote nothing (and neither did the event)."""
-    event_sql, event_params = insert_select_sql(OutboxEvent, event, "written", exprs)
+    when the change wrote nothing (and neither did the event). A room event other than an entry
+    (which takes it with its sequence) has its payload read the access version in the same
+    statement: leave "payload" out of `exprs` for one."""
+    row = _insert_selected(
+        event, with_sql=with_sql, params=params, source="written", exprs=exprs,
+        returning=returning,
+    )  # fmt: skip
+    if row is None:
+        return None
+    outbox_publish_on_commit(event)
+    return row
+
+
+def _insert_selected(
+    event: OutboxEvent,
+    *,
+    with_sql: str = "",
+    params: list[Any] | None = None,
+    source: str = "",
+    exprs: dict[str, str] | None = None,
+    returning: str = "",
+) -> tuple | None:
+    """INSERT ... SELECT of `event` after `with_sql`, once per row of `source` (a room event
+    but an entry also selects its access version; it may do without a source). Sets the id and
+    the stamped payload on `event`; returns the values of `returning`, or None when nothing was
+    inserted."""
+    sources, source_params = [source] if source else [], []
+    stamped = _stamped(event)
+    if stamped:
+        sources.append(_ACCESS_SOURCE.format(**_access_tables()))
+        source_params.append(_campaign_key(event))
+        exprs = {**(exprs or {}), "payload": _stamp_sql()}
+    event_sql, event_params = insert_select_sql(OutboxEvent, event, ", ".join(sources), exprs)
     pk = connection.ops.quote_name(OutboxEvent._meta.pk.column)
+    version = f", {_stamped_version_sql()}" if stamped else ""
     extra = f", {returning}" if returning else ""
     with connection.cursor() as cursor:
-        cursor.execute(f"{with_sql} {event_sql} RETURNING {pk}{extra}", params + event_params)
+        cursor.execute(
+            f"{with_sql} {event_sql} RETURNING {pk}{version}{extra}",
+            [*(params or []), *event_params, *source_params],
+        )
         row = cursor.fetchone()
     if row is None:
         return None
-    event.id = row[0]
+    event.id, row = row[0], row[1:]
+    if stamped:
+        event.payload = {**event.payload, ACCESS_VERSION: int(row[0])}
+        row = row[1:]
     mark_saved(event)
-    outbox_publish_on_commit(event)
-    return tuple(row[1:])
+    return tuple(row)
+
+
+# Room events other than entries carry the campaign's access version in their payload, read by
+# the statement that writes them (publication moves it beside the event): a socket that has not
+# read its access since a removal or a change of role reads it before it is sent the event,
+# whichever publication arrives first. An entry takes the version with its sequence; the access
+# news itself goes to the members' own groups.
+def _stamped(event: OutboxEvent) -> bool:
+    return event.event_type not in (ROOM_ENTRY, ACCESS_REVOKED)
+
+
+# A one-row source for the event's INSERT ... SELECT; 0 when the campaign is gone (an
+# announcement may outlive it).
+_ACCESS_SOURCE = (
+    "(SELECT COALESCE((SELECT c.{version} FROM {campaign} AS c WHERE c.{pk} = %s), 0) "
+    "AS version) AS access"
+)
+
+
+def _access_tables() -> dict[str, str]:
+    from apps.campaigns.models import Campaign
+
+    qn, meta = connection.ops.quote_name, Campaign._meta
+    return {
+        "campaign": qn(meta.db_table),
+        "pk": qn(meta.pk.column),
+        "version": qn(meta.get_field("access_version").column),
+    }
+
+
+def _campaign_key(event: OutboxEvent) -> Any:
+    from apps.campaigns.models import Campaign
+
+    return db_value(Campaign, "pk", event.campaign_id)
+
+
+def _stamp_sql() -> str:
+    """The payload (the field's `%s`) with the version set in it."""
+    if connection.vendor == "postgresql":
+        return f"jsonb_set(%s, '{{{ACCESS_VERSION}}}', to_jsonb(access.version))"
+    return f"json_set(%s, '$.{ACCESS_VERSION}', access.version)"
+
+
+def _stamped_version_sql() -> str:
+    """The version as the inserted row's payload holds it (for the RETURNING clause)."""
+    column = connection.ops.quote_name(OutboxEvent._meta.get_field("payload").column)
+    if connection.vendor == "postgresql":
+        return f"({column} ->> '{ACCESS_VERSION}')::bigint"
+    return f"json_extract({column}, '$.{ACCESS_VERSION}')"
 
 
 def outbox_pending(

@@ -260,14 +260,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.catch_up()  # a wake-up was lost or arrived out of order
             return
         self.cursor = sequence
-        if event.get(ACCESS_VERSION, 0) > self.access_version:
-            # Written after a change of who may read the room, whose news may come later (each
-            # process publishes its own rows): read this socket's access before sending it.
-            membership = await database_sync_to_async(_access)(
-                self.campaign_id, self.user, self.session_key
-            )
-            if not await self._follow(membership):
-                return
+        if not await self._access_read_for(event):
+            return
         if entry_visible_to(
             audience=entry["audience"],
             sender_id=(entry["sender"] or {}).get("id"),
@@ -279,7 +273,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send(text_data=_frame_text((self.campaign_id, sequence), frame))
 
     async def outbox_event(self, event):
-        if self.room_id is not None and outbox_audience_visible_to(
+        if self.room_id is None or not await self._access_read_for(event):
+            return
+        if outbox_audience_visible_to(
             audience=event["audience"], viewer_user_id=self.user_id, viewer_role=self.role
         ):
             frame = {
@@ -291,6 +287,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send(
                 text_data=_frame_text((self.campaign_id, "outbox", event["outbox_id"]), frame)
             )
+
+    async def _access_read_for(self, event) -> bool:
+        """Whether the socket still has access to be sent an entry or event. One written after
+        a change of who may read the room, whose news may come later (each process publishes
+        its own rows), first has this socket's access read (False: the socket was closed)."""
+        if event.get(ACCESS_VERSION, 0) <= self.access_version:
+            return True
+        membership = await database_sync_to_async(_access)(
+            self.campaign_id, self.user, self.session_key
+        )
+        return await self._follow(membership)
 
     async def presence_update(self, event):
         if self.room_id is not None:

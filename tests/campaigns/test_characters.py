@@ -562,6 +562,7 @@ def test_binding_and_unbinding_tell_the_member_whose_card_changes(
         "changed_scopes": ["membership"],
         "entity_ids": ["pc-1"],
         "audience": "private",
+        "access_version": 0,
     }
     assert [(e.audience, e.payload) for e in events.order_by("pk")] == [
         ({"users": [str(friend.id)]}, expected),

@@ -4,6 +4,8 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings as dj_settings
+from django.db import transaction
+from django.utils import timezone
 
 from apps.accounts.services import user_sessions_end
 from apps.campaigns.models import CampaignMembership
@@ -20,6 +22,9 @@ from apps.rooms.consumers import (
 )
 from apps.rooms.models import Presence
 from apps.rooms.services import room_message_post
+from apps.turns.models import RoomTurnJob
+from apps.turns.projections import state_changed_emit
+from apps.turns.services.jobs import job_update_announced, job_view
 from sagasmith_web.routing import build_application
 
 from .factories import (
@@ -315,13 +320,13 @@ async def _outputs(comm) -> list:
     return [o for o in outputs if not (isinstance(o, dict) and o["type"] == "presence")]
 
 
-async def _publish_entries_first():
-    """Publish the room entries before the access events, as another process's publisher may
-    (hosted mode): each process publishes its own rows right after its commit."""
-    entries = await database_sync_to_async(
-        lambda: list(OutboxEvent.objects.filter(event_type="room.entry").order_by("id"))
+async def _publish_room_events_first():
+    """Publish the room's entries and events before the access events, as another process's
+    publisher may (hosted mode): each process publishes its own rows right after its commit."""
+    events = await database_sync_to_async(
+        lambda: list(OutboxEvent.objects.exclude(event_type="access.revoked").order_by("id"))
     )()
-    await publish_events(entries)
+    await publish_events(events)
 
 
 async def test_an_entry_written_after_a_removal_never_reaches_the_removed_socket(
@@ -332,7 +337,7 @@ async def test_an_entry_written_after_a_removal_never_reaches_the_removed_socket
     await frames_until_caught_up(comm)
     await database_sync_to_async(remove_member)(player)
     await post(owner, "Now that Pat is gone: the plan is...")
-    await _publish_entries_first()
+    await _publish_room_events_first()
     assert await _outputs(comm) == [
         {"type": "access.revoked", "reason": "removed"}, CLOSE_ACCESS_REVOKED,
     ]  # fmt: skip
@@ -348,10 +353,76 @@ async def test_a_gm_only_entry_written_after_a_demotion_never_reaches_the_demote
     await database_sync_to_async(change_role)(ms[1], Role.PLAYER)
     await post(ms[0], "The lich waits behind the east door.", audience="gm")
     await post(ms[0], "The door creaks.")
-    await _publish_entries_first()
+    await _publish_room_events_first()
     outputs = await _outputs(comm)
     assert outputs[0] == {"type": "access.changed", "role": "player", "archived": False}
     assert [(o["type"], o["entry"]["body"]) for o in outputs[1:]] == [("entry", "The door creaks.")]
+
+
+def _gm_only_action(owner):
+    """The owner's GM-only action and its queued job, whose events go to the owner and the GMs."""
+    message, _created = room_message_post(
+        membership=owner, body="Ambush them at the ford.", mode="action", audience="gm",
+        client_message_id="ambush",
+    )  # fmt: skip
+    return RoomTurnJob.objects.create(
+        campaign_id=owner.campaign_id, requester=owner.user, trigger_message=message,
+        idempotency_key="ambush", request_hash="0" * 64, text=message.body,
+        trigger_audience="gm", available_at=timezone.now(),
+    )  # fmt: skip
+
+
+def _job_claimed(job):
+    """The claim's write: the job runs, and its `turn.job` event says so."""
+    with transaction.atomic():
+        job_update_announced(
+            job, {"status": "running", "attempt": 1, "worker": "w1", "updated_at": timezone.now()}
+        )
+
+
+async def _demoted_gm_and_owner(make_user, before=None):
+    """A campaign with a second GM; sockets of that GM and of the owner, caught up; then the GM
+    is made a player. Returns (owner membership, demoted socket, owner socket, before())."""
+    owner, gm = await database_sync_to_async(lambda: (make_user(), make_user()))()
+    campaign, ms = await database_sync_to_async(make_campaign)(owner, (gm, Role.GM))
+    made = await database_sync_to_async(before)(ms[0]) if before else None
+    demoted, stays = await open_socket(campaign, gm), await open_socket(campaign, owner)
+    await frames_until_caught_up(demoted)
+    await frames_until_caught_up(stays)
+    await database_sync_to_async(change_role)(ms[1], Role.PLAYER)
+    return ms[0], demoted, stays, made
+
+
+async def test_a_gm_only_job_event_written_after_a_demotion_never_reaches_the_demoted_socket(
+    memory_layer, make_user
+):
+    owner, demoted, stays, job = await _demoted_gm_and_owner(make_user, before=_gm_only_action)
+    await database_sync_to_async(_job_claimed)(job)
+    await _publish_room_events_first()
+    assert await _outputs(demoted) == [
+        {"type": "access.changed", "role": "player", "archived": False}
+    ]
+    assert [(o["type"], o["event_type"], o["payload"]) for o in await _outputs(stays)] == [
+        ("event", "turn.job", job_view(job))
+    ]
+
+
+async def test_a_gm_only_state_change_written_after_a_demotion_never_reaches_the_demoted_socket(
+    memory_layer, make_user
+):
+    owner, demoted, stays, _ = await _demoted_gm_and_owner(make_user)
+    await database_sync_to_async(state_changed_emit)(
+        campaign_id=owner.campaign_id, revision=3, scopes=["combat"], entity_ids=["ogre-1"],
+        audience="gm",
+    )  # fmt: skip
+    await _publish_room_events_first()
+    assert await _outputs(demoted) == [
+        {"type": "access.changed", "role": "player", "archived": False}
+    ]
+    assert [(o["type"], o["event_type"], o["payload"]) for o in await _outputs(stays)] == [(
+        "event", "state.changed", {"authority_revision": 3, "changed_scopes": ["combat"],
+                                   "entity_ids": ["ogre-1"], "audience": "gm"},
+    )]  # fmt: skip
 
 
 async def test_a_member_who_stays_gets_the_entries_after_anothers_removal(memory_layer, table):
@@ -360,7 +431,7 @@ async def test_a_member_who_stays_gets_the_entries_after_anothers_removal(memory
     await frames_until_caught_up(comm)
     await database_sync_to_async(remove_member)(player)
     await post(owner, "Onwards.")
-    await _publish_entries_first()
+    await _publish_room_events_first()
     outputs = await _outputs(comm)
     assert [(o["type"], o["entry"]["body"]) for o in outputs] == [("entry", "Onwards.")]
 

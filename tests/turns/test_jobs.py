@@ -69,7 +69,7 @@ def test_a_read_that_moves_the_revision_on_announces_the_state_changed(dnd_room)
     (event,) = OutboxEvent.objects.filter(event_type="state.changed")
     assert (event.audience, event.payload) == ("public", {
         "authority_revision": start + 1, "changed_scopes": sorted(scopes), "entity_ids": [],
-        "audience": "public",
+        "audience": "public", "access_version": 0,
     })  # fmt: skip
 
 
@@ -118,6 +118,7 @@ def test_action_runs_once_end_to_end(dnd_room, eager, django_capture_on_commit_c
         "changed_scopes": ["dice"],
         "entity_ids": [],
         "audience": "public",
+        "access_version": 0,
     }
     assert changed.audience == "public"
     # Quota: reserved 5, settled 1 (turn) + 1 (tool call).
@@ -1422,6 +1423,34 @@ def test_quota_liveness_follows_the_job(dnd_room, settings, django_capture_on_co
     assert room_turn_job_is_live(str(job.pk)) is True
     quota_reap_expired()
     assert Reservation.objects.get(pk=job.reservation_id).status == "active"
+
+
+def test_job_and_state_events_carry_the_access_version_they_were_written_under(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Every writer of a `turn.job` or `state.changed` row (the submit's, the claim's and the
+    ORM's; the first two are one statement on PostgreSQL) stores the campaign's access version
+    in it, and hands the publisher the row as stored."""
+    from apps.campaigns.models import Campaign
+    from apps.projections import services as outbox_services
+    from apps.turns.projections import state_changed_emit
+
+    handed = []
+    monkeypatch.setattr(outbox_services, "outbox_publish_on_commit", handed.append)
+    room = dnd_room
+    Campaign.objects.filter(pk=room.campaign.pk).update(access_version=7)
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _created = submit(room, room.player)
+    claimed, _busy = turn_claim(job_id=job.pk, worker="w1")
+    turn_cancel(job=claimed, membership=room.membership(room.player))
+    state_changed_emit(campaign_id=room.campaign.pk, revision=9, scopes=["combat"])
+    stored = list(OutboxEvent.objects.exclude(event_type="room.entry").order_by("id"))
+    assert [(e.event_type, e.payload["access_version"]) for e in stored] == [
+        ("turn.job", 7), ("turn.job", 7), ("turn.job", 7), ("state.changed", 7),
+    ]  # fmt: skip
+    assert [(e.pk, e.payload) for e in handed if e.event_type != "room.entry"] == [
+        (e.pk, e.payload) for e in stored
+    ]
 
 
 def test_hot_path_exact_query_counts(
