@@ -126,18 +126,32 @@ def _read(campaign: Campaign, panel: Panel, requester) -> SnapshotRead | None:
 
 
 def projection_reads(
-    *, campaign: Campaign, receipts: Iterable[dict[str, Any]], requester
-) -> Refresh:
-    """Re-read the panels the advancing receipts changed. Holds no transaction."""
+    *, campaign: Campaign, receipts: Iterable[dict[str, Any]], requester,
+    turn_audience: str = PUBLIC,
+) -> Refresh:  # fmt: skip
+    """Re-read the panels the advancing receipts changed. Holds no transaction. `turn_audience`
+    is who saw the turn that wrote them ("public" or "gm")."""
     fresh = [r for r in receipts if receipt_revision(r) > campaign.authority_revision]
     if not fresh:
         return Refresh()
+    plugin = get_plugin(campaign.system_id)
+    shown = (CARD, *plugin.panels)
+
+    def receipt_audience(receipt: dict[str, Any]) -> str:
+        # A receipt no panel shows (a roll, which the domain calls public whoever saw it) is
+        # seen only in the turn's narration: announced to the turn's audience, no wider. Nobody
+        # else has a panel to read again.
+        changed = receipt.get("changed_scopes", [])
+        if turn_audience == GM and not any(panel.refreshed_by(changed) for panel in shown):
+            return GM
+        return receipt.get("audience", PUBLIC)
+
     scopes = sorted({s for r in fresh for s in r.get("changed_scopes", [])})
-    audience = GM if all(r.get("audience") == GM for r in fresh) else PUBLIC
+    audience = GM if all(receipt_audience(r) == GM for r in fresh) else PUBLIC
     # A public announcement names only the scopes and entities of public receipts: the id of a
     # hidden monster or of one player's private fact is not everyone's to see. Every scope
     # still picks the panels to read.
-    named = fresh if audience == GM else [r for r in fresh if r.get("audience", PUBLIC) == PUBLIC]
+    named = fresh if audience == GM else [r for r in fresh if receipt_audience(r) == PUBLIC]
     entity_ids = sorted({e for r in named for e in r.get("entity_ids", [])})
     refresh = Refresh(
         revision=max(receipt_revision(r) for r in fresh),
@@ -145,7 +159,6 @@ def projection_reads(
         entity_ids=entity_ids,
         audience=audience,
     )
-    plugin = get_plugin(campaign.system_id)
     refresh.chain_start = _chain_start(fresh)
     if not CARD.refreshed_by(scopes):
         refresh.unchanged.append(CARD.key)

@@ -134,6 +134,27 @@ def test_action_runs_once_end_to_end(dnd_room, eager, django_capture_on_commit_c
 
 
 @pytest.mark.parametrize(
+    ("who", "audience"), [("player", "public"), ("gm", "public"), ("gm", "gm")]
+)
+def test_a_rolls_state_changed_goes_to_the_audience_of_the_roll(
+    dnd_room, eager, django_capture_on_commit_callbacks, who, audience
+):
+    """A roll changes no panel: its `state.changed` is the only trace of it besides the
+    narration, so it goes no wider than the roll (a GM-only roll's to the GMs alone)."""
+    room = dnd_room
+    before = room.domain_revision()
+    with django_capture_on_commit_callbacks(execute=True):
+        job, _created = submit(room, getattr(room, who), audience=audience)
+    (narration,) = narrations(job)
+    assert (narration.audience, narration.data["dice"][0]["expression"]) == (audience, "1d20")
+    (changed,) = OutboxEvent.objects.filter(event_type="state.changed")
+    assert (changed.audience, changed.payload) == (audience, {
+        "authority_revision": before + 1, "changed_scopes": ["dice"], "entity_ids": [],
+        "audience": audience, "access_version": 0,
+    })  # fmt: skip
+
+
+@pytest.mark.parametrize(
     ("text", "ops"),
     [
         ("dance a jig", []),  # not understood: no call at all

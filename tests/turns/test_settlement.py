@@ -288,6 +288,27 @@ def test_a_public_announcement_names_only_public_scopes(dnd_room):
     )  # fmt: skip
 
 
+def test_a_gm_only_turns_roll_is_not_named_beside_its_public_change(dnd_room):
+    """The domain calls every roll public; in a GM-only turn it is the GMs' alone, so the
+    announcement that the turn's public change needs does not name it."""
+    from apps.turns.projections import projection_reads
+
+    room = dnd_room
+    revision = room.campaign.authority_revision
+    receipts = [
+        {"authority_revision": revision + 1, "audience": "public", "changed_scopes": ["dice"],
+         "entity_ids": []},
+        {"authority_revision": revision + 2, "audience": "public",
+         "changed_scopes": ["character:pc-1"], "entity_ids": ["pc-1"]},
+    ]  # fmt: skip
+    refresh = projection_reads(
+        campaign=room.campaign, receipts=receipts, requester=room.gm, turn_audience="gm"
+    )
+    assert (refresh.audience, refresh.changed_scopes, refresh.entity_ids, refresh.revision) == (
+        "public", ["character:pc-1"], ["pc-1"], revision + 2
+    )  # fmt: skip
+
+
 def test_a_write_that_never_reached_the_domain_is_sent_again_however_long_it_takes(
     dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
 ):

@@ -279,7 +279,10 @@ def turn_publish(
     campaign = Campaign.objects.select_related("owner").get(pk=job.campaign_id)
     receipts = [op.receipt for op in operations if op.receipt]
     # Domain reads for the projections happen here, before the transaction opens.
-    refresh = projection_reads(campaign=campaign, receipts=receipts, requester=job.requester)
+    refresh = projection_reads(
+        campaign=campaign, receipts=receipts, requester=job.requester,
+        turn_audience=job.trigger_audience,
+    )  # fmt: skip
     images = [(op, block) for op in operations for block in image_blocks(op.result)]
     committed = any(op.write for op in operations)
     requester_is_gm = job.role in ("owner", "gm") or campaign.owner_id == job.requester_id
