@@ -106,6 +106,9 @@ class TurnContext:
     # A retry's journaled steps, in order: an agent that cannot repeat itself exactly (a model)
     # makes these calls first; a deterministic one may ignore them.
     earlier: tuple[EarlierStep, ...] = ()
+    # The turn is over (its attempts ran out) and is only narrated from `earlier`: the worker
+    # sends no call past them, so a model is asked for its answer without tools.
+    narrate_only: bool = False
     # Past it, the turn starts no model request nor tool call.
     deadline: Deadline | None = None
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from apps.campaigns.models import Campaign
 from apps.domains.client import domain_call
-from apps.domains.errors import DomainError, DomainTimeout, DomainUnavailable
+from apps.domains.errors import DomainError, DomainUnavailable
 from apps.quota.models import Reservation
 from apps.turns.errors import classify_error
 from apps.turns.models import Operation, RoomTurnJob
@@ -128,9 +128,13 @@ def test_a_write_refused_as_retryable_forever_ends_once_its_tries_are_spent(
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
 
 
-def test_a_send_of_a_renarration_that_committed_unanswered_is_published(
+def test_a_renarration_sends_no_step_the_turn_never_reached(
     dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
 ):
+    """Out of attempts at its second roll, whose re-send before publication commits, the turn is
+    narrated again from its journal. The agent then goes on to a third roll the turn never
+    reached: it is not sent (a narration only tells what happened), and the stored failure
+    stands, with the two committed rolls published and charged."""
     import apps.turns.tool_calls as tool_calls
 
     room = dnd_room
@@ -150,23 +154,62 @@ def test_a_send_of_a_renarration_that_committed_unanswered_is_published(
         sends[step] = sends.get(step, 0) + 1
         if step == "2" and sends[step] <= 3:
             raise DomainUnavailable("down")
-        if step == "3" and sends[step] == 1:
-            domain_call(**kw)  # commits on the domain, but the answer is lost
-            raise DomainTimeout("lost")
         return domain_call(**kw)
 
     monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: ThreeRolls())
     monkeypatch.setattr(tool_calls, "domain_call", patched)
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
-    _run_due(job, django_capture_on_commit_callbacks, times=3)
+    assert _run_due(job, django_capture_on_commit_callbacks, times=3) == [
+        "queued", "queued", "failed"
+    ]  # fmt: skip
+    # Step 2: each attempt's send, then the one before publication; step 3: never.
+    assert sends == {"1": 1, "2": 4}
     states = list(job.operations.order_by("step").values_list("step", "state"))
-    assert states == [(1, "returned"), (2, "returned"), (3, "returned")]
-    assert room.domain_revision() == start + 3
-    campaign = Campaign.objects.get(pk=room.campaign.pk)
-    assert (job.status, campaign.authority_revision, job.result_revision) == (
-        "failed", start + 3, start + 3
+    assert states == [(1, "returned"), (2, "returned")]
+    assert room.domain_revision() == start + 2
+    assert (job.status, job.error_code, job.charged, job.result_revision) == (
+        "failed", "attempts_exhausted", 3, start + 2
     )  # fmt: skip
+    assert job.recovery == "Part of the turn happened; read the room before acting again."
+
+
+def test_a_model_narrating_an_ended_turn_is_offered_no_further_call(
+    dnd_room, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks
+):
+    """Out of attempts at its roll, whose re-send before publication commits, a model turn is
+    narrated from its journal: the model is shown the roll and asked for its answer with
+    tools closed, so it tells what happened instead of going on with the turn."""
+    from tests.turns.fake_llm import completion, tool_call
+
+    room = dnd_room
+    start = room.domain_revision()
+    state: dict = {}
+
+    def outage() -> DomainUnavailable:
+        state["down"] = state["sends"] < 3  # back for the re-send after the last attempt
+        return DomainUnavailable("The rules server is down.")
+
+    _dice_fails(monkeypatch, outage, state)
+    model.script = [
+        (200, completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])),
+        (200, completion(content=FINAL)),  # the narration
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert _run_due(job, django_capture_on_commit_callbacks, times=3) == [
+        "queued", "queued", "succeeded"
+    ]  # fmt: skip
+    assert state["sends"] == 4  # one per attempt, then the re-send that committed
+    narration = model.requests[-1]
+    assert (len(model.requests), narration["tool_choice"]) == (2, "none")
+    assert narration["messages"][0]["content"].endswith(
+        "\nThe turn is over: no more tool calls. Narrate only what the tool results already "
+        "in the conversation show."
+    )
+    assert [m["role"] for m in narration["messages"]] == ["system", "user", "assistant", "tool"]
+    assert [m.body for m in narrations(job)] == ["The die lands."]
+    assert room.domain_revision() == start + 1
 
 
 def test_a_late_campaign_read_never_moves_the_projection_back(dnd_room):

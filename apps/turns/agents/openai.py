@@ -105,6 +105,12 @@ def system_prompt(turn: TurnContext) -> str:
         "GM), 'gm' (GM only, for hidden numbers such as monster HP), or 'public' (only when "
         f"the player's message was public). At most {MAX_SUGGESTIONS} short suggestions of "
         "what the player might do next. Never speak or act for other players' characters."
+        + (
+            "\nThe turn is over: no more tool calls. Narrate only what the tool results "
+            "already in the conversation show."
+            if turn.narrate_only
+            else ""
+        )
     )
 
 
@@ -221,10 +227,12 @@ class OpenAIAgent:
         usage: Counter[str] = Counter()
         calls = 0
         corrections = 0
-        tools_closed = False
+        # Narrating an ended turn: the model may only tell what its journaled calls did.
+        tools_closed = turn.narrate_only
         if turn.earlier:
-            # A retry: the model would not repeat its calls in the same order, so it is shown
-            # the ones already made (answered from the journal, nothing sent again) and goes on.
+            # A retry or a narration: the model would not repeat its calls in the same order,
+            # so it is shown the ones already made (answered from the journal, nothing sent
+            # again) and goes on.
             earlier = [
                 {"id": f"earlier-{step}", "type": "function",
                  "function": {"name": s.tool, "arguments": json.dumps(dict(s.arguments))}}

@@ -60,6 +60,12 @@ class NotMember(TurnError):
     recovery = str(_("Only members act in a campaign; ask its owner for a new invitation."))
 
 
+class NarrationPastJournal(TurnError):
+    """A turn narrated again from its journal asked for a step it holds no answer to."""
+
+    code = "narration_past_journal"
+
+
 # Refusals the domain gives before it looks up a write's idempotency key (the contract's order:
 # the token, membership and role, then the key): to a re-send they say nothing of whether an
 # earlier send of the step committed.
@@ -123,14 +129,26 @@ class JournalCaller(ToolCaller):
     """A ToolCaller whose steps are journaled: `dispatched` before the network call and
     `returned` (with the full CallToolResult) after it. A step the journal already holds as
     returned is answered from the journal, never re-executed; a dispatched one is re-sent with
-    its stored arguments, so its idempotency key makes the domain server replay it."""
+    its stored arguments, so its idempotency key makes the domain server replay it.
 
-    def __init__(self, *, job: RoomTurnJob, heartbeat: Heartbeat | None, **kwargs: Any) -> None:
+    With `narrate_only` (a turn narrated again after its attempts ran out) it sends no step
+    the journal does not hold, nor a write it holds unanswered (NarrationPastJournal): the
+    narration tells what happened and does nothing more once the turn has ended."""
+
+    def __init__(
+        self,
+        *,
+        job: RoomTurnJob,
+        heartbeat: Heartbeat | None,
+        narrate_only: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(
             before_call=self._before, after_call=self._after, resent=self._resent, **kwargs
         )
         self.job = job
         self.heartbeat = heartbeat
+        self.narrate_only = narrate_only
         # A first attempt has no journal yet (operations are only written by a claimed
         # attempt), unless it is narrated again after its stored ending (_prepare_publication).
         fresh = job.attempt == 1 and job.agent_output is None
@@ -163,6 +181,15 @@ class JournalCaller(ToolCaller):
                 )
             self.next_step += 1
             return self._record(self._replayed(op))
+        if self.narrate_only and (op is None or op.write):
+            # Only a read the turn had sent may go again (it changes nothing).
+            raise NarrationPastJournal(
+                _(
+                    "Step %(step)s (%(tool)s) has no answer in the journal: the turn is only "
+                    "narrated."
+                )
+                % {"step": step, "tool": name}
+            )
         if name in self.tools:
             self._check_running()
         return super().__call__(name, arguments)
@@ -361,6 +388,7 @@ def _journal_caller(
     tools,
     character,
     stale_refreshes: int = 0,
+    narrate_only: bool = False,
 ) -> JournalCaller:
     """The job's journaling tool caller: its requester, key, starting revision and trace, and
     the character it acts as (for GMs, none named: they act for every character)."""
@@ -379,6 +407,7 @@ def _journal_caller(
         character=character,
         traceparent=job.traceparent or None,
         stale_refreshes=stale_refreshes,
+        narrate_only=narrate_only,
     )
 
 
@@ -401,7 +430,7 @@ def _settle_dispatched(
     A job cancelled since its ending was stored is settled the same way (its ending becomes
     cancelled unless it narrates), and so is one past its publication tries: a write the
     domain keeps refusing as retryable is then asked about rather than sent forever. So is
-    every write with `ask_only` (sends of a narration that was given up)."""
+    every write with `ask_only` (a turn the sweep gave up)."""
     if journal is not None:
         pending = [op for op in journal.values() if op.state == Operation.State.DISPATCHED]
     else:
@@ -558,9 +587,10 @@ def _select_facade(job: RoomTurnJob, campaign: Campaign, role: str) -> None:
 
 
 def _run_agent(
-    job: RoomTurnJob, worker: str, heartbeat: Heartbeat | None
+    job: RoomTurnJob, worker: str, heartbeat: Heartbeat | None, *, narrate_only: bool = False
 ) -> tuple[AgentOutput, dict[int, Operation]]:
-    """The agent's output and the run's journal (step -> operation, as this worker wrote it)."""
+    """The agent's output and the run's journal (step -> operation, as this worker wrote it).
+    `narrate_only`: the turn is over and only narrated from its journal (JournalCaller)."""
     claimed = getattr(job, "claim_context", None)  # read (campaign locked) by the claim
     if claimed is not None:
         campaign, role = claimed.campaign, claimed.role
@@ -582,6 +612,7 @@ def _run_agent(
     caller = _journal_caller(
         job, campaign, heartbeat, tools=tools, character=character,
         stale_refreshes=STALE_REFRESHES if job.base_revision is None else 0,
+        narrate_only=narrate_only,
     )  # fmt: skip
     context = TurnContext(
         job_id=str(job.id),
@@ -594,6 +625,7 @@ def _run_agent(
         trigger_audience=job.trigger_audience,
         character_id=character,
         earlier=_earlier_steps(caller.journal),
+        narrate_only=narrate_only,
         deadline=caller.deadline,
     )
     try:
@@ -674,8 +706,8 @@ def _prepare_publication(
     """Before publication: settle unanswered writes; then, for a turn that ran out of attempts
     (the domain unreachable) but whose write turned out to have committed, or to be refused by
     the rules once the domain answered, run the agent again from the journal (the answered
-    steps are answered from it, never sent again), so the room is told what happened instead
-    of a failure.
+    steps are answered from it, never sent again, and no step the turn never reached is
+    sent), so the room is told what happened instead of a failure.
 
     A turn the sweep gave up after its workers kept stopping sends nothing more: its
     unanswered writes are only asked about and its agent is not run again, so no write runs
@@ -691,14 +723,13 @@ def _prepare_publication(
         return
     if ending_code() == EXHAUSTED and _domain_answered_a_write(job):
         try:
-            output, _journal = _run_agent(job, worker, beat)
+            output, _journal = _run_agent(job, worker, beat, narrate_only=True)
         except LeaseLost:
             raise
         except Exception:
-            # The stored ending stands: the committed write is still published and charged,
-            # and so is any send of this narration that turns out to have committed.
+            # The stored ending stands: the committed write is still published and charged.
+            # The narration sent no write (narrate_only), so there is nothing more to settle.
             logger.warning("Turn %s could not be narrated from its journal", job.pk, exc_info=True)
-            _settle_dispatched(job, None, worker, ask_only=True)
         else:
             _store_output(job, worker, output_to_json(output))
             return
