@@ -56,6 +56,10 @@ class RoomTurnJob(BaseModel):
     role = models.CharField(max_length=10, blank=True)
     tools = models.JSONField(default=list, blank=True)
     agent_output = models.JSONField(null=True, blank=True)
+    # Each agent run's model usage (requests, tokens) by run: "<attempt>", or
+    # "<attempt>:narration" for a narration from the journal. Written as it accrues, so the use
+    # of an attempt that failed or whose worker died is settled with the rest, each run once.
+    model_usage = models.JSONField(default=dict, blank=True)
     attempt = models.PositiveSmallIntegerField(default=0)
     max_attempts = models.PositiveSmallIntegerField(default=3)
     available_at = models.DateTimeField()

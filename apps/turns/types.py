@@ -111,6 +111,9 @@ class TurnContext:
     narrate_only: bool = False
     # Past it, the turn starts no model request nor tool call.
     deadline: Deadline | None = None
+    # Where a provider reports its model usage so far (the run's running totals) after each
+    # request: stored at once, so an attempt that fails later is still charged for it.
+    record_usage: Callable[[Mapping[str, int]], None] | None = None
 
     @property
     def tool_names(self) -> frozenset[str]:

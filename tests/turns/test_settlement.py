@@ -212,6 +212,133 @@ def test_a_model_narrating_an_ended_turn_is_offered_no_further_call(
     assert room.domain_revision() == start + 1
 
 
+def _tokens(prompt: int, completion: int) -> dict[str, int]:
+    return {"prompt_tokens": prompt, "completion_tokens": completion,
+            "total_tokens": prompt + completion}  # fmt: skip
+
+
+# Each attempt's model use in the two tests below: 1200 tokens, two started thousands alone.
+FIRST, SECOND = _tokens(1000, 200), _tokens(1100, 100)
+BOTH = {"model_calls": 2, "prompt_tokens": 2100, "completion_tokens": 300, "total_tokens": 2400}
+
+
+def _charged_once_for_both(job) -> None:
+    from apps.quota.models import LedgerEntry
+    from apps.turns.services.publish import _actual_credits
+
+    expected = _actual_credits({"usage": BOTH}, list(job.operations.all()), lambda: False)
+    # The turn, its roll and three started thousands of tokens (the last attempt's alone: two).
+    assert expected == 5
+    entry = LedgerEntry.objects.get(reservation_id=job.reservation_id)
+    assert (job.status, job.charged, entry.kind, entry.amount) == (
+        "succeeded", expected, "charge", expected
+    )  # fmt: skip
+    assert job.agent_output["usage"] == BOTH
+
+
+def test_a_retried_model_turn_is_charged_every_attempts_tokens_once(
+    dnd_room, settings, model, no_enqueue, django_capture_on_commit_callbacks
+):
+    """The model's tokens of an attempt that then failed retryably are charged with the
+    retry's: quota settles what the turn used, not its last attempt's share."""
+    from tests.turns.fake_llm import completion, tool_call
+
+    settings.SAGASMITH_TURN_RESERVE_CREDITS = 20  # more than the charge: min() keeps it whole
+    room = dnd_room
+    roll = completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])
+    model.script = [
+        (200, {**roll, "usage": FIRST}),
+        (503, {"error": "overloaded"}),
+        (200, {**completion(content=FINAL), "usage": SECOND}),
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert _run_due(job, django_capture_on_commit_callbacks, times=2) == ["queued", "succeeded"]
+    _charged_once_for_both(job)
+
+
+def test_the_tokens_of_an_attempt_whose_worker_died_are_charged_once(
+    dnd_room, settings, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks
+):
+    """The worker dies after the model's first answer (its roll was journaled, not answered);
+    the sweep hands the turn to another attempt, which finishes it. Both attempts' tokens are
+    charged, each once."""
+    import apps.turns.tool_calls as tool_calls
+    from tests.turns.fake_llm import completion, tool_call
+
+    class WorkerKilled(BaseException):
+        """The worker process stops during the call."""
+
+    settings.SAGASMITH_TURN_RESERVE_CREDITS = 20
+    room = dnd_room
+    state = {"die": True}
+
+    def dies_once(**kw):
+        if state.pop("die", False):
+            raise WorkerKilled
+        return domain_call(**kw)
+
+    monkeypatch.setattr(tool_calls, "domain_call", dies_once)
+    roll = completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])
+    model.script = [
+        (200, {**roll, "usage": FIRST}),
+        (200, {**completion(content=FINAL), "usage": SECOND}),
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    with pytest.raises(WorkerKilled), django_capture_on_commit_callbacks(execute=False):
+        turn_run(job_id=job.pk, heartbeat=False)
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_recovery_sweep()["requeued"] == 1
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["succeeded"]
+    assert list(job.operations.values_list("step", "state", "attempt")) == [(1, "returned", 2)]
+    _charged_once_for_both(job)
+
+
+def test_a_turn_the_sweep_ended_is_charged_its_model_tokens(
+    dnd_room, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks
+):
+    """The worker dies after its roll committed, and the player cancels the turn: the
+    cancelled ending the sweep stores knows nothing of the model's tokens, which are charged
+    with the committed roll all the same."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.turns.services.publish import _actual_credits
+    from tests.turns.fake_llm import completion, tool_call
+
+    class WorkerKilled(BaseException):
+        """The worker process stops once the call returned."""
+
+    def commits_then_dies(**kw):
+        domain_call(**kw)
+        raise WorkerKilled
+
+    monkeypatch.setattr(tool_calls, "domain_call", commits_then_dies)
+    roll = completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])
+    model.script = [(200, {**roll, "usage": FIRST})]
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    with pytest.raises(WorkerKilled), django_capture_on_commit_callbacks(execute=False):
+        turn_run(job_id=job.pk, heartbeat=False)
+    monkeypatch.setattr(tool_calls, "domain_call", domain_call)
+    with django_capture_on_commit_callbacks(execute=False):
+        turn_cancel(job=job, membership=room.membership(room.player))
+    RoomTurnJob.objects.filter(pk=job.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_recovery_sweep()["cancelled"] == 1
+    assert _run_due(job, django_capture_on_commit_callbacks) == ["cancelled"]
+    assert list(job.operations.values_list("step", "state")) == [(1, "returned")]
+    usage = {"model_calls": 1, **FIRST}
+    expected = _actual_credits({"usage": usage}, list(job.operations.all()), lambda: False)
+    assert expected == 4  # the turn, its roll and two started thousands of tokens
+    assert (job.charged, job.agent_output["usage"]) == (expected, usage)
+
+
 def test_a_late_campaign_read_never_moves_the_projection_back(dnd_room):
     from apps.campaigns.services.authority import campaign_refresh
 
@@ -634,7 +761,7 @@ def test_a_tool_not_offered_takes_no_step_so_a_retry_replays_every_write(
     assert list(job.operations.values_list("step", "tool", "state")) == [
         (1, "dice_roll", "returned")
     ]
-    assert job.charged == 3  # the turn, its one call, the retry's model tokens
+    assert job.charged == 3  # the turn, its one call, both attempts' 45 model tokens
 
 
 def test_a_worker_whose_turn_the_sweep_took_back_journals_and_sends_nothing_more(

@@ -374,4 +374,6 @@ class OpenAIAgent:
                 value, int
             ):
                 usage[key] += value
+        if turn.record_usage is not None:
+            turn.record_usage(dict(usage))
         return message

@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any, NoReturn
 
@@ -590,7 +591,10 @@ def _run_agent(
     job: RoomTurnJob, worker: str, heartbeat: Heartbeat | None, *, narrate_only: bool = False
 ) -> tuple[AgentOutput, dict[int, Operation]]:
     """The agent's output and the run's journal (step -> operation, as this worker wrote it).
-    `narrate_only`: the turn is over and only narrated from its journal (JournalCaller)."""
+    `narrate_only`: the turn is over and only narrated from its journal (JournalCaller).
+    The run's model usage is recorded on the job as it accrues (`_usage_recorder`)."""
+    # A narration runs under the attempt that stored the ending: a key of its own.
+    run = f"{job.attempt}:narration" if narrate_only else str(job.attempt)
     claimed = getattr(job, "claim_context", None)  # read (campaign locked) by the claim
     if claimed is not None:
         campaign, role = claimed.campaign, claimed.role
@@ -627,9 +631,10 @@ def _run_agent(
         earlier=_earlier_steps(caller.journal),
         narrate_only=narrate_only,
         deadline=caller.deadline,
+        record_usage=_usage_recorder(job, worker, run),
     )
     try:
-        return agent_provider().run_turn(context, caller), caller.journal
+        output = agent_provider().run_turn(context, caller)
     except DomainError as exc:
         if exc.domain_code != "stale_revision" or job.base_revision is None:
             raise
@@ -639,6 +644,36 @@ def _run_agent(
             _("The room changed since the action was sent (revision %(base)s)."),
             details={"base_revision": job.base_revision},
         ) from exc
+    if output.usage:
+        # The run's final count, also from a provider that reports none as it goes: written
+        # with the output (_store_output).
+        job.model_usage = {**job.model_usage, run: dict(output.usage)}
+    return output, caller.journal
+
+
+def _usage_recorder(job: RoomTurnJob, worker: str, run: str) -> Callable[[Mapping[str, int]], None]:
+    """Where an agent run reports its model usage so far: stored on the job at once under the
+    run's key, as the run's running total (set, never added to), so an attempt that fails or
+    whose worker dies is still charged, and no run twice. Only the worker holding the job
+    writes the column, so the whole of it, as held here, is current. Raises LeaseLost."""
+
+    def record(usage: Mapping[str, int]) -> None:
+        job.model_usage = {**job.model_usage, run: dict(usage)}
+        written = held_by(job, worker).update(
+            model_usage=job.model_usage, updated_at=timezone.now()
+        )
+        if not written:
+            raise LeaseLost(_("The job's lease passed to another worker."))
+
+    return record
+
+
+def _usage_total(job: RoomTurnJob) -> dict[str, int]:
+    """The model usage of every agent run of the job: what its settlement charges for."""
+    total: Counter[str] = Counter()
+    for usage in job.model_usage.values():
+        total.update(usage)
+    return dict(total)
 
 
 def _earlier_steps(journal: dict[int, Operation]) -> tuple[EarlierStep, ...]:
@@ -676,7 +711,11 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
 
 
 def _store_output(job: RoomTurnJob, worker: str, stored: dict[str, Any]) -> None:
-    saved = held_by(job, worker).update(agent_output=stored, updated_at=timezone.now())
+    # Settlement charges the usage stored here: every run's, not only the last attempt's.
+    stored = {**stored, "usage": _usage_total(job)}
+    saved = held_by(job, worker).update(
+        agent_output=stored, model_usage=job.model_usage, updated_at=timezone.now()
+    )
     if not saved:
         raise LeaseLost(_("The job's lease passed to another worker."))
     job.agent_output = stored
@@ -717,6 +756,9 @@ def _prepare_publication(
     def ending_code() -> str | None:
         return ((job.agent_output or {}).get("error") or {}).get("code")
 
+    if job.model_usage and job.agent_output.get("usage") != _usage_total(job):
+        # An ending the recovery sweep stored knows nothing of the runs' model usage.
+        _store_output(job, worker, job.agent_output)
     _settle_dispatched(job, journal, worker, ask_only=ending_code() == LEASE_EXHAUSTED)
     # Read again: settling may have stored a cancelled ending.
     if (job.agent_output or {}).get("final_status") != "failed":
