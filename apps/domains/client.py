@@ -97,11 +97,13 @@ def delegation_mint(
     character: str | None = None,
     owner: str | None = None,
     act: str | None = None,
+    view: str | None = None,
     lifetime: int | None = None,
     signing_key: SigningKey | None = None,
     now: int | None = None,
 ) -> Delegation:
-    """A token valid for exactly one tool on one server. Raises ValueError on a bad lifetime."""
+    """A token valid for exactly one tool on one server; `view="public"` narrows a read to what
+    the public may see. Raises ValueError on a bad lifetime."""
     lifetime = lifetime or int(getattr(settings, "SAGASMITH_DELEGATION_LIFETIME", DEFAULT_LIFETIME))
     if not 1 <= lifetime <= MAX_LIFETIME:
         raise ValueError(f"delegation lifetime must be 1..{MAX_LIFETIME} s, not {lifetime}")
@@ -126,6 +128,8 @@ def delegation_mint(
         claims["character"] = character
     if turn is not None:
         claims["turn"] = turn
+    if view is not None:
+        claims["view"] = view
     token = jwt.encode(
         claims, key.private_key, algorithm="EdDSA", headers={"kid": key.kid, "typ": TOKEN_TYPE}
     )
@@ -438,6 +442,7 @@ def _prepare(
     character: str | None,
     owner: str | None,
     act: str | None,
+    view: str | None,
     traceparent: str | None,
     timeout: float | None,
 ) -> tuple[DomainPlugin, dict[str, Any], Callable[[], Delegation], dict[str, str], float]:
@@ -462,6 +467,7 @@ def _prepare(
             character=character,
             owner=owner,
             act=act,
+            view=view,
         )
 
     return plugin, arguments, mint, _trace_meta(traceparent), timeout or plugin.timeout
@@ -479,10 +485,12 @@ def domain_call(
     character: str | None = None,
     owner: str | None = None,
     act: str | None = None,
+    view: str | None = None,
     traceparent: str | None = None,
     timeout: float | None = None,
 ) -> DomainResult:
     """Call one domain tool as `requester` (never from arguments); blocks the calling thread.
+    `view="public"` (reads only) answers as the public sees it, whatever the requester may see.
 
     Raises DomainError (the server's structured refusal), DomainUnavailable, DomainTimeout,
     DomainProtocolError, UnknownSystem. Do not hold a database transaction across this call.
@@ -490,7 +498,7 @@ def domain_call(
     plugin, arguments, mint, trace, seconds = _prepare(
         system_id=system_id, tool=tool, arguments=arguments, requester=requester,
         campaign_id=campaign_id, base_rev=base_rev, turn=turn, character=character,
-        owner=owner, act=act, traceparent=traceparent, timeout=timeout,
+        owner=owner, act=act, view=view, traceparent=traceparent, timeout=timeout,
     )  # fmt: skip
     runtime = _get_runtime()
     if threading.current_thread() is runtime.thread:
@@ -530,6 +538,7 @@ async def adomain_call(
     character: str | None = None,
     owner: str | None = None,
     act: str | None = None,
+    view: str | None = None,
     traceparent: str | None = None,
     timeout: float | None = None,
 ) -> DomainResult:
@@ -540,7 +549,7 @@ async def adomain_call(
     plugin, arguments, mint, trace, seconds = _prepare(
         system_id=system_id, tool=tool, arguments=arguments, requester=requester,
         campaign_id=campaign_id, base_rev=base_rev, turn=turn, character=character,
-        owner=owner, act=act, traceparent=traceparent, timeout=timeout,
+        owner=owner, act=act, view=view, traceparent=traceparent, timeout=timeout,
     )  # fmt: skip
     runtime = _get_runtime()
     future = runtime.submit(

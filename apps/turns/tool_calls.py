@@ -56,6 +56,8 @@ class ToolCaller:
     earlier (the stale answer came from the commit check, lost to another send of the same
     step), and those are sent again for their replay. `resent(step, arguments)` lets the worker
     journal the arguments before they are sent, and those found committed.
+
+    With `read_view` ("public"), reads are answered at that view, not at the requester's.
     """
 
     def __init__(
@@ -75,6 +77,7 @@ class ToolCaller:
         after_call: AfterCall | None = None,
         stale_refreshes: int = 0,
         resent: Resent | None = None,
+        read_view: str | None = None,
     ) -> None:
         self.system_id = system_id
         self.campaign_id = campaign_id
@@ -90,6 +93,7 @@ class ToolCaller:
         self.after_call = after_call
         self.stale_refreshes = stale_refreshes
         self.resent = resent
+        self.read_view = read_view
         self.outcomes: list[ToolOutcome] = []
 
     def arguments_for(self, tool: ToolInfo, arguments: Mapping[str, Any], step: int) -> dict:
@@ -226,6 +230,7 @@ class ToolCaller:
         return []
 
     def _call(self, name: str, arguments: Mapping[str, Any]) -> DomainResult:
+        tool = self.tools.get(name)
         return domain_call(
             system_id=self.system_id,
             tool=name,
@@ -234,6 +239,8 @@ class ToolCaller:
             campaign_id=self.campaign_id,
             turn=self.turn,
             character=self.character,
+            # A write's result stays its requester's (the domain refuses a narrowed write).
+            view=None if tool is not None and tool.write else self.read_view,
             traceparent=self.traceparent,
         )
 

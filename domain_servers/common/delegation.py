@@ -37,6 +37,13 @@ class Delegation:
     scope: frozenset[str]
     jti: str
     exp: int
+    # "public": a read is answered as the public sees it (what an observer sees, and nothing
+    # addressed to the requester alone), never more than the requester may see.
+    view: str | None = None
+
+
+# The views a token may narrow a read to.
+VIEWS = frozenset({"public"})
 
 
 def load_jwks(path: str | os.PathLike[str] | None) -> dict[str, Any]:
@@ -141,6 +148,10 @@ def _claims_to_delegation(claims: dict[str, Any]) -> Delegation:
     if not _is_int(base_rev) or base_rev < 0:
         raise denied("delegation token base_rev must be a non-negative integer")
     owner, character, turn = claims.get("owner"), claims.get("character"), claims.get("turn")
+    view = claims.get("view")
+    if view is not None and view not in VIEWS:
+        # Fail closed: a view this server does not know must not answer with a wider one.
+        raise denied(f"delegation token view must be one of: {', '.join(sorted(VIEWS))}")
     return Delegation(
         requester=sub,
         actor=act["sub"],
@@ -152,6 +163,7 @@ def _claims_to_delegation(claims: dict[str, Any]) -> Delegation:
         scope=frozenset(s for s in scope.split(" ") if s and s != "*"),
         jti=jti,
         exp=int(claims["exp"]),
+        view=view,
     )
 
 

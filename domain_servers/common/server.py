@@ -356,6 +356,9 @@ class DomainServer:
         if not fresh:
             raise denied("delegation jti was already used")
         check_call(delegation, name, campaign_id)
+        if delegation.view is not None and spec.write:
+            # A write's result is its requester's; a narrowed one is not offered, never widened.
+            raise denied(f"a delegation that narrows the view may not call the write {name}")
 
         role: str | None
         if spec.creates_campaign:
@@ -402,6 +405,11 @@ class DomainServer:
                     f"expected_revision {expected} is not the current revision {revision}",
                 )
 
+        requester, character = delegation.requester, delegation.character
+        if delegation.view == "public":
+            # The role and phase were checked as the requester's; the view is an observer's who
+            # is no member in particular, so nothing addressed to the requester alone shows.
+            requester, character, role = "", None, "observer"
         call = Call(
             system_id=self.system_id,
             tool=name,
@@ -409,9 +417,9 @@ class DomainServer:
             campaign_id=campaign_id,
             state=state,
             revision=revision,
-            requester=delegation.requester,
+            requester=requester,
             actor=delegation.actor,
-            character=delegation.character,
+            character=character,
             role=role,
         )
         if not spec.write:

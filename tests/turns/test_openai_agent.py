@@ -172,6 +172,48 @@ def test_at_most_eight_tool_calls(table, llm):
     assert classify_error(caught.value).code == "agent_tool_limit"
 
 
+@pytest.mark.parametrize("audience", ["public", "gm"])
+def test_a_gms_public_turn_shows_the_model_only_what_the_public_sees(
+    dnd_room, llm, settings, monkeypatch, django_capture_on_commit_callbacks, audience
+):
+    """A model's words on a public action reach everyone, so what it reads is what everyone
+    may see: a monster's hit points and the GM's notes are read (for the model) only in a
+    GM-only action."""
+    from apps.campaigns.services.authority import authority_write, campaign_refresh
+    from apps.turns.services import turn_run
+    from tests.turns.test_jobs import narrations, submit
+
+    settings.SAGASMITH_AGENT_PROVIDER = "openai"
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    room = dnd_room
+    for tool, arguments in (
+        ("phase_set", {"phase": "play"}),
+        ("monster_spawn", {"monster_key": "goblin", "gm_notes": "The baron's lost son."}),
+    ):
+        room.campaign.refresh_from_db()
+        authority_write(campaign=room.campaign, tool=tool, arguments=arguments,
+                        requester=room.gm, key=tool)  # fmt: skip
+    campaign_refresh(campaign=room.campaign, requester=room.gm)
+    revision = room.domain_revision()
+    look = tool_call("c1", "character_get", {"character_id": "mon-1"})
+    llm.script = [(200, completion(tool_calls=[look])), (200, completion(content=FINAL))]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.gm, text="How does the goblin look?", audience=audience)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    shown = json.loads(llm.requests[1]["messages"][-1]["content"])
+    public = {"id": "mon-1", "name": "Goblin", "kind": "monster", "monster_key": "goblin",
+              "conditions": [], "status": "unhurt"}  # fmt: skip
+    if audience == "public":
+        assert shown == {"character": public, "authority_revision": revision}
+    else:
+        assert (shown["character"]["hp"], shown["character"]["gm_notes"]) == (
+            {"current": 7, "max": 7, "temp": 0}, "The baron's lost son."
+        )  # fmt: skip
+    assert [(m.body, m.audience) for m in narrations(job)] == [("The die lands.", audience)]
+
+
 @pytest.mark.parametrize(
     ("entry", "code", "retryable"),
     [

@@ -60,6 +60,58 @@ def test_stale_revision_is_raised_for_the_worker_and_changes_nothing(live_domain
     assert table.revision() == before
 
 
+def test_a_public_view_reads_what_the_public_sees_and_writes_as_the_requester(
+    live_domains, gm, player
+):
+    """Reads narrowed to the public view show the GM and a player alike only what everyone may
+    see: not the GM's facts, nor one player's own. Writes still run (and answer) as their
+    requester; the domain refuses a narrowed write, and a view it does not know."""
+    from apps.domains.client import domain_call
+
+    table = make_table("narrative", gm, player)
+    table.call(gm, "phase_set", phase="play")
+    pat = f"player:{principal_for(player)}"
+    facts = {
+        "public": "The inn is the Drowned Rat.",
+        "gm": "The innkeeper leads the cult.",
+        pat: "Pat owes the innkeeper.",
+    }
+    for audience, text in facts.items():
+        table.call(gm, "fact_add", text=text, audience=audience,
+                   expected_revision=table.revision(), idempotency_key=audience)  # fmt: skip
+
+    def story(user, view):
+        caller = table.caller(user, table.context(user, "-", job_id=f"v-{user.pk}"))
+        caller.read_view = view
+        read = caller("story_get", {}).structured
+        return read["audience"], [fact["text"] for fact in read["facts"]]
+
+    public = ("public", [facts["public"]])
+    assert story(gm, None) == ("gm", list(facts.values()))
+    assert story(player, None) == (pat, [facts["public"], facts[pat]])
+    assert story(gm, "public") == story(player, "public") == public
+    caller = table.caller(player, table.context(player, "-", job_id="v-write"))
+    caller.read_view = "public"
+    assert caller("dice_roll", {"expression": "1d6"}).structured["receipt"]["audience"] == "public"
+    before = table.revision()
+    refusals = []
+    for tool, arguments, view in (
+        ("dice_roll", {"expression": "1d6", "expected_revision": before,
+                       "idempotency_key": "narrowed"}, "public"),
+        ("story_get", {}, "everyone"),
+    ):  # fmt: skip
+        with pytest.raises(DomainError) as caught:
+            domain_call(system_id="narrative", tool=tool, arguments=arguments, requester=gm,
+                        campaign_id=table.campaign_id, view=view)  # fmt: skip
+        refusals.append((caught.value.domain_code, caught.value.message))
+    assert refusals == [
+        ("authorization_denied",
+         "a delegation that narrows the view may not call the write dice_roll"),
+        ("authorization_denied", "delegation token view must be one of: public"),
+    ]  # fmt: skip
+    assert table.revision() == before
+
+
 def test_classify_error():
     assert classify_error(DomainUnavailable("down")).code == "domain_unavailable"
     assert classify_error(DomainUnavailable("down")).retryable is True

@@ -390,6 +390,7 @@ def _journal_caller(
     character,
     stale_refreshes: int = 0,
     narrate_only: bool = False,
+    read_view: str | None = None,
 ) -> JournalCaller:
     """The job's journaling tool caller: its requester, key, starting revision and trace, and
     the character it acts as (for GMs, none named: they act for every character)."""
@@ -409,6 +410,7 @@ def _journal_caller(
         traceparent=job.traceparent or None,
         stale_refreshes=stale_refreshes,
         narrate_only=narrate_only,
+        read_view=read_view,
     )
 
 
@@ -610,13 +612,14 @@ def _run_agent(
     _select_facade(job, campaign, role)
     tools = offered_tools(campaign.system_id, job.tools)
     character = claimed.character if claimed is not None else _bound_character(job)
+    provider = agent_provider()
     # Another turn in the room may write first: a write refused as stale goes again at the
     # current revision (after the agent's output is stored, nothing is sent again that way).
     # Not for an action the client based on a revision it named: that one acts there or not.
     caller = _journal_caller(
         job, campaign, heartbeat, tools=tools, character=character,
         stale_refreshes=STALE_REFRESHES if job.base_revision is None else 0,
-        narrate_only=narrate_only,
+        narrate_only=narrate_only, read_view=_read_view(job, provider),
     )  # fmt: skip
     context = TurnContext(
         job_id=str(job.id),
@@ -634,7 +637,7 @@ def _run_agent(
         record_usage=_usage_recorder(job, worker, run),
     )
     try:
-        output = agent_provider().run_turn(context, caller)
+        output = provider.run_turn(context, caller)
     except DomainError as exc:
         if exc.domain_code != "stale_revision" or job.base_revision is None:
             raise
@@ -649,6 +652,16 @@ def _run_agent(
         # with the output (_store_output).
         job.model_usage = {**job.model_usage, run: dict(output.usage)}
     return output, caller.journal
+
+
+def _read_view(job: RoomTurnJob, provider: Any) -> str | None:
+    """The view the agent's reads are answered at. A model's words may reach everyone who saw
+    the action whatever it is told, so on any action but a GM-only one it reads what the
+    public may see (a GM's own view would hand it monster HP and GM-only facts). The scripted
+    agent, trusted code that puts hidden values in GM-only messages, reads as its requester."""
+    if job.trigger_audience == "gm" or not getattr(provider, "reads_as_audience", False):
+        return None
+    return "public"
 
 
 def _usage_recorder(job: RoomTurnJob, worker: str, run: str) -> Callable[[Mapping[str, int]], None]:
