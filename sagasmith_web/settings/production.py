@@ -6,6 +6,7 @@ from .base import *  # noqa: F403
 from .base import DATABASES, REDIS_URL, env
 
 DEBUG = False
+SAGASMITH_PRODUCTION = True  # what refuses demo data and local shortcuts
 SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
 

@@ -499,3 +499,20 @@ def test_the_sessions_list_names_browser_and_system(make_user, user_agent, shown
     user = make_user("device@example.test")
     page = login(user.email, HTTP_USER_AGENT=user_agent).get("/account/")
     assert f">{shown} <".encode() in page.content
+
+
+def test_seed_demo_refuses_production_settings_and_runs_under_overridden_ones(settings):
+    """The refusal follows the settings in force, not the module's name, which overridden
+    settings (as tests and tools apply them) do not carry."""
+    from django.core.management import CommandError, call_command
+
+    from apps.accounts.models import User
+
+    settings.SAGASMITH_REGISTRATION_MODE = "open"  # any override: SETTINGS_MODULE is now None
+    call_command("seed_demo", stdout=io.StringIO())
+    seeded = User.objects.count()
+    settings.SAGASMITH_PRODUCTION = True
+    with pytest.raises(CommandError) as refused:
+        call_command("seed_demo", stdout=io.StringIO())
+    assert str(refused.value) == "seed_demo refuses to run with production settings."
+    assert seeded > 0

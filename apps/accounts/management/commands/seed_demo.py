@@ -28,7 +28,7 @@ class Command(BaseCommand):
     help = "Create or refresh the demo accounts (never in production)."
 
     def handle(self, *args, **options):
-        if settings.SETTINGS_MODULE.endswith("production"):
+        if settings.SAGASMITH_PRODUCTION:
             raise CommandError("seed_demo refuses to run with production settings.")
         with transaction.atomic():
             for email, name, staff in DEMO_USERS:
