@@ -93,6 +93,8 @@ def test_a_clock_name_keeps_its_own_punctuation(live_domains, gm, player):
         "Create a clock Doom! with 4 segments!",
         'create clock "Who knows?!" with 4 segments.',
         "create clock Last breath... with 4 segments",
+        "create a clock called The Long Night with 6 segments",
+        "create clock named Doom! with 3 segments",
     ]):  # fmt: skip
         turn = table.context(gm, text, job_id=f"clock-{n}")
         caller = table.caller(gm, turn)
@@ -107,9 +109,11 @@ def test_a_clock_name_keeps_its_own_punctuation(live_domains, gm, player):
         ("clock_create", {"name": "Doom!", "segments": 4}),
         ("clock_create", {"name": "Who knows?!", "segments": 4}),
         ("clock_create", {"name": "Last breath...", "segments": 4}),
+        ("clock_create", {"name": "Long Night", "segments": 6}),
+        ("clock_create", {"name": "Doom!", "segments": 3}),
     ]
     story = table.call(gm, "story_get").structured
-    names = ["Doom!", "Doom!", "Who knows?!", "Last breath..."]
+    names = ["Doom!", "Doom!", "Who knows?!", "Last breath...", "Long Night", "Doom!"]
     assert [c["name"] for c in story["clocks"]] == names
     assert table.run(gm, "advance clock doom!", job_id="advance").texts == [
         ("Doom!: 1 of 4 segments filled.", "trigger")

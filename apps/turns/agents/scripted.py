@@ -47,7 +47,8 @@ narrative
                                  certain]  the likelihood defaults to even
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties); bounded by the
                                          tool's schema, like the segments below
-    create clock <name> with N segments  GM; 2..12 segments; the name keeps its own marks
+    create clock [called] <name> with N segments
+                                         GM; 2..12 segments; the name keeps its own marks
                                          ("Doom!"), only quotes around it are dropped
     open scene <title>                   GM; ends the current scene
     open thread <title>                  GM
@@ -1317,7 +1318,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_advance_clock,
         ),
         _intent(
-            r"create (?:a )?clock\s+(?P<name>.+?)\s+with\s+(?P<segments>\d+)\s+segments?",
+            r"create (?:a )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
+            r"\s+with\s+(?P<segments>\d+)\s+segments?",
             nar_create_clock,
         ),
         _intent(r"open (?:a )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
