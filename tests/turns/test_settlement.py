@@ -829,3 +829,44 @@ def test_a_domain_code_longer_than_the_column_is_stored_cut_to_it():
         classify_error(error).code
         == long_code[: RoomTurnJob._meta.get_field("error_code").max_length]
     )
+
+
+def test_every_failed_narrations_model_tokens_are_charged(
+    dnd_room, settings, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks
+):
+    """Out of attempts at its roll, whose re-send before publication commits, a model turn is
+    narrated from its journal, and the narration fails after its model request; so does the
+    publication, and the next pass narrates (and fails) again. Every model request the turn
+    made is charged, the second narration's too, each once."""
+    from tests.turns.fake_llm import completion, tool_call
+
+    settings.SAGASMITH_TURN_RESERVE_CREDITS = 20
+    monkeypatch.setenv("SAGASMITH_TURN_FAULT", "fail_publish:3")  # the first publication
+    room = dnd_room
+    state: dict = {}
+
+    def outage() -> DomainUnavailable:
+        state["down"] = state["sends"] < 3  # back for the re-send after the last attempt
+        return DomainUnavailable("The rules server is down.")
+
+    _dice_fails(monkeypatch, outage, state)
+    roll = completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])
+    # A narration whose model asks for a tool all the same (tools closed) fails.
+    model.script = [
+        (200, {**roll, "usage": FIRST}),
+        (200, {**roll, "usage": _tokens(10, 5)}),  # the first narration
+        (200, {**roll, "usage": SECOND}),  # the second
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.player)
+    assert _run_due(job, django_capture_on_commit_callbacks, times=4)[2:] == [
+        "waiting", "failed"
+    ]  # fmt: skip
+    assert len(model.requests) == 3
+    assert list(job.operations.values_list("step", "state")) == [(1, "returned")]
+    usage = {"model_calls": 3, "prompt_tokens": 2110, "completion_tokens": 305,
+             "total_tokens": 2415}  # fmt: skip
+    # The turn, its roll, and three started thousands of tokens (without the last: two).
+    assert (job.error_code, job.charged, job.agent_output["usage"]) == (
+        "attempts_exhausted", 5, usage
+    )  # fmt: skip

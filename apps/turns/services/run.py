@@ -769,9 +769,8 @@ def _prepare_publication(
     def ending_code() -> str | None:
         return ((job.agent_output or {}).get("error") or {}).get("code")
 
-    if job.model_usage and job.agent_output.get("usage") != _usage_total(job):
-        # An ending the recovery sweep stored knows nothing of the runs' model usage.
-        _store_output(job, worker, job.agent_output)
+    # An ending the recovery sweep stored knows nothing of the runs' model usage.
+    _store_usage(job, worker)
     _settle_dispatched(job, journal, worker, ask_only=ending_code() == LEASE_EXHAUSTED)
     # Read again: settling may have stored a cancelled ending.
     if (job.agent_output or {}).get("final_status") != "failed":
@@ -785,6 +784,8 @@ def _prepare_publication(
             # The stored ending stands: the committed write is still published and charged.
             # The narration sent no write (narrate_only), so there is nothing more to settle.
             logger.warning("Turn %s could not be narrated from its journal", job.pk, exc_info=True)
+            # Its model requests were made all the same: charged with the rest.
+            _store_usage(job, worker)
         else:
             _store_output(job, worker, output_to_json(output))
             return
@@ -800,6 +801,13 @@ def _prepare_publication(
         return
     if ending["error"].get("recovery") != recovery:
         _store_output(job, worker, {**ending, "error": {**ending["error"], "recovery": recovery}})
+
+
+def _store_usage(job: RoomTurnJob, worker: str) -> None:
+    """Store the stored ending again if it does not charge every run's model usage (an ending
+    the sweep stored, a narration that failed after its model requests). Raises LeaseLost."""
+    if job.model_usage and job.agent_output.get("usage") != _usage_total(job):
+        _store_output(job, worker, job.agent_output)
 
 
 def _domain_answered_a_write(job: RoomTurnJob) -> bool:
