@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from apps.accounts.models import User
 from apps.core.errors import NotFound, ValidationFailed
 from apps.core.idempotency import idempotency_key_from, idempotent_response
-from apps.core.schema import idempotency_parameters
+from apps.core.schema import StrictInput, idempotency_parameters
 from apps.domains.plugins.dnd5e import ABILITIES, TEMPLATES
 from apps.domains.plugins.narrative import MAX_TAG_LENGTH, MAX_TAGS
 from apps.domains.registry import domain_registry
@@ -119,7 +119,7 @@ def _user(user_id) -> User:
 # -- campaigns -------------------------------------------------------------------------------
 
 
-class CampaignCreateInput(serializers.Serializer):
+class CampaignCreateInput(StrictInput):
     name = serializers.CharField(max_length=120)
     system_id = serializers.CharField(max_length=64)
 
@@ -186,7 +186,7 @@ class MemberListApi(APIView):
         return Response(MemberOutput(members, many=True).data)
 
 
-class RoleInput(serializers.Serializer):
+class RoleInput(StrictInput):
     role = serializers.CharField(max_length=10)
 
 
@@ -229,7 +229,7 @@ class MemberDetailApi(APIView):
 # -- invites ---------------------------------------------------------------------------------
 
 
-class InviteCreateInput(serializers.Serializer):
+class InviteCreateInput(StrictInput):
     mode = serializers.ChoiceField(choices=CampaignInvite.Mode.choices)
     role = serializers.ChoiceField(
         choices=[CampaignMembership.Role.PLAYER, CampaignMembership.Role.OBSERVER],
@@ -317,7 +317,7 @@ class InviteDetailApi(APIView):
         return Response(InviteOutput(invite_revoke(invite=invite, actor=request.user)).data)
 
 
-class InviteAcceptInput(serializers.Serializer):
+class InviteAcceptInput(StrictInput):
     token = serializers.CharField(max_length=200)
     message = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
@@ -388,7 +388,7 @@ class JoinRequestListApi(APIView):
         return Response(JoinRequestOutput(requests, many=True).data)
 
 
-class DecisionInput(serializers.Serializer):
+class DecisionInput(StrictInput):
     decision = serializers.ChoiceField(choices=["approve", "reject"])
 
 
@@ -428,7 +428,7 @@ class JoinRequestDecisionApi(APIView):
 # fields equal to the forms'.
 
 
-class Dnd5eCharacterInput(serializers.Serializer):
+class Dnd5eCharacterInput(StrictInput):
     """A dnd5e character: a class template, or all six ability scores (not both)."""
 
     name = serializers.CharField(max_length=80)
@@ -465,7 +465,7 @@ class TagsField(serializers.Field):
     """Narrative tags: one comma-separated string or a list of strings."""
 
 
-class NarrativeCharacterInput(serializers.Serializer):
+class NarrativeCharacterInput(StrictInput):
     """A narrative character: a name and short tags."""
 
     name = serializers.CharField(max_length=80)
@@ -535,7 +535,7 @@ class BindingListApi(APIView):
         return Response(BindingOutput(bindings, many=True).data)
 
 
-class BindingInput(serializers.Serializer):
+class BindingInput(StrictInput):
     can_control = serializers.BooleanField(default=True)
     can_view_private = serializers.BooleanField(default=True)
 

@@ -3,6 +3,9 @@ shared declarations views use (the Idempotency-Key header)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiParameter, extend_schema_serializer
 from rest_framework import serializers
@@ -27,6 +30,22 @@ class ErrorOutput(serializers.Serializer):
 @extend_schema_serializer(component_name="ErrorEnvelope")
 class ErrorEnvelopeOutput(serializers.Serializer):
     error = ErrorOutput()
+
+
+class StrictInput(serializers.Serializer):
+    """A request body's fields: one the serializer does not declare is refused with the rest,
+    not ignored (a misspelt "audiance" would otherwise post to everyone)."""
+
+    def to_internal_value(self, data):
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
+        refused = {name: [_("Unknown field.")] for name in unknown}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError({**exc.detail, **refused}) from exc
+        if refused:
+            raise serializers.ValidationError(refused)
+        return value
 
 
 # Status -> when it happens; which operations list which status is decided in error_statuses.

@@ -16,7 +16,7 @@ from apps.core.idempotency import (
     idempotency_key_from,
     idempotent_response,
 )
-from apps.core.schema import idempotency_parameters
+from apps.core.schema import StrictInput, idempotency_parameters
 from apps.core.throttling import WRITE_LIMITED
 from apps.turns.apis import JobOutput, action_submitted
 from apps.turns.selectors import turn_key_used
@@ -84,7 +84,7 @@ class ListOutput(serializers.Serializer):
     has_more = serializers.BooleanField()
 
 
-class PostInput(serializers.Serializer):
+class PostInput(StrictInput):
     body = serializers.CharField(max_length=MAX_BODY_LENGTH, trim_whitespace=True)
     mode = serializers.ChoiceField(choices=Message.Mode.values, default=Message.Mode.CHAT)
     audience = serializers.ChoiceField(
@@ -116,7 +116,7 @@ class PostInput(serializers.Serializer):
     )  # fmt: skip
 
 
-class ReadInput(serializers.Serializer):
+class ReadInput(StrictInput):
     sequence = serializers.IntegerField(min_value=0)
 
 

@@ -12,7 +12,7 @@ from apps.campaigns.selectors import membership_for
 from apps.core.errors import NotFound
 from apps.core.idempotency import idempotency_key_from
 from apps.core.request_context import request_traceparent
-from apps.core.schema import idempotency_parameters
+from apps.core.schema import StrictInput, idempotency_parameters
 from apps.core.throttling import WRITE_LIMITED
 from apps.rooms.models import MAX_BODY_LENGTH, Message
 from apps.turns.panels import panel_for_viewer
@@ -28,7 +28,7 @@ def _membership_or_404(request, campaign_id):
     return membership
 
 
-class ActionInput(serializers.Serializer):
+class ActionInput(StrictInput):
     body = serializers.CharField(max_length=MAX_BODY_LENGTH, trim_whitespace=True)
     base_revision = serializers.IntegerField(min_value=0, required=False, allow_null=True)
     # Any audience passes here: the submit refuses a private one with a reason to act on.

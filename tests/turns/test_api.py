@@ -427,6 +427,9 @@ MALFORMED_ACTIONS = [
     ({"body": "roll 1d6", "base_revision": "latest"},
      {"base_revision": ["A valid integer is required."]}),
     ({"body": "   "}, {"body": ["This field may not be blank."]}),
+    # A misspelt field is refused, not ignored: this one would have gone to everyone.
+    ({"body": "roll 1d6", "audiance": "gm"}, {"audiance": ["Unknown field."]}),
+    ({"bdy": "roll 1d6"}, {"body": ["This field is required."], "bdy": ["Unknown field."]}),
 ]  # fmt: skip
 
 
