@@ -18,7 +18,9 @@ from domain_servers.common.server import (
     Outcome,
     ToolSpec,
     View,
+    nothing_hidden,
     principal,
+    public_part,
     string,
 )
 
@@ -154,6 +156,7 @@ def campaign_tools(
             ),
             handler=campaign_create,
             write=True,
+            public=public_part("campaign", _read_by),
             roles=ALL_ROLES,
             phases=None,
             creates_campaign=True,
@@ -185,6 +188,7 @@ def campaign_tools(
             ),
             handler=member_grant,
             write=True,
+            public=nothing_hidden,
             roles=GM_ROLES,
             phases=None,
             params={
@@ -211,6 +215,7 @@ def campaign_tools(
             ),
             handler=member_revoke,
             write=True,
+            public=nothing_hidden,
             roles=GM_ROLES,
             phases=None,
             destructive=True,
@@ -229,6 +234,7 @@ def campaign_tools(
             ),
             handler=member_leave,
             write=True,
+            public=nothing_hidden,
             roles=ALL_ROLES,
             phases=None,
             destructive=True,
@@ -245,6 +251,7 @@ def campaign_tools(
             ),
             handler=character_assign,
             write=True,
+            public=nothing_hidden,
             roles=GM_ROLES,
             phases=None,
             params={
@@ -272,6 +279,7 @@ def campaign_tools(
             description="Move the campaign between phases (owner or gm only).",
             handler=phase_set,
             write=True,
+            public=nothing_hidden,
             roles=GM_ROLES,
             phases=None,
             params={
@@ -293,6 +301,7 @@ def campaign_tools(
             ),
             handler=dice_roll,
             write=True,
+            public=nothing_hidden,
             roles=PLAYING_ROLES,
             phases=None,
             params={
@@ -343,8 +352,7 @@ def _campaign_view(call: Call, summary: Callable[[Call], dict[str, Any]]) -> dic
         "system_id": state["system_id"],
         "phase": state["phase"],
         "members": [{"principal": p, "role": r} for p, r in sorted(state["members"].items())],
-        "your_role": state["members"].get(call.requester),
-        "audience": call.audience,
+        **_reader(call),
         "random_stream": {
             "algorithm": stream["algorithm"],
             "seed_fingerprint": seed_fingerprint(stream["seed"]),
@@ -352,3 +360,13 @@ def _campaign_view(call: Call, summary: Callable[[Call], dict[str, Any]]) -> dic
         },
         **summary(call),
     }
+
+
+def _reader(call: Call) -> dict[str, Any]:
+    """What a campaign view says of the one who reads it."""
+    return {"your_role": call.state["members"].get(call.requester), "audience": call.audience}
+
+
+def _read_by(call: Call, campaign: dict[str, Any]) -> dict[str, Any]:
+    """A campaign view another reader was given, as `call`'s reader is given it."""
+    return {**campaign, **_reader(call)}

@@ -7,6 +7,7 @@ revision bump, idempotency record and event commit in one storage transaction.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -136,6 +137,13 @@ def string_list(description: str, max_items: int, item_max_length: int = 80) -> 
     }
 
 
+# A write's result as the public sees it: given an observer's Call (no member in particular, on
+# the campaign as it is at the answer: just written, or for a replay as it is by then) and the
+# result its requester was answered (a fresh copy it may change), the result without what the
+# public may not see. The receipts are kept as stored whatever it returns.
+PublicResult = Callable[["Call", dict[str, Any]], dict[str, Any]]
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     name: str
@@ -149,6 +157,9 @@ class ToolSpec:
     output: dict[str, dict[str, Any]] = field(default_factory=dict)
     destructive: bool = False
     creates_campaign: bool = False
+    # Writes: how a delegation narrowed to the public view is answered. None: such a
+    # delegation may not call the write (a result nobody said how to narrow is not shown).
+    public: PublicResult | None = None
 
     def input_schema(self) -> dict[str, Any]:
         properties: dict[str, Any] = {"campaign_id": CAMPAIGN_ID_SCHEMA, **self.params}
@@ -233,6 +244,27 @@ class Call:
         seq = self.state.get("next_seq", 1)
         self.state["next_seq"] = seq + 1
         return f"{prefix}-{seq}"
+
+
+def nothing_hidden(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """The `public` of a write whose result holds nothing the public may not see."""
+    return result
+
+
+def public_part(key: str, view: Callable[[Call, Any], Any]) -> PublicResult:
+    """The `public` of a write whose result's `key` is what a read shows through `view`
+    (e.g. a character card): that part as the public reads it."""
+
+    def public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+        return {**result, key: view(call, result[key])}
+
+    return public
+
+
+def as_observer(call: Call) -> Call:
+    """The call as the public sees its campaign: an observer who is no member in particular,
+    so nothing addressed to the requester alone shows."""
+    return dataclasses.replace(call, requester="", character=None, role="observer", _rng=None)
 
 
 def audience_for(role: str | None, requester: str) -> str:
@@ -356,9 +388,12 @@ class DomainServer:
         if not fresh:
             raise denied("delegation jti was already used")
         check_call(delegation, name, campaign_id)
-        if delegation.view is not None and spec.write:
-            # A write's result is its requester's; a narrowed one is not offered, never widened.
-            raise denied(f"a delegation that narrows the view may not call the write {name}")
+        if delegation.view is not None and spec.write and spec.public is None:
+            # Fail closed: a result nobody said how to narrow is not answered narrowed.
+            raise denied(
+                f"a delegation that narrows the view may not call {name}, whose result has no "
+                "public view"
+            )
 
         role: str | None
         if spec.creates_campaign:
@@ -374,6 +409,23 @@ class DomainServer:
             if role not in spec.roles:
                 raise denied(f"role {role} may not call {name}")
 
+        # The role and phase are the requester's, and so is every write: the view narrows only
+        # what the answer shows, never what the call may do.
+        call = Call(
+            system_id=self.system_id,
+            tool=name,
+            args=args,
+            campaign_id=campaign_id,
+            state=state,
+            revision=revision,
+            requester=delegation.requester,
+            actor=delegation.actor,
+            character=delegation.character,
+            role=role,
+        )
+        # Shares the state document: after a write's handler it sees the state it committed.
+        seen_by = as_observer(call) if delegation.view == "public" else None
+
         request_hash = ""
         if spec.write:
             # The same key and request replays even after phase or revision moved on, so a
@@ -383,7 +435,9 @@ class DomainServer:
                     {"tool": name, "arguments": args, "requester": delegation.requester}
                 ).encode()
             ).hexdigest()
-            replay = self._replay(stored, args["idempotency_key"], request_hash, result_meta)
+            replay = self._replay(
+                stored, args["idempotency_key"], request_hash, result_meta, spec, seen_by
+            )
             if replay is not None:
                 return replay
             if spec.creates_campaign and loaded is not None:
@@ -405,25 +459,8 @@ class DomainServer:
                     f"expected_revision {expected} is not the current revision {revision}",
                 )
 
-        requester, character = delegation.requester, delegation.character
-        if delegation.view == "public":
-            # The role and phase were checked as the requester's; the view is an observer's who
-            # is no member in particular, so nothing addressed to the requester alone shows.
-            requester, character, role = "", None, "observer"
-        call = Call(
-            system_id=self.system_id,
-            tool=name,
-            args=args,
-            campaign_id=campaign_id,
-            state=state,
-            revision=revision,
-            requester=requester,
-            actor=delegation.actor,
-            character=character,
-            role=role,
-        )
         if not spec.write:
-            view = spec.handler(call)
+            view = spec.handler(seen_by or call)
             data = {**view.data, "authority_revision": revision}
             text = TextContent(type="text", text=canonical(data))
             return CallToolResult(
@@ -462,7 +499,9 @@ class DomainServer:
         status = await self.storage.run(self.storage.commit_write, record)
         if status == "duplicate":
             stored = await self.storage.run(self.storage.idempotency_get, scope, record.key)
-            replay = self._replay(stored, args["idempotency_key"], request_hash, result_meta)
+            replay = self._replay(
+                stored, args["idempotency_key"], request_hash, result_meta, spec, seen_by
+            )
             if replay is not None:
                 return replay
         if status != "ok":
@@ -470,11 +509,7 @@ class DomainServer:
                 "stale_revision", f"campaign revision moved past {revision} during the call"
             )
         # The first answer is built from the stored text too, so a replay matches it exactly.
-        return CallToolResult(
-            content=[TextContent(type="text", text=response)],
-            structured_content=json.loads(response),
-            _meta={**result_meta, "idempotent_replay": False},
-        )
+        return self._answer(response, result_meta, spec, seen_by, replay=False)
 
     def _replay(
         self,
@@ -482,6 +517,8 @@ class DomainServer:
         key: str,
         request_hash: str,
         result_meta: dict[str, Any],
+        spec: ToolSpec,
+        seen_by: Call | None,
     ) -> CallToolResult | None:
         if stored is None:
             return None
@@ -491,8 +528,38 @@ class DomainServer:
                 "idempotency_conflict",
                 f"idempotency key {key!r} was already used for a different request",
             )
+        return self._answer(response, result_meta, spec, seen_by, replay=True)
+
+    @staticmethod
+    def _answer(
+        response: str,
+        result_meta: dict[str, Any],
+        spec: ToolSpec,
+        seen_by: Call | None,
+        *,
+        replay: bool,
+    ) -> CallToolResult:
+        """A write's answer from its stored response, which is always the requester's answer,
+        never narrowed: byte for byte, or for a delegation narrowed to the public view
+        (`seen_by`, the observer's call) as the tool's `public` narrows it, with the receipts
+        as stored. So a replay answers at the view its own token asks for, whatever the first
+        send asked, and nothing the requester was answered is lost to a narrowed first send."""
+        meta = {**result_meta, "idempotent_replay": replay}
+        stored = json.loads(response)
+        if seen_by is None:
+            return CallToolResult(
+                content=[TextContent(type="text", text=response)],
+                structured_content=stored,
+                _meta=meta,
+            )
+        if spec.public is None:  # refused before anything ran; never answered in full
+            raise denied(f"{spec.name} has no public view of its result")
+        shown = spec.public(seen_by, json.loads(response))
+        for receipt in ("receipt", "random_stream_receipt"):
+            if receipt in stored:
+                shown[receipt] = stored[receipt]
         return CallToolResult(
-            content=[TextContent(type="text", text=response)],
-            structured_content=json.loads(response),
-            _meta={**result_meta, "idempotent_replay": True},
+            content=[TextContent(type="text", text=canonical(shown))],
+            structured_content=shown,
+            _meta=meta,
         )

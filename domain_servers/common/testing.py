@@ -70,6 +70,7 @@ def mint_token(
     act: str = "host:sagasmith-web",
     owner: str | None = None,
     character: str | None = None,
+    view: str | None = None,
     turn: str = "turn-test",
     iat: int | None = None,
     exp: int | None = None,
@@ -95,6 +96,8 @@ def mint_token(
     }
     if character is not None:
         claims["character"] = character
+    if view is not None:
+        claims["view"] = view
     headers = {"kid": kid or key.kid, "typ": typ}
     return jwt.encode(claims, key.private_key, algorithm="EdDSA", headers=headers)
 

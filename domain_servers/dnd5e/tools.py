@@ -20,7 +20,9 @@ from domain_servers.common.server import (
     boolean,
     identifier,
     integer,
+    nothing_hidden,
     principal,
+    public_part,
     string,
     string_list,
 )
@@ -143,6 +145,56 @@ def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -
         "dead": effect["dead"],
         "status": rules.status_word(target),
     }
+
+
+def _attack_view(call: Call, target: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """An attack's result as the call's viewer sees it: a monster's AC and hit points are
+    part of its hidden stat block."""
+    if call.is_gm or target["kind"] != "monster":
+        return result
+    to_hit = {k: v for k, v in result["to_hit"].items() if k != "target_ac"}
+    shown = {**result, "to_hit": to_hit}
+    if result["damage"] is not None:
+        effect = _public_effect(call, target, result["damage"]["effect"])
+        shown["damage"] = {**result["damage"], "effect": effect}
+    return shown
+
+
+def _heal_view(call: Call, target: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """A heal's result as the call's viewer sees it: a monster's hit points only as its
+    status."""
+    if call.is_gm or target["kind"] != "monster":
+        return result
+    shown = {k: v for k, v in result.items() if k not in ("healed", "hp_before", "hp_after")}
+    shown["status"] = rules.status_word(target)
+    return shown
+
+
+# A write's result as the public sees it (ToolSpec.public): the views above for an observer.
+# The target is looked up as the campaign is at the answer: its kind never changes, and a
+# replay shows its status as it is by then.
+
+
+def _target(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    return _char_by_id(call, result["target_id"])
+
+
+def _attack_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    return _attack_view(call, _target(call, result), result)
+
+
+def _damage_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    return _public_effect(call, _target(call, result), result)
+
+
+def _heal_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    return _heal_view(call, _target(call, result), result)
+
+
+def _combat_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    combat = result["combat"]
+    order = [{**e, "character": character_view(call, e["character"])} for e in combat["order"]]
+    return {**result, "combat": {**combat, "order": order}}
 
 
 def _combat(call: Call) -> dict[str, Any]:
@@ -439,13 +491,8 @@ def attack(call: Call) -> Outcome:
     # Names as messages give them, so a result read later (a replayed dice line) needs no roster.
     result["attacker_name"] = _who(call, attacker["id"])
     result["target_name"] = _who(call, target["id"])
-    if not call.is_gm and target["kind"] == "monster":
-        # A monster's AC is part of its hidden stat block.
-        del result["to_hit"]["target_ac"]
-    if result["damage"] is not None:
-        result["damage"]["effect"] = _public_effect(call, target, result["damage"]["effect"])
     return Outcome(
-        result,
+        _attack_view(call, target, result),
         scopes=[f"character:{target['id']}", f"character:{attacker['id']}"]
         + _combat_scopes(call, attacker["id"], target["id"]),
         entity_ids=[attacker["id"], target["id"]],
@@ -552,7 +599,7 @@ def heal(call: Call) -> Outcome:
     result["target_name"] = _who(call, target["id"])
     ids = [target["id"]] + ([healer["id"]] if healer is not None else [])
     return Outcome(
-        result,
+        _heal_view(call, target, result),
         scopes=[f"character:{target['id']}", *_combat_scopes(call, *ids)],
         entity_ids=sorted(set(ids)),
     )
@@ -877,6 +924,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=character_create,
             write=True,
+            public=public_part("character", character_view),
             roles=PLAYING_ROLES,
             phases=SETUP,
             params={
@@ -934,6 +982,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=monster_spawn,
             write=True,
+            public=public_part("character", character_view),
             roles=GM_ROLES,
             phases=IN_PLAY,
             params={
@@ -954,6 +1003,7 @@ def tools() -> list[ToolSpec]:
             description="d20 + ability modifier (+ proficiency for a proficient skill) vs DC.",
             handler=ability_check,
             write=True,
+            public=nothing_hidden,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={
@@ -982,6 +1032,7 @@ def tools() -> list[ToolSpec]:
             description="d20 + ability modifier (+ proficiency if proficient in the save) vs DC.",
             handler=saving_throw,
             write=True,
+            public=nothing_hidden,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={
@@ -1009,6 +1060,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=attack,
             write=True,
+            public=_attack_public,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={
@@ -1035,6 +1087,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=damage_apply,
             write=True,
+            public=_damage_public,
             roles=GM_ROLES,
             phases=IN_PLAY,
             destructive=True,
@@ -1063,6 +1116,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=heal,
             write=True,
+            public=_heal_public,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={
@@ -1087,6 +1141,7 @@ def tools() -> list[ToolSpec]:
             description="Add an SRD condition to a character or monster (GM only).",
             handler=condition_add,
             write=True,
+            public=nothing_hidden,
             roles=GM_ROLES,
             phases=IN_PLAY,
             params={
@@ -1101,6 +1156,7 @@ def tools() -> list[ToolSpec]:
             description="Remove a condition from a character or monster (GM only).",
             handler=condition_remove,
             write=True,
+            public=nothing_hidden,
             roles=GM_ROLES,
             phases=IN_PLAY,
             params={
@@ -1118,6 +1174,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=stand_up,
             write=True,
+            public=nothing_hidden,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={"character_id": CHARACTER_ID},
@@ -1136,6 +1193,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=death_save,
             write=True,
+            public=nothing_hidden,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={"character_id": CHARACTER_ID},
@@ -1154,6 +1212,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=combat_start,
             write=True,
+            public=_combat_public,
             roles=GM_ROLES,
             phases=frozenset({"play"}),
             params={
@@ -1187,6 +1246,7 @@ def tools() -> list[ToolSpec]:
             ),
             handler=combat_move,
             write=True,
+            public=nothing_hidden,
             roles=PLAYING_ROLES,
             phases=COMBAT,
             params={
@@ -1210,6 +1270,7 @@ def tools() -> list[ToolSpec]:
             description="End the current turn; advances to the next living combatant and round.",
             handler=combat_end_turn,
             write=True,
+            public=nothing_hidden,
             roles=PLAYING_ROLES,
             phases=COMBAT,
             params={
@@ -1225,6 +1286,7 @@ def tools() -> list[ToolSpec]:
             description="End combat and return to the play phase (GM only).",
             handler=combat_end,
             write=True,
+            public=nothing_hidden,
             roles=GM_ROLES,
             phases=COMBAT,
             output={"rounds": {"type": "integer"}},

@@ -18,7 +18,9 @@ from domain_servers.common.server import (
     View,
     identifier,
     integer,
+    nothing_hidden,
     principal,
+    public_part,
     string,
     string_list,
 )
@@ -332,6 +334,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("name",),
             output={"character": {"type": "object"}},
+            public=public_part("character", character_view),
         ),
         ToolSpec(
             "character_get",
@@ -360,6 +363,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("character_id",),
             output={"character": {"type": "object"}},
+            public=public_part("character", character_view),
         ),
         ToolSpec(
             "scene_start",
@@ -375,6 +379,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("title",),
             output={"scene_id": {"type": "string"}},
+            public=nothing_hidden,
         ),
         ToolSpec(
             "scene_end",
@@ -384,6 +389,7 @@ def tools() -> list[ToolSpec]:
             GM_ROLES,
             PLAY,
             output={"ended_scene_id": {"type": "string"}},
+            public=nothing_hidden,
         ),
         ToolSpec(
             "thread_open",
@@ -398,6 +404,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("title",),
             output={"thread_id": {"type": "string"}},
+            public=nothing_hidden,
         ),
         ToolSpec(
             "thread_resolve",
@@ -412,6 +419,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("thread_id",),
             output={"status": {"type": "string"}},
+            public=nothing_hidden,
         ),
         ToolSpec(
             "clock_create",
@@ -426,6 +434,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("name", "segments"),
             output={"clock_id": {"type": "string"}},
+            public=nothing_hidden,
         ),
         ToolSpec(
             "clock_advance",
@@ -440,6 +449,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("clock_id", "ticks"),
             output={"filled": {"type": "integer"}},
+            public=nothing_hidden,
         ),
         ToolSpec(
             "fact_add",
@@ -454,6 +464,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("text",),
             output={"fact_id": {"type": "string"}},
+            public=nothing_hidden,
         ),
         ToolSpec(
             "story_get",
@@ -490,5 +501,6 @@ def tools() -> list[ToolSpec]:
                 "roll": {"type": "integer"},
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
+            public=nothing_hidden,
         ),
     ]

@@ -553,6 +553,43 @@ def test_audience_filtering(harness: Harness) -> None:
         assert facts(OBSERVER) == ["The tide is high."]
 
 
+# Per system: a GM's write whose result holds what the public may not see, and those keys.
+HIDDEN_IN_RESULT = {
+    "dnd5e": ("monster_spawn", {"monster_key": "orc", "gm_notes": "carries the key"}, "character",
+              {"hp", "ac", "abilities", "attacks", "gm_notes"}),
+    "narrative": ("character_create", {"name": "Mara", "gm_notes": "sold the map"}, "character",
+                  {"gm_notes"}),
+}  # fmt: skip
+
+
+def test_a_public_view_narrows_a_writes_result_not_the_write(harness: Harness) -> None:
+    """A narrowed token's write is performed as its requester with its own receipt; only the
+    result is narrowed. A replay answers at the replaying token's view: in full without one."""
+    campaign = harness.new_campaign()
+    revision = harness.revision(campaign)
+    harness.write("phase_set", campaign, revision, {"phase": "play"})
+    revision += 1
+    tool, args, part, hidden = HIDDEN_IN_RESULT[harness.entry.system_id]
+    narrowed = harness.write(tool, campaign, revision, args, key="narrowed", view="public")
+    assert not narrowed.is_error, narrowed.structured_content
+    assert narrowed.meta["idempotent_replay"] is False
+    shown = narrowed.structured_content
+    assert json.loads(narrowed.content[0].text) == shown
+    assert not hidden & set(shown[part])
+    assert harness.revision(campaign) == revision + 1
+    receipt = shown["receipt"]
+    assert (receipt["previous_revision"], receipt["authority_revision"]) == (revision, revision + 1)
+    assert receipt["idempotency_key"] == "narrowed"
+
+    full = harness.write(tool, campaign, revision, args, key="narrowed")
+    assert full.meta["idempotent_replay"] is True
+    assert hidden <= set(full.structured_content[part])
+    assert full.structured_content["receipt"] == receipt
+    again = harness.write(tool, campaign, revision, args, key="narrowed", view="public")
+    assert (again.structured_content, again.meta["idempotent_replay"]) == (shown, True)
+    assert harness.revision(campaign) == revision + 1
+
+
 def test_trace_context_is_echoed(harness: Harness) -> None:
     campaign = harness.new_campaign(members=False)
     traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
