@@ -102,8 +102,9 @@ def delegation_mint(
     signing_key: SigningKey | None = None,
     now: int | None = None,
 ) -> Delegation:
-    """A token valid for exactly one tool on one server; `view="public"` narrows a read to what
-    the public may see. Raises ValueError on a bad lifetime."""
+    """A token valid for exactly one tool on one server; `view="public"` narrows what the call
+    answers (a read, a write's result) to what the public may see. Raises ValueError on a bad
+    lifetime."""
     lifetime = lifetime or int(getattr(settings, "SAGASMITH_DELEGATION_LIFETIME", DEFAULT_LIFETIME))
     if not 1 <= lifetime <= MAX_LIFETIME:
         raise ValueError(f"delegation lifetime must be 1..{MAX_LIFETIME} s, not {lifetime}")
@@ -490,7 +491,8 @@ def domain_call(
     timeout: float | None = None,
 ) -> DomainResult:
     """Call one domain tool as `requester` (never from arguments); blocks the calling thread.
-    `view="public"` (reads only) answers as the public sees it, whatever the requester may see.
+    `view="public"` answers (a read, or a write's result) as the public sees it, whatever the
+    requester may see; a write is still the requester's.
 
     Raises DomainError (the server's structured refusal), DomainUnavailable, DomainTimeout,
     DomainProtocolError, UnknownSystem. Do not hold a database transaction across this call.

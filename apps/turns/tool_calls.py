@@ -57,7 +57,10 @@ class ToolCaller:
     step), and those are sent again for their replay. `resent(step, arguments)` lets the worker
     journal the arguments before they are sent, and those found committed.
 
-    With `read_view` ("public"), reads are answered at that view, not at the requester's.
+    With `view` ("public"), every call is answered at that view, not at the requester's: a
+    read shows, and a write's result shows, only what the public may see. The writes are the
+    requester's all the same (the view narrows the answer, never what the call may do), and a
+    write sent again replays at this caller's view whatever an earlier send asked.
     """
 
     def __init__(
@@ -77,7 +80,7 @@ class ToolCaller:
         after_call: AfterCall | None = None,
         stale_refreshes: int = 0,
         resent: Resent | None = None,
-        read_view: str | None = None,
+        view: str | None = None,
     ) -> None:
         self.system_id = system_id
         self.campaign_id = campaign_id
@@ -93,7 +96,7 @@ class ToolCaller:
         self.after_call = after_call
         self.stale_refreshes = stale_refreshes
         self.resent = resent
-        self.read_view = read_view
+        self.view = view
         self.outcomes: list[ToolOutcome] = []
 
     def arguments_for(self, tool: ToolInfo, arguments: Mapping[str, Any], step: int) -> dict:
@@ -230,7 +233,6 @@ class ToolCaller:
         return []
 
     def _call(self, name: str, arguments: Mapping[str, Any]) -> DomainResult:
-        tool = self.tools.get(name)
         return domain_call(
             system_id=self.system_id,
             tool=name,
@@ -239,8 +241,7 @@ class ToolCaller:
             campaign_id=self.campaign_id,
             turn=self.turn,
             character=self.character,
-            # A write's result stays its requester's (the domain refuses a narrowed write).
-            view=None if tool is not None and tool.write else self.read_view,
+            view=self.view,
             traceparent=self.traceparent,
         )
 

@@ -214,6 +214,67 @@ def test_a_gms_public_turn_shows_the_model_only_what_the_public_sees(
     assert [(m.body, m.audience) for m in narrations(job)] == [("The die lands.", audience)]
 
 
+@pytest.mark.parametrize("audience", ["public", "gm"])
+def test_a_gms_public_turn_shows_the_model_no_hidden_value_in_a_writes_result(
+    dnd_room, llm, settings, monkeypatch, django_capture_on_commit_callbacks, audience
+):
+    """The results of a GM's writes are narrowed as the reads are: in a public action the
+    model is shown a spawned monster's public card, a damaged or healed monster's status, and
+    no hit points or GM notes; a GM-only action shows them. The writes are the GM's alike."""
+    from apps.campaigns.services.authority import authority_write, campaign_refresh
+    from apps.domains.client import domain_call
+    from apps.turns.services import turn_run
+    from tests.turns.test_jobs import submit
+
+    settings.SAGASMITH_AGENT_PROVIDER = "openai"
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    room = dnd_room
+    authority_write(campaign=room.campaign, tool="phase_set", arguments={"phase": "play"},
+                    requester=room.gm, key="phase_set")  # fmt: skip
+    campaign_refresh(campaign=room.campaign, requester=room.gm)
+    revision = room.domain_revision()
+    calls = [
+        tool_call("c1", "monster_spawn",
+                  {"monster_key": "goblin", "gm_notes": "The baron's lost son."}),
+        tool_call("c2", "damage_apply", {"target_id": "mon-1", "amount": 3}),
+        tool_call("c3", "heal", {"target_id": "mon-1", "amount": 1}),
+    ]  # fmt: skip
+    llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.gm, text="A goblin appears; hurt it.", audience=audience)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    texts = [m["content"] for m in llm.requests[1]["messages"][-3:]]
+    shown = [json.loads(text) for text in texts]
+    receipts = [result.pop("receipt") for result in shown]
+    # The receipts are the writes' own, whatever the view.
+    assert [(r["previous_revision"], r["changed_scopes"], r["idempotency_key"])
+            for r in receipts] == [
+        (revision + step - 1, ["character:mon-1"], f"turn-{job.pk}:{step}") for step in (1, 2, 3)
+    ]  # fmt: skip
+    if audience == "public":
+        assert shown == [
+            {"character": {"id": "mon-1", "name": "Goblin", "kind": "monster",
+                           "monster_key": "goblin", "conditions": [], "status": "unhurt"}},
+            {"target_id": "mon-1", "dropped_to_zero": False, "dead": False, "status": "wounded"},
+            {"target_id": "mon-1", "target_name": "Goblin", "source": "gm", "revived": False,
+             "status": "wounded"},
+        ]  # fmt: skip
+        assert not any("hp" in text or "baron" in text for text in texts)
+    else:
+        assert shown[0]["character"]["hp"] == {"current": 7, "max": 7, "temp": 0}
+        assert shown[0]["character"]["gm_notes"] == "The baron's lost son."
+        assert shown[1]["hp_after"] == {"current": 4, "max": 7, "temp": 0}
+        assert (shown[2]["hp_before"], shown[2]["hp_after"]) == (4, 5)
+    # Performed as the GM's writes either way: the goblin has its notes and lost 2 HP net.
+    goblin = domain_call(system_id="dnd5e", tool="character_get",
+                         arguments={"character_id": "mon-1"}, requester=room.gm,
+                         campaign_id=str(room.campaign.id)).structured["character"]  # fmt: skip
+    assert (goblin["hp"]["current"], goblin["gm_notes"]) == (5, "The baron's lost son.")
+    assert room.domain_revision() == revision + 3
+
+
 @pytest.mark.parametrize(
     ("entry", "code", "retryable"),
     [

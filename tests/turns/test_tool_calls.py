@@ -82,7 +82,7 @@ def test_a_public_view_reads_what_the_public_sees_and_writes_as_the_requester(
 
     def story(user, view):
         caller = table.caller(user, table.context(user, "-", job_id=f"v-{user.pk}"))
-        caller.read_view = view
+        caller.view = view
         read = caller("story_get", {}).structured
         return read["audience"], [fact["text"] for fact in read["facts"]]
 
@@ -91,7 +91,7 @@ def test_a_public_view_reads_what_the_public_sees_and_writes_as_the_requester(
     assert story(player, None) == (pat, [facts["public"], facts[pat]])
     assert story(gm, "public") == story(player, "public") == public
     caller = table.caller(player, table.context(player, "-", job_id="v-write"))
-    caller.read_view = "public"
+    caller.view = "public"
     assert caller("dice_roll", {"expression": "1d6"}).structured["receipt"]["audience"] == "public"
     # A narrowed write is the requester's: only what its result shows is narrowed.
     before = table.revision()

@@ -176,8 +176,9 @@ def parse_output(
 
 class OpenAIAgent:
     name = "openai"
-    # A model is not trusted to keep a secret: the worker answers its reads at the view of
-    # the action's audience (run._read_view), not at the requester's.
+    # A model is not trusted to keep a secret: the worker answers its tool calls (reads and
+    # writes' results) at the view of the action's audience (run._result_view), not at the
+    # requester's.
     reads_as_audience = True
 
     def __init__(

@@ -390,7 +390,7 @@ def _journal_caller(
     character,
     stale_refreshes: int = 0,
     narrate_only: bool = False,
-    read_view: str | None = None,
+    view: str | None = None,
 ) -> JournalCaller:
     """The job's journaling tool caller: its requester, key, starting revision and trace, and
     the character it acts as (for GMs, none named: they act for every character)."""
@@ -410,7 +410,7 @@ def _journal_caller(
         traceparent=job.traceparent or None,
         stale_refreshes=stale_refreshes,
         narrate_only=narrate_only,
-        read_view=read_view,
+        view=view,
     )
 
 
@@ -619,7 +619,7 @@ def _run_agent(
     caller = _journal_caller(
         job, campaign, heartbeat, tools=tools, character=character,
         stale_refreshes=STALE_REFRESHES if job.base_revision is None else 0,
-        narrate_only=narrate_only, read_view=_read_view(job, provider),
+        narrate_only=narrate_only, view=_result_view(job, provider),
     )  # fmt: skip
     context = TurnContext(
         job_id=str(job.id),
@@ -654,11 +654,13 @@ def _run_agent(
     return output, caller.journal
 
 
-def _read_view(job: RoomTurnJob, provider: Any) -> str | None:
-    """The view the agent's reads are answered at. A model's words may reach everyone who saw
-    the action whatever it is told, so on any action but a GM-only one it reads what the
-    public may see (a GM's own view would hand it monster HP and GM-only facts). The scripted
-    agent, trusted code that puts hidden values in GM-only messages, reads as its requester."""
+def _result_view(job: RoomTurnJob, provider: Any) -> str | None:
+    """The view the agent's tool calls are answered at, reads and writes' results alike. A
+    model's words may reach everyone who saw the action whatever it is told, so on any action
+    but a GM-only one it is shown what the public may see (a GM's own view would hand it
+    monster HP, stat blocks and GM-only notes and facts, also in what a GM's write returns).
+    The scripted agent, trusted code that puts hidden values in GM-only messages, is answered
+    as its requester."""
     if job.trigger_audience == "gm" or not getattr(provider, "reads_as_audience", False):
         return None
     return "public"
