@@ -3,6 +3,7 @@ over, narrated again after an outage, or raced by the recovery sweep."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -210,6 +211,56 @@ def test_a_model_narrating_an_ended_turn_is_offered_no_further_call(
     assert [m["role"] for m in narration["messages"]] == ["system", "user", "assistant", "tool"]
     assert [m.body for m in narrations(job)] == ["The die lands."]
     assert room.domain_revision() == start + 1
+
+
+@pytest.mark.parametrize("audience", ["public", "gm"])
+def test_a_write_settled_before_a_models_narration_is_shown_at_the_turns_view(
+    dnd_room, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks, audience
+):
+    """A GM's public model turn whose spawn commits only on the re-send before publication is
+    narrated from its journal: that re-send asks for the turn's view as every send of the turn
+    does, so the model is shown the monster's public card, not its hit points or GM notes (a
+    GM-only turn shows them)."""
+    import apps.turns.tool_calls as tool_calls
+    from apps.campaigns.services.authority import authority_write, campaign_refresh
+    from tests.turns.fake_llm import completion, tool_call
+
+    room = dnd_room
+    authority_write(campaign=room.campaign, tool="phase_set", arguments={"phase": "play"},
+                    requester=room.gm, key="phase_set")  # fmt: skip
+    campaign_refresh(campaign=room.campaign, requester=room.gm)
+    start = room.domain_revision()
+    views = []
+
+    def outage(**kw):
+        if kw["tool"] == "monster_spawn" and kw["arguments"]["expected_revision"] < PROBE_REVISION:
+            views.append(kw.get("view"))
+            if len(views) <= 3:  # back for the re-send after the last attempt
+                raise DomainUnavailable("The rules server is down.")
+        return domain_call(**kw)
+
+    monkeypatch.setattr(tool_calls, "domain_call", outage)
+    spawn = {"monster_key": "goblin", "gm_notes": "The baron's lost son."}
+    model.script = [
+        (200, completion(tool_calls=[tool_call("c1", "monster_spawn", spawn)])),
+        (200, completion(content=FINAL)),  # the narration
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.gm, text="A goblin appears.", audience=audience)
+    assert _run_due(job, django_capture_on_commit_callbacks, times=3) == [
+        "queued", "queued", "succeeded"
+    ]  # fmt: skip
+    shown = json.loads(model.requests[-1]["messages"][-1]["content"])
+    assert shown["receipt"]["authority_revision"] == room.domain_revision() == start + 1
+    if audience == "public":
+        assert shown["character"] == {"id": "mon-1", "name": "Goblin", "kind": "monster",
+                                      "monster_key": "goblin", "conditions": [],
+                                      "status": "unhurt"}  # fmt: skip
+    else:
+        assert shown["character"]["gm_notes"] == "The baron's lost son."
+        assert shown["character"]["hp"] == {"current": 7, "max": 7, "temp": 0}
+    view = "public" if audience == "public" else None
+    assert views == [view] * 4  # one per attempt, then the re-send that committed
 
 
 def _tokens(prompt: int, completion: int) -> dict[str, int]:

@@ -28,6 +28,7 @@ from apps.turns import conf
 from apps.turns.agents import agent_provider
 from apps.turns.catalog import offered_tools
 from apps.turns.errors import (
+    AgentNotConfigured,
     ErrorClassification,
     JournalDiverged,
     StaleRevision,
@@ -442,10 +443,16 @@ def _settle_dispatched(
     if not pending:
         return
     campaign = Campaign.objects.get(pk=job.campaign_id)
+    try:
+        provider = agent_provider()
+    except AgentNotConfigured:
+        provider = None  # none to ask: _result_view then keeps to the public view
+    # At the view of the turn's other sends: a replay journaled here is what a narration from
+    # the journal shows its agent.
     caller = _journal_caller(
         job, campaign, None,
         tools=offered_tools(campaign.system_id, [op.tool for op in pending]),
-        character=_bound_character(job),
+        character=_bound_character(job), view=_result_view(job, provider),
     )  # fmt: skip
     caller.journal = {op.step: op for op in pending}
     stored = job.agent_output or {}
@@ -654,14 +661,16 @@ def _run_agent(
     return output, caller.journal
 
 
-def _result_view(job: RoomTurnJob, provider: Any) -> str | None:
+def _result_view(job: RoomTurnJob, provider: Any | None) -> str | None:
     """The view the agent's tool calls are answered at, reads and writes' results alike. A
     model's words may reach everyone who saw the action whatever it is told, so on any action
     but a GM-only one it is shown what the public may see (a GM's own view would hand it
     monster HP, stat blocks and GM-only notes and facts, also in what a GM's write returns).
     The scripted agent, trusted code that puts hidden values in GM-only messages, is answered
-    as its requester."""
-    if job.trigger_audience == "gm" or not getattr(provider, "reads_as_audience", False):
+    as its requester. No provider (none configured): the public view, failing closed."""
+    if job.trigger_audience == "gm":
+        return None
+    if provider is not None and not getattr(provider, "reads_as_audience", False):
         return None
     return "public"
 
