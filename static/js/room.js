@@ -349,7 +349,9 @@ function connect() {
       case "entry":
         resumeAfter = Math.max(resumeAfter, msg.entry.sequence);
         render(msg.entry);
-        if (live && msg.entry.event_type === "turn.suggestions") showSuggestions((msg.entry.data || {}).suggestions);
+        // Offered to the requester alone: a GM reads every private entry, and a click on
+        // another's "end turn" would end that player's turn.
+        if (live && msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) showSuggestions((msg.entry.data || {}).suggestions);
         // Turn panels (dice, job progress) listen for room frames too.
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
@@ -744,6 +746,10 @@ if (form) {
     showSuggestions([]);
     pump();
   });
+}
+
+function forMe(entry) {
+  return (entry.recipients || []).some((person) => person.id === config.userId);
 }
 
 function showSuggestions(items) {

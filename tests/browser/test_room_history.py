@@ -210,6 +210,19 @@ def test_suggestions_are_the_requesters_one_click_actions_and_not_replayed(
             expect(gm.locator(ENTRIES).last.locator(".entry__body")).to_have_text(offered[0])
             expect(gm.locator("#composer-suggestions")).to_be_hidden()
             expect(gm.locator("#composer-suggestions button")).to_have_count(0)
+
+        # Offered to a player alone: the GM, who reads every private entry, is not offered it
+        # (a click would have had the GM end the player's turn).
+        from apps.rooms.services import room_event_record
+
+        offer = room_event_record(
+            campaign=campaign, event_type="turn.suggestions",
+            data={"job_id": "elsewhere", "suggestions": ["end turn"]},
+            audience=Message.Audience.PRIVATE, recipient_ids=[str(_users["ilsa@example.test"].id)],
+        )  # fmt: skip
+        expect(ilsa.locator("#composer-suggestions button")).to_have_text(["end turn"])
+        gm.wait_for_function(f"window.sagasmithRoom.lastSeq() >= {offer.sequence}")
+        expect(gm.locator("#composer-suggestions")).to_be_hidden()
     finally:
         for context in contexts:
             context.close()
