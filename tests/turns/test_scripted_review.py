@@ -118,6 +118,10 @@ def test_a_clock_name_keeps_its_own_punctuation(live_domains, gm, player):
     assert table.run(gm, "advance clock doom!", job_id="advance").texts == [
         ("Doom!: 1 of 4 segments filled.", "trigger")
     ]
+    # Named as it was created.
+    assert table.run(gm, "advance the clock called Long Night by 2", job_id="called").texts == [
+        ("Long Night: 2 of 6 segments filled.", "trigger")
+    ]
 
 
 def _spawned(run):

@@ -1314,7 +1314,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_oracle,
         ),
         _intent(
-            r"advance (?:the )?clock\s+(?P<name>.+?)(?:\s+by\s+(?P<ticks>[+-]?\d+))?",
+            r"advance (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
+            r"(?:\s+by\s+(?P<ticks>[+-]?\d+))?",
             nar_advance_clock,
         ),
         _intent(
