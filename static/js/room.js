@@ -40,7 +40,8 @@ function endAccess() {
 
 function setState(state, text) {
   roomEl.dataset.state = state;
-  statusEl.textContent = text;
+  // A live region: setting the same words again (each reconnect try) would say them again.
+  if (statusEl.textContent !== text) statusEl.textContent = text;
 }
 
 function csrfToken() {

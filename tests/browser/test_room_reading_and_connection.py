@@ -50,6 +50,14 @@ def test_going_offline_says_so_at_once_and_catches_up_when_back(
         _say(gm, "Before the storm.")
         _wait_for_texts(player, ["Before the storm."])
 
+        # The status line is a live region: each text it takes is said once.
+        player.evaluate(
+            """() => { window.statusSaid = [];
+              new MutationObserver(() => window.statusSaid.push(
+                document.getElementById("room-status").textContent)).observe(
+                document.getElementById("room-status"), {childList: true, characterData: true,
+                subtree: true}); }"""
+        )
         # The network goes: well within a heartbeat, the page no longer claims to be live.
         contexts[1].set_offline(True)
         expect(player.locator("#room")).to_have_attribute(
@@ -58,6 +66,8 @@ def test_going_offline_says_so_at_once_and_catches_up_when_back(
         expect(player.locator("#room-status")).to_have_text("Connection lost — reconnecting…")
         _say(gm, "During the storm.")
         _wait_for_texts(gm, ["Before the storm.", "During the storm."])
+        player.wait_for_timeout(3000)  # several tries to reconnect
+        assert player.evaluate("window.statusSaid") == ["Connection lost — reconnecting…"]
 
         contexts[1].set_offline(False)
         expect(player.locator("#room")).to_have_attribute("data-state", "live")
