@@ -478,6 +478,7 @@ function olderThan(job, known) {
   return !Number.isNaN(a) && !Number.isNaN(b) && a < b;
 }
 
+const STANDING_ERROR = ["waiting", "queued", "failed"]; // statuses whose job error is current
 const announced = new Map(); // job id -> the status:attempt pairs the announcer has said
 
 function mergeJob(job) {
@@ -500,7 +501,10 @@ function mergeJob(job) {
     const label = t[job.status] || job.status;
     // "Your action" only for the viewer's own; a GM hears whose action it is.
     const whose = !job.requester_id || ownJob(job) ? t.job_status : format(t.job_status_of, { who: requesterName(job) || t.a_player });
-    announce(`${whose}: ${label}${job.error && job.error.message ? ` — ${job.error.message}` : ""}`);
+    // The error is news while it stands (a retry waits, or the turn failed); a new run keeps
+    // the last attempt's on the job, which is no longer what is happening.
+    const why = STANDING_ERROR.includes(job.status) && job.error && job.error.message;
+    announce(`${whose}: ${label}${why ? ` — ${job.error.message}` : ""}`);
   }
 }
 

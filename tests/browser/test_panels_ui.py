@@ -95,6 +95,8 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         # are several (a single die adds nothing: no "(1d20 [3] = 3 => 3)").
         _say(nia, "roll 2d6 for courage", mode="action")
         _settle(campaign, 1)
+        # Not a live region: the history would be read out on opening, each roll twice.
+        assert nia.locator("#turn-dice").get_attribute("aria-live") is None
         first = nia.locator("#turn-dice li").first
         expect(first.locator(".turn-roll__title")).to_have_text("courage · Nia Player (you)")
         # Everyone else reads whose roll it was.

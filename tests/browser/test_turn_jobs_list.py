@@ -161,21 +161,23 @@ def test_a_screen_reader_hears_each_status_of_an_attempt_once(
         expect(row).to_have_attribute("data-status", "running")
         job_announce(job)  # the same event again, as a replay delivers it
         move(job)  # a newer view with the same status (a heartbeat moved updated_at)
-        move(job, status="waiting")
+        move(job, status="waiting", error_code="domain_timeout", retryable=True,
+             error_message="The rules server did not answer.")  # fmt: skip
         expect(row).to_have_attribute("data-status", "waiting")
         move(job, status="running")  # the same attempt goes on (its publication waited)
         expect(row).to_have_attribute("data-status", "running")
         move(job, status="waiting")
         move(job, status="running", attempt=2)  # a new attempt: news
         expect(row).to_have_attribute("data-status", "running")
-        move(job, status="succeeded", finished_at=timezone.now())
+        move(job, status="succeeded", finished_at=timezone.now(), error_code="",
+             error_message="")  # fmt: skip
         expect(row).to_have_count(0)
         page.wait_for_function("window.said.includes('Your action: Done')")
         page.wait_for_timeout(500)  # time for a late repeat to be said
         assert page.evaluate("window.said") == [
             "Your action: Queued",
             "Your action: Running",
-            "Your action: Waiting to retry",
-            "Your action: Running",
+            "Your action: Waiting to retry — The rules server did not answer.",
+            "Your action: Running",  # the last attempt's error is not this one's
             "Your action: Done",
         ]
