@@ -78,6 +78,7 @@ def room_page(request, campaign_id):
                 "failed": _("Not sent yet — retrying"),
                 "throttled": _("Sending too fast — retrying in %(n)s s"),
                 "pickRecipients": _("Choose who receives this private message."),
+                "emptyMessage": _("Type something to send first."),
                 "public": _("everyone"),
                 "gm": _("GM only"),
                 "private": _("private"),

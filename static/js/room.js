@@ -450,13 +450,16 @@ function saveDraft() {
   const bodyEl = form && form.querySelector("textarea");
   if (!bodyEl) return;
   try {
-    if (!bodyEl.value.trim()) { sessionStorage.removeItem(draftKey); return; }
     // How it was to be sent goes with the text: an action draft must not come back as chat.
+    // With no text, a mode other than chat is kept too: mid-fight, a reload must not turn the
+    // next "attack goblin" into chat.
     const checked = (name) => form.querySelector(`input[name=${name}]:checked`);
+    const mode = checked("mode") ? checked("mode").value : "";
+    if (!bodyEl.value.trim() && (!mode || mode === "chat")) { sessionStorage.removeItem(draftKey); return; }
     const actingAs = document.getElementById("composer-character");
     sessionStorage.setItem(draftKey, JSON.stringify({
-      body: bodyEl.value,
-      mode: checked("mode") ? checked("mode").value : "",
+      body: bodyEl.value.trim() ? bodyEl.value : "",
+      mode,
       audience: checked("audience") ? checked("audience").value : "",
       recipients: [...form.querySelectorAll("input[name=recipients]:checked")].map((c) => c.value),
       character: actingAs ? actingAs.value : "",
@@ -713,7 +716,12 @@ if (form) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = bodyEl.value.trim();
-    if (!text) return;
+    if (!text) {
+      bodyEl.value = "";
+      showError(t.emptyMessage);
+      bodyEl.focus();
+      return;
+    }
     document.getElementById("composer-error").hidden = true;
     const audienceEl = form.querySelector("input[name=audience]:checked");
     const payload = {

@@ -285,12 +285,28 @@ def test_composer_draft_action_audience_and_character_counter(
                 expect(recipients).to_have_value(str(_player_m.user_id))
             else:
                 expect(recipients).to_have_count(0)
+        # Mid-fight with nothing typed yet, a reload keeps Action: the next "attack goblin"
+        # must not go out as chat.
+        body.fill("")
+        gm.check("input[name=mode][value=action]")
+        gm.reload()
+        expect(gm.locator("#room")).to_have_attribute("data-state", "live")
+        expect(gm.locator("input[name=mode]:checked")).to_have_value("action")
+        expect(body).to_have_value("")
+        # Sending nothing says why nothing was sent.
+        body.fill("   ")
+        body.press("Enter")
+        expect(gm.locator("#composer-error")).to_have_text("Type something to send first.")
+        expect(body).to_have_value("")
+        expect(body).to_be_focused()
+        expect(gm.locator(ENTRIES)).to_have_count(4)
         body.fill("")
         gm.check("input[name=mode][value=chat]")
         gm.check("input[name=audience][value=public]")
         gm.reload()
         expect(gm.locator("#room")).to_have_attribute("data-state", "live")
         expect(body).to_have_value("")
+        expect(gm.locator("input[name=mode]:checked")).to_have_value("chat")
 
         # Action mode: no Private audience; a chosen Private falls back to GM only, the
         # narrowest an action has (never to Everyone: private words must not go public).
