@@ -148,10 +148,10 @@ def test_a_new_fight_numbers_its_monsters_from_those_still_standing(live_domains
     assert _spawned(fresh) == [("mon-4", "Goblin")]
     assert fresh.texts[0] == ("Weapons are drawn. Initiative: Goblin (16), Ilsa (5).", "trigger")
     table.run(gm, "end combat", job_id="end-2")
-    # "the goblin" is the one standing, not its dead namesake (the id tells them apart).
+    # "the goblin" is the one standing, not its dead namesake (which needs no telling apart).
     run = table.run(player, "look at the goblin", job_id="look")
-    assert run.texts[0][0] in ("Ilsa studies the Goblin (mon-4): unhurt.",
-                               "Ilsa looks the Goblin (mon-4) over: unhurt.")  # fmt: skip
+    assert run.texts[0][0] in ("Ilsa studies the Goblin: unhurt.",
+                               "Ilsa looks the Goblin over: unhurt.")  # fmt: skip
     # A goblin still standing keeps its name: the new ones take the lowest free ones.
     two = table.run(gm, "start combat with 2 new goblins", job_id="fight-3")
     assert _spawned(two) == [("mon-5", "Goblin 2"), ("mon-6", "Goblin 3")]
@@ -159,3 +159,68 @@ def test_a_new_fight_numbers_its_monsters_from_those_still_standing(live_domains
     table.run(gm, "end combat", job_id="end-3")
     again = table.run(gm, "start combat with 2 new goblins", job_id="fight-4")
     assert _spawned(again) == [("mon-7", "Goblin"), ("mon-8", "Goblin 3")]
+
+
+def _kill(table, gm, *ids):
+    for monster in ids:
+        table.call(gm, "damage_apply", target_id=monster, amount=50,
+                   expected_revision=table.revision(), idempotency_key=monster)  # fmt: skip
+
+
+def test_a_dead_namesake_from_an_earlier_fight_never_puts_an_id_before_players(
+    live_domains, gm, player
+):
+    """The dead Goblin of the first fight is no reason to call the new one "Goblin (mon-4)":
+    the domain's way to tell them apart never reaches the table."""
+    table, _start = dnd_table_in_combat(gm, player)  # Goblin (mon-2), Goblin 2 (mon-3)
+    _kill(table, gm, "mon-2", "mon-3")
+    table.run(gm, "end combat", job_id="end-1")
+    fresh = table.run(gm, "start combat with goblin", job_id="fight-2")  # Goblin (mon-4) is up
+    check = table.run(gm, "check perception dc 12", job_id="check")
+    assert len(check.texts) == 1 and "(mon-" not in check.texts[0][0]
+    assert "Goblin's perception check" in check.texts[0][0]
+    out_of_turn = table.run(player, "attack goblin", job_id="out-of-turn")
+    assert out_of_turn.texts == [
+        ("That cannot happen: it is Goblin's turn, not Ilsa's.", "requester")
+    ]
+    assert fresh.texts[0][0].startswith("Weapons are drawn.")
+    table.run(gm, "end combat", job_id="end-2")
+    # Out of combat the dead of earlier fights are not present, and force no id on the living.
+    missing = table.run(player, "look at the dragon", job_id="missing")
+    assert missing.texts == [
+        ("I cannot find “the dragon” here. Present: Goblin, Ilsa.", "requester")
+    ]
+    look = table.run(player, "look at the goblin", job_id="look")
+    assert look.texts[0][0] in ("Ilsa studies the Goblin: unhurt.",
+                                "Ilsa looks the Goblin over: unhurt.")  # fmt: skip
+
+
+def test_two_living_namesakes_are_told_apart_by_number_never_by_id(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Goblin (mon-2), Goblin 2 (mon-3)
+    _kill(table, gm, "mon-3")
+    table.run(gm, "end combat", job_id="end-1")
+    # A second living "Goblin" (named so by hand): the later one reads as the next free number.
+    table.call(gm, "monster_spawn", monster_key="goblin", name="Goblin",
+               expected_revision=table.revision(), idempotency_key="twin")  # fmt: skip
+    missing = table.run(player, "look at the dragon", job_id="missing")
+    assert missing.texts == [
+        ("I cannot find “the dragon” here. Present: Goblin, Goblin 2, Ilsa.", "requester")
+    ]
+    # "goblin 2" is the living one so called, not the dead Goblin 2 of the fight.
+    look = table.run(player, "look at goblin 2", job_id="look")
+    assert look.texts[0][0] in ("Ilsa studies the Goblin 2: unhurt.",
+                                "Ilsa looks the Goblin 2 over: unhurt.")  # fmt: skip
+
+
+def test_a_long_unknown_name_is_cut_in_the_refusal(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    name = "goblin attack goblin " * 200  # 4200 characters
+    run = table.run(player, "attack " + name.strip(), job_id="long")
+    (text, audience) = run.texts[0]
+    assert audience == "requester"
+    assert text.startswith("I cannot find “" + name[:59] + "…” here.")
+    assert len(text) < 200
+    clock = make_table("narrative", gm, player)
+    clock.run(gm, "set phase play", job_id="phase")
+    advanced = clock.run(gm, "advance clock " + "x" * 4000, job_id="advance")
+    assert advanced.texts == [("There is no clock “" + "x" * 59 + "…”. Clocks: none.", "requester")]

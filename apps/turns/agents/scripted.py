@@ -70,6 +70,7 @@ then the lowest id.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import random
@@ -123,6 +124,9 @@ MAX_SPAWN = 12
 DOUBLED_STOP = re.compile(r"(?<=[?!])\.(?=\s|$)|(?<=[^.]\.)\.(?=\s|$)")
 ARTICLES = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 TYPO_CUTOFF = 0.8  # difflib ratio: "atack" and "gobin" are close, "gob" or "orc" are not
+ECHO_LENGTH = 60  # a name the requester typed, said back in a reply, is cut to this
+# The domain tells apart two of one name by the id ("Goblin (mon-4)"); players never read ids.
+ID_AFTER_NAME = re.compile(r" \((?:pc|mon)-\d+\)")
 
 
 class Refusal(Exception):
@@ -140,6 +144,13 @@ def _refusal(reason: str) -> str:
     if not reason.endswith((".", "!", "?")):
         reason += "."
     return _("That cannot happen: %(reason)s") % {"reason": reason}
+
+
+def _echo(text: str) -> str:
+    """A name or phrase the requester typed, as a reply says it back: on one line, and cut
+    to ECHO_LENGTH characters with "…" (a pasted page is not repeated in full)."""
+    text = " ".join(text.split())
+    return text if len(text) <= ECHO_LENGTH else text[: ECHO_LENGTH - 1].rstrip() + "…"
 
 
 def _integer(text: str) -> int:
@@ -194,6 +205,7 @@ class Session:
         self.suggestions: list[str] = []
         # The intent's match on the normalized text, so a typo can be answered as a command.
         self.match: re.Match[str] | None = None
+        self._plaining = False  # reading the roster to word a domain text: no second read
 
     # -- tools -----------------------------------------------------------------------------------
 
@@ -246,7 +258,28 @@ class Session:
 
     def try_call(self, tool: str, **arguments: Any) -> ToolOutcome:
         self.calls += 1
-        return self.call_tool(tool, arguments)
+        outcome = self.call_tool(tool, arguments)
+        if not outcome.ok and outcome.error_message and ID_AFTER_NAME.search(outcome.error_message):
+            outcome = dataclasses.replace(outcome, error_message=self.plain(outcome.error_message))
+        return outcome
+
+    def plain(self, text: str) -> str:
+        """Domain text in the table's words: a name the domain tells apart by its id ("Goblin
+        (mon-4)") is the name players read (`_display_names`: the name, numbered only where
+        two living creatures share it); no id is ever left in it."""
+        if not ID_AFTER_NAME.search(text):
+            return text
+        if not self._plaining and (self.offered("campaign_get") or self.offered("combat_status")):
+            self._plaining = True
+            try:
+                roster = dnd_roster(self)
+            except Refusal:
+                roster = []
+            finally:
+                self._plaining = False
+            for e, shown in zip(roster, _display_names(roster), strict=True):
+                text = text.replace(f"{e.name} ({e.id})", shown)
+        return ID_AFTER_NAME.sub("", text)
 
     # -- output ----------------------------------------------------------------------------------
 
@@ -339,9 +372,11 @@ def dnd_roster(s: Session) -> list[Entity]:
 def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
     # Emoji and symbols are dropped on both sides: "🐉 Drake" is "Drake" as typed or named.
     wanted = _clean_name(_normalize(name)).lower()
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
     for test in (
         lambda e: e.id.lower() == wanted,
-        lambda e: _normalize(e.name).lower() == wanted,
+        # As written or as the table reads it ("Goblin 2" for the second living "Goblin").
+        lambda e: wanted in (_normalize(e.name).lower(), _normalize(shown[e.id]).lower()),
         lambda e: (e.monster_key or "").replace("_", " ") == wanted.replace("_", " "),
         lambda e: _normalize(e.name).lower().startswith(wanted),
     ):
@@ -349,21 +384,42 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
         if matches:
             # A living match first, then the lowest id: "the goblin" is the first one standing.
             return min(matches, key=lambda e: (not e.alive, _id_key(e.id)))
-    names = [e.name for e in roster]
     # A typo with one close name is answered as the corrected command, never acted on.
     if (close := _close_name(roster, wanted)) and (command := _with_target(s, name, close)):
         s.suggestions.append(command)
         raise Refusal(
             _("I cannot find “%(name)s” here. Did you mean: %(command)s?")
-            % {"name": name, "command": command}
+            % {"name": _echo(name), "command": command}
         )
-    # Ids only where a name is shared (monsters get names of their own, characters may not).
-    known = ", ".join(
-        e.name if names.count(e.name) == 1 else f"{e.name} ({e.id})" for e in roster
-    ) or _("nobody")
+    # The ones here as the table reads them; monsters fallen in earlier fights are not here.
+    present = [
+        shown[e.id] for e in roster if s.turn.phase == "combat" or e.alive or e.kind != "monster"
+    ]
+    known = ", ".join(present) or _("nobody")
     raise Refusal(
-        _("I cannot find “%(name)s” here. Present: %(known)s.") % {"name": name, "known": known}
+        _("I cannot find “%(name)s” here. Present: %(known)s.")
+        % {"name": _echo(name), "known": known}
     )
+
+
+def _display_names(roster: list[Entity]) -> list[str]:
+    """Each creature's name as players read it, in roster order: its own name; where living
+    creatures share one, the first of them (the one "the goblin" finds) keeps it and the
+    others are numbered past the names in use ("Goblin 2"), as the domain numbers a kind. A
+    fallen namesake tells nobody apart. Never an id."""
+    living = sorted((e for e in roster if e.alive), key=lambda e: _id_key(e.id))
+    taken = {e.name for e in roster if e.alive or e.kind != "monster"}
+    seen: set[str] = set()
+    numbered: dict[str, str] = {}
+    for e in living:
+        if e.name in seen:
+            n = 2
+            while f"{e.name} {n}" in taken:
+                n += 1
+            numbered[e.id] = f"{e.name} {n}"
+            taken.add(numbered[e.id])
+        seen.add(e.name)
+    return [numbered.get(e.id, e.name) for e in roster]
 
 
 def _close_name(roster: list[Entity], wanted: str) -> str | None:
@@ -431,7 +487,8 @@ def acting_character(s: Session, *, what: str) -> str:
 
 
 def _name_of(roster: list[Entity], entity_id: str) -> str:
-    return next((e.name for e in roster if e.id == entity_id), entity_id)
+    shown = _display_names(roster)
+    return next((n for e, n in zip(roster, shown, strict=True) if e.id == entity_id), entity_id)
 
 
 def dnd_attack(s: Session, m: re.Match[str]) -> None:
@@ -449,7 +506,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     result = s.call("attack", **arguments)
     names = {
         "attacker": _name_of(roster, attacker_id),
-        "target": target.name,
+        "target": _name_of(roster, target.id),
         "weapon": result["attack"],
         "roll": result["to_hit"]["total"],
         "natural": result["to_hit"]["natural"],
@@ -497,14 +554,14 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     elif effect.get("dropped_to_zero"):
         text += " " + _("%(target)s drops to the ground.") % names
     elif effect.get("death_save_failures_added"):
-        text += " " + _death_save_failures_text(target.name, effect)
+        text += " " + _death_save_failures_text(names["target"], effect)
     s.say(text)
     hp = effect.get("hp_after")
     if hp is not None and target.kind == "monster":
         # Monster HP only ever reaches the GM; the tool returns it only to a GM requester.
         s.say(
             _("%(target)s: %(current)s/%(max)s HP.")
-            % {"target": target.name, "current": hp["current"], "max": hp["max"]},
+            % {"target": names["target"], "current": hp["current"], "max": hp["max"]},
             audience="gm",
         )
     foes_left = [e for e in roster if e.kind == "monster" and e.alive and e.id != target.id]
@@ -577,7 +634,7 @@ def _check_target(what: str, *, save: bool) -> dict[str, str]:
         message = _("“%(what)s” is not an ability (str, dex, con, int, wis, cha).")
     else:
         message = _("“%(what)s” is neither an ability nor a skill.")
-    raise Refusal(message % {"what": what.strip()})
+    raise Refusal(message % {"what": _echo(what)})
 
 
 def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
@@ -590,7 +647,7 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     result = s.call(tool, character_id=character_id, dc=dc, **arguments)
     what = m["what"].strip().lower() + " " + (_("save") if save else _("check"))
     # Whose: with several at the table acting at once, "Perception check" alone says nobody.
-    label = _("%(who)s's %(what)s") % {"who": result["character_name"], "what": what}
+    label = _("%(who)s's %(what)s") % {"who": s.plain(result["character_name"]), "what": what}
     values = {"label": label, "total": result["total"], "dc": dc}
     if result["success"]:
         text = s.pick(
@@ -796,7 +853,7 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
     character_id = acting_character(s, what=what)
     result = s.call("stand_up", character_id=character_id)
     values = {
-        "who": result["character_name"],
+        "who": s.plain(result["character_name"]),
         "cost": result["movement_cost"],
         "left": result["movement_left"],
     }
@@ -870,7 +927,7 @@ def _monster_requests(s: Session, text: str) -> list[tuple[str, int, bool]]:
         if key is None:
             raise Refusal(
                 _("I do not know the monster “%(name)s”. Known: %(keys)s.")
-                % {"name": part, "keys": ", ".join(keys)}
+                % {"name": _echo(part), "keys": ", ".join(keys)}
             )
         requests[key, fresh] = requests.get((key, fresh), 0) + count
     if sum(requests.values()) > MAX_SPAWN:
@@ -1020,10 +1077,8 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
     roster = dnd_roster(s)
     if m.groupdict().get("target"):
         target = resolve(s, roster, m["target"])
-        # The id only where it tells apart two of one name (two goblins).
-        name = target.name
-        if sum(1 for e in roster if e.name == target.name) > 1:
-            name = f"{target.name} ({target.id})"
+        # As the table reads it: "Goblin 2" where two living goblins are named "Goblin".
+        name = _name_of(roster, target.id)
         if target.kind == "monster":
             name = _("the %(monster)s") % {"monster": name}
         # The whole room may read it: it names who looks, never "you".
@@ -1041,7 +1096,9 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
     if not roster:
         s.say(_("The stage is empty: nobody has a character yet."))
         return
-    present = ", ".join(f"{e.name} ({e.status})" for e in roster)
+    present = ", ".join(
+        f"{shown} ({e.status})" for e, shown in zip(roster, _display_names(roster), strict=True)
+    )
     if s.turn.phase == "combat":
         text = s.pick(
             _("Battle rages. On the field: %(present)s."),
@@ -1065,7 +1122,7 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
         raise Refusal(
             _("Likelihood “%(given)s” is not one of %(known)s.")
             % {
-                "given": m["likelihood"],
+                "given": _echo(m["likelihood"]),
                 "known": ", ".join(x.replace("_", " ") for x in LIKELIHOODS),
             }
         )
@@ -1108,7 +1165,7 @@ def _story_item(
                 matches = [c for c in matches if prefer(c)] or matches
             return min(matches, key=lambda c: _id_key(c["id"]))
     known = ", ".join(c[label] for c in items) or _("none")
-    raise Refusal(missing % {"name": name, "known": known})
+    raise Refusal(missing % {"name": _echo(name), "known": known})
 
 
 def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
