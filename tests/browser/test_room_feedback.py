@@ -210,12 +210,12 @@ def test_credits_link_a_cut_paste_and_a_cancel_too_late_are_said(
             server["job-a"],
         )
         expect(note).to_be_visible()
-        expect(note).to_have_text("Too late to cancel: the turn had already ended (Done).")
+        expect(note).to_have_text("Too late to cancel: the turn finished first (Done).")
 
         page.evaluate("() => { document.getElementById('turn-jobs-error').hidden = true; }")
         page.evaluate(click, _job("job-b", "running"))
         expect(note).to_be_visible()
-        expect(note).to_have_text("Too late to cancel: the turn had already ended (Done).")
+        expect(note).to_have_text("Too late to cancel: the turn finished first (Done).")
     finally:
         context.close()
 

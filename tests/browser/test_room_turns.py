@@ -247,7 +247,7 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
             stale,
         )
         expect(late.locator("#turn-jobs-error")).to_have_text(
-            "Too late to cancel: the turn had already ended (Done)."
+            "Too late to cancel: the turn finished first (Done)."
         )
         expect(late.locator("#turn-jobs li")).to_have_count(0)
         late.close()
