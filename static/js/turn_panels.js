@@ -718,13 +718,19 @@ function diceItem(roll) {
   return item;
 }
 
-function renderDice(sequence, dice) {
+function renderDice(sequence, dice, audience) {
   if (diceSeen.has(sequence)) return; // replays after a reconnect carry the same entries
   diceSeen.add(sequence);
   const list = document.getElementById("turn-dice");
   for (const roll of dice) {
     const item = diceItem(roll);
     item.dataset.sequence = String(sequence);
+    if (audience === "gm") {
+      // Only GMs get these: marked as the timeline marks them, so a secret is not read out.
+      item.dataset.audience = "gm";
+      item.querySelector(".turn-roll__title").after(
+        el("span", { class: "badge badge--gm turn-roll__audience" }, t.gm_only));
+    }
     // Newest first, ordered by timeline sequence even if a replay arrives late.
     let before = null;
     for (const node of list.children) {
@@ -828,7 +834,7 @@ document.addEventListener("room:event", (ev) => {
     if (frame.event_type === "state.changed" || frame.event_type === "turn.job") refresh();
   } else if (frame.type === "entry" && frame.entry && String(frame.entry.event_type || "").startsWith("turn.")) {
     const dice = (frame.entry.data && frame.entry.data.dice) || [];
-    if (dice.length) renderDice(frame.entry.sequence, dice);
+    if (dice.length) renderDice(frame.entry.sequence, dice, frame.entry.audience);
   }
 });
 

@@ -117,6 +117,18 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         expect(first.locator(".turn-roll__title")).to_have_text("Roll · Nia Player (you)")
         expect(first.locator(".turn-roll__line")).to_have_text(re.compile(r"^1d20 = \d+$"))
         expect(gm.locator("#turn-dice li")).to_have_count(2)
+        # The GM's own secret roll says so in the GM's list (the timeline badges it too), so
+        # it is not read out by mistake; players never get it.
+        expect(gm.locator("#turn-dice li .turn-roll__audience")).to_have_count(0)
+        _say(gm, "roll 1d6 for the ambush", mode="action", audience="gm")
+        _settle(campaign, 3)
+        expect(gm.locator("#turn-dice li")).to_have_count(3)
+        expect(gm.locator("#turn-dice li .turn-roll__title").first).to_have_text(
+            "the ambush · Gail GM (you)"
+        )
+        expect(gm.locator("#turn-dice li .turn-roll__audience")).to_have_text(["GM only"])
+        expect(gm.locator("#turn-dice li").first.locator(".turn-roll__audience")).to_have_count(1)
+        expect(nia.locator("#turn-dice li")).to_have_count(2)
 
         # A long dice list makes the side column the tallest; the timeline, the composer and
         # its controls stay exactly where and as big as they were.
