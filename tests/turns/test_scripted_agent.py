@@ -777,3 +777,50 @@ def test_advancing_a_clock_by_name_picks_one_that_can_move(live_domains, gm, pla
         ("Doom", 2, 2),
         ("Doom of the city", 0, 6),
     ]
+
+
+def test_a_clock_or_open_thread_of_a_name_already_running_is_refused_saying_its_state(
+    live_domains, gm, player
+):
+    """Sending "create clock Doom! …" twice would leave two "Doom!" clocks for "advance clock doom!"
+    to guess between: the second is refused, whatever its case, with the first one's state.
+    Likewise an open thread's title; a finished namesake does not block a new one."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="p")
+    table.run(gm, "create clock Doom! with 4 segments", job_id="c1")
+    table.run(gm, "advance clock doom!", job_id="a1")
+    table.run(gm, "open thread The missing heir", job_id="t1")
+    before = table.revision()
+    doom = "There is already a clock “Doom!” (1/4). Advance it, or give the new clock another name."
+    heir = (
+        "There is already an open thread “The missing heir”. "
+        "Resolve it, or give the new thread another title."
+    )
+    for text, answer in [
+        ("create clock Doom! with 4 segments", doom),
+        ("create clock called doom with 6 segments", doom),
+        ("create clock “DOOM!” with 2 segments", doom),
+        ("open thread The missing heir", heir),
+        ("open thread the Missing Heir.", heir),
+    ]:
+        run = table.run(gm, text, job_id=text)
+        assert run.texts == [(answer, "requester")], text
+        assert run.tools == ["story_get"], text
+    assert table.revision() == before
+    table.run(gm, "advance clock doom by 3", job_id="a2")
+    table.run(gm, "resolve thread the missing heir: found", job_id="t2")
+    assert table.run(gm, "create clock doom! with 2 segments", job_id="c2").texts == [
+        ("A new clock: doom!, 2 segments, empty.", "trigger")
+    ]
+    assert table.run(gm, "open thread The missing heir", job_id="t3").texts == [
+        ("A thread opens: The missing heir.", "trigger")
+    ]
+    story = table.call(player, "story_get").structured
+    assert [(c["name"], c["filled"], c["segments"]) for c in story["clocks"]] == [
+        ("Doom!", 4, 4),
+        ("doom!", 0, 2),
+    ]
+    assert [(t["title"], t["status"]) for t in story["threads"]] == [
+        ("The missing heir", "resolved"),
+        ("The missing heir", "open"),
+    ]

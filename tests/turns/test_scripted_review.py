@@ -90,30 +90,31 @@ def test_a_clock_name_keeps_its_own_punctuation(live_domains, gm, player):
     sent = []
     for n, text in enumerate([
         "create clock Doom! with 4 segments",
-        "Create a clock Doom! with 4 segments!",
+        "Create a clock Ruin! with 4 segments!",
         'create clock "Who knows?!" with 4 segments.',
         "create clock Last breath... with 4 segments",
         "create a clock called The Long Night with 6 segments",
-        "create clock named Doom! with 3 segments",
+        "create clock named Havoc! with 3 segments",
     ]):  # fmt: skip
         turn = table.context(gm, text, job_id=f"clock-{n}")
         caller = table.caller(gm, turn)
 
         def recording(tool, arguments, caller=caller):
-            sent.append((tool, dict(arguments)))
+            if tool != "story_get":  # read first, for a namesake
+                sent.append((tool, dict(arguments)))
             return caller(tool, arguments)
 
         ScriptedAgent().run_turn(turn, recording)
     assert sent == [
         ("clock_create", {"name": "Doom!", "segments": 4}),
-        ("clock_create", {"name": "Doom!", "segments": 4}),
+        ("clock_create", {"name": "Ruin!", "segments": 4}),
         ("clock_create", {"name": "Who knows?!", "segments": 4}),
         ("clock_create", {"name": "Last breath...", "segments": 4}),
         ("clock_create", {"name": "Long Night", "segments": 6}),
-        ("clock_create", {"name": "Doom!", "segments": 3}),
+        ("clock_create", {"name": "Havoc!", "segments": 3}),
     ]
     story = table.call(gm, "story_get").structured
-    names = ["Doom!", "Doom!", "Who knows?!", "Last breath...", "Long Night", "Doom!"]
+    names = ["Doom!", "Ruin!", "Who knows?!", "Last breath...", "Long Night", "Havoc!"]
     assert [c["name"] for c in story["clocks"]] == names
     assert table.run(gm, "advance clock doom!", job_id="advance").texts == [
         ("Doom!: 1 of 4 segments filled.", "trigger")

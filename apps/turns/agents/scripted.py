@@ -1168,6 +1168,21 @@ def _story_item(
     raise Refusal(missing % {"name": _echo(name), "known": known})
 
 
+def _running_namesake(
+    s: Session, kind: str, name: str, running: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any] | None:
+    """The story's clock or thread (`kind`) that `running` accepts and whose name is `name`
+    as "advance clock" and "resolve thread" compare names (case and end marks aside)."""
+    label = "name" if kind == "clocks" else "title"
+    wanted = _clean_name(name).lower() or name.strip().lower()
+    same = [
+        c
+        for c in s.call("story_get")[kind]
+        if running(c) and (_clean_name(c[label]).lower() or c[label].strip().lower()) == wanted
+    ]
+    return min(same, key=lambda c: _id_key(c["id"])) if same else None
+
+
 def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_advance", what=_("advance a clock"), gm_only=True, seen_by_all=True)
     ticks = _integer(m["ticks"]) if m["ticks"] else 1
@@ -1206,6 +1221,17 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
         raise Refusal(_("A clock needs at least %(n)s segments.") % {"n": low})
     if segments > high:
         raise Refusal(_("A clock has at most %(n)s segments.") % {"n": high})
+    # One running clock per name, as "advance clock" finds it; a complete namesake is done
+    # with, so it does not block a new one (advancing prefers the one that can move).
+    same = _running_namesake(s, "clocks", name, lambda c: c["filled"] < c["segments"])
+    if same is not None:
+        raise Refusal(
+            _(
+                "There is already a clock “%(name)s” (%(filled)s/%(segments)s). "
+                "Advance it, or give the new clock another name."
+            )
+            % {"name": same["name"], "filled": same["filled"], "segments": same["segments"]}
+        )
     result = s.call("clock_create", name=name, segments=segments)
     s.say(
         s.pick(
@@ -1233,6 +1259,16 @@ def nar_open_scene(s: Session, m: re.Match[str]) -> None:
 def nar_open_thread(s: Session, m: re.Match[str]) -> None:
     s.require("thread_open", what=_("open a thread"), gm_only=True, seen_by_all=True)
     title = m["title"].strip().strip('"“”')
+    # One open thread per title, as "resolve thread" finds it; a resolved one does not block.
+    same = _running_namesake(s, "threads", title, lambda t: t["status"] == "open")
+    if same is not None:
+        raise Refusal(
+            _(
+                "There is already an open thread “%(title)s”. "
+                "Resolve it, or give the new thread another title."
+            )
+            % {"title": same["title"]}
+        )
     s.call("thread_open", title=title)
     s.say(s.pick(_("A new thread: %(title)s."), _("A thread opens: %(title)s.")) % {"title": title})
 
