@@ -134,6 +134,21 @@ function isDead(character) {
   return character.status === "dead" || (character.conditions || []).includes("dead");
 }
 
+// At 0 HP and not dead (by its numbers, or the status word a player's view gives instead).
+function atZeroHp(character) {
+  const hp = character.hp;
+  return !isDead(character)
+    && (character.status === "down" || Boolean(hp && typeof hp.current === "number" && hp.current <= 0));
+}
+
+// The word for a character's state, the same on its card and in the initiative list: at 0 HP
+// it is "dying" while it makes death saves and "down" once stable (the domain's status word
+// says "down" for both); otherwise the status word (none in a GM's view).
+function statusWord(character) {
+  if (atZeroHp(character)) return (character.conditions || []).includes("stable") ? "down" : "dying";
+  return character.status || "";
+}
+
 // A dying character's death-save counts (at 0 HP, neither dead nor stable), else null.
 function deathSavesText(character) {
   const saves = character.death_saves;
@@ -152,7 +167,8 @@ function hpCell(character) {
     wrap.append(bar, el("span", { class: "turn-hp__text", "data-hp": "" }, `${current}/${max}`));
   } else if (character.status) {
     // Players get a status word for monsters, never the numbers.
-    wrap.append(el("span", { class: "badge turn-status", "data-status": character.status }, statusLabel(character.status)));
+    const word = statusWord(character);
+    wrap.append(el("span", { class: "badge turn-status", "data-status": word }, statusLabel(word)));
   }
   return wrap;
 }
@@ -209,8 +225,8 @@ function renderCombat(panels) {
     const current = entry.id === data.current;
     // Dead is out of the fight; at 0 HP and not yet stable is dying, still in it (death saves).
     const out = isDead(c);
-    const down = !out && (c.status === "down" || (c.hp && typeof c.hp.current === "number" && c.hp.current <= 0));
-    const dying = down && !(c.conditions || []).includes("stable");
+    const word = statusWord(c);
+    const dying = word === "dying";
     const item = el("li", {
       "data-id": entry.id,
       "data-kind": c.kind || "",
@@ -218,7 +234,11 @@ function renderCombat(panels) {
       "aria-current": current ? "step" : null,
     });
     // A status badge (shown instead of numbers) already says "dead": not again as a condition.
-    const showsStatus = c.status && !(c.hp && typeof c.hp.current === "number");
+    const showsStatus = Boolean(c.status) && !(c.hp && typeof c.hp.current === "number");
+    // At 0 HP the list says what the character's card says ("dying", or "down" once stable),
+    // unless its status badge already says it.
+    const zeroBadge = atZeroHp(c) && !showsStatus
+      ? el("span", { class: `badge turn-combatant__${word}` }, statusLabel(word)) : null;
     const shown = (c.conditions || []).filter((x) => !(showsStatus && x === c.status));
     // How close a dying character is: everyone at the table sees the counts (as on its card).
     const saves = deathSavesText(c);
@@ -229,7 +249,7 @@ function renderCombat(panels) {
       el("span", { class: "turn-combatant__who" },
         el("span", { class: "turn-combatant__name" }, c.name || entry.id),
         c.kind === "monster" ? el("span", { class: "badge turn-kind" }, t.monster) : null,
-        dying ? el("span", { class: "badge turn-combatant__dying" }, t.dying) : null,
+        zeroBadge,
         current ? el("span", { class: "sr-only" }, ` (${t.current})`) : null,
         conditions),
       hpCell(c),
@@ -399,10 +419,12 @@ function renderCharacter(character, audience) {
   // Bound without "Can see the private sheet": who it is, and that the rest is the GM's.
   sheet.dataset.private = character.sheet_private ? "true" : "false";
   sheet.querySelector("[data-sheet-private]").hidden = !character.sheet_private;
+  // The same word as the initiative list's for this character ("dying" at 0 HP, not "down").
   const status = sheet.querySelector('[data-field="status"]');
-  setText(status, statusLabel(character.status));
-  status.hidden = !character.status;
-  status.dataset.status = character.status || "";
+  const word = statusWord(character);
+  setText(status, statusLabel(word));
+  status.hidden = !word;
+  status.dataset.status = word;
   // The template renders the fields of the campaign's system: hit points and armour class for
   // dnd5e, tags (and the GM's notes, for the GM) for narrative. Fill whichever are there.
   const bar = sheet.querySelector('[data-field="hp-bar"]');
