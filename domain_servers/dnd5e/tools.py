@@ -191,6 +191,15 @@ def _heal_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     return _heal_view(call, _target(call, result), result)
 
 
+def _check_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """A monster's check or save shows its total against the DC, not its ability modifier or
+    proficiency (its hidden stat block), nor the dice that would give them away."""
+    if _char_by_id(call, result["character_id"])["kind"] != "monster":
+        return result
+    hidden = ("ability_modifier", "proficiency", "natural", "rolls")
+    return {k: v for k, v in result.items() if k not in hidden}
+
+
 def _combat_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     combat = result["combat"]
     order = [{**e, "character": character_view(call, e["character"])} for e in combat["order"]]
@@ -1003,7 +1012,7 @@ def tools() -> list[ToolSpec]:
             description="d20 + ability modifier (+ proficiency for a proficient skill) vs DC.",
             handler=ability_check,
             write=True,
-            public=nothing_hidden,
+            public=_check_public,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={
@@ -1032,7 +1041,7 @@ def tools() -> list[ToolSpec]:
             description="d20 + ability modifier (+ proficiency if proficient in the save) vs DC.",
             handler=saving_throw,
             write=True,
-            public=nothing_hidden,
+            public=_check_public,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={

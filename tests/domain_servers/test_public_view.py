@@ -181,3 +181,28 @@ def test_every_write_of_every_server_says_what_of_its_result_the_public_sees() -
 
     for tools in (dnd5e_tools, narrative_tools):
         assert [s.name for s in tools() if s.write and s.public is None] == []
+
+
+def test_a_monsters_check_narrowed_shows_no_stat_block(dnd: Game) -> None:
+    """A GM's check or save for a monster, answered at the public view, shows the roll's
+    outcome, not the monster's ability modifier (its hidden stat block's scores)."""
+    dnd.write("phase_set", {"phase": "play"})
+    goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]
+    card = dnd.call("character_get", {"character_id": goblin["id"]}, view="public")
+    assert "abilities" not in card.structured_content["character"]
+    shown = _write(dnd, "saving_throw", {"character_id": goblin["id"], "ability": "dex",
+                                         "dc": 12}, "save", view="public")  # fmt: skip
+    shown.pop("receipt")
+    shown.pop("random_stream_receipt")
+    outcome = {"success": shown["success"], "total": shown["total"]}
+    assert shown == {"ability": "dex", "bonus": 0, "character_id": goblin["id"],
+                     "character_name": "Goblin", "dc": 12, "kind": "save", "mode": "normal",
+                     "skill": None, **outcome}  # fmt: skip
+    full = _replay(dnd, "saving_throw", {"character_id": goblin["id"], "ability": "dex",
+                                         "dc": 12}, "save", dnd.revision - 1)  # fmt: skip
+    assert full["ability_modifier"] == 2 and full["total"] == shown["total"]
+    # A character's check is the public's to see in full.
+    hero = dnd.write("character_create", {"name": "Ash", "template": "fighter"})["character"]
+    check = _write(dnd, "ability_check", {"character_id": hero["id"], "skill": "athletics",
+                                          "dc": 10}, "lift", view="public")  # fmt: skip
+    assert (check["ability_modifier"], check["proficiency"]) == (2, 2)
