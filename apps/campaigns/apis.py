@@ -30,7 +30,12 @@ from . import selectors
 from .models import CampaignInvite, CampaignMembership, JoinRequest
 from .services.access import campaign_access
 from .services.campaigns import campaign_archive, campaign_create
-from .services.characters import binding_remove, binding_set, character_create_for
+from .services.characters import (
+    binding_remove,
+    binding_set,
+    character_create_for,
+    character_form_for,
+)
 from .services.invites import MAX_USES, invite_accept, invite_create, invite_revoke
 from .services.membership import (
     join_request_decide,
@@ -475,9 +480,16 @@ class NarrativeCharacterInput(StrictInput):
 CHARACTER_INPUTS = [Dnd5eCharacterInput, NarrativeCharacterInput]
 
 
-def _character_fields(data: Any) -> Any:
+def _character_fields(data: Any, declared: Any) -> Any:
     """The body as the character form takes it: a list of tags becomes their comma-separated
-    text. Raises ValidationFailed for a list the text could not carry."""
+    text. Raises ValidationFailed for a field the form does not declare (as StrictInput
+    refuses one) or a list the text could not carry."""
+    unknown = sorted(set(data) - set(declared)) if isinstance(data, Mapping) else []
+    if unknown:
+        raise ValidationFailed(
+            _("The character has invalid fields."),
+            details={"fields": {name: [_("Unknown field.")] for name in unknown}},
+        )
     tags = data.get("tags") if isinstance(data, Mapping) else None
     if not isinstance(tags, list):
         return data
@@ -515,7 +527,9 @@ class CharacterCreateApi(APIView):
             binding = character_create_for(
                 campaign=membership.campaign,
                 user=request.user,
-                form_data=_character_fields(request.data),
+                form_data=_character_fields(
+                    request.data, character_form_for(campaign=membership.campaign).fields
+                ),
                 idempotency_key=idempotency_key_from(request, required=False),
             )
             return Response(BindingOutput(binding).data, status=201)

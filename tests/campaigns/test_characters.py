@@ -597,3 +597,14 @@ def test_a_deactivated_account_is_not_bound_nor_given_a_role(
         format="json",
     )  # fmt: skip
     assert (demoted.status_code, demoted.json()["role"]) == (200, "observer")
+
+
+def test_a_character_body_refuses_an_undeclared_field(domains, api_client, campaign, gm, player):
+    """As every request body does: a misspelt field is not left out unnoticed."""
+    join(campaign, gm, player)
+    api_client.force_authenticate(player)
+    url = f"/api/campaigns/{campaign.id}/characters"
+    body = {"name": "Tordek", "template": "fighter", "level": 2, "levle": 3}
+    created = api_client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="char-0001")
+    assert created.status_code == 400, created.json()
+    assert created.json()["error"]["details"]["fields"]["levle"] == ["Unknown field."]
