@@ -108,6 +108,22 @@ def test_dashboard_and_character_page(domains, client, campaign, gm, player):
     assert "pc-1" in detail
 
 
+def test_a_refused_character_form_keeps_each_field_in_one_block(domains, client, campaign, gm):
+    # An error list is a block: inside a <p> the browser closes the paragraph early and the
+    # label, the error and the input fall into separate cells of the form's grid.
+    client.force_login(gm)
+    page = client.post(
+        f"/campaigns/{campaign.id}/characters/new",
+        {"name": "   ", "level": 1, "form_token": "e" * 32},
+    ).content.decode()
+    assert re.search(
+        r'<div class="form-grid__full">\s*<label for="id_name">Name</label>\s*'
+        r'<ul class="errorlist"[^>]*><li>This field is required.</li></ul>',
+        page,
+    ), page
+    assert not re.search(r"<p[^>]*>\s*<label[^>]*>[^<]*</label>\s*<ul", page)
+
+
 def test_no_new_character_during_combat_and_the_page_says_when(
     domains, client, api_client, campaign, gm, player
 ):

@@ -163,6 +163,10 @@ def test_narrative_form_rejects_long_and_many_tags():
     long_tag = NarrativeCharacterForm(data={"name": "Mara", "tags": "x" * 41})
     assert not long_tag.is_valid()
     assert long_tag.errors["tags"] == [f"Tag “{'x' * 41}” is longer than 40 characters."]
+    # A far longer one is named by its start: the message must fit beside the field.
+    longer = NarrativeCharacterForm(data={"name": "Mara", "tags": "brave, " + "y" * 200})
+    assert not longer.is_valid()
+    assert longer.errors["tags"] == [f"Tag “{'y' * 40}…” is longer than 40 characters."]
     many = NarrativeCharacterForm(
         data={"name": "Mara", "tags": ",".join(f"t{i}" for i in range(21))}
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
 from apps.domains.registry import ANY, DomainPlugin, Panel
@@ -36,7 +37,9 @@ class NarrativeCharacterForm(forms.Form):
             if len(tag) > MAX_TAG_LENGTH:
                 raise forms.ValidationError(
                     _("Tag “%(tag)s” is longer than %(limit)d characters.")
-                    % {"tag": tag, "limit": MAX_TAG_LENGTH},
+                    # Named by its start past a little over the limit: the message sits beside
+                    # the field, and a pasted paragraph would fill the page.
+                    % {"tag": Truncator(tag).chars(MAX_TAG_LENGTH + 1), "limit": MAX_TAG_LENGTH},
                     code="tag_too_long",
                 )
         return tags
