@@ -52,6 +52,11 @@ def test_version_change_requires_reacceptance(make_user, settings):
     assert user.terms_version == "2027-01-01"
     assert client.get("/account/").status_code == 200
     assert LegalAcceptance.objects.filter(user=user).count() == 2
+    # Opened again once accepted: nothing has changed any more, and it says so.
+    again = client.get("/legal/accept").content.decode()
+    assert "<h1>Terms and privacy</h1>" in again
+    assert "Our terms have changed" not in again
+    assert "You have accepted the current versions." in again
 
 
 def test_open_redirect_is_refused(make_user):

@@ -308,6 +308,8 @@ def test_an_archived_campaigns_room_is_read_only_on_the_page(table, client):
     html = client.get(f"/campaigns/{campaign.id}/room/").content.decode()
     assert 'id="composer"' not in html
     assert "This campaign is archived: its room can be read, not posted to." in html
+    # Its empty timeline does not invite anyone to post.
+    assert '<p class="timeline__empty muted" id="timeline-empty">No messages yet.</p>' in html
 
 
 def test_post_statements_in_its_transaction(table):
