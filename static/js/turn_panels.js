@@ -58,11 +58,28 @@ function setText(node, text) {
 }
 
 const announcer = document.getElementById("turn-announce");
+// A fast turn's statuses arrive milliseconds apart; a polite region read after the next one
+// replaced it would lose "Running". Each text is held this long before the next is set.
+const ANNOUNCE_HOLD_MS = 700;
+const ANNOUNCE_QUEUE_MAX = 4; // past this, the oldest waiting ones are stale: dropped
+const toAnnounce = [];
+let announcing = false;
 function announce(text) {
   if (!announcer) return;
+  toAnnounce.push(text);
+  if (toAnnounce.length > ANNOUNCE_QUEUE_MAX) toAnnounce.splice(0, toAnnounce.length - ANNOUNCE_QUEUE_MAX);
+  if (!announcing) nextAnnouncement();
+}
+function nextAnnouncement() {
+  if (!toAnnounce.length) { announcing = false; return; }
+  announcing = true;
+  const text = toAnnounce.shift();
   announcer.textContent = "";
   // A fresh text node after a tick is what screen readers reliably pick up.
-  setTimeout(() => { announcer.textContent = text; }, 50);
+  setTimeout(() => {
+    announcer.textContent = text;
+    setTimeout(nextAnnouncement, ANNOUNCE_HOLD_MS);
+  }, 50);
 }
 
 const campaign = root ? root.dataset.campaign : null;

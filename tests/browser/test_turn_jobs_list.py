@@ -181,3 +181,49 @@ def test_a_screen_reader_hears_each_status_of_an_attempt_once(
             "Your action: Running",  # the last attempt's error is not this one's
             "Your action: Done",
         ]
+
+
+RECORD_ANNOUNCER_TIMES = """() => {
+  window.heard = [];
+  const node = document.getElementById("turn-announce");
+  new MutationObserver(() => {
+    if (node.textContent) window.heard.push([node.textContent, performance.now()]);
+  }).observe(node, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_statuses_that_come_at_once_are_each_said_in_turn(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+    monkeypatch,
+):
+    """A fast turn's statuses arrive milliseconds apart: each one stays in the live region
+    long enough to be read, instead of the next replacing it before a screen reader speaks."""
+    from django.utils import timezone
+    from playwright.sync_api import expect
+
+    from apps.turns.models import RoomTurnJob
+    from apps.turns.services.jobs import job_announce
+
+    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, _nia):
+        _say(page, "roll 1d20", mode="action")
+        row = page.locator("#turn-jobs li")
+        expect(row).to_have_attribute("data-status", "queued")
+        page.wait_for_timeout(1500)  # "Queued" said and read
+        page.evaluate(RECORD_ANNOUNCER_TIMES)
+        job = RoomTurnJob.objects.get(campaign=campaign)
+        for changes in ({"status": "running", "attempt": 1},
+                        {"status": "succeeded", "finished_at": timezone.now()}):  # fmt: skip
+            RoomTurnJob.objects.filter(pk=job.pk).update(updated_at=timezone.now(), **changes)
+            job.refresh_from_db()
+            job_announce(job)
+        page.wait_for_function("window.heard.length >= 2", timeout=10_000)
+        page.wait_for_timeout(300)
+        heard = page.evaluate("window.heard")
+        assert [text for text, _at in heard] == ["Your action: Running", "Your action: Done"]
+        assert heard[1][1] - heard[0][1] >= 500, heard
