@@ -165,7 +165,8 @@ def api_token_create(request):
             # Shown once on the next page load, then gone from the session.
             request.session["new_api_token"] = raw
     else:
-        messages.error(request, _("Give the token a name."))
+        # The service's words: the form refuses the same names (blank or over 80 characters).
+        messages.error(request, _("Give the token a name of 1-80 characters."))
     return redirect("account")
 
 

@@ -521,3 +521,15 @@ def test_seed_demo_refuses_production_settings_and_runs_under_overridden_ones(se
         call_command("seed_demo", stdout=io.StringIO())
     assert str(refused.value) == "seed_demo refuses to run with production settings."
     assert seeded > 0
+
+
+def test_a_token_name_over_80_characters_says_the_allowed_length(make_user):
+    from apps.accounts.models import ApiToken
+
+    user = make_user("long-token@example.test")
+    client = login(user.email)
+    response = client.post("/account/tokens", {"name": "x" * 81}, follow=True)
+    page = response.content.decode()
+    assert "Give the token a name of 1-80 characters." in page
+    assert "Give the token a name.<" not in page
+    assert not ApiToken.objects.filter(user=user).exists()
