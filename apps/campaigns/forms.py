@@ -44,7 +44,16 @@ class InviteCreateForm(forms.Form):
     expires_in_hours = forms.TypedChoiceField(
         label=_("Expires after"), choices=EXPIRY_CHOICES, coerce=int, initial=24 * 7
     )
-    max_uses = forms.IntegerField(label=_("Uses"), min_value=1, max_value=100, initial=5)
+    max_uses = forms.IntegerField(
+        label=_("Uses"),
+        min_value=1,
+        max_value=100,
+        initial=5,
+        error_messages={
+            "min_value": _("Enter a number of uses from 1 to 100."),
+            "max_value": _("Enter a number of uses from 1 to 100."),
+        },
+    )
 
 
 class RoleForm(forms.Form):

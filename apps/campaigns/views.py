@@ -21,7 +21,7 @@ from apps.domains.registry import domain_registry
 
 from . import selectors
 from .forms import BindingForm, CampaignCreateForm, InviteCreateForm, RoleForm
-from .models import CampaignInvite, CampaignMembership, JoinRequest
+from .models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
 from .services.access import NOT_A_MEMBER, campaign_access
 from .services.campaigns import campaign_archive, campaign_create
 from .services.characters import (
@@ -150,6 +150,12 @@ def campaign_settings(request, campaign_id):
     if not membership.is_manager:
         messages.error(request, _("Only the owner or a GM can manage this campaign."))
         return redirect("campaign-detail", campaign_id=campaign.id)
+    return _settings_page(request, membership)
+
+
+def _settings_page(request, membership, *, invite_form=None):
+    """The settings page; invite_form is a refused one, shown with its errors and values."""
+    campaign = membership.campaign
     new_invite = request.session.pop(NEW_INVITE_SESSION_KEY, None)
     if new_invite and new_invite.get("campaign_id") != str(campaign.id):
         new_invite = None
@@ -168,7 +174,7 @@ def campaign_settings(request, campaign_id):
             "invites": selectors.invites_listed(campaign=campaign),
             "join_requests": selectors.pending_join_requests(campaign=campaign),
             "bindings": selectors.bindings_for(campaign=campaign),
-            "invite_form": InviteCreateForm(),
+            "invite_form": invite_form or InviteCreateForm(),
             "binding_form": BindingForm(),
             "characters": campaign_characters(campaign=campaign, requester=request.user),
             "role_choices": RoleForm.base_fields["role"].choices,
@@ -194,6 +200,9 @@ def invite_new(request, campaign_id):
     membership = _membership_or_404(request, campaign_id)
     form = InviteCreateForm(request.POST)
     if not form.is_valid():
+        if membership.is_manager and membership.campaign.status == Campaign.Status.ACTIVE:
+            # Back to the form as entered, each refused field saying what it takes.
+            return _settings_page(request, membership, invite_form=form)
         messages.error(request, _("The invite settings are invalid."))
         return redirect(_settings_url(campaign_id))
     try:

@@ -408,3 +408,26 @@ def test_a_campaign_whose_system_this_server_lacks_still_opens_and_says_why(doma
     assert form.status_code == 302
     assert form["Location"] == f"/campaigns/{campaign.id}/"
     assert client.get(f"/campaigns/{campaign.id}/room/").status_code == 200
+
+
+@pytest.mark.parametrize("uses", ["0", "-5", "101"])
+def test_invite_uses_out_of_range_says_the_range_on_the_field_and_keeps_the_value(
+    domains, client, campaign, gm, uses
+):
+    client.force_login(gm)
+    response = client.post(
+        f"/campaigns/{campaign.id}/settings/invites",
+        {"mode": "auto_join", "role": "observer", "expires_in_hours": 24, "max_uses": uses},
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "The invite settings are invalid." not in html
+    field = re.search(r'<p><label for="id_max_uses">Uses</label>(.*?)</p>', html, re.S).group(1)
+    errors = '<ul class="errorlist" id="id_max_uses_error"><li>{}</li></ul>'
+    assert errors.format("Enter a number of uses from 1 to 100.") in field
+    assert f'value="{uses}"' in field
+    assert 'aria-invalid="true"' in field
+    # The other choices stay as entered too.
+    assert '<option value="auto_join" selected>' in html
+    assert '<option value="observer" selected>' in html
+    assert not CampaignInvite.objects.exists()
