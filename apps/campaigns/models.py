@@ -54,10 +54,10 @@ class Campaign(BaseModel):
 
 class CampaignMembership(BaseModel):
     class Role(models.TextChoices):
-        OWNER = "owner", _("owner")
+        OWNER = "owner", _("Owner")
         GM = "gm", _("GM")
-        PLAYER = "player", _("player")
-        OBSERVER = "observer", _("observer")
+        PLAYER = "player", _("Player")
+        OBSERVER = "observer", _("Observer")
 
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
@@ -98,8 +98,8 @@ class CampaignInvite(BaseModel):
     """A shareable join link; only the token's SHA-256 is stored, the link is shown once."""
 
     class Mode(models.TextChoices):
-        REQUEST = "request", _("request to join")
-        AUTO_JOIN = "auto_join", _("join automatically")
+        REQUEST = "request", _("Request to join")
+        AUTO_JOIN = "auto_join", _("Join automatically")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invites")
     created_by = models.ForeignKey(
@@ -111,8 +111,8 @@ class CampaignInvite(BaseModel):
         _("role"),
         max_length=10,
         choices=[
-            (CampaignMembership.Role.PLAYER, _("player")),
-            (CampaignMembership.Role.OBSERVER, _("observer")),
+            (CampaignMembership.Role.PLAYER, _("Player")),
+            (CampaignMembership.Role.OBSERVER, _("Observer")),
         ],
         default=CampaignMembership.Role.PLAYER,
     )

@@ -366,11 +366,11 @@ def test_the_invites_table_says_how_each_invite_joins_and_whether_it_still_works
     rows = re.findall(r"<tr><td>(.*?)</tr>", html, re.S)
     text = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip() for row in rows]
     assert [t.split(" until ")[0] if " until " in t else t for t in text] == [
-        "By request · player 0/2 expired",
-        "By request · player Made as auto-join by someone no longer a GM: a GM approves each "
+        "By request · Player 0/2 expired",
+        "By request · Player Made as auto-join by someone no longer a GM: a GM approves each "
         "request. 0/2",
-        "At once · player 0/2",
-        "By request · player 1/1 used up",
+        "At once · Player 0/2",
+        "By request · Player 1/1 used up",
     ]
     revokes = re.findall(r'action="/campaigns/[^"]+/settings/invites/([^/]+)/revoke"', html)
     assert sorted(revokes) == sorted([str(own.id), str(theirs.id)])
@@ -431,3 +431,33 @@ def test_invite_uses_out_of_range_says_the_range_on_the_field_and_keeps_the_valu
     assert '<option value="auto_join" selected>' in html
     assert '<option value="observer" selected>' in html
     assert not CampaignInvite.objects.exists()
+
+
+def test_role_and_joining_labels_are_capitalised_on_the_invite_pages(
+    domains, client, campaign, gm, player
+):
+    from datetime import timedelta
+
+    from apps.campaigns.services.invites import invite_create
+
+    _inv, token = invite_create(campaign=campaign, actor=gm, mode="request", role="observer",
+                                expires_in=timedelta(hours=1), max_uses=1)  # fmt: skip
+    client.force_login(player)
+    landing = client.get(f"/invites/{token}").content.decode()
+    assert "<dt>Role</dt><dd>Observer</dd>" in landing
+    client.force_login(gm)
+    html = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    joining = re.search(r'<select name="mode"[^>]*>(.*?)</select>', html, re.S).group(1)
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", joining) == [
+        "Request to join",
+        "Join automatically",
+    ]
+    role = re.search(r'<select name="role" id="id_role"[^>]*>(.*?)</select>', html, re.S).group(1)
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", role) == ["Player", "Observer"]
+    assert "By request · Observer" in re.sub(r"<[^>]+>", "", html)
+    assert [str(label) for _v, label in CampaignMembership.Role.choices] == [
+        "Owner",
+        "GM",
+        "Player",
+        "Observer",
+    ]
