@@ -8,6 +8,14 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.models import BaseModel
 
+# The words for the phases the game systems use (Campaign.phase holds the code the rules
+# server reports); a phase not named here reads as its code in words ("short_rest": "Short rest").
+PHASE_LABELS = {
+    "lobby": _("Lobby"),
+    "play": _("Play"),
+    "combat": _("Combat"),
+}
+
 
 class Campaign(BaseModel):
     class Status(models.TextChoices):
@@ -50,6 +58,12 @@ class Campaign(BaseModel):
     @property
     def domain_id(self) -> str:
         return str(self.id)
+
+    @property
+    def phase_label(self) -> str:
+        """The phase as users read it, translated; a sentence that embeds it uses |lower."""
+        label = PHASE_LABELS.get(self.phase)
+        return str(label) if label else self.phase.replace("_", " ").capitalize()
 
 
 class CampaignMembership(BaseModel):

@@ -461,3 +461,37 @@ def test_role_and_joining_labels_are_capitalised_on_the_invite_pages(
         "Player",
         "Observer",
     ]
+
+
+def test_pages_show_the_phase_by_its_label_and_no_revision(domains, client, campaign, gm, player):
+    join(campaign, gm, player)
+    Campaign.objects.filter(pk=campaign.pk).update(phase="combat", authority_revision=4)
+    client.force_login(gm)
+    dashboard = client.get("/").content.decode()
+    meta = re.search(r'<div class="campaign-item__meta">(.*?)</div>', dashboard).group(1)
+    assert meta == "D&amp;D 5e (SRD 5.1) · Phase: Combat"
+    settings = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    assert '<p class="muted small">D&amp;D 5e (SRD 5.1) · Phase: Combat</p>' in settings
+    assert "revision" not in settings.lower()
+    detail = client.get(f"/campaigns/{campaign.id}/").content.decode()
+    assert "<dt>Phase</dt><dd>Combat</dd>" in detail
+    assert "New characters can't be created during combat; end it in the room first." in detail
+
+
+def test_a_phase_code_of_two_words_reads_as_words_on_the_campaign_page(
+    domains, client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    # A phase this site has no label for (a game system may add one): still words, not a code.
+    Campaign.objects.filter(pk=campaign.pk).update(phase="short_rest")
+    client.force_login(player)
+    detail = client.get(f"/campaigns/{campaign.id}/").content.decode()
+    assert "<dt>Phase</dt><dd>Short rest</dd>" in detail
+    assert (
+        "New characters can't be created during short rest; come back once the GM ends it."
+        in detail
+    )
+    assert "short_rest" not in detail
+    dashboard = client.get("/").content.decode()
+    assert "D&amp;D 5e (SRD 5.1) · Phase: Short rest</div>" in dashboard
+    assert "short_rest" not in dashboard
