@@ -812,12 +812,19 @@ function renderCreate(panel) {
   if (!open || !closed) return; // only a player's card offers it
   open.hidden = !panel.character_creation_open;
   closed.hidden = panel.character_creation_open;
-  if (!panel.character_creation_open) setText(closed, format(t.create_closed, { phase: panel.phase || "" }));
+  if (!panel.character_creation_open) setText(closed, format(t.create_closed, { phase: phaseLabel(panel.phase).toLowerCase() }));
+}
+
+function phaseLabel(phase) {
+  // As Campaign.phase_label says it: translated, else the code as words.
+  if (!phase) return "";
+  const words = phase.replace(/_/g, " ");
+  return t["phase_" + phase] || words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 function renderPhase(phase) {
   const badge = document.querySelector("#phase-panel .badge--phase");
-  if (badge && phase) setText(badge, phase.charAt(0).toUpperCase() + phase.slice(1));
+  if (badge && phase) setText(badge, phaseLabel(phase));
 }
 
 const fallenTried = new Set(); // characters "Act as" moved off, dead, before the player picked

@@ -434,3 +434,12 @@ def test_presence_lists_each_person_once_by_name(table):
             room=room, user=m[key].user, channel_name=channel, last_seen=timezone.now()
         )
     assert [p["name"] for p in presence_list(room_id=room.id)] == ["ash", "Briar", "Morgan"]
+
+
+def test_the_room_names_its_phase_by_its_label(table, client):
+    campaign, m = table
+    type(campaign).objects.filter(pk=campaign.pk).update(phase="short_rest")
+    client.force_login(m["gm"].user)
+    html = client.get(f"/campaigns/{campaign.id}/room/").content.decode()
+    assert '<span class="badge badge--phase">Short rest</span>' in html
+    assert "short_rest" not in html.split('id="phase-panel"')[1].split("</section>")[0]
