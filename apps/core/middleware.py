@@ -1,6 +1,9 @@
 import re
 import uuid
 
+from django.http import HttpResponsePermanentRedirect
+from django.urls import Resolver404, resolve
+
 from .exceptions import is_api_request
 from .request_context import current_ip, current_request_id
 
@@ -37,6 +40,24 @@ class RequestIdMiddleware:
 PAGE_RETRY_AFTER_SECONDS = 60
 
 
+def _without_trailing_slash(request) -> str | None:
+    """Where a page asked with a trailing slash it does not take lives ("/campaigns/new/" is
+    /campaigns/new): APPEND_SLASH covers only the other way. Reads only; not for the API."""
+    path = request.path_info
+    if request.method not in ("GET", "HEAD") or not path.endswith("/") or path == "/":
+        return None
+    if path.startswith("//"):
+        return None  # "//host/" without its slash would send the browser to another site
+    if is_api_request(request):
+        return None
+    try:
+        resolve(path.rstrip("/"))
+    except Resolver404:
+        return None
+    query = request.META.get("QUERY_STRING", "")
+    return request.path.rstrip("/") + (f"?{query}" if query else "")
+
+
 class NotAllowedPageMiddleware:
     """A page opened with the wrong method (a form's POST-only URL, from history or a link)
     gets a page that says so, not the empty response `require_POST` gives; a PageNotFound
@@ -48,6 +69,8 @@ class NotAllowedPageMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
+        if response.status_code == 404 and (moved := _without_trailing_slash(request)):
+            return HttpResponsePermanentRedirect(moved)
         if response.status_code == 405 and not response.content and not is_api_request(request):
             from django.shortcuts import render
 

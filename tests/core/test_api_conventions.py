@@ -427,3 +427,26 @@ def test_a_form_only_address_opened_as_a_page_says_so(client, user):
     assert "This address only takes a submitted form" in page
     assert "Sign out" in page  # the signed-in navigation
     assert (response["X-Frame-Options"], response["X-Content-Type-Options"]) == ("DENY", "nosniff")
+
+
+def test_a_page_asked_with_a_trailing_slash_it_does_not_take_is_sent_to_its_address(client, user):
+    """APPEND_SLASH adds a missing slash; the other way round was a 404 ("/campaigns/new/")."""
+    client.force_login(user)
+    moved = client.get("/campaigns/new/?system=dnd5e")
+    assert (moved.status_code, moved["Location"]) == (301, "/campaigns/new?system=dnd5e")
+    assert client.get(moved["Location"]).status_code == 200
+    # Only what exists moves; a form is never redirected (its body would be lost); the API
+    # answers as it does.
+    assert client.get("/campaigns/nothing-here/").status_code == 404
+    assert client.post("/campaigns/new/", {}).status_code == 404
+    assert client.get("/api/usage/balance/").status_code == 404
+
+    # A path that starts "//" would, without its slash, send the browser to another site.
+    from django.test import RequestFactory
+
+    from apps.core.middleware import _without_trailing_slash
+
+    request = RequestFactory().get("/campaigns/new/")
+    assert _without_trailing_slash(request) == "/campaigns/new"
+    request.path = request.path_info = "//campaigns/new/"
+    assert _without_trailing_slash(request) is None
