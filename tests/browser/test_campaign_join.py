@@ -78,3 +78,52 @@ def test_gm_invites_player_who_requests_and_is_approved(
             assert width <= 390
         finally:
             browser.close()
+
+
+# The form grid's cells holding the "Uses" label, its error list and its input.
+GRID_CELLS_OF_USES = """() => {
+  const cell = (n) => {
+    while (!n.parentElement.matches(".form-grid")) n = n.parentElement;
+    return n;
+  };
+  const [label, error, input] = ["label[for=id_max_uses]", "#id_max_uses_error", "#id_max_uses"]
+    .map((s) => cell(document.querySelector(s)));
+  return [label.tagName, error === label, input === label];
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_invite_form_keeps_the_uses_label_error_and_input_together(
+    live_server,
+    make_user,
+    domain_env,  # noqa: F811
+):
+    """The refused "Uses" field, as the browser builds it: its label, error list and input sit
+    in one cell of the form's grid (an error list inside a <p> would end the paragraph early)."""
+    if not os.path.exists(CHROMIUM):
+        service_missing("chromium")
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import expect, sync_playwright
+
+    make_user("gm@example.test", display_name="Gail GM")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            gm = _sign_in(browser.new_context(), live_server, "gm@example.test")
+            gm.click("text=New campaign")
+            gm.fill("#id_name", "Curse of Strahd")
+            gm.check("#id_system_dnd5e")
+            gm.click("button:has-text('Create campaign')")
+            expect(gm.locator("h1")).to_contain_text("Curse of Strahd")
+            gm.fill("#id_max_uses", "101")
+            # Past the browser's own min/max check, as an older browser or a script sends it.
+            gm.evaluate("document.getElementById('id_max_uses').form.noValidate = true")
+            gm.click("button:has-text('Create invite link')")
+            error = gm.locator("#id_max_uses_error")
+            expect(error).to_have_text("Enter a number of uses from 1 to 100.")
+            together = gm.evaluate(GRID_CELLS_OF_USES)
+            # The error list and the input lie in the grid cell that holds the label.
+            assert together[1:] == [True, True], together
+        finally:
+            browser.close()

@@ -422,7 +422,7 @@ def test_invite_uses_out_of_range_says_the_range_on_the_field_and_keeps_the_valu
     assert response.status_code == 200
     html = response.content.decode()
     assert "The invite settings are invalid." not in html
-    field = re.search(r'<p><label for="id_max_uses">Uses</label>(.*?)</p>', html, re.S).group(1)
+    field = re.search(r'<div><label for="id_max_uses">Uses</label>(.*?)</div>', html, re.S).group(1)
     errors = '<ul class="errorlist" id="id_max_uses_error"><li>{}</li></ul>'
     assert errors.format("Enter a number of uses from 1 to 100.") in field
     assert f'value="{uses}"' in field
