@@ -462,7 +462,8 @@ function renderCharacter(character, audience) {
   const list = (items) => (Array.isArray(items) && items.length ? items.join(", ") : t.none);
   const tags = sheet.querySelector('[data-field="tags"]');
   if (tags) setText(tags, list(character.tags));
-  setText(sheet.querySelector('[data-field="conditions"]'), list(character.conditions));
+  // The status badge already says "dead": not again as a condition.
+  setText(sheet.querySelector('[data-field="conditions"]'), list((character.conditions || []).filter((c) => !word || c !== word)));
   const savesRow = sheet.querySelector('[data-row="death-saves"]');
   if (savesRow) {
     const saves = deathSavesText(character);

@@ -300,6 +300,9 @@ def test_a_player_whose_character_died_is_shown_the_way_to_a_new_one(
             _drop_to_zero(campaign, gm_user, ilsa_id, key=key)
         campaign_refresh(campaign=campaign, requester=gm_user)
         expect(card.locator('[data-field="status"]')).to_have_text("dead")
+        # Said once, by the status badge: not again among the conditions.
+        conditions = card.locator('[data-field="conditions"]').inner_text().split(", ")
+        assert "dead" not in conditions, conditions
         expect(fallen).to_have_text("Ilsa is dead. You can play on with a new character.")
         expect(create).to_be_visible()
         expect(create).to_have_attribute("href", f"/campaigns/{campaign.id}/characters/new")
