@@ -408,18 +408,30 @@ def _display_names(roster: list[Entity]) -> list[str]:
     others are numbered past the names in use ("Goblin 2"), as the domain numbers a kind. A
     fallen namesake tells nobody apart. Never an id."""
     living = sorted((e for e in roster if e.alive), key=lambda e: _id_key(e.id))
-    taken = {e.name for e in roster if e.alive or e.kind != "monster"}
+    taken = _names_in_use(roster)
     seen: set[str] = set()
     numbered: dict[str, str] = {}
     for e in living:
         if e.name in seen:
-            n = 2
-            while f"{e.name} {n}" in taken:
-                n += 1
-            numbered[e.id] = f"{e.name} {n}"
+            numbered[e.id] = _free_name(e.name, taken)
             taken.add(numbered[e.id])
         seen.add(e.name)
     return [numbered.get(e.id, e.name) for e in roster]
+
+
+def _names_in_use(roster: list[Entity]) -> set[str]:
+    """The names a creature's new or told-apart name may not take: those of the living and of
+    every character (a fallen monster's name is free again)."""
+    return {e.name for e in roster if e.alive or e.kind != "monster"}
+
+
+def _free_name(base: str, taken: set[str]) -> str:
+    """`base`, else the first of "base 2", "base 3", ... not in `taken`."""
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base} {n}"
+    return name
 
 
 def _close_name(roster: list[Entity], wanted: str) -> str | None:
@@ -951,12 +963,7 @@ def _spawn_name(s: Session, key: str, known: list[Entity]) -> str | None:
     ]  # fmt: skip
     if not bases:
         return None
-    taken = {e.name for e in known if e.alive or e.kind != "monster"}
-    name, n = bases[0], 1
-    while name in taken:
-        n += 1
-        name = f"{bases[0]} {n}"
-    return name
+    return _free_name(bases[0], _names_in_use(known))
 
 
 def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
