@@ -1,4 +1,5 @@
 import os
+from contextlib import contextmanager
 
 import pytest
 
@@ -64,3 +65,22 @@ def fighters_table(make_user, *, name: str, fighters):
         )  # fmt: skip
         mine[binding.character_id] = fighter
     return campaign, users, mine
+
+
+@contextmanager
+def gm_and_ilsa_in_the_room(browser, base_url: str, campaign):
+    """The pages of gm@example.test and ilsa@example.test, each in a browser context of its
+    own, signed in and open on the campaign's room; the contexts close afterwards."""
+    from tests.browser.test_room_history import VIEWPORT, _open
+    from tests.browser.test_room_live import _sign_in
+
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        emails = ("gm@example.test", "ilsa@example.test")
+        pages = [_sign_in(c, base_url, e) for c, e in zip(contexts, emails, strict=True)]
+        for page in pages:
+            _open(page, f"{base_url}/campaigns/{campaign.id}/room/")
+        yield pages
+    finally:
+        for context in contexts:
+            context.close()

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.browser.conftest import fighters_table, table_for
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, table_for
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
@@ -50,13 +50,7 @@ def test_initiative_names_wrap_between_words_and_act_as_stays_on_one_line(
     campaign, _users, _mine = fighters_table(
         make_user, name="Narrow Column", fighters=("Ilsa Stormborn", "Brannoc Thundershield")
     )
-    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
-    try:
-        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
-        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
-        for page in (gm, ilsa):
-            _open(page, room_url)
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
         _say(gm, "start combat with goblin", mode="action")
         _settle(campaign, 1)
         names = ilsa.locator("#turn-order .turn-combatant__name")
@@ -82,9 +76,6 @@ def test_initiative_names_wrap_between_words_and_act_as_stays_on_one_line(
             assert tops == 1, width
             assert ilsa.evaluate("document.documentElement.scrollWidth") <= width
             ilsa.locator("#turn-combat").screenshot(path=f"/tmp/fixA-initiative-{width}.png")
-    finally:
-        for context in contexts:
-            context.close()
 
 
 QUOTA_ERROR = {
@@ -366,12 +357,7 @@ def test_the_initiative_list_counts_a_dying_characters_death_saves(
 
     campaign, users, mine = fighters_table(make_user, name="On The Brink", fighters=("Ilsa",))
     gm_user, (ilsa_id,) = users["gm@example.test"], mine
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
-    try:
-        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
-        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
-        for page in (gm, ilsa):
-            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
         _say(gm, "set phase play", mode="action")
         _settle(campaign, 1)
         # Down to 0 HP (as a hit would put her): dying, she still takes her place in the fight.
@@ -395,9 +381,6 @@ def test_the_initiative_list_counts_a_dying_characters_death_saves(
             entry = page.locator(f'#turn-order li[data-id="{ilsa_id}"]')
             expect(entry).to_contain_text("dead")
             expect(entry).not_to_contain_text("Death saves")
-    finally:
-        for context in contexts:
-            context.close()
 
 
 def _drop_to_zero(campaign, gm_user, character_id, key="down") -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from apps.campaigns.models import CampaignMembership
 from apps.rooms.selectors import ROOM_PAGE_WINDOW
-from tests.browser.conftest import fighters_table, table_for
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, table_for
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
@@ -163,13 +163,8 @@ def test_suggestions_are_the_requesters_one_click_actions_and_not_replayed(
         make_user, system_id="dnd5e", name="Goblin Keep",
         players=[("ilsa@example.test", "Ilsa Player")],
     )  # fmt: skip
-    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
-    try:
-        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
-        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
         for page in (gm, ilsa):
-            _open(page, room_url)
             expect(page.locator("#composer-suggestions")).to_be_hidden()
 
         _say(gm, "start combat with goblin", mode="action")
@@ -223,9 +218,6 @@ def test_suggestions_are_the_requesters_one_click_actions_and_not_replayed(
         expect(ilsa.locator("#composer-suggestions button")).to_have_text(["end turn"])
         gm.wait_for_function(f"window.sagasmithRoom.lastSeq() >= {offer.sequence}")
         expect(gm.locator("#composer-suggestions")).to_be_hidden()
-    finally:
-        for context in contexts:
-            context.close()
 
 
 @pytest.mark.browser
@@ -366,13 +358,7 @@ def test_a_player_with_two_characters_acts_as_whichever_has_the_turn(
 
     campaign, users, mine = fighters_table(make_user, name="Two Hands", fighters=("Thorin", "Pip"))
     gm_user = users["gm@example.test"]
-    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
-    try:
-        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
-        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
-        for page in (gm, ilsa):
-            _open(page, room_url)
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
         acting_as = ilsa.locator("#composer-character")
         expect(acting_as.locator("option")).to_have_text(["Thorin", "Pip"])
         # A reload keeps an action draft an action, by the character chosen for it.
@@ -408,9 +394,6 @@ def test_a_player_with_two_characters_acts_as_whichever_has_the_turn(
             _settle(campaign, 2 + n)
             assert _combat(campaign, gm_user)["current"] != current
         assert sorted(ended) == ["Pip", "Thorin"]
-    finally:
-        for context in contexts:
-            context.close()
 
 
 @pytest.mark.browser

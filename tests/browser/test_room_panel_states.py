@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import fighters_table, table_for
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, table_for
 from tests.browser.test_room_feedback import _domain_revision, _drop_to_zero
 from tests.browser.test_room_history import _gm_and_player, _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
@@ -43,12 +43,7 @@ def test_a_removed_players_panels_stop_refreshing_and_are_cleared(
 
     campaign, users, _mine = fighters_table(make_user, name="Shown The Door", fighters=("Ilsa",))
     ilsa_m = CampaignMembership.objects.get(campaign=campaign, user=users["ilsa@example.test"])
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
-    try:
-        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
-        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
-        for page in (gm, ilsa):
-            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
         _say(gm, "start combat with goblin", mode="action")
         _settle(campaign, 1)
         sheet = ilsa.locator("#turn-character [data-sheet]")
@@ -84,9 +79,6 @@ def test_a_removed_players_panels_stop_refreshing_and_are_cleared(
         expect(ilsa.locator("#turn-combat")).to_be_hidden()
         expect(ilsa.locator("#turn-order li")).to_have_count(0)
         expect(ilsa.locator("#turn-jobs-error")).to_be_hidden()
-    finally:
-        for context in contexts:
-            context.close()
 
 
 @pytest.mark.browser
@@ -281,12 +273,7 @@ def test_a_player_whose_character_died_is_shown_the_way_to_a_new_one(
 
     campaign, users, mine = fighters_table(make_user, name="Last Stand", fighters=["Ilsa"])
     gm_user, (ilsa_id,) = users["gm@example.test"], mine
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
-    try:
-        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
-        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
-        for page in (gm, ilsa):
-            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
         _say(gm, "set phase play", mode="action")
         _settle(campaign, 1)
         card = ilsa.locator("#turn-character")
@@ -312,9 +299,6 @@ def test_a_player_whose_character_died_is_shown_the_way_to_a_new_one(
         expect(create).to_be_hidden()
         expect(card.locator("[data-create-closed]")).to_be_visible()
         expect(gm.locator("#turn-character [data-fallen]")).to_be_hidden()
-    finally:
-        for context in contexts:
-            context.close()
 
 
 @pytest.mark.browser

@@ -7,15 +7,13 @@ import json
 
 import pytest
 
-from tests.browser.conftest import fighters_table
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room
 from tests.browser.test_room_feedback import _drop_to_zero
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
-
-VIEWPORT = {"width": 1280, "height": 900}
 
 
 @pytest.mark.browser
@@ -31,12 +29,7 @@ def test_a_character_at_0_hp_is_dying_on_its_card_and_in_the_initiative_list(
 
     campaign, users, mine = fighters_table(make_user, name="Same Word", fighters=("Ilsa",))
     gm_user, (ilsa_id,) = users["gm@example.test"], mine
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
-    try:
-        gm = _sign_in(contexts[0], asgi_server, "gm@example.test")
-        ilsa = _sign_in(contexts[1], asgi_server, "ilsa@example.test")
-        for page in (gm, ilsa):
-            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
         _say(gm, "set phase play", mode="action")
         _settle(campaign, 1)
         card_status = ilsa.locator('#turn-character [data-field="status"]')
@@ -74,6 +67,3 @@ def test_a_character_at_0_hp_is_dying_on_its_card_and_in_the_initiative_list(
         expect(entry.locator(".turn-combatant__dying")).to_have_count(0)
         expect(entry).not_to_contain_text("dying")
         expect(ilsa.locator("#turn-character")).not_to_contain_text("dying")
-    finally:
-        for context in contexts:
-            context.close()
