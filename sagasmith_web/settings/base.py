@@ -188,7 +188,8 @@ else:
     (_broker_dir / "queue").mkdir(parents=True, exist_ok=True)
     (_broker_dir / "processed").mkdir(parents=True, exist_ok=True)
     (_broker_dir / "control").mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    # The file transport has no host; naming one keeps kombu from warning that it picked one.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     # kombu's filesystem transport, with each message renamed into place once written whole.
     CELERY_BROKER_TRANSPORT = "apps.core.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
