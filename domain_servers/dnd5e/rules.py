@@ -562,8 +562,12 @@ def resolve_attack(
 
 
 def status_word(char: dict[str, Any]) -> str:
-    hp = char["hp"]
-    if is_dead(char):
+    return status_of(char["hp"], is_dead(char))
+
+
+def status_of(hp: dict[str, int], dead: bool) -> str:
+    """The status word for these hit points: what the public sees of a monster's."""
+    if dead:
         return "dead"
     if hp["current"] == 0:
         return "down"

@@ -139,11 +139,12 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
 def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any]:
     if call.is_gm or target["kind"] != "monster":
         return effect
+    # The status as the effect left it, not as the monster is now: a replay answers the same.
     return {
         "target_id": target["id"],
         "dropped_to_zero": effect["dropped_to_zero"],
         "dead": effect["dead"],
-        "status": rules.status_word(target),
+        "status": rules.status_of(effect["hp_after"], effect["dead"]),
     }
 
 
@@ -166,7 +167,9 @@ def _heal_view(call: Call, target: dict[str, Any], result: dict[str, Any]) -> di
     if call.is_gm or target["kind"] != "monster":
         return result
     shown = {k: v for k, v in result.items() if k not in ("healed", "hp_before", "hp_after")}
-    shown["status"] = rules.status_word(target)
+    # A monster's heal stores its status as the heal left it (so a replay answers the same);
+    # a result stored without one shows the monster as it is now.
+    shown.setdefault("status", rules.status_word(target))
     return shown
 
 
@@ -606,6 +609,8 @@ def heal(call: Call) -> Outcome:
         result["source"] = "gm"
     result.update(rules.heal(target, amount, who=_who_char(call)))
     result["target_name"] = _who(call, target["id"])
+    if target["kind"] == "monster":
+        result["status"] = rules.status_word(target)
     ids = [target["id"]] + ([healer["id"]] if healer is not None else [])
     return Outcome(
         _heal_view(call, target, result),

@@ -1,0 +1,56 @@
+"""What a narrowed (public) answer of dnd5e may show, and that a replay answers what was
+answered, as a wary GM and a careful host see them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.domain_servers.conftest import GM, Game
+
+
+def _send(game: Game, tool: str, args: dict[str, Any], key: str, revision: int, **claims: Any):
+    """A write with its key at `revision` (the same key and revision again: a replay)."""
+    result = game.call(
+        tool, {**args, "expected_revision": revision, "idempotency_key": key}, GM, **claims
+    )
+    assert not result.is_error, result.structured_content
+    return result
+
+
+def _goblin(game: Game) -> str:
+    game.write("phase_set", {"phase": "play"})
+    return game.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+
+
+# -- a narrowed replay answers what the first narrowed send answered ------------------------------
+
+
+def test_a_narrowed_damage_replayed_after_the_monster_died_answers_as_first_answered(
+    dnd: Game,
+) -> None:
+    goblin = _goblin(dnd)
+    revision = dnd.revision
+    hurt = {"target_id": goblin, "amount": 3}
+    first = _send(dnd, "damage_apply", hurt, "hurt", revision, view="public")
+    dnd.revision += 1
+    assert first.structured_content["status"] == "wounded"
+    dnd.write("damage_apply", {"target_id": goblin, "amount": 10})  # the goblin dies
+    again = _send(dnd, "damage_apply", hurt, "hurt", revision, view="public")
+    assert again.meta["idempotent_replay"] is True
+    assert again.structured_content == first.structured_content
+    assert again.content[0].text == first.content[0].text
+
+
+def test_a_narrowed_heal_replayed_after_the_monster_was_hurt_again_answers_as_first_answered(
+    dnd: Game,
+) -> None:
+    goblin = _goblin(dnd)
+    dnd.write("damage_apply", {"target_id": goblin, "amount": 2})
+    revision = dnd.revision
+    mend = {"target_id": goblin, "amount": 2}
+    first = _send(dnd, "heal", mend, "mend", revision, view="public")
+    dnd.revision += 1
+    assert first.structured_content["status"] == "unhurt"
+    dnd.write("damage_apply", {"target_id": goblin, "amount": 5})
+    again = _send(dnd, "heal", mend, "mend", revision, view="public")
+    assert again.structured_content == first.structured_content
