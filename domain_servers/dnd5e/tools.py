@@ -148,17 +148,34 @@ def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -
     }
 
 
-def _attack_view(call: Call, target: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    """An attack's result as the call's viewer sees it: a monster's AC and hit points are
-    part of its hidden stat block."""
-    if call.is_gm or target["kind"] != "monster":
+# What of a monster's attack would give away its attack bonus and damage dice: the natural
+# roll (the total less it is the bonus) and the damage's dice and expression.
+_MONSTER_TO_HIT_HIDDEN = ("bonus", "natural", "rolls")
+_MONSTER_DAMAGE_HIDDEN = ("expression", "rolls", "detail")
+
+
+def _attack_view(
+    call: Call, attacker: dict[str, Any], target: dict[str, Any], result: dict[str, Any]
+) -> dict[str, Any]:
+    """An attack's result as the call's viewer sees it: a monster's AC and hit points, and
+    its attack bonus and damage dice, are part of its hidden stat block. What shows is the
+    total against the AC, hit or miss, and the damage done."""
+    if call.is_gm:
         return result
-    to_hit = {k: v for k, v in result["to_hit"].items() if k != "target_ac"}
-    shown = {**result, "to_hit": to_hit}
-    if result["damage"] is not None:
-        effect = _public_effect(call, target, result["damage"]["effect"])
-        shown["damage"] = {**result["damage"], "effect": effect}
-    return shown
+    to_hit, damage = dict(result["to_hit"]), result["damage"]
+    if damage is not None:
+        damage = dict(damage)
+    if target["kind"] == "monster":
+        to_hit.pop("target_ac", None)
+        if damage is not None:
+            damage["effect"] = _public_effect(call, target, damage["effect"])
+    if attacker["kind"] == "monster":
+        for key in _MONSTER_TO_HIT_HIDDEN:
+            to_hit.pop(key, None)
+        if damage is not None:
+            for key in _MONSTER_DAMAGE_HIDDEN:
+                damage.pop(key, None)
+    return {**result, "to_hit": to_hit, "damage": damage}
 
 
 def _heal_view(call: Call, target: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
@@ -183,7 +200,9 @@ def _target(call: Call, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _attack_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
-    return _attack_view(call, _target(call, result), result)
+    return _attack_view(
+        call, _char_by_id(call, result["attacker_id"]), _target(call, result), result
+    )
 
 
 def _damage_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
@@ -504,7 +523,7 @@ def attack(call: Call) -> Outcome:
     result["attacker_name"] = _who(call, attacker["id"])
     result["target_name"] = _who(call, target["id"])
     return Outcome(
-        _attack_view(call, target, result),
+        _attack_view(call, attacker, target, result),
         scopes=[f"character:{target['id']}", f"character:{attacker['id']}"]
         + _combat_scopes(call, attacker["id"], target["id"]),
         entity_ids=[attacker["id"], target["id"]],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.domain_servers.conftest import GM, Game
+from tests.domain_servers.conftest import GM, PLAYER, Game
 
 
 def _send(game: Game, tool: str, args: dict[str, Any], key: str, revision: int, **claims: Any):
@@ -54,3 +54,32 @@ def test_a_narrowed_heal_replayed_after_the_monster_was_hurt_again_answers_as_fi
     dnd.write("damage_apply", {"target_id": goblin, "amount": 5})
     again = _send(dnd, "heal", mend, "mend", revision, view="public")
     assert again.structured_content == first.structured_content
+
+
+# -- GM-only values stay hidden -------------------------------------------------------------------
+
+
+def test_a_monsters_attack_narrowed_shows_no_attack_bonus_nor_damage_dice(dnd: Game) -> None:
+    """A monster's attack bonus and damage dice are its hidden stat block, as its check
+    modifiers are: the public sees the total against the AC and the damage done."""
+    hero = dnd.write("character_create", {"name": "Ash", "template": "fighter"}, sub=PLAYER)
+    hero_id = hero["character"]["id"]
+    goblin = _goblin(dnd)
+    revision = dnd.revision
+    swing = {"attacker_id": goblin, "target_id": hero_id}
+    shown = _send(dnd, "attack", swing, "swing", revision, view="public").structured_content
+    full = _send(dnd, "attack", swing, "swing", revision).structured_content
+    # The seeded stream: 17 + 4 hits the hero's AC 16; 1d6+2 slashing.
+    assert (full["to_hit"]["natural"], full["to_hit"]["bonus"], full["hit"]) == (17, 4, True)
+    assert full["damage"]["expression"] == "1d6+2"
+    assert shown["to_hit"] == {
+        k: v for k, v in full["to_hit"].items() if k not in ("bonus", "natural", "rolls")
+    }
+    assert shown["damage"] == {
+        k: v for k, v in full["damage"].items() if k not in ("expression", "rolls", "detail")
+    }
+    assert shown["damage"]["total"] == full["damage"]["total"]
+    assert shown["damage"]["effect"] == full["damage"]["effect"]  # the hero's own card
+    assert {k: v for k, v in shown.items() if k not in ("to_hit", "damage")} == {
+        k: v for k, v in full.items() if k not in ("to_hit", "damage")
+    }
