@@ -401,6 +401,10 @@ def check_can_heal(char: dict[str, Any], *, who: Who = name_of) -> None:
         raise invalid(f"{who(char)} is dead and cannot be healed")
     hp = char["hp"]
     if hp["current"] >= hp["max"]:
+        if char["kind"] == "monster":
+            # A monster's hit points are its hidden stat block, and a GM's refusal may be read
+            # by a model answered at the public view.
+            raise invalid(f"{who(char)} is already at full hit points")
         raise invalid(f"{who(char)} is already at full hit points ({hp['current']}/{hp['max']})")
 
 

@@ -83,3 +83,20 @@ def test_a_monsters_attack_narrowed_shows_no_attack_bonus_nor_damage_dice(dnd: G
     assert {k: v for k, v in shown.items() if k not in ("to_hit", "damage")} == {
         k: v for k, v in full.items() if k not in ("to_hit", "damage")
     }
+
+
+def test_refusing_to_heal_a_monster_at_full_hit_points_names_no_hit_points(dnd: Game) -> None:
+    goblin = _goblin(dnd)
+    result = dnd.call(
+        "heal",
+        {"target_id": goblin, "amount": 1, "expected_revision": dnd.revision,
+         "idempotency_key": "mend"},
+        GM,
+        view="public",
+    )  # fmt: skip
+    assert result.structured_content["error"] == {
+        "code": "invalid_request",
+        "message": "Goblin is already at full hit points",
+        "retryable": False,
+        "recovery": "fix the arguments and retry",
+    }
