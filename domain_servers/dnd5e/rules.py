@@ -64,6 +64,8 @@ DAMAGE_TYPES = [
     "slashing",
     "thunder",
 ]
+# These fail every STR and DEX saving throw.
+FAIL_STR_DEX_SAVES = {"paralyzed", "petrified", "stunned", "unconscious"}
 CANNOT_ACT = {"incapacitated", "paralyzed", "petrified", "stunned", "unconscious", "dead"}
 ATTACKER_DISADVANTAGE = {"blinded", "frightened", "poisoned", "prone", "restrained"}
 TARGET_GRANTS_ADVANTAGE = {"blinded", "paralyzed", "prone", "restrained", "stunned", "unconscious"}
@@ -216,6 +218,14 @@ def roll_d20(rng: RandomStream, advantage: bool, disadvantage: bool) -> dict[str
     return {"natural": natural, "rolls": rolls, "mode": mode}
 
 
+def name_of(char: dict[str, Any]) -> str:
+    """How a refusal names a creature when the caller gives no better way."""
+    return char.get("name") or char["id"]
+
+
+Who = Callable[[dict[str, Any]], str]
+
+
 def is_dead(char: dict[str, Any]) -> bool:
     return "dead" in char["conditions"]
 
@@ -230,13 +240,18 @@ def check(
     advantage: bool,
     disadvantage: bool,
     bonus: int,
+    save: bool = False,
+    who: Who = name_of,
 ) -> dict[str, Any]:
-    """Ability check or saving throw: success when total >= DC; naturals mean nothing here."""
+    """Ability check or saving throw: success when total >= DC; naturals mean nothing here.
+
+    A paralyzed, petrified, stunned or unconscious creature fails STR and DEX saves whatever
+    it rolls (SRD conditions); the die is still rolled and shown, with the reason."""
     d20 = roll_d20(rng, advantage, disadvantage)
     mod = modifier(char["abilities"][ability])
     prof = char["proficiency_bonus"] if proficient else 0
     total = d20["natural"] + mod + prof + bonus
-    return {
+    result = {
         **d20,
         "ability": ability,
         "ability_modifier": mod,
@@ -246,6 +261,11 @@ def check(
         "dc": dc,
         "success": total >= dc,
     }
+    failing = sorted(set(char["conditions"]) & FAIL_STR_DEX_SAVES)
+    if save and ability in ("str", "dex") and failing:
+        result["success"] = False
+        result["automatic_failure"] = f"{who(char)} is {failing[0]}"
+    return result
 
 
 def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
@@ -323,14 +343,6 @@ def adjust_damage(char: dict[str, Any], amount: int, damage_type: str | None) ->
     if damage_type in char.get("vulnerabilities", []):
         amount *= 2
     return amount
-
-
-def name_of(char: dict[str, Any]) -> str:
-    """How a refusal names a creature when the caller gives no better way."""
-    return char.get("name") or char["id"]
-
-
-Who = Callable[[dict[str, Any]], str]
 
 
 def apply_damage(

@@ -431,6 +431,8 @@ def _check(call: Call, save: bool) -> Outcome:
         advantage=call.args.get("advantage", False),
         disadvantage=call.args.get("disadvantage", False),
         bonus=call.args.get("bonus", 0),
+        save=save,
+        who=_who_char(call),
     )
     result.update(
         {
@@ -1062,7 +1064,10 @@ def tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             name="saving_throw",
-            description="d20 + ability modifier (+ proficiency if proficient in the save) vs DC.",
+            description=(
+                "d20 + ability modifier (+ proficiency if proficient in the save) vs DC; a "
+                "paralyzed, petrified, stunned or unconscious creature fails STR and DEX saves."
+            ),
             handler=saving_throw,
             write=True,
             public=_check_public,
