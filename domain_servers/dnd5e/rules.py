@@ -68,7 +68,15 @@ DAMAGE_TYPES = [
 FAIL_STR_DEX_SAVES = {"paralyzed", "petrified", "stunned", "unconscious"}
 CANNOT_ACT = {"incapacitated", "paralyzed", "petrified", "stunned", "unconscious", "dead"}
 ATTACKER_DISADVANTAGE = {"blinded", "frightened", "poisoned", "prone", "restrained"}
-TARGET_GRANTS_ADVANTAGE = {"blinded", "paralyzed", "prone", "restrained", "stunned", "unconscious"}
+TARGET_GRANTS_ADVANTAGE = {
+    "blinded",
+    "paralyzed",
+    "petrified",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+}
 
 TEMPLATES: dict[str, dict[str, Any]] = {
     "cleric": {
@@ -504,6 +512,11 @@ def attack_modes(
 
     A prone target gives advantage to an attacker within 5 ft and disadvantage from farther."""
     advantage, disadvantage = [], []
+    # An unseen attacker has advantage; an unseen target imposes disadvantage.
+    if "invisible" in attacker["conditions"]:
+        advantage.append(f"{who(attacker)} is invisible")
+    if "invisible" in target["conditions"]:
+        disadvantage.append(f"{who(target)} is invisible")
     for condition in sorted(set(attacker["conditions"]) & ATTACKER_DISADVANTAGE):
         disadvantage.append(f"{who(attacker)} is {condition}")
     for condition in sorted(set(target["conditions"]) & TARGET_GRANTS_ADVANTAGE):

@@ -36,3 +36,23 @@ def test_a_paralyzed_monsters_dexterity_save_fails_through_the_tool(dnd: Game) -
     for _ in range(3):
         save = dnd.write("saving_throw", {"character_id": goblin, "ability": "dex", "dc": 2})
         assert (save["success"], save["automatic_failure"]) == (False, "Goblin is paralyzed")
+
+
+def test_attacks_against_a_petrified_or_unseen_creature() -> None:
+    def mode(attacker: dict, target: dict) -> tuple[str, list[str], list[str]]:
+        result = rules.resolve_attack(
+            attacker, target, attacker["attacks"][0], ScriptedStream(10, 10),
+            advantage=False, disadvantage=False,
+        )  # fmt: skip
+        to_hit = result["to_hit"]
+        return to_hit["mode"], to_hit["advantage_reasons"], to_hit["disadvantage_reasons"]
+
+    # AC 30: every roll here misses, so the only dice are the d20s.
+    target = pc(id="pc-2", name="Bram", ac=30)
+    assert mode(pc(), {**target, "conditions": ["petrified"]}) == (
+        "advantage", ["Bram is petrified"], [],
+    )  # fmt: skip
+    assert mode(pc(conditions=["invisible"]), target) == ("advantage", ["Ash is invisible"], [])
+    assert mode(pc(), {**target, "conditions": ["invisible"]}) == (
+        "disadvantage", [], ["Bram is invisible"],
+    )  # fmt: skip
