@@ -123,8 +123,7 @@ def campaign_tools(
             # The caller decided on a controller it read; someone changed it since.
             raise invalid(f"{char_id} is controlled by {previous or NO_CONTROLLER}, not {expected}")
         controller = call.args.get("controller")
-        if controller is not None and call.state["members"].get(controller) not in PLAYING_ROLES:
-            raise invalid(f"{controller} is not a member who plays in this campaign")
+        check_controller(call, controller)
         char["controller"] = controller
         return Outcome(
             {"character_id": char_id, "controller": controller, "previous_controller": previous},
@@ -318,6 +317,13 @@ def campaign_tools(
             },
         ),
     ]
+
+
+def check_controller(call: Call, controller: str | None) -> None:
+    """Only a member who plays controls a character (observers and former members control
+    none), whether it is assigned or created for them."""
+    if controller is not None and call.state["members"].get(controller) not in PLAYING_ROLES:
+        raise invalid(f"{controller} is not a member who plays in this campaign")
 
 
 def _membership_changed(result: dict[str, Any], released: list[str]) -> Outcome:

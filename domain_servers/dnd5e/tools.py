@@ -6,7 +6,7 @@ from typing import Any
 
 from mcp_types import ImageContent
 
-from domain_servers.common.campaign_tools import campaign_tools
+from domain_servers.common.campaign_tools import campaign_tools, check_controller
 from domain_servers.common.errors import denied, invalid
 from domain_servers.common.server import (
     ALL_ROLES,
@@ -298,6 +298,7 @@ def character_create(call: Call) -> Outcome:
     max_hp = args.get("max_hp") or rules.hit_points(hit_die, abilities["con"], level)
     # A player always controls what they create; only a GM may assign another controller.
     controller = (args.get("controller") or call.requester) if call.is_gm else call.requester
+    check_controller(call, controller)
     char_id = call.new_id("pc")
     char = {
         "id": char_id,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain_servers.common.campaign_tools import campaign_tools
+from domain_servers.common.campaign_tools import campaign_tools, check_controller
 from domain_servers.common.errors import denied, invalid
 from domain_servers.common.server import (
     ALL_ROLES,
@@ -97,14 +97,14 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
 
 
 def character_create(call: Call) -> Outcome:
+    # Players always control what they create; only a GM may name another controller.
+    controller = (call.args.get("controller") or call.requester) if call.is_gm else call.requester
+    check_controller(call, controller)
     char_id = call.new_id("ch")
     char = {
         "id": char_id,
         "name": call.args["name"],
-        # Players always control what they create; only a GM may name another controller.
-        "controller": (call.args.get("controller") or call.requester)
-        if call.is_gm
-        else call.requester,
+        "controller": controller,
         "tags": sorted(call.args.get("tags", [])),
         "conditions": sorted(call.args.get("conditions", [])),
         "gm_notes": call.args.get("gm_notes", "") if call.is_gm else "",
