@@ -98,6 +98,12 @@ class ErrorClassification:
 
 TRANSIENT_RECOVERY = str(_("The turn will be retried automatically."))
 INTERNAL_RECOVERY = str(_("Report this to the operators; the turn was stopped."))
+# What the job row and the outcome (both the player's to read) say of a fault outside the error
+# hierarchy: its own text may name hosts, credentials or SQL, and goes to the log instead.
+FAULT_MESSAGES = {
+    "transient_fault": _("A passing fault stopped the turn."),
+    "internal_error": _("The turn failed unexpectedly."),
+}
 
 
 TRANSIENT_FAULTS = (

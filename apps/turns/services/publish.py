@@ -448,10 +448,12 @@ def turn_publish_or_wait(
         raise
     except Exception as exc:
         logger.warning("Publishing turn %s failed; it waits for recovery", job.pk, exc_info=True)
-        # Worded for the people who read the job row: an application error's own message; the
-        # class name only for the unexpected.
+        # Worded for the people who read the job row (the requester among them): an application
+        # error's own message; the text of anything else is for the log above.
         message = (
-            exc.message if isinstance(exc, ApplicationError) else f"{type(exc).__name__}: {exc}"
+            exc.message
+            if isinstance(exc, ApplicationError)
+            else str(_("The turn's outcome could not be published yet."))
         )[:2000]
         if job.attempt >= conf.publish_attempts() and not _domain_may_have_acted(job):
             return _give_up(job, worker, message)
