@@ -101,3 +101,27 @@ def test_an_unexpected_publication_fault_tells_the_player_no_internal_detail(
     RoomTurnJob.objects.filter(pk=job.pk).update(available_at=timezone.now())
     with django_capture_on_commit_callbacks(execute=True):
         assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+
+
+def test_a_model_endpoint_s_refusal_tells_the_player_no_part_of_its_answer(
+    live_domains, gm, player
+):
+    """The endpoint's error body (an API key's tail, an account, a model name) is for the
+    operators, who are told where to look; the player reads the status alone."""
+    from apps.turns.errors import AgentRejected
+    from tests.turns.conftest import make_table
+    from tests.turns.fake_llm import FakeLLM
+    from tests.turns.test_openai_agent import run
+
+    table = make_table("dnd5e", gm, player)
+    table.call(gm, "phase_set", phase="play")
+    llm = FakeLLM()
+    try:
+        llm.script = [(401, {"error": "Incorrect API key provided: sk-live-****7f3a"})]
+        with pytest.raises(AgentRejected) as caught:
+            run(table, llm)
+    finally:
+        llm.close()
+    assert (caught.value.code, caught.value.message, caught.value.details) == (
+        "agent_rejected", "The agent endpoint refused the request: HTTP 401.", {"status": 401}
+    )  # fmt: skip

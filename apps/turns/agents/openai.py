@@ -22,6 +22,7 @@ with `agent_output_invalid`.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections import Counter
@@ -53,6 +54,8 @@ from apps.turns.types import (
     TurnContext,
     audience_allowed,
 )
+
+logger = logging.getLogger(__name__)
 
 MAX_TOOL_CALLS = 8
 DEFAULT_TIMEOUT = 60.0
@@ -356,9 +359,12 @@ class OpenAIAgent:
                 details={"status": status},
             )
         if status >= 400:
+            # Its answer (an API key's tail, an account, a model name) is for the operators'
+            # log; the error reaches the player.
+            logger.warning("The agent endpoint refused the request: HTTP %s %s", status,
+                           response.text[:200])  # fmt: skip
             raise AgentRejected(
-                _("The agent endpoint refused the request: HTTP %(status)s %(body)s")
-                % {"status": status, "body": response.text[:200]},
+                _("The agent endpoint refused the request: HTTP %(status)s.") % {"status": status},
                 details={"status": status},
             )
         try:
