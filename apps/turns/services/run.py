@@ -270,7 +270,7 @@ class JournalCaller(ToolCaller):
             {r for r in revisions if r is not None and r != sent.get("expected_revision")}
         )
         op.arguments = dict(sent)
-        op.save(update_fields=["arguments", "sent_revisions", "updated_at"])
+        _journal_write(op, ["arguments", "sent_revisions"])
 
     def _journaled_sends(self, step: int, sent: dict[str, Any]) -> list[dict[str, Any]]:
         op = self.journal.get(step)
@@ -299,7 +299,7 @@ class JournalCaller(ToolCaller):
             "retryable": error.retryable if retryable is None else retryable,
             "recovery": error.recovery,
         }
-        op.save(update_fields=["state", "error", "updated_at"])
+        _journal_write(op, ["state", "error"])
 
     def _after(self, step: int, name: str, outcome: DomainResult | DomainError) -> None:
         op = self.journal[step]
@@ -314,7 +314,8 @@ class JournalCaller(ToolCaller):
                     "retryable": True,
                     "recovery": outcome.recovery,
                 }
-                Operation.objects.filter(pk=op.pk).update(error=op.error)
+                # updated_at stays the send's: the send may still be running on the domain.
+                _journal_write(op, ["error"], touch=False)
                 return
             if op.write and step in self.resending and outcome.domain_code in BEFORE_KEY_LOOKUP:
                 self.refuse(op, outcome, state=Operation.State.UNKNOWN)
@@ -326,11 +327,26 @@ class JournalCaller(ToolCaller):
             time.sleep(seconds)  # the domain committed; a kill here loses only the journal row
         op.state = Operation.State.RETURNED
         op.result = outcome.result
-        fields = ["state", "result", "updated_at"]
+        fields = ["state", "result"]
         if op.error is not None:
             op.error = None  # an earlier send's retryable refusal: answered now
             fields.append("error")
-        op.save(update_fields=fields)
+        _journal_write(op, fields)
+
+
+def _journal_write(op: Operation, fields: list[str], *, touch: bool = True) -> None:
+    """Store the answer to a send of the step, only while the row is still that send's (the
+    attempt it was last sent at): a worker the sweep took the turn from may be answered after
+    a later attempt re-sent the step and journaled what the domain committed, and its answer
+    (a refusal of its own expired delegation, a timeout) must not overwrite that. Raises
+    LeaseLost when it is no longer."""
+    if touch:
+        op.updated_at = timezone.now()
+        fields = [*fields, "updated_at"]
+    values = {name: getattr(op, name) for name in fields}
+    written = Operation.objects.filter(pk=op.pk, attempt=op.attempt).update(**values)
+    if not written:
+        raise LeaseLost(_("The job's lease passed to another worker."))
 
 
 def _journal_dispatched(op: Operation) -> Operation:
