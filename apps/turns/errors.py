@@ -99,7 +99,7 @@ class ErrorClassification:
 TRANSIENT_RECOVERY = str(_("The turn will be retried automatically."))
 INTERNAL_RECOVERY = str(_("Report this to the operators; the turn was stopped."))
 # What the job row and the outcome (both the player's to read) say of a fault outside the error
-# hierarchy: its own text may name hosts, credentials or SQL, and goes to the log instead.
+# hierarchy: its own text may name hosts, credentials or SQL, and goes to the worker's log.
 FAULT_MESSAGES = {
     "transient_fault": _("A passing fault stopped the turn."),
     "internal_error": _("The turn failed unexpectedly."),
@@ -131,10 +131,12 @@ def classify_error(exc: BaseException) -> ErrorClassification:
         # Network faults outside the domain client (which classifies its own), a database
         # that went away or was busy, a turn past its soft time limit: try again (the
         # journal keeps a retry from repeating a call that returned).
-        return ErrorClassification("transient_fault", True, TRANSIENT_RECOVERY, str(exc)[:300])
+        return ErrorClassification(
+            "transient_fault", True, TRANSIENT_RECOVERY, str(FAULT_MESSAGES["transient_fault"])
+        )
     # A bug does not heal on retry, and a retry could repeat whatever half-ran.
     return ErrorClassification(
-        "internal_error", False, INTERNAL_RECOVERY, f"{type(exc).__name__}: {exc}"[:300]
+        "internal_error", False, INTERNAL_RECOVERY, str(FAULT_MESSAGES["internal_error"])
     )
 
 

@@ -119,9 +119,13 @@ def test_classify_error():
     )  # fmt: skip
     assert classify_error(ApplicationError("x", code="quota_exceeded")).code == "quota_exceeded"
     transient = classify_error(TimeoutError("slow"))
-    assert (transient.code, transient.retryable) == ("transient_fault", True)
+    assert (transient.code, transient.retryable, transient.message) == (
+        "transient_fault", True, "A passing fault stopped the turn.",
+    )  # fmt: skip
     bug = classify_error(KeyError("oops"))
-    assert (bug.code, bug.retryable, bug.message) == ("internal_error", False, "KeyError: 'oops'")
+    assert (bug.code, bug.retryable, bug.message) == (
+        "internal_error", False, "The turn failed unexpectedly.",
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ publication. No transaction or lock is held while the agent or a domain server i
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import time
@@ -29,7 +28,6 @@ from apps.turns import conf
 from apps.turns.agents import agent_provider
 from apps.turns.catalog import offered_tools
 from apps.turns.errors import (
-    FAULT_MESSAGES,
     AgentNotConfigured,
     ErrorClassification,
     JournalDiverged,
@@ -736,11 +734,8 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         return "stored"
     classification = classify_error(exc)
     if not isinstance(exc, ApplicationError):
+        # Its text is for this log only: the classification's message reaches the player.
         logger.exception("Turn %s failed unexpectedly", job.pk)
-        # The exception's text is for the log above: what is stored reaches the player.
-        classification = dataclasses.replace(
-            classification, message=str(FAULT_MESSAGES[classification.code])
-        )
     retryable = classification.retryable
     if retryable and job.attempt < job.max_attempts:
         turn_requeue(job=job, worker=worker, code=classification.code,
