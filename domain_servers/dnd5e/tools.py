@@ -524,6 +524,7 @@ def attack(call: Call) -> Outcome:
         result["range"] = made
     # Names as messages give them, so a result read later (a replayed dice line) needs no roster.
     result["attacker_name"] = _who(call, attacker["id"])
+    result["attacker_kind"] = attacker["kind"]
     result["target_name"] = _who(call, target["id"])
     return Outcome(
         _attack_view(call, attacker, target, result),
@@ -1114,6 +1115,7 @@ def tools() -> list[ToolSpec]:
                 "hit": {"type": "boolean"},
                 "critical": {"type": "boolean"},
                 "attacker_name": {"type": "string"},
+                "attacker_kind": {"type": "string", "enum": ["pc", "monster"]},
                 "target_name": {"type": "string"},
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },

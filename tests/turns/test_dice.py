@@ -87,6 +87,28 @@ def test_an_attack_line_keeps_the_names_it_was_made_with():
     assert (line["attacker_name"], line["target_name"]) == ("Lyra", "Goblin")
 
 
+@pytest.mark.parametrize(("gm_only", "natural"), [(False, None), (True, 12)])
+def test_a_monsters_attack_shows_its_natural_die_to_the_gm_only(gm_only, natural):
+    """Its total less its natural roll is the monster's attack bonus, part of its hidden stat
+    block: a line the players read shows the total against the AC alone."""
+    result = {"attacker_id": "mon-3", "attacker_kind": "monster", "target_id": "pc-2",
+              "attacker_name": "Goblin", "target_name": "Lyra", "attack": "Scimitar",
+              "hit": True, "critical": False, "to_hit": {"natural": 12, "bonus": 4, "total": 16},
+              "damage": {"total": 5, "damage_type": "slashing"}}  # fmt: skip
+    op = Operation(tool="attack", result={"structuredContent": result})
+    (line,) = dice_from([op], gm_only=gm_only)
+    assert (line["natural"], line["total"], line["damage"]) == (natural, 16, 5)
+
+
+def test_a_characters_attack_shows_its_natural_die_to_all():
+    result = {"attacker_id": "pc-2", "attacker_kind": "pc", "target_id": "mon-3",
+              "attack": "Shortsword", "hit": False, "critical": False,
+              "to_hit": {"natural": 7, "total": 12}, "damage": None}  # fmt: skip
+    op = Operation(tool="attack", result={"structuredContent": result})
+    (line,) = dice_from([op])
+    assert (line["natural"], line["total"]) == (7, 12)
+
+
 def test_a_check_line_says_what_was_checked_and_whose():
     checked = {"character_id": "pc-2", "character_name": "Lyra", "kind": "check",
                "skill": "sleight_of_hand", "ability": "dex", "total": 12, "dc": 10,

@@ -67,11 +67,14 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
     }
 
 
-def dice_from(operations: list[Operation], by: str = "", by_id: str = "") -> list[dict[str, Any]]:
+def dice_from(
+    operations: list[Operation], by: str = "", by_id: str = "", *, gm_only: bool = False
+) -> list[dict[str, Any]]:
     """Dice results to show in the room, from the stored results (already filtered by the
     domain for the requester). Only roll facts: never hit points or stat blocks. `by` (and
     their user id, `by_id`) names who rolled where the roll itself names nobody (a plain roll,
-    an oracle question)."""
+    an oracle question). Unless the lines go to the GM only, a monster's attack shows no
+    natural die: with the total it gives away the attack bonus of its stat block."""
     dice: list[dict[str, Any]] = []
     for op in operations:
         s = (op.result or {}).get("structuredContent") or {}
@@ -104,7 +107,11 @@ def dice_from(operations: list[Operation], by: str = "", by_id: str = "") -> lis
                     # Named at the time: a line replayed outside combat still says who.
                     "attacker_name": s.get("attacker_name"),
                     "target_name": s.get("target_name"),
-                    "natural": to_hit.get("natural"),
+                    "natural": (
+                        to_hit.get("natural")
+                        if gm_only or s.get("attacker_kind") != "monster"
+                        else None
+                    ),
                     "total": to_hit.get("total"),
                     "hit": bool(s.get("hit")),
                     "critical": bool(s.get("critical")),
@@ -341,7 +348,12 @@ def turn_publish(
         data = {
             "job_id": str(job.pk),
             "trigger_message_id": str(job.trigger_message_id),
-            "dice": dice_from(operations, by=job.requester.label, by_id=str(job.requester_id)),
+            "dice": dice_from(
+                operations,
+                by=job.requester.label,
+                by_id=str(job.requester_id),
+                gm_only=bool(narration) and narration[carrier][1] == Message.Audience.GM,
+            ),  # fmt: skip
             "artifacts": artifacts,
             "authority_revision": campaign.authority_revision,
         }
