@@ -258,6 +258,11 @@ class _Connection:
         except TimeoutError:
             self._task.cancel()
             raise _unavailable(self.plugin, "connecting timed out") from None
+        except BaseException:
+            # The caller gave up (cancelled, or its own deadline passed) while connecting: the
+            # connection is never pooled, so nothing else would ever close it.
+            self._task.cancel()
+            raise
         if self.client is None:
             raise _unavailable(self.plugin, self.error or "the connection closed at once")
 

@@ -1,0 +1,76 @@
+"""The pooled domain client under cancellation and timeouts, against real server processes."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+
+from apps.domains import client as client_module
+from apps.domains.client import adomain_call
+from apps.domains.registry import get_plugin
+from domain_servers.common.testing import REPO_ROOT
+from tests.domains.conftest import DND5E_PLUGIN
+
+pytestmark = pytest.mark.django_db
+
+
+def server_pids(tag: str) -> list[int]:
+    """Live processes whose command line names `tag` (a unique database file)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue  # exited meanwhile
+        if tag.encode() in cmdline:
+            pids.append(int(entry.name))
+    return pids
+
+
+async def until(condition: Callable[[], bool], timeout: float) -> bool:
+    """Poll an outside process's state (nothing to await) until it holds or time runs out."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
+async def test_a_call_cancelled_while_connecting_leaves_no_server_running(domain_env, user):
+    tag = f"cancelled-{uuid.uuid4().hex[:8]}.sqlite3"
+    command = [
+        sys.executable, "-m", "domain_servers.dnd5e", "--transport", "stdio",
+        "--db", f"sqlite:///{domain_env.base}/{tag}", "--jwks", str(domain_env.jwks),
+    ]  # fmt: skip
+    setting = {"dnd5e": {"plugin": DND5E_PLUGIN, "command": command, "cwd": str(REPO_ROOT)}}
+    with override_settings(SAGASMITH_DOMAINS=setting):
+        plugin = get_plugin("dnd5e")
+        call = asyncio.ensure_future(
+            adomain_call(
+                system_id="dnd5e",
+                tool="campaign_get",
+                arguments={},
+                requester=user,
+                campaign_id="c-1",
+            )  # fmt: skip
+        )
+        # The stdio server is starting (the connection is being opened) when the caller
+        # gives up, as a websocket that closes or an outer timeout does.
+        assert await until(lambda: bool(server_pids(tag)), timeout=10)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        runtime = client_module._get_runtime()
+        assert (plugin.system_id, plugin.target, plugin.timeout) not in runtime.connections
+        # Nobody pooled the connection, so nobody would ever close it: it must close itself.
+        assert await until(lambda: not server_pids(tag), timeout=15), server_pids(tag)
