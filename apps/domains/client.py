@@ -52,6 +52,11 @@ DEFAULT_ISSUER = "sagasmith-web"
 DEFAULT_LIFETIME = 60
 MAX_LIFETIME = 300
 CONNECT_TIMEOUT = 10.0  # stdio includes starting the interpreter; HTTP fails fast on loopback
+# The longest a call may be given. httpx's own read/write/pool timeouts sit at this backstop,
+# never below a call's timeout: the SDK's per-request timeout ends one call (DomainTimeout,
+# that request aborted), while an httpx timeout tears down the whole pooled transport, failing
+# every call in flight on it as if the server were unreachable.
+MAX_CALL_TIMEOUT = 300.0
 
 
 # -- delegation tokens -------------------------------------------------------------------------
@@ -272,7 +277,7 @@ class _Connection:
         try:
             if isinstance(target, HttpTarget):
                 http = httpx2.AsyncClient(
-                    timeout=httpx2.Timeout(timeout, connect=CONNECT_TIMEOUT),
+                    timeout=httpx2.Timeout(max(timeout, MAX_CALL_TIMEOUT), connect=CONNECT_TIMEOUT),
                     limits=httpx2.Limits(max_connections=64, max_keepalive_connections=16),
                 )
                 async with (
@@ -461,6 +466,10 @@ def _prepare(
         # The revision the caller based the write on; reads carry 0 and the server ignores it.
         base_rev = int(arguments.get("expected_revision", 0))
     principal_for(requester)  # fail before any network work
+    if timeout is not None and not 0 < timeout <= MAX_CALL_TIMEOUT:
+        raise ValueError(
+            f"a domain call timeout must be in (0, {MAX_CALL_TIMEOUT}] s, not {timeout}"
+        )
 
     def mint() -> Delegation:
         return delegation_mint(

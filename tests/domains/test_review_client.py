@@ -13,10 +13,11 @@ import pytest
 from django.test import override_settings
 
 from apps.domains import client as client_module
-from apps.domains.client import adomain_call
+from apps.domains.client import adomain_call, domain_call, domain_connections_close
 from apps.domains.registry import get_plugin
-from domain_servers.common.testing import REPO_ROOT
-from tests.domains.conftest import DND5E_PLUGIN
+from domain_servers.common.storage import FAULT_ENV
+from domain_servers.common.testing import REPO_ROOT, HttpServerProcess
+from tests.domains.conftest import DND5E_PLUGIN, domains_setting
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +75,32 @@ async def test_a_call_cancelled_while_connecting_leaves_no_server_running(domain
         assert (plugin.system_id, plugin.target, plugin.timeout) not in runtime.connections
         # Nobody pooled the connection, so nobody would ever close it: it must close itself.
         assert await until(lambda: not server_pids(tag), timeout=15), server_pids(tag)
+
+
+@pytest.fixture
+def slow_writes(domain_env, tmp_path):
+    """A dnd5e HTTP server whose every write takes two seconds to commit."""
+    process = HttpServerProcess(
+        "domain_servers.dnd5e",
+        f"sqlite:///{tmp_path}/slow.sqlite3",
+        str(domain_env.jwks),
+        env={FAULT_ENV: "pause:2"},
+    )
+    try:
+        yield process
+    finally:
+        domain_connections_close()
+        process.stop()
+
+
+def test_a_call_given_a_longer_timeout_than_the_servers_waits_for_its_answer(slow_writes, user):
+    campaign_id = f"c-{uuid.uuid4().hex[:12]}"
+    with override_settings(SAGASMITH_DOMAINS=domains_setting(slow_writes.url, timeout=1)):
+        created = domain_call(
+            system_id="dnd5e", tool="campaign_create",
+            arguments={"name": "Slow", "expected_revision": 0, "idempotency_key": "slow-1"},
+            requester=user, campaign_id=campaign_id, timeout=6,
+        )  # fmt: skip
+    # Answered by the one send, not cut off at the server's default timeout and sent again.
+    assert created.receipt["authority_revision"] == 1
+    assert created.idempotent_replay is False
