@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, CallToolResult
+from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT, CallToolResult
 from pydantic import ValidationError
 
 from apps.core.request_context import TRACEPARENT
@@ -426,6 +426,11 @@ async def _dispatch(
                 if not fresh and attempt == 0:
                     continue
                 raise _unavailable(plugin, connection.error or exc) from exc
+            if exc.code == INTERNAL_ERROR:
+                # The server faulted, or (the SDK's stand-in for any HTTP error status without a
+                # JSON-RPC body) a gateway in front of it answered 502/503/504: a passing outage
+                # to retry with the same idempotency key, not a server that broke the contract.
+                raise _unavailable(plugin, f"{exc.message} (JSON-RPC {exc.code})") from exc
             raise DomainProtocolError(
                 _("%(system)s refused %(tool)s at the protocol level: %(message)s")
                 % {"system": plugin.system_id, "tool": tool, "message": exc.message},

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
+import threading
 import time
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -14,6 +19,7 @@ from django.test import override_settings
 
 from apps.domains import client as client_module
 from apps.domains.client import adomain_call, domain_call, domain_connections_close
+from apps.domains.errors import DomainUnavailable
 from apps.domains.registry import get_plugin
 from domain_servers.common.storage import FAULT_ENV
 from domain_servers.common.testing import REPO_ROOT, HttpServerProcess
@@ -104,3 +110,84 @@ def test_a_call_given_a_longer_timeout_than_the_servers_waits_for_its_answer(slo
     # Answered by the one send, not cut off at the server's default timeout and sent again.
     assert created.receipt["authority_revision"] == 1
     assert created.idempotent_replay is False
+
+
+class FlakyGateway:
+    """A reverse proxy in front of a real server, as a load balancer in hosted mode is: it
+    forwards everything, except that while `failing` it answers tool calls itself with a 503
+    (no healthy upstream) and a plain-text body, as gateways do."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream
+        self.failing = False
+        gateway = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if gateway.failing and json.loads(body).get("method") == "tools/call":
+                    self._answer(503, {"Content-Type": "text/plain"}, b"no healthy upstream")
+                    return
+                forwarded = {
+                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")
+                }
+                request = urllib.request.Request(gateway.upstream, body, forwarded, method="POST")
+                try:
+                    with urllib.request.urlopen(request, timeout=10) as response:
+                        self._answer(response.status, dict(response.headers), response.read())
+                except urllib.error.HTTPError as error:
+                    self._answer(error.code, dict(error.headers), error.read())
+
+            def _answer(self, status: int, headers: dict[str, str], body: bytes) -> None:
+                self.send_response(status)
+                for name, value in headers.items():
+                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
+
+
+def test_an_upstream_503_is_a_retryable_outage_not_a_broken_contract(domain_env, user):
+    gateway = FlakyGateway(domain_env.server.url)
+    campaign_id = f"c-{uuid.uuid4().hex[:12]}"
+    create = {"name": "Gateway", "expected_revision": 0, "idempotency_key": "gw-1"}
+    try:
+        with override_settings(SAGASMITH_DOMAINS=domains_setting(gateway.url)):
+            domain_call(
+                system_id="dnd5e", tool="campaign_create", arguments=create,
+                requester=user, campaign_id=campaign_id,
+            )  # fmt: skip
+            gateway.failing = True
+            with pytest.raises(DomainUnavailable) as caught:
+                domain_call(
+                    system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
+                    campaign_id=campaign_id,
+                )  # fmt: skip
+            error = caught.value
+            assert (error.code, error.status, error.retryable) == ("domain_unavailable", 503, True)
+            assert error.message == "The dnd5e rules server is unavailable."
+            assert error.details == {"system_id": "dnd5e"}
+            # It was passing: the same call, made again, is answered.
+            gateway.failing = False
+            read = domain_call(
+                system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
+                campaign_id=campaign_id,
+            )  # fmt: skip
+            assert read.authority_revision == 1
+    finally:
+        domain_connections_close()
+        gateway.close()
