@@ -52,10 +52,11 @@ DEFAULT_ISSUER = "sagasmith-web"
 DEFAULT_LIFETIME = 60
 MAX_LIFETIME = 300
 CONNECT_TIMEOUT = 10.0  # stdio includes starting the interpreter; HTTP fails fast on loopback
-# The longest a call may be given. httpx's own read/write/pool timeouts sit at this backstop,
-# never below a call's timeout: the SDK's per-request timeout ends one call (DomainTimeout,
-# that request aborted), while an httpx timeout tears down the whole pooled transport, failing
-# every call in flight on it as if the server were unreachable.
+# The longest a call may be given. httpx's read timeout sits at this backstop, never below a
+# call's timeout: the SDK's per-request timeout ends one call (DomainTimeout, that request
+# aborted), while an httpx timeout tears down the whole pooled transport, failing every call in
+# flight on it as if the server were unreachable. Write and pool waits keep the server's
+# timeout, so a request still queued for a connection is never sent long after its caller left.
 MAX_CALL_TIMEOUT = 300.0
 
 
@@ -277,7 +278,9 @@ class _Connection:
         try:
             if isinstance(target, HttpTarget):
                 http = httpx2.AsyncClient(
-                    timeout=httpx2.Timeout(max(timeout, MAX_CALL_TIMEOUT), connect=CONNECT_TIMEOUT),
+                    timeout=httpx2.Timeout(
+                        timeout, connect=CONNECT_TIMEOUT, read=max(timeout, MAX_CALL_TIMEOUT)
+                    ),
                     limits=httpx2.Limits(max_connections=64, max_keepalive_connections=16),
                 )
                 async with (
