@@ -66,6 +66,14 @@ DAMAGE_TYPES = [
 ]
 # These fail every STR and DEX saving throw.
 FAIL_STR_DEX_SAVES = {"paralyzed", "petrified", "stunned", "unconscious"}
+# These give disadvantage on ability checks (not saves). Frightened does so only while the
+# source of the fear is in sight; the rules know no line of sight, so it always applies.
+CHECK_DISADVANTAGE = {
+    "frightened": "{who} is frightened by a source taken to be in sight",
+    "poisoned": "{who} is poisoned",
+}
+# A restrained creature has disadvantage on DEX saving throws.
+DEX_SAVE_DISADVANTAGE = {"restrained"}
 CANNOT_ACT = {"incapacitated", "paralyzed", "petrified", "stunned", "unconscious", "dead"}
 ATTACKER_DISADVANTAGE = {"blinded", "frightened", "poisoned", "prone", "restrained"}
 TARGET_GRANTS_ADVANTAGE = {
@@ -253,9 +261,20 @@ def check(
 ) -> dict[str, Any]:
     """Ability check or saving throw: success when total >= DC; naturals mean nothing here.
 
+    Conditions (SRD): poisoned and frightened give disadvantage on ability checks, restrained
+    on DEX saves; `disadvantage_reasons` names them (the caller's flags still cancel or add).
     A paralyzed, petrified, stunned or unconscious creature fails STR and DEX saves whatever
-    it rolls (SRD conditions); the die is still rolled and shown, with the reason."""
-    d20 = roll_d20(rng, advantage, disadvantage)
+    it rolls; the die is still rolled and shown, with the reason."""
+    conditions = set(char["conditions"])
+    why_disadvantage = []
+    if save:
+        if ability == "dex":
+            for condition in sorted(conditions & DEX_SAVE_DISADVANTAGE):
+                why_disadvantage.append(f"{who(char)} is {condition}")
+    else:
+        for condition in sorted(conditions & set(CHECK_DISADVANTAGE)):
+            why_disadvantage.append(CHECK_DISADVANTAGE[condition].format(who=who(char)))
+    d20 = roll_d20(rng, advantage, disadvantage or bool(why_disadvantage))
     mod = modifier(char["abilities"][ability])
     prof = char["proficiency_bonus"] if proficient else 0
     total = d20["natural"] + mod + prof + bonus
@@ -269,6 +288,9 @@ def check(
         "dc": dc,
         "success": total >= dc,
     }
+    # Only when a condition gives one: a check no condition touches reads as it always has.
+    if why_disadvantage:
+        result["disadvantage_reasons"] = why_disadvantage
     failing = sorted(set(char["conditions"]) & FAIL_STR_DEX_SAVES)
     if save and ability in ("str", "dex") and failing:
         result["success"] = False

@@ -1037,7 +1037,10 @@ def tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             name="ability_check",
-            description="d20 + ability modifier (+ proficiency for a proficient skill) vs DC.",
+            description=(
+                "d20 + ability modifier (+ proficiency for a proficient skill) vs DC; poisoned "
+                "or frightened gives disadvantage (disadvantage_reasons says why)."
+            ),
             handler=ability_check,
             write=True,
             public=_check_public,
@@ -1068,7 +1071,8 @@ def tools() -> list[ToolSpec]:
             name="saving_throw",
             description=(
                 "d20 + ability modifier (+ proficiency if proficient in the save) vs DC; a "
-                "paralyzed, petrified, stunned or unconscious creature fails STR and DEX saves."
+                "paralyzed, petrified, stunned or unconscious creature fails STR and DEX saves, "
+                "a restrained one has disadvantage on DEX saves (disadvantage_reasons says why)."
             ),
             handler=saving_throw,
             write=True,
