@@ -651,6 +651,10 @@ def condition_add(call: Call) -> Outcome:
     if condition in target["conditions"]:
         raise invalid(f"{who} is already {condition}")
     rules.add_condition(target, condition)
+    if condition == "unconscious":
+        # SRD: an unconscious creature drops what it holds and falls prone; waking up (removing
+        # unconscious) leaves it prone until it stands up.
+        rules.add_condition(target, "prone")
     return Outcome(
         {"target_id": target["id"], "conditions": list(target["conditions"])},
         scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
@@ -1183,7 +1187,10 @@ def tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             name="condition_add",
-            description="Add an SRD condition to a character or monster (GM only).",
+            description=(
+                "Add an SRD condition to a character or monster (GM only); unconscious also "
+                "makes it prone, which stays when it wakes up."
+            ),
             handler=condition_add,
             write=True,
             public=nothing_hidden,

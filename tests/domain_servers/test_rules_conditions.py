@@ -1,4 +1,4 @@
-"""SRD 5.1 conditions on ability checks and saves."""
+"""SRD 5.1 conditions on ability checks and saves, and unconscious creatures falling prone."""
 
 from __future__ import annotations
 
@@ -121,3 +121,49 @@ def test_a_restrained_monsters_save_narrowed_shows_the_reason_not_the_dice(dnd: 
         ["Goblin is restrained"],
     )
     assert not {"natural", "rolls", "ability_modifier", "proficiency"} & set(shown)
+
+
+# -- unconscious means prone ----------------------------------------------------------------------
+
+
+def _awake(dnd: Game) -> str:
+    ash = dnd.write("character_create", {"name": "Ash", "template": "fighter"}, sub=PLAYER)
+    dnd.write("phase_set", {"phase": "play"})
+    return ash["character"]["id"]
+
+
+def test_knocking_a_creature_unconscious_also_makes_it_prone(dnd: Game) -> None:
+    ash = _awake(dnd)
+    added = dnd.write("condition_add", {"target_id": ash, "condition": "unconscious"})
+    assert added["conditions"] == ["prone", "unconscious"]
+    assert added["receipt"]["changed_scopes"] == [f"character:{ash}"]
+    card = dnd.read("character_get", {"character_id": ash}, sub=PLAYER)["character"]
+    assert card["conditions"] == ["prone", "unconscious"]
+
+
+def test_an_already_prone_creature_knocked_unconscious_is_prone_once(dnd: Game) -> None:
+    ash = _awake(dnd)
+    dnd.write("condition_add", {"target_id": ash, "condition": "prone"})
+    added = dnd.write("condition_add", {"target_id": ash, "condition": "unconscious"})
+    assert added["conditions"] == ["prone", "unconscious"]
+
+
+def test_waking_up_leaves_the_creature_prone_until_it_stands(dnd: Game) -> None:
+    ash = _awake(dnd)
+    dnd.write("condition_add", {"target_id": ash, "condition": "unconscious"})
+    removed = dnd.write("condition_remove", {"target_id": ash, "condition": "unconscious"})
+    assert removed["conditions"] == ["prone"]
+    stood = dnd.write("stand_up", {"character_id": ash}, sub=PLAYER)
+    assert stood["conditions"] == []
+
+
+def test_dropping_to_0_hp_knocks_a_character_unconscious_and_prone(dnd: Game) -> None:
+    ash = _awake(dnd)
+    hp = dnd.read("character_get", {"character_id": ash})["character"]["hp"]
+    dnd.write("damage_apply", {"target_id": ash, "amount": hp["current"]})
+    card = dnd.read("character_get", {"character_id": ash}, sub=PLAYER)["character"]
+    assert (card["hp"]["current"], card["conditions"]) == (0, ["prone", "unconscious"])
+    # Healed, it wakes up still prone.
+    dnd.write("heal", {"target_id": ash, "amount": 3})
+    card = dnd.read("character_get", {"character_id": ash}, sub=PLAYER)["character"]
+    assert card["conditions"] == ["prone"]
