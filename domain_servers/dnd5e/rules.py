@@ -469,7 +469,8 @@ def heal(char: dict[str, Any], amount: int, *, who: Who = name_of) -> dict[str, 
     }
 
 
-def death_save(char: dict[str, Any], rng: RandomStream, *, who: Who = name_of) -> dict[str, Any]:
+def check_can_death_save(char: dict[str, Any], *, who: Who = name_of) -> None:
+    """Only a dying player character (0 HP, neither stable nor dead) makes death saves."""
     if char["kind"] != "pc":
         raise invalid("only player characters make death saves")
     if is_dead(char):
@@ -478,6 +479,10 @@ def death_save(char: dict[str, Any], rng: RandomStream, *, who: Who = name_of) -
         raise invalid(f"{who(char)} is not dying")
     if "stable" in char["conditions"]:
         raise invalid(f"{who(char)} is stable and makes no death saves (until taking damage again)")
+
+
+def death_save(char: dict[str, Any], rng: RandomStream, *, who: Who = name_of) -> dict[str, Any]:
+    check_can_death_save(char, who=who)
     natural = rng.randint(1, 20)
     saves = char["death_saves"]
     outcome = "failure"

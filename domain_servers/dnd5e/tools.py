@@ -7,7 +7,7 @@ from typing import Any
 from mcp_types import ImageContent
 
 from domain_servers.common.campaign_tools import campaign_tools, check_controller
-from domain_servers.common.errors import denied, invalid
+from domain_servers.common.errors import DomainError, denied, invalid
 from domain_servers.common.server import (
     ALL_ROLES,
     GM_ROLES,
@@ -732,6 +732,19 @@ def death_save(call: Call) -> Outcome:
             raise invalid(f"it is {_who(call, current)}'s turn, not {_who(call, char['id'])}'s")
         if combat["budgets"][char["id"]].get("death_save_made"):
             raise invalid(f"{_who(call, char['id'])} has already made a death save this turn")
+    else:
+        # Out of combat there are no turns to make saves at the start of, and nothing would
+        # stop a player rolling until a 20: only the GM calls for one. What the rules say about
+        # the character (not dying, stable) is said first.
+        rules.check_can_death_save(char, who=_who_char(call))
+        if not call.is_gm:
+            raise DomainError(
+                "invalid_request",
+                f"{_who(call, char['id'])} is not in combat: a death save is made at the start "
+                "of the dying creature's turn in combat; outside combat only the GM calls for "
+                "one",
+                recovery="ask the GM to call for a death save",
+            )
     result = rules.death_save(char, call.rng, who=_who_char(call))
     result.update(character_id=char["id"], character_name=_who(call, char["id"]))
     entity_ids = [char["id"]]
@@ -1241,7 +1254,8 @@ def tools() -> list[ToolSpec]:
             description=(
                 "Death saving throw at 0 HP: 10+ succeeds, 20 revives with 1 HP, 1 counts two "
                 "failures; three successes stabilise, three failures kill. In combat once per "
-                "turn, on the character's own turn; one who dies then passes the turn."
+                "turn, on the character's own turn; one who dies then passes the turn. Outside "
+                "combat only the GM calls for one."
             ),
             handler=death_save,
             write=True,
