@@ -437,6 +437,23 @@ def apply_damage(
     }
 
 
+def grant_temp_hp(char: dict[str, Any], amount: int, *, who: Who = name_of) -> dict[str, Any]:
+    """Temporary hit points do not stack: the creature keeps the higher of what it has and
+    what it is given. At 0 HP they neither wake nor stabilise it (SRD)."""
+    if is_dead(char):
+        raise invalid(f"{who(char)} is dead and cannot gain temporary hit points")
+    hp = char["hp"]
+    before = hp["temp"]
+    hp["temp"] = max(before, amount)
+    return {
+        "target_id": char["id"],
+        "amount": amount,
+        "temp_hp_before": before,
+        "temp_hp_after": hp["temp"],
+        "replaced": amount > before,
+    }
+
+
 def check_can_heal(char: dict[str, Any], *, who: Who = name_of) -> None:
     """Refused before anything is spent: the dead, and a creature with nothing to heal."""
     if is_dead(char):

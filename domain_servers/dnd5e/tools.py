@@ -642,6 +642,28 @@ def heal(call: Call) -> Outcome:
     )
 
 
+def temp_hp_grant(call: Call) -> Outcome:
+    """The GM, or the character's controller, grants temporary hit points (a spell, a feature):
+    they do not stack, the higher is kept, and damage spends them first."""
+    target = _char(call, "target_id")
+    _require_control(call, target)
+    result = rules.grant_temp_hp(target, call.args["amount"], who=_who_char(call))
+    result["target_name"] = _who(call, target["id"])
+    return Outcome(
+        result,
+        scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
+        entity_ids=[target["id"]],
+    )
+
+
+def _temp_hp_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """A monster's temporary hit points are part of its hidden hit points: the public sees
+    only that it was given some."""
+    if _target(call, result)["kind"] != "monster":
+        return result
+    return {"target_id": result["target_id"], "target_name": result["target_name"]}
+
+
 def condition_add(call: Call) -> Outcome:
     target = _char(call, "target_id")
     condition = call.args["condition"]
@@ -1196,6 +1218,36 @@ def tools() -> list[ToolSpec]:
                 "target_id": {"type": "string"},
                 "target_name": {"type": "string"},
                 "source": {"type": "string"},
+            },
+        ),
+        ToolSpec(
+            name="temp_hp_grant",
+            description=(
+                "Grant temporary hit points (GM, or the character's controller): they do not "
+                "stack, so the higher of the current and the new amount is kept; damage spends "
+                "them before hit points. At 0 HP they do not wake the character."
+            ),
+            handler=temp_hp_grant,
+            write=True,
+            public=_temp_hp_public,
+            roles=PLAYING_ROLES,
+            phases=IN_PLAY,
+            params={
+                "target_id": CHARACTER_ID,
+                "amount": integer("Temporary hit points granted.", 1, 999),
+            },
+            required=("amount", "target_id"),
+            output={
+                "target_id": {"type": "string"},
+                "target_name": {"type": "string"},
+                "temp_hp_after": {
+                    "type": "integer",
+                    "description": "Temporary hit points now (not shown for a monster publicly).",
+                },
+                "replaced": {
+                    "type": "boolean",
+                    "description": "The new amount replaced a lower one (false: kept the old).",
+                },
             },
         ),
         ToolSpec(
