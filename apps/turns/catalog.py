@@ -8,12 +8,15 @@ connection of `apps.domains.client`.
 
 from __future__ import annotations
 
+import concurrent.futures
 import threading
 from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED
 
 from apps.domains import client as domain_client
 from apps.domains.errors import DomainUnavailable
@@ -41,8 +44,27 @@ class FacadeMismatch(TurnError):
 
 
 async def _list(runtime: Any, plugin: DomainPlugin) -> dict[str, ToolInfo]:
-    connection, _fresh = await runtime.connection(plugin)
-    listing = await connection.client.list_tools()
+    """Runs on the client loop: list once, reconnecting once if a pooled connection went stale,
+    as `domain_call` does; a dead connection left pooled would fail every listing after it."""
+    for attempt in range(2):
+        connection, fresh = await runtime.connection(plugin)
+        client = connection.client
+        if client is None:
+            raise domain_client._unavailable(plugin, connection.error or "the connection closed")
+        try:
+            listing = await client.list_tools()
+        except MCPError as exc:
+            if exc.code != CONNECTION_CLOSED:
+                raise
+            await runtime.discard(connection)
+            if not fresh and attempt == 0:
+                continue
+            raise domain_client._unavailable(plugin, connection.error or exc) from exc
+        return _catalog(listing)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _catalog(listing: Any) -> dict[str, ToolInfo]:
     return {
         tool.name: ToolInfo(
             name=tool.name,
@@ -67,12 +89,16 @@ def tool_catalog(system_id: str, *, refresh: bool = False) -> dict[str, ToolInfo
     if cached is not None:
         return cached
     runtime = domain_client._get_runtime()
+    future = runtime.submit(_list(runtime, plugin))
     try:
-        catalog = runtime.submit(_list(runtime, plugin)).result(
-            plugin.timeout + 2 * domain_client.CONNECT_TIMEOUT
-        )
+        # Two connects (a stale connection is replaced once) plus the listing itself.
+        catalog = future.result(plugin.timeout + 2 * domain_client.CONNECT_TIMEOUT)
     except DomainUnavailable:
         raise
+    except concurrent.futures.TimeoutError:
+        # Nobody waits for it any more: stop it rather than let it run on in the client loop.
+        future.cancel()
+        raise domain_client._unavailable(plugin, "listing the tools timed out") from None
     except Exception as exc:
         raise domain_client._unavailable(plugin, exc) from exc
     with _lock:
