@@ -16,6 +16,7 @@ import atexit
 import concurrent.futures
 import logging
 import os
+import re
 import threading
 import time
 import uuid
@@ -223,12 +224,23 @@ def _to_result(
 # -- pooled connections --------------------------------------------------------------------------
 
 
+# The userinfo password of a URL (`scheme://user:password@host`); greedy up to the authority's
+# last "@", so a password holding "@" or ":" is covered whole.
+_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]*):[^\s/]*@")
+
+
+def _redact(text: str) -> str:
+    """`text` with every URL password replaced by ***, for logs: a stdio server's command line
+    may carry a database URL with its credentials."""
+    return _URL_PASSWORD.sub(r"\1:***@", text)
+
+
 def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnavailable:
     reason = cause if isinstance(cause, str) else _describe(cause)
     # Where the server runs and why it failed are for operators; the error reaches players.
     logger.warning(
         "The %s rules server at %s is unavailable: %s",
-        plugin.system_id, plugin.target.describe(), reason,
+        plugin.system_id, _redact(plugin.target.describe()), _redact(reason),
     )  # fmt: skip
     return DomainUnavailable(
         _("The %(system)s rules server is unavailable.") % {"system": plugin.system_id},
@@ -239,7 +251,8 @@ def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnav
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, BaseExceptionGroup):
         return "; ".join(_describe(inner) for inner in exc.exceptions)
-    return f"{type(exc).__name__}: {exc}"[:300]
+    # Redacted before it is cut short, so no password is left half-masked at the cut.
+    return _redact(f"{type(exc).__name__}: {exc}")[:300]
 
 
 class _Connection:
