@@ -203,10 +203,8 @@ def _to_result(
                 recovery=str(error["recovery"]),
             )
         texts = [b.get("text", "") for b in wire.get("content", []) if b.get("type") == "text"]
-        raise DomainProtocolError(
-            _("%(system)s answered %(tool)s with an error outside the contract: %(text)s")
-            % {"system": plugin.system_id, "tool": tool, "text": " ".join(texts)[:300]},
-            details={"system_id": plugin.system_id, "tool": tool},
+        raise _protocol_error(
+            plugin, tool, f"isError without the contract's error object: {' '.join(texts)}"
         )
     receipt = structured.get("receipt")
     return DomainResult(
@@ -245,6 +243,22 @@ def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnav
     return DomainUnavailable(
         _("The %(system)s rules server is unavailable.") % {"system": plugin.system_id},
         details={"system_id": plugin.system_id},
+    )
+
+
+def _protocol_error(
+    plugin: DomainPlugin, tool: str, reason: str, **details: Any
+) -> DomainProtocolError:
+    # The server's or SDK's own words (an unfollowed redirect names an internal URL) are for
+    # operators; players see the message and the details (the API envelope, a job's error).
+    logger.warning(
+        "The %s rules server at %s answered %s outside the contract: %s",
+        plugin.system_id, _redact(plugin.target.describe()), tool, _redact(reason)[:500],
+    )  # fmt: skip
+    return DomainProtocolError(
+        _("The %(system)s rules server gave an answer to %(tool)s that this site cannot use.")
+        % {"system": plugin.system_id, "tool": tool},
+        details={"system_id": plugin.system_id, "tool": tool, **details},
     )
 
 
@@ -447,10 +461,8 @@ async def _dispatch(
                 # JSON-RPC body) a gateway in front of it answered 502/503/504: a passing outage
                 # to retry with the same idempotency key, not a server that broke the contract.
                 raise _unavailable(plugin, f"{exc.message} (JSON-RPC {exc.code})") from exc
-            raise DomainProtocolError(
-                _("%(system)s refused %(tool)s at the protocol level: %(message)s")
-                % {"system": plugin.system_id, "tool": tool, "message": exc.message},
-                details={"system_id": plugin.system_id, "tool": tool, "rpc_code": exc.code},
+            raise _protocol_error(
+                plugin, tool, f"{exc.message} (JSON-RPC {exc.code})", rpc_code=exc.code
             ) from exc
         except ValidationError as exc:
             raise DomainProtocolError(

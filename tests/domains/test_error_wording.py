@@ -1,18 +1,101 @@
-"""What logs are told when a domain server is unreachable: no log line carries a password."""
+"""What players and logs are told when a domain server breaks the contract or is unreachable:
+players get a fixed message, operators get the raw reason, and no log line carries a password."""
 
 from __future__ import annotations
 
+import json
 import sys
+import threading
+import urllib.error
+import urllib.request
+import uuid
 
 import pytest
 from django.test import override_settings
 
 from apps.domains.client import domain_call, domain_connections_close
-from apps.domains.errors import DomainUnavailable
+from apps.domains.errors import DomainProtocolError, DomainUnavailable
 from domain_servers.common.testing import REPO_ROOT, free_port
 from tests.domains.conftest import DND5E_PLUGIN, domains_setting
 
 pytestmark = pytest.mark.django_db
+
+INTERNAL = "http://10.20.30.40:8443/internal/dnd5e/mcp"
+
+
+class RedirectingGateway:
+    """A reverse proxy in front of a real server that forwards everything but tool calls,
+    which it redirects to an internal address the client must not follow (another origin)."""
+
+    def __init__(self, upstream: str) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if json.loads(body).get("method") == "tools/call":
+                    self._answer(307, {"Location": INTERNAL}, b"")
+                    return
+                forwarded = {
+                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")
+                }
+                request = urllib.request.Request(upstream, body, forwarded, method="POST")
+                try:
+                    with urllib.request.urlopen(request, timeout=10) as response:
+                        self._answer(response.status, dict(response.headers), response.read())
+                except urllib.error.HTTPError as error:
+                    self._answer(error.code, dict(error.headers), error.read())
+
+            def _answer(self, status: int, headers: dict[str, str], body: bytes) -> None:
+                self.send_response(status)
+                for name, value in headers.items():
+                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
+
+
+def test_an_unfollowed_redirect_tells_players_nothing_of_the_internal_address(
+    domain_env, user, caplog
+):
+    gateway = RedirectingGateway(domain_env.server.url)
+    try:
+        with override_settings(SAGASMITH_DOMAINS=domains_setting(gateway.url)):
+            with pytest.raises(DomainProtocolError) as caught:
+                domain_call(
+                    system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
+                    campaign_id=f"c-{uuid.uuid4().hex[:12]}",
+                )  # fmt: skip
+    finally:
+        domain_connections_close()
+        gateway.close()
+    error = caught.value
+    assert (error.code, error.status, error.retryable) == ("domain_protocol_error", 502, False)
+    assert error.message == (
+        "The dnd5e rules server gave an answer to campaign_get that this site cannot use."
+    )
+    # The message and the details reach players (the API envelope, a job's error, the room).
+    assert INTERNAL not in json.dumps(error.as_envelope())
+    assert error.details == {"system_id": "dnd5e", "tool": "campaign_get", "rpc_code": -32600}
+    assert (
+        f"The dnd5e rules server at {gateway.url} answered campaign_get outside the contract: "
+        f"Redirect to {INTERNAL} not followed; use that URL as the endpoint if it is the intended "
+        "server (JSON-RPC -32600)"
+    ) in caplog.messages
 
 
 def test_the_outage_log_hides_a_database_password_on_the_servers_command_line(user, caplog):

@@ -60,13 +60,24 @@ def test_structured_error_keeps_code_retryable_and_recovery(code, retryable, sta
     assert caught.value.domain_code == code
 
 
-def test_error_without_the_contract_shape_is_a_protocol_error():
-    result = CallToolResult(content=[TextContent(type="text", text="boom")], is_error=True)
+def test_error_without_the_contract_shape_is_a_protocol_error(caplog):
+    raw = "Traceback: KeyError 'hp' at /srv/dnd5e/rules.py:88"
+    result = CallToolResult(content=[TextContent(type="text", text=raw)], is_error=True)
     with pytest.raises(DomainProtocolError) as caught:
         _to_result(PLUGIN, "attack", result, DELEGATION)
     error = caught.value
     assert (error.code, error.status, error.retryable) == ("domain_protocol_error", 502, False)
-    assert error.message == "dnd5e answered attack with an error outside the contract: boom"
+    # The server's own text can reach players (a job's error, the room): only the log has it.
+    assert (
+        error.message
+        == "The dnd5e rules server gave an answer to attack that this site cannot use."
+    )
+    assert raw not in str(error.as_envelope())
+    assert error.details == {"system_id": "dnd5e", "tool": "attack"}
+    assert caplog.messages == [
+        "The dnd5e rules server at http://127.0.0.1:1/mcp answered attack outside the contract: "
+        f"isError without the contract's error object: {raw}"
+    ]
 
 
 def test_success_keeps_the_full_result():
