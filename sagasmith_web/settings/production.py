@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import DATABASES, REDIS_URL, env
+from .base import DATABASES, REDIS_URL, SAGASMITH_DELEGATION_LIFETIME, env
 
 DEBUG = False
 SAGASMITH_PRODUCTION = True  # what refuses demo data and local shortcuts
@@ -29,6 +29,14 @@ else:
         private_keys_check(_private_keys)
     except ImproperlyConfigured as exc:
         _problems.append(str(exc))
+# apps.domains.client.MAX_LIFETIME, which cannot be imported before the apps are ready. Out of
+# range, every domain call would fail at run time (a ValueError, a 500) instead.
+_MAX_DELEGATION_LIFETIME = 300
+if not 1 <= SAGASMITH_DELEGATION_LIFETIME <= _MAX_DELEGATION_LIFETIME:
+    _problems.append(
+        f"SAGASMITH_DELEGATION_LIFETIME must be 1..{_MAX_DELEGATION_LIFETIME} seconds (the most "
+        f"a delegation token may live), not {SAGASMITH_DELEGATION_LIFETIME}"
+    )
 if _problems:
     raise ImproperlyConfigured("Production settings refused: " + "; ".join(_problems))
 
