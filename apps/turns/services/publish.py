@@ -25,7 +25,7 @@ from apps.rooms.models import Message
 from apps.rooms.services import room_event_record
 from apps.turns import conf
 from apps.turns.dice import roll_addends, roll_dropped
-from apps.turns.errors import PublicationFailed
+from apps.turns.errors import PublicationFailed, TurnCancelled
 from apps.turns.media import artifact_envelope, artifact_store, image_blocks
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.projections import projection_apply, projection_reads
@@ -460,14 +460,17 @@ def turn_publish_or_wait(
         raise
     except Exception as exc:
         logger.warning("Publishing turn %s failed; it waits for recovery", job.pk, exc_info=True)
+        give_up = job.attempt >= conf.publish_attempts() and not _domain_may_have_acted(job)
         # Worded for the people who read the job row (the requester among them): an application
         # error's own message; the text of anything else is for the log above.
-        message = (
-            exc.message
-            if isinstance(exc, ApplicationError)
-            else str(_("The turn's outcome could not be published yet."))
-        )[:2000]
-        if job.attempt >= conf.publish_attempts() and not _domain_may_have_acted(job):
+        if isinstance(exc, ApplicationError):
+            message = exc.message
+        elif give_up:
+            message = str(_("The turn's outcome could not be published."))  # it will not be
+        else:
+            message = str(_("The turn's outcome could not be published yet."))
+        message = message[:2000]
+        if give_up:
             return _give_up(job, worker, message)
         delay = min(conf.retry_seconds() * max(1, job.attempt), conf.retry_max_seconds())
         now = timezone.now()
@@ -495,23 +498,82 @@ def _domain_may_have_acted(job: RoomTurnJob) -> bool:
 
 
 def _give_up(job: RoomTurnJob, worker: str, message: str) -> str:
-    """End a turn that wrote nothing and could not be published: failed, reservation released."""
-    now = timezone.now()
+    """End a turn that wrote nothing and could not be published, with the room told as
+    publication would tell it and the reservation released, in one transaction: cancelled if
+    its stored ending says so, else failed with `message`. Publication is what keeps failing,
+    so none of it is used (no domain read, receipt or narration): only room entries, the
+    reservation and the job row. Returns the final status; raises LeaseLost if the job is no
+    longer this worker's."""
+    campaign = Campaign.objects.get(pk=job.campaign_id)
     with transaction.atomic():
-        ended = held_by(job, worker).update(
-            status=RoomTurnJob.Status.FAILED,
-            finished_at=now,
-            lease_expires_at=None,
-            charged=0,
-            error_code=PublicationFailed.code,
-            error_message=message,
-            retryable=False,
-            recovery=str(_("Act again.")),
-            updated_at=now,
+        # Locked first, as publication does: a cancel or the sweep waits for this to commit.
+        # The stored ending is read under the lock with the rest.
+        status, holder, attempt, cancel_requested, stored = (
+            RoomTurnJob.objects.select_for_update()
+            .values_list("status", "worker", "attempt", "cancel_requested", "agent_output")
+            .get(pk=job.pk)
         )
-        if not ended:
+        if (status, holder, attempt) != (RoomTurnJob.Status.RUNNING, worker, job.attempt):
             raise LeaseLost(_("The job's lease passed to another worker."))
-        job_reservation_release(job, RoomTurnJob.Status.FAILED)
-        job.refresh_from_db()
-        job_announce(job)
-    return RoomTurnJob.Status.FAILED
+        stored = stored or {}
+        cancelled = stored.get("final_status") == RoomTurnJob.Status.CANCELLED
+        final = RoomTurnJob.Status.CANCELLED if cancelled else RoomTurnJob.Status.FAILED
+        if cancelled:
+            # The cancel as the worker stored it (TurnCancelled), not the failed publication.
+            error = stored.get("error") or {
+                "code": TurnCancelled.code,
+                "message": str(_("The turn was cancelled.")),
+                "retryable": TurnCancelled.retryable,
+                "recovery": str(TurnCancelled.recovery),
+            }
+        else:
+            error = {
+                "code": PublicationFailed.code,
+                "message": message,
+                "retryable": False,
+                "recovery": str(_("Act again.")),
+            }
+        # The room before the account, as publication takes them.
+        if cancelled:
+            job_ended_record(
+                campaign=campaign, job=job, status=final,
+                message=_("“%(action)s” was cancelled.") % {"action": action_quote(job.text)},
+            )  # fmt: skip
+        elif _Requester(job).present:
+            room_event_record(
+                campaign=campaign,
+                event_type=OUTCOME_EVENT,
+                body=error["message"],
+                data={
+                    "job_id": str(job.pk),
+                    "trigger_message_id": str(job.trigger_message_id),
+                    "status": final,
+                    "error": error,
+                },
+                audience=Message.Audience.PRIVATE,
+                recipient_ids=[str(job.requester_id)],
+            )
+        else:
+            # A player who left gets no private entry (the room refuses it): the others are
+            # told instead, as publication tells them. Nothing was written on the domain.
+            job_ended_record(
+                campaign=campaign, job=job, status=final,
+                message=_("“%(action)s” was dropped: its player is no longer in the campaign.")
+                % {"action": action_quote(job.text)},
+            )  # fmt: skip
+        job_reservation_release(job, final)
+        now = timezone.now()
+        job.cancel_requested = cancel_requested
+        # The row is locked above.
+        job_update_announced(job, {
+            "status": final,
+            "charged": 0,
+            "finished_at": now,
+            "lease_expires_at": None,
+            "error_code": error["code"],
+            "error_message": (error.get("message") or "")[:2000],
+            "retryable": bool(error.get("retryable")),
+            "recovery": (error.get("recovery") or "")[:300],
+            "updated_at": now,
+        })  # fmt: skip
+    return final
