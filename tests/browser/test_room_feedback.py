@@ -325,9 +325,10 @@ def test_a_dying_characters_card_counts_its_death_saves(
         _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
         _say(gm, "set phase play", mode="action")
         _settle(campaign, 1)
-        # Down to 0 HP (as a hit would put her), then her own death save refreshes the card.
+        # Down to 0 HP (as a hit would put her), then the death save the GM calls for her (out
+        # of combat only the GM does) refreshes her card.
         _drop_to_zero(campaign, gm_user, ilsa_id)
-        _say(ilsa, "death save", mode="action")
+        _say(gm, "death save for Ilsa", mode="action")
         _settle(campaign, 2)
         now = sheet()
         saves = now["death_saves"]

@@ -23,7 +23,8 @@ DND_HELP = (
     "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
     "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
     "- move to X,Y; end turn (in combat)\n"
-    "- death save (at 0 HP); stand up; heal <target> (a potion; the GM: heal <target> N)\n"
+    "- death save (at 0 HP; the GM: death save for <name>); stand up; heal <target> "
+    "(a potion; the GM: heal <target> N)\n"
     "- GM: start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
     "- describe, or look at <target>"
 )

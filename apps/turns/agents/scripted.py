@@ -24,7 +24,9 @@ dnd5e
     move to X,Y                          move on the combat grid (combat only); also
                                          "move 4 5", "move to (4, 5)"
     roll for initiative                  answered: combat start rolls it for everyone
-    death save                           at 0 HP, your character's death saving throw
+    death save                           at 0 HP, your character's death saving throw (in
+                                         combat); the GM: "death save for <name>" or
+                                         "<name> makes a death save", also outside combat
     heal <target> [[for] N]              a player's character gives a potion of healing
                                          (2d4+2, its action in combat; N is ignored); the
                                          GM restores N hit points (a potion without N)
@@ -770,11 +772,18 @@ DEATH_SAVE_OUTCOMES = {
 
 
 def dnd_death_save(s: Session, m: re.Match[str]) -> None:
+    """One's own death save; the GM names whose (outside combat only the GM calls one)."""
     what = _("make a death saving throw")
     s.require("death_save", what=what, seen_by_all=True)
-    character_id = acting_character(s, what=what)
-    result = s.call("death_save", character_id=character_id)
+    named = m.groupdict().get("target")
     roster = dnd_roster(s)
+    if named and s.turn.is_gm:
+        character_id = resolve(s, roster, named).id
+    else:
+        character_id = acting_character(s, what=what)
+        if named and resolve(s, roster, named).id != character_id:
+            raise Refusal(_("Only the GM calls a death save for someone else."))
+    result = s.call("death_save", character_id=character_id)
     who = _name_of(roster, character_id)
     text = str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": result["natural"]}
     if result.get("current"):  # the dead pass the turn
@@ -1383,7 +1392,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_attack,
         ),
         # Before the saves: "death save" is not an ability's save.
-        _intent(r"(?:make an? |roll an? )?death sav(?:e|ing throw)", dnd_death_save),
+        _intent(
+            r"(?:make an? |roll an? )?death sav(?:e|ing throw)(?:\s+for\s+(?P<target>.+))?",
+            dnd_death_save,
+        ),
+        _intent(r"(?P<target>.+?)\s+makes? an? death sav(?:e|ing throw)", dnd_death_save),
         _intent(
             r"heal\s+(?P<target>.+?)"
             r"(?:\s+(?:for\s+|by\s+)?(?P<amount>\d+)(?:\s*(?:hp|hit points))?)?",
@@ -1450,7 +1463,10 @@ def help_text(system_id: str) -> str:
             _("check <ability or skill> [dc N]; save <ability> [dc N]"),
             _("roll <dice> [for <label>], e.g. roll 2d6+3"),
             _("move to X,Y; end turn (in combat)"),
-            _("death save (at 0 HP); stand up; heal <target> (a potion; the GM: heal <target> N)"),
+            _(
+                "death save (at 0 HP; the GM: death save for <name>); stand up; heal <target> "
+                "(a potion; the GM: heal <target> N)"
+            ),
             _(
                 "GM: start combat [with goblin, 2 orcs, a new orc]; end combat; "
                 "set phase <lobby|play>"

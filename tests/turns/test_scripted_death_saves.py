@@ -1,0 +1,43 @@
+"""Death saves outside combat: the player is told to ask the GM, and the GM calls one by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.domains.client import principal_for
+from tests.turns.conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _dying_at_play(gm, player):
+    table = make_table("dnd5e", gm, player)
+    made = table.call(player, "character_create", name="Drake", template="fighter")
+    drake = made.structured["character"]["id"]
+    table.characters[principal_for(player)] = drake
+    table.run(gm, "set phase play", job_id="phase")
+    hp = made.structured["character"]["hp"]["current"]  # exactly to 0: more could kill outright
+    table.call(gm, "damage_apply", target_id=drake, amount=hp, idempotency_key="down",
+               expected_revision=table.revision())  # fmt: skip
+    return table, drake
+
+
+def test_out_of_combat_a_player_asks_the_gm_who_calls_the_death_save(live_domains, gm, player):
+    table, drake = _dying_at_play(gm, player)
+    mine = table.run(player, "death save", job_id="mine")
+    assert [o.ok for o in mine.caller.outcomes if o.tool == "death_save"] == [False]
+    assert mine.texts[0][0].endswith("outside combat only the GM calls for one.")
+    for n, text in enumerate(["death save for Drake", "Drake makes a death save"]):
+        called = table.run(gm, text, job_id=f"called-{n}")
+        (save,) = [o for o in called.caller.outcomes if o.tool == "death_save"]
+        assert (save.ok, save.structured["character_id"]) == (True, drake)
+        assert called.texts[0][0].startswith("Drake rolls")
+
+
+def test_a_player_names_no_one_else_for_a_death_save(live_domains, gm, player):
+    table, _drake = _dying_at_play(gm, player)
+    table.call(gm, "monster_spawn", monster_key="goblin", idempotency_key="spawn",
+               expected_revision=table.revision())  # fmt: skip
+    run = table.run(player, "death save for Goblin", job_id="other")
+    assert [o.tool for o in run.caller.outcomes if o.tool == "death_save"] == []
+    assert run.texts == [("Only the GM calls a death save for someone else.", "requester")]
