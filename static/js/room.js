@@ -617,9 +617,30 @@ function flushPending() {
   else pump();
 }
 
-function showError(text, usageUrl = "") {
+// A hint about the message being written ("empty", "recipients"): it goes once the message is
+// put right, as a server's refusal does not (that one says why the text came back).
+let composerHint = "";
+
+function clearError() {
+  const el = document.getElementById("composer-error");
+  el.hidden = true;
+  composerHint = "";
+  const bodyEl = form && form.querySelector("textarea");
+  if (bodyEl) { bodyEl.removeAttribute("aria-invalid"); bodyEl.removeAttribute("aria-describedby"); }
+}
+
+function showError(text, usageUrl = "", hint = "") {
   const el = document.getElementById("composer-error");
   el.textContent = text;
+  composerHint = hint;
+  // The message box is described by what is wrong while it shows (and marked invalid when
+  // the box itself is what is wrong).
+  const bodyEl = form && form.querySelector("textarea");
+  if (bodyEl) {
+    bodyEl.setAttribute("aria-describedby", el.id);
+    if (hint === "empty") bodyEl.setAttribute("aria-invalid", "true");
+    else bodyEl.removeAttribute("aria-invalid");
+  }
   if (usageUrl) {
     const link = document.createElement("a");
     link.href = usageUrl;
@@ -690,6 +711,9 @@ if (form) {
       picker.hidden = form.querySelector("input[name=audience]:checked").value !== "private";
       if (wasHidden && !picker.hidden) refreshRecipients(picker);
     }
+    // Someone chosen, or no longer private: "choose who receives" no longer applies.
+    const audience = form.querySelector("input[name=audience]:checked");
+    if (composerHint === "recipients" && (!audience || audience.value !== "private" || form.querySelector("input[name=recipients]:checked"))) clearError();
   });
   // The length a paste or drop would give without the limit: maxlength cuts it silently, so
   // the input that follows says how much was left out.
@@ -701,6 +725,7 @@ if (form) {
   bodyEl.addEventListener("paste", (ev) => measure(ev.clipboardData));
   bodyEl.addEventListener("drop", (ev) => measure(ev.dataTransfer));
   bodyEl.addEventListener("input", () => {
+    if (composerHint === "empty" && bodyEl.value.trim()) clearError();
     // Said before the limit stops the typing, not after the text is cut.
     const left = bodyEl.maxLength - bodyEl.value.length;
     const cut = expected - bodyEl.value.length;
@@ -718,11 +743,11 @@ if (form) {
     const text = bodyEl.value.trim();
     if (!text) {
       bodyEl.value = "";
-      showError(t.emptyMessage);
+      showError(t.emptyMessage, "", "empty");
       bodyEl.focus();
       return;
     }
-    document.getElementById("composer-error").hidden = true;
+    clearError();
     const audienceEl = form.querySelector("input[name=audience]:checked");
     const payload = {
       body: text,
@@ -735,7 +760,7 @@ if (form) {
     if (actingAs && payload.mode === "action") payload.character_id = actingAs.value;
     if (payload.audience === "private") {
       payload.recipients = [...form.querySelectorAll("input[name=recipients]:checked")].map((c) => c.value);
-      if (!payload.recipients.length) { showError(t.pickRecipients); return; }
+      if (!payload.recipients.length) { showError(t.pickRecipients, "", "recipients"); return; }
     }
     const key = newId();
     const cmid = payload.mode === "action" ? "turn:" + key : key;

@@ -1,0 +1,60 @@
+"""The composer as a keyboard and screen-reader user meets it, in a real browser against
+uvicorn: a hint about the message being written goes once the message is put right."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.campaigns.models import CampaignMembership
+from tests.browser.test_room_history import VIEWPORT, _open
+from tests.browser.test_room_live import _sign_in, _wait_for_texts, asgi_server  # noqa: F401
+from tests.rooms.factories import make_campaign
+
+
+def _gm_and_pat(make_user):
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    pat = make_user("player@example.test", display_name="Pat Player")
+    campaign, _ = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    return campaign
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_composer_hint_goes_once_the_message_is_put_right(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign = _gm_and_pat(make_user)
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        gm = _sign_in(context, asgi_server, "gm@example.test")
+        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        body = gm.locator("#composer-body")
+        error = gm.locator("#composer-error")
+
+        # Nothing to send: the box is marked invalid and described by the hint...
+        body.fill("   ")
+        body.press("Enter")
+        expect(error).to_have_text("Type something to send first.")
+        expect(body).to_have_attribute("aria-invalid", "true")
+        expect(body).to_have_attribute("aria-describedby", "composer-error")
+        # ...until something is typed: the hint no longer says what is on screen.
+        body.press_sequentially("Hi")
+        expect(error).to_be_hidden()
+        expect(body).not_to_have_attribute("aria-invalid", "true")
+        expect(body).not_to_have_attribute("aria-describedby", "composer-error")
+
+        # Private with nobody chosen: the hint goes once someone is.
+        gm.check("input[name=audience][value=private]")
+        body.press("Enter")
+        expect(error).to_have_text("Choose who receives this private message.")
+        expect(body).to_have_value("Hi")
+        gm.check("#recipients input[name=recipients]")
+        expect(error).to_be_hidden()
+        body.press("Enter")
+        _wait_for_texts(gm, ["Hi"])
+    finally:
+        context.close()
