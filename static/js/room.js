@@ -778,6 +778,8 @@ if (form) {
     counter.hidden = true;
     counter.classList.remove("composer__count--cut");
     showSuggestions([]);
+    // Sent with the Send button: the cursor goes back to the box, ready for the next message.
+    bodyEl.focus();
     pump();
   });
 }

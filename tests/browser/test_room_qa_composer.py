@@ -1,5 +1,6 @@
 """The composer as a keyboard and screen-reader user meets it, in a real browser against
-uvicorn: a hint about the message being written goes once the message is put right."""
+uvicorn: a hint about the message being written goes once the message is put right, and a
+message sent with the Send button leaves the cursor in the message box for the next one."""
 
 from __future__ import annotations
 
@@ -56,5 +57,39 @@ def test_a_composer_hint_goes_once_the_message_is_put_right(
         expect(error).to_be_hidden()
         body.press("Enter")
         _wait_for_texts(gm, ["Hi"])
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_sending_with_the_send_button_leaves_the_cursor_in_the_message_box(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign = _gm_and_pat(make_user)
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        pat = _sign_in(context, asgi_server, "player@example.test")
+        _open(pat, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        body = pat.locator("#composer-body")
+        send = pat.locator("#composer button[type=submit]")
+
+        # By keyboard: Tab from the box to Send, Enter.
+        body.fill("First, by keyboard.")
+        body.press("Tab")
+        expect(send).to_be_focused()
+        pat.keyboard.press("Enter")
+        _wait_for_texts(pat, ["First, by keyboard."])
+        expect(body).to_be_focused()
+        # Typing goes on where it left off.
+        pat.keyboard.type("Second, by mouse.")
+        send.click()
+        _wait_for_texts(pat, ["First, by keyboard.", "Second, by mouse."])
+        expect(body).to_be_focused()
+        expect(body).to_have_value("")
     finally:
         context.close()
