@@ -93,3 +93,38 @@ def test_sending_with_the_send_button_leaves_the_cursor_in_the_message_box(
         expect(body).to_have_value("")
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 1280, "height": 800}, {"width": 1366, "height": 768}, {"width": 390, "height": 844}],
+)
+@pytest.mark.parametrize("email", ["gm@example.test", "player@example.test"])
+def test_a_long_room_opens_with_the_message_box_and_send_in_view(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+    viewport,
+    email,
+):
+    from apps.rooms.services import room_message_post
+
+    campaign = _gm_and_pat(make_user)
+    pat = CampaignMembership.objects.get(campaign=campaign, user__email="player@example.test")
+    for n in range(40):  # more than the timeline can show at once
+        room_message_post(membership=pat, body=f"Line {n}", mode="chat", client_message_id=f"l{n}")
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = _sign_in(context, asgi_server, email)
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        assert page.evaluate("window.scrollY") == 0
+        for selector in ("#composer-body", "#composer button[type=submit]"):
+            box = page.locator(selector).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (selector, box)
+        # The timeline still shows a good part of the story.
+        timeline = page.locator(".room__timeline").bounding_box()
+        assert timeline["height"] >= 0.4 * viewport["height"], timeline
+    finally:
+        context.close()
