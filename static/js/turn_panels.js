@@ -918,6 +918,9 @@ document.addEventListener("room:access-ended", endAccess);
 
 document.addEventListener("room:job", (ev) => {
   if (ended) return;
+  // The viewer acts again: a note about cancelling an earlier turn no longer describes what
+  // is happening (a cancel still under way says so again when its turn ends).
+  if (jobsError === "cancel") showJobsError("");
   mergeJob(ev.detail);
   renderJobs();
   refresh();

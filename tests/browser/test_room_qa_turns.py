@@ -1,0 +1,63 @@
+"""Turn panels as a player meets them over a session, in a real browser against uvicorn and the
+real domain servers: a note about one turn does not stay on to describe the next ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import table_for
+from tests.browser.test_room_feedback import VIEWPORT, _job
+from tests.browser.test_room_history import _open
+from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
+from tests.browser.test_room_turns import _settle
+from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.rooms_support import eager  # noqa: F401
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_too_late_cancel_note_goes_when_the_player_acts_again(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users = table_for(
+        make_user, system_id="dnd5e", name="Too Late",
+        players=[("pat@example.test", "Pat Player")],
+    )  # fmt: skip
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = _sign_in(context, asgi_server, "pat@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        # A cancel that reaches a turn as it finishes: the page says it came too late.
+        page.route(
+            "**/room/jobs/job-a/cancel",
+            lambda route: route.fulfill(json=_job("job-a", "running", cancel_requested=True)),
+        )
+        page.evaluate(
+            """job => {
+                document.dispatchEvent(new CustomEvent("room:job", {detail: job}));
+                document.querySelector(`#turn-jobs li[data-job="${job.id}"] button`).click();
+            }""",
+            _job("job-a", "running"),
+        )
+        expect(page.locator("#turn-jobs li button")).to_have_text("Cancelling…")
+        page.evaluate(
+            """job => document.dispatchEvent(new CustomEvent("room:event", {detail: {
+                type: "event", event_type: "turn.job", payload: job}}))""",
+            _job("job-a", "succeeded", cancel_requested=True),
+        )
+        note = page.locator("#turn-jobs-error")
+        expect(note).to_have_text("Too late to cancel: the turn finished first (Done).")
+
+        # The player's next action is another turn: the note about the last one goes.
+        _say(page, "roll 1d20", mode="action")
+        _settle(campaign, 1)
+        expect(page.locator("#timeline .entry--event .entry__body")).to_have_count(1)
+        expect(note).to_be_hidden()
+    finally:
+        context.close()
