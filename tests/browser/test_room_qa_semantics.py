@@ -1,0 +1,49 @@
+"""What a screen reader is given on the room page, in a real browser against uvicorn: the
+accessibility tree, as Chromium builds it, says what the page means and no decoration."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.campaigns.models import CampaignMembership
+from tests.browser.test_room_history import VIEWPORT, _open
+from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
+from tests.rooms.factories import make_campaign
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_who_is_here_is_read_as_names_without_the_dots_drawn_beside_them(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    pat = make_user("player@example.test", display_name="Pat Player")
+    campaign, _ = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        pages = [
+            _sign_in(context, asgi_server, email)
+            for context, email in zip(
+                contexts, ("gm@example.test", "player@example.test"), strict=True
+            )
+        ]
+        for page in pages:
+            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        presence = pages[1].locator("#presence")
+        expect(presence.locator("li")).to_have_count(2)
+        # Still drawn: a green dot before each name...
+        dot = presence.locator("li").first.evaluate(
+            "el => getComputedStyle(el, '::before').content"
+        )
+        assert dot.startswith('"●"'), dot
+        # ...but not read out as "black circle" before every name.
+        expect(presence).to_match_aria_snapshot(
+            "- list:\n  - listitem: Gail GM\n  - listitem: Pat Player (you)"
+        )
+    finally:
+        for context in contexts:
+            context.close()
