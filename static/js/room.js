@@ -245,8 +245,12 @@ if (earlier) {
   earlier.addEventListener("click", loadEarlier);
 }
 
+let loadingEarlier = false;
 async function loadEarlier() {
-  earlier.disabled = true;
+  // Busy, not disabled: disabling the button would throw its keyboard focus to the page's top.
+  if (loadingEarlier) return;
+  loadingEarlier = true;
+  earlier.setAttribute("aria-disabled", "true");
   earlier.textContent = t.loadingEarlier;
   // Asking for older entries is reading history: the newest one no longer pulls the list down.
   stuck = false;
@@ -269,14 +273,18 @@ async function loadEarlier() {
     if (page.results.length) oldestShown = page.results[0].sequence;
     // The button's row goes (or stays) before measuring, and the jump is instant: what was on
     // screen stays exactly where it was.
+    const hadFocus = document.activeElement === earlier;
     earlier.hidden = !page.has_more;
+    // Its focus would fall back to the top of the page: the list the entries came into has it.
+    if (earlier.hidden && hadFocus) timeline.focus({ preventScroll: true });
     earlier.textContent = t.earlier;
     scroller.scrollTo({ top: scroller.scrollTop + scroller.scrollHeight - height, behavior: "instant" });
     ownTop = lastTop = scroller.scrollTop;
   } catch (e) {
     earlier.textContent = t.earlierFailed;
   } finally {
-    earlier.disabled = false;
+    loadingEarlier = false;
+    earlier.removeAttribute("aria-disabled");
     // Still following only if everything fits (no scroll event would say so otherwise);
     // then the newest entry is in view, so it has been seen.
     stuck = distanceFromBottom() <= STICK_PX;

@@ -47,3 +47,43 @@ def test_who_is_here_is_read_as_names_without_the_dots_drawn_beside_them(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_loading_the_last_earlier_messages_by_keyboard_keeps_focus_in_the_timeline(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.services import room_message_post
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    pat = make_user("player@example.test", display_name="Pat Player")
+    campaign, (gm_m, _pat_m) = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    for n in range(1, 311):  # a page and ten more than the room opens on
+        room_message_post(membership=gm_m, body=f"Line {n}", mode="chat", client_message_id=f"k{n}")
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = _sign_in(context, asgi_server, "player@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        earlier = page.locator("#timeline-earlier")
+        expect(earlier).to_be_visible()
+        earlier.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("#timeline li[data-sequence]")).to_have_count(300)
+        # More to load: the button keeps the focus, and Enter again loads the rest.
+        expect(earlier).to_have_text("Load earlier messages")
+        expect(earlier).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.locator("#timeline li[data-sequence]")).to_have_count(310)
+        # Nothing earlier is left, so the button goes: the focus it had goes to the list the
+        # new entries are in, not back to the top of the page.
+        expect(earlier).to_be_hidden()
+        expect(page.locator("#timeline")).to_be_focused()
+        page.keyboard.press("Tab")
+        expect(page.locator("input[name=mode][value=chat]")).to_be_focused()
+    finally:
+        context.close()
