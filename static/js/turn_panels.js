@@ -554,7 +554,16 @@ function renderJobs() {
   const active = [...jobs.values()].filter((j) => ACTIVE.includes(j.status))
     .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
   const keep = new Set(active.map((j) => j.id));
-  for (const node of [...list.children]) if (!keep.has(node.dataset.job)) node.remove();
+  let focusLost = false;
+  for (const node of [...list.children]) {
+    if (keep.has(node.dataset.job)) continue;
+    focusLost = focusLost || node.contains(document.activeElement);
+    node.remove();
+  }
+  // A row that had the focus (its Cancel) ended: the focus goes to where the next action is
+  // written, not back to the top of the page.
+  const composerBody = document.getElementById("composer-body");
+  if (focusLost && composerBody && !composerBody.disabled) composerBody.focus();
   for (const job of active) {
     let item = list.querySelector(`li[data-job="${CSS.escape(job.id)}"]`);
     if (!item) {
@@ -585,7 +594,7 @@ function renderJobs() {
     if (["waiting", "queued"].includes(job.status) && job.error && job.error.message) detail.push(job.error.message);
     setText(item.querySelector(".turn-job__detail"), detail.join(" · "));
     const cancel = item.querySelector("button");
-    if (job.cancel_requested) { cancel.disabled = true; cancel.textContent = t.cancelling; }
+    if (job.cancel_requested) { busy(cancel, true); cancel.textContent = t.cancelling; }
     cancel.setAttribute("aria-label", cancelLabel(job));
   }
   // Oldest first, the order they run in, on every page alike: rows are made in whatever order
@@ -642,8 +651,15 @@ function cancelLabel(job) {
   return who ? format(t.cancel_other, { who, text, status }) : format(t.cancel_text, { text, status });
 }
 
+// Busy, not disabled: disabling the focused button would throw keyboard focus to the page's top.
+function busy(button, on) {
+  if (on) button.setAttribute("aria-disabled", "true");
+  else button.removeAttribute("aria-disabled");
+}
+
 async function cancelJob(id, button) {
-  button.disabled = true;
+  if (button.getAttribute("aria-disabled") === "true") return;
+  busy(button, true);
   button.textContent = t.cancelling;
   showJobsError("");
   cancelAsked.add(id);
@@ -659,7 +675,7 @@ async function cancelJob(id, button) {
     renderJobs();
   } catch (e) {
     cancelAsked.delete(id);
-    button.disabled = false;
+    busy(button, false);
     button.textContent = t.cancel;
     showJobsError(e.message || t.cancel_failed);
   }

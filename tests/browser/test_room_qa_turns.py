@@ -61,3 +61,56 @@ def test_a_too_late_cancel_note_goes_when_the_player_acts_again(
         expect(note).to_be_hidden()
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_cancelling_a_turn_by_keyboard_keeps_focus_until_the_row_goes(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users = table_for(
+        make_user, system_id="dnd5e", name="Keyboard Cancel",
+        players=[("pat@example.test", "Pat Player")],
+    )  # fmt: skip
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = _sign_in(context, asgi_server, "pat@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        # Changed after any panel read: the panel's own list does not end it.
+        running = {**_job("job-k", "running"), "updated_at": "2999-01-01T00:00:00Z"}
+        asked = []
+
+        def cancel(route):
+            asked.append(route.request.url)
+            route.fulfill(json={**running, "cancel_requested": True})
+
+        page.route("**/room/jobs/job-k/cancel", cancel)
+        page.evaluate(
+            'job => document.dispatchEvent(new CustomEvent("room:job", {detail: job}))', running
+        )
+        button = page.locator('#turn-jobs li[data-job="job-k"] button')
+        button.focus()
+        page.keyboard.press("Enter")
+        # Asked once, and still where the keyboard is: busy, not disabled (which drops focus).
+        expect(button).to_have_text("Cancelling…")
+        expect(button).to_have_attribute("aria-disabled", "true")
+        expect(button).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(button).to_be_focused()
+        assert len(asked) == 1
+
+        # The turn ends: its row goes, and the focus goes to the message box, not the page's top.
+        page.evaluate(
+            """job => document.dispatchEvent(new CustomEvent("room:event", {detail: {
+                type: "event", event_type: "turn.job", payload: job}}))""",
+            {**running, "status": "cancelled", "updated_at": "2999-01-01T00:00:01Z"},
+        )
+        expect(page.locator("#turn-jobs li")).to_have_count(0)
+        expect(page.locator("#composer-body")).to_be_focused()
+    finally:
+        context.close()
