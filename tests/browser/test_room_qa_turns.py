@@ -33,23 +33,26 @@ def test_a_too_late_cancel_note_goes_when_the_player_acts_again(
     try:
         page = _sign_in(context, asgi_server, "pat@example.test")
         _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
-        # A cancel that reaches a turn as it finishes: the page says it came too late.
+        # A cancel that reaches a turn as it finishes: the page says it came too late. (Changed
+        # after any panel read: the panel's own list does not end it first.)
+        running = {**_job("job-a", "running"), "updated_at": "2999-01-01T00:00:00Z"}
         page.route(
             "**/room/jobs/job-a/cancel",
-            lambda route: route.fulfill(json=_job("job-a", "running", cancel_requested=True)),
+            lambda route: route.fulfill(json={**running, "cancel_requested": True}),
         )
         page.evaluate(
             """job => {
                 document.dispatchEvent(new CustomEvent("room:job", {detail: job}));
                 document.querySelector(`#turn-jobs li[data-job="${job.id}"] button`).click();
             }""",
-            _job("job-a", "running"),
+            running,
         )
         expect(page.locator("#turn-jobs li button")).to_have_text("Cancelling…")
+        done = {**running, "status": "succeeded", "cancel_requested": True}
         page.evaluate(
             """job => document.dispatchEvent(new CustomEvent("room:event", {detail: {
                 type: "event", event_type: "turn.job", payload: job}}))""",
-            _job("job-a", "succeeded", cancel_requested=True),
+            {**done, "updated_at": "2999-01-01T00:00:01Z"},
         )
         note = page.locator("#turn-jobs-error")
         expect(note).to_have_text("Too late to cancel: the turn finished first (Done).")
