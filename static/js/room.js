@@ -593,6 +593,7 @@ async function send(cmid, item) {
     if (r.status >= 400 && r.status < 500 && !(data.error && data.error.retryable)) {
       item.li.remove();
       pending.delete(cmid);
+      if (!timeline.querySelector("li")) empty.hidden = false;  // it was the only line
       const error = data.error || {};
       // Out of credits: what to do next matters as much as why.
       const quota = error.code === "quota_exceeded";

@@ -337,5 +337,8 @@ def test_a_role_change_reloads_the_room_keeping_the_draft_and_credits_say_what_n
         expect(error).to_contain_text("Ask staff for a quota grant")
         expect(error.locator("a")).to_have_attribute("href", "/usage/")
         expect(page.locator("#composer-body")).to_have_value("roll 1d20")  # refused, not lost
+        # Nothing was said in the room: its empty note is back once the refused line goes.
+        expect(page.locator("#timeline li")).to_have_count(0)
+        expect(page.locator("#timeline-empty")).to_be_visible()
     finally:
         context.close()
