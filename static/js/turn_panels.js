@@ -737,12 +737,15 @@ function diceItem(roll) {
     item.dataset.attackerName = roll.attacker_name || "";
     item.dataset.targetName = roll.target_name || "";
     item.dataset.label = roll.label || t.attack;
+    // A monster's attack comes without its natural die (with the total it would give away the
+    // attack bonus): the die then shows the total, as a check's does.
+    const natural = roll.natural ?? null;
     item.append(
-      el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": roll.natural }, String(roll.natural ?? "?")),
+      el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural ?? roll.total ?? "?")),
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, attackTitle(item)),
         el("span", { class: "turn-roll__line" },
-          el("span", { class: "sr-only" }, `${t.natural} ${roll.natural}, `),
+          natural === null ? null : el("span", { class: "sr-only" }, `${t.natural} ${natural}, `),
           `${roll.total} ${t.to_hit} `,
           el("strong", { class: "turn-roll__outcome" }, outcome),
           roll.damage !== null && roll.damage !== undefined ? `, ${roll.damage} ${roll.damage_type || ""} ${t.damage}`.trimEnd() : "")),

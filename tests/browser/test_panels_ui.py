@@ -170,6 +170,21 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
             "Is the gate guarded?"
         )
 
+        # A monster's attack comes without its natural die (it would give away the attack
+        # bonus): the die shows the total, as a check's does, and nothing reads "natural".
+        attack = {"tool": "attack", "label": "Scimitar", "attacker_name": "Goblin",
+                  "target_name": "Nia", "natural": None, "total": 16, "hit": True,
+                  "critical": False, "damage": 5, "damage_type": "slashing",
+                  "sequence": 200003}  # fmt: skip
+        nia.evaluate(ONE_ROLL, attack)
+        assert _lines(nia)[0] == "16 to hit hit, 5 slashing damage"
+        die = nia.locator("#turn-dice li .turn-roll__die").first
+        expect(die).to_have_text("16")
+        assert die.get_attribute("data-natural") is None
+        nia.evaluate(ONE_ROLL, {**attack, "natural": 12, "sequence": 200004})
+        assert _lines(nia)[0] == "natural 12,\n16 to hit hit, 5 slashing damage"
+        expect(die).to_have_text("12")
+
         more = nia.locator("#turn-dice-more")
         expect(more).to_be_hidden()  # beside the timeline, all 20 show
         nia.set_viewport_size({"width": 390, "height": 844})
