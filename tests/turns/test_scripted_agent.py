@@ -19,22 +19,36 @@ pytestmark = pytest.mark.django_db
 
 DND_HELP = (
     "I understand:\n"
+    "- attack <target> [with <weapon>]; <name> attacks <target>\n"
+    "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
+    "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
+    "- move to X,Y; end turn (in combat)\n"
+    "- death save for <name>; heal <target> N (a potion without N)\n"
+    "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
+    "- describe, or look at <target>"
+)
+DND_PLAYER_HELP = (
+    "I understand:\n"
     "- attack <target> [with <weapon>]\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
     "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
     "- move to X,Y; end turn (in combat)\n"
-    "- death save (at 0 HP; the GM: death save for <name>); stand up; heal <target> "
-    "(a potion; the GM: heal <target> N)\n"
-    "- GM: start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
+    "- death save (at 0 HP); stand up; heal <target> (a potion)\n"
     "- describe, or look at <target>"
 )
 NARRATIVE_HELP = (
     "I understand:\n"
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
     "- roll <dice> [for <label>]\n"
-    "- GM: advance clock <name> [by N]; create clock <name> with N segments\n"
-    "- GM: open scene <title>; record fact <text> [gm only]; set phase <lobby|play>\n"
-    "- GM: open thread <title>; resolve thread <title>[: how it ended]\n"
+    "- advance clock <name> [by N]; create clock <name> with N segments\n"
+    "- open scene <title>; record fact <text> [gm only]; set phase <lobby|play>\n"
+    "- open thread <title>; resolve thread <title>[: how it ended]\n"
+    "- describe, or look"
+)
+NARRATIVE_PLAYER_HELP = (
+    "I understand:\n"
+    '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
+    "- roll <dice> [for <label>]\n"
     "- describe, or look"
 )
 
@@ -50,13 +64,16 @@ def dnd_table_in_combat(gm, player):
 def test_help_and_unknown_intents_list_the_grammar(live_domains, gm, player):
     table = make_table("dnd5e", gm, player)
     before = table.revision()
-    assert help_text("dnd5e") == DND_HELP
-    assert table.run(player, "help").texts == [(DND_HELP, "requester")]
+    assert help_text("dnd5e", gm=True) == DND_HELP
+    assert table.run(gm, "help").texts == [(DND_HELP, "requester")]
+    # A player reads what they can do, not the GM's commands.
+    assert table.run(player, "help").texts == [(DND_PLAYER_HELP, "requester")]
     unknown = table.run(player, "dance a jig")
-    assert unknown.texts == [("I did not understand that. " + DND_HELP, "requester")]
+    assert unknown.texts == [("I did not understand that. " + DND_PLAYER_HELP, "requester")]
     assert unknown.tools == [] and unknown.output.tool_calls == 0
     narrative = make_table("narrative", gm, player)
-    assert narrative.run(player, "?").texts == [(NARRATIVE_HELP, "requester")]
+    assert narrative.run(player, "?").texts == [(NARRATIVE_PLAYER_HELP, "requester")]
+    assert narrative.run(gm, "help").texts == [(NARRATIVE_HELP, "requester")]
     assert table.revision() == before
 
 

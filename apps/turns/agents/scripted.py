@@ -1455,36 +1455,50 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
 HELP = re.compile(r"(?:help|\?|commands|what can i do\??)", re.IGNORECASE)
 
 
-def help_text(system_id: str) -> str:
-    """The help reply: what the scripted agent understands for this system."""
+def help_text(system_id: str, *, gm: bool) -> str:
+    """The help reply: what the scripted agent understands for this system, from this seat (a
+    player is not shown the GM's commands)."""
+    # (what a player reads, what the GM reads); a player's None: a line for the GM alone.
+    lines: list[tuple[str | None, str]]
     if system_id == "dnd5e":
         lines = [
-            _("attack <target> [with <weapon>]"),
-            _("check <ability or skill> [dc N]; save <ability> [dc N]"),
-            _("roll <dice> [for <label>], e.g. roll 2d6+3"),
-            _("move to X,Y; end turn (in combat)"),
-            _(
-                "death save (at 0 HP; the GM: death save for <name>); stand up; heal <target> "
-                "(a potion; the GM: heal <target> N)"
+            (
+                _("attack <target> [with <weapon>]"),
+                _("attack <target> [with <weapon>]; <name> attacks <target>"),
             ),
-            _(
-                "GM: start combat [with goblin, 2 orcs, a new orc]; end combat; "
-                "set phase <lobby|play>"
+            _both(_("check <ability or skill> [dc N]; save <ability> [dc N]")),
+            _both(_("roll <dice> [for <label>], e.g. roll 2d6+3")),
+            _both(_("move to X,Y; end turn (in combat)")),
+            (
+                _("death save (at 0 HP); stand up; heal <target> (a potion)"),
+                _("death save for <name>; heal <target> N (a potion without N)"),
             ),
-            _("describe, or look at <target>"),
+            (
+                None,
+                _(
+                    "start combat [with goblin, 2 orcs, a new orc]; end combat; "
+                    "set phase <lobby|play>"
+                ),
+            ),
+            _both(_("describe, or look at <target>")),
         ]
     elif system_id == "narrative":
         lines = [
-            _('ask the oracle "<question>" [likely|unlikely|even|very likely|...]'),
-            _("roll <dice> [for <label>]"),
-            _("GM: advance clock <name> [by N]; create clock <name> with N segments"),
-            _("GM: open scene <title>; record fact <text> [gm only]; set phase <lobby|play>"),
-            _("GM: open thread <title>; resolve thread <title>[: how it ended]"),
-            _("describe, or look"),
+            _both(_('ask the oracle "<question>" [likely|unlikely|even|very likely|...]')),
+            _both(_("roll <dice> [for <label>]")),
+            (None, _("advance clock <name> [by N]; create clock <name> with N segments")),
+            (None, _("open scene <title>; record fact <text> [gm only]; set phase <lobby|play>")),
+            (None, _("open thread <title>; resolve thread <title>[: how it ended]")),
+            _both(_("describe, or look")),
         ]
     else:
-        lines = [_("help")]
-    return _("I understand:") + "\n" + "\n".join(f"- {line}" for line in lines)
+        lines = [_both(_("help"))]
+    shown = [gm_line if gm else player_line for player_line, gm_line in lines]
+    return _("I understand:") + "\n" + "\n".join(f"- {line}" for line in shown if line)
+
+
+def _both(line: str) -> tuple[str, str]:
+    return line, line
 
 
 # Said the way a table talks, rewritten to the grammar's words (tried after the text as written).
@@ -1603,7 +1617,7 @@ class ScriptedAgent:
         if intent is None:
             asked = HELP.fullmatch(text) or HELP.fullmatch(_normalize(text))  # "help!" too
             prefix = "" if asked else _("I did not understand that.") + " "
-            session.say(prefix + help_text(turn.system_id), audience="requester")
+            session.say(prefix + help_text(turn.system_id, gm=turn.is_gm), audience="requester")
             return session.output(declined=True)
         session.match = match
         try:
