@@ -46,3 +46,19 @@ def test_a_gm_of_another_campaign_cannot_cancel_a_turn(
     assert (job.status, job.cancel_requested, job.finished_at) == ("queued", False, None)
     assert (Message.objects.count(), OutboxEvent.objects.count()) == (messages, events)
     assert Reservation.objects.get(pk=job.reservation_id).status == "active"
+
+
+@pytest.mark.parametrize("status", ["removed", "left"])
+def test_a_former_gm_cannot_cancel_a_turn(dnd_room, make_user, status):
+    room = dnd_room
+    former = make_user("former-gm@example.test", display_name="Fay Former")
+    membership = CampaignMembership.objects.create(
+        campaign=room.campaign, user=former, role="gm", status=status
+    )
+    job, _created = turn_action_submit(
+        membership=room.membership(room.player), text="roll 1d20", idempotency_key="former"
+    )
+    with pytest.raises(NotFound) as raised:
+        turn_cancel(job=job, membership=membership)
+    assert (raised.value.code, raised.value.message) == ("not_found", "No such turn.")
+    assert RoomTurnJob.objects.get(pk=job.pk).cancel_requested is False

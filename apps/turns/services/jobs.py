@@ -708,11 +708,15 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
     before its next tool call; what the domain did is published and charged). A queued or
     waiting job with a write left unanswered (it may have committed) is handed to a worker at
     once, which asks the domain whether it did without letting it run, and publishes and
-    charges it if so. Raises NotFound (a membership of another campaign), PermissionDenied;
+    charges it if so. Raises NotFound (a membership of another campaign, or one that ended),
+    PermissionDenied;
     cancelling a finished job returns it unchanged."""
-    if str(job.campaign_id) != str(membership.campaign_id):
-        # Its role is another room's, and the cancel note would go there: hidden, as the API
-        # hides a turn its caller may not see.
+    if (
+        str(job.campaign_id) != str(membership.campaign_id)
+        or membership.status != CampaignMembership.Status.ACTIVE
+    ):
+        # Its role is another room's (and the cancel note would go there), or was given up:
+        # hidden, as the API hides a turn its caller may not see.
         raise NotFound(_("No such turn."))
     if job.requester_id != membership.user_id and membership.role not in MANAGER_ROLES:
         raise PermissionDenied(
