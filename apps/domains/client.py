@@ -16,7 +16,6 @@ import atexit
 import concurrent.futures
 import logging
 import os
-import re
 import threading
 import time
 import uuid
@@ -42,7 +41,14 @@ from apps.domains.errors import (
     DomainUnavailable,
 )
 from apps.domains.keys import SigningKey, active_key
-from apps.domains.registry import DomainPlugin, HttpTarget, StdioTarget, Target, get_plugin
+from apps.domains.registry import (
+    DomainPlugin,
+    HttpTarget,
+    StdioTarget,
+    Target,
+    get_plugin,
+    redact_passwords,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -224,21 +230,12 @@ def _to_result(
 
 # The userinfo password of a URL (`scheme://user:password@host`); greedy up to the authority's
 # last "@", so a password holding "@" or ":" is covered whole.
-_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]*):[^\s/]*@")
-
-
-def _redact(text: str) -> str:
-    """`text` with every URL password replaced by ***, for logs: a stdio server's command line
-    may carry a database URL with its credentials."""
-    return _URL_PASSWORD.sub(r"\1:***@", text)
-
-
 def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnavailable:
     reason = cause if isinstance(cause, str) else _describe(cause)
     # Where the server runs and why it failed are for operators; the error reaches players.
     logger.warning(
         "The %s rules server at %s is unavailable: %s",
-        plugin.system_id, _redact(plugin.target.describe()), _redact(reason),
+        plugin.system_id, plugin.target.describe(), redact_passwords(reason),
     )  # fmt: skip
     return DomainUnavailable(
         _("The %(system)s rules server is unavailable.") % {"system": plugin.system_id},
@@ -253,7 +250,7 @@ def _protocol_error(
     # operators; players see the message and the details (the API envelope, a job's error).
     logger.warning(
         "The %s rules server at %s answered %s outside the contract: %s",
-        plugin.system_id, _redact(plugin.target.describe()), tool, _redact(reason)[:500],
+        plugin.system_id, plugin.target.describe(), tool, redact_passwords(reason)[:500],
     )  # fmt: skip
     return DomainProtocolError(
         _("The %(system)s rules server gave an answer to %(tool)s that this site cannot use.")
@@ -266,7 +263,7 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, BaseExceptionGroup):
         return "; ".join(_describe(inner) for inner in exc.exceptions)
     # Redacted before it is cut short, so no password is left half-masked at the cut.
-    return _redact(f"{type(exc).__name__}: {exc}")[:300]
+    return redact_passwords(f"{type(exc).__name__}: {exc}")[:300]
 
 
 class _Connection:

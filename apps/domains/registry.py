@@ -10,6 +10,7 @@ settings entry.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -30,6 +31,13 @@ ANY = "*"
 GM_ROLES = frozenset({"owner", "gm"})
 ROLES = ("owner", "gm", "player", "observer")
 FACADE_TASKS = ("chat", "action", "narration")
+_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]*):[^\s/]*@")
+
+
+def redact_passwords(text: str) -> str:
+    """`text` with every URL password replaced by ***, for logs and reprs: a stdio server's
+    command line may carry a database URL with its credentials."""
+    return _URL_PASSWORD.sub(r"\1:***@", text)
 
 
 @dataclass(frozen=True)
@@ -37,7 +45,8 @@ class HttpTarget:
     url: str
 
     def describe(self) -> str:
-        return self.url
+        """Where it is, for people (logs, reprs): passwords hidden."""
+        return redact_passwords(self.url)
 
 
 @dataclass(frozen=True)
@@ -47,7 +56,8 @@ class StdioTarget:
     cwd: str | None = None
 
     def describe(self) -> str:
-        return " ".join(self.command)
+        """What it runs, for people (logs, reprs): passwords hidden."""
+        return redact_passwords(" ".join(self.command))
 
 
 Target = HttpTarget | StdioTarget

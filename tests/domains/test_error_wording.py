@@ -140,3 +140,17 @@ def test_the_outage_log_hides_a_password_in_a_server_url(user, caplog):
         f"The dnd5e rules server at http://web:***@127.0.0.1:{port}/mcp is unavailable: "
     )
     assert "pa55word" not in line
+
+
+def test_a_plugin_shown_in_a_log_or_traceback_hides_its_passwords():
+    from apps.domains.registry import HttpTarget, StdioTarget
+
+    stdio = StdioTarget(command=("python", "-m", "domain_servers.dnd5e", "--db",
+                                 "postgresql://dnd:s3cret@db.internal/dnd5e"))  # fmt: skip
+    http = HttpTarget(url="http://web:pa55word@127.0.0.1:9/mcp")
+    assert (
+        stdio.describe()
+        == "python -m domain_servers.dnd5e --db postgresql://dnd:***@db.internal/dnd5e"
+    )
+    assert http.describe() == "http://web:***@127.0.0.1:9/mcp"
+    assert stdio.command[-1] == "postgresql://dnd:s3cret@db.internal/dnd5e"  # still used as is
