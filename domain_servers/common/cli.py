@@ -8,7 +8,13 @@ import os
 import sys
 from collections.abc import Callable
 
-from domain_servers.common.delegation import DEFAULT_ISSUER, JWKS_ENV, DelegationVerifier, load_jwks
+from domain_servers.common.delegation import (
+    DEFAULT_ISSUER,
+    JWKS_CHECK_INTERVAL,
+    JWKS_ENV,
+    DelegationVerifier,
+    JwksSource,
+)
 from domain_servers.common.server import DomainServer
 from domain_servers.common.storage import Storage, default_db_url
 
@@ -23,10 +29,29 @@ def parse_args(system_id: str, argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8770)
     parser.add_argument("--db", default=None, help="SQLAlchemy URL; default a local SQLite file")
-    parser.add_argument("--jwks", default=None, help=f"JWKS file (or ${JWKS_ENV})")
+    parser.add_argument(
+        "--jwks",
+        default=None,
+        help=f"JWKS file (or ${JWKS_ENV}); re-read when a token names an unknown kid, and when "
+        "it has changed, looked at every --jwks-check-interval seconds",
+    )
+    parser.add_argument(
+        "--jwks-check-interval",
+        type=_seconds,
+        default=JWKS_CHECK_INTERVAL,
+        help="seconds between looks at the JWKS file: how soon a removed key stops verifying "
+        f"(default {JWKS_CHECK_INTERVAL:g})",
+    )
     parser.add_argument("--audience", default=f"sagasmith-{system_id}")
     parser.add_argument("--issuer", default=DEFAULT_ISSUER)
     return parser.parse_args(argv)
+
+
+def _seconds(value: str) -> float:
+    seconds = float(value)
+    if not 0 <= seconds <= 86400:
+        raise argparse.ArgumentTypeError("must be between 0 and 86400 seconds")
+    return seconds
 
 
 def main(system_id: str, factory: Factory, argv: list[str] | None = None) -> int:
@@ -34,7 +59,8 @@ def main(system_id: str, factory: Factory, argv: list[str] | None = None) -> int
     # stdout belongs to the protocol on stdio, so every log line goes to stderr.
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     jwks_path = args.jwks or os.environ.get(JWKS_ENV) or None
-    keys = load_jwks(jwks_path)
+    source = JwksSource(jwks_path, interval=args.jwks_check_interval)
+    keys = source.load()
     if args.transport == "http" and args.host not in LOOPBACK and not keys:
         print(
             f"refusing to bind {args.host}: a non-loopback HTTP server needs delegation keys "
@@ -43,9 +69,12 @@ def main(system_id: str, factory: Factory, argv: list[str] | None = None) -> int
         )
         return 2
     if not keys:
-        print("warning: no delegation keys; every tool call will be refused", file=sys.stderr)
+        until = " until the JWKS file lists one" if jwks_path else ""
+        print(
+            f"warning: no delegation keys; every tool call will be refused{until}", file=sys.stderr
+        )
     storage = Storage(args.db or default_db_url(system_id))
-    verifier = DelegationVerifier(keys, audience=args.audience, issuer=args.issuer)
+    verifier = DelegationVerifier(source, audience=args.audience, issuer=args.issuer)
     domain = factory(storage, verifier)
     mcp = domain.build_mcp()
     if args.transport == "stdio":

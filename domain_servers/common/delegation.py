@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
+import math
 import os
 import re
+import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +26,11 @@ DEFAULT_ISSUER = "sagasmith-web"
 CLOCK_SKEW = 30
 MAX_LIFETIME = 300
 JWKS_ENV = "SAGASMITH_DELEGATION_JWKS"
+# Seconds between looks at the JWKS file (see JwksSource): how soon a removed key stops verifying.
+JWKS_CHECK_INTERVAL = 5.0
 _PRINCIPAL = re.compile(r"^[a-z]+:[A-Za-z0-9._:@-]{1,120}$")
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,13 @@ def load_jwks(path: str | os.PathLike[str] | None) -> dict[str, Any]:
     """Public keys by `kid`; an empty map when no file is configured."""
     if path is None:
         return {}
-    document = json.loads(Path(path).read_text())
+    return _parse_jwks(Path(path).read_bytes())
+
+
+def _parse_jwks(data: bytes) -> dict[str, Any]:
+    document = json.loads(data)
+    if not isinstance(document, dict):
+        raise ValueError("a JWKS document is a JSON object")
     keys: dict[str, Any] = {}
     for entry in document.get("keys", []):
         if entry.get("kty") != "OKP" or entry.get("crv") != "Ed25519" or "kid" not in entry:
@@ -59,20 +73,145 @@ def load_jwks(path: str | os.PathLike[str] | None) -> dict[str, Any]:
     return keys
 
 
+class JwksSource:
+    """The public keys of the JWKS file a server was started with, kept current while it runs.
+
+    Keys change under a running server in two ways, and each is picked up by its own trigger:
+
+    - Rotation adds a key. `delegation_keys rotate` publishes the new JWKS (a whole new file put
+      in place by rename) before Django signs with the new key, so a token naming a `kid` this
+      source does not know may name a key published since the last read. Before such a token is
+      refused, the source stats the file and re-reads it if it changed (a rename gives a new
+      inode, a rewrite in place a new mtime, ctime or size), then the lookup is tried once more.
+      A stat is cheaper than the token decoding that precedes it, and the file changes only when
+      an operator writes it, so a flood of made-up kids costs one stat each and no read. A re-read
+      whatever the stat says (for a rewrite the stat cannot see: same size within one timestamp
+      tick on a coarse filesystem) is done only when the last read is `interval` old.
+    - Removal drops a key, and a removed key is still a known one, so its tokens would never
+      trigger that look. So `current()` also looks once the last look is `interval` old: a
+      removal is honoured within `interval`, for one stat per interval, and a file read only
+      when it has changed.
+
+    A re-read that fails (the file missing, or not a JWKS, e.g. half-written by a tool that does
+    not write by rename) keeps the last good keys and logs a warning; the file is read again once
+    it changes, or by the once-per-interval re-read. At start (`load`) a bad file is an error.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None,
+        *,
+        interval: float = JWKS_CHECK_INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+        keys: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.path = None if path is None else Path(path)
+        self.interval = interval
+        self._clock = clock
+        self._keys: dict[str, Any] = dict(keys or {})
+        self._stamp: tuple[int, ...] | None = None
+        self._looked_at = clock()
+        self._read_at = -math.inf
+        self._lock = threading.Lock()
+        # Observed by tests: how often the file was stat'ed and read since start.
+        self.looks = 0
+        self.reads = 0
+
+    @classmethod
+    def fixed(cls, keys: Mapping[str, Any]) -> JwksSource:
+        """Keys given in code, never reloaded."""
+        return cls(None, keys=keys)
+
+    def load(self) -> dict[str, Any]:
+        """The first read; raises when the file is missing or not a JWKS."""
+        if self.path is not None:
+            with self._lock:
+                self._keys, self._stamp = self._read()
+                self._looked_at = self._read_at = self._clock()
+        return self._keys
+
+    def current(self) -> dict[str, Any]:
+        """The keys, after a look at the file when the last one is `interval` old."""
+        if self.path is not None and self._clock() - self._looked_at >= self.interval:
+            with self._lock:
+                if self._clock() - self._looked_at >= self.interval:
+                    self._look(force=False)
+        return self._keys
+
+    def key_for_unknown(self, kid: str) -> Any | None:
+        """The key for a `kid` missing from `current()`, after a look at the file (once per call);
+        None when it is still unknown."""
+        if self.path is None:
+            return None
+        with self._lock:
+            if kid not in self._keys:  # another call may have reloaded while this one waited
+                self._look(force=True)
+            return self._keys.get(kid)
+
+    def _look(self, *, force: bool) -> None:
+        """Stat the file and re-read it if it changed, or, when `force` and the last read is
+        `interval` old, even if it did not. Callers hold the lock."""
+        assert self.path is not None
+        now = self._clock()
+        self._looked_at = now
+        self.looks += 1
+        try:
+            stamp: tuple[int, ...] | None = _stamp(os.stat(self.path))
+        except OSError:
+            stamp = None
+        if stamp == self._stamp and (not force or now - self._read_at < self.interval):
+            return
+        self._read_at = now
+        try:
+            self._keys, self._stamp = self._read()
+        except (OSError, ValueError, TypeError, AttributeError, jwt.PyJWTError) as exc:
+            # Recorded, so an unchanged bad file is not read again on every unknown kid.
+            self._stamp = stamp
+            logger.warning(
+                "delegation keys not reloaded from %s, keeping the last: %s", self.path, exc
+            )
+            return
+        logger.info("delegation keys reloaded from %s: %s", self.path, ", ".join(self._keys))
+
+    def _read(self) -> tuple[dict[str, Any], tuple[int, ...]]:
+        assert self.path is not None
+        self.reads += 1
+        with open(self.path, "rb") as handle:
+            # The stamp of the very file read (fstat before reading): a newer file put in place
+            # after this has another stamp, so the next look cannot mistake it for this one.
+            stamp = _stamp(os.fstat(handle.fileno()))
+            data = handle.read()
+        return _parse_jwks(data), stamp
+
+
+def _stamp(stat: os.stat_result) -> tuple[int, ...]:
+    return (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+
+
 class DelegationVerifier:
     """Checks a token up to (but not including) `jti` use, `scope` and `campaign`."""
 
-    def __init__(self, keys: dict[str, Any], audience: str, issuer: str = DEFAULT_ISSUER) -> None:
-        self.keys = keys
+    def __init__(
+        self,
+        keys: Mapping[str, Any] | JwksSource,
+        audience: str,
+        issuer: str = DEFAULT_ISSUER,
+    ) -> None:
+        self.source = keys if isinstance(keys, JwksSource) else JwksSource.fixed(keys)
         self.audience = audience
         self.issuer = issuer
+
+    @property
+    def keys(self) -> dict[str, Any]:
+        return self.source.current()
 
     @property
     def has_keys(self) -> bool:
         return bool(self.keys)
 
     def verify(self, token: Any, now: float | None = None) -> Delegation:
-        if not self.keys:
+        keys = self.source.current()
+        if not keys:
             raise denied("this server has no delegation keys configured and refuses every call")
         if not isinstance(token, str) or not token:
             raise denied(f"delegation token missing from _meta[{META_KEY!r}]")
@@ -96,7 +235,10 @@ class DelegationVerifier:
         if not isinstance(kid, str):
             # A list or object would not even be a valid map key: refuse before the lookup.
             raise denied("delegation token kid must be a string")
-        key = self.keys.get(kid)
+        key = keys.get(kid)
+        if key is None:
+            # Perhaps published since the last read (a rotation): look at the file once more.
+            key = self.source.key_for_unknown(kid)
         if key is None:
             raise denied("delegation token kid is unknown")
         try:

@@ -22,7 +22,9 @@ class Command(BaseCommand):
     help = (
         "Delegation signing keys. `rotate` adds a key that signs from now on (`--staged`: "
         "published only, activate later); the old kid stays in the JWKS until `remove`. "
-        "Domain servers read their JWKS file at start, so restart them after a change."
+        "The JWKS file is replaced by rename; a domain server reading it (run_local passes it) "
+        "re-reads it on the first token with a kid it does not know, and stops trusting a "
+        "removed kid within its --jwks-check-interval (5 s), with no restart."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
