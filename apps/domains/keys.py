@@ -162,11 +162,19 @@ def _locked(directory: Path) -> Iterator[None]:
 
 
 def _write_atomic(path: Path, data: bytes, mode: int) -> None:
+    """Replace `path` by rename, so a reader (a running domain server re-reading its JWKS) sees
+    the old file or the new one, never a half-written one."""
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(temporary, path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())  # the content is on disk before the name points at it
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _read_kids(directory: Path) -> list[str]:
@@ -188,11 +196,16 @@ def _load_files(directory: Path, kids: list[str]) -> Keyring:
 
 
 def _save_files(directory: Path, kids: list[str]) -> Keyring:
-    """Write the keyring order and the JWKS; callers hold the directory lock."""
+    """Write the JWKS, then the keyring order; callers hold the directory lock.
+
+    The JWKS first: Django processes sign with whatever `keyring.json` names first, so a new key
+    is published (a running domain server re-reads the file on a kid it does not know) before
+    any token carries it.
+    """
     ring = _load_files(directory, kids)
+    _write_atomic(directory / JWKS_FILE, json.dumps(ring.jwks(), indent=2).encode(), 0o644)
     body = json.dumps({"kids": kids}, indent=2).encode()
     _write_atomic(directory / KEYRING_FILE, body, 0o600)
-    _write_atomic(directory / JWKS_FILE, json.dumps(ring.jwks(), indent=2).encode(), 0o644)
     return ring
 
 
