@@ -90,6 +90,7 @@ _PLAYER_PLAY = (
     "dice_roll",
     "heal",
     "saving_throw",
+    "temp_hp_grant",
 )
 _PLAYER_COMBAT = (
     *_COMBAT_READS,
@@ -101,6 +102,7 @@ _PLAYER_COMBAT = (
     "dice_roll",
     "heal",
     "saving_throw",
+    "temp_hp_grant",
 )
 _GM_START_COMBAT = ("combat_start", "monster_spawn", "phase_set")
 _GM_EFFECTS = ("condition_add", "condition_remove", "damage_apply")  # heal is for everyone
@@ -121,7 +123,9 @@ TOOL_FACADES = {
     ("combat", ANY, "chat"): _COMBAT_READS,
     ("combat", "observer", "action"): _COMBAT_READS,
     ("combat", "player", "action"): (*_PLAYER_COMBAT, *_STAND_UP),
-    ("combat", "gm", "action"): (*_PLAYER_COMBAT, "combat_end", "monster_spawn", *_GM_EFFECTS),
+    # At the tool cap: no monster_spawn here, since a monster spawned mid-fight cannot join it
+    # (combat_start is for play, and nothing adds a combatant); the narration row still spawns.
+    ("combat", "gm", "action"): (*_PLAYER_COMBAT, "combat_end", *_GM_EFFECTS),
     ("combat", "gm", "narration"): (
         *_COMBAT_READS,
         "combat_end",
