@@ -667,6 +667,9 @@ def _kill(char: dict[str, Any]) -> None:
     _add(char, "dead")
     char["death_saves"] = {"successes": 0, "failures": 0}
     char["hp"]["current"] = 0
+    # Temporary hit points guard hit points the dead no longer have (granted at 0 HP, they
+    # outlast failed death saves).
+    char["hp"]["temp"] = 0
 
 
 add_condition = _add
