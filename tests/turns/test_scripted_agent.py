@@ -24,6 +24,7 @@ DND_HELP = (
     "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
     "- move to X,Y; end turn (in combat)\n"
     "- death save for <name>; heal <target> N (a potion without N)\n"
+    "- grant <target> N temp hp (temporary hit points; they do not stack)\n"
     "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
     "- describe, or look at <target>"
 )
@@ -34,6 +35,7 @@ DND_PLAYER_HELP = (
     "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
     "- move to X,Y; end turn (in combat)\n"
     "- death save (at 0 HP); stand up; heal <target> (a potion)\n"
+    "- give me N temp hp (temporary hit points; they do not stack)\n"
     "- describe, or look at <target>"
 )
 NARRATIVE_HELP = (

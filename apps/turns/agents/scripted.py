@@ -30,6 +30,11 @@ dnd5e
     heal <target> [[for] N]              a player's character gives a potion of healing
                                          (2d4+2, its action in combat; N is ignored); the
                                          GM restores N hit points (a potion without N)
+    give me N temp hp                    temporary hit points for your character (also
+                                         "grant <target> N temp hp", "<target> gains N temp
+                                         hp"): they do not stack, the higher is kept; a
+                                         player grants only their own characters, the GM
+                                         anyone (a monster's numbers are said to the GM only)
     stand up | get up | I stand          leave prone (in combat: half your speed)
     end turn                             end the current combat turn
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
@@ -858,6 +863,113 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         s.say(note, audience="requester")
 
 
+# The requester's own character, as a grant names it ("give me 5 temp hp", "I gain 5 temp hp").
+SELF_WORDS = frozenset({"i", "me", "myself", "self"})
+
+
+def dnd_temp_hp(s: Session, m: re.Match[str]) -> None:
+    """Temporary hit points for the requester's own character, or (the GM) anyone's. They do not
+    stack: the domain keeps the higher amount, and the narration says which one stayed."""
+    what = _("grant temporary hit points")
+    s.require("temp_hp_grant", what=what)
+    amount = _integer(m["amount"])
+    low, high = s.bounds("temp_hp_grant", "amount", (1, 999))
+    if not low <= amount <= high:
+        raise Refusal(
+            _("Grant %(low)s to %(high)s temporary hit points.") % {"low": low, "high": high}
+        )
+    named = m.groupdict().get("target")
+    mine = named is None or _clean_name(_normalize(named)).lower() in SELF_WORDS
+    if mine and s.turn.is_gm and not s.turn.character_id:
+        # Not acting_character: in combat that is the monster up, not the GM.
+        raise Refusal(
+            _("As the GM you have no character: name who gains them (“grant Ilsa 5 temp hp”).")
+        )
+    roster = dnd_roster(s)
+    if mine:
+        own = acting_character(s, what=_("gain temporary hit points"))
+        # In combat the roster is the fight: a character outside it is read on its own.
+        target = next((e for e in roster if e.id == own), None) or _entity(
+            s.call("character_get", character_id=own)["character"]
+        )
+    else:
+        target = resolve(s, roster, named)
+    name = _name_of(roster, target.id) if target in roster else target.name
+    if target.kind == "monster" and not s.turn.is_gm:
+        raise Refusal(
+            _("Only the GM can grant %(target)s temporary hit points.") % {"target": name}
+        )
+    if target.kind != "monster":
+        # A character's hit points show in everyone's panels; a monster's are the GM's alone,
+        # so a GM-only action may keep those secret.
+        s.require("temp_hp_grant", what=what, seen_by_all=True)
+    outcome = s.try_call("temp_hp_grant", target_id=target.id, amount=amount)
+    if not outcome.ok:
+        if outcome.error_code == "authorization_denied" and not s.turn.is_gm:
+            raise Refusal(
+                _("Only %(target)s's player or the GM can grant %(target)s temporary hit points.")
+                % {"target": name}
+            )
+        raise Refusal(_refusal(outcome.error_message or ""))
+    result = outcome.structured
+    granted = _("%(target)s is granted temporary hit points.") % {"target": name}
+    if "temp_hp_after" not in result:  # answered at the public view: no numbers to say
+        s.say(granted)
+        return
+    text = _temp_hp_text(name, amount, result)
+    if target.kind == "monster" and s.turn.trigger_audience != "gm":
+        # A monster's hit points are the GM's alone, even when the GM grants them in public.
+        s.say(granted)
+        s.say(text, audience="gm")
+        return
+    s.say(text)
+
+
+def _temp_hp_text(name: str, amount: int, result: Mapping[str, Any]) -> str:
+    """A grant's result: "Ilsa gains 5 temporary hit points.", or which amount stayed."""
+    before, after = result["temp_hp_before"], result["temp_hp_after"]
+    values = {"target": name, "amount": amount, "before": before, "after": after}
+    if not result["replaced"] and before == amount:
+        return (
+            ngettext(
+                "%(target)s already has %(after)s temporary hit point (they do not stack).",
+                "%(target)s already has %(after)s temporary hit points (they do not stack).",
+                after,
+            )
+            % values
+        )
+    if not result["replaced"]:
+        return (
+            ngettext(
+                "%(target)s keeps %(after)s temporary hit point (more than %(amount)s: "
+                "they do not stack).",
+                "%(target)s keeps %(after)s temporary hit points (more than %(amount)s: "
+                "they do not stack).",
+                after,
+            )
+            % values
+        )
+    if before:
+        return (
+            ngettext(
+                "%(target)s gains %(after)s temporary hit point (in place of %(before)s: they do "
+                "not stack).",
+                "%(target)s gains %(after)s temporary hit points (in place of %(before)s: they do "
+                "not stack).",
+                after,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(target)s gains %(after)s temporary hit point.",
+            "%(target)s gains %(after)s temporary hit points.",
+            after,
+        )
+        % values
+    )
+
+
 def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
     what = _("stand up")
     if s.turn.is_gm and not s.offered("stand_up") and s.offered("condition_remove"):
@@ -1383,6 +1495,7 @@ ROLL = _intent(r"roll\s+(?P<expr>[0-9dDkKhHlL+\- ]+?)(?:\s+for\s+(?P<label>.+))?
 SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_phase)
 # Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill.
 DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\S*))?"
+TEMP_HP = r"temp(?:orary)?\s+(?:hp|hit\s+points?)"
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
@@ -1401,6 +1514,19 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"heal\s+(?P<target>.+?)"
             r"(?:\s+(?:for\s+|by\s+)?(?P<amount>\d+)(?:\s*(?:hp|hit points))?)?",
             dnd_heal,
+        ),
+        # "grant Ilsa 5 temp hp", "grant 5 temp hp to Ilsa", "give me 5 temporary hit points",
+        # "Ilsa gains 5 temp hp", "I gain 5 temp hp" (after the rewrite: "gain 5 temp hp").
+        _intent(
+            r"(?:grant|give)\s+(?P<target>.+?)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP, dnd_temp_hp
+        ),
+        _intent(
+            r"(?:grant|give)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP + r"\s+to\s+(?P<target>.+)",
+            dnd_temp_hp,
+        ),
+        _intent(r"(?:gain|get)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP, dnd_temp_hp),
+        _intent(
+            r"(?P<target>.+?)\s+(?:gains?|gets?)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP, dnd_temp_hp
         ),
         _intent(r"(?:i\s+)?(?:stand(?:\s+up)?|get\s+up)", dnd_stand_up),
         _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
@@ -1472,6 +1598,10 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 _("death save (at 0 HP); stand up; heal <target> (a potion)"),
                 _("death save for <name>; heal <target> N (a potion without N)"),
+            ),
+            (
+                _("give me N temp hp (temporary hit points; they do not stack)"),
+                _("grant <target> N temp hp (temporary hit points; they do not stack)"),
             ),
             (
                 None,
