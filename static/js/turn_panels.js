@@ -135,12 +135,30 @@ function statusLabel(word) {
   return t[`status_${word}`] || word || "";
 }
 
-function fillBar(bar, current, max, label) {
+// Temporary hit points, where the view shows them (only beside the hit points themselves, so
+// never a monster's to a player); 0 when there are none.
+function tempHp(hp) {
+  return hp && typeof hp.temp === "number" && hp.temp > 0 ? hp.temp : 0;
+}
+
+// "12/12" and, while there are temporary hit points, "+5 temp" beside it (damage spends those
+// first): the nodes of the hit-point text, the card's and the initiative list's alike.
+function hpTextNodes(hp) {
+  const temp = tempHp(hp);
+  const text = `${hp.current}/${hp.max}`;
+  if (!temp) return [text];
+  return [text, el("span", { class: "turn-hp__temp", title: format(t.hp_temp_long, { temp }) },
+    ` ${format(t.hp_temp, { temp })}`)];
+}
+
+function fillBar(bar, current, max, label, temp = 0) {
   const pct = Math.max(0, Math.min(100, (current / Math.max(1, max)) * 100));
   bar.setAttribute("aria-valuemin", "0");
   bar.setAttribute("aria-valuemax", String(max));
   bar.setAttribute("aria-valuenow", String(Math.max(0, current)));
-  bar.setAttribute("aria-valuetext", `${current}/${max}`);
+  // The bar measures hit points; a screen reader also hears the temporary ones on top.
+  const extra = temp ? `, ${format(t.hp_temp_long, { temp })}` : "";
+  bar.setAttribute("aria-valuetext", `${current}/${max}${extra}`);
   if (label) bar.setAttribute("aria-label", label);
   bar.dataset.level = hpLevel(current, max);
   bar.firstElementChild.style.width = `${pct}%`;
@@ -180,8 +198,8 @@ function hpCell(character) {
   if (character.hp && typeof character.hp.current === "number") {
     const { current, max } = character.hp;
     const bar = el("span", { class: "turn-bar", role: "meter" }, el("span", { class: "turn-bar__fill" }));
-    fillBar(bar, current, max, `${t.hp}: ${character.name || character.id}`);
-    wrap.append(bar, el("span", { class: "turn-hp__text", "data-hp": "" }, `${current}/${max}`));
+    fillBar(bar, current, max, `${t.hp}: ${character.name || character.id}`, tempHp(character.hp));
+    wrap.append(bar, el("span", { class: "turn-hp__text", "data-hp": "" }, ...hpTextNodes(character.hp)));
   } else if (character.status) {
     // Players get a status word for monsters, never the numbers.
     const word = statusWord(character);
@@ -449,9 +467,11 @@ function renderCharacter(character, audience) {
     const hpText = sheet.querySelector('[data-field="hp-text"]');
     if (character.hp && typeof character.hp.current === "number") {
       const { current, max } = character.hp;
-      fillBar(bar, current, max);
-      const temp = character.hp.temp ? ` (+${character.hp.temp})` : "";
-      setText(hpText, `${current}/${max}${temp}`);
+      fillBar(bar, current, max, null, tempHp(character.hp));
+      const nodes = hpTextNodes(character.hp);
+      const text = nodes.map((node) => (typeof node === "string" ? node : node.textContent)).join("");
+      // Only when it changes, so assistive tech is not re-notified (as setText).
+      if (hpText.textContent !== text) hpText.replaceChildren(...nodes);
       bar.parentElement.hidden = false;
     } else {
       bar.parentElement.hidden = true;
