@@ -84,7 +84,8 @@ def room_page(request, campaign_id):
                 "private": _("private"),
                 "you": _("you"),
                 "actedAs": _("as %(name)s"),  # the character an action is made as
-                "system": _("Room"),
+                "system": _("Room"),  # the room's own notices (a turn ended unanswered)
+                "gameMaster": _("Game master"),  # who a turn's narration is from
                 "nobody": _("Nobody else is here."),
                 "noOthers": _("No other members to address yet."),
                 "mode_action": _("action"),

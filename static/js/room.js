@@ -61,6 +61,8 @@ function badge(text, cls) {
   return b;
 }
 
+const NARRATION_EVENT = "turn.narration";
+
 function buildItem(entry, isPending) {
   const li = document.createElement("li");
   li.className = "entry entry--" + (entry.kind === "event" ? "event" : entry.mode);
@@ -68,7 +70,9 @@ function buildItem(entry, isPending) {
   head.className = "entry__head";
   const who = document.createElement("strong");
   who.className = "entry__sender";
-  if (entry.kind === "event" || !entry.sender) who.textContent = t.system;
+  // The turn's narration is the game master's words; other events are the room's notices.
+  if (entry.kind === "event" && entry.event_type === NARRATION_EVENT) who.textContent = t.gameMaster;
+  else if (entry.kind === "event" || !entry.sender) who.textContent = t.system;
   else who.textContent = entry.sender.id === config.userId ? entry.sender.name + " (" + t.you + ")" : entry.sender.name;
   head.appendChild(who);
   if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(t["mode_" + entry.mode] || entry.mode, "badge--mode"));
