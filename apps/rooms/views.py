@@ -94,6 +94,9 @@ def room_page(request, campaign_id):
                 "loadingEarlier": _("Loading…"),
                 "earlierFailed": _("Could not load earlier messages. Try again."),
                 "charsLeft": _("%(n)s characters left"),
+                # What the "Here now" number counts (English and Chinese need no other forms).
+                "peopleOne": _("%(n)s person"),
+                "peopleMany": _("%(n)s people"),
                 "suggestions": _("Try:"),
             },
             "room_config": {

@@ -318,11 +318,18 @@ function scheduleRead() {
 
 document.addEventListener("visibilitychange", () => { if (!document.hidden) scheduleRead(); });
 
+// The badge shows the bare number; what it counts is said with it (the badge itself is
+// hidden from screen readers, which would read "Here now 3").
+function showPresenceCount(n) {
+  const count = document.getElementById("presence-count");
+  const name = document.getElementById("presence-count-name");
+  if (count) { count.textContent = String(n); count.hidden = !n; }
+  if (name) name.textContent = n ? (n === 1 ? t.peopleOne : t.peopleMany).replace("%(n)s", String(n)) : "";
+}
+
 function renderPresence(users) {
   presenceEl.replaceChildren();
-  const count = document.getElementById("presence-count");
-  count.textContent = String(users.length);
-  count.hidden = !users.length;
+  showPresenceCount(users.length);
   if (!users.length) {
     const li = document.createElement("li");
     li.className = "muted small";
@@ -405,8 +412,7 @@ function connect() {
     if (ev.code === 4403 || ev.code === 4404) {
       stopped = true; setState("closed", t.revoked); disableComposer(); endAccess();
       presenceEl.replaceChildren(); // who is here is no longer this viewer's to see
-      const count = document.getElementById("presence-count");
-      if (count) count.hidden = true;
+      showPresenceCount(0);
       return;
     }
     if (ev.code === 4412) {

@@ -1,17 +1,30 @@
 """What the room page names, in a real browser against uvicorn: who an entry is from (the game
-master's narration, the room's own notices)."""
+master's narration, the room's own notices) and how many are here."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.browser.conftest import gm_and_ilsa_in_the_room, table_for
-from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
+from tests.browser.test_room_history import VIEWPORT, _open
+from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 SENDERS = "#timeline li[data-sequence] .entry__sender"
+
+
+def _gm_and_ilsa(make_user):
+    """A campaign of Gail GM (gm@example.test) and one player, Ilsa (ilsa@example.test), with no
+    domain server behind it (nothing here plays a turn)."""
+    from apps.campaigns.models import CampaignMembership
+    from tests.rooms.factories import make_campaign
+
+    gm = make_user("gm@example.test", display_name="Gail GM")
+    ilsa = make_user("ilsa@example.test", display_name="Ilsa Player")
+    campaign, _memberships = make_campaign(gm, (ilsa, CampaignMembership.Role.PLAYER))
+    return campaign
 
 
 @pytest.mark.browser
@@ -52,3 +65,37 @@ def test_the_game_masters_narration_is_labelled_game_master_and_room_notices_sta
         expect(gm.locator("#timeline-announcer p").last).to_have_text(
             f"Game master: {narration.body}"
         )
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_here_now_count_is_read_as_a_number_of_people(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign = _gm_and_ilsa(make_user)
+    gm_context = browser.new_context(viewport=VIEWPORT)
+    ilsa_context = browser.new_context(viewport=VIEWPORT)
+    try:
+        gm = _sign_in(gm_context, asgi_server, "gm@example.test")
+        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        section = gm.locator("section[aria-labelledby=presence-title]")
+        badge = gm.locator("#presence-count")
+        expect(badge).to_have_text("1")
+        expect(section.get_by_role("heading", level=2)).to_have_accessible_name("Here now 1 person")
+        ilsa = _sign_in(ilsa_context, asgi_server, "ilsa@example.test")
+        _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        # The badge still shows the bare number; what it counts is said with it.
+        expect(badge).to_have_text("2")
+        expect(badge).to_be_visible()
+        expect(section.get_by_role("heading", level=2)).to_have_accessible_name("Here now 2 people")
+        expect(section).to_match_aria_snapshot(
+            '- heading "Here now 2 people" [level=2]\n'
+            "- list:\n  - listitem: Gail GM (you)\n  - listitem: Ilsa Player"
+        )
+    finally:
+        ilsa_context.close()
+        gm_context.close()
