@@ -717,12 +717,20 @@ if (form) {
   const picker = document.getElementById("recipients");
   const counter = document.getElementById("composer-count");
   const privateOption = form.querySelector("input[name=audience][value=private]");
+  const privateHint = document.getElementById("audience-private-hint");
   form.addEventListener("change", () => {
     // An action goes to everyone or to the GM alone: private words are chat. A chosen Private
     // narrows to GM only, never widens to everyone.
     const action = form.querySelector("input[name=mode]:checked").value === "action";
     if (privateOption) {
       privateOption.disabled = action;
+      // Why it is unavailable, on the page (a tooltip reaches neither touch nor keyboard) and
+      // as its description; only while it is (a hidden element referenced is still read).
+      if (privateHint) {
+        privateHint.hidden = !action;
+        if (action) privateOption.setAttribute("aria-describedby", privateHint.id);
+        else privateOption.removeAttribute("aria-describedby");
+      }
       if (action && privateOption.checked) form.querySelector("input[name=audience][value=gm]").checked = true;
     }
     if (picker) {

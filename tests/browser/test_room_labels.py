@@ -1,5 +1,6 @@
-"""What the room page names, in a real browser against uvicorn: who an entry is from (the game
-master's narration, the room's own notices) and how many are here."""
+"""What the room page names and says, in a real browser against uvicorn: who an entry is from
+(the game master's narration, the room's own notices), how many are here, and why Private is
+not offered for an action."""
 
 from __future__ import annotations
 
@@ -99,3 +100,38 @@ def test_the_here_now_count_is_read_as_a_number_of_people(
     finally:
         ilsa_context.close()
         gm_context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_private_says_why_it_is_not_offered_for_an_action(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign = _gm_and_ilsa(make_user)
+    context = browser.new_context(viewport=VIEWPORT, has_touch=True)
+    try:
+        gm = _sign_in(context, asgi_server, "gm@example.test")
+        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        private = gm.locator("input[name=audience][value=private]")
+        hint = gm.locator("#audience-private-hint")
+        why = "Private is for chat: an action goes to everyone or to the GM alone."
+        expect(private).to_be_enabled()
+        expect(hint).to_be_hidden()
+        expect(private).to_have_accessible_description("")
+        gm.locator("label:has(input[name=mode][value=action])").tap()
+        expect(private).to_be_disabled()
+        # Said on the page, where touch and keyboard users see it, and given as the
+        # unavailable choice's description.
+        expect(hint).to_be_visible()
+        expect(hint).to_have_text(why)
+        expect(private).to_have_accessible_description(why)
+        gm.locator("label:has(input[name=mode][value=narration])").tap()
+        expect(private).to_be_enabled()
+        expect(hint).to_be_hidden()
+        expect(private).to_have_accessible_description("")
+    finally:
+        context.close()
