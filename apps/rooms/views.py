@@ -94,6 +94,7 @@ def room_page(request, campaign_id):
                 "loadingEarlier": _("Loading…"),
                 "earlierFailed": _("Could not load earlier messages. Try again."),
                 "charsLeft": _("%(n)s characters left"),
+                "charsLimit": _("Limit reached: a message holds at most %(max)s characters."),
                 # What the "Here now" number counts (English and Chinese need no other forms).
                 "peopleOne": _("%(n)s person"),
                 "peopleMany": _("%(n)s people"),

@@ -716,6 +716,7 @@ if (form) {
   const bodyEl = form.querySelector("textarea");
   const picker = document.getElementById("recipients");
   const counter = document.getElementById("composer-count");
+  const counterSaid = document.getElementById("composer-count-announcer");
   const privateOption = form.querySelector("input[name=audience][value=private]");
   const privateHint = document.getElementById("audience-private-hint");
   form.addEventListener("change", () => {
@@ -761,7 +762,26 @@ if (form) {
     counter.classList.toggle("composer__count--cut", cut > 0);
     counter.textContent = t.charsLeft.replace("%(n)s", String(left));
     if (cut > 0) counter.textContent += " — " + t.pasteCut.replace("%(max)s", String(bodyEl.maxLength)).replace("%(n)s", String(cut));
+    sayCount(left, cut);
   });
+  // The counter changes with every key, so it is no live region: a screen reader hears the
+  // count as it appears and as 100, 20 and 0 are reached (each once, until the text is short
+  // enough to hide the counter again), and a paste the limit cut.
+  const COUNT_STEPS = [399, 100, 20, 0];
+  let countStepSaid = 0;
+  function sayCount(left, cut) {
+    const step = COUNT_STEPS.filter((n) => left <= n).length;
+    if (!step) countStepSaid = 0;
+    let words = "";
+    if (cut > 0) words = counter.textContent;
+    else if (step > countStepSaid) words = left ? counter.textContent : t.charsLimit.replace("%(max)s", String(bodyEl.maxLength));
+    countStepSaid = Math.max(countStepSaid, step);
+    if (!words || !counterSaid) return;
+    // A new node each time: the same words said again (another cut paste) are still heard.
+    const said = document.createElement("span");
+    said.textContent = words;
+    counterSaid.replaceChildren(said);
+  }
   bodyEl.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); form.requestSubmit(); }
   });
@@ -804,6 +824,7 @@ if (form) {
     bodyEl.value = "";
     counter.hidden = true;
     counter.classList.remove("composer__count--cut");
+    sayCount(bodyEl.maxLength, 0); // the next long message is counted afresh
     showSuggestions([]);
     // Sent with the Send button: the cursor goes back to the box, ready for the next message.
     bodyEl.focus();

@@ -1,6 +1,7 @@
 """What the room page names and says, in a real browser against uvicorn: who an entry is from
-(the game master's narration, the room's own notices), how many are here, and why Private is
-not offered for an action."""
+(the game master's narration, the room's own notices), how many are here, why Private is not
+offered for an action, and a character counter that is read out at a few thresholds, not at
+every key."""
 
 from __future__ import annotations
 
@@ -14,6 +15,14 @@ from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 SENDERS = "#timeline li[data-sequence] .entry__sender"
+
+# Every text the counter's live region is given, in order (what a screen reader would say).
+RECORD_ANNOUNCEMENTS = """() => {
+    window.said = [];
+    const region = document.getElementById("composer-count-announcer");
+    new MutationObserver(() => window.said.push(region.textContent))
+        .observe(region, {childList: true, characterData: true, subtree: true});
+}"""
 
 
 def _gm_and_ilsa(make_user):
@@ -133,5 +142,80 @@ def test_private_says_why_it_is_not_offered_for_an_action(
         expect(private).to_be_enabled()
         expect(hint).to_be_hidden()
         expect(private).to_have_accessible_description("")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_character_counter_is_announced_at_thresholds_not_at_every_key(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign = _gm_and_ilsa(make_user)
+    context = browser.new_context(viewport=VIEWPORT)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    try:
+        page = _sign_in(context, asgi_server, "ilsa@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        body = page.locator("#composer-body")
+        counter = page.locator("#composer-count")
+        # The visible counter is not itself a live region: it changes with every key.
+        assert counter.get_attribute("aria-live") is None
+        assert counter.evaluate("el => el.closest('[aria-live]')") is None
+        page.evaluate(RECORD_ANNOUNCEMENTS)
+
+        def said():
+            return page.evaluate("window.said")
+
+        body.fill("x" * 3598)  # 402 left: no counter yet
+        body.press_sequentially("xxxx")  # 401, 400, then the counter appears at 399, then 398
+        expect(counter).to_have_text("398 characters left")
+        assert said() == ["399 characters left"]
+        body.fill("x" * 3898)  # 102 left
+        body.press_sequentially("xxx")  # 101, 100, 99
+        expect(counter).to_have_text("99 characters left")
+        assert said() == ["399 characters left", "100 characters left"]
+        # Back above 100 and down again: said once, not again at each crossing.
+        body.press("Backspace")
+        body.press("Backspace")
+        body.press_sequentially("xx")
+        expect(counter).to_have_text("99 characters left")
+        assert said() == ["399 characters left", "100 characters left"]
+        body.fill("x" * 3978)  # 22 left
+        body.press_sequentially("xxx")  # 21, 20, 19
+        expect(counter).to_have_text("19 characters left")
+        assert said() == ["399 characters left", "100 characters left", "20 characters left"]
+        body.fill("x" * 3998)  # 2 left
+        body.press_sequentially("xxx")  # 1, 0, and the last key is refused by the limit
+        expect(counter).to_have_text("0 characters left")
+        limit = "Limit reached: a message holds at most 4000 characters."
+        assert said() == ["399 characters left", "100 characters left", "20 characters left", limit]
+        body.press("Backspace")
+        body.press_sequentially("x")
+        expect(counter).to_have_text("0 characters left")
+        assert said()[-1] == limit and len(said()) == 4
+
+        # Sent: the next long message is counted afresh.
+        body.press("Enter")
+        expect(counter).to_be_hidden()
+        body.fill("x" * 3601)
+        expect(counter).to_have_text("399 characters left")
+        assert said()[4:] == ["399 characters left"]
+        # A paste the limit cut is said in full, once.
+        body.fill("ab")
+        page.evaluate("text => navigator.clipboard.writeText(text)", "y" * 4100)
+        body.press("End")
+        body.press("Control+V")
+        cut = (
+            "0 characters left — Only the first 4000 characters fit: 102 pasted characters "
+            "were left out."
+        )
+        expect(counter).to_have_text(cut)
+        expect(page.locator("#composer-count-announcer")).to_have_text(cut)
+        assert said()[5:] == [cut]
     finally:
         context.close()
