@@ -68,15 +68,14 @@ def fighters_table(make_user, *, name: str, fighters):
 
 
 @contextmanager
-def gm_and_ilsa_in_the_room(browser, base_url: str, campaign):
-    """The pages of gm@example.test and ilsa@example.test, each in a browser context of its
-    own, signed in and open on the campaign's room; the contexts close afterwards."""
+def in_the_room(browser, base_url: str, campaign, *emails: str):
+    """The pages of these users, each in a browser context of its own, signed in and open on
+    the campaign's room; the contexts close afterwards."""
     from tests.browser.test_room_history import VIEWPORT, _open
     from tests.browser.test_room_live import _sign_in
 
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in emails]
     try:
-        emails = ("gm@example.test", "ilsa@example.test")
         pages = [_sign_in(c, base_url, e) for c, e in zip(contexts, emails, strict=True)]
         for page in pages:
             _open(page, f"{base_url}/campaigns/{campaign.id}/room/")
@@ -84,3 +83,8 @@ def gm_and_ilsa_in_the_room(browser, base_url: str, campaign):
     finally:
         for context in contexts:
             context.close()
+
+
+def gm_and_ilsa_in_the_room(browser, base_url: str, campaign):
+    """The GM's and Ilsa's pages (gm@example.test, ilsa@example.test), as in_the_room."""
+    return in_the_room(browser, base_url, campaign, "gm@example.test", "ilsa@example.test")

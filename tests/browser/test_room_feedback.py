@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, table_for
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, in_the_room, table_for
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
@@ -223,10 +223,7 @@ def test_turns_in_progress_are_listed_oldest_first_whatever_order_their_events_a
         make_user, system_id="dnd5e", name="In Order",
         players=[("pat@example.test", "Pat Player")],
     )  # fmt: skip
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page = _sign_in(context, asgi_server, "pat@example.test")
-        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "pat@example.test") as (page,):
         jobs = []
         for n in range(3):
             job = _job(f"job-{n}", "queued")
@@ -249,8 +246,6 @@ def test_turns_in_progress_are_listed_oldest_first_whatever_order_their_events_a
             jobs,
         )
         assert order == ["job-0", "job-1", "job-2"]
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -280,17 +275,12 @@ def test_a_turn_queued_again_after_a_fault_says_why(
         job=claimed, worker="w1", code="domain_unavailable",
         message="The dnd5e rules server is unavailable.", recovery="Try again shortly.",
     )  # fmt: skip
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page = _sign_in(context, asgi_server, "pat@example.test")
-        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "pat@example.test") as (page,):
         row = page.locator(f'#turn-jobs li[data-job="{job.pk}"]')
         expect(row.locator(".turn-job__status")).to_have_text("Queued")
         expect(row.locator(".turn-job__detail")).to_have_text(
             "The dnd5e rules server is unavailable."
         )
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -521,10 +511,7 @@ def test_a_dying_characters_card_fits_its_column_with_the_death_saves_shown(
     from playwright.sync_api import expect
 
     campaign, _users, _mine = fighters_table(make_user, name="Narrow Escape", fighters=("Ilsa",))
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page = _sign_in(context, asgi_server, "ilsa@example.test")
-        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "ilsa@example.test") as (page,):
         expect(page.locator("#turn-character [data-sheet]")).to_be_visible()
         # The card as a dying character's shows it (the values renderCharacter writes).
         sizes = page.evaluate(
@@ -549,8 +536,6 @@ def test_a_dying_characters_card_fits_its_column_with_the_death_saves_shown(
         assert sizes["facts"] <= sizes["card"]
         assert sizes["conditions"] >= 60  # words on a line, not one letter per line
         assert sizes["overflow"] <= 0
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -571,10 +556,7 @@ def test_a_turn_of_a_player_who_joined_after_the_room_was_opened_names_them(
         make_user, system_id="dnd5e", name="Late Arrivals",
         players=[("pat@example.test", "Pat Player")],
     )  # fmt: skip
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page = _sign_in(context, asgi_server, "gm@example.test")
-        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (page,):
         lou = make_user("lou@example.test", display_name="Lou Late")
         membership = CampaignMembership.objects.create(
             campaign=campaign, user=lou, role=CampaignMembership.Role.PLAYER
@@ -585,5 +567,3 @@ def test_a_turn_of_a_player_who_joined_after_the_room_was_opened_names_them(
         )
         row = page.locator(f'#turn-jobs li[data-job="{job.pk}"]')
         expect(row).to_contain_text("Lou Late")
-    finally:
-        context.close()

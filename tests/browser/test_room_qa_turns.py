@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import table_for
-from tests.browser.test_room_feedback import VIEWPORT, _job
-from tests.browser.test_room_history import _open
+from tests.browser.conftest import in_the_room, table_for
+from tests.browser.test_room_feedback import _job
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.turns.conftest import live_domains  # noqa: F401
@@ -29,10 +28,7 @@ def test_a_too_late_cancel_note_goes_when_the_player_acts_again(
         make_user, system_id="dnd5e", name="Too Late",
         players=[("pat@example.test", "Pat Player")],
     )  # fmt: skip
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page = _sign_in(context, asgi_server, "pat@example.test")
-        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "pat@example.test") as (page,):
         # A cancel that reaches a turn as it finishes: the page says it came too late. (Changed
         # after any panel read: the panel's own list does not end it first.)
         running = {**_job("job-a", "running"), "updated_at": "2999-01-01T00:00:00Z"}
@@ -62,8 +58,6 @@ def test_a_too_late_cancel_note_goes_when_the_player_acts_again(
         _settle(campaign, 1)
         expect(page.locator("#timeline .entry--event .entry__body")).to_have_count(1)
         expect(note).to_be_hidden()
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -80,10 +74,7 @@ def test_cancelling_a_turn_by_keyboard_keeps_focus_until_the_row_goes(
         make_user, system_id="dnd5e", name="Keyboard Cancel",
         players=[("pat@example.test", "Pat Player")],
     )  # fmt: skip
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page = _sign_in(context, asgi_server, "pat@example.test")
-        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "pat@example.test") as (page,):
         # Changed after any panel read: the panel's own list does not end it.
         running = {**_job("job-k", "running"), "updated_at": "2999-01-01T00:00:00Z"}
         asked = []
@@ -115,5 +106,3 @@ def test_cancelling_a_turn_by_keyboard_keeps_focus_until_the_row_goes(
         )
         expect(page.locator("#turn-jobs li")).to_have_count(0)
         expect(page.locator("#composer-body")).to_be_focused()
-    finally:
-        context.close()

@@ -10,7 +10,6 @@ import sys
 import threading
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 from django.test import override_settings
@@ -22,21 +21,7 @@ from apps.turns import catalog
 from apps.turns.catalog import tool_catalog, tool_catalog_clear
 from domain_servers.common.testing import REPO_ROOT
 from tests.domains.conftest import DND5E_PLUGIN, domains_setting
-
-
-def server_pids(tag: str) -> list[int]:
-    """Live processes whose command line names `tag` (a unique database file)."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue  # exited meanwhile
-        if tag.encode() in cmdline:
-            pids.append(int(entry.name))
-    return pids
+from tests.domains.test_client_faults import server_pids
 
 
 def until(condition, timeout: float) -> bool:

@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
-import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -24,6 +19,7 @@ from apps.domains.registry import get_plugin
 from domain_servers.common.storage import FAULT_ENV
 from domain_servers.common.testing import REPO_ROOT, HttpServerProcess
 from tests.domains.conftest import DND5E_PLUGIN, domains_setting
+from tests.domains.gateway import Gateway
 
 pytestmark = pytest.mark.django_db
 
@@ -112,53 +108,18 @@ def test_a_call_given_a_longer_timeout_than_the_servers_waits_for_its_answer(slo
     assert created.idempotent_replay is False
 
 
-class FlakyGateway:
-    """A reverse proxy in front of a real server, as a load balancer in hosted mode is: it
-    forwards everything, except that while `failing` it answers tool calls itself with a 503
-    (no healthy upstream) and a plain-text body, as gateways do."""
+class FlakyGateway(Gateway):
+    """While `failing`, tool calls are answered by the gateway itself with a 503 (no healthy
+    upstream) and a plain-text body, as gateways do."""
 
     def __init__(self, upstream: str) -> None:
-        self.upstream = upstream
         self.failing = False
-        gateway = self
+        super().__init__(upstream, self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                if gateway.failing and json.loads(body).get("method") == "tools/call":
-                    self._answer(503, {"Content-Type": "text/plain"}, b"no healthy upstream")
-                    return
-                forwarded = {
-                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")
-                }
-                request = urllib.request.Request(gateway.upstream, body, forwarded, method="POST")
-                try:
-                    with urllib.request.urlopen(request, timeout=10) as response:
-                        self._answer(response.status, dict(response.headers), response.read())
-                except urllib.error.HTTPError as error:
-                    self._answer(error.code, dict(error.headers), error.read())
-
-            def _answer(self, status: int, headers: dict[str, str], body: bytes) -> None:
-                self.send_response(status)
-                for name, value in headers.items():
-                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
-                        self.send_header(name, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(10)
+    def _answer(self) -> tuple[int, dict[str, str], bytes] | None:
+        if self.failing:
+            return 503, {"Content-Type": "text/plain"}, b"no healthy upstream"
+        return None
 
 
 def test_an_upstream_503_is_a_retryable_outage_not_a_broken_contract(domain_env, user):

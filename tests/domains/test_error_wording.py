@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-import threading
-import urllib.error
-import urllib.request
 import uuid
 
 import pytest
@@ -17,62 +14,23 @@ from apps.domains.client import domain_call, domain_connections_close
 from apps.domains.errors import DomainProtocolError, DomainUnavailable
 from domain_servers.common.testing import REPO_ROOT, free_port
 from tests.domains.conftest import DND5E_PLUGIN, domains_setting
+from tests.domains.gateway import Gateway
 
 pytestmark = pytest.mark.django_db
 
 INTERNAL = "http://10.20.30.40:8443/internal/dnd5e/mcp"
 
 
-class RedirectingGateway:
-    """A reverse proxy in front of a real server that forwards everything but tool calls,
-    which it redirects to an internal address the client must not follow (another origin)."""
-
-    def __init__(self, upstream: str) -> None:
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                if json.loads(body).get("method") == "tools/call":
-                    self._answer(307, {"Location": INTERNAL}, b"")
-                    return
-                forwarded = {
-                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")
-                }
-                request = urllib.request.Request(upstream, body, forwarded, method="POST")
-                try:
-                    with urllib.request.urlopen(request, timeout=10) as response:
-                        self._answer(response.status, dict(response.headers), response.read())
-                except urllib.error.HTTPError as error:
-                    self._answer(error.code, dict(error.headers), error.read())
-
-            def _answer(self, status: int, headers: dict[str, str], body: bytes) -> None:
-                self.send_response(status)
-                for name, value in headers.items():
-                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
-                        self.send_header(name, value)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(10)
+def redirecting_gateway(upstream: str) -> Gateway:
+    """Tool calls redirected to an internal address the client must not follow (another
+    origin); everything else forwarded."""
+    return Gateway(upstream, lambda: (307, {"Location": INTERNAL}, b""))
 
 
 def test_an_unfollowed_redirect_tells_players_nothing_of_the_internal_address(
     domain_env, user, caplog
 ):
-    gateway = RedirectingGateway(domain_env.server.url)
+    gateway = redirecting_gateway(domain_env.server.url)
     try:
         with override_settings(SAGASMITH_DOMAINS=domains_setting(gateway.url)):
             with pytest.raises(DomainProtocolError) as caught:

@@ -1,0 +1,56 @@
+"""A reverse proxy in front of a real domain server, as a load balancer in hosted mode is: it
+forwards every request, except the tool calls its `answer` chooses to answer itself."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# (status, headers, body) for a tool call the gateway answers itself; None forwards it.
+Answer = Callable[[], tuple[int, dict[str, str], bytes] | None]
+
+
+class Gateway:
+    def __init__(self, upstream: str, answer: Answer) -> None:
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                own = answer() if json.loads(body).get("method") == "tools/call" else None
+                if own is not None:
+                    self._answer(*own)
+                    return
+                forwarded = {
+                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")
+                }
+                request = urllib.request.Request(upstream, body, forwarded, method="POST")
+                try:
+                    with urllib.request.urlopen(request, timeout=10) as response:
+                        self._answer(response.status, dict(response.headers), response.read())
+                except urllib.error.HTTPError as error:
+                    self._answer(error.code, dict(error.headers), error.read())
+
+            def _answer(self, status: int, headers: dict[str, str], body: bytes) -> None:
+                self.send_response(status)
+                for name, value in headers.items():
+                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
