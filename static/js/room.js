@@ -66,6 +66,8 @@ const NARRATION_EVENT = "turn.narration";
 function buildItem(entry, isPending) {
   const li = document.createElement("li");
   li.className = "entry entry--" + (entry.kind === "event" ? "event" : entry.mode);
+  // The game master's narration is what the table plays for: framed as words, not a notice.
+  if (entry.kind === "event" && entry.event_type === NARRATION_EVENT) li.classList.add("entry--game-master");
   const head = document.createElement("div");
   head.className = "entry__head";
   const who = document.createElement("strong");

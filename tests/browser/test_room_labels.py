@@ -71,6 +71,15 @@ def test_the_game_masters_narration_is_labelled_game_master_and_room_notices_sta
             expect(page.locator(SENDERS)).to_have_text(["Room", actor, "Game master"])
             entry = page.locator(f'#timeline li[data-sequence="{narration.sequence}"]')
             expect(entry.locator(".entry__body")).to_have_text(narration.body)
+            # Looked at as the words of the table, not as a notice in the margin: a solid
+            # frame and the body's own text size and colour.
+            notice = page.locator("#timeline li.entry--event").first
+            look = """node => { const s = getComputedStyle(node);
+                return [s.borderTopStyle, s.fontSize, s.color]; }"""
+            body_look = page.evaluate("""() => { const s = getComputedStyle(document.body);
+                return [s.fontSize, s.color]; }""")
+            assert entry.evaluate(look) == ["solid", *body_look]
+            assert notice.evaluate(look)[0] == "dashed"
         # Heard as it arrives, under the same name.
         expect(gm.locator("#timeline-announcer p").last).to_have_text(
             f"Game master: {narration.body}"
