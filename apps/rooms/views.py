@@ -86,6 +86,7 @@ def room_page(request, campaign_id):
                 "actedAs": _("as %(name)s"),  # the character an action is made as
                 "system": _("Room"),  # the room's own notices (a turn ended unanswered)
                 "gameMaster": _("Game master"),  # who a turn's narration is from
+                "formerMember": _("A former member"),  # a sender whose account was deleted
                 "nobody": _("Nobody else is here."),
                 "noOthers": _("No other members to address yet."),
                 "mode_action": _("action"),

@@ -74,7 +74,8 @@ function buildItem(entry, isPending) {
   who.className = "entry__sender";
   // The turn's narration is the game master's words; other events are the room's notices.
   if (entry.kind === "event" && entry.event_type === NARRATION_EVENT) who.textContent = t.gameMaster;
-  else if (entry.kind === "event" || !entry.sender) who.textContent = t.system;
+  else if (entry.kind === "event") who.textContent = t.system;
+  else if (!entry.sender) who.textContent = t.formerMember;  // their account was deleted
   else who.textContent = entry.sender.id === config.userId ? entry.sender.name + " (" + t.you + ")" : entry.sender.name;
   head.appendChild(who);
   if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(t["mode_" + entry.mode] || entry.mode, "badge--mode"));

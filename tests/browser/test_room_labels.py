@@ -228,3 +228,26 @@ def test_the_character_counter_is_announced_at_thresholds_not_at_every_key(
         assert said()[5:] == [cut]
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_words_of_a_deleted_account_are_a_former_members_not_the_rooms(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.models import CampaignMembership
+    from apps.rooms.models import Message
+    from apps.rooms.services import room_message_post
+
+    campaign = _gm_and_ilsa(make_user)
+    gm = CampaignMembership.objects.get(campaign=campaign, user__email="gm@example.test")
+    said, _created = room_message_post(
+        membership=gm, body="Welcome, all.", mode="chat", client_message_id="hello"
+    )
+    Message.objects.filter(pk=said.pk).update(sender=None)  # as when the account is deleted
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (_gm, ilsa):
+        expect(ilsa.locator(SENDERS)).to_have_text(["A former member"])
