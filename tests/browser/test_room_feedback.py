@@ -476,10 +476,7 @@ def test_act_as_moves_off_a_dead_character_outside_a_fight_too(
             arguments={**arguments, "idempotency_key": f"fall-{tool}",
                        "expected_revision": _domain_revision(campaign, gm_user)},
         )  # fmt: skip
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        player = _sign_in(context, asgi_server, "ilsa@example.test")
-        _open(player, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "ilsa@example.test") as (player,):
         # Ilsa, listed first, is dead: the player acts as Kara, whose card shows, untold.
         expect(player.locator("#composer-character")).to_have_value(ids["Kara"])
         expect(player.locator('#turn-character [data-field="name"]')).to_have_text("Kara")
@@ -496,8 +493,6 @@ def test_act_as_moves_off_a_dead_character_outside_a_fight_too(
         )
         player.wait_for_timeout(500)
         expect(player.locator("#composer-character")).to_have_value(ids["Ilsa"])
-    finally:
-        context.close()
 
 
 @pytest.mark.browser

@@ -12,7 +12,7 @@ import pytest
 
 from apps.campaigns.models import CampaignMembership
 from apps.rooms.selectors import ROOM_PAGE_WINDOW
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, table_for
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, in_the_room, table_for
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
@@ -406,10 +406,7 @@ def test_messages_held_back_by_the_rate_limit_still_arrive_in_the_order_written(
     from playwright.sync_api import expect
 
     campaign, _gm_m, _player_m = _gm_and_player(make_user)
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        gm = _sign_in(context, asgi_server, "gm@example.test")
-        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
         throttled = []
 
         def first_post_throttled(route):
@@ -437,8 +434,6 @@ def test_messages_held_back_by_the_rate_limit_still_arrive_in_the_order_written(
             "Line 1", "Line 2", "Line 3"
         ]  # fmt: skip
         assert throttled == ["Line 1"]
-    finally:
-        context.close()
 
 
 GAP = f"() => Math.round({SCROLLER}.scrollHeight - {SCROLLER}.scrollTop - {SCROLLER}.clientHeight)"

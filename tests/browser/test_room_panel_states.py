@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, table_for
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, in_the_room, table_for
 from tests.browser.test_room_feedback import _domain_revision, _drop_to_zero
 from tests.browser.test_room_history import _gm_and_player, _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
@@ -325,10 +325,7 @@ def test_a_character_bound_without_its_private_sheet_shows_who_not_the_sheet(
     )  # fmt: skip
     binding_set(campaign=campaign, actor=gm_user, user=users["ilsa@example.test"],
                 character_id=brann.character_id, can_view_private=False)  # fmt: skip
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        ilsa = _sign_in(context, asgi_server, "ilsa@example.test")
-        _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "ilsa@example.test") as (ilsa,):
         card = ilsa.locator("#turn-character")
         expect(card.locator('[data-field="name"]')).to_have_text("Brann")
         expect(card.locator("[data-sheet-private]")).to_have_text(
@@ -338,5 +335,3 @@ def test_a_character_bound_without_its_private_sheet_shows_who_not_the_sheet(
         expect(card.locator(".turn-character__hp")).to_be_hidden()
         expect(card.locator("[data-empty]")).to_be_hidden()
         expect(card.locator("[data-create-character]")).to_be_hidden()
-    finally:
-        context.close()

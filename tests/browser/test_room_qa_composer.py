@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from apps.campaigns.models import CampaignMembership
-from tests.browser.test_room_history import VIEWPORT, _open
+from tests.browser.conftest import in_the_room
+from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _sign_in, _wait_for_texts, asgi_server  # noqa: F401
 from tests.rooms.factories import make_campaign
 
@@ -29,10 +30,7 @@ def test_a_composer_hint_goes_once_the_message_is_put_right(
     from playwright.sync_api import expect
 
     campaign = _gm_and_pat(make_user)
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        gm = _sign_in(context, asgi_server, "gm@example.test")
-        _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
         body = gm.locator("#composer-body")
         error = gm.locator("#composer-error")
 
@@ -57,8 +55,6 @@ def test_a_composer_hint_goes_once_the_message_is_put_right(
         expect(error).to_be_hidden()
         body.press("Enter")
         _wait_for_texts(gm, ["Hi"])
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -71,10 +67,7 @@ def test_sending_with_the_send_button_leaves_the_cursor_in_the_message_box(
     from playwright.sync_api import expect
 
     campaign = _gm_and_pat(make_user)
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        pat = _sign_in(context, asgi_server, "player@example.test")
-        _open(pat, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "player@example.test") as (pat,):
         body = pat.locator("#composer-body")
         send = pat.locator("#composer button[type=submit]")
 
@@ -91,8 +84,6 @@ def test_sending_with_the_send_button_leaves_the_cursor_in_the_message_box(
         _wait_for_texts(pat, ["First, by keyboard.", "Second, by mouse."])
         expect(body).to_be_focused()
         expect(body).to_have_value("")
-    finally:
-        context.close()
 
 
 @pytest.mark.browser

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from apps.campaigns.models import CampaignMembership
+from tests.browser.conftest import in_the_room
 from tests.browser.test_room_history import VIEWPORT, _open
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 from tests.rooms.factories import make_campaign
@@ -65,10 +66,7 @@ def test_loading_the_last_earlier_messages_by_keyboard_keeps_focus_in_the_timeli
     campaign, (gm_m, _pat_m) = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
     for n in range(1, 311):  # a page and ten more than the room opens on
         room_message_post(membership=gm_m, body=f"Line {n}", mode="chat", client_message_id=f"k{n}")
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page = _sign_in(context, asgi_server, "player@example.test")
-        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    with in_the_room(browser, asgi_server, campaign, "player@example.test") as (page,):
         earlier = page.locator("#timeline-earlier")
         expect(earlier).to_be_visible()
         earlier.focus()
@@ -85,5 +83,3 @@ def test_loading_the_last_earlier_messages_by_keyboard_keeps_focus_in_the_timeli
         expect(page.locator("#timeline")).to_be_focused()
         page.keyboard.press("Tab")
         expect(page.locator("input[name=mode][value=chat]")).to_be_focused()
-    finally:
-        context.close()
