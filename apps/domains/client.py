@@ -118,7 +118,8 @@ def delegation_mint(
     """A token valid for exactly one tool on one server; `view="public"` narrows what the call
     answers (a read, a write's result) to what the public may see. Raises ValueError on a bad
     lifetime."""
-    lifetime = lifetime or int(getattr(settings, "SAGASMITH_DELEGATION_LIFETIME", DEFAULT_LIFETIME))
+    if lifetime is None:
+        lifetime = int(getattr(settings, "SAGASMITH_DELEGATION_LIFETIME", DEFAULT_LIFETIME))
     if not 1 <= lifetime <= MAX_LIFETIME:
         raise ValueError(f"delegation lifetime must be 1..{MAX_LIFETIME} s, not {lifetime}")
     key = signing_key or active_key()

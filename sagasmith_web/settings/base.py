@@ -268,7 +268,15 @@ SAGASMITH_SITE_NAME = "SagaSmith"
 # Domain servers checked by /api/ready: system_id -> target (filled by the domains app).
 SAGASMITH_DOMAINS: dict = env.json("SAGASMITH_DOMAINS", default={})
 SAGASMITH_DELEGATION_ISSUER = env.str("SAGASMITH_DELEGATION_ISSUER", default="sagasmith-web")
-SAGASMITH_DELEGATION_LIFETIME = env.int("SAGASMITH_DELEGATION_LIFETIME", default=60)  # <= 300
+try:
+    SAGASMITH_DELEGATION_LIFETIME = env.int("SAGASMITH_DELEGATION_LIFETIME", default=60)  # <= 300
+except ValueError:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        "SAGASMITH_DELEGATION_LIFETIME must be a whole number of seconds (1..300), not "
+        f"{env.str('SAGASMITH_DELEGATION_LIFETIME')!r}"
+    ) from None
 SAGASMITH_DELEGATION_PRIVATE_KEYS = env.str("SAGASMITH_DELEGATION_PRIVATE_KEYS", default="")
 SAGASMITH_DELEGATION_KEY_DIR = env.str(
     "SAGASMITH_DELEGATION_KEY_DIR", default=str(VAR_DIR / "keys")

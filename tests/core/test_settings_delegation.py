@@ -25,3 +25,11 @@ def test_production_starts_with_a_delegation_lifetime_at_either_bound(lifetime):
         "print(settings.SAGASMITH_DELEGATION_LIFETIME)",
     )
     assert (result.returncode, result.stdout.strip()) == (0, str(lifetime)), result.stderr
+
+
+def test_production_names_a_delegation_lifetime_that_is_not_a_number():
+    result = run_check({**COMPLETE_ENV, "SAGASMITH_DELEGATION_LIFETIME": "1m"})
+    assert result.returncode != 0
+    assert (
+        "SAGASMITH_DELEGATION_LIFETIME must be a whole number of seconds (1..300), not '1m'"
+    ) in result.stderr

@@ -139,11 +139,13 @@ def test_minted_claims_are_exactly_the_contract(domain_env, user):
     assert len(delegation.jti) == 32
 
 
-def test_lifetime_over_300_seconds_is_refused(domain_env, user):
-    with pytest.raises(ValueError, match="1..300"):
+@pytest.mark.parametrize("lifetime", [301, 0, -1])
+def test_a_lifetime_outside_1_to_300_seconds_is_refused(domain_env, user, lifetime):
+    # 0 too: a lifetime given is never swapped for the setting's.
+    with pytest.raises(ValueError, match=f"1..300 s, not {lifetime}$"):
         delegation_mint(
             plugin=get_plugin("dnd5e"), tool="campaign_get", requester=user,
-            campaign_id="c-1", base_rev=0, lifetime=301,
+            campaign_id="c-1", base_rev=0, lifetime=lifetime,
         )  # fmt: skip
 
 
