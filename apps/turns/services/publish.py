@@ -266,6 +266,43 @@ def _refused(job: RoomTurnJob, journal: dict[int, Operation] | None) -> bool:
     return Operation.objects.filter(job=job, state=Operation.State.REFUSED).exists()
 
 
+def _lock_held(job: RoomTurnJob, worker: str, *columns: str) -> tuple[Any, ...]:
+    """Lock the job's row and read `columns` of it, if this worker still holds this attempt;
+    raises LeaseLost otherwise. The lock keeps a cancel or the recovery sweep off the row until
+    the caller's transaction commits; only the columns checked and asked for are read."""
+    status, holder, attempt, *values = (
+        RoomTurnJob.objects.select_for_update()
+        .values_list("status", "worker", "attempt", *columns)
+        .get(pk=job.pk)
+    )
+    if (status, holder, attempt) != (RoomTurnJob.Status.RUNNING, worker, job.attempt):
+        raise LeaseLost(_("The job's lease passed to another worker."))
+    return tuple(values)
+
+
+def _note_cancelled(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
+    job_ended_record(
+        campaign=campaign, job=job, status=final,
+        message=_("“%(action)s” was cancelled.") % {"action": action_quote(job.text)},
+    )  # fmt: skip
+
+
+def _note_dropped(campaign: Campaign, job: RoomTurnJob, final: str, *, partly: bool) -> None:
+    """The room told that a turn ended because its player left; `partly`: a write of it may
+    have happened on the domain."""
+    if partly:
+        message = _(
+            "“%(action)s” ended: its player is no longer in the campaign, and part of it may "
+            "have happened."
+        )
+    else:
+        message = _("“%(action)s” was dropped: its player is no longer in the campaign.")
+    job_ended_record(
+        campaign=campaign, job=job, status=final,
+        message=message % {"action": action_quote(job.text)},
+    )  # fmt: skip
+
+
 def turn_publish(
     *, job: RoomTurnJob, worker: str, journal: dict[int, Operation] | None = None
 ) -> str:
@@ -296,15 +333,7 @@ def turn_publish(
     fault, limit = conf.fault()
     now = timezone.now()
     with transaction.atomic():
-        # The lock keeps a cancel or the recovery sweep off the row until this commits; only the
-        # columns it checks are read.
-        status, holder, attempt, cancel_requested = (
-            RoomTurnJob.objects.select_for_update()
-            .values_list("status", "worker", "attempt", "cancel_requested")
-            .get(pk=job.pk)
-        )
-        if (status, holder, attempt) != (RoomTurnJob.Status.RUNNING, worker, job.attempt):
-            raise LeaseLost(_("The job's lease passed to another worker."))
+        (cancel_requested,) = _lock_held(job, worker, "cancel_requested")
         phase_written = False
         for receipt in receipts:
             # The newest receipt sets the phase its refresh read, in the same UPDATE.
@@ -369,23 +398,13 @@ def turn_publish(
         error = stored.get("error")
         cancelled = final == RoomTurnJob.Status.CANCELLED
         if cancelled:
-            job_ended_record(
-                campaign=campaign, job=job, status=final,
-                message=_("“%(action)s” was cancelled.") % {"action": action_quote(job.text)},
-            )  # fmt: skip
+            _note_cancelled(campaign, job, final)
         elif final != RoomTurnJob.Status.SUCCEEDED and not requester.present:
             # Its player left or was removed: the others are told, in words of their own (the
             # error was worded for the player).
-            if job.operations.filter(state=Operation.State.UNKNOWN).exists():
-                message = _(
-                    "“%(action)s” ended: its player is no longer in the campaign, and part of "
-                    "it may have happened."
-                )
-            else:
-                message = _("“%(action)s” was dropped: its player is no longer in the campaign.")
-            job_ended_record(
-                campaign=campaign, job=job, status=final,
-                message=message % {"action": action_quote(job.text)},
+            _note_dropped(
+                campaign, job, final,
+                partly=job.operations.filter(state=Operation.State.UNKNOWN).exists(),
             )  # fmt: skip
         # The requester's own outcome: why it failed, or (cancelled) the dice of a write the
         # domain made anyway, read for them alone.
@@ -506,15 +525,8 @@ def _give_up(job: RoomTurnJob, worker: str, message: str) -> str:
     longer this worker's."""
     campaign = Campaign.objects.get(pk=job.campaign_id)
     with transaction.atomic():
-        # Locked first, as publication does: a cancel or the sweep waits for this to commit.
-        # The stored ending is read under the lock with the rest.
-        status, holder, attempt, cancel_requested, stored = (
-            RoomTurnJob.objects.select_for_update()
-            .values_list("status", "worker", "attempt", "cancel_requested", "agent_output")
-            .get(pk=job.pk)
-        )
-        if (status, holder, attempt) != (RoomTurnJob.Status.RUNNING, worker, job.attempt):
-            raise LeaseLost(_("The job's lease passed to another worker."))
+        # Locked first, as publication does; the stored ending is read under the lock.
+        cancel_requested, stored = _lock_held(job, worker, "cancel_requested", "agent_output")
         stored = stored or {}
         cancelled = stored.get("final_status") == RoomTurnJob.Status.CANCELLED
         final = RoomTurnJob.Status.CANCELLED if cancelled else RoomTurnJob.Status.FAILED
@@ -535,10 +547,7 @@ def _give_up(job: RoomTurnJob, worker: str, message: str) -> str:
             }
         # The room before the account, as publication takes them.
         if cancelled:
-            job_ended_record(
-                campaign=campaign, job=job, status=final,
-                message=_("“%(action)s” was cancelled.") % {"action": action_quote(job.text)},
-            )  # fmt: skip
+            _note_cancelled(campaign, job, final)
         elif _Requester(job).present:
             room_event_record(
                 campaign=campaign,
@@ -556,11 +565,7 @@ def _give_up(job: RoomTurnJob, worker: str, message: str) -> str:
         else:
             # A player who left gets no private entry (the room refuses it): the others are
             # told instead, as publication tells them. Nothing was written on the domain.
-            job_ended_record(
-                campaign=campaign, job=job, status=final,
-                message=_("“%(action)s” was dropped: its player is no longer in the campaign.")
-                % {"action": action_quote(job.text)},
-            )  # fmt: skip
+            _note_dropped(campaign, job, final, partly=False)
         job_reservation_release(job, final)
         now = timezone.now()
         job.cancel_requested = cancel_requested
