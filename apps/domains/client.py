@@ -229,8 +229,6 @@ def _to_result(
 # -- pooled connections --------------------------------------------------------------------------
 
 
-# The userinfo password of a URL (`scheme://user:password@host`); greedy up to the authority's
-# last "@", so a password holding "@" or ":" is covered whole.
 def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnavailable:
     reason = cause if isinstance(cause, str) else _describe(cause)
     # Where the server runs and why it failed are for operators; the error reaches players.

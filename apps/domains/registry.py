@@ -31,6 +31,8 @@ ANY = "*"
 GM_ROLES = frozenset({"owner", "gm"})
 ROLES = ("owner", "gm", "player", "observer")
 FACADE_TASKS = ("chat", "action", "narration")
+# The userinfo password of a URL (`scheme://user:password@host`); greedy up to the authority's
+# last "@", so a password holding "@" or ":" is covered whole.
 _URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]*):[^\s/]*@")
 
 
