@@ -66,14 +66,15 @@ const NARRATION_EVENT = "turn.narration";
 function buildItem(entry, isPending) {
   const li = document.createElement("li");
   li.className = "entry entry--" + (entry.kind === "event" ? "event" : entry.mode);
-  // The game master's narration is what the table plays for: framed as words, not a notice.
-  if (entry.kind === "event" && entry.event_type === NARRATION_EVENT) li.classList.add("entry--game-master");
+  // The turn's narration is the game master's words; other events are the room's notices.
+  const narration = entry.kind === "event" && entry.event_type === NARRATION_EVENT;
+  // What the table plays for: framed as words, not a notice.
+  if (narration) li.classList.add("entry--game-master");
   const head = document.createElement("div");
   head.className = "entry__head";
   const who = document.createElement("strong");
   who.className = "entry__sender";
-  // The turn's narration is the game master's words; other events are the room's notices.
-  if (entry.kind === "event" && entry.event_type === NARRATION_EVENT) who.textContent = t.gameMaster;
+  if (narration) who.textContent = t.gameMaster;
   else if (entry.kind === "event") who.textContent = t.system;
   else if (!entry.sender) who.textContent = t.formerMember;  // their account was deleted
   else who.textContent = entry.sender.id === config.userId ? entry.sender.name + " (" + t.you + ")" : entry.sender.name;
