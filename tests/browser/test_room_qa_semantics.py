@@ -7,7 +7,6 @@ import pytest
 
 from apps.campaigns.models import CampaignMembership
 from tests.browser.conftest import in_the_room
-from tests.browser.test_room_history import VIEWPORT, _open
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 from tests.rooms.factories import make_campaign
 
@@ -24,16 +23,8 @@ def test_who_is_here_is_read_as_names_without_the_dots_drawn_beside_them(
     gm_user = make_user("gm@example.test", display_name="Gail GM")
     pat = make_user("player@example.test", display_name="Pat Player")
     campaign, _ = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
-    try:
-        pages = [
-            _sign_in(context, asgi_server, email)
-            for context, email in zip(
-                contexts, ("gm@example.test", "player@example.test"), strict=True
-            )
-        ]
-        for page in pages:
-            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    emails = ("gm@example.test", "player@example.test")
+    with in_the_room(browser, asgi_server, campaign, *emails) as pages:
         presence = pages[1].locator("#presence")
         expect(presence.locator("li")).to_have_count(2)
         # Still drawn: a green dot before each name...
@@ -45,9 +36,6 @@ def test_who_is_here_is_read_as_names_without_the_dots_drawn_beside_them(
         expect(presence).to_match_aria_snapshot(
             "- list:\n  - listitem: Gail GM\n  - listitem: Pat Player (you)"
         )
-    finally:
-        for context in contexts:
-            context.close()
 
 
 @pytest.mark.browser
