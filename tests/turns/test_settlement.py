@@ -648,7 +648,9 @@ def test_a_write_the_rules_refuse_after_an_outage_is_narrated_not_reported_unava
     assert (job.status, job.error_code, job.charged) == ("succeeded", "", 0)
     narration = Message.objects.get(event_type="turn.narration", data__job_id=str(job.pk))
     assert "Bram has no action left this turn" in narration.body
-    assert not Message.objects.filter(event_type="turn.outcome").exists()
+    # No failure outcome: only the others' note that the refusal was told privately.
+    outcomes = Message.objects.filter(event_type="turn.outcome")
+    assert [(m.audience, m.data["status"]) for m in outcomes] == [("public", "succeeded")]
     assert room.domain_revision() == start
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
 

@@ -671,9 +671,9 @@ OUTCOME_EVENT = "turn.outcome"
 
 
 def job_ended_record(*, campaign: Campaign, job: RoomTurnJob, status: str, message: str) -> None:
-    """Say in the room, to everyone who saw the action, that it ended without an answer
-    (cancelled, or dropped because its player left), inside the transaction that ends the job,
-    so the action does not stand there unanswered. `message` names the action."""
+    """Say in the room, to everyone who saw the action, that it ended without an answer they
+    can read (cancelled, dropped because its player left, answered privately), inside the
+    transaction that ends the job, so the action does not stand there unanswered."""
     room_event_record(
         campaign=campaign,
         event_type=OUTCOME_EVENT,

@@ -287,6 +287,15 @@ def _note_cancelled(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
     )  # fmt: skip
 
 
+def _note_answered_privately(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
+    """The room saw the action but none of its answer (help, a refusal, a private aside): it is
+    told an answer was given, so the action does not stand there unanswered."""
+    job_ended_record(
+        campaign=campaign, job=job, status=final,
+        message=_("The game master answered %(name)s privately.") % {"name": job.requester.label},
+    )  # fmt: skip
+
+
 def _note_dropped(campaign: Campaign, job: RoomTurnJob, final: str, *, partly: bool) -> None:
     """The room told that a turn ended because its player left; `partly`: a write of it may
     have happened on the domain."""
@@ -395,6 +404,13 @@ def turn_publish(
                 audience=audience,
                 recipient_ids=recipients,
             )
+        answered = narration and final == RoomTurnJob.Status.SUCCEEDED
+        if (
+            answered
+            and job.trigger_audience == Message.Audience.PUBLIC
+            and all(audience != Message.Audience.PUBLIC for _t, audience, _r in narration)
+        ):
+            _note_answered_privately(campaign, job, final)
         error = stored.get("error")
         cancelled = final == RoomTurnJob.Status.CANCELLED
         if cancelled:
