@@ -114,11 +114,17 @@ function buildItem(entry, isPending) {
   return li;
 }
 
+// Data-only events (suggestions, job bookkeeping) feed the panels, not the timeline; nor does
+// the room's note that the reader's own action was answered privately (they read the answer).
+function inTimeline(entry) {
+  if (entry.kind !== "event") return true;
+  return Boolean(entry.body) && !(entry.data && entry.data.answered_privately === config.userId);
+}
+
 function render(entry) {
   if (seen.has(entry.sequence)) return; // at-least-once delivery: drop duplicates
   seen.add(entry.sequence);
-  // Data-only events (suggestions, job bookkeeping) feed the panels, not the timeline.
-  if (entry.kind === "event" && !entry.body) {
+  if (!inTimeline(entry)) {
     lastSeq = Math.max(lastSeq, entry.sequence);
     return;
   }
@@ -272,7 +278,7 @@ async function loadEarlier() {
     for (const entry of page.results) {
       if (seen.has(entry.sequence)) continue;
       seen.add(entry.sequence);
-      if (entry.kind === "event" && !entry.body) continue;
+      if (!inTimeline(entry)) continue;
       const li = buildItem(entry, false);
       li.dataset.sequence = String(entry.sequence);
       timeline.insertBefore(li, top);

@@ -41,6 +41,10 @@ def test_a_public_action_answered_only_to_its_player_tells_the_room_so(
     assert note == (
         "turn.outcome", "public", f"The game master answered {label} privately.", [],
     )  # fmt: skip
+    # Their own page leaves the note out by this.
+    assert Message.objects.get(event_type="turn.outcome").data == {
+        "job_id": str(job.pk), "status": "succeeded", "answered_privately": str(room.player.pk),
+    }  # fmt: skip
 
 
 def test_a_gm_only_action_answered_to_the_gm_alone_needs_no_note(

@@ -670,15 +670,18 @@ def turn_requeue(*, job: RoomTurnJob, worker: str | None, code: str, message: st
 OUTCOME_EVENT = "turn.outcome"
 
 
-def job_ended_record(*, campaign: Campaign, job: RoomTurnJob, status: str, message: str) -> None:
+def job_ended_record(
+    *, campaign: Campaign, job: RoomTurnJob, status: str, message: str, **data: str
+) -> None:
     """Say in the room, to everyone who saw the action, that it ended without an answer they
     can read (cancelled, dropped because its player left, answered privately), inside the
-    transaction that ends the job, so the action does not stand there unanswered."""
+    transaction that ends the job, so the action does not stand there unanswered. `data` is
+    added to the event's."""
     room_event_record(
         campaign=campaign,
         event_type=OUTCOME_EVENT,
         body=message,
-        data={"job_id": str(job.pk), "status": status},
+        data={"job_id": str(job.pk), "status": status, **data},
         audience=job.trigger_audience,
     )
 

@@ -293,6 +293,8 @@ def _note_answered_privately(campaign: Campaign, job: RoomTurnJob, final: str) -
     job_ended_record(
         campaign=campaign, job=job, status=final,
         message=_("The game master answered %(name)s privately.") % {"name": job.requester.label},
+        # Their page leaves it out: they read the answer itself.
+        answered_privately=str(job.requester_id),
     )  # fmt: skip
 
 
