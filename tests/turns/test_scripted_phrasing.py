@@ -223,3 +223,15 @@ def test_narration_for_the_whole_room_is_not_addressed_to_one_reader(live_domain
             texts |= {t for t, audience in run.texts if audience == "trigger"}
     assert len(texts) >= 4  # both wordings of each were drawn
     assert [t for t in texts if t.startswith("You ")] == []
+
+
+def test_the_first_of_numbered_namesakes_answers_to_its_number_one(live_domains, gm, player):
+    """The table reads "Goblin" and "Goblin 2": "goblin 1" is the first of them, as said aloud."""
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa is up; Goblin is mon-2
+    attack = table.run(player, "attack goblin 1", job_id="one")
+    assert [o.structured["target_id"] for o in attack.caller.outcomes if o.tool == "attack"] == [
+        "mon-2"
+    ]
+    assert table.run(player, "look at goblin 1", job_id="look").texts == [
+        ("Ilsa studies the Goblin: bloodied.", "trigger")
+    ]

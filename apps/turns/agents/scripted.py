@@ -384,6 +384,8 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
         lambda e: e.id.lower() == wanted,
         # As written or as the table reads it ("Goblin 2" for the second living "Goblin").
         lambda e: wanted in (_normalize(e.name).lower(), _normalize(shown[e.id]).lower()),
+        # The first of "Goblin" and "Goblin 2", as said aloud ("goblin 1").
+        lambda e: e.alive and f"{_normalize(shown[e.id]).lower()} 1" == wanted,
         lambda e: (e.monster_key or "").replace("_", " ") == wanted.replace("_", " "),
         lambda e: _normalize(e.name).lower().startswith(wanted),
     ):
