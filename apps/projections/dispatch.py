@@ -42,11 +42,17 @@ def layer_is_process_local() -> bool:
     return isinstance(get_channel_layer(), InMemoryChannelLayer)
 
 
-def publishes_on_commit() -> bool:
-    """Publish right after commit unless only a poller elsewhere can reach the sockets."""
+def reaches_sockets() -> bool:
+    """Whether this process's publications reach the sockets: not where the layer is
+    process-local and the server holding them runs elsewhere (the embedded Celery worker)."""
     if get_channel_layer() is None:
         return False
     return not layer_is_process_local() or publisher.server_loop is not None
+
+
+def publishes_on_commit() -> bool:
+    """Publish right after commit unless only a poller elsewhere can reach the sockets."""
+    return reaches_sockets()
 
 
 def _messages_for(event: OutboxEvent) -> Iterable[tuple[str, dict]]:

@@ -2,6 +2,7 @@ from datetime import timedelta
 
 from celery import shared_task
 
+from .dispatch import reaches_sockets
 from .services import outbox_dispatch, outbox_prune
 
 
@@ -9,8 +10,11 @@ from .services import outbox_dispatch, outbox_prune
 def outbox_sweep() -> int:
     """Publish rows whose after-commit publication never happened (crash, broker blip)."""
     sent = 0
-    # Rows younger than a second are still being published by their own process.
-    while batch := outbox_dispatch(older_than=timedelta(seconds=1)):
-        sent += batch
+    # Embedded mode: only the web process's poller reaches the sockets; rows published from
+    # here would be marked dispatched unseen.
+    if reaches_sockets():
+        # Rows younger than a second are still being published by their own process.
+        while batch := outbox_dispatch(older_than=timedelta(seconds=1)):
+            sent += batch
     outbox_prune()
     return sent

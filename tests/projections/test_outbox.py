@@ -306,7 +306,7 @@ def test_reset_stops_the_publisher_loop_and_publication_starts_afresh(table, red
 
 @pytest.mark.django_db(transaction=True)
 async def test_sweep_publishes_stale_rows_leaves_young_ones_and_prunes(
-    table, memory_layer, monkeypatch
+    table, redis_layer, monkeypatch
 ):
     campaign, owner, player = table
     layer, channel = await listen(room_group(campaign.id))
@@ -332,3 +332,21 @@ async def test_sweep_publishes_stale_rows_leaves_young_ones_and_prunes(
         OutboxEvent.objects.order_by("id").values_list("id", "dispatched_at")
     )
     assert [(i, d is not None) for i, d in rows] == [(stale_id, True), (young_id, False)]
+
+
+@pytest.mark.django_db
+def test_embedded_sweep_leaves_stale_rows_to_the_web_process_poller(table, memory_layer):
+    """Embedded mode runs the sweep in the Celery worker, whose in-memory layer reaches no
+    socket: a row it published there would be marked dispatched without anyone being sent it.
+    It still prunes."""
+    campaign, owner, _ = table
+    post(owner, "stale")
+    post(owner, "old")
+    stale, old = OutboxEvent.objects.order_by("id")
+    now = timezone.now()
+    OutboxEvent.objects.filter(pk=stale.pk).update(created_at=now - timedelta(seconds=30))
+    OutboxEvent.objects.filter(pk=old.pk).update(
+        created_at=now - timedelta(days=3), dispatched_at=now - timedelta(days=2)
+    )
+    assert outbox_sweep() == 0
+    assert list(OutboxEvent.objects.values_list("id", "dispatched_at")) == [(stale.pk, None)]
