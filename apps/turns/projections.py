@@ -37,6 +37,8 @@ logger = logging.getLogger(__name__)
 STATE_CHANGED = "state.changed"
 GM, PUBLIC = "gm", "public"
 VIEWER_PREFIX = "user:"
+# The receipt scope of a phase change (the contract's name).
+PHASE_SCOPE = "phase"
 
 
 def viewer_audience(user_id) -> str:
@@ -71,6 +73,8 @@ class Refresh:
     # chain: those stored at the chain's start are current at `revision` as well.
     chain_start: int | None = None
     unchanged: list[str] = field(default_factory=list)
+    # A receipt changed the phase and no read told it (a passing fault): read again later.
+    phase_unread: bool = False
 
     @property
     def advances(self) -> bool:
@@ -176,6 +180,7 @@ def projection_reads(
             view = read.data.get("campaign")
             if isinstance(view, dict) and view.get("phase"):
                 refresh.phase = str(view["phase"])
+    refresh.phase_unread = PHASE_SCOPE in scopes and refresh.phase is None
     return refresh
 
 

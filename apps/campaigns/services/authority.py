@@ -37,19 +37,23 @@ def campaign_refresh(*, campaign: Campaign, requester) -> DomainResult:
         )
         if advanced:
             _announce_unpublished(campaign, revision)
-        else:
-            rows.filter(authority_revision=revision).exclude(phase=phase).update(
-                phase=phase, updated_at=now
-            )
+        elif (
+            rows.filter(authority_revision=revision)
+            .exclude(phase=phase)
+            .update(phase=phase, updated_at=now)
+        ):
+            # A phase its turn's publication could not read: the room's panels show it.
+            _announce_unpublished(campaign, revision)
     if revision >= campaign.authority_revision:
         campaign.authority_revision, campaign.phase = revision, phase
     return result
 
 
 def _announce_unpublished(campaign: Campaign, revision: int) -> None:
-    """The read learned of a write before its turn published it; that turn's receipt will then
-    advance nothing, so the room is told now. Which scopes changed is unknown: all the room's
-    panels show are named, so every viewer reads them again."""
+    """The read learned of a write before its turn published it (that turn's receipt will then
+    advance nothing), or of the phase its publication could not read: the room is told now.
+    Which scopes changed is unknown: all the room's panels show are named, so every viewer
+    reads them again."""
     from apps.domains.registry import get_plugin
     from apps.turns.projections import CARD, state_changed_emit
 

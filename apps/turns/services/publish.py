@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.campaigns.services.authority import receipt_apply, receipt_revision
 from apps.campaigns.services.characters import binding_for_created
+from apps.campaigns.tasks import campaign_reread
 from apps.core.errors import ApplicationError
 from apps.domains.client import principal_for
 from apps.quota.models import Reservation
@@ -447,6 +449,9 @@ def turn_publish(
         # After the narration, so the room's sockets get what was said before the panels'
         # `state.changed` (which only makes pages re-read them).
         projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
+        if refresh.phase_unread:
+            # Otherwise the phase the room's turns are given tools for stays the old one.
+            transaction.on_commit(partial(campaign_reread.delay, str(campaign.pk)), robust=True)
         charged = None
         if job.reservation_id:
             actual = 0
