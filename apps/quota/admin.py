@@ -28,6 +28,9 @@ class ReadOnlyAdminMixin:
 
 
 class PlanForm(forms.ModelForm):
+    # The database refuses a negative grant too, but by constraint name: say it as a field error.
+    periodic_grant = Plan._meta.get_field("periodic_grant").formfield(min_value=0)
+
     class Meta:
         model = Plan
         fields = ("name", "slug", "periodic_grant", "period", "grants_expire", "is_default")

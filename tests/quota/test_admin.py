@@ -249,3 +249,16 @@ def test_a_second_default_plan_is_refused_in_words_not_by_constraint_name(staff_
         f"“{free.name}” is the default plan: untick “Default for new accounts” there first." in page
     )
     assert not Plan.objects.filter(slug="pro").exists()
+
+
+def test_a_negative_plan_grant_is_refused_in_words_not_by_constraint_name(staff_client):
+    client, _ = staff_client
+    response = client.post(
+        "/admin/quota/plan/add/",
+        {"name": "Pro", "slug": "pro", "periodic_grant": "-5", "period": "monthly"},
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "quota_plan_grant_nonnegative" not in page
+    assert "Ensure this value is greater than or equal to 0." in page
+    assert not Plan.objects.filter(slug="pro").exists()
