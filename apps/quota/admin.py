@@ -79,6 +79,11 @@ class QuotaAccountAdmin(AuditedAdminMixin, admin.ModelAdmin):
         # Every user has an account from sign-up on; staff add credits, not accounts.
         return False
 
+    def save_model(self, request, obj, form, change):
+        # Write only the plan: balance and reserved move under row locks while the form is
+        # open, and saving the copy read with the form would undo those moves.
+        obj.save(update_fields=[*form.changed_data, "updated_at"])
+
     def has_delete_permission(self, request, obj=None):
         return False
 

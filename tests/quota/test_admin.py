@@ -1,6 +1,7 @@
 from datetime import timedelta
 
 import pytest
+from django.contrib import admin
 from django.db.models import Q
 from django.utils import timezone
 
@@ -262,3 +263,27 @@ def test_a_negative_plan_grant_is_refused_in_words_not_by_constraint_name(staff_
     assert "quota_plan_grant_nonnegative" not in page
     assert "Ensure this value is greater than or equal to 0." in page
     assert not Plan.objects.filter(slug="pro").exists()
+
+
+def test_changing_an_accounts_plan_keeps_credits_moved_while_the_form_was_saved(
+    staff_client, make_user, funded, monkeypatch
+):
+    client, _ = staff_client
+    account = funded(make_user("player@example.test"), 10)
+    pro = Plan.objects.create(slug="pro", name="Pro", periodic_grant=0, period="none")
+    get_object = admin.site._registry[QuotaAccount].get_object
+
+    def get_object_then_a_turn_reserves(request, object_id, from_field=None):
+        obj = get_object(request, object_id, from_field)
+        # A turn reserves credits between the admin reading the account and saving it.
+        services.quota_reserve(user=account.user, amount=4, key="turn-1")
+        return obj
+
+    monkeypatch.setattr(
+        admin.site._registry[QuotaAccount], "get_object", get_object_then_a_turn_reserves
+    )
+    response = client.post(f"/admin/quota/quotaaccount/{account.pk}/change/", {"plan": str(pro.pk)})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    account.refresh_from_db()
+    assert (account.plan, account.balance, account.reserved) == (pro, 6, 4)
+    assert_invariant(account)
