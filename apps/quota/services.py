@@ -285,8 +285,13 @@ def _closed(reservation: Reservation) -> Conflict:
     )
 
 
-def _same_request(existing: Reservation, *, amount: int, owner_type: str, owner_id: str):
-    if (existing.amount, existing.owner_type, existing.owner_id) != (amount, owner_type, owner_id):
+def _same_request(
+    existing: Reservation, *, amount: int, owner_type: str, owner_id: str, at_least: int | None
+):
+    # An at_least request may have held less than `amount`: its replay is still the same one.
+    least = amount if at_least is None else min(at_least, amount)
+    same_owner = (existing.owner_type, existing.owner_id) == (owner_type, owner_id)
+    if not (same_owner and least <= existing.amount <= amount):
         raise Conflict(
             _("Reservation key %(key)s was already used for %(amount)s credits.")
             % {"key": existing.key, "amount": existing.amount},
@@ -316,18 +321,29 @@ def quota_reserve(
     Safe inside a caller's transaction (it uses a savepoint), e.g. the one creating a job row."""
     try:
         return _reserve(user=user, amount=amount, key=key, owner_type=owner_type,
-                        owner_id=owner_id, ttl_seconds=ttl_seconds)  # fmt: skip
+                        owner_id=owner_id, ttl_seconds=ttl_seconds, at_least=at_least)  # fmt: skip
     except QuotaExceeded as exc:
         balance = (exc.details or {}).get("balance", 0)
         if at_least is None or not at_least <= balance < amount:
             raise
     return _reserve(user=user, amount=balance, key=key, owner_type=owner_type,
-                    owner_id=owner_id, ttl_seconds=ttl_seconds)  # fmt: skip
+                    owner_id=owner_id, ttl_seconds=ttl_seconds,
+                    at_least=at_least, requested=amount)  # fmt: skip
 
 
 def _reserve(
-    *, user, amount: int, key: str, owner_type: str, owner_id: str, ttl_seconds: int
+    *,
+    user,
+    amount: int,
+    key: str,
+    owner_type: str,
+    owner_id: str,
+    ttl_seconds: int,
+    at_least: int | None,
+    requested: int | None = None,
 ) -> Reservation:
+    """Hold `amount`; a reservation the key already has is returned if it answers the same
+    request (`requested` credits, or down to `at_least` of them)."""
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
         raise ValidationFailed(_("A reservation must be a positive whole number of credits."))
     if not key or len(key) > MAX_KEY_LENGTH:
@@ -349,7 +365,7 @@ def _reserve(
         if reservation is not None:
             return reservation
     # First use (no account yet), a repeated key, a short balance, or not PostgreSQL.
-    return _reserve_orm(user=user, **fields)
+    return _reserve_orm(user=user, **fields, requested=requested or amount, at_least=at_least)
 
 
 # One statement: lock the account row if the balance covers the amount, insert the reservation
@@ -433,12 +449,22 @@ def _reserve_one_statement(
 
 
 def _reserve_orm(
-    *, user, amount: int, key: str, owner_type: str, owner_id: str, ttl_seconds: int
+    *,
+    user,
+    amount: int,
+    key: str,
+    owner_type: str,
+    owner_id: str,
+    ttl_seconds: int,
+    requested: int,
+    at_least: int | None,
 ) -> Reservation:
     account = quota_account_for(user=user)
     existing = Reservation.objects.filter(user=user, key=key).first()
     if existing is not None:
-        return _same_request(existing, amount=amount, owner_type=owner_type, owner_id=owner_id)
+        return _same_request(
+            existing, amount=requested, owner_type=owner_type, owner_id=owner_id, at_least=at_least
+        )
     now = timezone.now()
     try:
         # Insert first, then take the row lock with one conditional UPDATE: the account row is
@@ -477,7 +503,9 @@ def _reserve_orm(
     except IntegrityError:
         # A concurrent request with the same key committed first: that one is the reservation.
         existing = Reservation.objects.get(user=user, key=key)
-        return _same_request(existing, amount=amount, owner_type=owner_type, owner_id=owner_id)
+        return _same_request(
+            existing, amount=requested, owner_type=owner_type, owner_id=owner_id, at_least=at_least
+        )
     return reservation
 
 

@@ -114,6 +114,18 @@ def test_a_reservation_may_hold_what_is_left_when_that_is_enough(make_user, fund
     assert exc.value.details == {"balance": 0, "held": 3, "needed": 5}
 
 
+def test_replaying_a_reservation_that_held_what_was_left_returns_it(make_user, funded):
+    user = make_user()
+    account = funded(user, 3)
+    held = services.quota_reserve(user=user, amount=5, key="most", at_least=2)
+    again = services.quota_reserve(user=user, amount=5, key="most", at_least=2)
+    account.refresh_from_db()
+    assert (again.pk, again.amount, account.balance, account.reserved) == (held.pk, 3, 0, 3)
+    with pytest.raises(Conflict) as exc:
+        services.quota_reserve(user=user, amount=2, key="most", at_least=1)
+    assert exc.value.code == "reservation_key_conflict"
+
+
 @pytest.mark.parametrize("amount", [0, -1, 1.5, True])
 def test_reserve_rejects_non_positive_or_non_integer_amounts(make_user, funded, amount):
     user = make_user()
