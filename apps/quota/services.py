@@ -31,6 +31,8 @@ logger = logging.getLogger(__name__)
 DEFAULT_TTL_SECONDS = 300
 MAX_KEY_LENGTH = 160
 DEFAULT_PLAN = {"slug": "free", "name": "Free", "periodic_grant": 100, "period": "monthly"}
+# The order settlement draws from an account's grants: earliest expiry first, never-expiring last.
+_DRAW_ORDER = (F("expires_at").asc(nulls_last=True), "created_at", "id")
 
 
 # --- periods ---------------------------------------------------------------------------------
@@ -197,9 +199,9 @@ def quota_issue_periodic_grants(*, now: datetime | None = None) -> int:
 def quota_expire_grants(*, now: datetime | None = None) -> int:
     """Forfeit unused credits of grants past their expiry; returns credits forfeited.
 
-    Only the part not backing active reservations can be forfeited (at most the account's
-    balance); the rest stays on the grant so in-flight settlements can still draw from it, and a
-    later run forfeits it once those reservations close."""
+    Only the part not backing active reservations can be forfeited (see _forfeit); the rest
+    stays on the grant so in-flight settlements can still draw from it, and a later run forfeits
+    what they leave once those reservations close."""
     now = now or timezone.now()
     forfeited = 0
     due = (
@@ -249,14 +251,28 @@ def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> tuple[i
 
 
 def _forfeit(account: QuotaAccount, grants, *, kind: str, description: str) -> int:
-    """Take the locked grants' remaining credits off the locked account, earliest expiry first,
-    each with a ledger entry of `kind` (expiry or withdrawal); never more than the available
-    balance."""
+    """Take the locked grants' unused credits off the locked account, earliest expiry first,
+    each with a ledger entry of `kind` (expiry or withdrawal).
+
+    Credits held by active reservations are not unused: settlement pays them from the
+    account's grants in draw order, so they are the first `reserved` credits in that order and
+    stay on those grants. Taking them from a lapsed grant would make the turn pay with another
+    grant's credits, so the user would lose those too."""
+    held = account.reserved
+    unused = {}
+    for pk, remaining in (
+        QuotaGrant.objects.filter(account_id=account.pk, remaining__gt=0)
+        .order_by(*_DRAW_ORDER)
+        .values_list("pk", "remaining")
+    ):
+        backing = min(remaining, held)
+        held -= backing
+        unused[pk] = remaining - backing
     forfeited = 0
-    for grant in grants.order_by("expires_at", "created_at"):
-        take = min(grant.remaining, account.balance)
+    for grant in grants.order_by(*_DRAW_ORDER):
+        take = min(unused.get(grant.pk, 0), account.balance)
         if take <= 0:
-            break
+            continue
         grant.remaining -= take
         grant.save(update_fields=["remaining", "updated_at"])
         account.balance -= take
@@ -534,7 +550,7 @@ def _allocate(*, account_id, amount: int) -> list[tuple[QuotaGrant, int]]:
     grants = (
         QuotaGrant.objects.select_for_update()
         .filter(account_id=account_id, remaining__gt=0)
-        .order_by(F("expires_at").asc(nulls_last=True), "created_at", "id")
+        .order_by(*_DRAW_ORDER)
     )
     plan: list[tuple[QuotaGrant, int]] = []
     left = amount

@@ -356,24 +356,46 @@ def test_expiry_forfeits_only_credits_not_backing_reservations(make_user, funded
     expiring = account.grants.get(amount=10)
     reservation = services.quota_reserve(user=user, amount=12, key="a")  # balance 3 left
     later = now + timedelta(hours=2)
-    assert services.quota_expire_grants(now=later) == 3
+    # The hold of 12 is paid from the lapsed grant first: all 10 of its credits back it.
+    assert services.quota_expire_grants(now=later) == 0
     account.refresh_from_db()
-    assert (account.balance, account.reserved) == (0, 12)
+    assert (account.balance, account.reserved) == (3, 12)
     assert_invariant(account)
     # The turn settles at 8: drawn from the lapsed grant first (it still backs the hold).
     entry = services.quota_settle(reservation=reservation, actual=8)
-    assert list(entry.allocations.values_list("grant_id", "amount")) == [
-        (expiring.pk, 7),
-        (account.grants.get(amount=5).pk, 1),
-    ]
+    assert list(entry.allocations.values_list("grant_id", "amount")) == [(expiring.pk, 8)]
     account.refresh_from_db()
-    assert (account.balance, account.reserved) == (4, 0)
+    assert (account.balance, account.reserved) == (7, 0)
+    # What the turn left of the lapsed grant goes at the next run; the lasting 5 stay.
+    assert services.quota_expire_grants(now=later) == 2
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (5, 0)
     assert_invariant(account)
     assert list(
         LedgerEntry.objects.filter(account=account)
         .order_by("id")
         .values_list("kind", "amount", "balance_after")
-    ) == [("grant", 10, 10), ("grant", 5, 15), ("expire", 3, 0), ("charge", 8, 4)]
+    ) == [("grant", 10, 10), ("grant", 5, 15), ("charge", 8, 7), ("expire", 2, 5)]
+
+
+def test_expiry_leaves_the_credits_a_turn_holds_on_the_lapsed_grant(make_user, funded):
+    # A turn holds the 10 credits of a grant that lapses; the user also has 10 that never do.
+    user = make_user()
+    now = timezone.now()
+    account = funded(user, 10, 10, expires=[now + timedelta(hours=1), None])
+    lapsing, lasting = (
+        account.grants.get(expires_at__isnull=False),
+        account.grants.get(expires_at__isnull=True),
+    )
+    reservation = services.quota_reserve(user=user, amount=10, key="turn")
+    assert services.quota_expire_grants(now=now + timedelta(hours=2)) == 0
+    # The turn pays with the lapsed grant's credits; the lasting grant stays whole.
+    entry = services.quota_settle(reservation=reservation, actual=10)
+    assert list(entry.allocations.values_list("grant_id", "amount")) == [(lapsing.pk, 10)]
+    lasting.refresh_from_db()
+    account.refresh_from_db()
+    assert (lasting.remaining, account.balance, account.reserved) == (10, 10, 0)
+    assert_invariant(account)
 
 
 def test_plan_period_bounds():
