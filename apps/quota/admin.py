@@ -50,6 +50,18 @@ class PlanForm(forms.ModelForm):
                 )
         return is_default
 
+    def clean(self):
+        cleaned = super().clean()
+        # Periodic credits are issued per period: without one they would show but never come.
+        if cleaned.get("period") == Plan.Period.NONE and cleaned.get("periodic_grant"):
+            raise forms.ValidationError(
+                _(
+                    "A plan with no period never grants its credits: choose a period, or set "
+                    "credits per period to 0."
+                )
+            )
+        return cleaned
+
 
 @admin.register(Plan)
 class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):

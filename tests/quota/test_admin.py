@@ -287,3 +287,17 @@ def test_changing_an_accounts_plan_keeps_credits_moved_while_the_form_was_saved(
     account.refresh_from_db()
     assert (account.plan, account.balance, account.reserved) == (pro, 6, 4)
     assert_invariant(account)
+
+
+def test_a_plan_with_credits_but_no_period_is_refused(staff_client):
+    client, _ = staff_client
+    response = client.post(
+        "/admin/quota/plan/add/",
+        {"name": "Pro", "slug": "pro", "periodic_grant": "500", "period": "none"},
+    )
+    assert response.status_code == 200
+    assert (
+        "A plan with no period never grants its credits: choose a period, or set credits per "
+        "period to 0."
+    ) in response.content.decode()
+    assert not Plan.objects.filter(slug="pro").exists()
