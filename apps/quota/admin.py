@@ -113,6 +113,8 @@ class QuotaGrantAddForm(forms.ModelForm):
     class Meta:
         model = QuotaGrant
         fields = ("user", "amount", "expires_at", "note")
+        # The usage page lists a staff grant with its note: not a place for internal remarks.
+        help_texts = {"note": _("The user sees this note on their usage page.")}
 
     def clean_expires_at(self):
         expires_at = self.cleaned_data.get("expires_at")

@@ -301,3 +301,10 @@ def test_a_plan_with_credits_but_no_period_is_refused(staff_client):
         "period to 0."
     ) in response.content.decode()
     assert not Plan.objects.filter(slug="pro").exists()
+
+
+def test_grant_form_tells_staff_the_note_is_shown_to_the_user(staff_client, make_user, funded):
+    client, _ = staff_client
+    response = client.get("/admin/quota/quotagrant/add/")
+    assert response.status_code == 200
+    assert "The user sees this note on their usage page." in response.content.decode()
