@@ -800,25 +800,40 @@ def quota_reap_expired(
     limit: int = 1000,
 ) -> int:
     """Expire active reservations whose heartbeat lapsed and whose owner is not live, returning
-    their credits. A heartbeat racing the reaper wins (the UPDATE re-checks expires_at).
-    Returns the number reaped."""
+    their credits; at most `limit` a run, looked at `limit` at a time. A heartbeat racing the
+    reaper wins (the UPDATE re-checks expires_at). Returns the number reaped."""
     now = now or timezone.now()
     is_owner_live = is_owner_live or owner_liveness_from_settings()
-    candidates = Reservation.objects.filter(
+    lapsed = Reservation.objects.filter(
         status=Reservation.Status.ACTIVE, expires_at__lte=now
-    ).values_list("pk", "owner_type", "owner_id")[:limit]
+    ).order_by("expires_at", "pk")
     reaped = 0
-    for pk, owner_type, owner_id in list(candidates):
-        if owner_type and is_owner_live(owner_type, owner_id):
-            continue
-        with transaction.atomic():
-            if _close_and_refund(
-                reservation_id=pk,
-                status=Reservation.Status.EXPIRED,
-                reason="reaped: heartbeat lapsed and owner not live",
-                extra=Q(expires_at__lte=now),
-            ):
-                reaped += 1
+    after = None
+    # Batches in expiry order, each after the last one seen: holds whose owners are live stay
+    # active, and must not hide the abandoned ones behind them from every later run.
+    while reaped < limit:
+        batch = lapsed
+        if after is not None:
+            batch = batch.filter(
+                Q(expires_at__gt=after[0]) | Q(expires_at=after[0], pk__gt=after[1])
+            )
+        candidates = list(batch.values_list("pk", "owner_type", "owner_id", "expires_at")[:limit])
+        for pk, owner_type, owner_id, _expires_at in candidates:
+            if reaped == limit:
+                break
+            if owner_type and is_owner_live(owner_type, owner_id):
+                continue
+            with transaction.atomic():
+                if _close_and_refund(
+                    reservation_id=pk,
+                    status=Reservation.Status.EXPIRED,
+                    reason="reaped: heartbeat lapsed and owner not live",
+                    extra=Q(expires_at__lte=now),
+                ):
+                    reaped += 1
+        if len(candidates) < limit:
+            break
+        after = (candidates[-1][3], candidates[-1][0])
     if reaped:
         logger.info("quota reaper freed %d reservations", reaped)
     return reaped

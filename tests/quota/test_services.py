@@ -274,6 +274,33 @@ def test_reaper_frees_lapsed_reservations_but_never_a_live_owners(make_user, fun
     assert_invariant(account)
 
 
+def test_reaper_gets_past_more_live_owners_than_its_batch(make_user, funded):
+    # Turns queued behind an outage keep their lapsed holds; an abandoned hold among them is
+    # still freed, however many live ones there are.
+    user = make_user()
+    account = funded(user, 10)
+    # The abandoned hold is the oldest but lapsed last: behind the live ones either way.
+    for owner, lapsed_ago in [
+        ("job-dead", 1),
+        ("job-live-1", 30),
+        ("job-live-2", 20),
+        ("job-live-3", 10),
+    ]:
+        reservation = services.quota_reserve(
+            user=user, amount=1, key=owner, owner_type="room_turn", owner_id=owner
+        )
+        _expire(reservation, seconds_ago=lapsed_ago)
+
+    def is_owner_live(owner_type, owner_id):
+        return owner_id != "job-dead"
+
+    assert services.quota_reap_expired(is_owner_live=is_owner_live, limit=2) == 1
+    assert Reservation.objects.get(key="job-dead").status == "expired"
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (7, 3)
+    assert_invariant(account)
+
+
 def test_heartbeat_keeps_a_reservation_from_the_reaper(make_user, funded):
     user = make_user()
     funded(user, 10)
