@@ -266,7 +266,10 @@ def outbox_dispatch(*, ids: list[int] | None = None, older_than: timedelta | Non
 
 def outbox_prune(*, retention: timedelta = RETENTION) -> int:
     """Delete dispatched rows past retention; messages, not the outbox, are the replay source."""
+    cutoff = timezone.now() - retention
+    # A row is dispatched after it is created: the creation bound adds nothing but an index
+    # to find them by (this runs every few seconds; dispatched_at has none).
     deleted, _ = OutboxEvent.objects.filter(
-        dispatched_at__isnull=False, dispatched_at__lt=timezone.now() - retention
+        created_at__lt=cutoff, dispatched_at__isnull=False, dispatched_at__lt=cutoff
     ).delete()
     return deleted

@@ -181,8 +181,11 @@ def test_prune_deletes_only_dispatched_rows_past_retention(table):
         post(owner, body)
     old, recent, pending = OutboxEvent.objects.order_by("id")
     now = timezone.now()
-    OutboxEvent.objects.filter(pk=old.pk).update(dispatched_at=now - timedelta(days=2))
-    OutboxEvent.objects.filter(pk=recent.pk).update(dispatched_at=now - timedelta(hours=1))
+    for row, age in ((old, timedelta(days=2)), (recent, timedelta(hours=1))):
+        # Created a second before it was dispatched, as rows are.
+        OutboxEvent.objects.filter(pk=row.pk).update(
+            created_at=now - age - timedelta(seconds=1), dispatched_at=now - age
+        )
     assert outbox_prune() == 1
     assert list(OutboxEvent.objects.order_by("id").values_list("id", flat=True)) == [
         recent.pk,
@@ -350,3 +353,25 @@ def test_embedded_sweep_leaves_stale_rows_to_the_web_process_poller(table, memor
     )
     assert outbox_sweep() == 0
     assert list(OutboxEvent.objects.values_list("id", "dispatched_at")) == [(stale.pk, None)]
+
+
+def test_prune_finds_its_rows_through_the_creation_index_not_a_table_scan(table):
+    """The sweep prunes every few seconds: its query must not read the whole outbox (PostgreSQL
+    plans it with sequential scans priced out, so only a usable index avoids one)."""
+    from tests.saga.conftest import postgres_or_skip
+
+    postgres_or_skip()
+    captured = []
+
+    def explain(execute, sql, params, many, context):
+        if 'FROM "projections_outboxevent"' not in sql:
+            return execute(sql, params, many, context)
+        with context["connection"].connection.cursor() as cursor:  # past this wrapper
+            cursor.execute("SET LOCAL enable_seqscan = off")
+            cursor.execute("EXPLAIN " + sql, params)  # not run: only planned
+            captured.append("\n".join(row[0] for row in cursor.fetchall()))
+        return execute(sql, params, many, context)
+
+    with transaction.atomic(), connections["default"].execute_wrapper(explain):
+        outbox_prune()
+    assert captured and all("Seq Scan" not in plan for plan in captured), captured
