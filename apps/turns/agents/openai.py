@@ -369,21 +369,39 @@ class OpenAIAgent:
             )
         try:
             data = response.json()
+            if not isinstance(data, dict):
+                raise TypeError("the answer is not an object")
+            reported = data.get("usage") or {}
+            if not isinstance(reported, dict):
+                raise TypeError("usage is not an object")
+        except (ValueError, TypeError) as exc:
+            raise _not_a_completion(exc) from exc
+        try:
             message = data["choices"][0]["message"]
             if not isinstance(message, dict):
                 raise TypeError("message is not an object")
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise AgentProtocolError(
-                _("The agent endpoint's answer is not a chat completion: %(reason)s")
-                % {"reason": exc}
-            ) from exc
+        except (KeyError, IndexError, TypeError) as exc:
+            if reported:
+                # The endpoint says its model ran: the tokens are spent all the same.
+                self._count(usage, reported, turn)
+            raise _not_a_completion(exc) from exc
+        self._count(usage, reported, turn)
+        return message
+
+    @staticmethod
+    def _count(usage: Counter[str], reported: dict[str, Any], turn: TurnContext) -> None:
         # Counted even when the endpoint reports no tokens: the turn used a model.
         usage["model_calls"] += 1
-        for key, value in (data.get("usage") or {}).items():
+        for key, value in reported.items():
             if key in ("prompt_tokens", "completion_tokens", "total_tokens") and isinstance(
                 value, int
             ):
                 usage[key] += value
         if turn.record_usage is not None:
             turn.record_usage(dict(usage))
-        return message
+
+
+def _not_a_completion(exc: Exception) -> AgentProtocolError:
+    return AgentProtocolError(
+        _("The agent endpoint's answer is not a chat completion: %(reason)s") % {"reason": exc}
+    )

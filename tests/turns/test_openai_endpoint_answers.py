@@ -1,0 +1,62 @@
+"""The openai provider against odd but possible answers of a real local fake endpoint."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from apps.turns.agents.openai import OpenAIAgent
+from apps.turns.errors import classify_error
+from tests.turns.conftest import make_table
+from tests.turns.fake_llm import FakeLLM, completion
+
+pytestmark = pytest.mark.django_db
+FINAL = json.dumps({"messages": [{"text": "The die lands.", "audience": "trigger"}]})
+USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+
+
+@pytest.fixture
+def llm():
+    fake = FakeLLM()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def table(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    table.call(gm, "phase_set", phase="play")
+    return table
+
+
+def run(table, llm, *, recorded=None, **turn_fields):
+    turn = table.context(table.player, "roll a d20", job_id="j1")
+    if recorded is not None:
+        turn_fields["record_usage"] = recorded.append
+    turn = dataclasses.replace(turn, **turn_fields)
+    caller = table.caller(table.player, turn)
+    agent = OpenAIAgent(base_url=llm.base_url, model="m-1", api_key="sk-secret-1234")
+    return agent.run_turn(turn, caller), caller
+
+
+def failure(table, llm, **extra):
+    with pytest.raises(Exception) as caught:
+        run(table, llm, **extra)
+    classified = classify_error(caught.value)
+    return classified.code, classified.retryable
+
+
+def test_usage_of_an_answer_that_is_no_chat_completion_is_recorded(table, llm):
+    llm.script = [(200, {"choices": [], "usage": USAGE})]
+    recorded = []
+    assert failure(table, llm, recorded=recorded) == ("agent_protocol_error", False)
+    assert recorded == [{"model_calls": 1, **USAGE}]
+
+
+def test_usage_that_is_no_object_is_a_protocol_error(table, llm):
+    body = completion(content=FINAL)
+    body["usage"] = "lots"
+    llm.script = [(200, body)]
+    assert failure(table, llm) == ("agent_protocol_error", False)
