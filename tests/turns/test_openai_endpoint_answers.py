@@ -60,3 +60,11 @@ def test_usage_that_is_no_object_is_a_protocol_error(table, llm):
     body["usage"] = "lots"
     llm.script = [(200, body)]
     assert failure(table, llm) == ("agent_protocol_error", False)
+
+
+@pytest.mark.parametrize("calls", ["dice_roll", ["dice_roll"], [None], {"id": "c1"}])
+def test_tool_calls_that_are_no_list_of_objects_are_a_protocol_error(table, llm, calls):
+    body = completion(content=None)
+    body["choices"][0]["message"]["tool_calls"] = calls
+    llm.script = [(200, body)]
+    assert failure(table, llm) == ("agent_protocol_error", False)

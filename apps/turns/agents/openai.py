@@ -386,6 +386,11 @@ class OpenAIAgent:
                 self._count(usage, reported, turn)
             raise _not_a_completion(exc) from exc
         self._count(usage, reported, turn)
+        calls = message.get("tool_calls")
+        if calls is not None and not (
+            isinstance(calls, list) and all(isinstance(call, dict) for call in calls)
+        ):
+            raise _not_a_completion(TypeError("tool_calls is not a list of objects"))
         return message
 
     @staticmethod
