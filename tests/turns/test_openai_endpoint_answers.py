@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 
 import pytest
 
@@ -68,3 +69,13 @@ def test_tool_calls_that_are_no_list_of_objects_are_a_protocol_error(table, llm,
     body["choices"][0]["message"]["tool_calls"] = calls
     llm.script = [(200, body)]
     assert failure(table, llm) == ("agent_protocol_error", False)
+
+
+def test_the_api_key_an_endpoint_echoes_stays_out_of_the_log(table, llm, caplog):
+    llm.script = [(401, {"error": "Incorrect API key provided: sk-secret-1234"})]
+    with caplog.at_level(logging.WARNING, logger="apps.turns.agents.openai"):
+        assert failure(table, llm) == ("agent_rejected", False)
+    assert [r.getMessage() for r in caplog.records] == [
+        "The agent endpoint refused the request: HTTP 401 "
+        '{"error": "Incorrect API key provided: ***"}'
+    ]

@@ -360,9 +360,12 @@ class OpenAIAgent:
             )
         if status >= 400:
             # Its answer (an API key's tail, an account, a model name) is for the operators'
-            # log; the error reaches the player.
+            # log; the error reaches the player. A key echoed whole is not logged.
+            answer = response.text
+            if self.api_key:
+                answer = answer.replace(self.api_key, "***")
             logger.warning("The agent endpoint refused the request: HTTP %s %s", status,
-                           response.text[:200])  # fmt: skip
+                           answer[:200])  # fmt: skip
             raise AgentRejected(
                 _("The agent endpoint refused the request: HTTP %(status)s.") % {"status": status},
                 details={"status": status},
