@@ -79,3 +79,8 @@ def test_the_api_key_an_endpoint_echoes_stays_out_of_the_log(table, llm, caplog)
         "The agent endpoint refused the request: HTTP 401 "
         '{"error": "Incorrect API key provided: ***"}'
     ]
+
+
+def test_a_request_timeout_status_is_retried(table, llm):
+    llm.script = [(408, {"error": "request timed out"})]
+    assert failure(table, llm) == ("agent_unavailable", True)

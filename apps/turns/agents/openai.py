@@ -353,7 +353,8 @@ class OpenAIAgent:
                 _("The agent endpoint is unreachable: %(reason)s") % {"reason": type(exc).__name__}
             ) from exc
         status = response.status_code
-        if status == 429 or status >= 500:
+        # 408: the endpoint (or a proxy before it) gave up waiting; a new attempt may pass.
+        if status in (408, 429) or status >= 500:
             raise AgentUnavailable(
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
                 details={"status": status},
