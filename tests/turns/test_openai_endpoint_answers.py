@@ -10,8 +10,9 @@ import pytest
 
 from apps.turns.agents.openai import OpenAIAgent
 from apps.turns.errors import classify_error
+from apps.turns.types import AgentMessage, EarlierStep
 from tests.turns.conftest import make_table
-from tests.turns.fake_llm import FakeLLM, completion
+from tests.turns.fake_llm import FakeLLM, completion, tool_call
 
 pytestmark = pytest.mark.django_db
 FINAL = json.dumps({"messages": [{"text": "The die lands.", "audience": "trigger"}]})
@@ -84,3 +85,19 @@ def test_the_api_key_an_endpoint_echoes_stays_out_of_the_log(table, llm, caplog)
 def test_a_request_timeout_status_is_retried(table, llm):
     llm.script = [(408, {"error": "request timed out"})]
     assert failure(table, llm) == ("agent_unavailable", True)
+
+
+def test_eight_calls_in_one_answer_close_the_tools(table, llm):
+    calls = [tool_call(f"c{i}", "dice_roll", {"expression": "1d4"}) for i in range(8)]
+    llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
+    output, _caller = run(table, llm)
+    assert output.tool_calls == 8
+    assert [r["tool_choice"] for r in llm.requests] == ["auto", "none"]
+
+
+def test_a_retry_whose_journal_spent_the_calls_offers_no_more(table, llm):
+    earlier = tuple(EarlierStep("dice_roll", {"expression": "1d4"}) for _ in range(8))
+    llm.script = [(200, completion(content=FINAL))]
+    output, _caller = run(table, llm, earlier=earlier)
+    assert (output.tool_calls, output.messages) == (8, (AgentMessage("The die lands."),))
+    assert [r["tool_choice"] for r in llm.requests] == ["none"]

@@ -249,6 +249,7 @@ class OpenAIAgent:
             for request in earlier:
                 calls += 1
                 messages.append(_tool_reply(request, self._run_tool(request, call_tool)))
+            tools_closed = tools_closed or calls >= self.max_tool_calls
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         with httpx2.Client(timeout=self.timeout, headers=headers) as http:
             while True:
@@ -282,6 +283,8 @@ class OpenAIAgent:
                             calls += 1
                             result = self._run_tool(request, call_tool)
                         messages.append(_tool_reply(request, result))
+                    # No call could run past the limit: the next request forbids them.
+                    tools_closed = tools_closed or calls >= self.max_tool_calls
                     continue
                 content = reply.get("content")
                 try:
