@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from apps.turns.agents.openai import OpenAIAgent
-from apps.turns.errors import classify_error
+from apps.turns.errors import AgentNotConfigured, classify_error
 from apps.turns.types import AgentMessage, EarlierStep
 from tests.turns.conftest import make_table
 from tests.turns.fake_llm import FakeLLM, completion, tool_call
@@ -101,3 +101,25 @@ def test_a_retry_whose_journal_spent_the_calls_offers_no_more(table, llm):
     output, _caller = run(table, llm, earlier=earlier)
     assert (output.tool_calls, output.messages) == (8, (AgentMessage("The die lands."),))
     assert [r["tool_choice"] for r in llm.requests] == ["none"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("SAGASMITH_OPENAI_TIMEOUT", "0"),
+        ("SAGASMITH_OPENAI_TIMEOUT", "-5"),
+        ("SAGASMITH_OPENAI_TIMEOUT", "nan"),
+        ("SAGASMITH_OPENAI_TIMEOUT", "inf"),
+        ("SAGASMITH_OPENAI_BASE_URL", "127.0.0.1:8000/v1"),
+        ("SAGASMITH_OPENAI_TIMEOUT", "soon"),
+        ("SAGASMITH_OPENAI_BASE_URL", "ftp://models.example/v1"),
+        ("SAGASMITH_OPENAI_BASE_URL", "http://[::1/v1"),
+    ],
+)
+def test_unusable_settings_are_not_configured(monkeypatch, name, value):
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    monkeypatch.setenv(name, value)
+    with pytest.raises(AgentNotConfigured) as caught:
+        OpenAIAgent.from_settings()
+    assert caught.value.details == {"setting": name}

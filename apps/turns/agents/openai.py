@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import re
 from collections import Counter
@@ -212,10 +213,25 @@ class OpenAIAgent:
                 % {"names": ", ".join(f"SAGASMITH_OPENAI_{n}" for n in missing)},
                 details={"missing": [f"SAGASMITH_OPENAI_{n}" for n in missing]},
             )
+        # Else every request would fail as if the endpoint were down, and be retried.
+        try:
+            url = httpx2.URL(base_url)
+        except httpx2.InvalidURL:
+            url = None
+        if url is None or url.scheme not in ("http", "https") or not url.host:
+            raise AgentNotConfigured(
+                _("SAGASMITH_OPENAI_BASE_URL must be an http or https URL."),
+                details={"setting": "SAGASMITH_OPENAI_BASE_URL"},
+            )
         try:
             timeout = float(_setting("SAGASMITH_OPENAI_TIMEOUT", str(DEFAULT_TIMEOUT)))
         except ValueError:
-            raise AgentNotConfigured(_("SAGASMITH_OPENAI_TIMEOUT must be a number.")) from None
+            timeout = math.nan
+        if not 0 < timeout < math.inf:
+            raise AgentNotConfigured(
+                _("SAGASMITH_OPENAI_TIMEOUT must be a number of seconds above 0."),
+                details={"setting": "SAGASMITH_OPENAI_TIMEOUT"},
+            )
         return cls(
             base_url=base_url,
             model=model,
