@@ -123,3 +123,24 @@ def test_unusable_settings_are_not_configured(monkeypatch, name, value):
     with pytest.raises(AgentNotConfigured) as caught:
         OpenAIAgent.from_settings()
     assert caught.value.details == {"setting": name}
+
+
+def test_deeply_nested_answer_is_corrected_not_a_crash(table, llm):
+    llm.script = [(200, completion(content="[" * 100000)), (200, completion(content=FINAL))]
+    output, _caller = run(table, llm)
+    assert output.messages == (AgentMessage("The die lands."),)
+
+
+def test_deeply_nested_arguments_are_refused_to_the_model(table, llm):
+    nested = tool_call("c1", "dice_roll", '{"expression": ' + "[" * 100000)
+    llm.script = [(200, completion(tool_calls=[nested])), (200, completion(content=FINAL))]
+    output, _caller = run(table, llm)
+    assert output.tool_calls == 1
+    assert json.loads(llm.requests[1]["messages"][-1]["content"]) == {
+        "error": {"code": "invalid_arguments", "message": "arguments must be a JSON object"}
+    }
+
+
+def test_a_deeply_nested_endpoint_answer_is_a_protocol_error(table, llm):
+    llm.script = [(200, "[" * 100000)]
+    assert failure(table, llm) == ("agent_protocol_error", False)

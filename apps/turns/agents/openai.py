@@ -130,6 +130,8 @@ def parse_output(
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidOutput(f"the answer is not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InvalidOutput("the answer is nested too deeply") from None
     if not isinstance(data, dict):
         raise InvalidOutput("the answer must be a JSON object")
     unknown = sorted(set(data) - {"messages", "suggestions", "schema"})
@@ -336,7 +338,7 @@ class OpenAIAgent:
             return {"error": {"code": "invalid_arguments", "message": "no function name"}}
         try:
             arguments = json.loads(function.get("arguments") or "{}")
-        except (TypeError, json.JSONDecodeError):
+        except (TypeError, json.JSONDecodeError, RecursionError):
             arguments = None
         if not isinstance(arguments, dict):
             return {
@@ -397,7 +399,7 @@ class OpenAIAgent:
             reported = data.get("usage") or {}
             if not isinstance(reported, dict):
                 raise TypeError("usage is not an object")
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:
             raise _not_a_completion(exc) from exc
         try:
             message = data["choices"][0]["message"]
