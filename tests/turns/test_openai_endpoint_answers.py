@@ -5,12 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import time
 
 import pytest
 
 from apps.turns.agents.openai import OpenAIAgent
 from apps.turns.errors import AgentNotConfigured, classify_error
-from apps.turns.types import AgentMessage, EarlierStep
+from apps.turns.types import AgentMessage, Deadline, EarlierStep
 from tests.turns.conftest import make_table
 from tests.turns.fake_llm import FakeLLM, completion, tool_call
 
@@ -33,13 +34,15 @@ def table(live_domains, gm, player):
     return table
 
 
-def run(table, llm, *, recorded=None, **turn_fields):
+def run(table, llm, *, recorded=None, timeout=60.0, **turn_fields):
     turn = table.context(table.player, "roll a d20", job_id="j1")
     if recorded is not None:
         turn_fields["record_usage"] = recorded.append
     turn = dataclasses.replace(turn, **turn_fields)
     caller = table.caller(table.player, turn)
-    agent = OpenAIAgent(base_url=llm.base_url, model="m-1", api_key="sk-secret-1234")
+    agent = OpenAIAgent(
+        base_url=llm.base_url, model="m-1", api_key="sk-secret-1234", timeout=timeout
+    )
     return agent.run_turn(turn, caller), caller
 
 
@@ -144,3 +147,40 @@ def test_deeply_nested_arguments_are_refused_to_the_model(table, llm):
 def test_a_deeply_nested_endpoint_answer_is_a_protocol_error(table, llm):
     llm.script = [(200, "[" * 100000)]
     assert failure(table, llm) == ("agent_protocol_error", False)
+
+
+def trickle(llm, seconds, body):
+    """The fake endpoint sends a space every tenth of a second before its answer: each read
+    is quick, the whole answer is slow (as a proxy keeping the connection alive does)."""
+
+    class Trickling(llm.server.RequestHandlerClass):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            llm.requests.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            raw, steps = json.dumps(body).encode(), round(seconds * 10)
+            try:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(steps + len(raw)))
+                self.end_headers()
+                for _ in range(steps):
+                    self.wfile.write(b" ")
+                    time.sleep(0.1)
+                self.wfile.write(raw)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up
+
+    llm.server.RequestHandlerClass = Trickling
+
+
+def test_an_answer_trickling_past_the_request_timeout_times_out(table, llm):
+    trickle(llm, 3, completion(content=FINAL))
+    started = time.monotonic()
+    assert failure(table, llm, timeout=0.5) == ("agent_timeout", True)
+    assert time.monotonic() - started < 1.5
+
+
+def test_an_answer_trickling_past_the_turns_deadline_times_the_turn_out(table, llm):
+    trickle(llm, 3, completion(content=FINAL))
+    started = time.monotonic()
+    assert failure(table, llm, deadline=Deadline.after(0.5)) == ("turn_timeout", False)
+    assert time.monotonic() - started < 1.5

@@ -26,6 +26,7 @@ import logging
 import math
 import os
 import re
+import time
 from collections import Counter
 from typing import Any
 
@@ -355,14 +356,24 @@ class OpenAIAgent:
         # A request gets no more than the turn's time left: a model past it is cut off, and the
         # turn ends timed out rather than as a retryable endpoint timeout.
         timeout = self.timeout
+        seconds = timeout.read
         if turn.deadline is not None:
             left = turn.deadline.left()
+            seconds = min(seconds, left)
             timeout = httpx2.Timeout(
                 min(timeout.read, left), connect=min(timeout.connect, left),
                 write=min(timeout.write, left), pool=min(timeout.pool, left),
             )  # fmt: skip
+        # The timeouts bound each read; an endpoint (or a proxy) that keeps the connection alive
+        # with a byte now and then is also cut off once the whole answer takes longer.
+        ends = time.monotonic() + seconds
         try:
-            response = http.post(self.url, json=body, timeout=timeout)
+            with http.stream("POST", self.url, json=body, timeout=timeout) as response:
+                raw = bytearray()
+                for chunk in response.iter_bytes():
+                    raw += chunk
+                    if time.monotonic() > ends:
+                        raise httpx2.ReadTimeout("the answer took longer than the request's time")
         except httpx2.TimeoutException as exc:
             if turn.deadline is not None:
                 turn.deadline.left()  # raises TurnTimedOut if it was the turn's time that ran out
@@ -383,7 +394,7 @@ class OpenAIAgent:
         if status >= 400:
             # Its answer (an API key's tail, an account, a model name) is for the operators'
             # log; the error reaches the player. A key echoed whole is not logged.
-            answer = response.text
+            answer = raw.decode("utf-8", "replace")
             if self.api_key:
                 answer = answer.replace(self.api_key, "***")
             logger.warning("The agent endpoint refused the request: HTTP %s %s", status,
@@ -393,7 +404,7 @@ class OpenAIAgent:
                 details={"status": status},
             )
         try:
-            data = response.json()
+            data = json.loads(raw)
             if not isinstance(data, dict):
                 raise TypeError("the answer is not an object")
             reported = data.get("usage") or {}
