@@ -184,3 +184,19 @@ def test_an_answer_trickling_past_the_turns_deadline_times_the_turn_out(table, l
     started = time.monotonic()
     assert failure(table, llm, deadline=Deadline.after(0.5)) == ("turn_timeout", False)
     assert time.monotonic() - started < 1.5
+
+
+def test_an_answer_that_does_not_decode_is_a_protocol_error(table, llm):
+    class Garbled(llm.server.RequestHandlerClass):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            llm.requests.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            raw = b"not gzip at all"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+
+    llm.server.RequestHandlerClass = Garbled
+    assert failure(table, llm) == ("agent_protocol_error", False)

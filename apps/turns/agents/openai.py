@@ -380,6 +380,8 @@ class OpenAIAgent:
             raise AgentUnavailable(
                 _("The agent endpoint did not answer in time."), code="agent_timeout"
             ) from exc
+        except httpx2.DecodingError as exc:
+            raise _not_a_completion(exc) from exc
         except httpx2.TransportError as exc:
             raise AgentUnavailable(
                 _("The agent endpoint is unreachable: %(reason)s") % {"reason": type(exc).__name__}
