@@ -117,6 +117,8 @@ def test_a_retry_whose_journal_spent_the_calls_offers_no_more(table, llm):
         ("SAGASMITH_OPENAI_TIMEOUT", "soon"),
         ("SAGASMITH_OPENAI_BASE_URL", "ftp://models.example/v1"),
         ("SAGASMITH_OPENAI_BASE_URL", "http://[::1/v1"),
+        ("SAGASMITH_OPENAI_API_KEY", "sk-s\u00e9cret"),
+        ("SAGASMITH_OPENAI_API_KEY", "sk-a b"),
     ],
 )
 def test_unusable_settings_are_not_configured(monkeypatch, name, value):
@@ -200,3 +202,14 @@ def test_an_answer_that_does_not_decode_is_a_protocol_error(table, llm):
 
     llm.server.RequestHandlerClass = Garbled
     assert failure(table, llm) == ("agent_protocol_error", False)
+
+
+def test_an_api_key_read_with_its_line_end_is_sent_without_it(table, llm, monkeypatch):
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    monkeypatch.setenv("SAGASMITH_OPENAI_API_KEY", "sk-secret-1234\n")
+    llm.script = [(200, completion(content=FINAL))]
+    turn = table.context(table.player, "roll a d20", job_id="j1")
+    output = OpenAIAgent.from_settings().run_turn(turn, table.caller(table.player, turn))
+    assert output.messages == (AgentMessage("The die lands."),)
+    assert llm.headers[0]["Authorization"] == "Bearer sk-secret-1234"

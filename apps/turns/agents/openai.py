@@ -64,6 +64,7 @@ DEFAULT_TIMEOUT = 60.0
 CONNECT_TIMEOUT = 10.0
 CORRECTION_ROUNDS = 1
 OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
+_HEADER_TOKEN = re.compile(r"[\x21-\x7e]*")
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 
 
@@ -235,12 +236,15 @@ class OpenAIAgent:
                 _("SAGASMITH_OPENAI_TIMEOUT must be a number of seconds above 0."),
                 details={"setting": "SAGASMITH_OPENAI_TIMEOUT"},
             )
-        return cls(
-            base_url=base_url,
-            model=model,
-            api_key=_setting("SAGASMITH_OPENAI_API_KEY"),
-            timeout=timeout,
-        )
+        # A key read from a file keeps its line end. Any other character a header cannot carry
+        # would fail every request, and the error would quote the key.
+        api_key = _setting("SAGASMITH_OPENAI_API_KEY").strip()
+        if not _HEADER_TOKEN.fullmatch(api_key):
+            raise AgentNotConfigured(
+                _("SAGASMITH_OPENAI_API_KEY may hold only printable ASCII without spaces."),
+                details={"setting": "SAGASMITH_OPENAI_API_KEY"},
+            )
+        return cls(base_url=base_url, model=model, api_key=api_key, timeout=timeout)
 
     def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
         """Raises AgentUnavailable, AgentRejected, AgentProtocolError, AgentOutputInvalid,
