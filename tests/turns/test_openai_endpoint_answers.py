@@ -213,3 +213,22 @@ def test_an_api_key_read_with_its_line_end_is_sent_without_it(table, llm, monkey
     output = OpenAIAgent.from_settings().run_turn(turn, table.caller(table.player, turn))
     assert output.messages == (AgentMessage("The die lands."),)
     assert llm.headers[0]["Authorization"] == "Bearer sk-secret-1234"
+
+
+def test_token_counts_that_are_negative_or_no_numbers_are_not_counted(table, llm):
+    body = completion(content=FINAL)
+    body["usage"] = {"prompt_tokens": -500, "completion_tokens": True, "total_tokens": 15}
+    llm.script = [(200, body)]
+    recorded = []
+    run(table, llm, recorded=recorded)
+    # A negative count would lower what the turn is charged.
+    assert recorded == [{"model_calls": 1, "total_tokens": 15}]
+
+
+def test_an_answer_past_the_size_limit_is_a_protocol_error(table, llm):
+    from apps.turns.agents.openai import MAX_ANSWER_BYTES
+
+    body = completion(content=FINAL)
+    body["padding"] = "x" * MAX_ANSWER_BYTES
+    llm.script = [(200, body)]
+    assert failure(table, llm) == ("agent_protocol_error", False)

@@ -61,6 +61,9 @@ logger = logging.getLogger(__name__)
 
 MAX_TOOL_CALLS = 8
 DEFAULT_TIMEOUT = 60.0
+# A chat completion of at most 8 tool calls and a few messages is far smaller; a larger answer
+# is not read into memory whole.
+MAX_ANSWER_BYTES = 1024 * 1024
 CONNECT_TIMEOUT = 10.0
 CORRECTION_ROUNDS = 1
 OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
@@ -378,6 +381,8 @@ class OpenAIAgent:
                     raw += chunk
                     if time.monotonic() > ends:
                         raise httpx2.ReadTimeout("the answer took longer than the request's time")
+                    if len(raw) > MAX_ANSWER_BYTES:
+                        raise _not_a_completion(ValueError("the answer is too large"))
         except httpx2.TimeoutException as exc:
             if turn.deadline is not None:
                 turn.deadline.left()  # raises TurnTimedOut if it was the turn's time that ran out
@@ -440,8 +445,11 @@ class OpenAIAgent:
         # Counted even when the endpoint reports no tokens: the turn used a model.
         usage["model_calls"] += 1
         for key, value in reported.items():
-            if key in ("prompt_tokens", "completion_tokens", "total_tokens") and isinstance(
-                value, int
+            # A bool is an int to Python; a negative count would lower the charge.
+            if (
+                key in ("prompt_tokens", "completion_tokens", "total_tokens")
+                and type(value) is int
+                and value >= 0
             ):
                 usage[key] += value
         if turn.record_usage is not None:
