@@ -12,6 +12,9 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.models import BaseModel
 
+# The order settlement draws from an account's grants: earliest expiry first, never-expiring last.
+GRANT_DRAW_ORDER = (F("expires_at").asc(nulls_last=True), "created_at", "id")
+
 
 class Plan(BaseModel):
     class Period(models.TextChoices):

@@ -24,7 +24,14 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
-from .models import LedgerAllocation, LedgerEntry, QuotaAccount, QuotaGrant, Reservation
+from .models import (
+    GRANT_DRAW_ORDER,
+    LedgerAllocation,
+    LedgerEntry,
+    QuotaAccount,
+    QuotaGrant,
+    Reservation,
+)
 from .services import plan_period_bounds
 
 LEDGER_PAGE_MAX = 100
@@ -106,7 +113,13 @@ def quota_active_reservations(*, account: QuotaAccount) -> QuerySet[Reservation]
 
 
 def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGrant]:
-    return list(QuotaGrant.objects.filter(account=account).order_by("-created_at")[:limit])
+    """Every grant that still holds credits, in the order charges draw from them, then the
+    newest of the spent or lapsed ones, `limit` in all: an old lasting grant is never left off
+    for newer ones spent since."""
+    grants = QuotaGrant.objects.filter(account=account)
+    holding = list(grants.filter(remaining__gt=0).order_by(*GRANT_DRAW_ORDER))
+    spent = grants.filter(remaining=0).order_by("-created_at")[: max(0, limit - len(holding))]
+    return holding + list(spent)
 
 
 @dataclass(frozen=True)

@@ -24,15 +24,21 @@ from apps.core.errors import Conflict, NotFound, QuotaExceeded, ValidationFailed
 from apps.core.services import audit_record
 from apps.core.sql import mark_saved
 
-from .models import LedgerAllocation, LedgerEntry, Plan, QuotaAccount, QuotaGrant, Reservation
+from .models import (
+    GRANT_DRAW_ORDER,
+    LedgerAllocation,
+    LedgerEntry,
+    Plan,
+    QuotaAccount,
+    QuotaGrant,
+    Reservation,
+)
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_TTL_SECONDS = 300
 MAX_KEY_LENGTH = 160
 DEFAULT_PLAN = {"slug": "free", "name": "Free", "periodic_grant": 100, "period": "monthly"}
-# The order settlement draws from an account's grants: earliest expiry first, never-expiring last.
-_DRAW_ORDER = (F("expires_at").asc(nulls_last=True), "created_at", "id")
 
 
 # --- periods ---------------------------------------------------------------------------------
@@ -262,14 +268,14 @@ def _forfeit(account: QuotaAccount, grants, *, kind: str, description: str) -> i
     unused = {}
     for pk, remaining in (
         QuotaGrant.objects.filter(account_id=account.pk, remaining__gt=0)
-        .order_by(*_DRAW_ORDER)
+        .order_by(*GRANT_DRAW_ORDER)
         .values_list("pk", "remaining")
     ):
         backing = min(remaining, held)
         held -= backing
         unused[pk] = remaining - backing
     forfeited = 0
-    for grant in grants.order_by(*_DRAW_ORDER):
+    for grant in grants.order_by(*GRANT_DRAW_ORDER):
         take = min(unused.get(grant.pk, 0), account.balance)
         if take <= 0:
             continue
@@ -550,7 +556,7 @@ def _allocate(*, account_id, amount: int) -> list[tuple[QuotaGrant, int]]:
     grants = (
         QuotaGrant.objects.select_for_update()
         .filter(account_id=account_id, remaining__gt=0)
-        .order_by(*_DRAW_ORDER)
+        .order_by(*GRANT_DRAW_ORDER)
     )
     plan: list[tuple[QuotaGrant, int]] = []
     left = amount

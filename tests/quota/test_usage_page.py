@@ -2,6 +2,7 @@
 
 import uuid
 from html.parser import HTMLParser
+from unittest import mock
 
 import pytest
 from django.db import connection
@@ -218,3 +219,39 @@ def test_a_staff_withdrawal_reads_as_a_withdrawal_not_an_expiry(client, user, fu
         ("grant", "system", None, "+9", "9"),
     ]
     assert '<span class="badge badge--withdrawal">withdrawal</span>' in html
+
+
+def test_the_grants_that_still_hold_credits_are_listed_however_many_were_spent_since(
+    client, user, funded
+):
+    """A lasting grant stays on the page, first as charges draw from it last, however many
+    newer grants were spent since; spent ones follow, newest first."""
+    from datetime import timedelta
+
+    from django.template.defaultfilters import date as date_filter
+
+    from apps.quota.selectors import quota_grants_for
+
+    account = funded(user, 7)  # never expires: drawn from after those that do
+    for n in range(30):
+        services.quota_grant(account=account, amount=1, source="staff", note=f"spent {n}",
+                             expires_at=timezone.now() + timedelta(hours=1))  # fmt: skip
+        services.quota_settle(reservation=services.quota_reserve(user=user, amount=1, key=f"k{n}"),
+                              actual=1)  # fmt: skip
+    soon = services.quota_grant(
+        account=account, amount=3, source="staff", expires_at=timezone.now() + timedelta(days=1)
+    )
+    grants = quota_grants_for(account=account, limit=25)
+    assert len(grants) == 25
+    assert [(g.pk, g.remaining) for g in grants[:2]] == [(soon.pk, 3), (grants[1].pk, 7)]
+    assert grants[1].expires_at is None
+    assert all(g.remaining == 0 for g in grants[2:])
+    assert [g.created_at for g in grants[2:]] == sorted(
+        (g.created_at for g in grants[2:]), reverse=True
+    )
+    client.force_login(user)
+    rows = table(client.get("/usage/").content.decode(), "usage-grants")
+    assert len(rows) == 25
+    assert [(left, expires) for _source, _granted, (left, _), (expires, _) in rows][:3] == [
+        ("3", date_filter(soon.expires_at, "DATE_FORMAT")), ("7", "never"), ("0", mock.ANY),
+    ]  # fmt: skip
