@@ -41,3 +41,23 @@ def test_a_player_names_no_one_else_for_a_death_save(live_domains, gm, player):
     run = table.run(player, "death save for Goblin", job_id="other")
     assert [o.tool for o in run.caller.outcomes if o.tool == "death_save"] == []
     assert run.texts == [("Only the GM calls a death save for someone else.", "requester")]
+
+
+def test_a_dying_player_who_attacks_on_their_turn_is_told_to_make_a_death_save(
+    live_domains, gm, player
+):
+    table, drake = _dying_at_play(gm, player)
+    spawned = table.call(gm, "monster_spawn", monster_key="goblin", idempotency_key="spawn",
+                         expected_revision=table.revision())  # fmt: skip
+    goblin = spawned.structured["character"]["id"]
+    table.call(gm, "combat_start", participant_ids=[drake, goblin], idempotency_key="fight",
+               expected_revision=table.revision())  # fmt: skip
+    attack = table.run(player, "attack the goblin", job_id="attack")
+    assert [o.tool for o in attack.caller.outcomes if o.tool == "attack"] == []
+    assert attack.texts == [
+        ("Drake is down at 0 hit points and cannot attack: make a death save instead.",
+         "requester"),
+    ]  # fmt: skip
+    assert attack.output.suggestions == ("death save",)
+    called = table.run(gm, "Drake attacks the goblin", job_id="gm-attack")
+    assert called.output.suggestions == ("death save for Drake",)

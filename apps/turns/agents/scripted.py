@@ -520,6 +520,17 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     else:
         attacker_id = acting_character(s, what=_("attack"))
         roster = dnd_roster(s)
+    if any(e.id == attacker_id and e.status == "down" for e in roster):
+        # What a dying character does on its turn, instead of the rules' list of conditions.
+        who = _name_of(roster, attacker_id)
+        if s.turn.phase == "combat":
+            s.suggestions.append(
+                _("death save for %(who)s") % {"who": who} if s.turn.is_gm else _("death save")
+            )
+        raise Refusal(
+            _("%(who)s is down at 0 hit points and cannot attack: make a death save instead.")
+            % {"who": who}
+        )
     target = resolve(s, roster, m["target"])
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
     if m["weapon"]:
