@@ -44,11 +44,23 @@ def test_a_removed_players_panels_stop_refreshing_and_are_cleared(
     campaign, users, _mine = fighters_table(make_user, name="Shown The Door", fighters=("Ilsa",))
     ilsa_m = CampaignMembership.objects.get(campaign=campaign, user=users["ilsa@example.test"])
     with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
+        in_flight: set = set()
+        ilsa.on("request", lambda r: in_flight.add(r) if "/room/panel" in r.url else None)
+        ilsa.on("requestfinished", lambda r: in_flight.discard(r))
+        ilsa.on("requestfailed", lambda r: in_flight.discard(r))
         _say(gm, "start combat with goblin", mode="action")
         _settle(campaign, 1)
         sheet = ilsa.locator("#turn-character [data-sheet]")
         expect(sheet.locator('[data-field="name"]')).to_have_text("Ilsa")
         expect(ilsa.locator("#turn-order li")).to_have_count(2)
+        # The turn's own refreshes are over: one still on its way when access ends would end
+        # the panels itself (404), before the state change below asks again.
+        quiet_since = deadline = time.monotonic()
+        while time.monotonic() - quiet_since < 0.5:
+            assert time.monotonic() - deadline < 15, "the panel kept asking"
+            ilsa.wait_for_timeout(50)
+            if in_flight:
+                quiet_since = time.monotonic()
 
         panel_requests: list[float] = []
         ilsa.on(
