@@ -61,3 +61,18 @@ def test_a_dying_player_who_attacks_on_their_turn_is_told_to_make_a_death_save(
     assert attack.output.suggestions == ("death save",)
     called = table.run(gm, "Drake attacks the goblin", job_id="gm-attack")
     assert called.output.suggestions == ("death save for Drake",)
+
+
+def test_a_dying_characters_turn_is_announced_as_a_death_save(live_domains, gm, player):
+    table, drake = _dying_at_play(gm, player)
+    spawned = table.call(gm, "monster_spawn", monster_key="goblin", idempotency_key="spawn",
+                         expected_revision=table.revision())  # fmt: skip
+    goblin = spawned.structured["character"]["id"]
+    table.call(gm, "combat_start", participant_ids=[goblin, drake], idempotency_key="fight",
+               expected_revision=table.revision())  # fmt: skip
+    texts = [table.run(gm, "end turn", job_id=f"end-{n}").texts[0][0] for n in range(2)]
+    # One of the two hands the turn to Drake, whoever went first.
+    (to_drake,) = [t for t in texts if "Goblin ends" in t or "after Goblin" in t]
+    assert to_drake.endswith(" Drake is dying: their turn is a death save.")
+    (to_goblin,) = [t for t in texts if t not in (to_drake,)]
+    assert "dying" not in to_goblin

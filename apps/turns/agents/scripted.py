@@ -1036,14 +1036,15 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
             _("%(ended)s ends the turn. Round %(round)s: %(current)s acts next."),
             _("%(current)s is up (round %(round)s) after %(ended)s."),
         )
-    s.say(
-        text
-        % {
-            "ended": _name_of(roster, result["ended"]),
-            "current": _name_of(roster, result["current"]),
-            "round": result["round"],
-        }
-    )
+    values = {
+        "ended": _name_of(roster, result["ended"]),
+        "current": _name_of(roster, result["current"]),
+        "round": result["round"],
+    }
+    if any(e.id == result["current"] and e.status == "down" for e in roster):
+        # Its player is told what the turn holds before trying to act.
+        text += " " + _("%(current)s is dying: their turn is a death save.")
+    s.say(text % values)
     _turn_suggestions(s, roster, result["current"])
 
 
