@@ -109,13 +109,14 @@ def _access(campaign_id, user, session_key):
 
 
 @database_sync_to_async
-def _beat(campaign_id, user, channel_name, session_key):
-    """(membership, last sequence); membership is SIGNED_OUT when the socket's session ended."""
+def _beat(campaign_id, room_id, user, channel_name, session_key):
+    """(membership, last sequence, who is here when that changed else None); membership is
+    SIGNED_OUT when the socket's session ended."""
     membership = _access(campaign_id, user, session_key)
     if membership is None or membership is SIGNED_OUT:
-        return membership, 0
-    services.presence_touch(channel_name=channel_name)
-    return membership, room_last_sequence(campaign_id=campaign_id)
+        return membership, 0, None
+    present = services.presence_touch(room_id=room_id, channel_name=channel_name)
+    return membership, room_last_sequence(campaign_id=campaign_id), present
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
@@ -336,11 +337,15 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def room_tick(self, event):
         if self.room_id is None:
             return
-        membership, last = await _beat(
-            self.campaign_id, self.user, self.channel_name, self.session_key
+        membership, last, present = await _beat(
+            self.campaign_id, self.room_id, self.user, self.channel_name, self.session_key
         )
         if not await self._follow(membership):
             return
+        if present is not None:
+            await self.channel_layer.group_send(
+                room_group(self.campaign_id), {"type": "presence.update", "users": present}
+            )
         if last > self.cursor:
             await self.catch_up()  # reconciliation: covers a lost wake-up with no later traffic
         await self.send_json({"type": "heartbeat"})
