@@ -219,8 +219,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if replay is None:
                 await self._revoke("removed")
                 return False
-            self.role = replay.membership.role
-            self.access_version = replay.membership.campaign.access_version
+            # The replay filtered with this membership: take it as _follow does, so a new role
+            # read here first (its own event may come later) is still told to the page.
+            await self._follow(replay.membership)
             for entry in replay.entries:
                 await self.send_json({"type": "entry", "entry": entry})
             self.cursor = replay.covered_upto

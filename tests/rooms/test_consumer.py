@@ -425,6 +425,30 @@ async def test_a_gm_only_state_change_written_after_a_demotion_never_reaches_the
     )]  # fmt: skip
 
 
+async def test_a_demotion_first_read_by_a_catch_up_is_still_told_to_the_page(
+    memory_layer, make_user
+):
+    owner, gm = await database_sync_to_async(lambda: (make_user(), make_user()))()
+    campaign, ms = await database_sync_to_async(make_campaign)(owner, (gm, Role.GM))
+    comm = await open_socket(campaign, gm)
+    await frames_until_caught_up(comm)
+    await database_sync_to_async(change_role)(ms[1], Role.PLAYER)
+    await post(ms[0], "one")
+    await post(ms[0], "two")
+    # The second entry's wake-up comes first: its gap makes the socket catch up, reading the
+    # new role before the demotion's own event arrives.
+    events = await database_sync_to_async(lambda: list(OutboxEvent.objects.order_by("id")))()
+    await publish_events([e for e in events if e.event_type == "room.entry"][1:])
+    await publish_events([e for e in events if e.event_type == "access.revoked"])
+    outputs = await _outputs(comm)
+    assert [o if o["type"] != "entry" else o["entry"]["body"] for o in outputs] == [
+        {"type": "access.changed", "role": "player", "archived": False},
+        "one",
+        "two",
+        {"type": "caught_up", "sequence": 2},
+    ]
+
+
 async def test_a_member_who_stays_gets_the_entries_after_anothers_removal(memory_layer, table):
     campaign, owner, player = table
     comm = await open_socket(campaign, owner.user)
