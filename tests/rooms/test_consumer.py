@@ -610,6 +610,21 @@ async def test_signing_out_everywhere_else_closes_the_other_sockets_at_once(
     assert out.get("code") == CLOSE_UNAUTHENTICATED
 
 
+async def test_signing_out_closes_that_sessions_sockets_at_once(
+    memory_layer, table, client, settings
+):
+    settings.ROOMS_HEARTBEAT_SECONDS = 60  # not the heartbeat: the sign-out's own event
+    campaign, owner, player = table
+    cookie = await _signed_in_cookie(client, player.user)
+    comm = _cookie_socket(campaign, cookie)
+    assert (await comm.connect())[0]
+    await frames_until_caught_up(comm)
+    response = await database_sync_to_async(client.post)("/accounts/logout/")
+    assert response.status_code == 302
+    await database_sync_to_async(outbox_dispatch)()
+    assert await _outputs(comm) == [CLOSE_UNAUTHENTICATED]
+
+
 async def test_a_sessionless_end_announces_nothing(memory_layer, table):
     _, _, player = table
     assert await database_sync_to_async(user_sessions_end)(user=player.user) == 0
