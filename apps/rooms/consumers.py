@@ -110,8 +110,8 @@ def _access(campaign_id, user, session_key):
 
 @database_sync_to_async
 def _beat(campaign_id, room_id, user, channel_name, session_key):
-    """(membership, last sequence, who is here when that changed else None); membership is
-    SIGNED_OUT when the socket's session ended."""
+    """(membership, last sequence, who is here); membership is SIGNED_OUT when the socket's
+    session ended."""
     membership = _access(campaign_id, user, session_key)
     if membership is None or membership is SIGNED_OUT:
         return membership, 0, None
@@ -129,6 +129,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     cursor: int = 0
     # None when the socket was authenticated without a session (tests set scope["user"]).
     session_key: str | None = None
+    # The presence list this socket last sent its page.
+    present: list | None = None
     _heartbeat: asyncio.Task | None = None
 
     async def dispatch(self, message):
@@ -303,7 +305,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def presence_update(self, event):
         if self.room_id is not None:
-            await self.send_json({"type": "presence", "users": event["users"]})
+            await self._send_presence(event["users"])
+
+    async def _send_presence(self, users: list) -> None:
+        self.present = users
+        await self.send_json({"type": "presence", "users": users})
 
     async def access_revoked(self, event):
         if event.get("campaign_id") != self.campaign_id or self.room_id is None:
@@ -343,10 +349,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         )
         if not await self._follow(membership):
             return
-        if present is not None:
-            await self.channel_layer.group_send(
-                room_group(self.campaign_id), {"type": "presence.update", "users": present}
-            )
+        if present != self.present:
+            # Broadcasts of sockets opening or closing at once can arrive out of order, and a
+            # socket whose process died sends none: the beat sends this page the list it missed.
+            await self._send_presence(present)
         if last > self.cursor:
             await self.catch_up()  # reconciliation: covers a lost wake-up with no later traffic
         await self.send_json({"type": "heartbeat"})

@@ -386,16 +386,14 @@ def presence_join(*, room_id, user_id, channel_name: str) -> None:
     )
 
 
-def presence_touch(*, room_id, channel_name: str) -> list[dict[str, str]] | None:
+def presence_touch(*, room_id, channel_name: str) -> list[dict[str, str]]:
     """Renew this socket's presence and drop the room's sockets that stopped beating (their
-    process ended without a disconnect); returns who is here when any were dropped, else None:
-    otherwise nobody would tell the room they left."""
+    process ended without a disconnect); returns who is here now. Nobody broadcasts such a
+    departure: each socket's beat compares this with what its page shows."""
     now = timezone.now()
     Presence.objects.filter(channel_name=channel_name).update(last_seen=now)
-    dropped, _rows = Presence.objects.filter(
-        room_id=room_id, last_seen__lt=now - PRESENCE_TTL
-    ).delete()
-    return presence_list(room_id=room_id) if dropped else None
+    Presence.objects.filter(room_id=room_id, last_seen__lt=now - PRESENCE_TTL).delete()
+    return presence_list(room_id=room_id)
 
 
 def presence_leave(*, channel_name: str) -> None:

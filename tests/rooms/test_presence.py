@@ -2,9 +2,11 @@
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from apps.campaigns.models import CampaignMembership
+from apps.projections.groups import room_group
 from apps.rooms.models import Presence
 from apps.rooms.services import PRESENCE_TTL, room_get_or_create
 
@@ -63,4 +65,29 @@ async def test_a_socket_whose_process_died_leaves_here_now_once_its_beats_stop(
     assert await database_sync_to_async(
         lambda: list(Presence.objects.values_list("user_id", flat=True))
     )() == [owner.user_id]
+    await comm.disconnect()
+
+
+async def test_a_late_presence_broadcast_is_corrected_by_the_next_beat(
+    memory_layer, table, settings
+):
+    settings.ROOMS_HEARTBEAT_SECONDS = 0.2
+    campaign, owner, player = table
+    comm = WebsocketCommunicator(
+        socket_app(), f"/ws/rooms/{campaign.id}/?after=0", headers=[ORIGIN]
+    )
+    comm.scope["user"] = owner.user
+    assert (await comm.connect())[0]
+    assert await _presence(comm) == [str(owner.user_id)]
+    # Sockets opening at once (everyone reconnecting after a restart) each broadcast the list
+    # they read: one read before the others joined can arrive last.
+    layer = get_channel_layer()
+    await layer.group_send(room_group(campaign.id), {"type": "presence.update", "users": []})
+    frames = []
+    while [f["type"] for f in frames].count("heartbeat") < 2:
+        frames.append(await comm.receive_json_from(timeout=3))
+    assert [[u["id"] for u in f["users"]] for f in frames if f["type"] == "presence"] == [
+        [],
+        [str(owner.user_id)],
+    ]
     await comm.disconnect()
