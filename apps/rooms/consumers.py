@@ -208,6 +208,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         )
         self.room_id = None
 
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        # Only JSON text frames mean anything here. Anything else is ignored: raising would end
+        # the consumer without a disconnect, its presence left behind.
+        if text_data is None:
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except ValueError:
+            return
+        await self.receive_json(content, **kwargs)
+
     async def receive_json(self, content, **kwargs):
         if isinstance(content, dict) and content.get("type") == "ping":
             await self.send_json({"type": "pong"})

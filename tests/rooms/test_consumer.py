@@ -629,3 +629,18 @@ async def test_a_sessionless_end_announces_nothing(memory_layer, table):
     _, _, player = table
     assert await database_sync_to_async(user_sessions_end)(user=player.user) == 0
     assert not await database_sync_to_async(OutboxEvent.objects.exists)()
+
+
+@pytest.mark.parametrize("frame", [{"text": "not json"}, {"bytes": b"\x00\x01"}])
+async def test_a_frame_that_is_no_json_is_ignored_and_the_socket_lives_on(
+    memory_layer, table, frame
+):
+    campaign, owner, _ = table
+    comm = await open_socket(campaign, owner.user)
+    await frames_until_caught_up(comm)
+    await comm.send_input({"type": "websocket.receive", **frame})
+    await comm.send_input({"type": "websocket.receive", "text": json.dumps({"type": "ping"})})
+    while (reply := await comm.receive_json_from(timeout=3))["type"] == "presence":
+        pass
+    assert reply == {"type": "pong"}
+    await comm.disconnect()
