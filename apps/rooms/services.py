@@ -3,6 +3,7 @@ sequence and writes its outbox row in the same transaction."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from datetime import timedelta
 from uuid import UUID
@@ -33,6 +34,12 @@ from .models import (
 from .selectors import MANAGER_ROLES, serialize_entry
 
 PRESENCE_TTL = timedelta(seconds=75)
+
+
+def visible(text: str) -> bool:
+    """Whether the text shows anything: not only spaces and invisible format characters (a
+    zero-width space, which strip() keeps, posts an empty bubble)."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Cc") for ch in text)
 
 
 def room_get_or_create(*, campaign: Campaign) -> Room:
@@ -253,7 +260,7 @@ def room_message_post(
             recovery=_("Post it to everyone in the room."),
         )
     text = (body or "").strip()
-    if not text or len(text) > MAX_BODY_LENGTH:
+    if not visible(text) or len(text) > MAX_BODY_LENGTH:
         raise ValidationFailed(
             _("A message has 1 to %(max)d characters.") % {"max": MAX_BODY_LENGTH},
             code="invalid_body",

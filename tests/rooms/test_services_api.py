@@ -72,6 +72,8 @@ def test_resubmission_with_same_client_id_returns_first(table):
         ("obs", {}, PermissionDenied, "observer"),
         ("gm", {"mode": "shout"}, ValidationFailed, "invalid_mode"),
         ("gm", {"body": "   "}, ValidationFailed, "invalid_body"),
+        # Only invisible characters (a zero-width space and joiner, a BOM) show nothing.
+        ("gm", {"body": " \u200b\u200d\ufeff "}, ValidationFailed, "invalid_body"),
         ("gm", {"audience": "private"}, ValidationFailed, "invalid_recipients"),
         (
             "gm",

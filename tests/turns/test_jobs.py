@@ -1810,3 +1810,12 @@ def test_a_gms_secret_fact_is_posted_gm_only(
             )  # fmt: skip
         trigger = Message.objects.get(pk=job.trigger_message_id)
         assert (job.trigger_audience, trigger.audience, trigger.body) == (expected, expected, text)
+
+
+def test_an_action_of_only_invisible_characters_is_refused(dnd_room):
+    from apps.core.errors import ValidationFailed
+
+    with pytest.raises(ValidationFailed) as refused:
+        submit(dnd_room, dnd_room.player, text="\u200b\u2060")
+    assert refused.value.code == "invalid_body"
+    assert Message.objects.count() == 0

@@ -47,7 +47,7 @@ from apps.projections.services import (
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
 from apps.rooms.models import ACTION_KEY_HOLD, MAX_BODY_LENGTH, POST_SCOPE, Message
-from apps.rooms.services import room_event_record, room_message_post, room_writable
+from apps.rooms.services import room_event_record, room_message_post, room_writable, visible
 from apps.turns import conf
 from apps.turns.agents import action_audience
 from apps.turns.errors import StaleRevision, TurnCancelled, TurnError
@@ -172,7 +172,7 @@ def turn_action_submit(
     written), QuotaExceeded, IdempotencyConflict (the key made another action or a chat
     message), PermissionDenied, ValidationFailed and the rooms service's errors."""
     text = (text or "").strip()
-    if not text or len(text) > MAX_BODY_LENGTH:
+    if not visible(text) or len(text) > MAX_BODY_LENGTH:
         raise ValidationFailed(
             _("An action has 1 to %(max)d characters.") % {"max": MAX_BODY_LENGTH},
             code="invalid_body",
