@@ -1,6 +1,5 @@
 """Room sockets follow the account: sessions ended elsewhere close theirs at once."""
 
-from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
 from apps.accounts.events import sessions_ended
@@ -17,16 +16,3 @@ def _close_sockets_of_ended_sessions(sender, user, **kwargs):
     ).values_list("campaign_id", flat=True)
     for campaign_id in campaigns:
         member_access_changed(campaign_id=campaign_id, user=user, reason=SIGNED_OUT)
-
-
-@receiver(user_logged_out)
-def _close_sockets_of_signed_out_session(sender, request, user, **kwargs):
-    # Signing out ends one session without sessions_ended: the other tabs of that browser hold
-    # sockets opened with it. Sent just before Django flushes the session: it is deleted here
-    # first (the flush then deletes nothing), so a socket told at once cannot read it as live.
-    if user is None:
-        return
-    session = getattr(request, "session", None)
-    if session is not None and session.session_key:
-        session.delete()
-    _close_sockets_of_ended_sessions(sender, user=user)
