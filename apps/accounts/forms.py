@@ -25,7 +25,9 @@ class SignupForm(AllauthSignupForm):
             )
             cleaned["invite"] = token
             try:
-                registration_invite_check(raw=token, email=cleaned.get("email") or "")
+                # No email when the field refused it (taken, malformed): its own error says why,
+                # and the invite's address is not compared with nothing.
+                registration_invite_check(raw=token, email=cleaned.get("email"))
             except InviteUnavailable as exc:
                 # The page shows what went wrong and what to do about it.
                 raise forms.ValidationError(f"{exc.message} {exc.recovery}") from None

@@ -302,3 +302,24 @@ def test_admin_cannot_clear_revoked_at_to_revive_a_leaked_invite(make_user, sett
     invite.refresh_from_db()
     assert invite.revoked_at == revoked_at
     assert_invite_refused(signup(Client(), "x@example.test", raw))
+
+
+@pytest.mark.django_db
+def test_an_email_bound_invite_blames_only_the_email_when_the_email_itself_is_refused(
+    make_user, settings
+):
+    settings.SAGASMITH_REGISTRATION_MODE = "invite"
+    make_user("taken@example.test")
+    invite, raw = registration_invite_create(created_by=None, email="taken@example.test")
+    # The address the invite is for already has an account; a typo is no address at all.
+    for email, error in (
+        ("Taken@Example.test", "A user is already registered with this email address."),
+        ("taken@", "Enter a valid email address."),
+    ):
+        response = signup(Client(), email, raw)
+        assert response.status_code == 200
+        assert response.context["form"].errors == {"email": [error]}
+        assert b"This invite is for a different email address." not in response.content
+    assert User.objects.count() == 1
+    invite.refresh_from_db()
+    assert invite.used_count == 0
