@@ -3,6 +3,7 @@ from datetime import timedelta
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -14,8 +15,33 @@ from . import services
 from .models import ApiToken, LegalAcceptance, RegistrationInvite, User, UserSession
 
 
+class UserEmailMixin:
+    """Store the address in lower case, as sign-up and the manager do, and refuse one another
+    user has in any case: lookups by address (sign-in, invites, saga_mcp --user) match it
+    exactly, and a second spelling would be a second account for one mailbox."""
+
+    def clean_email(self):
+        email = self.cleaned_data["email"].lower()
+        if User.objects.filter(email__iexact=email).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError(_("A user is already registered with this email address."))
+        return email
+
+
+class UserAddForm(UserEmailMixin, AdminUserCreationForm):
+    class Meta(AdminUserCreationForm.Meta):
+        model = User
+        fields = ("email",)
+
+
+class UserEditForm(UserEmailMixin, UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        model = User
+
+
 @admin.register(User)
 class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
+    add_form = UserAddForm
+    form = UserEditForm
     ordering = ("email",)
     list_display = ("email", "display_name", "is_active", "is_staff", "date_joined", "last_login")
     list_filter = ("is_active", "is_staff", "is_superuser")
