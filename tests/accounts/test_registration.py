@@ -323,3 +323,48 @@ def test_an_email_bound_invite_blames_only_the_email_when_the_email_itself_is_re
     assert User.objects.count() == 1
     invite.refresh_from_db()
     assert invite.used_count == 0
+
+
+RESERVED_NAME = "The room shows its own messages under this name; choose another display name."
+INVISIBLE_NAME = (
+    "A display name needs a visible character; leave it blank to be shown by your email's name."
+)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("display_name", "error"),
+    [
+        ("Game master", RESERVED_NAME),
+        ("  game   MASTER. ", RESERVED_NAME),
+        ("GM", RESERVED_NAME),
+        ("Room", RESERVED_NAME),
+        ("System", RESERVED_NAME),
+        ("A former member", RESERVED_NAME),
+        ("\u200b\u200b", INVISIBLE_NAME),
+    ],
+)
+def test_sign_up_refuses_a_display_name_that_passes_for_the_room_or_shows_nothing(
+    client, settings, display_name, error
+):
+    settings.SAGASMITH_REGISTRATION_MODE = "open"
+    response = client.post(
+        "/accounts/signup/",
+        {"email": "new@example.test", "password1": PASSWORD, "password2": PASSWORD,
+         "display_name": display_name},
+    )  # fmt: skip
+    assert response.status_code == 200
+    assert response.context["form"].errors == {"display_name": [error]}
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_sign_up_keeps_a_display_name_that_only_mentions_a_reserved_word(client, settings):
+    settings.SAGASMITH_REGISTRATION_MODE = "open"
+    response = client.post(
+        "/accounts/signup/",
+        {"email": "new@example.test", "password1": PASSWORD, "password2": PASSWORD,
+         "display_name": " Roomba the Game Master's cat "},
+    )  # fmt: skip
+    assert response.status_code == 302
+    assert User.objects.get().display_name == "Roomba the Game Master's cat"
