@@ -92,6 +92,15 @@ class RegistrationInviteAddForm(forms.ModelForm):
         model = RegistrationInvite
         fields = ("email", "max_uses", "note")
 
+    def clean_email(self):
+        # registration_invite_create refuses it too; here it is an error on the field.
+        email = self.cleaned_data["email"].lower()
+        if email and User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                _("%(email)s already has an account: they can sign in with it.") % {"email": email}
+            )
+        return email
+
 
 @admin.register(RegistrationInvite)
 class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):

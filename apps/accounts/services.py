@@ -48,10 +48,16 @@ def registration_invite_create(
         raise ValidationFailed(_("Max uses must be between 1 and 1000."))
     if not timedelta(hours=1) <= expires_in <= timedelta(days=90):
         raise ValidationFailed(_("An invite must expire between 1 hour and 90 days from now."))
+    email = email.strip().lower()
+    if email and User.objects.filter(email__iexact=email).exists():
+        # Sign-up refuses a taken address, so such an invite could never be used.
+        raise ValidationFailed(
+            _("%(email)s already has an account: they can sign in with it.") % {"email": email}
+        )
     raw = secrets.token_urlsafe(32)
     invite = RegistrationInvite.objects.create(
         token_hash=hash_token(raw),
-        email=email.strip().lower(),
+        email=email,
         note=note,
         expires_at=timezone.now() + expires_in,
         max_uses=max_uses,

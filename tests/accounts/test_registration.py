@@ -309,9 +309,9 @@ def test_an_email_bound_invite_blames_only_the_email_when_the_email_itself_is_re
     make_user, settings
 ):
     settings.SAGASMITH_REGISTRATION_MODE = "invite"
-    make_user("taken@example.test")
     invite, raw = registration_invite_create(created_by=None, email="taken@example.test")
-    # The address the invite is for already has an account; a typo is no address at all.
+    # The address the invite is for got an account meanwhile; a typo is no address at all.
+    make_user("taken@example.test")
     for email, error in (
         ("Taken@Example.test", "A user is already registered with this email address."),
         ("taken@", "Enter a valid email address."),
@@ -368,3 +368,28 @@ def test_sign_up_keeps_a_display_name_that_only_mentions_a_reserved_word(client,
     )  # fmt: skip
     assert response.status_code == 302
     assert User.objects.get().display_name == "Roomba the Game Master's cat"
+
+
+@pytest.mark.django_db
+def test_staff_cannot_issue_an_invite_for_an_address_that_already_has_an_account(make_user):
+    from apps.core.errors import ValidationFailed
+
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
+    make_user("member@example.test")
+    client = Client()
+    client.force_login(staff)
+    response = client.post(
+        "/admin/accounts/registrationinvite/add/",
+        {"email": "Member@Example.test", "max_uses": 1, "note": "", "expires_in_days": 7},
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors == {
+        "email": ["member@example.test already has an account: they can sign in with it."]
+    }
+    with pytest.raises(ValidationFailed) as refused:
+        registration_invite_create(created_by=staff, email=" MEMBER@example.test")
+    assert refused.value.message == (
+        "member@example.test already has an account: they can sign in with it."
+    )
+    assert not RegistrationInvite.objects.exists()
+    assert not AuditEvent.objects.filter(action="registration_invite.created").exists()
