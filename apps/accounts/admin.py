@@ -13,6 +13,7 @@ from apps.quota.services import quota_account_for
 
 from . import services
 from .models import ApiToken, LegalAcceptance, RegistrationInvite, User, UserSession
+from .selectors import email_in_use
 
 
 class UserEmailMixin:
@@ -22,7 +23,7 @@ class UserEmailMixin:
 
     def clean_email(self):
         email = self.cleaned_data["email"].lower()
-        if User.objects.filter(email__iexact=email).exclude(pk=self.instance.pk).exists():
+        if email_in_use(email=email, except_user=self.instance):
             raise forms.ValidationError(_("A user is already registered with this email address."))
         return email
 
@@ -68,6 +69,8 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
     def save_model(self, request, obj, form, change):
         was_active = form.initial.get("is_active", True) if change else True
         super().save_model(request, obj, form, change)
+        if change and "email" in form.changed_data:
+            services.user_email_replace(user=obj, old_email=form.initial["email"])
         if not change:
             # Like sign-up: a user comes with a quota account (same transaction as the add).
             quota_account_for(user=obj)
@@ -95,7 +98,7 @@ class RegistrationInviteAddForm(forms.ModelForm):
     def clean_email(self):
         # registration_invite_create refuses it too; here it is an error on the field.
         email = self.cleaned_data["email"].lower()
-        if email and User.objects.filter(email__iexact=email).exists():
+        if email and email_in_use(email=email):
             raise forms.ValidationError(
                 _("%(email)s already has an account: they can sign in with it.") % {"email": email}
             )

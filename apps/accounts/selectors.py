@@ -16,6 +16,18 @@ def legal_acceptance_required(*, user: User) -> bool:
     )
 
 
+def email_in_use(*, email: str, except_user: User | None = None) -> bool:
+    """Whether another user has this address, in any case, as theirs or as one they added (as
+    sign-up refuses it)."""
+    from allauth.account.models import EmailAddress
+
+    others = User.objects.exclude(pk=except_user.pk) if except_user else User.objects.all()
+    return (
+        others.filter(email__iexact=email).exists()
+        or EmailAddress.objects.filter(user__in=others, email__iexact=email).exists()
+    )
+
+
 def user_sessions_for(*, user: User):
     return UserSession.objects.filter(user=user).order_by("-last_seen_at")
 

@@ -48,8 +48,10 @@ def registration_invite_create(
         raise ValidationFailed(_("Max uses must be between 1 and 1000."))
     if not timedelta(hours=1) <= expires_in <= timedelta(days=90):
         raise ValidationFailed(_("An invite must expire between 1 hour and 90 days from now."))
+    from .selectors import email_in_use  # selectors import this module
+
     email = email.strip().lower()
-    if email and User.objects.filter(email__iexact=email).exists():
+    if email and email_in_use(email=email):
         # Sign-up refuses a taken address, so such an invite could never be used.
         raise ValidationFailed(
             _("%(email)s already has an account: they can sign in with it.") % {"email": email}
@@ -271,6 +273,20 @@ def user_deactivate_by_staff(*, user: User, actor: User) -> None:
             subject_type="user",
             subject_id=str(user.id),
         )
+
+
+def user_email_replace(*, user: User, old_email: str) -> None:
+    """Staff gave the user a new address (in admin): it becomes the user's primary allauth
+    address, unverified, and the replaced one is dropped. Sign-in and password reset look
+    addresses up there too, so the old mailbox would otherwise keep both."""
+    from allauth.account.models import EmailAddress
+
+    with transaction.atomic():
+        addresses = EmailAddress.objects.filter(user=user)
+        addresses.filter(email__iexact=old_email).delete()
+        addresses.exclude(email__iexact=user.email).update(primary=False)
+        if not addresses.filter(email__iexact=user.email).update(primary=True):
+            EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=False)
 
 
 def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:

@@ -53,3 +53,61 @@ def test_staff_changing_an_email_cannot_take_another_users_address(staff_client,
     assert changed.status_code == 302
     target.refresh_from_db()
     assert target.email == "renamed@example.test"
+
+
+def test_staff_replacing_an_email_takes_sign_in_and_password_reset_from_the_old_address(
+    staff_client, settings, mailoutbox
+):
+    from allauth.account.models import EmailAddress
+
+    settings.SAGASMITH_REGISTRATION_MODE = "open"
+    assert Client().post(
+        "/accounts/signup/",
+        {"email": "old@example.test", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    ).status_code == 302  # fmt: skip
+    user = User.objects.get(email="old@example.test")
+    EmailAddress.objects.create(user=user, email="second@example.test", verified=True)
+    response = staff_client.post(
+        f"/admin/accounts/user/{user.id}/change/",
+        {"email": "new@example.test", "display_name": "", "is_active": "on"},
+    )
+    assert response.status_code == 302
+    # The user's own second address stays; the replaced one goes, the new one is primary.
+    assert sorted(EmailAddress.objects.values_list("email", "primary", "verified")) == [
+        ("new@example.test", True, False),
+        ("second@example.test", False, True),
+    ]
+    mailoutbox.clear()
+    assert (
+        Client().post("/accounts/password/reset/", {"email": "old@example.test"}).status_code == 302
+    )
+    assert (
+        Client().post("/accounts/password/reset/", {"email": "new@example.test"}).status_code == 302
+    )
+    assert [(m.to, m.subject) for m in mailoutbox] == [
+        (["old@example.test"], "[SagaSmith] Unknown Account"),
+        (["new@example.test"], "[SagaSmith] Password Reset Email"),
+    ]
+    old = Client().post("/accounts/login/", {"login": "old@example.test", "password": NEW_PASSWORD})
+    assert old.status_code == 200
+    assert old.context["form"].errors == {
+        "__all__": ["The email address and/or password you specified are not correct."]
+    }
+    new = Client().post("/accounts/login/", {"login": "new@example.test", "password": NEW_PASSWORD})
+    assert (new.status_code, new["Location"]) == (302, "/")
+
+
+def test_staff_cannot_give_a_user_an_address_another_user_added(staff_client, make_user):
+    from allauth.account.models import EmailAddress
+
+    target = make_user("target@example.test")
+    EmailAddress.objects.create(user=make_user("other@example.test"), email="alt@example.test")
+    refused = staff_client.post(
+        f"/admin/accounts/user/{target.id}/change/",
+        {"email": "ALT@example.test", "display_name": "", "is_active": "on"},
+    )
+    assert refused.status_code == 200
+    assert refused.context["adminform"].form.errors == {"email": [TAKEN]}
+    target.refresh_from_db()
+    assert target.email == "target@example.test"
+    assert not EmailAddress.objects.filter(user=target).exists()
