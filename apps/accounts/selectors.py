@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 from .models import ApiToken, User, UserSession
@@ -29,7 +30,9 @@ def email_in_use(*, email: str, except_user: User | None = None) -> bool:
 
 
 def user_sessions_for(*, user: User):
-    return UserSession.objects.filter(user=user).order_by("-last_seen_at")
+    # Only sessions still signed in: a row outlives its session when that expires or is cleared.
+    live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")
+    return UserSession.objects.filter(user=user, session_key__in=live).order_by("-last_seen_at")
 
 
 def api_tokens_for(*, user: User):

@@ -533,3 +533,22 @@ def test_a_token_name_over_80_characters_says_the_allowed_length(make_user):
     assert "Give the token a name of 1-80 characters." in page
     assert "Give the token a name.<" not in page
     assert not ApiToken.objects.filter(user=user).exists()
+
+
+def test_the_sessions_list_leaves_out_sessions_that_expired_or_were_cleared(make_user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    user = make_user("old-sessions@example.test")
+    expired = login(user.email, HTTP_USER_AGENT="Firefox/1")
+    cleared = login(user.email, HTTP_USER_AGENT="Safari/1")
+    current = login(user.email, HTTP_USER_AGENT="Chrome/1")
+    Session.objects.filter(session_key=expired.session.session_key).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    Session.objects.filter(session_key=cleared.session.session_key).delete()  # clearsessions
+    page = current.get("/account/")
+    assert [s.user_agent for s in page.context["sessions"]] == ["Chrome/1"]
+    assert "Firefox" not in page.content.decode()
+    assert "Safari" not in page.content.decode()
