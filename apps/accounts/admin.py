@@ -2,6 +2,7 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.urls import reverse
@@ -65,6 +66,21 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
         (_("Dates"), {"fields": ("date_joined", "last_login", "deactivated_at")}),
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
+
+    def user_change_password(self, request, id, form_url=""):
+        before = User.objects.filter(pk=unquote(id)).values_list("password", flat=True).first()
+        response = super().user_change_password(request, id, form_url)
+        user = User.objects.filter(pk=unquote(id)).first()
+        if user is not None and before is not None and user.password != before:
+            # As a password change or reset does: the user's other sessions end with their
+            # rows and room sockets (the auth hash alone leaves both behind).
+            own = user.pk == request.user.pk
+            services.user_sessions_end(
+                user=user, keep_session_key=request.session.session_key if own else None
+            )
+            if own:
+                request.session["_touch"] = 0  # list this session under its cycled key
+        return response
 
     def save_model(self, request, obj, form, change):
         was_active = form.initial.get("is_active", True) if change else True

@@ -111,3 +111,43 @@ def test_staff_cannot_give_a_user_an_address_another_user_added(staff_client, ma
     target.refresh_from_db()
     assert target.email == "target@example.test"
     assert not EmailAddress.objects.filter(user=target).exists()
+
+
+def test_staff_setting_a_password_ends_the_users_sessions_and_their_rows(staff_client, make_user):
+    from apps.accounts.models import UserSession
+
+    user = make_user("member@example.test", password="old-passw0rd-xyz")
+    browser = Client()
+    assert browser.post(
+        "/accounts/login/", {"login": user.email, "password": "old-passw0rd-xyz"}
+    ).status_code == 302  # fmt: skip
+    assert UserSession.objects.filter(user=user).count() == 1
+    response = staff_client.post(
+        f"/admin/accounts/user/{user.id}/password/",
+        {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"},
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(NEW_PASSWORD)
+    assert browser.get("/account/").status_code == 302
+    assert not UserSession.objects.filter(user=user).exists()
+
+
+def test_staff_setting_their_own_password_in_admin_keeps_only_this_session(make_user):
+    from apps.accounts.models import UserSession
+
+    staff = make_user("root@example.test", password="old-passw0rd-xyz", is_staff=True,
+                      is_superuser=True)  # fmt: skip
+    here, elsewhere = Client(), Client()
+    for client in (here, elsewhere):
+        client.post("/accounts/login/", {"login": staff.email, "password": "old-passw0rd-xyz"})
+    response = here.post(
+        f"/admin/accounts/user/{staff.id}/password/",
+        {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"},
+    )
+    assert response.status_code == 302
+    assert here.get("/account/").status_code == 200
+    assert elsewhere.get("/account/").status_code == 302
+    assert list(UserSession.objects.values_list("session_key", flat=True)) == [
+        here.session.session_key
+    ]
