@@ -1,12 +1,13 @@
 """Account pages: sign-up with invites, legal acceptance, the account page, the dashboard."""
 
+from allauth.account.adapter import get_adapter
 from allauth.account.internal import flows
 from allauth.account.views import SignupView as AllauthSignupView
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -55,6 +56,12 @@ class SignupView(AllauthSignupView):
                     services.registration_invite_consume(raw=form.cleaned_data["invite"], user=user)
         except InviteUnavailable as exc:
             form.add_error(None, f"{exc.message} {exc.recovery}")
+            return self.form_invalid(form)
+        except IntegrityError:
+            # Another sign-up (a double submit) took the address after the form found it free.
+            if not selectors.email_in_use(email=form.cleaned_data["email"]):
+                raise
+            form.add_error("email", get_adapter().error_messages["email_taken"])
             return self.form_invalid(form)
         if resp:
             return resp

@@ -393,3 +393,32 @@ def test_staff_cannot_issue_an_invite_for_an_address_that_already_has_an_account
     )
     assert not RegistrationInvite.objects.exists()
     assert not AuditEvent.objects.filter(action="registration_invite.created").exists()
+
+
+@pytest.mark.django_db
+def test_a_sign_up_losing_the_address_to_a_simultaneous_one_gets_the_email_error(
+    client, settings, monkeypatch
+):
+    from apps.accounts import forms as account_forms
+
+    settings.SAGASMITH_REGISTRATION_MODE = "invite"
+    invite, raw = registration_invite_create(created_by=None, max_uses=2)
+    check = account_forms.registration_invite_check
+
+    def check_while_a_double_submit_lands(**kwargs):
+        # The other submit's account appears after this form checked that the address was free.
+        if not User.objects.exists():
+            User.objects.create_user(email="twice@example.test", password=PASSWORD)
+        return check(**kwargs)
+
+    monkeypatch.setattr(
+        account_forms, "registration_invite_check", check_while_a_double_submit_lands
+    )
+    response = signup(client, "twice@example.test", raw)
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "email": ["A user is already registered with this email address."]
+    }
+    assert User.objects.count() == 1
+    invite.refresh_from_db()
+    assert invite.used_count == 0
