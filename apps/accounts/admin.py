@@ -235,7 +235,9 @@ class UserSessionAdmin(admin.ModelAdmin):
 
     list_display = ("user", "ip_address", "user_agent", "last_seen_at", "created_at")
     search_fields = ("user__email",)
-    readonly_fields = ("user", "session_key", "ip_address", "user_agent", "last_seen_at")
+    readonly_fields = ("user", "ip_address", "user_agent", "last_seen_at")
+    # The key is the session cookie's value: shown, it would let staff sign in as the user.
+    exclude = ("session_key",)
 
     def has_add_permission(self, request):
         return False
