@@ -202,6 +202,17 @@ def user_sessions_end(*, user: User, keep_session_key: str | None = None) -> int
     return len(keys)
 
 
+def user_session_signed_out(*, user: User | None, session_key: str) -> None:
+    """The user signed this session out: its row goes, and its room sockets are told now. The
+    session itself is deleted first, so a socket re-reading it finds it gone even before the
+    sign-out's own flush."""
+    with transaction.atomic():
+        Session.objects.filter(session_key=session_key).delete()
+        listed = UserSession.objects.filter(session_key=session_key).delete()[0]
+        if listed and user is not None:  # not when already ended (deactivation signs out)
+            sessions_ended.send(sender=User, user=user)
+
+
 def user_sessions_end_rows(*, rows, actor: User) -> int:
     """End the sessions these rows record (staff ending sessions in admin): the signed-in
     sessions go with their rows, so nobody stays signed in unlisted. Returns how many."""

@@ -6,8 +6,7 @@ from django.dispatch import receiver
 
 from apps.core.services import audit_record
 
-from .models import UserSession
-from .services import user_session_touch, user_sessions_end
+from .services import user_session_signed_out, user_session_touch, user_sessions_end
 
 
 @receiver(user_logged_in)
@@ -31,7 +30,7 @@ def _on_logout(sender, request, user, **kwargs):
     # this the account page keeps listing it as active.
     session_key = getattr(getattr(request, "session", None), "session_key", None)
     if session_key:
-        UserSession.objects.filter(session_key=session_key).delete()
+        user_session_signed_out(user=user, session_key=session_key)
     if user is not None:
         audit_record(actor=user, action="auth.logout", subject_type="user", subject_id=str(user.id))
 

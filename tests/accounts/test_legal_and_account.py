@@ -552,3 +552,27 @@ def test_the_sessions_list_leaves_out_sessions_that_expired_or_were_cleared(make
     assert [s.user_agent for s in page.context["sessions"]] == ["Chrome/1"]
     assert "Firefox" not in page.content.decode()
     assert "Safari" not in page.content.decode()
+
+
+def test_signing_out_tells_the_room_sockets_of_that_session_at_once(make_user):
+    """Room sockets close on `sessions_ended` (else only on their heartbeat, reading on till
+    then); when they re-read their session it must already be gone."""
+    from apps.accounts.events import sessions_ended
+    from apps.accounts.middleware import session_store, session_user
+
+    user = make_user("leaving@example.test")
+    leaving = login(user.email)
+    staying = login(user.email)
+    key = leaving.session.session_key
+    heard = []
+
+    def receiver(sender, user, **kwargs):
+        heard.append((user.email, session_user(session_store(key)).is_authenticated))
+
+    sessions_ended.connect(receiver)
+    try:
+        assert leaving.post("/accounts/logout/").status_code == 302
+    finally:
+        sessions_ended.disconnect(receiver)
+    assert heard == [("leaving@example.test", False)]
+    assert staying.get("/account/").status_code == 200
