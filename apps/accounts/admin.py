@@ -67,6 +67,14 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
 
+    def get_readonly_fields(self, request, obj=None):
+        fields = super().get_readonly_fields(request, obj)
+        if obj is not None and not request.user.is_superuser:
+            # Staff who may edit users (to rename or suspend them) must not be able to give
+            # themselves or anyone else more rights: only a superuser grants privileges.
+            fields = (*fields, "is_staff", "is_superuser", "groups", "user_permissions")
+        return fields
+
     def user_change_password(self, request, id, form_url=""):
         before = User.objects.filter(pk=unquote(id)).values_list("password", flat=True).first()
         response = super().user_change_password(request, id, form_url)

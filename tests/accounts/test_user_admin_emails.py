@@ -151,3 +151,28 @@ def test_staff_setting_their_own_password_in_admin_keeps_only_this_session(make_
     assert list(UserSession.objects.values_list("session_key", flat=True)) == [
         here.session.session_key
     ]
+
+
+def test_staff_who_may_edit_users_cannot_raise_anyones_privileges(make_user):
+    from django.contrib.auth.models import Permission
+
+    support = make_user("support@example.test", is_staff=True)
+    support.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_user", "change_user"])
+    )
+    member = make_user("member@example.test")
+    client = Client()
+    client.force_login(support)
+    for target in (support, member):
+        response = client.post(
+            f"/admin/accounts/user/{target.id}/change/",
+            {"email": target.email, "display_name": "Renamed", "is_active": "on",
+             "is_staff": "on", "is_superuser": "on",
+             "user_permissions": list(Permission.objects.values_list("pk", flat=True))},
+        )  # fmt: skip
+        assert response.status_code == 302
+        target.refresh_from_db()
+        # Support work (names, suspensions) still goes through; privileges do not.
+        assert target.display_name == "Renamed"
+        assert (target.is_staff, target.is_superuser) == (target == support, False)
+        assert target.user_permissions.count() == (2 if target == support else 0)
