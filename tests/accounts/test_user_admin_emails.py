@@ -176,3 +176,69 @@ def test_staff_who_may_edit_users_cannot_raise_anyones_privileges(make_user):
         assert target.display_name == "Renamed"
         assert (target.is_staff, target.is_superuser) == (target == support, False)
         assert target.user_permissions.count() == (2 if target == support else 0)
+
+
+def test_staff_who_may_edit_users_cannot_take_over_a_superuser(make_user):
+    from django.contrib.auth.models import Permission
+
+    support = make_user("support@example.test", is_staff=True)
+    support.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_user", "change_user"])
+    )
+    root = make_user("root@example.test", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(support)
+    changed = client.post(
+        f"/admin/accounts/user/{root.id}/change/",
+        {"email": "support+root@example.test", "display_name": "", "is_active": "on"},
+    )
+    password = client.post(
+        f"/admin/accounts/user/{root.id}/password/",
+        {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"},
+    )
+    assert (changed.status_code, password.status_code) == (403, 403)
+    root.refresh_from_db()
+    assert root.email == "root@example.test"
+    assert not root.check_password(NEW_PASSWORD)
+
+
+def test_staff_who_may_delete_users_cannot_delete_a_superuser(make_user):
+    from django.contrib.auth.models import Permission
+
+    support = make_user("support@example.test", is_staff=True)
+    # Deleting a user deletes their rows in other tables too: this staff may delete those.
+    support.user_permissions.add(
+        *Permission.objects.filter(codename__startswith="delete_"),
+        Permission.objects.get(codename="view_user"),
+    )
+    root = make_user("root@example.test", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(support)
+    response = client.post(f"/admin/accounts/user/{root.id}/delete/", {"post": "yes"})
+    assert response.status_code == 403
+    assert User.objects.filter(pk=root.pk).exists()
+
+
+def test_staff_who_may_delete_users_cannot_delete_a_superuser_in_bulk(make_user):
+    from django.contrib.auth.models import Permission
+
+    support = make_user("support@example.test", is_staff=True)
+    support.user_permissions.add(
+        *Permission.objects.filter(codename__startswith="delete_"),
+        Permission.objects.get(codename="view_user"),
+    )
+    root = make_user("root@example.test", is_staff=True, is_superuser=True)
+    spammer = make_user("spammer@example.test")
+    client = Client()
+    client.force_login(support)
+    response = client.post(
+        "/admin/accounts/user/",
+        {"action": "delete_selected", "_selected_action": [str(root.pk), str(spammer.pk)],
+         "post": "yes"},
+    )  # fmt: skip
+    assert response.status_code == 403
+    assert sorted(User.objects.values_list("email", flat=True)) == [
+        "root@example.test",
+        "spammer@example.test",
+        "support@example.test",
+    ]
