@@ -1,5 +1,5 @@
 from importlib import import_module
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -16,6 +16,7 @@ from django.http.cookie import parse_cookie
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from apps.core.errors import error_envelope
@@ -85,8 +86,22 @@ class LegalAcceptanceMiddleware:
                     ),
                     status=403,
                 )
-            return redirect("/legal/accept?" + urlencode({"next": request.get_full_path()}))
+            return redirect("/legal/accept?" + urlencode({"next": _return_to(request)}))
         return self.get_response(request)
+
+
+def _return_to(request) -> str:
+    """Where to go once the terms are accepted: this page, or for a form sent to a POST-only
+    URL, the page the form was on (this site's, else home)."""
+    if request.method in ("GET", "HEAD"):
+        return request.get_full_path()
+    referer = request.headers.get("Referer", "")
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        parts = urlsplit(referer)
+        return parts.path + (f"?{parts.query}" if parts.query else "")
+    return "/"
 
 
 def session_store(session_key: str | None):

@@ -576,3 +576,23 @@ def test_signing_out_tells_the_room_sockets_of_that_session_at_once(make_user):
         sessions_ended.disconnect(receiver)
     assert heard == [("leaving@example.test", False)]
     assert staying.get("/account/").status_code == 200
+
+
+def test_a_form_sent_when_the_terms_changed_returns_to_its_page_after_accepting(
+    make_user, settings
+):
+    """The form's URL takes only a POST: sent back there after accepting, the browser would
+    open it with a GET and get "not allowed"."""
+    user = make_user("mid-form@example.test")
+    client = login(user.email)
+    settings.SAGASMITH_TERMS_VERSION = "2027-01-01"
+    sent = client.post(
+        "/account/tokens", {"name": "laptop"}, HTTP_REFERER="http://testserver/account/?tab=1"
+    )
+    assert sent["Location"] == "/legal/accept?next=%2Faccount%2F%3Ftab%3D1"
+    # A page elsewhere, or none said: the accepted terms lead home.
+    for headers in ({"HTTP_REFERER": "https://evil.example/account/"}, {}):
+        assert client.post("/account/tokens", {"name": "x"}, **headers)["Location"] == (
+            "/legal/accept?next=%2F"
+        )
+    assert not user.api_tokens.exists()
