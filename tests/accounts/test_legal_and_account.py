@@ -596,3 +596,19 @@ def test_a_form_sent_when_the_terms_changed_returns_to_its_page_after_accepting(
             "/legal/accept?next=%2F"
         )
     assert not user.api_tokens.exists()
+
+
+def test_a_deactivated_account_signing_in_is_told_how_to_get_it_back(make_user):
+    import re
+
+    user = make_user("gone@example.test")
+    client = login(user.email)
+    client.post("/account/deactivate", {"password": PASSWORD})
+    page = Client().post(
+        "/accounts/login/", {"login": user.email, "password": PASSWORD}, follow=True
+    )
+    main = re.search(r"<main\b.*?</main>", page.content.decode(), re.S).group(0)
+    assert " ".join(re.sub(r"<[^>]+>", " ", main).split()) == (
+        "Account Inactive This account is deactivated, so it cannot sign in."
+        " To use it again, ask the site's staff to reactivate it; your data was kept."
+    )
