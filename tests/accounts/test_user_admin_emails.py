@@ -242,3 +242,32 @@ def test_staff_who_may_delete_users_cannot_delete_a_superuser_in_bulk(make_user)
         "spammer@example.test",
         "support@example.test",
     ]
+
+
+def test_migration_lowercases_stored_emails_so_those_users_can_sign_in(make_user):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("apps.accounts.migrations.0002_lowercase_emails")
+    mixed = make_user("mixed@example.test", password=NEW_PASSWORD)
+    twin = make_user("twin@example.test")
+    make_user("twin-lower@example.test")
+    # As the user admin stored them: one alone in its spelling, one beside a lower-case twin.
+    User.objects.filter(pk=mixed.pk).update(email="Mixed@Example.test")
+    User.objects.filter(pk=twin.pk).update(email="Twin-Lower@Example.test")
+    refused = Client().post(
+        "/accounts/login/", {"login": "mixed@example.test", "password": NEW_PASSWORD}
+    )
+    assert refused.status_code == 200
+    migration.lowercase_emails(apps, None)
+    migration.lowercase_emails(apps, None)  # a second run finds nothing to do
+    assert sorted(User.objects.values_list("email", flat=True)) == [
+        "Twin-Lower@Example.test",
+        "mixed@example.test",
+        "twin-lower@example.test",
+    ]
+    signed_in = Client().post(
+        "/accounts/login/", {"login": "Mixed@example.test", "password": NEW_PASSWORD}
+    )
+    assert (signed_in.status_code, signed_in["Location"]) == (302, "/")
