@@ -112,6 +112,8 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
         elif was_active and not obj.is_active:
             # Suspended: signed out everywhere and tokens revoked, as self-deactivation does.
             services.user_deactivate_by_staff(user=obj, actor=request.user)
+        elif not was_active and obj.is_active:
+            services.user_reactivate_by_staff(user=obj, actor=request.user)
 
 
 # registration_invite_create refuses more; bounding the field turns that into a field error.

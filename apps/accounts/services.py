@@ -286,6 +286,20 @@ def user_deactivate_by_staff(*, user: User, actor: User) -> None:
         )
 
 
+def user_reactivate_by_staff(*, user: User, actor: User) -> None:
+    """Staff turned the user active again (in admin): the deactivation is over, and who ended
+    it is recorded. They sign in afresh: their sessions and tokens stay ended."""
+    with transaction.atomic():
+        User.objects.filter(pk=user.pk).update(deactivated_at=None)
+        user.deactivated_at = None
+        audit_record(
+            actor=actor,
+            action="user.reactivated_by_staff",
+            subject_type="user",
+            subject_id=str(user.id),
+        )
+
+
 def user_email_replace(*, user: User, old_email: str) -> None:
     """Staff gave the user a new address (in admin): it becomes the user's primary allauth
     address, unverified, and the replaced one is dropped. Sign-in and password reset look

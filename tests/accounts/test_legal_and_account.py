@@ -481,6 +481,22 @@ def test_staff_deactivating_a_user_in_admin_signs_them_out_and_revokes_tokens(ma
     assert api_token_user(raw=raw) is None
 
 
+def test_staff_reactivating_a_user_in_admin_clears_the_deactivation_and_records_who(make_user):
+    staff = make_user("root@example.test", is_staff=True, is_superuser=True)
+    target = make_user("back@example.test")
+    client = login(staff.email)
+    url = f"/admin/accounts/user/{target.id}/change/"
+    client.post(url, {"email": target.email, "display_name": "Back"})
+    target.refresh_from_db()
+    assert (target.is_active, target.deactivated_at is not None) == (False, True)
+    response = client.post(url, {"email": target.email, "display_name": "Back", "is_active": "on"})
+    assert response.status_code == 302, response.content
+    target.refresh_from_db()
+    assert (target.is_active, target.deactivated_at) == (True, None)
+    event = AuditEvent.objects.get(action="user.reactivated_by_staff")
+    assert (event.actor_id, event.subject_id) == (staff.id, str(target.id))
+
+
 @pytest.mark.parametrize(
     ("user_agent", "shown"),
     [
