@@ -141,6 +141,13 @@ class RegistrationInviteAddForm(forms.ModelForm):
             )
         return email
 
+    def clean(self):
+        cleaned = super().clean()
+        # registration_invite_create refuses it too; here it is an error on the field.
+        if cleaned.get("email") and (cleaned.get("max_uses") or 1) > 1:
+            self.add_error("max_uses", str(services.ONE_ADDRESS_ONE_USE))
+        return cleaned
+
 
 @admin.register(RegistrationInvite)
 class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from apps.core.errors import PermissionDenied, ValidationFailed
 from apps.core.request_context import current_ip
@@ -35,6 +36,9 @@ def hash_token(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
+ONE_ADDRESS_ONE_USE = _lazy("An invite for one address signs up one account: leave Max uses at 1.")
+
+
 def registration_invite_create(
     *,
     created_by: User | None,
@@ -51,6 +55,8 @@ def registration_invite_create(
     from .selectors import email_in_use  # selectors import this module
 
     email = email.strip().lower()
+    if email and max_uses > 1:
+        raise ValidationFailed(str(ONE_ADDRESS_ONE_USE))
     if email and email_in_use(email=email):
         # Sign-up refuses a taken address, so such an invite could never be used.
         raise ValidationFailed(

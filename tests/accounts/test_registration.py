@@ -396,6 +396,29 @@ def test_staff_cannot_issue_an_invite_for_an_address_that_already_has_an_account
 
 
 @pytest.mark.django_db
+def test_an_invite_bound_to_an_address_is_for_one_sign_up(make_user):
+    """One address signs up one account: more uses could never be taken."""
+    from apps.core.errors import ValidationFailed
+
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(staff)
+    response = client.post(
+        "/admin/accounts/registrationinvite/add/",
+        {"email": "new@example.test", "max_uses": 3, "note": "", "expires_in_days": 7},
+    )
+    assert response.status_code == 200
+    message = "An invite for one address signs up one account: leave Max uses at 1."
+    assert response.context["adminform"].form.errors == {"max_uses": [message]}
+    with pytest.raises(ValidationFailed) as refused:
+        registration_invite_create(created_by=staff, email="new@example.test", max_uses=3)
+    assert refused.value.message == message
+    assert not RegistrationInvite.objects.exists()
+    invite, _raw = registration_invite_create(created_by=staff, max_uses=3)  # anyone: fine
+    assert (invite.email, invite.max_uses) == ("", 3)
+
+
+@pytest.mark.django_db
 def test_a_sign_up_losing_the_address_to_a_simultaneous_one_gets_the_email_error(
     client, settings, monkeypatch
 ):
