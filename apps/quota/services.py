@@ -799,6 +799,16 @@ def owner_liveness_from_settings() -> Callable[[str, str], bool]:
     return is_owner_live
 
 
+def _live_or_unknown(is_owner_live: Callable[[str, str], bool], owner_type: str, owner_id: str):
+    """Whether the owner is live; a check that fails keeps the hold (a later run asks again)
+    instead of stopping the run for every other hold."""
+    try:
+        return is_owner_live(owner_type, owner_id)
+    except Exception:
+        logger.exception("Could not tell whether %s %s is live", owner_type, owner_id)
+        return True
+
+
 def quota_reap_expired(
     *,
     now: datetime | None = None,
@@ -827,7 +837,7 @@ def quota_reap_expired(
         for pk, owner_type, owner_id, _expires_at in candidates:
             if reaped == limit:
                 break
-            if owner_type and is_owner_live(owner_type, owner_id):
+            if owner_type and _live_or_unknown(is_owner_live, owner_type, owner_id):
                 continue
             with transaction.atomic():
                 if _close_and_refund(

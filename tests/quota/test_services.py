@@ -301,6 +301,28 @@ def test_reaper_gets_past_more_live_owners_than_its_batch(make_user, funded):
     assert_invariant(account)
 
 
+def test_a_liveness_check_that_fails_keeps_its_hold_and_stops_no_other(make_user, funded, caplog):
+    user = make_user()
+    account = funded(user, 10)
+    for owner, lapsed_ago in [("job-unknown", 20), ("job-dead", 10)]:
+        reservation = services.quota_reserve(
+            user=user, amount=1, key=owner, owner_type="room_turn", owner_id=owner
+        )
+        _expire(reservation, seconds_ago=lapsed_ago)
+
+    def is_owner_live(owner_type, owner_id):
+        if owner_id == "job-unknown":
+            raise ValueError("badly formed hexadecimal UUID string")
+        return False
+
+    assert services.quota_reap_expired(is_owner_live=is_owner_live) == 1
+    statuses = dict(Reservation.objects.values_list("key", "status"))
+    assert statuses == {"job-unknown": "active", "job-dead": "expired"}
+    assert "Could not tell whether room_turn job-unknown is live" in caplog.text
+    account.refresh_from_db()
+    assert_invariant(account)
+
+
 def test_heartbeat_keeps_a_reservation_from_the_reaper(make_user, funded):
     user = make_user()
     funded(user, 10)
