@@ -199,7 +199,10 @@ def room_replay_for_viewer(
     if membership is None:
         return None
     if row is None or row[1] <= after:
-        return Replay(membership=membership, entries=[], covered_upto=after, complete=True)
+        # A cursor past the room's last entry (a hand-made or stale one) comes back to it, or
+        # the next entries would be taken as already sent.
+        last = row[1] if row is not None else 0
+        return Replay(membership=membership, entries=[], covered_upto=last, complete=True)
     room_id, last = row
     messages = room_messages_for_viewer(
         room=Room(id=room_id), viewer_membership=membership, after=after, limit=limit, upto=last

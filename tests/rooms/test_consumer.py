@@ -644,3 +644,15 @@ async def test_a_frame_that_is_no_json_is_ignored_and_the_socket_lives_on(
         pass
     assert reply == {"type": "pong"}
     await comm.disconnect()
+
+
+async def test_a_cursor_past_the_rooms_last_entry_is_brought_back_to_it(memory_layer, table):
+    """A page that asks to start after an entry the room never had (a hand-made URL, a room
+    reset) is still sent what is written next."""
+    campaign, owner, _player = table
+    await post(owner, "First.")
+    comm = await open_socket(campaign, owner.user, after=100)
+    assert await frames_until_caught_up(comm) == ([], 1)
+    await post(owner, "Second.")
+    await _publish_room_events_first()
+    assert await next_entries(comm, 1) == [2]
