@@ -1,10 +1,10 @@
 """Kept apart from forms.py: allauth imports this while its own forms module is loading."""
 
-import unicodedata
-
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+from apps.core.text import visible
 
 # The names the room shows its own entries under (apps/rooms/views.py: narration, notices, a
 # deleted sender's messages), and the usual words for them: a member named so would pass for it.
@@ -12,7 +12,7 @@ RESERVED_DISPLAY_NAMES = frozenset({"gamemaster", "gm", "room", "system", "aform
 
 
 def validate_display_name(value: str) -> None:
-    if value and all(unicodedata.category(ch)[0] in "CZ" for ch in value):
+    if value and not visible(value):
         # Only spaces and invisible characters: the name would show as nothing.
         raise ValidationError(
             _(

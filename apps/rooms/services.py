@@ -3,7 +3,6 @@ sequence and writes its outbox row in the same transaction."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from datetime import timedelta
 from uuid import UUID
@@ -15,6 +14,7 @@ from django.utils.translation import gettext as _
 from apps.campaigns.models import Campaign, CampaignMembership
 from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
 from apps.core.sql import db_value, insert_select_sql, mark_saved
+from apps.core.text import visible
 from apps.projections.dispatch import ACCESS_VERSION, ROOM_ENTRY
 from apps.projections.services import (
     outbox_emit_after,
@@ -34,12 +34,6 @@ from .models import (
 from .selectors import MANAGER_ROLES, serialize_entry
 
 PRESENCE_TTL = timedelta(seconds=75)
-
-
-def visible(text: str) -> bool:
-    """Whether the text shows anything: not only spaces and invisible format characters (a
-    zero-width space, which strip() keeps, posts an empty bubble)."""
-    return any(not ch.isspace() and unicodedata.category(ch) not in ("Cf", "Cc") for ch in text)
 
 
 def room_get_or_create(*, campaign: Campaign) -> Room:

@@ -37,6 +37,7 @@ from apps.core.idempotency import (
     idempotency_key_hold,
 )
 from apps.core.sql import db_value, model_from_row
+from apps.core.text import visible
 from apps.domains.registry import get_plugin
 from apps.projections.services import (
     outbox_emit,
@@ -47,7 +48,7 @@ from apps.projections.services import (
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
 from apps.rooms.models import ACTION_KEY_HOLD, MAX_BODY_LENGTH, POST_SCOPE, Message
-from apps.rooms.services import room_event_record, room_message_post, room_writable, visible
+from apps.rooms.services import room_event_record, room_message_post, room_writable
 from apps.turns import conf
 from apps.turns.agents import action_audience
 from apps.turns.errors import StaleRevision, TurnCancelled, TurnError
