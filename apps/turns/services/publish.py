@@ -282,6 +282,16 @@ def _lock_held(job: RoomTurnJob, worker: str, *columns: str) -> tuple[Any, ...]:
     return tuple(values)
 
 
+def _tell_requester(
+    campaign: Campaign, job: RoomTurnJob, event_type: str, *, data: dict[str, Any], body: str = ""
+) -> None:
+    """A room event for the player who acted alone (their outcome, their suggestions)."""
+    room_event_record(
+        campaign=campaign, event_type=event_type, body=body, data=data,
+        audience=Message.Audience.PRIVATE, recipient_ids=[str(job.requester_id)],
+    )  # fmt: skip
+
+
 def _note_cancelled(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
     job_ended_record(
         campaign=campaign, job=job, status=final,
@@ -430,22 +440,16 @@ def turn_publish(
         # domain made anyway, read for them alone.
         own_outcome = final != RoomTurnJob.Status.SUCCEEDED and (not cancelled or data.get("dice"))
         if own_outcome and requester.present:
-            room_event_record(
-                campaign=campaign,
-                event_type=OUTCOME_EVENT,
+            _tell_requester(
+                campaign, job, OUTCOME_EVENT,
                 body="" if cancelled else (error or {}).get("message") or "",
                 data={**data, "status": final, "error": error},
-                audience=Message.Audience.PRIVATE,
-                recipient_ids=[str(job.requester_id)],
-            )
+            )  # fmt: skip
         if stored.get("suggestions") and requester.present:
-            room_event_record(
-                campaign=campaign,
-                event_type=SUGGESTIONS_EVENT,
+            _tell_requester(
+                campaign, job, SUGGESTIONS_EVENT,
                 data={"job_id": str(job.pk), "suggestions": list(stored["suggestions"])},
-                audience=Message.Audience.PRIVATE,
-                recipient_ids=[str(job.requester_id)],
-            )
+            )  # fmt: skip
         # After the narration, so the room's sockets get what was said before the panels'
         # `state.changed` (which only makes pages re-read them).
         projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
@@ -572,9 +576,8 @@ def _give_up(job: RoomTurnJob, worker: str, message: str) -> str:
         if cancelled:
             _note_cancelled(campaign, job, final)
         elif _Requester(job).present:
-            room_event_record(
-                campaign=campaign,
-                event_type=OUTCOME_EVENT,
+            _tell_requester(
+                campaign, job, OUTCOME_EVENT,
                 body=error["message"],
                 data={
                     "job_id": str(job.pk),
@@ -582,9 +585,7 @@ def _give_up(job: RoomTurnJob, worker: str, message: str) -> str:
                     "status": final,
                     "error": error,
                 },
-                audience=Message.Audience.PRIVATE,
-                recipient_ids=[str(job.requester_id)],
-            )
+            )  # fmt: skip
         else:
             # A player who left gets no private entry (the room refuses it): the others are
             # told instead, as publication tells them. Nothing was written on the domain.
