@@ -19,7 +19,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -415,6 +415,31 @@ def domain_connections_close() -> None:
 atexit.register(domain_connections_close)
 
 
+async def _pooled(
+    runtime: _Runtime, plugin: DomainPlugin, use: Callable[[Any], Awaitable[Any]]
+) -> Any:
+    """Runs on the runtime loop: `use(client)` on the plugin's pooled connection, reconnecting
+    once if that connection went stale (a fresh one that closes is an outage). Any other error
+    of `use` passes through."""
+    for attempt in range(2):
+        connection, fresh = await runtime.connection(plugin)
+        client = connection.client
+        if client is None:
+            raise _unavailable(plugin, connection.error or "the connection closed")
+        try:
+            return await use(client)
+        except MCPError as exc:
+            if exc.code != CONNECTION_CLOSED:
+                raise
+            await runtime.discard(connection)
+            # Writes carry an idempotency key, so a resend after a dropped pooled connection
+            # replays rather than repeats.
+            if not fresh and attempt == 0:
+                continue
+            raise _unavailable(plugin, connection.error or exc) from exc
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 async def _dispatch(
     *,
     runtime: _Runtime,
@@ -426,11 +451,8 @@ async def _dispatch(
     timeout: float,
 ) -> DomainResult:
     """Runs on the runtime loop: call once, reconnecting once if a pooled connection went stale."""
-    for attempt in range(2):
-        connection, fresh = await runtime.connection(plugin)
-        client = connection.client
-        if client is None:
-            raise _unavailable(plugin, connection.error or "the connection closed")
+
+    async def call(client: Any) -> DomainResult:
         # A fresh token per attempt: the server spends a jti as soon as it verifies it.
         delegation = mint()
         meta = {META_KEY: delegation.token, **trace}
@@ -446,12 +468,7 @@ async def _dispatch(
                     details={"system_id": plugin.system_id, "tool": tool},
                 ) from exc
             if exc.code == CONNECTION_CLOSED:
-                await runtime.discard(connection)
-                # Writes carry an idempotency key, so a resend after a dropped pooled
-                # connection replays rather than repeats.
-                if not fresh and attempt == 0:
-                    continue
-                raise _unavailable(plugin, connection.error or exc) from exc
+                raise  # _pooled replaces the connection once
             if exc.code == INTERNAL_ERROR:
                 # The server faulted, or (the SDK's stand-in for any HTTP error status without a
                 # JSON-RPC body) a gateway in front of it answered 502/503/504: a passing outage
@@ -467,7 +484,8 @@ async def _dispatch(
                 details={"system_id": plugin.system_id, "tool": tool},
             ) from exc
         return _to_result(plugin, tool, result, delegation)
-    raise AssertionError("unreachable")  # pragma: no cover
+
+    return await _pooled(runtime, plugin, call)
 
 
 def _prepare(

@@ -15,8 +15,6 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED
 
 from apps.domains import client as domain_client
 from apps.domains.errors import DomainUnavailable
@@ -44,24 +42,11 @@ class FacadeMismatch(TurnError):
 
 
 async def _list(runtime: Any, plugin: DomainPlugin) -> dict[str, ToolInfo]:
-    """Runs on the client loop: list once, reconnecting once if a pooled connection went stale,
-    as `domain_call` does; a dead connection left pooled would fail every listing after it."""
-    for attempt in range(2):
-        connection, fresh = await runtime.connection(plugin)
-        client = connection.client
-        if client is None:
-            raise domain_client._unavailable(plugin, connection.error or "the connection closed")
-        try:
-            listing = await client.list_tools()
-        except MCPError as exc:
-            if exc.code != CONNECTION_CLOSED:
-                raise
-            await runtime.discard(connection)
-            if not fresh and attempt == 0:
-                continue
-            raise domain_client._unavailable(plugin, connection.error or exc) from exc
-        return _catalog(listing)
-    raise AssertionError("unreachable")  # pragma: no cover
+    """Runs on the client loop: list once on the pooled connection, replaced once if it went
+    stale, as `domain_call` does; a dead connection left pooled would fail every listing."""
+    return _catalog(
+        await domain_client._pooled(runtime, plugin, lambda client: client.list_tools())
+    )
 
 
 def _catalog(listing: Any) -> dict[str, ToolInfo]:
