@@ -54,14 +54,8 @@ class Delegation:
 VIEWS = frozenset({"public"})
 
 
-def load_jwks(path: str | os.PathLike[str] | None) -> dict[str, Any]:
-    """Public keys by `kid`; an empty map when no file is configured."""
-    if path is None:
-        return {}
-    return _parse_jwks(Path(path).read_bytes())
-
-
 def _parse_jwks(data: bytes) -> dict[str, Any]:
+    """Public keys by `kid`, from a JWKS document."""
     document = json.loads(data)
     if not isinstance(document, dict):
         raise ValueError("a JWKS document is a JSON object")
