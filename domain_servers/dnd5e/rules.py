@@ -291,7 +291,7 @@ def check(
     # Only when a condition gives one: a check no condition touches reads as it always has.
     if why_disadvantage:
         result["disadvantage_reasons"] = why_disadvantage
-    failing = sorted(set(char["conditions"]) & FAIL_STR_DEX_SAVES)
+    failing = sorted(conditions & FAIL_STR_DEX_SAVES)
     if save and ability in ("str", "dex") and failing:
         result["success"] = False
         result["automatic_failure"] = f"{who(char)} is {failing[0]}"
