@@ -118,6 +118,9 @@ class Publisher:
         self._marker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox-mark")
         self._unmarked: list[int] = []
         self._unmarked_lock = threading.Lock()
+        # Rows handed to this process's publisher and not yet marked dispatched (or failed):
+        # the embedded poller, in this same process, leaves them alone instead of re-sending.
+        self._in_flight: set[int] = set()
 
     # --- loops ----------------------------------------------------------------------------
 
@@ -153,6 +156,8 @@ class Publisher:
             own, thread = self._own_loop, self._own_thread
             self.server_loop = self._own_loop = self._own_thread = None
             self._queues.clear()
+        with self._unmarked_lock:
+            self._in_flight.clear()
         if own is not None:
             own.call_soon_threadsafe(own.stop)
             thread.join(timeout)
@@ -173,7 +178,18 @@ class Publisher:
         loop = self.loop()
         if loop is None:
             return  # nobody in this process can reach the sockets; a poller or sweep will
+        with self._unmarked_lock:
+            self._in_flight.update(event.id for event in events)
         loop.call_soon_threadsafe(self._enqueue, loop, events)
+
+    def in_flight(self) -> set[int]:
+        """Ids this process is publishing or about to mark dispatched."""
+        with self._unmarked_lock:
+            return set(self._in_flight)
+
+    def _settled(self, ids: list[int]) -> None:
+        with self._unmarked_lock:
+            self._in_flight.difference_update(ids)
 
     def _enqueue(self, loop, events) -> None:
         queue = self._queues.get(loop)
@@ -194,6 +210,7 @@ class Publisher:
                 except Exception:
                     # The row stays pending: the sweep or the poller publishes it later.
                     logger.exception("Outbox publication failed for #%s", event.id)
+                    self._settled([event.id])
                 else:
                     published.append(event.id)
             if published:
@@ -224,6 +241,8 @@ class Publisher:
         except Exception:
             logger.exception("Marking outbox rows dispatched failed; they will be re-sent")
             connections.close_all()  # a broken connection must not serve the next batch
+        finally:
+            self._settled(ids)
 
     def flush_marks(self, timeout: float = 5.0) -> None:
         """Wait until queued "dispatched" updates are written (tests, shutdown)."""

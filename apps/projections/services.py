@@ -229,7 +229,11 @@ def _stamped_version_sql() -> str:
 def outbox_pending(
     *, limit: int = BATCH_SIZE, older_than: timedelta | None = None
 ) -> list[OutboxEvent]:
+    from .dispatch import publisher
+
     qs = OutboxEvent.objects.filter(dispatched_at__isnull=True)
+    if in_flight := publisher.in_flight():
+        qs = qs.exclude(id__in=in_flight)  # this process is publishing them already
     if older_than is not None:
         qs = qs.filter(created_at__lt=timezone.now() - older_than)
     return list(qs.order_by("id")[:limit])

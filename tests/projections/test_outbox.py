@@ -375,3 +375,31 @@ def test_prune_finds_its_rows_through_the_creation_index_not_a_table_scan(table)
     with transaction.atomic(), connections["default"].execute_wrapper(explain):
         outbox_prune()
     assert captured and all("Seq Scan" not in plan for plan in captured), captured
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_embedded_poller_does_not_resend_what_the_web_process_publishes_itself(
+    table, memory_layer, settings
+):
+    # The poller wakes far more often than the publisher marks its rows dispatched, so it meets
+    # every row of this process while that row is published but not yet marked.
+    settings.OUTBOX_POLL_INTERVAL = 0.005
+    campaign, owner, player = table
+    assert start_outbox_poller() is True
+    try:
+        sock = await open_socket(campaign, player.user)
+        assert await frames_until_caught_up(sock) == ([], 0)
+        row = await database_sync_to_async(outbox_emit)(
+            event_type="state.changed", campaign_id=campaign.id, payload={"n": 1}
+        )
+        frames = []
+        while not await sock.receive_nothing(timeout=0.4):
+            frames.append(await sock.receive_json_from())
+        events = [f for f in frames if f["type"] == "event"]
+        assert [(f["event_type"], f["outbox_id"]) for f in events] == [("state.changed", row.id)]
+        await database_sync_to_async(publisher.flush_marks)()
+        row = await database_sync_to_async(OutboxEvent.objects.get)()
+        assert row.dispatched_at is not None
+        await sock.disconnect()
+    finally:
+        await stop_outbox_poller()
