@@ -85,6 +85,15 @@ def oracle(roll: int, likelihood: str) -> dict[str, Any]:
     return {"roll": roll, "threshold": threshold, "answer": answer, "twist": twist, "result": text}
 
 
+def _words(call: Call, key: str) -> str:
+    """A name, title or text argument: the schema's minLength lets spaces through, and a
+    blank one would be listed as an empty clock or scene nobody can name."""
+    value = call.args[key]
+    if not value.strip():
+        raise invalid(f"the {key} must not be blank")
+    return value
+
+
 def _get(call: Call, collection: str, key: str) -> dict[str, Any]:
     item = call.state[collection].get(call.args[key])
     if item is None:
@@ -98,12 +107,13 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
 
 def character_create(call: Call) -> Outcome:
     # Players always control what they create; only a GM may name another controller.
+    name = _words(call, "name")
     controller = (call.args.get("controller") or call.requester) if call.is_gm else call.requester
     check_controller(call, controller)
     char_id = call.new_id("ch")
     char = {
         "id": char_id,
-        "name": call.args["name"],
+        "name": name,
         "controller": controller,
         "tags": sorted(call.args.get("tags", [])),
         "conditions": sorted(call.args.get("conditions", [])),
@@ -150,6 +160,7 @@ def character_update(call: Call) -> Outcome:
 
 
 def scene_start(call: Call) -> Outcome:
+    title = _words(call, "title")
     scopes = ["campaign", "scene"]  # campaign_get reports the current scene
     ended = call.state["current_scene"]
     if ended:
@@ -157,7 +168,7 @@ def scene_start(call: Call) -> Outcome:
     scene_id = call.new_id("scene")
     call.state["scenes"][scene_id] = {
         "id": scene_id,
-        "title": call.args["title"],
+        "title": title,
         "description": call.args.get("description", ""),
         "gm_notes": call.args.get("gm_notes", ""),
         "status": "active",
@@ -187,7 +198,7 @@ def _same(a: str, b: str) -> bool:
 
 def thread_open(call: Call) -> Outcome:
     # Two open threads of one title could not be told apart (nor resolved by title).
-    title = call.args["title"]
+    title = _words(call, "title")
     if any(
         t["status"] == "open" and _same(t["title"], title) for t in call.state["threads"].values()
     ):
@@ -219,10 +230,11 @@ def thread_resolve(call: Call) -> Outcome:
 def clock_create(call: Call) -> Outcome:
     # A name may repeat: a finished "Alarm" does not stop the next one (the room advances one
     # that can still move).
+    name = _words(call, "name")
     clock_id = call.new_id("clock")
     call.state["clocks"][clock_id] = {
         "id": clock_id,
-        "name": call.args["name"],
+        "name": name,
         "segments": call.args["segments"],
         "filled": 0,
     }
@@ -258,16 +270,16 @@ def clock_advance(call: Call) -> Outcome:
 
 
 def fact_add(call: Call) -> Outcome:
+    text = _words(call, "text")
     audience = call.args.get("audience", "public")
     if audience.startswith("player:") and audience[7:] not in call.state["members"]:
         raise invalid(f"audience {audience} names a principal who is not a member")
     if any(
-        f["audience"] == audience and _same(f["text"], call.args["text"])
-        for f in call.state["facts"].values()
+        f["audience"] == audience and _same(f["text"], text) for f in call.state["facts"].values()
     ):
         raise invalid("that fact is already recorded")
     fact_id = call.new_id("fact")
-    call.state["facts"][fact_id] = {"id": fact_id, "text": call.args["text"], "audience": audience}
+    call.state["facts"][fact_id] = {"id": fact_id, "text": text, "audience": audience}
     return Outcome(
         {"fact_id": fact_id, "audience": audience},
         scopes=["facts"],
@@ -306,6 +318,7 @@ def story_get(call: Call) -> View:
 
 
 def oracle_ask(call: Call) -> Outcome:
+    _words(call, "question")
     roll = call.rng.randint(1, 100)
     result = oracle(roll, call.args["likelihood"])
     result.update({"question": call.args["question"], "likelihood": call.args["likelihood"]})

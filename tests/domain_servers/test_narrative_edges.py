@@ -1,0 +1,32 @@
+"""narrative edges: what the schema lets through but the story cannot use."""
+
+from __future__ import annotations
+
+from tests.domain_servers.conftest import GM, PLAYER, Game
+
+
+def test_a_blank_name_title_fact_or_question_is_refused_and_changes_nothing(
+    narrative: Game,
+) -> None:
+    """Spaces pass the schema's minLength; a clock or scene of no name would be listed as
+    "Clocks:   0/4" and could never be named again."""
+    narrative.write("phase_set", {"phase": "play"})
+    revision = narrative.read("campaign_get")["authority_revision"]
+    cases = [
+        ("character_create", {"name": "   "}, PLAYER, "the name must not be blank"),
+        ("scene_start", {"title": " "}, GM, "the title must not be blank"),
+        ("thread_open", {"title": "\t"}, GM, "the title must not be blank"),
+        ("clock_create", {"name": "  ", "segments": 4}, GM, "the name must not be blank"),
+        ("fact_add", {"text": "\n"}, GM, "the text must not be blank"),
+        ("oracle_ask", {"question": "  ", "likelihood": "even"}, PLAYER,
+         "the question must not be blank"),
+    ]  # fmt: skip
+    for tool, args, sub, message in cases:
+        error = narrative.fail(tool, args, sub)
+        assert (error["code"], error["message"]) == ("invalid_request", message), tool
+    assert narrative.read("campaign_get")["authority_revision"] == revision
+    story = narrative.read("story_get")
+    assert (story["scene"], story["threads"], story["clocks"], story["facts"]) == (
+        None, [], [], [],
+    )  # fmt: skip
+    assert narrative.read("campaign_get")["campaign"]["random_stream"]["position"] == 0
