@@ -51,7 +51,11 @@ dnd5e
 
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
-                                 certain]  the likelihood defaults to even
+                                 certain]  the likelihood defaults to even ("50/50" is even;
+                                 "very-likely" and "(likely)" are read too); the quotes may
+                                 be single, or left out: "ask the oracle is it raining? likely"
+                                 (odds after an unquoted question follow its "?", a comma or
+                                 a dash, or are bracketed)
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties); bounded by the
                                          tool's schema, like the segments below
     create clock [called] <name> with N segments
@@ -1257,18 +1261,58 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
 # -- narrative --------------------------------------------------------------------------------
 
 
+# Odds as a table says them, in the oracle's words.
+ODDS_WORDS = {
+    "50/50": "even",
+    "50 50": "even",
+    "fifty fifty": "even",
+    "even odds": "even",
+    "evens": "even",
+    "even chance": "even",
+}
+# Odds said after an unquoted question: after its "?", a comma or dash, or in brackets.
+ODDS_AFTER = re.compile(
+    r"(?:(?<=\?)|\s*[,;:–—]|\s+-|\s*(?=[(\[]))\s*[(\[]?(?P<odds>[\w /-]+?)[)\]]?[.!…]*\s*$"
+)
+
+
+def _likelihood(text: str) -> str | None:
+    """The oracle's likelihood for odds as typed ("Very-likely", "50/50"), or None."""
+    key = " ".join(re.split(r"[\s_-]+", text.strip().lower()))
+    key = ODDS_WORDS.get(key, key).replace(" ", "_")
+    return key if key in LIKELIHOODS else None
+
+
+def _unquoted_question(text: str) -> tuple[str, str]:
+    """An unquoted question and its odds ("is it raining? likely"); words after it that are
+    no odds belong to the question, asked at even odds."""
+    text = text.strip()
+    found = ODDS_AFTER.search(text)
+    likelihood = _likelihood(found["odds"]) if found else None
+    if found is None or likelihood is None:
+        return text.strip('"“”').strip(), "even"
+    return text[: found.start()].strip().strip('"“”').strip(), likelihood
+
+
 def nar_oracle(s: Session, m: re.Match[str]) -> None:
     s.require("oracle_ask", what=_("ask the oracle"))
-    likelihood = (m["likelihood"] or "even").strip().lower().replace(" ", "_")
-    if likelihood not in LIKELIHOODS:
+    if m.groupdict().get("unquoted") is not None:
+        question, likelihood = _unquoted_question(m["unquoted"])
+    else:
+        question = m["question"].strip()
+        likelihood = _likelihood(m["likelihood"]) if m["likelihood"] else "even"
+        if likelihood is None:
+            raise Refusal(
+                _("Likelihood “%(given)s” is not one of %(known)s.")
+                % {
+                    "given": _echo(m["likelihood"]),
+                    "known": ", ".join(x.replace("_", " ") for x in LIKELIHOODS),
+                }
+            )
+    if not question:
         raise Refusal(
-            _("Likelihood “%(given)s” is not one of %(known)s.")
-            % {
-                "given": _echo(m["likelihood"]),
-                "known": ", ".join(x.replace("_", " ") for x in LIKELIHOODS),
-            }
+            _("Ask the oracle a yes-or-no question, like: ask the oracle “Is it locked?” likely")
         )
-    question = m["question"].strip()
     result = s.call("oracle_ask", question=question, likelihood=likelihood)
     s.say(
         s.pick(
@@ -1561,11 +1605,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?:describe|look at|examine)\s+(?P<target>.+)", dnd_describe),
     ),
     "narrative": (
+        # "Is it?" in double, curly or single quotes; odds after it, bracketed or not.
         _intent(
-            r"ask (?:the )?oracle[:,]?\s+[\"“](?P<question>[^\"”]+)[\"”]"
-            r"(?:\s+(?P<likelihood>[a-z_ ]+))?",
+            r"ask (?:the )?oracle[:,]?\s+[\"“”'‘’](?P<question>.*)[\"“”'‘’]"
+            r"(?:[\s,;:–—-]*[(\[]?(?P<likelihood>[\w /-]+?)[)\]]?)?",
             nar_oracle,
         ),
+        _intent(r"ask (?:the )?oracle[:,]?\s+(?P<unquoted>[^\s\"“”'‘’].*)", nar_oracle),
         _intent(
             r"advance (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
             r"(?:\s+by\s+(?P<ticks>[+-]?\d+))?",
