@@ -57,3 +57,34 @@ def test_an_empty_oracle_question_is_answered_with_an_example_and_changes_nothin
          "very likely, certain.", "requester"),
     ]  # fmt: skip
     assert table.revision() == before
+
+
+def test_a_clock_or_thread_name_that_fits_several_is_asked_about_not_guessed(
+    live_domains, gm, player
+):
+    """ "advance clock d" beside Doom and Dawn, or a name of marks alone, used to move the
+    oldest clock: the wrong one, in front of everyone."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.run(gm, "create clock Doom with 4 segments", job_id="c1")
+    table.run(gm, "create clock Dawn with 4 segments", job_id="c2")
+    table.run(gm, "open thread Find the client", job_id="t1")
+    table.run(gm, "open thread Find the money", job_id="t2")
+    before = table.revision()
+    for text, answer in [
+        ("advance clock d", "Which clock do you mean: Doom or Dawn?"),
+        ("advance clock !!!", "There is no clock “!!!”. Clocks: Doom, Dawn."),
+        ("resolve thread find: paid",
+         "Which thread do you mean: Find the client or Find the money?"),
+    ]:  # fmt: skip
+        run = table.run(gm, text, job_id=text)
+        assert (run.texts, run.tools) == ([(answer, "requester")], ["story_get"]), text
+    assert table.revision() == before
+    # One name that fits, or the one of them that can still move, is not a guess.
+    table.run(gm, "advance clock doom by 4", job_id="full")
+    assert table.run(gm, "advance clock d", job_id="dawn").texts == [
+        ("Dawn: 1 of 4 segments filled.", "trigger")
+    ]
+    assert table.run(gm, "resolve thread find the m", job_id="money").texts == [
+        ("The thread “Find the money” is resolved.", "trigger")
+    ]

@@ -1324,6 +1324,12 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
     )
 
 
+def _story_key(text: str) -> str:
+    """A clock's name or thread's title as names are compared (case and end marks aside;
+    a name of marks alone, "!!!", is its marks)."""
+    return _clean_name(text).lower() or text.strip().lower()
+
+
 def _story_item(
     s: Session,
     kind: str,
@@ -1334,24 +1340,40 @@ def _story_item(
 ) -> dict[str, Any]:
     """The story's clock or thread (`kind`) by id, else exact name, else name prefix; among
     the matches of the first of those that finds any, one `prefer` accepts (a finished
-    namesake must not block a new one), then the oldest. `items`: the ones to choose from,
-    when already read (else all, from story_get)."""
+    namesake must not block a new one), then the oldest. A prefix that fits several names
+    is asked about, never guessed. `items`: the ones to choose from, when already read (else
+    all, from story_get)."""
     if items is None:
         items = s.call("story_get")[kind]
     label = "name" if kind == "clocks" else "title"
-    wanted = _clean_name(name).lower()
+    wanted = _story_key(name)
     for test in (
         lambda c: c["id"].lower() == wanted,
-        lambda c: _clean_name(c[label]).lower() == wanted,
-        lambda c: _clean_name(c[label]).lower().startswith(wanted),
+        lambda c: _story_key(c[label]) == wanted,
+        lambda c: _story_key(c[label]).startswith(wanted),
     ):
         matches = [c for c in items if test(c)]
         if matches:
             if prefer is not None:
                 matches = [c for c in matches if prefer(c)] or matches
+            names = list({_story_key(c[label]): c[label] for c in matches}.values())
+            if len(names) > 1:
+                asked = (
+                    _("Which clock do you mean: %(names)s?")
+                    if kind == "clocks"
+                    else _("Which thread do you mean: %(names)s?")
+                )
+                raise Refusal(asked % {"names": _or_list(names)})
             return min(matches, key=lambda c: _id_key(c["id"]))
     known = ", ".join(c[label] for c in items) or _("none")
     raise Refusal(missing % {"name": _echo(name), "known": known})
+
+
+def _or_list(names: list[str]) -> str:
+    """ "Doom", "Doom or Dawn", "Doom, Dawn or Dusk"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s or %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def _running_namesake(
@@ -1360,12 +1382,8 @@ def _running_namesake(
     """The story's clock or thread (`kind`) that `running` accepts and whose name is `name`
     as "advance clock" and "resolve thread" compare names (case and end marks aside)."""
     label = "name" if kind == "clocks" else "title"
-    wanted = _clean_name(name).lower() or name.strip().lower()
-    same = [
-        c
-        for c in s.call("story_get")[kind]
-        if running(c) and (_clean_name(c[label]).lower() or c[label].strip().lower()) == wanted
-    ]
+    wanted = _story_key(name)
+    same = [c for c in s.call("story_get")[kind] if running(c) and _story_key(c[label]) == wanted]
     return min(same, key=lambda c: _id_key(c["id"])) if same else None
 
 
