@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
 
 pytestmark = pytest.mark.django_db
@@ -87,4 +90,30 @@ def test_a_clock_or_thread_name_that_fits_several_is_asked_about_not_guessed(
     ]
     assert table.run(gm, "resolve thread find the m", job_id="money").texts == [
         ("The thread “Find the money” is resolved.", "trigger")
+    ]
+
+
+def test_looking_around_tells_a_player_the_facts_told_to_them_alone(live_domains, gm, player):
+    """A fact recorded for one player is theirs to read (said to them, never to the room);
+    the GM reads it apart from the GM's own secrets, since its player knows it."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    for text, audience in [
+        ("The bridge is out", "public"),
+        ("Your ring is cursed", f"player:{principal_for(player)}"),
+        ("The abbot knows", "gm"),
+    ]:
+        table.call(
+            gm, "fact_add", text=text, audience=audience,
+            expected_revision=table.revision(), idempotency_key=uuid.uuid4().hex,
+        )  # fmt: skip
+    room = "No scene is set. Known: The bridge is out."
+    assert table.run(player, "look around", job_id="player-look").texts == [
+        (room, "trigger"),
+        ("Only you know: Your ring is cursed.", "requester"),
+    ]
+    assert table.run(gm, "look around", job_id="gm-look").texts == [
+        (room, "trigger"),
+        ("GM only: The abbot knows.", "gm"),
+        ("Private to a player: Your ring is cursed.", "gm"),
     ]

@@ -68,6 +68,7 @@ narrative
                                          the action and the reply
     roll <dice> [for <label>]
     describe | look                      the current scene, clocks and facts you may see
+                                         (a fact told to you alone is said to you alone)
     help                                 this list
 
 In a GM-only action, what would change everyone's panels (combat, movement, attacks, the phase,
@@ -1544,10 +1545,17 @@ def nar_describe(s: Session, m: re.Match[str]) -> None:
     if public:
         parts.append(_("Known: %(facts)s") % {"facts": _sentences(public)})
     s.say(" ".join(parts))
-    # story_get shows a GM every fact; the hidden ones must not reach a public trigger.
-    hidden = [f["text"] for f in story["facts"] if f["audience"] != "public"]
-    if hidden and s.turn.is_gm:
-        s.say(_("GM only: %(facts)s") % {"facts": _sentences(hidden)}, audience="gm")
+    # story_get shows a GM every fact, and a player the ones told to them alone too: neither
+    # kind may reach a public trigger.
+    secret = [f["text"] for f in story["facts"] if f["audience"] == "gm"]
+    told = [f["text"] for f in story["facts"] if f["audience"].startswith("player:")]
+    if s.turn.is_gm:
+        if secret:
+            s.say(_("GM only: %(facts)s") % {"facts": _sentences(secret)}, audience="gm")
+        if told:
+            s.say(_("Private to a player: %(facts)s") % {"facts": _sentences(told)}, audience="gm")
+    elif told:
+        s.say(_("Only you know: %(facts)s") % {"facts": _sentences(told)}, audience="requester")
 
 
 def _sentences(texts: list[str]) -> str:
