@@ -117,3 +117,16 @@ def test_looking_around_tells_a_player_the_facts_told_to_them_alone(live_domains
         ("GM only: The abbot knows.", "gm"),
         ("Private to a player: Your ring is cursed.", "gm"),
     ]
+
+
+def test_a_fact_of_nothing_but_the_gm_only_mark_is_asked_for_not_recorded(live_domains, gm, player):
+    """ "record fact gm only" used to record the secret fact "gm only"."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    before = table.revision()
+    ask = "Say what the fact is, like: record fact The duke is a vampire gm only"
+    for text in ("record fact gm only", "record fact (GM only)", 'record fact ""'):
+        run = table.run(gm, text, job_id=text)
+        assert (run.texts, run.tools) == ([(ask, "requester")], []), text
+    assert table.revision() == before
+    assert table.call(gm, "story_get").structured["facts"] == []

@@ -1509,13 +1509,16 @@ def _fact_text(raw: str) -> tuple[str, bool]:
     marks = list(GM_ONLY_MARK.finditer(raw))
     text = raw
     if marks and not re.search(r"[^\W_]", raw[marks[-1].end() :]):
-        text = raw[: marks[-1].start()].rstrip(" ,;:([{*\"'“”—–-") or raw
-    return text.strip().strip('"“”'), bool(marks)
+        # Nothing before the mark ("record fact gm only"): no fact, not the fact "gm only".
+        text = raw[: marks[-1].start()].rstrip(" ,;:([{*\"'“”—–-")
+    return text.strip().strip('"“”').strip(), bool(marks)
 
 
 def nar_record_fact(s: Session, m: re.Match[str]) -> None:
     s.require("fact_add", what=_("record a fact"), gm_only=True)
     text, marked = _fact_text(m["text"])
+    if not text:
+        raise Refusal(_("Say what the fact is, like: record fact The duke is a vampire gm only"))
     # Recorded in a GM-only action, the fact is as secret as the action itself.
     audience = "gm" if marked or s.turn.trigger_audience == "gm" else "public"
     s.call("fact_add", text=text, audience=audience)
