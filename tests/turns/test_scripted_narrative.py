@@ -7,9 +7,25 @@ import uuid
 import pytest
 
 from apps.domains.client import principal_for
+from apps.turns.agents.scripted import ScriptedAgent
 from tests.turns.conftest import make_table
 
 pytestmark = pytest.mark.django_db
+
+
+def _writes(table, user, text: str) -> list[tuple[str, dict]]:
+    """The writes one turn sends, with their arguments."""
+    turn = table.context(user, text, job_id=text)
+    caller = table.caller(user, turn)
+    sent = []
+
+    def recording(tool, arguments):
+        if tool != "story_get":
+            sent.append((tool, dict(arguments)))
+        return caller(tool, arguments)
+
+    ScriptedAgent().run_turn(turn, recording)
+    return sent
 
 
 def _asked(run) -> list[tuple[str, str]]:
@@ -130,3 +146,33 @@ def test_a_fact_of_nothing_but_the_gm_only_mark_is_asked_for_not_recorded(live_d
         assert (run.texts, run.tools) == ([(ask, "requester")], []), text
     assert table.revision() == before
     assert table.call(gm, "story_get").structured["facts"] == []
+
+
+def test_the_gm_runs_clocks_scenes_threads_and_facts_in_the_words_a_table_uses(
+    live_domains, gm, player
+):
+    """ "advance the Doom clock", "create a 6-segment clock called Doom", "start scene …",
+    "add fact …" used to be answered with the help list."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    for text, tool, arguments in [
+        ("create a 6-segment clock called Doom.", "clock_create", {"name": "Doom", "segments": 6}),
+        ("Create a 4 segment clock Ruin!", "clock_create", {"name": "Ruin!", "segments": 4}),
+        ("advance the Doom clock", "clock_advance", {"clock_id": "clock-1", "ticks": 1}),
+        ("advance the doom clock by 2", "clock_advance", {"clock_id": "clock-1", "ticks": 2}),
+        ("tick the ruin clock", "clock_advance", {"clock_id": "clock-2", "ticks": 1}),
+        ("start a new scene: The Docks", "scene_start", {"title": "The Docks"}),
+        ("begin scene Night", "scene_start", {"title": "Night"}),
+        ("start thread Who lit the beacon?", "thread_open", {"title": "Who lit the beacon?"}),
+        ("add fact The bridge is out", "fact_add", {"text": "The bridge is out",
+                                                    "audience": "public"}),
+        ("note fact The abbot lies gm only", "fact_add", {"text": "The abbot lies",
+                                                          "audience": "gm"}),
+    ]:  # fmt: skip
+        assert _writes(table, gm, text) == [(tool, arguments)], text
+    story = table.call(gm, "story_get").structured
+    assert [(c["name"], c["filled"], c["segments"]) for c in story["clocks"]] == [
+        ("Doom", 3, 6),
+        ("Ruin!", 1, 4),
+    ]
+    assert table.run(gm, "advance the clock", job_id="which").output.declined is True

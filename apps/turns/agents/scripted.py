@@ -57,15 +57,17 @@ narrative
                                  (odds after an unquoted question follow its "?", a comma or
                                  a dash, or are bracketed)
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties); bounded by the
-                                         tool's schema, like the segments below
+                                         tool's schema, like the segments below; also
+                                         "advance the <name> clock [by N]", "tick" for advance
     create clock [called] <name> with N segments
                                          GM; 2..12 segments; the name keeps its own marks
-                                         ("Doom!"), only quotes around it are dropped
-    open scene <title>                   GM; ends the current scene
-    open thread <title>                  GM
+                                         ("Doom!"), only quotes around it are dropped; also
+                                         "create a N-segment clock [called] <name>"
+    open scene <title>                   GM; ends the current scene ("start"/"begin" too)
+    open thread <title>                  GM ("start" too)
     resolve thread <title>[: <how>]      GM; by title, title prefix or id
     record fact <text> [gm only]         GM; "gm only" (or a GM-only action) hides the fact,
-                                         the action and the reply
+                                         the action and the reply ("add"/"note" too)
     roll <dice> [for <label>]
     describe | look                      the current scene, clocks and facts you may see
                                          (a fact told to you alone is said to you alone)
@@ -1642,7 +1644,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(r"ask (?:the )?oracle[:,]?\s+(?P<unquoted>[^\s\"“”'‘’].*)", nar_oracle),
         _intent(
-            r"advance (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
+            r"(?:advance|tick) (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
+            r"(?:\s+by\s+(?P<ticks>[+-]?\d+))?",
+            nar_advance_clock,
+        ),
+        # As a table says it: "advance the Doom clock by 2", "tick the doom clock".
+        _intent(
+            r"(?:advance|tick) (?:the )?(?!the\s)(?P<name>.+?)\s+clock"
             r"(?:\s+by\s+(?P<ticks>[+-]?\d+))?",
             nar_advance_clock,
         ),
@@ -1651,15 +1659,22 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"\s+with\s+(?P<segments>\d+)\s+segments?",
             nar_create_clock,
         ),
-        _intent(r"open (?:a )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
-        _intent(r"open (?:a )?thread[:,]?\s+(?P<title>.+)", nar_open_thread),
+        # "create a 6-segment clock called Doom": the name ends the text, so a closing full
+        # stop is the sentence's (the reading without it matches), an ellipsis the name's.
+        _intent(
+            r"create (?:a )?(?:new )?(?P<segments>\d+)[- ]?segments?\s+clock\s+"
+            r"(?:(?:called|named)\s+)?(?P<name>.*(?:[^.]|\.{3}))",
+            nar_create_clock,
+        ),
+        _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
+        _intent(r"(?:open|start) (?:a )?(?:new )?thread[:,]?\s+(?P<title>.+)", nar_open_thread),
         _intent(
             r"resolve (?:the )?thread[:,]?\s+(?P<title>.+?)(?:\s*:\s*(?P<resolution>.+))?",
             nar_resolve_thread,
         ),
         _intent(
             # A "gm only" marker is found in the text by _fact_text, not here.
-            r"record (?:a )?fact[:,]?\s+(?P<text>.+)",
+            r"(?:record|add|note) (?:a )?(?:new )?fact[:,]?\s+(?P<text>.+)",
             nar_record_fact,
         ),
         ROLL,
