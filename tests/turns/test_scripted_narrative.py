@@ -176,3 +176,28 @@ def test_the_gm_runs_clocks_scenes_threads_and_facts_in_the_words_a_table_uses(
         ("Ruin!", 1, 4),
     ]
     assert table.run(gm, "advance the clock", job_id="which").output.declined is True
+
+
+def test_a_thread_title_with_its_own_colon_is_resolved_whole(live_domains, gm, player):
+    """ "Act 1: The Heist: they won" used to resolve it with "The Heist: they won"."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.run(gm, "open thread Act 1: The Heist", job_id="t1")
+    table.run(gm, "open thread Act 2: The Chase", job_id="t2")
+    table.run(gm, "open thread Rescue", job_id="t3")
+    assert table.run(gm, "resolve thread Act 1: The Heist: they won", job_id="r1").texts == [
+        ("The thread “Act 1: The Heist” is resolved: they won.", "trigger")
+    ]
+    assert table.run(gm, "resolve thread act 2: the chase", job_id="r2").texts == [
+        ("The thread “Act 2: The Chase” is resolved.", "trigger")
+    ]
+    # A title said only in part still ends at the first colon.
+    assert table.run(gm, "resolve thread resc: found alive", job_id="r3").texts == [
+        ("The thread “Rescue” is resolved: found alive.", "trigger")
+    ]
+    story = table.call(player, "story_get").structured
+    assert [(t["title"], t["status"], t["resolution"]) for t in story["threads"]] == [
+        ("Act 1: The Heist", "resolved", "they won"),
+        ("Act 2: The Chase", "resolved", ""),
+        ("Rescue", "resolved", "found alive"),
+    ]

@@ -1480,17 +1480,32 @@ def nar_open_thread(s: Session, m: re.Match[str]) -> None:
     s.say(s.pick(_("A new thread: %(title)s."), _("A thread opens: %(title)s.")) % {"title": title})
 
 
+def _title_and_resolution(said: str, threads: list[dict[str, Any]]) -> tuple[str, str]:
+    """ "<title>[: <how>]" split at the colon after a thread's whole title, for a title with
+    its own colon ("Act 1: The Heist: they won"); else at the first colon."""
+    splits = [(said, "")] + [
+        (said[:colon], said[colon + 1 :]) for colon, mark in enumerate(said) if mark == ":"
+    ]
+    named = {_story_key(t["title"]) for t in threads} | {t["id"].lower() for t in threads}
+    whole = [split for split in splits if _story_key(split[0]) in named]
+    if whole:
+        title, resolution = max(whole, key=lambda split: len(split[0]))
+    else:
+        title, resolution = splits[1] if len(splits) > 1 else splits[0]
+    return title.strip(), resolution.strip()
+
+
 def nar_resolve_thread(s: Session, m: re.Match[str]) -> None:
     s.require("thread_resolve", what=_("resolve a thread"), gm_only=True, seen_by_all=True)
     threads = s.call("story_get")["threads"]
     if not any(t["status"] == "open" for t in threads):
         raise Refusal(_("There is no open thread to resolve."))
+    title, resolution = _title_and_resolution(m["said"], threads)
     # Of the threads so named, an open one (else the rules say it is already resolved).
     thread = _story_item(
-        s, "threads", m["title"], _("There is no thread “%(name)s”. Threads: %(known)s."),
+        s, "threads", title, _("There is no thread “%(name)s”. Threads: %(known)s."),
         items=threads, prefer=lambda t: t["status"] == "open",
     )  # fmt: skip
-    resolution = (m["resolution"] or "").strip()
     s.call("thread_resolve", thread_id=thread["id"], resolution=resolution)
     text = (
         _("The thread “%(title)s” is resolved: %(resolution)s.")
@@ -1669,7 +1684,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
         _intent(r"(?:open|start) (?:a )?(?:new )?thread[:,]?\s+(?P<title>.+)", nar_open_thread),
         _intent(
-            r"resolve (?:the )?thread[:,]?\s+(?P<title>.+?)(?:\s*:\s*(?P<resolution>.+))?",
+            r"resolve (?:the )?thread[:,]?\s+(?P<said>.+)",
             nar_resolve_thread,
         ),
         _intent(
