@@ -193,7 +193,9 @@ def scene_end(call: Call) -> Outcome:
 
 
 def _same(a: str, b: str) -> bool:
-    return a.strip().casefold() == b.strip().casefold()
+    # "The docks are flooded." is the fact "The docks are flooded": a closing full stop, like
+    # case and spacing, does not make another.
+    return " ".join(a.split()).rstrip(".").casefold() == " ".join(b.split()).rstrip(".").casefold()
 
 
 def thread_open(call: Call) -> Outcome:

@@ -30,3 +30,29 @@ def test_a_blank_name_title_fact_or_question_is_refused_and_changes_nothing(
         None, [], [], [],
     )  # fmt: skip
     assert narrative.read("campaign_get")["campaign"]["random_stream"]["position"] == 0
+
+
+def test_a_fact_or_open_thread_again_with_a_closing_full_stop_is_the_same_one(
+    narrative: Game,
+) -> None:
+    """Typed once with a full stop and once without, a fact was listed twice ("Known: The
+    docks are flooded. The docks are flooded.")."""
+    narrative.write("phase_set", {"phase": "play"})
+    narrative.write("fact_add", {"text": "The docks are flooded"})
+    narrative.write("thread_open", {"title": "The missing heir."})
+    revision = narrative.read("campaign_get")["authority_revision"]
+    cases = [
+        ("fact_add", {"text": "The docks are  flooded."}, "that fact is already recorded"),
+        ("thread_open", {"title": "the missing heir"},
+         "the thread “the missing heir” is already open"),
+    ]  # fmt: skip
+    for tool, args, message in cases:
+        error = narrative.fail(tool, args)
+        assert (error["code"], error["message"]) == ("invalid_request", message), tool
+    assert narrative.read("campaign_get")["authority_revision"] == revision
+    # Other words are another fact.
+    narrative.write("fact_add", {"text": "The docks are flooded again."})
+    assert [f["text"] for f in narrative.read("story_get", sub=PLAYER)["facts"]] == [
+        "The docks are flooded",
+        "The docks are flooded again.",
+    ]
