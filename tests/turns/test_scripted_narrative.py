@@ -201,3 +201,24 @@ def test_a_thread_title_with_its_own_colon_is_resolved_whole(live_domains, gm, p
         ("Act 2: The Chase", "resolved", ""),
         ("Rescue", "resolved", "found alive"),
     ]
+
+
+def test_a_clock_advances_by_segments_or_ticks_said_in_words(live_domains, gm, player):
+    """ "advance clock Doom by 2 segments" was read as a clock named "Doom by 2 segments"."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.run(gm, "create clock Doom with 6 segments", job_id="c1")
+    table.run(gm, "create clock Stand by Me with 4 segments", job_id="c2")
+    for text, ticks in [
+        ("advance clock Doom by 2 segments", 2),
+        ("advance the doom clock by one segment", 1),
+        ("tick clock doom by two ticks", 2),
+        ("advance clock doom by -1 segment", -1),
+    ]:
+        assert _writes(table, gm, text) == [
+            ("clock_advance", {"clock_id": "clock-1", "ticks": ticks})
+        ], text
+    # "by" in a name stays in it.
+    assert _writes(table, gm, "advance clock Stand by Me") == [
+        ("clock_advance", {"clock_id": "clock-2", "ticks": 1})
+    ]

@@ -56,7 +56,8 @@ narrative
                                  be single, or left out: "ask the oracle is it raining? likely"
                                  (odds after an unquoted question follow its "?", a comma or
                                  a dash, or are bracketed)
-    advance clock <name> [by N]          GM; N defaults to 1 (negative empties); bounded by the
+    advance clock <name> [by N]          GM; N defaults to 1 (negative empties; "by 2
+                                         segments", "by two" too); bounded by the
                                          tool's schema, like the segments below; also
                                          "advance the <name> clock [by N]", "tick" for advance
     create clock [called] <name> with N segments
@@ -1392,7 +1393,8 @@ def _running_namesake(
 
 def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_advance", what=_("advance a clock"), gm_only=True, seen_by_all=True)
-    ticks = _integer(m["ticks"]) if m["ticks"] else 1
+    given = (m["ticks"] or "1").lower()
+    ticks = COUNT_WORDS[given] if given in COUNT_WORDS else _integer(given)
     low, high = s.bounds("clock_advance", "ticks", (-12, 12))
     if ticks == 0 or not low <= ticks <= high:
         raise Refusal(
@@ -1600,6 +1602,10 @@ SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_pha
 # Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill.
 DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\S*))?"
 TEMP_HP = r"temp(?:orary)?\s+(?:hp|hit\s+points?)"
+# "by 2", "by 2 segments", "by two ticks".
+BY_TICKS = (
+    r"(?:\s+by\s+(?P<ticks>[+-]?\d+|" + "|".join(COUNT_WORDS) + r")(?:\s+(?:segments?|ticks?))?)?"
+)
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
@@ -1659,14 +1665,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(r"ask (?:the )?oracle[:,]?\s+(?P<unquoted>[^\s\"“”'‘’].*)", nar_oracle),
         _intent(
-            r"(?:advance|tick) (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
-            r"(?:\s+by\s+(?P<ticks>[+-]?\d+))?",
+            r"(?:advance|tick) (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)" + BY_TICKS,
             nar_advance_clock,
         ),
         # As a table says it: "advance the Doom clock by 2", "tick the doom clock".
         _intent(
-            r"(?:advance|tick) (?:the )?(?!the\s)(?P<name>.+?)\s+clock"
-            r"(?:\s+by\s+(?P<ticks>[+-]?\d+))?",
+            r"(?:advance|tick) (?:the )?(?!the\s)(?P<name>.+?)\s+clock" + BY_TICKS,
             nar_advance_clock,
         ),
         _intent(
