@@ -222,3 +222,20 @@ def test_a_clock_advances_by_segments_or_ticks_said_in_words(live_domains, gm, p
     assert _writes(table, gm, "advance clock Stand by Me") == [
         ("clock_advance", {"clock_id": "clock-2", "ticks": 1})
     ]
+
+
+def test_an_empty_scene_thread_or_clock_name_is_answered_with_an_example(live_domains, gm, player):
+    """Empty quotes used to reach the rules and come back as "the title is shorter than 1
+    characters"."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    before = table.revision()
+    for text, answer in [
+        ('open scene ""', "Give the scene a title, like: open scene The Drowned Chapel"),
+        ("open thread “ ”", "Give the thread a title, like: open thread Who lit the beacon?"),
+        ('create clock "" with 4 segments',
+         "Give the clock a name, like: create clock Doom with 6 segments"),
+    ]:  # fmt: skip
+        run = table.run(gm, text, job_id=text)
+        assert (run.texts, run.tools) == ([(answer, "requester")], []), text
+    assert table.revision() == before

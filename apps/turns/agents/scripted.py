@@ -1424,6 +1424,8 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
 def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_create", what=_("create a clock"), gm_only=True, seen_by_all=True)
     name = _given_name(m["name"])
+    if not name:
+        raise Refusal(_("Give the clock a name, like: create clock Doom with 6 segments"))
     segments = _integer(m["segments"])
     low, high = s.bounds("clock_create", "segments", (2, 12))
     if segments < low:
@@ -1453,7 +1455,9 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
 
 def nar_open_scene(s: Session, m: re.Match[str]) -> None:
     s.require("scene_start", what=_("open a scene"), gm_only=True, seen_by_all=True)
-    title = m["title"].strip().strip('"“”')
+    title = m["title"].strip().strip('"“”').strip()
+    if not title:
+        raise Refusal(_("Give the scene a title, like: open scene The Drowned Chapel"))
     s.call("scene_start", title=title)
     s.say(
         s.pick(
@@ -1467,7 +1471,9 @@ def nar_open_scene(s: Session, m: re.Match[str]) -> None:
 
 def nar_open_thread(s: Session, m: re.Match[str]) -> None:
     s.require("thread_open", what=_("open a thread"), gm_only=True, seen_by_all=True)
-    title = m["title"].strip().strip('"“”')
+    title = m["title"].strip().strip('"“”').strip()
+    if not title:
+        raise Refusal(_("Give the thread a title, like: open thread Who lit the beacon?"))
     # One open thread per title, as "resolve thread" finds it; a resolved one does not block.
     same = _running_namesake(s, "threads", title, lambda t: t["status"] == "open")
     if same is not None:
