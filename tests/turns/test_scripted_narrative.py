@@ -239,3 +239,18 @@ def test_an_empty_scene_thread_or_clock_name_is_answered_with_an_example(live_do
         run = table.run(gm, text, job_id=text)
         assert (run.texts, run.tools) == ([(answer, "requester")], []), text
     assert table.revision() == before
+
+
+def test_a_scene_description_without_a_full_stop_does_not_run_into_the_clocks(
+    live_domains, gm, player
+):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.run(gm, "create clock Doom with 4 segments", job_id="clock")
+    table.call(
+        gm, "scene_start", title="The Docks", description="Fog rolls over the piers ",
+        expected_revision=table.revision(), idempotency_key=uuid.uuid4().hex,
+    )  # fmt: skip
+    assert table.run(player, "look", job_id="look").texts == [
+        ("Scene: The Docks. Fog rolls over the piers. Clocks: Doom 0/4.", "trigger")
+    ]

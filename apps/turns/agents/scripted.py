@@ -1557,9 +1557,15 @@ def nar_record_fact(s: Session, m: re.Match[str]) -> None:
 def nar_describe(s: Session, m: re.Match[str]) -> None:
     story = s.call("story_get")
     scene = story["scene"]
-    parts = [
-        (_("Scene: %(title)s. %(description)s") % scene).strip() if scene else _("No scene is set.")
-    ]
+    parts = [_("No scene is set.")]
+    if scene:
+        # A description the GM wrote without a closing stop must not run into "Clocks:".
+        description = scene["description"].strip()
+        values = {
+            "title": scene["title"],
+            "description": _sentences([description] if description else []),
+        }
+        parts = [(_("Scene: %(title)s. %(description)s") % values).strip()]
     if story["clocks"]:
         parts.append(
             _("Clocks: %(clocks)s.")
