@@ -254,3 +254,25 @@ def test_a_scene_description_without_a_full_stop_does_not_run_into_the_clocks(
     assert table.run(player, "look", job_id="look").texts == [
         ("Scene: The Docks. Fog rolls over the piers. Clocks: Doom 0/4.", "trigger")
     ]
+
+
+def test_the_gm_ends_a_scene_with_none_after_it(live_domains, gm, player):
+    """ "end scene" was answered with the help list: a scene could only give way to another."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    before = table.revision()
+    assert table.run(gm, "end scene", job_id="none").texts == [
+        ("No scene is running; “open scene <title>” starts one.", "requester")
+    ]
+    assert table.revision() == before
+    table.run(gm, "open scene The Docks", job_id="open")
+    assert table.run(player, "end the scene", job_id="player").texts == [
+        ("Only the GM can end a scene.", "requester")
+    ]
+    ended = table.run(gm, "end the current scene", job_id="end")
+    assert (ended.texts, ended.tools) == (
+        [("The scene ends: The Docks.", "trigger")],
+        ["story_get", "scene_end"],
+    )
+    assert table.call(player, "story_get").structured["scene"] is None
+    assert table.run(player, "look", job_id="look").texts == [("No scene is set.", "trigger")]

@@ -65,6 +65,7 @@ narrative
                                          ("Doom!"), only quotes around it are dropped; also
                                          "create a N-segment clock [called] <name>"
     open scene <title>                   GM; ends the current scene ("start"/"begin" too)
+    end scene                            GM; ends the current scene with none after it
     open thread <title>                  GM ("start" too)
     resolve thread <title>[: <how>]      GM; by title, title prefix or id
     record fact <text> [gm only]         GM; "gm only" (or a GM-only action) hides the fact,
@@ -1469,6 +1470,15 @@ def nar_open_scene(s: Session, m: re.Match[str]) -> None:
     )
 
 
+def nar_end_scene(s: Session, m: re.Match[str]) -> None:
+    s.require("scene_end", what=_("end a scene"), gm_only=True, seen_by_all=True)
+    scene = s.call("story_get")["scene"]
+    if scene is None:
+        raise Refusal(_("No scene is running; “open scene <title>” starts one."))
+    s.call("scene_end")
+    s.say(_("The scene ends: %(title)s.") % {"title": scene["title"]})
+
+
 def nar_open_thread(s: Session, m: re.Match[str]) -> None:
     s.require("thread_open", what=_("open a thread"), gm_only=True, seen_by_all=True)
     title = m["title"].strip().strip('"“”').strip()
@@ -1698,6 +1708,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_create_clock,
         ),
         _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
+        _intent(r"(?:end|close|finish) (?:the )?(?:current |this )?scene", nar_end_scene),
         _intent(r"(?:open|start) (?:a )?(?:new )?thread[:,]?\s+(?P<title>.+)", nar_open_thread),
         _intent(
             r"resolve (?:the )?thread[:,]?\s+(?P<said>.+)",
