@@ -276,3 +276,22 @@ def test_the_gm_ends_a_scene_with_none_after_it(live_domains, gm, player):
     )
     assert table.call(player, "story_get").structured["scene"] is None
     assert table.run(player, "look", job_id="look").texts == [("No scene is set.", "trigger")]
+
+
+def test_a_clock_size_is_read_in_words_or_brackets(live_domains, gm, player):
+    """ "create clock Ruin with four segments" used to get the help list."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    for text, name, segments in [
+        ("create clock Ruin with four segments", "Ruin", 4),
+        ("create clock Dawn (6 segments)", "Dawn", 6),
+        ("create clock Dusk, 8 segments.", "Dusk", 8),
+        ("create an eight-segment clock called Night", "Night", 8),
+        ("create a clock called Siege with Twelve segments", "Siege", 12),
+    ]:
+        assert _writes(table, gm, text) == [
+            ("clock_create", {"name": name, "segments": segments})
+        ], text
+    assert table.run(gm, "create clock Spark with one segment", job_id="one").texts == [
+        ("A clock needs at least 2 segments.", "requester")
+    ]

@@ -61,8 +61,10 @@ narrative
                                          tool's schema, like the segments below; also
                                          "advance the <name> clock [by N]", "tick" for advance
     create clock [called] <name> with N segments
-                                         GM; 2..12 segments; the name keeps its own marks
-                                         ("Doom!"), only quotes around it are dropped; also
+                                         GM; 2..12 segments (N in digits or words: "four");
+                                         the name keeps its own marks ("Doom!"), only quotes
+                                         around it are dropped; also "create clock <name>
+                                         (N segments)", "create clock <name>, N segments",
                                          "create a N-segment clock [called] <name>"
     open scene <title>                   GM; ends the current scene ("start"/"begin" too)
     end scene                            GM; ends the current scene with none after it
@@ -1427,7 +1429,8 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     name = _given_name(m["name"])
     if not name:
         raise Refusal(_("Give the clock a name, like: create clock Doom with 6 segments"))
-    segments = _integer(m["segments"])
+    given = m["segments"].lower()
+    segments = SEGMENT_WORDS[given] if given in SEGMENT_WORDS else _integer(given)
     low, high = s.bounds("clock_create", "segments", (2, 12))
     if segments < low:
         raise Refusal(_("A clock needs at least %(n)s segments.") % {"n": low})
@@ -1624,6 +1627,12 @@ SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_pha
 # Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill.
 DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\S*))?"
 TEMP_HP = r"temp(?:orary)?\s+(?:hp|hit\s+points?)"
+# A clock's size said in words: "with four segments", "an eight-segment clock".
+SEGMENT_WORDS = {
+    **COUNT_WORDS,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+SEGMENTS = r"(?P<segments>\d+|" + "|".join(SEGMENT_WORDS) + ")"
 # "by 2", "by 2 segments", "by two ticks".
 BY_TICKS = (
     r"(?:\s+by\s+(?P<ticks>[+-]?\d+|" + "|".join(COUNT_WORDS) + r")(?:\s+(?:segments?|ticks?))?)?"
@@ -1697,13 +1706,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(
             r"create (?:a )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
-            r"\s+with\s+(?P<segments>\d+)\s+segments?",
+            r"(?:\s+with|,|\s+\()\s*" + SEGMENTS + r"\s+segments?\)?",
             nar_create_clock,
         ),
         # "create a 6-segment clock called Doom": the name ends the text, so a closing full
         # stop is the sentence's (the reading without it matches), an ellipsis the name's.
         _intent(
-            r"create (?:a )?(?:new )?(?P<segments>\d+)[- ]?segments?\s+clock\s+"
+            r"create (?:an? )?(?:new )?" + SEGMENTS + r"[- ]?segments?\s+clock\s+"
             r"(?:(?:called|named)\s+)?(?P<name>.*(?:[^.]|\.{3}))",
             nar_create_clock,
         ),
