@@ -295,3 +295,18 @@ def test_a_clock_size_is_read_in_words_or_brackets(live_domains, gm, player):
     assert table.run(gm, "create clock Spark with one segment", job_id="one").texts == [
         ("A clock needs at least 2 segments.", "requester")
     ]
+
+
+def test_a_clock_wound_back_is_not_said_to_tick_forward(live_domains, gm, player):
+    """Emptying a clock used to read "The Doom clock ticks to 3/6", as if time ran on."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.run(gm, "create clock Doom with 6 segments", job_id="c")
+    table.run(gm, "advance clock Doom by 5", job_id="a")
+    texts = [table.run(gm, "advance clock Doom by -1", job_id=f"b{n}").texts for n in range(4)]
+    assert texts == [
+        [("Doom: 4 of 6 segments filled.", "trigger")],
+        [("The Doom clock falls back to 3/6.", "trigger")],
+        [("Doom: 2 of 6 segments filled.", "trigger")],
+        [("The Doom clock falls back to 1/6.", "trigger")],
+    ]

@@ -1416,6 +1416,11 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
             _("The %(name)s clock fills: %(filled)s/%(segments)s. It is done."),
             _("%(name)s is complete (%(filled)s/%(segments)s). Something happens now."),
         )
+    elif ticks < 0:
+        text = s.pick(
+            _("The %(name)s clock falls back to %(filled)s/%(segments)s."),
+            _("%(name)s: %(filled)s of %(segments)s segments filled."),
+        )
     else:
         text = s.pick(
             _("The %(name)s clock ticks to %(filled)s/%(segments)s."),
