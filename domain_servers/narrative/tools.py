@@ -105,6 +105,21 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
     return dict(char) if call.is_gm else {k: v for k, v in char.items() if k != "gm_notes"}
 
 
+def _label_key(item: str) -> str:
+    return " ".join(item.split()).casefold()
+
+
+def _labels(items: list[str], field: str) -> dict[str, str]:
+    """Tags or conditions given, by how they are compared: "Wounded" and "wounded " are one
+    condition (spelled as first given), so a card never lists both nor refuses to drop one."""
+    labels: dict[str, str] = {}
+    for item in items:
+        if not item.strip():
+            raise invalid(f"a {field[:-1]} must not be blank")
+        labels.setdefault(_label_key(item), item.strip())
+    return labels
+
+
 def character_create(call: Call) -> Outcome:
     # Players always control what they create; only a GM may name another controller.
     name = _words(call, "name")
@@ -115,8 +130,8 @@ def character_create(call: Call) -> Outcome:
         "id": char_id,
         "name": name,
         "controller": controller,
-        "tags": sorted(call.args.get("tags", [])),
-        "conditions": sorted(call.args.get("conditions", [])),
+        "tags": sorted(_labels(call.args.get("tags", []), "tags").values()),
+        "conditions": sorted(_labels(call.args.get("conditions", []), "conditions").values()),
         "gm_notes": call.args.get("gm_notes", "") if call.is_gm else "",
     }
     call.state["characters"][char_id] = char
@@ -139,15 +154,17 @@ def character_update(call: Call) -> Outcome:
         # The delegation names the one character the player acts as ("" for none).
         raise denied(f"the delegation does not act for {char['name']}")
     for field in ("tags", "conditions"):
-        current = set(char[field])
+        current: dict[str, str] = {}
+        for item in char[field]:
+            current.setdefault(_label_key(item), item)
         for item in call.args.get(f"remove_{field}", []):
-            if item not in current:
+            if current.pop(_label_key(item), None) is None:
                 raise invalid(f"{char['name']} has no {field[:-1]} {item!r}")
-            current.discard(item)
-        current.update(call.args.get(f"add_{field}", []))
+        for key, item in _labels(call.args.get(f"add_{field}", []), field).items():
+            current.setdefault(key, item)
         if len(current) > 50:
             raise invalid(f"{char['name']} would have more than 50 {field}")
-        char[field] = sorted(current)
+        char[field] = sorted(current.values())
     if not any(
         call.args.get(k) for k in ("add_tags", "remove_tags", "add_conditions", "remove_conditions")
     ):

@@ -56,3 +56,28 @@ def test_a_fact_or_open_thread_again_with_a_closing_full_stop_is_the_same_one(
         "The docks are flooded",
         "The docks are flooded again.",
     ]
+
+
+def test_tags_and_conditions_differing_only_in_case_or_spaces_are_one(narrative: Game) -> None:
+    """A card showed "Wounded" and "wounded" side by side, and removing "wounded" from a
+    "Wounded" character was refused as a condition it does not have."""
+    made = narrative.write(
+        "character_create",
+        {"name": "Ilse", "tags": ["Sailor", "sailor ", "Brave"], "conditions": ["Wounded"]},
+        sub=PLAYER,
+    )["character"]
+    assert (made["tags"], made["conditions"]) == (["Brave", "Sailor"], ["Wounded"])
+    narrative.write("phase_set", {"phase": "play"})
+    updated = narrative.write(
+        "character_update",
+        {"character_id": made["id"], "add_conditions": ["WOUNDED", "Soaked"],
+         "remove_tags": ["brave"]},
+        sub=PLAYER,
+    )["character"]  # fmt: skip
+    assert (updated["tags"], updated["conditions"]) == (["Sailor"], ["Soaked", "Wounded"])
+    healed = narrative.write(
+        "character_update", {"character_id": made["id"], "remove_conditions": ["wounded"]}
+    )["character"]
+    assert healed["conditions"] == ["Soaked"]
+    error = narrative.fail("character_update", {"character_id": made["id"], "add_tags": ["  "]})
+    assert (error["code"], error["message"]) == ("invalid_request", "a tag must not be blank")
