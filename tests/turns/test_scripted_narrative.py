@@ -310,3 +310,12 @@ def test_a_clock_wound_back_is_not_said_to_tick_forward(live_domains, gm, player
         [("Doom: 2 of 6 segments filled.", "trigger")],
         [("The Doom clock falls back to 1/6.", "trigger")],
     ]
+
+
+def test_an_unquoted_question_keeps_the_quotes_inside_it(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    run = table.run(player, "ask the oracle is the “ghost” real?", job_id="ghost")
+    assert _asked(run) == [("is the “ghost” real?", "even")]
+    run = table.run(player, 'ask the oracle did she say "run"', job_id="run")
+    assert _asked(run) == [('did she say "run"', "even")]

@@ -1297,8 +1297,8 @@ def _unquoted_question(text: str) -> tuple[str, str]:
     found = ODDS_AFTER.search(text)
     likelihood = _likelihood(found["odds"]) if found else None
     if found is None or likelihood is None:
-        return text.strip('"“”').strip(), "even"
-    return text[: found.start()].strip().strip('"“”').strip(), likelihood
+        return text, "even"
+    return text[: found.start()].strip(), likelihood
 
 
 def nar_oracle(s: Session, m: re.Match[str]) -> None:
