@@ -319,3 +319,21 @@ def test_an_unquoted_question_keeps_the_quotes_inside_it(live_domains, gm, playe
     assert _asked(run) == [("is the “ghost” real?", "even")]
     run = table.run(player, 'ask the oracle did she say "run"', job_id="run")
     assert _asked(run) == [('did she say "run"', "even")]
+
+
+def test_a_thread_is_closed_in_the_words_a_table_uses(live_domains, gm, player):
+    """ "close thread …", "resolve the … thread" and "Rescue - found" got the help list or
+    were read as part of the title."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    for n, title in enumerate(("Rescue", "The Heist", "Act 1 - The Vault", "Escape")):
+        table.run(gm, f"open thread {title}", job_id=f"t{n}")
+    for text, thread_id, resolution in [
+        ("close thread Rescue - found alive", "thread-1", "found alive"),
+        ("resolve the heist thread: they got away", "thread-2", "they got away"),
+        ("finish thread Act 1 - The Vault — emptied", "thread-3", "emptied"),
+        ("end the Escape thread", "thread-4", ""),
+    ]:
+        assert _writes(table, gm, text) == [
+            ("thread_resolve", {"thread_id": thread_id, "resolution": resolution})
+        ], text

@@ -69,7 +69,9 @@ narrative
     open scene <title>                   GM; ends the current scene ("start"/"begin" too)
     end scene                            GM; ends the current scene with none after it
     open thread <title>                  GM ("start" too)
-    resolve thread <title>[: <how>]      GM; by title, title prefix or id
+    resolve thread <title>[: <how>]      GM; by title, title prefix or id; "close"/"finish"/
+                                         "end" too, "close the <title> thread[: <how>]", and
+                                         " - <how>" for ": <how>"
     record fact <text> [gm only]         GM; "gm only" (or a GM-only action) hides the fact,
                                          the action and the reply ("add"/"note" too)
     roll <dice> [for <label>]
@@ -1506,11 +1508,15 @@ def nar_open_thread(s: Session, m: re.Match[str]) -> None:
     s.say(s.pick(_("A new thread: %(title)s."), _("A thread opens: %(title)s.")) % {"title": title})
 
 
+# What parts a thread's title from how it ended: "Rescue: found", "Rescue - found".
+RESOLUTION_MARK = re.compile(r"\s*:\s*|\s+[-–—]\s+")
+
+
 def _title_and_resolution(said: str, threads: list[dict[str, Any]]) -> tuple[str, str]:
-    """ "<title>[: <how>]" split at the colon after a thread's whole title, for a title with
-    its own colon ("Act 1: The Heist: they won"); else at the first colon."""
+    """ "<title>[: <how>]" split at the colon (or spaced dash) after a thread's whole title,
+    for a title with its own ("Act 1: The Heist: they won"); else at the first."""
     splits = [(said, "")] + [
-        (said[:colon], said[colon + 1 :]) for colon, mark in enumerate(said) if mark == ":"
+        (said[: mark.start()], said[mark.end() :]) for mark in RESOLUTION_MARK.finditer(said)
     ]
     named = {_story_key(t["title"]) for t in threads} | {t["id"].lower() for t in threads}
     whole = [split for split in splits if _story_key(split[0]) in named]
@@ -1526,7 +1532,10 @@ def nar_resolve_thread(s: Session, m: re.Match[str]) -> None:
     threads = s.call("story_get")["threads"]
     if not any(t["status"] == "open" for t in threads):
         raise Refusal(_("There is no open thread to resolve."))
-    title, resolution = _title_and_resolution(m["said"], threads)
+    said = m.groupdict().get("said")
+    if said is None:
+        said = m["title"] + (": " + m["resolution"] if m["resolution"] else "")
+    title, resolution = _title_and_resolution(said, threads)
     # Of the threads so named, an open one (else the rules say it is already resolved).
     thread = _story_item(
         s, "threads", title, _("There is no thread “%(name)s”. Threads: %(known)s."),
@@ -1725,7 +1734,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?:end|close|finish) (?:the )?(?:current |this )?scene", nar_end_scene),
         _intent(r"(?:open|start) (?:a )?(?:new )?thread[:,]?\s+(?P<title>.+)", nar_open_thread),
         _intent(
-            r"resolve (?:the )?thread[:,]?\s+(?P<said>.+)",
+            r"(?:resolve|close|finish|end) (?:the )?thread[:,]?\s+(?P<said>.+)",
+            nar_resolve_thread,
+        ),
+        # "close the heist thread: they got away", as a table says it.
+        _intent(
+            r"(?:resolve|close|finish|end) (?:the )?(?!the\s)(?P<title>.+?)\s+thread"
+            r"(?:\s*:\s*(?P<resolution>.+))?",
             nar_resolve_thread,
         ),
         _intent(
