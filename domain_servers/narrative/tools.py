@@ -86,10 +86,12 @@ def oracle(roll: int, likelihood: str) -> dict[str, Any]:
 
 
 def _words(call: Call, key: str) -> str:
-    """A name, title or text argument: the schema's minLength lets spaces through, and a
-    blank one would be listed as an empty clock or scene nobody can name."""
-    value = call.args[key]
-    if not value.strip():
+    """A name, title or text argument without the spaces around it (a model's trailing
+    newline would be narrated as "The bridge is out.\n."): the schema's minLength lets
+    spaces through, and a blank one would be listed as an empty clock or scene nobody can
+    name."""
+    value = call.args[key].strip()
+    if not value:
         raise invalid(f"the {key} must not be blank")
     return value
 
@@ -225,7 +227,7 @@ def thread_open(call: Call) -> Outcome:
     thread_id = call.new_id("thread")
     call.state["threads"][thread_id] = {
         "id": thread_id,
-        "title": call.args["title"],
+        "title": title,
         "description": call.args.get("description", ""),
         "status": "open",
         "resolution": None,
@@ -337,10 +339,10 @@ def story_get(call: Call) -> View:
 
 
 def oracle_ask(call: Call) -> Outcome:
-    _words(call, "question")
+    question = _words(call, "question")
     roll = call.rng.randint(1, 100)
     result = oracle(roll, call.args["likelihood"])
-    result.update({"question": call.args["question"], "likelihood": call.args["likelihood"]})
+    result.update({"question": question, "likelihood": call.args["likelihood"]})
     return Outcome(result, scopes=["oracle"])
 
 

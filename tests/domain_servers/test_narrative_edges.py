@@ -81,3 +81,27 @@ def test_tags_and_conditions_differing_only_in_case_or_spaces_are_one(narrative:
     assert healed["conditions"] == ["Soaked"]
     error = narrative.fail("character_update", {"character_id": made["id"], "add_tags": ["  "]})
     assert (error["code"], error["message"]) == ("invalid_request", "a tag must not be blank")
+
+
+def test_names_titles_facts_and_questions_are_kept_without_the_spaces_around_them(
+    narrative: Game,
+) -> None:
+    """A model's trailing newline was kept, and narrated as "The bridge is out.\\n."."""
+    narrative.write("phase_set", {"phase": "play"})
+    narrative.write("scene_start", {"title": " The Docks\n"})
+    narrative.write("thread_open", {"title": "Rescue  "})
+    narrative.write("clock_create", {"name": "\tDoom", "segments": 4})
+    narrative.write("fact_add", {"text": "The bridge is out.\n"})
+    asked = narrative.write(
+        "oracle_ask", {"question": " Is it raining? ", "likelihood": "even"}, sub=PLAYER
+    )
+    assert asked["question"] == "Is it raining?"
+    made = narrative.write("character_create", {"name": " Ilse "}, sub=PLAYER)["character"]
+    assert made["name"] == "Ilse"
+    story = narrative.read("story_get", sub=PLAYER)
+    assert (
+        story["scene"]["title"],
+        [t["title"] for t in story["threads"]],
+        [c["name"] for c in story["clocks"]],
+        [f["text"] for f in story["facts"]],
+    ) == ("The Docks", ["Rescue"], ["Doom"], ["The bridge is out."])
