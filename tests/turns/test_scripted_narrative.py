@@ -337,3 +337,22 @@ def test_a_thread_is_closed_in_the_words_a_table_uses(live_domains, gm, player):
         assert _writes(table, gm, text) == [
             ("thread_resolve", {"thread_id": thread_id, "resolution": resolution})
         ], text
+
+
+def test_a_clock_or_thread_named_with_an_emoji_is_found_by_its_words(live_domains, gm, player):
+    """ "advance clock fire" did not find the "🔥 Fire" clock the GM had made."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.run(gm, "create clock 🔥 Fire with 4 segments", job_id="clock")
+    table.run(gm, "open thread The 👑 Crown", job_id="thread")
+    assert _writes(table, gm, "advance clock fire") == [
+        ("clock_advance", {"clock_id": "clock-1", "ticks": 1})
+    ]
+    assert _writes(table, gm, "resolve thread the crown: found") == [
+        ("thread_resolve", {"thread_id": "thread-2", "resolution": "found"})
+    ]
+    # And a second one of those words is the same name.
+    assert table.run(gm, "create clock Fire with 6 segments", job_id="again").texts == [
+        ("There is already a clock “🔥 Fire” (1/4). Advance it, or give the new clock another "
+         "name.", "requester"),
+    ]  # fmt: skip

@@ -1334,9 +1334,15 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
 
 
 def _story_key(text: str) -> str:
-    """A clock's name or thread's title as names are compared (case and end marks aside;
-    a name of marks alone, "!!!", is its marks)."""
-    return _clean_name(text).lower() or text.strip().lower()
+    """A clock's name or thread's title as names are compared (case, emoji and end marks
+    aside: "advance clock fire" is the "🔥 Fire" clock; a name of marks alone, "!!!", is
+    its marks)."""
+    plain = " ".join(
+        "".join(
+            " " if c in EMOJI_PARTS or unicodedata.category(c) == "So" else c for c in text
+        ).split()
+    )
+    return _clean_name(plain).lower() or plain.lower() or text.strip().lower()
 
 
 def _story_item(
