@@ -356,3 +356,24 @@ def test_a_clock_or_thread_named_with_an_emoji_is_found_by_its_words(live_domain
         ("There is already a clock “🔥 Fire” (1/4). Advance it, or give the new clock another "
          "name.", "requester"),
     ]  # fmt: skip
+
+
+def test_a_secret_oracle_question_marked_gm_only_is_asked_not_refused(live_domains, gm, player):
+    """The mark makes the action GM-only; it was read as odds ("Likelihood “gm only” is not
+    one of …") or kept in the question."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    for text, asked in [
+        ('ask the oracle "Is the duke a vampire?" likely gm only',
+         ("Is the duke a vampire?", "likely")),
+        ('ask the oracle "Is the duke a vampire?" (GM only)', ("Is the duke a vampire?", "even")),
+        ("ask the oracle is the duke a vampire? unlikely, gm only",
+         ("is the duke a vampire?", "unlikely")),
+        ("ask the oracle is the duke a vampire gm-only", ("is the duke a vampire", "even")),
+    ]:  # fmt: skip
+        audience = ScriptedAgent.action_audience(
+            system_id="narrative", text=text, audience="public"
+        )
+        run = table.run(gm, text, job_id=text, trigger_audience=audience)
+        assert (audience, _asked(run)) == ("gm", [asked]), text
+        assert [audience for _text, audience in run.texts] == ["trigger"], text

@@ -1285,6 +1285,10 @@ ODDS_AFTER = re.compile(
 )
 
 
+# A "gm only" mark ending an unquoted question, with what sets it apart.
+GM_ONLY_AFTER = re.compile(r"[\s,;:(\[–—-]*\bgm[\s_-]*only\b[\s)\].!]*$", re.IGNORECASE)
+
+
 def _likelihood(text: str) -> str | None:
     """The oracle's likelihood for odds as typed ("Very-likely", "50/50"), or None."""
     key = " ".join(re.split(r"[\s_-]+", text.strip().lower()))
@@ -1305,11 +1309,13 @@ def _unquoted_question(text: str) -> tuple[str, str]:
 
 def nar_oracle(s: Session, m: re.Match[str]) -> None:
     s.require("oracle_ask", what=_("ask the oracle"))
+    # "gm only" made the action itself secret (ScriptedAgent.action_audience): it is no odds.
     if m.groupdict().get("unquoted") is not None:
-        question, likelihood = _unquoted_question(m["unquoted"])
+        question, likelihood = _unquoted_question(GM_ONLY_AFTER.sub("", m["unquoted"]))
     else:
         question = m["question"].strip()
-        likelihood = _likelihood(m["likelihood"]) if m["likelihood"] else "even"
+        odds = GM_ONLY_MARK.sub(" ", m["likelihood"] or "").strip(" ,;:()[]-–—")
+        likelihood = _likelihood(odds) if odds else "even"
         if likelihood is None:
             raise Refusal(
                 _("Likelihood “%(given)s” is not one of %(known)s.")
@@ -1711,7 +1717,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "Is it?" in double, curly or single quotes; odds after it, bracketed or not.
         _intent(
             r"ask (?:the )?oracle[:,]?\s+[\"“”'‘’](?P<question>.*)[\"“”'‘’]"
-            r"(?:[\s,;:–—-]*[(\[]?(?P<likelihood>[\w /-]+?)[)\]]?)?",
+            r"(?:[\s,;:–—-]*[(\[]?(?P<likelihood>[\w ,/-]+?)[)\]]?)?",
             nar_oracle,
         ),
         _intent(r"ask (?:the )?oracle[:,]?\s+(?P<unquoted>[^\s\"“”'‘’].*)", nar_oracle),
