@@ -43,7 +43,7 @@ NARRATIVE_HELP = (
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
     "- roll <dice> [for <label>]\n"
     "- advance clock <name> [by N]; create clock <name> with N segments\n"
-    "- open scene <title>; record fact <text> [gm only]; set phase <lobby|play>\n"
+    "- open scene <title>; end scene; record fact <text> [gm only]; set phase <lobby|play>\n"
     "- open thread <title>; resolve thread <title>[: how it ended]\n"
     "- describe, or look"
 )

@@ -1804,7 +1804,13 @@ def help_text(system_id: str, *, gm: bool) -> str:
             _both(_('ask the oracle "<question>" [likely|unlikely|even|very likely|...]')),
             _both(_("roll <dice> [for <label>]")),
             (None, _("advance clock <name> [by N]; create clock <name> with N segments")),
-            (None, _("open scene <title>; record fact <text> [gm only]; set phase <lobby|play>")),
+            (
+                None,
+                _(
+                    "open scene <title>; end scene; record fact <text> [gm only]; "
+                    "set phase <lobby|play>"
+                ),
+            ),
             (None, _("open thread <title>; resolve thread <title>[: how it ended]")),
             _both(_("describe, or look")),
         ]
