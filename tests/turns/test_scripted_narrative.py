@@ -377,3 +377,19 @@ def test_a_secret_oracle_question_marked_gm_only_is_asked_not_refused(live_domai
         run = table.run(gm, text, job_id=text, trigger_audience=audience)
         assert (audience, _asked(run)) == ("gm", [asked]), text
         assert [audience for _text, audience in run.texts] == ["trigger"], text
+
+
+def test_a_scene_or_thread_title_ending_the_sentence_loses_only_its_full_stop(
+    live_domains, gm, player
+):
+    """ "open scene The Tavern." put "The Tavern." in the scene panel."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    for text, tool, title in [
+        ("open scene The Tavern.", "scene_start", "The Tavern"),
+        ('open scene "The Docks".', "scene_start", "The Docks"),
+        ("open scene Last light...", "scene_start", "Last light..."),
+        ("open thread Find the heir.", "thread_open", "Find the heir"),
+        ("open thread Who knows?", "thread_open", "Who knows?"),
+    ]:
+        assert _writes(table, gm, text) == [(tool, {"title": title})], text

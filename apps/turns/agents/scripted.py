@@ -1476,9 +1476,19 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     )
 
 
+def _closing_title(text: str) -> str:
+    """A title that ends the text: its quotes go, and so does the sentence's full stop
+    ("open scene The Tavern."); its own marks ("Ambush!", "Who knows?", "Last breath...")
+    stay."""
+    title = text.strip().strip('"“”').strip()
+    if title.endswith(".") and not title.endswith(".."):
+        title = title[:-1].rstrip().strip('"“”').strip()
+    return title
+
+
 def nar_open_scene(s: Session, m: re.Match[str]) -> None:
     s.require("scene_start", what=_("open a scene"), gm_only=True, seen_by_all=True)
-    title = m["title"].strip().strip('"“”').strip()
+    title = _closing_title(m["title"])
     if not title:
         raise Refusal(_("Give the scene a title, like: open scene The Drowned Chapel"))
     s.call("scene_start", title=title)
@@ -1503,7 +1513,7 @@ def nar_end_scene(s: Session, m: re.Match[str]) -> None:
 
 def nar_open_thread(s: Session, m: re.Match[str]) -> None:
     s.require("thread_open", what=_("open a thread"), gm_only=True, seen_by_all=True)
-    title = m["title"].strip().strip('"“”').strip()
+    title = _closing_title(m["title"])
     if not title:
         raise Refusal(_("Give the thread a title, like: open thread Who lit the beacon?"))
     # One open thread per title, as "resolve thread" finds it; a resolved one does not block.
