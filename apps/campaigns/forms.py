@@ -5,8 +5,10 @@ from __future__ import annotations
 import uuid
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from apps.core.text import visible
 from apps.domains.registry import available_systems
 
 from .models import CampaignInvite, CampaignMembership
@@ -30,6 +32,13 @@ class CampaignCreateForm(forms.Form):
         self.fields["system_id"].choices = available_systems()
         if not self.is_bound:
             self.initial.setdefault("form_token", uuid.uuid4().hex)
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if not visible(name):
+            # The service refuses it too; here the error sits on the field.
+            raise ValidationError(_("Enter a name that shows."), code="invisible")
+        return name
 
 
 class InviteCreateForm(forms.Form):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from apps.core.errors import IdempotencyConflict, PermissionDenied, ValidationFailed
 from apps.core.services import audit_record
+from apps.core.text import visible
 from apps.domains.client import domain_call
 from apps.domains.registry import get_plugin
 
@@ -48,6 +49,13 @@ def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -
         raise ValidationFailed(
             _("A campaign name needs 1 to %(max)d characters.") % {"max": NAME_MAX},
             details={"fields": {"name": [_("1 to %(max)d characters.") % {"max": NAME_MAX}]}},
+        )
+    if not visible(name):
+        # Only invisible characters (a zero-width space, which strip() keeps): the dashboard,
+        # the invite page and the room would show the campaign with no name at all.
+        raise ValidationFailed(
+            _("A campaign name needs a visible character."),
+            details={"fields": {"name": [_("Enter a name that shows.")]}},
         )
     if not idempotency_key:
         raise ValidationFailed(
