@@ -261,27 +261,27 @@ def join_decide(request, campaign_id, join_request_id):
     )
 
 
-def _member_user(membership, user_id) -> User:
-    return get_object_or_404(
-        User,
-        pk=user_id,
-        campaign_memberships__campaign=membership.campaign,
-        campaign_memberships__status=CampaignMembership.Status.ACTIVE,
-    )
+def _member_user(user_id) -> User:
+    """The user a settings form names. Whether they are (still) a member is the service's to
+    say, after the actor's own permission: a page left open while the member left or was
+    removed then says so on the settings page, not with a 404 page. Raises NotFound."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
+    return user
 
 
 @login_required
 @require_POST
 def member_role(request, campaign_id, user_id):
     membership = _membership_or_404(request, campaign_id)
-    user = _member_user(membership, user_id)
     form = RoleForm(request.POST)
     role = form.cleaned_data["role"] if form.is_valid() else request.POST.get("role", "")
     return _run(
         request,
         campaign_id,
         lambda: membership_change_role(
-            campaign=membership.campaign, actor=request.user, user=user, role=role
+            campaign=membership.campaign, actor=request.user, user=_member_user(user_id), role=role
         ),
         _("Role updated."),
     )
@@ -291,13 +291,14 @@ def member_role(request, campaign_id, user_id):
 @require_POST
 def member_remove(request, campaign_id, user_id):
     membership = _membership_or_404(request, campaign_id)
-    user = _member_user(membership, user_id)
-    return _run(
-        request,
-        campaign_id,
-        lambda: membership_remove(campaign=membership.campaign, actor=request.user, user=user),
-        _("%(name)s was removed.") % {"name": user.label},
-    )
+    try:
+        user = _member_user(user_id)
+        membership_remove(campaign=membership.campaign, actor=request.user, user=user)
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("%(name)s was removed.") % {"name": user.label})
+    return redirect(_settings_url(campaign_id))
 
 
 @login_required
@@ -322,14 +323,13 @@ def binding_new(request, campaign_id):
     if not form.is_valid():
         messages.error(request, _("Choose a member and a character id."))
         return redirect(_settings_url(campaign_id))
-    user = _member_user(membership, form.cleaned_data["user_id"])
     return _run(
         request,
         campaign_id,
         lambda: binding_set(
             campaign=membership.campaign,
             actor=request.user,
-            user=user,
+            user=_member_user(form.cleaned_data["user_id"]),
             character_id=form.cleaned_data["character_id"],
             can_control=form.cleaned_data["can_control"],
             can_view_private=form.cleaned_data["can_view_private"],

@@ -6,7 +6,8 @@ import uuid
 
 import pytest
 
-from apps.campaigns.models import Campaign
+from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
+from tests.campaigns.conftest import join
 
 pytestmark = pytest.mark.django_db
 
@@ -41,3 +42,62 @@ def test_create_page_shows_the_invisible_name_error_on_the_name_field(domains, c
     assert response.status_code == 200
     assert response.context["form"].errors == {"name": ["Enter a name that shows."]}
     assert Campaign.objects.count() == 0
+
+
+def _messages(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]]
+
+
+def test_settings_actions_on_a_member_who_left_meanwhile_say_so_on_the_settings_page(
+    domains, client, campaign, gm, player
+):
+    from apps.campaigns.services.membership import membership_leave
+
+    join(campaign, gm, player)
+    membership_leave(campaign=campaign, user=player)  # while the GM's settings page is open
+    client.force_login(gm)
+    settings_url = f"/campaigns/{campaign.id}/settings"
+    for path, data in [
+        (f"{settings_url}/members/{player.id}/role", {"role": "observer"}),
+        (f"{settings_url}/members/{player.id}/remove", {}),
+        (f"{settings_url}/bindings", {"user_id": str(player.id), "character_id": "pc-1"}),
+    ]:
+        response = client.post(path, data, follow=True)
+        assert response.redirect_chain == [(settings_url, 302)]
+        assert _messages(response) == ["That user is not a member of this campaign."]
+    membership = CampaignMembership.objects.get(campaign=campaign, user=player)
+    assert (membership.role, membership.status) == ("player", "left")
+    assert not ActorBinding.objects.filter(user=player).exists()
+
+
+def test_a_second_remove_of_the_same_member_says_they_are_gone_not_404(
+    domains, client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    client.force_login(gm)
+    url = f"/campaigns/{campaign.id}/settings/members/{player.id}/remove"
+    first = client.post(url, follow=True)
+    assert _messages(first) == ["Pat Player was removed."]
+    again = client.post(url, follow=True)  # a second tab, or a double submit
+    assert again.redirect_chain == [(f"/campaigns/{campaign.id}/settings", 302)]
+    assert _messages(again) == ["That user is not a member of this campaign."]
+
+
+def test_a_player_posting_a_settings_action_is_refused_for_their_role_and_nothing_changes(
+    domains, client, campaign, gm, player, make_user
+):
+    join(campaign, gm, player)
+    stranger = make_user("stranger@example.test")
+    client.force_login(player)
+    for target in (gm, stranger):
+        response = client.post(
+            f"/campaigns/{campaign.id}/settings/members/{target.id}/remove", follow=True
+        )
+        # The settings page then sends a player on to the campaign page, saying why too.
+        assert _messages(response) == [
+            "Only the campaign owner or a GM can do that.",
+            "Only the owner or a GM can manage this campaign.",
+        ]
+    assert sorted(
+        CampaignMembership.objects.filter(campaign=campaign).values_list("role", "status")
+    ) == [("owner", "active"), ("player", "active")]
