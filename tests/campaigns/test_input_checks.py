@@ -6,7 +6,13 @@ import uuid
 
 import pytest
 
-from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
+from apps.campaigns.models import (
+    ActorBinding,
+    Campaign,
+    CampaignInvite,
+    CampaignMembership,
+    JoinRequest,
+)
 from tests.campaigns.conftest import join
 
 pytestmark = pytest.mark.django_db
@@ -101,3 +107,42 @@ def test_a_player_posting_a_settings_action_is_refused_for_their_role_and_nothin
     assert sorted(
         CampaignMembership.objects.filter(campaign=campaign).values_list("role", "status")
     ) == [("owner", "active"), ("player", "active")]
+
+
+@pytest.fixture
+def request_link(campaign, gm):
+    from datetime import timedelta
+
+    from apps.campaigns.services.invites import invite_create
+
+    _invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    return f"/invites/{token}"
+
+
+@pytest.mark.parametrize(
+    ("message", "refusal"),
+    [
+        ("Hi\x00", "Your message to the GM contains a character that cannot be stored (NUL)."),
+        ("x" * 301, "Your message to the GM can have at most 300 characters."),
+    ],
+    ids=["nul", "too_long"],
+)
+def test_a_join_message_that_cannot_be_stored_is_refused_and_uses_nothing(
+    domains, client, request_link, player, message, refusal
+):
+    client.force_login(player)
+    response = client.post(request_link, {"message": message}, follow=True)
+    assert response.redirect_chain == [(request_link, 302)]
+    assert _messages(response) == [refusal]
+    assert not JoinRequest.objects.exists()
+    assert CampaignInvite.objects.get().used_count == 0
+
+
+def test_a_join_message_of_only_invisible_characters_is_stored_as_none(
+    domains, client, request_link, player
+):
+    client.force_login(player)
+    client.post(request_link, {"message": " \u200b\u200b "})
+    assert JoinRequest.objects.get().message == ""

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from apps.core.errors import Conflict, NotFound, ValidationFailed
 from apps.core.services import audit_record
+from apps.core.text import visible
 
 from ..models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
 from ..selectors import invite_state, membership_for
@@ -22,6 +23,7 @@ from .access import campaign_access
 MIN_EXPIRY = timedelta(hours=1)
 MAX_EXPIRY = timedelta(days=30)
 MAX_USES = 100
+MESSAGE_MAX = 300  # JoinRequest.message
 INVITE_ROLES = (CampaignMembership.Role.PLAYER, CampaignMembership.Role.OBSERVER)
 
 
@@ -141,8 +143,10 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
     user a member at once (granted on the domain server as the invite's creator, while they
     still manage the campaign; otherwise it files a join request too).
 
-    Raises NotFound, Conflict (revoked, expired, exhausted, archived) and, for auto_join, the
-    domain client's errors (then nothing changed: the use is given back)."""
+    Raises ValidationFailed (the message), NotFound, Conflict (revoked, expired, exhausted,
+    archived) and, for auto_join, the domain client's errors (then nothing changed: the use is
+    given back)."""
+    message = _request_message(message)
     invite = invite_lookup(token=token)
     campaign = invite.campaign
     membership = membership_for(campaign_id=campaign.id, user=user)
@@ -188,6 +192,22 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
     )
 
 
+def _request_message(message: str) -> str:
+    """The message for the GM as stored: one of only spaces or invisible characters is none.
+    Raises ValidationFailed for one too long or with a NUL character (PostgreSQL cannot store
+    it: the page, which has no serializer in front, would fail with a 500)."""
+    message = (message or "").strip()
+    if "\x00" in message:
+        problem = _("Your message to the GM contains a character that cannot be stored (NUL).")
+    elif len(message) > MESSAGE_MAX:
+        problem = _("Your message to the GM can have at most %(max)d characters.") % {
+            "max": MESSAGE_MAX
+        }
+    else:
+        return message if visible(message) else ""
+    raise ValidationFailed(problem, details={"fields": {"message": [problem]}})
+
+
 def invite_admits_at_once(invite: CampaignInvite, user=None) -> bool:
     """Whether using the invite makes `user` (None: whoever signs in) a member at once rather
     than filing a join request: an auto-join invite admits on its creator's authority while
@@ -224,7 +244,7 @@ def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinR
                 user=user,
                 invite=invite,
                 role=invite.role,
-                message=message[:300],
+                message=message,
             )
             audit_record(
                 actor=user,
