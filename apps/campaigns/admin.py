@@ -27,6 +27,10 @@ class MembershipInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
+    def get_queryset(self, request):
+        # Each row shows its user: one query for them all, not one per member.
+        return super().get_queryset(request).select_related("user")
+
 
 @admin.register(Campaign)
 class CampaignAdmin(ReadOnlyAdmin):
@@ -63,6 +67,8 @@ class CampaignInviteAdmin(ReadOnlyAdmin):
 @admin.register(JoinRequest)
 class JoinRequestAdmin(ReadOnlyAdmin):
     list_display = ("campaign", "user", "role", "status", "decided_by", "decided_at", "created_at")
+    # The default select_related() follows no nullable key: decided_by cost a query per row.
+    list_select_related = ("campaign", "user", "decided_by")
     list_filter = ("status",)
 
 

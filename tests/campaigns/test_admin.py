@@ -1,7 +1,8 @@
 import pytest
 from django.test import Client
+from django.utils import timezone
 
-from apps.campaigns.models import Campaign, CampaignMembership
+from apps.campaigns.models import Campaign, CampaignMembership, JoinRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -24,3 +25,34 @@ def test_staff_can_view_campaigns_but_not_change_them(make_user):
         == 403
     )
     assert Campaign.objects.filter(pk=campaign.pk).exists()
+
+
+def _campaign_with_members(make_user, count):
+    owner = make_user()
+    campaign = Campaign.objects.create(name="Ashfall", system_id="dnd5e", owner=owner)
+    CampaignMembership.objects.create(campaign=campaign, user=owner, role="owner")
+    for _ in range(count):
+        CampaignMembership.objects.create(campaign=campaign, user=make_user(), role="player")
+        JoinRequest.objects.create(
+            campaign=campaign, user=make_user(), role="player", status="rejected",
+            decided_by=make_user(), decided_at=timezone.now(),
+        )  # fmt: skip
+    return campaign
+
+
+@pytest.mark.parametrize("count", [1, 4])
+def test_admin_campaign_page_and_join_request_list_read_users_in_fixed_queries(
+    make_user, django_assert_num_queries, count
+):
+    staff = make_user("ops@example.test", is_staff=True, is_superuser=True)
+    campaign = _campaign_with_members(make_user, count)
+    client = Client()
+    client.force_login(staff)
+    # As many queries for one member and decided request as for four: none per row.
+    with django_assert_num_queries(9):
+        page = client.get(f"/admin/campaigns/campaign/{campaign.id}/change/")
+    assert page.status_code == 200
+    with django_assert_num_queries(5):
+        listing = client.get("/admin/campaigns/joinrequest/")
+    assert listing.status_code == 200
+    assert listing.context["cl"].result_count == count
