@@ -146,3 +146,22 @@ def test_a_join_message_of_only_invisible_characters_is_stored_as_none(
     client.force_login(player)
     client.post(request_link, {"message": " \u200b\u200b "})
     assert JoinRequest.objects.get().message == ""
+
+
+def test_unbinding_a_character_id_with_a_nul_is_not_found_not_a_server_error(
+    domains, api_client, client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    api_client.force_login(gm)
+    response = api_client.delete(
+        f"/api/campaigns/{campaign.id}/characters/pc%001/bindings/{player.id}"
+    )
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "binding_not_found"
+    client.force_login(gm)
+    page = client.post(
+        f"/campaigns/{campaign.id}/settings/bindings/remove",
+        {"user_id": str(player.id), "character_id": "pc\x001"},
+        follow=True,
+    )
+    assert _messages(page) == ["No such binding."]

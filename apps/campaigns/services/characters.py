@@ -418,9 +418,12 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
 
     Raises NotFound, PermissionDenied, Conflict (archived) and the domain client's errors."""
     campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
-    binding = ActorBinding.objects.filter(
-        campaign=campaign, user=user, character_id=character_id
-    ).first()
+    binding = None
+    # No binding holds a NUL, and PostgreSQL refuses one in a query (a 500, not a 404).
+    if "\x00" not in character_id:
+        binding = ActorBinding.objects.filter(
+            campaign=campaign, user=user, character_id=character_id
+        ).first()
     if binding is None:
         raise NotFound(_("No such binding."), code="binding_not_found")
     if binding.status == ActorBinding.Status.REMOVED:
