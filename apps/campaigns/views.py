@@ -381,7 +381,9 @@ def character_new(request, campaign_id):
         return redirect("campaign-detail", campaign_id=campaign.id)
     if membership.role not in PLAYING_ROLES:
         messages.info(
-            request, _("Observers cannot create characters. Ask a GM to make you a player.")
+            request,
+            # Only the owner changes roles.
+            _("Observers cannot create characters. Ask the campaign owner to make you a player."),
         )
         return redirect("campaign-detail", campaign_id=campaign.id)
     if not _creation_open(campaign, membership.role):

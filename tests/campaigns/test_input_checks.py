@@ -165,3 +165,62 @@ def test_unbinding_a_character_id_with_a_nul_is_not_found_not_a_server_error(
         follow=True,
     )
     assert _messages(page) == ["No such binding."]
+
+
+def _characters_card(html: str) -> str:
+    start = html.index("<h2>Your characters</h2>")
+    return " ".join(html[start : html.index("</section>", start)].split())
+
+
+OBSERVER_HINT = "Observers don't create characters. Ask the campaign owner to make you a player."
+ARCHIVED_HINT = "This campaign is archived: no new characters."
+
+
+def test_campaign_page_says_why_an_observer_or_an_archived_campaign_has_no_create_button(
+    domains, client, campaign, gm, player, make_user
+):
+    from apps.campaigns.services.campaigns import campaign_archive
+
+    observer = make_user("olly@example.test", display_name="Olly Observer")
+    join(campaign, gm, player)
+    join(campaign, gm, observer, role="observer")
+    create = f'href="/campaigns/{campaign.id}/characters/new"'
+    page = f"/campaigns/{campaign.id}/"
+
+    client.force_login(observer)
+    card = _characters_card(client.get(page).content.decode())
+    assert create not in card
+    assert OBSERVER_HINT in card
+    client.force_login(player)
+    card = _characters_card(client.get(page).content.decode())
+    assert create in card
+    assert OBSERVER_HINT not in card
+
+    campaign_archive(campaign=campaign, actor=gm)
+    for member in (gm, player, observer):
+        client.force_login(member)
+        card = _characters_card(client.get(page).content.decode())
+        assert create not in card
+        assert ARCHIVED_HINT in card
+        assert OBSERVER_HINT not in card
+
+
+def test_an_observer_refused_a_character_is_told_to_ask_the_owner_who_alone_changes_roles(
+    domains, api_client, client, campaign, gm, make_user
+):
+    observer = make_user("olly@example.test", display_name="Olly Observer")
+    join(campaign, gm, observer, role="observer")
+    api_client.force_login(observer)
+    refused = api_client.post(
+        f"/api/campaigns/{campaign.id}/characters",
+        {"name": "Olly", "template": "fighter", "level": 1},
+        format="json",
+    )
+    assert refused.status_code == 403
+    assert refused.json()["error"]["recovery"] == "Ask the campaign owner to make you a player."
+    client.force_login(observer)
+    response = client.get(f"/campaigns/{campaign.id}/characters/new", follow=True)
+    assert response.redirect_chain == [(f"/campaigns/{campaign.id}/", 302)]
+    assert _messages(response) == [
+        "Observers cannot create characters. Ask the campaign owner to make you a player."
+    ]

@@ -71,7 +71,7 @@ def character_create_for(
     if membership.role not in PLAYING_ROLES:
         raise PermissionDenied(
             _("Observers cannot create characters."),
-            recovery=_("Ask the campaign owner or a GM to make you a player."),
+            recovery=_("Ask the campaign owner to make you a player."),  # only they change roles
         )
     if not character_creation_open(campaign=campaign, role=membership.role):
         raise Conflict(
