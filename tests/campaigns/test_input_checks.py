@@ -13,7 +13,7 @@ from apps.campaigns.models import (
     CampaignMembership,
     JoinRequest,
 )
-from tests.campaigns.conftest import join
+from tests.campaigns.conftest import domain_members, join
 
 pytestmark = pytest.mark.django_db
 
@@ -224,3 +224,37 @@ def test_an_observer_refused_a_character_is_told_to_ask_the_owner_who_alone_chan
     assert _messages(response) == [
         "Observers cannot create characters. Ask the campaign owner to make you a player."
     ]
+
+
+def test_a_request_from_an_account_deactivated_since_is_not_approved_but_can_be_declined(
+    domains, api_client, client, campaign, gm, player, request_link
+):
+    from apps.accounts.services import user_deactivate
+    from apps.campaigns.services.invites import invite_accept
+
+    pending = invite_accept(token=request_link.rsplit("/", 1)[1], user=player).join_request
+    user_deactivate(user=player, password="s3cret-passw0rd!")
+    decide = f"/campaigns/{campaign.id}/settings/join-requests/{pending.id}/decide"
+
+    client.force_login(gm)
+    html = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    assert '<span class="badge badge--deactivated">Deactivated</span>' in html
+    assert html.count(f'action="{decide}"') == 1  # Reject only
+    assert 'aria-label="Approve Pat Player"' not in html
+
+    api_client.force_login(gm)
+    refused = api_client.post(
+        f"/api/campaigns/{campaign.id}/join-requests/{pending.id}/decision",
+        {"decision": "approve"},
+        format="json",
+    )
+    assert (refused.status_code, refused.json()["error"]["code"]) == (400, "account_deactivated")
+    pending.refresh_from_db()
+    assert pending.status == "pending"
+    assert not CampaignMembership.objects.filter(campaign=campaign, user=player).exists()
+    assert str(player.id) not in str(domain_members(campaign, gm))
+
+    declined = client.post(decide, {"decision": "reject"}, follow=True)
+    assert _messages(declined) == ["Request declined."]
+    pending.refresh_from_db()
+    assert pending.status == "rejected"

@@ -29,7 +29,8 @@ def join_request_decide(
     """Approve or reject a pending join request (owner/GM). The same decision again is a no-op;
     the opposite one is Conflict (409). Approval grants the role on the domain server first.
 
-    Raises NotFound, PermissionDenied, Conflict, ValidationFailed and the domain client's errors.
+    Raises NotFound, PermissionDenied, Conflict, ValidationFailed (also for approving a
+    deactivated account) and the domain client's errors.
     """
     if decision not in DECISIONS:
         raise ValidationFailed(_("The decision must be approve or reject."))
@@ -42,6 +43,9 @@ def join_request_decide(
         raise PermissionDenied(
             _("Only the owner can make someone a GM."), recovery=_("Ask the campaign owner.")
         )
+    if target == JoinRequest.Status.APPROVED:
+        # A requester who deactivated their account since asking could not sign in to play.
+        refuse_deactivated(join_request.user)
 
     result: DomainResult | None = None
     if target == JoinRequest.Status.APPROVED:
