@@ -98,6 +98,13 @@ class CampaignMembership(BaseModel):
             models.UniqueConstraint(
                 fields=["campaign", "user"], name="campaigns_membership_campaign_user"
             ),
+            # The owner's role is given at creation and never granted: a second would be a
+            # second owner, whom removal, archiving and role changes do not expect.
+            models.UniqueConstraint(
+                fields=["campaign"],
+                condition=Q(role="owner"),
+                name="campaigns_membership_one_owner",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -147,6 +154,10 @@ class CampaignInvite(BaseModel):
                 condition=Q(max_uses__gte=1) & Q(max_uses__lte=100),
                 name="campaigns_invite_max_uses_1_100",
             ),
+            models.CheckConstraint(
+                condition=Q(role__in=["player", "observer"]),
+                name="campaigns_invite_role_player_or_observer",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -182,6 +193,10 @@ class JoinRequest(BaseModel):
                 fields=["campaign", "user"],
                 condition=Q(status="pending"),
                 name="campaigns_joinrequest_one_pending",
+            ),
+            # Approving it would make a second owner.
+            models.CheckConstraint(
+                condition=~Q(role="owner"), name="campaigns_joinrequest_role_not_owner"
             ),
         ]
 
