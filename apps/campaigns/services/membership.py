@@ -208,25 +208,47 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         locked = CampaignMembership.objects.select_for_update().get(pk=membership.pk)
         # The campaign before the bindings, as binding changes take them.
         lock_bindings(campaign)
-        previous = locked.role
-        locked.role = role
-        locked.save(update_fields=["role", "updated_at"])
         receipt_apply(campaign=campaign, result=result)
         controls_released(campaign=campaign, result=result)  # an observer controls none
-        if role not in PLAYING_ROLES:
-            ActorBinding.objects.filter(
-                campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE,
-                character_id__in=result.structured.get("released_characters") or [],
-            ).update(control_on_return=True)  # fmt: skip
-        # Open sockets keep the role they connected with until told: a GM demoted to player
-        # must stop receiving GM-only entries at once.
-        member_access_changed(campaign_id=campaign.id, user=user, reason="role_changed")
-        audit_record(
+        gone = locked.status != CampaignMembership.Status.ACTIVE
+        if not gone:
+            previous = locked.role
+            locked.role = role
+            locked.save(update_fields=["role", "updated_at"])
+            if role not in PLAYING_ROLES:
+                ActorBinding.objects.filter(
+                    campaign=campaign, user=user, status=ActorBinding.Status.ACTIVE,
+                    character_id__in=result.structured.get("released_characters") or [],
+                ).update(control_on_return=True)  # fmt: skip
+            # Open sockets keep the role they connected with until told: a GM demoted to
+            # player must stop receiving GM-only entries at once.
+            member_access_changed(campaign_id=campaign.id, user=user, reason="role_changed")
+            audit_record(
+                actor=actor,
+                action="campaign.member.role",
+                subject_type="campaign",
+                subject_id=campaign.id,
+                details={"user_id": str(user.id), "from": previous, "to": role},
+            )
+    if gone:
+        # They left or were removed while the domain granted the role, which made them a
+        # member there again: take the grant back (authority first), as the removal meant.
+        undone = _revoke_unless_gone(
+            campaign=campaign,
             actor=actor,
-            action="campaign.member.role",
-            subject_type="campaign",
-            subject_id=campaign.id,
-            details={"user_id": str(user.id), "from": previous, "to": role},
+            principal=principal_for(membership.user),
+            key=f"role:{membership.id}:{role}:undo",
+        )
+        if undone is not None:
+            with transaction.atomic():
+                lock_bindings(campaign)
+                receipt_apply(campaign=campaign, result=undone)
+                controls_released(campaign=campaign, result=undone)
+        raise Conflict(
+            _("%(name)s left the campaign or was removed meanwhile.")
+            % {"name": membership.user.label},
+            code="member_left",
+            recovery=_("Reload the member list."),
         )
     if previous not in PLAYING_ROLES and role in PLAYING_ROLES:
         controls_restore(campaign=campaign, actor=actor, user=user)
