@@ -28,7 +28,7 @@ from apps.domains.registry import domain_registry
 
 from . import selectors
 from .models import CampaignInvite, CampaignMembership, JoinRequest
-from .services.access import campaign_access
+from .services.access import campaign_access, member_not_found
 from .services.campaigns import campaign_archive, campaign_create
 from .services.characters import (
     binding_remove,
@@ -113,11 +113,7 @@ def _campaign_payload(campaign, role: str | None = None) -> dict:
 def _user(user_id) -> User:
     user = User.objects.filter(pk=user_id).first()
     if user is None:
-        raise NotFound(
-            _("That user is not a member of this campaign."),
-            code="member_not_found",
-            recovery=_("Check the user id against the campaign's member list."),
-        )
+        raise member_not_found()
     return user
 
 

@@ -22,7 +22,7 @@ from apps.domains.registry import domain_registry
 from . import selectors
 from .forms import BindingForm, CampaignCreateForm, InviteCreateForm, RoleForm
 from .models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
-from .services.access import NOT_A_MEMBER, campaign_access
+from .services.access import NOT_A_MEMBER, campaign_access, member_not_found
 from .services.campaigns import campaign_archive, campaign_create
 from .services.characters import (
     PLAYING_ROLES,
@@ -267,7 +267,7 @@ def _member_user(user_id) -> User:
     removed then says so on the settings page, not with a 404 page. Raises NotFound."""
     user = User.objects.filter(pk=user_id).first()
     if user is None:
-        raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
+        raise member_not_found()
     return user
 
 

@@ -182,3 +182,46 @@ def test_a_tag_list_text_cannot_carry_is_a_400(narrative_campaign, api_client, g
     err = envelope(api_client.post(url, {"name": "Nia", "tags": tags}, format="json"), 400)
     assert err["details"] == {"fields": {"tags": [problem]}}
     assert ActorBinding.objects.count() == 0
+
+
+def test_a_member_who_left_is_named_as_an_unknown_one_is_by_every_endpoint(
+    domains, api_client, campaign, gm, player
+):
+    from apps.campaigns.services.membership import membership_leave
+
+    join(campaign, gm, player)
+    membership_leave(campaign=campaign, user=player)
+    api_client.force_authenticate(gm)
+    member = f"/api/campaigns/{campaign.id}/members/{player.id}"
+    binding = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings/{player.id}"
+    for response in (
+        api_client.delete(member),
+        api_client.patch(f"{member}/role", {"role": "observer"}, format="json"),
+        api_client.put(binding, {}, format="json"),
+    ):
+        assert envelope(response, 404) == {
+            "code": "member_not_found",
+            "message": "That user is not a member of this campaign.",
+            "retryable": False,
+            "recovery": "Check the user id against the campaign's member list.",
+            "details": {},
+        }
+    assert envelope(api_client.delete(binding), 404)["recovery"] == (
+        "Check the character id and the member in the campaign's bindings."
+    )
+
+
+def test_archiving_by_a_gm_says_whom_to_ask(domains, api_client, campaign, gm, player):
+    from apps.campaigns.services.membership import membership_change_role
+
+    join(campaign, gm, player)
+    membership_change_role(campaign=campaign, actor=gm, user=player, role="gm")
+    api_client.force_authenticate(player)
+    refused = envelope(api_client.post(f"/api/campaigns/{campaign.id}/archive"), 403)
+    assert (refused["code"], refused["message"], refused["recovery"]) == (
+        "permission_denied",
+        "Only the campaign owner can archive it.",
+        "Ask the campaign owner.",
+    )
+    campaign.refresh_from_db()
+    assert campaign.status == "active"

@@ -49,6 +49,16 @@ def campaign_access(
     return membership
 
 
+def member_not_found() -> NotFound:
+    """The one answer for a user who is not (or no longer) an active member, whichever
+    request named them."""
+    return NotFound(
+        _("That user is not a member of this campaign."),
+        code="member_not_found",
+        recovery=_("Check the user id against the campaign's member list."),
+    )
+
+
 SIGNED_OUT = "signed_out"  # the reason when sessions ended: the member's access is unchanged
 
 

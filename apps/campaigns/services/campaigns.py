@@ -124,7 +124,9 @@ def _same_or_conflict(campaign: Campaign, *, name: str, system_id: str) -> Campa
 def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
     """Archive the campaign (owner only); archiving twice is a no-op. Raises PermissionDenied."""
     if campaign.owner_id != actor.id:
-        raise PermissionDenied(_("Only the campaign owner can archive it."))
+        raise PermissionDenied(
+            _("Only the campaign owner can archive it."), recovery=_("Ask the campaign owner.")
+        )
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if locked.status == Campaign.Status.ARCHIVED:

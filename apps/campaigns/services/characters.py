@@ -24,7 +24,7 @@ from apps.domains.registry import get_plugin
 
 from ..models import ActorBinding, Campaign, CampaignMembership, CharacterControl
 from ..selectors import character_creation_open
-from .access import campaign_access, refuse_deactivated
+from .access import campaign_access, member_not_found, refuse_deactivated
 from .authority import authority_write, campaign_refresh, receipt_apply, receipt_revision
 
 NO_CONTROLLER = "none"  # character_assign's expected_controller for a character with none
@@ -324,7 +324,7 @@ def binding_set(
     campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
     role = _active_role(campaign, user)
     if role is None:
-        raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
+        raise member_not_found()
     if can_control and role not in PLAYING_ROLES:
         raise ValidationFailed(_("Observers cannot control characters; bind without control."))
     refuse_deactivated(user)
@@ -425,7 +425,11 @@ def binding_remove(*, campaign: Campaign, actor, user, character_id: str) -> Act
             campaign=campaign, user=user, character_id=character_id
         ).first()
     if binding is None:
-        raise NotFound(_("No such binding."), code="binding_not_found")
+        raise NotFound(
+            _("No such binding."),
+            code="binding_not_found",
+            recovery=_("Check the character id and the member in the campaign's bindings."),
+        )
     if binding.status == ActorBinding.Status.REMOVED:
         return binding
     assigned = None

@@ -8,13 +8,18 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
+from apps.core.errors import Conflict, PermissionDenied, ValidationFailed
 from apps.core.services import audit_record
 from apps.domains.client import DomainResult, principal_for
 from apps.domains.errors import DomainError
 
 from ..models import ActorBinding, Campaign, CampaignMembership, JoinRequest
-from .access import campaign_access, member_access_changed, refuse_deactivated
+from .access import (
+    campaign_access,
+    member_access_changed,
+    member_not_found,
+    refuse_deactivated,
+)
 from .authority import authority_write, campaign_refresh, receipt_apply
 from .characters import PLAYING_ROLES, controls_released, controls_restore, lock_bindings
 
@@ -171,7 +176,7 @@ def _target_membership(*, campaign: Campaign, user) -> CampaignMembership:
         .first()
     )
     if membership is None:
-        raise NotFound(_("That user is not a member of this campaign."), code="member_not_found")
+        raise member_not_found()
     return membership
 
 
