@@ -401,7 +401,12 @@ def character_new(request, campaign_id):
                     idempotency_key=f"form:{token}",
                 )
             except ApplicationError as exc:
-                form.add_error(None, exc.message)
+                # A field the service refused shows its error there, as the form's own do.
+                fields = exc.details.get("fields") or {}
+                for name, errors in fields.items():
+                    form.add_error(name if name in form.fields else None, errors)
+                if not fields:
+                    form.add_error(None, exc.message)
             else:
                 messages.success(
                     request,

@@ -258,3 +258,25 @@ def test_a_request_from_an_account_deactivated_since_is_not_approved_but_can_be_
     assert _messages(declined) == ["Request declined."]
     pending.refresh_from_db()
     assert pending.status == "rejected"
+
+
+def test_a_character_name_of_invisible_characters_is_refused_on_its_field(
+    domains, api_client, client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    api_client.force_login(player)
+    refused = api_client.post(
+        f"/api/campaigns/{campaign.id}/characters",
+        {"name": INVISIBLE_NAME, "template": "fighter", "level": 1},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"]["details"] == {"fields": {"name": ["Enter a name that shows."]}}
+    client.force_login(player)
+    page = client.post(
+        f"/campaigns/{campaign.id}/characters/new",
+        {"name": INVISIBLE_NAME, "template": "fighter", "level": 1, "form_token": "t" * 32},
+    )
+    assert page.status_code == 200
+    assert page.context["form"].errors == {"name": ["Enter a name that shows."]}
+    assert not ActorBinding.objects.exists()

@@ -18,6 +18,7 @@ from apps.core.errors import (
     ValidationFailed,
 )
 from apps.core.services import audit_record
+from apps.core.text import visible
 from apps.domains.client import domain_call, principal_for, principal_user_id
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
@@ -80,6 +81,10 @@ def character_create_for(
             recovery=_("Create your character once the GM has ended it."),
         )
     form = character_form_for(campaign=campaign, data=_form_input(form_data))
+    if form.is_valid() and not visible(str(form.cleaned_data.get("name", "-"))):
+        # Only invisible characters (a zero-width space, which strip() keeps): the campaign
+        # page, the room and the GM's bindings would show the character with no name.
+        form.add_error("name", _("Enter a name that shows."))
     if not form.is_valid():
         fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
         raise ValidationFailed(
