@@ -280,3 +280,23 @@ def test_a_character_name_of_invisible_characters_is_refused_on_its_field(
     assert page.status_code == 200
     assert page.context["form"].errors == {"name": ["Enter a name that shows."]}
     assert not ActorBinding.objects.exists()
+
+
+def test_an_invite_page_that_cannot_be_used_does_not_say_how_joining_would_go(
+    domains, client, campaign, gm, player
+):
+    from datetime import timedelta
+
+    from apps.campaigns.services.invites import invite_create, invite_revoke
+
+    invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="auto_join", expires_in=timedelta(hours=1), max_uses=1
+    )
+    client.force_login(player)
+    live = client.get(f"/invites/{token}").content.decode()
+    assert "<dt>Joining</dt><dd>Immediately</dd>" in live
+    invite_revoke(invite=invite, actor=gm)
+    revoked = client.get(f"/invites/{token}").content.decode()
+    assert '<p class="callout" role="alert">This invite was revoked.</p>' in revoked
+    assert "Joining" not in revoked
+    assert "Immediately" not in revoked
