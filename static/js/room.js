@@ -26,6 +26,7 @@ if (target && target <= resumeAfter) resumeAfter = Math.max(0, target - TARGET_C
 let oldestShown = resumeAfter + 1; // "Load earlier" asks for entries before this sequence
 let maxRendered = 0; // highest sequence in the timeline: newer entries append without a scan
 let live = false; // past the first catch-up: replayed suggestions are stale, live ones are not
+let caughtUpBefore = false; // a later catch-up is a reconnect's
 let socket = null;
 let attempt = 0;
 let stopped = false;
@@ -393,6 +394,10 @@ function connect() {
         setState("live", t.live);
         flushPending();
         showTarget();
+        // Back after a drop: what changed meanwhile came as events the socket missed, so the
+        // panels read their state again (the first catch-up follows the page's own read).
+        if (caughtUpBefore) document.dispatchEvent(new CustomEvent("room:resumed"));
+        caughtUpBefore = true;
         break;
       case "presence":
         renderPresence(msg.users);

@@ -954,6 +954,8 @@ function endAccess() {
 }
 
 document.addEventListener("room:access-ended", endAccess);
+// Reconnected: the state changes and job events sent while the socket was down were missed.
+document.addEventListener("room:resumed", () => refresh());
 
 document.addEventListener("room:job", (ev) => {
   if (ended) return;
