@@ -436,6 +436,8 @@ function renderCharacter(character, audience) {
   const gmNote = card.querySelector("[data-gm]");
   const fallen = card.querySelector("[data-fallen]");
   const create = card.querySelector("[data-create]");
+  const loading = card.querySelector("[data-loading]");
+  if (loading) loading.hidden = true; // read now (a page cached from before it had none)
   // A player with no character, or whose character died, is shown the way to a new one.
   const dead = Boolean(character) && !character.error && isDead(character);
   if (create) create.hidden = Boolean(character) && !dead;

@@ -40,3 +40,60 @@ def test_panels_show_a_combat_started_while_the_player_was_offline_once_reconnec
         expect(ilsa.locator("#turn-combat")).to_be_visible()
         expect(ilsa.locator("#turn-order > li")).to_have_count(2)
         expect(ilsa.locator("#phase-panel .badge--phase")).to_have_text("Combat")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_card_still_loading_does_not_say_no_character_is_bound(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from tests.browser.test_room_history import VIEWPORT, _open
+    from tests.browser.test_room_live import _sign_in
+
+    campaign, _users, _mine = fighters_table(make_user, name="Slow Keep", fighters=["Ilsa"])
+    room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        emails = ("gm@example.test", "ilsa@example.test")
+        pages = [_sign_in(c, asgi_server, e) for c, e in zip(contexts, emails, strict=True)]
+        held = []  # the panel reads, answered only once released
+        released = []
+
+        def hold(route):
+            if released:
+                route.continue_()
+            else:
+                held.append(route)
+
+        for page in pages:
+            page.route("**/room/panel*", hold)
+            _open(page, room_url)
+        gm, ilsa = pages
+        expect(ilsa.locator("#room")).to_have_attribute("data-state", "live")
+        assert len(held) == 2
+        # Not known yet: neither "no character" nor the way to make one.
+        for page in pages:
+            card = page.locator("#turn-character")
+            expect(card.locator("[data-empty]")).to_be_hidden()
+            expect(card.locator("[data-create-character]")).to_have_count(0 if page is gm else 1)
+            expect(card.locator("[data-create]")).to_have_count(0 if page is gm else 1)
+            expect(card.locator("[data-loading]")).to_have_text("Loading…")
+        expect(ilsa.locator("#turn-character [data-create]")).to_be_hidden()
+
+        released.append(True)
+        for route in held:
+            route.continue_()
+        expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
+        expect(gm.locator("#turn-character [data-gm]")).to_be_visible()
+        for page in pages:
+            expect(page.locator("#turn-character [data-loading]")).to_be_hidden()
+            expect(page.locator("#turn-character [data-empty]")).to_be_hidden()
+        expect(ilsa.locator("#turn-character [data-create]")).to_be_hidden()
+    finally:
+        for context in contexts:
+            context.close()
