@@ -97,3 +97,57 @@ def test_a_card_still_loading_does_not_say_no_character_is_bound(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_story_sections_still_loading_do_not_say_they_are_empty(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from tests.browser.conftest import in_the_room, table_for
+    from tests.browser.test_room_history import VIEWPORT, _open
+    from tests.browser.test_room_live import _sign_in
+
+    campaign, _users = table_for(
+        make_user, system_id="narrative", name="Slow Harbour",
+        players=[("nia@example.test", "Nia Player")],
+    )  # fmt: skip
+    with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
+        _say(gm, "set phase play", mode="action")
+        _say(gm, "open scene The Drowned Lantern", mode="action")
+        _settle(campaign, 2)
+        expect(gm.locator('#turn-scene [data-field="title"]')).to_have_text("The Drowned Lantern")
+
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        nia = _sign_in(context, asgi_server, "nia@example.test")
+        held = []  # the panel reads, answered only once released
+        released = []
+
+        def hold(route):
+            if released:
+                route.continue_()
+            else:
+                held.append(route)
+
+        nia.route("**/room/panel*", hold)
+        _open(nia, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        assert len(held) == 1
+        # Not read yet: no section claims to be empty (there is a scene).
+        for section in ("#turn-scene", "#turn-clocks", "#turn-facts", "#turn-threads"):
+            expect(nia.locator(f"{section} [data-empty]")).to_be_hidden()
+
+        released.append(True)
+        held[0].continue_()
+        expect(nia.locator('#turn-scene [data-field="title"]')).to_have_text("The Drowned Lantern")
+        expect(nia.locator("#turn-scene [data-empty]")).to_be_hidden()
+        for section in ("#turn-clocks", "#turn-facts", "#turn-threads"):
+            expect(nia.locator(f"{section} [data-empty]")).to_be_visible()
+    finally:
+        context.close()
