@@ -151,3 +151,54 @@ def test_story_sections_still_loading_do_not_say_they_are_empty(
             expect(nia.locator(f"{section} [data-empty]")).to_be_visible()
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_jobs_list_still_loading_does_not_say_nothing_is_in_progress(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+    monkeypatch,
+):
+    from playwright.sync_api import expect
+
+    from tests.browser.test_room_history import VIEWPORT, _open
+    from tests.browser.test_room_live import _sign_in
+
+    # The turn stays queued: no worker picks it up.
+    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
+    campaign, _users, _mine = fighters_table(make_user, name="Queued Keep", fighters=["Ilsa"])
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        ilsa = _sign_in(context, asgi_server, "ilsa@example.test")
+        room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
+        _open(ilsa, room_url)
+        _say(ilsa, "roll 1d20 for luck", mode="action")
+        expect(ilsa.locator("#turn-jobs li")).to_have_count(1)
+
+        held = []  # the panel reads, answered only once released
+        released = []
+
+        def hold(route):
+            if released:
+                route.continue_()
+            else:
+                held.append(route)
+
+        ilsa.route("**/room/panel*", hold)
+        _open(ilsa, room_url)
+        assert held
+        # Not read yet: the turn still queued is not denied.
+        expect(ilsa.locator("#turn-jobs-empty")).to_be_hidden()
+
+        released.append(True)
+        for route in held:
+            route.continue_()
+        expect(ilsa.locator("#turn-jobs li .turn-job__action")).to_have_text(
+            "You: roll 1d20 for luck"
+        )
+        expect(ilsa.locator("#turn-jobs-empty")).to_be_hidden()
+    finally:
+        context.close()
