@@ -102,7 +102,9 @@ async function refresh() {
   try {
     // The card shown is the character the viewer acts as.
     const query = actingAs && actingAs.value ? `?character=${encodeURIComponent(actingAs.value)}` : "";
-    const res = await fetch(`${api}/panel${query}`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    // Never from the HTTP cache: a page the back button brings back would get the state as it
+    // was when the page was last open (the room may have moved on since).
+    const res = await fetch(`${api}/panel${query}`, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
     // Not (or no longer) a member: asking again cannot help.
     if (res.status === 403 || res.status === 404) { endAccess(); return; }
     if (!res.ok) throw new Error(String(res.status));
@@ -526,7 +528,7 @@ function cancelOutcome(job) {
 async function settleCancelled(id) {
   // It left the panel's list without its last event reaching this page: ask how it ended.
   try {
-    const res = await fetch(`${api}/jobs/${id}`, { credentials: "same-origin", headers: { Accept: "application/json" } });
+    const res = await fetch(`${api}/jobs/${id}`, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
     if (res.ok) cancelOutcome(await res.json());
   } catch (e) { /* the note is a courtesy: the timeline shows what the turn did */ }
 }

@@ -202,3 +202,30 @@ def test_a_jobs_list_still_loading_does_not_say_nothing_is_in_progress(
         expect(ilsa.locator("#turn-jobs-empty")).to_be_hidden()
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_coming_back_to_the_room_with_the_back_button_shows_the_panels_as_they_are_now(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users, _mine = fighters_table(make_user, name="Back Keep", fighters=["Ilsa"])
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
+        expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
+        ilsa.goto(f"{asgi_server}/campaigns/{campaign.id}/")
+        _say(gm, "start combat with a goblin", mode="action")
+        _settle(campaign, 1)
+        expect(gm.locator("#turn-order > li")).to_have_count(2)
+
+        # The browser may show the page it kept; the panels ask for the state as it is now.
+        ilsa.go_back()
+        expect(ilsa.locator("#room")).to_have_attribute("data-state", "live")
+        expect(ilsa.locator("#turn-combat")).to_be_visible()
+        expect(ilsa.locator("#turn-order > li")).to_have_count(2)
+        expect(ilsa.locator("#phase-panel .badge--phase")).to_have_text("Combat")
