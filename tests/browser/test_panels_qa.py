@@ -229,3 +229,23 @@ def test_coming_back_to_the_room_with_the_back_button_shows_the_panels_as_they_a
         expect(ilsa.locator("#turn-combat")).to_be_visible()
         expect(ilsa.locator("#turn-order > li")).to_have_count(2)
         expect(ilsa.locator("#phase-panel .badge--phase")).to_have_text("Combat")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_gms_card_outside_combat_says_the_initiative_list_comes_with_a_fight(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users, _mine = fighters_table(make_user, name="Quiet Keep", fighters=["Ilsa"])
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, _ilsa):
+        # No fight, so no initiative list on the page: the card does not send the GM to it.
+        expect(gm.locator("#turn-combat")).to_be_hidden()
+        expect(gm.locator("#turn-character [data-gm]")).to_have_text(
+            "You run the table: in a fight, the initiative list shows monsters and everyone’s"
+            " exact hit points."
+        )
