@@ -249,3 +249,47 @@ def test_the_gms_card_outside_combat_says_the_initiative_list_comes_with_a_fight
             "You run the table: in a fight, the initiative list shows monsters and everyone’s"
             " exact hit points."
         )
+
+
+# For each word of an initiative-list name: on how many lines it is drawn.
+WORD_LINES = """selector => {
+  // Looked up here: a refresh redraws the list, detaching a row found beforehand.
+  const text = document.querySelector(selector).firstChild;
+  const out = {};
+  let at = 0;
+  for (const word of text.textContent.split(" ")) {
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + word.length);
+    out[word] = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    at += word.length + 1;
+  }
+  return out;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_temporary_hit_points_in_the_initiative_list_leave_the_names_words_whole(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users, _mine = fighters_table(
+        make_user, name="Temp Keep", fighters=["Briar Quickstep"]
+    )
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
+        _say(gm, "start combat with a goblin", mode="action")
+        _settle(campaign, 1)
+        _say(ilsa, "give me 8 temp hp", mode="action")
+        _settle(campaign, 2)
+        for page in (gm, ilsa):
+            row = page.locator('#turn-order li[data-kind="pc"]')
+            expect(row.locator("[data-hp]")).to_contain_text("+8 temp")
+            # The side column is narrow: the temporary hit points do not take the name's room.
+            name = '#turn-order li[data-kind="pc"] .turn-combatant__name'
+            assert page.evaluate(WORD_LINES, name) == {"Briar": 1, "Quickstep": 1}
