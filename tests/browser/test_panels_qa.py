@@ -293,3 +293,27 @@ def test_temporary_hit_points_in_the_initiative_list_leave_the_names_words_whole
             # The side column is narrow: the temporary hit points do not take the name's room.
             name = '#turn-order li[data-kind="pc"] .turn-combatant__name'
             assert page.evaluate(WORD_LINES, name) == {"Briar": 1, "Quickstep": 1}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_battle_map_link_says_it_opens_in_a_new_tab(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users, _mine = fighters_table(make_user, name="Map Keep", fighters=["Ilsa"])
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
+        _say(gm, "start combat with a goblin", mode="action")
+        _settle(campaign, 1)
+        for page in (gm, ilsa):
+            expect(page.locator("#turn-grid")).to_be_visible()
+            # A screen reader hears where the link goes before it is followed, not just the title.
+            expect(page.locator("#turn-grid-link")).to_have_attribute("target", "_blank")
+            expect(page.locator("#turn-grid-link")).to_have_accessible_name(
+                "Battle map: the combat grid with every combatant’s position (opens in a new tab)"
+            )
