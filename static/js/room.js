@@ -394,6 +394,8 @@ function connect() {
         setState("live", t.live);
         flushPending();
         showTarget();
+        // The panels know now what the replay held (the dice it rolled, or none).
+        document.dispatchEvent(new CustomEvent("room:caught-up"));
         // Back after a drop: what changed meanwhile came as events the socket missed, so the
         // panels read their state again (the first catch-up follows the page's own read).
         if (caughtUpBefore) document.dispatchEvent(new CustomEvent("room:resumed"));

@@ -960,6 +960,11 @@ function endAccess() {
 document.addEventListener("room:access-ended", endAccess);
 // Reconnected: the state changes and job events sent while the socket was down were missed.
 document.addEventListener("room:resumed", () => refresh());
+// The replay is in: a list still empty has no rolls to show (said only now, not while loading).
+document.addEventListener("room:caught-up", () => {
+  const empty = document.getElementById("turn-dice-empty");
+  if (empty && !ended) empty.hidden = document.getElementById("turn-dice").children.length > 0;
+});
 
 document.addEventListener("room:job", (ev) => {
   if (ended) return;

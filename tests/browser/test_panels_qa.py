@@ -317,3 +317,35 @@ def test_the_battle_map_link_says_it_opens_in_a_new_tab(
             expect(page.locator("#turn-grid-link")).to_have_accessible_name(
                 "Battle map: the combat grid with every combatant’s position (opens in a new tab)"
             )
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_dice_list_says_no_rolls_only_once_the_room_has_caught_up(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from tests.browser.test_room_history import VIEWPORT
+    from tests.browser.test_room_live import _sign_in
+
+    campaign, _users, _mine = fighters_table(make_user, name="Dice Keep", fighters=["Ilsa"])
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, _ilsa):
+        # Caught up with a room without rolls: it says so.
+        expect(gm.locator("#turn-dice-empty")).to_have_text("No rolls yet.")
+        expect(gm.locator("#turn-dice-empty")).to_be_visible()
+
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        ilsa = _sign_in(context, asgi_server, "ilsa@example.test")
+        # The room's socket never reaches the server: the rolls it would replay are not known.
+        ilsa.route_web_socket("**/ws/rooms/**", lambda ws: None)
+        ilsa.goto(f"{asgi_server}/campaigns/{campaign.id}/room/")
+        expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
+        expect(ilsa.locator("#room")).not_to_have_attribute("data-state", "live")
+        expect(ilsa.locator("#turn-dice-empty")).to_be_hidden()
+    finally:
+        context.close()
