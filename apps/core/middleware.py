@@ -3,6 +3,7 @@ import uuid
 
 from django.http import HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve
+from django.utils.cache import add_never_cache_headers
 
 from .exceptions import is_api_request
 from .request_context import current_ip, current_request_id
@@ -32,6 +33,23 @@ class RequestIdMiddleware:
             current_request_id.reset(token)
             current_ip.reset(ip_token)
         response["X-Request-ID"] = request_id
+        return response
+
+
+class SignedInNeverStoredMiddleware:
+    """What a signed-in user is answered (pages and API, errors too) is never stored: not by a
+    shared cache, and not by the browser, whose back button would show a room as it was, or
+    show it to the next person at a shared computer after sign-out. An answer that sets its own
+    caching (an image artifact) keeps it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and not response.has_header("Cache-Control"):
+            add_never_cache_headers(response)
         return response
 
 
