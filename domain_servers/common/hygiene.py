@@ -86,6 +86,8 @@ def validate(schema: dict[str, Any], value: Any, path: str) -> None:
         if len(value) > schema.get("maxLength", MAX_STRING):
             raise invalid(f"{path} is longer than {schema['maxLength']} characters")
         if len(value) < schema.get("minLength", 0):
+            if not value:
+                raise invalid(f"{path} must not be empty")
             raise invalid(f"{path} is shorter than {schema['minLength']} characters")
         if "pattern" in schema and not _pattern(schema["pattern"]).search(value):
             raise invalid(f"{path} does not match {schema['pattern']}")
