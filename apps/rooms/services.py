@@ -235,7 +235,7 @@ def room_message_post(
         raise PermissionDenied(
             _("Observers can read the room but not post."),
             code="observer",
-            recovery=_("Ask the campaign's owner or a GM to make you a player."),
+            recovery=_("Ask the campaign's owner to make you a player."),
         )
     if mode not in Message.Mode.values:
         raise ValidationFailed(_("Unknown message mode."), code="invalid_mode")

@@ -91,6 +91,16 @@ def test_denials_write_nothing(table, who, kw, error, code):
     assert (Message.objects.count(), OutboxEvent.objects.count()) == (0, 0)
 
 
+def test_an_observer_is_told_to_ask_the_owner_who_alone_changes_roles(table):
+    campaign, m = table
+    with pytest.raises(PermissionDenied) as err:
+        post(m["obs"])
+    assert (err.value.code, err.value.recovery) == (
+        "observer",
+        "Ask the campaign's owner to make you a player.",
+    )
+
+
 def test_private_recipients_must_be_active_members_at_most_32(table, make_user):
     campaign, m = table
     outsider = make_user()
