@@ -1,5 +1,7 @@
 """Record every bound character's controller as its domain server names it."""
 
+import uuid
+
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.campaigns.models import Campaign
@@ -18,6 +20,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, campaign_ids, **options):
         campaigns = Campaign.objects.select_related("owner").order_by("created_at")
+        for campaign_id in campaign_ids:
+            try:
+                uuid.UUID(campaign_id)
+            except ValueError:
+                raise CommandError(f"Not a campaign id: {campaign_id}") from None
         if campaign_ids:
             campaigns = campaigns.filter(pk__in=campaign_ids)
         failed = 0
