@@ -393,3 +393,13 @@ def test_a_scene_or_thread_title_ending_the_sentence_loses_only_its_full_stop(
         ("open thread Who knows?", "thread_open", "Who knows?"),
     ]:
         assert _writes(table, gm, text) == [(tool, {"title": title})], text
+
+
+def test_a_clock_name_is_matched_as_the_rules_match_it_whatever_its_case(live_domains, gm, player):
+    """The rules compare names casefolded ("Straße" is "STRASSE"); lower() did not find it."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.run(gm, "create clock Straße with 4 segments", job_id="clock")
+    assert _writes(table, gm, "advance clock STRASSE") == [
+        ("clock_advance", {"clock_id": "clock-1", "ticks": 1})
+    ]

@@ -1348,7 +1348,8 @@ def _story_key(text: str) -> str:
             " " if c in EMOJI_PARTS or unicodedata.category(c) == "So" else c for c in text
         ).split()
     )
-    return _clean_name(plain).lower() or plain.lower() or text.strip().lower()
+    # casefold, as the rules compare names: "Straße" is "STRASSE" there.
+    return _clean_name(plain).casefold() or plain.casefold() or text.strip().casefold()
 
 
 def _story_item(
@@ -1369,7 +1370,7 @@ def _story_item(
     label = "name" if kind == "clocks" else "title"
     wanted = _story_key(name)
     for test in (
-        lambda c: c["id"].lower() == wanted,
+        lambda c: c["id"].casefold() == wanted,
         lambda c: _story_key(c[label]) == wanted,
         lambda c: _story_key(c[label]).startswith(wanted),
     ):
