@@ -86,7 +86,7 @@ function buildItem(entry, isPending) {
   if (actedAs) head.appendChild(badge(t.actedAs.replace("%(name)s", actedAs), "badge--character"));
   if (entry.audience === "gm") head.appendChild(badge(t.gm, "badge--gm"));
   if (entry.audience === "private") {
-    const names = (entry.recipients || []).map((r) => r.name).join(", ");
+    const names = (entry.recipients || []).map((r) => (r.id === config.userId ? t.you : r.name)).join(", ");
     head.appendChild(badge(t.private + (names ? ": " + names : ""), "badge--private"));
   }
   const time = document.createElement("time");

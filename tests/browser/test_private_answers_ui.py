@@ -44,6 +44,12 @@ def test_the_others_read_that_an_action_was_answered_privately_and_its_player_re
         assert [text.split(".")[0] for text in _texts(ilsa)] == [
             "dance a jig", "I did not understand that",
         ]  # fmt: skip
+        # The answer is addressed to its reader as "you"; the GM reads whom it went to.
+        ilsa_badges = ilsa.locator("#timeline li[data-sequence] .badge--private")
+        gm_badges = gm.locator("#timeline li[data-sequence] .badge--private")
+        assert (ilsa_badges.all_inner_texts(), gm_badges.all_inner_texts()) == (
+            ["private: you"], ["private: Ilsa"],
+        )  # fmt: skip
         _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
         expect(ilsa_timeline).to_have_count(2)
         assert [text.split(".")[0] for text in _texts(ilsa)] == [
