@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from apps.campaigns.models import Campaign
 from apps.campaigns.services.authority import receipt_revision
-from apps.domains.client import domain_call
+from apps.domains.client import domain_call, principal_user_id
 from apps.domains.errors import DomainError
 from apps.domains.registry import Panel, get_plugin
 from apps.projections.services import outbox_emit
@@ -35,7 +35,9 @@ from apps.turns.models import ProjectionSnapshot
 logger = logging.getLogger(__name__)
 
 STATE_CHANGED = "state.changed"
-GM, PUBLIC = "gm", "public"
+GM, PUBLIC, PRIVATE = "gm", "public", "private"
+# A receipt's audience naming one player: `player:<principal>`.
+PLAYER_PREFIX = "player:"
 VIEWER_PREFIX = "user:"
 # The receipt scope of a phase change (the contract's name).
 PHASE_SCOPE = "phase"
@@ -66,7 +68,8 @@ class Refresh:
     revision: int | None = None  # None: no receipt advanced the revision
     changed_scopes: list[str] = field(default_factory=list)
     entity_ids: list[str] = field(default_factory=list)
-    audience: str = PUBLIC
+    audience: str = PUBLIC  # "public", "gm" or "private" (to `user_ids`)
+    user_ids: list[str] = field(default_factory=list)
     reads: list[SnapshotRead] = field(default_factory=list)
     phase: str | None = None
     # Rows of the panels no receipt touched stay true when the receipts form one unbroken
@@ -151,17 +154,36 @@ def projection_reads(
         return receipt.get("audience", PUBLIC)
 
     scopes = sorted({s for r in fresh for s in r.get("changed_scopes", [])})
-    audience = GM if all(receipt_audience(r) == GM for r in fresh) else PUBLIC
-    # A public announcement names only the scopes and entities of public receipts: the id of a
-    # hidden monster or of one player's private fact is not everyone's to see. Every scope
-    # still picks the panels to read.
-    named = fresh if audience == GM else [r for r in fresh if receipt_audience(r) == PUBLIC]
+    audiences = {receipt_audience(r) for r in fresh}
+    # Receipts only some players may see (a fact told to one) are announced to those players
+    # (and the GMs, who see every private announcement), not to the room.
+    players = sorted(
+        str(user_id)
+        for a in audiences
+        if a.startswith(PLAYER_PREFIX) and (user_id := principal_user_id(a[len(PLAYER_PREFIX) :]))
+    )
+    if PUBLIC in audiences or not audiences - {GM}:
+        audience, players = (PUBLIC if PUBLIC in audiences else GM), []
+    elif players:
+        audience = PRIVATE
+    else:
+        audience = GM  # addressed to nobody Django knows: the GMs alone
+    # A public announcement names only the scopes and entities of public receipts, a private
+    # one only its players': the id of a hidden monster or of one player's private fact is not
+    # everyone's to see. Every scope still picks the panels to read.
+    if audience == PUBLIC:
+        named = [r for r in fresh if receipt_audience(r) == PUBLIC]
+    elif audience == PRIVATE:
+        named = [r for r in fresh if receipt_audience(r).startswith(PLAYER_PREFIX)]
+    else:
+        named = fresh
     entity_ids = sorted({e for r in named for e in r.get("entity_ids", [])})
     refresh = Refresh(
         revision=max(receipt_revision(r) for r in fresh),
         changed_scopes=sorted({s for r in named for s in r.get("changed_scopes", [])}),
         entity_ids=entity_ids,
         audience=audience,
+        user_ids=players,
     )
     refresh.chain_start = _chain_start(fresh)
     if not CARD.refreshed_by(scopes):
@@ -288,7 +310,7 @@ def projection_apply(*, campaign: Campaign, refresh: Refresh, phase_written: boo
         campaign.phase = refresh.phase
     state_changed_emit(
         campaign_id=campaign.pk, revision=refresh.revision, scopes=refresh.changed_scopes,
-        entity_ids=refresh.entity_ids, audience=refresh.audience,
+        entity_ids=refresh.entity_ids, audience=refresh.audience, user_ids=refresh.user_ids,
     )  # fmt: skip
 
 

@@ -135,3 +135,41 @@ def test_the_panel_strings_name_each_key_once():
     assert len(keys) > 20
     pairs = json.loads(re.sub(r"\{%.*?%\}", "", block), object_pairs_hook=lambda p: p)
     assert sorted(k for k, _v in pairs) == sorted(set(keys))
+
+
+def test_a_change_one_player_alone_may_see_is_announced_to_that_player_not_the_room(
+    live_domains, gm, make_user
+):
+    """A fact told to Alice alone: the room must not learn that something changed then."""
+    from apps.campaigns.models import Campaign
+    from apps.campaigns.services.authority import authority_write
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.projections.models import OutboxEvent
+    from apps.turns.projections import projection_apply, projection_reads
+
+    alice, bob = make_user("alice@example.test"), make_user("bob@example.test")
+    campaign = campaign_create(
+        owner=gm, name="Fog", system_id="narrative", idempotency_key=uuid.uuid4().hex
+    )
+    join(campaign, gm, alice)
+    join(campaign, gm, bob)
+    before = Campaign.objects.get(pk=campaign.pk)
+    OutboxEvent.objects.all().delete()
+    told = {"text": "The key is under the rug.", "audience": f"player:{principal_for(alice)}"}
+    result = authority_write(
+        campaign=campaign, tool="fact_add", requester=gm, key="fact-alice", arguments=told
+    )
+    receipt = result.structured["receipt"]
+    refresh = projection_reads(campaign=before, receipts=[receipt], requester=gm)
+    projection_apply(campaign=before, refresh=refresh)
+    (event,) = OutboxEvent.objects.filter(event_type="state.changed")
+    assert (event.audience, event.payload) == (
+        {"users": [str(alice.pk)]},
+        {
+            "authority_revision": receipt["authority_revision"],
+            "changed_scopes": receipt["changed_scopes"],
+            "entity_ids": receipt["entity_ids"],
+            "audience": "private",
+            "access_version": 0,
+        },
+    )
