@@ -21,7 +21,7 @@ DND_HELP = (
     "I understand:\n"
     "- attack <target> [with <weapon>]; <name> attacks <target>\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
-    "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
     "- move to X,Y; end turn (in combat)\n"
     "- death save for <name>; heal <target> N (a potion without N)\n"
     "- grant <target> N temp hp (temporary hit points; they do not stack)\n"
@@ -32,7 +32,7 @@ DND_PLAYER_HELP = (
     "I understand:\n"
     "- attack <target> [with <weapon>]\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
-    "- roll <dice> [for <label>], e.g. roll 2d6+3\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
     "- move to X,Y; end turn (in combat)\n"
     "- death save (at 0 HP); stand up; heal <target> (a potion)\n"
     "- give me N temp hp (temporary hit points; they do not stack)\n"
@@ -41,7 +41,7 @@ DND_PLAYER_HELP = (
 NARRATIVE_HELP = (
     "I understand:\n"
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
-    "- roll <dice> [for <label>]\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>]\n"
     "- advance clock <name> [by N]; create clock <name> with N segments\n"
     "- open scene <title>; end scene; record fact <text> [gm only]; set phase <lobby|play>\n"
     "- open thread <title>; resolve thread <title>[: how it ended]\n"
@@ -50,7 +50,7 @@ NARRATIVE_HELP = (
 NARRATIVE_PLAYER_HELP = (
     "I understand:\n"
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
-    "- roll <dice> [for <label>]\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>]\n"
     "- describe, or look"
 )
 

@@ -235,3 +235,25 @@ def test_the_first_of_numbered_namesakes_answers_to_its_number_one(live_domains,
     assert table.run(player, "look at goblin 1", job_id="look").texts == [
         ("Ilsa studies the Goblin: bloodied.", "trigger")
     ]
+
+
+def test_dice_kept_or_dropped_are_rolled_as_a_table_says_it(live_domains, gm, player):
+    """ "roll 4d6 drop lowest" got the help list though the rules keep dice (4d6kh3)."""
+    table, _start = dnd_table_in_combat(gm, player)
+    for text, expression in [
+        ("roll 4d6 drop lowest", "4d6kh3"),
+        ("roll 4d6 and drop the lowest die", "4d6kh3"),
+        ("roll 3d6 drop highest", "3d6kl2"),
+        ("roll 4d6 keep highest 3", "4d6kh3"),
+        ("roll d20 with advantage", "2d20kh1"),
+        ("roll 2d20 with advantage", "2d20kh1"),
+        ("roll 1d20+5 with disadvantage for stealth", "2d20kl1+5"),
+    ]:
+        rolled = table.run(player, text, job_id=text)
+        assert rolled.tools == ["dice_roll"], text
+        assert rolled.caller.outcomes[0].structured["expression"] == expression, text
+    # A single die has nothing to drop: asked back with an example, nothing rolled.
+    assert table.run(player, "roll 1d6 drop lowest", job_id="one").texts == [
+        ("Dropping or keeping dice needs several of one kind, as in: roll 4d6 drop lowest.",
+         "requester"),
+    ]  # fmt: skip

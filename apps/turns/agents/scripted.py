@@ -21,6 +21,7 @@ dnd5e
     save <ability> [dc N]                saving throw, DC 10 unless given; also
                                          "<ability> save [dc N]"
     roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
+    roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
     move to X,Y                          move on the combat grid (combat only); also
                                          "move 4 5", "move to (4, 5)"
     roll for initiative                  answered: combat start rolls it for everyone
@@ -323,7 +324,18 @@ class Session:
 
 def roll_dice(s: Session, m: re.Match[str]) -> None:
     s.require("dice_roll", what=_("roll dice"))
-    arguments: dict[str, Any] = {"expression": m["expr"].replace(" ", "")}
+    expression = m["expr"].replace(" ", "")
+    if m["keep"]:
+        kept = _kept_expression(expression, m["keep"])
+        if kept is None:
+            s.say(
+                _("Dropping or keeping dice needs several of one kind, as in: %(example)s.")
+                % {"example": _("roll 4d6 drop lowest")},
+                audience="requester",
+            )
+            return
+        expression = kept
+    arguments: dict[str, Any] = {"expression": expression}
     if m["label"]:
         arguments["label"] = m["label"].strip()
     result = s.call("dice_roll", **arguments)
@@ -342,6 +354,31 @@ def roll_dice(s: Session, m: re.Match[str]) -> None:
             "total": result["total"],
         }
     )
+
+
+def _kept_expression(expression: str, keep: str) -> str | None:
+    """`expression` (one kind of dice and a modifier) with the dice a table drops or keeps
+    ("drop lowest", "keep highest 3", "with advantage") in the rules' notation (4d6kh3,
+    2d20kh1); None when there is nothing to drop or keep."""
+    term = re.fullmatch(r"(\d*)d(\d+)((?:[+-]\d+)*)", expression, re.IGNORECASE)
+    if term is None:
+        return None
+    count, sides, flat = int(term[1] or 1), term[2], term[3]
+    words = keep.lower().split()
+    if "advantage" in words or "disadvantage" in words:
+        if count > 2:  # "2d20 with advantage" is the same two dice
+            return None
+        return f"2d{sides}{'kh' if 'advantage' in words else 'kl'}1{flat}"
+    highest = "highest" in words
+    if words[0] in ("drop", "dropping") or words[:2] == ["and", "drop"]:
+        # Dropping the lowest keeps the highest of the rest, and the other way round.
+        kept, mark = count - 1, "kl" if highest else "kh"
+    else:
+        number = next((int(w) for w in words if w.isdigit()), 1)
+        kept, mark = number, "kh" if highest else "kl"
+    if count < 2 or not 1 <= kept < count:
+        return None
+    return f"{count}d{sides}{mark}{kept}{flat}"
 
 
 def _breakdown(result: Mapping[str, Any]) -> str:
@@ -1659,7 +1696,15 @@ def _intent(pattern: str, handler: Callable[[Session, re.Match[str]], None]) -> 
     return Intent(re.compile(pattern, re.IGNORECASE), handler)
 
 
-ROLL = _intent(r"roll\s+(?P<expr>[0-9dDkKhHlL+\- ]+?)(?:\s+for\s+(?P<label>.+))?", roll_dice)
+# "drop lowest", "keep the highest 3", "with advantage": dice a table keeps, said in words.
+KEEP = (
+    r"(?P<keep>(?:and\s+)?(?:drop(?:ping)?|keep(?:ing)?)\s+(?:the\s+)?(?:lowest|highest)"
+    r"(?:\s+(?:\d+|die|dice|one))?|with\s+(?:advantage|disadvantage))"
+)
+ROLL = _intent(
+    r"roll\s+(?P<expr>[0-9dDkKhHlL+\- ]+?)(?:\s+" + KEEP + r")?(?:\s+for\s+(?P<label>.+))?",
+    roll_dice,
+)
 SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_phase)
 # Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill.
 DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\S*))?"
@@ -1791,7 +1836,12 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("attack <target> [with <weapon>]; <name> attacks <target>"),
             ),
             _both(_("check <ability or skill> [dc N]; save <ability> [dc N]")),
-            _both(_("roll <dice> [for <label>], e.g. roll 2d6+3")),
+            _both(
+                _(
+                    "roll <dice> [drop lowest | with advantage] [for <label>], "
+                    "e.g. roll 4d6 drop lowest"
+                )
+            ),
             _both(_("move to X,Y; end turn (in combat)")),
             (
                 _("death save (at 0 HP); stand up; heal <target> (a potion)"),
@@ -1813,7 +1863,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
     elif system_id == "narrative":
         lines = [
             _both(_('ask the oracle "<question>" [likely|unlikely|even|very likely|...]')),
-            _both(_("roll <dice> [for <label>]")),
+            _both(_("roll <dice> [drop lowest | with advantage] [for <label>]")),
             (None, _("advance clock <name> [by N]; create clock <name> with N segments")),
             (
                 None,
