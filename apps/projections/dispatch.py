@@ -118,9 +118,10 @@ class Publisher:
         self._marker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outbox-mark")
         self._unmarked: list[int] = []
         self._unmarked_lock = threading.Lock()
-        # Rows handed to this process's publisher and not yet marked dispatched (or failed):
-        # the embedded poller, in this same process, leaves them alone instead of re-sending.
-        self._in_flight: set[int] = set()
+        # Rows handed to this process's publisher and not yet marked dispatched (or failed),
+        # by when they were handed over: the embedded poller, in this same process, leaves
+        # them alone instead of re-sending, unless one has been stuck past PUBLISH_TIMEOUT.
+        self._in_flight: dict[int, float] = {}
 
     # --- loops ----------------------------------------------------------------------------
 
@@ -178,18 +179,22 @@ class Publisher:
         loop = self.loop()
         if loop is None:
             return  # nobody in this process can reach the sockets; a poller or sweep will
+        now = time.monotonic()
         with self._unmarked_lock:
-            self._in_flight.update(event.id for event in events)
+            self._in_flight.update((event.id, now) for event in events)
         loop.call_soon_threadsafe(self._enqueue, loop, events)
 
     def in_flight(self) -> set[int]:
-        """Ids this process is publishing or about to mark dispatched."""
+        """Ids this process is publishing or about to mark dispatched (for PUBLISH_TIMEOUT at
+        most: one stuck longer is left to the poller or the sweep again)."""
+        since = time.monotonic() - PUBLISH_TIMEOUT
         with self._unmarked_lock:
-            return set(self._in_flight)
+            return {id_ for id_, handed in self._in_flight.items() if handed > since}
 
     def _settled(self, ids: list[int]) -> None:
         with self._unmarked_lock:
-            self._in_flight.difference_update(ids)
+            for id_ in ids:
+                self._in_flight.pop(id_, None)
 
     def _enqueue(self, loop, events) -> None:
         queue = self._queues.get(loop)

@@ -19,6 +19,7 @@ from apps.projections.services import (
     outbox_dispatch,
     outbox_emit,
     outbox_mark_dispatched,
+    outbox_pending,
     outbox_prune,
 )
 from apps.projections.tasks import outbox_sweep
@@ -403,3 +404,19 @@ async def test_embedded_poller_does_not_resend_what_the_web_process_publishes_it
         await sock.disconnect()
     finally:
         await stop_outbox_poller()
+
+
+def test_a_row_stuck_in_this_process_publisher_is_left_to_the_poller_after_the_timeout(
+    table, monkeypatch
+):
+    campaign, owner, player = table
+    row = outbox_emit(event_type="state.changed", campaign_id=campaign.id, payload={"n": 1})
+    clock = {"now": 1000.0}
+    monkeypatch.setattr(dispatch.time, "monotonic", lambda: clock["now"])
+    monkeypatch.setattr(dispatch.Publisher, "loop", lambda self: asyncio.new_event_loop())
+    monkeypatch.setattr(dispatch.Publisher, "_enqueue", lambda self, loop, events: None)
+    publisher.submit([row])  # handed over; its publication never ends
+    assert publisher.in_flight() == {row.id}
+    clock["now"] += dispatch.PUBLISH_TIMEOUT + 1
+    assert publisher.in_flight() == set()
+    assert [event.id for event in outbox_pending()] == [row.id]
