@@ -305,6 +305,9 @@ function renderGrid(panels) {
   const images = panels.grid && panels.grid.data && panels.grid.data.images;
   const image = images && images.length ? images[0] : null;
   if (!image || !image.url) { map.hidden = true; grid.hidden = true; return; }
+  // The grid's shape holds the map's place before the image arrives: the panel does not jump.
+  const cells = panels.grid.data.grid || {};
+  grid.style.aspectRatio = cells.width > 0 && cells.height > 0 ? cells.width + " / " + cells.height : "";
   if (grid.getAttribute("src") !== image.url) {
     grid.src = image.url; // the authenticated artifact view; a new artifact per revision
     link.href = image.url;

@@ -321,6 +321,33 @@ def test_the_battle_map_link_says_it_opens_in_a_new_tab(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_the_battle_map_keeps_its_shape_before_its_image_arrives(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    """The map's place is set from the grid's size, so the panel does not jump as it loads."""
+    from playwright.sync_api import expect
+
+    from apps.turns.models import ProjectionSnapshot
+
+    campaign, _users, _mine = fighters_table(make_user, name="Map Keep", fighters=["Ilsa"])
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
+        # The image never arrives: its place is still the grid's shape.
+        ilsa.route("**/room/artifacts/**", lambda route: route.abort())
+        _say(gm, "start combat with a goblin", mode="action")
+        _settle(campaign, 1)
+        expect(ilsa.locator("#turn-map")).to_be_visible()
+        rows = ProjectionSnapshot.objects.filter(campaign=campaign, scope="grid")
+        grid = rows.order_by("-authority_revision").first().data["grid"]
+        box = ilsa.locator("#turn-grid").bounding_box()
+        assert round(box["height"] / box["width"], 2) == round(grid["height"] / grid["width"], 2)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_the_dice_list_says_no_rolls_only_once_the_room_has_caught_up(
     browser,
     asgi_server,  # noqa: F811
