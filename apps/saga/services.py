@@ -429,6 +429,10 @@ def saga_advance(
                 _("Saga %(id)s already terminated: %(reason)s")
                 % {"id": saga.key, "reason": s["termination"]["reason"]}
             )
+        if s["termination"]:
+            # Spec pre-check: terminated, nothing written; the state guards below would name
+            # actions (planYaml, humanInput, saga_cancel) that can no longer apply.
+            return _response(saga, ctx, advance(ctx))
         if plan_yaml is not None:
             if s["plan"] is not None:
                 raise SagaStateConflict(_("A plan was already accepted for this saga."))
