@@ -88,19 +88,27 @@ def _file_size_gt(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
     return CheckResult("file-size-gt", False, _size_failure(path, size, minimum, threshold))
 
 
+def _too_deep(kind: str, path: str) -> CheckResult:
+    return CheckResult(kind, False, f"file {path} is nested too deeply to check")
+
+
 def _file_schema(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
     path = c["path"]
     content = read(path)
     if content is None:
         return CheckResult("file-schema", False, f"file not found: {path}")
+    schema = c["schema"] if isinstance(c["schema"], dict) else json.loads(c["schema"])
+    # Parsing and validating recurse per nesting level; a submitted artifact can go deeper
+    # than the interpreter allows, which is the worker's problem to fix, not a crash.
     try:
         document = json.loads(content)
+        error = jsonschema.exceptions.best_match(
+            jsonschema.Draft202012Validator(schema).iter_errors(document)
+        )
     except json.JSONDecodeError as exc:
         return CheckResult("file-schema", False, f"file {path} is not valid JSON: {exc.msg}")
-    schema = c["schema"] if isinstance(c["schema"], dict) else json.loads(c["schema"])
-    error = jsonschema.exceptions.best_match(
-        jsonschema.Draft202012Validator(schema).iter_errors(document)
-    )
+    except RecursionError:
+        return _too_deep("file-schema", path)
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(root)"
         return CheckResult(
@@ -128,7 +136,10 @@ def _progress_items(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
     content = read(path)
     if content is None:
         return CheckResult("progress-items", False, f"file not found: {path}")
-    count = count_progress_items(content)
+    try:
+        count = count_progress_items(content)
+    except RecursionError:
+        return _too_deep("progress-items", path)
     if count >= c["minItems"]:
         return CheckResult(
             "progress-items", True, f"progress items {count} (target: {c['minItems']})"
