@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -112,7 +113,8 @@ def verdict_coerce(raw: Any) -> dict[str, Any]:
     if not isinstance(issues, list):
         raise InvalidVerdict(_("evalResult.issues must be a list of strings."))
     score = raw.get("score")
-    if isinstance(score, bool) or not isinstance(score, int | float):
+    # NaN and infinities are not JSON: stored in an event they would fail the whole call.
+    if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
         score = None
     return {
         "passed": raw["passed"],
