@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.conf import settings
@@ -363,6 +364,15 @@ def _clean_artifacts(artifacts: Any) -> list[tuple[str, str]]:
     return list(cleaned.items())
 
 
+def _url_status(value: Any) -> Any:
+    """A status as sent (number or text), else its text: NaN or a nested object is not stored."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if value is None or isinstance(value, str | int | float):
+        return value
+    return str(value)
+
+
 def _clean_diagnostics(raw: Any) -> dict[str, Any] | None:
     if raw is None:
         return None
@@ -377,7 +387,9 @@ def _clean_diagnostics(raw: Any) -> dict[str, Any] | None:
     urls = raw.get("urlsAttempted", [])
     if not isinstance(urls, list) or not all(isinstance(u, dict) for u in urls):
         raise InvalidInput(_("workerDiagnostics.urlsAttempted must be a list of {url, status}."))
-    out["urlsAttempted"] = [{"url": str(u.get("url", "")), "status": u.get("status")} for u in urls]
+    out["urlsAttempted"] = [
+        {"url": str(u.get("url", "")), "status": _url_status(u.get("status"))} for u in urls
+    ]
     out["notes"] = str(raw.get("notes") or "")
     return out
 
