@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
+import referencing.exceptions
 
 ArtifactReader = Callable[[str], str | None]
 
@@ -109,6 +110,11 @@ def _file_schema(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
         return CheckResult("file-schema", False, f"file {path} is not valid JSON: {exc.msg}")
     except RecursionError:
         return _too_deep("file-schema", path)
+    except referencing.exceptions.Unresolvable as exc:
+        # Nothing is fetched, so a $ref outside the schema (or to a missing part) never resolves.
+        return CheckResult(
+            "file-schema", False, f"the schema for {path} has a $ref that cannot be resolved: {exc}"
+        )
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(root)"
         return CheckResult(
