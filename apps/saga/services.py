@@ -48,6 +48,28 @@ MAX_PLAN_CHARS = 200_000
 MAX_REQUEST_ID_CHARS = 100
 
 
+def _reject_nul(value: Any, field: str) -> None:
+    """PostgreSQL stores no NUL character in text or JSON: name the field instead of failing."""
+    if isinstance(value, str):
+        found = "\x00" in value
+    elif isinstance(value, dict):
+        found = False
+        for key, item in value.items():
+            _reject_nul(key, field)
+            _reject_nul(item, field)
+    elif isinstance(value, list):
+        found = False
+        for item in value:
+            _reject_nul(item, field)
+    else:
+        found = False
+    if found:
+        raise InvalidInput(
+            _("%(field)s contains a character that cannot be stored (NUL).") % {"field": field},
+            details={"field": field},
+        )
+
+
 def _limit(name: str, default: int) -> int:
     return int(getattr(settings, name, default))
 
@@ -263,6 +285,8 @@ def saga_start(*, user, goal: str, profile: str, request_id: str | None = None) 
     With a request_id, a repeated call returns the saga the first call created.
     """
     prof = get_profile(profile)
+    _reject_nul(goal, "goal")
+    _reject_nul(request_id, "requestId")
     goal = (goal or "").strip()
     if not goal:
         raise InvalidInput(_("goal must not be empty."))
@@ -353,6 +377,11 @@ def _clean_artifacts(artifacts: Any) -> list[tuple[str, str]]:
                 % {"p": path[:100]},
                 details={"path": path[:255]},
             )
+        if "\x00" in content:
+            raise InvalidArtifact(
+                _("Artifact %(p)r contains a character that cannot be stored (NUL).") % {"p": path},
+                details={"path": path},
+            )
         size = byte_size(content)
         if size > max_bytes:
             raise InvalidArtifact(
@@ -414,6 +443,14 @@ def saga_advance(
     """
     if stage_id is not None and (not isinstance(stage_id, str) or not stage_id.strip()):
         raise InvalidInput(_("stageId must be a non-empty string."))
+    for field, value in (
+        ("planYaml", plan_yaml),
+        ("humanInput", human_input),
+        ("evalResult", eval_result),
+        ("workerDiagnostics", worker_diagnostics),
+        ("stageId", stage_id),
+    ):
+        _reject_nul(value, field)
     cleaned = _clean_artifacts(artifacts)
     verdict = verdict_coerce(eval_result) if eval_result is not None else None
     diagnostics = _clean_diagnostics(worker_diagnostics)
@@ -506,6 +543,7 @@ def _check_current_stage(state: dict[str, Any], stage_id: str) -> None:
 
 def saga_cancel(*, user, saga_id: str, reason: str | None = None) -> dict[str, Any]:
     """Terminate as aborted_by_user; raises SagaNotFound or SagaTerminated."""
+    _reject_nul(reason, "reason")
     reason = (reason or "").strip()[:500] or "Cancelled by user"
     with transaction.atomic():
         saga = saga_get(owner=user, saga_id=saga_id, lock=True)
