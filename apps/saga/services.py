@@ -458,9 +458,11 @@ def saga_advance(
         raise InvalidInput(_("humanInput must be a string."))
     human = (human_input or "").strip() or None
     if human and len(human) > MAX_HUMAN_INPUT_CHARS:
-        raise InvalidInput(_("humanInput is too long."))
+        raise InvalidInput(
+            _("humanInput is longer than %(n)d characters.") % {"n": MAX_HUMAN_INPUT_CHARS}
+        )
     if plan_yaml is not None and len(plan_yaml) > MAX_PLAN_CHARS:
-        raise InvalidInput(_("planYaml is too long."))
+        raise InvalidInput(_("planYaml is longer than %(n)d characters.") % {"n": MAX_PLAN_CHARS})
     with transaction.atomic():
         saga = saga_get(owner=user, saga_id=saga_id, lock=True)
         prof = get_profile(saga.profile)
