@@ -12,7 +12,10 @@ import re
 from typing import Any
 
 import jsonschema
+import referencing.exceptions
 from django.utils.translation import gettext as _
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 from .errors import InvalidPlan
 from .profiles import EXECUTABLE_KINDS, KNOWN_KINDS, Profile
@@ -251,7 +254,43 @@ def _schema_of(criterion: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(schema, dict):
         raise ValueError("schema must be a JSON object")
     jsonschema.Draft202012Validator.check_schema(schema)
+    _check_refs(schema)
     return schema
+
+
+def _refs(node: Any) -> tuple[list[str], bool]:
+    """Every $ref string in a schema, and whether a nested $id changes the base they resolve in."""
+    refs: list[str] = []
+    nested_id = False
+    stack = [(node, True)]
+    while stack:
+        item, root = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("$ref"), str):
+                refs.append(item["$ref"])
+            nested_id = nested_id or (not root and "$id" in item)
+            stack += [(value, False) for value in item.values()]
+        elif isinstance(item, list):
+            stack += [(value, False) for value in item]
+    return refs, nested_id
+
+
+def _check_refs(schema: dict[str, Any]) -> None:
+    """Nothing is fetched when checking, so every $ref must point inside the schema itself.
+
+    With a nested $id the base of a $ref is not the root's; those are left to the check.
+    """
+    refs, nested_id = _refs(schema)
+    if not refs or nested_id:
+        return
+    resource = DRAFT202012.create_resource(schema)
+    base = resource.id() or ""
+    resolver = Registry().with_resource(base, resource).resolver(base_uri=base)
+    for ref in refs:
+        try:
+            resolver.lookup(ref)
+        except referencing.exceptions.Unresolvable as exc:
+            raise ValueError(f"$ref {ref!r} cannot be resolved") from exc
 
 
 def plan_validate(plan: dict[str, Any], *, profile: Profile) -> None:
