@@ -399,7 +399,8 @@ class JoinRequestDecisionApi(APIView):
 
     @extend_schema(request=DecisionInput, responses=JoinRequestOutput)
     def post(self, request, campaign_id, join_request_id):
-        membership = campaign_access(campaign_id=campaign_id, user=request.user)
+        # The role first: a player is refused alike whether the request id exists or not.
+        membership = campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
         join_request = (
             JoinRequest.objects.select_related("campaign", "user")
             .filter(pk=join_request_id, campaign=membership.campaign)

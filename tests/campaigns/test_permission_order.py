@@ -1,0 +1,39 @@
+"""The caller's role is checked before anything the request names or sends: a player is
+refused the same way whatever the ids and body."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from apps.campaigns.models import JoinRequest
+from apps.campaigns.services.invites import invite_accept, invite_create
+from tests.campaigns.conftest import join
+
+pytestmark = pytest.mark.django_db
+
+REFUSED = "Only the campaign owner or a GM can do that."
+
+
+def test_a_player_deciding_a_join_request_is_refused_alike_for_any_id_or_body(
+    domains, api_client, campaign, gm, player, make_user
+):
+    join(campaign, gm, player)
+    _invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    waiting = invite_accept(token=token, user=make_user("other@example.test")).join_request
+    api_client.force_authenticate(player)
+    base = f"/api/campaigns/{campaign.id}/join-requests"
+    answers = [
+        api_client.post(f"{base}/{request_id}/decision", body, format="json")
+        for request_id in (waiting.id, uuid.uuid4())
+        for body in ({"decision": "approve"}, {"decision": "maybe"}, {})
+    ]
+    assert [a.status_code for a in answers] == [403] * 6
+    assert {(a.json()["error"]["code"], a.json()["error"]["message"]) for a in answers} == {
+        ("permission_denied", REFUSED)
+    }
+    assert JoinRequest.objects.get(pk=waiting.pk).status == "pending"
