@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
-from apps.core.errors import ApplicationError, NotFound
+from apps.core.errors import ApplicationError, NotFound, PermissionDenied
 from apps.core.exceptions import PageNotFound
 from apps.domains.registry import domain_registry
 
@@ -197,10 +197,15 @@ def _run(request, campaign_id, action, success: str):
 @login_required
 @require_POST
 def invite_new(request, campaign_id):
-    membership = _membership_or_404(request, campaign_id)
+    try:
+        # The role before the form: a player is told why, not that the settings are invalid.
+        membership = _membership_or_404(request, campaign_id, manage=True)
+    except PermissionDenied as exc:
+        messages.error(request, exc.message)
+        return redirect(_settings_url(campaign_id))
     form = InviteCreateForm(request.POST)
     if not form.is_valid():
-        if membership.is_manager and membership.campaign.status == Campaign.Status.ACTIVE:
+        if membership.campaign.status == Campaign.Status.ACTIVE:
             # Back to the form as entered, each refused field saying what it takes.
             return _settings_page(request, membership, invite_form=form)
         messages.error(request, _("The invite settings are invalid."))

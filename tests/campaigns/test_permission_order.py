@@ -7,8 +7,9 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.contrib.messages import get_messages
 
-from apps.campaigns.models import JoinRequest
+from apps.campaigns.models import CampaignInvite, JoinRequest
 from apps.campaigns.services.invites import invite_accept, invite_create
 from tests.campaigns.conftest import join
 
@@ -37,3 +38,22 @@ def test_a_player_deciding_a_join_request_is_refused_alike_for_any_id_or_body(
         ("permission_denied", REFUSED)
     }
     assert JoinRequest.objects.get(pk=waiting.pk).status == "pending"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"mode": "request", "role": "player", "expires_in_hours": 24, "max_uses": 5},
+        {"mode": "request", "role": "player", "expires_in_hours": 0, "max_uses": 5},
+        {},
+    ],
+)
+def test_a_player_posting_the_invite_form_is_told_only_the_owner_or_a_gm_can(
+    domains, client, campaign, gm, player, body
+):
+    join(campaign, gm, player)
+    client.force_login(player)
+    response = client.post(f"/campaigns/{campaign.id}/settings/invites", body)
+    assert (response.status_code, response.url) == (302, f"/campaigns/{campaign.id}/settings")
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [REFUSED]
+    assert CampaignInvite.objects.count() == 1  # only the one join() used
