@@ -173,6 +173,11 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
             # the request moves to it (one of its uses) and is approved below.
             moved_from = _move_request(invite=invite, join_request=pending)
     if pending.invite_id != invite.id or not invite_admits_at_once(invite, user):
+        # The pending row read above may be stale: another accept of the same user (through
+        # an auto-join link) may have admitted them since. The database says which.
+        admitted = membership_for(campaign_id=campaign.id, user=user)
+        if admitted is not None:
+            return InviteOutcome(campaign=campaign, membership=admitted, already=True)
         return InviteOutcome(campaign=campaign, join_request=pending, already=not created)
 
     from .membership import join_request_decide
