@@ -197,7 +197,8 @@ class MemberRoleApi(APIView):
 
     @extend_schema(request=RoleInput, responses=MemberOutput)
     def patch(self, request, campaign_id, user_id):
-        membership = campaign_access(campaign_id=campaign_id, user=request.user)
+        # The role first: anyone but the owner is refused alike, whatever user id or body.
+        membership = campaign_access(campaign_id=campaign_id, user=request.user, own=True)
         data = RoleInput(data=request.data)
         data.is_valid(raise_exception=True)
         changed = membership_change_role(

@@ -9,8 +9,9 @@ from datetime import timedelta
 import pytest
 from django.contrib.messages import get_messages
 
-from apps.campaigns.models import CampaignInvite, JoinRequest
+from apps.campaigns.models import CampaignInvite, CampaignMembership, JoinRequest
 from apps.campaigns.services.invites import invite_accept, invite_create
+from apps.campaigns.services.membership import membership_change_role
 from tests.campaigns.conftest import join
 
 pytestmark = pytest.mark.django_db
@@ -57,3 +58,24 @@ def test_a_player_posting_the_invite_form_is_told_only_the_owner_or_a_gm_can(
     assert (response.status_code, response.url) == (302, f"/campaigns/{campaign.id}/settings")
     assert [str(m) for m in get_messages(response.wsgi_request)] == [REFUSED]
     assert CampaignInvite.objects.count() == 1  # only the one join() used
+
+
+def test_a_gm_changing_a_role_is_refused_alike_for_any_user_id_or_body(
+    domains, api_client, campaign, gm, player, make_user
+):
+    co_gm = make_user("co-gm@example.test")
+    join(campaign, gm, co_gm)
+    membership_change_role(campaign=campaign, actor=gm, user=co_gm, role="gm")
+    join(campaign, gm, player)
+    api_client.force_authenticate(co_gm)
+    base = f"/api/campaigns/{campaign.id}/members"
+    answers = [
+        api_client.patch(f"{base}/{user_id}/role", body, format="json")
+        for user_id in (player.pk, uuid.uuid4())
+        for body in ({"role": "observer"}, {"role": "owner"}, {})
+    ]
+    assert [a.status_code for a in answers] == [403] * 6
+    assert {(a.json()["error"]["code"], a.json()["error"]["message"]) for a in answers} == {
+        ("permission_denied", "Only the campaign owner can do that.")
+    }
+    assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
