@@ -222,6 +222,8 @@ class MemberDetailApi(APIView):
         if user_id == request.user.pk:
             ended = membership_leave(campaign=membership.campaign, user=request.user)
         else:
+            # The role before the user: a player is refused alike whoever the id names.
+            campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
             ended = membership_remove(
                 campaign=membership.campaign, actor=request.user, user=_user(user_id)
             )

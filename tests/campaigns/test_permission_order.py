@@ -79,3 +79,21 @@ def test_a_gm_changing_a_role_is_refused_alike_for_any_user_id_or_body(
         ("permission_denied", "Only the campaign owner can do that.")
     }
     assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
+
+
+def test_a_player_removing_someone_is_refused_alike_for_any_user_id(
+    domains, api_client, campaign, gm, player, make_user
+):
+    other = make_user("other@example.test")
+    join(campaign, gm, other)
+    join(campaign, gm, player)
+    api_client.force_authenticate(player)
+    base = f"/api/campaigns/{campaign.id}/members"
+    answers = [
+        api_client.delete(f"{base}/{user_id}") for user_id in (other.pk, gm.pk, uuid.uuid4())
+    ]
+    assert [a.status_code for a in answers] == [403] * 3
+    assert {(a.json()["error"]["code"], a.json()["error"]["message"]) for a in answers} == {
+        ("permission_denied", REFUSED)
+    }
+    assert CampaignMembership.objects.get(campaign=campaign, user=other).status == "active"
