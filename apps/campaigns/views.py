@@ -194,14 +194,22 @@ def _run(request, campaign_id, action, success: str):
     return redirect(_settings_url(campaign_id))
 
 
+def _manager_or_none(request, campaign_id) -> CampaignMembership | None:
+    """The owner's or a GM's membership; None, with the refusal as a message, for anyone else,
+    before any id or form the request names is looked at (the answer is the same for all)."""
+    try:
+        return _membership_or_404(request, campaign_id, manage=True)
+    except PermissionDenied as exc:
+        messages.error(request, exc.message)
+        return None
+
+
 @login_required
 @require_POST
 def invite_new(request, campaign_id):
-    try:
-        # The role before the form: a player is told why, not that the settings are invalid.
-        membership = _membership_or_404(request, campaign_id, manage=True)
-    except PermissionDenied as exc:
-        messages.error(request, exc.message)
+    # The role before the form: a player is told why, not that the settings are invalid.
+    membership = _manager_or_none(request, campaign_id)
+    if membership is None:
         return redirect(_settings_url(campaign_id))
     form = InviteCreateForm(request.POST)
     if not form.is_valid():
@@ -233,7 +241,9 @@ def invite_new(request, campaign_id):
 @login_required
 @require_POST
 def invite_revoke(request, campaign_id, invite_id):
-    membership = _membership_or_404(request, campaign_id)
+    membership = _manager_or_none(request, campaign_id)
+    if membership is None:
+        return redirect(_settings_url(campaign_id))
     invite = get_object_or_404(CampaignInvite, pk=invite_id, campaign=membership.campaign)
     return _run(
         request,

@@ -97,3 +97,20 @@ def test_a_player_removing_someone_is_refused_alike_for_any_user_id(
         ("permission_denied", REFUSED)
     }
     assert CampaignMembership.objects.get(campaign=campaign, user=other).status == "active"
+
+
+def test_a_player_revoking_an_invite_on_the_settings_page_is_refused_alike_for_any_id(
+    domains, client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    invite, _token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    client.force_login(player)
+    for invite_id in (invite.id, uuid.uuid4()):
+        response = client.post(f"/campaigns/{campaign.id}/settings/invites/{invite_id}/revoke")
+        assert (response.status_code, response.url) == (302, f"/campaigns/{campaign.id}/settings")
+        assert [str(m) for m in get_messages(response.wsgi_request)] == [REFUSED]
+        client.get(f"/campaigns/{campaign.id}/")  # shows (and so clears) the message
+    invite.refresh_from_db()
+    assert invite.revoked_at is None
