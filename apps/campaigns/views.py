@@ -256,7 +256,9 @@ def invite_revoke(request, campaign_id, invite_id):
 @login_required
 @require_POST
 def join_decide(request, campaign_id, join_request_id):
-    membership = _membership_or_404(request, campaign_id)
+    membership = _manager_or_none(request, campaign_id)
+    if membership is None:
+        return redirect(_settings_url(campaign_id))
     join_request = get_object_or_404(
         JoinRequest.objects.select_related("campaign", "user"),
         pk=join_request_id,

@@ -114,3 +114,23 @@ def test_a_player_revoking_an_invite_on_the_settings_page_is_refused_alike_for_a
         client.get(f"/campaigns/{campaign.id}/")  # shows (and so clears) the message
     invite.refresh_from_db()
     assert invite.revoked_at is None
+
+
+def test_a_player_deciding_a_join_request_on_the_settings_page_is_refused_alike_for_any_id(
+    domains, client, campaign, gm, player, make_user
+):
+    join(campaign, gm, player)
+    _invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    waiting = invite_accept(token=token, user=make_user("other@example.test")).join_request
+    client.force_login(player)
+    for request_id in (waiting.id, uuid.uuid4()):
+        response = client.post(
+            f"/campaigns/{campaign.id}/settings/join-requests/{request_id}/decide",
+            {"decision": "approve"},
+        )
+        assert (response.status_code, response.url) == (302, f"/campaigns/{campaign.id}/settings")
+        assert [str(m) for m in get_messages(response.wsgi_request)] == [REFUSED]
+        client.get(f"/campaigns/{campaign.id}/")  # shows (and so clears) the message
+    assert JoinRequest.objects.get(pk=waiting.pk).status == "pending"
