@@ -194,11 +194,12 @@ def _run(request, campaign_id, action, success: str):
     return redirect(_settings_url(campaign_id))
 
 
-def _manager_or_none(request, campaign_id) -> CampaignMembership | None:
-    """The owner's or a GM's membership; None, with the refusal as a message, for anyone else,
-    before any id or form the request names is looked at (the answer is the same for all)."""
+def _manager_or_none(request, campaign_id, *, own: bool = False) -> CampaignMembership | None:
+    """The owner's or a GM's membership (`own`: the owner's only); None, with the refusal as a
+    message, for anyone else, before any id or form the request names is looked at (the
+    answer is the same for all)."""
     try:
-        return _membership_or_404(request, campaign_id, manage=True)
+        return _membership_or_404(request, campaign_id, manage=True, own=own)
     except PermissionDenied as exc:
         messages.error(request, exc.message)
         return None
@@ -291,7 +292,9 @@ def _member_user(user_id) -> User:
 @login_required
 @require_POST
 def member_role(request, campaign_id, user_id):
-    membership = _membership_or_404(request, campaign_id)
+    membership = _manager_or_none(request, campaign_id, own=True)
+    if membership is None:
+        return redirect(_settings_url(campaign_id))
     form = RoleForm(request.POST)
     role = form.cleaned_data["role"] if form.is_valid() else request.POST.get("role", "")
     return _run(

@@ -134,3 +134,23 @@ def test_a_player_deciding_a_join_request_on_the_settings_page_is_refused_alike_
         assert [str(m) for m in get_messages(response.wsgi_request)] == [REFUSED]
         client.get(f"/campaigns/{campaign.id}/")  # shows (and so clears) the message
     assert JoinRequest.objects.get(pk=waiting.pk).status == "pending"
+
+
+def test_a_gm_changing_a_role_on_the_settings_page_is_refused_alike_for_any_user_id(
+    domains, client, campaign, gm, player, make_user
+):
+    co_gm = make_user("co-gm@example.test")
+    join(campaign, gm, co_gm)
+    membership_change_role(campaign=campaign, actor=gm, user=co_gm, role="gm")
+    join(campaign, gm, player)
+    client.force_login(co_gm)
+    for user_id in (player.pk, uuid.uuid4()):
+        response = client.post(
+            f"/campaigns/{campaign.id}/settings/members/{user_id}/role", {"role": "observer"}
+        )
+        assert (response.status_code, response.url) == (302, f"/campaigns/{campaign.id}/settings")
+        assert [str(m) for m in get_messages(response.wsgi_request)] == [
+            "Only the campaign owner can do that."
+        ]
+        client.get(f"/campaigns/{campaign.id}/")  # shows (and so clears) the message
+    assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
