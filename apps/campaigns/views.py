@@ -310,7 +310,9 @@ def member_role(request, campaign_id, user_id):
 @login_required
 @require_POST
 def member_remove(request, campaign_id, user_id):
-    membership = _membership_or_404(request, campaign_id)
+    membership = _manager_or_none(request, campaign_id)
+    if membership is None:
+        return redirect(_settings_url(campaign_id))
     try:
         user = _member_user(user_id)
         membership_remove(campaign=membership.campaign, actor=request.user, user=user)

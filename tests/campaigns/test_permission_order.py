@@ -154,3 +154,18 @@ def test_a_gm_changing_a_role_on_the_settings_page_is_refused_alike_for_any_user
         ]
         client.get(f"/campaigns/{campaign.id}/")  # shows (and so clears) the message
     assert CampaignMembership.objects.get(campaign=campaign, user=player).role == "player"
+
+
+def test_a_player_removing_someone_on_the_settings_page_is_refused_alike_for_any_user_id(
+    domains, client, campaign, gm, player, make_user
+):
+    other = make_user("other@example.test")
+    join(campaign, gm, other)
+    join(campaign, gm, player)
+    client.force_login(player)
+    for user_id in (other.pk, uuid.uuid4()):
+        response = client.post(f"/campaigns/{campaign.id}/settings/members/{user_id}/remove")
+        assert (response.status_code, response.url) == (302, f"/campaigns/{campaign.id}/settings")
+        assert [str(m) for m in get_messages(response.wsgi_request)] == [REFUSED]
+        client.get(f"/campaigns/{campaign.id}/")  # shows (and so clears) the message
+    assert CampaignMembership.objects.get(campaign=campaign, user=other).status == "active"
