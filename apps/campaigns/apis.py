@@ -560,7 +560,8 @@ class BindingApi(APIView):
 
     @extend_schema(request=BindingInput, responses=BindingOutput)
     def put(self, request, campaign_id, character_id, user_id):
-        membership = campaign_access(campaign_id=campaign_id, user=request.user)
+        # The role first: a player is refused alike whatever user id or body.
+        membership = campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
         data = BindingInput(data=request.data)
         data.is_valid(raise_exception=True)
         binding = binding_set(
@@ -575,7 +576,7 @@ class BindingApi(APIView):
     # 200 with the removed binding, not drf-spectacular's default 204 for DELETE.
     @extend_schema(responses={200: BindingOutput})
     def delete(self, request, campaign_id, character_id, user_id):
-        membership = campaign_access(campaign_id=campaign_id, user=request.user)
+        membership = campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
         binding = binding_remove(
             campaign=membership.campaign,
             actor=request.user,

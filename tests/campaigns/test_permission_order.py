@@ -169,3 +169,24 @@ def test_a_player_removing_someone_on_the_settings_page_is_refused_alike_for_any
         assert [str(m) for m in get_messages(response.wsgi_request)] == [REFUSED]
         client.get(f"/campaigns/{campaign.id}/")  # shows (and so clears) the message
     assert CampaignMembership.objects.get(campaign=campaign, user=other).status == "active"
+
+
+def test_a_player_binding_a_character_is_refused_alike_for_any_user_id_or_body(
+    domains, api_client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    api_client.force_authenticate(player)
+    base = f"/api/campaigns/{campaign.id}/characters/pc-1/bindings"
+    answers = [
+        call(f"{base}/{user_id}", body, format="json")
+        for user_id in (player.pk, uuid.uuid4())
+        for call, body in (
+            (api_client.put, {"can_control": True}),
+            (api_client.put, {"can_control": "maybe"}),
+            (api_client.delete, None),
+        )
+    ]
+    assert [a.status_code for a in answers] == [403] * 6
+    assert {(a.json()["error"]["code"], a.json()["error"]["message"]) for a in answers} == {
+        ("permission_denied", REFUSED)
+    }
