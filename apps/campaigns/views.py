@@ -340,7 +340,9 @@ def campaign_leave(request, campaign_id):
 @login_required
 @require_POST
 def binding_new(request, campaign_id):
-    membership = _membership_or_404(request, campaign_id)
+    membership = _manager_or_none(request, campaign_id)
+    if membership is None:
+        return redirect(_settings_url(campaign_id))
     form = BindingForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a member and a character id."))
@@ -363,7 +365,9 @@ def binding_new(request, campaign_id):
 @login_required
 @require_POST
 def binding_delete(request, campaign_id):
-    membership = _membership_or_404(request, campaign_id)
+    membership = _manager_or_none(request, campaign_id)
+    if membership is None:
+        return redirect(_settings_url(campaign_id))
     try:
         user_id = uuid.UUID(request.POST.get("user_id", ""))
     except ValueError:

@@ -190,3 +190,22 @@ def test_a_player_binding_a_character_is_refused_alike_for_any_user_id_or_body(
     assert {(a.json()["error"]["code"], a.json()["error"]["message"]) for a in answers} == {
         ("permission_denied", REFUSED)
     }
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("bindings", {"user_id": "", "character_id": ""}),
+        ("bindings", {"user_id": str(uuid.UUID(int=7)), "character_id": "pc-1"}),
+        ("bindings/remove", {"user_id": "not-an-id", "character_id": "pc-1"}),
+        ("bindings/remove", {"user_id": str(uuid.UUID(int=7)), "character_id": "pc-1"}),
+    ],
+)
+def test_a_player_posting_a_binding_form_is_told_only_the_owner_or_a_gm_can(
+    domains, client, campaign, gm, player, path, body
+):
+    join(campaign, gm, player)
+    client.force_login(player)
+    response = client.post(f"/campaigns/{campaign.id}/settings/{path}", body)
+    assert (response.status_code, response.url) == (302, f"/campaigns/{campaign.id}/settings")
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [REFUSED]
