@@ -44,3 +44,27 @@ def test_an_auto_join_answered_after_the_other_link_admitted_the_user_says_membe
     assert CampaignMembership.objects.get(campaign=campaign, user=player).status == "active"
     assert list(JoinRequest.objects.values_list("status", flat=True)) == ["approved"]
     assert domain_members(campaign, gm)[f"user:{player.pk}"] == "player"
+
+
+def test_an_auto_join_whose_waiting_request_the_other_link_just_approved_says_member(
+    domains, monkeypatch, campaign, gm, player
+):
+    first, second = _auto_join(campaign, gm), _auto_join(campaign, gm)
+    # The accept of `first` has filed its request and is being granted on the domain server.
+    other = invites._consume_and_request(invite=invite_lookup(token=first), user=player, message="")
+    real_move = invites._move_request
+
+    def approved_first(*, invite, join_request):
+        join_request_decide(join_request=other, actor=gm, decision="approve", via_invite=True)
+        return real_move(invite=invite, join_request=join_request)
+
+    monkeypatch.setattr(invites, "_move_request", approved_first)
+    outcome = invite_accept(token=second, user=player)
+    assert outcome.join_request is None
+    assert (outcome.membership.user, outcome.membership.role) == (player, "player")
+    assert list(JoinRequest.objects.values_list("status", "invite__used_count")) == [
+        ("approved", 1)
+    ]
+    assert list(
+        invites.CampaignInvite.objects.order_by("used_count").values_list("used_count", flat=True)
+    ) == [0, 1]

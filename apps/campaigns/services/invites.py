@@ -171,7 +171,14 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
         ):
             # Waiting on a request filed through another invite: this one admits at once, so
             # the request moves to it (one of its uses) and is approved below.
-            moved_from = _move_request(invite=invite, join_request=pending)
+            try:
+                moved_from = _move_request(invite=invite, join_request=pending)
+            except Conflict:
+                # Decided meanwhile: approved by another accept, the user is a member.
+                admitted = membership_for(campaign_id=campaign.id, user=user)
+                if admitted is None:
+                    raise
+                return InviteOutcome(campaign=campaign, membership=admitted, already=True)
     if pending.invite_id != invite.id or not invite_admits_at_once(invite, user):
         # The pending row read above may be stale: another accept of the same user (through
         # an auto-join link) may have admitted them since. The database says which.
