@@ -68,3 +68,43 @@ def test_an_auto_join_whose_waiting_request_the_other_link_just_approved_says_me
     assert list(
         invites.CampaignInvite.objects.order_by("used_count").values_list("used_count", flat=True)
     ) == [0, 1]
+
+
+def test_an_auto_join_that_lost_the_insert_to_a_request_already_approved_says_member(
+    domains, monkeypatch, campaign, gm, player
+):
+    first, second = _auto_join(campaign, gm), _auto_join(campaign, gm)
+    real_consume = invites._consume_and_request
+    manager = JoinRequest.objects
+    hooked = ("get", "filter")
+
+    def unhook():
+        for name in hooked:
+            vars(manager).pop(name, None)
+
+    def approving_first(name):
+        def query(*args, **kwargs):
+            unhook()
+            join_request_decide(join_request=other[0], actor=gm, decision="approve")
+            return getattr(manager, name)(*args, **kwargs)
+
+        return query
+
+    other = []
+
+    def other_accept_interleaved(*, invite, user, message):
+        # The accept of `first` files its request just before this one's insert, and admits
+        # the user before this one reads that request back (its next join request query).
+        other.append(real_consume(invite=invite_lookup(token=first), user=user, message=""))
+        for name in hooked:
+            setattr(manager, name, approving_first(name))
+        return real_consume(invite=invite, user=user, message=message)
+
+    monkeypatch.setattr(invites, "_consume_and_request", other_accept_interleaved)
+    try:
+        outcome = invite_accept(token=second, user=player)
+    finally:
+        unhook()
+    assert outcome.join_request is None
+    assert (outcome.membership.user, outcome.membership.role) == (player, "player")
+    assert list(JoinRequest.objects.values_list("status", flat=True)) == ["approved"]

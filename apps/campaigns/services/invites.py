@@ -161,6 +161,15 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
         if problem is not None:
             raise problem
         pending = _consume_and_request(invite=invite, user=user, message=message)
+        if pending is None:
+            # Another accept's request took the pending row and was decided since.
+            admitted = membership_for(campaign_id=campaign.id, user=user)
+            if admitted is None:
+                raise Conflict(
+                    _("Your join request was just decided; reload the page."),
+                    code="join_request_decided",
+                )
+            return InviteOutcome(campaign=campaign, membership=admitted, already=True)
         created = True
     else:
         created = False
@@ -246,7 +255,7 @@ def _still_manages(campaign: Campaign, user_id) -> bool:
     ).exists()
 
 
-def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinRequest:
+def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinRequest | None:
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -266,10 +275,11 @@ def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinR
                 details={"invite_id": str(invite.id), "join_request_id": str(join_request.id)},
             )
     except IntegrityError:
-        # The same user accepted twice at once; the other request holds the pending row.
-        return JoinRequest.objects.get(
+        # The same user accepted twice at once; the other request holds the pending row, or
+        # None when it was decided since.
+        return JoinRequest.objects.filter(
             campaign=invite.campaign, user=user, status=JoinRequest.Status.PENDING
-        )
+        ).first()
     return join_request
 
 
