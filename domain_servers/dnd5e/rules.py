@@ -192,6 +192,16 @@ KNOWN_DISTANCES: dict[str, dict[str, int]] = {
     "produce flame": {"range": 30},
     "ray of frost": {"range": 60},
 }
+# SRD 5.1 attack spells: the ability sets the attack bonus, but the spell's damage dice add no
+# ability modifier (Fire Bolt is 1d10, not 1d10 + INT).
+SPELL_ATTACKS = {
+    "chill touch",
+    "eldritch blast",
+    "fire bolt",
+    "guiding bolt",
+    "produce flame",
+    "ray of frost",
+}
 
 
 @lru_cache(maxsize=1)
@@ -307,6 +317,8 @@ def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
 
 def damage_expression(char: dict[str, Any], attack: dict[str, Any]) -> str:
     if "bonus" in attack:  # stat blocks already include the modifier
+        return attack["damage"]
+    if attack["name"].strip().lower() in SPELL_ATTACKS:
         return attack["damage"]
     mod = modifier(char["abilities"][attack["ability"]])
     return f"{attack['damage']}{mod:+d}" if mod else attack["damage"]

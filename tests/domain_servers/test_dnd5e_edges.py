@@ -1,0 +1,32 @@
+"""dnd5e rules a table checks against the SRD: damage, cantrips and stat blocks."""
+
+from __future__ import annotations
+
+import copy
+
+from domain_servers.dnd5e import rules
+from tests.domain_servers.conftest import ScriptedStream
+from tests.domain_servers.test_dnd5e_rules import pc
+
+
+def _wizard() -> dict:
+    template = copy.deepcopy(rules.TEMPLATES["wizard"])
+    return pc(abilities=template["abilities"], attacks=template["attacks"])
+
+
+def test_fire_bolt_damage_adds_no_intelligence_modifier() -> None:
+    wizard = _wizard()
+    target = pc(id="pc-2", name="Bram", ac=10)
+    # d20 15 hits AC 10; the d10 rolls 6: 6 fire damage, not 6 + INT 15's +2.
+    result = rules.resolve_attack(
+        wizard, target, wizard["attacks"][0], ScriptedStream(15, 6),
+        advantage=False, disadvantage=False,
+    )  # fmt: skip
+    assert result["hit"] is True
+    assert (result["damage"]["expression"], result["damage"]["total"]) == ("1d10", 6)
+    assert target["hp"]["current"] == 14
+
+
+def test_a_weapon_attack_still_adds_its_ability_modifier() -> None:
+    fighter = pc()
+    assert rules.damage_expression(fighter, fighter["attacks"][0]) == "1d8+3"
