@@ -380,7 +380,8 @@ def attack_at_distance(
 def adjust_damage(char: dict[str, Any], amount: int, damage_type: str | None) -> int:
     if damage_type in char.get("immunities", []):
         return 0
-    if damage_type in char.get("resistances", []):
+    # SRD: a petrified creature has resistance to all damage (resistances do not stack).
+    if damage_type in char.get("resistances", []) or "petrified" in char["conditions"]:
         amount //= 2
     if damage_type in char.get("vulnerabilities", []):
         amount *= 2

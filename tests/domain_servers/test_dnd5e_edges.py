@@ -30,3 +30,14 @@ def test_fire_bolt_damage_adds_no_intelligence_modifier() -> None:
 def test_a_weapon_attack_still_adds_its_ability_modifier() -> None:
     fighter = pc()
     assert rules.damage_expression(fighter, fighter["attacks"][0]) == "1d8+3"
+
+
+def test_a_petrified_creature_takes_half_damage_of_every_type() -> None:
+    stone = pc(conditions=["petrified"])
+    effect = rules.apply_damage(stone, 11, "slashing")
+    assert (effect["adjusted"], effect["hp_after"]["current"]) == (5, 15)
+    # Resistance does not stack: one already resistant is still halved only once.
+    resistant = pc(conditions=["petrified"], resistances=["fire"])
+    assert rules.apply_damage(resistant, 12, "fire")["adjusted"] == 6
+    # Untyped damage is halved too: petrified resists all damage.
+    assert rules.apply_damage(pc(conditions=["petrified"]), 9, None)["adjusted"] == 4
