@@ -384,8 +384,9 @@ def monster_spawn(call: Call) -> Outcome:
         "ac": block["ac"],
         "hp": {"current": block["hp"], "max": block["hp"], "temp": 0},
         "speed": block["speed"],
-        "save_proficiencies": [],
-        "skill_proficiencies": [],
+        # The stat block's proficient saves and skills (a zombie's Wis +0, a wolf's Perception).
+        "save_proficiencies": sorted(block.get("save_proficiencies", [])),
+        "skill_proficiencies": sorted(block.get("skill_proficiencies", [])),
         "resistances": list(block["resistances"]),
         "vulnerabilities": list(block["vulnerabilities"]),
         "immunities": list(block["immunities"]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from domain_servers.dnd5e import rules
-from tests.domain_servers.conftest import ScriptedStream
+from tests.domain_servers.conftest import Game, ScriptedStream
 from tests.domain_servers.test_dnd5e_rules import pc
 
 
@@ -41,3 +41,27 @@ def test_a_petrified_creature_takes_half_damage_of_every_type() -> None:
     assert rules.apply_damage(resistant, 12, "fire")["adjusted"] == 6
     # Untyped damage is halved too: petrified resists all damage.
     assert rules.apply_damage(pc(conditions=["petrified"]), 9, None)["adjusted"] == 4
+
+
+def _spawn(game: Game, key: str) -> str:
+    game.write("phase_set", {"phase": "play"})
+    return game.write("monster_spawn", {"monster_key": key})["character"]["id"]
+
+
+def test_a_zombie_adds_its_proficiency_to_wisdom_saves(dnd: Game) -> None:
+    zombie = _spawn(dnd, "zombie")
+    save = dnd.write("saving_throw", {"character_id": zombie, "ability": "wis", "dc": 10})
+    # SRD stat block: Wis +0 (WIS 6 is -2, plus proficiency 2).
+    assert (save["ability_modifier"], save["proficiency"]) == (-2, 2)
+    assert save["total"] == save["natural"]
+    con = dnd.write("saving_throw", {"character_id": zombie, "ability": "con", "dc": 10})
+    assert con["proficiency"] == 0
+
+
+def test_a_wolf_adds_its_proficiency_to_perception_and_stealth(dnd: Game) -> None:
+    wolf = _spawn(dnd, "wolf")
+    for skill, total_bonus in (("perception", 3), ("stealth", 4)):
+        check = dnd.write("ability_check", {"character_id": wolf, "skill": skill, "dc": 10})
+        assert check["total"] - check["natural"] == total_bonus
+    athletics = dnd.write("ability_check", {"character_id": wolf, "skill": "athletics", "dc": 10})
+    assert athletics["proficiency"] == 0
