@@ -65,3 +65,44 @@ def test_a_wolf_adds_its_proficiency_to_perception_and_stealth(dnd: Game) -> Non
         assert check["total"] - check["natural"] == total_bonus
     athletics = dnd.write("ability_check", {"character_id": wolf, "skill": "athletics", "dc": 10})
     assert athletics["proficiency"] == 0
+
+
+def test_stat_blocks_carry_their_srd_ranged_attacks() -> None:
+    ranged = {
+        key: [
+            (a["name"], a["bonus"], a["damage"], a["damage_type"], rules.attack_distances(a))
+            for a in block["attacks"]
+            if rules.attack_distances(a)["range"] is not None
+        ]
+        for key, block in rules.monsters().items()
+    }
+    assert ranged["bandit"] == [
+        ("Light Crossbow", 3, "1d8+1", "piercing",
+         {"reach": None, "range": 80, "long_range": 320}),
+    ]  # fmt: skip
+    assert ranged["ogre"] == [
+        ("Javelin", 6, "2d6+4", "piercing", {"reach": 5, "range": 30, "long_range": 120}),
+    ]
+    assert ranged["orc"] == [
+        ("Javelin", 5, "1d6+3", "piercing", {"reach": 5, "range": 30, "long_range": 120}),
+    ]
+    assert ranged["skeleton"] == [
+        ("Shortbow", 4, "1d6+2", "piercing", {"reach": None, "range": 80, "long_range": 320}),
+    ]
+
+
+def test_an_orc_throws_its_javelin_at_a_fighter_out_of_reach(dnd: Game) -> None:
+    fighter = dnd.write("character_create", {"name": "Ash", "template": "fighter"})["character"]
+    orc = _spawn(dnd, "orc")
+    dnd.write("combat_start", {"participant_ids": [fighter["id"], orc]})
+    combat = dnd.read("combat_status")["combat"]
+    if combat["current"] != orc:
+        dnd.write("combat_end_turn")
+    pc_x, pc_y = dnd.state()["combat"]["positions"][fighter["id"]]
+    dnd.write("combat_move", {"character_id": orc, "x": pc_x + 4, "y": pc_y})
+    thrown = dnd.write(
+        "attack", {"attacker_id": orc, "target_id": fighter["id"], "attack_name": "Javelin"}
+    )
+    assert thrown["attack"] == "Javelin"
+    assert thrown["range"] == {"distance_ft": 20, "kind": "ranged", "disadvantage": []}
+    assert thrown["to_hit"]["bonus"] == 5
