@@ -75,6 +75,8 @@ CHECK_DISADVANTAGE = {
 # A restrained creature has disadvantage on DEX saving throws.
 DEX_SAVE_DISADVANTAGE = {"restrained"}
 CANNOT_ACT = {"incapacitated", "paralyzed", "petrified", "stunned", "unconscious", "dead"}
+# Incapacitated takes away actions and reactions only; the others also stop all movement.
+CANNOT_MOVE = CANNOT_ACT - {"incapacitated"}
 ATTACKER_DISADVANTAGE = {"blinded", "frightened", "poisoned", "prone", "restrained"}
 TARGET_GRANTS_ADVANTAGE = {
     "blinded",

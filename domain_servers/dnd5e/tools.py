@@ -711,7 +711,7 @@ def stand_up(call: Call) -> Outcome:
         raise invalid(f"{who} is not prone")
     if char["hp"]["current"] == 0:
         raise invalid(f"{who} cannot stand up while unconscious at 0 HP")
-    if blocking := sorted(set(char["conditions"]) & rules.CANNOT_ACT):
+    if blocking := sorted(set(char["conditions"]) & rules.CANNOT_MOVE):
         raise invalid(f"{who} cannot stand up while {' and '.join(blocking)}")
     held = sorted(set(char["conditions"]) & {"grappled", "restrained"})
     if held or char["speed"] == 0:
@@ -920,7 +920,7 @@ def combat_move(call: Call) -> Outcome:
     old = combat["positions"].get(char["id"])
     if old is None:
         raise invalid(f"{who} is not in this combat")
-    if set(char["conditions"]) & (rules.CANNOT_ACT | {"grappled", "restrained"}):
+    if set(char["conditions"]) & (rules.CANNOT_MOVE | {"grappled", "restrained"}):
         raise invalid(f"{who} cannot move while {', '.join(char['conditions'])}")
     for other, pos in combat["positions"].items():
         if other != char["id"] and pos == [x, y]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 
 from domain_servers.dnd5e import rules
-from tests.domain_servers.conftest import Game, ScriptedStream
-from tests.domain_servers.test_dnd5e_rules import pc
+from tests.domain_servers.conftest import PLAYER, Game, ScriptedStream
+from tests.domain_servers.test_dnd5e_rules import _armed_party, pc
 
 
 def _wizard() -> dict:
@@ -106,3 +106,17 @@ def test_an_orc_throws_its_javelin_at_a_fighter_out_of_reach(dnd: Game) -> None:
     assert thrown["attack"] == "Javelin"
     assert thrown["range"] == {"distance_ft": 20, "kind": "ranged", "disadvantage": []}
     assert thrown["to_hit"]["bonus"] == 5
+
+
+def test_an_incapacitated_creature_still_moves_and_stands_but_cannot_attack(dnd: Game) -> None:
+    hero, goblin = _armed_party(dnd)
+    dnd.write("combat_end_turn")
+    dnd.write("condition_add", {"target_id": hero, "condition": "incapacitated"})
+    dnd.write("condition_add", {"target_id": hero, "condition": "prone"})
+    # Incapacitated takes away actions and reactions, not movement (SRD).
+    stood = dnd.write("stand_up", {"character_id": hero}, sub=PLAYER)
+    assert (stood["movement_cost"], stood["movement_left"]) == (15, 15)
+    moved = dnd.write("combat_move", {"character_id": hero, "x": 5, "y": 2}, sub=PLAYER)
+    assert (moved["feet"], moved["movement_left"]) == (10, 5)
+    error = dnd.fail("attack", {"attacker_id": hero, "target_id": goblin}, sub=PLAYER)
+    assert error["message"] == "Ash cannot act while incapacitated"
