@@ -1,11 +1,11 @@
 """Pages outside the room, in a real browser: the sign-in card sits inside a phone's screen
-with a margin."""
+with a margin, and a rejected campaign name is tied to its field for screen readers."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_room_live import asgi_server  # noqa: F401
+from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 
 PHONE = {"width": 390, "height": 844}
 
@@ -22,5 +22,30 @@ def test_sign_in_card_keeps_a_margin_from_the_phone_screen_edges(
         page.goto(f"{asgi_server}/accounts/login/")
         box = page.locator("main.auth-page").bounding_box()
         assert (box["x"], box["x"] + box["width"]) == (16, 374)
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_missing_campaign_name_is_announced_with_its_field(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+    settings,
+):
+    # A configured system, so the form shows; an empty name never reaches its server.
+    settings.SAGASMITH_DOMAINS = {"narrative": {"url": "http://127.0.0.1:1/mcp"}}
+    make_user("gm@example.test", display_name="Gail GM")
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = _sign_in(context, asgi_server, "gm@example.test")
+        page.goto(f"{asgi_server}/campaigns/new/")
+        page.click("main form button[type=submit]")
+        page.wait_for_selector("#id_name_error")
+        name = page.locator("#id_name")
+        assert name.get_attribute("aria-invalid") == "true"
+        assert name.get_attribute("aria-describedby") == "id_name_error"
+        assert page.inner_text("#id_name_error") == "This field is required."
     finally:
         context.close()
