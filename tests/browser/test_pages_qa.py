@@ -49,3 +49,19 @@ def test_a_missing_campaign_name_is_announced_with_its_field(
         assert page.inner_text("#id_name_error") == "This field is required."
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_unknown_invite_link_is_titled_invite_not_found(
+    browser,
+    asgi_server,  # noqa: F811
+):
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{asgi_server}/invites/no-such-token")
+        assert page.title() == "Invite not found · SagaSmith"
+        assert page.inner_text("main h1") == "Invite not found"
+    finally:
+        context.close()
