@@ -65,3 +65,32 @@ def test_an_unknown_invite_link_is_titled_invite_not_found(
         assert page.inner_text("main h1") == "Invite not found"
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_can_control_hint_sits_below_its_checkbox_label_on_a_phone(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+    settings,
+):
+    from apps.campaigns.models import CampaignMembership
+    from tests.rooms.factories import make_campaign
+
+    # The rules server is down: the form asks for a character id instead of listing them.
+    settings.SAGASMITH_DOMAINS = {"dnd5e": {"url": "http://127.0.0.1:1/mcp"}}
+    gm = make_user("gm@example.test", display_name="Gail GM")
+    player = make_user("pat@example.test", display_name="Pat")
+    campaign, _ = make_campaign(gm, (player, CampaignMembership.Role.PLAYER))
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = _sign_in(context, asgi_server, "gm@example.test")
+        page.goto(f"{asgi_server}/campaigns/{campaign.id}/settings")
+        label = page.locator("label[for=id_bind_control]").bounding_box()
+        hint = page.locator("#id_bind_control_help").bounding_box()
+        # The label keeps to one line; the hint starts below it instead of squeezing beside it.
+        assert label["height"] < 30, label
+        assert hint["y"] >= label["y"] + label["height"], (label, hint)
+    finally:
+        context.close()
