@@ -94,3 +94,19 @@ def test_the_can_control_hint_sits_below_its_checkbox_label_on_a_phone(
         assert hint["y"] >= label["y"] + label["height"], (label, hint)
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_sign_in_page_marks_sign_in_as_the_current_link_in_the_top_bar(
+    browser,
+    asgi_server,  # noqa: F811
+):
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{asgi_server}/accounts/login/")
+        current = page.locator(".topbar [aria-current=page]")
+        assert current.all_inner_texts() == ["Sign in"]
+    finally:
+        context.close()
