@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
+from tests.browser.test_room_live import PASSWORD, _sign_in, asgi_server  # noqa: F401
 
 PHONE = {"width": 390, "height": 844}
 
@@ -108,5 +108,31 @@ def test_the_sign_in_page_marks_sign_in_as_the_current_link_in_the_top_bar(
         page.goto(f"{asgi_server}/accounts/login/")
         current = page.locator(".topbar [aria-current=page]")
         assert current.all_inner_texts() == ["Sign in"]
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_submitting_the_terms_unticked_ties_the_error_to_the_checkbox(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    make_user("new@example.test", accepted=False)
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{asgi_server}/accounts/login/")
+        page.fill("input[name=login]", "new@example.test")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(f"{asgi_server}/legal/accept**")
+        page.click("main form button[type=submit]")
+        page.wait_for_selector("#id_accept_error")
+        box = page.locator("#id_accept")
+        assert box.get_attribute("aria-invalid") == "true"
+        assert box.get_attribute("aria-describedby") == "id_accept_error"
+        assert page.inner_text("#id_accept_error") == "Tick the box to continue."
     finally:
         context.close()
