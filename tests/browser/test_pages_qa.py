@@ -3,6 +3,8 @@ with a margin, and a rejected campaign name is tied to its field for screen read
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.test_room_live import PASSWORD, _sign_in, asgi_server  # noqa: F401
@@ -134,5 +136,31 @@ def test_submitting_the_terms_unticked_ties_the_error_to_the_checkbox(
         assert box.get_attribute("aria-invalid") == "true"
         assert box.get_attribute("aria-describedby") == "id_accept_error"
         assert page.inner_text("#id_accept_error") == "Tick the box to continue."
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_dashboard_room_and_settings_links_name_their_campaign_for_screen_readers(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from tests.rooms.factories import make_campaign
+
+    make_campaign(make_user("gm@example.test", display_name="Gail GM"))
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = _sign_in(context, asgi_server, "gm@example.test")
+        actions = page.locator("#my-campaigns .campaign-item__actions a")
+        assert actions.all_text_contents() == [
+            "Room, The Sunless Citadel",
+            "Settings, The Sunless Citadel",
+        ]
+        # Chromium puts a space before the hidden part, which a screen reader does not voice.
+        for word in ("Room", "Settings"):
+            name = re.compile(rf"^{word} ?, The Sunless Citadel$")
+            assert page.get_by_role("link", name=name).count() == 1
     finally:
         context.close()
