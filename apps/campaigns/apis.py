@@ -218,12 +218,13 @@ class MemberDetailApi(APIView):
     @extend_schema(responses={200: MemberOutput})
     def delete(self, request, campaign_id, user_id):
         """Remove a member (owner/GM), or leave: a member deleting their own membership."""
-        membership = campaign_access(campaign_id=campaign_id, user=request.user)
-        if user_id == request.user.pk:
+        leaving = user_id == request.user.pk
+        # Removing someone else: the role before the user, so a player is refused alike
+        # whoever the id names.
+        membership = campaign_access(campaign_id=campaign_id, user=request.user, manage=not leaving)
+        if leaving:
             ended = membership_leave(campaign=membership.campaign, user=request.user)
         else:
-            # The role before the user: a player is refused alike whoever the id names.
-            campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
             ended = membership_remove(
                 campaign=membership.campaign, actor=request.user, user=_user(user_id)
             )

@@ -163,13 +163,12 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
         pending = _consume_and_request(invite=invite, user=user, message=message)
         if pending is None:
             # Another accept's request took the pending row and was decided since.
-            admitted = membership_for(campaign_id=campaign.id, user=user)
-            if admitted is None:
+            if (admitted := _admitted(campaign, user)) is None:
                 raise Conflict(
                     _("Your join request was just decided; reload the page."),
                     code="join_request_decided",
                 )
-            return InviteOutcome(campaign=campaign, membership=admitted, already=True)
+            return admitted
         created = True
     else:
         created = False
@@ -184,16 +183,14 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
                 moved_from = _move_request(invite=invite, join_request=pending)
             except Conflict:
                 # Decided meanwhile: approved by another accept, the user is a member.
-                admitted = membership_for(campaign_id=campaign.id, user=user)
-                if admitted is None:
+                if (admitted := _admitted(campaign, user)) is None:
                     raise
-                return InviteOutcome(campaign=campaign, membership=admitted, already=True)
+                return admitted
     if pending.invite_id != invite.id or not invite_admits_at_once(invite, user):
         # The pending row read above may be stale: another accept of the same user (through
         # an auto-join link) may have admitted them since. The database says which.
-        admitted = membership_for(campaign_id=campaign.id, user=user)
-        if admitted is not None:
-            return InviteOutcome(campaign=campaign, membership=admitted, already=True)
+        if (admitted := _admitted(campaign, user)) is not None:
+            return admitted
         return InviteOutcome(campaign=campaign, join_request=pending, already=not created)
 
     from .membership import join_request_decide
@@ -211,6 +208,14 @@ def invite_accept(*, token: str, user, message: str = "") -> InviteOutcome:
     return InviteOutcome(
         campaign=campaign, membership=membership_for(campaign_id=campaign.id, user=decided.user)
     )
+
+
+def _admitted(campaign: Campaign, user) -> InviteOutcome | None:
+    """The answer for a user another accept made a member meanwhile; None if not a member."""
+    membership = membership_for(campaign_id=campaign.id, user=user)
+    if membership is None:
+        return None
+    return InviteOutcome(campaign=campaign, membership=membership, already=True)
 
 
 def _request_message(message: str) -> str:
