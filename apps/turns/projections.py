@@ -154,7 +154,8 @@ def projection_reads(
         return receipt.get("audience", PUBLIC)
 
     scopes = sorted({s for r in fresh for s in r.get("changed_scopes", [])})
-    audiences = {receipt_audience(r) for r in fresh}
+    heard = [(r, receipt_audience(r)) for r in fresh]
+    audiences = {a for _r, a in heard}
     # Receipts only some players may see (a fact told to one) are announced to those players
     # (and the GMs, who see every private announcement), not to the room.
     players = sorted(
@@ -172,9 +173,9 @@ def projection_reads(
     # one only its players': the id of a hidden monster or of one player's private fact is not
     # everyone's to see. Every scope still picks the panels to read.
     if audience == PUBLIC:
-        named = [r for r in fresh if receipt_audience(r) == PUBLIC]
+        named = [r for r, a in heard if a == PUBLIC]
     elif audience == PRIVATE:
-        named = [r for r in fresh if receipt_audience(r).startswith(PLAYER_PREFIX)]
+        named = [r for r, a in heard if a.startswith(PLAYER_PREFIX)]
     else:
         named = fresh
     entity_ids = sorted({e for r in named for e in r.get("entity_ids", [])})
