@@ -48,22 +48,19 @@ MAX_PLAN_CHARS = 200_000
 MAX_REQUEST_ID_CHARS = 100
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    return False
+
+
 def _reject_nul(value: Any, field: str) -> None:
     """PostgreSQL stores no NUL character in text or JSON: name the field instead of failing."""
-    if isinstance(value, str):
-        found = "\x00" in value
-    elif isinstance(value, dict):
-        found = False
-        for key, item in value.items():
-            _reject_nul(key, field)
-            _reject_nul(item, field)
-    elif isinstance(value, list):
-        found = False
-        for item in value:
-            _reject_nul(item, field)
-    else:
-        found = False
-    if found:
+    if _has_nul(value):
         raise InvalidInput(
             _("%(field)s contains a character that cannot be stored (NUL).") % {"field": field},
             details={"field": field},
