@@ -214,7 +214,7 @@ def scene_end(call: Call) -> Outcome:
 def _same(a: str, b: str) -> bool:
     # "The docks are flooded." is the fact "The docks are flooded": a closing full stop, like
     # case and spacing, does not make another.
-    return " ".join(a.split()).rstrip(".").casefold() == " ".join(b.split()).rstrip(".").casefold()
+    return _label_key(a).rstrip(".") == _label_key(b).rstrip(".")
 
 
 def thread_open(call: Call) -> Outcome:
