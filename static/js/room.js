@@ -26,7 +26,6 @@ if (target && target <= resumeAfter) resumeAfter = Math.max(0, target - TARGET_C
 let oldestShown = resumeAfter + 1; // "Load earlier" asks for entries before this sequence
 let maxRendered = 0; // highest sequence in the timeline: newer entries append without a scan
 let live = false; // past the first catch-up: replayed suggestions are stale, live ones are not
-let caughtUpBefore = false; // a later catch-up is a reconnect's
 let socket = null;
 let attempt = 0;
 let stopped = false;
@@ -394,12 +393,11 @@ function connect() {
         setState("live", t.live);
         flushPending();
         showTarget();
-        // The panels know now what the replay held (the dice it rolled, or none).
+        // The panels know now what the replay held (the dice it rolled, or none), and read
+        // their state again: the replay holds no state changes, and what changed before the
+        // socket joined the room (a drop, or a first connection made after the page's own
+        // read) reached no one here.
         document.dispatchEvent(new CustomEvent("room:caught-up"));
-        // Back after a drop: what changed meanwhile came as events the socket missed, so the
-        // panels read their state again (the first catch-up follows the page's own read).
-        if (caughtUpBefore) document.dispatchEvent(new CustomEvent("room:resumed"));
-        caughtUpBefore = true;
         break;
       case "presence":
         renderPresence(msg.users);

@@ -961,12 +961,13 @@ function endAccess() {
 }
 
 document.addEventListener("room:access-ended", endAccess);
-// Reconnected: the state changes and job events sent while the socket was down were missed.
-document.addEventListener("room:resumed", () => refresh());
-// The replay is in: a list still empty has no rolls to show (said only now, not while loading).
 document.addEventListener("room:caught-up", () => {
+  if (ended) return;
+  // The replay is in: a list still empty has no rolls to show (said only now, not while loading).
   const empty = document.getElementById("turn-dice-empty");
-  if (empty && !ended) empty.hidden = document.getElementById("turn-dice").children.length > 0;
+  if (empty) empty.hidden = document.getElementById("turn-dice").children.length > 0;
+  // State changes and job events sent before the socket joined the room were missed.
+  refresh();
 });
 
 document.addEventListener("room:job", (ev) => {

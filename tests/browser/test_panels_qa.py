@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, in_the_room
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.turns.conftest import live_domains  # noqa: F401
@@ -374,5 +374,52 @@ def test_the_dice_list_says_no_rolls_only_once_the_room_has_caught_up(
         expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
         expect(ilsa.locator("#room")).not_to_have_attribute("data-state", "live")
         expect(ilsa.locator("#turn-dice-empty")).to_be_hidden()
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_panels_show_a_combat_started_before_the_rooms_first_connection_was_made(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from tests.browser.test_room_history import VIEWPORT
+    from tests.browser.test_room_live import _sign_in
+
+    campaign, _users, _mine = fighters_table(make_user, name="Late Keep", fighters=["Ilsa"])
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
+            ilsa = _sign_in(context, asgi_server, "ilsa@example.test")
+            let_through = []
+
+            # The room's socket is refused until let through: the panels were read before it
+            # joined the room, so whatever changed meanwhile reached no one on this page.
+            def gate(ws):
+                if let_through:
+                    ws.connect_to_server()
+                else:
+                    ws.close()
+
+            ilsa.route_web_socket("**/ws/rooms/**", gate)
+            ilsa.goto(f"{asgi_server}/campaigns/{campaign.id}/room/")
+            expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
+            expect(ilsa.locator("#phase-panel .badge--phase")).to_have_text("Lobby")
+
+            _say(gm, "start combat with a goblin", mode="action")
+            _settle(campaign, 1)
+            expect(gm.locator("#turn-order > li")).to_have_count(2)
+
+            let_through.append(True)
+            expect(ilsa.locator("#room")).to_have_attribute("data-state", "live", timeout=20_000)
+            expect(ilsa.locator("#turn-combat")).to_be_visible()
+            expect(ilsa.locator("#turn-order > li")).to_have_count(2)
+            expect(ilsa.locator("#phase-panel .badge--phase")).to_have_text("Combat")
     finally:
         context.close()
