@@ -229,6 +229,18 @@ def _to_result(
 # -- pooled connections --------------------------------------------------------------------------
 
 
+def _timed_out(plugin: DomainPlugin, tool: str, seconds: float) -> DomainTimeout:
+    # Players know the game by its name; the system and tool ids are for operators.
+    logger.warning(
+        "The %s rules server at %s did not answer %s within %s s.",
+        plugin.system_id, plugin.target.describe(), tool, seconds,
+    )  # fmt: skip
+    return DomainTimeout(
+        _("The %(system)s rules server did not answer in time.") % {"system": plugin.label},
+        details={"system_id": plugin.system_id, "tool": tool},
+    )
+
+
 def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnavailable:
     reason = cause if isinstance(cause, str) else _describe(cause)
     # Where the server runs and why it failed are for operators; the error reaches players.
@@ -462,11 +474,7 @@ async def _dispatch(
             )
         except MCPError as exc:
             if exc.code == REQUEST_TIMEOUT:
-                raise DomainTimeout(
-                    _("The %(system)s rules server did not answer %(tool)s within %(seconds)s s.")
-                    % {"system": plugin.system_id, "tool": tool, "seconds": timeout},
-                    details={"system_id": plugin.system_id, "tool": tool},
-                ) from exc
+                raise _timed_out(plugin, tool, timeout) from exc
             if exc.code == CONNECTION_CLOSED:
                 raise  # _pooled replaces the connection once
             if exc.code == INTERNAL_ERROR:
@@ -582,11 +590,7 @@ def domain_call(
         return future.result(seconds + 2 * CONNECT_TIMEOUT + 1)
     except concurrent.futures.TimeoutError:
         future.cancel()
-        raise DomainTimeout(
-            _("The %(system)s rules server did not answer %(tool)s in time.")
-            % {"system": system_id, "tool": tool},
-            details={"system_id": system_id, "tool": tool},
-        ) from None
+        raise _timed_out(plugin, tool, seconds + 2 * CONNECT_TIMEOUT + 1) from None
 
 
 async def adomain_call(
@@ -632,8 +636,4 @@ async def adomain_call(
         )
     except TimeoutError:
         future.cancel()
-        raise DomainTimeout(
-            _("The %(system)s rules server did not answer %(tool)s in time.")
-            % {"system": system_id, "tool": tool},
-            details={"system_id": system_id, "tool": tool},
-        ) from None
+        raise _timed_out(plugin, tool, seconds + 2 * CONNECT_TIMEOUT + 1) from None

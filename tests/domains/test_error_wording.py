@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import uuid
 
 import pytest
 from django.test import override_settings
 
 from apps.domains.client import domain_call, domain_connections_close
-from apps.domains.errors import DomainProtocolError, DomainUnavailable
+from apps.domains.errors import DomainProtocolError, DomainTimeout, DomainUnavailable
 from domain_servers.common.testing import REPO_ROOT, free_port
 from tests.domains.conftest import DND5E_PLUGIN, domains_setting
 from tests.domains.gateway import Gateway
@@ -112,3 +113,34 @@ def test_a_plugin_shown_in_a_log_or_traceback_hides_its_passwords():
     )
     assert http.describe() == "http://web:***@127.0.0.1:9/mcp"
     assert stdio.command[-1] == "postgresql://dnd:s3cret@db.internal/dnd5e"  # still used as is
+
+
+def test_a_server_too_slow_to_answer_is_named_as_players_know_it_and_logged_for_operators(
+    domain_env, user, caplog
+):
+    done = threading.Event()
+
+    def slow():
+        done.wait(10)  # past the one-second timeout below
+        return 504, {}, b""
+
+    gateway = Gateway(domain_env.server.url, slow)
+    try:
+        with override_settings(SAGASMITH_DOMAINS=domains_setting(gateway.url, timeout=1)):
+            with pytest.raises(DomainTimeout) as caught:
+                domain_call(
+                    system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
+                    campaign_id=f"c-{uuid.uuid4().hex[:12]}",
+                )  # fmt: skip
+    finally:
+        done.set()
+        domain_connections_close()
+        gateway.close()
+    error = caught.value
+    assert (error.code, error.retryable, error.message, error.details) == (
+        "domain_timeout", True, "The D&D 5e (SRD 5.1) rules server did not answer in time.",
+        {"system_id": "dnd5e", "tool": "campaign_get"},
+    )  # fmt: skip
+    assert [m for m in caplog.messages if m.startswith("The dnd5e rules server at ")] == [
+        f"The dnd5e rules server at {gateway.url} did not answer campaign_get within 1.0 s."
+    ]
