@@ -249,7 +249,7 @@ def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnav
         plugin.system_id, plugin.target.describe(), redact_passwords(reason),
     )  # fmt: skip
     return DomainUnavailable(
-        _("The %(system)s rules server is unavailable.") % {"system": plugin.system_id},
+        _("The %(system)s rules server is unavailable.") % {"system": plugin.label},
         details={"system_id": plugin.system_id},
     )
 
@@ -264,8 +264,8 @@ def _protocol_error(
         plugin.system_id, plugin.target.describe(), tool, redact_passwords(reason)[:500],
     )  # fmt: skip
     return DomainProtocolError(
-        _("The %(system)s rules server gave an answer to %(tool)s that this site cannot use.")
-        % {"system": plugin.system_id, "tool": tool},
+        _("The %(system)s rules server gave an answer that this site cannot use.")
+        % {"system": plugin.label},
         details={"system_id": plugin.system_id, "tool": tool, **details},
     )
 

@@ -116,7 +116,8 @@ def test_create_when_domain_down_stores_nothing(domains, api_client, gm, setting
     error = response.json()["error"]
     assert error["code"] == "domain_unavailable"
     assert error["retryable"] is True
-    assert error["message"] == "The dnd5e rules server is unavailable."  # no internal address
+    # No internal address, no system id.
+    assert error["message"] == "The D&D 5e (SRD 5.1) rules server is unavailable."
     assert Campaign.objects.count() == 0
     assert CampaignMembership.objects.count() == 0
     assert IdempotencyRecord.objects.count() == 0

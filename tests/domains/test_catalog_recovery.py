@@ -85,6 +85,6 @@ def test_a_listing_past_its_deadline_is_cancelled(domain_env, monkeypatch):
         with pytest.raises(DomainUnavailable) as caught:
             tool_catalog("dnd5e")
     assert started.is_set()
-    assert caught.value.message == "The dnd5e rules server is unavailable."
+    assert caught.value.message == "The D&D 5e (SRD 5.1) rules server is unavailable."
     # The caller gave up: the listing must not run on in the client loop.
     assert cancelled.wait(5)

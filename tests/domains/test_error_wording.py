@@ -45,7 +45,7 @@ def test_an_unfollowed_redirect_tells_players_nothing_of_the_internal_address(
     error = caught.value
     assert (error.code, error.status, error.retryable) == ("domain_protocol_error", 502, False)
     assert error.message == (
-        "The dnd5e rules server gave an answer to campaign_get that this site cannot use."
+        "The D&D 5e (SRD 5.1) rules server gave an answer that this site cannot use."
     )
     # The message and the details reach players (the API envelope, a job's error, the room).
     assert INTERNAL not in json.dumps(error.as_envelope())
@@ -74,7 +74,7 @@ def test_the_outage_log_hides_a_database_password_on_the_servers_command_line(us
                 )  # fmt: skip
         finally:
             domain_connections_close()
-    assert caught.value.message == "The dnd5e rules server is unavailable."
+    assert caught.value.message == "The D&D 5e (SRD 5.1) rules server is unavailable."
     [line] = [m for m in caplog.messages if m.startswith("The dnd5e rules server at ")]
     assert line.startswith(
         f"The dnd5e rules server at {sys.executable} -c raise SystemExit(3) "

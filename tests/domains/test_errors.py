@@ -70,7 +70,7 @@ def test_error_without_the_contract_shape_is_a_protocol_error(caplog):
     # The server's own text can reach players (a job's error, the room): only the log has it.
     assert (
         error.message
-        == "The dnd5e rules server gave an answer to attack that this site cannot use."
+        == "The D&D 5e (SRD 5.1) rules server gave an answer that this site cannot use."
     )
     assert raw not in str(error.as_envelope())
     assert error.details == {"system_id": "dnd5e", "tool": "attack"}
