@@ -4,6 +4,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -55,6 +56,17 @@ class User(AbstractBaseUser, PermissionsMixin):
     class Meta:
         verbose_name = _("user")
         ordering = ["email"]
+        constraints = [
+            # One account per mailbox: sign-in and password reset look the address up in any
+            # case, so a second spelling would be a second account nobody can tell apart.
+            models.UniqueConstraint(
+                Lower("email"),
+                name="accounts_user_email_ci_unique",
+                violation_error_message=_(
+                    "Another account already uses this email address (in any letter case)."
+                ),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.email
