@@ -92,9 +92,10 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
         user = User.objects.filter(pk=unquote(id)).first()
         if user is not None and before is not None and user.password != before:
             # As a password change or reset does: the user's other sessions end with their
-            # rows and room sockets (the auth hash alone leaves both behind).
+            # rows and room sockets (the auth hash alone leaves both behind), and their API
+            # tokens are revoked.
             own = user.pk == request.user.pk
-            services.user_sessions_end(
+            services.user_password_replaced(
                 user=user, keep_session_key=request.session.session_key if own else None
             )
             if own:

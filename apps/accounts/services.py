@@ -253,6 +253,24 @@ def user_sessions_end_others(*, user: User, keep_session_key: str) -> int:
     return ended
 
 
+def api_tokens_revoke_all(*, user: User) -> int:
+    """Revoke every active API token of the user; returns how many. A new password (changed,
+    reset, or set by staff) must shut out whoever learnt the old one, tokens they made too."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def user_password_replaced(*, user: User, keep_session_key: str | None = None) -> dict:
+    """The user's password was changed, reset or set by staff: end their other sessions and
+    revoke their API tokens, together. Returns the counts, for the audit record."""
+    with transaction.atomic():
+        return {
+            "sessions_ended": user_sessions_end(user=user, keep_session_key=keep_session_key),
+            "tokens_revoked": api_tokens_revoke_all(user=user),
+        }
+
+
 def user_deactivate(*, user: User, password: str) -> None:
     """Deactivate the user's own account. Raises WrongPassword, PermissionDenied for staff."""
     if user.is_staff or user.is_superuser:
@@ -267,9 +285,7 @@ def user_deactivate(*, user: User, password: str) -> None:
         user.deactivated_at = timezone.now()
         user.save(update_fields=["is_active", "deactivated_at"])
         user_sessions_end(user=user)
-        ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
-            revoked_at=timezone.now()
-        )
+        api_tokens_revoke_all(user=user)
         audit_record(
             actor=user, action="user.deactivated", subject_type="user", subject_id=str(user.id)
         )

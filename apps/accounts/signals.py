@@ -6,7 +6,7 @@ from django.dispatch import receiver
 
 from apps.core.services import audit_record
 
-from .services import user_session_signed_out, user_session_touch, user_sessions_end
+from .services import user_password_replaced, user_session_signed_out, user_session_touch
 
 
 @receiver(user_logged_in)
@@ -43,9 +43,10 @@ def _on_login_failed(sender, credentials, request=None, **kwargs):
 
 @receiver(password_changed)
 def _on_password_changed(sender, request, user, **kwargs):
-    # The session auth hash already invalidates other sessions; drop their rows too.
+    # The session auth hash already invalidates other sessions; drop their rows too. API
+    # tokens know nothing of the password, so they are revoked here (same transaction).
     keep = request.session.session_key if request is not None else None
-    ended = user_sessions_end(user=user, keep_session_key=keep)
+    counts = user_password_replaced(user=user, keep_session_key=keep)
     if request is not None and keep:
         # update_session_auth_hash cycled the key: record the session under its new key.
         user_session_touch(
@@ -59,17 +60,17 @@ def _on_password_changed(sender, request, user, **kwargs):
         action="auth.password_changed",
         subject_type="user",
         subject_id=str(user.id),
-        details={"sessions_ended": ended},
+        details=counts,
     )
 
 
 @receiver(password_reset)
 def _on_password_reset(sender, request, user, **kwargs):
-    ended = user_sessions_end(user=user)
+    counts = user_password_replaced(user=user)
     audit_record(
         actor=user,
         action="auth.password_reset",
         subject_type="user",
         subject_id=str(user.id),
-        details={"sessions_ended": ended},
+        details=counts,
     )
