@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from .adapters import invite_token_from
 from .errors import InviteUnavailable
 from .services import registration_invite_check
+from .signup_extra import validate_display_name
 
 
 class SignupForm(AllauthSignupForm):
@@ -46,3 +47,14 @@ class DeactivateForm(forms.Form):
 
 class ApiTokenForm(forms.Form):
     name = forms.CharField(label=_("Token name"), max_length=80)
+
+
+class DisplayNameForm(forms.Form):
+    # Required here: clearing it would put the neutral "Player …" name back, which sign-up
+    # offers by leaving the field blank; on this page it is a mistake more often than not.
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=80,
+        help_text=_("What other players see in campaigns and rooms."),
+        validators=[validate_display_name],
+    )

@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.models import BaseModel
@@ -73,7 +74,8 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     @property
     def label(self) -> str:
-        return self.display_name or self.email.split("@", 1)[0]
+        """The name other players see: never part of the email, which is not theirs to read."""
+        return self.display_name or gettext("Player %(code)s") % {"code": self.id.hex[:6].upper()}
 
 
 class RegistrationInvite(BaseModel):

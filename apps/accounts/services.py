@@ -253,6 +253,12 @@ def user_sessions_end_others(*, user: User, keep_session_key: str) -> int:
     return ended
 
 
+def user_display_name_set(*, user: User, display_name: str) -> None:
+    """Set the name other players see (validated by DisplayNameForm)."""
+    user.display_name = display_name.strip()
+    user.save(update_fields=["display_name"])
+
+
 def api_tokens_revoke_all(*, user: User) -> int:
     """Revoke every active API token of the user; returns how many. A new password (changed,
     reset, or set by staff) must shut out whoever learnt the old one, tokens they made too."""

@@ -1,5 +1,7 @@
 """Kept apart from forms.py: allauth imports this while its own forms module is loading."""
 
+import unicodedata
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -11,15 +13,36 @@ from apps.core.text import visible
 RESERVED_DISPLAY_NAMES = frozenset({"gamemaster", "gm", "room", "system", "aformermember"})
 
 
+# Format characters a name may keep: the zero-width joiner and the tag characters build
+# emoji (a family, a flag of Scotland); the others (zero-width spaces, text-direction marks)
+# only hide or reorder what the other players read.
+_EMOJI_FORMAT = {0x200D, *range(0xE0020, 0xE0080)}
+
+
+def _hidden_character(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    if ch == "\x00":
+        return False  # every form field refuses it already, in its own words
+    return category == "Cc" or (category == "Cf" and ord(ch) not in _EMOJI_FORMAT)
+
+
 def validate_display_name(value: str) -> None:
     if value and not visible(value):
         # Only spaces and invisible characters: the name would show as nothing.
         raise ValidationError(
             _(
-                "A display name needs a visible character; leave it blank to be shown by your"
-                " email's name."
+                "A display name needs a visible character; leave it blank to be shown under a"
+                " neutral name."
             ),
             code="display_name_invisible",
+        )
+    if any(_hidden_character(ch) for ch in value):
+        raise ValidationError(
+            _(
+                "A display name cannot hold control or hidden formatting characters (such as"
+                " line breaks or text-direction marks)."
+            ),
+            code="display_name_hidden_character",
         )
     if "".join(ch for ch in value.casefold() if ch.isalnum()) in RESERVED_DISPLAY_NAMES:
         raise ValidationError(

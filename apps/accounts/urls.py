@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("account/", views.account, name="account"),
+    path("account/display-name", views.display_name_set, name="account-display-name"),
     path("account/sessions/end-others", views.sessions_end_others, name="sessions-end-others"),
     path("account/deactivate", views.deactivate, name="account-deactivate"),
     path("account/tokens", views.api_token_create, name="api-token-create"),

@@ -19,7 +19,7 @@ from apps.core.exceptions import PageNotFound
 from . import selectors, services
 from .adapters import INVITE_SESSION_KEY, invite_token_from
 from .errors import InviteUnavailable
-from .forms import AcceptTermsForm, ApiTokenForm, DeactivateForm
+from .forms import AcceptTermsForm, ApiTokenForm, DeactivateForm, DisplayNameForm
 
 
 class SignupView(AllauthSignupView):
@@ -113,13 +113,15 @@ def legal_accept(request):
     )
 
 
-@login_required
-def account(request):
+def _account_page(request, *, display_name_form=None):
     new_token = request.session.pop("new_api_token", None)
+    if display_name_form is None:
+        display_name_form = DisplayNameForm(initial={"display_name": request.user.display_name})
     return render(
         request,
         "accounts/account.html",
         {
+            "display_name_form": display_name_form,
             "sessions": selectors.user_sessions_for(user=request.user),
             "current_key": request.session.session_key,
             "tokens": selectors.api_tokens_for(user=request.user),
@@ -128,6 +130,24 @@ def account(request):
             "deactivate_form": DeactivateForm(),
         },
     )
+
+
+@login_required
+def account(request):
+    return _account_page(request)
+
+
+@login_required
+@require_POST
+def display_name_set(request):
+    form = DisplayNameForm(request.POST)
+    if not form.is_valid():
+        return _account_page(request, display_name_form=form)
+    services.user_display_name_set(
+        user=request.user, display_name=form.cleaned_data["display_name"]
+    )
+    messages.success(request, _("Display name saved."))
+    return redirect("account")
 
 
 @login_required
