@@ -1,5 +1,6 @@
 """Kept apart from forms.py: allauth imports this while its own forms module is loading."""
 
+import re
 import unicodedata
 
 from django import forms
@@ -11,6 +12,7 @@ from apps.core.text import visible
 # The names the room shows its own entries under (apps/rooms/views.py: narration, notices, a
 # deleted sender's messages), and the usual words for them: a member named so would pass for it.
 RESERVED_DISPLAY_NAMES = frozenset({"gamemaster", "gm", "room", "system", "aformermember"})
+NEUTRAL_NAME = re.compile(r"player[0-9a-f]{6}")
 
 
 # Format characters a name may keep: the zero-width joiner and the tag characters build
@@ -44,10 +46,20 @@ def validate_display_name(value: str) -> None:
             ),
             code="display_name_hidden_character",
         )
-    if "".join(ch for ch in value.casefold() if ch.isalnum()) in RESERVED_DISPLAY_NAMES:
+    letters = "".join(ch for ch in value.casefold() if ch.isalnum())
+    if letters in RESERVED_DISPLAY_NAMES:
         raise ValidationError(
             _("The room shows its own messages under this name; choose another display name."),
             code="display_name_reserved",
+        )
+    if NEUTRAL_NAME.fullmatch(letters):
+        # User.label's name for a player without one: taking it would pass for that player.
+        raise ValidationError(
+            _(
+                "Names like “Player 3F2A9C” are for players who have not chosen one; choose"
+                " another display name."
+            ),
+            code="display_name_neutral",
         )
 
 

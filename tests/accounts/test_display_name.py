@@ -10,6 +10,10 @@ RESERVED_NAME = "The room shows its own messages under this name; choose another
 INVISIBLE_NAME = (
     "A display name needs a visible character; leave it blank to be shown under a neutral name."
 )
+NEUTRAL_NAME = (
+    "Names like “Player 3F2A9C” are for players who have not chosen one; choose another"
+    " display name."
+)
 HIDDEN_CHARACTER = (
     "A display name cannot hold control or hidden formatting characters (such as"
     " line breaks or text-direction marks)."
@@ -87,3 +91,16 @@ def test_sign_up_refuses_a_display_name_with_a_text_direction_mark(client, setti
     assert response.status_code == 200
     assert response.context["form"].errors == {"display_name": [HIDDEN_CHARACTER]}
     assert not User.objects.exists()
+
+
+def test_a_player_cannot_take_the_neutral_name_another_player_is_shown_under(make_user):
+    quiet = make_user("quiet@example.test")
+    user = make_user("mimic@example.test", display_name="Mimic")
+    response = signed_in(user).post("/account/display-name", {"display_name": quiet.label})
+    assert response.status_code == 200
+    assert response.context["display_name_form"].errors == {"display_name": [NEUTRAL_NAME]}
+    lookalike = f" player-{quiet.id.hex[:6]} "
+    response = signed_in(user).post("/account/display-name", {"display_name": lookalike})
+    assert response.context["display_name_form"].errors == {"display_name": [NEUTRAL_NAME]}
+    response = signed_in(user).post("/account/display-name", {"display_name": "Player One"})
+    assert response.status_code == 302
