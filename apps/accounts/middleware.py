@@ -30,6 +30,7 @@ TOUCH_EVERY_SECONDS = 60
 LEGAL_EXEMPT_PREFIXES = (
     "/legal/",
     "/accounts/logout/",
+    "/account/tokens/",  # revoking one (creating one is "/account/tokens")
     "/static/",
     "/api/health",
     "/api/ready",
@@ -37,6 +38,12 @@ LEGAL_EXEMPT_PREFIXES = (
     "/admin/logout/",
     "/i18n/",
 )
+# Someone who declines changed terms can still see the account page, sign out elsewhere,
+# change the password and deactivate the account; new tokens and names wait for acceptance.
+LEGAL_EXEMPT_PATHS = frozenset(
+    {"/account/", "/account/sessions/end-others", "/account/deactivate",
+     "/accounts/password/change/"}
+)  # fmt: skip
 
 
 class UserSessionMiddleware:
@@ -75,6 +82,7 @@ class LegalAcceptanceMiddleware:
             user is not None
             and user.is_authenticated
             and not request.path.startswith(LEGAL_EXEMPT_PREFIXES)
+            and request.path not in LEGAL_EXEMPT_PATHS
             and legal_acceptance_required(user=user)
         ):
             if is_api_request(request):

@@ -21,9 +21,9 @@ def login(email, password=PASSWORD, **headers):
 def test_new_user_must_accept_terms_before_anything_else(make_user):
     user = make_user("new@example.test", accepted=False)
     client = login(user.email)
-    response = client.get("/account/")
+    response = client.get("/campaigns/new")
     assert response.status_code == 302
-    assert response["Location"] == "/legal/accept?next=%2Faccount%2F"
+    assert response["Location"] == "/legal/accept?next=%2Fcampaigns%2Fnew"
     api = client.get("/api/usage/balance")
     assert api.status_code == 403
     assert api.json()["error"]["code"] == "terms_not_accepted"
@@ -40,9 +40,9 @@ def test_new_user_must_accept_terms_before_anything_else(make_user):
 def test_version_change_requires_reacceptance(make_user, settings):
     user = make_user("old@example.test")
     client = login(user.email)
-    assert client.get("/account/").status_code == 200
+    assert client.get("/").status_code == 200
     settings.SAGASMITH_TERMS_VERSION = "2027-01-01"
-    response = client.get("/account/")
+    response = client.get("/")
     assert response.status_code == 302
     assert response["Location"].startswith("/legal/accept")
     page = client.get("/legal/accept")
@@ -50,7 +50,7 @@ def test_version_change_requires_reacceptance(make_user, settings):
     client.post("/legal/accept", {"accept": "on"})
     user.refresh_from_db()
     assert user.terms_version == "2027-01-01"
-    assert client.get("/account/").status_code == 200
+    assert client.get("/").status_code == 200
     assert LegalAcceptance.objects.filter(user=user).count() == 2
     # Opened again once accepted: nothing has changed any more, and it says so.
     again = client.get("/legal/accept").content.decode()
@@ -628,3 +628,43 @@ def test_a_deactivated_account_signing_in_is_told_how_to_get_it_back(make_user):
         "Account Inactive This account is deactivated, so it cannot sign in."
         " To use it again, ask the site's staff to reactivate it; your data was kept."
     )
+
+
+def test_a_user_declining_changed_terms_can_still_deactivate_their_account(make_user, settings):
+    user = make_user("leaving@example.test")
+    client = login(user.email)
+    settings.SAGASMITH_TERMS_VERSION = "2027-01-01"
+    assert client.get("/").status_code == 302
+    # Before accepting: the account page, to sign out elsewhere, change the password or leave.
+    assert client.get("/account/").status_code == 200
+    response = client.post("/account/deactivate", {"password": PASSWORD})
+    assert (response.status_code, response["Location"]) == (302, "/accounts/login/")
+    user.refresh_from_db()
+    assert (user.is_active, user.terms_version) == (False, "2026-12-01")
+
+
+def test_a_user_declining_changed_terms_can_still_revoke_a_token(make_user, settings):
+    from apps.accounts.services import api_token_create
+
+    user = make_user("cautious@example.test")
+    token, _raw = api_token_create(user=user, name="laptop")
+    client = login(user.email)
+    settings.SAGASMITH_TERMS_VERSION = "2027-01-01"
+    response = client.post(f"/account/tokens/{token.id}/revoke")
+    assert (response.status_code, response["Location"]) == (302, "/account/")
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+
+
+def test_a_user_declining_changed_terms_can_still_change_their_password(make_user, settings):
+    user = make_user("wary@example.test")
+    client = login(user.email)
+    settings.SAGASMITH_TERMS_VERSION = "2027-01-01"
+    new = "n3w-passw0rd-xyz"
+    response = client.post(
+        "/accounts/password/change/",
+        {"oldpassword": PASSWORD, "password1": new, "password2": new},
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new)
