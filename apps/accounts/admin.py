@@ -5,6 +5,8 @@ from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.db import IntegrityError
+from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -12,8 +14,15 @@ from django.utils.translation import ngettext
 from apps.core.admin import AuditedAdminMixin
 from apps.quota.services import quota_account_for
 
-from . import services
-from .models import ApiToken, LegalAcceptance, RegistrationInvite, User, UserSession
+from . import selectors, services
+from .models import (
+    EMAIL_IN_USE_ANY_CASE,
+    ApiToken,
+    LegalAcceptance,
+    RegistrationInvite,
+    User,
+    UserSession,
+)
 from .selectors import email_in_use
 
 
@@ -66,6 +75,20 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
         (_("Dates"), {"fields": ("date_joined", "last_login", "deactivated_at")}),
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except IntegrityError:
+            # Another account took the address between the form's check and the save.
+            email = request.POST.get("email", "").strip().lower()
+            this = User.objects.filter(pk=unquote(object_id)).first() if object_id else None
+            if request.method != "POST" or not selectors.email_in_use(
+                email=email, except_user=this
+            ):
+                raise
+            messages.error(request, EMAIL_IN_USE_ANY_CASE)
+            return HttpResponseRedirect(request.get_full_path())
 
     def has_change_permission(self, request, obj=None):
         # A superuser's email or password set by anyone less would hand over their account.

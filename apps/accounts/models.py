@@ -34,6 +34,9 @@ class UserManager(BaseUserManager):
         return self._create(email, password, **extra)
 
 
+EMAIL_IN_USE_ANY_CASE = _("Another account already uses this email address (in any letter case).")
+
+
 class User(AbstractBaseUser, PermissionsMixin):
     """An account identified by email; `id` is the principal sent to domain servers."""
 
@@ -63,9 +66,7 @@ class User(AbstractBaseUser, PermissionsMixin):
             models.UniqueConstraint(
                 Lower("email"),
                 name="accounts_user_email_ci_unique",
-                violation_error_message=_(
-                    "Another account already uses this email address (in any letter case)."
-                ),
+                violation_error_message=EMAIL_IN_USE_ANY_CASE,
             ),
         ]
 

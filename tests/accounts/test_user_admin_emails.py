@@ -268,3 +268,27 @@ def test_migration_lowercases_stored_emails_so_those_users_can_sign_in(make_user
         "/accounts/login/", {"login": "Mixed@example.test", "password": NEW_PASSWORD}
     )
     assert (signed_in.status_code, signed_in["Location"]) == (302, "/")
+
+
+def test_staff_adding_a_user_whose_address_another_account_takes_meanwhile_is_told_so(
+    staff_client, make_user, monkeypatch
+):
+    from django.contrib.messages import get_messages
+
+    from apps.accounts import admin as accounts_admin
+
+    make_user("bob@example.test")
+    # As when the other account is saved after this form checked the address: every check
+    # before the save finds it free.
+    monkeypatch.setattr(accounts_admin, "email_in_use", lambda **kwargs: False)
+    monkeypatch.setattr(User, "validate_unique", lambda self, exclude=None: None)
+    monkeypatch.setattr(User, "validate_constraints", lambda self, exclude=None: None)
+    response = add_user(staff_client, "Bob@Example.test")
+    monkeypatch.undo()
+    assert (response.status_code, response["Location"]) == (302, "/admin/accounts/user/add/")
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [
+        "Another account already uses this email address (in any letter case)."
+    ]
+    assert list(User.objects.filter(email__iexact="bob@example.test").values_list("email")) == [
+        ("bob@example.test",)
+    ]
