@@ -28,6 +28,20 @@ class AccountAdapter(DefaultAccountAdapter):
             return bool(invite_token_from(request))
         return False
 
+    def send_password_reset_mail(self, user, email, context):
+        # allauth finds the account by any of its addresses, confirmed or not: a mistyped one
+        # added on the email page would hand its mailbox's owner a way into the account.
+        from allauth.account.models import EmailAddress
+
+        if (
+            email.lower() != user.email.lower()
+            and not EmailAddress.objects.filter(
+                user=user, email__iexact=email, verified=True
+            ).exists()
+        ):
+            return None
+        return super().send_password_reset_mail(user, email, context)
+
     def save_user(self, request, user, form, commit=True):
         user = super().save_user(request, user, form, commit=commit)
         if commit:

@@ -292,3 +292,26 @@ def test_staff_adding_a_user_whose_address_another_account_takes_meanwhile_is_to
     assert list(User.objects.filter(email__iexact="bob@example.test").values_list("email")) == [
         ("bob@example.test",)
     ]
+
+
+def test_a_password_reset_is_not_mailed_to_an_address_its_account_never_verified(
+    make_user, mailoutbox
+):
+    from allauth.account.models import EmailAddress
+
+    user = make_user("owner@example.test")
+    client = Client()
+    client.force_login(user)
+    # A mistyped second address: its mailbox is someone else's, and never confirmed it.
+    assert client.post(
+        "/accounts/email/", {"action_add": "", "email": "owner@exampel.test"}
+    ).status_code == 302  # fmt: skip
+    mailoutbox.clear()
+    response = Client().post("/accounts/password/reset/", {"email": "owner@exampel.test"})
+    assert (response.status_code, mailoutbox) == (302, [])
+    # Once confirmed, the address is the user's, and a reset reaches it.
+    EmailAddress.objects.filter(email="owner@exampel.test").update(verified=True)
+    Client().post("/accounts/password/reset/", {"email": "owner@exampel.test"})
+    assert [(m.to, m.subject) for m in mailoutbox] == [
+        (["owner@exampel.test"], "[SagaSmith] Password Reset Email")
+    ]
