@@ -32,11 +32,7 @@ def validate_display_name(value: str) -> None:
     if value and not visible(value):
         # Only spaces and invisible characters: the name would show as nothing.
         raise ValidationError(
-            _(
-                "A display name needs a visible character; leave it blank to be shown under a"
-                " neutral name."
-            ),
-            code="display_name_invisible",
+            _("A display name needs a visible character."), code="display_name_invisible"
         )
     if any(_hidden_character(ch) for ch in value):
         raise ValidationError(

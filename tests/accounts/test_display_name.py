@@ -7,9 +7,7 @@ from apps.accounts.models import User
 pytestmark = pytest.mark.django_db
 
 RESERVED_NAME = "The room shows its own messages under this name; choose another display name."
-INVISIBLE_NAME = (
-    "A display name needs a visible character; leave it blank to be shown under a neutral name."
-)
+INVISIBLE_NAME = "A display name needs a visible character."
 NEUTRAL_NAME = (
     "Names like “Player 3F2A9C” are for players who have not chosen one; choose another"
     " display name."

@@ -326,9 +326,7 @@ def test_an_email_bound_invite_blames_only_the_email_when_the_email_itself_is_re
 
 
 RESERVED_NAME = "The room shows its own messages under this name; choose another display name."
-INVISIBLE_NAME = (
-    "A display name needs a visible character; leave it blank to be shown under a neutral name."
-)
+INVISIBLE_NAME = "A display name needs a visible character."
 
 
 @pytest.mark.django_db
