@@ -16,6 +16,10 @@ from .state import compact_json
 
 ArtifactReader = Callable[[str], str | None]
 
+# A verdict's issues are stored in events and the state and echoed in every revision prompt.
+MAX_VERDICT_ISSUES = 50
+MAX_ISSUE_CHARS = 2000
+
 
 # Criterion fields shown to the evaluator, in this order (desc last, as in REF).
 _CRITERION_FIELDS = ("path", "minBytes", "minItems", "pattern", "schema", "command", "desc")
@@ -112,6 +116,25 @@ def verdict_coerce(raw: Any) -> dict[str, Any]:
         issues = []
     if not isinstance(issues, list):
         raise InvalidVerdict(_("evalResult.issues must be a list of strings."))
+    if len(issues) > MAX_VERDICT_ISSUES:
+        raise InvalidVerdict(
+            _("evalResult.issues has %(n)d items; the limit is %(max)d.")
+            % {"n": len(issues), "max": MAX_VERDICT_ISSUES},
+            details={"field": "issues", "count": len(issues), "limit": MAX_VERDICT_ISSUES},
+        )
+    issues = [str(i) for i in issues]
+    for index, issue in enumerate(issues):
+        if len(issue) > MAX_ISSUE_CHARS:
+            raise InvalidVerdict(
+                _("evalResult.issues[%(i)d] is %(n)d characters; the limit is %(max)d.")
+                % {"i": index, "n": len(issue), "max": MAX_ISSUE_CHARS},
+                details={
+                    "field": "issues",
+                    "index": index,
+                    "length": len(issue),
+                    "limit": MAX_ISSUE_CHARS,
+                },
+            )
     score = raw.get("score")
     # NaN and infinities are not JSON: stored in an event they would fail the whole call.
     if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
@@ -119,7 +142,7 @@ def verdict_coerce(raw: Any) -> dict[str, Any]:
     return {
         "passed": raw["passed"],
         "score": score,
-        "issues": [str(i) for i in issues],
+        "issues": issues,
         "escalate": escalate,
     }
 
@@ -136,6 +159,12 @@ def verdict_parse_text(text: str) -> dict[str, Any]:
         }
     try:
         data = json.loads(text[start : end + 1])
+        if isinstance(data, dict) and isinstance(data.get("issues"), list):
+            # A model's long list is cut, not refused: the verdict itself still stands.
+            data["issues"] = [
+                issue if len(issue) <= MAX_ISSUE_CHARS else issue[: MAX_ISSUE_CHARS - 3] + "..."
+                for issue in (str(i) for i in data["issues"][:MAX_VERDICT_ISSUES])
+            ]
         return verdict_coerce(data)
     except (json.JSONDecodeError, InvalidVerdict):
         return {

@@ -16,6 +16,7 @@ from pydantic import Field
 from apps.core.errors import ApplicationError, NotAuthenticated, error_envelope
 
 from . import selectors, services
+from .evaluator import MAX_ISSUE_CHARS, MAX_VERDICT_ISSUES
 from .profiles import PROFILE_IDS
 
 logger = logging.getLogger(__name__)
@@ -28,7 +29,11 @@ EVAL_RESULT_SCHEMA = {
     "properties": {
         "passed": {"type": "boolean"},
         "score": {"type": ["number", "null"]},
-        "issues": {"type": "array", "items": {"type": "string"}},
+        "issues": {
+            "type": "array",
+            "maxItems": MAX_VERDICT_ISSUES,
+            "items": {"type": "string", "maxLength": MAX_ISSUE_CHARS},
+        },
         "escalate": {"type": "boolean"},
     },
     "required": ["passed"],

@@ -255,3 +255,13 @@ def test_required_artifacts_cover_every_checked_path():
         '- labels.json (JSON matching this JSON Schema: {"type":"array"})',
         "- run.log (a line must match /^OK/)",
     ]
+
+
+def test_lenient_parse_keeps_a_verdict_with_too_many_issues_but_cuts_them():
+    reply = json.dumps({"passed": True, "score": 4, "issues": ["i" * 3000] * 60})
+    assert verdict_parse_text(reply) == {
+        "passed": True,
+        "score": 4,
+        "issues": ["i" * 1997 + "..."] * 50,
+        "escalate": False,
+    }
