@@ -46,3 +46,8 @@ class SagaStateConflict(Conflict):
 class TooManyActiveSagas(Conflict):
     code = "too_many_active_sagas"
     recovery = "Finish or cancel one of your active sagas first."
+
+
+class ArtifactsTooLarge(ValidationFailed):
+    code = "artifacts_too_large"
+    recovery = "Overwrite or shorten existing artifacts; each saga has a limit on their total size."

@@ -182,7 +182,8 @@ def build_server(*, fixed_user: Any = None) -> MCPServer:
         artifacts: Annotated[
             list[dict[str, Any]] | None,
             Field(
-                description="Files: [{path, content}]; relative paths, no '..', <= 1 MiB.",
+                description="Files: [{path, content}]; relative paths, no '..', <= 1 MiB each and "
+                "<= 20 MiB for all of a saga's artifacts.",
                 json_schema_extra=ARTIFACTS_SCHEMA,
             ),
         ] = None,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery, Sum
 from django.utils.translation import gettext as _
 
 from .errors import SagaNotFound
-from .models import Saga, SagaEvent
+from .models import Saga, SagaArtifact, SagaEvent
 from .state import current_stage, progress, transition_kind
 
 
@@ -19,9 +19,25 @@ def _not_found(saga_id: str) -> SagaNotFound:
     )
 
 
-def saga_get(*, owner, saga_id: str, lock: bool = False) -> Saga:
-    """The owner's saga by its public id; another user's id is reported as not found."""
+def saga_get(
+    *, owner, saga_id: str, lock: bool = False, artifact_bytes_except: list[str] | None = None
+) -> Saga:
+    """The owner's saga by its public id; another user's id is reported as not found.
+
+    With artifact_bytes_except, `other_artifact_bytes` is the size of its artifacts at other
+    paths, read in the same statement (a scalar subquery; the row lock covers only the saga).
+    """
     queryset = Saga.objects.all()
+    if artifact_bytes_except is not None:
+        others = (
+            SagaArtifact.objects.filter(saga=OuterRef("pk"))
+            .exclude(path__in=artifact_bytes_except)
+            .order_by()
+            .values("saga")
+            .annotate(total=Sum("size"))
+            .values("total")
+        )
+        queryset = queryset.annotate(other_artifact_bytes=Subquery(others))
     if lock:
         queryset = queryset.select_for_update()
     saga = queryset.filter(key=str(saga_id), owner=owner).first()

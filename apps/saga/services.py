@@ -16,6 +16,7 @@ from apps.core.sql import values_sql
 from .checks import byte_size
 from .coordinator import SagaContext, advance, apply_plan, current_outcome, terminate
 from .errors import (
+    ArtifactsTooLarge,
     InvalidArtifact,
     InvalidInput,
     SagaStateConflict,
@@ -42,6 +43,7 @@ from .state import (
 # Documented limits (also in the tool descriptions).
 MAX_ARTIFACT_BYTES = 1_048_576
 MAX_ARTIFACTS_PER_CALL = 50
+MAX_TOTAL_ARTIFACT_BYTES = 20 * MAX_ARTIFACT_BYTES
 MAX_GOAL_CHARS = 10_000
 MAX_HUMAN_INPUT_CHARS = 20_000
 MAX_PLAN_CHARS = 200_000
@@ -390,6 +392,21 @@ def _clean_artifacts(artifacts: Any) -> list[tuple[str, str]]:
     return list(cleaned.items())
 
 
+def _check_total_artifact_bytes(saga: Saga, cleaned: list[tuple[str, str]]) -> None:
+    """Per-artifact limits alone let one saga store without bound; cap the total as stored."""
+    limit = _limit("SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES", MAX_TOTAL_ARTIFACT_BYTES)
+    total = (saga.other_artifact_bytes or 0) + sum(byte_size(c) for _path, c in cleaned)
+    if total > limit:
+        raise ArtifactsTooLarge(
+            _(
+                "The artifacts of saga %(id)s would total %(size)d bytes; "
+                "the limit is %(max)d bytes."
+            )
+            % {"id": saga.key, "size": total, "max": limit},
+            details={"size": total, "limit": limit},
+        )
+
+
 def _url_status(value: Any) -> Any:
     """A status as sent (number or text), else its text: NaN or a nested object is not stored."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -461,7 +478,14 @@ def saga_advance(
     if plan_yaml is not None and len(plan_yaml) > MAX_PLAN_CHARS:
         raise InvalidInput(_("planYaml is longer than %(n)d characters.") % {"n": MAX_PLAN_CHARS})
     with transaction.atomic():
-        saga = saga_get(owner=user, saga_id=saga_id, lock=True)
+        saga = saga_get(
+            owner=user,
+            saga_id=saga_id,
+            lock=True,
+            artifact_bytes_except=[path for path, _content in cleaned] if cleaned else None,
+        )
+        if cleaned:
+            _check_total_artifact_bytes(saga, cleaned)
         prof = get_profile(saga.profile)
         s = saga.state
         ctx = _context(saga, prof)

@@ -3,7 +3,8 @@
 import pytest
 
 from apps.saga import services
-from apps.saga.errors import InvalidInput, InvalidVerdict
+from apps.saga.errors import ArtifactsTooLarge, InvalidInput, InvalidVerdict
+from apps.saga.models import SagaArtifact
 from tests.saga.conftest import finish, simple_plan, snapshot, started
 
 pytestmark = pytest.mark.django_db
@@ -75,3 +76,36 @@ def test_verdict_at_the_issue_limits_is_accepted(user):
     )
     assert out["nextAction"] == "revision_queued"
     assert out["reason"] == "fix-attempt 1: " + "; ".join(["x" * 2000] * 3)
+
+
+def test_artifacts_beyond_the_saga_total_are_refused_without_change(user, settings):
+    settings.SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES = 30
+    saga_id, _ = started(user, plan=simple_plan(2))
+    services.saga_advance(
+        user=user, saga_id=saga_id, artifacts=[{"path": "notes.md", "content": "n" * 20}]
+    )
+    before = snapshot(saga_id)
+    with pytest.raises(ArtifactsTooLarge) as caught:
+        finish(user, saga_id, "part1.md", content="p" * 11)
+    assert caught.value.message == (
+        f"The artifacts of saga {saga_id} would total 31 bytes; the limit is 30 bytes."
+    )
+    assert caught.value.code == "artifacts_too_large"
+    assert caught.value.details == {"size": 31, "limit": 30}
+    assert snapshot(saga_id) == before
+
+
+def test_overwriting_an_artifact_counts_only_its_new_size(user, settings):
+    settings.SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES = 30
+    saga_id, _ = started(user, plan=simple_plan(2))
+    finish(user, saga_id, "part1.md", content="p" * 20)
+    out = services.saga_advance(
+        user=user,
+        saga_id=saga_id,
+        artifacts=[{"path": "part1.md", "content": "q" * 25}, {"path": "part2.md", "content": "r"}],
+    )
+    assert out["nextAction"] == "continue_worker_now"
+    assert dict(SagaArtifact.objects.filter(saga__key=saga_id).values_list("path", "size")) == {
+        "part1.md": 25,
+        "part2.md": 1,
+    }
