@@ -41,6 +41,9 @@ class Saga(BaseModel):
     # The client's requestId on saga_start: a retried start finds this saga instead of
     # creating a second one. Empty when the client sent none.
     request_id = models.CharField(max_length=100, blank=True, default="")
+    # "<digest of the last workerFinished that passed its stage>:<last_sequence after it>":
+    # the same call again, with nothing recorded since, is a retry after a lost response.
+    finish_key = models.CharField(max_length=80, blank=True, default="")
 
     class Meta:
         verbose_name = _("saga")

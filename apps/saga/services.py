@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from typing import Any
 
@@ -91,7 +93,13 @@ def _context(saga: Saga, profile: Profile) -> SagaContext:
     return ctx
 
 
-def _persist(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, str]] | None = None) -> None:
+def _persist(
+    saga: Saga,
+    ctx: SagaContext,
+    artifacts: list[tuple[str, str]] | None = None,
+    *,
+    finish_digest: str = "",
+) -> None:
     """Write this call's artifacts, events and the new state.
 
     Every state change emits an event (replay depends on it), so a call without events leaves
@@ -102,6 +110,7 @@ def _persist(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, str]] | No
         saga.version += 1
         saga.status = saga_status_for(saga.state)
         saga.updated_at = timezone.now()
+        saga.finish_key = f"{finish_digest}:{saga.last_sequence}" if finish_digest else ""
     if connection.vendor == "postgresql":
         _write_postgresql(saga, ctx, artifacts or [])
     else:
@@ -131,7 +140,7 @@ def _event_rows(saga: Saga, ctx: SagaContext) -> list[SagaEvent]:
     ]
 
 
-_SAGA_FIELDS = ("state", "version", "last_sequence", "status", "updated_at")
+_SAGA_FIELDS = ("state", "version", "last_sequence", "status", "updated_at", "finish_key")
 
 
 def _write_orm(saga: Saga, ctx: SagaContext, artifacts: list[tuple[str, str]]) -> None:
@@ -496,6 +505,15 @@ def saga_advance(
                     "workerFinished for %(stage)s was already recorded; nothing was changed."
                 ) % {"stage": finished}
                 return _status_response(saga, ctx, notice)
+        finish_digest = (
+            _finish_digest(stage_id, cleaned, diagnostics, verdict, human)
+            if worker_finished and cleaned
+            else ""
+        )
+        if finish_digest and saga.finish_key == f"{finish_digest}:{saga.last_sequence}":
+            notice = _("This workerFinished was already recorded; nothing was changed.")
+            return _status_response(saga, ctx, notice)
+        cursor_before = s["cursor"]
         if s["termination"] and (plan_yaml is not None or cleaned):
             raise SagaTerminated(
                 _("Saga %(id)s already terminated: %(reason)s")
@@ -535,8 +553,21 @@ def saga_advance(
         outcome = advance(
             ctx, worker_finished=worker_finished, human_input=human, eval_result=verdict
         )
-        _persist(saga, ctx, cleaned)
+        # Only a finish that passed its stage is remembered: sending the same failing work
+        # again is how a worker that cannot do better runs down the recovery cascade.
+        passed = s["cursor"] > cursor_before
+        _persist(saga, ctx, cleaned, finish_digest=finish_digest if passed else "")
     return _response(saga, ctx, outcome)
+
+
+def _finish_digest(*parts: Any) -> str:
+    """Fingerprint of a workerFinished call, so a repeat without stageId is not counted twice.
+
+    Only calls that carry artifacts get one: with none, a retry cannot be told from the next
+    stage's finish after artifacts were sent separately (those writes record no event).
+    """
+    text = json.dumps(parts, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _stage_index(state: dict[str, Any], stage_id: str) -> int | None:

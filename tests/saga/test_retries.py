@@ -105,6 +105,26 @@ def test_worker_finished_for_another_stage_is_refused_without_change(
     assert snapshot(saga_id) == before
 
 
+def test_repeated_worker_finished_without_stage_id_after_a_pass_changes_nothing(user):
+    saga_id, _ = started(user, plan=simple_plan(3))
+    first = finish(user, saga_id, "part1.md", content="one")
+    assert (first["nextAction"], first["stageId"]) == ("worker_mode_queued", "stage-02")
+    before = snapshot(saga_id)
+    # The response was lost; the client repeats the call, which names no stage.
+    retry = finish(user, saga_id, "part1.md", content="one")
+    assert snapshot(saga_id) == before
+    assert {k: v for k, v in retry.items() if k not in ("progress", "workerContext")} == {
+        "nextAction": "continue_worker_now",
+        "reason": "Worker mode active for stage stage-02",
+        "alreadyRecorded": True,
+        "notice": "This workerFinished was already recorded; nothing was changed.",
+    }
+    assert Saga.objects.get(key=saga_id).state["recoveryAttempts"] == {}
+    # Stage 2's own work is judged as usual.
+    out = finish(user, saga_id, "part2.md", content="two")
+    assert (out["nextAction"], out["stageId"]) == ("worker_mode_queued", "stage-03")
+
+
 def test_mcp_saga_advance_declares_and_passes_stage_id(monkeypatch):
     calls = []
 
