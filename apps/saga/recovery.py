@@ -21,7 +21,9 @@ _MODEL_LIMIT = re.compile(
     re.IGNORECASE,
 )
 _NETWORK = re.compile(r"timeout|connection reset|ECONNRESET", re.IGNORECASE)
-_SIZE_SHORTFALL = re.compile(r"\d+ bytes, expected")
+# The lookbehind starts a try only at the first digit of a run: without it every digit of a
+# long run (a quoted artifact value) starts a scan to the run's end, quadratic in its length.
+_SIZE_SHORTFALL = re.compile(r"(?<!\d)\d+ bytes, expected")
 _EMPTY_STATUS = re.compile(r"^[45]\d\d|empty|no results", re.IGNORECASE)
 
 

@@ -194,3 +194,43 @@ def test_runtime_error_classifier():
     assert classify_runtime_error("Planner failed to plan") == "plan_rejected"
     assert classify_runtime_error("plan looks fine") == "recoverable"
     assert classify_runtime_error("unable to connect") == "recoverable"
+
+
+def _runs_within(code, seconds=30):
+    """Run code in a fresh interpreter; False when it is still running after `seconds`."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    try:
+        done = subprocess.run(  # noqa: S603 - our own interpreter on our own code
+            [sys.executable, "-c", code], cwd=root, timeout=seconds, capture_output=True, text=True
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout
+
+
+def test_a_long_digit_run_in_a_check_detail_is_classified_promptly():
+    # A file-schema detail quotes the artifact's value: a 1 MiB string of digits. Scanning it
+    # for "<digits> bytes, expected" from every digit took time quadratic in its length.
+    code = (
+        "from apps.saga.checks import CheckResult\n"
+        "from apps.saga.recovery import classify_root_cause\n"
+        "detail = repr('1' * 1_000_000) + \" is not of type 'integer'\"\n"
+        "checks = [CheckResult('file-schema', False, detail)]\n"
+        "diag = {'urlsAttempted': [{'url': 'u', 'status': 404}], 'searchedTerms': ['x']}\n"
+        "print(classify_root_cause(checks=checks, diagnostics=diag).kind)\n"
+    )
+    assert _runs_within(code) == "quality_insufficient\n"
+
+
+def test_size_shortfall_still_routes_to_a_human():
+    detail = "file a.md is 1203 bytes, expected ~2000 (tolerance: >= 1500)"
+    cause = classify_root_cause(
+        checks=[CheckResult("file-size-gt", False, detail)],
+        diagnostics={"urlsAttempted": [{"url": "u", "status": 404}], "searchedTerms": ["x"]},
+    )
+    assert cause.kind == "information_unavailable"
