@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
 
 from .models import OpsMemoryEntry, Saga, SagaArtifact, SagaEvent
 
@@ -27,8 +28,25 @@ class SagaArtifactInline(ReadOnlyInline):
     fields = ("path", "size", "updated_at")
     readonly_fields = fields
 
+    def get_queryset(self, request):
+        # Up to 1 MiB of content per row that the inline never shows.
+        return super().get_queryset(request).defer("content")
+
+
+class DeferringChangeList(ChangeList):
+    """A list page that leaves out the admin's `list_defer` columns (big JSON and text)."""
+
+    def get_queryset(self, request, exclude_parameters=None):
+        queryset = super().get_queryset(request, exclude_parameters)
+        return queryset.defer(*self.model_admin.list_defer)
+
 
 class ReadOnlyAdmin(admin.ModelAdmin):
+    list_defer: tuple[str, ...] = ()
+
+    def get_changelist(self, request, **kwargs):
+        return DeferringChangeList
+
     def has_add_permission(self, request):
         return False
 
@@ -45,6 +63,7 @@ class SagaAdmin(ReadOnlyAdmin):
     list_filter = ("status", "profile")
     search_fields = ("key", "goal", "owner__email")
     list_select_related = ("owner",)
+    list_defer = ("state", "goal")
     readonly_fields = (
         "key",
         "owner",
@@ -66,6 +85,7 @@ class SagaArtifactAdmin(ReadOnlyAdmin):
     list_display = ("path", "saga", "size", "updated_at")
     search_fields = ("path", "saga__key")
     list_select_related = ("saga",)
+    list_defer = ("content", "saga__state", "saga__goal")
     readonly_fields = ("saga", "path", "size", "content", "created_at", "updated_at")
     fields = readonly_fields
 
