@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -180,6 +181,17 @@ _RUNNERS: dict[str, Callable[[dict[str, Any], ArtifactReader], CheckResult]] = {
 }
 
 
+MAX_DETAIL_CHARS = 500
+
+
+def _capped(result: CheckResult) -> CheckResult:
+    """A detail can quote the artifact (a schema error shows the value); it becomes an issue
+    stored in events and the state and repeated in every revision prompt, so keep it short."""
+    if len(result.detail) <= MAX_DETAIL_CHARS:
+        return result
+    return dataclasses.replace(result, detail=result.detail[: MAX_DETAIL_CHARS - 3] + "...")
+
+
 def run_hard_checks(criteria: list[dict[str, Any]], read: ArtifactReader) -> list[CheckResult]:
     """Run every criterion in order; a kind this platform cannot execute fails, never passes."""
     results = []
@@ -188,7 +200,7 @@ def run_hard_checks(criteria: list[dict[str, Any]], read: ArtifactReader) -> lis
         if kind == "free-form":
             results.append(CheckResult(kind, True, "free-form: deferred to evaluator-deep"))
         elif kind in _RUNNERS:
-            results.append(_RUNNERS[kind](criterion, read))
+            results.append(_capped(_RUNNERS[kind](criterion, read)))
         else:
             results.append(CheckResult(kind, False, f"kind={kind}: not executed on this platform"))
     return results

@@ -234,3 +234,13 @@ def test_size_shortfall_still_routes_to_a_human():
         diagnostics={"urlsAttempted": [{"url": "u", "status": 404}], "searchedTerms": ["x"]},
     )
     assert cause.kind == "information_unavailable"
+
+
+def test_a_failed_check_quotes_at_most_500_characters_of_the_artifact():
+    # The detail becomes an issue: stored in the event, the state and every revision prompt.
+    files = {"big.json": '"' + "x" * 100_000 + '"'}
+    check = {"kind": "file-schema", "path": "big.json", "schema": {"type": "integer"}}
+    result = run_hard_checks([check], files.get)[0]
+    prefix = "file big.json does not match schema at (root): '"
+    assert result.passed is False
+    assert result.detail == prefix + "x" * (497 - len(prefix)) + "..."
