@@ -45,18 +45,27 @@ ARTIFACTS_SCHEMA = {
         "required": ["path", "content"],
     },
 }
+_DIAGNOSTIC_TEXTS = {
+    "type": "array",
+    "maxItems": services.MAX_DIAGNOSTIC_ITEMS,
+    "items": {"type": "string", "maxLength": services.MAX_DIAGNOSTIC_ITEM_CHARS},
+}
 DIAGNOSTICS_SCHEMA = {
     "properties": {
-        "searchedTerms": {"type": "array", "items": {"type": "string"}},
+        "searchedTerms": _DIAGNOSTIC_TEXTS,
         "urlsAttempted": {
             "type": "array",
+            "maxItems": services.MAX_DIAGNOSTIC_ITEMS,
             "items": {
                 "type": "object",
-                "properties": {"url": {"type": "string"}, "status": {}},
+                "properties": {
+                    "url": {"type": "string", "maxLength": services.MAX_DIAGNOSTIC_ITEM_CHARS},
+                    "status": {},
+                },
             },
         },
-        "errorsCaught": {"type": "array", "items": {"type": "string"}},
-        "notes": {"type": "string"},
+        "errorsCaught": _DIAGNOSTIC_TEXTS,
+        "notes": {"type": "string", "maxLength": services.MAX_DIAGNOSTIC_NOTES_CHARS},
     },
 }
 

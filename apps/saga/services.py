@@ -50,6 +50,10 @@ MAX_GOAL_CHARS = 10_000
 MAX_HUMAN_INPUT_CHARS = 20_000
 MAX_PLAN_CHARS = 200_000
 MAX_REQUEST_ID_CHARS = 100
+# workerDiagnostics are stored, and searched terms are quoted in the question to the human.
+MAX_DIAGNOSTIC_ITEMS = 50
+MAX_DIAGNOSTIC_ITEM_CHARS = 2000
+MAX_DIAGNOSTIC_NOTES_CHARS = 10_000
 
 
 def _has_nul(value: Any) -> bool:
@@ -425,6 +429,29 @@ def _url_status(value: Any) -> Any:
     return str(value)
 
 
+def _diagnostic_items(values: list[str], key: str) -> list[str]:
+    field = f"workerDiagnostics.{key}"
+    if len(values) > MAX_DIAGNOSTIC_ITEMS:
+        raise InvalidInput(
+            _("%(field)s has %(n)d items; the limit is %(max)d.")
+            % {"field": field, "n": len(values), "max": MAX_DIAGNOSTIC_ITEMS},
+            details={"field": field, "count": len(values), "limit": MAX_DIAGNOSTIC_ITEMS},
+        )
+    for index, value in enumerate(values):
+        if len(value) > MAX_DIAGNOSTIC_ITEM_CHARS:
+            raise InvalidInput(
+                _("%(field)s[%(i)d] is %(n)d characters; the limit is %(max)d.")
+                % {"field": field, "i": index, "n": len(value), "max": MAX_DIAGNOSTIC_ITEM_CHARS},
+                details={
+                    "field": field,
+                    "index": index,
+                    "length": len(value),
+                    "limit": MAX_DIAGNOSTIC_ITEM_CHARS,
+                },
+            )
+    return values
+
+
 def _clean_diagnostics(raw: Any) -> dict[str, Any] | None:
     if raw is None:
         return None
@@ -435,14 +462,26 @@ def _clean_diagnostics(raw: Any) -> dict[str, Any] | None:
         value = raw.get(key, [])
         if not isinstance(value, list):
             raise InvalidInput(_("workerDiagnostics.%(k)s must be a list.") % {"k": key})
-        out[key] = [str(v) for v in value]
+        out[key] = _diagnostic_items([str(v) for v in value], key)
     urls = raw.get("urlsAttempted", [])
     if not isinstance(urls, list) or not all(isinstance(u, dict) for u in urls):
         raise InvalidInput(_("workerDiagnostics.urlsAttempted must be a list of {url, status}."))
     out["urlsAttempted"] = [
         {"url": str(u.get("url", "")), "status": _url_status(u.get("status"))} for u in urls
     ]
+    _diagnostic_items([u["url"] for u in out["urlsAttempted"]], "urlsAttempted")
+    _diagnostic_items([str(u["status"]) for u in out["urlsAttempted"]], "urlsAttempted.status")
     out["notes"] = str(raw.get("notes") or "")
+    if len(out["notes"]) > MAX_DIAGNOSTIC_NOTES_CHARS:
+        raise InvalidInput(
+            _("workerDiagnostics.notes is longer than %(n)d characters.")
+            % {"n": MAX_DIAGNOSTIC_NOTES_CHARS},
+            details={
+                "field": "workerDiagnostics.notes",
+                "length": len(out["notes"]),
+                "limit": MAX_DIAGNOSTIC_NOTES_CHARS,
+            },
+        )
     return out
 
 

@@ -109,3 +109,39 @@ def test_overwriting_an_artifact_counts_only_its_new_size(user, settings):
         "part1.md": 25,
         "part2.md": 1,
     }
+
+
+@pytest.mark.parametrize(
+    ("diagnostics", "message", "details"),
+    [
+        (
+            {"searchedTerms": ["t"] * 51},
+            "workerDiagnostics.searchedTerms has 51 items; the limit is 50.",
+            {"field": "workerDiagnostics.searchedTerms", "count": 51, "limit": 50},
+        ),
+        (
+            {"errorsCaught": ["ok", "e" * 2001]},
+            "workerDiagnostics.errorsCaught[1] is 2001 characters; the limit is 2000.",
+            {"field": "workerDiagnostics.errorsCaught", "index": 1, "length": 2001, "limit": 2000},
+        ),
+        (
+            {"urlsAttempted": [{"url": "u" * 2001, "status": 404}]},
+            "workerDiagnostics.urlsAttempted[0] is 2001 characters; the limit is 2000.",
+            {"field": "workerDiagnostics.urlsAttempted", "index": 0, "length": 2001, "limit": 2000},
+        ),
+        (
+            {"notes": "n" * 10_001},
+            "workerDiagnostics.notes is longer than 10000 characters.",
+            {"field": "workerDiagnostics.notes", "length": 10_001, "limit": 10_000},
+        ),
+    ],
+)
+def test_over_large_worker_diagnostics_are_refused_without_change(
+    user, diagnostics, message, details
+):
+    saga_id, _ = started(user, plan=simple_plan(1))
+    before = snapshot(saga_id)
+    with pytest.raises(InvalidInput) as caught:
+        finish(user, saga_id, "wrong.md", worker_diagnostics=diagnostics)
+    assert (caught.value.message, caught.value.details) == (message, details)
+    assert snapshot(saga_id) == before
