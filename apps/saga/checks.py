@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
+import re2
 import referencing.exceptions
 
 ArtifactReader = Callable[[str], str | None]
@@ -156,6 +157,28 @@ def _progress_items(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
     )
 
 
+class LogPatternNotSupported(ValueError):
+    """A log-scan pattern that is not a regex RE2 can run in linear time."""
+
+
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False  # a refused pattern is answered, not written to stderr
+
+
+def log_pattern_compile(pattern: str) -> Any:
+    """The worker writes both the pattern and the log, so the pattern runs on RE2 (time linear
+    in the log) rather than `re`, which can backtrack for ages on `(a+)+$` with the saga
+    locked. Constructs that need backtracking (backreferences, lookarounds) are refused.
+    Raises LogPatternNotSupported with RE2's reason."""
+    try:
+        return re2.compile(pattern, _RE2_OPTIONS)
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else ""
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", "replace")
+        raise LogPatternNotSupported(str(reason)) from None
+
+
 def _log_scan(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
     """Passes when the pattern occurs in the log; the failure output is the log's tail."""
     path = c["path"]
@@ -165,8 +188,12 @@ def _log_scan(c: dict[str, Any], read: ArtifactReader) -> CheckResult:
     pattern = c.get("pattern")
     if not pattern:
         return CheckResult("log-scan", True, f"log-scan: {path} present")
+    try:
+        compiled = log_pattern_compile(pattern)
+    except LogPatternNotSupported as exc:
+        return CheckResult("log-scan", False, f"log-scan: /{pattern}/ cannot be run: {exc}")
     for line in content.splitlines():
-        if re.search(pattern, line):
+        if compiled.search(line):
             return CheckResult("log-scan", True, f"log-scan: /{pattern}/ found in {path}", line)
     tail = "\n".join(content.splitlines()[-5:])
     return CheckResult("log-scan", False, f"log-scan: /{pattern}/ not found in {path}", tail)

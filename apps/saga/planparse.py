@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from .checks import LogPatternNotSupported, log_pattern_compile
 from .errors import InvalidPlan
 from .profiles import EXECUTABLE_KINDS, KNOWN_KINDS, Profile
 
@@ -324,9 +325,11 @@ def plan_validate(plan: dict[str, Any], *, profile: Profile) -> None:
                         problems.append(f"{stage['id']}: done.schema is not a JSON Schema ({exc})")
                 if kind == "log-scan" and criterion.get("pattern"):
                     try:
-                        re.compile(criterion["pattern"])
-                    except re.error as exc:
-                        problems.append(f"{stage['id']}: done.pattern is not a regex ({exc})")
+                        log_pattern_compile(criterion["pattern"])
+                    except LogPatternNotSupported as exc:
+                        problems.append(
+                            f"{stage['id']}: done.pattern is not a regex RE2 can run ({exc})"
+                        )
                 path = criterion.get("path")
                 if path and not artifact_path_ok(path):
                     problems.append(f"{stage['id']}: path {path!r} must be relative without '..'")

@@ -244,3 +244,51 @@ def test_a_failed_check_quotes_at_most_500_characters_of_the_artifact():
     prefix = "file big.json does not match schema at (root): '"
     assert result.passed is False
     assert result.detail == prefix + "x" * (497 - len(prefix)) + "..."
+
+
+def test_log_scan_with_a_nested_quantifier_finishes_on_a_crafted_log():
+    # The worker writes both the pattern and the log. With backtracking, (a+)+$ on a line of
+    # 5,000 'a's and a '!' tries about 2**5000 ways to split the run before failing.
+    crafted = (
+        "from apps.saga.checks import run_hard_checks\n"
+        "log = 'a' * 5000 + '!'\n"
+        "c = {'kind': 'log-scan', 'path': 'run.log', 'pattern': '(a+)+$'}\n"
+        "print(run_hard_checks([c], {'run.log': log}.get)[0].passed)\n"
+    )
+    assert _runs_within(crafted) == "False\n"
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "ERROR",
+        "^OK",
+        "done$",
+        r"\bfail(ed)?\b",
+        "(?i)error",
+        r"\d+ bytes",
+        "(ab|a)*c",
+        "a{2,3}b",
+        "[^a-c]x",
+        r"^\s*$",
+        r"[-+]?\d*\.\d+",
+    ],
+)
+def test_log_scan_finds_what_a_python_regex_finds(pattern):
+    import re
+
+    lines = ["OK go", "x ERROR y", "it failed", "Failed!", "run done", "ab", "aab", "abac",
+             "  ", "dx", "5 bytes", "-1.5", "error: Error", "aaab", "ok"]  # fmt: skip
+    for line in lines:
+        found = run_hard_checks(
+            [{"kind": "log-scan", "path": "l", "pattern": pattern}], {"l": line}.get
+        )[0].passed
+        assert found is bool(re.search(pattern, line)), (pattern, line)
+
+
+def test_log_scan_with_a_backreference_fails_with_the_reason():
+    result = run({"kind": "log-scan", "path": "log.txt", "pattern": r"(E)\1"})[0]
+    assert (result.passed, result.detail) == (
+        False,
+        r"log-scan: /(E)\1/ cannot be run: invalid escape sequence: \1",
+    )

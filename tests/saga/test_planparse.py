@@ -243,3 +243,19 @@ def test_validate_reports_every_problem():
 )
 def test_artifact_paths(path, ok):
     assert artifact_path_ok(path) is ok
+
+
+def test_validate_refuses_a_log_scan_pattern_that_needs_backtracking(monkeypatch):
+    profile = get_profile("generic")
+    monkeypatch.setitem(
+        profile.data, "allowedCheckKinds", [*profile.data["allowedCheckKinds"], "log-scan"]
+    )
+    text = (
+        "## Stage 1: A\n```yaml\ndone:\n  - kind: log-scan\n    path: run.log\n"
+        "    pattern: (?<=ok)done\n```\n"
+    )
+    with pytest.raises(InvalidPlan) as info:
+        plan_validate(plan_parse(text), profile=profile)
+    assert info.value.details["problems"] == [
+        "stage-01: done.pattern is not a regex RE2 can run (invalid perl operator: (?<=)"
+    ]
