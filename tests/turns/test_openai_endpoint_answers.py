@@ -232,3 +232,42 @@ def test_an_answer_past_the_size_limit_is_a_protocol_error(table, llm):
     body["padding"] = "x" * MAX_ANSWER_BYTES
     llm.script = [(200, body)]
     assert failure(table, llm) == ("agent_protocol_error", False)
+
+
+def test_every_request_bounds_the_completion_tokens(table, llm):
+    calls = [tool_call("c1", "dice_roll", {"expression": "1d4"})]
+    llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
+    run(table, llm)
+    assert [r["max_completion_tokens"] for r in llm.requests] == [4096, 4096]
+    assert ["max_tokens" in r for r in llm.requests] == [False, False]
+
+
+def test_the_completion_bound_and_its_field_come_from_the_environment(table, llm, monkeypatch):
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    monkeypatch.setenv("SAGASMITH_OPENAI_MAX_TOKENS", "512")
+    monkeypatch.setenv("SAGASMITH_OPENAI_MAX_TOKENS_FIELD", "max_tokens")
+    llm.script = [(200, completion(content=FINAL))]
+    turn = table.context(table.player, "roll a d20", job_id="j1")
+    OpenAIAgent.from_settings().run_turn(turn, table.caller(table.player, turn))
+    assert llm.requests[0]["max_tokens"] == 512
+    assert "max_completion_tokens" not in llm.requests[0]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("SAGASMITH_OPENAI_MAX_TOKENS", "0"),
+        ("SAGASMITH_OPENAI_MAX_TOKENS", "-1"),
+        ("SAGASMITH_OPENAI_MAX_TOKENS", "lots"),
+        ("SAGASMITH_OPENAI_MAX_TOKENS", "1.5"),
+        ("SAGASMITH_OPENAI_MAX_TOKENS_FIELD", "max_length"),
+    ],
+)
+def test_an_unusable_completion_bound_is_not_configured(monkeypatch, name, value):
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    monkeypatch.setenv(name, value)
+    with pytest.raises(AgentNotConfigured) as caught:
+        OpenAIAgent.from_settings()
+    assert caught.value.details == {"setting": name}

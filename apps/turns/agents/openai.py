@@ -5,6 +5,10 @@ Settings (Django settings first, then the environment of the same name):
     SAGASMITH_OPENAI_MODEL      the model name the endpoint expects
     SAGASMITH_OPENAI_API_KEY    sent as a Bearer token when set (local servers may need none)
     SAGASMITH_OPENAI_TIMEOUT    seconds per request (default 60); connect timeout 10 s
+    SAGASMITH_OPENAI_MAX_TOKENS the most tokens one completion may generate (default 4096)
+    SAGASMITH_OPENAI_MAX_TOKENS_FIELD  the request field carrying that bound:
+                                `max_completion_tokens` (default; OpenAI's name, which its
+                                reasoning models require) or `max_tokens` (older servers)
 
 The model sees the turn's facade tools with their live input schemas, minus the arguments
 trusted code injects (campaign, revision, idempotency, identity). It may make at most
@@ -61,6 +65,9 @@ logger = logging.getLogger(__name__)
 
 MAX_TOOL_CALLS = 8
 DEFAULT_TIMEOUT = 60.0
+# Room for the largest valid answer (4 messages of 4000 characters) with some reasoning.
+DEFAULT_MAX_TOKENS = 4096
+MAX_TOKENS_FIELDS = ("max_completion_tokens", "max_tokens")
 # A chat completion of at most 8 tool calls and a few messages is far smaller; a larger answer
 # is not read into memory whole.
 MAX_ANSWER_BYTES = 1024 * 1024
@@ -201,12 +208,16 @@ class OpenAIAgent:
         timeout: float = DEFAULT_TIMEOUT,
         connect_timeout: float = CONNECT_TIMEOUT,
         max_tool_calls: int = MAX_TOOL_CALLS,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        max_tokens_field: str = MAX_TOKENS_FIELDS[0],
     ) -> None:
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.api_key = api_key
         self.timeout = httpx2.Timeout(timeout, connect=connect_timeout)
         self.max_tool_calls = max_tool_calls
+        self.max_tokens = max_tokens
+        self.max_tokens_field = max_tokens_field
 
     @classmethod
     def from_settings(cls) -> OpenAIAgent:
@@ -247,7 +258,28 @@ class OpenAIAgent:
                 _("SAGASMITH_OPENAI_API_KEY may hold only printable ASCII without spaces."),
                 details={"setting": "SAGASMITH_OPENAI_API_KEY"},
             )
-        return cls(base_url=base_url, model=model, api_key=api_key, timeout=timeout)
+        # Unbounded, one turn could run up a completion as long as the model allows.
+        raw_max_tokens = _setting("SAGASMITH_OPENAI_MAX_TOKENS", str(DEFAULT_MAX_TOKENS)).strip()
+        if not (raw_max_tokens.isascii() and raw_max_tokens.isdigit()) or int(raw_max_tokens) < 1:
+            raise AgentNotConfigured(
+                _("SAGASMITH_OPENAI_MAX_TOKENS must be a whole number of tokens above 0."),
+                details={"setting": "SAGASMITH_OPENAI_MAX_TOKENS"},
+            )
+        max_tokens_field = _setting("SAGASMITH_OPENAI_MAX_TOKENS_FIELD", MAX_TOKENS_FIELDS[0])
+        if max_tokens_field not in MAX_TOKENS_FIELDS:
+            raise AgentNotConfigured(
+                _("SAGASMITH_OPENAI_MAX_TOKENS_FIELD must be one of: %(fields)s.")
+                % {"fields": ", ".join(MAX_TOKENS_FIELDS)},
+                details={"setting": "SAGASMITH_OPENAI_MAX_TOKENS_FIELD"},
+            )
+        return cls(
+            base_url=base_url,
+            model=model,
+            api_key=api_key,
+            timeout=timeout,
+            max_tokens=int(raw_max_tokens),
+            max_tokens_field=max_tokens_field,
+        )
 
     def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
         """Raises AgentUnavailable, AgentRejected, AgentProtocolError, AgentOutputInvalid,
@@ -279,7 +311,11 @@ class OpenAIAgent:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         with httpx2.Client(timeout=self.timeout, headers=headers) as http:
             while True:
-                body: dict[str, Any] = {"model": self.model, "messages": messages}
+                body: dict[str, Any] = {
+                    "model": self.model,
+                    "messages": messages,
+                    self.max_tokens_field: self.max_tokens,
+                }
                 if tools:
                     body["tools"] = tools
                     body["tool_choice"] = "none" if tools_closed else "auto"
