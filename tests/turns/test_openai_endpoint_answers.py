@@ -271,3 +271,55 @@ def test_an_unusable_completion_bound_is_not_configured(monkeypatch, name, value
     with pytest.raises(AgentNotConfigured) as caught:
         OpenAIAgent.from_settings()
     assert caught.value.details == {"setting": name}
+
+
+def test_a_long_tool_result_reaches_the_model_trimmed_and_the_journal_whole(table, llm):
+    from apps.turns.agents.openai import MAX_RESULT_CHARS
+
+    turn = table.context(table.player, "read the rules", job_id="j1")
+    caller = table.caller(table.player, turn)
+    answered = []
+
+    def long_resource(name, arguments):
+        outcome = caller(name, arguments)
+        answered.append(dataclasses.replace(outcome, structured={"text": "r" * 100_000}))
+        return answered[-1]
+
+    calls = [tool_call("c1", "dice_roll", {"expression": "1d4"})]
+    llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
+    agent = OpenAIAgent(base_url=llm.base_url, model="m-1")
+    agent.run_turn(turn, long_resource)
+    whole = json.dumps({"text": "r" * 100_000})
+    assert MAX_RESULT_CHARS == 16_000
+    assert llm.requests[1]["messages"][-1]["content"] == (
+        whole[:16_000] + f"\n[truncated: the tool result has {len(whole)} characters; only the "
+        "first 16000 are shown]"
+    )
+    assert answered[0].structured == {"text": "r" * 100_000}
+
+
+def test_the_tool_result_cap_comes_from_the_environment(table, llm, monkeypatch):
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    monkeypatch.setenv("SAGASMITH_OPENAI_MAX_RESULT_CHARS", "20")
+    calls = [tool_call("c1", "dice_roll", {"expression": "1d4"})]
+    llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
+    turn = table.context(table.player, "roll a d4", job_id="j1")
+    caller = table.caller(table.player, turn)
+    OpenAIAgent.from_settings().run_turn(turn, caller)
+    whole = json.dumps(caller.outcomes[0].structured)
+    assert len(whole) > 20
+    assert llm.requests[1]["messages"][-1]["content"] == (
+        whole[:20] + f"\n[truncated: the tool result has {len(whole)} characters; only the "
+        "first 20 are shown]"
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "many", "\u00b2"])
+def test_an_unusable_tool_result_cap_is_not_configured(monkeypatch, value):
+    monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
+    monkeypatch.setenv("SAGASMITH_OPENAI_MAX_RESULT_CHARS", value)
+    with pytest.raises(AgentNotConfigured) as caught:
+        OpenAIAgent.from_settings()
+    assert caught.value.details == {"setting": "SAGASMITH_OPENAI_MAX_RESULT_CHARS"}

@@ -9,6 +9,8 @@ Settings (Django settings first, then the environment of the same name):
     SAGASMITH_OPENAI_MAX_TOKENS_FIELD  the request field carrying that bound:
                                 `max_completion_tokens` (default; OpenAI's name, which its
                                 reasoning models require) or `max_tokens` (older servers)
+    SAGASMITH_OPENAI_MAX_RESULT_CHARS  the most characters of one tool result the model is shown
+                                (default 16000); the rest is cut with a marker saying so
 
 The model sees the turn's facade tools with their live input schemas, minus the arguments
 trusted code injects (campaign, revision, idempotency, identity). It may make at most
@@ -68,6 +70,9 @@ DEFAULT_TIMEOUT = 60.0
 # Room for the largest valid answer (4 messages of 4000 characters) with some reasoning.
 DEFAULT_MAX_TOKENS = 4096
 MAX_TOKENS_FIELDS = ("max_completion_tokens", "max_tokens")
+# One long result (a rules text, a big stat block) would otherwise go whole into every later
+# request of the turn. Only the model's copy is cut; the journal keeps the full result.
+MAX_RESULT_CHARS = 16_000
 # A chat completion of at most 8 tool calls and a few messages is far smaller; a larger answer
 # is not read into memory whole.
 MAX_ANSWER_BYTES = 1024 * 1024
@@ -86,10 +91,26 @@ class InvalidOutput(ValueError):
     """The model's final answer broke the contract; the message tells the model why."""
 
 
-def _tool_reply(request: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    """The conversation's answer to one tool call the model asked for."""
-    return {"role": "tool", "tool_call_id": str(request.get("id", "")),
-            "content": json.dumps(result, ensure_ascii=False)}  # fmt: skip
+def _positive_int(name: str, default: int) -> int:
+    raw = _setting(name, str(default)).strip()
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+        raise AgentNotConfigured(
+            _("%(name)s must be a whole number above 0.") % {"name": name},
+            details={"setting": name},
+        )
+    return int(raw)
+
+
+def _tool_reply(request: dict[str, Any], result: dict[str, Any], limit: int) -> dict[str, Any]:
+    """The conversation's answer to one tool call the model asked for, at most `limit`
+    characters of it and a marker when cut."""
+    content = json.dumps(result, ensure_ascii=False)
+    if len(content) > limit:
+        content = (
+            content[:limit] + f"\n[truncated: the tool result has {len(content)} characters; "
+            f"only the first {limit} are shown]"
+        )
+    return {"role": "tool", "tool_call_id": str(request.get("id", "")), "content": content}
 
 
 def tool_spec(tool: ToolInfo) -> dict[str, Any]:
@@ -210,6 +231,7 @@ class OpenAIAgent:
         max_tool_calls: int = MAX_TOOL_CALLS,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         max_tokens_field: str = MAX_TOKENS_FIELDS[0],
+        max_result_chars: int = MAX_RESULT_CHARS,
     ) -> None:
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
@@ -218,6 +240,7 @@ class OpenAIAgent:
         self.max_tool_calls = max_tool_calls
         self.max_tokens = max_tokens
         self.max_tokens_field = max_tokens_field
+        self.max_result_chars = max_result_chars
 
     @classmethod
     def from_settings(cls) -> OpenAIAgent:
@@ -259,12 +282,7 @@ class OpenAIAgent:
                 details={"setting": "SAGASMITH_OPENAI_API_KEY"},
             )
         # Unbounded, one turn could run up a completion as long as the model allows.
-        raw_max_tokens = _setting("SAGASMITH_OPENAI_MAX_TOKENS", str(DEFAULT_MAX_TOKENS)).strip()
-        if not (raw_max_tokens.isascii() and raw_max_tokens.isdigit()) or int(raw_max_tokens) < 1:
-            raise AgentNotConfigured(
-                _("SAGASMITH_OPENAI_MAX_TOKENS must be a whole number of tokens above 0."),
-                details={"setting": "SAGASMITH_OPENAI_MAX_TOKENS"},
-            )
+        max_tokens = _positive_int("SAGASMITH_OPENAI_MAX_TOKENS", DEFAULT_MAX_TOKENS)
         max_tokens_field = _setting("SAGASMITH_OPENAI_MAX_TOKENS_FIELD", MAX_TOKENS_FIELDS[0])
         if max_tokens_field not in MAX_TOKENS_FIELDS:
             raise AgentNotConfigured(
@@ -277,8 +295,9 @@ class OpenAIAgent:
             model=model,
             api_key=api_key,
             timeout=timeout,
-            max_tokens=int(raw_max_tokens),
+            max_tokens=max_tokens,
             max_tokens_field=max_tokens_field,
+            max_result_chars=_positive_int("SAGASMITH_OPENAI_MAX_RESULT_CHARS", MAX_RESULT_CHARS),
         )
 
     def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
@@ -306,7 +325,9 @@ class OpenAIAgent:
             messages.append({"role": "assistant", "content": None, "tool_calls": earlier})
             for request in earlier:
                 calls += 1
-                messages.append(_tool_reply(request, self._run_tool(request, call_tool)))
+                messages.append(
+                    _tool_reply(request, self._run_tool(request, call_tool), self.max_result_chars)
+                )
             tools_closed = tools_closed or calls >= self.max_tool_calls
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         with httpx2.Client(timeout=self.timeout, headers=headers) as http:
@@ -344,7 +365,7 @@ class OpenAIAgent:
                         else:
                             calls += 1
                             result = self._run_tool(request, call_tool)
-                        messages.append(_tool_reply(request, result))
+                        messages.append(_tool_reply(request, result, self.max_result_chars))
                     # No call could run past the limit: the next request forbids them.
                     tools_closed = tools_closed or calls >= self.max_tool_calls
                     continue
