@@ -323,3 +323,33 @@ def test_an_unusable_tool_result_cap_is_not_configured(monkeypatch, value):
     with pytest.raises(AgentNotConfigured) as caught:
         OpenAIAgent.from_settings()
     assert caught.value.details == {"setting": "SAGASMITH_OPENAI_MAX_RESULT_CHARS"}
+
+
+def cut_off(content):
+    body = completion(content=content)
+    body["choices"][0]["finish_reason"] = "length"
+    return body
+
+
+def test_an_answer_cut_off_at_the_token_bound_is_corrected_as_too_long(table, llm):
+    llm.script = [
+        (200, cut_off('{"messages": [{"text": "The die')),
+        (200, completion(content=FINAL)),
+    ]
+    output, _caller = run(table, llm)
+    assert output.messages == (AgentMessage("The die lands."),)
+    assert llm.requests[1]["messages"][-1] == {
+        "role": "user",
+        "content": "Your answer was invalid: the answer was cut off at the limit of 4096 tokens; "
+        "give a shorter one. Reply with only the JSON object described in the instructions.",
+    }
+
+
+def test_an_answer_cut_off_twice_fails_naming_the_token_bound(table, llm):
+    llm.script = [(200, cut_off("")), (200, cut_off('{"messages": ['))]
+    with pytest.raises(Exception) as caught:
+        run(table, llm)
+    assert classify_error(caught.value).code == "agent_output_invalid"
+    assert caught.value.details == {
+        "reason": "the answer was cut off at the limit of 4096 tokens; give a shorter one"
+    }

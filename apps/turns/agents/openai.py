@@ -340,7 +340,7 @@ class OpenAIAgent:
                 if tools:
                     body["tools"] = tools
                     body["tool_choice"] = "none" if tools_closed else "auto"
-                reply = self._complete(http, body, usage, turn)
+                reply, finish_reason = self._complete(http, body, usage, turn)
                 requested = reply.get("tool_calls") or []
                 if requested:
                     if tools_closed:
@@ -371,9 +371,19 @@ class OpenAIAgent:
                     continue
                 content = reply.get("content")
                 try:
-                    if not isinstance(content, str):
-                        raise InvalidOutput("the final answer has no text content")
-                    final, suggestions = parse_output(content, turn)
+                    try:
+                        if not isinstance(content, str):
+                            raise InvalidOutput("the final answer has no text content")
+                        final, suggestions = parse_output(content, turn)
+                    except InvalidOutput:
+                        # The endpoint stopped it at the token bound: "not JSON" would not
+                        # tell the model (nor the operator) why.
+                        if finish_reason == "length":
+                            raise InvalidOutput(
+                                f"the answer was cut off at the limit of {self.max_tokens} "
+                                "tokens; give a shorter one"
+                            ) from None
+                        raise
                 except InvalidOutput as exc:
                     if corrections >= CORRECTION_ROUNDS:
                         raise AgentOutputInvalid(
@@ -416,7 +426,8 @@ class OpenAIAgent:
 
     def _complete(
         self, http: httpx2.Client, body: dict[str, Any], usage: Counter[str], turn: TurnContext
-    ) -> dict[str, Any]:
+    ) -> tuple[dict[str, Any], Any]:
+        """The answer's message and its choice's finish_reason."""
         # A request gets no more than the turn's time left: a model past it is cut off, and the
         # turn ends timed out rather than as a retryable endpoint timeout.
         timeout = self.timeout
@@ -481,7 +492,8 @@ class OpenAIAgent:
         except (ValueError, TypeError, RecursionError) as exc:
             raise _not_a_completion(exc) from exc
         try:
-            message = data["choices"][0]["message"]
+            choice = data["choices"][0]
+            message = choice["message"]
             if not isinstance(message, dict):
                 raise TypeError("message is not an object")
         except (KeyError, IndexError, TypeError) as exc:
@@ -495,7 +507,7 @@ class OpenAIAgent:
             isinstance(calls, list) and all(isinstance(call, dict) for call in calls)
         ):
             raise _not_a_completion(TypeError("tool_calls is not a list of objects"))
-        return message
+        return message, choice.get("finish_reason")
 
     @staticmethod
     def _count(usage: Counter[str], reported: dict[str, Any], turn: TurnContext) -> None:
