@@ -238,7 +238,7 @@ def test_every_request_bounds_the_completion_tokens(table, llm):
     calls = [tool_call("c1", "dice_roll", {"expression": "1d4"})]
     llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
     run(table, llm)
-    assert [r["max_completion_tokens"] for r in llm.requests] == [4096, 4096]
+    assert [r["max_completion_tokens"] for r in llm.requests] == [8192, 8192]
     assert ["max_tokens" in r for r in llm.requests] == [False, False]
 
 
@@ -340,7 +340,7 @@ def test_an_answer_cut_off_at_the_token_bound_is_corrected_as_too_long(table, ll
     assert output.messages == (AgentMessage("The die lands."),)
     assert llm.requests[1]["messages"][-1] == {
         "role": "user",
-        "content": "Your answer was invalid: the answer was cut off at the limit of 4096 tokens; "
+        "content": "Your answer was invalid: the answer was cut off at the limit of 8192 tokens; "
         "give a shorter one. Reply with only the JSON object described in the instructions.",
     }
 
@@ -351,5 +351,14 @@ def test_an_answer_cut_off_twice_fails_naming_the_token_bound(table, llm):
         run(table, llm)
     assert classify_error(caught.value).code == "agent_output_invalid"
     assert caught.value.details == {
-        "reason": "the answer was cut off at the limit of 4096 tokens; give a shorter one"
+        "reason": "the answer was cut off at the limit of 8192 tokens; give a shorter one"
     }
+
+
+def test_the_default_token_bound_holds_the_largest_valid_answer():
+    """Four messages of the longest text, at two characters a token (text outside English
+    takes more tokens than English), with room left for a reasoning model's thinking."""
+    from apps.turns.agents.openai import DEFAULT_MAX_TOKENS
+    from apps.turns.types import MAX_MESSAGE_CHARS, MAX_MESSAGES
+
+    assert DEFAULT_MAX_TOKENS == 8192 >= MAX_MESSAGES * MAX_MESSAGE_CHARS // 2

@@ -5,7 +5,7 @@ Settings (Django settings first, then the environment of the same name):
     SAGASMITH_OPENAI_MODEL      the model name the endpoint expects
     SAGASMITH_OPENAI_API_KEY    sent as a Bearer token when set (local servers may need none)
     SAGASMITH_OPENAI_TIMEOUT    seconds per request (default 60); connect timeout 10 s
-    SAGASMITH_OPENAI_MAX_TOKENS the most tokens one completion may generate (default 4096)
+    SAGASMITH_OPENAI_MAX_TOKENS the most tokens one completion may generate (default 8192)
     SAGASMITH_OPENAI_MAX_TOKENS_FIELD  the request field carrying that bound:
                                 `max_completion_tokens` (default; OpenAI's name, which its
                                 reasoning models require) or `max_tokens` (older servers)
@@ -67,8 +67,9 @@ logger = logging.getLogger(__name__)
 
 MAX_TOOL_CALLS = 8
 DEFAULT_TIMEOUT = 60.0
-# Room for the largest valid answer (4 messages of 4000 characters) with some reasoning.
-DEFAULT_MAX_TOKENS = 4096
+# Room for the largest valid answer (4 messages of 4000 characters, 2 characters a token)
+# with some left for a reasoning model's thinking.
+DEFAULT_MAX_TOKENS = 8192
 MAX_TOKENS_FIELDS = ("max_completion_tokens", "max_tokens")
 # One long result (a rules text, a big stat block) would otherwise go whole into every later
 # request of the turn. Only the model's copy is cut; the journal keeps the full result.
