@@ -362,3 +362,20 @@ def test_the_default_token_bound_holds_the_largest_valid_answer():
     from apps.turns.types import MAX_MESSAGE_CHARS, MAX_MESSAGES
 
     assert DEFAULT_MAX_TOKENS == 8192 >= MAX_MESSAGES * MAX_MESSAGE_CHARS // 2
+
+
+def test_an_exhausted_account_is_refused_not_retried(table, llm, caplog):
+    """OpenAI answers 429 both for "slow down" and for an account out of credits; only the
+    first passes on a new attempt."""
+    exhausted = {"error": {"message": "You exceeded your current quota.",
+                           "type": "insufficient_quota", "code": "insufficient_quota"}}  # fmt: skip
+    llm.script = [(429, exhausted)]
+    with caplog.at_level(logging.WARNING, logger="apps.turns.agents.openai"):
+        assert failure(table, llm) == ("agent_rejected", False)
+    assert len(llm.requests) == 1
+    assert [r.getMessage()[:52] for r in caplog.records] == [
+        'The agent endpoint refused the request: HTTP 429 {"e'
+    ]
+    llm.script = [(429, {"error": {"message": "Rate limit reached.", "type": "requests",
+                                   "code": "rate_limit_exceeded"}})]  # fmt: skip
+    assert failure(table, llm) == ("agent_unavailable", True)

@@ -466,7 +466,7 @@ class OpenAIAgent:
             ) from exc
         status = response.status_code
         # 408: the endpoint (or a proxy before it) gave up waiting; a new attempt may pass.
-        if status in (408, 429) or status >= 500:
+        if (status in (408, 429) or status >= 500) and not _out_of_quota(status, raw):
             raise AgentUnavailable(
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
                 details={"status": status},
@@ -524,6 +524,21 @@ class OpenAIAgent:
                 usage[key] += value
         if turn.record_usage is not None:
             turn.record_usage(dict(usage))
+
+
+def _out_of_quota(status: int, raw: bytes | bytearray) -> bool:
+    """A 429 for an account out of credits (OpenAI's `insufficient_quota`): unlike a rate
+    limit, no new attempt passes until someone pays, so it is a refusal."""
+    if status != 429:
+        return False
+    try:
+        error = json.loads(raw).get("error")
+    except (ValueError, AttributeError, RecursionError):
+        return False
+    return isinstance(error, dict) and "insufficient_quota" in (
+        error.get("code"),
+        error.get("type"),
+    )
 
 
 def _not_a_completion(exc: Exception) -> AgentProtocolError:
