@@ -379,3 +379,35 @@ def test_an_exhausted_account_is_refused_not_retried(table, llm, caplog):
     llm.script = [(429, {"error": {"message": "Rate limit reached.", "type": "requests",
                                    "code": "rate_limit_exceeded"}})]  # fmt: skip
     assert failure(table, llm) == ("agent_unavailable", True)
+
+
+def refusal(text):
+    body = completion(content=None)
+    body["choices"][0]["message"]["refusal"] = text
+    return body
+
+
+def test_a_refusal_is_sent_back_to_be_told_to_the_player(table, llm):
+    llm.script = [(200, refusal("I can't help with that.")), (200, completion(content=FINAL))]
+    output, _caller = run(table, llm)
+    assert output.messages == (AgentMessage("The die lands."),)
+    assert llm.requests[1]["messages"][-2:] == [
+        {"role": "assistant", "content": "I can't help with that."},
+        {
+            "role": "user",
+            "content": "Your answer was invalid: the answer is a refusal (\"I can't help with "
+            "that.\"); if the player's request cannot be done, say so in the messages. Reply "
+            "with only the JSON object described in the instructions.",
+        },
+    ]
+
+
+def test_a_second_refusal_fails_saying_the_model_refused(table, llm):
+    llm.script = [(200, refusal("No.")), (200, refusal("Still no."))]
+    with pytest.raises(Exception) as caught:
+        run(table, llm)
+    assert classify_error(caught.value).code == "agent_output_invalid"
+    assert caught.value.details == {
+        "reason": 'the answer is a refusal ("Still no."); if the player\'s request cannot be '
+        "done, say so in the messages"
+    }

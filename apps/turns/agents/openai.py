@@ -371,8 +371,20 @@ class OpenAIAgent:
                     tools_closed = tools_closed or calls >= self.max_tool_calls
                     continue
                 content = reply.get("content")
+                refused = reply.get("refusal")
+                # A refusal has no content: "no text content" would not tell the model what to
+                # do instead, nor the operator what happened.
+                refusal = not content and isinstance(refused, str) and bool(refused.strip())
+                if refusal:
+                    content = refused
                 try:
                     try:
+                        if refusal:
+                            raise InvalidOutput(
+                                "the answer is a refusal "
+                                f"({json.dumps(refused.strip()[:200], ensure_ascii=False)}); "
+                                "if the player's request cannot be done, say so in the messages"
+                            )
                         if not isinstance(content, str):
                             raise InvalidOutput("the final answer has no text content")
                         final, suggestions = parse_output(content, turn)
