@@ -411,3 +411,13 @@ def test_a_second_refusal_fails_saying_the_model_refused(table, llm):
         "reason": 'the answer is a refusal ("Still no."); if the player\'s request cannot be '
         "done, say so in the messages"
     }
+
+
+def test_a_reasoning_models_thinking_before_the_answer_is_not_an_error(table, llm):
+    """Local reasoning models served without a reasoning parser put their thinking in the
+    content, in a <think> block before the answer."""
+    thought = "<think>\nThe player rolls; {the tool said 14}.\n</think>\n\n"
+    llm.script = [(200, completion(content=thought + FINAL))]
+    output, _caller = run(table, llm)
+    assert output.messages == (AgentMessage("The die lands."),)
+    assert len(llm.requests) == 1

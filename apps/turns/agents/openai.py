@@ -82,6 +82,8 @@ CORRECTION_ROUNDS = 1
 OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
 _HEADER_TOKEN = re.compile(r"[\x21-\x7e]*")
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+# A reasoning model served without a reasoning parser thinks aloud in the content first.
+_THINKING = re.compile(r"^<think>.*?</think>\s*", re.DOTALL)
 
 
 def _setting(name: str, default: str = "") -> str:
@@ -156,7 +158,7 @@ def parse_output(
     content: str, turn: TurnContext
 ) -> tuple[tuple[AgentMessage, ...], tuple[str, ...]]:
     """The validated final answer. Raises InvalidOutput with a reason the model can fix."""
-    text = content.strip()
+    text = _THINKING.sub("", content.strip(), count=1)
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced[1]
