@@ -421,3 +421,18 @@ def test_a_reasoning_models_thinking_before_the_answer_is_not_an_error(table, ll
     output, _caller = run(table, llm)
     assert output.messages == (AgentMessage("The die lands."),)
     assert len(llm.requests) == 1
+
+
+def test_arguments_given_as_an_object_rather_than_json_text_are_used(table, llm):
+    """Some compatible servers send a call's arguments as a JSON object, not as its text."""
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "dice_roll", "arguments": {"expression": "1d4"}}}  # fmt: skip
+    llm.script = [(200, completion(tool_calls=[call])), (200, completion(content=FINAL))]
+    _output, caller = run(table, llm)
+    assert [(o.tool, o.ok) for o in caller.outcomes] == [("dice_roll", True)]
+    shown = json.loads(llm.requests[1]["messages"][-1]["content"])
+    assert shown["total"] == caller.outcomes[0].structured["total"]
+    # Sent back as the specification has it, for a server that validates the conversation.
+    echoed = llm.requests[1]["messages"][-2]["tool_calls"]
+    function = {"name": "dice_roll", "arguments": '{"expression": "1d4"}'}
+    assert echoed == [{"id": "c1", "type": "function", "function": function}]

@@ -116,6 +116,15 @@ def _tool_reply(request: dict[str, Any], result: dict[str, Any], limit: int) -> 
     return {"role": "tool", "tool_call_id": str(request.get("id", "")), "content": content}
 
 
+def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
+    """A tool call echoed back with its arguments as JSON text, as the specification has it."""
+    function = request.get("function")
+    if isinstance(function, dict) and isinstance(function.get("arguments"), dict):
+        function = {**function, "arguments": json.dumps(function["arguments"])}
+        return {**request, "function": function}
+    return request
+
+
 def tool_spec(tool: ToolInfo) -> dict[str, Any]:
     """The function a model is offered: the live schema without trusted-only arguments."""
     schema = dict(tool.input_schema)
@@ -353,7 +362,7 @@ class OpenAIAgent:
                         )
                     messages.append(
                         {"role": "assistant", "content": reply.get("content"),
-                         "tool_calls": requested}
+                         "tool_calls": [_as_sent(request) for request in requested]}
                     )  # fmt: skip
                     for request in requested:
                         if calls >= self.max_tool_calls:
@@ -426,10 +435,13 @@ class OpenAIAgent:
         function = request.get("function") if isinstance(request, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             return {"error": {"code": "invalid_arguments", "message": "no function name"}}
-        try:
-            arguments = json.loads(function.get("arguments") or "{}")
-        except (TypeError, json.JSONDecodeError, RecursionError):
-            arguments = None
+        arguments = function.get("arguments") or "{}"
+        # The specification sends the arguments as JSON text; some servers send the object.
+        if not isinstance(arguments, dict):
+            try:
+                arguments = json.loads(arguments)
+            except (TypeError, json.JSONDecodeError, RecursionError):
+                arguments = None
         if not isinstance(arguments, dict):
             return {
                 "error": {
