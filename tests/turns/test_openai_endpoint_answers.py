@@ -436,3 +436,18 @@ def test_arguments_given_as_an_object_rather_than_json_text_are_used(table, llm)
     echoed = llm.requests[1]["messages"][-2]["tool_calls"]
     function = {"name": "dice_roll", "arguments": '{"expression": "1d4"}'}
     assert echoed == [{"id": "c1", "type": "function", "function": function}]
+
+
+def test_an_answer_stopped_by_the_content_filter_is_corrected_as_such(table, llm):
+    """An endpoint's content filter (Azure's, for one) may stop a gory combat narration."""
+    filtered = completion(content=None)
+    filtered["choices"][0]["finish_reason"] = "content_filter"
+    llm.script = [(200, filtered), (200, completion(content=FINAL))]
+    output, _caller = run(table, llm)
+    assert output.messages == (AgentMessage("The die lands."),)
+    assert llm.requests[1]["messages"][-1] == {
+        "role": "user",
+        "content": "Your answer was invalid: the answer was stopped by the endpoint's content "
+        "filter; tell it in milder words. Reply with only the JSON object described in the "
+        "instructions.",
+    }

@@ -400,12 +400,17 @@ class OpenAIAgent:
                             raise InvalidOutput("the final answer has no text content")
                         final, suggestions = parse_output(content, turn)
                     except InvalidOutput:
-                        # The endpoint stopped it at the token bound: "not JSON" would not
-                        # tell the model (nor the operator) why.
+                        # The endpoint stopped the answer: "not JSON" or "no text content"
+                        # would not tell the model (nor the operator) why.
                         if finish_reason == "length":
                             raise InvalidOutput(
                                 f"the answer was cut off at the limit of {self.max_tokens} "
                                 "tokens; give a shorter one"
+                            ) from None
+                        if finish_reason == "content_filter":
+                            raise InvalidOutput(
+                                "the answer was stopped by the endpoint's content filter; tell "
+                                "it in milder words"
                             ) from None
                         raise
                 except InvalidOutput as exc:
