@@ -451,3 +451,21 @@ def test_an_answer_stopped_by_the_content_filter_is_corrected_as_such(table, llm
         "filter; tell it in milder words. Reply with only the JSON object described in the "
         "instructions.",
     }
+
+
+def test_tool_calls_without_ids_are_answered_each_under_its_own_id(table, llm):
+    """A server that gives its calls no id (or the same one twice) still gets each answer
+    paired with its call."""
+    calls = [tool_call("", "dice_roll", {"expression": "1d4"}),
+             tool_call("dup", "dice_roll", {"expression": "1d6"}),
+             tool_call("dup", "dice_roll", {"expression": "1d8"}),
+             tool_call("", "dice_roll", {"expression": "1d10"})]  # fmt: skip
+    del calls[0]["id"]
+    llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
+    _output, caller = run(table, llm)
+    sent = llm.requests[1]["messages"]
+    ids = ["call00001", "dup", "call00003", "call00004"]
+    assert [c["id"] for c in sent[-5]["tool_calls"]] == ids
+    assert [m["tool_call_id"] for m in sent[-4:]] == ids
+    shown = [json.loads(m["content"])["total"] for m in sent[-4:]]
+    assert shown == [o.structured["total"] for o in caller.outcomes]

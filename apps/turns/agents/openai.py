@@ -117,12 +117,12 @@ def _tool_reply(request: dict[str, Any], result: dict[str, Any], limit: int) -> 
 
 
 def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
-    """A tool call echoed back with its arguments as JSON text, as the specification has it."""
+    """A copy of a tool call to echo back, its arguments as JSON text as the specification has
+    them."""
     function = request.get("function")
     if isinstance(function, dict) and isinstance(function.get("arguments"), dict):
         function = {**function, "arguments": json.dumps(function["arguments"])}
-        return {**request, "function": function}
-    return request
+    return {**request, "function": function} if "function" in request else dict(request)
 
 
 def tool_spec(tool: ToolInfo) -> dict[str, Any]:
@@ -323,6 +323,8 @@ class OpenAIAgent:
         usage: Counter[str] = Counter()
         calls = 0
         corrections = 0
+        numbered = 0  # tool calls the conversation holds
+        call_ids: set[str] = set()
         # Narrating an ended turn: the model may only tell what its journaled calls did.
         tools_closed = turn.narrate_only
         if turn.earlier:
@@ -335,6 +337,8 @@ class OpenAIAgent:
                 for step, s in enumerate(turn.earlier, 1)
             ]  # fmt: skip
             messages.append({"role": "assistant", "content": None, "tool_calls": earlier})
+            numbered = len(earlier)
+            call_ids.update(request["id"] for request in earlier)
             for request in earlier:
                 calls += 1
                 messages.append(
@@ -360,9 +364,22 @@ class OpenAIAgent:
                             _("The model asked for tools after the limit of %(n)s calls.")
                             % {"n": self.max_tool_calls}
                         )
+                    requested = [_as_sent(request) for request in requested]
+                    for request in requested:
+                        # Each answer must name its own call: a call without an id, or with
+                        # one already used, gets one (9 letters and digits, as some servers
+                        # require).
+                        numbered += 1
+                        fresh = numbered
+                        while not (isinstance(request.get("id"), str) and request["id"]) or (
+                            request["id"] in call_ids
+                        ):
+                            request["id"] = f"call{fresh:05d}"
+                            fresh += 1
+                        call_ids.add(request["id"])
                     messages.append(
                         {"role": "assistant", "content": reply.get("content"),
-                         "tool_calls": [_as_sent(request) for request in requested]}
+                         "tool_calls": requested}
                     )  # fmt: skip
                     for request in requested:
                         if calls >= self.max_tool_calls:
