@@ -469,3 +469,24 @@ def test_tool_calls_without_ids_are_answered_each_under_its_own_id(table, llm):
     assert [m["tool_call_id"] for m in sent[-4:]] == ids
     shown = [json.loads(m["content"])["total"] for m in sent[-4:]]
     assert shown == [o.structured["total"] for o in caller.outcomes]
+
+
+def test_a_redirected_endpoint_is_refused_naming_where_it_points(table, llm, caplog):
+    """An http:// base URL whose server redirects to https:// is a setting to correct, not an
+    answer that is no chat completion (a POST is not followed: it would arrive as a GET)."""
+
+    class Moved(llm.server.RequestHandlerClass):
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            llm.requests.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(301)
+            self.send_header("Location", "https://models.example/v1/chat/completions")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    llm.server.RequestHandlerClass = Moved
+    with caplog.at_level(logging.WARNING, logger="apps.turns.agents.openai"):
+        assert failure(table, llm) == ("agent_rejected", False)
+    assert [r.getMessage() for r in caplog.records] == [
+        "The agent endpoint refused the request: HTTP 301 (redirected to "
+        "https://models.example/v1/chat/completions) "
+    ]

@@ -519,10 +519,14 @@ class OpenAIAgent:
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
                 details={"status": status},
             )
-        if status >= 400:
+        # A redirect is not followed (a POST would arrive as a GET): the base URL is to correct.
+        if status >= 300:
             # Its answer (an API key's tail, an account, a model name) is for the operators'
             # log; the error reaches the player. A key echoed whole is not logged.
             answer = raw.decode("utf-8", "replace")
+            if status < 400:
+                location = response.headers.get("location", "")
+                answer = f"(redirected to {location}) {answer}"
             if self.api_key:
                 answer = answer.replace(self.api_key, "***")
             logger.warning("The agent endpoint refused the request: HTTP %s %s", status,
