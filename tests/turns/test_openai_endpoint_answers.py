@@ -490,3 +490,13 @@ def test_a_redirected_endpoint_is_refused_naming_where_it_points(table, llm, cap
         "The agent endpoint refused the request: HTTP 301 (redirected to "
         "https://models.example/v1/chat/completions) "
     ]
+
+
+def test_an_unavailable_endpoints_answer_is_logged_for_the_operators(table, llm, caplog):
+    """A retried failure still says why: a model that is loading, an overloaded account."""
+    llm.script = [(503, {"error": "model m-1 is loading; key sk-secret-1234"})]
+    with caplog.at_level(logging.WARNING, logger="apps.turns.agents.openai"):
+        assert failure(table, llm) == ("agent_unavailable", True)
+    assert [r.getMessage() for r in caplog.records] == [
+        'The agent endpoint is unavailable: HTTP 503 {"error": "model m-1 is loading; key ***"}'
+    ]

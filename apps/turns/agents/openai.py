@@ -513,22 +513,24 @@ class OpenAIAgent:
                 _("The agent endpoint is unreachable: %(reason)s") % {"reason": type(exc).__name__}
             ) from exc
         status = response.status_code
+        if status >= 300:
+            # Its answer (an API key's tail, an account, a model name) is for the operators'
+            # log; the error reaches the player. A key echoed whole is not logged.
+            answer = raw.decode("utf-8", "replace")
+            if self.api_key:
+                answer = answer.replace(self.api_key, "***")
         # 408: the endpoint (or a proxy before it) gave up waiting; a new attempt may pass.
         if (status in (408, 429) or status >= 500) and not _out_of_quota(status, raw):
+            logger.warning("The agent endpoint is unavailable: HTTP %s %s", status, answer[:200])
             raise AgentUnavailable(
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
                 details={"status": status},
             )
         # A redirect is not followed (a POST would arrive as a GET): the base URL is to correct.
         if status >= 300:
-            # Its answer (an API key's tail, an account, a model name) is for the operators'
-            # log; the error reaches the player. A key echoed whole is not logged.
-            answer = raw.decode("utf-8", "replace")
             if status < 400:
                 location = response.headers.get("location", "")
                 answer = f"(redirected to {location}) {answer}"
-            if self.api_key:
-                answer = answer.replace(self.api_key, "***")
             logger.warning("The agent endpoint refused the request: HTTP %s %s", status,
                            answer[:200])  # fmt: skip
             raise AgentRejected(
