@@ -500,3 +500,16 @@ def test_an_unavailable_endpoints_answer_is_logged_for_the_operators(table, llm,
     assert [r.getMessage() for r in caplog.records] == [
         'The agent endpoint is unavailable: HTTP 503 {"error": "model m-1 is loading; key ***"}'
     ]
+
+
+def test_a_final_answer_with_a_stray_call_past_the_limit_is_used_and_the_call_not_run(table, llm):
+    """A server that ignores tool_choice "none" lets a model add a call to its final answer."""
+    before = table.revision()
+    calls = [tool_call(f"c{i}", "dice_roll", {"expression": "1d4"}) for i in range(8)]
+    stray = completion(
+        content=FINAL, tool_calls=[tool_call("c9", "dice_roll", {"expression": "1d4"})]
+    )
+    llm.script = [(200, completion(tool_calls=calls)), (200, stray)]
+    output, caller = run(table, llm)
+    assert (output.messages, output.tool_calls) == ((AgentMessage("The die lands."),), 8)
+    assert (len(caller.outcomes), table.revision()) == (8, before + 8)

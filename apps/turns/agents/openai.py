@@ -360,6 +360,20 @@ class OpenAIAgent:
                 requested = reply.get("tool_calls") or []
                 if requested:
                     if tools_closed:
+                        # A server that ignores tool_choice "none" lets the model add a call
+                        # to its final answer: the answer stands, the call is not run.
+                        content = reply.get("content")
+                        try:
+                            if isinstance(content, str):
+                                final, suggestions = parse_output(content, turn)
+                                return AgentOutput(
+                                    messages=final,
+                                    suggestions=suggestions,
+                                    tool_calls=calls,
+                                    usage=dict(usage),
+                                )
+                        except InvalidOutput:
+                            pass
                         raise AgentToolLimit(
                             _("The model asked for tools after the limit of %(n)s calls.")
                             % {"n": self.max_tool_calls}
