@@ -513,3 +513,18 @@ def test_a_final_answer_with_a_stray_call_past_the_limit_is_used_and_the_call_no
     output, caller = run(table, llm)
     assert (output.messages, output.tool_calls) == ((AgentMessage("The die lands."),), 8)
     assert (len(caller.outcomes), table.revision()) == (8, before + 8)
+
+
+def test_a_call_cut_off_at_the_token_bound_is_refused_as_too_long(table, llm):
+    body = completion(tool_calls=[tool_call("c1", "dice_roll", '{"expression": "1d')])
+    body["choices"][0]["finish_reason"] = "length"
+    llm.script = [(200, body), (200, completion(content=FINAL))]
+    _output, caller = run(table, llm)
+    assert caller.outcomes == []
+    assert json.loads(llm.requests[1]["messages"][-1]["content"]) == {
+        "error": {
+            "code": "invalid_arguments",
+            "message": "the arguments were cut off at the limit of 8192 tokens; make fewer or "
+            "shorter calls",
+        }
+    }

@@ -407,7 +407,7 @@ class OpenAIAgent:
                             }
                         else:
                             calls += 1
-                            result = self._run_tool(request, call_tool)
+                            result = self._run_tool(request, call_tool, finish_reason)
                         messages.append(_tool_reply(request, result, self.max_result_chars))
                     # No call could run past the limit: the next request forbids them.
                     tools_closed = tools_closed or calls >= self.max_tool_calls
@@ -467,7 +467,9 @@ class OpenAIAgent:
                     usage=dict(usage),
                 )
 
-    def _run_tool(self, request: Any, call_tool: CallTool) -> dict[str, Any]:
+    def _run_tool(
+        self, request: Any, call_tool: CallTool, finish_reason: Any = None
+    ) -> dict[str, Any]:
         function = request.get("function") if isinstance(request, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             return {"error": {"code": "invalid_arguments", "message": "no function name"}}
@@ -479,12 +481,14 @@ class OpenAIAgent:
             except (TypeError, json.JSONDecodeError, RecursionError):
                 arguments = None
         if not isinstance(arguments, dict):
-            return {
-                "error": {
-                    "code": "invalid_arguments",
-                    "message": "arguments must be a JSON object",
-                }
-            }
+            message = "arguments must be a JSON object"
+            if finish_reason == "length":
+                # Cut off by the token bound: the same call would be cut off again.
+                message = (
+                    f"the arguments were cut off at the limit of {self.max_tokens} tokens; "
+                    "make fewer or shorter calls"
+                )
+            return {"error": {"code": "invalid_arguments", "message": message}}
         return call_tool(function["name"], arguments).for_model()
 
     def _complete(
