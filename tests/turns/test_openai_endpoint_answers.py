@@ -528,3 +528,16 @@ def test_a_call_cut_off_at_the_token_bound_is_refused_as_too_long(table, llm):
             "shorter calls",
         }
     }
+
+
+def test_a_retrys_earlier_calls_carry_ids_a_strict_server_accepts(table, llm):
+    """Mistral models (as vLLM serves them) refuse a call id that is not 9 letters or digits."""
+    earlier = tuple(EarlierStep("dice_roll", {"expression": "1d4"}) for _ in range(2))
+    calls = [tool_call("", "dice_roll", {"expression": "1d6"})]
+    llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
+    run(table, llm, earlier=earlier)
+    sent = llm.requests[1]["messages"]
+    assert [c["id"] for c in sent[2]["tool_calls"]] == ["call00001", "call00002"]
+    assert [m["tool_call_id"] for m in sent[3:5]] == ["call00001", "call00002"]
+    assert [c["id"] for c in sent[5]["tool_calls"]] == ["call00003"]
+    assert sent[6]["tool_call_id"] == "call00003"

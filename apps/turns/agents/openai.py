@@ -116,6 +116,11 @@ def _tool_reply(request: dict[str, Any], result: dict[str, Any], limit: int) -> 
     return {"role": "tool", "tool_call_id": str(request.get("id", "")), "content": content}
 
 
+def _call_id(number: int) -> str:
+    """A tool call id of our own: 9 letters and digits, as some servers (Mistral's) require."""
+    return f"call{number:05d}"
+
+
 def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
     """A copy of a tool call to echo back, its arguments as JSON text as the specification has
     them."""
@@ -332,7 +337,7 @@ class OpenAIAgent:
             # so it is shown the ones already made (answered from the journal, nothing sent
             # again) and goes on.
             earlier = [
-                {"id": f"earlier-{step}", "type": "function",
+                {"id": _call_id(step), "type": "function",
                  "function": {"name": s.tool, "arguments": json.dumps(dict(s.arguments))}}
                 for step, s in enumerate(turn.earlier, 1)
             ]  # fmt: skip
@@ -381,14 +386,13 @@ class OpenAIAgent:
                     requested = [_as_sent(request) for request in requested]
                     for request in requested:
                         # Each answer must name its own call: a call without an id, or with
-                        # one already used, gets one (9 letters and digits, as some servers
-                        # require).
+                        # one already used, gets one.
                         numbered += 1
                         fresh = numbered
                         while not (isinstance(request.get("id"), str) and request["id"]) or (
                             request["id"] in call_ids
                         ):
-                            request["id"] = f"call{fresh:05d}"
+                            request["id"] = _call_id(fresh)
                             fresh += 1
                         call_ids.add(request["id"])
                     messages.append(
