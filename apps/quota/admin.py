@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from apps.core.admin import AuditedAdminMixin
 
@@ -74,7 +75,9 @@ class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(QuotaAccount)
-class QuotaAccountAdmin(AuditedAdminMixin, admin.ModelAdmin):
+class QuotaAccountAdmin(admin.ModelAdmin):
+    # Not AuditedAdminMixin: the plan is the only field staff change here, and the plan change
+    # service writes the audit row (with what the change granted).
     list_display = ("user", "plan", "balance", "reserved", "updated_at")
     list_filter = ("plan",)
     search_fields = ("user__email",)
@@ -92,9 +95,37 @@ class QuotaAccountAdmin(AuditedAdminMixin, admin.ModelAdmin):
         return False
 
     def save_model(self, request, obj, form, change):
-        # Write only the plan: balance and reserved move under row locks while the form is
-        # open, and saving the copy read with the form would undo those moves.
-        obj.save(update_fields=[*form.changed_data, "updated_at"])
+        # Write only the plan, through the service: balance and reserved move under row locks
+        # while the form is open, and saving the copy read with the form would undo those moves.
+        if "plan" not in form.changed_data:
+            return
+        result = services.quota_account_plan_change(
+            account=obj, plan=form.cleaned_data["plan"], actor=request.user
+        )
+        plan = form.cleaned_data["plan"].name
+        if result.grant is not None:
+            text = ngettext(
+                "Plan changed to %(plan)s: %(amount)s credit granted now for the period from "
+                "%(start)s.",
+                "Plan changed to %(plan)s: %(amount)s credits granted now for the period from "
+                "%(start)s.",
+                result.grant.amount,
+            ) % {
+                "plan": plan,
+                "amount": result.grant.amount,
+                "start": result.grant.period_start.date().isoformat(),
+            }
+        elif result.granted_before:
+            text = ngettext(
+                "Plan changed to %(plan)s: no credits granted now; the %(amount)s credit "
+                "already granted for this period stays.",
+                "Plan changed to %(plan)s: no credits granted now; the %(amount)s credits "
+                "already granted for this period stay.",
+                result.granted_before,
+            ) % {"plan": plan, "amount": result.granted_before}
+        else:
+            text = _("Plan changed to %(plan)s: it grants no credits now.") % {"plan": plan}
+        messages.success(request, text)
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -75,6 +75,8 @@ class QuotaGrant(BaseModel):
         PLAN = "plan", _("plan period")
         STAFF = "staff", _("staff grant")
         SYSTEM = "system", _("system")
+        # What a plan upgrade adds to the period's plan grant: the period already has that one.
+        UPGRADE = "upgrade", _("plan upgrade")
 
     account = models.ForeignKey(QuotaAccount, on_delete=models.CASCADE, related_name="grants")
     amount = models.BigIntegerField(_("amount"))
@@ -98,10 +100,17 @@ class QuotaGrant(BaseModel):
                 name="quota_grant_remaining_in_range",
             ),
             # One plan grant per account and period: the periodic task can run any number of times.
+            # A period is its start and end: a day and a month starting together are two periods.
             models.UniqueConstraint(
-                fields=["account", "period_start"],
+                fields=["account", "period_start", "period_end"],
                 condition=Q(source="plan"),
                 name="quota_grant_one_per_plan_period",
+            ),
+            # Without both bounds the constraint above could not tell two periods apart.
+            models.CheckConstraint(
+                condition=~Q(source__in=["plan", "upgrade"])
+                | (Q(period_start__isnull=False) & Q(period_end__isnull=False)),
+                name="quota_grant_plan_has_period",
             ),
         ]
 

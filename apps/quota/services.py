@@ -10,11 +10,12 @@ import functools
 import logging
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Sum
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
@@ -139,8 +140,9 @@ def quota_grant(
             grant=grant,
             description=(note or grant.get_source_display())[:200],
         )
-        if source != QuotaGrant.Source.PLAN:
-            # Plan grants are routine and already in the ledger; staff/system grants are audited.
+        if source not in (QuotaGrant.Source.PLAN, QuotaGrant.Source.UPGRADE):
+            # Plan grants are routine and already in the ledger, upgrade grants are in the audit
+            # row of the plan change that issued them; staff/system grants are audited.
             audit_record(
                 actor=actor,
                 action="quota.grant",
@@ -170,7 +172,9 @@ def quota_plan_grant_issue(
     if bounds is None or plan.periodic_grant <= 0:
         return None
     start, end = bounds
-    if QuotaGrant.objects.filter(account=account, source="plan", period_start=start).exists():
+    if QuotaGrant.objects.filter(
+        account=account, source="plan", period_start=start, period_end=end
+    ).exists():
         return None
     try:
         with transaction.atomic():
@@ -185,8 +189,79 @@ def quota_plan_grant_issue(
                 % {"plan": plan.name, "start": start.date().isoformat()},
             )
     except IntegrityError:
-        # A concurrent run issued it: the unique (account, period_start) constraint held.
+        # A concurrent run issued it: the unique (account, period_start, period_end) constraint
+        # held.
         return None
+
+
+@dataclass(frozen=True)
+class PlanChange:
+    """What switching an account's plan did: the plan it left, the grant issued at once (or
+    None), and the plan credits the new plan's current period had before it."""
+
+    previous: Plan
+    grant: QuotaGrant | None
+    granted_before: int
+
+
+def quota_account_plan_change(
+    *, account: QuotaAccount, plan: Plan, actor, now: datetime | None = None
+) -> PlanChange:
+    """Switch the account to `plan`, audited. The new plan's allowance for its current period
+    applies at once: a period without a plan grant gets it now (as the periodic task would), a
+    period with less than the allowance gets the difference; a downgrade takes nothing back."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = (
+            QuotaAccount.objects.select_for_update(of=("self",))
+            .select_related("plan")
+            .get(pk=account.pk)
+        )
+        previous = locked.plan
+        locked.plan = plan
+        locked.save(update_fields=["plan", "updated_at"])
+        grant, granted_before = None, 0
+        bounds = plan_period_bounds(plan=plan, at=now)
+        if bounds is not None and plan.periodic_grant > 0:
+            start, end = bounds
+            period = QuotaGrant.objects.filter(account=locked, period_start=start, period_end=end)
+            if not period.filter(source=QuotaGrant.Source.PLAN).exists():
+                grant = quota_plan_grant_issue(account=locked, now=now)
+            else:
+                # Under the account lock: grants are issued under it too, so this sum holds.
+                granted_before = (
+                    period.filter(
+                        source__in=[QuotaGrant.Source.PLAN, QuotaGrant.Source.UPGRADE]
+                    ).aggregate(total=Sum("amount"))["total"]
+                    or 0
+                )
+                if plan.periodic_grant > granted_before:
+                    grant = quota_grant(
+                        account=locked,
+                        amount=plan.periodic_grant - granted_before,
+                        source=QuotaGrant.Source.UPGRADE,
+                        actor=actor,
+                        period_start=start,
+                        period_end=end,
+                        expires_at=end if plan.grants_expire else None,
+                        note=_("Upgrade to %(plan)s plan, period from %(start)s")
+                        % {"plan": plan.name, "start": start.date().isoformat()},
+                    )
+        audit_record(
+            actor=actor,
+            action="quota.account.plan_change",
+            subject_type="quota.quotaaccount",
+            subject_id=str(locked.pk),
+            details={
+                "user": str(locked.user_id),
+                "from_plan": previous.slug,
+                "to_plan": plan.slug,
+                "granted": grant.amount if grant else 0,
+                "grant": str(grant.pk) if grant else None,
+            },
+        )
+    account.plan, account.balance, account.reserved = plan, locked.balance, locked.reserved
+    return PlanChange(previous=previous, grant=grant, granted_before=granted_before)
 
 
 def quota_issue_periodic_grants(*, now: datetime | None = None) -> int:

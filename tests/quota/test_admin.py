@@ -83,9 +83,15 @@ def test_account_admin_cannot_edit_balance(staff_client, make_user, funded):
     )
     assert response.status_code == 302
     account.refresh_from_db()
-    # The plan changed (audited by the admin mixin); the posted balance was ignored.
-    assert (account.plan_id, account.balance) == (free.pk, 5)
-    assert AuditEvent.objects.filter(actor=staff, action="admin.changed").count() == 1
+    # The plan changed (audited by the service) and brought its 100 credits for the period;
+    # the posted balance was ignored.
+    assert (account.plan_id, account.balance) == (free.pk, 105)
+    events = AuditEvent.objects.filter(
+        Q(action__startswith="quota.") | Q(action__startswith="admin."), actor=staff
+    )
+    assert list(events.values_list("action", "subject_id")) == [
+        ("quota.account.plan_change", str(account.pk))
+    ]
 
 
 def test_staff_withdraw_unused_credits_through_the_ledger(staff_client, make_user, funded):
@@ -308,3 +314,48 @@ def test_grant_form_tells_staff_the_note_is_shown_to_the_user(staff_client, make
     response = client.get("/admin/quota/quotagrant/add/")
     assert response.status_code == 200
     assert "The user sees this note on their usage page." in response.content.decode()
+
+
+def test_upgrading_an_accounts_plan_in_admin_grants_the_difference_and_says_so(
+    staff_client, make_user
+):
+    client, staff = staff_client
+    small = Plan.objects.create(slug="small", name="Small", periodic_grant=100, period="monthly")
+    pro = Plan.objects.create(slug="pro", name="Pro", periodic_grant=500, period="monthly")
+    account = services.quota_account_for(user=make_user("player@example.test"), plan=small)
+    response = client.post(
+        f"/admin/quota/quotaaccount/{account.pk}/change/", {"plan": str(pro.pk)}, follow=True
+    )
+    assert response.status_code == 200
+    start = services.plan_period_bounds(plan=pro, at=timezone.now())[0].date().isoformat()
+    assert (
+        f"Plan changed to Pro: 400 credits granted now for the period from {start}."
+        in response.content.decode()
+    )
+    account.refresh_from_db()
+    assert (account.plan, account.balance) == (pro, 500)
+    upgrade = account.grants.get(source="upgrade")
+    assert (upgrade.amount, upgrade.actor) == (400, staff)
+    # One audit row, the service's, saying what the change granted.
+    events = AuditEvent.objects.filter(
+        Q(action__startswith="quota.") | Q(action__startswith="admin."), actor=staff
+    )
+    assert list(events.values_list("action", "subject_id")) == [
+        ("quota.account.plan_change", str(account.pk))
+    ]
+
+
+def test_downgrading_an_accounts_plan_in_admin_says_credits_granted_stay(staff_client, make_user):
+    client, _ = staff_client
+    pro = Plan.objects.create(slug="pro", name="Pro", periodic_grant=500, period="monthly")
+    small = Plan.objects.create(slug="small", name="Small", periodic_grant=100, period="monthly")
+    account = services.quota_account_for(user=make_user("player@example.test"), plan=pro)
+    response = client.post(
+        f"/admin/quota/quotaaccount/{account.pk}/change/", {"plan": str(small.pk)}, follow=True
+    )
+    assert (
+        "Plan changed to Small: no credits granted now; the 500 credits already granted for "
+        "this period stay."
+    ) in response.content.decode()
+    account.refresh_from_db()
+    assert (account.plan, account.balance) == (small, 500)

@@ -395,6 +395,16 @@ def test_periodic_grant_is_idempotent_per_period(make_user):
             remaining=1,
             source="plan",
             period_start=datetime(2031, 7, 1, tzinfo=UTC),
+            period_end=datetime(2031, 8, 1, tzinfo=UTC),
+        )
+    # A plan grant always names its period: without an end, the constraint could not hold.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        QuotaGrant.objects.create(
+            account=account,
+            amount=1,
+            remaining=1,
+            source="plan",
+            period_start=datetime(2031, 9, 1, tzinfo=UTC),
         )
 
 
