@@ -178,6 +178,15 @@ def quota_plan_grant_issue(
         return None
     try:
         with transaction.atomic():
+            # The caller may have read the account before a plan change: the plan it has now
+            # decides (a change grants its own period, quota_account_plan_change).
+            current = (
+                QuotaAccount.objects.select_for_update()
+                .values_list("plan_id", flat=True)
+                .get(pk=account.pk)
+            )
+            if current != plan.pk:
+                return None
             return quota_grant(
                 account=account,
                 amount=plan.periodic_grant,

@@ -194,3 +194,20 @@ def test_a_switch_from_daily_to_monthly_on_the_first_grants_the_month(make_user)
     assert account.balance == 310
     assert services.quota_issue_periodic_grants(now=first_noon) == 0
     assert QuotaGrant.objects.filter(account=account).count() == 2
+
+
+def test_a_periodic_run_that_read_the_account_before_a_plan_change_issues_only_the_new_plan(
+    make_user,
+):
+    account = QuotaAccount.objects.create(user=make_user(), plan=plan("small", 100))
+    # The periodic run reads its accounts in chunks; staff switch this one to a weekly plan
+    # at the start of January before the run reaches it.
+    read_by_the_run = QuotaAccount.objects.select_related("plan").get(pk=account.pk)
+    weekly = plan("weekly", 50, period="weekly")
+    services.quota_account_plan_change(account=account, plan=weekly, actor=None, now=JAN_1)
+    assert services.quota_plan_grant_issue(account=read_by_the_run, now=JAN_1) is None
+    account.refresh_from_db()
+    assert [(g.amount, g.period_start) for g in account.grants.all()] == [
+        (50, datetime(2031, 12, 29, tzinfo=UTC))
+    ]
+    assert account.balance == 50
