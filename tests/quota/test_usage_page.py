@@ -255,3 +255,30 @@ def test_the_grants_that_still_hold_credits_are_listed_however_many_were_spent_s
     assert [(left, expires) for _source, _granted, (left, _), (expires, _) in rows][:3] == [
         ("3", date_filter(soon.expires_at, "DATE_FORMAT")), ("7", "never"), ("0", mock.ANY),
     ]  # fmt: skip
+
+
+def test_an_upgrade_grant_reads_in_full_on_the_usage_page(client, user, zero_plan):
+    from apps.quota.models import Plan
+
+    account = services.quota_account_for(
+        user=user,
+        plan=Plan.objects.create(slug="small", name="Small", periodic_grant=100),
+    )
+    pro = Plan.objects.create(slug="pro", name="Pro", periodic_grant=500)
+    services.quota_account_plan_change(account=account, plan=pro, actor=None)
+    start = services.plan_period_bounds(plan=pro, at=timezone.now())[0].date().isoformat()
+    client.force_login(user)
+    html = client.get("/usage/").content.decode()
+    sources = [source for (source, _), *_ in table(html, "usage-grants")]
+    # Both end with the period; charges draw from the plan grant first, as it came first.
+    assert sources == [
+        "plan period",
+        f"plan upgrade Upgrade to Pro plan, period from {start}",
+    ]
+    assert ledger(html)[0] == (
+        "grant",
+        f"Upgrade to Pro plan, period from {start}",
+        None,
+        "+400",
+        "500",
+    )
