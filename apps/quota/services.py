@@ -221,11 +221,9 @@ def quota_account_plan_change(
     period with less than the allowance gets the difference; a downgrade takes nothing back."""
     now = now or timezone.now()
     with transaction.atomic():
-        locked = (
-            QuotaAccount.objects.select_for_update(of=("self",))
-            .select_related("plan")
-            .get(pk=account.pk)
-        )
+        # No join to the plan here: PostgreSQL re-checks a locked row that a concurrent change
+        # updated against the joined plan row it read before, so the row would vanish.
+        locked = QuotaAccount.objects.select_for_update().get(pk=account.pk)
         previous = locked.plan
         locked.plan = plan
         locked.save(update_fields=["plan", "updated_at"])

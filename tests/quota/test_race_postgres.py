@@ -151,3 +151,43 @@ def test_settle_while_a_grant_arrives_and_an_old_one_expires(make_user):
     assert (entry.amount, entry.balance_after) == (4, 6)
     assert_invariant(account)
     assert LedgerEntry.objects.filter(reservation_id=reservation.pk).count() == 1
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_upgrades_grant_the_largest_allowance_once(make_user):
+    require_postgres()
+    from django.db.models import Sum
+
+    small = Plan.objects.create(slug="small", name="Small", periodic_grant=100)
+    plans = [
+        Plan.objects.create(slug="pro", name="Pro", periodic_grant=500),
+        Plan.objects.create(slug="max", name="Max", periodic_grant=1000),
+    ]
+    account = services.quota_account_for(user=make_user(), plan=small)
+    start = threading.Barrier(8)
+    errors: list[BaseException] = []
+
+    def worker(i: int) -> None:
+        close_old_connections()
+        try:
+            start.wait()
+            services.quota_account_plan_change(
+                account=QuotaAccount.objects.get(pk=account.pk), plan=plans[i % 2], actor=None
+            )
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert errors == []
+    # Whatever order the changes ran in, the period got the largest plan's allowance once.
+    granted = account.grants.aggregate(total=Sum("amount"))["total"]
+    account = QuotaAccount.objects.get(pk=account.pk)
+    assert (granted, account.balance) == (1000, 1000)
+    assert_invariant(account)
