@@ -42,7 +42,15 @@ def quota_next_grant_at(*, account: QuotaAccount, now: datetime | None = None) -
     if account.plan.periodic_grant <= 0:
         return None
     bounds = plan_period_bounds(plan=account.plan, at=now or timezone.now())
-    return bounds[1] if bounds else None
+    if bounds is None:
+        return None
+    start, end = bounds
+    # The periodic run issues a period's grant some time into it (hourly): until then the
+    # current period's grant is the next one, not the following period's.
+    issued = QuotaGrant.objects.filter(
+        account=account, source=QuotaGrant.Source.PLAN, period_start=start, period_end=end
+    ).exists()
+    return end if issued else start
 
 
 def quota_balance(*, account: QuotaAccount) -> dict[str, Any]:

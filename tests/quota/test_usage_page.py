@@ -282,3 +282,19 @@ def test_an_upgrade_grant_reads_in_full_on_the_usage_page(client, user, zero_pla
         "+400",
         "500",
     )
+
+
+def test_next_grant_is_the_current_period_until_its_grant_is_issued(user):
+    from datetime import UTC, datetime
+
+    from apps.quota.models import Plan, QuotaAccount
+    from apps.quota.selectors import quota_next_grant_at
+
+    small = Plan.objects.create(slug="small", name="Small", periodic_grant=100)
+    account = QuotaAccount.objects.create(user=user, plan=small)
+    services.quota_plan_grant_issue(account=account, now=datetime(2031, 12, 10, tzinfo=UTC))
+    # The periodic run issues January's grant within the hour: that one is next, not February's.
+    half_past = datetime(2032, 1, 1, 0, 30, tzinfo=UTC)
+    assert quota_next_grant_at(account=account, now=half_past) == datetime(2032, 1, 1, tzinfo=UTC)
+    services.quota_issue_periodic_grants(now=half_past)
+    assert quota_next_grant_at(account=account, now=half_past) == datetime(2032, 2, 1, tzinfo=UTC)
