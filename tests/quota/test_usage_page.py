@@ -253,7 +253,7 @@ def test_the_grants_that_still_hold_credits_are_listed_however_many_were_spent_s
     rows = table(client.get("/usage/").content.decode(), "usage-grants")
     assert len(rows) == 25
     assert [(left, expires) for _source, _granted, (left, _), (expires, _) in rows][:3] == [
-        ("3", date_filter(soon.expires_at, "DATE_FORMAT")), ("7", "never"), ("0", mock.ANY),
+        ("3", date_filter(soon.expires_at, "DATETIME_FORMAT")), ("7", "never"), ("0", mock.ANY),
     ]  # fmt: skip
 
 
@@ -298,3 +298,19 @@ def test_next_grant_is_the_current_period_until_its_grant_is_issued(user):
     assert quota_next_grant_at(account=account, now=half_past) == datetime(2032, 1, 1, tzinfo=UTC)
     services.quota_issue_periodic_grants(now=half_past)
     assert quota_next_grant_at(account=account, now=half_past) == datetime(2032, 2, 1, tzinfo=UTC)
+
+
+def test_a_plan_grant_shows_it_expires_at_the_start_of_its_last_day_not_during_it(client, user):
+    from datetime import UTC, datetime
+
+    from apps.quota.models import Plan, QuotaAccount
+
+    account = QuotaAccount.objects.create(
+        user=user, plan=Plan.objects.create(slug="small", name="Small", periodic_grant=100)
+    )
+    services.quota_plan_grant_issue(account=account, now=datetime(2031, 12, 10, tzinfo=UTC))
+    client.force_login(user)
+    rows = table(client.get("/usage/").content.decode(), "usage-grants")
+    # Credits of December are gone when January starts: "Jan. 1, 2032" alone reads as usable
+    # through January 1.
+    assert [expires for *_, (expires, _) in rows] == ["Jan. 1, 2032, midnight"]
