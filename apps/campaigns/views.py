@@ -454,17 +454,34 @@ def character_new(request, campaign_id):
     )
 
 
+def _knows_campaign(campaign, user) -> bool:
+    """Whether the user is in the campaign or waits on a request to join it."""
+    if not user.is_authenticated:
+        return False
+    return (
+        selectors.membership_for(campaign_id=campaign.id, user=user) is not None
+        or JoinRequest.objects.filter(
+            campaign=campaign, user=user, status=JoinRequest.Status.PENDING
+        ).exists()
+    )
+
+
 def invite_landing(request, token):
     try:
         invite = invite_lookup(token=token)
     except NotFound:
         return render(request, "campaigns/invite_landing.html", {"invalid": True}, status=404)
     campaign = invite.campaign
+    problem = invite_problem(invite)
+    if problem is not None and not _knows_campaign(campaign, request.user):
+        # A link that no longer admits anyone says so, and not whose campaign it was: its
+        # holder may never have been meant to know (a revoked link that went astray).
+        return render(request, "campaigns/invite_landing.html", {"gone": problem}, status=410)
     context = {
         "invite": invite,
         "campaign": campaign,
         "system_label": _system_label(campaign.system_id),
-        "problem": invite_problem(invite),
+        "problem": problem,
         "joins_now": invite_admits_at_once(
             invite, request.user if request.user.is_authenticated else None
         ),
