@@ -229,10 +229,7 @@ def test_settings_mark_a_deactivated_member_and_offer_them_no_role_or_binding(
     user_deactivate(user=player, password="s3cret-passw0rd!")
     client.force_login(gm)
     html = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
-    assert (
-        'Pat Player <span class="muted small">player@example.test</span> '
-        '<span class="badge badge--deactivated">Deactivated</span></span>'
-    ) in html
+    assert 'Pat Player <span class="badge badge--deactivated">Deactivated</span></span>' in html
     assert html.count("Deactivated") == 1
     role_forms = re.findall(r'action="/campaigns/[^"]+/settings/members/([^/]+)/role"', html)
     assert role_forms == [str(other.id)]
