@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from datetime import timedelta
+from functools import wraps
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -194,24 +195,32 @@ def _run(request, campaign_id, action, success: str):
     return redirect(_settings_url(campaign_id))
 
 
-def _manager_or_none(request, campaign_id, *, own: bool = False) -> CampaignMembership | None:
-    """The owner's or a GM's membership (`own`: the owner's only); None, with the refusal as a
-    message, for anyone else, before any id or form the request names is looked at (the
-    answer is the same for all)."""
-    try:
-        return _membership_or_404(request, campaign_id, manage=True, own=own)
-    except PermissionDenied as exc:
-        messages.error(request, exc.message)
-        return None
+def _managers_only(*, own: bool = False):
+    """A settings action for the owner or a GM (`own`: the owner alone), given their
+    `membership`. Anyone else goes back to the settings page with the refusal as a message
+    (a non-member gets the 404 page) before the view looks at any id or form the request
+    names: the answer is the same for all."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, campaign_id, *args, **kwargs):
+            try:
+                membership = _membership_or_404(request, campaign_id, manage=True, own=own)
+            except PermissionDenied as exc:
+                messages.error(request, exc.message)
+                return redirect(_settings_url(campaign_id))
+            return view(request, campaign_id, *args, membership=membership, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 @login_required
 @require_POST
-def invite_new(request, campaign_id):
+@_managers_only()
+def invite_new(request, campaign_id, *, membership):
     # The role before the form: a player is told why, not that the settings are invalid.
-    membership = _manager_or_none(request, campaign_id)
-    if membership is None:
-        return redirect(_settings_url(campaign_id))
     form = InviteCreateForm(request.POST)
     if not form.is_valid():
         if membership.campaign.status == Campaign.Status.ACTIVE:
@@ -241,10 +250,8 @@ def invite_new(request, campaign_id):
 
 @login_required
 @require_POST
-def invite_revoke(request, campaign_id, invite_id):
-    membership = _manager_or_none(request, campaign_id)
-    if membership is None:
-        return redirect(_settings_url(campaign_id))
+@_managers_only()
+def invite_revoke(request, campaign_id, invite_id, *, membership):
     invite = get_object_or_404(CampaignInvite, pk=invite_id, campaign=membership.campaign)
     return _run(
         request,
@@ -256,10 +263,8 @@ def invite_revoke(request, campaign_id, invite_id):
 
 @login_required
 @require_POST
-def join_decide(request, campaign_id, join_request_id):
-    membership = _manager_or_none(request, campaign_id)
-    if membership is None:
-        return redirect(_settings_url(campaign_id))
+@_managers_only()
+def join_decide(request, campaign_id, join_request_id, *, membership):
     join_request = get_object_or_404(
         JoinRequest.objects.select_related("campaign", "user"),
         pk=join_request_id,
@@ -291,10 +296,8 @@ def _member_user(user_id) -> User:
 
 @login_required
 @require_POST
-def member_role(request, campaign_id, user_id):
-    membership = _manager_or_none(request, campaign_id, own=True)
-    if membership is None:
-        return redirect(_settings_url(campaign_id))
+@_managers_only(own=True)
+def member_role(request, campaign_id, user_id, *, membership):
     form = RoleForm(request.POST)
     role = form.cleaned_data["role"] if form.is_valid() else request.POST.get("role", "")
     return _run(
@@ -309,10 +312,8 @@ def member_role(request, campaign_id, user_id):
 
 @login_required
 @require_POST
-def member_remove(request, campaign_id, user_id):
-    membership = _manager_or_none(request, campaign_id)
-    if membership is None:
-        return redirect(_settings_url(campaign_id))
+@_managers_only()
+def member_remove(request, campaign_id, user_id, *, membership):
     try:
         user = _member_user(user_id)
         membership_remove(campaign=membership.campaign, actor=request.user, user=user)
@@ -339,10 +340,8 @@ def campaign_leave(request, campaign_id):
 
 @login_required
 @require_POST
-def binding_new(request, campaign_id):
-    membership = _manager_or_none(request, campaign_id)
-    if membership is None:
-        return redirect(_settings_url(campaign_id))
+@_managers_only()
+def binding_new(request, campaign_id, *, membership):
     form = BindingForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a member and a character id."))
@@ -364,10 +363,8 @@ def binding_new(request, campaign_id):
 
 @login_required
 @require_POST
-def binding_delete(request, campaign_id):
-    membership = _manager_or_none(request, campaign_id)
-    if membership is None:
-        return redirect(_settings_url(campaign_id))
+@_managers_only()
+def binding_delete(request, campaign_id, *, membership):
     try:
         user_id = uuid.UUID(request.POST.get("user_id", ""))
     except ValueError:
