@@ -102,6 +102,10 @@ def character_create_for(
     )
     character = result.structured.get("character") or {}
     with transaction.atomic():
+        # Checked again under the lock archiving takes: it may have happened while the rules
+        # server worked, and an archived campaign gets no new characters.
+        if lock_bindings(campaign) != Campaign.Status.ACTIVE:
+            raise _archived_meanwhile(_("This campaign was archived meanwhile: no new characters."))
         receipt_apply(campaign=campaign, result=result)
         binding = binding_for_created(
             campaign=campaign,
@@ -177,10 +181,24 @@ def _binding_upsert(
     return binding
 
 
-def lock_bindings(campaign: Campaign) -> None:
+def lock_bindings(campaign: Campaign) -> str | None:
     """Take the campaign's row lock, as every change to its bindings' control does first (a
-    receipt's UPDATE takes the same lock), so they are recorded one at a time."""
-    Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).values_list("pk").first()
+    receipt's UPDATE takes the same lock), so they are recorded one at a time. Returns the
+    campaign's status as of the lock (archiving takes the same lock)."""
+    return (
+        Campaign.objects.select_for_update(no_key=True)
+        .filter(pk=campaign.pk)
+        .values_list("status", flat=True)
+        .first()
+    )
+
+
+def _archived_meanwhile(message: str) -> Conflict:
+    return Conflict(
+        message,
+        code="campaign_archived",
+        recovery=_("Archived campaigns are read-only."),
+    )
 
 
 def control_record(
@@ -367,12 +385,14 @@ def binding_set(
     else:
         assigned = None
     with transaction.atomic():
-        lock_bindings(campaign)
+        # Archived while the rules server was read (or assigned control): the binding is not
+        # saved, but control the rules server moved is still recorded, as it now stands.
+        archived = lock_bindings(campaign) != Campaign.Status.ACTIVE
         if assigned is not None:
             receipt_apply(campaign=campaign, result=assigned)
         # Read again under the lock: a removal recorded since the check above.
         member = _active_role(campaign, user) is not None
-        if member:
+        if member and not archived:
             binding = _binding_upsert(
                 campaign=campaign,
                 user=user,
@@ -384,7 +404,7 @@ def binding_set(
             campaign=campaign, character_id=character_id, controller=known[0],
             revision=known[1],
         )  # fmt: skip
-        if member:
+        if member and not archived:
             binding.refresh_from_db(fields=["can_control"])
             _binding_changed(campaign, user, character_id)
             audit_record(
@@ -399,6 +419,10 @@ def binding_set(
                     "can_view_private": can_view_private,
                 },
             )
+    if archived:
+        raise _archived_meanwhile(
+            _("This campaign was archived meanwhile: the binding was not saved.")
+        )
     if not member:
         raise Conflict(
             _("%(name)s left the campaign meanwhile.") % {"name": user.label},
