@@ -94,11 +94,12 @@ def invite_state(invite: CampaignInvite, now=None) -> str:
 
 def invites_listed(*, campaign, limit: int = 50) -> list[CampaignInvite]:
     """The campaign's newest invites, each with `state` (live, expired, used_up or revoked) and
-    `admits_at_once` (an auto-join invite whose creator still manages the campaign; any other
-    files a join request), for the settings page."""
+    `admits_at_once` (an auto-join invite whose creator still manages the campaign, from an
+    active account; any other files a join request), for the settings page."""
     managers = set(
         CampaignMembership.objects.filter(
             campaign=campaign,
+            user__is_active=True,  # as invites._still_manages
             status=CampaignMembership.Status.ACTIVE,
             role__in=[CampaignMembership.Role.OWNER, CampaignMembership.Role.GM],
         ).values_list("user_id", flat=True)

@@ -252,9 +252,11 @@ def invite_admits_at_once(invite: CampaignInvite, user=None) -> bool:
 
 
 def _still_manages(campaign: Campaign, user_id) -> bool:
+    # A deactivated account manages nothing: it cannot sign in to revoke its links either.
     return CampaignMembership.objects.filter(
         campaign=campaign,
         user_id=user_id,
+        user__is_active=True,
         status=CampaignMembership.Status.ACTIVE,
         role__in=[CampaignMembership.Role.OWNER, CampaignMembership.Role.GM],
     ).exists()
