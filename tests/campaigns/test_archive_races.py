@@ -92,3 +92,32 @@ def test_control_the_rules_server_moved_before_an_archive_is_still_recorded_with
     assert controller == principal_for(friend)
     # The player's binding follows the rules server: they no longer control Lidda.
     assert _bindings(campaign) == [("player@example.test", "pc-1", False)]
+
+
+def test_a_join_request_filed_while_the_campaign_is_archived_is_refused_not_left_waiting(
+    domains, campaign, gm, player, monkeypatch
+):
+    from datetime import timedelta
+
+    from apps.campaigns.models import CampaignInvite, JoinRequest
+    from apps.campaigns.services import invites
+
+    invite, token = invites.invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    real = invites.invite_problem
+
+    def archived_after_the_check(checked):
+        problem = real(checked)
+        campaign_archive(campaign=Campaign.objects.get(pk=campaign.pk), actor=gm)
+        return problem
+
+    monkeypatch.setattr(invites, "invite_problem", archived_after_the_check)
+    with pytest.raises(Conflict) as refused:
+        invites.invite_accept(token=token, user=player)
+    assert (refused.value.code, refused.value.message) == (
+        "campaign_archived",
+        "This campaign is archived.",
+    )
+    assert list(JoinRequest.objects.values_list("user__email", "status")) == []
+    assert CampaignInvite.objects.get(pk=invite.pk).used_count == 0

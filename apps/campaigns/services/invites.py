@@ -266,6 +266,7 @@ def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinR
     now = timezone.now()
     try:
         with transaction.atomic():
+            _refuse_archived(invite.campaign)
             _use_one(invite, now)
             join_request = JoinRequest.objects.create(
                 campaign=invite.campaign,
@@ -288,6 +289,20 @@ def _consume_and_request(*, invite: CampaignInvite, user, message: str) -> JoinR
             campaign=invite.campaign, user=user, status=JoinRequest.Status.PENDING
         ).first()
     return join_request
+
+
+def _refuse_archived(campaign: Campaign) -> None:
+    """Under the lock archiving takes: a request filed after the archive (which declines those
+    waiting) would wait forever, since nobody can decide one in an archived campaign.
+    Raises Conflict."""
+    status = (
+        Campaign.objects.select_for_update(no_key=True)
+        .filter(pk=campaign.pk)
+        .values_list("status", flat=True)
+        .first()
+    )
+    if status != Campaign.Status.ACTIVE:
+        raise Conflict(_("This campaign is archived."), code="campaign_archived")
 
 
 def _use_one(invite: CampaignInvite, now) -> None:
