@@ -3,6 +3,8 @@ from django.conf import settings
 
 from apps.quota.services import quota_account_for
 
+from .services import email_unconfirmed_claims_release
+
 INVITE_SESSION_KEY = "registration_invite"
 
 
@@ -48,4 +50,7 @@ class AccountAdapter(DefaultAccountAdapter):
             # The quota account comes with the user (SignupView runs this in the account's
             # transaction), so staff can credit anyone and a first turn finds its credits.
             quota_account_for(user=user)
+            # Whoever only added this address unconfirmed loses it to its owner, in the same
+            # transaction, so the address stays with one account.
+            email_unconfirmed_claims_release(email=user.email, owner=user, actor=user)
         return user

@@ -130,6 +130,11 @@ class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
         super().save_model(request, obj, form, change)
         if change and "email" in form.changed_data:
             services.user_email_replace(user=obj, old_email=form.initial["email"])
+        if not change or "email" in form.changed_data:
+            # As at sign-up: others' unconfirmed rows for the address go (same transaction).
+            services.email_unconfirmed_claims_release(
+                email=obj.email, owner=obj, actor=request.user
+            )
         if not change:
             # Like sign-up: a user comes with a quota account (same transaction as the add).
             quota_account_for(user=obj)

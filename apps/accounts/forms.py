@@ -1,3 +1,4 @@
+from allauth.account.adapter import get_adapter
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.conf import settings
@@ -5,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .adapters import invite_token_from
 from .errors import InviteUnavailable
+from .selectors import email_in_use
 from .services import registration_invite_check
 from .signup_extra import validate_display_name
 
@@ -17,6 +19,16 @@ class SignupForm(AllauthSignupForm):
         super().__init__(*args, **kwargs)
         if self.request is not None and not self.is_bound:
             self.fields["invite"].initial = invite_token_from(self.request)
+
+    def validate_unique_email(self, value):
+        # allauth counts every address row, confirmed or not, so an address someone else only
+        # added would refuse (or, with mandatory verification, silently swallow) its owner's
+        # sign-up. Only a sign-in address or a confirmed one holds it; the adapter's save_user
+        # then removes the unconfirmed rows.
+        if email_in_use(email=value):
+            return super().validate_unique_email(value)
+        self.account_already_exists = False
+        return get_adapter().validate_unique_email(value)
 
     def clean(self):
         cleaned = super().clean()

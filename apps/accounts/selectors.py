@@ -18,14 +18,24 @@ def legal_acceptance_required(*, user: User) -> bool:
 
 
 def email_in_use(*, email: str, except_user: User | None = None) -> bool:
-    """Whether another user has this address, in any case, as theirs or as one they added (as
-    sign-up refuses it)."""
+    """Whether another user holds this address, in any case: as their sign-in address or as one
+    they confirmed. An address someone only added and never confirmed is not theirs: counting
+    it would let anyone keep the mailbox's owner from signing up."""
     from allauth.account.models import EmailAddress
 
     others = User.objects.exclude(pk=except_user.pk) if except_user else User.objects.all()
     return (
         others.filter(email__iexact=email).exists()
-        or EmailAddress.objects.filter(user__in=others, email__iexact=email).exists()
+        or EmailAddress.objects.filter(user__in=others, email__iexact=email, verified=True).exists()
+    )
+
+
+def email_unconfirmed_claims(*, email: str, owner: User):
+    """Other users' added, never confirmed rows for the address `owner` now holds."""
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(email__iexact=email, verified=False, primary=False).exclude(
+        user=owner
     )
 
 

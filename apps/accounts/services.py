@@ -342,6 +342,28 @@ def user_email_replace(*, user: User, old_email: str) -> None:
             EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=False)
 
 
+def email_unconfirmed_claims_release(*, email: str, owner: User, actor: User | None) -> int:
+    """`owner` now holds `email`: other users' rows for it that were never confirmed go, each
+    audited, as their adders never proved the mailbox theirs. Returns how many. Call in the
+    transaction that gives `owner` the address."""
+    from allauth.account.models import EmailAddress
+
+    from .selectors import email_unconfirmed_claims  # selectors import this module
+
+    with transaction.atomic():
+        claims = list(email_unconfirmed_claims(email=email, owner=owner).values_list("pk", "user"))
+        EmailAddress.objects.filter(pk__in=[pk for pk, _user in claims]).delete()
+        for _pk, user_id in claims:
+            audit_record(
+                actor=actor,
+                action="email_address.unconfirmed_released",
+                subject_type="user",
+                subject_id=str(user_id),
+                details={"email": email.lower()},
+            )
+    return len(claims)
+
+
 def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """Create a personal API token; the raw value is returned once and never stored."""
     name = (name or "").strip()

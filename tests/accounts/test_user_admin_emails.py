@@ -97,11 +97,12 @@ def test_staff_replacing_an_email_takes_sign_in_and_password_reset_from_the_old_
     assert (new.status_code, new["Location"]) == (302, "/")
 
 
-def test_staff_cannot_give_a_user_an_address_another_user_added(staff_client, make_user):
+def test_staff_cannot_give_a_user_an_address_another_user_confirmed(staff_client, make_user):
     from allauth.account.models import EmailAddress
 
     target = make_user("target@example.test")
-    EmailAddress.objects.create(user=make_user("other@example.test"), email="alt@example.test")
+    other = make_user("other@example.test")
+    EmailAddress.objects.create(user=other, email="alt@example.test", verified=True)
     refused = staff_client.post(
         f"/admin/accounts/user/{target.id}/change/",
         {"email": "ALT@example.test", "display_name": "", "is_active": "on"},
@@ -110,7 +111,37 @@ def test_staff_cannot_give_a_user_an_address_another_user_added(staff_client, ma
     assert refused.context["adminform"].form.errors == {"email": [TAKEN]}
     target.refresh_from_db()
     assert target.email == "target@example.test"
-    assert not EmailAddress.objects.filter(user=target).exists()
+    assert list(EmailAddress.objects.values_list("user", "email", "verified")) == [
+        (other.pk, "alt@example.test", True)
+    ]
+
+
+def test_staff_giving_a_user_an_address_another_user_only_added_unconfirmed_takes_it_over(
+    staff_client, make_user
+):
+    from allauth.account.models import EmailAddress
+
+    from apps.core.models import AuditEvent
+
+    target = make_user("target@example.test")
+    other = make_user("other@example.test")
+    EmailAddress.objects.create(user=other, email="alt@example.test")
+    changed = staff_client.post(
+        f"/admin/accounts/user/{target.id}/change/",
+        {"email": "ALT@example.test", "display_name": "", "is_active": "on"},
+    )
+    assert changed.status_code == 302
+    target.refresh_from_db()
+    assert target.email == "alt@example.test"
+    # The other user never proved the mailbox theirs: their row for it goes, audited.
+    assert list(EmailAddress.objects.values_list("user", "email", "primary", "verified")) == [
+        (target.pk, "alt@example.test", True, False)
+    ]
+    assert list(
+        AuditEvent.objects.filter(action="email_address.unconfirmed_released").values_list(
+            "actor__email", "subject_id", "details"
+        )
+    ) == [("root@example.test", str(other.id), {"email": "alt@example.test"})]
 
 
 def test_staff_setting_a_password_ends_the_users_sessions_and_their_rows(staff_client, make_user):
