@@ -39,6 +39,16 @@ def email_unconfirmed_claims(*, email: str, owner: User):
     )
 
 
+def email_unconfirmed_added(*, user: User, email: str) -> bool:
+    """Whether `email` is an address the user added and never confirmed (not their sign-in
+    address)."""
+    from allauth.account.models import EmailAddress
+
+    if not email or email.lower() == user.email.lower():
+        return False
+    return EmailAddress.objects.filter(user=user, email__iexact=email, verified=False).exists()
+
+
 def user_sessions_for(*, user: User):
     # Only sessions still signed in: a row outlives its session when that expires or is cleared.
     live = Session.objects.filter(expire_date__gt=timezone.now()).values("session_key")

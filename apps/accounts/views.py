@@ -2,6 +2,7 @@
 
 from allauth.account.adapter import get_adapter
 from allauth.account.internal import flows
+from allauth.account.views import EmailView as AllauthEmailView
 from allauth.account.views import SignupView as AllauthSignupView
 from django.conf import settings
 from django.contrib import messages
@@ -70,6 +71,25 @@ class SignupView(AllauthSignupView):
         return flows.signup.complete_signup(
             self.request, user=user, redirect_url=self.get_success_url()
         )
+
+
+class EmailView(AllauthEmailView):
+    """allauth's email page, where only a confirmed address becomes the sign-in address.
+
+    allauth lets a user with no confirmed address make any added one primary, and so their
+    sign-in address: an address they never proved theirs would then keep its owner out."""
+
+    def post(self, request, *args, **kwargs):
+        # The action allauth's post() would take: adding, sending and removing come first.
+        others = ("action_add", "action_send", "action_remove")
+        if "action_primary" in request.POST and not any(key in request.POST for key in others):
+            email = request.POST.get("email", "")
+            if selectors.email_unconfirmed_added(user=request.user, email=email):
+                get_adapter().add_message(
+                    request, messages.ERROR, "account/messages/unverified_primary_email.txt"
+                )
+                return redirect(self.get_success_url())
+        return super().post(request, *args, **kwargs)
 
 
 def _safe_next(request, default="/"):

@@ -154,3 +154,47 @@ def test_a_user_with_a_confirmed_address_cannot_make_one_they_never_confirmed_pr
         ("squatter@example.test", OWNER, False, False),
         ("squatter@example.test", "squatter@example.test", True, True),
     ]
+
+
+@pytest.mark.urls("tests.accounts.email_page_urls")
+def test_a_user_without_a_confirmed_address_cannot_make_an_added_one_their_sign_in_address(
+    make_user, settings
+):
+    settings.SAGASMITH_REGISTRATION_MODE = "invite"
+    # As after an optional-verification sign-up: their own address is not confirmed either,
+    # where allauth lets any added address become primary.
+    squatter = make_user("squatter@example.test")
+    EmailAddress.objects.create(user=squatter, email="squatter@example.test", primary=True)
+    client = squat(squatter)
+    response = client.post("/accounts/email/", {"action_primary": "", "email": OWNER})
+    assert (response.status_code, response["Location"]) == (302, "/accounts/email/")
+    assert [str(m) for m in get_messages(response.wsgi_request)] == [
+        f"Confirmation email sent to {OWNER}.",
+        "Your primary email address must be verified.",
+    ]
+    squatter.refresh_from_db()
+    assert squatter.email == "squatter@example.test"
+    assert addresses() == [
+        ("squatter@example.test", OWNER, False, False),
+        ("squatter@example.test", "squatter@example.test", True, False),
+    ]
+    # So the owner can still be invited and sign up.
+    _invite, raw = registration_invite_create(created_by=None, email=OWNER)
+    assert signup(OWNER, raw).status_code == 302
+    assert User.objects.get(email=OWNER).registration_invite_use.invite.email == OWNER
+
+
+@pytest.mark.urls("tests.accounts.email_page_urls")
+def test_a_user_can_still_mark_their_own_unconfirmed_sign_in_address_primary(make_user):
+    user = make_user("plain@example.test")
+    client = Client()
+    client.force_login(user)
+    # The page lists the sign-in address (its row made, not primary, as the page opens).
+    assert client.get("/accounts/email/").status_code == 200
+    assert addresses() == [("plain@example.test", "plain@example.test", False, False)]
+    response = client.post(
+        "/accounts/email/", {"action_primary": "", "email": "plain@example.test"}
+    )
+    assert (response.status_code, response["Location"]) == (302, "/accounts/email/")
+    assert [str(m) for m in get_messages(response.wsgi_request)] == ["Primary email address set."]
+    assert addresses() == [("plain@example.test", "plain@example.test", True, False)]
