@@ -16,6 +16,9 @@ admin.site.site_title = "SagaSmith staff"
 urlpatterns = [
     path("", account_views.home, name="home"),
     path("accounts/signup/", account_views.SignupView.as_view(), name="account_signup"),
+    # Only a confirmed address may become the sign-in address (allauth allows any while the
+    # user has none confirmed).
+    path("accounts/email/", account_views.EmailView.as_view(), name="account_email"),
     path("accounts/", include("allauth.urls")),
     path("", include("apps.accounts.urls")),
     path("admin/", admin.site.urls),

@@ -156,7 +156,6 @@ def test_a_user_with_a_confirmed_address_cannot_make_one_they_never_confirmed_pr
     ]
 
 
-@pytest.mark.urls("tests.accounts.email_page_urls")
 def test_a_user_without_a_confirmed_address_cannot_make_an_added_one_their_sign_in_address(
     make_user, settings
 ):
@@ -184,7 +183,6 @@ def test_a_user_without_a_confirmed_address_cannot_make_an_added_one_their_sign_
     assert User.objects.get(email=OWNER).registration_invite_use.invite.email == OWNER
 
 
-@pytest.mark.urls("tests.accounts.email_page_urls")
 def test_a_user_can_still_mark_their_own_unconfirmed_sign_in_address_primary(make_user):
     user = make_user("plain@example.test")
     client = Client()
