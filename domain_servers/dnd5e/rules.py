@@ -379,6 +379,15 @@ def attack_at_distance(
     return {"distance_ft": distance, "kind": "ranged", "disadvantage": reasons}
 
 
+def condition_immunities(char: dict[str, Any]) -> list[str]:
+    """The conditions a creature cannot be given; a monster stored before its stat block named
+    them takes them from the stat block."""
+    if "condition_immunities" in char:
+        return char["condition_immunities"]
+    block = monsters().get(char.get("monster_key") or "", {})
+    return block.get("condition_immunities", [])
+
+
 def adjust_damage(char: dict[str, Any], amount: int, damage_type: str | None) -> int:
     if damage_type in char.get("immunities", []):
         return 0

@@ -390,6 +390,7 @@ def monster_spawn(call: Call) -> Outcome:
         "resistances": list(block["resistances"]),
         "vulnerabilities": list(block["vulnerabilities"]),
         "immunities": list(block["immunities"]),
+        "condition_immunities": list(block.get("condition_immunities", [])),
         "conditions": [],
         "death_saves": {"successes": 0, "failures": 0},
         "attacks": [dict(a) for a in block["attacks"]],
@@ -673,6 +674,8 @@ def condition_add(call: Call) -> Outcome:
         raise invalid(f"{who} is dead")
     if condition in target["conditions"]:
         raise invalid(f"{who} is already {condition}")
+    if condition in rules.condition_immunities(target):
+        raise invalid(f"{who} is immune to being {condition}")
     rules.add_condition(target, condition)
     if condition == "unconscious":
         # SRD: an unconscious creature drops what it holds and falls prone; waking up (removing
