@@ -471,10 +471,13 @@ def _reach(
     if here is None or there is None:
         return None
     chars = call.state["characters"]
-    # A hostile creature within 5 ft that is able to act puts a ranged attack at disadvantage.
-    threatened = any(
+    # A hostile creature within 5 ft that can see the attacker and isn't incapacitated puts a
+    # ranged attack at disadvantage. The rules know no line of sight: only a blinded foe, or an
+    # invisible attacker, goes unseen.
+    unseen = "invisible" in attacker["conditions"]
+    threatened = not unseen and any(
         _hostile(attacker, chars[other])
-        and not set(chars[other]["conditions"]) & rules.CANNOT_ACT
+        and not set(chars[other]["conditions"]) & (rules.CANNOT_ACT | {"blinded"})
         and rules.grid_distance(here, pos) <= rules.FEET_PER_SQUARE
         for other, pos in positions.items()
         if other != attacker["id"] and other in chars
