@@ -379,13 +379,23 @@ def attack_at_distance(
     return {"distance_ft": distance, "kind": "ranged", "disadvantage": reasons}
 
 
-def condition_immunities(char: dict[str, Any]) -> list[str]:
-    """The conditions a creature cannot be given; a monster stored before its stat block named
-    them takes them from the stat block."""
-    if "condition_immunities" in char:
-        return char["condition_immunities"]
+def _from_block(char: dict[str, Any], field: str) -> list[str]:
+    """A stat block list the creature carries; a monster stored before its stat block named it
+    takes it from the stat block."""
+    if field in char:
+        return char[field]
     block = monsters().get(char.get("monster_key") or "", {})
-    return block.get("condition_immunities", [])
+    return block.get(field, [])
+
+
+def condition_immunities(char: dict[str, Any]) -> list[str]:
+    """The conditions a creature cannot be given."""
+    return _from_block(char, "condition_immunities")
+
+
+def traits(char: dict[str, Any]) -> list[str]:
+    """Stat block traits the rules apply: undead_fortitude, pack_tactics."""
+    return _from_block(char, "traits")
 
 
 def adjust_damage(char: dict[str, Any], amount: int, damage_type: str | None) -> int:
@@ -405,9 +415,14 @@ def apply_damage(
     damage_type: str | None,
     critical: bool = False,
     *,
+    rng: RandomStream | None = None,
     who: Who = name_of,
 ) -> dict[str, Any]:
-    """Resistance/vulnerability/immunity, then temp HP, then HP; 0 HP starts dying."""
+    """Resistance/vulnerability/immunity, then temp HP, then HP; 0 HP starts dying.
+
+    Undead Fortitude (`rng` rolls it): damage that drops the creature to 0 HP, unless radiant
+    or from a critical hit, calls for a CON save against DC 5 + the damage taken; on a success
+    it drops to 1 HP instead."""
     if is_dead(char):
         raise invalid(f"{who(char)} is dead and cannot take damage")
     hp = char["hp"]
@@ -419,6 +434,7 @@ def apply_damage(
     failures_added = 0
     died = False
     dropped = False
+    fortitude = None
     if remaining > 0:
         if hp["current"] == 0:
             # Damage at 0 HP: a stable creature is dying again; a failed death save (two on a
@@ -433,6 +449,27 @@ def apply_damage(
         else:
             overflow = remaining - hp["current"]
             hp["current"] = max(0, hp["current"] - remaining)
+            if (
+                hp["current"] == 0
+                and rng is not None
+                and "undead_fortitude" in traits(char)
+                and damage_type != "radiant"
+                and not critical
+            ):
+                fortitude = check(
+                    char,
+                    rng,
+                    ability="con",
+                    dc=5 + adjusted,
+                    proficient="con" in char.get("save_proficiencies", []),
+                    advantage=False,
+                    disadvantage=False,
+                    bonus=0,
+                    save=True,
+                    who=who,
+                )
+                if fortitude["success"]:
+                    hp["current"] = 1
             if hp["current"] == 0:
                 dropped = True
                 if char["kind"] == "monster" or overflow >= hp["max"]:
@@ -446,7 +483,7 @@ def apply_damage(
     death_saves = dict(char["death_saves"])
     if died:
         _kill(char)
-    return {
+    result = {
         "target_id": char["id"],
         "raw": amount,
         "damage_type": damage_type,
@@ -459,6 +496,9 @@ def apply_damage(
         "death_saves": death_saves,
         "dead": is_dead(char),
     }
+    if fortitude is not None:
+        result["undead_fortitude"] = fortitude
+    return result
 
 
 def grant_temp_hp(char: dict[str, Any], amount: int, *, who: Who = name_of) -> dict[str, Any]:
@@ -653,7 +693,9 @@ def resolve_attack(
     if hit:
         rolled = dice.roll(damage_expression(attacker, attack), rng, critical=critical)
         amount = max(0, rolled["total"])
-        effect = apply_damage(target, amount, attack["damage_type"], critical=critical, who=who)
+        effect = apply_damage(
+            target, amount, attack["damage_type"], critical=critical, rng=rng, who=who
+        )
         result["damage"] = {**rolled, "damage_type": attack["damage_type"], "effect": effect}
     return result
 

@@ -140,12 +140,16 @@ def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -
     if call.is_gm or target["kind"] != "monster":
         return effect
     # The status as the effect left it, not as the monster is now: a replay answers the same.
-    return {
+    shown = {
         "target_id": target["id"],
         "dropped_to_zero": effect["dropped_to_zero"],
         "dead": effect["dead"],
         "status": rules.status_of(effect["hp_after"], effect["dead"]),
     }
+    if "undead_fortitude" in effect:
+        # The table sees it refuse to fall, not the save's modifier nor the damage in its DC.
+        shown["undead_fortitude"] = {"success": effect["undead_fortitude"]["success"]}
+    return shown
 
 
 # What of a monster's attack would give away its attack bonus and damage dice: the natural
@@ -391,6 +395,7 @@ def monster_spawn(call: Call) -> Outcome:
         "vulnerabilities": list(block["vulnerabilities"]),
         "immunities": list(block["immunities"]),
         "condition_immunities": list(block.get("condition_immunities", [])),
+        "traits": list(block.get("traits", [])),
         "conditions": [],
         "death_saves": {"successes": 0, "failures": 0},
         "attacks": [dict(a) for a in block["attacks"]],
@@ -546,6 +551,7 @@ def damage_apply(call: Call) -> Outcome:
         call.args["amount"],
         call.args.get("damage_type"),
         call.args.get("critical", False),
+        rng=call.rng,
         who=_who_char(call),
     )
     return Outcome(
@@ -1174,7 +1180,8 @@ def tools() -> list[ToolSpec]:
             name="damage_apply",
             description=(
                 "Apply damage: immunity 0, resistance halves, vulnerability doubles, temp HP "
-                "first; 0 HP makes a PC unconscious and dying, a monster dead (GM only)."
+                "first; 0 HP makes a PC unconscious and dying, a monster dead (a zombie's Undead "
+                "Fortitude CON save may keep it at 1 HP) (GM only)."
             ),
             handler=damage_apply,
             write=True,
