@@ -648,15 +648,18 @@ def resolve_attack(
     advantage: bool,
     disadvantage: bool,
     within_5ft: bool | None = None,
+    advantage_reasons: list[str] | tuple[str, ...] = (),
     disadvantage_reasons: list[str] | tuple[str, ...] = (),
     who: Who = name_of,
 ) -> dict[str, Any]:
     """`within_5ft` None (no grid): an attack that can be made in melee is taken to be made
-    from within 5 ft. `disadvantage_reasons`: the caller's own (range), said with the rest."""
+    from within 5 ft. `advantage_reasons` (Pack Tactics) and `disadvantage_reasons` (range):
+    the caller's own, said with the rest."""
     check_can_attack(attacker, target, who=who)
     if within_5ft is None:
         within_5ft = attack_distances(attack)["reach"] is not None
     why_advantage, why_disadvantage = attack_modes(attacker, target, within_5ft=within_5ft, who=who)
+    why_advantage = [*advantage_reasons, *why_advantage]
     why_disadvantage = [*disadvantage_reasons, *why_disadvantage]
     advantage = advantage or bool(why_advantage)
     disadvantage = disadvantage or bool(why_disadvantage)

@@ -497,6 +497,31 @@ def _reach(
     return made
 
 
+def _pack_tactics(call: Call, attacker: dict[str, Any], target: dict[str, Any]) -> list[str]:
+    """Pack Tactics: advantage when an ally of the attacker that isn't incapacitated is within
+    5 ft of the target; known only on the combat grid."""
+    if "pack_tactics" not in rules.traits(attacker):
+        return []
+    positions = (call.state.get("combat") or {}).get("positions") or {}
+    there = positions.get(target["id"])
+    if there is None:
+        return []
+    chars = call.state["characters"]
+    for other, pos in sorted(positions.items()):
+        ally = chars.get(other)
+        if (
+            ally is not None
+            and other not in (attacker["id"], target["id"])
+            and not _hostile(attacker, ally)
+            and not set(ally["conditions"]) & rules.CANNOT_ACT
+            and rules.grid_distance(pos, there) <= rules.FEET_PER_SQUARE
+        ):
+            return [
+                f"Pack Tactics: {_who(call, other)} is within 5 ft of {_who(call, target['id'])}"
+            ]
+    return []
+
+
 def attack(call: Call) -> Outcome:
     attacker = _char(call, "attacker_id")
     target = _char(call, "target_id")
@@ -527,6 +552,7 @@ def attack(call: Call) -> Outcome:
         disadvantage=call.args.get("disadvantage", False),
         # No grid: None, a melee-capable attack is taken to be made from within 5 ft.
         within_5ft=None if made is None else made["distance_ft"] <= rules.FEET_PER_SQUARE,
+        advantage_reasons=_pack_tactics(call, attacker, target),
         disadvantage_reasons=made["disadvantage"] if made else (),
         who=_who_char(call),
     )
@@ -1152,7 +1178,8 @@ def tools() -> list[ToolSpec]:
                 "Attack roll vs AC (natural 20 hits and crits with doubled dice, natural 1 "
                 "misses), then damage with resistances and HP effects. Uses the action in combat; "
                 "on the grid the target must be within the attack's reach (5 ft, diagonals 5 ft) "
-                "or range (disadvantage at long range or with a foe within 5 ft)."
+                "or range (disadvantage at long range or with a foe within 5 ft); Pack Tactics "
+                "(wolf) gives advantage with an able ally within 5 ft of the target."
             ),
             handler=attack,
             write=True,
