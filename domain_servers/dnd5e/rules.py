@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import json
 from collections.abc import Callable
 from functools import lru_cache
@@ -329,6 +330,46 @@ def damage_expression(char: dict[str, Any], attack: dict[str, Any]) -> str:
 def grid_distance(a: list[int], b: list[int]) -> int:
     """Feet between two squares on the SRD's simple grid: every square, diagonals too, is 5 ft."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1])) * FEET_PER_SQUARE
+
+
+def grid_path(
+    start: list[int],
+    goal: list[int],
+    *,
+    width: int,
+    height: int,
+    impassable: set[tuple[int, int]],
+    difficult: set[tuple[int, int]],
+    crawling: bool,
+) -> dict[str, int] | None:
+    """The cheapest way from `start` to `goal` square by square (diagonals 5 ft), as
+    {"feet": distance covered, "cost": movement spent}, or None when there is none.
+
+    `impassable` squares (hostile creatures') cannot be entered; each foot into a `difficult`
+    one (another creature's space) costs 1 extra foot, and so does each foot crawled."""
+    goal_square = (goal[0], goal[1])
+    origin = (start[0], start[1])
+    best = {origin: (0, 0)}
+    queue = [(0, 0, origin)]
+    while queue:
+        cost, feet, square = heapq.heappop(queue)
+        if square == goal_square:
+            return {"feet": feet, "cost": cost}
+        if best.get(square, (cost, feet)) < (cost, feet):
+            continue
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                step = (square[0] + dx, square[1] + dy)
+                if step == square or step in impassable:
+                    continue
+                if not (0 <= step[0] < width and 0 <= step[1] < height):
+                    continue
+                price = FEET_PER_SQUARE * (1 + (step in difficult) + crawling)
+                entry = (cost + price, feet + FEET_PER_SQUARE)
+                if entry < best.get(step, (10**9, 0)):
+                    best[step] = entry
+                    heapq.heappush(queue, (*entry, step))
+    return None
 
 
 def attack_distances(attack: dict[str, Any]) -> dict[str, int | None]:

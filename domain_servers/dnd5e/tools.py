@@ -963,11 +963,39 @@ def combat_move(call: Call) -> Outcome:
     for other, pos in combat["positions"].items():
         if other != char["id"] and pos == [x, y]:
             raise invalid(f"square ({x}, {y}) is occupied by {_who(call, other)}")
-    feet = max(abs(x - old[0]), abs(y - old[1])) * 5
     # SRD 5.1: a prone creature can only crawl (or stand up first, for half its speed),
     # and every foot crawled costs 1 extra foot.
     crawled = "prone" in char["conditions"]
-    cost = feet * 2 if crawled else feet
+    # The way there, square by square: a living hostile creature's space cannot be crossed
+    # (none here is two sizes apart), any other creature's is difficult terrain.
+    chars = call.state["characters"]
+    impassable, difficult = set(), set()
+    for other, pos in combat["positions"].items():
+        body = chars.get(other)
+        if other == char["id"] or body is None or rules.is_dead(body):
+            continue
+        (impassable if _hostile(char, body) else difficult).add((pos[0], pos[1]))
+    path = rules.grid_path(
+        old,
+        [x, y],
+        width=combat["grid"]["width"],
+        height=combat["grid"]["height"],
+        impassable=impassable,
+        difficult=difficult,
+        crawling=crawled,
+    )
+    if path is None:
+        raise invalid(f"{who} cannot reach ({x}, {y}): hostile creatures block every way there")
+    feet, cost = path["feet"], path["cost"]
+    straight = rules.grid_distance(old, [x, y]) * (2 if crawled else 1)
+    if cost > straight:
+        _spend(call, char["id"], "movement", 0)  # its own turn, before the detour's price
+        left = combat["budgets"][char["id"]]["movement"]
+        if left < cost:
+            raise invalid(
+                f"{who} needs {cost} ft of movement to reach ({x}, {y}) around the creatures "
+                f"in the way and has {left} ft left this turn"
+            )
     if crawled:
         _spend(call, char["id"], "movement", 0)  # its own turn, before the crawl's price
         left = combat["budgets"][char["id"]]["movement"]
@@ -1399,7 +1427,9 @@ def tools() -> list[ToolSpec]:
         ToolSpec(
             name="combat_move",
             description=(
-                "Move the current combatant on the grid (5 ft per square, diagonal 5 ft). "
+                "Move the current combatant on the grid (5 ft per square, diagonal 5 ft) along "
+                "the cheapest path: hostile creatures' squares cannot be crossed, other "
+                "creatures' cost double and cannot be stopped in. "
                 "A prone combatant crawls: each foot costs 2 ft of movement (stand_up first "
                 "to move at full speed)."
             ),
