@@ -270,6 +270,7 @@ def check(
     disadvantage: bool,
     bonus: int,
     save: bool = False,
+    expertise: bool = False,
     who: Who = name_of,
 ) -> dict[str, Any]:
     """Ability check or saving throw: success when total >= DC; naturals mean nothing here.
@@ -289,7 +290,7 @@ def check(
             why_disadvantage.append(CHECK_DISADVANTAGE[condition].format(who=who(char)))
     d20 = roll_d20(rng, advantage, disadvantage or bool(why_disadvantage))
     mod = modifier(char["abilities"][ability])
-    prof = char["proficiency_bonus"] if proficient else 0
+    prof = char["proficiency_bonus"] * (2 if expertise else 1) if proficient else 0
     total = d20["natural"] + mod + prof + bonus
     result = {
         **d20,
@@ -432,6 +433,11 @@ def _from_block(char: dict[str, Any], field: str) -> list[str]:
 def condition_immunities(char: dict[str, Any]) -> list[str]:
     """The conditions a creature cannot be given."""
     return _from_block(char, "condition_immunities")
+
+
+def skill_expertise(char: dict[str, Any]) -> list[str]:
+    """Skills whose proficiency bonus is doubled (a goblin's Stealth +6)."""
+    return _from_block(char, "skill_expertise")
 
 
 def traits(char: dict[str, Any]) -> list[str]:

@@ -391,6 +391,7 @@ def monster_spawn(call: Call) -> Outcome:
         # The stat block's proficient saves and skills (a zombie's Wis +0, a wolf's Perception).
         "save_proficiencies": sorted(block.get("save_proficiencies", [])),
         "skill_proficiencies": sorted(block.get("skill_proficiencies", [])),
+        "skill_expertise": sorted(block.get("skill_expertise", [])),
         "resistances": list(block["resistances"]),
         "vulnerabilities": list(block["vulnerabilities"]),
         "immunities": list(block["immunities"]),
@@ -418,6 +419,7 @@ def _check(call: Call, save: bool) -> Outcome:
         )
     skill = call.args.get("skill")
     ability = call.args.get("ability")
+    expertise = False
     if save:
         proficient = ability in char["save_proficiencies"]
     elif skill is not None:
@@ -426,6 +428,7 @@ def _check(call: Call, save: bool) -> Outcome:
             raise invalid(f"skill {skill} uses {skill_ability}, not {ability}")
         ability = skill_ability
         proficient = skill in char["skill_proficiencies"]
+        expertise = skill in rules.skill_expertise(char)
     else:
         if ability is None:
             raise invalid("give an ability or a skill")
@@ -440,6 +443,7 @@ def _check(call: Call, save: bool) -> Outcome:
         disadvantage=call.args.get("disadvantage", False),
         bonus=call.args.get("bonus", 0),
         save=save,
+        expertise=expertise,
         who=_who_char(call),
     )
     result.update(
