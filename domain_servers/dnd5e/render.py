@@ -63,7 +63,8 @@ def svg(grid: dict[str, Any]) -> str:
         parts.append(
             f'<text x="3" y="{row * CELL + 11}" font-size="10" fill="#8a7f66">{row}</text>'
         )
-    for token in grid["tokens"]:
+    # The dead first, so one standing on a body's square is drawn over it.
+    for token in sorted(grid["tokens"], key=lambda t: t["status"] != "dead"):
         cx, cy = token["x"] * CELL + CELL // 2, token["y"] * CELL + CELL // 2
         fill = "#3b6ea8" if token["kind"] == "pc" else "#a83b3b"
         stroke = "#f2c230" if token["current"] else "#222"

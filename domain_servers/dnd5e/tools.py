@@ -965,7 +965,12 @@ def combat_move(call: Call) -> Outcome:
     if set(char["conditions"]) & (rules.CANNOT_MOVE | {"grappled", "restrained"}):
         raise invalid(f"{who} cannot move while {', '.join(char['conditions'])}")
     for other, pos in combat["positions"].items():
-        if other != char["id"] and pos == [x, y]:
+        # A body is no creature to share a space with: the dead leave their square free.
+        if (
+            other != char["id"]
+            and pos == [x, y]
+            and not rules.is_dead(call.state["characters"][other])
+        ):
             raise invalid(f"square ({x}, {y}) is occupied by {_who(call, other)}")
     # SRD 5.1: a prone creature can only crawl (or stand up first, for half its speed),
     # and every foot crawled costs 1 extra foot.
@@ -1433,7 +1438,7 @@ def tools() -> list[ToolSpec]:
             description=(
                 "Move the current combatant on the grid (5 ft per square, diagonal 5 ft) along "
                 "the cheapest path: hostile creatures' squares cannot be crossed, other "
-                "creatures' cost double and cannot be stopped in. "
+                "creatures' cost double and cannot be stopped in; a dead one's square is free. "
                 "A prone combatant crawls: each foot costs 2 ft of movement (stand_up first "
                 "to move at full speed)."
             ),

@@ -3,6 +3,8 @@ squares cannot be crossed, an ally's square can (as difficult terrain) but is no
 
 from __future__ import annotations
 
+import base64
+
 from domain_servers.dnd5e import rules
 from tests.domain_servers.conftest import GM, PLAYER, Game
 
@@ -73,3 +75,24 @@ def test_grid_paths_cross_allies_as_difficult_terrain_and_never_foes() -> None:
     # Two foes in the way of a 10 ft step: around them below, 15 ft.
     detour = {"width": 5, "height": 3, "impassable": {(1, 0), (1, 1)}, "difficult": set()}
     assert rules.grid_path([0, 1], [2, 0], **detour, crawling=False) == {"feet": 15, "cost": 15}
+
+
+def test_a_fallen_foe_no_longer_blocks_its_square(dnd: Game) -> None:
+    hero, goblins = _walled_in(dnd, goblins=3)
+    middle = next(g for g in goblins if dnd.state()["combat"]["positions"][g] == [6, 1])
+    dnd.write("damage_apply", {"target_id": middle, "amount": 50})
+    # Through the corpse's square, not around the line: (5,0) (6,1) (7,0).
+    moved = dnd.write("combat_move", {"character_id": hero, "x": 7, "y": 0}, sub=PLAYER)
+    assert (moved["feet"], moved["movement_cost"]) == (10, 10)
+    # And onto it: a body is no creature to share a space with.
+    moved = dnd.write("combat_move", {"character_id": hero, "x": 6, "y": 1}, sub=PLAYER)
+    assert (moved["to"], moved["movement_left"]) == ([6, 1], 15)
+    grid = dnd.read("combat_render")["grid"]
+    on_square = [(t["name"], t["status"]) for t in grid["tokens"] if [t["x"], t["y"]] == [6, 1]]
+    assert sorted(on_square) == [
+        ("Ash", "unhurt"),
+        (dnd.state()["characters"][middle]["name"], "dead"),
+    ]
+    # The living are drawn over the dead.
+    svg = base64.b64decode(dnd.call("combat_render", {}).content[1].data).decode()
+    assert svg.index("<title>Ash (unhurt)</title>") > svg.index(" (dead)</title>")
