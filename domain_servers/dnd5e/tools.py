@@ -1216,7 +1216,7 @@ def tools() -> list[ToolSpec]:
                 "misses), then damage with resistances and HP effects. Uses the action in combat; "
                 "on the grid the target must be within the attack's reach (5 ft, diagonals 5 ft) "
                 "or range (disadvantage at long range or with a foe within 5 ft); Pack Tactics "
-                "(wolf) gives advantage with an able ally within 5 ft of the target."
+                "(wolf, giant rat) gives advantage with an able ally within 5 ft of the target."
             ),
             handler=attack,
             write=True,
