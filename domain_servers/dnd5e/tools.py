@@ -976,7 +976,8 @@ def combat_move(call: Call) -> Outcome:
     # and every foot crawled costs 1 extra foot.
     crawled = "prone" in char["conditions"]
     # The way there, square by square: a living hostile creature's space cannot be crossed
-    # (none here is two sizes apart), any other creature's is difficult terrain.
+    # (creatures have no size here, so none is two sizes apart and slips through), any other
+    # creature's is difficult terrain.
     chars = call.state["characters"]
     impassable, difficult = set(), set()
     for other, pos in combat["positions"].items():
