@@ -747,7 +747,51 @@ def resolve_attack(
             target, amount, attack["damage_type"], critical=critical, rng=rng, who=who
         )
         result["damage"] = {**rolled, "damage_type": attack["damage_type"], "effect": effect}
+        rider = attack_rider(attacker, attack)
+        if rider is not None:
+            save = _rider(target, rider, rng, who)
+            if save is not None:
+                result["on_hit"] = save
     return result
+
+
+def attack_rider(char: dict[str, Any], attack: dict[str, Any]) -> dict[str, Any] | None:
+    """What a hit does besides damage (a wolf's bite: DC 11 STR save or prone), from the
+    attack entry or, for a monster stored before its stat block named it, the stat block."""
+    if "on_hit" in attack:
+        return attack["on_hit"]
+    block = monsters().get(char.get("monster_key") or "", {})
+    for entry in block.get("attacks", []):
+        if entry["name"] == attack["name"]:
+            return entry.get("on_hit")
+    return None
+
+
+def _rider(
+    target: dict[str, Any], rider: dict[str, Any], rng: RandomStream, who: Who
+) -> dict[str, Any] | None:
+    """The target's save against a hit's rider; on a failure it gains the condition. None
+    when there is nothing to change: the target is dead, already has it, or is immune."""
+    condition = rider["condition"]
+    if is_dead(target) or condition in target["conditions"]:
+        return None
+    if condition in condition_immunities(target):
+        return None
+    save = check(
+        target,
+        rng,
+        ability=rider["save"],
+        dc=rider["dc"],
+        proficient=rider["save"] in target.get("save_proficiencies", []),
+        advantage=False,
+        disadvantage=False,
+        bonus=0,
+        save=True,
+        who=who,
+    )
+    if not save["success"]:
+        _add(target, condition)
+    return {**save, "condition": condition, "applied": not save["success"]}
 
 
 def status_word(char: dict[str, Any]) -> str:

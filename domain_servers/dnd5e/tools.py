@@ -156,6 +156,8 @@ def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -
 # roll (the total less it is the bonus) and the damage's dice and expression.
 _MONSTER_TO_HIT_HIDDEN = ("bonus", "natural", "rolls")
 _MONSTER_DAMAGE_HIDDEN = ("expression", "rolls", "detail")
+# What of a monster's check or save would give away its ability modifier and proficiency.
+_MONSTER_SAVE_HIDDEN = ("ability_modifier", "proficiency", "natural", "rolls")
 
 
 def _attack_view(
@@ -169,17 +171,24 @@ def _attack_view(
     to_hit, damage = dict(result["to_hit"]), result["damage"]
     if damage is not None:
         damage = dict(damage)
+    shown = {**result}
     if target["kind"] == "monster":
         to_hit.pop("target_ac", None)
         if damage is not None:
             damage["effect"] = _public_effect(call, target, damage["effect"])
+        if "on_hit" in result:
+            # The monster's save against the hit's rider: its total against the DC, as any of
+            # its saves shows.
+            shown["on_hit"] = {
+                k: v for k, v in result["on_hit"].items() if k not in _MONSTER_SAVE_HIDDEN
+            }
     if attacker["kind"] == "monster":
         for key in _MONSTER_TO_HIT_HIDDEN:
             to_hit.pop(key, None)
         if damage is not None:
             for key in _MONSTER_DAMAGE_HIDDEN:
                 damage.pop(key, None)
-    return {**result, "to_hit": to_hit, "damage": damage}
+    return {**shown, "to_hit": to_hit, "damage": damage}
 
 
 def _heal_view(call: Call, target: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
@@ -222,8 +231,7 @@ def _check_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     proficiency (its hidden stat block), nor the dice that would give them away."""
     if _char_by_id(call, result["character_id"])["kind"] != "monster":
         return result
-    hidden = ("ability_modifier", "proficiency", "natural", "rolls")
-    return {k: v for k, v in result.items() if k not in hidden}
+    return {k: v for k, v in result.items() if k not in _MONSTER_SAVE_HIDDEN}
 
 
 def _combat_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
@@ -1217,7 +1225,9 @@ def tools() -> list[ToolSpec]:
                 "misses), then damage with resistances and HP effects. Uses the action in combat; "
                 "on the grid the target must be within the attack's reach (5 ft, diagonals 5 ft) "
                 "or range (disadvantage at long range or with a foe within 5 ft); Pack Tactics "
-                "(wolf, giant rat) gives advantage with an able ally within 5 ft of the target."
+                "(wolf, giant rat) gives advantage with an able ally within 5 ft of the target. "
+                "A wolf's bite that hits also knocks the target prone unless it makes a DC 11 "
+                "STR save (on_hit)."
             ),
             handler=attack,
             write=True,
