@@ -157,8 +157,11 @@ def campaign_settings(request, campaign_id):
 def _settings_page(request, membership, *, invite_form=None):
     """The settings page; invite_form is a refused one, shown with its errors and values."""
     campaign = membership.campaign
-    new_invite = request.session.pop(NEW_INVITE_SESSION_KEY, None)
-    if new_invite and new_invite.get("campaign_id") != str(campaign.id):
+    # Another campaign's link stays for its own page (a second tab may open this one first).
+    new_invite = request.session.get(NEW_INVITE_SESSION_KEY)
+    if new_invite and new_invite.get("campaign_id") == str(campaign.id):
+        del request.session[NEW_INVITE_SESSION_KEY]
+    else:
         new_invite = None
     members = list(selectors.campaign_members(campaign=campaign))
     return render(
