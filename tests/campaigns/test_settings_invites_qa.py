@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+
+from apps.campaigns.services.campaigns import campaign_archive
+from apps.campaigns.services.invites import invite_create
 
 pytestmark = pytest.mark.django_db
 
 INVITE_FORM = {"mode": "request", "role": "player", "expires_in_hours": 24, "max_uses": 2}
+
+
+def _invite_cells(page: str) -> list[str]:
+    """The Status cell of each row of the settings page's invite table."""
+    body = page.split('<section class="card" aria-labelledby="h-invites">')[1].split("<tbody>")[1]
+    rows = body.split("</tbody>")[0].split("<tr>")[1:]
+    return [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[2] for row in rows]
 
 
 def test_a_new_invite_link_is_still_shown_after_opening_another_campaigns_settings(
@@ -24,3 +35,15 @@ def test_a_new_invite_link_is_still_shown_after_opening_another_campaigns_settin
     assert len(re.findall(r'id="new-invite-url">http://testserver/invites/[\w-]+<', own)) == 1
     again = client.get(f"/campaigns/{first.id}/settings").content.decode()
     assert 'id="new-invite-url"' not in again
+
+
+def test_an_archived_campaigns_live_invite_shows_it_cannot_be_used(domains, client, campaign, gm):
+    invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=5), max_uses=1
+    )
+    campaign_archive(campaign=campaign, actor=gm)
+    client.force_login(gm)
+    page = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    assert _invite_cells(page) == [
+        '<span class="badge badge--archived">unusable: campaign archived</span>'
+    ]
