@@ -466,6 +466,16 @@ def _knows_campaign(campaign, user) -> bool:
     )
 
 
+def _gone_page(request, invite, problem):
+    """The page for a link that admits nobody now, shown to someone not in its campaign nor
+    waiting on it; None otherwise."""
+    if problem is None or _knows_campaign(invite.campaign, request.user):
+        return None
+    # It says so, and not whose campaign it was: its holder may never have been meant to
+    # know (a revoked link that went astray).
+    return render(request, "campaigns/invite_landing.html", {"gone": problem}, status=410)
+
+
 def invite_landing(request, token):
     try:
         invite = invite_lookup(token=token)
@@ -473,10 +483,8 @@ def invite_landing(request, token):
         return render(request, "campaigns/invite_landing.html", {"invalid": True}, status=404)
     campaign = invite.campaign
     problem = invite_problem(invite)
-    if problem is not None and not _knows_campaign(campaign, request.user):
-        # A link that no longer admits anyone says so, and not whose campaign it was: its
-        # holder may never have been meant to know (a revoked link that went astray).
-        return render(request, "campaigns/invite_landing.html", {"gone": problem}, status=410)
+    if (gone := _gone_page(request, invite, problem)) is not None:
+        return gone
     context = {
         "invite": invite,
         "campaign": campaign,
@@ -501,6 +509,11 @@ def invite_landing(request, token):
                 token=token, user=request.user, message=request.POST.get("message", "")
             )
         except ApplicationError as exc:
+            # The link died as it was used (revoked, used up, archived): its page gives the
+            # reason, once, rather than a message above the same words.
+            invite = invite_lookup(token=token)
+            if (gone := _gone_page(request, invite, invite_problem(invite))) is not None:
+                return gone
             messages.error(request, exc.message)
             return redirect("invite-landing", token=token)
         if outcome.membership is not None:

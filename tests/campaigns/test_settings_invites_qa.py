@@ -7,8 +7,9 @@ from datetime import timedelta
 
 import pytest
 
+from apps.campaigns import views
 from apps.campaigns.services.campaigns import campaign_archive
-from apps.campaigns.services.invites import invite_create
+from apps.campaigns.services.invites import invite_create, invite_revoke
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +48,29 @@ def test_an_archived_campaigns_live_invite_shows_it_cannot_be_used(domains, clie
     assert _invite_cells(page) == [
         '<span class="badge badge--archived">unusable: campaign archived</span>'
     ]
+
+
+def test_a_stranger_whose_link_died_as_they_submitted_reads_the_reason_once(
+    domains, client, campaign, gm, make_user, monkeypatch
+):
+    invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    real_problem = views.invite_problem
+    revoked = []
+
+    def revoked_just_after_the_check(checked):
+        # The GM revokes the link between the page's check and the use of it.
+        problem = real_problem(checked)
+        if not revoked:
+            revoked.append(invite_revoke(invite=invite, actor=gm))
+        return problem
+
+    monkeypatch.setattr(views, "invite_problem", revoked_just_after_the_check)
+    client.force_login(make_user("stranger@example.test", display_name="Sam Stranger"))
+    response = client.post(f"/invites/{token}", {"message": "Hello"}, follow=True)
+    page = response.content.decode()
+    assert response.status_code == 410
+    assert page.count("This invite was revoked.") == 1
+    assert '<p class="callout" role="alert">This invite was revoked.</p>' in page
+    assert "flash__item" not in page
