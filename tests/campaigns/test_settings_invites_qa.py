@@ -74,3 +74,18 @@ def test_a_stranger_whose_link_died_as_they_submitted_reads_the_reason_once(
     assert page.count("This invite was revoked.") == 1
     assert '<p class="callout" role="alert">This invite was revoked.</p>' in page
     assert "flash__item" not in page
+
+
+def test_each_role_save_button_names_the_member_it_saves(domains, client, campaign, gm, player):
+    from tests.campaigns.conftest import join
+
+    join(campaign, gm, player)
+    client.force_login(gm)
+    page = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    role_form = page.split(f'action="/campaigns/{campaign.id}/settings/members/{player.id}/role"')[
+        1
+    ]
+    assert re.findall(r"<button[^>]*>Save</button>", role_form.split("</form>")[0]) == [
+        '<button type="submit" class="button button--small"'
+        ' aria-label="Save the role of Pat Player">Save</button>'
+    ]
