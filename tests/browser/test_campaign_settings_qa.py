@@ -66,3 +66,45 @@ def test_revoking_an_invite_asks_first_and_cancelling_keeps_the_link_working(
         assert CampaignInvite.objects.get(pk=invite.pk).revoked_at is not None
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_declining_a_join_request_asks_first_and_cancelling_keeps_it_waiting(
+    browser,
+    live_server,
+    make_user,
+    domain_env,  # noqa: F811
+):
+    from apps.campaigns.models import JoinRequest
+    from apps.campaigns.services.invites import invite_accept, invite_create
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    gm, campaign = _gm_campaign(make_user)
+    _invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=5), max_uses=1
+    )
+    player = make_user("player@example.test", display_name="Pat Player")
+    waiting = invite_accept(token=token, user=player).join_request
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = _sign_in(context, live_server.url, "gm@example.test")
+        page.goto(f"{live_server.url}/campaigns/{campaign.id}/settings")
+        asked: list[str] = []
+
+        def cancel(dialog):
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", cancel)
+        page.click("button[aria-label='Reject Pat Player']")
+        page.wait_for_timeout(300)
+        assert asked == ["Decline the request of Pat Player? This cannot be undone."]
+        assert JoinRequest.objects.get(pk=waiting.pk).status == "pending"
+        page.remove_listener("dialog", cancel)
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("button[aria-label='Reject Pat Player']")
+        page.wait_for_selector(".flash__item:has-text('Request declined.')")
+        assert JoinRequest.objects.get(pk=waiting.pk).status == "rejected"
+    finally:
+        context.close()
