@@ -97,13 +97,13 @@ def test_declining_a_join_request_asks_first_and_cancelling_keeps_it_waiting(
             dialog.dismiss()
 
         page.on("dialog", cancel)
-        page.click("button[aria-label='Reject Pat Player']")
+        page.click("button[aria-label='Decline Pat Player']")
         page.wait_for_timeout(300)
         assert asked == ["Decline the request of Pat Player? This cannot be undone."]
         assert JoinRequest.objects.get(pk=waiting.pk).status == "pending"
         page.remove_listener("dialog", cancel)
         page.once("dialog", lambda dialog: dialog.accept())
-        page.click("button[aria-label='Reject Pat Player']")
+        page.click("button[aria-label='Decline Pat Player']")
         page.wait_for_selector(".flash__item:has-text('Request declined.')")
         assert JoinRequest.objects.get(pk=waiting.pk).status == "rejected"
     finally:

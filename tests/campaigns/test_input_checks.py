@@ -239,7 +239,7 @@ def test_a_request_from_an_account_deactivated_since_is_not_approved_but_can_be_
     client.force_login(gm)
     html = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
     assert '<span class="badge badge--deactivated">Deactivated</span>' in html
-    assert html.count(f'action="{decide}"') == 1  # Reject only
+    assert html.count(f'action="{decide}"') == 1  # Decline only
     assert 'aria-label="Approve Pat Player"' not in html
 
     api_client.force_login(gm)

@@ -89,3 +89,29 @@ def test_each_role_save_button_names_the_member_it_saves(domains, client, campai
         '<button type="submit" class="button button--small"'
         ' aria-label="Save the role of Pat Player">Save</button>'
     ]
+
+
+def test_the_button_that_declines_a_join_request_says_decline_as_its_outcome_does(
+    domains, client, campaign, gm, player
+):
+    _invite, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    from apps.campaigns.services.invites import invite_accept
+
+    waiting = invite_accept(token=token, user=player).join_request
+    client.force_login(gm)
+    page = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    requests = page.split('<ul class="list" id="join-requests">')[1].split("</ul>")[0]
+    assert re.findall(r"<button[^>]*>[^<]*</button>", requests) == [
+        '<button type="submit" class="button button--small button--primary"'
+        ' aria-label="Approve Pat Player">Approve</button>',
+        '<button type="submit" class="button button--small button--danger"'
+        ' aria-label="Decline Pat Player">Decline</button>',
+    ]
+    decided = client.post(
+        f"/campaigns/{campaign.id}/settings/join-requests/{waiting.id}/decide",
+        {"decision": "reject"},
+        follow=True,
+    )
+    assert [str(m) for m in decided.context["messages"]] == ["Request declined."]
