@@ -1,4 +1,4 @@
-"""Settings and invite pages: the new link, archived campaigns' invites, dead links' reasons."""
+"""Campaign pages as a GM or a player reads them: invite links, join requests, roles, forms."""
 
 from __future__ import annotations
 
@@ -115,3 +115,14 @@ def test_the_button_that_declines_a_join_request_says_decline_as_its_outcome_doe
         follow=True,
     )
     assert [str(m) for m in decided.context["messages"]] == ["Request declined."]
+
+
+def test_the_character_form_names_its_campaign_and_system_without_nested_brackets(
+    domains, client, campaign, gm
+):
+    client.force_login(gm)
+    page = client.get(f"/campaigns/{campaign.id}/characters/new").content.decode()
+    assert re.findall(r'<p class="muted wraps-names">(.*?)</p>', page, re.S) == [
+        "For The Sunless Citadel, a D&amp;D 5e (SRD 5.1) campaign. The rules server creates"
+        " the character and binds it to you."
+    ]
