@@ -1,5 +1,5 @@
-"""Campaign settings in a real browser: what a GM is asked before an action that cannot be
-undone."""
+"""Campaign pages in a real browser: what a GM is asked before an action that cannot be
+undone, and where a refused form leaves the focus."""
 
 from __future__ import annotations
 
@@ -106,5 +106,38 @@ def test_declining_a_join_request_asks_first_and_cancelling_keeps_it_waiting(
         page.click("button[aria-label='Decline Pat Player']")
         page.wait_for_selector(".flash__item:has-text('Request declined.')")
         assert JoinRequest.objects.get(pk=waiting.pk).status == "rejected"
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_form_puts_the_focus_on_what_to_fix(
+    browser,
+    live_server,
+    make_user,
+    domain_env,  # noqa: F811
+):
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    _gm, campaign = _gm_campaign(make_user)
+    context = browser.new_context(viewport=PHONE)
+    focused = "document.activeElement.id || document.activeElement.className"
+    try:
+        page = _sign_in(context, live_server.url, "gm@example.test")
+        page.goto(f"{live_server.url}/campaigns/new")
+        page.fill("#id_name", "   ")
+        page.click("button:has-text('Create campaign')")
+        page.wait_for_selector("#id_name[aria-invalid=true]")
+        assert page.evaluate(focused) == "id_name"
+
+        page.goto(f"{live_server.url}/campaigns/{campaign.id}/characters/new")
+        page.fill("#id_name", "Ilsa")
+        page.fill("#id_str", "12")
+        page.click("button:has-text('Create character')")
+        page.wait_for_selector(".errorlist.nonfield")
+        assert page.evaluate(focused) == "errorlist nonfield"
+        assert page.evaluate("document.activeElement.innerText") == (
+            "Choose a class template or enter all six ability scores."
+        )
     finally:
         context.close()
