@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .selectors import LEDGER_PAGE_MAX, quota_balance, quota_ledger_page, quota_uses_attach
-from .services import quota_account_for
+from .services import quota_account_expire_lapsed, quota_account_for
 
 
 class PlanOutput(serializers.Serializer):
@@ -31,6 +31,8 @@ class UsageBalanceApi(APIView):
     @extend_schema(responses=BalanceOutput)
     def get(self, request):
         account = quota_account_for(user=request.user)
+        # Credits of a grant past its expiry are gone now, not at the next hourly expiry run.
+        quota_account_expire_lapsed(account=account)
         return Response(BalanceOutput(quota_balance(account=account)).data)
 
 

@@ -123,11 +123,16 @@ def quota_active_reservations(*, account: QuotaAccount) -> QuerySet[Reservation]
 def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGrant]:
     """Every grant that still holds credits, in the order charges draw from them, then the
     newest of the spent or lapsed ones, `limit` in all: an old lasting grant is never left off
-    for newer ones spent since."""
+    for newer ones spent since. Each carries `lapsed`: past its expiry, so what it still holds
+    is only what active reservations hold (quota_account_expire_lapsed forfeits the rest)."""
+    now = timezone.now()
     grants = QuotaGrant.objects.filter(account=account)
     holding = list(grants.filter(remaining__gt=0).order_by(*GRANT_DRAW_ORDER))
     spent = grants.filter(remaining=0).order_by("-created_at")[: max(0, limit - len(holding))]
-    return holding + list(spent)
+    listed = holding + list(spent)
+    for grant in listed:
+        grant.lapsed = grant.expires_at is not None and grant.expires_at <= now
+    return listed
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q, Sum
+from django.db.models import F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
@@ -298,18 +299,56 @@ def quota_expire_grants(*, now: datetime | None = None) -> int:
         .distinct()
     )
     for account_id in list(due):
-        with transaction.atomic():
-            account = QuotaAccount.objects.select_for_update().get(pk=account_id)
-            grants = QuotaGrant.objects.select_for_update().filter(
-                account_id=account_id, expires_at__lte=now, remaining__gt=0
-            )
-            forfeited += _forfeit(
-                account,
-                grants,
-                kind=LedgerEntry.Kind.EXPIRE,
-                description=_("Unused credits expired"),
-            )
+        forfeited += _expire_account_grants(account_id=account_id, now=now)[0]
     return forfeited
+
+
+def quota_account_expire_lapsed(*, account: QuotaAccount, now: datetime | None = None) -> int:
+    """Forfeit the account's unused credits of expired grants now, not at the next hourly run,
+    so they can be neither reserved nor shown as available; returns credits forfeited.
+
+    One query when there is nothing to forfeit. Credits of expired grants held by active
+    reservations stay (as in quota_expire_grants); so does `account` (balance and reserved are
+    refreshed on it)."""
+    now = now or timezone.now()
+    if not _has_lapsed_unused(account_id=account.pk, now=now):
+        return 0
+    forfeited, locked = _expire_account_grants(account_id=account.pk, now=now)
+    account.balance, account.reserved = locked.balance, locked.reserved
+    return forfeited
+
+
+def _has_lapsed_unused(*, account_id, now: datetime) -> bool:
+    return QuotaAccount.objects.filter(pk=account_id, reserved__lt=_lapsed_credits(now)).exists()
+
+
+def _lapsed_credits(now: datetime) -> Coalesce:
+    """The credits still on the account's (OuterRef "pk") expired grants. Expired grants come
+    first in draw order, so active reservations hold these first (the held credits are the first
+    `reserved` in that order): more than `reserved` of them means unused ones to forfeit."""
+    lapsed = (
+        QuotaGrant.objects.filter(account_id=OuterRef("pk"), expires_at__lte=now, remaining__gt=0)
+        .order_by()
+        .values("account_id")
+        .annotate(total=Sum("remaining"))
+        .values("total")
+    )
+    return Coalesce(Subquery(lapsed), 0)
+
+
+def _expire_account_grants(*, account_id, now: datetime) -> tuple[int, QuotaAccount]:
+    with transaction.atomic():
+        account = QuotaAccount.objects.select_for_update().get(pk=account_id)
+        grants = QuotaGrant.objects.select_for_update().filter(
+            account_id=account_id, expires_at__lte=now, remaining__gt=0
+        )
+        forfeited = _forfeit(
+            account,
+            grants,
+            kind=LedgerEntry.Kind.EXPIRE,
+            description=_("Unused credits expired"),
+        )
+    return forfeited, account
 
 
 def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> tuple[int, int]:
@@ -468,7 +507,8 @@ def _reserve(
         reservation = _reserve_one_statement(user=user, **fields)
         if reservation is not None:
             return reservation
-    # First use (no account yet), a repeated key, a short balance, or not PostgreSQL.
+    # First use (no account yet), a repeated key, a short balance, credits of expired grants not
+    # yet forfeited, or not PostgreSQL.
     return _reserve_orm(user=user, **fields, requested=requested or amount, at_least=at_least)
 
 
@@ -477,7 +517,11 @@ def _reserve(
 # round trip while the row is locked, a hot account runs near the speed of a bare UPDATE.
 _RESERVE_SQL = """
 WITH acc AS (
-    SELECT id FROM {account} WHERE user_id = %(user)s AND balance >= %(amount)s
+    SELECT a.id FROM {account} AS a WHERE a.user_id = %(user)s AND a.balance >= %(amount)s
+    -- Expired grants holding more than active reservations do: the balance still counts credits
+    -- that are no longer usable. Nothing is reserved here; the ORM path forfeits them first.
+    AND (SELECT COALESCE(SUM(g.remaining), 0) FROM {grant} AS g
+         WHERE g.account_id = a.id AND g.expires_at <= %(now)s AND g.remaining > 0) <= a.reserved
     FOR NO KEY UPDATE
 ), ins AS (
     INSERT INTO {reservation} (id, created_at, updated_at, account_id, user_id, key, amount,
@@ -504,6 +548,7 @@ def _reserve_sql() -> str:
     return _RESERVE_SQL.format(
         account=connection.ops.quote_name(QuotaAccount._meta.db_table),
         reservation=connection.ops.quote_name(Reservation._meta.db_table),
+        grant=connection.ops.quote_name(QuotaGrant._meta.db_table),
     )
 
 
@@ -570,47 +615,64 @@ def _reserve_orm(
             existing, amount=requested, owner_type=owner_type, owner_id=owner_id, at_least=at_least
         )
     now = timezone.now()
+    fields = {"key": key, "amount": amount, "owner_type": owner_type, "owner_id": owner_id,
+              "ttl_seconds": ttl_seconds}  # fmt: skip
     try:
-        # Insert first, then take the row lock with one conditional UPDATE: the account row is
-        # locked only from that UPDATE to commit.
-        with transaction.atomic():
-            reservation = Reservation.objects.create(
-                account=account,
-                user=user,
-                key=key,
-                amount=amount,
-                owner_type=owner_type,
-                owner_id=owner_id,
-                ttl_seconds=ttl_seconds,
-                heartbeat_at=now,
-                expires_at=now + timedelta(seconds=ttl_seconds),
+        try:
+            return _reserve_insert_and_take(account=account, user=user, fields=fields, now=now)
+        except _LapsedCredits:
+            # Forfeited in a transaction of their own: they stay forfeited if the balance is
+            # then still short.
+            quota_account_expire_lapsed(account=account, now=now)
+            return _reserve_insert_and_take(
+                account=account, user=user, fields=fields, now=now, lapsed_checked=True
             )
-            taken = QuotaAccount.objects.filter(pk=account.pk, balance__gte=amount).update(
-                balance=F("balance") - amount, reserved=F("reserved") + amount, updated_at=now
-            )
-            if not taken:
-                balance, held = QuotaAccount.objects.values_list("balance", "reserved").get(
-                    pk=account.pk
-                )
-                message = ngettext(
-                    "You have %(balance)s credit available; this needs %(amount)s.",
-                    "You have %(balance)s credits available; this needs %(amount)s.",
-                    balance,
-                ) % {"balance": balance, "amount": amount}
-                if held > 0:
-                    message += " " + _(
-                        "%(held)s more are held until your requests in progress finish."
-                    ) % {"held": held}
-                raise QuotaExceeded(
-                    message, details={"balance": balance, "held": held, "needed": amount}
-                )
     except IntegrityError:
         # A concurrent request with the same key committed first: that one is the reservation.
         existing = Reservation.objects.get(user=user, key=key)
         return _same_request(
             existing, amount=requested, owner_type=owner_type, owner_id=owner_id, at_least=at_least
         )
-    return reservation
+
+
+class _LapsedCredits(Exception):
+    """The balance counts credits of expired grants: forfeit them, then reserve again."""
+
+
+def _reserve_insert_and_take(
+    *, account: QuotaAccount, user, fields: dict, now: datetime, lapsed_checked: bool = False
+) -> Reservation:
+    amount = fields["amount"]
+    # Insert first, then take the row lock with one conditional UPDATE: the account row is
+    # locked only from that UPDATE to commit.
+    with transaction.atomic():
+        reservation = Reservation.objects.create(
+            account=account,
+            user=user,
+            heartbeat_at=now,
+            expires_at=now + timedelta(seconds=fields["ttl_seconds"]),
+            **fields,
+        )
+        # Not while the balance counts credits of expired grants not held by reservations:
+        # they are not there to be held.
+        taken = QuotaAccount.objects.filter(
+            pk=account.pk, balance__gte=amount, reserved__gte=_lapsed_credits(now)
+        ).update(balance=F("balance") - amount, reserved=F("reserved") + amount, updated_at=now)
+        if taken:
+            return reservation
+        if not lapsed_checked and _has_lapsed_unused(account_id=account.pk, now=now):
+            raise _LapsedCredits
+        balance, held = QuotaAccount.objects.values_list("balance", "reserved").get(pk=account.pk)
+        message = ngettext(
+            "You have %(balance)s credit available; this needs %(amount)s.",
+            "You have %(balance)s credits available; this needs %(amount)s.",
+            balance,
+        ) % {"balance": balance, "amount": amount}
+        if held > 0:
+            message += " " + _("%(held)s more are held until your requests in progress finish.") % {
+                "held": held
+            }
+        raise QuotaExceeded(message, details={"balance": balance, "held": held, "needed": amount})
 
 
 def quota_reservation_heartbeat(

@@ -4,12 +4,14 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from . import selectors
-from .services import quota_account_for
+from .services import quota_account_expire_lapsed, quota_account_for
 
 
 @login_required
 def usage(request):
     account = quota_account_for(user=request.user)
+    # Credits of a grant past its expiry are gone now, not at the next hourly expiry run.
+    quota_account_expire_lapsed(account=account)
     try:
         before = int(request.GET["before"]) if request.GET.get("before") else None
     except ValueError:

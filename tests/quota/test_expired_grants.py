@@ -1,0 +1,157 @@
+"""Credits of a grant past its expiry are not usable from that moment, not only once the hourly
+expiry run has forfeited them: they cannot be reserved and are not shown as available."""
+
+from datetime import timedelta
+from types import SimpleNamespace
+
+import pytest
+from django.utils import timezone
+
+from apps.core.errors import QuotaExceeded
+from apps.quota import services
+from apps.quota.models import LedgerAllocation, LedgerEntry, QuotaGrant, Reservation
+from tests.conftest import require_postgres
+
+from .conftest import assert_invariant
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(params=["one_statement", "orm"])
+def reserve_path(request, monkeypatch):
+    """Runs a reservation test on both paths: PostgreSQL's one-statement reservation (the ORM
+    path elsewhere) and the ORM path it falls back to."""
+    path = SimpleNamespace(mode=request.param)
+    if request.param == "orm":
+        monkeypatch.setattr(services, "_reserve_one_statement", lambda **kwargs: None)
+    return path
+
+
+def lapse(grant: QuotaGrant) -> None:
+    """The grant's expiry passes (the hourly expiry run has not come yet)."""
+    QuotaGrant.objects.filter(pk=grant.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+
+
+def expiries(account) -> list[int]:
+    return list(
+        LedgerEntry.objects.filter(account=account, kind="expire")
+        .order_by("id")
+        .values_list("amount", flat=True)
+    )
+
+
+def test_credits_of_an_expired_grant_cannot_be_reserved_before_the_hourly_run(
+    reserve_path, user, funded
+):
+    soon = timezone.now() + timedelta(hours=1)
+    account = funded(user, 10, 3, expires=[soon, None])
+    lapse(account.grants.get(amount=10))
+    with pytest.raises(QuotaExceeded) as exc:
+        services.quota_reserve(user=user, amount=4, key="k1")
+    assert exc.value.details == {"balance": 3, "held": 0, "needed": 4}
+    reservation = services.quota_reserve(user=user, amount=3, key="k2")
+    assert reservation.amount == 3
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (0, 3)
+    assert expiries(account) == [10]
+    # The hourly run finds nothing more to forfeit: the credits expired exactly once.
+    assert services.quota_expire_grants() == 0
+    assert expiries(account) == [10]
+    assert_invariant(account)
+
+
+def test_a_turn_held_before_expiry_pays_from_that_grant_and_its_unused_rest_expires_at_once(
+    reserve_path, settle_path, user, funded
+):
+    soon = timezone.now() + timedelta(hours=1)
+    account = funded(user, 10, 5, expires=[soon, None])
+    expiring = account.grants.get(amount=10)
+    held = services.quota_reserve(user=user, amount=6, key="k1")
+    lapse(expiring)
+    entry = services.quota_settle(reservation=held, actual=2)
+    assert list(LedgerAllocation.objects.filter(entry=entry).values_list("grant_id", "amount")) == [
+        (expiring.pk, 2)
+    ]
+    with pytest.raises(QuotaExceeded) as exc:
+        services.quota_reserve(user=user, amount=6, key="k2")
+    assert exc.value.details == {"balance": 5, "held": 0, "needed": 6}
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (5, 0)
+    assert expiries(account) == [8]
+    assert services.quota_expire_grants() == 0
+    assert expiries(account) == [8]
+    assert_invariant(account)
+
+
+def test_credits_held_from_an_expired_grant_stay_held_while_the_rest_cannot_be_reserved(
+    reserve_path, settle_path, user, funded
+):
+    soon = timezone.now() + timedelta(hours=1)
+    account = funded(user, 10, 5, expires=[soon, None])
+    expiring = account.grants.get(amount=10)
+    held = services.quota_reserve(user=user, amount=6, key="k1")
+    lapse(expiring)
+    second = services.quota_reserve(user=user, amount=5, key="k2")
+    with pytest.raises(QuotaExceeded) as exc:
+        services.quota_reserve(user=user, amount=1, key="k3")
+    assert exc.value.details == {"balance": 0, "held": 11, "needed": 1}
+    assert expiries(account) == [4]
+    services.quota_settle(reservation=held, actual=6)
+    services.quota_settle(reservation=second, actual=5)
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (0, 0)
+    assert list(account.grants.order_by("amount").values_list("amount", "remaining")) == [
+        (5, 0),
+        (10, 0),
+    ]
+    assert services.quota_expire_grants() == 0
+    assert_invariant(account)
+
+
+def test_balance_api_leaves_out_credits_of_an_expired_grant(api_client, user, funded):
+    soon = timezone.now() + timedelta(hours=1)
+    account = funded(user, 10, 3, expires=[soon, None])
+    lapse(account.grants.get(amount=10))
+    api_client.force_login(user)
+    response = api_client.get("/api/usage/balance")
+    assert (response.status_code, response.json()["balance"]) == (200, 3)
+    assert expiries(account) == [10]
+
+
+def test_usage_page_shows_an_expired_grant_as_expired_not_as_credits_left(client, user, funded):
+    from .test_usage_page import table
+
+    soon = timezone.now() + timedelta(hours=1)
+    account = funded(user, 10, 3, expires=[soon, None])
+    services.quota_reserve(user=user, amount=4, key="k1")
+    lapse(account.grants.get(amount=10))
+    client.force_login(user)
+    html = client.get("/usage/").content.decode()
+    assert '<dd id="usage-balance">3</dd>' in html
+    rows = table(html, "usage-grants")
+    assert [(left, expires.split(" ")[0]) for _s, _g, (left, _), (expires, _) in rows] == [
+        ("4 held by turns in progress", "Expired"),
+        ("3", "never"),
+    ]
+
+
+def test_the_one_statement_reservation_holds_nothing_while_expired_credits_are_unforfeited(
+    user, funded
+):
+    """PostgreSQL's fast path cannot forfeit: it declines, and the ORM path forfeits first."""
+    require_postgres()
+    soon = timezone.now() + timedelta(hours=1)
+    account = funded(user, 10, 3, expires=[soon, None])
+    lapse(account.grants.get(amount=10))
+    assert (
+        services._reserve_one_statement(
+            user=user, amount=1, key="k1", owner_type="", owner_id="", ttl_seconds=60
+        )
+        is None
+    )
+    assert not Reservation.objects.filter(user=user).exists()
+    reservation = services.quota_reserve(user=user, amount=1, key="k1")
+    assert reservation.amount == 1
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (2, 1)
+    assert expiries(account) == [10]
