@@ -436,7 +436,11 @@ def _same_request(
     same_owner = (existing.owner_type, existing.owner_id) == (owner_type, owner_id)
     if not (same_owner and least <= existing.amount <= amount):
         raise Conflict(
-            _("Reservation key %(key)s was already used for %(amount)s credits.")
+            ngettext(
+                "Reservation key %(key)s was already used for %(amount)s credit.",
+                "Reservation key %(key)s was already used for %(amount)s credits.",
+                existing.amount,
+            )
             % {"key": existing.key, "amount": existing.amount},
             code="reservation_key_conflict",
             recovery=_("Use a new reservation key for a different request."),
@@ -669,9 +673,11 @@ def _reserve_insert_and_take(
             balance,
         ) % {"balance": balance, "amount": amount}
         if held > 0:
-            message += " " + _("%(held)s more are held until your requests in progress finish.") % {
-                "held": held
-            }
+            message += " " + ngettext(
+                "%(held)s more is held until your requests in progress finish.",
+                "%(held)s more are held until your requests in progress finish.",
+                held,
+            ) % {"held": held}
         raise QuotaExceeded(message, details={"balance": balance, "held": held, "needed": amount})
 
 
