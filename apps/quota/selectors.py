@@ -114,6 +114,18 @@ def quota_ledger_page(
     return rows, (rows[-1].id if has_more else None)
 
 
+def quota_ledger_newer_before(*, account: QuotaAccount, after: int, limit: int) -> int | None:
+    """The `before` of the ledger page just newer than a page whose newest entry is `after`
+    (the `limit` entries above it), or None when that page is the newest one."""
+    limit = max(1, min(limit, LEDGER_PAGE_MAX))
+    bound = (
+        LedgerEntry.objects.filter(account=account, id__gt=after)
+        .order_by("id")
+        .values_list("id", flat=True)[limit : limit + 1]
+    )
+    return next(iter(bound), None)
+
+
 def quota_active_reservations(*, account: QuotaAccount) -> QuerySet[Reservation]:
     return Reservation.objects.filter(account=account, status=Reservation.Status.ACTIVE).order_by(
         "-created_at"

@@ -6,6 +6,8 @@ from django.shortcuts import render
 from . import selectors
 from .services import quota_account_expire_lapsed, quota_account_for
 
+LEDGER_PAGE = 25
+
 
 @login_required
 def usage(request):
@@ -17,8 +19,13 @@ def usage(request):
     except ValueError:
         before = None
     entries, next_before = selectors.quota_ledger_page(
-        account=account, before=before, limit=25, running_balance=True
+        account=account, before=before, limit=LEDGER_PAGE, running_balance=True
     )
+    newer_before = None
+    if before is not None:
+        newer_before = selectors.quota_ledger_newer_before(
+            account=account, after=entries[0].id if entries else before - 1, limit=LEDGER_PAGE
+        )
     reservations = list(selectors.quota_active_reservations(account=account)[:50])
     # What each charge and hold was for ("Room turn in <campaign>"), in one query for the page.
     selectors.quota_uses_attach(account=account, entries=entries, reservations=reservations)
@@ -33,6 +40,7 @@ def usage(request):
             "grants": selectors.quota_grants_for(account=account, limit=25),
             "entries": entries,
             "next_before": next_before,
+            "newer_before": newer_before,
             "paged": before is not None,
         },
     )
