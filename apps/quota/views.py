@@ -7,6 +7,7 @@ from . import selectors
 from .services import quota_account_expire_lapsed, quota_account_for
 
 LEDGER_PAGE = 25
+RESERVATIONS_LISTED = 50
 
 
 @login_required
@@ -26,7 +27,12 @@ def usage(request):
         newer_before = selectors.quota_ledger_newer_before(
             account=account, after=entries[0].id if entries else before - 1, limit=LEDGER_PAGE
         )
-    reservations = list(selectors.quota_active_reservations(account=account)[:50])
+    active = selectors.quota_active_reservations(account=account)
+    reservations = list(active[:RESERVATIONS_LISTED])
+    # Counted only when the list is full: how many the page leaves off.
+    more_reservations = (
+        active.count() - RESERVATIONS_LISTED if len(reservations) == RESERVATIONS_LISTED else 0
+    )
     # What each charge and hold was for ("Room turn in <campaign>"), in one query for the page.
     selectors.quota_uses_attach(account=account, entries=entries, reservations=reservations)
     return render(
@@ -37,6 +43,7 @@ def usage(request):
             "total_credits": account.balance + account.reserved,
             "next_grant_at": selectors.quota_next_grant_at(account=account),
             "reservations": reservations,
+            "more_reservations": more_reservations,
             "grants": selectors.quota_grants_for(account=account, limit=25),
             "entries": entries,
             "next_before": next_before,
