@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -28,9 +29,21 @@ class ReadOnlyAdminMixin:
         return False
 
 
+TOP_UP_ACTION = _("Top up the current period of accounts on the selected plans")
+
+
 class PlanForm(forms.ModelForm):
     # The database refuses a negative grant too, but by constraint name: say it as a field error.
-    periodic_grant = Plan._meta.get_field("periodic_grant").formfield(min_value=0)
+    periodic_grant = Plan._meta.get_field("periodic_grant").formfield(
+        min_value=0,
+        help_text=format_lazy(
+            _(
+                "A change applies from each account’s next period. To give the plan’s accounts "
+                "the difference for the current period now, use “{action}” on the plan list."
+            ),
+            action=TOP_UP_ACTION,
+        ),
+    )
 
     class Meta:
         model = Plan
@@ -69,9 +82,50 @@ class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
     form = PlanForm
     list_display = ("name", "slug", "periodic_grant", "period", "grants_expire", "is_default")
     prepopulated_fields = {"slug": ("name",)}
+    actions = ("top_up_current_period",)
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def has_top_up_permission(self, request):
+        # It grants credits: it needs what granting them does.
+        return request.user.has_perm("quota.add_quotagrant")
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        before = form.initial.get("periodic_grant")
+        if change and before is not None and obj.periodic_grant > before:
+            # Accounts have this period's grant already: the new amount comes with the next one.
+            messages.info(
+                request,
+                _(
+                    "Accounts on %(plan)s get %(amount)s credits from their next period. To give "
+                    "them the difference for the current period now, select the plan and use "
+                    "“%(action)s”."
+                )
+                % {"plan": obj.name, "amount": obj.periodic_grant, "action": TOP_UP_ACTION},
+            )
+
+    @admin.action(description=TOP_UP_ACTION, permissions=["top_up"])
+    def top_up_current_period(self, request, queryset):
+        for plan in queryset:
+            accounts, credits = services.quota_plan_top_up(plan=plan, actor=request.user)
+            if accounts:
+                text = ngettext(
+                    "%(plan)s: topped up %(accounts)s account with %(credits)s credits for the "
+                    "current period.",
+                    "%(plan)s: topped up %(accounts)s accounts with %(credits)s credits for the "
+                    "current period.",
+                    accounts,
+                ) % {"plan": plan.name, "accounts": accounts, "credits": credits}
+            else:
+                text = _(
+                    "%(plan)s: every account already has this period’s %(amount)s credits."
+                ) % {
+                    "plan": plan.name,
+                    "amount": plan.periodic_grant,
+                }
+            messages.success(request, text)
 
 
 @admin.register(QuotaAccount)

@@ -228,33 +228,12 @@ def quota_account_plan_change(
         previous = locked.plan
         locked.plan = plan
         locked.save(update_fields=["plan", "updated_at"])
-        grant, granted_before = None, 0
-        bounds = plan_period_bounds(plan=plan, at=now)
-        if bounds is not None and plan.periodic_grant > 0:
-            start, end = bounds
-            period = QuotaGrant.objects.filter(account=locked, period_start=start, period_end=end)
-            if not period.filter(source=QuotaGrant.Source.PLAN).exists():
-                grant = quota_plan_grant_issue(account=locked, now=now)
-            else:
-                # Under the account lock: grants are issued under it too, so this sum holds.
-                granted_before = (
-                    period.filter(
-                        source__in=[QuotaGrant.Source.PLAN, QuotaGrant.Source.UPGRADE]
-                    ).aggregate(total=Sum("amount"))["total"]
-                    or 0
-                )
-                if plan.periodic_grant > granted_before:
-                    grant = quota_grant(
-                        account=locked,
-                        amount=plan.periodic_grant - granted_before,
-                        source=QuotaGrant.Source.UPGRADE,
-                        actor=actor,
-                        period_start=start,
-                        period_end=end,
-                        expires_at=end if plan.grants_expire else None,
-                        note=_("Upgrade to %(plan)s plan, period from %(start)s")
-                        % {"plan": plan.name, "start": start.date().isoformat()},
-                    )
+        grant, granted_before = _period_allowance_grant(
+            account=locked,
+            actor=actor,
+            now=now,
+            note=_("Upgrade to %(plan)s plan, period from %(start)s"),
+        )
         audit_record(
             actor=actor,
             action="quota.account.plan_change",
@@ -270,6 +249,74 @@ def quota_account_plan_change(
         )
     account.plan, account.balance, account.reserved = plan, locked.balance, locked.reserved
     return PlanChange(previous=previous, grant=grant, granted_before=granted_before)
+
+
+def _period_allowance_grant(
+    *, account: QuotaAccount, actor, now: datetime, note: str
+) -> tuple[QuotaGrant | None, int]:
+    """Bring the locked account's current period up to its plan's allowance: a period without
+    a plan grant gets it now (as the periodic task would), a period with less than the
+    allowance gets the difference (`note` % plan and start); more is never taken back.
+    Returns (the grant issued or None, the plan credits the period had before)."""
+    plan = account.plan
+    bounds = plan_period_bounds(plan=plan, at=now)
+    if bounds is None or plan.periodic_grant <= 0:
+        return None, 0
+    start, end = bounds
+    period = QuotaGrant.objects.filter(account=account, period_start=start, period_end=end)
+    if not period.filter(source=QuotaGrant.Source.PLAN).exists():
+        return quota_plan_grant_issue(account=account, now=now), 0
+    # Under the account lock: grants are issued under it too, so this sum holds.
+    granted_before = (
+        period.filter(source__in=[QuotaGrant.Source.PLAN, QuotaGrant.Source.UPGRADE]).aggregate(
+            total=Sum("amount")
+        )["total"]
+        or 0
+    )
+    if plan.periodic_grant <= granted_before:
+        return None, granted_before
+    grant = quota_grant(
+        account=account,
+        amount=plan.periodic_grant - granted_before,
+        source=QuotaGrant.Source.UPGRADE,
+        actor=actor,
+        period_start=start,
+        period_end=end,
+        expires_at=end if plan.grants_expire else None,
+        note=note % {"plan": plan.name, "start": start.date().isoformat()},
+    )
+    return grant, granted_before
+
+
+def quota_plan_top_up(*, plan: Plan, actor, now: datetime | None = None) -> tuple[int, int]:
+    """After a plan's credits per period were raised: give each account on it the difference
+    for its current period now (the grant a plan change gives), audited. Without this the new
+    allowance applies from each account's next period. Returns (accounts topped up, credits
+    granted); running it again grants nothing."""
+    now = now or timezone.now()
+    topped_up = granted = 0
+    for account_id in list(QuotaAccount.objects.filter(plan=plan).values_list("pk", flat=True)):
+        with transaction.atomic():
+            locked = QuotaAccount.objects.select_for_update().get(pk=account_id)
+            if locked.plan_id != plan.pk:
+                continue  # moved to another plan meanwhile: that change granted its period
+            locked.plan = plan
+            grant, _before = _period_allowance_grant(
+                account=locked,
+                actor=actor,
+                now=now,
+                note=_("%(plan)s plan raised, period from %(start)s"),
+            )
+        if grant is not None:
+            topped_up, granted = topped_up + 1, granted + grant.amount
+    audit_record(
+        actor=actor,
+        action="quota.plan.top_up",
+        subject_type="quota.plan",
+        subject_id=str(plan.pk),
+        details={"accounts": topped_up, "granted": granted, "periodic_grant": plan.periodic_grant},
+    )
+    return topped_up, granted
 
 
 def quota_issue_periodic_grants(*, now: datetime | None = None) -> int:

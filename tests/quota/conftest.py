@@ -31,6 +31,13 @@ def funded(zero_plan):
     return make
 
 
+@pytest.fixture
+def staff_client(client, make_user):
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    return client, staff
+
+
 def assert_invariant(account: QuotaAccount) -> None:
     """sum(grant.remaining) == balance + reserved: no credit is created or lost."""
     account.refresh_from_db()

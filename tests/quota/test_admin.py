@@ -15,13 +15,6 @@ from .conftest import assert_invariant
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff_client(client, make_user):
-    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
-    client.force_login(staff)
-    return client, staff
-
-
 def test_staff_grant_in_admin_goes_through_service_and_is_audited(staff_client, make_user, funded):
     client, staff = staff_client
     account = funded(make_user("player@example.test"), 2)
