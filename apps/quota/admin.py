@@ -268,10 +268,14 @@ class QuotaGrantAdmin(admin.ModelAdmin):
         for grant in queryset:
             taken, remaining = services.quota_grant_withdraw(grant=grant, actor=request.user)
             withdrawn, left = withdrawn + taken, left + remaining
-        text = _("Withdrew %(amount)s credits.") % {"amount": withdrawn}
+        text = ngettext(
+            "Withdrew %(amount)s credit.", "Withdrew %(amount)s credits.", withdrawn
+        ) % {"amount": withdrawn}
         if left:
-            text += " " + _(
-                "%(left)s more are held by requests in progress; withdraw again once they finish."
+            text += " " + ngettext(
+                "%(left)s more is held by requests in progress; withdraw again once they finish.",
+                "%(left)s more are held by requests in progress; withdraw again once they finish.",
+                left,
             ) % {"left": left}
         messages.success(request, text)
 
@@ -296,7 +300,11 @@ class QuotaGrantAdmin(admin.ModelAdmin):
         obj._state.adding = False
         messages.success(
             request,
-            _("Granted %(amount)s credits to %(user)s.")
+            ngettext(
+                "Granted %(amount)s credit to %(user)s.",
+                "Granted %(amount)s credits to %(user)s.",
+                grant.amount,
+            )
             % {"amount": grant.amount, "user": grant.account.user},
         )
 

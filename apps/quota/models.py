@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from apps.core.models import BaseModel
 
@@ -116,7 +117,9 @@ class QuotaGrant(BaseModel):
 
     def __str__(self) -> str:
         # The admin names the grant with this ("The quota grant “…” was added").
-        return _("%(amount)s credits (%(source)s)") % {
+        return ngettext(
+            "%(amount)s credit (%(source)s)", "%(amount)s credits (%(source)s)", self.amount
+        ) % {
             "amount": self.amount,
             "source": self.get_source_display(),
         }
