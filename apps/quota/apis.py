@@ -84,6 +84,7 @@ class UsageLedgerApi(APIView):
         query.is_valid(raise_exception=True)
         limit = query.validated_data.get("limit", 50)
         account = quota_account_for(user=request.user)
+        quota_account_expire_lapsed(account=account)
         entries, next_before = quota_ledger_page(
             account=account, before=query.validated_data.get("before"), limit=limit,
             running_balance=True,

@@ -47,9 +47,10 @@ def test_ledger_api_newest_first_with_allocations_and_keyset_pages(signed_in, us
     charge, g4, g6 = LedgerEntry.objects.filter(account=account).order_by("-id")
     with CaptureQueriesContext(connection) as queries:
         response = signed_in.get("/api/usage/ledger?limit=2")
-    # Account, entries (with reservations joined), allocations: no per-row queries.
+    # Account, expired credits to forfeit (none), entries (with reservations joined),
+    # allocations: no per-row queries.
     quota_sql = [q["sql"] for q in queries.captured_queries if '"quota_' in q["sql"]]
-    assert len(quota_sql) == 3, quota_sql
+    assert len(quota_sql) == 4, quota_sql
     assert response.status_code == 200
     assert response.json() == {
         "results": [

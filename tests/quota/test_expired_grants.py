@@ -155,3 +155,14 @@ def test_the_one_statement_reservation_holds_nothing_while_expired_credits_are_u
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (2, 1)
     assert expiries(account) == [10]
+
+
+def test_ledger_api_lists_the_expiry_of_an_expired_grants_credits(api_client, user, funded):
+    soon = timezone.now() + timedelta(hours=1)
+    account = funded(user, 10, 3, expires=[soon, None])
+    lapse(account.grants.get(amount=10))
+    api_client.force_login(user)
+    newest = api_client.get("/api/usage/ledger?limit=1").json()["results"]
+    assert [(e["kind"], e["amount"], e["balance_after"], e["credits_after"]) for e in newest] == [
+        ("expire", 10, 3, 3)
+    ]
