@@ -637,15 +637,27 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         text += " " + _("%(target)s drops to the ground.") % names
     elif effect.get("death_save_failures_added"):
         text += " " + _death_save_failures_text(names["target"], effect)
+    elif (effect.get("undead_fortitude") or {}).get("success"):
+        # A blow that should have felled it: the table sees it stand, never its HP or save.
+        text += (
+            " " + _("%(target)s should fall, but Undead Fortitude keeps it on its feet.") % names
+        )
     s.say(text)
     hp = effect.get("hp_after")
     if hp is not None and target.kind == "monster":
         # Monster HP only ever reaches the GM; the tool returns it only to a GM requester.
-        s.say(
-            _("%(target)s: %(current)s/%(max)s HP.")
-            % {"target": names["target"], "current": hp["current"], "max": hp["max"]},
-            audience="gm",
-        )
+        values = {"target": names["target"], "current": hp["current"], "max": hp["max"]}
+        fortitude = effect.get("undead_fortitude") or {}
+        if "total" in fortitude:
+            # The table is told only that it held (or not); the save is the GM's, as the HP are.
+            values.update(total=fortitude["total"], dc=fortitude["dc"])
+            gm_text = _(
+                "%(target)s: %(current)s/%(max)s HP "
+                "(Undead Fortitude: CON save %(total)s against DC %(dc)s)."
+            )
+        else:
+            gm_text = _("%(target)s: %(current)s/%(max)s HP.")
+        s.say(gm_text % values, audience="gm")
     foes_left = [e for e in roster if e.kind == "monster" and e.alive and e.id != target.id]
     if (
         s.turn.phase == "combat"

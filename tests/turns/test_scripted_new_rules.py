@@ -1,0 +1,99 @@
+"""The scripted GM narrates the dnd5e rules as the table meets them: paths around creatures,
+Undead Fortitude, Pack Tactics and a wolf's bite. The results are the domain's shapes (as the
+viewer's call returns them), so each outcome is narrated whatever the dice do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apps.turns.agents.scripted import ScriptedAgent
+from apps.turns.types import AgentOutput, ToolInfo, ToolOutcome, TurnContext
+
+TOOLS = ("attack", "combat_status", "combat_move", "combat_end_turn")
+
+
+class _Stub:
+    """A call_tool that answers from a table of structured results."""
+
+    def __init__(self, results: dict[str, dict[str, Any]]) -> None:
+        self.results = results
+        self.calls: list[str] = []
+
+    def __call__(self, tool: str, arguments: Any) -> ToolOutcome:
+        self.calls.append(tool)
+        return ToolOutcome(tool=tool, step=len(self.calls), ok=True, structured=self.results[tool])
+
+
+def _combatant(entity_id: str, name: str, kind: str, status: str = "unhurt") -> dict[str, Any]:
+    return {"character": {"id": entity_id, "name": name, "kind": kind, "status": status}}
+
+
+def _run(text: str, results: dict[str, dict[str, Any]], *, role: str = "player",
+         character_id: str | None = "pc-1", current: str = "pc-1",
+         order: list[dict[str, Any]] | None = None) -> AgentOutput:  # fmt: skip
+    combat = {
+        "current": current,
+        "order": order
+        or [_combatant("pc-1", "Ash", "pc"), _combatant("mon-2", "Zombie", "monster")],
+    }
+    turn = TurnContext(
+        job_id="new-rules",
+        system_id="dnd5e",
+        phase="combat",
+        role=role,
+        task="action",
+        text=text,
+        tools=tuple(ToolInfo(n, "", {"type": "object", "properties": {}}) for n in TOOLS),
+        character_id=character_id,
+    )
+    return ScriptedAgent().run_turn(turn, _Stub({"combat_status": {"combat": combat}, **results}))
+
+
+def _texts(output: AgentOutput) -> list[tuple[str, str]]:
+    return [(m.text, m.audience) for m in output.messages]
+
+
+def _hit(effect: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "attack": "Longsword",
+        "hit": True,
+        "critical": False,
+        "to_hit": {"total": 15, "natural": 12, "mode": "normal", "advantage_reasons": [],
+                   "disadvantage_reasons": []},
+        "damage": {"total": 9, "damage_type": "slashing", "effect": effect},
+        **extra,
+    }  # fmt: skip
+
+
+def test_a_zombie_that_shrugs_off_a_killing_blow_is_said_to_stay_standing():
+    # A player's view: the monster's status and that its save held, never its hit points.
+    effect = {"target_id": "mon-2", "dropped_to_zero": False, "dead": False,
+              "status": "bloodied", "undead_fortitude": {"success": True}}  # fmt: skip
+    output = _run("attack the zombie", {"attack": _hit(effect)})
+    assert _texts(output) == [
+        (
+            "A solid hit. Zombie takes 9 slashing damage from Ash's Longsword. "
+            "Zombie should fall, but Undead Fortitude keeps it on its feet.",
+            "trigger",
+        )
+    ]
+
+
+def test_the_gm_alone_reads_the_undead_fortitude_save_and_the_hp_it_kept():
+    effect = {
+        "target_id": "mon-2", "raw": 9, "damage_type": "slashing", "dropped_to_zero": False,
+        "dead": False, "hp_after": {"current": 1, "max": 22},
+        "undead_fortitude": {"natural": 13, "rolls": [13], "mode": "normal", "ability": "con",
+                             "ability_modifier": 3, "proficiency": 0, "bonus": 0, "total": 16,
+                             "dc": 14, "success": True},
+    }  # fmt: skip
+    order = [_combatant("pc-1", "Ash", "pc"), _combatant("mon-2", "Zombie", "monster")]
+    output = _run("Ash attacks the zombie", {"attack": _hit(effect)}, role="gm",
+                  character_id=None, order=order)  # fmt: skip
+    texts = _texts(output)
+    assert texts[0][0].endswith(" Zombie should fall, but Undead Fortitude keeps it on its feet.")
+    assert texts[0][1] == "trigger"
+    assert "16" not in texts[0][0] and "DC" not in texts[0][0]
+    assert texts[1:] == [
+        ("Zombie: 1/22 HP (Undead Fortitude: CON save 16 against DC 14).", "gm"),
+    ]
