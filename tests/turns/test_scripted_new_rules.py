@@ -97,3 +97,52 @@ def test_the_gm_alone_reads_the_undead_fortitude_save_and_the_hp_it_kept():
     assert texts[1:] == [
         ("Zombie: 1/22 HP (Undead Fortitude: CON save 16 against DC 14).", "gm"),
     ]
+
+
+def _wolf_pack() -> list[dict[str, Any]]:
+    return [
+        _combatant("pc-1", "Ash", "pc"),
+        _combatant("mon-2", "Wolf", "monster"),
+        _combatant("mon-3", "Wolf", "monster"),
+    ]
+
+
+def _bite(*, mode: str, advantage: list[str], disadvantage: list[str] = (), **extra: Any):
+    effect = {"target_id": "pc-1", "raw": 7, "damage_type": "piercing", "dropped_to_zero": False,
+              "dead": False, "hp_after": {"current": 5, "max": 12}}  # fmt: skip
+    return {
+        "attack": "Bite",
+        "hit": True,
+        "critical": False,
+        "to_hit": {"total": 17, "natural": 13, "mode": mode, "advantage_reasons": advantage,
+                   "disadvantage_reasons": list(disadvantage)},
+        "damage": {"total": 7, "damage_type": "piercing", "effect": effect},
+        **extra,
+    }  # fmt: skip
+
+
+def test_a_wolf_attacking_with_pack_tactics_says_why_it_has_advantage():
+    bite = _bite(mode="advantage", advantage=["Pack Tactics: Wolf (mon-3) is within 5 ft of Ash"])
+    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
+                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    assert _texts(output) == [
+        (
+            "A solid hit. Ash takes 7 piercing damage from Wolf's Bite. "
+            "(Advantage: Pack Tactics: Wolf 2 is within 5 ft of Ash.)",
+            "trigger",
+        )
+    ]
+
+
+def test_advantage_and_disadvantage_that_cancel_are_said_to_cancel():
+    bite = _bite(
+        mode="normal",
+        advantage=["Pack Tactics: Wolf (mon-3) is within 5 ft of Ash"],
+        disadvantage=["Wolf (mon-2) is poisoned"],
+    )
+    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
+                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    assert _texts(output)[0][0].endswith(
+        " (Advantage and disadvantage cancel: Pack Tactics: Wolf 2 is within 5 ft of Ash; "
+        "Wolf is poisoned.)"
+    )

@@ -593,12 +593,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         "roll": result["to_hit"]["total"],
         "natural": result["to_hit"]["natural"],
     }
-    # Distance on the grid: a long shot or a foe at arm's length costs the better die.
-    reasons = (result.get("range") or {}).get("disadvantage") or []
-    if "disadvantage_reasons" in result["to_hit"]:  # conditions too (a prone attacker)
-        mode = result["to_hit"]["mode"]
-        reasons = result["to_hit"]["disadvantage_reasons"] if mode == "disadvantage" else []
-    why = " " + _("(Disadvantage: %(why)s.)") % {"why": ", ".join(reasons)} if reasons else ""
+    why = _attack_mode_text(s, result)
     if s.turn.phase == "combat":
         # In combat an attack is made only on the attacker's turn, hit or miss.
         s.suggestions.append(_("end turn"))
@@ -667,6 +662,36 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     ):
         # Combat goes on until the GM ends it: the table is told it can.
         s.say(_("No foe is left standing: the GM can say “end combat”."))
+
+
+def _attack_mode_text(s: Session, result: Mapping[str, Any]) -> str:
+    """Why the d20 was rolled twice, or was not though something called for it: " (Advantage:
+    Pack Tactics: Wolf 2 is within 5 ft of Ash.)", or "" when nothing did."""
+    to_hit = result["to_hit"]
+    # Distance on the grid: a long shot or a foe at arm's length costs the better die.
+    worse = (result.get("range") or {}).get("disadvantage") or []
+    better: list[str] = []
+    if "disadvantage_reasons" in to_hit:  # conditions too (a prone attacker), range among them
+        worse = to_hit["disadvantage_reasons"]
+        better = to_hit.get("advantage_reasons") or []
+        mode = to_hit["mode"]
+        if mode == "advantage":
+            worse = []
+        elif mode == "disadvantage":
+            better = []
+        elif not (better and worse):  # a flag cancelled it: the roll was a plain one
+            better = worse = []
+    # The domain names two of one name by id ("Wolf (mon-3)"): the table reads "Wolf 2".
+    better, worse = [s.plain(r) for r in better], [s.plain(r) for r in worse]
+    if better and worse:
+        text = _("(Advantage and disadvantage cancel: %(better)s; %(worse)s.)")
+    elif better:
+        text = _("(Advantage: %(better)s.)")
+    elif worse:
+        text = _("(Disadvantage: %(worse)s.)")
+    else:
+        return ""
+    return " " + text % {"better": ", ".join(better), "worse": ", ".join(worse)}
 
 
 def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
