@@ -146,3 +146,39 @@ def test_advantage_and_disadvantage_that_cancel_are_said_to_cancel():
         " (Advantage and disadvantage cancel: Pack Tactics: Wolf 2 is within 5 ft of Ash; "
         "Wolf is poisoned.)"
     )
+
+
+def _rider(*, total: int, success: bool, **extra: Any) -> dict[str, Any]:
+    return {"natural": total - 1, "rolls": [total - 1], "mode": "normal", "ability": "str",
+            "ability_modifier": 1, "proficiency": 0, "bonus": 0, "total": total, "dc": 11,
+            "success": success, "condition": "prone", "applied": not success, **extra}  # fmt: skip
+
+
+def test_a_wolf_bite_that_knocks_its_target_prone_says_so_with_the_save():
+    bite = _bite(mode="normal", advantage=[], on_hit=_rider(total=8, success=False))
+    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
+                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    assert _texts(output) == [
+        (
+            "A solid hit. Ash takes 7 piercing damage from Wolf's Bite. "
+            "Ash is knocked prone (STR save 8 against DC 11).",
+            "trigger",
+        )
+    ]
+
+
+def test_a_wolf_bite_resisted_says_the_target_stays_standing():
+    bite = _bite(mode="normal", advantage=[], on_hit=_rider(total=14, success=True))
+    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
+                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    assert _texts(output)[0][0].endswith(" Ash stays standing (STR save 14 against DC 11).")
+
+
+def test_a_bitten_target_that_cannot_save_is_said_to_fail_automatically():
+    rider = _rider(total=15, success=False, automatic_failure="Ash is paralyzed")
+    bite = _bite(mode="normal", advantage=[], on_hit=rider)
+    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
+                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    assert _texts(output)[0][0].endswith(
+        " Ash is knocked prone (the STR save fails: Ash is paralyzed)."
+    )

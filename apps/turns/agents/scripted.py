@@ -637,6 +637,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         text += (
             " " + _("%(target)s should fall, but Undead Fortitude keeps it on its feet.") % names
         )
+    if result.get("on_hit"):
+        text += " " + _rider_text(s, names["target"], result["on_hit"])
     s.say(text)
     hp = effect.get("hp_after")
     if hp is not None and target.kind == "monster":
@@ -662,6 +664,38 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     ):
         # Combat goes on until the GM ends it: the table is told it can.
         s.say(_("No foe is left standing: the GM can say “end combat”."))
+
+
+def _rider_text(s: Session, target: str, rider: Mapping[str, Any]) -> str:
+    """What a hit did besides damage (a wolf's bite: DC 11 STR save or prone): the save's total
+    against its DC, which any viewer may read (a monster's modifier is never in it)."""
+    values = {
+        "target": target,
+        "condition": rider["condition"],
+        "ability": rider["ability"].upper(),
+        "total": rider["total"],
+        "dc": rider["dc"],
+    }
+    if rider.get("automatic_failure"):
+        values["reason"] = s.plain(rider["automatic_failure"])
+        save = _("the %(ability)s save fails: %(reason)s") % values
+    else:
+        save = _("%(ability)s save %(total)s against DC %(dc)s") % values
+    values["save"] = save
+    prone = rider["condition"] == "prone"
+    if rider["applied"]:
+        text = (
+            _("%(target)s is knocked prone (%(save)s).")
+            if prone
+            else _("%(target)s is now %(condition)s (%(save)s).")
+        )
+    else:
+        text = (
+            _("%(target)s stays standing (%(save)s).")
+            if prone
+            else _("%(target)s resists being %(condition)s (%(save)s).")
+        )
+    return text % values
 
 
 def _attack_mode_text(s: Session, result: Mapping[str, Any]) -> str:
