@@ -182,3 +182,28 @@ def test_a_bitten_target_that_cannot_save_is_said_to_fail_automatically():
     assert _texts(output)[0][0].endswith(
         " Ash is knocked prone (the STR save fails: Ash is paralyzed)."
     )
+
+
+def _party() -> list[dict[str, Any]]:
+    return [
+        _combatant("pc-1", "Ash", "pc"),
+        _combatant("pc-4", "Bram", "pc"),
+        _combatant("mon-2", "Goblin", "monster"),
+    ]
+
+
+def _move(**result: Any) -> dict[str, Any]:
+    return {"character_id": "pc-1", "from": [5, 0], "crawled": False, **result}
+
+
+def test_a_move_through_an_allys_space_says_the_movement_it_cost():
+    # Bram stands at (6, 0): crossing his square costs 5 ft more than the 10 ft walked.
+    moved = _move(to=[7, 0], feet=10, movement_cost=15, movement_left=15)
+    output = _run("move to 7,0", {"combat_move": moved}, order=_party())
+    assert _texts(output) == [
+        (
+            "Ash moves to (7, 0), 10 ft for 15 ft of movement (through another creature's "
+            "space), with 15 ft left.",
+            "trigger",
+        )
+    ]

@@ -890,6 +890,17 @@ def dnd_move(s: Session, m: re.Match[str]) -> None:
     if not result["feet"]:
         s.say(_("%(who)s stays at (%(x)s, %(y)s), with %(left)s ft of movement left.") % values)
         return
+    if result["movement_cost"] > result["feet"]:
+        # Another creature's square is difficult terrain: the feet walked and the movement
+        # spent differ, so both are said or the movement left does not add up.
+        s.say(
+            _(
+                "%(who)s moves to (%(x)s, %(y)s), %(feet)s ft for %(cost)s ft of movement "
+                "(through another creature's space), with %(left)s ft left."
+            )
+            % values
+        )
+        return
     s.say(
         s.pick(
             _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, with %(left)s ft left."),
