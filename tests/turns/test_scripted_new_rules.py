@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.types import AgentOutput, ToolInfo, ToolOutcome, TurnContext
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+
+pytestmark = pytest.mark.django_db
 
 TOOLS = ("attack", "combat_status", "combat_move", "combat_end_turn")
 
@@ -207,3 +212,13 @@ def test_a_move_through_an_allys_space_says_the_movement_it_cost():
             "trigger",
         )
     ]
+
+
+def test_a_move_around_foes_says_it_went_around(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa at (5, 0), goblins at (6, 0), (6, 1)
+    moved = table.run(player, "move to 7,0", job_id="around")
+    assert moved.caller.outcomes[0].structured["feet"] == 20  # 10 ft as the crow flies
+    assert moved.texts == [
+        ("Ilsa moves to (7, 0), 20 ft around the creatures in the way, with 10 ft left.",
+         "trigger"),
+    ]  # fmt: skip

@@ -890,24 +890,33 @@ def dnd_move(s: Session, m: re.Match[str]) -> None:
     if not result["feet"]:
         s.say(_("%(who)s stays at (%(x)s, %(y)s), with %(left)s ft of movement left.") % values)
         return
-    if result["movement_cost"] > result["feet"]:
-        # Another creature's square is difficult terrain: the feet walked and the movement
-        # spent differ, so both are said or the movement left does not add up.
-        s.say(
-            _(
-                "%(who)s moves to (%(x)s, %(y)s), %(feet)s ft for %(cost)s ft of movement "
-                "(through another creature's space), with %(left)s ft left."
-            )
-            % values
+    # The path goes around hostile creatures: more feet than the squares between say.
+    start = result.get("from") or [x, y]
+    around = result["feet"] > max(abs(x - start[0]), abs(y - start[1])) * 5
+    # Another creature's square is difficult terrain: the feet walked and the movement
+    # spent differ, so both are said or the movement left does not add up.
+    through = result["movement_cost"] > result["feet"]
+    if around and through:
+        text = _(
+            "%(who)s moves to (%(x)s, %(y)s), %(feet)s ft around and through the creatures "
+            "in the way for %(cost)s ft of movement, with %(left)s ft left."
         )
-        return
-    s.say(
-        s.pick(
+    elif through:
+        text = _(
+            "%(who)s moves to (%(x)s, %(y)s), %(feet)s ft for %(cost)s ft of movement "
+            "(through another creature's space), with %(left)s ft left."
+        )
+    elif around:
+        text = _(
+            "%(who)s moves to (%(x)s, %(y)s), %(feet)s ft around the creatures in the way, "
+            "with %(left)s ft left."
+        )
+    else:
+        text = s.pick(
             _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, with %(left)s ft left."),
             _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(left)s ft of movement remain."),
         )
-        % values
-    )
+    s.say(text % values)
 
 
 # Lazy: worded in the turn's language, not the one at import.
