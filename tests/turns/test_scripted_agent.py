@@ -25,6 +25,8 @@ DND_HELP = (
     "- move to X,Y; end turn (in combat)\n"
     "- death save for <name>; heal <target> N (a potion without N)\n"
     "- grant <target> N temp hp (temporary hit points; they do not stack)\n"
+    "- poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, restrain, stun); "
+    "knock <target> prone\n"
     "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
     "- describe, or look at <target>"
 )

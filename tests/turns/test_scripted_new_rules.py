@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
+from apps.domains.client import principal_for
 from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.types import AgentOutput, ToolInfo, ToolOutcome, TurnContext
+from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
 
 pytestmark = pytest.mark.django_db
@@ -222,3 +224,25 @@ def test_a_move_around_foes_says_it_went_around(live_domains, gm, player):
         ("Ilsa moves to (7, 0), 20 ft around the creatures in the way, with 10 ft left.",
          "trigger"),
     ]  # fmt: skip
+
+
+def test_the_gm_poisons_a_creature_and_hears_when_it_is_immune(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Ilsa", template="fighter")
+    table.characters[principal_for(player)] = created.structured["character"]["id"]
+    table.run(gm, "start combat with zombie", job_id="start")
+    before = table.revision()
+    refused = table.run(gm, "poison the zombie", job_id="poison-zombie")
+    assert refused.texts == [
+        ("That cannot happen: Zombie is immune to being poisoned.", "requester")
+    ]
+    assert table.revision() == before
+    poisoned = table.run(gm, "poison Ilsa", job_id="poison-ilsa")
+    assert poisoned.tools[-1] == "condition_add"
+    assert poisoned.texts == [("Ilsa is now poisoned.", "trigger")]
+    knocked = table.run(gm, "knock the zombie prone", job_id="knock")
+    assert knocked.texts == [("Zombie is now prone.", "trigger")]
+    # A player is told who gives conditions, not the help list.
+    assert table.run(player, "poison the zombie", job_id="player").texts == [
+        ("Only the GM can give a creature a condition.", "requester")
+    ]

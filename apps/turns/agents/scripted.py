@@ -37,6 +37,10 @@ dnd5e
                                          player grants only their own characters, the GM
                                          anyone (a monster's numbers are said to the GM only)
     stand up | get up | I stand          leave prone (in combat: half your speed)
+    poison <target> | knock <target> prone
+                                         GM: gives a condition (also blind, charm, deafen,
+                                         frighten, paralyze, petrify, restrain, stun); one
+                                         a creature is immune to is refused in those words
     end turn                             end the current combat turn
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
                                          named monsters (reusing living ones already present,
@@ -1150,6 +1154,31 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
         s.say(_("%(who)s stands up, using %(cost)s ft of movement (%(left)s ft left).") % values)
 
 
+# A condition as the GM says it: "poison the zombie", "knock Ilsa prone".
+CONDITION_VERBS = {
+    "poison": "poisoned", "blind": "blinded", "deafen": "deafened", "frighten": "frightened",
+    "charm": "charmed", "paralyze": "paralyzed", "paralyse": "paralyzed", "stun": "stunned",
+    "restrain": "restrained", "petrify": "petrified",
+}  # fmt: skip
+
+
+def dnd_condition(s: Session, m: re.Match[str]) -> None:
+    """The GM gives a creature a condition; the rules refuse one it is immune to, in words
+    the table reads ("Zombie is immune to being poisoned")."""
+    s.require(
+        "condition_add", what=_("give a creature a condition"), gm_only=True, seen_by_all=True
+    )
+    verb = m.groupdict().get("verb")
+    condition = CONDITION_VERBS[verb.lower()] if verb else "prone"
+    roster = dnd_roster(s)
+    target = resolve(s, roster, m["target"])
+    s.call("condition_add", target_id=target.id, condition=condition)
+    s.say(
+        _("%(target)s is now %(condition)s.")
+        % {"target": _name_of(roster, target.id), "condition": condition}
+    )
+
+
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     s.require("combat_end_turn", what=_("end a turn"), seen_by_all=True)
     current = _current_combatant(s)
@@ -1843,6 +1872,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?P<target>.+?)\s+(?:gains?|gets?)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP, dnd_temp_hp
         ),
         _intent(r"(?:i\s+)?(?:stand(?:\s+up)?|get\s+up)", dnd_stand_up),
+        _intent(r"(?P<verb>" + "|".join(CONDITION_VERBS) + r")\s+(?P<target>.+)", dnd_condition),
+        _intent(r"knock\s+(?P<target>.+?)\s+(?:prone|down)", dnd_condition),
         _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
         _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC, dnd_save),
@@ -1941,6 +1972,13 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 _("give me N temp hp (temporary hit points; they do not stack)"),
                 _("grant <target> N temp hp (temporary hit points; they do not stack)"),
+            ),
+            (
+                None,
+                _(
+                    "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
+                    "restrain, stun); knock <target> prone"
+                ),
             ),
             (
                 None,
