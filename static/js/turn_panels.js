@@ -231,6 +231,18 @@ function announceGo(data, mine) {
   announce(format(t.your_go, { name: (entry && entry.character && entry.character.name) || data.current }));
 }
 
+// Where a combatant stands, in the coordinates "move to X,Y" takes (the battle map is an image
+// a screen reader cannot read, and its axis numbers are small), and for the one whose go it is
+// how far it can still move: a move around the creatures in the way may cost more than it looks.
+function placeText(entry, current) {
+  const at = entry.position;
+  if (!Array.isArray(at) || at.length !== 2) return "";
+  const parts = [format(t.at_square, { x: at[0], y: at[1] })];
+  const feet = entry.budget && entry.budget.movement;
+  if (current && typeof feet === "number") parts.push(format(t.movement_left, { feet }));
+  return parts.join(" · ");
+}
+
 function renderCombat(panels) {
   const section = document.getElementById("turn-combat");
   if (!section) return; // only systems with combat (dnd5e) have the initiative section
@@ -281,6 +293,7 @@ function renderCombat(panels) {
     const saves = deathSavesText(c);
     const facts = saves ? [...shown, `${t.death_saves_label}: ${saves}`] : shown;
     const conditions = facts.length ? el("span", { class: "turn-combatant__conditions small muted" }, facts.join(", ")) : null;
+    const place = placeText(entry, current);
     item.append(
       el("span", { class: "turn-combatant__init", title: t.initiative }, el("span", { class: "sr-only" }, `${t.initiative} `), String(entry.initiative)),
       el("span", { class: "turn-combatant__who" },
@@ -288,6 +301,7 @@ function renderCombat(panels) {
         c.kind === "monster" ? el("span", { class: "badge turn-kind" }, t.monster) : null,
         zeroBadge,
         current ? el("span", { class: "sr-only" }, ` (${t.current})`) : null,
+        place ? el("span", { class: "turn-combatant__place small muted" }, place) : null,
         conditions),
       hpCell(c),
     );
