@@ -445,10 +445,21 @@ function connect() {
   };
 }
 
+// Cut off, the page does not know who is here (nor is its viewer "here" to the others): the list
+// says so, as before the first connection, until the socket's next presence frame.
+function forgetPresence() {
+  const li = document.createElement("li");
+  li.className = "muted small";
+  li.textContent = t.connecting;
+  presenceEl.replaceChildren(li);
+  showPresenceCount(0);
+}
+
 function reconnectLater() {
   // Until caught up again, replayed suggestions are stale ones.
   live = false;
   setState("reconnecting", t.reconnecting);
+  forgetPresence();
   const base = Math.min(30000, 500 * 2 ** attempt);
   attempt += 1;
   clearTimeout(retryTimer);
