@@ -62,6 +62,7 @@ function badge(text, cls) {
 }
 
 const NARRATION_EVENT = "turn.narration";
+const OUTCOME_EVENT = "turn.outcome";
 
 function buildItem(entry, isPending) {
   const li = document.createElement("li");
@@ -110,6 +111,15 @@ function buildItem(entry, isPending) {
   const body = document.createElement("p");
   body.className = "entry__body";
   body.textContent = entry.kind === "event" ? entry.body || entry.event_type : entry.body;
+  // The requester's own turn that ended failed: marked as a failure, not a passing notice, and
+  // for the requester what to do about it (its error's recovery), as the composer's errors say it.
+  const failure = entry.event_type === OUTCOME_EVENT && entry.data && entry.data.status === "failed" && entry.data.error;
+  if (failure) {
+    li.classList.add("entry--failed");
+    head.insertBefore(badge(timeline.dataset.failedLabel, "badge--failed"), time);
+    // The recovery speaks to the player who acted; a GM reading the private entry is not told to act again.
+    if (failure.recovery && forMe(entry)) body.textContent = `${body.textContent} ${failure.recovery}`;
+  }
   li.append(head, body);
   return li;
 }
