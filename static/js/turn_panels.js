@@ -788,6 +788,7 @@ function diceItem(roll) {
         el("span", { class: "turn-roll__line" },
           natural === null ? null : el("span", { class: "sr-only" }, `${t.natural} ${natural}, `),
           `${roll.total} ${t.to_hit} `,
+          roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
           el("strong", { class: "turn-roll__outcome" }, outcome),
           roll.damage !== null && roll.damage !== undefined ? `, ${roll.damage} ${roll.damage_type || ""} ${t.damage}`.trimEnd() : "")),
     );

@@ -184,6 +184,14 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         nia.evaluate(ONE_ROLL, {**attack, "natural": 12, "sequence": 200004})
         assert _lines(nia)[0] == "natural 12,\n16 to hit hit, 5 slashing damage"
         expect(die).to_have_text("12")
+        # Two d20s, one kept (Pack Tactics, a prone target): the line says which way.
+        nia.evaluate(ONE_ROLL, {**attack, "mode": "advantage", "sequence": 200005})
+        assert _lines(nia)[0] == "16 to hit with advantage, hit, 5 slashing damage"
+        nia.evaluate(ONE_ROLL, {**attack, "mode": "disadvantage", "hit": False, "damage": None,
+                                "sequence": 200006})  # fmt: skip
+        assert _lines(nia)[0] == "16 to hit with disadvantage, miss"
+        nia.evaluate(ONE_ROLL, {**attack, "mode": "normal", "sequence": 200007})
+        assert _lines(nia)[0] == "16 to hit hit, 5 slashing damage"
 
         more = nia.locator("#turn-dice-more")
         expect(more).to_be_hidden()  # beside the timeline, all 20 show

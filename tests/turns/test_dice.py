@@ -87,6 +87,18 @@ def test_an_attack_line_keeps_the_names_it_was_made_with():
     assert (line["attacker_name"], line["target_name"]) == ("Lyra", "Goblin")
 
 
+@pytest.mark.parametrize("mode", ["advantage", "disadvantage", "normal"])
+def test_an_attack_line_says_whether_it_was_rolled_with_advantage(mode):
+    # Pack Tactics, a prone target, a foe next to an archer: the table sees why a roll was kept.
+    result = {"attacker_id": "mon-3", "attacker_kind": "monster", "target_id": "pc-2",
+              "attack": "Bite", "hit": True, "critical": False,
+              "to_hit": {"natural": 12, "rolls": [12, 3], "mode": mode, "total": 16},
+              "damage": {"total": 5, "damage_type": "piercing"}}  # fmt: skip
+    op = Operation(tool="attack", result={"structuredContent": result})
+    (line,) = dice_from([op])
+    assert line["mode"] == mode
+
+
 @pytest.mark.parametrize(("gm_only", "natural"), [(False, None), (True, 12)])
 def test_a_monsters_attack_shows_its_natural_die_to_the_gm_only(gm_only, natural):
     """Its total less its natural roll is the monster's attack bonus, part of its hidden stat

@@ -115,6 +115,9 @@ def dice_from(
                         else None
                     ),
                     "total": to_hit.get("total"),
+                    # Whether two d20s were rolled and which was kept (Pack Tactics, a prone
+                    # target): the table sees why an attack went as it did.
+                    "mode": to_hit.get("mode") or "normal",
                     "hit": bool(s.get("hit")),
                     "critical": bool(s.get("critical")),
                     "damage": damage.get("total") if damage else None,
