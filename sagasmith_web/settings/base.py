@@ -17,6 +17,8 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First: its changepassword command replaces Django's (commands of earlier apps win).
+    "apps.accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -32,7 +34,6 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "apps.core",
-    "apps.accounts",
     "apps.domains",
     "apps.campaigns",
     "apps.rooms",

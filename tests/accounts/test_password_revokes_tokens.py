@@ -1,3 +1,4 @@
+import io
 import json
 import re
 
@@ -90,3 +91,22 @@ def test_staff_setting_a_users_password_revokes_their_api_tokens(make_user):
     )
     assert response.status_code == 302
     assert ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() == 0
+
+
+def test_an_operator_setting_a_password_from_the_command_line_revokes_the_users_api_tokens(
+    make_user, monkeypatch
+):
+    from django.core.management import call_command
+
+    from apps.accounts.management.commands.changepassword import Command
+
+    user = make_user("cli@example.test")
+    api_token_create(user=user, name="laptop")
+    other = make_user("bystander@example.test")
+    api_token_create(user=other, name="theirs")
+    monkeypatch.setattr(Command, "_get_pass", lambda self, prompt="": NEW_PASSWORD)
+    call_command("changepassword", "cli@example.test", stdout=io.StringIO())
+    user.refresh_from_db()
+    assert user.check_password(NEW_PASSWORD)
+    assert ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() == 0
+    assert ApiToken.objects.filter(user=other, revoked_at__isnull=True).count() == 1
