@@ -24,6 +24,7 @@ from .models import (
     UserSession,
 )
 from .selectors import email_in_use
+from .signup_extra import validate_display_name
 
 
 class UserEmailMixin:
@@ -47,6 +48,12 @@ class UserAddForm(UserEmailMixin, AdminUserCreationForm):
 class UserEditForm(UserEmailMixin, UserChangeForm):
     class Meta(UserChangeForm.Meta):
         model = User
+
+    def clean_display_name(self):
+        # Other players read it in rooms: the checks sign-up and the account page make.
+        name = self.cleaned_data["display_name"]
+        validate_display_name(name)
+        return name
 
 
 @admin.register(User)

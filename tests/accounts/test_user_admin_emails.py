@@ -346,3 +346,25 @@ def test_a_password_reset_is_not_mailed_to_an_address_its_account_never_verified
     assert [(m.to, m.subject) for m in mailoutbox] == [
         (["owner@exampel.test"], "[SagaSmith] Password Reset Email")
     ]
+
+
+def test_staff_giving_a_user_a_display_name_get_the_checks_players_get(staff_client, make_user):
+    target = make_user("named@example.test")
+    refused = staff_client.post(
+        f"/admin/accounts/user/{target.id}/change/",
+        {"email": target.email, "display_name": "Ilsa\u202e", "is_active": "on"},
+    )
+    assert refused.status_code == 200
+    assert refused.context["adminform"].form.errors == {
+        "display_name": [
+            "A display name cannot hold control or hidden formatting characters (such as line "
+            "breaks or text-direction marks)."
+        ]
+    }
+    changed = staff_client.post(
+        f"/admin/accounts/user/{target.id}/change/",
+        {"email": target.email, "display_name": "  Ilsa  ", "is_active": "on"},
+    )
+    assert changed.status_code == 302
+    target.refresh_from_db()
+    assert target.display_name == "Ilsa"
