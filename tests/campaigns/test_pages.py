@@ -190,10 +190,12 @@ def test_a_declined_request_stays_on_the_dashboard_for_a_week(
     dashboard = client.get("/").content.decode()
     assert '<span class="badge badge--declined">declined</span>' in dashboard
     assert "The Sunless Citadel" in dashboard
+    # Listed under what it is: a decided request to join, not an invitation still pending.
+    assert '<h2 id="h-pending">Join requests</h2>' in dashboard
     JoinRequest.objects.filter(pk=request.pk).update(decided_at=timezone.now() - timedelta(days=8))
     dashboard = client.get("/").content.decode()
     assert 'id="my-requests"' not in dashboard
-    assert "No invitations waiting for you." in dashboard
+    assert "No join requests waiting or recently decided." in dashboard
 
 
 def test_settings_offers_the_campaigns_characters_to_bind(
