@@ -212,6 +212,7 @@ class Entity:
     kind: str
     status: str
     monster_key: str | None = None
+    conditions: tuple[str, ...] = ()
 
     @property
     def alive(self) -> bool:
@@ -417,6 +418,7 @@ def _entity(view: Mapping[str, Any]) -> Entity:
         kind=view["kind"],
         status=_status(view),
         monster_key=view.get("monster_key"),
+        conditions=tuple(view.get("conditions") or ()),
     )
 
 
@@ -763,6 +765,11 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
     if up is None:
         return
     foes = [e for e in roster if e.alive and e.status != "down" and e.kind != up.kind]
+    # Knocked down (a wolf's bite): getting up comes first, before the attack that prone
+    # would give disadvantage. At 0 HP nobody stands; that turn is a death save.
+    stand = "prone" in up.conditions and up.status != "down"
+    if stand and (up.kind == "monster" if s.turn.is_gm else up.id == s.turn.character_id):
+        s.suggestions.append(_("stand up"))
     if s.turn.is_gm and up.kind == "monster":
         if foes:
             s.suggestions.append(

@@ -1,0 +1,103 @@
+"""The scripted agent and a creature's conditions: a prone combatant is offered to stand up,
+and the GM lifts a condition in the words a table uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.turns.agents.scripted import ScriptedAgent
+from apps.turns.types import ToolInfo, ToolOutcome, TurnContext
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+
+pytestmark = pytest.mark.django_db
+
+
+class _Stub:
+    """A call_tool that answers from a table of structured results."""
+
+    def __init__(self, results: dict[str, dict[str, Any]]) -> None:
+        self.results = results
+
+    def __call__(self, tool: str, arguments: Any) -> ToolOutcome:
+        return ToolOutcome(tool=tool, step=1, ok=True, structured=self.results[tool])
+
+
+def _combatant(entity_id: str, name: str, kind: str, **extra: Any) -> dict[str, Any]:
+    return {"character": {"id": entity_id, "name": name, "kind": kind, "status": "unhurt",
+                          **extra}}  # fmt: skip
+
+
+def test_a_prone_player_whose_turn_comes_round_again_is_offered_to_stand_up_first():
+    # The last one standing ends the turn and acts again, still on the ground.
+    order = [
+        _combatant("pc-1", "Ash", "pc", conditions=["prone"]),
+        _combatant("mon-2", "Wolf", "monster", status="dead"),
+        _combatant("mon-3", "Wolf", "monster"),
+    ]
+    turn = TurnContext(
+        job_id="prone",
+        system_id="dnd5e",
+        phase="combat",
+        role="player",
+        task="action",
+        text="end turn",
+        tools=tuple(
+            ToolInfo(n, "", {"type": "object", "properties": {}})
+            for n in ("combat_status", "combat_end_turn", "stand_up")
+        ),
+        character_id="pc-1",
+    )
+    stub = _Stub(
+        {
+            "combat_status": {"combat": {"current": "pc-1", "order": order}},
+            "combat_end_turn": {"ended": "pc-1", "current": "pc-1", "round": 2},
+        }
+    )
+    output = ScriptedAgent().run_turn(turn, stub)
+    assert output.suggestions == ("stand up", "attack the wolf", "end turn")
+
+
+def test_a_standing_player_is_not_offered_to_stand_up():
+    order = [_combatant("pc-1", "Ash", "pc", conditions=[]), _combatant("mon-2", "Wolf", "monster")]
+    turn = TurnContext(
+        job_id="standing",
+        system_id="dnd5e",
+        phase="combat",
+        role="player",
+        task="action",
+        text="end turn",
+        tools=tuple(
+            ToolInfo(n, "", {"type": "object", "properties": {}})
+            for n in ("combat_status", "combat_end_turn", "stand_up")
+        ),
+        character_id="pc-1",
+    )
+    stub = _Stub(
+        {
+            "combat_status": {"combat": {"current": "pc-1", "order": order}},
+            "combat_end_turn": {"ended": "pc-1", "current": "pc-1", "round": 2},
+        }
+    )
+    assert ScriptedAgent().run_turn(turn, stub).suggestions == ("attack the wolf", "end turn")
+
+
+def test_the_gm_is_offered_to_stand_a_prone_monster_up_on_its_turn(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa, Goblin 2 (mon-3), Goblin (mon-2)
+    assert table.run(gm, "knock mon-2 prone", job_id="knock").texts == [
+        ("Goblin is now prone.", "trigger")
+    ]
+    table.run(player, "end turn", job_id="p-end")
+    handed = table.run(gm, "end turn", job_id="g-end")
+    assert handed.output.suggestions == ("stand up", "goblin attacks Ilsa", "end turn")
+    # The suggestion works as written: the goblin whose turn it is gets up.
+    stood = table.run(gm, "stand up", job_id="g-stand")
+    assert stood.texts == [("Goblin gets back up.", "trigger")]
+    assert "condition_remove" in stood.tools
+    assert (
+        "prone"
+        not in table.call(gm, "character_get", character_id="mon-2").structured["character"][
+            "conditions"
+        ]
+    )
