@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from apps.domains.client import principal_for
 from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.types import ToolInfo, ToolOutcome, TurnContext
 from tests.turns.test_scripted_agent import dnd_table_in_combat
@@ -101,3 +102,64 @@ def test_the_gm_is_offered_to_stand_a_prone_monster_up_on_its_turn(live_domains,
             "conditions"
         ]
     )
+
+
+def test_the_gm_lifts_a_condition_in_the_words_a_table_uses(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    said = [
+        ("poison Ilsa", "cure Ilsa of poison"),
+        ("poison Ilsa", "unpoison Ilsa"),
+        ("poison Ilsa", "remove poisoned from Ilsa"),
+        ("frighten Ilsa", "Ilsa is no longer frightened"),
+        ("stun goblin 2", "cure goblin 2 of being stunned"),
+    ]
+    for index, (give, lift) in enumerate(said):
+        table.run(gm, give, job_id=f"give-{index}")
+        lifted = table.run(gm, lift, job_id=f"lift-{index}")
+        assert lifted.tools[-1] == "condition_remove", lift
+        assert lifted.texts[0][1] == "trigger", lifted.texts
+    texts = [table.run(gm, lift, job_id=f"again-{i}").texts for i, (_g, lift) in enumerate(said)]
+    assert texts == [
+        [("That cannot happen: Ilsa is not poisoned.", "requester")],
+        [("That cannot happen: Ilsa is not poisoned.", "requester")],
+        [("That cannot happen: Ilsa is not poisoned.", "requester")],
+        [("That cannot happen: Ilsa is not frightened.", "requester")],
+        [("That cannot happen: Goblin 2 is not stunned.", "requester")],
+    ]
+
+
+def test_a_lifted_condition_is_said_to_be_gone(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(gm, "poison Ilsa", job_id="give")
+    assert table.run(gm, "cure Ilsa of poison", job_id="lift").texts == [
+        ("Ilsa is no longer poisoned.", "trigger")
+    ]
+    assert table.call(gm, "character_get", character_id=table.characters[principal_for(player)]
+                      ).structured["character"]["conditions"] == []  # fmt: skip
+
+
+def test_a_player_is_told_only_the_gm_lifts_a_condition(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(gm, "poison Ilsa", job_id="give")
+    before = table.revision()
+    for index, text in enumerate(
+        ("cure Ilsa of poison", "unpoison Ilsa", "Ilsa is no longer poisoned")
+    ):
+        refused = table.run(player, text, job_id=f"player-{index}")
+        assert refused.texts == [("Only the GM can remove a creature's condition.", "requester")]
+        assert "condition_remove" not in refused.tools
+    assert table.revision() == before
+
+
+def test_a_condition_the_rules_do_not_know_is_named_back(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    refused = table.run(gm, "cure Ilsa of the flu", job_id="flu")
+    assert refused.texts == [
+        (
+            "“flu” is not a condition (blinded, charmed, deafened, frightened, grappled, "
+            "incapacitated, invisible, paralyzed, petrified, poisoned, prone, restrained, "
+            "stunned, unconscious).",
+            "requester",
+        )
+    ]
+    assert refused.tools == []

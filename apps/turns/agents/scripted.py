@@ -1186,6 +1186,47 @@ def dnd_condition(s: Session, m: re.Match[str]) -> None:
     )
 
 
+# A condition as the GM names it lifted: "cure Ilsa of poison", "Ilsa is no longer afraid".
+CONDITION_WORDS = {
+    **{c: c for c in CONDITION_VERBS.values()},
+    **CONDITION_VERBS,
+    "grappled": "grappled", "incapacitated": "incapacitated", "invisible": "invisible",
+    "prone": "prone", "unconscious": "unconscious", "fear": "frightened",
+    "afraid": "frightened", "blindness": "blinded", "deafness": "deafened",
+    "paralysis": "paralyzed", "petrification": "petrified", "invisibility": "invisible",
+}  # fmt: skip
+# What names the condition lifted: "poison", "being poisoned", "the frightened condition".
+LIFTED = r"(?:the\s+)?(?:being\s+)?(?P<condition>.+?)(?:\s+condition)?"
+
+
+def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
+    """The GM lifts a creature's condition; a player is told whose ruling that is."""
+    s.require(
+        "condition_remove",
+        what=_("remove a creature's condition"),
+        gm_only=True,
+        seen_by_all=True,
+    )
+    verb = m.groupdict().get("verb")
+    said = verb[2:] if verb else m["condition"]
+    condition = CONDITION_WORDS.get(said.lower())
+    known = (s.parameter("condition_remove", "condition") or {}).get("enum") or sorted(
+        set(CONDITION_WORDS.values())
+    )
+    if condition not in known:
+        raise Refusal(
+            _("“%(what)s” is not a condition (%(known)s).")
+            % {"what": _echo(said), "known": ", ".join(known)}
+        )
+    roster = dnd_roster(s)
+    target = resolve(s, roster, m["target"])
+    s.call("condition_remove", target_id=target.id, condition=condition)
+    s.say(
+        _("%(target)s is no longer %(condition)s.")
+        % {"target": _name_of(roster, target.id), "condition": condition}
+    )
+
+
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     s.require("combat_end_turn", what=_("end a turn"), seen_by_all=True)
     current = _current_combatant(s)
@@ -1881,6 +1922,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?:i\s+)?(?:stand(?:\s+up)?|get\s+up)", dnd_stand_up),
         _intent(r"(?P<verb>" + "|".join(CONDITION_VERBS) + r")\s+(?P<target>.+)", dnd_condition),
         _intent(r"knock\s+(?P<target>.+?)\s+(?:prone|down)", dnd_condition),
+        _intent(
+            r"(?P<verb>un(?:" + "|".join(CONDITION_VERBS) + r"))\s+(?P<target>.+)",
+            dnd_condition_remove,
+        ),
+        _intent(r"cure\s+(?P<target>.+?)\s+of\s+" + LIFTED, dnd_condition_remove),
+        _intent(r"(?:remove|lift)\s+" + LIFTED + r"\s+from\s+(?P<target>.+)", dnd_condition_remove),
+        _intent(r"(?P<target>.+?)\s+(?:is|are)\s+no\s+longer\s+" + LIFTED, dnd_condition_remove),
         _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
         _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC, dnd_save),
