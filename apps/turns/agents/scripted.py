@@ -36,11 +36,18 @@ dnd5e
                                          hp"): they do not stack, the higher is kept; a
                                          player grants only their own characters, the GM
                                          anyone (a monster's numbers are said to the GM only)
-    stand up | get up | I stand          leave prone (in combat: half your speed)
+    stand up | get up | I stand          leave prone (in combat: half your speed); the GM:
+                                         whoever is up gets up (a ruling, free of movement).
+                                         Offered first to a prone combatant on its turn
     poison <target> | knock <target> prone
                                          GM: gives a condition (also blind, charm, deafen,
                                          frighten, paralyze, petrify, restrain, stun); one
                                          a creature is immune to is refused in those words
+    cure <target> of <condition>         GM: lifts a condition (also "unpoison <target>",
+                                         "remove <condition> from <target>", "<target> is no
+                                         longer <condition>"; "poison", "fear", "being
+                                         stunned" name one too); a player is told only the
+                                         GM can
     end turn                             end the current combat turn
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
                                          named monsters (reusing living ones already present,
@@ -2033,6 +2040,14 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _(
                     "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
                     "restrain, stun); knock <target> prone"
+                ),
+            ),
+            (
+                None,
+                _(
+                    "cure <target> of <condition> (or unpoison <target>, remove <condition> "
+                    "from <target>, <target> is no longer <condition>); stand up (whoever is "
+                    "up gets up)"
                 ),
             ),
             (
