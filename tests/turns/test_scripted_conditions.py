@@ -84,6 +84,35 @@ def test_a_standing_player_is_not_offered_to_stand_up():
     assert ScriptedAgent().run_turn(turn, stub).suggestions == ("attack the wolf", "end turn")
 
 
+@pytest.mark.parametrize("held", ["grappled", "restrained"])
+def test_a_prone_player_held_down_is_not_offered_to_stand_up(held):
+    # The rules refuse standing while held: only what can be done is offered.
+    order = [
+        _combatant("pc-1", "Ash", "pc", conditions=["prone", held]),
+        _combatant("mon-2", "Wolf", "monster"),
+    ]
+    turn = TurnContext(
+        job_id="held",
+        system_id="dnd5e",
+        phase="combat",
+        role="player",
+        task="action",
+        text="end turn",
+        tools=tuple(
+            ToolInfo(n, "", {"type": "object", "properties": {}})
+            for n in ("combat_status", "combat_end_turn", "stand_up")
+        ),
+        character_id="pc-1",
+    )
+    stub = _Stub(
+        {
+            "combat_status": {"combat": {"current": "pc-1", "order": order}},
+            "combat_end_turn": {"ended": "pc-1", "current": "pc-1", "round": 2},
+        }
+    )
+    assert ScriptedAgent().run_turn(turn, stub).suggestions == ("attack the wolf", "end turn")
+
+
 def test_the_gm_is_offered_to_stand_a_prone_monster_up_on_its_turn(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)  # Ilsa, Goblin 2 (mon-3), Goblin (mon-2)
     assert table.run(gm, "knock mon-2 prone", job_id="knock").texts == [

@@ -765,6 +765,12 @@ def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
     return attacker.id
 
 
+# What keeps a prone creature down: held, or unable to move at all.
+CANNOT_STAND = frozenset(
+    {"grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious"}
+)
+
+
 def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
     """What the requester may do now that `current` is up: a GM plays the monsters, not the
     players' characters; a player, their own character's turn."""
@@ -773,8 +779,11 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
         return
     foes = [e for e in roster if e.alive and e.status != "down" and e.kind != up.kind]
     # Knocked down (a wolf's bite): getting up comes first, before the attack that prone
-    # would give disadvantage. At 0 HP nobody stands; that turn is a death save.
-    stand = "prone" in up.conditions and up.status != "down"
+    # would give disadvantage. At 0 HP nobody stands (that turn is a death save), nor does one
+    # held or unable to move: the rules refuse it.
+    stand = (
+        "prone" in up.conditions and up.status != "down" and not set(up.conditions) & CANNOT_STAND
+    )
     if stand and (up.kind == "monster" if s.turn.is_gm else up.id == s.turn.character_id):
         s.suggestions.append(_("stand up"))
     if s.turn.is_gm and up.kind == "monster":
