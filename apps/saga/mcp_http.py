@@ -23,10 +23,31 @@ from apps.core.errors import NotAuthenticated, error_envelope, throttled_envelop
 from apps.core.middleware import request_id_from
 from apps.core.request_context import current_request_id
 
+from . import services
 from .mcp_server import build_server, current_user
 
 logger = logging.getLogger(__name__)
 MOUNT_PATH = "/mcp/saga"
+# Plan, humanInput, diagnostics and the JSON-RPC envelope together stay well below this.
+REQUEST_OVERHEAD_BYTES = 4 * 1_048_576
+
+
+def max_request_body_bytes() -> int:
+    """Largest body the endpoint reads: the SDK buffers it whole before any field limit applies.
+
+    A call can store no more than the saga's whole artifact allowance (per-artifact size times
+    the per-call count is larger), and JSON escaping can double each character.
+    """
+
+    def setting(name: str, default: int) -> int:
+        return int(getattr(settings, name, default))
+
+    per_call = services.MAX_ARTIFACTS_PER_CALL * setting(
+        "SAGASMITH_SAGA_MAX_ARTIFACT_BYTES", services.MAX_ARTIFACT_BYTES
+    )
+    total = setting("SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES", services.MAX_TOTAL_ARTIFACT_BYTES)
+    default = 2 * min(per_call, total) + REQUEST_OVERHEAD_BYTES
+    return setting("SAGASMITH_SAGA_MAX_REQUEST_BYTES", default)
 
 
 def transport_security_from_settings() -> TransportSecuritySettings:
@@ -189,11 +210,69 @@ class SagaMCPMount:
                 ),
             )
             return
+        limit = max_request_body_bytes()
+        try:
+            body = await _read_body(receive, headers, limit)
+        except _ClientGone:
+            return
+        if body is None:
+            await _json(
+                send,
+                413,
+                error_envelope(
+                    code="request_too_large",
+                    message=f"The request body is larger than {limit} bytes.",
+                    recovery="Send fewer or smaller artifacts per call.",
+                    details={"limit": limit},
+                ),
+                [(b"connection", b"close")],
+            )
+            return
         token = current_user.set(user)
         try:
-            await self.session_manager.handle_request(scope, receive, send)
+            await self.session_manager.handle_request(scope, _replay(body, receive), send)
         finally:
             current_user.reset(token)
+
+
+class _ClientGone(Exception):
+    pass
+
+
+async def _read_body(receive, headers: dict[str, str], limit: int) -> bytes | None:
+    """The whole body, or None as soon as it is known to exceed `limit` (the rest is unread)."""
+    declared = headers.get("content-length", "")
+    if declared.strip().isdigit() and int(declared) > limit:
+        return None
+    # Chunked bodies declare no length: count while receiving.
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            raise _ClientGone  # nobody is left to answer
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes, receive):
+    """A receive that yields the already-read body once, then defers to the server's own."""
+    sent = False
+
+    async def replay_receive():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay_receive
 
 
 def _with_request_id(send, request_id: str):

@@ -470,3 +470,119 @@ async def test_http_two_concurrent_advances_both_apply(http_server, django_user_
         "await_human",
         "clarification_needed",
     ]
+
+
+async def _raw_post(url, head_lines, body_parts):
+    """POST over a bare socket, sending body_parts as given; returns (status, headers, body).
+
+    The body may be left unfinished: a server that waits for the rest times out here.
+    """
+    import json
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+    try:
+        head = [f"POST {parts.path} HTTP/1.1", f"Host: {parts.netloc}", *head_lines, "", ""]
+        writer.write("\r\n".join(head).encode())
+        for part in body_parts:
+            writer.write(part)
+        await writer.drain()
+        raw_head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        lines = raw_head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {
+            k.strip().lower(): v.strip()
+            for k, _, v in (ln.partition(":") for ln in lines[1:] if ln)
+        }
+        body = await asyncio.wait_for(reader.readexactly(int(headers["content-length"])), 10)
+        return status, headers, json.loads(body)
+    finally:
+        writer.close()
+
+
+def _json_headers(token, *extra):
+    return [
+        f"Authorization: Bearer {token}",
+        "Content-Type: application/json",
+        "Accept: application/json, text/event-stream",
+        *extra,
+    ]
+
+
+async def test_http_refuses_a_declared_body_over_the_limit_without_reading_it(
+    http_server, django_user_model
+):
+    from apps.saga.mcp_http import max_request_body_bytes
+
+    user = await sync_to_async(_create_user)(django_user_model, email="big@example.com")
+    _, raw = await sync_to_async(api_token_create)(user=user, name="t")
+    limit = await sync_to_async(max_request_body_bytes)()
+    # The largest call that can succeed stores the saga's whole artifact allowance, each
+    # character possibly escaped in JSON, plus room for the plan and other fields.
+    assert limit == 2 * 20 * 1_048_576 + 4 * 1_048_576
+    # Only the head is sent: the answer comes without waiting for the body.
+    status, headers, body = await _raw_post(
+        http_server, _json_headers(raw, f"Content-Length: {limit + 1}"), []
+    )
+    assert status == 413
+    assert body["error"] == {
+        "code": "request_too_large",
+        "message": f"The request body is larger than {limit} bytes.",
+        "retryable": False,
+        "recovery": "Send fewer or smaller artifacts per call.",
+        "details": {"limit": limit},
+    }
+    assert len(headers["x-request-id"]) == 32
+
+
+async def test_http_refuses_a_chunked_body_once_it_passes_the_limit(
+    http_server, django_user_model, settings
+):
+    settings.SAGASMITH_SAGA_MAX_REQUEST_BYTES = 1000
+    user = await sync_to_async(_create_user)(django_user_model, email="chunky@example.com")
+    _, raw = await sync_to_async(api_token_create)(user=user, name="t")
+    chunk = b"x" * 600
+    # Two chunks (1200 bytes) and no final chunk: the server must stop counting at the limit.
+    status, _headers, body = await _raw_post(
+        http_server,
+        _json_headers(raw, "Transfer-Encoding: chunked"),
+        [b"%x\r\n%s\r\n" % (len(chunk), chunk)] * 2,
+    )
+    assert status == 413
+    assert body["error"]["code"] == "request_too_large"
+    assert body["error"]["details"] == {"limit": 1000}
+
+
+async def test_http_serves_a_chunked_body_exactly_at_the_limit(
+    http_server, django_user_model, settings
+):
+    import json
+
+    user = await sync_to_async(_create_user)(django_user_model, email="fits@example.com")
+    _, raw = await sync_to_async(api_token_create)(user=user, name="t")
+    payload = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"},
+            },
+        }
+    ).encode()
+    settings.SAGASMITH_SAGA_MAX_REQUEST_BYTES = len(payload)
+    half = len(payload) // 2
+    status, _headers, body = await _raw_post(
+        http_server,
+        _json_headers(raw, "Transfer-Encoding: chunked"),
+        [
+            b"%x\r\n%s\r\n" % (half, payload[:half]),
+            b"%x\r\n%s\r\n" % (len(payload) - half, payload[half:]),
+            b"0\r\n\r\n",
+        ],
+    )
+    assert status == 200
+    assert (body["id"], body["result"]["serverInfo"]["name"]) == (7, "sagasmith-saga")
