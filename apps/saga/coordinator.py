@@ -30,7 +30,7 @@ from .recovery import (
     recovery_layer,
 )
 from .roles import role
-from .state import current_stage, iso_ts, transition_kind
+from .state import current_stage, guidance_add, iso_ts, transition_kind
 
 STOP_WORDS = ("够了", "不用问了", "skip", "enough", "no more")
 
@@ -414,7 +414,7 @@ def advance(
     if kind == "awaiting_human":
         if human_input:
             stage = current_stage(s)
-            s["humanGuidance"].append({"stageId": stage["id"], "text": human_input})
+            guidance_add(s, stage_id=stage["id"], text=human_input)
             ctx.emit("human_input_received", stageId=stage["id"], text=human_input)
             return queue_worker(ctx, stage)
         return result("await_human", diagnostic=s["transition"]["reason"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .state import new_state
+from .state import guidance_add, new_state
 
 _FIX = "eval_needs_fix_attempt"
 
@@ -50,7 +50,7 @@ def state_rebuild(events: list[dict[str, Any]], *, saga_id: str) -> dict[str, An
         elif kind == "human_input_requested":
             s["transition"] = {"kind": "awaiting_human", "reason": ev["reason"]}
         elif kind == "human_input_received":
-            s["humanGuidance"].append({"stageId": ev["stageId"], "text": ev["text"]})
+            guidance_add(s, stage_id=ev["stageId"], text=ev["text"])
         elif kind == "saga_terminated":
             s["termination"] = {"reason": ev["reason"], "details": ev["details"], "ts": ev["ts"]}
     return s

@@ -62,6 +62,25 @@ def new_state(*, saga_id: str, profile: str, goal: str, clarification_limit: int
     }
 
 
+# Guidance kept per stage and repeated in every worker context; each message may be long and
+# the agent can ask for one on every escalation, so only the latest ones within this are kept.
+MAX_STAGE_GUIDANCE_CHARS = 20_000
+
+
+def guidance_add(state: dict[str, Any], *, stage_id: str, text: str) -> None:
+    """Record human guidance for a stage, dropping the oldest beyond the cap (always keep one)."""
+    state["humanGuidance"].append({"stageId": stage_id, "text": text})
+    mine = [g for g in state["humanGuidance"] if g["stageId"] == stage_id]
+    dropped = 0
+    while len(mine) > 1 and sum(len(g["text"]) for g in mine) > MAX_STAGE_GUIDANCE_CHARS:
+        oldest = mine.pop(0)
+        state["humanGuidance"].remove(oldest)
+        dropped += 1
+    if dropped:
+        omitted = state.setdefault("humanGuidanceOmitted", {})
+        omitted[stage_id] = omitted.get(stage_id, 0) + dropped
+
+
 def current_stage(state: dict[str, Any]) -> dict[str, Any] | None:
     stages = state["stages"]
     cursor = state["cursor"]
@@ -169,7 +188,14 @@ def worker_context(
         lines += ["Previous attempt failed. Fix these issues:", revision_reason]
     guidance = [g["text"] for g in state.get("humanGuidance", []) if g["stageId"] == stage["id"]]
     if guidance:
-        lines += ["", "Guidance from the human:"] + [f"- {text}" for text in guidance]
+        lines += ["", "Guidance from the human:"]
+        omitted = state.get("humanGuidanceOmitted", {}).get(stage["id"], 0)
+        if omitted:
+            lines.append(
+                f"({omitted} earlier message{'s' if omitted != 1 else ''} from the human "
+                "omitted; the latest follow.)"
+            )
+        lines += [f"- {text}" for text in guidance]
     lines += [
         "",
         "Announce that you are starting this stage, then do the work; keep the conversation "

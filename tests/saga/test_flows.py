@@ -284,6 +284,52 @@ def test_escalation_waits_for_human_then_resumes(user):
     assert events(saga_id)[-2:] == ["human_input_received", "worker_mode_queued"]
 
 
+def _escalate_then_guide(user, saga_id, text):
+    finish(user, saga_id, "part1.md")
+    verdict = {"passed": False, "score": None, "issues": ["impossible"], "escalate": True}
+    out = services.saga_advance(user=user, saga_id=saga_id, eval_result=verdict)
+    assert out["nextAction"] == "await_human"
+    return services.saga_advance(user=user, saga_id=saga_id, human_input=text)
+
+
+def _guidance_section(context):
+    start = context.index("Guidance from the human:")
+    return context[start : context.index("\n\nAnnounce that you are starting")]
+
+
+def test_repeated_escalations_keep_only_the_latest_guidance_within_the_cap(user):
+    saga_id, _ = started(user, profile="review", plan=simple_plan(1, "deep"))
+    a, b, c = "A" * 8_000, "B" * 8_000, "C" * 8_000
+    _escalate_then_guide(user, saga_id, a)
+    out = _escalate_then_guide(user, saga_id, b)
+    assert _guidance_section(out["workerContext"]) == f"Guidance from the human:\n- {a}\n- {b}"
+    out = _escalate_then_guide(user, saga_id, c)
+    # 24,000 characters of guidance exceed the 20,000 kept: the oldest message goes.
+    assert _guidance_section(out["workerContext"]) == (
+        "Guidance from the human:\n"
+        "(1 earlier message from the human omitted; the latest follow.)\n"
+        f"- {b}\n- {c}"
+    )
+    state = Saga.objects.get(key=saga_id).state
+    assert state["humanGuidance"] == [
+        {"stageId": "stage-01", "text": b},
+        {"stageId": "stage-01", "text": c},
+    ]
+    assert state["humanGuidanceOmitted"] == {"stage-01": 1}
+    d = "D" * 20_000
+    out = _escalate_then_guide(user, saga_id, d)
+    assert _guidance_section(out["workerContext"]) == (
+        "Guidance from the human:\n"
+        "(3 earlier messages from the human omitted; the latest follow.)\n"
+        f"- {d}"
+    )
+    saga = Saga.objects.get(key=saga_id)
+    assert saga.state["humanGuidance"] == [{"stageId": "stage-01", "text": d}]
+    # Events keep every message; replay trims the same way.
+    assert events(saga_id).count("human_input_received") == 4
+    assert services.saga_replay(saga=saga)["differences"] == []
+
+
 def test_escalation_without_issues_uses_default_reason(user):
     saga_id, _ = started(user, profile="review", plan=simple_plan(1, "deep"))
     finish(user, saga_id, "part1.md")
