@@ -43,12 +43,35 @@ def artifact_paths(criteria: list[dict[str, Any]]) -> list[str]:
     return list(dict.fromkeys(c["path"] for c in criteria if c.get("path")))
 
 
+# Artifacts may total 20 MiB; the evaluator model sees at most this much of them, and is told
+# what it does not see so that it never judges a cut artifact as if it were whole.
+MAX_PROMPT_ARTIFACT_CHARS = 20_000
+MAX_PROMPT_ARTIFACTS_CHARS = 100_000
+
+
 def artifacts_text(criteria: list[dict[str, Any]], read: ArtifactReader) -> str:
     blocks = []
+    budget = MAX_PROMPT_ARTIFACTS_CHARS
     for path in artifact_paths(criteria):
         content = read(path)
-        if content is not None:
+        if content is None:
+            continue
+        size = len(content)
+        if budget <= 0 and size:
+            blocks.append(
+                f"--- {path} (omitted: {size} characters; "
+                "the prompt has no room left for artifacts) ---"
+            )
+            continue
+        shown = min(size, MAX_PROMPT_ARTIFACT_CHARS, budget)
+        budget -= shown
+        if shown == size:
             blocks.append(f"--- {path} ---\n{content}")
+        else:
+            blocks.append(
+                f"--- {path} (truncated: first {shown} of {size} characters shown) ---\n"
+                f"{content[:shown]}\n[... {size - shown} more characters of {path} not shown ...]"
+            )
     return "\n\n".join(blocks) if blocks else "(No artifacts found)"
 
 

@@ -829,3 +829,17 @@ def test_shipped_curation_example_names_its_schema_artifact(user):
     assert out["workerContext"].split("Required artifacts:\n")[1].splitlines()[0] == (
         '- labels.json (JSON matching this JSON Schema: {"type":"array"})'
     )
+
+
+def test_deep_eval_request_shows_a_cut_artifact_with_its_marker(user):
+    saga_id, _ = started(user, profile="research", plan=simple_plan(1, "deep"))
+    out = finish(user, saga_id, "part1.md", content="x" * 1_048_576)
+    assert out["nextAction"] == "eval_deep_required"
+    output = out["evalPrompt"].split("## Output\n")[1].split("\n\n## Few-shot calibration")[0]
+    assert output == (
+        "--- part1.md (truncated: first 20000 of 1048576 characters shown) ---\n"
+        + "x" * 20_000
+        + "\n[... 1028576 more characters of part1.md not shown ...]"
+    )
+    # The stored artifact itself is whole.
+    assert len(SagaArtifact.objects.get(saga__key=saga_id, path="part1.md").content) == 1_048_576

@@ -265,3 +265,29 @@ def test_lenient_parse_keeps_a_verdict_with_too_many_issues_but_cuts_them():
         "issues": ["i" * 1997 + "..."] * 50,
         "escalate": False,
     }
+
+
+def test_deep_eval_prompt_cuts_long_artifacts_and_tells_the_evaluator():
+    names = ["a.md", "b.md", "c.md", "d.md", "e.md", "f.md", "g.md"]
+    files = {name: name[0] * 20_000 for name in names}
+    files.update({"a.md": "a" * 30_000, "b.md": "short", "g.md": "tail"})
+    stage = {
+        "id": "stage-01",
+        "title": "T",
+        "goal": "G",
+        "doneCriteria": [{"kind": "file-exists", "path": name} for name in names],
+    }
+    prompt = deep_eval_prompt(stage=stage, profile=get_profile("research"), read=files.get)
+    output = prompt.split("## Output\n")[1].split("\n\n## Few-shot calibration")[0]
+    # At most 20,000 characters of one artifact and 100,000 of all of them reach the prompt.
+    assert output == (
+        "--- a.md (truncated: first 20000 of 30000 characters shown) ---\n"
+        + "a" * 20_000
+        + "\n[... 10000 more characters of a.md not shown ...]\n\n"
+        "--- b.md ---\nshort\n\n"
+        + "".join(f"--- {n}.md ---\n" + n * 20_000 + "\n\n" for n in "cde")
+        + "--- f.md (truncated: first 19995 of 20000 characters shown) ---\n"
+        + "f" * 19_995
+        + "\n[... 5 more characters of f.md not shown ...]\n\n"
+        "--- g.md (omitted: 4 characters; the prompt has no room left for artifacts) ---"
+    )
