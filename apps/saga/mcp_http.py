@@ -241,8 +241,9 @@ class _ClientGone(Exception):
 
 async def _read_body(receive, headers: dict[str, str], limit: int) -> bytes | None:
     """The whole body, or None as soon as it is known to exceed `limit` (the rest is unread)."""
-    declared = headers.get("content-length", "")
-    if declared.strip().isdigit() and int(declared) > limit:
+    declared = headers.get("content-length", "").strip()
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
         return None
     # Chunked bodies declare no length: count while receiving.
     chunks: list[bytes] = []

@@ -586,3 +586,16 @@ async def test_http_serves_a_chunked_body_exactly_at_the_limit(
     )
     assert status == 200
     assert (body["id"], body["result"]["serverInfo"]["name"]) == (7, "sagasmith-saga")
+
+
+def test_a_content_length_of_non_ascii_digits_is_read_as_undeclared():
+    from asgiref.sync import async_to_sync
+
+    from apps.saga.mcp_http import _read_body
+
+    async def receive():
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    # "²" is a digit to str.isdigit() but not a number int() reads.
+    body = async_to_sync(_read_body)(receive, {"content-length": "\u00b2"}, 10)
+    assert body == b"{}"
