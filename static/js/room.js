@@ -448,7 +448,10 @@ function connect() {
       // The session the socket opened with has ended. The cookie may hold a newer one (a
       // password change rotates it), so try once more before asking to sign in.
       if (!reauthTried) { reauthTried = true; clearTimeout(retryTimer); retryTimer = setTimeout(connect, 250); return; }
-      stopped = true; setState("closed", t.signin); disableComposer(); endAccess(); return;
+      stopped = true; setState("closed", t.signin); disableComposer(); endAccess();
+      presenceEl.replaceChildren(); // signed out, the page no longer sees who is here
+      showPresenceCount(0);
+      return;
     }
     if (stopped) return;
     reconnectLater();
