@@ -37,14 +37,42 @@ def grid_data(state: dict[str, Any], visible_status: Any) -> dict[str, Any]:
     }
 
 
+# The room shows the map about 256px wide for a 576-unit (12-column) grid, so a text needs some
+# 23 units to be read at 10px there: the numbers sit in a margin, not in the squares' corners,
+# and the tokens' letters fill their circles.
+MARGIN = 30
+COORD_SIZE = 24
+LABEL_SIZE = 26
+LABEL_WIDTH = 36  # a three-letter label ("G12") is narrowed to fit its circle, not shrunk
+
+
 def svg(grid: dict[str, Any]) -> str:
     width, height = grid["width"] * CELL, grid["height"] * CELL
+    # The picture keeps the grid's own proportions (the page sets the map's place from them): the
+    # squares are drawn a little smaller, leaving a margin of at least MARGIN on top and left.
+    scale = 1 - MARGIN / min(width, height)
+    left, top = width * (1 - scale), height * (1 - scale)
+    cell = CELL * scale
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="Combat grid, round '
         f'{grid["round"]}">',
         f'<rect width="{width}" height="{height}" fill="#f4efe3"/>',
     ]
+    # Coordinates along the top and left edges: "move to X,Y" counts from 0, as these do.
+    for col in range(grid["width"]):
+        parts.append(
+            f'<text x="{left + (col + 0.5) * cell:.1f}" y="{top - 6:.1f}" '
+            f'font-size="{COORD_SIZE}" font-family="sans-serif" text-anchor="middle" '
+            f'fill="#6b6250">{col}</text>'
+        )
+    for row in range(grid["height"]):
+        parts.append(
+            f'<text x="{left - 5:.1f}" y="{top + (row + 0.5) * cell + COORD_SIZE * 0.35:.1f}" '
+            f'font-size="{COORD_SIZE}" font-family="sans-serif" text-anchor="end" '
+            f'fill="#6b6250">{row}</text>'
+        )
+    parts.append(f'<g transform="translate({left:.1f} {top:.1f}) scale({scale:.4f})">')
     for col in range(grid["width"] + 1):
         parts.append(
             f'<line x1="{col * CELL}" y1="0" x2="{col * CELL}" y2="{height}" stroke="#c9bfa8"/>'
@@ -53,30 +81,25 @@ def svg(grid: dict[str, Any]) -> str:
         parts.append(
             f'<line x1="0" y1="{row * CELL}" x2="{width}" y2="{row * CELL}" stroke="#c9bfa8"/>'
         )
-    # Coordinates along the top and left edges: "move to X,Y" counts from 0, as these do.
-    for col in range(grid["width"]):
-        parts.append(
-            f'<text x="{col * CELL + CELL - 4}" y="11" font-size="10" text-anchor="end" '
-            f'fill="#8a7f66">{col}</text>'
-        )
-    for row in range(1, grid["height"]):
-        parts.append(
-            f'<text x="3" y="{row * CELL + 11}" font-size="10" fill="#8a7f66">{row}</text>'
-        )
     # The dead first, so one standing on a body's square is drawn over it.
     for token in sorted(grid["tokens"], key=lambda t: t["status"] != "dead"):
         cx, cy = token["x"] * CELL + CELL // 2, token["y"] * CELL + CELL // 2
         fill = "#3b6ea8" if token["kind"] == "pc" else "#a83b3b"
         stroke = "#f2c230" if token["current"] else "#222"
         opacity = "0.35" if token["status"] == "dead" else "1"
+        label = _initials(token["name"])
+        narrowed = (
+            f' textLength="{LABEL_WIDTH}" lengthAdjust="spacingAndGlyphs"' if len(label) > 2 else ""
+        )
         parts.append(
-            f'<g opacity="{opacity}"><circle cx="{cx}" cy="{cy}" r="{CELL // 2 - 4}" '
+            f'<g opacity="{opacity}"><circle cx="{cx}" cy="{cy}" r="{CELL // 2 - 3}" '
             f'fill="{fill}" stroke="{stroke}" stroke-width="3"/>'
-            f'<text x="{cx}" y="{cy + 5}" font-size="14" text-anchor="middle" fill="#fff">'
-            f"{escape(_initials(token['name']))}</text><title>{escape(token['name'])} "
+            f'<text x="{cx}" y="{cy + LABEL_SIZE * 0.35:.1f}" font-size="{LABEL_SIZE}" '
+            f'font-family="sans-serif" font-weight="700" text-anchor="middle"{narrowed} '
+            f'fill="#fff">{escape(label)}</text><title>{escape(token["name"])} '
             f"({escape(token['status'])})</title></g>"
         )
-    parts.append("</svg>")
+    parts.append("</g></svg>")
     return "".join(parts)
 
 

@@ -571,7 +571,7 @@ def test_the_grid_picture_labels_its_coordinates_and_tells_apart_goblin_2() -> N
              "current": False, "status": "unhurt"},
         ]}
     )  # fmt: skip
-    labels = re.findall(r'fill="#8a7f66">(\d+)</text>', picture)
-    assert labels == ["0", "1", "2", "1"]  # columns 0-2 on top, row 1 on the left
+    labels = re.findall(r'fill="#6b6250">(\d+)</text>', picture)
+    assert labels == ["0", "1", "2", "0", "1"]  # columns 0-2 on top, rows 0-1 on the left
     tokens = re.findall(r'fill="#fff">([^<]*)</text>', picture)
     assert tokens == ["Go", "G2"]
