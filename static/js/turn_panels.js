@@ -779,10 +779,14 @@ function diceItem(roll) {
     item.dataset.targetName = roll.target_name || "";
     item.dataset.label = roll.label || t.attack;
     // A monster's attack comes without its natural die (with the total it would give away the
-    // attack bonus): the die then shows the total, as a check's does.
+    // attack bonus): the face then shows the total, drawn and named so as not to pass for a
+    // natural d20 (a "21" on a d20 reads as impossible).
     const natural = roll.natural ?? null;
+    const face = natural === null
+      ? el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${t.attack_total} ${roll.total ?? "?"}`, title: t.attack_total }, String(roll.total ?? "?"))
+      : el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
     item.append(
-      el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural ?? roll.total ?? "?")),
+      face,
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, attackTitle(item)),
         el("span", { class: "turn-roll__line" },
