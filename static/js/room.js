@@ -436,8 +436,7 @@ function connect() {
     clearTimeout(watchdog);
     if (ev.code === 4403 || ev.code === 4404) {
       stopped = true; setState("closed", t.revoked); disableComposer(); endAccess();
-      presenceEl.replaceChildren(); // who is here is no longer this viewer's to see
-      showPresenceCount(0);
+      forgetPresence(); // who is here is no longer this viewer's to see
       return;
     }
     if (ev.code === 4412) {
@@ -449,8 +448,7 @@ function connect() {
       // password change rotates it), so try once more before asking to sign in.
       if (!reauthTried) { reauthTried = true; clearTimeout(retryTimer); retryTimer = setTimeout(connect, 250); return; }
       stopped = true; setState("closed", t.signin); disableComposer(); endAccess();
-      presenceEl.replaceChildren(); // signed out, the page no longer sees who is here
-      showPresenceCount(0);
+      forgetPresence(); // signed out, the page no longer sees who is here
       return;
     }
     if (stopped) return;
@@ -459,12 +457,16 @@ function connect() {
 }
 
 // Cut off, the page does not know who is here (nor is its viewer "here" to the others): the list
-// says so, as before the first connection, until the socket's next presence frame.
-function forgetPresence() {
-  const li = document.createElement("li");
-  li.className = "muted small";
-  li.textContent = t.connecting;
-  presenceEl.replaceChildren(li);
+// says so, as before the first connection, until the socket's next presence frame. Shut out for
+// good, it lists nothing.
+function forgetPresence(connecting = false) {
+  presenceEl.replaceChildren();
+  if (connecting) {
+    const li = document.createElement("li");
+    li.className = "muted small";
+    li.textContent = t.connecting;
+    presenceEl.append(li);
+  }
   showPresenceCount(0);
 }
 
@@ -472,7 +474,7 @@ function reconnectLater() {
   // Until caught up again, replayed suggestions are stale ones.
   live = false;
   setState("reconnecting", t.reconnecting);
-  forgetPresence();
+  forgetPresence(true);
   const base = Math.min(30000, 500 * 2 ** attempt);
   attempt += 1;
   clearTimeout(retryTimer);
