@@ -40,6 +40,23 @@ def expiries(account) -> list[int]:
     )
 
 
+def assert_expired_once(account, amounts: list[int]) -> None:
+    """The lapsed credits were forfeited as `amounts`, and the hourly run finds nothing more."""
+    assert expiries(account) == amounts
+    assert services.quota_expire_grants() == 0
+    assert expiries(account) == amounts
+
+
+def hold_six_then_lapse(user, funded):
+    """10 expiring credits and 5 lasting ones; a turn holds 6, then the 10's expiry passes."""
+    soon = timezone.now() + timedelta(hours=1)
+    account = funded(user, 10, 5, expires=[soon, None])
+    expiring = account.grants.get(amount=10)
+    held = services.quota_reserve(user=user, amount=6, key="k1")
+    lapse(expiring)
+    return account, expiring, held
+
+
 def test_credits_of_an_expired_grant_cannot_be_reserved_before_the_hourly_run(
     reserve_path, user, funded
 ):
@@ -53,21 +70,15 @@ def test_credits_of_an_expired_grant_cannot_be_reserved_before_the_hourly_run(
     assert reservation.amount == 3
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (0, 3)
-    assert expiries(account) == [10]
     # The hourly run finds nothing more to forfeit: the credits expired exactly once.
-    assert services.quota_expire_grants() == 0
-    assert expiries(account) == [10]
+    assert_expired_once(account, [10])
     assert_invariant(account)
 
 
 def test_a_turn_held_before_expiry_pays_from_that_grant_and_its_unused_rest_expires_at_once(
     reserve_path, settle_path, user, funded
 ):
-    soon = timezone.now() + timedelta(hours=1)
-    account = funded(user, 10, 5, expires=[soon, None])
-    expiring = account.grants.get(amount=10)
-    held = services.quota_reserve(user=user, amount=6, key="k1")
-    lapse(expiring)
+    account, expiring, held = hold_six_then_lapse(user, funded)
     entry = services.quota_settle(reservation=held, actual=2)
     assert list(LedgerAllocation.objects.filter(entry=entry).values_list("grant_id", "amount")) == [
         (expiring.pk, 2)
@@ -77,20 +88,14 @@ def test_a_turn_held_before_expiry_pays_from_that_grant_and_its_unused_rest_expi
     assert exc.value.details == {"balance": 5, "held": 0, "needed": 6}
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (5, 0)
-    assert expiries(account) == [8]
-    assert services.quota_expire_grants() == 0
-    assert expiries(account) == [8]
+    assert_expired_once(account, [8])
     assert_invariant(account)
 
 
 def test_credits_held_from_an_expired_grant_stay_held_while_the_rest_cannot_be_reserved(
     reserve_path, settle_path, user, funded
 ):
-    soon = timezone.now() + timedelta(hours=1)
-    account = funded(user, 10, 5, expires=[soon, None])
-    expiring = account.grants.get(amount=10)
-    held = services.quota_reserve(user=user, amount=6, key="k1")
-    lapse(expiring)
+    account, expiring, held = hold_six_then_lapse(user, funded)
     second = services.quota_reserve(user=user, amount=5, key="k2")
     with pytest.raises(QuotaExceeded) as exc:
         services.quota_reserve(user=user, amount=1, key="k3")
