@@ -38,6 +38,15 @@ def _bindings(campaign):
     )
 
 
+def _lidda_and_a_friend(campaign, gm, player, make_user):
+    """The player has made Lidda in the campaign; a friend has joined it too."""
+    friend = make_user("friend@example.test")
+    join(campaign, gm, player)
+    join(campaign, gm, friend)
+    lidda = characters.character_create_for(campaign=campaign, user=player, form_data=LIDDA)
+    return friend, lidda
+
+
 def test_a_character_made_while_the_campaign_is_archived_is_refused_and_not_bound(
     domains, campaign, gm, player, monkeypatch
 ):
@@ -55,10 +64,7 @@ def test_a_character_made_while_the_campaign_is_archived_is_refused_and_not_boun
 def test_a_binding_made_while_the_campaign_is_archived_is_refused_and_not_saved(
     domains, campaign, gm, player, make_user, monkeypatch
 ):
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
-    lidda = characters.character_create_for(campaign=campaign, user=player, form_data=LIDDA)
+    friend, lidda = _lidda_and_a_friend(campaign, gm, player, make_user)
     _archive_after(monkeypatch, "_character_read", gm)
     with pytest.raises(Conflict) as refused:
         characters.binding_set(
@@ -75,10 +81,7 @@ def test_a_binding_made_while_the_campaign_is_archived_is_refused_and_not_saved(
 def test_control_the_rules_server_moved_before_an_archive_is_still_recorded_without_a_binding(
     domains, campaign, gm, player, make_user, monkeypatch
 ):
-    friend = make_user("friend@example.test")
-    join(campaign, gm, player)
-    join(campaign, gm, friend)
-    lidda = characters.character_create_for(campaign=campaign, user=player, form_data=LIDDA)
+    friend, lidda = _lidda_and_a_friend(campaign, gm, player, make_user)
     _archive_after(monkeypatch, "_controller_assign", gm)
     with pytest.raises(Conflict) as refused:
         characters.binding_set(
