@@ -14,11 +14,16 @@ def hold(user, n):
         services.quota_reserve(user=user, amount=1, key=f"k{i}")
 
 
-def test_usage_page_says_how_many_more_reservations_are_not_listed(client, user, funded):
+def usage_page_holding(client, user, funded, n):
+    """The usage page of a user with 60 credits, `n` of them held by open reservations."""
     funded(user, 60)
-    hold(user, 53)
+    hold(user, n)
     client.force_login(user)
-    html = client.get("/usage/").content.decode()
+    return client.get("/usage/").content.decode()
+
+
+def test_usage_page_says_how_many_more_reservations_are_not_listed(client, user, funded):
+    html = usage_page_holding(client, user, funded, 53)
     assert len(table(html, "usage-reservations")) == 50
     assert (
         '<p class="muted small" id="usage-reservations-more">'
@@ -27,10 +32,7 @@ def test_usage_page_says_how_many_more_reservations_are_not_listed(client, user,
 
 
 def test_usage_page_says_1_more_reservation_is_not_listed(client, user, funded):
-    funded(user, 60)
-    hold(user, 51)
-    client.force_login(user)
-    html = client.get("/usage/").content.decode()
+    html = usage_page_holding(client, user, funded, 51)
     assert (
         '<p class="muted small" id="usage-reservations-more">'
         "1 more reservation in progress is not listed here.</p>"
@@ -38,9 +40,6 @@ def test_usage_page_says_1_more_reservation_is_not_listed(client, user, funded):
 
 
 def test_usage_page_says_nothing_more_when_all_reservations_are_listed(client, user, funded):
-    funded(user, 60)
-    hold(user, 50)
-    client.force_login(user)
-    html = client.get("/usage/").content.decode()
+    html = usage_page_holding(client, user, funded, 50)
     assert len(table(html, "usage-reservations")) == 50
     assert 'id="usage-reservations-more"' not in html
