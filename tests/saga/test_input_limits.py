@@ -39,32 +39,28 @@ def _deep_pending(user):
     return saga_id
 
 
-def test_verdict_with_too_many_issues_is_refused_without_change(user):
+def _refused_verdict(user, issues) -> InvalidVerdict:
+    """A failing deep verdict with `issues` is refused and leaves the saga as it was."""
     saga_id = _deep_pending(user)
     before = snapshot(saga_id)
     with pytest.raises(InvalidVerdict) as caught:
         services.saga_advance(
-            user=user,
-            saga_id=saga_id,
-            eval_result={"passed": False, "issues": ["missing"] * 51},
+            user=user, saga_id=saga_id, eval_result={"passed": False, "issues": issues}
         )
-    assert caught.value.message == "evalResult.issues has 51 items; the limit is 50."
-    assert caught.value.details == {"field": "issues", "count": 51, "limit": 50}
     assert snapshot(saga_id) == before
+    return caught.value
+
+
+def test_verdict_with_too_many_issues_is_refused_without_change(user):
+    refused = _refused_verdict(user, ["missing"] * 51)
+    assert refused.message == "evalResult.issues has 51 items; the limit is 50."
+    assert refused.details == {"field": "issues", "count": 51, "limit": 50}
 
 
 def test_verdict_with_an_over_long_issue_is_refused_without_change(user):
-    saga_id = _deep_pending(user)
-    before = snapshot(saga_id)
-    with pytest.raises(InvalidVerdict) as caught:
-        services.saga_advance(
-            user=user,
-            saga_id=saga_id,
-            eval_result={"passed": False, "issues": ["ok", "x" * 2001]},
-        )
-    assert caught.value.message == "evalResult.issues[1] is 2001 characters; the limit is 2000."
-    assert caught.value.details == {"field": "issues", "index": 1, "length": 2001, "limit": 2000}
-    assert snapshot(saga_id) == before
+    refused = _refused_verdict(user, ["ok", "x" * 2001])
+    assert refused.message == "evalResult.issues[1] is 2001 characters; the limit is 2000."
+    assert refused.details == {"field": "issues", "index": 1, "length": 2001, "limit": 2000}
 
 
 def test_verdict_at_the_issue_limits_is_accepted(user):
