@@ -369,6 +369,12 @@ def test_reaped_reservation_cannot_be_settled(make_user, funded, settle_path):
     assert (account.balance, account.reserved) == (5, 0)
 
 
+def _assert_plan_grant_refused(account, **period):
+    """The database refuses a plan grant for `period`."""
+    with pytest.raises(IntegrityError), transaction.atomic():
+        QuotaGrant.objects.create(account=account, amount=1, remaining=1, source="plan", **period)
+
+
 def test_periodic_grant_is_idempotent_per_period(make_user):
     user = make_user()
     account = services.quota_account_for(user=user)
@@ -388,24 +394,13 @@ def test_periodic_grant_is_idempotent_per_period(make_user):
         (datetime(2031, 7, 1, tzinfo=UTC), datetime(2031, 8, 1, tzinfo=UTC)),
     ]
     # The unique constraint backs the check, in case two beat runs race.
-    with pytest.raises(IntegrityError), transaction.atomic():
-        QuotaGrant.objects.create(
-            account=account,
-            amount=1,
-            remaining=1,
-            source="plan",
-            period_start=datetime(2031, 7, 1, tzinfo=UTC),
-            period_end=datetime(2031, 8, 1, tzinfo=UTC),
-        )
+    _assert_plan_grant_refused(
+        account,
+        period_start=datetime(2031, 7, 1, tzinfo=UTC),
+        period_end=datetime(2031, 8, 1, tzinfo=UTC),
+    )
     # A plan grant always names its period: without an end, the constraint could not hold.
-    with pytest.raises(IntegrityError), transaction.atomic():
-        QuotaGrant.objects.create(
-            account=account,
-            amount=1,
-            remaining=1,
-            source="plan",
-            period_start=datetime(2031, 9, 1, tzinfo=UTC),
-        )
+    _assert_plan_grant_refused(account, period_start=datetime(2031, 9, 1, tzinfo=UTC))
 
 
 def test_expiry_forfeits_only_credits_not_backing_reservations(make_user, funded):
