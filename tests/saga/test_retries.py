@@ -18,6 +18,14 @@ pytestmark = pytest.mark.django_db
 # --- workerFinished with stageId ------------------------------------------------------------
 
 
+def finish_again(user, saga_id, *args, **kwargs):
+    """A repeated workerFinished: it changes nothing; returns its response."""
+    before = snapshot(saga_id)
+    retry = finish(user, saga_id, *args, **kwargs)
+    assert snapshot(saga_id) == before
+    return retry
+
+
 def test_worker_context_asks_for_the_stage_id(user):
     _, out = started(user, plan=simple_plan(2))
     assert (
@@ -30,10 +38,8 @@ def test_repeated_worker_finished_for_a_passed_stage_changes_nothing(user):
     saga_id, _ = started(user, plan=simple_plan(3))
     first = finish(user, saga_id, "part1.md", content="one", stage_id="stage-01")
     assert (first["nextAction"], first["stageId"]) == ("worker_mode_queued", "stage-02")
-    before = snapshot(saga_id)
     # The response was lost; the client sends the same call again (other content, even).
-    retry = finish(user, saga_id, "part1.md", content="changed", stage_id="stage-01")
-    assert snapshot(saga_id) == before
+    retry = finish_again(user, saga_id, "part1.md", content="changed", stage_id="stage-01")
     assert {k: v for k, v in retry.items() if k not in ("progress", "workerContext")} == {
         "nextAction": "continue_worker_now",
         "reason": "Worker mode active for stage stage-02",
@@ -56,9 +62,7 @@ def test_repeated_final_worker_finished_returns_the_completion(user):
     saga_id, _ = started(user, plan=simple_plan(1))
     first = finish(user, saga_id, "part1.md", stage_id="stage-01")
     assert (first["nextAction"], first["reason"]) == ("terminated", "completed")
-    before = snapshot(saga_id)
-    retry = finish(user, saga_id, "part1.md", stage_id="stage-01")
-    assert snapshot(saga_id) == before
+    retry = finish_again(user, saga_id, "part1.md", stage_id="stage-01")
     assert {k: v for k, v in retry.items() if k != "progress"} == {
         "nextAction": "terminated",
         "reason": "completed",
@@ -73,9 +77,7 @@ def test_repeated_deep_stage_finish_after_the_verdict_changes_nothing(user):
     out = finish(user, saga_id, "part1.md", stage_id="stage-01")
     assert out["nextAction"] == "eval_deep_required"
     services.saga_advance(user=user, saga_id=saga_id, eval_result={"passed": True, "score": 4})
-    before = snapshot(saga_id)
-    retry = finish(user, saga_id, "part1.md", stage_id="stage-01")
-    assert snapshot(saga_id) == before
+    retry = finish_again(user, saga_id, "part1.md", stage_id="stage-01")
     assert (retry["nextAction"], retry["alreadyRecorded"]) == ("continue_worker_now", True)
 
 
@@ -109,10 +111,8 @@ def test_repeated_worker_finished_without_stage_id_after_a_pass_changes_nothing(
     saga_id, _ = started(user, plan=simple_plan(3))
     first = finish(user, saga_id, "part1.md", content="one")
     assert (first["nextAction"], first["stageId"]) == ("worker_mode_queued", "stage-02")
-    before = snapshot(saga_id)
     # The response was lost; the client repeats the call, which names no stage.
-    retry = finish(user, saga_id, "part1.md", content="one")
-    assert snapshot(saga_id) == before
+    retry = finish_again(user, saga_id, "part1.md", content="one")
     assert {k: v for k, v in retry.items() if k not in ("progress", "workerContext")} == {
         "nextAction": "continue_worker_now",
         "reason": "Worker mode active for stage stage-02",
