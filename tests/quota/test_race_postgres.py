@@ -13,6 +13,15 @@ from tests.conftest import require_postgres
 from .conftest import assert_invariant
 
 
+def run_concurrently(worker, count: int) -> None:
+    """Run worker(0) .. worker(count - 1), each on its own thread, and wait for them all."""
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_32_concurrent_reservations_of_1_against_10(make_user):
@@ -47,11 +56,7 @@ def test_32_concurrent_reservations_of_1_against_10(make_user):
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(32)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    run_concurrently(worker, 32)
     assert len(outcomes) == 32
     wins = [amount for status, amount in outcomes if status == "ok"]
     assert len(wins) == 10
@@ -80,7 +85,7 @@ def test_16_concurrent_reserves_with_one_key_hold_credits_once(make_user):
     ids: list = []
     lock = threading.Lock()
 
-    def worker() -> None:
+    def worker(_i: int) -> None:
         close_old_connections()
         try:
             start.wait()
@@ -90,11 +95,7 @@ def test_16_concurrent_reserves_with_one_key_hold_credits_once(make_user):
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=worker) for _ in range(16)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    run_concurrently(worker, 16)
     # Everyone got the one reservation back, and the credits were held exactly once.
     assert len(ids) == 16 and len(set(ids)) == 1
     assert Reservation.objects.filter(user=user).count() == 1
@@ -180,11 +181,7 @@ def test_concurrent_upgrades_grant_the_largest_allowance_once(make_user):
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    run_concurrently(worker, 8)
     assert errors == []
     # Whatever order the changes ran in, the period got the largest plan's allowance once.
     granted = account.grants.aggregate(total=Sum("amount"))["total"]
