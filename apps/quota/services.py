@@ -162,6 +162,40 @@ def quota_grant(
     return grant
 
 
+def _granting_period(*, plan: Plan, now: datetime) -> tuple[datetime, datetime] | None:
+    """The (start, end) of the plan's period containing `now`; None if the plan grants
+    nothing."""
+    bounds = plan_period_bounds(plan=plan, at=now)
+    if bounds is None or plan.periodic_grant <= 0:
+        return None
+    return bounds
+
+
+def _plan_period_grant(
+    *,
+    account: QuotaAccount,
+    plan: Plan,
+    period: tuple[datetime, datetime],
+    amount: int,
+    source: str,
+    note: str,
+    actor=None,
+) -> QuotaGrant:
+    """Grant `amount` of the plan's credits for `period`, expiring at its end if the plan's
+    grants do; `note` % plan and start."""
+    start, end = period
+    return quota_grant(
+        account=account,
+        amount=amount,
+        source=source,
+        actor=actor,
+        period_start=start,
+        period_end=end,
+        expires_at=end if plan.grants_expire else None,
+        note=note % {"plan": plan.name, "start": start.date().isoformat()},
+    )
+
+
 def quota_plan_grant_issue(
     *, account: QuotaAccount, now: datetime | None = None
 ) -> QuotaGrant | None:
@@ -169,8 +203,8 @@ def quota_plan_grant_issue(
     or the grant for this period already exists (idempotent per account and period)."""
     now = now or timezone.now()
     plan = account.plan
-    bounds = plan_period_bounds(plan=plan, at=now)
-    if bounds is None or plan.periodic_grant <= 0:
+    bounds = _granting_period(plan=plan, now=now)
+    if bounds is None:
         return None
     start, end = bounds
     if QuotaGrant.objects.filter(
@@ -188,15 +222,13 @@ def quota_plan_grant_issue(
             )
             if current != plan.pk:
                 return None
-            return quota_grant(
+            return _plan_period_grant(
                 account=account,
+                plan=plan,
+                period=bounds,
                 amount=plan.periodic_grant,
                 source=QuotaGrant.Source.PLAN,
-                period_start=start,
-                period_end=end,
-                expires_at=end if plan.grants_expire else None,
-                note=_("%(plan)s plan, period from %(start)s")
-                % {"plan": plan.name, "start": start.date().isoformat()},
+                note=_("%(plan)s plan, period from %(start)s"),
             )
     except IntegrityError:
         # A concurrent run issued it: the unique (account, period_start, period_end) constraint
@@ -259,8 +291,8 @@ def _period_allowance_grant(
     allowance gets the difference (`note` % plan and start); more is never taken back.
     Returns (the grant issued or None, the plan credits the period had before)."""
     plan = account.plan
-    bounds = plan_period_bounds(plan=plan, at=now)
-    if bounds is None or plan.periodic_grant <= 0:
+    bounds = _granting_period(plan=plan, now=now)
+    if bounds is None:
         return None, 0
     start, end = bounds
     period = QuotaGrant.objects.filter(account=account, period_start=start, period_end=end)
@@ -275,15 +307,14 @@ def _period_allowance_grant(
     )
     if plan.periodic_grant <= granted_before:
         return None, granted_before
-    grant = quota_grant(
+    grant = _plan_period_grant(
         account=account,
+        plan=plan,
+        period=bounds,
         amount=plan.periodic_grant - granted_before,
         source=QuotaGrant.Source.UPGRADE,
+        note=note,
         actor=actor,
-        period_start=start,
-        period_end=end,
-        expires_at=end if plan.grants_expire else None,
-        note=note % {"plan": plan.name, "start": start.date().isoformat()},
     )
     return grant, granted_before
 
