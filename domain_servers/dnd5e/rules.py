@@ -312,6 +312,25 @@ def check(
     return result
 
 
+def forced_save(
+    char: dict[str, Any], rng: RandomStream, *, ability: str, dc: int, who: Who = name_of
+) -> dict[str, Any]:
+    """A saving throw an effect forces on `char`: its own save proficiency, no bonus, and
+    only the disadvantage its conditions give."""
+    return check(
+        char,
+        rng,
+        ability=ability,
+        dc=dc,
+        proficient=ability in char.get("save_proficiencies", []),
+        advantage=False,
+        disadvantage=False,
+        bonus=0,
+        save=True,
+        who=who,
+    )
+
+
 def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
     if "bonus" in attack:
         return attack["bonus"]
@@ -503,18 +522,7 @@ def apply_damage(
                 and damage_type != "radiant"
                 and not critical
             ):
-                fortitude = check(
-                    char,
-                    rng,
-                    ability="con",
-                    dc=5 + adjusted,
-                    proficient="con" in char.get("save_proficiencies", []),
-                    advantage=False,
-                    disadvantage=False,
-                    bonus=0,
-                    save=True,
-                    who=who,
-                )
+                fortitude = forced_save(char, rng, ability="con", dc=5 + adjusted, who=who)
                 if fortitude["success"]:
                     hp["current"] = 1
             if hp["current"] == 0:
@@ -777,18 +785,7 @@ def _rider(
         return None
     if condition in condition_immunities(target):
         return None
-    save = check(
-        target,
-        rng,
-        ability=rider["save"],
-        dc=rider["dc"],
-        proficient=rider["save"] in target.get("save_proficiencies", []),
-        advantage=False,
-        disadvantage=False,
-        bonus=0,
-        save=True,
-        who=who,
-    )
+    save = forced_save(target, rng, ability=rider["save"], dc=rider["dc"], who=who)
     if not save["success"]:
         _add(target, condition)
     return {**save, "condition": condition, "applied": not save["success"]}
