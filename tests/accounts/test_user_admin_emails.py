@@ -15,6 +15,14 @@ def staff_client(make_user):
     return client
 
 
+def change_user(client, user, email, display_name=""):
+    """Save the user's change form in admin with `email` and `display_name`, left active."""
+    return client.post(
+        f"/admin/accounts/user/{user.id}/change/",
+        {"email": email, "display_name": display_name, "is_active": "on"},
+    )
+
+
 def add_user(client, email):
     return client.post(
         "/admin/accounts/user/add/",
@@ -38,18 +46,12 @@ def test_staff_adding_a_user_stores_the_email_as_sign_up_does(staff_client):
 def test_staff_changing_an_email_cannot_take_another_users_address(staff_client, make_user):
     target = make_user("target@example.test")
     make_user("other@example.test")
-    refused = staff_client.post(
-        f"/admin/accounts/user/{target.id}/change/",
-        {"email": "Other@Example.test", "display_name": "", "is_active": "on"},
-    )
+    refused = change_user(staff_client, target, "Other@Example.test")
     assert refused.status_code == 200
     assert refused.context["adminform"].form.errors == {"email": [TAKEN]}
     target.refresh_from_db()
     assert target.email == "target@example.test"
-    changed = staff_client.post(
-        f"/admin/accounts/user/{target.id}/change/",
-        {"email": "Renamed@Example.test", "display_name": "", "is_active": "on"},
-    )
+    changed = change_user(staff_client, target, "Renamed@Example.test")
     assert changed.status_code == 302
     target.refresh_from_db()
     assert target.email == "renamed@example.test"
@@ -67,10 +69,7 @@ def test_staff_replacing_an_email_takes_sign_in_and_password_reset_from_the_old_
     ).status_code == 302  # fmt: skip
     user = User.objects.get(email="old@example.test")
     EmailAddress.objects.create(user=user, email="second@example.test", verified=True)
-    response = staff_client.post(
-        f"/admin/accounts/user/{user.id}/change/",
-        {"email": "new@example.test", "display_name": "", "is_active": "on"},
-    )
+    response = change_user(staff_client, user, "new@example.test")
     assert response.status_code == 302
     # The user's own second address stays; the replaced one goes, the new one is primary.
     assert sorted(EmailAddress.objects.values_list("email", "primary", "verified")) == [
@@ -103,10 +102,7 @@ def test_staff_cannot_give_a_user_an_address_another_user_confirmed(staff_client
     target = make_user("target@example.test")
     other = make_user("other@example.test")
     EmailAddress.objects.create(user=other, email="alt@example.test", verified=True)
-    refused = staff_client.post(
-        f"/admin/accounts/user/{target.id}/change/",
-        {"email": "ALT@example.test", "display_name": "", "is_active": "on"},
-    )
+    refused = change_user(staff_client, target, "ALT@example.test")
     assert refused.status_code == 200
     assert refused.context["adminform"].form.errors == {"email": [TAKEN]}
     target.refresh_from_db()
@@ -126,10 +122,7 @@ def test_staff_giving_a_user_an_address_another_user_only_added_unconfirmed_take
     target = make_user("target@example.test")
     other = make_user("other@example.test")
     EmailAddress.objects.create(user=other, email="alt@example.test")
-    changed = staff_client.post(
-        f"/admin/accounts/user/{target.id}/change/",
-        {"email": "ALT@example.test", "display_name": "", "is_active": "on"},
-    )
+    changed = change_user(staff_client, target, "ALT@example.test")
     assert changed.status_code == 302
     target.refresh_from_db()
     assert target.email == "alt@example.test"
@@ -219,10 +212,7 @@ def test_staff_who_may_edit_users_cannot_take_over_a_superuser(make_user):
     root = make_user("root@example.test", is_staff=True, is_superuser=True)
     client = Client()
     client.force_login(support)
-    changed = client.post(
-        f"/admin/accounts/user/{root.id}/change/",
-        {"email": "support+root@example.test", "display_name": "", "is_active": "on"},
-    )
+    changed = change_user(client, root, "support+root@example.test")
     password = client.post(
         f"/admin/accounts/user/{root.id}/password/",
         {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true"},
@@ -350,10 +340,7 @@ def test_a_password_reset_is_not_mailed_to_an_address_its_account_never_verified
 
 def test_staff_giving_a_user_a_display_name_get_the_checks_players_get(staff_client, make_user):
     target = make_user("named@example.test")
-    refused = staff_client.post(
-        f"/admin/accounts/user/{target.id}/change/",
-        {"email": target.email, "display_name": "Ilsa\u202e", "is_active": "on"},
-    )
+    refused = change_user(staff_client, target, target.email, "Ilsa\u202e")
     assert refused.status_code == 200
     assert refused.context["adminform"].form.errors == {
         "display_name": [
@@ -361,10 +348,7 @@ def test_staff_giving_a_user_a_display_name_get_the_checks_players_get(staff_cli
             "breaks or text-direction marks)."
         ]
     }
-    changed = staff_client.post(
-        f"/admin/accounts/user/{target.id}/change/",
-        {"email": target.email, "display_name": "  Ilsa  ", "is_active": "on"},
-    )
+    changed = change_user(staff_client, target, target.email, "  Ilsa  ")
     assert changed.status_code == 302
     target.refresh_from_db()
     assert target.display_name == "Ilsa"
