@@ -3,6 +3,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 
 from apps.accounts.models import User
+from tests.accounts.test_registration import signup
 
 pytestmark = pytest.mark.django_db
 
@@ -80,12 +81,7 @@ def test_a_display_name_joining_emoji_is_kept(make_user):
 
 def test_sign_up_refuses_a_display_name_with_a_text_direction_mark(client, settings):
     settings.SAGASMITH_REGISTRATION_MODE = "open"
-    password = "correct-horse-battery-9"
-    response = client.post(
-        "/accounts/signup/",
-        {"email": "new@example.test", "password1": password, "password2": password,
-         "display_name": "Ilsa\u202eevil"},
-    )  # fmt: skip
+    response = signup(client, "new@example.test", display_name="Ilsa\u202eevil")
     assert response.status_code == 200
     assert response.context["form"].errors == {"display_name": [HIDDEN_CHARACTER]}
     assert not User.objects.exists()

@@ -15,8 +15,8 @@ from apps.quota.models import QuotaAccount
 PASSWORD = "correct-horse-battery-9"
 
 
-def signup(client, email, invite=""):
-    data = {"email": email, "password1": PASSWORD, "password2": PASSWORD}
+def signup(client, email, invite="", **fields):
+    data = {"email": email, "password1": PASSWORD, "password2": PASSWORD, **fields}
     if invite:
         data["invite"] = invite
     return client.post("/accounts/signup/" + (f"?invite={invite}" if invite else ""), data)
@@ -346,11 +346,7 @@ def test_sign_up_refuses_a_display_name_that_passes_for_the_room_or_shows_nothin
     client, settings, display_name, error
 ):
     settings.SAGASMITH_REGISTRATION_MODE = "open"
-    response = client.post(
-        "/accounts/signup/",
-        {"email": "new@example.test", "password1": PASSWORD, "password2": PASSWORD,
-         "display_name": display_name},
-    )  # fmt: skip
+    response = signup(client, "new@example.test", display_name=display_name)
     assert response.status_code == 200
     assert response.context["form"].errors == {"display_name": [error]}
     assert not User.objects.exists()
@@ -359,11 +355,7 @@ def test_sign_up_refuses_a_display_name_that_passes_for_the_room_or_shows_nothin
 @pytest.mark.django_db
 def test_sign_up_keeps_a_display_name_that_only_mentions_a_reserved_word(client, settings):
     settings.SAGASMITH_REGISTRATION_MODE = "open"
-    response = client.post(
-        "/accounts/signup/",
-        {"email": "new@example.test", "password1": PASSWORD, "password2": PASSWORD,
-         "display_name": " Roomba the Game Master's cat "},
-    )  # fmt: skip
+    response = signup(client, "new@example.test", display_name=" Roomba the Game Master's cat ")
     assert response.status_code == 302
     assert User.objects.get().display_name == "Roomba the Game Master's cat"
 
