@@ -22,6 +22,17 @@ pytestmark = pytest.mark.django_db
 INTERNAL = "http://10.20.30.40:8443/internal/dnd5e/mcp"
 
 
+def campaign_get(user, campaign_id: str):
+    """Read the campaign from the dnd5e rules server, as the room does first."""
+    return domain_call(
+        system_id="dnd5e",
+        tool="campaign_get",
+        arguments={},
+        requester=user,
+        campaign_id=campaign_id,
+    )
+
+
 def redirecting_gateway(upstream: str) -> Gateway:
     """Tool calls redirected to an internal address the client must not follow (another
     origin); everything else forwarded."""
@@ -35,10 +46,7 @@ def test_an_unfollowed_redirect_tells_players_nothing_of_the_internal_address(
     try:
         with override_settings(SAGASMITH_DOMAINS=domains_setting(gateway.url)):
             with pytest.raises(DomainProtocolError) as caught:
-                domain_call(
-                    system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
-                    campaign_id=f"c-{uuid.uuid4().hex[:12]}",
-                )  # fmt: skip
+                campaign_get(user, f"c-{uuid.uuid4().hex[:12]}")
     finally:
         domain_connections_close()
         gateway.close()
@@ -68,10 +76,7 @@ def test_the_outage_log_hides_a_database_password_on_the_servers_command_line(us
     with override_settings(SAGASMITH_DOMAINS=setting):
         try:
             with pytest.raises(DomainUnavailable) as caught:
-                domain_call(
-                    system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
-                    campaign_id="c-1",
-                )  # fmt: skip
+                campaign_get(user, "c-1")
         finally:
             domain_connections_close()
     assert caught.value.message == "The D&D 5e (SRD 5.1) rules server is unavailable."
@@ -90,10 +95,7 @@ def test_the_outage_log_hides_a_password_in_a_server_url(user, caplog):
     url = f"http://web:pa55word@127.0.0.1:{port}/mcp"
     with override_settings(SAGASMITH_DOMAINS=domains_setting(url)):
         with pytest.raises(DomainUnavailable):
-            domain_call(
-                system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
-                campaign_id="c-1",
-            )  # fmt: skip
+            campaign_get(user, "c-1")
     [line] = [m for m in caplog.messages if m.startswith("The dnd5e rules server at ")]
     assert line.startswith(
         f"The dnd5e rules server at http://web:***@127.0.0.1:{port}/mcp is unavailable: "
@@ -128,10 +130,7 @@ def test_a_server_too_slow_to_answer_is_named_as_players_know_it_and_logged_for_
     try:
         with override_settings(SAGASMITH_DOMAINS=domains_setting(gateway.url, timeout=1)):
             with pytest.raises(DomainTimeout) as caught:
-                domain_call(
-                    system_id="dnd5e", tool="campaign_get", arguments={}, requester=user,
-                    campaign_id=f"c-{uuid.uuid4().hex[:12]}",
-                )  # fmt: skip
+                campaign_get(user, f"c-{uuid.uuid4().hex[:12]}")
     finally:
         done.set()
         domain_connections_close()
