@@ -15,6 +15,21 @@ pytestmark = pytest.mark.django_db
 ACTION = "Top up the current period of accounts on the selected plans"
 
 
+@pytest.fixture
+def pro():
+    """A plan of 100 credits a month."""
+    return Plan.objects.create(slug="pro", name="Pro", periodic_grant=100, period="monthly")
+
+
+def run_top_up(client, plan, **kwargs):
+    """Staff run the top-up action on `plan` from the plan list."""
+    return client.post(
+        "/admin/quota/plan/",
+        {"action": "top_up_current_period", "_selected_action": [str(plan.pk)]},
+        **kwargs,
+    )
+
+
 def plan_form(plan, **changes):
     data = {
         "name": plan.name,
@@ -37,11 +52,9 @@ def test_plan_form_says_a_new_allowance_applies_from_each_accounts_next_period(s
 
 
 def test_raising_a_plans_credits_says_accounts_get_them_from_their_next_period(
-    staff_client,
-    make_user,
+    staff_client, make_user, pro
 ):
     client, _ = staff_client
-    pro = Plan.objects.create(slug="pro", name="Pro", periodic_grant=100, period="monthly")
     account = services.quota_account_for(user=make_user("player@example.test"), plan=pro)
     response = client.post(
         f"/admin/quota/plan/{pro.pk}/change/", plan_form(pro, periodic_grant="500"), follow=True
@@ -58,17 +71,14 @@ def test_raising_a_plans_credits_says_accounts_get_them_from_their_next_period(
 
 
 def test_topping_up_a_raised_plan_grants_each_account_the_difference_for_this_period(
-    staff_client,
-    make_user,
+    staff_client, make_user, pro
 ):
     client, staff = staff_client
-    pro = Plan.objects.create(slug="pro", name="Pro", periodic_grant=100, period="monthly")
     first = services.quota_account_for(user=make_user("a@example.test"), plan=pro)
     second = services.quota_account_for(user=make_user("b@example.test"), plan=pro)
     services.quota_grant(account=second, amount=7, source="staff", actor=staff)
     Plan.objects.filter(pk=pro.pk).update(periodic_grant=500)
-    selected = {"action": "top_up_current_period", "_selected_action": [str(pro.pk)]}
-    response = client.post("/admin/quota/plan/", selected, follow=True)
+    response = run_top_up(client, pro, follow=True)
     assert [str(m) for m in response.context["messages"]] == [
         "Pro: topped up 2 accounts with 800 credits for the current period."
     ]
@@ -88,28 +98,24 @@ def test_topping_up_a_raised_plan_grants_each_account_the_difference_for_this_pe
         AuditEvent.objects.filter(action="quota.plan.top_up").values_list("subject_id", "details")
     ) == [(str(pro.pk), {"accounts": 2, "granted": 800, "periodic_grant": 500})]
     # Done once: a second run finds every account already at the plan's allowance.
-    response = client.post("/admin/quota/plan/", selected, follow=True)
+    response = run_top_up(client, pro, follow=True)
     assert [str(m) for m in response.context["messages"]] == [
         "Pro: every account already has this period’s 500 credits."
     ]
     assert QuotaGrant.objects.filter(source=QuotaGrant.Source.UPGRADE).count() == 2
 
 
-def test_topping_up_needs_the_right_to_grant_not_just_to_look(client, make_user):
+def test_topping_up_needs_the_right_to_grant_not_just_to_look(client, make_user, pro):
     from django.contrib.auth.models import Permission
 
     viewer = make_user("support@example.test", is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_plan"))
     client.force_login(viewer)
-    pro = Plan.objects.create(slug="pro", name="Pro", periodic_grant=100, period="monthly")
     account = services.quota_account_for(user=make_user("player@example.test"), plan=pro)
     Plan.objects.filter(pk=pro.pk).update(periodic_grant=500)
     page = client.get("/admin/quota/plan/")
     assert page.status_code == 200
     assert "top_up_current_period" not in page.content.decode()
-    client.post(
-        "/admin/quota/plan/",
-        {"action": "top_up_current_period", "_selected_action": [str(pro.pk)]},
-    )
+    run_top_up(client, pro)
     account.refresh_from_db()
     assert account.balance == 100
