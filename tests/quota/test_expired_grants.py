@@ -47,10 +47,22 @@ def assert_expired_once(account, amounts: list[int]) -> None:
     assert expiries(account) == amounts
 
 
+def expiring_ten_and(user, funded, lasting: int):
+    """An account with 10 credits expiring within the hour and `lasting` that never expire."""
+    soon = timezone.now() + timedelta(hours=1)
+    return funded(user, 10, lasting, expires=[soon, None])
+
+
+def lapsed_ten_and_three(user, funded):
+    """10 credits whose expiry has just passed (the hourly run has not come) and 3 lasting."""
+    account = expiring_ten_and(user, funded, 3)
+    lapse(account.grants.get(amount=10))
+    return account
+
+
 def hold_six_then_lapse(user, funded):
     """10 expiring credits and 5 lasting ones; a turn holds 6, then the 10's expiry passes."""
-    soon = timezone.now() + timedelta(hours=1)
-    account = funded(user, 10, 5, expires=[soon, None])
+    account = expiring_ten_and(user, funded, 5)
     expiring = account.grants.get(amount=10)
     held = services.quota_reserve(user=user, amount=6, key="k1")
     lapse(expiring)
@@ -60,9 +72,7 @@ def hold_six_then_lapse(user, funded):
 def test_credits_of_an_expired_grant_cannot_be_reserved_before_the_hourly_run(
     reserve_path, user, funded
 ):
-    soon = timezone.now() + timedelta(hours=1)
-    account = funded(user, 10, 3, expires=[soon, None])
-    lapse(account.grants.get(amount=10))
+    account = lapsed_ten_and_three(user, funded)
     with pytest.raises(QuotaExceeded) as exc:
         services.quota_reserve(user=user, amount=4, key="k1")
     assert exc.value.details == {"balance": 3, "held": 0, "needed": 4}
@@ -114,9 +124,7 @@ def test_credits_held_from_an_expired_grant_stay_held_while_the_rest_cannot_be_r
 
 
 def test_balance_api_leaves_out_credits_of_an_expired_grant(api_client, user, funded):
-    soon = timezone.now() + timedelta(hours=1)
-    account = funded(user, 10, 3, expires=[soon, None])
-    lapse(account.grants.get(amount=10))
+    account = lapsed_ten_and_three(user, funded)
     api_client.force_login(user)
     response = api_client.get("/api/usage/balance")
     assert (response.status_code, response.json()["balance"]) == (200, 3)
@@ -126,8 +134,7 @@ def test_balance_api_leaves_out_credits_of_an_expired_grant(api_client, user, fu
 def test_usage_page_shows_an_expired_grant_as_expired_not_as_credits_left(client, user, funded):
     from .test_usage_page import table
 
-    soon = timezone.now() + timedelta(hours=1)
-    account = funded(user, 10, 3, expires=[soon, None])
+    account = expiring_ten_and(user, funded, 3)
     services.quota_reserve(user=user, amount=4, key="k1")
     lapse(account.grants.get(amount=10))
     client.force_login(user)
@@ -145,9 +152,7 @@ def test_the_one_statement_reservation_holds_nothing_while_expired_credits_are_u
 ):
     """PostgreSQL's fast path cannot forfeit: it declines, and the ORM path forfeits first."""
     require_postgres()
-    soon = timezone.now() + timedelta(hours=1)
-    account = funded(user, 10, 3, expires=[soon, None])
-    lapse(account.grants.get(amount=10))
+    account = lapsed_ten_and_three(user, funded)
     assert (
         services._reserve_one_statement(
             user=user, amount=1, key="k1", owner_type="", owner_id="", ttl_seconds=60
@@ -163,9 +168,7 @@ def test_the_one_statement_reservation_holds_nothing_while_expired_credits_are_u
 
 
 def test_ledger_api_lists_the_expiry_of_an_expired_grants_credits(api_client, user, funded):
-    soon = timezone.now() + timedelta(hours=1)
-    account = funded(user, 10, 3, expires=[soon, None])
-    lapse(account.grants.get(amount=10))
+    lapsed_ten_and_three(user, funded)
     api_client.force_login(user)
     newest = api_client.get("/api/usage/ledger?limit=1").json()["results"]
     assert [(e["kind"], e["amount"], e["balance_after"], e["credits_after"]) for e in newest] == [
