@@ -30,6 +30,30 @@ def _combatant(entity_id: str, name: str, kind: str, **extra: Any) -> dict[str, 
                           **extra}}  # fmt: skip
 
 
+def _suggestions_after_ending_turn(job_id: str, order: list[dict[str, Any]]) -> tuple[str, ...]:
+    """What pc-1 is offered after ending a turn that comes straight back round to it."""
+    turn = TurnContext(
+        job_id=job_id,
+        system_id="dnd5e",
+        phase="combat",
+        role="player",
+        task="action",
+        text="end turn",
+        tools=tuple(
+            ToolInfo(n, "", {"type": "object", "properties": {}})
+            for n in ("combat_status", "combat_end_turn", "stand_up")
+        ),
+        character_id="pc-1",
+    )
+    stub = _Stub(
+        {
+            "combat_status": {"combat": {"current": "pc-1", "order": order}},
+            "combat_end_turn": {"ended": "pc-1", "current": "pc-1", "round": 2},
+        }
+    )
+    return ScriptedAgent().run_turn(turn, stub).suggestions
+
+
 def test_a_prone_player_whose_turn_comes_round_again_is_offered_to_stand_up_first():
     # The last one standing ends the turn and acts again, still on the ground.
     order = [
@@ -37,51 +61,16 @@ def test_a_prone_player_whose_turn_comes_round_again_is_offered_to_stand_up_firs
         _combatant("mon-2", "Wolf", "monster", status="dead"),
         _combatant("mon-3", "Wolf", "monster"),
     ]
-    turn = TurnContext(
-        job_id="prone",
-        system_id="dnd5e",
-        phase="combat",
-        role="player",
-        task="action",
-        text="end turn",
-        tools=tuple(
-            ToolInfo(n, "", {"type": "object", "properties": {}})
-            for n in ("combat_status", "combat_end_turn", "stand_up")
-        ),
-        character_id="pc-1",
+    assert _suggestions_after_ending_turn("prone", order) == (
+        "stand up",
+        "attack the wolf",
+        "end turn",
     )
-    stub = _Stub(
-        {
-            "combat_status": {"combat": {"current": "pc-1", "order": order}},
-            "combat_end_turn": {"ended": "pc-1", "current": "pc-1", "round": 2},
-        }
-    )
-    output = ScriptedAgent().run_turn(turn, stub)
-    assert output.suggestions == ("stand up", "attack the wolf", "end turn")
 
 
 def test_a_standing_player_is_not_offered_to_stand_up():
     order = [_combatant("pc-1", "Ash", "pc", conditions=[]), _combatant("mon-2", "Wolf", "monster")]
-    turn = TurnContext(
-        job_id="standing",
-        system_id="dnd5e",
-        phase="combat",
-        role="player",
-        task="action",
-        text="end turn",
-        tools=tuple(
-            ToolInfo(n, "", {"type": "object", "properties": {}})
-            for n in ("combat_status", "combat_end_turn", "stand_up")
-        ),
-        character_id="pc-1",
-    )
-    stub = _Stub(
-        {
-            "combat_status": {"combat": {"current": "pc-1", "order": order}},
-            "combat_end_turn": {"ended": "pc-1", "current": "pc-1", "round": 2},
-        }
-    )
-    assert ScriptedAgent().run_turn(turn, stub).suggestions == ("attack the wolf", "end turn")
+    assert _suggestions_after_ending_turn("standing", order) == ("attack the wolf", "end turn")
 
 
 @pytest.mark.parametrize("held", ["grappled", "restrained"])
@@ -91,26 +80,7 @@ def test_a_prone_player_held_down_is_not_offered_to_stand_up(held):
         _combatant("pc-1", "Ash", "pc", conditions=["prone", held]),
         _combatant("mon-2", "Wolf", "monster"),
     ]
-    turn = TurnContext(
-        job_id="held",
-        system_id="dnd5e",
-        phase="combat",
-        role="player",
-        task="action",
-        text="end turn",
-        tools=tuple(
-            ToolInfo(n, "", {"type": "object", "properties": {}})
-            for n in ("combat_status", "combat_end_turn", "stand_up")
-        ),
-        character_id="pc-1",
-    )
-    stub = _Stub(
-        {
-            "combat_status": {"combat": {"current": "pc-1", "order": order}},
-            "combat_end_turn": {"ended": "pc-1", "current": "pc-1", "round": 2},
-        }
-    )
-    assert ScriptedAgent().run_turn(turn, stub).suggestions == ("attack the wolf", "end turn")
+    assert _suggestions_after_ending_turn("held", order) == ("attack the wolf", "end turn")
 
 
 def test_the_gm_is_offered_to_stand_a_prone_monster_up_on_its_turn(live_domains, gm, player):
