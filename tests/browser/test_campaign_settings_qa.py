@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -25,6 +26,38 @@ def _gm_campaign(make_user):
     return gm, campaign
 
 
+@contextmanager
+def _gm_page(browser, base_url: str):
+    """gm@example.test signed in on a phone-sized page; its context closes afterwards."""
+    context = browser.new_context(viewport=PHONE)
+    try:
+        yield _sign_in(context, base_url, "gm@example.test")
+    finally:
+        context.close()
+
+
+def _asked_when_cancelled(page, button: str) -> list[str]:
+    """Click `button`, dismiss every confirmation it raises, and return what was asked."""
+    asked: list[str] = []
+
+    def cancel(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", cancel)
+    page.click(button)
+    page.wait_for_timeout(300)
+    page.remove_listener("dialog", cancel)
+    return asked
+
+
+def _confirm(page, button: str, flash: str) -> None:
+    """Click `button`, accept its confirmation and wait for the `flash` message."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click(button)
+    page.wait_for_selector(f".flash__item:has-text('{flash}')")
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_revoking_an_invite_asks_first_and_cancelling_keeps_the_link_working(
@@ -41,31 +74,15 @@ def test_revoking_an_invite_asks_first_and_cancelling_keeps_the_link_working(
     invite, _token = invite_create(
         campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=5), max_uses=1
     )
-    context = browser.new_context(viewport=PHONE)
-    try:
-        page = _sign_in(context, live_server.url, "gm@example.test")
+    with _gm_page(browser, live_server.url) as page:
         page.goto(f"{live_server.url}/campaigns/{campaign.id}/settings")
-        asked: list[str] = []
-
-        def cancel(dialog):
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.on("dialog", cancel)
-        page.click("button:has-text('Revoke')")
-        page.wait_for_timeout(300)
-        assert asked == [
+        assert _asked_when_cancelled(page, "button:has-text('Revoke')") == [
             "Revoke this invite? Its link stops working for everyone who has it; "
             "this cannot be undone."
         ]
         assert CampaignInvite.objects.get(pk=invite.pk).revoked_at is None
-        page.remove_listener("dialog", cancel)
-        page.once("dialog", lambda dialog: dialog.accept())
-        page.click("button:has-text('Revoke')")
-        page.wait_for_selector(".flash__item:has-text('Invite revoked.')")
+        _confirm(page, "button:has-text('Revoke')", "Invite revoked.")
         assert CampaignInvite.objects.get(pk=invite.pk).revoked_at is not None
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -86,28 +103,15 @@ def test_declining_a_join_request_asks_first_and_cancelling_keeps_it_waiting(
     )
     player = make_user("player@example.test", display_name="Pat Player")
     waiting = invite_accept(token=token, user=player).join_request
-    context = browser.new_context(viewport=PHONE)
-    try:
-        page = _sign_in(context, live_server.url, "gm@example.test")
+    decline = "button[aria-label='Decline Pat Player']"
+    with _gm_page(browser, live_server.url) as page:
         page.goto(f"{live_server.url}/campaigns/{campaign.id}/settings")
-        asked: list[str] = []
-
-        def cancel(dialog):
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.on("dialog", cancel)
-        page.click("button[aria-label='Decline Pat Player']")
-        page.wait_for_timeout(300)
-        assert asked == ["Decline the request of Pat Player? This cannot be undone."]
+        assert _asked_when_cancelled(page, decline) == [
+            "Decline the request of Pat Player? This cannot be undone."
+        ]
         assert JoinRequest.objects.get(pk=waiting.pk).status == "pending"
-        page.remove_listener("dialog", cancel)
-        page.once("dialog", lambda dialog: dialog.accept())
-        page.click("button[aria-label='Decline Pat Player']")
-        page.wait_for_selector(".flash__item:has-text('Request declined.')")
+        _confirm(page, decline, "Request declined.")
         assert JoinRequest.objects.get(pk=waiting.pk).status == "rejected"
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -120,10 +124,8 @@ def test_a_refused_form_puts_the_focus_on_what_to_fix(
 ):
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     _gm, campaign = _gm_campaign(make_user)
-    context = browser.new_context(viewport=PHONE)
     focused = "document.activeElement.id || document.activeElement.className"
-    try:
-        page = _sign_in(context, live_server.url, "gm@example.test")
+    with _gm_page(browser, live_server.url) as page:
         page.goto(f"{live_server.url}/campaigns/new")
         page.fill("#id_name", "   ")
         page.click("button:has-text('Create campaign')")
@@ -139,5 +141,3 @@ def test_a_refused_form_puts_the_focus_on_what_to_fix(
         assert page.evaluate("document.activeElement.innerText") == (
             "Choose a class template or enter all six ability scores."
         )
-    finally:
-        context.close()
