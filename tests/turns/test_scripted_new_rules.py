@@ -10,25 +10,14 @@ import pytest
 
 from apps.domains.client import principal_for
 from apps.turns.agents.scripted import ScriptedAgent
-from apps.turns.types import AgentOutput, ToolInfo, ToolOutcome, TurnContext
+from apps.turns.types import AgentOutput, ToolInfo, TurnContext
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_phrasing import _Stub
 
 pytestmark = pytest.mark.django_db
 
 TOOLS = ("attack", "combat_status", "combat_move", "combat_end_turn")
-
-
-class _Stub:
-    """A call_tool that answers from a table of structured results."""
-
-    def __init__(self, results: dict[str, dict[str, Any]]) -> None:
-        self.results = results
-        self.calls: list[str] = []
-
-    def __call__(self, tool: str, arguments: Any) -> ToolOutcome:
-        self.calls.append(tool)
-        return ToolOutcome(tool=tool, step=len(self.calls), ok=True, structured=self.results[tool])
 
 
 def _combatant(entity_id: str, name: str, kind: str, status: str = "unhurt") -> dict[str, Any]:
