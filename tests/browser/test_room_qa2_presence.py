@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import gm_and_ilsa_in_the_room, table_for
 from tests.browser.test_room_live import asgi_server  # noqa: F401
+from tests.browser.test_room_qa_presence import ilsa_here_with_the_gm
 from tests.turns.conftest import live_domains  # noqa: F401
 
 
@@ -19,13 +19,7 @@ def test_here_now_is_emptied_when_back_online_the_session_has_ended(
 ):
     from playwright.sync_api import expect
 
-    campaign, _users = table_for(
-        make_user, system_id="dnd5e", name="Lapsed Keep",
-        players=[("ilsa@example.test", "Ilsa Player")],
-    )  # fmt: skip
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (_gm, ilsa):
-        here = ilsa.locator("#presence > li")
-        expect(here).to_have_text(["Gail GM", "Ilsa Player (you)"])
+    with ilsa_here_with_the_gm(browser, asgi_server, make_user, "Lapsed Keep") as (ilsa, here):
         ilsa.context.set_offline(True)
         expect(here).to_have_text(["Connecting…"])
         # Signed out meanwhile: the socket, back online, is refused twice (4401).
