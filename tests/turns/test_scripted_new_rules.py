@@ -117,10 +117,15 @@ def _bite(*, mode: str, advantage: list[str], disadvantage: list[str] = (), **ex
     }  # fmt: skip
 
 
+def _wolf_bites_ash(bite: dict[str, Any]) -> AgentOutput:
+    """The GM has Wolf (mon-2), whose turn it is, bite Ash with the attack result `bite`."""
+    return _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
+                current="mon-2", order=_wolf_pack())  # fmt: skip
+
+
 def test_a_wolf_attacking_with_pack_tactics_says_why_it_has_advantage():
     bite = _bite(mode="advantage", advantage=["Pack Tactics: Wolf (mon-3) is within 5 ft of Ash"])
-    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
-                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    output = _wolf_bites_ash(bite)
     assert _texts(output) == [
         (
             "A solid hit. Ash takes 7 piercing damage from Wolf's Bite. "
@@ -136,8 +141,7 @@ def test_advantage_and_disadvantage_that_cancel_are_said_to_cancel():
         advantage=["Pack Tactics: Wolf (mon-3) is within 5 ft of Ash"],
         disadvantage=["Wolf (mon-2) is poisoned"],
     )
-    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
-                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    output = _wolf_bites_ash(bite)
     assert _texts(output)[0][0].endswith(
         " (Advantage and disadvantage cancel: Pack Tactics: Wolf 2 is within 5 ft of Ash; "
         "Wolf is poisoned.)"
@@ -152,8 +156,7 @@ def _rider(*, total: int, success: bool, **extra: Any) -> dict[str, Any]:
 
 def test_a_wolf_bite_that_knocks_its_target_prone_says_so_with_the_save():
     bite = _bite(mode="normal", advantage=[], on_hit=_rider(total=8, success=False))
-    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
-                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    output = _wolf_bites_ash(bite)
     assert _texts(output) == [
         (
             "A solid hit. Ash takes 7 piercing damage from Wolf's Bite. "
@@ -165,16 +168,14 @@ def test_a_wolf_bite_that_knocks_its_target_prone_says_so_with_the_save():
 
 def test_a_wolf_bite_resisted_says_the_target_stays_standing():
     bite = _bite(mode="normal", advantage=[], on_hit=_rider(total=14, success=True))
-    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
-                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    output = _wolf_bites_ash(bite)
     assert _texts(output)[0][0].endswith(" Ash stays standing (STR save 14 against DC 11).")
 
 
 def test_a_bitten_target_that_cannot_save_is_said_to_fail_automatically():
     rider = _rider(total=15, success=False, automatic_failure="Ash is paralyzed")
     bite = _bite(mode="normal", advantage=[], on_hit=rider)
-    output = _run("wolf attacks Ash", {"attack": bite}, role="gm", character_id=None,
-                  current="mon-2", order=_wolf_pack())  # fmt: skip
+    output = _wolf_bites_ash(bite)
     assert _texts(output)[0][0].endswith(
         " Ash is knocked prone (the STR save fails: Ash is paralyzed)."
     )
