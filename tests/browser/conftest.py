@@ -88,3 +88,20 @@ def in_the_room(browser, base_url: str, campaign, *emails: str):
 def gm_and_ilsa_in_the_room(browser, base_url: str, campaign):
     """The GM's and Ilsa's pages (gm@example.test, ilsa@example.test), as in_the_room."""
     return in_the_room(browser, base_url, campaign, "gm@example.test", "ilsa@example.test")
+
+
+@contextmanager
+def gm_and_ilsa_in_combat(
+    browser, base_url: str, make_user, *, name: str, fighters=("Ilsa",), monsters="a goblin"
+):
+    """A `fighters_table` called `name` with the GM's and Ilsa's pages in its room, once the
+    GM has started combat with `monsters` and that turn has settled. Yields (campaign, GM's
+    page, Ilsa's page)."""
+    from tests.browser.test_room_live import _say
+    from tests.browser.test_room_turns import _settle
+
+    campaign, _users, _mine = fighters_table(make_user, name=name, fighters=list(fighters))
+    with gm_and_ilsa_in_the_room(browser, base_url, campaign) as (gm, ilsa):
+        _say(gm, f"start combat with {monsters}", mode="action")
+        _settle(campaign, 1)
+        yield campaign, gm, ilsa

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, in_the_room
+from tests.browser.conftest import (
+    fighters_table,
+    gm_and_ilsa_in_combat,
+    gm_and_ilsa_in_the_room,
+    in_the_room,
+)
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.turns.conftest import live_domains  # noqa: F401
@@ -279,12 +284,9 @@ def test_temporary_hit_points_in_the_initiative_list_leave_the_names_words_whole
 ):
     from playwright.sync_api import expect
 
-    campaign, _users, _mine = fighters_table(
-        make_user, name="Temp Keep", fighters=["Briar Quickstep"]
-    )
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
-        _say(gm, "start combat with a goblin", mode="action")
-        _settle(campaign, 1)
+    with gm_and_ilsa_in_combat(
+        browser, asgi_server, make_user, name="Temp Keep", fighters=["Briar Quickstep"]
+    ) as (campaign, gm, ilsa):
         _say(ilsa, "give me 8 temp hp", mode="action")
         _settle(campaign, 2)
         for page in (gm, ilsa):
@@ -306,10 +308,7 @@ def test_the_battle_map_link_says_it_opens_in_a_new_tab(
 ):
     from playwright.sync_api import expect
 
-    campaign, _users, _mine = fighters_table(make_user, name="Map Keep", fighters=["Ilsa"])
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
-        _say(gm, "start combat with a goblin", mode="action")
-        _settle(campaign, 1)
+    with gm_and_ilsa_in_combat(browser, asgi_server, make_user, name="Map Keep") as (_, gm, ilsa):
         for page in (gm, ilsa):
             expect(page.locator("#turn-grid")).to_be_visible()
             # A screen reader hears where the link goes before it is followed, not just the title.

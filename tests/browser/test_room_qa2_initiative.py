@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room
-from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
-from tests.browser.test_room_turns import _settle
+from tests.browser.conftest import gm_and_ilsa_in_combat
+from tests.browser.test_room_live import asgi_server  # noqa: F401
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
@@ -32,10 +31,9 @@ def test_the_monster_badge_sits_under_the_name_in_every_monster_row_on_laptop_an
 ):
     from playwright.sync_api import expect
 
-    campaign, _users, _mine = fighters_table(make_user, name="Crypt Keep", fighters=["Ilsa"])
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
-        _say(gm, "start combat with goblin, zombie, giant rat", mode="action")
-        _settle(campaign, 1)
+    with gm_and_ilsa_in_combat(
+        browser, asgi_server, make_user, name="Crypt Keep", monsters="goblin, zombie, giant rat"
+    ) as (_campaign, gm, ilsa):
         for page in (gm, ilsa):
             for width in (1280, 390):
                 page.set_viewport_size({"width": width, "height": 900})

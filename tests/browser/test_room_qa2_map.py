@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room
-from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
-from tests.browser.test_room_turns import _settle
+from tests.browser.conftest import gm_and_ilsa_in_combat
+from tests.browser.test_room_live import asgi_server  # noqa: F401
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
@@ -45,10 +44,7 @@ def test_the_battle_maps_coordinates_and_creature_labels_are_legible_on_laptop_a
 ):
     from playwright.sync_api import expect
 
-    campaign, _users, _mine = fighters_table(make_user, name="Map Keep", fighters=["Ilsa"])
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
-        _say(gm, "start combat with a goblin", mode="action")
-        _settle(campaign, 1)
+    with gm_and_ilsa_in_combat(browser, asgi_server, make_user, name="Map Keep") as (_, _gm, ilsa):
         for width in (1280, 390):
             ilsa.set_viewport_size({"width": width, "height": 900})
             expect(ilsa.locator("#turn-grid")).to_be_visible()

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room
-from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
-from tests.browser.test_room_turns import _settle
+from tests.browser.conftest import gm_and_ilsa_in_combat
+from tests.browser.test_room_live import asgi_server  # noqa: F401
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
@@ -30,10 +29,11 @@ def test_the_initiative_list_says_each_combatants_square_and_the_movement_left(
 ):
     from playwright.sync_api import expect
 
-    campaign, _users, _mine = fighters_table(make_user, name="Square Keep", fighters=["Ilsa"])
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
-        _say(gm, "start combat with a goblin", mode="action")
-        _settle(campaign, 1)
+    with gm_and_ilsa_in_combat(browser, asgi_server, make_user, name="Square Keep") as (
+        campaign,
+        gm,
+        ilsa,
+    ):
         for page in (gm, ilsa):
             combat = _combat(page, asgi_server, campaign)
             expect(page.locator("#turn-order > li")).to_have_count(2)
