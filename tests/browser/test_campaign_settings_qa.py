@@ -26,6 +26,15 @@ def _gm_campaign(make_user):
     return gm, campaign
 
 
+def _request_invite(gm, campaign):
+    """A one-use invite to ask to join `campaign`, good for five hours: (invite, token)."""
+    from apps.campaigns.services.invites import invite_create
+
+    return invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=5), max_uses=1
+    )
+
+
 @contextmanager
 def _gm_page(browser, base_url: str):
     """gm@example.test signed in on a phone-sized page; its context closes afterwards."""
@@ -67,13 +76,10 @@ def test_revoking_an_invite_asks_first_and_cancelling_keeps_the_link_working(
     domain_env,  # noqa: F811
 ):
     from apps.campaigns.models import CampaignInvite
-    from apps.campaigns.services.invites import invite_create
 
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     gm, campaign = _gm_campaign(make_user)
-    invite, _token = invite_create(
-        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=5), max_uses=1
-    )
+    invite, _token = _request_invite(gm, campaign)
     with _gm_page(browser, live_server.url) as page:
         page.goto(f"{live_server.url}/campaigns/{campaign.id}/settings")
         assert _asked_when_cancelled(page, "button:has-text('Revoke')") == [
@@ -94,13 +100,11 @@ def test_declining_a_join_request_asks_first_and_cancelling_keeps_it_waiting(
     domain_env,  # noqa: F811
 ):
     from apps.campaigns.models import JoinRequest
-    from apps.campaigns.services.invites import invite_accept, invite_create
+    from apps.campaigns.services.invites import invite_accept
 
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     gm, campaign = _gm_campaign(make_user)
-    _invite, token = invite_create(
-        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=5), max_uses=1
-    )
+    _invite, token = _request_invite(gm, campaign)
     player = make_user("player@example.test", display_name="Pat Player")
     waiting = invite_accept(token=token, user=player).join_request
     decline = "button[aria-label='Decline Pat Player']"
