@@ -521,3 +521,17 @@ def test_a_retrys_earlier_calls_carry_ids_a_strict_server_accepts(table, llm):
     assert [m["tool_call_id"] for m in sent[3:5]] == ["call00001", "call00002"]
     assert [c["id"] for c in sent[5]["tool_calls"]] == ["call00003"]
     assert sent[6]["tool_call_id"] == "call00003"
+
+
+@pytest.mark.parametrize("status", [501, 505])
+def test_an_endpoint_that_cannot_serve_the_request_is_refused_not_retried(table, llm, status):
+    """Not Implemented and HTTP Version Not Supported answer every new attempt the same way."""
+    llm.script = [(status, {"error": "not supported"})]
+    assert failure(table, llm) == ("agent_rejected", False)
+    assert len(llm.requests) == 1
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 504])
+def test_a_passing_server_failure_is_retried(table, llm, status):
+    llm.script = [(status, {"error": "try later"})]
+    assert failure(table, llm) == ("agent_unavailable", True)

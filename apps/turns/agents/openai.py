@@ -541,8 +541,7 @@ class OpenAIAgent:
             answer = raw.decode("utf-8", "replace")
             if self.api_key:
                 answer = answer.replace(self.api_key, "***")
-        # 408: the endpoint (or a proxy before it) gave up waiting; a new attempt may pass.
-        if (status in (408, 429) or status >= 500) and not _out_of_quota(status, raw):
+        if _passing(status) and not _out_of_quota(status, raw):
             logger.warning("The agent endpoint is unavailable: HTTP %s %s", status, answer[:200])
             raise AgentUnavailable(
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
@@ -600,6 +599,13 @@ class OpenAIAgent:
                 usage[key] += value
         if turn.record_usage is not None:
             turn.record_usage(dict(usage))
+
+
+def _passing(status: int) -> bool:
+    """Whether a new attempt may pass an HTTP error status. 408: the endpoint (or a proxy
+    before it) gave up waiting. 501 and 505 (a method or an HTTP version the server does not
+    support) answer every attempt the same way."""
+    return status in (408, 429) or (status >= 500 and status not in (501, 505))
 
 
 def _out_of_quota(status: int, raw: bytes | bytearray) -> bool:
