@@ -535,3 +535,63 @@ def test_an_endpoint_that_cannot_serve_the_request_is_refused_not_retried(table,
 def test_a_passing_server_failure_is_retried(table, llm, status):
     llm.script = [(status, {"error": "try later"})]
     assert failure(table, llm) == ("agent_unavailable", True)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"message": "upstream failed", "type": "server_error"},
+        {"message": "upstream busy", "type": "overloaded_error"},
+        {"message": "slow down", "code": "rate_limit_exceeded"},
+        {"message": "upstream said 429", "code": 429},
+        {"message": "upstream said 503", "status": 503},
+        {"message": "upstream said 502", "code": "502"},
+    ],
+)
+def test_an_ok_answer_carrying_a_passing_upstream_error_is_retried(table, llm, caplog, error):
+    """Some proxies answer HTTP 200 with the upstream's error and no choices."""
+    error = {**error, "message": f"{error['message']} for key sk-secret-1234"}
+    llm.script = [(200, {"error": error})]
+    with caplog.at_level(logging.WARNING, logger="apps.turns.agents.openai"):
+        assert failure(table, llm) == ("agent_unavailable", True)
+    masked = error["message"].replace("sk-secret-1234", "***")
+    assert [r.getMessage() for r in caplog.records] == [
+        f"The agent endpoint is unavailable: HTTP 200 with an error: {masked}"
+    ]
+
+
+def test_an_ok_answer_carrying_a_passing_error_tells_the_player_no_details(table, llm):
+    llm.script = [(200, {"error": {"message": "key sk-secret-1234 throttled",
+                                   "type": "server_error"}})]  # fmt: skip
+    with pytest.raises(Exception) as caught:
+        run(table, llm)
+    assert classify_error(caught.value).message == (
+        "The agent endpoint reported a passing failure."
+    )
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"message": "Incorrect API key", "code": 401},
+        {"message": "You exceeded your current quota.", "code": "insufficient_quota",
+         "status": 429},
+        {"message": "unknown model", "status": 501},
+    ],
+)  # fmt: skip
+def test_an_ok_answer_carrying_a_lasting_upstream_error_is_refused(table, llm, caplog, error):
+    llm.script = [(200, {"error": error})]
+    with caplog.at_level(logging.WARNING, logger="apps.turns.agents.openai"):
+        assert failure(table, llm) == ("agent_rejected", False)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"The agent endpoint refused the request: HTTP 200 with an error: {error['message']}"
+    ]
+
+
+def test_an_ok_answer_carrying_an_unknown_error_stays_a_protocol_error(table, llm, caplog):
+    llm.script = [(200, {"error": {"message": "something odd", "type": "invalid_thing"}})]
+    with caplog.at_level(logging.WARNING, logger="apps.turns.agents.openai"):
+        assert failure(table, llm) == ("agent_protocol_error", False)
+    assert [r.getMessage() for r in caplog.records] == [
+        "The agent endpoint answered HTTP 200 with an error: something odd"
+    ]

@@ -47,6 +47,7 @@ from apps.turns.errors import (
     AgentRejected,
     AgentToolLimit,
     AgentUnavailable,
+    TurnError,
 )
 from apps.turns.tool_calls import TRUSTED_ARGUMENTS, model_arguments
 from apps.turns.types import (
@@ -576,6 +577,9 @@ class OpenAIAgent:
             if reported:
                 # The endpoint says its model ran: the tokens are spent all the same.
                 self._count(usage, reported, turn)
+            error = data.get("error")
+            if isinstance(error, dict) and not data.get("choices"):
+                raise self._error_in_answer(error) from exc
             raise _not_a_completion(exc) from exc
         self._count(usage, reported, turn)
         calls = message.get("tool_calls")
@@ -584,6 +588,37 @@ class OpenAIAgent:
         ):
             raise _not_a_completion(TypeError("tool_calls is not a list of objects"))
         return message, choice.get("finish_reason")
+
+    def _error_in_answer(self, error: dict[str, Any]) -> TurnError:
+        """An HTTP 200 holding an error and no choices (some proxies pass an upstream failure
+        on so), classed as its own status or code would be as an HTTP answer."""
+        message = str(error.get("message", ""))[:200]
+        if self.api_key:
+            message = message.replace(self.api_key, "***")
+        codes = (error.get("code"), error.get("type"))
+        status = next(
+            (
+                int(value)
+                for value in (error.get("status"), *codes)
+                if (type(value) is int or (isinstance(value, str) and value.isdigit()))
+                and 400 <= int(value) <= 599
+            ),
+            None,
+        )
+        if "insufficient_quota" in codes:
+            status = 402  # out of credits, not a rate limit: refused until someone pays
+        if (status is not None and _passing(status)) or (
+            status is None and any(code in PASSING_ERRORS for code in codes)
+        ):
+            logger.warning("The agent endpoint is unavailable: HTTP 200 with an error: %s",
+                           message)  # fmt: skip
+            return AgentUnavailable(_("The agent endpoint reported a passing failure."))
+        if status is not None:
+            logger.warning("The agent endpoint refused the request: HTTP 200 with an error: %s",
+                           message)  # fmt: skip
+            return AgentRejected(_("The agent endpoint refused the request."))
+        logger.warning("The agent endpoint answered HTTP 200 with an error: %s", message)
+        return _not_a_completion(TypeError("it holds an error and no choices"))
 
     @staticmethod
     def _count(usage: Counter[str], reported: dict[str, Any], turn: TurnContext) -> None:
@@ -599,6 +634,21 @@ class OpenAIAgent:
                 usage[key] += value
         if turn.record_usage is not None:
             turn.record_usage(dict(usage))
+
+
+# Error codes and types (OpenAI's, Anthropic's, common proxies') of a failure a new attempt
+# may pass, for an error that names no status.
+PASSING_ERRORS = frozenset(
+    {
+        "server_error",
+        "api_error",
+        "overloaded_error",
+        "rate_limit_error",
+        "rate_limit_exceeded",
+        "service_unavailable",
+        "timeout",
+    }
+)
 
 
 def _passing(status: int) -> bool:
