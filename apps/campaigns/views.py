@@ -402,18 +402,12 @@ def campaign_archive_view(request, campaign_id):
 def character_new(request, campaign_id):
     membership = _membership_or_404(request, campaign_id)
     campaign = membership.campaign
-    if campaign.status == campaign.Status.ARCHIVED:
-        messages.info(request, _("This campaign is archived: no new characters."))
-        return redirect("campaign-detail", campaign_id=campaign.id)
-    if membership.role not in PLAYING_ROLES:
-        messages.info(
-            request,
-            # Only the owner changes roles.
-            _("Observers cannot create characters. Ask the campaign owner to make you a player."),
-        )
-        return redirect("campaign-detail", campaign_id=campaign.id)
-    if not _creation_open(campaign, membership.role):
-        # The campaign page says why, where its button would be.
+    if (
+        campaign.status == campaign.Status.ARCHIVED
+        or membership.role not in PLAYING_ROLES
+        or not _creation_open(campaign, membership.role)
+    ):
+        # The campaign page says why, where its button would be: a flash would say it twice.
         return redirect("campaign-detail", campaign_id=campaign.id)
     token = request.POST.get("form_token") or uuid.uuid4().hex
     if request.method == "POST":
