@@ -145,3 +145,31 @@ def test_a_refused_form_puts_the_focus_on_what_to_fix(
         assert page.evaluate("document.activeElement.innerText") == (
             "Choose a class template or enter all six ability scores."
         )
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_unbinding_a_character_asks_first_naming_it_and_its_player(
+    browser,
+    live_server,
+    make_user,
+    domain_env,  # noqa: F811
+):
+    from apps.campaigns.models import ActorBinding
+    from apps.campaigns.services.characters import character_create_for
+    from tests.campaigns.conftest import join
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    gm, campaign = _gm_campaign(make_user)
+    player = make_user("player@example.test", display_name="Pat Player")
+    join(campaign, gm, player)
+    lidda = character_create_for(
+        campaign=campaign, user=player, form_data={"name": "Lidda", "template": "rogue", "level": 1}
+    )
+    unbind = "button[aria-label='Unbind Lidda from Pat Player']"
+    with _gm_page(browser, live_server.url) as page:
+        page.goto(f"{live_server.url}/campaigns/{campaign.id}/settings")
+        assert _asked_when_cancelled(page, unbind) == ["Unbind Lidda from Pat Player?"]
+        assert ActorBinding.objects.get(pk=lidda.pk).status == "active"
+        _confirm(page, unbind, "Binding removed.")
+        assert ActorBinding.objects.get(pk=lidda.pk).status == "removed"
