@@ -173,3 +173,53 @@ def test_unbinding_a_character_asks_first_naming_it_and_its_player(
         assert ActorBinding.objects.get(pk=lidda.pk).status == "active"
         _confirm(page, unbind, "Binding removed.")
         assert ActorBinding.objects.get(pk=lidda.pk).status == "removed"
+
+
+def _new_invite_link(page, base_url: str, campaign) -> str:
+    """Create an invite from the settings page and return the link it shows once."""
+    page.goto(f"{base_url}/campaigns/{campaign.id}/settings")
+    page.click("button:has-text('Create invite link')")
+    return page.inner_text("#new-invite-url")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_new_invite_link_copies_with_one_tap_and_says_copied(
+    browser,
+    live_server,
+    make_user,
+    domain_env,  # noqa: F811
+):
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    _gm, campaign = _gm_campaign(make_user)
+    with _gm_page(browser, live_server.url) as page:
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+        link = _new_invite_link(page, live_server.url, campaign)
+        assert link.startswith(f"{live_server.url}/")
+        page.click("button:has-text('Copy link')")
+        page.wait_for_selector("#new-invite-copied:has-text('Copied')")
+        assert page.evaluate("navigator.clipboard.readText()") == link
+        assert page.get_attribute("#new-invite-copied", "aria-live") == "polite"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_without_a_clipboard_the_copy_button_selects_the_link_to_copy_by_hand(
+    browser,
+    live_server,
+    make_user,
+    domain_env,  # noqa: F811
+):
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    _gm, campaign = _gm_campaign(make_user)
+    with _gm_page(browser, live_server.url) as page:
+        # An older phone browser: no clipboard API, and the copy command refused.
+        page.add_init_script(
+            "Object.defineProperty(navigator, 'clipboard', {value: undefined});"
+            "document.execCommand = () => false;"
+        )
+        link = _new_invite_link(page, live_server.url, campaign)
+        page.click("button:has-text('Copy link')")
+        page.wait_for_selector("#new-invite-copied:has-text('Link selected')")
+        assert page.inner_text("#new-invite-copied") == "Link selected: copy it from the menu."
+        assert page.evaluate("window.getSelection().toString()") == link
