@@ -452,8 +452,21 @@ function connect() {
       return;
     }
     if (stopped) return;
+    if (refusedForGood(ev.code)) {
+      // Asked again, the server gives the same answer: retrying would only spin. A reload
+      // builds the request afresh (the draft is kept).
+      stopped = true; setState("closed", roomEl.dataset.refusedLabel); forgetPresence();
+      return;
+    }
     reconnectLater();
   };
+}
+
+// A close the server chose (4000-4999: its own refusals) or a protocol-level rejection of what
+// this page sent. Drops (1006), restarts (1001, 1012), overload (1013) and server errors (1011)
+// are passing and are retried.
+function refusedForGood(code) {
+  return (code >= 4000 && code <= 4999) || [1002, 1003, 1007, 1008, 1009, 1010].includes(code);
 }
 
 // Cut off, the page does not know who is here (nor is its viewer "here" to the others): the list
