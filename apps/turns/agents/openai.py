@@ -539,9 +539,7 @@ class OpenAIAgent:
         if status >= 300:
             # Its answer (an API key's tail, an account, a model name) is for the operators'
             # log; the error reaches the player. A key echoed whole is not logged.
-            answer = raw.decode("utf-8", "replace")
-            if self.api_key:
-                answer = answer.replace(self.api_key, "***")
+            answer = self._for_log(raw.decode("utf-8", "replace"))
         if _passing(status) and not _out_of_quota(status, raw):
             logger.warning("The agent endpoint is unavailable: HTTP %s %s", status, answer[:200])
             raise AgentUnavailable(
@@ -589,12 +587,14 @@ class OpenAIAgent:
             raise _not_a_completion(TypeError("tool_calls is not a list of objects"))
         return message, choice.get("finish_reason")
 
+    def _for_log(self, text: str) -> str:
+        """An endpoint's words for the operators' log, without the API key if it echoed it."""
+        return text.replace(self.api_key, "***") if self.api_key else text
+
     def _error_in_answer(self, error: dict[str, Any]) -> TurnError:
         """An HTTP 200 holding an error and no choices (some proxies pass an upstream failure
         on so), classed as its own status or code would be as an HTTP answer."""
-        message = str(error.get("message", ""))[:200]
-        if self.api_key:
-            message = message.replace(self.api_key, "***")
+        message = self._for_log(str(error.get("message", "")))[:200]
         codes = (error.get("code"), error.get("type"))
         status = next(
             (
@@ -605,7 +605,7 @@ class OpenAIAgent:
             ),
             None,
         )
-        if "insufficient_quota" in codes:
+        if _quota_error(error):
             status = 402  # out of credits, not a rate limit: refused until someone pays
         if (status is not None and _passing(status)) or (
             status is None and any(code in PASSING_ERRORS for code in codes)
@@ -667,10 +667,12 @@ def _out_of_quota(status: int, raw: bytes | bytearray) -> bool:
         error = json.loads(raw).get("error")
     except (ValueError, AttributeError, RecursionError):
         return False
-    return isinstance(error, dict) and "insufficient_quota" in (
-        error.get("code"),
-        error.get("type"),
-    )
+    return isinstance(error, dict) and _quota_error(error)
+
+
+def _quota_error(error: dict[str, Any]) -> bool:
+    """An error object for an account out of credits (OpenAI's `insufficient_quota`)."""
+    return "insufficient_quota" in (error.get("code"), error.get("type"))
 
 
 def _not_a_completion(exc: Exception) -> AgentProtocolError:
