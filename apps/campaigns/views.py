@@ -448,22 +448,10 @@ def character_new(request, campaign_id):
     )
 
 
-def _knows_campaign(campaign, user) -> bool:
-    """Whether the user is in the campaign or waits on a request to join it."""
-    if not user.is_authenticated:
-        return False
-    return (
-        selectors.membership_for(campaign_id=campaign.id, user=user) is not None
-        or JoinRequest.objects.filter(
-            campaign=campaign, user=user, status=JoinRequest.Status.PENDING
-        ).exists()
-    )
-
-
-def _gone_page(request, invite, problem):
-    """The page for a link that admits nobody now, shown to someone not in its campaign nor
-    waiting on it; None otherwise."""
-    if problem is None or _knows_campaign(invite.campaign, request.user):
+def _gone_page(request, problem, *, knows_campaign: bool):
+    """The page for a link that admits nobody now, shown to someone neither in its campaign nor
+    waiting on a request to join it; None otherwise."""
+    if problem is None or knows_campaign:
         return None
     # It says so, and not whose campaign it was: its holder may never have been meant to
     # know (a revoked link that went astray).
@@ -476,8 +464,14 @@ def invite_landing(request, token):
     except NotFound:
         return render(request, "campaigns/invite_landing.html", {"invalid": True}, status=404)
     campaign = invite.campaign
+    membership = pending = None
+    if request.user.is_authenticated:
+        membership = selectors.membership_for(campaign_id=campaign.id, user=request.user)
+        mine = selectors.pending_join_requests(campaign=campaign).filter(user=request.user)
+        pending = mine.first()
+    knows_campaign = membership is not None or pending is not None
     problem = invite_problem(invite)
-    if (gone := _gone_page(request, invite, problem)) is not None:
+    if (gone := _gone_page(request, problem, knows_campaign=knows_campaign)) is not None:
         return gone
     context = {
         "invite": invite,
@@ -493,10 +487,6 @@ def invite_landing(request, token):
         context["login_url"] = f"{reverse('account_login')}?{next_qs}"
         context["signup_url"] = f"{reverse('account_signup')}?{next_qs}"
         return render(request, "campaigns/invite_landing.html", context)
-    membership = selectors.membership_for(campaign_id=campaign.id, user=request.user)
-    pending = JoinRequest.objects.filter(
-        campaign=campaign, user=request.user, status=JoinRequest.Status.PENDING
-    ).first()
     if request.method == "POST":
         try:
             outcome = invite_accept(
@@ -505,8 +495,8 @@ def invite_landing(request, token):
         except ApplicationError as exc:
             # The link died as it was used (revoked, used up, archived): its page gives the
             # reason, once, rather than a message above the same words.
-            invite = invite_lookup(token=token)
-            if (gone := _gone_page(request, invite, invite_problem(invite))) is not None:
+            problem = invite_problem(invite_lookup(token=token))
+            if (gone := _gone_page(request, problem, knows_campaign=knows_campaign)) is not None:
                 return gone
             messages.error(request, exc.message)
             return redirect("invite-landing", token=token)
