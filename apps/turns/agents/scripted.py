@@ -192,6 +192,12 @@ def _integer(text: str) -> int:
     return sign * (int(digits) if len(digits) <= 9 else 10**9)
 
 
+def _count(text: str, words: Mapping[str, int] = COUNT_WORDS) -> int:
+    """A count as typed: a number word ("four") or a signed digit run."""
+    said = text.lower()
+    return words[said] if said in words else _integer(said)
+
+
 def _seed(job_id: str) -> int:
     return int.from_bytes(hashlib.sha256(job_id.encode()).digest()[:8], "big")
 
@@ -1632,8 +1638,7 @@ def _running_namesake(
 
 def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_advance", what=_("advance a clock"), gm_only=True, seen_by_all=True)
-    given = (m["ticks"] or "1").lower()
-    ticks = COUNT_WORDS[given] if given in COUNT_WORDS else _integer(given)
+    ticks = _count(m["ticks"] or "1")
     low, high = s.bounds("clock_advance", "ticks", (-12, 12))
     if ticks == 0 or not low <= ticks <= high:
         raise Refusal(
@@ -1670,8 +1675,7 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     name = _given_name(m["name"])
     if not name:
         raise Refusal(_("Give the clock a name, like: create clock Doom with 6 segments"))
-    given = m["segments"].lower()
-    segments = SEGMENT_WORDS[given] if given in SEGMENT_WORDS else _integer(given)
+    segments = _count(m["segments"], SEGMENT_WORDS)
     low, high = s.bounds("clock_create", "segments", (2, 12))
     if segments < low:
         raise Refusal(_("A clock needs at least %(n)s segments.") % {"n": low})
