@@ -440,13 +440,17 @@ def attack_at_distance(
     return {"distance_ft": distance, "kind": "ranged", "disadvantage": reasons}
 
 
+def _stat_block(char: dict[str, Any]) -> dict[str, Any]:
+    """The stat block a monster was spawned from; {} for a character."""
+    return monsters().get(char.get("monster_key") or "", {})
+
+
 def _from_block(char: dict[str, Any], field: str) -> list[str]:
     """A stat block list the creature carries; a monster stored before its stat block named it
     takes it from the stat block."""
     if field in char:
         return char[field]
-    block = monsters().get(char.get("monster_key") or "", {})
-    return block.get(field, [])
+    return _stat_block(char).get(field, [])
 
 
 def condition_immunities(char: dict[str, Any]) -> list[str]:
@@ -768,8 +772,7 @@ def attack_rider(char: dict[str, Any], attack: dict[str, Any]) -> dict[str, Any]
     attack entry or, for a monster stored before its stat block named it, the stat block."""
     if "on_hit" in attack:
         return attack["on_hit"]
-    block = monsters().get(char.get("monster_key") or "", {})
-    for entry in block.get("attacks", []):
+    for entry in _stat_block(char).get("attacks", []):
         if entry["name"] == attack["name"]:
             return entry.get("on_hit")
     return None
