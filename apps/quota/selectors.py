@@ -32,16 +32,14 @@ from .models import (
     QuotaGrant,
     Reservation,
 )
-from .services import plan_period_bounds
+from .services import plan_grant_period
 
 LEDGER_PAGE_MAX = 100
 
 
 def quota_next_grant_at(*, account: QuotaAccount, now: datetime | None = None) -> datetime | None:
     """When the plan's next periodic grant is due, or None if the plan grants nothing."""
-    if account.plan.periodic_grant <= 0:
-        return None
-    bounds = plan_period_bounds(plan=account.plan, at=now or timezone.now())
+    bounds = plan_grant_period(plan=account.plan, now=now or timezone.now())
     if bounds is None:
         return None
     start, end = bounds

@@ -162,7 +162,7 @@ def quota_grant(
     return grant
 
 
-def _granting_period(*, plan: Plan, now: datetime) -> tuple[datetime, datetime] | None:
+def plan_grant_period(*, plan: Plan, now: datetime) -> tuple[datetime, datetime] | None:
     """The (start, end) of the plan's period containing `now`; None if the plan grants
     nothing."""
     bounds = plan_period_bounds(plan=plan, at=now)
@@ -203,7 +203,7 @@ def quota_plan_grant_issue(
     or the grant for this period already exists (idempotent per account and period)."""
     now = now or timezone.now()
     plan = account.plan
-    bounds = _granting_period(plan=plan, now=now)
+    bounds = plan_grant_period(plan=plan, now=now)
     if bounds is None:
         return None
     start, end = bounds
@@ -291,7 +291,7 @@ def _period_allowance_grant(
     allowance gets the difference (`note` % plan and start); more is never taken back.
     Returns (the grant issued or None, the plan credits the period had before)."""
     plan = account.plan
-    bounds = _granting_period(plan=plan, now=now)
+    bounds = plan_grant_period(plan=plan, now=now)
     if bounds is None:
         return None, 0
     start, end = bounds
