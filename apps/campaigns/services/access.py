@@ -41,12 +41,28 @@ def campaign_access(
             recovery=_("Ask the campaign owner or a GM."),
         )
     if writable and membership.campaign.status != Campaign.Status.ACTIVE:
-        raise Conflict(
-            _("This campaign is archived."),
-            code="campaign_archived",
-            recovery=_("Archived campaigns are read-only."),
-        )
+        raise campaign_archived()
     return membership
+
+
+def campaign_archived(message: str | None = None) -> Conflict:
+    """The answer for a write to an archived campaign (`message`: what was refused)."""
+    return Conflict(
+        message or _("This campaign is archived."),
+        code="campaign_archived",
+        recovery=_("Archived campaigns are read-only."),
+    )
+
+
+def campaign_status_locked(campaign: Campaign) -> str | None:
+    """Take the campaign's row lock (no key: its rows' foreign keys stay free), which archiving
+    takes too, and return the campaign's status as of the lock."""
+    return (
+        Campaign.objects.select_for_update(no_key=True)
+        .filter(pk=campaign.pk)
+        .values_list("status", flat=True)
+        .first()
+    )
 
 
 def member_not_found() -> NotFound:

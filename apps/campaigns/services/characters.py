@@ -25,7 +25,13 @@ from apps.domains.registry import get_plugin
 
 from ..models import ActorBinding, Campaign, CampaignMembership, CharacterControl
 from ..selectors import character_creation_open
-from .access import campaign_access, member_not_found, refuse_deactivated
+from .access import (
+    campaign_access,
+    campaign_archived,
+    campaign_status_locked,
+    member_not_found,
+    refuse_deactivated,
+)
 from .authority import authority_write, campaign_refresh, receipt_apply, receipt_revision
 
 NO_CONTROLLER = "none"  # character_assign's expected_controller for a character with none
@@ -105,7 +111,7 @@ def character_create_for(
         # Checked again under the lock archiving takes: it may have happened while the rules
         # server worked, and an archived campaign gets no new characters.
         if lock_bindings(campaign) != Campaign.Status.ACTIVE:
-            raise _archived_meanwhile(_("This campaign was archived meanwhile: no new characters."))
+            raise campaign_archived(_("This campaign was archived meanwhile: no new characters."))
         receipt_apply(campaign=campaign, result=result)
         binding = binding_for_created(
             campaign=campaign,
@@ -185,20 +191,7 @@ def lock_bindings(campaign: Campaign) -> str | None:
     """Take the campaign's row lock, as every change to its bindings' control does first (a
     receipt's UPDATE takes the same lock), so they are recorded one at a time. Returns the
     campaign's status as of the lock (archiving takes the same lock)."""
-    return (
-        Campaign.objects.select_for_update(no_key=True)
-        .filter(pk=campaign.pk)
-        .values_list("status", flat=True)
-        .first()
-    )
-
-
-def _archived_meanwhile(message: str) -> Conflict:
-    return Conflict(
-        message,
-        code="campaign_archived",
-        recovery=_("Archived campaigns are read-only."),
-    )
+    return campaign_status_locked(campaign)
 
 
 def control_record(
@@ -420,7 +413,7 @@ def binding_set(
                 },
             )
     if archived:
-        raise _archived_meanwhile(
+        raise campaign_archived(
             _("This campaign was archived meanwhile: the binding was not saved.")
         )
     if not member:

@@ -18,7 +18,7 @@ from apps.core.text import visible
 
 from ..models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
 from ..selectors import invite_state, membership_for
-from .access import campaign_access
+from .access import campaign_access, campaign_status_locked
 
 MIN_EXPIRY = timedelta(hours=1)
 MAX_EXPIRY = timedelta(days=30)
@@ -295,13 +295,7 @@ def _refuse_archived(campaign: Campaign) -> None:
     """Under the lock archiving takes: a request filed after the archive (which declines those
     waiting) would wait forever, since nobody can decide one in an archived campaign.
     Raises Conflict."""
-    status = (
-        Campaign.objects.select_for_update(no_key=True)
-        .filter(pk=campaign.pk)
-        .values_list("status", flat=True)
-        .first()
-    )
-    if status != Campaign.Status.ACTIVE:
+    if campaign_status_locked(campaign) != Campaign.Status.ACTIVE:
         raise Conflict(_("This campaign is archived."), code="campaign_archived")
 
 
