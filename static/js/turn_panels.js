@@ -94,6 +94,10 @@ let again = false;
 let retryTimer = null;
 let ended = false; // access to the room ended: nothing more is asked for or shown
 
+// State reads are never from the HTTP cache: a page the back button brings back would get the
+// state as it was when the page was last open (the room may have moved on since).
+const READ = { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } };
+
 async function refresh() {
   if (ended) return;
   // Coalesce bursts of events into one request at a time, plus one trailing refresh.
@@ -102,9 +106,7 @@ async function refresh() {
   try {
     // The card shown is the character the viewer acts as.
     const query = actingAs && actingAs.value ? `?character=${encodeURIComponent(actingAs.value)}` : "";
-    // Never from the HTTP cache: a page the back button brings back would get the state as it
-    // was when the page was last open (the room may have moved on since).
-    const res = await fetch(`${api}/panel${query}`, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
+    const res = await fetch(`${api}/panel${query}`, READ);
     // Not (or no longer) a member: asking again cannot help.
     if (res.status === 403 || res.status === 404) { endAccess(); return; }
     if (!res.ok) throw new Error(String(res.status));
@@ -545,7 +547,7 @@ function cancelOutcome(job) {
 async function settleCancelled(id) {
   // It left the panel's list without its last event reaching this page: ask how it ended.
   try {
-    const res = await fetch(`${api}/jobs/${id}`, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
+    const res = await fetch(`${api}/jobs/${id}`, READ);
     if (res.ok) cancelOutcome(await res.json());
   } catch (e) { /* the note is a courtesy: the timeline shows what the turn did */ }
 }
