@@ -12,6 +12,15 @@ from tests.browser.test_room_live import PASSWORD, _sign_in, asgi_server  # noqa
 PHONE = {"width": 390, "height": 844}
 
 
+def _assert_field_refused(page, field_id: str, message: str) -> None:
+    """The field is marked invalid and described by its error, which says `message`."""
+    page.wait_for_selector(f"#{field_id}_error")
+    field = page.locator(f"#{field_id}")
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.get_attribute("aria-describedby") == f"{field_id}_error"
+    assert page.inner_text(f"#{field_id}_error") == message
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_sign_in_card_keeps_a_margin_from_the_phone_screen_edges(
@@ -44,11 +53,7 @@ def test_a_missing_campaign_name_is_announced_with_its_field(
         page = _sign_in(context, asgi_server, "gm@example.test")
         page.goto(f"{asgi_server}/campaigns/new/")
         page.click("main form button[type=submit]")
-        page.wait_for_selector("#id_name_error")
-        name = page.locator("#id_name")
-        assert name.get_attribute("aria-invalid") == "true"
-        assert name.get_attribute("aria-describedby") == "id_name_error"
-        assert page.inner_text("#id_name_error") == "This field is required."
+        _assert_field_refused(page, "id_name", "This field is required.")
     finally:
         context.close()
 
@@ -131,11 +136,7 @@ def test_submitting_the_terms_unticked_ties_the_error_to_the_checkbox(
         page.click("form button[type=submit]")
         page.wait_for_url(f"{asgi_server}/legal/accept**")
         page.click("main form button[type=submit]")
-        page.wait_for_selector("#id_accept_error")
-        box = page.locator("#id_accept")
-        assert box.get_attribute("aria-invalid") == "true"
-        assert box.get_attribute("aria-describedby") == "id_accept_error"
-        assert page.inner_text("#id_accept_error") == "Tick the box to continue."
+        _assert_field_refused(page, "id_accept", "Tick the box to continue.")
     finally:
         context.close()
 
