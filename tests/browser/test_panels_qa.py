@@ -18,6 +18,16 @@ from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 
+def _shows_the_combat(page) -> None:
+    """The page's panels show the fight with a goblin: its initiative list (the fighter and the
+    goblin) and the Combat phase."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#turn-combat")).to_be_visible()
+    expect(page.locator("#turn-order > li")).to_have_count(2)
+    expect(page.locator("#phase-panel .badge--phase")).to_have_text("Combat")
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_panels_show_a_combat_started_while_the_player_was_offline_once_reconnected(
@@ -42,9 +52,7 @@ def test_panels_show_a_combat_started_while_the_player_was_offline_once_reconnec
         ilsa.context.set_offline(False)
         expect(ilsa.locator("#room")).to_have_attribute("data-state", "live")
         # The timeline caught up with the combat's start; the panels beside it follow it.
-        expect(ilsa.locator("#turn-combat")).to_be_visible()
-        expect(ilsa.locator("#turn-order > li")).to_have_count(2)
-        expect(ilsa.locator("#phase-panel .badge--phase")).to_have_text("Combat")
+        _shows_the_combat(ilsa)
 
 
 @pytest.mark.browser
@@ -231,9 +239,7 @@ def test_coming_back_to_the_room_with_the_back_button_shows_the_panels_as_they_a
         # The browser may show the page it kept; the panels ask for the state as it is now.
         ilsa.go_back()
         expect(ilsa.locator("#room")).to_have_attribute("data-state", "live")
-        expect(ilsa.locator("#turn-combat")).to_be_visible()
-        expect(ilsa.locator("#turn-order > li")).to_have_count(2)
-        expect(ilsa.locator("#phase-panel .badge--phase")).to_have_text("Combat")
+        _shows_the_combat(ilsa)
 
 
 @pytest.mark.browser
@@ -417,8 +423,6 @@ def test_panels_show_a_combat_started_before_the_rooms_first_connection_was_made
 
             let_through.append(True)
             expect(ilsa.locator("#room")).to_have_attribute("data-state", "live", timeout=20_000)
-            expect(ilsa.locator("#turn-combat")).to_be_visible()
-            expect(ilsa.locator("#turn-order > li")).to_have_count(2)
-            expect(ilsa.locator("#phase-panel .badge--phase")).to_have_text("Combat")
+            _shows_the_combat(ilsa)
     finally:
         context.close()
