@@ -8,6 +8,7 @@ urlpatterns = [
     path("campaigns", apis.CampaignListCreateApi.as_view(), name="api-campaigns"),
     path(C, apis.CampaignDetailApi.as_view(), name="api-campaign"),
     path(f"{C}/archive", apis.CampaignArchiveApi.as_view(), name="api-campaign-archive"),
+    path(f"{C}/restore", apis.CampaignRestoreApi.as_view(), name="api-campaign-restore"),
     path(f"{C}/members", apis.MemberListApi.as_view(), name="api-campaign-members"),
     path(
         f"{C}/members/<uuid:user_id>",

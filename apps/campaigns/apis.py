@@ -29,7 +29,7 @@ from apps.domains.registry import domain_registry
 from . import selectors
 from .models import CampaignInvite, CampaignMembership, JoinRequest
 from .services.access import campaign_access, member_not_found
-from .services.campaigns import campaign_archive, campaign_create
+from .services.campaigns import campaign_archive, campaign_create, campaign_restore
 from .services.characters import (
     binding_remove,
     binding_set,
@@ -173,6 +173,14 @@ class CampaignArchiveApi(APIView):
     def post(self, request, campaign_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
         campaign = campaign_archive(campaign=membership.campaign, actor=request.user)
+        return Response(_campaign_payload(campaign, membership.role))
+
+
+class CampaignRestoreApi(APIView):
+    @extend_schema(request=None, responses=MyCampaignOutput)
+    def post(self, request, campaign_id):
+        membership = campaign_access(campaign_id=campaign_id, user=request.user)
+        campaign = campaign_restore(campaign=membership.campaign, actor=request.user)
         return Response(_campaign_payload(campaign, membership.role))
 
 

@@ -30,6 +30,7 @@ urlpatterns = [
     path(f"{C}/settings/bindings", views.binding_new, name="campaign-binding-new"),
     path(f"{C}/settings/bindings/remove", views.binding_delete, name="campaign-binding-remove"),
     path(f"{C}/settings/archive", views.campaign_archive_view, name="campaign-archive"),
+    path(f"{C}/settings/restore", views.campaign_restore_view, name="campaign-restore"),
     path(f"{C}/leave", views.campaign_leave, name="campaign-leave"),
     path(f"{C}/characters/new", views.character_new, name="campaign-character-new"),
     path("invites/<str:token>", views.invite_landing, name="invite-landing"),

@@ -24,7 +24,7 @@ from . import selectors
 from .forms import BindingForm, CampaignCreateForm, InviteCreateForm, RoleForm
 from .models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
 from .services.access import NOT_A_MEMBER, campaign_access, member_not_found
-from .services.campaigns import campaign_archive, campaign_create
+from .services.campaigns import campaign_archive, campaign_create, campaign_restore
 from .services.characters import (
     PLAYING_ROLES,
     binding_remove,
@@ -395,6 +395,18 @@ def campaign_archive_view(request, campaign_id):
         campaign_id,
         lambda: campaign_archive(campaign=membership.campaign, actor=request.user),
         _("Campaign archived."),
+    )
+
+
+@login_required
+@require_POST
+def campaign_restore_view(request, campaign_id):
+    membership = _membership_or_404(request, campaign_id)
+    return _run(
+        request,
+        campaign_id,
+        lambda: campaign_restore(campaign=membership.campaign, actor=request.user),
+        _("Campaign restored."),
     )
 
 

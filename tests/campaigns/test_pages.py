@@ -310,7 +310,8 @@ def test_an_archived_campaigns_settings_offer_no_changes(domains, client, campai
     )
     campaign_archive(campaign=campaign, actor=gm)
     archived = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
-    assert forms.findall(archived) == []
+    # Nothing but restoring it back.
+    assert forms.findall(archived) == ["settings/restore"]
     assert "This campaign is archived: its settings can be read, not changed." in archived
 
 

@@ -59,6 +59,7 @@ def test_my_campaigns_are_flat_campaigns_with_a_role(schema):
         ("/api/campaigns", "post", "201"),
         (C, "get", "200"),
         (f"{C}/archive", "post", "200"),
+        (f"{C}/restore", "post", "200"),
     ]:
         assert body_schema(schema["paths"][path][method], status) == listed["items"]
 

@@ -50,7 +50,9 @@ def campaign_archived(message: str | None = None) -> Conflict:
     return Conflict(
         message or _("This campaign is archived."),
         code="campaign_archived",
-        recovery=_("Archived campaigns are read-only."),
+        recovery=_(
+            "Archived campaigns are read-only until the owner restores them in the settings."
+        ),
     )
 
 

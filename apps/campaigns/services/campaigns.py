@@ -1,4 +1,4 @@
-"""Creating and archiving campaigns."""
+"""Creating, archiving and restoring campaigns."""
 
 from __future__ import annotations
 
@@ -121,12 +121,14 @@ def _same_or_conflict(campaign: Campaign, *, name: str, system_id: str) -> Campa
     return campaign
 
 
+def _owner_only(campaign: Campaign, actor, refusal: str) -> None:
+    if campaign.owner_id != actor.id:
+        raise PermissionDenied(refusal, recovery=_("Ask the campaign owner."))
+
+
 def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
     """Archive the campaign (owner only); archiving twice is a no-op. Raises PermissionDenied."""
-    if campaign.owner_id != actor.id:
-        raise PermissionDenied(
-            _("Only the campaign owner can archive it."), recovery=_("Ask the campaign owner.")
-        )
+    _owner_only(campaign, actor, _("Only the campaign owner can archive it."))
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
         if locked.status == Campaign.Status.ARCHIVED:
@@ -151,5 +153,31 @@ def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
         )
         audit_record(
             actor=actor, action="campaign.archive", subject_type="campaign", subject_id=locked.id
+        )
+    return locked
+
+
+def campaign_restore(*, campaign: Campaign, actor) -> Campaign:
+    """Make an archived campaign active again (owner only); restoring an active one is a no-op.
+    Invite links that have not expired work again; the join requests the archive declined stay
+    declined (their requesters were told). Raises PermissionDenied."""
+    _owner_only(campaign, actor, _("Only the campaign owner can restore it."))
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if locked.status == Campaign.Status.ACTIVE:
+            return locked
+        locked.status = Campaign.Status.ACTIVE
+        locked.archived_at = None
+        locked.save(update_fields=["status", "archived_at", "updated_at"])
+        # Open rooms take actions again at once: every member's sockets re-read their access.
+        access_changed(
+            campaign_id=locked.id,
+            user_ids=CampaignMembership.objects.filter(
+                campaign=locked, status=CampaignMembership.Status.ACTIVE
+            ).values_list("user_id", flat=True),
+            reason="restored",
+        )
+        audit_record(
+            actor=actor, action="campaign.restore", subject_type="campaign", subject_id=locked.id
         )
     return locked
