@@ -64,6 +64,12 @@ def test_expired_used_up_and_archived_invite_pages_show_no_campaign_details(
     assert "This invite has expired." in pages["expired"]
     assert "This invite has no uses left." in pages["used up"]
     assert "This campaign is archived." in pages["archived"]
+    # Not dead: the holder is told how it can work again.
+    assert (
+        '<p class="muted">The link works again if the campaign&#x27;s owner restores it before '
+        "the link expires.</p>" in pages["archived"]
+    )
+    assert "Ask the campaign&#x27;s owner or a GM for a new invite link." in pages["used up"]
 
 
 def test_a_requester_still_sees_the_campaign_their_request_waits_on_after_the_link_is_used_up(

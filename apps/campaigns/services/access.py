@@ -45,14 +45,13 @@ def campaign_access(
     return membership
 
 
-def campaign_archived(message: str | None = None) -> Conflict:
+def campaign_archived(message: str | None = None, *, recovery: str | None = None) -> Conflict:
     """The answer for a write to an archived campaign (`message`: what was refused)."""
     return Conflict(
         message or _("This campaign is archived."),
         code="campaign_archived",
-        recovery=_(
-            "Archived campaigns are read-only until the owner restores them in the settings."
-        ),
+        recovery=recovery
+        or _("Archived campaigns are read-only until the owner restores them in the settings."),
     )
 
 

@@ -18,7 +18,7 @@ from apps.core.text import visible
 
 from ..models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
 from ..selectors import invite_state, membership_for
-from .access import campaign_access, campaign_status_locked
+from .access import campaign_access, campaign_archived, campaign_status_locked
 
 MIN_EXPIRY = timedelta(hours=1)
 MAX_EXPIRY = timedelta(days=30)
@@ -120,7 +120,7 @@ def invite_problem(invite: CampaignInvite) -> Conflict | None:
     if state == "expired":
         return Conflict(_("This invite has expired."), code="invite_expired", recovery=new_link)
     if invite.campaign.status != Campaign.Status.ACTIVE:
-        return Conflict(_("This campaign is archived."), code="campaign_archived")
+        return _archived()
     if state == "used_up":
         return Conflict(
             _("This invite has no uses left."), code="invite_exhausted", recovery=new_link
@@ -296,7 +296,16 @@ def _refuse_archived(campaign: Campaign) -> None:
     waiting) would wait forever, since nobody can decide one in an archived campaign.
     Raises Conflict."""
     if campaign_status_locked(campaign) != Campaign.Status.ACTIVE:
-        raise Conflict(_("This campaign is archived."), code="campaign_archived")
+        raise _archived()
+
+
+def _archived() -> Conflict:
+    """A link of an archived campaign: it is not dead, restoring the campaign revives it."""
+    return campaign_archived(
+        recovery=_(
+            "The link works again if the campaign's owner restores it before the link expires."
+        )
+    )
 
 
 def _use_one(invite: CampaignInvite, now) -> None:
