@@ -99,6 +99,20 @@ async def publish_events(events: Iterable[OutboxEvent]) -> None:
             await layer.group_send(group, message)
 
 
+async def publish_each(
+    events: Iterable[OutboxEvent], published: list[int], failed: dict[int, Exception]
+) -> None:
+    """Publish the events one at a time, recording each outcome as it comes (the caller reads
+    them even if it stops waiting): one that raises holds back none of the others."""
+    for event in events:
+        try:
+            await publish_events([event])
+        except Exception as error:
+            failed[event.id] = error
+        else:
+            published.append(event.id)
+
+
 class Publisher:
     """One per process. Publishes from a long-lived event loop, so a post pays neither a new
     loop nor a new Redis connection, and marks rows dispatched in batches off the request path.
@@ -166,13 +180,29 @@ class Publisher:
 
     # --- publication --------------------------------------------------------------------------
 
-    def publish_now(self, events: list[OutboxEvent]) -> None:
-        """Publish and wait (sweep, poller); raises what the layer raised."""
+    def publish_now(self, events: list[OutboxEvent]) -> tuple[list[int], dict[int, Exception]]:
+        """Publish and wait (sweep, poller): returns the ids published and, by id, what the
+        others raised. Past PUBLISH_TIMEOUT the round ends: the event then being sent fails
+        with TimeoutError, and those after it are left as they were, neither sent nor failed."""
+        published: list[int] = []
+        failed: dict[int, Exception] = {}
         loop = self.loop()
         if loop is None:
-            async_to_sync(publish_events)(events)
-            return
-        asyncio.run_coroutine_threadsafe(publish_events(events), loop).result(PUBLISH_TIMEOUT)
+            async_to_sync(publish_each)(events, published, failed)
+            return published, failed
+        future = asyncio.run_coroutine_threadsafe(publish_each(events, published, failed), loop)
+        try:
+            future.result(PUBLISH_TIMEOUT)
+        except TimeoutError as error:
+            future.cancel()
+            # Copies: the cancelled task may still record the event it was sending; at worst
+            # that one is sent again.
+            published, failed = list(published), dict(failed)
+            settled = {*published, *failed}
+            stuck = next((event.id for event in events if event.id not in settled), None)
+            if stuck is not None:
+                failed[stuck] = error
+        return published, failed
 
     def submit(self, events: list[OutboxEvent]) -> None:
         """Queue committed rows for publication and return at once (after-commit path)."""
@@ -284,18 +314,20 @@ def _poll_interval() -> float:
 
 
 async def _poll_forever(stop: asyncio.Event) -> None:
-    from .services import outbox_dispatch
+    from .services import outbox_dispatch_after
 
     interval = _poll_interval()
-    dispatch = database_sync_to_async(outbox_dispatch)
+    # One batch per call: the database thread is shared with the consumers' reads.
+    dispatch = database_sync_to_async(outbox_dispatch_after)
+    after: int | None = 0
     while not stop.is_set():
         try:
-            sent = await dispatch()
+            _, after = await dispatch(after=after or 0)
         except Exception:
             logger.exception("Outbox poll failed")
-            sent = 0
-        if sent:
-            continue  # drain a backlog without sleeping between batches
+            after = None
+        if after is not None:
+            continue  # drain a backlog without sleeping; a failed row waits for the next pass
         try:
             await asyncio.wait_for(stop.wait(), timeout=interval)
         except TimeoutError:

@@ -227,11 +227,11 @@ def _stamped_version_sql() -> str:
 
 
 def outbox_pending(
-    *, limit: int = BATCH_SIZE, older_than: timedelta | None = None
+    *, limit: int = BATCH_SIZE, older_than: timedelta | None = None, after: int = 0
 ) -> list[OutboxEvent]:
     from .dispatch import publisher
 
-    qs = OutboxEvent.objects.filter(dispatched_at__isnull=True)
+    qs = OutboxEvent.objects.filter(dispatched_at__isnull=True, id__gt=after)
     if in_flight := publisher.in_flight():
         qs = qs.exclude(id__in=in_flight)  # this process is publishing them already
     if older_than is not None:
@@ -249,23 +249,66 @@ def outbox_mark_dispatched(*, ids: list[int]) -> int:
 def outbox_dispatch(*, ids: list[int] | None = None, older_than: timedelta | None = None) -> int:
     """Publish undispatched rows (the given ids, or the oldest pending batch); returns how many.
 
-    A publish failure leaves the row pending for the next sweep or poll.
+    Each row on its own: one that fails stays pending for the next sweep or poll, and holds
+    back none of the others.
     """
-    from .dispatch import publisher
-
     if ids is not None:
         events = list(OutboxEvent.objects.filter(id__in=ids, dispatched_at__isnull=True))
     else:
         events = outbox_pending(older_than=older_than)
+    return _publish(events)
+
+
+def outbox_dispatch_after(
+    *, after: int, older_than: timedelta | None = None
+) -> tuple[int, int | None]:
+    """Publish the oldest pending batch past id `after`; returns how many were published and
+    the batch's last id (None when nothing is pending past `after`). Walking on from that id
+    tries each row once per pass: a row that fails waits for the next pass, so its retries
+    are spaced by the sweep or the poll rather than spent at once."""
+    events = outbox_pending(older_than=older_than, after=after)
+    return _publish(events), (events[-1].id if events else None)
+
+
+def outbox_dispatch_pending(*, older_than: timedelta | None = None) -> int:
+    """One pass over every pending row (`outbox_dispatch_after`); returns how many were
+    published."""
+    sent, after = 0, 0
+    while True:
+        published, last = outbox_dispatch_after(after=after, older_than=older_than)
+        if last is None:
+            return sent
+        sent, after = sent + published, last
+
+
+def _publish(events: list[OutboxEvent]) -> int:
+    from .dispatch import publisher
+
     if not events:
         return 0
     try:
-        publisher.publish_now(events)
+        published, failed = publisher.publish_now(events)
     except Exception:
+        # The publisher itself failed, not a row: no row is charged an attempt.
         logger.exception("Outbox publication failed; rows stay pending")
-        OutboxEvent.objects.filter(id__in=[e.id for e in events]).update(attempts=F("attempts") + 1)
         return 0
-    return outbox_mark_dispatched(ids=[e.id for e in events])
+    if failed:
+        _count_failures(failed)
+    return outbox_mark_dispatched(ids=published) if published else 0
+
+
+def _count_failures(failed: dict[int, Exception]) -> None:
+    OutboxEvent.objects.filter(id__in=list(failed), dispatched_at__isnull=True).update(
+        attempts=F("attempts") + 1
+    )
+    for event_id, error in failed.items():
+        logger.warning(
+            "Outbox row #%s not published; it stays pending: %s", event_id, _described(error)
+        )
+
+
+def _described(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
 
 
 def outbox_prune(*, retention: timedelta = RETENTION) -> int:

@@ -3,7 +3,7 @@ from datetime import timedelta
 from celery import shared_task
 
 from .dispatch import reaches_sockets
-from .services import outbox_dispatch, outbox_prune
+from .services import outbox_dispatch_pending, outbox_prune
 
 
 @shared_task(name="projections.outbox_sweep", ignore_result=True, time_limit=60)
@@ -14,7 +14,6 @@ def outbox_sweep() -> int:
     # here would be marked dispatched unseen.
     if reaches_sockets():
         # Rows younger than a second are still being published by their own process.
-        while batch := outbox_dispatch(older_than=timedelta(seconds=1)):
-            sent += batch
+        sent = outbox_dispatch_pending(older_than=timedelta(seconds=1))
     outbox_prune()
     return sent

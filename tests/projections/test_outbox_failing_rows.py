@@ -1,0 +1,186 @@
+"""Outbox: a row that cannot be published holds back no other row, and its room still reads
+in order."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import transaction
+from django.utils import timezone
+
+from apps.campaigns.models import CampaignMembership
+from apps.projections import dispatch
+from apps.projections.dispatch import start_outbox_poller, stop_outbox_poller
+from apps.projections.groups import room_group
+from apps.projections.models import OutboxEvent
+from apps.projections.services import outbox_dispatch, outbox_pending
+from apps.projections.tasks import outbox_sweep
+from tests.projections.test_outbox import listen, post
+from tests.rooms.factories import make_campaign
+from tests.rooms.test_consumer import frames_until_caught_up, next_entries, open_socket
+
+
+@pytest.fixture
+def table(make_user):
+    owner, player = make_user(), make_user()
+    campaign, ms = make_campaign(owner, (player, CampaignMembership.Role.PLAYER))
+    return campaign, ms[0], ms[1]
+
+
+def poisoned(campaign, payload=None):
+    """A pending row whose payload the publisher cannot send (a list, where an object is read)."""
+    return OutboxEvent.objects.create(
+        event_type="state.changed",
+        campaign_id=campaign.id,
+        payload=["not", "an", "object"] if payload is None else payload,
+        audience="public",
+    )
+
+
+def states():
+    return list(OutboxEvent.objects.order_by("id").values_list("id", "attempts"))
+
+
+def fail_entry(monkeypatch, body, times=None):
+    """Publication of the entry with this body raises (the first `times` tries, or always)."""
+    messages_for, tries = dispatch._messages_for, []
+
+    def failing(event):
+        if isinstance(event.payload, dict) and event.payload.get("body") == body:
+            tries.append(event.id)
+            if times is None or len(tries) <= times:
+                raise RuntimeError(f"entry {body!r} cannot be sent")
+        return messages_for(event)
+
+    monkeypatch.setattr(dispatch, "_messages_for", failing)
+
+
+# --- one failing row holds back nothing ----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_row_that_cannot_be_published_does_not_hold_back_the_rows_after_it(table, memory_layer):
+    campaign, owner, _ = table
+    post(owner, "one")
+    bad = poisoned(campaign)
+    post(owner, "two")
+    assert outbox_dispatch() == 2
+    rows = OutboxEvent.objects.order_by("id").values_list("id", "dispatched_at", "attempts")
+    assert [(i, d is not None, a) for i, d, a in rows] == [
+        (bad.id - 1, True, 0),
+        (bad.id, False, 1),
+        (bad.id + 1, True, 0),
+    ]
+    # The next round tries the failing row again, and only it.
+    assert outbox_dispatch() == 0
+    assert [event.id for event in outbox_pending()] == [bad.id]
+    assert OutboxEvent.objects.get(id=bad.id).attempts == 2
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_on_redis_a_payload_the_layer_cannot_encode_does_not_stall_the_sweep(
+    table, redis_layer, monkeypatch
+):
+    campaign, owner, _ = table
+    layer, channel = await listen(room_group(campaign.id))
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)  # left to the sweep
+
+    def arrange():
+        # JSON holds any integer; the layer's encoding (msgpack) only 64-bit ones.
+        bad = poisoned(campaign, payload={"total": 2**70})
+        post(owner, "after")
+        OutboxEvent.objects.update(created_at=timezone.now() - timedelta(seconds=30))
+        return bad.id
+
+    bad_id = await database_sync_to_async(arrange)()
+    assert await database_sync_to_async(outbox_sweep)() == 1
+    message = await asyncio.wait_for(layer.receive(channel), timeout=3)
+    assert (message["type"], message["entry"]["body"]) == ("room.entry", "after")
+    # Tried once per sweep, not again in the same one.
+    assert await database_sync_to_async(states)() == [(bad_id, 1), (bad_id + 1, 0)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_publication_that_hangs_charges_its_row_only(table, redis_layer, monkeypatch):
+    """A stuck layer ends the round at the timeout: the row being sent counts a failure, the rows
+    after it wait for the next round uncharged."""
+    campaign, owner, _ = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)
+    for body in ("one", "two", "three"):
+        post(owner, body)
+    one, two, three = OutboxEvent.objects.order_by("id").values_list("id", flat=True)
+    publish_events = dispatch.publish_events
+
+    async def hanging(events):
+        if events[0].id == two:
+            await asyncio.sleep(30)
+        await publish_events(events)
+
+    monkeypatch.setattr(dispatch, "publish_events", hanging)
+    monkeypatch.setattr(dispatch, "PUBLISH_TIMEOUT", 0.3)
+    assert outbox_dispatch() == 1
+    rows = OutboxEvent.objects.order_by("id").values_list("id", "dispatched_at", "attempts")
+    assert [(i, d is not None, a) for i, d, a in rows] == [
+        (one, True, 0),
+        (two, False, 1),
+        (three, False, 0),
+    ]
+
+
+# --- the room still reads in order --------------------------------------------------------------
+
+
+async def _write_two_entries(owner):
+    def write():
+        with transaction.atomic():  # the poller meets both rows in one round
+            post(owner, "one")
+            post(owner, "two")
+        return list(OutboxEvent.objects.order_by("id").values_list("id", flat=True))
+
+    return await database_sync_to_async(write)()
+
+
+async def entries_until_quiet(sock):
+    """The sequences of entry frames the socket is sent until it falls quiet (a catch-up's
+    `caught_up` and presence frames are not entries)."""
+    seqs = []
+    while not await sock.receive_nothing(timeout=0.3):
+        frame = await sock.receive_json_from()
+        if frame["type"] == "entry":
+            seqs.append(frame["entry"]["sequence"])
+    return seqs
+
+
+async def _settled(event_id):
+    """The row once the poller is done with it (bounded wait)."""
+    for _ in range(100):
+        row = await database_sync_to_async(OutboxEvent.objects.get)(id=event_id)
+        if row.dispatched_at is not None:
+            return row
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"row {event_id} still pending")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_room_entry_that_goes_out_late_is_not_shown_again_or_out_of_order(
+    table, memory_layer, settings, monkeypatch
+):
+    """Order is the socket's: entries carry their room sequence, so an entry whose row went
+    out after the next one's was already read with it, and is dropped."""
+    settings.OUTBOX_POLL_INTERVAL = 0.02
+    campaign, owner, player = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)
+    assert start_outbox_poller() is True
+    try:
+        sock = await open_socket(campaign, player.user)
+        assert await frames_until_caught_up(sock) == ([], 0)
+        fail_entry(monkeypatch, "one", times=2)
+        first, second = await _write_two_entries(owner)
+        assert await next_entries(sock, 2) == [1, 2]
+        row = await _settled(first)  # published once it no longer fails
+        assert row.attempts == 2
+        assert await entries_until_quiet(sock) == []
+        await sock.disconnect()
+    finally:
+        await stop_outbox_poller()
