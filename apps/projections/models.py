@@ -16,12 +16,21 @@ class OutboxEvent(models.Model):
     payload = models.JSONField(default=dict)
     # "public", "gm", or {"users": ["<uuid>", ...]}.
     audience = models.JSONField(default=dict)
+    # When the outbox was done with the row: published, or given up (then `error` says why).
     dispatched_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["id"]
         verbose_name = _("outbox event")
+        constraints = [
+            # A row given up is never pending again (the poller and the sweep would retry it).
+            models.CheckConstraint(
+                condition=models.Q(error="") | models.Q(dispatched_at__isnull=False),
+                name="projections_outbox_given_up_is_done",
+            ),
+        ]
         indexes = [
             models.Index(
                 fields=["id"],

@@ -26,6 +26,10 @@ AUDIENCE_PUBLIC = "public"
 AUDIENCE_GM = "gm"
 BATCH_SIZE = 200
 RETENTION = timedelta(days=1)
+# Failed publications before a row is given up: about a minute of the hosted sweep (every 5 s),
+# longer than a broker blip. What a given-up row announced is still in the database: a socket
+# reads a missed entry at the next one's gap, or on reconnecting.
+OUTBOX_MAX_ATTEMPTS = 10
 
 
 def normalize_audience(audience: dict | str) -> dict | str:
@@ -298,13 +302,24 @@ def _publish(events: list[OutboxEvent]) -> int:
 
 
 def _count_failures(failed: dict[int, Exception]) -> None:
-    OutboxEvent.objects.filter(id__in=list(failed), dispatched_at__isnull=True).update(
-        attempts=F("attempts") + 1
-    )
-    for event_id, error in failed.items():
-        logger.warning(
-            "Outbox row #%s not published; it stays pending: %s", event_id, _described(error)
-        )
+    """Charge each failed row an attempt; give up the rows that have spent them all."""
+    pending = OutboxEvent.objects.filter(id__in=list(failed), dispatched_at__isnull=True)
+    pending.update(attempts=F("attempts") + 1)
+    # A row published meanwhile by another dispatcher is no longer here.
+    for event_id, attempts in pending.values_list("id", "attempts"):
+        error = failed[event_id]
+        if attempts < OUTBOX_MAX_ATTEMPTS:
+            logger.warning(
+                "Outbox row #%s not published (attempt %d of %d); it stays pending: %s",
+                event_id, attempts, OUTBOX_MAX_ATTEMPTS, _described(error),
+            )  # fmt: skip
+        elif OutboxEvent.objects.filter(id=event_id, dispatched_at__isnull=True).update(
+            dispatched_at=timezone.now(), error=_described(error)
+        ):
+            logger.error(
+                "Outbox row #%s given up after %d attempts: %s",
+                event_id, attempts, _described(error), exc_info=error,
+            )  # fmt: skip
 
 
 def _described(error: Exception) -> str:

@@ -1,16 +1,17 @@
-"""Outbox: a row that cannot be published holds back no other row, and its room still reads
-in order."""
+"""Outbox: a row that cannot be published holds back no other row, is given up after a bounded
+number of attempts, and its room still reads in order."""
 
 import asyncio
+import logging
 from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.campaigns.models import CampaignMembership
-from apps.projections import dispatch
+from apps.projections import dispatch, services
 from apps.projections.dispatch import start_outbox_poller, stop_outbox_poller
 from apps.projections.groups import room_group
 from apps.projections.models import OutboxEvent
@@ -19,6 +20,11 @@ from apps.projections.tasks import outbox_sweep
 from tests.projections.test_outbox import listen, post
 from tests.rooms.factories import make_campaign
 from tests.rooms.test_consumer import frames_until_caught_up, next_entries, open_socket
+
+# The bound these tests expect; checked against the service's own below.
+GIVE_UP_AFTER = 10
+# What turning a list payload into a message raises.
+NOT_AN_OBJECT = "ValueError: dictionary update sequence element #0 has length 3; 2 is required"
 
 
 @pytest.fixture
@@ -39,7 +45,7 @@ def poisoned(campaign, payload=None):
 
 
 def states():
-    return list(OutboxEvent.objects.order_by("id").values_list("id", "attempts"))
+    return list(OutboxEvent.objects.order_by("id").values_list("id", "attempts", "error"))
 
 
 def fail_entry(monkeypatch, body, times=None):
@@ -79,7 +85,7 @@ def test_a_row_that_cannot_be_published_does_not_hold_back_the_rows_after_it(tab
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_on_redis_a_payload_the_layer_cannot_encode_does_not_stall_the_sweep(
+async def test_on_redis_a_payload_the_layer_cannot_encode_stalls_neither_sweep_nor_room(
     table, redis_layer, monkeypatch
 ):
     campaign, owner, _ = table
@@ -98,7 +104,70 @@ async def test_on_redis_a_payload_the_layer_cannot_encode_does_not_stall_the_swe
     message = await asyncio.wait_for(layer.receive(channel), timeout=3)
     assert (message["type"], message["entry"]["body"]) == ("room.entry", "after")
     # Tried once per sweep, not again in the same one.
-    assert await database_sync_to_async(states)() == [(bad_id, 1), (bad_id + 1, 0)]
+    assert await database_sync_to_async(states)() == [(bad_id, 1, ""), (bad_id + 1, 0, "")]
+    for _ in range(GIVE_UP_AFTER - 1):
+        assert await database_sync_to_async(outbox_sweep)() == 0
+    row = await database_sync_to_async(OutboxEvent.objects.get)(id=bad_id)
+    assert (row.attempts, row.error, row.dispatched_at is not None) == (
+        GIVE_UP_AFTER,
+        "OverflowError: Integer value out of range",
+        True,
+    )
+
+
+# --- a row that keeps failing is given up ---------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_row_that_keeps_failing_is_given_up_after_bounded_attempts_and_logged(
+    table, memory_layer, caplog
+):
+    campaign, owner, _ = table
+    bad = poisoned(campaign)
+    for attempt in range(1, GIVE_UP_AFTER):
+        assert outbox_dispatch() == 0
+        assert states() == [(bad.id, attempt, "")]
+    caplog.clear()
+    with caplog.at_level(logging.ERROR, logger="apps.projections.services"):
+        assert outbox_dispatch() == 0
+    row = OutboxEvent.objects.get()
+    assert (row.attempts, row.error, row.dispatched_at is not None) == (
+        GIVE_UP_AFTER,
+        NOT_AN_OBJECT,
+        True,
+    )
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("ERROR", f"Outbox row #{bad.id} given up after {GIVE_UP_AFTER} attempts: {NOT_AN_OBJECT}")
+    ]
+    assert caplog.records[0].exc_info[0] is ValueError  # the traceback, for operators
+    # No longer picked up: nothing is tried or counted again.
+    assert outbox_pending() == []
+    assert outbox_dispatch() == 0
+    assert states() == [(bad.id, GIVE_UP_AFTER, NOT_AN_OBJECT)]
+    assert services.OUTBOX_MAX_ATTEMPTS == GIVE_UP_AFTER
+
+
+@pytest.mark.django_db
+def test_a_given_up_row_is_never_pending(table):
+    campaign, _, _ = table
+    with pytest.raises(IntegrityError), transaction.atomic():
+        OutboxEvent.objects.create(
+            event_type="state.changed", campaign_id=campaign.id, error="RuntimeError: lost"
+        )
+    assert OutboxEvent.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_row_that_fails_then_goes_out_is_published_without_error(
+    table, memory_layer, monkeypatch
+):
+    campaign, owner, _ = table
+    post(owner, "one")
+    fail_entry(monkeypatch, "one", times=1)
+    assert outbox_dispatch() == 0
+    assert outbox_dispatch() == 1
+    row = OutboxEvent.objects.get()
+    assert (row.attempts, row.error, row.dispatched_at is not None) == (1, "", True)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -179,7 +248,33 @@ async def test_a_room_entry_that_goes_out_late_is_not_shown_again_or_out_of_orde
         first, second = await _write_two_entries(owner)
         assert await next_entries(sock, 2) == [1, 2]
         row = await _settled(first)  # published once it no longer fails
-        assert row.attempts == 2
+        assert (row.attempts, row.error) == (2, "")
+        assert await entries_until_quiet(sock) == []
+        await sock.disconnect()
+    finally:
+        await stop_outbox_poller()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_room_entry_given_up_by_the_poller_still_reaches_players_in_order(
+    table, memory_layer, settings, monkeypatch
+):
+    """The entry after it goes out; the socket, seeing a gap, reads the room from the database."""
+    settings.OUTBOX_POLL_INTERVAL = 0.02
+    campaign, owner, player = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)  # rows from a worker
+    assert start_outbox_poller() is True
+    try:
+        sock = await open_socket(campaign, player.user)
+        assert await frames_until_caught_up(sock) == ([], 0)
+        fail_entry(monkeypatch, "one")
+        first, second = await _write_two_entries(owner)
+        assert await next_entries(sock, 2) == [1, 2]
+        row = await _settled(first)
+        assert (row.attempts, row.error) == (
+            GIVE_UP_AFTER,
+            "RuntimeError: entry 'one' cannot be sent",
+        )
         assert await entries_until_quiet(sock) == []
         await sock.disconnect()
     finally:
