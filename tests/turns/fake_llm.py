@@ -27,7 +27,8 @@ def tool_call(call_id: str, name: str, arguments: dict | str) -> dict:
 
 
 class FakeLLM:
-    """Each scripted entry is (status, body) or ("sleep", seconds, body)."""
+    """Each scripted entry is (status, body), (status, body, headers) or ("sleep", seconds,
+    body)."""
 
     def __init__(self) -> None:
         self.script: list[tuple] = []
@@ -44,12 +45,14 @@ class FakeLLM:
                 if entry[0] == "sleep":
                     time.sleep(entry[1])
                     entry = (200, entry[2])
-                status, body = entry
+                status, body, *extra = entry
                 raw = body.encode() if isinstance(body, str) else json.dumps(body).encode()
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(raw)))
+                    for name, value in (extra[0] if extra else {}).items():
+                        self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(raw)
                 except (BrokenPipeError, ConnectionResetError):

@@ -34,6 +34,8 @@ import os
 import re
 import time
 from collections import Counter
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx2
@@ -542,9 +544,14 @@ class OpenAIAgent:
             answer = self._for_log(raw.decode("utf-8", "replace"))
         if _passing(status) and not _out_of_quota(status, raw):
             logger.warning("The agent endpoint is unavailable: HTTP %s %s", status, answer[:200])
+            details: dict[str, Any] = {"status": status}
+            # A retry sooner than the endpoint asked would be refused again: the requeue waits.
+            wait = _retry_after(response.headers.get("retry-after", ""))
+            if wait is not None:
+                details["retry_after"] = wait
             raise AgentUnavailable(
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
-                details={"status": status},
+                details=details,
             )
         # A redirect is not followed (a POST would arrive as a GET): the base URL is to correct.
         if status >= 300:
@@ -656,6 +663,24 @@ def _passing(status: int) -> bool:
     before it) gave up waiting. 501 and 505 (a method or an HTTP version the server does not
     support) answer every attempt the same way."""
     return status in (408, 429) or (status >= 500 and status not in (501, 505))
+
+
+def _retry_after(value: str) -> int | None:
+    """The whole seconds a Retry-After header (delay seconds or an HTTP date) asks to wait, or
+    None when it asks for no wait ahead or is no valid value."""
+    value = value.strip()
+    if value.isascii() and value.isdigit():
+        # Past nine digits (decades) the wait is capped anyway; thousands of them are no int.
+        seconds = int(value) if len(value) <= 9 else 10**9
+    else:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        if when.tzinfo is None:  # an HTTP date is GMT, whatever it says
+            when = when.replace(tzinfo=UTC)
+        seconds = math.ceil((when - datetime.now(UTC)).total_seconds())
+    return seconds if seconds > 0 else None
 
 
 def _out_of_quota(status: int, raw: bytes | bytearray) -> bool:
