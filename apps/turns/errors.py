@@ -7,12 +7,14 @@ classification; anything else is an unexpected fault.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import httpx2
 from celery.exceptions import SoftTimeLimitExceeded
 from django import db
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from apps.core.errors import ApplicationError
 
@@ -94,6 +96,25 @@ class ErrorClassification:
     retryable: bool
     recovery: str
     message: str
+    # The whole seconds the failing service asked to wait before another attempt, if any.
+    retry_after: int | None = None
+
+
+def requested_wait(exc: ApplicationError) -> int | None:
+    """The wait a retryable error asks for before another attempt (its `details.retry_after`,
+    as a 429 envelope has it), in whole seconds; None when it asks for none."""
+    value = exc.details.get("retry_after") if isinstance(exc.details, dict) else None
+    if not exc.retryable or type(value) not in (int, float) or not 0 < value < math.inf:
+        return None
+    return math.ceil(value)
+
+
+def wait_text(seconds: int) -> str:
+    """A wait as the player reads it: seconds up to two minutes, then whole minutes (up)."""
+    if seconds < 120:
+        return ngettext("%(n)s second", "%(n)s seconds", seconds) % {"n": seconds}
+    minutes = math.ceil(seconds / 60)
+    return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
 
 
 TRANSIENT_RECOVERY = str(_("The turn will be retried automatically."))
@@ -125,8 +146,9 @@ def classify_error(exc: BaseException) -> ErrorClassification:
         # the contract) is cut rather than failing every write of it.
         length = RoomTurnJob._meta.get_field("error_code").max_length
         return ErrorClassification(
-            exc.code[:length], bool(exc.retryable), str(exc.recovery), exc.message
-        )
+            exc.code[:length], bool(exc.retryable), str(exc.recovery), exc.message,
+            requested_wait(exc),
+        )  # fmt: skip
     if isinstance(exc, TRANSIENT_FAULTS):
         # Network faults outside the domain client (which classifies its own), a database
         # that went away or was busy, a turn past its soft time limit: try again (the

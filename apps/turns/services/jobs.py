@@ -636,12 +636,29 @@ def job_cancel_requested(job: RoomTurnJob) -> bool:
     return RoomTurnJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
 
 
-def turn_requeue(*, job: RoomTurnJob, worker: str | None, code: str, message: str,
-                 recovery: str) -> bool:  # fmt: skip
-    """running -> queued with backoff `retry_seconds x attempt`, then enqueue; False if the job
-    was no longer this worker's (or running)."""
-    now = timezone.now()
+def retry_wait_limit() -> float:
+    """The longest wait before a retry a failing service may ask of a turn. A queued turn's
+    quota reservation is renewed only by a running attempt's heartbeat, so a longer wait would
+    let it lapse under a turn still to run; and it is the longest wait between publication
+    tries. A hostile or confused endpoint cannot park a turn for days."""
+    return min(conf.retry_max_seconds(), conf.reservation_ttl() - conf.lease_seconds())
+
+
+def requeue_delay(job: RoomTurnJob, retry_after: int | None = None) -> float:
+    """Seconds before a requeued job is due: the backoff `retry_seconds x attempt`, or the wait
+    the failing service asked for when longer (at most `retry_wait_limit()`)."""
     delay = conf.retry_seconds() * max(1, job.attempt)
+    if retry_after is not None:
+        delay = max(delay, min(retry_after, retry_wait_limit()))
+    return delay
+
+
+def turn_requeue(*, job: RoomTurnJob, worker: str | None, code: str, message: str,
+                 recovery: str, retry_after: int | None = None) -> bool:  # fmt: skip
+    """running -> queued after `requeue_delay`, then enqueue; False if the job was no longer
+    this worker's (or running)."""
+    now = timezone.now()
+    delay = requeue_delay(job, retry_after)
     condition = {"pk": job.pk, "status": RoomTurnJob.Status.RUNNING, "attempt": job.attempt}
     if worker is not None:
         condition["worker"] = worker

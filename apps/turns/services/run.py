@@ -4,6 +4,7 @@ publication. No transaction or lock is held while the agent or a domain server i
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import Counter
@@ -37,6 +38,7 @@ from apps.turns.errors import (
     WriteUnknown,
     WriteUnsettled,
     classify_error,
+    wait_text,
 )
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services.jobs import (
@@ -44,6 +46,8 @@ from apps.turns.services.jobs import (
     LeaseLost,
     held_by,
     job_cancel_requested,
+    requeue_delay,
+    retry_wait_limit,
     turn_claim,
     turn_heartbeat,
     turn_requeue,
@@ -386,6 +390,8 @@ EXHAUSTED = "attempts_exhausted"
 EXHAUSTED_RECOVERY = gettext_lazy(
     "Nothing happened in the game. Send the action again in a minute."
 )
+# The same, or a turn whose failing service asked for a longer wait than a turn may wait.
+WAIT_RECOVERY = gettext_lazy("Nothing happened in the game. Send the action again in %(wait)s.")
 # The ending the recovery sweep gives a turn whose workers kept stopping on it.
 LEASE_EXHAUSTED = "worker_lease_exhausted"
 # A failed turn's advice once a write of it is known to have committed.
@@ -737,16 +743,32 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         # Its text is for this log only: the classification's message reaches the player.
         logger.exception("Turn %s failed unexpectedly", job.pk)
     retryable = classification.retryable
-    if retryable and job.attempt < job.max_attempts:
+    wait = classification.retry_after
+    if retryable and wait is not None and wait > retry_wait_limit():
+        # An attempt sooner than asked would be refused again, and a longer wait would hold the
+        # player's credits and their turn in progress: it ends now, saying when to act again.
+        classification = ErrorClassification(
+            classification.code, False, str(WAIT_RECOVERY) % {"wait": wait_text(wait)},
+            classification.message,
+        )  # fmt: skip
+    elif retryable and job.attempt < job.max_attempts:
+        recovery = classification.recovery
+        if wait is not None:
+            seconds = math.ceil(requeue_delay(job, wait))
+            recovery = _("The turn will be retried automatically in %(wait)s.") % {
+                "wait": wait_text(seconds)
+            }
         turn_requeue(job=job, worker=worker, code=classification.code,
-                     message=classification.message, recovery=classification.recovery)  # fmt: skip
+                     message=classification.message, recovery=recovery,
+                     retry_after=wait)  # fmt: skip
         return "queued"
-    if retryable:
+    elif retryable:
         # Out of tries, nothing written (a write that may have run waits instead): the advice
         # is the player's, not the domain client's (which is for API callers).
-        classification = ErrorClassification(
-            EXHAUSTED, False, str(EXHAUSTED_RECOVERY), classification.message
-        )
+        recovery = str(EXHAUSTED_RECOVERY)
+        if wait is not None:
+            recovery = str(WAIT_RECOVERY) % {"wait": wait_text(wait)}
+        classification = ErrorClassification(EXHAUSTED, False, recovery, classification.message)
     _store_output(job, worker, _ending("failed", classification))
     return "stored"
 
