@@ -165,8 +165,10 @@ def test_at_most_eight_tool_calls(table, llm):
     assert second["tool_choice"] == "none"
     limited = [json.loads(m["content"]) for m in second["messages"][-2:]]
     assert [r["error"]["code"] for r in limited] == ["tool_limit", "tool_limit"]
-    # A model that keeps calling tools after the limit fails the turn.
-    llm.script = [(200, completion(tool_calls=calls)), (200, completion(tool_calls=calls[:1]))]
+    # A model that keeps calling tools after the limit, even offered none, fails the turn.
+    llm.script = [(200, completion(tool_calls=calls))] + [
+        (200, completion(tool_calls=calls[:1])) for _ in range(2)
+    ]
     with pytest.raises(Exception) as caught:
         run(table, llm)
     assert classify_error(caught.value).code == "agent_tool_limit"

@@ -904,20 +904,22 @@ def test_every_failed_narrations_model_tokens_are_charged(
 
     _dice_fails(monkeypatch, outage, state)
     roll = completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])
-    # A narration whose model asks for a tool all the same (tools closed) fails.
+    # A narration whose model asks for a tool all the same (tools closed), and again when
+    # offered none, fails.
+    again = (200, {**roll, "usage": _tokens(0, 0)})
     model.script = [
         (200, {**roll, "usage": FIRST}),
-        (200, {**roll, "usage": _tokens(10, 5)}),  # the first narration
-        (200, {**roll, "usage": SECOND}),  # the second
-    ]
+        (200, {**roll, "usage": _tokens(10, 5)}), again,  # the first narration
+        (200, {**roll, "usage": SECOND}), again,  # the second
+    ]  # fmt: skip
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
     assert _run_due(job, django_capture_on_commit_callbacks, times=4)[2:] == [
         "waiting", "failed"
     ]  # fmt: skip
-    assert len(model.requests) == 3
+    assert len(model.requests) == 5
     assert list(job.operations.values_list("step", "state")) == [(1, "returned")]
-    usage = {"model_calls": 3, "prompt_tokens": 2110, "completion_tokens": 305,
+    usage = {"model_calls": 5, "prompt_tokens": 2110, "completion_tokens": 305,
              "total_tokens": 2415}  # fmt: skip
     # The turn, its roll, and three started thousands of tokens (without the last: two).
     assert (job.error_code, job.charged, job.agent_output["usage"]) == (

@@ -14,8 +14,11 @@ Settings (Django settings first, then the environment of the same name):
 
 The model sees the turn's facade tools with their live input schemas, minus the arguments
 trusted code injects (campaign, revision, idempotency, identity). It may make at most
-`MAX_TOOL_CALLS` calls per turn; further calls are answered with a `tool_limit` error and the
-next request forbids tools. Its final answer must be one JSON object:
+`MAX_TOOL_CALLS` calls per turn, calls the platform refuses (a tool not offered, arguments that
+are no JSON object) included, as each costs a model request all the same; further calls are
+answered with a `tool_limit` error and the next request forbids tools. A server that ignores
+that is asked once more offering no tools; a call after that fails the turn with
+`agent_tool_limit`. Its final answer must be one JSON object:
 
     {"messages": [{"text": "...", "audience": "trigger|requester|gm|public"}, ...],
      "suggestions": ["...", ...]}
@@ -335,6 +338,8 @@ class OpenAIAgent:
         call_ids: set[str] = set()
         # Narrating an ended turn: the model may only tell what its journaled calls did.
         tools_closed = turn.narrate_only
+        # A server that ignored tool_choice "none": the next requests offer no tools at all.
+        tools_withdrawn = False
         if turn.earlier:
             # A retry or a narration: the model would not repeat its calls in the same order,
             # so it is shown the ones already made (answered from the journal, nothing sent
@@ -361,10 +366,17 @@ class OpenAIAgent:
                     "messages": messages,
                     self.max_tokens_field: self.max_tokens,
                 }
-                if tools:
+                if tools and not tools_withdrawn:
                     body["tools"] = tools
                     body["tool_choice"] = "none" if tools_closed else "auto"
-                reply, finish_reason = self._complete(http, body, usage, turn)
+                try:
+                    reply, finish_reason = self._complete(http, body, usage, turn)
+                except AgentRejected as exc:
+                    if not tools_withdrawn:
+                        raise
+                    # Some servers refuse tool calls in a conversation that offers no tools:
+                    # the turn ends as the limit ended it, not as a misconfigured endpoint.
+                    raise self._tool_limit() from exc
                 requested = reply.get("tool_calls") or []
                 if requested:
                     if tools_closed:
@@ -382,10 +394,21 @@ class OpenAIAgent:
                                 )
                         except InvalidOutput:
                             pass
-                        raise AgentToolLimit(
-                            _("The model asked for tools after the limit of %(n)s calls.")
-                            % {"n": self.max_tool_calls}
+                        if tools_withdrawn:
+                            raise self._tool_limit()
+                        # Asked once more offering no tools at all, which no server lets a
+                        # model call. The stray calls stay out of the conversation: no tool
+                        # answer could be given to them without running them.
+                        tools_withdrawn = True
+                        messages.append(
+                            {
+                                "role": "user",
+                                "content": f"The limit of {self.max_tool_calls} tool calls is "
+                                "reached and no tools are offered any more. Reply with only "
+                                "the JSON object described in the instructions.",
+                            }
                         )
+                        continue
                     requested = [_as_sent(request) for request in requested]
                     for request in requested:
                         # Each answer must name its own call: a call without an id, or with
@@ -473,6 +496,12 @@ class OpenAIAgent:
                     tool_calls=calls,
                     usage=dict(usage),
                 )
+
+    def _tool_limit(self) -> AgentToolLimit:
+        return AgentToolLimit(
+            _("The model asked for tools after the limit of %(n)s calls.")
+            % {"n": self.max_tool_calls}
+        )
 
     def _run_tool(
         self, request: Any, call_tool: CallTool, finish_reason: Any = None
