@@ -3,6 +3,8 @@ live dnd5e server: a server that ignores tool_choice "none", and calls the platf
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from apps.turns.agents.openai import MAX_TOOL_CALLS
@@ -80,3 +82,20 @@ def test_a_server_refusing_a_request_without_tools_fails_the_turn_at_the_tool_li
         run(table, llm)
     assert caught.value.code == "agent_tool_limit"
     assert len(llm.requests) == 3
+
+
+def test_calls_the_platform_refuses_count_toward_the_limit(table, llm):
+    """A model looping on calls refused before they reach a domain (a tool not offered,
+    arguments that are no JSON object) is bounded like any other: each costs a model request,
+    so the limit bounds the turn's tokens and time whatever the calls were."""
+    before = table.revision()
+    refused = [tool_call("r0", "combat_end", {}), tool_call("r1", "dice_roll", "{not json")]
+    llm.script = [(200, completion(tool_calls=refused)) for _ in range(MAX_TOOL_CALLS // 2)]
+    llm.script.append((200, completion(content=FINAL)))
+    output, _caller = run(table, llm)
+    assert (output.messages, output.tool_calls) == ((AgentMessage("The die lands."),), 8)
+    assert table.revision() == before
+    assert [r["tool_choice"] for r in llm.requests] == ["auto"] * 4 + ["none"]
+    answers = [json.loads(m["content"])["error"]["code"] for m in llm.requests[-1]["messages"]
+               if m["role"] == "tool"]  # fmt: skip
+    assert answers == ["tool_not_offered", "invalid_arguments"] * 4
