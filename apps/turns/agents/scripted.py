@@ -775,6 +775,40 @@ def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
 CANNOT_STAND = frozenset(
     {"grappled", "restrained", "paralyzed", "petrified", "stunned", "unconscious"}
 )
+# What takes a creature's actions: the rules refuse its attacks. Only suggestions read these
+# (the rules still decide); a test keeps both sets equal to the rules', which apps/ may not
+# import.
+CANNOT_ACT = frozenset(
+    {"incapacitated", "paralyzed", "petrified", "stunned", "unconscious", "dead"}
+)
+
+
+def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
+    """What `up` may do as its turn begins, worded for whoever plays it: the GM (`gm`, a
+    monster) or its player."""
+    options: list[str] = []
+    # Knocked down (a wolf's bite): getting up comes first, before the attack that prone
+    # would give disadvantage. At 0 HP nobody stands (that turn is a death save), nor does one
+    # held or unable to move: the rules refuse it.
+    if "prone" in up.conditions and up.status != "down" and not set(up.conditions) & CANNOT_STAND:
+        options.append(_("stand up"))
+    if up.status == "down":
+        # Dying: the turn is a death save; a stable one makes none (the rules refuse it).
+        if "stable" not in up.conditions and up.kind != "monster":
+            options.append(_("death save"))
+    elif set(up.conditions) & CANNOT_ACT:
+        pass  # no action to attack with: the rules refuse it
+    elif foes and gm:
+        options.append(
+            _("%(monster)s attacks %(target)s")
+            % {"monster": _spoken(up), "target": _spoken(foes[0])}
+        )
+    elif foes:
+        options.append(_("attack the %(name)s") % {"name": _spoken(foes[0])})
+    options.append(_("end turn"))
+    if gm and not foes:  # nobody to fight yet: a look at the field instead
+        options.append(_("describe"))
+    return options
 
 
 def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
@@ -784,30 +818,14 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
     if up is None:
         return
     foes = [e for e in roster if e.alive and e.status != "down" and e.kind != up.kind]
-    # Knocked down (a wolf's bite): getting up comes first, before the attack that prone
-    # would give disadvantage. At 0 HP nobody stands (that turn is a death save), nor does one
-    # held or unable to move: the rules refuse it.
-    stand = (
-        "prone" in up.conditions and up.status != "down" and not set(up.conditions) & CANNOT_STAND
-    )
-    if stand and (up.kind == "monster" if s.turn.is_gm else up.id == s.turn.character_id):
-        s.suggestions.append(_("stand up"))
-    if s.turn.is_gm and up.kind == "monster":
-        if foes:
-            s.suggestions.append(
-                _("%(monster)s attacks %(target)s")
-                % {"monster": _spoken(up), "target": _spoken(foes[0])}
-            )
-        s.suggestions.append(_("end turn"))
-        if not foes:  # nobody to fight yet: a look at the field instead
-            s.suggestions.append(_("describe"))
+    if up.kind == "monster":
+        if s.turn.is_gm:
+            s.suggestions += _turn_options(up, foes, gm=True)
+    elif up.id == s.turn.character_id:
+        s.suggestions += _turn_options(up, foes, gm=False)
     elif s.turn.is_gm:
         # A player character is up: that is their player's turn to take.
         s.suggestions.append(_("describe"))
-    elif up.id == s.turn.character_id:
-        if foes:
-            s.suggestions.append(_("attack the %(name)s") % {"name": _spoken(foes[0])})
-        s.suggestions.append(_("end turn"))
 
 
 def _check_target(what: str, *, save: bool) -> dict[str, str]:
