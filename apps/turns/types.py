@@ -160,7 +160,10 @@ class AgentMessage:
 @dataclass(frozen=True)
 class AgentOutput:
     messages: tuple[AgentMessage, ...]
-    suggestions: tuple[str, ...] = ()
+    suggestions: tuple[str, ...] = ()  # for the requester alone
+    # Next actions for whoever controls a character, by its id: the player an action handed the
+    # turn to. The agent names the character, never a person: publication finds its player.
+    suggestions_for: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     tool_calls: int = 0
     usage: Mapping[str, int] = field(default_factory=dict)  # prompt/completion tokens
     # The agent answered without acting: it did not understand, asked back ("did you mean"),

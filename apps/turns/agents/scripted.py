@@ -242,6 +242,8 @@ class Session:
         self.calls = 0
         self.messages: list[AgentMessage] = []
         self.suggestions: list[str] = []
+        # A character's options for its player, who is not the requester (their turn came).
+        self.suggestions_for: dict[str, list[str]] = {}
         # The intent's match on the normalized text, so a typo can be answered as a command.
         self.match: re.Match[str] | None = None
         self._plaining = False  # reading the roster to word a domain text: no second read
@@ -332,6 +334,7 @@ class Session:
         return AgentOutput(
             messages=tuple(self.messages[:4]),
             suggestions=tuple(self.suggestions[:4]),
+            suggestions_for={c: tuple(items[:4]) for c, items in self.suggestions_for.items()},
             tool_calls=self.calls,
             declined=declined,
         )
@@ -813,7 +816,8 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
 
 def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
     """What the requester may do now that `current` is up: a GM plays the monsters, not the
-    players' characters; a player, their own character's turn."""
+    players' characters; a player, their own character's turn. Another player's character
+    that is up has its options offered to its player."""
     up = next((e for e in roster if e.id == current), None)
     if up is None:
         return
@@ -823,9 +827,11 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
             s.suggestions += _turn_options(up, foes, gm=True)
     elif up.id == s.turn.character_id:
         s.suggestions += _turn_options(up, foes, gm=False)
-    elif s.turn.is_gm:
+    else:
         # A player character is up: that is their player's turn to take.
-        s.suggestions.append(_("describe"))
+        s.suggestions_for[up.id] = _turn_options(up, foes, gm=False)
+        if s.turn.is_gm:
+            s.suggestions.append(_("describe"))
 
 
 def _check_target(what: str, *, save: bool) -> dict[str, str]:

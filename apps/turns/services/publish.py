@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.campaigns.models import Campaign, CampaignMembership
+from apps.campaigns.models import ActorBinding, Campaign, CampaignMembership
 from apps.campaigns.services.authority import receipt_apply, receipt_revision
 from apps.campaigns.services.characters import binding_for_created
 from apps.campaigns.tasks import campaign_reread
@@ -42,7 +42,7 @@ from apps.turns.services.jobs import (
     job_reservation_release,
     job_update_announced,
 )
-from apps.turns.types import AgentOutput, audience_allowed
+from apps.turns.types import MAX_SUGGESTIONS, AgentOutput, audience_allowed
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,7 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
     return {
         "messages": [{"text": m.text, "audience": m.audience} for m in output.messages],
         "suggestions": list(output.suggestions),
+        "suggestions_for": {c: list(items) for c, items in output.suggestions_for.items()},
         "tool_calls": output.tool_calls,
         "usage": dict(output.usage),
         "declined": bool(output.declined),
@@ -223,6 +224,49 @@ class _Requester:
                 status=CampaignMembership.Status.ACTIVE,
             ).exists()
         return self._present
+
+
+def _suggestions_by_recipient(
+    campaign: Campaign,
+    job: RoomTurnJob,
+    stored: dict[str, Any],
+    requester: _Requester,
+    requester_is_gm: bool,
+) -> dict[str, list[str]]:
+    """Each person's suggestions (user id -> one list, requester first): the requester's own,
+    and a character's for the active member who controls it, joined to the requester's when
+    that is them (a second event would replace the first on their page). Anyone else is a
+    wider audience than a private or GM-only action's: only a public action reaches them."""
+    by_user: dict[str, list[str]] = {}
+    if stored.get("suggestions") and requester.present:
+        by_user[str(job.requester_id)] = list(stored["suggestions"])
+    wanted = stored.get("suggestions_for") or {}
+    if not wanted:
+        return by_user  # the usual turn: nothing to look up
+    others_allowed = audience_allowed(
+        audience="public", trigger_audience=job.trigger_audience, requester_is_gm=requester_is_gm
+    )
+    controllers = dict(
+        ActorBinding.objects.filter(
+            campaign=campaign,
+            character_id__in=list(wanted),
+            status=ActorBinding.Status.ACTIVE,
+            can_control=True,
+            user__campaign_memberships__campaign=campaign,
+            user__campaign_memberships__status=CampaignMembership.Status.ACTIVE,
+        ).values_list("character_id", "user_id")
+    )
+    for character_id, suggestions in wanted.items():
+        user_id = controllers.get(character_id)
+        if user_id is None:
+            continue  # nobody plays it
+        user = str(user_id)
+        if user != str(job.requester_id) and not others_allowed:
+            continue
+        merged = by_user.setdefault(user, [])
+        merged += [s for s in suggestions if s not in merged]
+        del merged[MAX_SUGGESTIONS:]
+    return by_user
 
 
 def _bind_created_characters(campaign: Campaign, job: RoomTurnJob, operations) -> None:
@@ -448,10 +492,13 @@ def turn_publish(
                 body="" if cancelled else (error or {}).get("message") or "",
                 data={**data, "status": final, "error": error},
             )  # fmt: skip
-        if stored.get("suggestions") and requester.present:
-            _tell_requester(
-                campaign, job, SUGGESTIONS_EVENT,
-                data={"job_id": str(job.pk), "suggestions": list(stored["suggestions"])},
+        for recipient, suggestions in _suggestions_by_recipient(
+            campaign, job, stored, requester, requester_is_gm
+        ).items():
+            room_event_record(
+                campaign=campaign, event_type=SUGGESTIONS_EVENT,
+                data={"job_id": str(job.pk), "suggestions": suggestions},
+                audience=Message.Audience.PRIVATE, recipient_ids=[recipient],
             )  # fmt: skip
         # After the narration, so the room's sockets get what was said before the panels'
         # `state.changed` (which only makes pages re-read them).
