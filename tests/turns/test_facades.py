@@ -79,12 +79,12 @@ def test_exact_dnd5e_selections(live_domains):
         "combat_move", "combat_status", "death_save", "dice_roll", "heal", "saving_throw",
         "stand_up", "temp_hp_grant",
     )  # fmt: skip
-    # At the cap: temporary hit points in, monster_spawn out (a monster spawned mid-fight
-    # cannot join it; the combat narration row still spawns).
+    # At the cap: temporary hit points and stand_up in, monster_spawn and damage_apply out (a
+    # monster spawned mid-fight cannot join it; the combat narration row has both).
     assert plugin.facade_tools(phase="combat", role="gm", task="action") == (
         "ability_check", "attack", "campaign_get", "character_get", "combat_end",
         "combat_end_turn", "combat_move", "combat_status", "condition_add", "condition_remove",
-        "damage_apply", "death_save", "dice_roll", "heal", "saving_throw", "temp_hp_grant",
+        "death_save", "dice_roll", "heal", "saving_throw", "stand_up", "temp_hp_grant",
     )  # fmt: skip
     assert plugin.facade_tools(phase="play", role="player", task="action") == (
         "ability_check", "attack", "campaign_get", "character_create", "character_get",

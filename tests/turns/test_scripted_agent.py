@@ -611,9 +611,11 @@ def test_dnd5e_a_player_drinks_a_potion_and_stands_up_on_their_turn(live_domains
     assert table.run(player, "get up", job_id="stand-2").texts == [
         ("That cannot happen: Ilsa is not prone.", "requester")
     ]
-    # The GM's rows have no stand_up: the GM removes prone as a ruling.
+    # The GM stands whoever is up by the same rules: it costs Ilsa's movement.
     _gm_write(table, "condition_add", target_id=ilsa, condition="prone")
-    assert table.run(gm, "stand", job_id="gm-stand").texts == [("Ilsa gets back up.", "trigger")]
+    assert table.run(gm, "stand", job_id="gm-stand").texts == [
+        ("Ilsa stands up, using 15 ft of movement (0 ft left).", "trigger")
+    ]
 
 
 def test_dnd5e_a_move_to_where_the_character_stands_is_narrated_as_staying(

@@ -91,10 +91,10 @@ def test_the_gm_is_offered_to_stand_a_prone_monster_up_on_its_turn(live_domains,
     table.run(player, "end turn", job_id="p-end")
     handed = table.run(gm, "end turn", job_id="g-end")
     assert handed.output.suggestions == ("stand up", "goblin attacks Ilsa", "end turn")
-    # The suggestion works as written: the goblin whose turn it is gets up.
+    # The suggestion works as written: the goblin whose turn it is gets up, by the rules.
     stood = table.run(gm, "stand up", job_id="g-stand")
-    assert stood.texts == [("Goblin gets back up.", "trigger")]
-    assert "condition_remove" in stood.tools
+    assert stood.texts == [("Goblin stands up, using 15 ft of movement (15 ft left).", "trigger")]
+    assert "stand_up" in stood.tools
     assert (
         "prone"
         not in table.call(gm, "character_get", character_id="mon-2").structured["character"][

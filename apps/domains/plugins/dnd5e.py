@@ -106,8 +106,9 @@ _PLAYER_COMBAT = (
 )
 _GM_START_COMBAT = ("combat_start", "monster_spawn", "phase_set")
 _GM_EFFECTS = ("condition_add", "condition_remove", "damage_apply")  # heal is for everyone
-# Players stand up with stand_up; a GM removes "prone" with condition_remove, which keeps the
-# GM rows within the tool cap.
+# Standing up is the rules' (half the speed, on one's own turn, never while held or dying):
+# the GM stands whoever is up in combat with it too. Outside combat a GM lifts "prone" with
+# condition_remove, which keeps the play row within the tool cap.
 _STAND_UP = ("stand_up",)
 TOOL_FACADES = {
     ("lobby", ANY, "chat"): _READS,
@@ -124,8 +125,15 @@ TOOL_FACADES = {
     ("combat", "observer", "action"): _COMBAT_READS,
     ("combat", "player", "action"): (*_PLAYER_COMBAT, *_STAND_UP),
     # At the tool cap: no monster_spawn here, since a monster spawned mid-fight cannot join it
-    # (combat_start is for play, and nothing adds a combatant); the narration row still spawns.
-    ("combat", "gm", "action"): (*_PLAYER_COMBAT, "combat_end", *_GM_EFFECTS),
+    # (combat_start is for play, and nothing adds a combatant), nor damage_apply, which no
+    # combatant's turn deals (an attack does); the narration row has both.
+    ("combat", "gm", "action"): (
+        *_PLAYER_COMBAT,
+        "combat_end",
+        "condition_add",
+        "condition_remove",
+        *_STAND_UP,
+    ),
     ("combat", "gm", "narration"): (
         *_COMBAT_READS,
         "combat_end",

@@ -37,7 +37,8 @@ dnd5e
                                          player grants only their own characters, the GM
                                          anyone (a monster's numbers are said to the GM only)
     stand up | get up | I stand          leave prone (in combat: half your speed); the GM:
-                                         whoever is up gets up (a ruling, free of movement).
+                                         whoever is up stands, by the same rules (outside
+                                         combat the GM lifts prone instead).
                                          Offered first to a prone combatant on its turn
     poison <target> | knock <target> prone
                                          GM: gives a condition (also blind, charm, deafen,
@@ -1184,17 +1185,13 @@ def _temp_hp_text(name: str, amount: int, result: Mapping[str, Any]) -> str:
 def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
     what = _("stand up")
     if s.turn.is_gm and not s.offered("stand_up") and s.offered("condition_remove"):
-        # The GM's rows carry condition_remove instead: a ruling, free of movement, for
-        # whoever is up (a player's character too: a ruling spends none of its turn).
-        s.require("condition_remove", what=what, seen_by_all=True)
-        character_id = s.turn.character_id or _current_combatant(s)
-        if not character_id:
-            raise Refusal(_("Nobody is up: say who stands (a ruling needs a combat turn)."))
-        s.call("condition_remove", target_id=character_id, condition="prone")
-        s.say(_("%(who)s gets back up.") % {"who": _name_of(dnd_roster(s), character_id)})
-        return
+        # Outside combat the GM's row has no stand_up (the tool cap): prone is lifted instead.
+        raise Refusal(_("Outside combat, lift it as a ruling: “remove prone from <name>”."))
     s.require("stand_up", what=what, seen_by_all=True)
-    character_id = acting_character(s, what=what)
+    # The GM stands whoever is up (a player's character too) by the rules a player's stand
+    # up goes through: half its speed, on its own turn.
+    up = _current_combatant(s) if s.turn.is_gm and not s.turn.character_id else None
+    character_id = up or acting_character(s, what=what)
     result = s.call("stand_up", character_id=character_id)
     values = {
         "who": s.plain(result["character_name"]),
