@@ -191,3 +191,33 @@ def test_a_gm_only_action_sends_no_player_anything(
     with django_capture_on_commit_callbacks(execute=False):
         job = _run(room, room.gm, "end turn", audience="gm")
     assert _suggestion_events(job) == []
+
+
+def test_a_death_save_that_passes_the_turn_offers_the_next_player_theirs():
+    # The dead pass the turn: whoever comes next is offered it as after an "end turn".
+    turn = TurnContext(
+        job_id="died",
+        system_id="dnd5e",
+        phase="combat",
+        role="player",
+        task="action",
+        text="death save",
+        tools=tuple(
+            ToolInfo(n, "", {"type": "object", "properties": {}})
+            for n in ("combat_status", "death_save")
+        ),
+        character_id="pc-1",
+    )
+    order = [
+        _combatant("pc-1", "Ash", "pc", status="down", conditions=["prone", "unconscious"]),
+        _combatant("pc-2", "Bram", "pc"),
+        _combatant("mon-3", "Wolf", "monster"),
+    ]
+    stub = _Stub(
+        {
+            "combat_status": {"combat": {"current": "pc-1", "order": order}},
+            "death_save": {"outcome": "dead", "natural": 4, "current": "pc-2"},
+        }
+    )
+    output = ScriptedAgent().run_turn(turn, stub)
+    assert output.suggestions_for == {"pc-2": ("attack the wolf", "end turn")}

@@ -1006,6 +1006,8 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
     if result.get("current"):  # the dead pass the turn
         text += " " + _("%(next)s is up.") % {"next": _name_of(roster, result["current"])}
     s.say(text)
+    if result.get("current"):
+        _turn_suggestions(s, roster, result["current"])
 
 
 def _death_save_failures_text(who: str, effect: Mapping[str, Any]) -> str:
