@@ -17,6 +17,7 @@ from tests.turns.test_scripted_conditions import (
     _Stub,
     _suggestions_after_ending_turn,
 )
+from tests.turns.test_scripted_new_rules import _run, _texts
 
 
 def _wolf_and(pc: dict[str, Any]) -> list[dict[str, Any]]:
@@ -83,3 +84,14 @@ def test_the_conditions_that_stop_a_creature_are_the_rules_own():
     # apps/ may not import server code: the agent's copies are kept equal to the rules here.
     assert scripted.CANNOT_ACT == rules.CANNOT_ACT
     assert scripted.CANNOT_STAND == (rules.CANNOT_MOVE - {"dead"}) | {"grappled", "restrained"}
+
+
+def test_a_stable_character_is_not_told_to_make_the_death_save_the_rules_refuse():
+    stable = _combatant(
+        "pc-1", "Ash", "pc", status="down", conditions=["prone", "stable", "unconscious"]
+    )
+    output = _run("attack the wolf", {}, order=_wolf_and(stable))
+    assert _texts(output) == [
+        ("Ash is down at 0 hit points, stable, and cannot attack.", "requester")
+    ]
+    assert output.suggestions == ("end turn",)

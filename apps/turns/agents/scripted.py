@@ -593,9 +593,17 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     else:
         attacker_id = acting_character(s, what=_("attack"))
         roster = dnd_roster(s)
-    if any(e.id == attacker_id and e.status == "down" for e in roster):
-        # What a dying character does on its turn, instead of the rules' list of conditions.
+    down = next((e for e in roster if e.id == attacker_id and e.status == "down"), None)
+    if down is not None:
+        # What a dying character does on its turn, instead of the rules' list of conditions;
+        # a stable one makes no death save (the rules refuse it): its turn is over.
         who = _name_of(roster, attacker_id)
+        if "stable" in down.conditions:
+            if s.turn.phase == "combat":
+                s.suggestions.append(_("end turn"))
+            raise Refusal(
+                _("%(who)s is down at 0 hit points, stable, and cannot attack.") % {"who": who}
+            )
         if s.turn.phase == "combat":
             s.suggestions.append(
                 _("death save for %(who)s") % {"who": who} if s.turn.is_gm else _("death save")
