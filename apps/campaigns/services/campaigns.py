@@ -121,6 +121,17 @@ def _same_or_conflict(campaign: Campaign, *, name: str, system_id: str) -> Campa
     return campaign
 
 
+def _members_reread_access(campaign: Campaign, *, reason: str) -> None:
+    """Every active member's open room sockets read their access again."""
+    access_changed(
+        campaign_id=campaign.id,
+        user_ids=CampaignMembership.objects.filter(
+            campaign=campaign, status=CampaignMembership.Status.ACTIVE
+        ).values_list("user_id", flat=True),
+        reason=reason,
+    )
+
+
 def _owner_only(campaign: Campaign, actor, refusal: str) -> None:
     if campaign.owner_id != actor.id:
         raise PermissionDenied(refusal, recovery=_("Ask the campaign owner."))
@@ -143,14 +154,8 @@ def campaign_archive(*, campaign: Campaign, actor) -> Campaign:
             decided_at=locked.archived_at,
             updated_at=locked.archived_at,
         )
-        # Open rooms turn read-only at once: every member's sockets re-read their access.
-        access_changed(
-            campaign_id=locked.id,
-            user_ids=CampaignMembership.objects.filter(
-                campaign=locked, status=CampaignMembership.Status.ACTIVE
-            ).values_list("user_id", flat=True),
-            reason="archived",
-        )
+        # Open rooms turn read-only at once.
+        _members_reread_access(locked, reason="archived")
         audit_record(
             actor=actor, action="campaign.archive", subject_type="campaign", subject_id=locked.id
         )
@@ -169,14 +174,8 @@ def campaign_restore(*, campaign: Campaign, actor) -> Campaign:
         locked.status = Campaign.Status.ACTIVE
         locked.archived_at = None
         locked.save(update_fields=["status", "archived_at", "updated_at"])
-        # Open rooms take actions again at once: every member's sockets re-read their access.
-        access_changed(
-            campaign_id=locked.id,
-            user_ids=CampaignMembership.objects.filter(
-                campaign=locked, status=CampaignMembership.Status.ACTIVE
-            ).values_list("user_id", flat=True),
-            reason="restored",
-        )
+        # Open rooms take actions again at once.
+        _members_reread_access(locked, reason="restored")
         audit_record(
             actor=actor, action="campaign.restore", subject_type="campaign", subject_id=locked.id
         )
