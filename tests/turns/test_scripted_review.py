@@ -110,18 +110,18 @@ def test_a_clock_name_keeps_its_own_punctuation(live_domains, gm, player):
         ("clock_create", {"name": "Ruin!", "segments": 4}),
         ("clock_create", {"name": "Who knows?!", "segments": 4}),
         ("clock_create", {"name": "Last breath...", "segments": 4}),
-        ("clock_create", {"name": "Long Night", "segments": 6}),
+        ("clock_create", {"name": "The Long Night", "segments": 6}),
         ("clock_create", {"name": "Havoc!", "segments": 3}),
     ]
     story = table.call(gm, "story_get").structured
-    names = ["Doom!", "Ruin!", "Who knows?!", "Last breath...", "Long Night", "Havoc!"]
+    names = ["Doom!", "Ruin!", "Who knows?!", "Last breath...", "The Long Night", "Havoc!"]
     assert [c["name"] for c in story["clocks"]] == names
     assert table.run(gm, "advance clock doom!", job_id="advance").texts == [
         ("Doom!: 1 of 4 segments filled.", "trigger")
     ]
     # Named as it was created.
     assert table.run(gm, "advance the clock called Long Night by 2", job_id="called").texts == [
-        ("Long Night: 2 of 6 segments filled.", "trigger")
+        ("The Long Night: 2 of 6 segments filled.", "trigger")
     ]
 
 

@@ -75,10 +75,12 @@ narrative
                                          "advance the <name> clock [by N]", "tick" for advance
     create clock [called] <name> with N segments
                                          GM; 2..12 segments (N in digits or words: "four");
-                                         the name keeps its own marks ("Doom!"), only quotes
-                                         around it are dropped; also "create clock <name>
-                                         (N segments)", "create clock <name>, N segments",
-                                         "create a N-segment clock [called] <name>"
+                                         the name keeps its own marks and words ("Doom!",
+                                         "The Cult Rises"), only quotes around it are dropped
+                                         ("the" before "clock" is no name's); also
+                                         "create clock <name> (N segments)", "create clock
+                                         <name>, N segments", "create a N-segment clock
+                                         [called] <name>"
     open scene <title>                   GM; ends the current scene ("start"/"begin" too)
     end scene                            GM; ends the current scene with none after it
     open thread <title>                  GM ("start" too)
@@ -209,8 +211,9 @@ def _clean_name(text: str) -> str:
 
 def _given_name(text: str) -> str:
     """A name given mid-sentence ("create clock Doom! with …"): no sentence stop can follow it
-    there, so its own marks ("Doom!", "Who knows?") are kept; only the quotes around it go."""
-    return ARTICLES.sub("", text.strip().strip("\"'“”").strip()).strip()
+    there, so its own marks ("Doom!", "Who knows?") and words ("The Cult Rises") are kept; only
+    the quotes around it go."""
+    return text.strip().strip("\"'“”").strip()
 
 
 def _id_key(entity_id: str) -> tuple[str, int, str]:
@@ -2015,7 +2018,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_advance_clock,
         ),
         _intent(
-            r"create (?:a )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
+            r"create (?:a |the |new )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
             r"(?:\s+with|,|\s+\()\s*" + SEGMENTS + r"\s+segments?\)?",
             nar_create_clock,
         ),

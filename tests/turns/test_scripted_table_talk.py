@@ -1,0 +1,30 @@
+"""The scripted agent reads what a real table types: clocks named and sized loosely, known
+clocks advanced by name alone, reads asked as questions, and free actions it cannot judge
+answered with a way forward instead of the help list."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.turns.conftest import make_table
+from tests.turns.test_scripted_narrative import _writes
+
+pytestmark = pytest.mark.django_db
+
+
+def _narrative_table(gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    return table
+
+
+def test_a_clock_name_keeps_its_leading_article_as_typed(live_domains, gm, player):
+    """ "create clock "The Cult Rises" with 4 segments" used to make a clock "Cult Rises"."""
+    table = _narrative_table(gm, player)
+    for text, name in [
+        ('create clock "The Cult Rises" with 4 segments', "The Cult Rises"),
+        ("create clock The Long Night with 4 segments", "The Long Night"),
+        # Before "clock" the article is the sentence's, not the name's.
+        ("create the clock Doom with 4 segments", "Doom"),
+    ]:
+        assert _writes(table, gm, text) == [("clock_create", {"name": name, "segments": 4})], text
