@@ -28,3 +28,23 @@ def test_a_clock_name_keeps_its_leading_article_as_typed(live_domains, gm, playe
         ("create the clock Doom with 4 segments", "Doom"),
     ]:
         assert _writes(table, gm, text) == [("clock_create", {"name": name, "segments": 4})], text
+
+
+def test_a_clock_size_needs_no_with(live_domains, gm, player):
+    """ "create a clock Doom 6" and "create clock Doom 6 segments" got the help list."""
+    table = _narrative_table(gm, player)
+    for text, name, segments in [
+        ("create a clock Doom 6", "Doom", 6),
+        ('create clock "The Cult Rises" 4 segments', "The Cult Rises", 4),
+        ("create clock Dawn 6 segments", "Dawn", 6),
+        ("create clock Stand by Me 8", "Stand by Me", 8),
+        ("create clock Night with 4 segments", "Night", 4),
+    ]:
+        assert _writes(table, gm, text) == [
+            ("clock_create", {"name": name, "segments": segments})
+        ], text
+    assert _writes(table, gm, "create clock Ruin four segments") == [
+        ("clock_create", {"name": "Ruin", "segments": 4})
+    ]
+    # A name that ends in a number word is no size without "segments".
+    assert table.run(gm, "create clock Take Five", job_id="five").output.declined is True

@@ -80,7 +80,8 @@ narrative
                                          ("the" before "clock" is no name's); also
                                          "create clock <name> (N segments)", "create clock
                                          <name>, N segments", "create a N-segment clock
-                                         [called] <name>"
+                                         [called] <name>", "create clock <name> N
+                                         [segments]" (a number word needs "segments")
     open scene <title>                   GM; ends the current scene ("start"/"begin" too)
     end scene                            GM; ends the current scene with none after it
     open thread <title>                  GM ("start" too)
@@ -1709,7 +1710,9 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     name = _given_name(m["name"])
     if not name:
         raise Refusal(_("Give the clock a name, like: create clock Doom with 6 segments"))
-    segments = _count(m["segments"], SEGMENT_WORDS)
+    said = m.groupdict()
+    size = said.get("segments") or said.get("size") or said.get("size_word")
+    segments = _count(size, SEGMENT_WORDS)
     low, high = s.bounds("clock_create", "segments", (2, 12))
     if segments < low:
         raise Refusal(_("A clock needs at least %(n)s segments.") % {"n": low})
@@ -2019,7 +2022,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(
             r"create (?:a |the |new )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
-            r"(?:\s+with|,|\s+\()\s*" + SEGMENTS + r"\s+segments?\)?",
+            r"(?:(?:\s+with|,|\s+\()\s*" + SEGMENTS + r"\s+segments?\)?"
+            # "create clock Doom 6 [segments]", "… four segments": the size ends the text
+            # (a name may end in a number word: "Take Five" needs "with N segments").
+            r"|\s+(?:(?P<size>\d+)(?:\s+segments?)?|(?P<size_word>"
+            + "|".join(SEGMENT_WORDS)
+            + r")\s+segments?))",
             nar_create_clock,
         ),
         # "create a 6-segment clock called Doom": the name ends the text, so a closing full
@@ -2110,7 +2118,13 @@ def help_text(system_id: str, *, gm: bool) -> str:
         lines = [
             _both(_('ask the oracle "<question>" [likely|unlikely|even|very likely|...]')),
             _both(_("roll <dice> [drop lowest | with advantage] [for <label>]")),
-            (None, _("advance clock <name> [by N]; create clock <name> with N segments")),
+            (
+                None,
+                _(
+                    "advance clock <name> [by N]; create clock <name> [with] N segments, "
+                    "e.g. create clock Doom 6"
+                ),
+            ),
             (
                 None,
                 _(
