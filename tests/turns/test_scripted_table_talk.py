@@ -48,3 +48,34 @@ def test_a_clock_size_needs_no_with(live_domains, gm, player):
     ]
     # A name that ends in a number word is no size without "segments".
     assert table.run(gm, "create clock Take Five", job_id="five").output.declined is True
+
+
+def test_a_known_clock_is_advanced_by_its_name_alone(live_domains, gm, player):
+    """ "advance Doom by 2", "tick doom", "advance the cult rises" got the help list."""
+    table = _narrative_table(gm, player)
+    table.run(gm, "create clock Doom with 6 segments", job_id="c1")
+    table.run(gm, 'create clock "The Cult Rises" with 6 segments', job_id="c2")
+    for text, clock, ticks in [
+        ("advance Doom by 2", "clock-1", 2),
+        ("tick doom", "clock-1", 1),
+        ("advance the cult rises", "clock-2", 1),
+        ("Advance The Cult Rises by two.", "clock-2", 2),
+    ]:
+        assert _writes(table, gm, text) == [
+            ("clock_advance", {"clock_id": clock, "ticks": ticks})
+        ], text
+    # A name that is no clock is not taken for one: the help list, nothing written.
+    before = table.revision()
+    unknown = table.run(gm, "advance the plot", job_id="plot")
+    assert unknown.output.declined is True
+    assert unknown.texts[0][0].startswith("I did not understand that. I understand:")
+    # A player's words are no clock's either; a player naming one is told whose it is.
+    assert (
+        table.run(player, "advance to the door", job_id="door")
+        .texts[0][0]
+        .startswith("I did not understand that.")
+    )
+    assert table.run(player, "tick doom", job_id="p-doom").texts == [
+        ("Only the GM can advance a clock.", "requester")
+    ]
+    assert table.revision() == before

@@ -72,7 +72,9 @@ narrative
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties; "by 2
                                          segments", "by two" too); bounded by the
                                          tool's schema, like the segments below; also
-                                         "advance the <name> clock [by N]", "tick" for advance
+                                         "advance the <name> clock [by N]", "tick" for advance,
+                                         and "advance <name> [by N]" for a clock of that whole
+                                         name (other words after "advance" are not understood)
     create clock [called] <name> with N segments
                                          GM; 2..12 segments (N in digits or words: "four");
                                          the name keeps its own marks and words ("Doom!",
@@ -112,7 +114,7 @@ import hashlib
 import random
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,6 +169,11 @@ ID_AFTER_NAME = re.compile(r" \((?:pc|mon)-\d+\)")
 
 class Refusal(Exception):
     """Stops the turn with a reply to the requester; nothing further is called."""
+
+
+class NotUnderstood(Exception):
+    """An intent that read the story and found its words name nothing there ("advance the
+    plot" beside no clock "plot"): the text is answered as not understood."""
 
 
 ARGUMENT_PATH = re.compile(r"\barguments\.([a-z_]+)")
@@ -1705,6 +1712,18 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
     s.say(text % values)
 
 
+def nar_advance_named_clock(s: Session, m: re.Match[str]) -> None:
+    """ "advance Doom", "tick the cult rises": without the word "clock", only a clock's whole
+    name (as names are compared) makes it one; anything else is not understood."""
+    if not s.offered("story_get"):
+        raise NotUnderstood
+    wanted = _story_key(m["name"])
+    clocks = s.call("story_get")["clocks"]
+    if not any(wanted in (c["id"].casefold(), _story_key(c["name"])) for c in clocks):
+        raise NotUnderstood
+    nar_advance_clock(s, m)
+
+
 def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_create", what=_("create a clock"), gm_only=True, seen_by_all=True)
     name = _given_name(m["name"])
@@ -2020,6 +2039,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?:advance|tick) (?:the )?(?!the\s)(?P<name>.+?)\s+clock" + BY_TICKS,
             nar_advance_clock,
         ),
+        # Last of the clocks: "advance Doom by 2", a clock named without the word "clock".
+        _intent(r"(?:advance|tick)\s+(?P<name>.+?)" + BY_TICKS, nar_advance_named_clock),
         _intent(
             r"create (?:a |the |new )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
             r"(?:(?:\s+with|,|\s+\()\s*" + SEGMENTS + r"\s+segments?\)?"
@@ -2121,7 +2142,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 None,
                 _(
-                    "advance clock <name> [by N]; create clock <name> [with] N segments, "
+                    "advance [clock] <name> [by N]; create clock <name> [with] N segments, "
                     "e.g. create clock Doom 6"
                 ),
             ),
@@ -2184,11 +2205,18 @@ def _readings(system_id: str, text: str) -> list[str]:
 def _parse(system_id: str, text: str) -> tuple[Intent | None, re.Match[str] | None]:
     """The first intent of the system's grammar that the whole text matches, as written or as
     a table would read it ("I swing at the goblin!" is "attack the goblin")."""
+    return next(_parses(system_id, text), (None, None))
+
+
+def _parses(system_id: str, text: str) -> Iterator[tuple[Intent, re.Match[str]]]:
+    """Each reading's first matching intent, in the order of `_readings`: a later reading is
+    tried when an earlier one names nothing there (NotUnderstood: "advance Doom by 2." as
+    written ends in the full stop that makes "Doom by 2." no clock's name)."""
     for reading in _readings(system_id, text):
         for intent in GRAMMARS.get(system_id, ()):
             if found := intent.pattern.fullmatch(reading):
-                return intent, found
-    return None, None
+                yield intent, found
+                break
 
 
 def _verbs(system_id: str) -> frozenset[str]:
@@ -2263,10 +2291,18 @@ class ScriptedAgent:
             prefix = "" if asked else _("I did not understand that.") + " "
             session.say(prefix + help_text(turn.system_id, gm=turn.is_gm), audience="requester")
             return session.output(declined=True)
-        session.match = match
-        try:
-            intent.handler(session, match)
-        except Refusal as refusal:
-            session.say(str(refusal), audience="requester")
-            return session.output(declined=True)
-        return session.output()
+        for intent, match in _parses(turn.system_id, text):
+            session.match = match
+            try:
+                intent.handler(session, match)
+            except Refusal as refusal:
+                session.say(str(refusal), audience="requester")
+                return session.output(declined=True)
+            except NotUnderstood:
+                session.messages.clear()
+                session.suggestions.clear()
+                continue
+            return session.output()
+        understood = _("I did not understand that.")
+        session.say(understood + " " + help_text(turn.system_id, gm=turn.is_gm), "requester")
+        return session.output(declined=True)
