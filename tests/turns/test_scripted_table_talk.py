@@ -79,3 +79,17 @@ def test_a_known_clock_is_advanced_by_its_name_alone(live_domains, gm, player):
         ("Only the GM can advance a clock.", "requester")
     ]
     assert table.revision() == before
+
+
+def test_a_scene_opened_at_a_place_is_titled_by_the_place(live_domains, gm, player):
+    """ "open a scene at the old mill" used to open the scene "at the old mill"."""
+    table = _narrative_table(gm, player)
+    for text, title in [
+        ("open a scene at the old mill", "The old mill"),
+        ("start a scene at Blackwater Keep.", "Blackwater Keep"),
+        # A quoted title is the title, its words as typed.
+        ('open scene "at the gates"', "at the gates"),
+        ("open scene The Drowned Chapel", "The Drowned Chapel"),
+        ("open scene At World's End", "At World's End"),
+    ]:
+        assert _writes(table, gm, text) == [("scene_start", {"title": title})], text

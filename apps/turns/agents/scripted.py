@@ -84,7 +84,9 @@ narrative
                                          <name>, N segments", "create a N-segment clock
                                          [called] <name>", "create clock <name> N
                                          [segments]" (a number word needs "segments")
-    open scene <title>                   GM; ends the current scene ("start"/"begin" too)
+    open scene <title>                   GM; ends the current scene ("start"/"begin" too);
+                                         "open a scene at the old mill" is titled "The old
+                                         mill" (a quoted title, or "At …", is kept whole)
     end scene                            GM; ends the current scene with none after it
     open thread <title>                  GM ("start" too)
     resolve thread <title>[: <how>]      GM; by title, title prefix or id; "close"/"finish"/
@@ -1768,9 +1770,18 @@ def _closing_title(text: str) -> str:
     return title
 
 
+# "at" before an unquoted scene title says where the scene is; it is no word of the title.
+# Lowercase only: a title's own first word is capitalized ("At World's End").
+SCENE_AT = re.compile(r"\s*at\s+(?=[^\s\"“”])")
+
+
 def nar_open_scene(s: Session, m: re.Match[str]) -> None:
     s.require("scene_start", what=_("open a scene"), gm_only=True, seen_by_all=True)
     title = _closing_title(m["title"])
+    if (at := SCENE_AT.match(m["title"])) and title:
+        # "open a scene at the old mill": the place is the title, standing alone now.
+        place = _closing_title(m["title"][at.end() :])
+        title = place[:1].upper() + place[1:]
     if not title:
         raise Refusal(_("Give the scene a title, like: open scene The Drowned Chapel"))
     s.call("scene_start", title=title)
