@@ -50,13 +50,13 @@ NARRATIVE_HELP = (
     "e.g. create clock Doom 6\n"
     "- open scene <title>; end scene; record fact <text> [gm only]; set phase <lobby|play>\n"
     "- open thread <title>; resolve thread <title>[: how it ended]\n"
-    "- describe, or look"
+    "- describe, or look (or: what's happening?, show the clocks, list facts)"
 )
 NARRATIVE_PLAYER_HELP = (
     "I understand:\n"
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
     "- roll <dice> [drop lowest | with advantage] [for <label>]\n"
-    "- describe, or look"
+    "- describe, or look (or: what's happening?, show the clocks, list facts)"
 )
 
 

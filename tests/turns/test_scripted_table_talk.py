@@ -93,3 +93,26 @@ def test_a_scene_opened_at_a_place_is_titled_by_the_place(live_domains, gm, play
         ("open scene At World's End", "At World's End"),
     ]:
         assert _writes(table, gm, text) == [("scene_start", {"title": title})], text
+
+
+def test_asking_what_is_there_is_answered_like_look(live_domains, gm, player):
+    """ "what clocks are there?", "show the clocks", "list facts", "what's happening?" got the
+    help list; each is a read of the scene, clocks and facts."""
+    table = _narrative_table(gm, player)
+    table.run(gm, "open scene The Docks", job_id="s")
+    table.run(gm, "create clock Doom with 4 segments", job_id="c")
+    table.run(gm, "record fact The bridge is out", job_id="f")
+    before = table.revision()
+    look = table.run(player, "look", job_id="look").texts
+    assert look == [("Scene: The Docks. Clocks: Doom 0/4. Known: The bridge is out.", "trigger")]
+    for text in [
+        "what clocks are there?",
+        "show the clocks",
+        "list facts",
+        "What's happening?",
+        "what is going on",
+        "show me the scene",
+    ]:
+        run = table.run(player, text, job_id=text)
+        assert (run.texts, run.tools) == (look, ["story_get"]), text
+    assert table.revision() == before

@@ -96,7 +96,9 @@ narrative
                                          the action and the reply ("add"/"note" too)
     roll <dice> [for <label>]
     describe | look                      the current scene, clocks and facts you may see
-                                         (a fact told to you alone is said to you alone)
+                                         (a fact told to you alone is said to you alone);
+                                         also "what's happening?", "show the clocks", "list
+                                         facts", "what clocks are there?"
     help                                 this list
 
 In a GM-only action, what would change everyone's panels (combat, movement, attacks, the phase,
@@ -1974,6 +1976,8 @@ SEGMENTS = r"(?P<segments>\d+|" + "|".join(SEGMENT_WORDS) + ")"
 BY_TICKS = (
     r"(?:\s+by\s+(?P<ticks>[+-]?\d+|" + "|".join(COUNT_WORDS) + r")(?:\s+(?:segments?|ticks?))?)?"
 )
+# "what's happening?", "what is going on here": a look, as a table asks for one.
+HAPPENING = r"what(?:'s|’s|\s+is)\s+(?:happening|going\s+on)(?:\s+here|\s+now)?"
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
@@ -2090,6 +2094,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ROLL,
         SET_PHASE,
         _intent(r"(?:describe|look)(?:\s+around)?", nar_describe),
+        _intent(HAPPENING, nar_describe),
+        # "what clocks are there?", "show the clocks", "list facts": the same read.
+        _intent(
+            r"(?:(?:show|list|see)(?:\s+me)?\s+(?:all\s+)?(?:the\s+)?(?:clocks|facts|scene)"
+            r"|what\s+(?:clocks|facts)\s+(?:are\s+there|are\s+running|do\s+we\s+(?:have|know))"
+            r"|what\s+do\s+we\s+know)",
+            nar_describe,
+        ),
     ),
 }
 HELP = re.compile(r"(?:help|\?|commands|what can i do\??)", re.IGNORECASE)
@@ -2165,7 +2177,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 ),
             ),
             (None, _("open thread <title>; resolve thread <title>[: how it ended]")),
-            _both(_("describe, or look")),
+            _both(_("describe, or look (or: what's happening?, show the clocks, list facts)")),
         ]
     else:
         lines = [_both(_("help"))]
