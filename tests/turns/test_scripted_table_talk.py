@@ -116,3 +116,45 @@ def test_asking_what_is_there_is_answered_like_look(live_domains, gm, player):
         run = table.run(player, text, job_id=text)
         assert (run.texts, run.tools) == (look, ["story_get"]), text
     assert table.revision() == before
+
+
+def test_a_free_action_or_question_is_answered_with_a_way_forward(live_domains, gm, player):
+    """ "I look around the mill", "describe the mill", "I search the room", "is the door
+    locked?" got "I did not understand that" and the help list. Looking is a look; what only
+    a GM could judge is put to the oracle, with an example in the player's words."""
+    table = _narrative_table(gm, player)
+    table.run(gm, "open scene The Mill", job_id="s")
+    look = table.run(player, "look", job_id="look").texts
+    for text in ["I look around the mill", "describe the mill", "look at the mill wheel"]:
+        run = table.run(player, text, job_id=text)
+        assert (run.texts, run.tools) == (look, ["story_get"]), text
+    for text, question in [
+        ("I search the room", "Do I manage to search the room?"),
+        ("I try to pick the lock!", "Do I manage to pick the lock?"),
+        ("is the door locked?", "Is the door locked?"),
+        ("Does the guard see me?", "Does the guard see me?"),
+    ]:
+        run = table.run(player, text, job_id=text)
+        command = f"ask the oracle “{question}”"
+        assert run.texts == [
+            (
+                f"That is for the GM or the oracle to judge. Ask the oracle, like: {command} "
+                "(or say “help” for what I understand).",
+                "requester",
+            )
+        ], text
+        assert (run.tools, run.output.suggestions) == ([], (command,)), text
+        # The suggestion works as written.
+        asked = table.run(player, command, job_id=f"asked {text}")
+        assert [o.structured["question"] for o in asked.caller.outcomes] == [question]
+    # A question the oracle cannot answer yes or no gets a look and the oracle's example.
+    where = table.run(player, "where is the miller?", job_id="where")
+    assert where.texts == [
+        (
+            "That is for the GM or the oracle to judge: “look” describes the scene, and the "
+            "oracle answers yes-or-no questions, like: ask the oracle “Is it locked?” likely "
+            "(or say “help” for what I understand).",
+            "requester",
+        )
+    ]
+    assert (where.tools, where.output.suggestions) == ([], ("look",))

@@ -3,7 +3,9 @@
 It understands a small grammar of player intents per system (case-insensitive; words in
 brackets are optional), calls only the tools of the turn's facade through `call_tool`, and
 narrates from the tool results. Phrasing varies but is seeded by the job id, so a re-run of the
-same job with the same results writes the same words. Anything else gets the help reply.
+same job with the same results writes the same words. Anything else gets the help reply; in
+narrative, a free action ("I search the room") or question ("is the door locked?") that only a
+GM could judge is answered with the oracle's command in the player's words instead.
 
 Read kindly: emoji and trailing punctuation are ignored, "I …" first-person forms and, in dnd5e,
 "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X) and "roll a d20" (= roll 1d20)
@@ -98,7 +100,8 @@ narrative
     describe | look                      the current scene, clocks and facts you may see
                                          (a fact told to you alone is said to you alone);
                                          also "what's happening?", "show the clocks", "list
-                                         facts", "what clocks are there?"
+                                         facts", "what clocks are there?", "look around …",
+                                         "describe …" (whatever is named: the scene is read)
     help                                 this list
 
 In a GM-only action, what would change everyone's panels (combat, movement, attacks, the phase,
@@ -2093,7 +2096,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         ROLL,
         SET_PHASE,
-        _intent(r"(?:describe|look)(?:\s+around)?", nar_describe),
+        # "look around the mill", "describe the mill": the scene is what there is to see.
+        _intent(r"(?:describe|examine|look(?:\s+around|\s+at)?)(?:\s+.+)?", nar_describe),
         _intent(HAPPENING, nar_describe),
         # "what clocks are there?", "show the clocks", "list facts": the same read.
         _intent(
@@ -2191,7 +2195,9 @@ def _both(line: str) -> tuple[str, str]:
 
 # Said the way a table talks, rewritten to the grammar's words (tried after the text as written).
 FIRST_PERSON = re.compile(
-    r"^(?:i|i'll|i will|i want to|i try to|i'd like to|let me|let's)\s+", re.IGNORECASE
+    # Longest first: "I try to pick the lock" is "pick the lock", not "try to pick …".
+    r"^(?:i want to|i try to|i'd like to|i will|i'll|let me|let's|i)\s+",
+    re.IGNORECASE,
 )
 REWRITES = (
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
@@ -2285,6 +2291,64 @@ def _ask(s: Session, corrected: str) -> None:
     s.say(_("Did you mean: %(command)s?") % {"command": corrected}, audience="requester")
 
 
+# A yes-or-no question's first word: the oracle can answer it as asked.
+YES_NO = re.compile(
+    r"(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|had|may|"
+    r"might|must)\b",
+    re.IGNORECASE,
+)
+# Said of oneself but no action to attempt ("I am hiding", "I have a rope").
+STATE_VERBS = frozenset({"am", "was", "have", "had", "can", "cannot", "can't", "know", "think"})
+
+
+def _judgement_hint(system_id: str, text: str) -> tuple[str, str] | None:
+    """(reply, suggestion) for a free action or a question that only a GM could judge, in the
+    narrative system: the oracle's command with the player's own words ("I search the room"
+    is asked "Do I manage to search the room?"); None for anything else."""
+    if system_id != "narrative":
+        return None
+    said = _normalize(text)
+    question = " ".join(text.split()).endswith("?")
+    if question and YES_NO.match(said) and len(said) < ECHO_LENGTH:
+        asked = said[:1].upper() + said[1:] + "?"
+    elif not question and FIRST_PERSON.match(said):
+        action = FIRST_PERSON.sub("", said)
+        first = action.split(" ", 1)[0].lower()
+        if not action or first in STATE_VERBS or len(action) >= ECHO_LENGTH:
+            return None
+        asked = _("Do I manage to %(action)s?") % {"action": action}
+    elif question:
+        reply = _(
+            "That is for the GM or the oracle to judge: “look” describes the scene, and the "
+            "oracle answers yes-or-no questions, like: ask the oracle “Is it locked?” likely "
+            "(or say “help” for what I understand)."
+        )
+        return reply, _("look")
+    else:
+        return None
+    command = _("ask the oracle “%(question)s”") % {"question": asked}
+    reply = _(
+        "That is for the GM or the oracle to judge. Ask the oracle, like: %(command)s "
+        "(or say “help” for what I understand)."
+    ) % {"command": command}
+    return reply, command
+
+
+def _not_understood(s: Session, text: str) -> AgentOutput:
+    """The reply to text no intent takes: a way forward for a free action or question only a
+    GM could judge, else the help list."""
+    s.messages.clear()
+    s.suggestions.clear()
+    if hint := _judgement_hint(s.turn.system_id, text):
+        reply, suggestion = hint
+        s.say(reply, audience="requester")
+        s.suggestions.append(suggestion)
+        return s.output(declined=True)
+    understood = _("I did not understand that.")
+    s.say(understood + " " + help_text(s.turn.system_id, gm=s.turn.is_gm), audience="requester")
+    return s.output(declined=True)
+
+
 class ScriptedAgent:
     """The default provider: the grammar above, no network besides the domain server."""
 
@@ -2310,10 +2374,10 @@ class ScriptedAgent:
                 session.say(str(refusal), audience="requester")
                 return session.output(declined=True)
         if intent is None:
-            asked = HELP.fullmatch(text) or HELP.fullmatch(_normalize(text))  # "help!" too
-            prefix = "" if asked else _("I did not understand that.") + " "
-            session.say(prefix + help_text(turn.system_id, gm=turn.is_gm), audience="requester")
-            return session.output(declined=True)
+            if HELP.fullmatch(text) or HELP.fullmatch(_normalize(text)):  # "help!" too
+                session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
+                return session.output(declined=True)
+            return _not_understood(session, text)
         for intent, match in _parses(turn.system_id, text):
             session.match = match
             try:
@@ -2326,6 +2390,4 @@ class ScriptedAgent:
                 session.suggestions.clear()
                 continue
             return session.output()
-        understood = _("I did not understand that.")
-        session.say(understood + " " + help_text(turn.system_id, gm=turn.is_gm), "requester")
-        return session.output(declined=True)
+        return _not_understood(session, text)
