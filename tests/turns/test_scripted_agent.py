@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 DND_HELP = (
     "I understand:\n"
     "- attack <target> [with <weapon>]; <name> attacks <target>\n"
-    "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
+    "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
     "- move to X,Y; end turn (in combat)\n"
     "- death save for <name>; heal <target> N (a potion without N)\n"
@@ -35,7 +35,7 @@ DND_HELP = (
 DND_PLAYER_HELP = (
     "I understand:\n"
     "- attack <target> [with <weapon>]\n"
-    "- check <ability or skill> [dc N]; save <ability> [dc N]\n"
+    "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
     "- move to X,Y; end turn (in combat)\n"
     "- death save (at 0 HP); stand up; heal <target> (a potion)\n"

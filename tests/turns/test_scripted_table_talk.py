@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_narrative import _writes
 
@@ -158,3 +159,29 @@ def test_a_free_action_or_question_is_answered_with_a_way_forward(live_domains, 
         )
     ]
     assert (where.tools, where.output.suggestions) == ([], ("look",))
+
+
+def _dnd_table(gm, player):
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Ilsa", template="fighter")
+    table.characters[principal_for(player)] = created.structured["character"]["id"]
+    table.run(gm, "set phase play", job_id="play")
+    return table
+
+
+def test_rolling_a_skill_or_save_is_the_check_or_save(live_domains, gm, player):
+    """ "roll stealth", "roll perception", "roll a dex save" got the help list: a skill or an
+    ability after "roll" is no dice."""
+    table = _dnd_table(gm, player)
+    for text, tool, label in [
+        ("roll stealth", "ability_check", "Ilsa's stealth check"),
+        ("Roll perception dc 12", "ability_check", "Ilsa's perception check"),
+        ("roll a dex save", "saving_throw", "Ilsa's dex save"),
+        ("roll a stealth check", "ability_check", "Ilsa's stealth check"),
+        ("roll for sleight of hand", "ability_check", "Ilsa's sleight of hand check"),
+        ("roll wisdom saving throw dc 12", "saving_throw", "Ilsa's wisdom save"),
+    ]:
+        run = table.run(player, text, job_id=text)
+        assert run.tools == [tool], text
+        assert label in run.texts[0][0] and run.texts[0][1] == "trigger", text
+    assert table.run(player, "roll 1d20", job_id="dice").tools == ["dice_roll"]

@@ -19,9 +19,9 @@ dnd5e
                                          the GM: "goblin" is the goblin whose turn it is)
     check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
                                          tool's schema); also
-                                         "<skill> check [dc N]"
+                                         "<skill> check [dc N]", "roll <skill> [dc N]"
     save <ability> [dc N]                saving throw, DC 10 unless given; also
-                                         "<ability> save [dc N]"
+                                         "<ability> save [dc N]", "roll a dex save"
     roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
     roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
     move to X,Y                          move on the combat grid (combat only); also
@@ -2025,8 +2025,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?P<target>.+?)\s+(?:is|are)\s+no\s+longer\s+" + LIFTED, dnd_condition_remove),
         _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
-        _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC, dnd_save),
-        _intent(r"(?:make an? )?(?P<what>[a-z_ ]+?)\s+check" + DC, dnd_check),
+        # "roll a dex save" is read as "dex save" (DND_REWRITES), not a save of "roll a dex".
+        _intent(
+            r"(?:make an? )?(?!roll\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC, dnd_save
+        ),
+        _intent(r"(?:make an? )?(?!roll\s)(?P<what>[a-z_ ]+?)\s+check" + DC, dnd_check),
         _intent(r"(?:roll\s+)?(?:for\s+)?initiative", dnd_initiative),
         ROLL,
         _intent(
@@ -2122,7 +2125,12 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("attack <target> [with <weapon>]"),
                 _("attack <target> [with <weapon>]; <name> attacks <target>"),
             ),
-            _both(_("check <ability or skill> [dc N]; save <ability> [dc N]")),
+            _both(
+                _(
+                    "check <ability or skill> [dc N]; save <ability> [dc N] "
+                    "(or: roll stealth, roll a dex save)"
+                )
+            ),
             _both(
                 _(
                     "roll <dice> [drop lowest | with advantage] [for <label>], "
@@ -2199,11 +2207,32 @@ FIRST_PERSON = re.compile(
     r"^(?:i want to|i try to|i'd like to|i will|i'll|let me|let's|i)\s+",
     re.IGNORECASE,
 )
-REWRITES = (
+# A skill or ability as said after "roll" ("roll sleight of hand", "roll a dex save").
+# Longest first, so "str" does not stop "strength" short.
+CHECKED = (
+    "(?:"
+    + "|".join(
+        k.replace("_", "[ _]") for k in sorted({*SKILLS, *ABILITY_ALIASES}, key=len, reverse=True)
+    )
+    + r")\b"
+)
+DND_REWRITES = (
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
     (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
     (re.compile(r"^(?:strike|hit|shoot|stab|slash)s?\s+", re.I), "attack "),
     (re.compile(r"^attacks\s+", re.I), "attack "),
+    # "roll a dex save", "roll a stealth check": the save or check itself.
+    (
+        re.compile(r"^roll\s+(?:an?\s+|for\s+)?(?=" + CHECKED + r"\s+(?:check|sav))", re.I),
+        "",
+    ),
+    # "roll stealth", "roll for perception dc 12": a skill or ability is checked, not dice.
+    (
+        re.compile(r"^roll\s+(?:an?\s+|for\s+)?(?=" + CHECKED + r"(?!\s+(?:check|sav)))", re.I),
+        "check ",
+    ),
+)
+REWRITES = (
     (re.compile(r"^roll\s+(?:an?\s+)?d(?=\d)", re.I), "roll 1d"),
     (re.compile(r"^roll\s+an?\s+(?=\d)", re.I), "roll "),
 )
@@ -2224,7 +2253,7 @@ def _readings(system_id: str, text: str) -> list[str]:
     # As written first: free text (a fact, a question) keeps its "?" and symbols.
     readings = [written, text] if written != text else [text]
     spoken = FIRST_PERSON.sub("", text)
-    for pattern, replacement in REWRITES if system_id == "dnd5e" else REWRITES[3:]:
+    for pattern, replacement in (*DND_REWRITES, *REWRITES) if system_id == "dnd5e" else REWRITES:
         spoken = pattern.sub(replacement, spoken, count=1)
     if spoken != text:
         readings.append(spoken)
