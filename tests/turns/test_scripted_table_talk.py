@@ -8,6 +8,7 @@ import pytest
 
 from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
+from tests.turns.test_scripted_agent import dnd_table_in_combat
 from tests.turns.test_scripted_narrative import _writes
 
 pytestmark = pytest.mark.django_db
@@ -185,3 +186,15 @@ def test_rolling_a_skill_or_save_is_the_check_or_save(live_domains, gm, player):
         assert run.tools == [tool], text
         assert label in run.texts[0][0] and run.texts[0][1] == "trigger", text
     assert table.run(player, "roll 1d20", job_id="dice").tools == ["dice_roll"]
+
+
+def test_pass_ends_ones_turn(live_domains, gm, player):
+    """ "pass" got the help list; at the table it ends one's turn."""
+    table, _start = dnd_table_in_combat(gm, player)
+    assert table.run(player, "pass", job_id="p-end").texts == [
+        ("Goblin 2 is up (round 1) after Ilsa.", "trigger")
+    ]
+    assert table.run(player, "I pass", job_id="again").texts == [
+        ("It is Goblin 2's turn: wait for yours.", "requester")
+    ]
+    assert table.run(gm, "pass", job_id="gm").tools[-2:] == ["combat_end_turn", "combat_status"]

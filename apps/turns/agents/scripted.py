@@ -51,7 +51,7 @@ dnd5e
                                          longer <condition>"; "poison", "fear", "being
                                          stunned" name one too); a player is told only the
                                          GM can
-    end turn                             end the current combat turn
+    end turn                             end the current combat turn (also "pass")
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
                                          named monsters (reusing living ones already present,
                                          which it names; "a new goblin" is always spawned,
@@ -2036,7 +2036,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"move\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)(?P<y>[+-]?\d+)\s*\)?",
             dnd_move,
         ),
-        _intent(r"end (?:my |the |this )?turn", dnd_end_turn),
+        _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?", dnd_end_turn),
         _intent(r"start (?:a )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?", dnd_start_combat),
         _intent(r"end (?:the )?(?:combat|fight)", dnd_end_combat),
         SET_PHASE,
@@ -2137,7 +2137,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                     "e.g. roll 4d6 drop lowest"
                 )
             ),
-            _both(_("move to X,Y; end turn (in combat)")),
+            _both(_("move to X,Y; end turn or pass (in combat)")),
             (
                 _("death save (at 0 HP); stand up; heal <target> (a potion)"),
                 _("death save for <name>; heal <target> N (a potion without N)"),
