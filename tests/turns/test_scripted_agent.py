@@ -40,7 +40,7 @@ DND_PLAYER_HELP = (
     "- move to X,Y; end turn or pass (in combat)\n"
     "- death save (at 0 HP); stand up; heal <target> (a potion)\n"
     "- give me N temp hp (temporary hit points; they do not stack)\n"
-    "- describe, or look at <target>"
+    "- describe, or look at <target>; what's my hp?, show my character"
 )
 NARRATIVE_HELP = (
     "I understand:\n"

@@ -198,3 +198,19 @@ def test_pass_ends_ones_turn(live_domains, gm, player):
         ("It is Goblin 2's turn: wait for yours.", "requester")
     ]
     assert table.run(gm, "pass", job_id="gm").tools[-2:] == ["combat_end_turn", "combat_status"]
+
+
+def test_asking_about_ones_character_or_the_fight_is_a_read(live_domains, gm, player):
+    """ "what's my hp?", "show my character", "what's happening?" got the help list."""
+    table = _dnd_table(gm, player)
+    before = table.revision()
+    sheet = "Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword."
+    for text in ["what's my hp?", "show my character", "What is my AC", "my character sheet"]:
+        run = table.run(player, text, job_id=text)
+        assert (run.texts, run.tools) == ([(sheet, "requester")], ["character_get"]), text
+    assert table.run(gm, "what's my hp?", job_id="gm-hp").texts == [
+        ("As the GM you have no character: “look at <name>” reads anyone's.", "requester")
+    ]
+    happening = table.run(player, "what's happening?", job_id="happening")
+    assert happening.texts == [("A quiet moment. Present: Ilsa (unhurt).", "trigger")]
+    assert table.revision() == before

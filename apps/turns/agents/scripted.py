@@ -61,7 +61,10 @@ dnd5e
                                          and those monsters (all living monsters if none named)
     end combat                           GM: end combat and return to play
     set phase <lobby|play>               GM
-    describe | look [at <target>]        narration only, from read tools
+    describe | look [at <target>]        narration only, from read tools; also "what's
+                                         happening?"
+    what's my hp | show my character     your character's line: HP, AC, speed, attacks,
+                                         conditions (to you; also "my character sheet")
     help                                 this list
 
 narrative
@@ -1504,6 +1507,44 @@ def _looker(s: Session, roster: list[Entity]) -> str:
     return _("The GM") if s.turn.is_gm else _("Someone")
 
 
+def dnd_sheet(s: Session, m: re.Match[str]) -> None:
+    """ "what's my hp?", "show my character": the requester's character in one line, as the
+    rules show it to its player (a character's numbers are in everyone's panels anyway)."""
+    if not s.turn.character_id:
+        if s.turn.is_gm:
+            raise Refusal(_("As the GM you have no character: “look at <name>” reads anyone's."))
+        raise Refusal(_("You have no character yet; create one or ask the GM to bind you to one."))
+    s.require("character_get", what=_("read your character"))
+    sheet = s.call("character_get", character_id=s.turn.character_id)["character"]
+    hp = sheet.get("hp") or {}
+    values = {
+        "name": sheet["name"],
+        "kind": sheet.get("template") or sheet["kind"],
+        "level": sheet.get("level", 1),
+        "current": hp.get("current"),
+        "max": hp.get("max"),
+        "ac": sheet.get("ac"),
+        "speed": sheet.get("speed"),
+    }
+    text = (
+        _("%(name)s (%(kind)s, level %(level)s): %(current)s/%(max)s HP") % values
+        if hp
+        else _("%(name)s (%(kind)s, level %(level)s): %(status)s")
+        % {**values, "status": _status(sheet)}
+    )
+    if hp.get("temp"):
+        text += " " + _("(+%(temp)s temporary)") % {"temp": hp["temp"]}
+    if sheet.get("ac") is not None:
+        text += ", " + _("AC %(ac)s") % values
+    if sheet.get("speed") is not None:
+        text += ", " + _("speed %(speed)s ft") % values
+    if attacks := [a["name"] for a in sheet.get("attacks") or ()]:
+        text += "; " + _("attacks: %(attacks)s") % {"attacks": ", ".join(attacks)}
+    if conditions := sheet.get("conditions"):
+        text += "; " + _("conditions: %(conditions)s") % {"conditions": ", ".join(conditions)}
+    s.say(text + ".", audience="requester")
+
+
 def dnd_describe(s: Session, m: re.Match[str]) -> None:
     roster = dnd_roster(s)
     if m.groupdict().get("target"):
@@ -2023,6 +2064,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"cure\s+(?P<target>.+?)\s+of\s+" + LIFTED, dnd_condition_remove),
         _intent(r"(?:remove|lift)\s+" + LIFTED + r"\s+from\s+(?P<target>.+)", dnd_condition_remove),
         _intent(r"(?P<target>.+?)\s+(?:is|are)\s+no\s+longer\s+" + LIFTED, dnd_condition_remove),
+        # Before the checks: "check my hp" is no ability check.
+        _intent(
+            r"(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|see|check)(?:\s+me)?\s+)?my\s+"
+            r"(?:hp|hit\s+points|health|ac|armou?r\s+class|stats|conditions|sheet"
+            r"|character(?:\s+sheet)?)",
+            dnd_sheet,
+        ),
         _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
         # "roll a dex save" is read as "dex save" (DND_REWRITES), not a save of "roll a dex".
@@ -2042,6 +2090,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         SET_PHASE,
         _intent(r"(?:describe|look)(?:\s+around)?", dnd_describe),
         _intent(r"(?:describe|look at|examine)\s+(?P<target>.+)", dnd_describe),
+        _intent(HAPPENING, dnd_describe),
     ),
     "narrative": (
         # "Is it?" in double, curly or single quotes; odds after it, bracketed or not.
@@ -2168,7 +2217,10 @@ def help_text(system_id: str, *, gm: bool) -> str:
                     "set phase <lobby|play>"
                 ),
             ),
-            _both(_("describe, or look at <target>")),
+            (
+                _("describe, or look at <target>; what's my hp?, show my character"),
+                _("describe, or look at <target>"),
+            ),
         ]
     elif system_id == "narrative":
         lines = [
