@@ -4,12 +4,16 @@ answered with a way forward instead of the help list."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_conditions import _combatant
 from tests.turns.test_scripted_narrative import _writes
+from tests.turns.test_turn_handover_suggestions import _end_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -214,3 +218,32 @@ def test_asking_about_ones_character_or_the_fight_is_a_read(live_domains, gm, pl
     happening = table.run(player, "what's happening?", job_id="happening")
     assert happening.texts == [("A quiet moment. Present: Ilsa (unhurt).", "trigger")]
     assert table.revision() == before
+
+
+def _at(entity_id: str, name: str, kind: str, x: int, y: int) -> dict[str, Any]:
+    entry = _combatant(entity_id, name, kind)
+    entry["position"] = [x, y]
+    return entry
+
+
+def test_the_suggested_target_is_the_nearest_foe_not_the_first_in_initiative():
+    """The suggestion named the first foe in initiative, however far across the field."""
+    order = [
+        _at("pc-1", "Ash", "pc", 0, 0),
+        _at("mon-2", "Wolf", "monster", 9, 9),
+        _at("pc-2", "Bram", "pc", 5, 5),
+        _at("mon-3", "Goblin", "monster", 5, 6),
+    ]
+    output = _end_turn("player", "pc-1", order, ended="pc-1", current="pc-2")
+    assert output.suggestions_for == {"pc-2": ("attack the goblin", "end turn")}
+    # The GM's monster goes for the nearest character too.
+    gm = _end_turn("gm", None, order, ended="pc-2", current="mon-2")
+    assert gm.suggestions == ("wolf attacks Bram", "end turn")
+    # Of two named alike, the nearer is named as the table reads it, so the command finds it.
+    twins = [
+        _at("pc-1", "Ash", "pc", 0, 0),
+        _at("mon-2", "Goblin", "monster", 9, 9),
+        _at("mon-3", "Goblin", "monster", 1, 1),
+    ]
+    output = _end_turn("gm", None, twins, ended="mon-3", current="pc-1")
+    assert output.suggestions_for == {"pc-1": ("attack the goblin 2", "end turn")}

@@ -248,6 +248,7 @@ class Entity:
     status: str
     monster_key: str | None = None
     conditions: tuple[str, ...] = ()
+    position: tuple[int, int] | None = None  # its square on the combat grid, in combat
 
     @property
     def alive(self) -> bool:
@@ -449,7 +450,7 @@ def _status(view: Mapping[str, Any]) -> str:
     return "wounded" if hp["current"] < hp["max"] else "unhurt"
 
 
-def _entity(view: Mapping[str, Any]) -> Entity:
+def _entity(view: Mapping[str, Any], position: Any = None) -> Entity:
     return Entity(
         id=view["id"],
         name=view["name"],
@@ -457,14 +458,34 @@ def _entity(view: Mapping[str, Any]) -> Entity:
         status=_status(view),
         monster_key=view.get("monster_key"),
         conditions=tuple(view.get("conditions") or ()),
+        position=(int(position[0]), int(position[1])) if position else None,
     )
+
+
+def _combatant(entry: Mapping[str, Any]) -> Entity:
+    """One entry of a combat's order, with its square on the grid."""
+    return _entity(entry["character"], entry.get("position"))
+
+
+def _squares(a: Entity, b: Entity) -> int | None:
+    """Squares between two combatants as the grid counts them (a diagonal is one square, as
+    the rules' 5 ft per square, diagonals too); None off the grid."""
+    if a.position is None or b.position is None:
+        return None
+    return max(abs(a.position[0] - b.position[0]), abs(a.position[1] - b.position[1]))
+
+
+def _nearest_first(who: Entity, others: list[Entity]) -> list[Entity]:
+    """`others` nearest to `who` first; ties, and any off the grid, keep their order."""
+    far = 10**9
+    return sorted(others, key=lambda e: d if (d := _squares(who, e)) is not None else far)
 
 
 def dnd_roster(s: Session) -> list[Entity]:
     """Every character and monster the requester may see, from the cheapest read available."""
     if s.turn.phase == "combat" and s.offered("combat_status"):
         combat = s.call("combat_status")["combat"]
-        return [_entity(entry["character"]) for entry in combat["order"]]
+        return [_combatant(entry) for entry in combat["order"]]
     campaign = s.call("campaign_get")["campaign"]
     ids = sorted(campaign["character_ids"] + campaign["monster_ids"], key=_id_key)
     return [_entity(s.call("character_get", character_id=i)["character"]) for i in ids]
@@ -851,7 +872,17 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
     up = next((e for e in roster if e.id == current), None)
     if up is None:
         return
-    foes = [e for e in roster if e.alive and e.status != "down" and e.kind != up.kind]
+    # The nearest first: the foe a suggestion names is the one within reach, if any is. Named
+    # as the table reads it ("Goblin 2" where two are "Goblin"), so the command finds that one.
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    foes = _nearest_first(
+        up,
+        [
+            dataclasses.replace(e, name=shown[e.id])
+            for e in roster
+            if e.alive and e.status != "down" and e.kind != up.kind
+        ],
+    )
     if up.kind == "monster":
         if s.turn.is_gm:
             s.suggestions += _turn_options(up, foes, gm=True)
@@ -1451,7 +1482,7 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
         )
     first = order[0]["character"]["name"]
     s.say(_("%(name)s acts first.") % {"name": first})
-    _turn_suggestions(s, [_entity(entry["character"]) for entry in order], order[0]["id"])
+    _turn_suggestions(s, [_combatant(entry) for entry in order], order[0]["id"])
 
 
 def dnd_initiative(s: Session, m: re.Match[str]) -> None:
