@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 
 from apps.domains.client import principal_for
+from apps.turns.agents.scripted import ScriptedAgent
+from apps.turns.types import ToolInfo, TurnContext
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
 from tests.turns.test_scripted_conditions import _combatant
 from tests.turns.test_scripted_narrative import _writes
+from tests.turns.test_scripted_phrasing import _Stub
 from tests.turns.test_turn_handover_suggestions import _end_turn
 
 pytestmark = pytest.mark.django_db
@@ -247,3 +250,41 @@ def test_the_suggested_target_is_the_nearest_foe_not_the_first_in_initiative():
     ]
     output = _end_turn("gm", None, twins, ended="mon-3", current="pc-1")
     assert output.suggestions_for == {"pc-1": ("attack the goblin 2", "end turn")}
+
+
+def test_the_gm_names_only_the_attacker_when_the_target_is_plain(live_domains, gm, player):
+    """ "the goblin attacks" got the help list: with one foe in sight it attacks that one."""
+    table, _start = dnd_table_in_combat(gm, player)
+    ilsa = table.characters[principal_for(player)]
+    table.run(player, "end turn", job_id="p-end")
+    bite = table.run(gm, "the goblin attacks with scimitar", job_id="g-attack")
+    (attack,) = [o for o in bite.caller.outcomes if o.tool == "attack"]
+    assert (attack.structured["attacker_id"], attack.structured["target_id"]) == ("mon-3", ilsa)
+
+
+def test_the_gm_is_asked_which_foe_when_two_are_as_near():
+    order = [
+        _at("mon-3", "Goblin", "monster", 5, 5),
+        _at("pc-1", "Ash", "pc", 4, 5),
+        _at("pc-2", "Bram", "pc", 6, 6),
+        _at("pc-3", "Cade", "pc", 9, 9),
+    ]
+    turn = TurnContext(
+        job_id="which",
+        system_id="dnd5e",
+        phase="combat",
+        role="gm",
+        task="action",
+        text="goblin attacks",
+        tools=tuple(
+            ToolInfo(n, "", {"type": "object", "properties": {}})
+            for n in ("combat_status", "attack")
+        ),
+    )
+    stub = _Stub({"combat_status": {"combat": {"current": "mon-3", "order": order}}})
+    output = ScriptedAgent().run_turn(turn, stub)
+    assert [(m.text, m.audience) for m in output.messages] == [
+        ("Which one does Goblin attack: Ash or Bram?", "requester")
+    ]
+    assert output.suggestions == ("goblin attacks Ash", "goblin attacks Bram")
+    assert "attack" not in stub.calls

@@ -16,7 +16,9 @@ dnd5e
     attack <target> [with <weapon>]      attack as your character; the GM in combat attacks
                                          as the current combatant (e.g. a monster); also
                                          "<who> attacks <target>" (a player: own character;
-                                         the GM: "goblin" is the goblin whose turn it is)
+                                         the GM: "goblin" is the goblin whose turn it is);
+                                         "<who> attacks" with no target: the nearest foe
+                                         standing, or, with two as near, asks which
     check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
                                          tool's schema); also
                                          "<skill> check [dc N]", "roll <skill> [dc N]"
@@ -654,7 +656,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
             _("%(who)s is down at 0 hit points and cannot attack: make a death save instead.")
             % {"who": who}
         )
-    target = resolve(s, roster, m["target"])
+    named = m.groupdict().get("target")
+    target = resolve(s, roster, named) if named else _plain_target(s, roster, attacker_id)
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
     if m["weapon"]:
         arguments["attack_name"] = _clean_name(m["weapon"])
@@ -737,6 +740,35 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     ):
         # Combat goes on until the GM ends it: the table is told it can.
         s.say(_("No foe is left standing: the GM can say “end combat”."))
+
+
+def _plain_target(s: Session, roster: list[Entity], attacker_id: str) -> Entity:
+    """The foe of "<who> attacks" with no target named: the nearest one standing, when no
+    other is as near; otherwise the requester is asked which (each as a command to send)."""
+    attacker = next((e for e in roster if e.id == attacker_id), None)
+    if attacker is None:
+        raise Refusal(_("Name who is attacked, like: attack the goblin."))
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    foes = _nearest_first(
+        attacker,
+        [e for e in roster if e.alive and e.status != "down" and e.kind != attacker.kind],
+    )
+    who = shown[attacker.id]
+    if not foes:
+        raise Refusal(_("%(who)s has nobody to attack here.") % {"who": who})
+    nearest = [e for e in foes if _squares(attacker, e) == _squares(attacker, foes[0])]
+    if len(nearest) > 1:
+        names = [shown[e.id] for e in nearest]
+        # Each as a command, the attacker named as the requester named it.
+        said = s.match["attacker"].strip() if s.match else _spoken(attacker)
+        s.suggestions += [
+            _("%(attacker)s attacks %(target)s") % {"attacker": said, "target": name}
+            for name in names
+        ]
+        raise Refusal(
+            _("Which one does %(who)s attack: %(names)s?") % {"who": who, "names": _or_list(names)}
+        )
+    return foes[0]
 
 
 def _rider_text(s: Session, target: str, rider: Mapping[str, Any]) -> str:
@@ -2058,9 +2090,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
         # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it.
         _intent(
-            r"(?P<attacker>.+?)\s+attacks\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?",
+            r"(?P<attacker>.+?)\s+attacks\s+(?!with\s)(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?",
             dnd_attack,
         ),
+        # "the goblin attacks": the nearest foe, when no other is as near.
+        _intent(r"(?P<attacker>.+?)\s+attacks(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
         # Before the saves: "death save" is not an ability's save.
         _intent(
             r"(?:make an? |roll an? )?death sav(?:e|ing throw)(?:\s+for\s+(?P<target>.+))?",
@@ -2203,7 +2237,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
         lines = [
             (
                 _("attack <target> [with <weapon>]"),
-                _("attack <target> [with <weapon>]; <name> attacks <target>"),
+                _("attack <target> [with <weapon>]; <name> attacks [<target>]"),
             ),
             _both(
                 _(
