@@ -288,3 +288,43 @@ def test_the_gm_is_asked_which_foe_when_two_are_as_near():
     ]
     assert output.suggestions == ("goblin attacks Ash", "goblin attacks Bram")
     assert "attack" not in stub.calls
+
+
+def _moves(table, user, text: str) -> list[dict]:
+    """The combat_move arguments one turn sends, and its replies."""
+    turn = table.context(user, text, job_id=text)
+    caller = table.caller(user, turn)
+    sent = []
+
+    def recording(tool, arguments):
+        if tool == "combat_move":
+            sent.append({k: arguments[k] for k in ("character_id", "x", "y")})
+        return caller(tool, arguments)
+
+    output = ScriptedAgent().run_turn(turn, recording)
+    return sent, [(m.text, m.audience) for m in output.messages]
+
+
+def test_moving_to_a_creature_moves_next_to_it(live_domains, gm, player):
+    """ "move to the goblin" got the help list: it is the free square beside the goblin that
+    is nearest to the mover (the rules still judge the move)."""
+    table, _start = dnd_table_in_combat(gm, player)
+    ilsa = table.characters[principal_for(player)]
+    order = table.call(gm, "combat_status").structured["combat"]["order"]
+    positions = {e["id"]: e["position"] for e in order}
+    assert positions == {ilsa: [5, 0], "mon-2": [6, 1], "mon-3": [6, 0]}
+    table.run(player, "move to 3,3", job_id="away")
+    # Beside the goblin at (6, 1): (5, 1) and (5, 2) are both 2 squares away; (5, 2) is the
+    # straighter way. (6, 0) is Goblin 2's.
+    sent, texts = _moves(table, player, "move next to the goblin")
+    assert sent == [{"character_id": ilsa, "x": 5, "y": 2}]
+    assert texts[0][0].startswith("Ilsa ") and "(5, 2)" in texts[0][0]
+    # Already beside it: she stays.
+    sent, texts = _moves(table, player, "I move to the goblin")
+    assert sent == [{"character_id": ilsa, "x": 5, "y": 2}]
+    assert texts == [("Ilsa stays at (5, 2), with 5 ft of movement left.", "trigger")]
+    # Coordinates are still coordinates; nobody by that name is said so.
+    assert _moves(table, player, "move to 5,1")[0] == [{"character_id": ilsa, "x": 5, "y": 1}]
+    assert _moves(table, player, "move to the dragon")[1] == [
+        ("I cannot find “the dragon” here. Present: Ilsa, Goblin 2, Goblin.", "requester")
+    ]

@@ -28,6 +28,8 @@ dnd5e
     roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
     move to X,Y                          move on the combat grid (combat only); also
                                          "move 4 5", "move to (4, 5)"
+    move to <target>                     to the free square beside it nearest you (also
+                                         "move next to <target>")
     roll for initiative                  answered: combat start rolls it for everyone
     death save                           at 0 HP, your character's death saving throw (in
                                          combat); the GM: "death save for <name>" or
@@ -993,7 +995,45 @@ def dnd_save(s: Session, m: re.Match[str]) -> None:
 def dnd_move(s: Session, m: re.Match[str]) -> None:
     s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
     character_id = acting_character(s, what=_("move"))
-    x, y = _integer(m["x"]), _integer(m["y"])
+    _move(s, character_id, _integer(m["x"]), _integer(m["y"]))
+
+
+def dnd_move_beside(s: Session, m: re.Match[str]) -> None:
+    """ "move to the goblin": to the free square beside it nearest the mover (fewest squares,
+    then the straightest way); how far the mover may go is the rules' to say."""
+    s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
+    character_id = acting_character(s, what=_("move"))
+    roster = dnd_roster(s)
+    target = resolve(s, roster, m["target"])
+    mover = next((e for e in roster if e.id == character_id), None)
+    if target.id == character_id:
+        raise Refusal(_("Name who to move next to, or a square: move to 4,5."))
+    if mover is None or mover.position is None or target.position is None:
+        raise Refusal(_("Moving happens on the combat grid: move to X,Y in combat."))
+    low, high = s.bounds("combat_move", "x", (0, 99))
+    taken = {e.position for e in roster if e.id != character_id and e.position is not None}
+    tx, ty = target.position
+    around = [
+        (tx + dx, ty + dy)
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+        if (dx or dy) and low <= tx + dx <= high and low <= ty + dy <= high
+    ]
+    free = [square for square in around if square not in taken]
+    if not free:
+        raise Refusal(
+            _("There is no free square next to %(name)s.") % {"name": _name_of(roster, target.id)}
+        )
+    mx, my = mover.position
+    x, y = min(
+        free,
+        key=lambda q: (max(abs(q[0] - mx), abs(q[1] - my)), (q[0] - mx) ** 2 + (q[1] - my) ** 2, q),
+    )
+    _move(s, character_id, x, y)
+
+
+def _move(s: Session, character_id: str, x: int, y: int) -> None:
+    """Moves `character_id` to (x, y) and says how far it went (the rules judge the move)."""
     low, high = s.bounds("combat_move", "x", (0, 99))
     if min(x, y) < low:
         raise Refusal(
@@ -2149,6 +2189,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"move\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)(?P<y>[+-]?\d+)\s*\)?",
             dnd_move,
         ),
+        # "move to the goblin", "move next to Ilsa": beside that creature.
+        _intent(
+            # Not a square ("move to (3, 4)." as written, before its stop is dropped).
+            r"move\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)\s+(?![\d(+-])(?P<target>.+)",
+            dnd_move_beside,
+        ),
         _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?", dnd_end_turn),
         _intent(r"start (?:a )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?", dnd_start_combat),
         _intent(r"end (?:the )?(?:combat|fight)", dnd_end_combat),
@@ -2251,7 +2297,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                     "e.g. roll 4d6 drop lowest"
                 )
             ),
-            _both(_("move to X,Y; end turn or pass (in combat)")),
+            _both(_("move to X,Y or move to <target>; end turn or pass (in combat)")),
             (
                 _("death save (at 0 HP); stand up; heal <target> (a potion)"),
                 _("death save for <name>; heal <target> N (a potion without N)"),
