@@ -164,6 +164,9 @@ class AgentOutput:
     # Next actions for whoever controls a character, by its id: the player an action handed the
     # turn to. The agent names the character, never a person: publication finds its player.
     suggestions_for: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Next actions for the GM(s), who play the monsters: a monster's turn an action by someone
+    # else handed them (a GM requester's own are in `suggestions`).
+    gm_suggestions: tuple[str, ...] = ()
     tool_calls: int = 0
     usage: Mapping[str, int] = field(default_factory=dict)  # prompt/completion tokens
     # The agent answered without acting: it did not understand, asked back ("did you mean"),

@@ -271,6 +271,8 @@ class Session:
         self.suggestions: list[str] = []
         # A character's options for its player, who is not the requester (their turn came).
         self.suggestions_for: dict[str, list[str]] = {}
+        # A monster's options for the GM, who is not the requester (its turn came).
+        self.gm_suggestions: list[str] = []
         # The intent's match on the normalized text, so a typo can be answered as a command.
         self.match: re.Match[str] | None = None
         self._plaining = False  # reading the roster to word a domain text: no second read
@@ -362,6 +364,7 @@ class Session:
             messages=tuple(self.messages[:4]),
             suggestions=tuple(self.suggestions[:4]),
             suggestions_for={c: tuple(items[:4]) for c, items in self.suggestions_for.items()},
+            gm_suggestions=tuple(self.gm_suggestions[:4]),
             tool_calls=self.calls,
             declined=declined,
         )
@@ -902,7 +905,7 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
 def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
     """What the requester may do now that `current` is up: a GM plays the monsters, not the
     players' characters; a player, their own character's turn. Another player's character
-    that is up has its options offered to its player."""
+    that is up has its options offered to its player, a monster's to the GM."""
     up = next((e for e in roster if e.id == current), None)
     if up is None:
         return
@@ -918,8 +921,11 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
         ],
     )
     if up.kind == "monster":
+        # The GM plays it: their options, to them alone, whoever's action passed the turn.
         if s.turn.is_gm:
             s.suggestions += _turn_options(up, foes, gm=True)
+        else:
+            s.gm_suggestions += _turn_options(up, foes, gm=True)
     elif up.id == s.turn.character_id:
         s.suggestions += _turn_options(up, foes, gm=False)
     else:

@@ -62,6 +62,7 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
         "messages": [{"text": m.text, "audience": m.audience} for m in output.messages],
         "suggestions": list(output.suggestions),
         "suggestions_for": {c: list(items) for c, items in output.suggestions_for.items()},
+        "gm_suggestions": list(output.gm_suggestions),
         "tool_calls": output.tool_calls,
         "usage": dict(output.usage),
         "declined": bool(output.declined),
@@ -234,12 +235,30 @@ def _suggestions_by_recipient(
     requester_is_gm: bool,
 ) -> dict[str, list[str]]:
     """Each person's suggestions (user id -> one list, requester first): the requester's own,
-    and a character's for the active member who controls it, joined to the requester's when
-    that is them (a second event would replace the first on their page). Anyone else is a
-    wider audience than a private or GM-only action's: only a public action reaches them."""
+    a character's for the active member who controls it, and a monster's for each active GM,
+    joined to the requester's when that is them (a second event would replace the first on
+    their page). Anyone else is a wider audience than a private or GM-only action's: only a
+    public action reaches a player; the GM may read any."""
     by_user: dict[str, list[str]] = {}
     if stored.get("suggestions") and requester.present:
         by_user[str(job.requester_id)] = list(stored["suggestions"])
+
+    def offer(user: str, suggestions: list[str]) -> None:
+        merged = by_user.setdefault(user, [])
+        merged += [s for s in suggestions if s not in merged]
+        del merged[MAX_SUGGESTIONS:]
+
+    for_gm = stored.get("gm_suggestions") or []
+    if for_gm and audience_allowed(
+        audience="gm", trigger_audience=job.trigger_audience, requester_is_gm=requester_is_gm
+    ):
+        gms = CampaignMembership.objects.filter(
+            campaign=campaign,
+            status=CampaignMembership.Status.ACTIVE,
+            role__in=[CampaignMembership.Role.OWNER, CampaignMembership.Role.GM],
+        ).order_by("pk")
+        for user_id in gms.values_list("user_id", flat=True):
+            offer(str(user_id), for_gm)
     wanted = stored.get("suggestions_for") or {}
     if not wanted:
         return by_user  # the usual turn: nothing to look up
@@ -263,9 +282,7 @@ def _suggestions_by_recipient(
         user = str(user_id)
         if user != str(job.requester_id) and not others_allowed:
             continue
-        merged = by_user.setdefault(user, [])
-        merged += [s for s in suggestions if s not in merged]
-        del merged[MAX_SUGGESTIONS:]
+        offer(user, suggestions)
     return by_user
 
 
