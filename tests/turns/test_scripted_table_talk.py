@@ -328,3 +328,16 @@ def test_moving_to_a_creature_moves_next_to_it(live_domains, gm, player):
     assert _moves(table, player, "move to the dragon")[1] == [
         ("I cannot find “the dragon” here. Present: Ilsa, Goblin 2, Goblin.", "requester")
     ]
+
+
+def test_a_misspelt_advance_is_not_offered_as_a_clock_it_may_not_be(live_domains, gm, player):
+    """ "advnce the plot" was asked back as "Did you mean: advance the plot?", a command that
+    names no clock: only the help list came of sending it."""
+    table = _narrative_table(gm, player)
+    run = table.run(gm, "advnce the plot", job_id="typo")
+    assert run.texts[0][0].startswith("I did not understand that. I understand:")
+    assert run.output.suggestions == ()
+    # With the word "clock" the command is one, and is asked about.
+    assert table.run(gm, "advnce clock doom", job_id="typo-clock").texts == [
+        ("Did you mean: advance clock doom?", "requester")
+    ]

@@ -2466,7 +2466,10 @@ def _did_you_mean(system_id: str, text: str) -> str | None:
         close = difflib.get_close_matches(first.lower(), verbs, n=2, cutoff=TYPO_CUTOFF)
         if len(close) == 1:
             corrected = f"{close[0]} {rest}".strip()
-            if _parse(system_id, corrected)[0] is not None:
+            intent = _parse(system_id, corrected)[0]
+            # Not one that only the story can tell a command ("advance the plot" names a
+            # clock only if there is one): that would be a guess offered as a command.
+            if intent is not None and intent.handler is not nar_advance_named_clock:
                 return corrected
     return None
 
