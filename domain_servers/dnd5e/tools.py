@@ -140,11 +140,18 @@ def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -
     if call.is_gm or target["kind"] != "monster":
         return effect
     # The status as the effect left it, not as the monster is now: a replay answers the same.
+    # A player's own answer is narrowed already (no hit points, its status kept), and a
+    # public view narrows that answer again.
+    status = (
+        rules.status_of(effect["hp_after"], effect["dead"])
+        if "hp_after" in effect
+        else effect["status"]
+    )
     shown = {
         "target_id": target["id"],
         "dropped_to_zero": effect["dropped_to_zero"],
         "dead": effect["dead"],
-        "status": rules.status_of(effect["hp_after"], effect["dead"]),
+        "status": status,
     }
     if "undead_fortitude" in effect:
         # The table sees it refuse to fall, not the save's modifier nor the damage in its DC.
