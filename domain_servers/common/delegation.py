@@ -219,7 +219,9 @@ class DelegationVerifier:
         try:
             header = json.loads(_b64decode(parts[0]))
             signature = _b64decode(parts[2])
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):
+            # Read before any signature is checked: whatever anyone sends here is a refusal,
+            # never a fault (the size cap still lets a header nest past the parser's depth).
             raise denied("delegation token is not a compact JWS") from None
         if not isinstance(header, dict):
             raise denied("delegation token header is not an object")
@@ -241,7 +243,7 @@ class DelegationVerifier:
             raise denied("delegation token signature is invalid") from None
         try:
             claims = json.loads(_b64decode(parts[1]))
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):
             raise denied("delegation token payload is not JSON") from None
         if not isinstance(claims, dict):
             raise denied("delegation token payload is not an object")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -20,7 +21,8 @@ from domain_servers.common.delegation import (
     check_call,
 )
 from domain_servers.common.errors import DomainError
-from domain_servers.common.testing import SigningKey, mint_token
+from domain_servers.common.testing import SigningKey, delegation_meta, mint_token
+from tests.domain_servers.conftest import Game
 
 AUDIENCE = "sagasmith-dnd5e"
 OWNER = "user:00000000-0000-4000-8000-000000000001"
@@ -205,3 +207,26 @@ def test_an_unknown_kid_and_a_removed_key_are_refused(trusted: SigningKey) -> No
     assert _refusal(verifier, _signed(trusted, header, _claims()), time.time()) == (
         "delegation token kid is unknown"
     )
+
+
+def test_a_header_nested_past_the_parsers_depth_is_refused_as_no_jws(
+    verifier: DelegationVerifier,
+) -> None:
+    # Read before any signature is checked, so anyone may send it: a refusal, not a fault.
+    head = _b64(b"[" * 6000)
+    assert _refusal(verifier, f"{head}.e30.AA") == "delegation token is not a compact JWS"
+
+
+def test_a_server_answers_a_deeply_nested_header_with_a_refusal(dnd: Game) -> None:
+    token = f"{_b64(b'[' * 6000)}.e30.AA"
+    result = asyncio.run(
+        dnd.domain.call("campaign_get", {"campaign_id": "game"}, delegation_meta(token))
+    )
+    assert result.structured_content == {
+        "error": {
+            "code": "authorization_denied",
+            "message": "delegation token is not a compact JWS",
+            "retryable": False,
+            "recovery": "obtain a new delegation for this tool and campaign",
+        }
+    }
