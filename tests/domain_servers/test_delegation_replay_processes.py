@@ -48,11 +48,15 @@ def _write(client: SyncClient, token: str, tool: str, revision: int, key: str, *
     return client.call(tool, arguments, delegation_meta(token))
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_jti_is_spent_for_http_and_stdio_on_one_storage_and_across_a_restart(
-    key: SigningKey, tmp_path
+    key: SigningKey, tmp_path, request: pytest.FixtureRequest, backend: str
 ) -> None:
     jwks = str(write_jwks(tmp_path / "jwks.json", [key]))
-    db = f"sqlite:///{tmp_path}/replay.sqlite3"
+    if backend == "sqlite":
+        db = f"sqlite:///{tmp_path}/replay.sqlite3"
+    else:
+        db = request.getfixturevalue("pg_url")
     http = HttpServerProcess(MODULE, db, jwks)
     over_http = SyncClient(http.url)
     over_stdio = SyncClient(stdio_params(MODULE, db, jwks))
