@@ -188,5 +188,23 @@ def player(make_user):
     return make_user("pat@example.test")
 
 
+@pytest.fixture
+def llm():
+    """A real local OpenAI-compatible server that answers from a script."""
+    from tests.turns.fake_llm import FakeLLM
+
+    fake = FakeLLM()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def table(live_domains, gm, player):
+    """A dnd5e table in play."""
+    table = make_table("dnd5e", gm, player)
+    table.call(gm, "phase_set", phase="play")
+    return table
+
+
 # Job, API and fault tests: a Django campaign on the live server, eager Celery, turn URLs.
 from tests.turns.rooms_support import dnd_room, eager, panel_reads, turn_urls  # noqa: E402,F401

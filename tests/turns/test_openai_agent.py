@@ -11,26 +11,11 @@ from apps.turns.agents.openai import MAX_TOOL_CALLS, OpenAIAgent
 from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.errors import AgentNotConfigured, classify_error
 from apps.turns.types import AgentMessage
-from tests.turns.conftest import make_table
 from tests.turns.fake_llm import FakeLLM, completion, tool_call
 
 pytestmark = pytest.mark.django_db
 FINAL = json.dumps({"messages": [{"text": "The die lands.", "audience": "trigger"}],
                     "suggestions": ["roll again"]})  # fmt: skip
-
-
-@pytest.fixture
-def llm():
-    fake = FakeLLM()
-    yield fake
-    fake.close()
-
-
-@pytest.fixture
-def table(live_domains, gm, player):
-    table = make_table("dnd5e", gm, player)
-    table.call(gm, "phase_set", phase="play")
-    return table
 
 
 def agent(llm: FakeLLM, **extra) -> OpenAIAgent:

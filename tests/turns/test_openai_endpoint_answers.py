@@ -12,26 +12,11 @@ import pytest
 from apps.turns.agents.openai import OpenAIAgent
 from apps.turns.errors import AgentNotConfigured, classify_error
 from apps.turns.types import AgentMessage, Deadline, EarlierStep
-from tests.turns.conftest import make_table
-from tests.turns.fake_llm import FakeLLM, completion, tool_call
+from tests.turns.fake_llm import completion, tool_call
 
 pytestmark = pytest.mark.django_db
 FINAL = json.dumps({"messages": [{"text": "The die lands.", "audience": "trigger"}]})
 USAGE = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-
-
-@pytest.fixture
-def llm():
-    fake = FakeLLM()
-    yield fake
-    fake.close()
-
-
-@pytest.fixture
-def table(live_domains, gm, player):
-    table = make_table("dnd5e", gm, player)
-    table.call(gm, "phase_set", phase="play")
-    return table
 
 
 def run(table, llm, *, recorded=None, timeout=60.0, **turn_fields):

@@ -12,26 +12,10 @@ from django.utils import timezone
 from apps.turns.errors import AgentUnavailable
 from apps.turns.models import RoomTurnJob
 from apps.turns.services import turn_run
-from tests.turns.conftest import make_table
-from tests.turns.fake_llm import FakeLLM
 from tests.turns.test_jobs import submit
 from tests.turns.test_openai_agent import run
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def llm():
-    fake = FakeLLM()
-    yield fake
-    fake.close()
-
-
-@pytest.fixture
-def table(live_domains, gm, player):
-    table = make_table("dnd5e", gm, player)
-    table.call(gm, "phase_set", phase="play")
-    return table
 
 
 @pytest.fixture

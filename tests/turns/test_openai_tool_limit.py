@@ -10,25 +10,10 @@ import pytest
 from apps.turns.agents.openai import MAX_TOOL_CALLS
 from apps.turns.errors import AgentToolLimit
 from apps.turns.types import AgentMessage
-from tests.turns.conftest import make_table
-from tests.turns.fake_llm import FakeLLM, completion, tool_call
+from tests.turns.fake_llm import completion, tool_call
 from tests.turns.test_openai_agent import FINAL, run
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def llm():
-    fake = FakeLLM()
-    yield fake
-    fake.close()
-
-
-@pytest.fixture
-def table(live_domains, gm, player):
-    table = make_table("dnd5e", gm, player)
-    table.call(gm, "phase_set", phase="play")
-    return table
 
 
 def rolls(n: int, first: int = 0) -> list[dict]:
