@@ -26,6 +26,10 @@ if (target && target <= resumeAfter) resumeAfter = Math.max(0, target - TARGET_C
 let oldestShown = resumeAfter + 1; // "Load earlier" asks for entries before this sequence
 let maxRendered = 0; // highest sequence in the timeline: newer entries append without a scan
 let live = false; // past the first catch-up: replayed suggestions are stale, live ones are not
+// The game revision each recent turn's narration was told at (its job id's), and the one the
+// shown suggestions were offered at: a later one (a turn ended, a blow struck) makes them stale.
+const turnRevisions = new Map();
+let offeredAt = Infinity;
 let socket = null;
 let attempt = 0;
 let stopped = false;
@@ -389,9 +393,15 @@ function connect() {
       case "entry":
         resumeAfter = Math.max(resumeAfter, msg.entry.sequence);
         render(msg.entry);
+        if (msg.entry.event_type === "turn.narration") noteRevision(msg.entry.data || {});
         // Offered to the requester alone: a GM reads every private entry, and a click on
         // another's "end turn" would end that player's turn.
-        if (live && msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) showSuggestions((msg.entry.data || {}).suggestions);
+        if (live && msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) {
+          const data = msg.entry.data || {};
+          showSuggestions(data.suggestions);
+          // Unknown (a turn that said nothing): kept until the next message is sent.
+          offeredAt = turnRevisions.get(data.job_id) ?? Infinity;
+        }
         // Turn panels (dice, job progress) listen for room frames too.
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
@@ -424,6 +434,7 @@ function connect() {
         reloadWhenSent();
         break;
       case "event":
+        if (msg.event_type === "state.changed") outdateSuggestions((msg.payload || {}).authority_revision);
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
       default:
@@ -890,6 +901,18 @@ function forMe(entry) {
   return (entry.recipients || []).some((person) => person.id === config.userId);
 }
 
+function noteRevision(data) {
+  if (!data.job_id || typeof data.authority_revision !== "number") return;
+  turnRevisions.set(data.job_id, data.authority_revision);
+  if (turnRevisions.size > 50) turnRevisions.delete(turnRevisions.keys().next().value);
+  outdateSuggestions(data.authority_revision);
+}
+
+function outdateSuggestions(revision) {
+  // The game moved on since they were offered: "end turn" would end some later turn.
+  if (typeof revision === "number" && revision > offeredAt) showSuggestions([]);
+}
+
 function showSuggestions(items) {
   // What the game master suggests next, as actions one click puts in the composer.
   const box = document.getElementById("composer-suggestions");
@@ -897,7 +920,7 @@ function showSuggestions(items) {
   const list = (Array.isArray(items) ? items : []).filter((x) => typeof x === "string" && x).slice(0, 5);
   box.replaceChildren();
   box.hidden = !list.length;
-  if (!list.length) return;
+  if (!list.length) { offeredAt = Infinity; return; }
   const label = document.createElement("span");
   label.className = "muted small";
   label.textContent = t.suggestions;

@@ -1,0 +1,50 @@
+"""Suggestions that the game moved past, in Chromium: a player's one-click options for their
+combat turn go away once that turn is over, whoever ended it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import gm_and_ilsa_in_combat
+from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
+from tests.browser.test_room_turns import _settle
+from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.rooms_support import eager  # noqa: F401
+
+CURRENT = "#turn-order li.is-current .turn-combatant__name"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_players_turn_options_go_away_when_the_gm_ends_that_turn(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    with gm_and_ilsa_in_combat(browser, asgi_server, make_user, name="Handover Keep") as (
+        campaign,
+        gm,
+        ilsa,
+    ):
+        jobs = 1
+        expect(ilsa.locator(CURRENT)).to_have_count(1)
+        if ilsa.locator(CURRENT).inner_text() != "Ilsa":
+            # The goblin won the initiative: the GM ends its turn and Ilsa's comes.
+            _say(gm, "end turn", mode="action")
+            jobs += 1
+            _settle(campaign, jobs)
+        expect(ilsa.locator(CURRENT)).to_have_text("Ilsa")
+        box = ilsa.locator("#composer-suggestions")
+        expect(box.locator("button")).to_have_text(["attack the goblin", "end turn"])
+
+        # The GM ends Ilsa's turn for her: what she was offered for it is gone (a click on
+        # "end turn" would now be refused, or end a later turn of hers).
+        _say(gm, "end turn", mode="action")
+        _settle(campaign, jobs + 1)
+        expect(ilsa.locator(CURRENT)).to_have_text("Goblin")
+        expect(box).to_be_hidden()
+        expect(box.locator("button")).to_have_count(0)
