@@ -30,6 +30,10 @@ let live = false; // past the first catch-up: replayed suggestions are stale, li
 // shown suggestions were offered at: a later one (a turn ended, a blow struck) makes them stale.
 const turnRevisions = new Map();
 let offeredAt = Infinity;
+let knownRevision = config.authorityRevision || 0; // the newest this page has heard of
+// The viewer's newest suggestions in a replay: offered once caught up if the game has not
+// moved since and the viewer has not acted since (a page opened during their combat turn).
+let replayedOffer = null;
 let socket = null;
 let attempt = 0;
 let stopped = false;
@@ -396,17 +400,29 @@ function connect() {
         if (msg.entry.event_type === "turn.narration") noteRevision(msg.entry.data || {});
         // Offered to the requester alone: a GM reads every private entry, and a click on
         // another's "end turn" would end that player's turn.
-        if (live && msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) {
+        if (msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) {
           const data = msg.entry.data || {};
-          showSuggestions(data.suggestions);
           // Unknown (a turn that said nothing): kept until the next message is sent.
-          offeredAt = turnRevisions.get(data.job_id) ?? Infinity;
+          const at = turnRevisions.get(data.job_id) ?? Infinity;
+          if (live) {
+            showSuggestions(data.suggestions);
+            offeredAt = at;
+          } else {
+            replayedOffer = Number.isFinite(at) ? { suggestions: data.suggestions, at } : null;
+          }
+        } else if (!live && replayedOffer && isOwnAction(msg.entry)) {
+          replayedOffer = null;
         }
         // Turn panels (dice, job progress) listen for room frames too.
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
       case "caught_up":
         live = true;
+        if (replayedOffer && replayedOffer.at >= knownRevision) {
+          showSuggestions(replayedOffer.suggestions);
+          offeredAt = replayedOffer.at;
+        }
+        replayedOffer = null;
         resumeAfter = Math.max(resumeAfter, msg.sequence);
         attempt = 0;
         reauthTried = false;
@@ -910,7 +926,13 @@ function noteRevision(data) {
 
 function outdateSuggestions(revision) {
   // The game moved on since they were offered: "end turn" would end some later turn.
-  if (typeof revision === "number" && revision > offeredAt) showSuggestions([]);
+  if (typeof revision !== "number") return;
+  knownRevision = Math.max(knownRevision, revision);
+  if (revision > offeredAt) showSuggestions([]);
+}
+
+function isOwnAction(entry) {
+  return entry.kind !== "event" && entry.mode === "action" && Boolean(entry.sender) && entry.sender.id === config.userId;
 }
 
 function showSuggestions(items) {
