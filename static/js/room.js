@@ -945,6 +945,7 @@ function showSuggestions(items) {
   if (!list.length) { offeredAt = Infinity; return; }
   const label = document.createElement("span");
   label.className = "muted small";
+  label.id = "composer-suggestions-label"; // names the group
   label.textContent = t.suggestions;
   box.append(label);
   for (const text of list) {

@@ -49,6 +49,8 @@ def test_a_players_turn_options_go_away_when_the_gm_ends_that_turn(
         jobs = _until_ilsas_turn(campaign, gm, ilsa)
         box = ilsa.locator("#composer-suggestions")
         expect(box.locator("button")).to_have_text(OPTIONS)
+        # A screen reader meets them as one group, named by what they are.
+        expect(ilsa.get_by_role("group", name="Try:").get_by_role("button")).to_have_text(OPTIONS)
 
         # The GM ends Ilsa's turn for her: what she was offered for it is gone (a click on
         # "end turn" would now be refused, or end a later turn of hers).
