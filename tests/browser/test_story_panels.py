@@ -98,7 +98,7 @@ def test_narrative_story_live_per_viewer_job_rows_and_create_character_link(
 
         # Before anything happens, every story section says so.
         for page in (*viewers, obs):
-            expect(page.locator("#turn-scene [data-empty]")).to_have_text("No scene yet.")
+            expect(page.locator("#turn-scene [data-empty]")).to_have_text("No scene is open.")
             expect(page.locator("#turn-scene [data-scene]")).to_be_hidden()
             expect(page.locator("#turn-clocks [data-empty]")).to_have_text("No clocks yet.")
             expect(page.locator("#turn-facts [data-empty]")).to_have_text("No facts yet.")
