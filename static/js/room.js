@@ -25,7 +25,7 @@ const TARGET_CONTEXT = 5; // entries shown above the linked one
 if (target && target <= resumeAfter) resumeAfter = Math.max(0, target - TARGET_CONTEXT - 1);
 let oldestShown = resumeAfter + 1; // "Load earlier" asks for entries before this sequence
 let maxRendered = 0; // highest sequence in the timeline: newer entries append without a scan
-let live = false; // past the first catch-up: replayed suggestions are stale, live ones are not
+let live = false; // past the first catch-up: a replayed suggestion is held until then (replayedOffer)
 // The game revision each recent turn's narration was told at (its job id's), and the one the
 // shown suggestions were offered at: a later one (a turn ended, a blow struck) makes them stale.
 const turnRevisions = new Map();
@@ -511,7 +511,7 @@ function forgetPresence(connecting = false) {
 }
 
 function reconnectLater() {
-  // Until caught up again, replayed suggestions are stale ones.
+  // Until caught up again, a replayed suggestion waits to be checked (replayedOffer).
   live = false;
   setState("reconnecting", t.reconnecting);
   forgetPresence(true);
