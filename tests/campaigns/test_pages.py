@@ -312,7 +312,10 @@ def test_an_archived_campaigns_settings_offer_no_changes(domains, client, campai
     archived = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
     # Nothing but restoring it back.
     assert forms.findall(archived) == ["settings/restore"]
-    assert "This campaign is archived: its settings can be read, not changed." in archived
+    assert (
+        'This campaign is archived: <a href="#h-restore">restore it below</a> to change its '
+        "settings." in archived
+    )
 
 
 def test_an_auto_join_landing_lets_someone_waiting_on_a_request_join(
