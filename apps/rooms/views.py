@@ -15,6 +15,7 @@ from apps.campaigns.services.access import NOT_A_MEMBER
 from apps.core.exceptions import PageNotFound
 from apps.domains.errors import UnknownSystem
 
+from .commands import action_openers
 from .selectors import MANAGER_ROLES, read_cursor_for, room_window_start
 from .services import room_get_or_create
 
@@ -100,6 +101,11 @@ def room_page(request, campaign_id):
                 "peopleOne": _("%(n)s person"),
                 "peopleMany": _("%(n)s people"),
                 "suggestions": _("Try:"),
+                "actionHint": _(
+                    "That looks like a game action. Send it as an Action to have the GM run it."
+                ),
+                "sendAsAction": _("Send as an Action"),
+                "dismissHint": _("Dismiss"),
             },
             "room_config": {
                 "campaignId": str(campaign.id),
@@ -118,6 +124,8 @@ def room_page(request, campaign_id):
                 "membersUrl": reverse("api-campaign-members", args=[campaign.id]),
                 "socketPath": f"/ws/rooms/{campaign.id}/",
                 "usageUrl": reverse("usage"),
+                # A chat message opening with one of these gets a hint about Action mode.
+                "actionOpeners": action_openers(campaign.system_id),
             },
         },
     )

@@ -907,10 +907,46 @@ if (form) {
     counter.classList.remove("composer__count--cut");
     sayCount(bodyEl.maxLength, 0); // the next long message is counted afresh
     showSuggestions([]);
+    showActionHint(payload.mode === "chat" && looksLikeCommand(text) ? text : "");
     // Sent with the Send button: the cursor goes back to the box, ready for the next message.
     bodyEl.focus();
     pump();
   });
+}
+
+// A chat message that reads like a game command (its words begin with one of the system's
+// openers): only the sender is told that Action mode has the GM run it. Nothing is sent.
+function looksLikeCommand(text) {
+  const words = text.toLowerCase().replace(/^\//, "").split(/\s+/).filter(Boolean).join(" ");
+  return (config.actionOpeners || []).some((opener) => words === opener || words.startsWith(opener + " "));
+}
+
+function showActionHint(text) {
+  const box = document.getElementById("composer-action-hint");
+  if (!box || !form) return;
+  if (!text) { box.replaceChildren(); return; }
+  const bodyEl = form.querySelector("textarea");
+  const said = document.createElement("span");
+  said.className = "composer__action-hint-text small";
+  said.textContent = t.actionHint;
+  const resend = document.createElement("button");
+  resend.type = "button";
+  resend.className = "button button--small button--primary";
+  resend.textContent = t.sendAsAction;
+  resend.addEventListener("click", () => {
+    form.querySelector("input[name=mode][value=action]").checked = true;
+    form.dispatchEvent(new Event("change"));
+    // Back in the box to send again, unless something new is being written there.
+    if (!bodyEl.value.trim()) bodyEl.value = text;
+    box.replaceChildren();
+    bodyEl.focus();
+  });
+  const dismiss = document.createElement("button");
+  dismiss.type = "button";
+  dismiss.className = "button button--small button--ghost";
+  dismiss.textContent = t.dismissHint;
+  dismiss.addEventListener("click", () => { box.replaceChildren(); bodyEl.focus(); });
+  box.replaceChildren(said, resend, dismiss);
 }
 
 function forMe(entry) {
