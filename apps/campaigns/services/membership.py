@@ -207,6 +207,8 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         tool="member_grant",
         arguments={"principal": principal_for(membership.user), "role": role},
         requester=actor,
+        # No actor in it: the owner alone changes roles, so the same key is the same request
+        # from the same requester (two tabs), which the domain replays.
         key=f"role:{membership.id}:{role}",
     )
     with transaction.atomic():
@@ -216,8 +218,10 @@ def membership_change_role(*, campaign: Campaign, actor, user, role: str) -> Cam
         receipt_apply(campaign=campaign, result=result)
         controls_released(campaign=campaign, result=result)  # an observer controls none
         gone = locked.status != CampaignMembership.Status.ACTIVE
-        if not gone:
-            previous = locked.role
+        previous = locked.role
+        # The same change made meanwhile (another tab; the domain replayed it): done already,
+        # so no second record and no second "access changed" to the member's pages.
+        if not gone and previous != role:
             locked.role = role
             locked.save(update_fields=["role", "updated_at"])
             if role not in PLAYING_ROLES:
