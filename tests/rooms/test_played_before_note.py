@@ -44,3 +44,25 @@ def test_the_played_before_note_is_only_for_who_can_act_on_it(make_user, client)
     Campaign.objects.filter(pk=campaign.pk).update(status="archived")
     client.force_login(player)
     assert NOTE not in client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_campaign_page_gives_the_played_before_note_only_to_who_can_act_on_it(
+    make_user, client
+):
+    owner, player, observer = make_user(), make_user(), make_user()
+    campaign, (_o, played, observed) = make_campaign(
+        owner, (player, Role.PLAYER), (observer, Role.OBSERVER)
+    )
+    _returned(campaign, played)
+    _returned(campaign, observed)
+    url = f"/campaigns/{campaign.id}/"
+
+    client.force_login(player)
+    assert client.get(url).content.decode().count(NOTE) == 1
+    client.force_login(observer)
+    assert NOTE not in client.get(url).content.decode()
+
+    Campaign.objects.filter(pk=campaign.pk).update(status="archived")
+    client.force_login(player)
+    assert NOTE not in client.get(url).content.decode()
