@@ -279,6 +279,33 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+@dataclass
+class _Stage:
+    """How far a call got, so an unexpected fault is reported truthfully."""
+
+    step: str = "before"  # "before" the save, "saving", or "saved" (committed)
+
+
+_AFTER_SAVE_RECOVERY = "retry with the same idempotency key; the committed result is replayed"
+# A fault once the write may be saved is still `internal` (retryable): the same idempotency key
+# replays a committed write, or runs it again if it was not committed.
+_FAULTS = {
+    "before": DomainError("internal", "unexpected server fault; nothing was committed"),
+    "saving": DomainError(
+        "internal",
+        "unexpected server fault while saving the write; it may have been committed: retry "
+        "with the same idempotency key, which replays it if it was",
+        _AFTER_SAVE_RECOVERY,
+    ),
+    "saved": DomainError(
+        "internal",
+        "unexpected server fault after the write was committed; retry with the same "
+        "idempotency key to get its result",
+        _AFTER_SAVE_RECOVERY,
+    ),
+}
+
+
 class DomainServer:
     """A game system's tools plus the shared contract machinery."""
 
@@ -351,19 +378,24 @@ class DomainServer:
             tracestate = meta.get("tracestate")
             if isinstance(tracestate, str) and len(tracestate) <= 512:
                 result_meta["tracestate"] = tracestate
+        stage = _Stage()
         try:
             return await self._call(
-                name, arguments if arguments is not None else {}, meta, result_meta
+                name, arguments if arguments is not None else {}, meta, result_meta, stage
             )
         except DomainError as err:
             return error_result(err, result_meta)
         except Exception:
-            logger.exception("tool %s failed unexpectedly", name)
-            err = DomainError("internal", "unexpected server fault; nothing was committed")
-            return error_result(err, result_meta)
+            logger.exception("tool %s failed unexpectedly (%s)", name, stage.step)
+            return error_result(_FAULTS[stage.step], result_meta)
 
     async def _call(
-        self, name: str, args: Any, meta: dict[str, Any], result_meta: dict[str, Any]
+        self,
+        name: str,
+        args: Any,
+        meta: dict[str, Any],
+        result_meta: dict[str, Any],
+        stage: _Stage,
     ) -> CallToolResult:
         spec = self.tools.get(name)
         if spec is None:
@@ -496,7 +528,10 @@ class DomainServer:
             turn=delegation.turn,
             changed_scopes=result["receipt"]["changed_scopes"],
         )
+        stage.step = "saving"
         status = await self.storage.run(self.storage.commit_write, record)
+        if status in ("ok", "duplicate"):
+            stage.step = "saved"
         if status == "duplicate":
             stored = await self.storage.run(self.storage.idempotency_get, scope, record.key)
             replay = self._replay(
