@@ -286,15 +286,18 @@ def _claims_to_delegation(claims: dict[str, Any]) -> Delegation:
     if not _is_int(base_rev) or base_rev < 0:
         raise denied("delegation token base_rev must be a non-negative integer")
     owner, character, turn = claims.get("owner"), claims.get("character"), claims.get("turn")
+    if character is not None and not isinstance(character, str):
+        # Read as absent, it would let the token act as any character the requester controls.
+        raise denied("delegation token character must be a string")
     view = claims.get("view")
-    if view is not None and view not in VIEWS:
+    if view is not None and (not isinstance(view, str) or view not in VIEWS):
         # Fail closed: a view this server does not know must not answer with a wider one.
         raise denied(f"delegation token view must be one of: {', '.join(sorted(VIEWS))}")
     return Delegation(
         requester=sub,
         actor=act["sub"],
         owner=owner if isinstance(owner, str) else None,
-        character=character if isinstance(character, str) else None,
+        character=character,
         campaign=campaign,
         turn=turn if isinstance(turn, str) else None,
         base_rev=base_rev,
