@@ -28,7 +28,8 @@ MAX_LIFETIME = 300
 JWKS_ENV = "SAGASMITH_DELEGATION_JWKS"
 # Seconds between looks at the JWKS file (see JwksSource): how soon a removed key stops verifying.
 JWKS_CHECK_INTERVAL = 5.0
-_PRINCIPAL = re.compile(r"^[a-z]+:[A-Za-z0-9._:@-]{1,120}$")
+# fullmatch: `$` alone would let a trailing newline through.
+_PRINCIPAL = re.compile(r"[a-z]+:[A-Za-z0-9._:@-]{1,120}")
 
 logger = logging.getLogger(__name__)
 
@@ -274,7 +275,7 @@ def _is_int(value: Any) -> bool:
 
 def _claims_to_delegation(claims: dict[str, Any]) -> Delegation:
     sub, act, jti = claims.get("sub"), claims.get("act"), claims.get("jti")
-    if not isinstance(sub, str) or not _PRINCIPAL.match(sub):
+    if not isinstance(sub, str) or not _PRINCIPAL.fullmatch(sub):
         raise denied("delegation token sub must be a principal such as user:<id>")
     if not isinstance(act, dict) or not isinstance(act.get("sub"), str):
         raise denied("delegation token act must be an object with sub")

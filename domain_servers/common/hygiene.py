@@ -51,6 +51,10 @@ def _walk(value: Any, depth: int, path: str) -> None:
 
 @lru_cache(maxsize=256)
 def _pattern(pattern: str) -> re.Pattern[str]:
+    # JSON Schema patterns are ECMA-262, where a final `$` is the end of the input; Python's
+    # `$` also matches before a trailing newline ("public\n" would pass), its `\Z` does not.
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + "\\Z"
     return re.compile(pattern)
 
 

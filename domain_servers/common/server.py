@@ -48,7 +48,8 @@ GM_ROLES = frozenset({"owner", "gm"})
 PLAYING_ROLES = frozenset({"owner", "gm", "player"})
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,79}$"
 PRINCIPAL_PATTERN = r"^[a-z]+:[A-Za-z0-9._:@-]{1,120}$"
-_TRACEPARENT = re.compile(r"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$")
+# Used with fullmatch: `$` would let a trailing newline through.
+_TRACEPARENT = re.compile(r"[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}")
 
 CAMPAIGN_ID_SCHEMA = {
     "type": "string",
@@ -373,7 +374,7 @@ class DomainServer:
     async def call(self, name: str, arguments: Any, meta: dict[str, Any]) -> CallToolResult:
         result_meta: dict[str, Any] = {}
         traceparent = meta.get("traceparent")
-        if isinstance(traceparent, str) and _TRACEPARENT.match(traceparent):
+        if isinstance(traceparent, str) and _TRACEPARENT.fullmatch(traceparent):
             result_meta["traceparent"] = traceparent
             tracestate = meta.get("tracestate")
             if isinstance(tracestate, str) and len(tracestate) <= 512:
