@@ -25,6 +25,8 @@ TOKEN_TYPE = "sagasmith-delegation+jwt"
 DEFAULT_ISSUER = "sagasmith-web"
 CLOCK_SKEW = 30
 MAX_LIFETIME = 300
+# The longest sub, act.sub or turn claim: the storage's requester, actor and turn columns.
+MAX_CLAIM_LENGTH = 160
 JWKS_ENV = "SAGASMITH_DELEGATION_JWKS"
 # Seconds between looks at the JWKS file (see JwksSource): how soon a removed key stops verifying.
 JWKS_CHECK_INTERVAL = 5.0
@@ -275,6 +277,15 @@ def _is_int(value: Any) -> bool:
 
 def _claims_to_delegation(claims: dict[str, Any]) -> Delegation:
     sub, act, jti = claims.get("sub"), claims.get("act"), claims.get("jti")
+    turn = claims.get("turn")
+    # The event log stores these in columns of MAX_CLAIM_LENGTH: longer would fail at the save.
+    for name, value in (
+        ("sub", sub),
+        ("act.sub", act.get("sub") if isinstance(act, dict) else None),
+        ("turn", turn),
+    ):
+        if isinstance(value, str) and len(value) > MAX_CLAIM_LENGTH:
+            raise denied(f"delegation token {name} is longer than {MAX_CLAIM_LENGTH} characters")
     if not isinstance(sub, str) or not _PRINCIPAL.fullmatch(sub):
         raise denied("delegation token sub must be a principal such as user:<id>")
     if not isinstance(act, dict) or not isinstance(act.get("sub"), str):
@@ -286,7 +297,7 @@ def _claims_to_delegation(claims: dict[str, Any]) -> Delegation:
         raise denied("delegation token needs string campaign and scope")
     if not _is_int(base_rev) or base_rev < 0:
         raise denied("delegation token base_rev must be a non-negative integer")
-    owner, character, turn = claims.get("owner"), claims.get("character"), claims.get("turn")
+    owner, character = claims.get("owner"), claims.get("character")
     if character is not None and not isinstance(character, str):
         # Read as absent, it would let the token act as any character the requester controls.
         raise denied("delegation token character must be a string")
