@@ -241,6 +241,24 @@ def _check_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in result.items() if k not in _MONSTER_SAVE_HIDDEN}
 
 
+COMBAT_STATUS_SCHEMA = {
+    "type": "object",
+    "description": (
+        "round, turn_index, current (the combatant whose turn it is), order (id, initiative, "
+        "character, budget, position [x, y]) and grid."
+    ),
+    "required": ["current", "grid", "order", "round", "turn_index"],
+    "properties": {
+        "grid": {
+            "type": "object",
+            "description": "The grid's size in squares; x runs 0..width-1 and y 0..height-1.",
+            "required": ["width", "height"],
+            "properties": {"width": {"type": "integer"}, "height": {"type": "integer"}},
+        }
+    },
+}
+
+
 def _combat_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     combat = result["combat"]
     order = [{**e, "character": character_view(call, e["character"])} for e in combat["order"]]
@@ -916,6 +934,8 @@ def _combat_view(call: Call) -> dict[str, Any]:
             }
             for e in combat["order"]
         ],
+        # So a mover can pick squares on the grid (combat_move refuses those off it).
+        "grid": dict(combat["grid"]),
     }
 
 
@@ -1444,12 +1464,15 @@ def tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             name="combat_status",
-            description="Initiative order, round, current turn and action budgets.",
+            description=(
+                "Initiative order, round, current turn, action budgets, positions and the "
+                "grid's width and height."
+            ),
             handler=combat_status,
             write=False,
             roles=ALL_ROLES,
             phases=COMBAT,
-            output={"combat": {"type": "object"}},
+            output={"combat": COMBAT_STATUS_SCHEMA},
         ),
         ToolSpec(
             name="combat_move",
