@@ -214,13 +214,30 @@ class DomainRegistry:
             ) from None
 
 
+def _require_distinct_audiences(plugins: Mapping[str, DomainPlugin]) -> None:
+    """A server accepts every token minted for its audience: two systems sharing one would each
+    accept the other's tokens (a token scoped to one system's tools works on the other)."""
+    seen: dict[str, str] = {}
+    for system_id, plugin in plugins.items():
+        other = seen.setdefault(plugin.audience, system_id)
+        if other != system_id:
+            raise ImproperlyConfigured(
+                f"SAGASMITH_DOMAINS: {other} and {system_id} share the delegation audience "
+                f"{plugin.audience!r}; give each system its own, or each of their servers "
+                "accepts the other's tokens"
+            )
+
+
 @functools.cache
 def domain_registry() -> DomainRegistry:
-    """Every configured plugin; rebuilt when `SAGASMITH_DOMAINS` changes (tests override it)."""
+    """Every configured plugin; rebuilt when `SAGASMITH_DOMAINS` changes (tests override it).
+    Raises ImproperlyConfigured for a bad entry or two systems sharing an audience."""
     configured = getattr(settings, "SAGASMITH_DOMAINS", {}) or {}
-    return DomainRegistry(
-        {system_id: _build(system_id, entry) for system_id, entry in sorted(configured.items())}
-    )
+    plugins = {
+        system_id: _build(system_id, entry) for system_id, entry in sorted(configured.items())
+    }
+    _require_distinct_audiences(plugins)
+    return DomainRegistry(plugins)
 
 
 def get_plugin(system_id: str) -> DomainPlugin:
