@@ -7,6 +7,7 @@ class DomainsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from apps.domains import checks  # noqa: F401 - registers the system checks
         from apps.domains.registry import domain_registry
 
         # Refuse a bad SAGASMITH_DOMAINS (e.g. two systems sharing an audience) as every
