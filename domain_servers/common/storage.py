@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import anyio.to_thread
 from sqlalchemy import (
+    BigInteger,
     Column,
     Float,
     Integer,
@@ -67,7 +68,8 @@ used_jtis = Table(
     "used_jtis",
     metadata,
     Column("jti", String(160), primary_key=True),
-    Column("exp", Integer, nullable=False, index=True),
+    # 64-bit: a 32-bit column overflows with the tokens expiring after 2038-01-19.
+    Column("exp", BigInteger, nullable=False, index=True),
 )
 
 events = Table(
@@ -252,6 +254,8 @@ class Storage:
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
+        if not self.is_sqlite:
+            _widen_jti_exp(self.engine)
         self._sql = _SQLite() if self.is_sqlite else _PostgreSQL()
         # SQLite: one connection, checked out for good; the event loop runs one call at a time.
         self._sqlite = self.engine.raw_connection() if self.is_sqlite else None
@@ -392,6 +396,21 @@ class _Checkpointer:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(5)
+
+
+def _widen_jti_exp(engine: Engine) -> None:
+    """A database created before `used_jtis.exp` was 64-bit gets it widened: `create_all` makes
+    only missing tables, and there are no migrations. The table holds only unexpired jtis (a few
+    minutes' worth), so the rewrite is short; a server starting beside another may run it twice,
+    which is harmless. SQLite's INTEGER is already 64-bit."""
+    with engine.connect() as conn:
+        data_type = conn.exec_driver_sql(
+            "SELECT data_type FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND table_name = 'used_jtis' "
+            "AND column_name = 'exp'"
+        ).scalar()
+        if data_type == "integer":
+            conn.exec_driver_sql("ALTER TABLE used_jtis ALTER COLUMN exp TYPE BIGINT")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
