@@ -8,7 +8,8 @@ current_request_id: ContextVar[str] = ContextVar("current_request_id", default="
 current_ip: ContextVar[str | None] = ContextVar("current_ip", default=None)
 
 # W3C trace context: version-traceid-parentid-flags.
-TRACEPARENT = re.compile(r"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$")
+# \Z, not $: "$" also matches before a final newline.
+TRACEPARENT = re.compile(r"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}\Z")
 
 
 def request_traceparent(request) -> str:
