@@ -2455,9 +2455,30 @@ def _verbs(system_id: str) -> frozenset[str]:
     return frozenset(words)
 
 
-def _did_you_mean(system_id: str, text: str) -> str | None:
+# The commands `Session.require` gives the GM alone: a player's typo is never corrected to one,
+# since doing it would only be refused.
+GM_ONLY_HANDLERS: frozenset[Callable[[Session, re.Match[str]], None]] = frozenset(
+    {
+        dnd_condition,
+        dnd_condition_remove,
+        dnd_start_combat,
+        dnd_end_combat,
+        set_phase,
+        nar_advance_clock,
+        nar_create_clock,
+        nar_open_scene,
+        nar_end_scene,
+        nar_open_thread,
+        nar_resolve_thread,
+        nar_record_fact,
+    }
+)
+
+
+def _did_you_mean(system_id: str, text: str, *, gm: bool) -> str | None:
     """The text with its misspelt first word corrected, when exactly one verb is close and the
-    result is understood; the agent asks rather than acts on a guess."""
+    result is understood as a command this seat (`gm` or not) may use; the agent asks rather
+    than acts on a guess."""
     for reading in _readings(system_id, text):
         first, _sep, rest = reading.partition(" ")
         verbs = _verbs(system_id)
@@ -2469,7 +2490,9 @@ def _did_you_mean(system_id: str, text: str) -> str | None:
             intent = _parse(system_id, corrected)[0]
             # Not one that only the story can tell a command ("advance the plot" names a
             # clock only if there is one): that would be a guess offered as a command.
-            if intent is not None and intent.handler is not nar_advance_named_clock:
+            if intent is None or intent.handler is nar_advance_named_clock:
+                continue
+            if gm or intent.handler not in GM_ONLY_HANDLERS:
                 return corrected
     return None
 
@@ -2567,7 +2590,7 @@ class ScriptedAgent:
         intent, match = _parse(turn.system_id, text)
         if intent is None and not HELP.fullmatch(text) and not HELP.fullmatch(_normalize(text)):
             try:
-                corrected = _did_you_mean(turn.system_id, text)
+                corrected = _did_you_mean(turn.system_id, text, gm=turn.is_gm)
                 if corrected:
                     _ask(session, corrected)
                     return session.output(declined=True)

@@ -1,0 +1,27 @@
+"""Wording found in a hands-on pass at the table: what a reply offers fits who asks, and says
+things the way the table does."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.turns.conftest import make_table
+from tests.turns.test_scripted_agent import DND_PLAYER_HELP, NARRATIVE_PLAYER_HELP
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_typo_is_corrected_only_to_a_command_the_requester_may_use(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    # "advance clock" is the GM's: a player is not offered what they would be refused.
+    run = table.run(player, "advnce clock Tide rises", job_id="p-typo")
+    assert run.texts == [("I did not understand that. " + NARRATIVE_PLAYER_HELP, "requester")]
+    assert run.output.suggestions == ()
+    gm_run = table.run(gm, "advnce clock Tide rises", job_id="g-typo")
+    assert gm_run.texts == [("Did you mean: advance clock Tide rises?", "requester")]
+    assert gm_run.output.suggestions == ("advance clock Tide rises",)
+    dnd = make_table("dnd5e", gm, player)
+    assert dnd.run(player, "strat combat with 2 goblins", job_id="p-start").texts == [
+        ("I did not understand that. " + DND_PLAYER_HELP, "requester")
+    ]
