@@ -173,7 +173,7 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
         ("Ilsa studies the Goblin: bloodied.", "trigger")
     ]
     assert table.run(player, "end turn", job_id="end-turn").texts == [
-        ("Ilsa ends the turn. Round 1: Goblin 2 acts next.", "trigger")
+        ("Ilsa ends the turn. Goblin 2 acts next (round 1).", "trigger")
     ]
     # Now the goblin's: the player is told so in the table's words, and nothing is sent.
     early = table.run(player, "end turn", job_id="end-turn-early")
@@ -184,11 +184,10 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
 def test_a_gm_who_ends_a_players_turn_is_said_to(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)  # Ilsa, a player's character, is up
     ended = table.run(gm, "end turn", job_id="gm-ends-ilsa")
-    assert ended.texts == [("The GM ends Ilsa's turn. Round 1: Goblin 2 acts next.", "trigger")]
+    assert ended.texts == [("The GM ends Ilsa's turn. Goblin 2 acts next (round 1).", "trigger")]
     # The monster the GM plays ends its own turn, as a player's character does.
-    assert table.run(gm, "end turn", job_id="gm-ends-goblin").texts[0][0] in (
-        "Goblin 2 ends the turn. Round 1: Goblin acts next.",
-        "Goblin is up (round 1) after Goblin 2.",
+    assert table.run(gm, "end turn", job_id="gm-ends-goblin").texts[0][0] == (
+        "Goblin 2 ends the turn. Goblin acts next (round 1)."
     )
 
 
@@ -244,7 +243,7 @@ def test_a_second_gm_end_turn_for_the_same_turn_does_not_end_the_next_one(live_d
         return inner(name, arguments)
 
     late = ScriptedAgent().run_turn(turn, racing)
-    assert "ends the turn" in first[0].texts[0][0] or "is up" in first[0].texts[0][0]
+    assert "ends the turn" in first[0].texts[0][0]
     assert table.call(gm, "combat_status").structured["combat"]["current"] == up_next
     [(text, audience)] = [(m.text, m.audience) for m in late.messages]
     assert audience == "requester" and "that turn has already ended" in text

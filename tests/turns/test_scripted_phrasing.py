@@ -26,7 +26,7 @@ def test_gm_suggestions_never_take_a_players_turn(live_domains, gm, player):
     assert attack.output.suggestions == ("end turn",)
     # The player ends the turn; a monster is up, which is nothing for the player to do.
     ended = table.run(player, "end turn", job_id="p-end")
-    assert ended.texts == [("Goblin 2 is up (round 1) after Ilsa.", "trigger")]
+    assert ended.texts == [("Ilsa ends the turn. Goblin 2 acts next (round 1).", "trigger")]
     assert ended.output.suggestions == ()
     # The GM plays the monster whose turn it is: "goblin" is the goblin that is up (mon-3).
     bite = table.run(gm, "goblin attacks Ilsa", job_id="g-attack")

@@ -199,7 +199,7 @@ def test_pass_ends_ones_turn(live_domains, gm, player):
     """ "pass" got the help list; at the table it ends one's turn."""
     table, _start = dnd_table_in_combat(gm, player)
     assert table.run(player, "pass", job_id="p-end").texts == [
-        ("Goblin 2 is up (round 1) after Ilsa.", "trigger")
+        ("Ilsa ends the turn. Goblin 2 acts next (round 1).", "trigger")
     ]
     assert table.run(player, "I pass", job_id="again").texts == [
         ("It is Goblin 2's turn: wait for yours.", "requester")

@@ -6,7 +6,11 @@ from __future__ import annotations
 import pytest
 
 from tests.turns.conftest import make_table
-from tests.turns.test_scripted_agent import DND_PLAYER_HELP, NARRATIVE_PLAYER_HELP
+from tests.turns.test_scripted_agent import (
+    DND_PLAYER_HELP,
+    NARRATIVE_PLAYER_HELP,
+    dnd_table_in_combat,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,3 +29,13 @@ def test_a_typo_is_corrected_only_to_a_command_the_requester_may_use(live_domain
     assert dnd.run(player, "strat combat with 2 goblins", job_id="p-start").texts == [
         ("I did not understand that. " + DND_PLAYER_HELP, "requester")
     ]
+
+
+def test_each_hand_over_says_who_ended_who_acts_next_and_the_round(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    ended = table.run(player, "end turn", job_id="p-end")
+    assert ended.texts == [("Ilsa ends the turn. Goblin 2 acts next (round 1).", "trigger")]
+    monster = table.run(gm, "end turn", job_id="g-end")
+    assert monster.texts == [("Goblin 2 ends the turn. Goblin acts next (round 1).", "trigger")]
+    back = table.run(gm, "end turn", job_id="g-end-2")
+    assert back.texts == [("Goblin ends the turn. Ilsa acts next (round 2).", "trigger")]

@@ -1431,12 +1431,10 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
         text = _("%(current)s acts again (round %(round)s): nobody else is left standing.")
     elif s.turn.is_gm and ended is not None and ended.kind != "monster":
         # The player did not end it: the room is told who did.
-        text = _("The GM ends %(ended)s's turn. Round %(round)s: %(current)s acts next.")
+        text = _("The GM ends %(ended)s's turn. %(current)s acts next (round %(round)s).")
     else:
-        text = s.pick(
-            _("%(ended)s ends the turn. Round %(round)s: %(current)s acts next."),
-            _("%(current)s is up (round %(round)s) after %(ended)s."),
-        )
+        # One wording for every hand-over, so the room reads who ended, who is next and when.
+        text = _("%(ended)s ends the turn. %(current)s acts next (round %(round)s).")
     values = {
         "ended": _name_of(roster, result["ended"]),
         "current": _name_of(roster, result["current"]),
