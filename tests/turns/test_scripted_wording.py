@@ -39,3 +39,18 @@ def test_each_hand_over_says_who_ended_who_acts_next_and_the_round(live_domains,
     assert monster.texts == [("Goblin 2 ends the turn. Goblin acts next (round 1).", "trigger")]
     back = table.run(gm, "end turn", job_id="g-end-2")
     assert back.texts == [("Goblin ends the turn. Ilsa acts next (round 2).", "trigger")]
+
+
+def test_a_roll_with_dice_dropped_is_said_as_the_table_said_it(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    for text, said in [
+        (
+            "roll 4d6 drop lowest for strength",
+            "4d6, drop lowest (strength): 16 (6 + 6 + 4, dropped 1).",
+        ),
+        ("roll 1d20+5 with advantage", "1d20+5 with advantage: 18 (13 + 5, dropped 4)."),
+        ("roll 2d20 with disadvantage", "2d20 with disadvantage: 13 (dropped 16)."),
+        ("roll 4d6 keep highest 2", "4d6, keep highest 2: 10 (5 + 5, dropped 1 and 1)."),
+    ]:
+        run = table.run(player, text, job_id=text)
+        assert run.texts == [(said, "trigger")], text

@@ -135,7 +135,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from apps.turns.dice import addends_text, roll_addends
+from apps.turns.dice import addends_text, roll_addends, roll_dropped
 from apps.turns.types import AgentMessage, AgentOutput, CallTool, ToolOutcome, TurnContext
 
 DEFAULT_DC = 10
@@ -376,6 +376,7 @@ class Session:
 def roll_dice(s: Session, m: re.Match[str]) -> None:
     s.require("dice_roll", what=_("roll dice"))
     expression = m["expr"].replace(" ", "")
+    said = expression
     if m["keep"]:
         kept = _kept_expression(expression, m["keep"])
         if kept is None:
@@ -392,6 +393,23 @@ def roll_dice(s: Session, m: re.Match[str]) -> None:
     result = s.call("dice_roll", **arguments)
     label = f" ({result['label']})" if result.get("label") else ""
     breakdown = _breakdown(result)
+    if m["keep"]:
+        # Said as the table asked for it, not in the rules' notation (4d6kh3), with the dice
+        # left out shown too: otherwise the roll looks short of a die.
+        dropped = _("dropped %(dice)s") % {
+            "dice": _and_list([str(d) for d in roll_dropped(result)])
+        }
+        s.say(
+            _("%(expression)s%(keep)s%(label)s: %(total)s (%(breakdown)s).")
+            % {
+                "expression": said,
+                "keep": _keep_words(expression, m["keep"]),
+                "label": label,
+                "total": result["total"],
+                "breakdown": f"{breakdown}, {dropped}" if breakdown else dropped,
+            }
+        )
+        return
     s.say(
         s.pick(
             _("The dice tumble%(label)s: %(expression)s = %(total)s%(breakdown)s."),
@@ -430,6 +448,32 @@ def _kept_expression(expression: str, keep: str) -> str | None:
     if count < 2 or not 1 <= kept < count:
         return None
     return f"{count}d{sides}{mark}{kept}{flat}"
+
+
+def _keep_words(kept: str, asked: str) -> str:
+    """How the table says a keep (`asked`, written in the rules' notation as `kept` by
+    `_kept_expression`) after the dice: " with advantage", ", drop lowest" for 4d6kh3,
+    ", keep highest 2" for 4d6kh2."""
+    words = asked.lower().split()
+    if "advantage" in words:
+        return _(" with advantage")
+    if "disadvantage" in words:
+        return _(" with disadvantage")
+    term = re.fullmatch(r"(\d+)d\d+(k[hl])(\d+).*", kept, re.IGNORECASE)
+    assert term is not None  # `_kept_expression` wrote it
+    count, mark, number = int(term[1]), term[2].lower(), int(term[3])
+    if number == count - 1:
+        return _(", drop lowest") if mark == "kh" else _(", drop highest")
+    if mark == "kh":
+        return _(", keep highest %(n)s") % {"n": number}
+    return _(", keep lowest %(n)s") % {"n": number}
+
+
+def _and_list(items: list[str]) -> str:
+    """ "2", "2 and 1", "2, 1 and 3"."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
 
 
 def _breakdown(result: Mapping[str, Any]) -> str:
