@@ -375,7 +375,7 @@ def test_narrative_intents(live_domains, gm, player):
     # The GM sees the hidden fact too, but only in a GM-only message.
     assert table.run(gm, "describe", job_id="l2").texts == [
         (expected, "trigger"),
-        ("GM only: The duke is a vampire.", "gm"),
+        ("Known: The duke is a vampire.", "gm"),
     ]
     story = table.call(gm, "story_get").structured
     assert [(f["text"], f["audience"]) for f in story["facts"]] == [

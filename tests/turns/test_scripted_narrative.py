@@ -130,7 +130,7 @@ def test_looking_around_tells_a_player_the_facts_told_to_them_alone(live_domains
     ]
     assert table.run(gm, "look around", job_id="gm-look").texts == [
         (room, "trigger"),
-        ("GM only: The abbot knows.", "gm"),
+        ("Known: The abbot knows.", "gm"),
         ("Private to a player: Your ring is cursed.", "gm"),
     ]
 

@@ -3,6 +3,8 @@ things the way the table does."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from tests.turns.conftest import make_table
@@ -54,3 +56,18 @@ def test_a_roll_with_dice_dropped_is_said_as_the_table_said_it(live_domains, gm,
     ]:
         run = table.run(player, text, job_id=text)
         assert run.texts == [(said, "trigger")], text
+
+
+def test_a_gm_only_fact_is_not_labelled_gm_only_twice(live_domains, gm, player):
+    """The room badges a GM-only message "GM only" (static/js/room.js): its text does not say
+    it again."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.call(
+        gm, "fact_add", text="The abbot knows", audience="gm",
+        expected_revision=table.revision(), idempotency_key=uuid.uuid4().hex,
+    )  # fmt: skip
+    assert table.run(gm, "look around", job_id="gm-look").texts == [
+        ("No scene is set.", "trigger"),
+        ("Known: The abbot knows.", "gm"),
+    ]

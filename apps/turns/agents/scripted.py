@@ -2124,7 +2124,8 @@ def nar_describe(s: Session, m: re.Match[str]) -> None:
     told = [f["text"] for f in story["facts"] if f["audience"].startswith("player:")]
     if s.turn.is_gm:
         if secret:
-            s.say(_("GM only: %(facts)s") % {"facts": _sentences(secret)}, audience="gm")
+            # The room badges a GM-only message as such: its words need not say it again.
+            s.say(_("Known: %(facts)s") % {"facts": _sentences(secret)}, audience="gm")
         if told:
             s.say(_("Private to a player: %(facts)s") % {"facts": _sentences(told)}, audience="gm")
     elif told:
