@@ -249,7 +249,7 @@ def test_the_suggested_target_is_the_nearest_foe_not_the_first_in_initiative():
         _at("mon-3", "Goblin", "monster", 1, 1),
     ]
     output = _end_turn("gm", None, twins, ended="mon-3", current="pc-1")
-    assert output.suggestions_for == {"pc-1": ("attack the goblin 2", "end turn")}
+    assert output.suggestions_for == {"pc-1": ("attack goblin 2", "end turn")}
 
 
 def test_the_gm_names_only_the_attacker_when_the_target_is_plain(live_domains, gm, player):

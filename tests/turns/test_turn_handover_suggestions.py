@@ -32,7 +32,7 @@ def test_the_gm_ending_a_monsters_turn_offers_the_next_player_their_options(
     assert ended.structured["current"] == ilsa
     # The GM plays the monsters, not Ilsa: a look at the field for them, Ilsa's turn for hers.
     assert handed.output.suggestions == ("describe",)
-    assert handed.output.suggestions_for == {ilsa: ("attack the goblin 2", "end turn")}
+    assert handed.output.suggestions_for == {ilsa: ("attack goblin 2", "end turn")}
 
 
 def _end_turn(role: str, character_id: str | None, order: list[dict[str, Any]], ended: str,

@@ -939,7 +939,12 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
             % {"monster": _spoken(up), "target": _spoken(foes[0])}
         )
     elif foes:
-        options.append(_("attack the %(name)s") % {"name": _spoken(foes[0])})
+        name = _spoken(foes[0])
+        # "attack the goblin", but "attack goblin 2": a number names one, as a table says it.
+        if foes[0].kind == "monster" and not name[-1:].isdigit():
+            options.append(_("attack the %(name)s") % {"name": name})
+        else:
+            options.append(_("attack %(name)s") % {"name": name})
     options.append(_("end turn"))
     if gm and not foes:  # nobody to fight yet: a look at the field instead
         options.append(_("describe"))
