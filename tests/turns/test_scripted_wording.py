@@ -87,3 +87,33 @@ def test_an_attack_on_a_numbered_monster_is_suggested_as_the_table_says_it(
     attack = table.run(player, "attack goblin 2", job_id="p-attack")
     [attacked] = [o for o in attack.caller.outcomes if o.tool == "attack"]
     assert attacked.structured["target_id"] == "mon-3"
+
+
+def test_a_command_with_nothing_after_it_says_what_is_missing(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    before = table.revision()
+    for text, answer in [
+        ("open scene", "Give the scene a title, like: open scene The Drowned Chapel"),
+        ("record fact", "Say what the fact is, like: record fact The duke is a vampire gm only"),
+        ("create clock", "Give the clock a name, like: create clock Doom with 6 segments"),
+        ("create a clock.", "Give the clock a name, like: create clock Doom with 6 segments"),
+        ("open thread", "Give the thread a title, like: open thread Who lit the beacon?"),
+        (
+            "ask the oracle",
+            "Ask the oracle a yes-or-no question, like: ask the oracle “Is it locked?” likely",
+        ),
+    ]:
+        run = table.run(gm, text, job_id=text)
+        assert (run.texts, run.output.suggestions) == ([(answer, "requester")], ()), text
+    # A player is told whose command it is; the oracle is theirs to ask.
+    assert table.run(player, "open scene", job_id="p-scene").texts == [
+        ("Only the GM can open a scene.", "requester")
+    ]
+    assert table.run(player, "ask the oracle:", job_id="p-oracle").texts == [
+        (
+            "Ask the oracle a yes-or-no question, like: ask the oracle “Is it locked?” likely",
+            "requester",
+        )
+    ]
+    assert table.revision() == before

@@ -2265,6 +2265,9 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_oracle,
         ),
         _intent(r"ask (?:the )?oracle[:,]?\s+(?P<unquoted>[^\s\"“”'‘’].*)", nar_oracle),
+        # A command with nothing after it: its empty group is the handler's cue to say what
+        # is missing, with an example, rather than the help list.
+        _intent(r"ask (?:the )?oracle[:,]?(?P<question>)(?P<likelihood>)", nar_oracle),
         _intent(
             r"(?:advance|tick) (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)" + BY_TICKS,
             nar_advance_clock,
@@ -2293,9 +2296,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?:(?:called|named)\s+)?(?P<name>.*(?:[^.]|\.{3}))",
             nar_create_clock,
         ),
+        _intent(r"create (?:a |the |new )?clock[:,]?(?P<name>)", nar_create_clock),
         _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
+        _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?(?P<title>)", nar_open_scene),
         _intent(r"(?:end|close|finish) (?:the )?(?:current |this )?scene", nar_end_scene),
         _intent(r"(?:open|start) (?:a )?(?:new )?thread[:,]?\s+(?P<title>.+)", nar_open_thread),
+        _intent(r"(?:open|start) (?:a )?(?:new )?thread[:,]?(?P<title>)", nar_open_thread),
         _intent(
             r"(?:resolve|close|finish|end) (?:the )?thread[:,]?\s+(?P<said>.+)",
             nar_resolve_thread,
@@ -2311,6 +2317,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?:record|add|note) (?:a )?(?:new )?fact[:,]?\s+(?P<text>.+)",
             nar_record_fact,
         ),
+        _intent(r"(?:record|add|note) (?:a )?(?:new )?fact[:,]?(?P<text>)", nar_record_fact),
         ROLL,
         SET_PHASE,
         # "look around the mill", "describe the mill": the scene is what there is to see.
