@@ -117,3 +117,53 @@ def test_a_command_with_nothing_after_it_says_what_is_missing(live_domains, gm, 
         )
     ]
     assert table.revision() == before
+
+
+def test_a_free_action_in_dnd_is_offered_the_check_that_decides_it(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Ilsa", template="fighter")
+    table.characters[principal_for(player)] = created.structured["character"]["id"]
+    table.run(gm, "set phase play", job_id="play")
+    before = table.revision()
+    for text, check in [
+        ("I search the room", "check investigation"),
+        ("I investigate the altar", "check investigation"),
+        ("I look for traps", "check perception"),
+        ("I listen at the door", "check perception"),
+        ("I try to spot the archer", "check perception"),
+        ("I climb the wall", "check athletics"),
+        ("I jump across the gap", "check athletics"),
+        ("I swim to the boat", "check athletics"),
+        ("I sneak past the guard", "check stealth"),
+        ("I hide behind the crates", "check stealth"),
+        ("I persuade the guard to let us in", "check persuasion"),
+        ("I convince the mayor", "check persuasion"),
+        ("I lie to the guard", "check deception"),
+        ("I bluff my way in", "check deception"),
+        ("I intimidate the prisoner", "check intimidation"),
+        ("I threaten the innkeeper", "check intimidation"),
+    ]:
+        run = table.run(player, text, job_id=text)
+        assert run.texts == [
+            (f"The GM here can't judge free actions; try: {check}.", "requester")
+        ], text
+        assert run.output.suggestions == (check,), text
+        assert run.output.declined, text
+    # Thieves' tools are not tracked: said so, and the ability their check uses is offered.
+    for text in ("I pick the lock", "I try to disarm the trap"):
+        run = table.run(player, text, job_id=text)
+        assert run.texts == [
+            (
+                "The GM here can't judge free actions, and thieves' tools are not tracked; "
+                "the nearest is: check dexterity.",
+                "requester",
+            )
+        ], text
+        assert run.output.suggestions == ("check dexterity",), text
+    # Nothing a skill decides: the help list, as before.
+    dance = table.run(player, "I dance a jig", job_id="jig")
+    assert dance.texts == [("I did not understand that. " + DND_PLAYER_HELP, "requester")]
+    # Each suggestion works as written.
+    rolled = table.run(player, "check investigation", job_id="check")
+    assert rolled.tools[-1] == "ability_check"
+    assert table.revision() > before

@@ -2580,10 +2580,51 @@ YES_NO = re.compile(
 STATE_VERBS = frozenset({"am", "was", "have", "had", "can", "cannot", "can't", "know", "think"})
 
 
+# A free action's first words (after "I"), and the skill check that decides it in dnd5e.
+FREE_ACTION_SKILLS = (
+    (re.compile(r"(?:search|investigate|inspect)\b", re.I), "investigation"),
+    (re.compile(r"(?:look|watch|keep watch)\s+(?:out\s+)?for\b|(?:spot|listen|notice)\b", re.I),
+     "perception"),
+    (re.compile(r"(?:climb|jump|leap|swim)\b", re.I), "athletics"),
+    (re.compile(r"(?:sneak|hide|creep)\b", re.I), "stealth"),
+    (re.compile(r"(?:persuade|convince)\b", re.I), "persuasion"),
+    (re.compile(r"(?:lie|bluff|deceive)\b", re.I), "deception"),
+    (re.compile(r"(?:intimidate|threaten)\b", re.I), "intimidation"),
+)  # fmt: skip
+# What thieves' tools do: no skill covers it, and the tools are not tracked.
+THIEVES_TOOLS = re.compile(r"(?:pick|unlock|open)\s+(?:the\s+|a\s+)?lock|disarm\b", re.I)
+
+
+def _free_action_hint(text: str) -> tuple[str, str] | None:
+    """(reply, suggestion) for a dnd5e free action a skill check decides ("I search the
+    room" is "check investigation"); None when no check fits."""
+    action = FIRST_PERSON.sub("", _normalize(text))
+    if THIEVES_TOOLS.match(action):
+        # In the rules a Dexterity check with the tools' proficiency added: only the first
+        # part is there to offer, and the reply says so.
+        command = _("check %(what)s") % {"what": "dexterity"}
+        reply = _(
+            "The GM here can't judge free actions, and thieves' tools are not tracked; the "
+            "nearest is: %(command)s."
+        ) % {"command": command}
+        return reply, command
+    for pattern, skill in FREE_ACTION_SKILLS:
+        if pattern.match(action):
+            command = _("check %(what)s") % {"what": skill}
+            reply = _("The GM here can't judge free actions; try: %(command)s.") % {
+                "command": command
+            }
+            return reply, command
+    return None
+
+
 def _judgement_hint(system_id: str, text: str) -> tuple[str, str] | None:
     """(reply, suggestion) for a free action or a question that only a GM could judge, in the
     narrative system: the oracle's command with the player's own words ("I search the room"
-    is asked "Do I manage to search the room?"); None for anything else."""
+    is asked "Do I manage to search the room?"), in dnd5e the skill check that decides it;
+    None for anything else."""
+    if system_id == "dnd5e":
+        return _free_action_hint(text)
     if system_id != "narrative":
         return None
     said = _normalize(text)
