@@ -172,3 +172,6 @@ class AgentOutput:
     # The agent answered without acting: it did not understand, asked back ("did you mean"),
     # or refused by the rules it knows. Reads it made to decide that are not charged.
     declined: bool = False
+    # Of those, a reply that is only help: the help list, a typo asked back, a hint for text
+    # not understood. Nothing of the game was answered, so the room is not told of it.
+    help_only: bool = False

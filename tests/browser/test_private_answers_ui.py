@@ -31,18 +31,18 @@ def test_the_others_read_that_an_action_was_answered_privately_and_its_player_re
         make_user, system_id="dnd5e", name="Keep", players=[("ilsa@example.test", "Ilsa")]
     )
     with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
-        _say(ilsa, "dance a jig", mode="action")
+        _say(ilsa, "start combat", mode="action")
         _settle(campaign, 1)
         gm_timeline = gm.locator("#timeline li[data-sequence] .entry__body")
         expect(gm_timeline.last).to_have_text(NOTE)
         ilsa_timeline = ilsa.locator("#timeline li[data-sequence] .entry__body")
-        expect(ilsa_timeline.last).to_contain_text("I did not understand that.")
+        expect(ilsa_timeline.last).to_contain_text("Only the GM can start combat.")
         # The GM reads private answers too, and the note the other players read.
         assert [text.split(".")[0] + "." for text in _texts(gm)] == [
-            "dance a jig.", "I did not understand that.", NOTE,
+            "start combat.", "Only the GM can start combat.", NOTE,
         ]  # fmt: skip
         assert [text.split(".")[0] for text in _texts(ilsa)] == [
-            "dance a jig", "I did not understand that",
+            "start combat", "Only the GM can start combat",
         ]  # fmt: skip
         # The answer is addressed to its reader as "you"; the GM reads whom it went to.
         ilsa_badges = ilsa.locator("#timeline li[data-sequence] .badge--private")
@@ -53,5 +53,5 @@ def test_the_others_read_that_an_action_was_answered_privately_and_its_player_re
         _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
         expect(ilsa_timeline).to_have_count(2)
         assert [text.split(".")[0] for text in _texts(ilsa)] == [
-            "dance a jig", "I did not understand that",
+            "start combat", "Only the GM can start combat",
         ]  # fmt: skip

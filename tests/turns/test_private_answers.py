@@ -28,16 +28,22 @@ def run(room, user, text, audience="public"):
 
 
 def test_a_public_action_answered_only_to_its_player_tells_the_room_so(
-    dnd_room, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):
+    class ReadsAndAnswersAlone:
+        def run_turn(self, context, call):
+            call("campaign_get", {})
+            return AgentOutput(messages=(AgentMessage("The campaign is young.", "requester"),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: ReadsAndAnswersAlone())
     room = dnd_room
     with django_capture_on_commit_callbacks(execute=False):
-        job = run(room, room.player, "dance a jig")
+        job = run(room, room.player, "how old is the campaign")
     label = room.player.label
     (answer, note) = room_lines(job)
     assert answer[:2] == ("turn.narration", "private")
     assert answer[3] == [str(room.player.pk)]
-    assert answer[2].startswith("I did not understand that.")
+    assert answer[2] == "The campaign is young."
     assert note == (
         "turn.outcome", "public", f"The game master answered {label} privately.", [],
     )  # fmt: skip

@@ -359,14 +359,15 @@ class Session:
     def say(self, text: str, audience: str = "trigger") -> None:
         self.messages.append(AgentMessage(text=DOUBLED_STOP.sub("", text), audience=audience))
 
-    def output(self, *, declined: bool = False) -> AgentOutput:
+    def output(self, *, declined: bool = False, help_only: bool = False) -> AgentOutput:
         return AgentOutput(
             messages=tuple(self.messages[:4]),
             suggestions=tuple(self.suggestions[:4]),
             suggestions_for={c: tuple(items[:4]) for c, items in self.suggestions_for.items()},
             gm_suggestions=tuple(self.gm_suggestions[:4]),
             tool_calls=self.calls,
-            declined=declined,
+            declined=declined or help_only,
+            help_only=help_only,
         )
 
 
@@ -2663,10 +2664,10 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
         reply, suggestion = hint
         s.say(reply, audience="requester")
         s.suggestions.append(suggestion)
-        return s.output(declined=True)
+        return s.output(help_only=True)
     understood = _("I did not understand that.")
     s.say(understood + " " + help_text(s.turn.system_id, gm=s.turn.is_gm), audience="requester")
-    return s.output(declined=True)
+    return s.output(help_only=True)
 
 
 class ScriptedAgent:
@@ -2689,14 +2690,14 @@ class ScriptedAgent:
                 corrected = _did_you_mean(turn.system_id, text, gm=turn.is_gm)
                 if corrected:
                     _ask(session, corrected)
-                    return session.output(declined=True)
-            except Refusal as refusal:
+                    return session.output(help_only=True)
+            except Refusal as refusal:  # the typo's target not found either
                 session.say(str(refusal), audience="requester")
-                return session.output(declined=True)
+                return session.output(help_only=True)
         if intent is None:
             if HELP.fullmatch(text) or HELP.fullmatch(_normalize(text)):  # "help!" too
                 session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
-                return session.output(declined=True)
+                return session.output(help_only=True)
             return _not_understood(session, text)
         for intent, match in _parses(turn.system_id, text):
             session.match = match

@@ -66,6 +66,7 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
         "tool_calls": output.tool_calls,
         "usage": dict(output.usage),
         "declined": bool(output.declined),
+        "help_only": bool(output.help_only),
         "final_status": RoomTurnJob.Status.SUCCEEDED,
         "error": None,
     }
@@ -364,8 +365,9 @@ def _note_cancelled(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
 
 
 def _note_answered_privately(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
-    """The room saw the action but none of its answer (help, a refusal, a private aside): it is
-    told an answer was given, so the action does not stand there unanswered."""
+    """The room saw the action but none of its answer (a refusal, a private aside; not a reply
+    that is only help): it is told an answer was given, so the action does not stand there
+    unanswered."""
     job_ended_record(
         campaign=campaign, job=job, status=final,
         message=_("The game master answered %(name)s privately.") % {"name": job.requester.label},
@@ -483,8 +485,11 @@ def turn_publish(
                 recipient_ids=recipients,
             )
         answered = narration and final == RoomTurnJob.Status.SUCCEEDED
+        # Not of a reply that is only help (the help list, a typo asked back): the rest of the
+        # room missed nothing of the game.
         if (
             answered
+            and not stored.get("help_only")
             and job.trigger_audience == Message.Audience.PUBLIC
             and all(audience != Message.Audience.PUBLIC for _t, audience, _r in narration)
         ):
