@@ -1,5 +1,6 @@
-"""The room's "you played … here before" note offers binding again or a new character: only to
-a member who could have either, not to an observer or in an archived campaign."""
+"""The "you played … here before" note (room and campaign page) offers binding again or a new
+character: only to a member who could have either, not to an observer or in an archived
+campaign."""
 
 from __future__ import annotations
 
@@ -27,36 +28,15 @@ def _returned(campaign, membership):
 
 
 @pytest.mark.django_db
-def test_the_played_before_note_is_only_for_who_can_act_on_it(make_user, client):
+@pytest.mark.parametrize("page", ["room/", ""], ids=["room", "campaign page"])
+def test_the_played_before_note_is_only_for_who_can_act_on_it(make_user, client, page):
     owner, player, observer = make_user(), make_user(), make_user()
     campaign, (_o, played, observed) = make_campaign(
         owner, (player, Role.PLAYER), (observer, Role.OBSERVER)
     )
     _returned(campaign, played)
     _returned(campaign, observed)
-    url = f"/campaigns/{campaign.id}/room/"
-
-    client.force_login(player)
-    assert client.get(url).content.decode().count(NOTE) == 1
-    client.force_login(observer)
-    assert NOTE not in client.get(url).content.decode()
-
-    Campaign.objects.filter(pk=campaign.pk).update(status="archived")
-    client.force_login(player)
-    assert NOTE not in client.get(url).content.decode()
-
-
-@pytest.mark.django_db
-def test_the_campaign_page_gives_the_played_before_note_only_to_who_can_act_on_it(
-    make_user, client
-):
-    owner, player, observer = make_user(), make_user(), make_user()
-    campaign, (_o, played, observed) = make_campaign(
-        owner, (player, Role.PLAYER), (observer, Role.OBSERVER)
-    )
-    _returned(campaign, played)
-    _returned(campaign, observed)
-    url = f"/campaigns/{campaign.id}/"
+    url = f"/campaigns/{campaign.id}/{page}"
 
     client.force_login(player)
     assert client.get(url).content.decode().count(NOTE) == 1
