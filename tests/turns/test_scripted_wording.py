@@ -74,21 +74,6 @@ def test_a_gm_only_fact_is_not_labelled_gm_only_twice(live_domains, gm, player):
     ]
 
 
-def test_an_attack_on_a_numbered_monster_is_suggested_as_the_table_says_it(
-    live_domains, gm, player
-):
-    table, _start = dnd_table_in_combat(gm, player)  # Ilsa, Goblin 2 (mon-3), Goblin (mon-2)
-    ilsa = table.characters[principal_for(player)]
-    table.run(player, "end turn", job_id="p-end")
-    table.run(gm, "end turn", job_id="g-end-1")
-    handed = table.run(gm, "end turn", job_id="g-end-2")
-    assert handed.output.suggestions_for == {ilsa: ("attack goblin 2", "end turn")}
-    # As written, it attacks that goblin.
-    attack = table.run(player, "attack goblin 2", job_id="p-attack")
-    [attacked] = [o for o in attack.caller.outcomes if o.tool == "attack"]
-    assert attacked.structured["target_id"] == "mon-3"
-
-
 def test_a_command_with_nothing_after_it_says_what_is_missing(live_domains, gm, player):
     table = make_table("narrative", gm, player)
     table.run(gm, "set phase play", job_id="play")

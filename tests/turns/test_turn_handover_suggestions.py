@@ -33,6 +33,10 @@ def test_the_gm_ending_a_monsters_turn_offers_the_next_player_their_options(
     # The GM plays the monsters, not Ilsa: a look at the field for them, Ilsa's turn for hers.
     assert handed.output.suggestions == ("describe",)
     assert handed.output.suggestions_for == {ilsa: ("attack goblin 2", "end turn")}
+    # A numbered monster is named as the table says it, and the suggestion works as written.
+    attack = table.run(player, "attack goblin 2", job_id="p-attack")
+    [attacked] = [o for o in attack.caller.outcomes if o.tool == "attack"]
+    assert attacked.structured["target_id"] == "mon-3"
 
 
 def _end_turn(role: str, character_id: str | None, order: list[dict[str, Any]], ended: str,
