@@ -1936,6 +1936,11 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
         raise Refusal(_("Give the clock a name, like: create clock Doom with 6 segments"))
     said = m.groupdict()
     size = said.get("segments") or said.get("size") or said.get("size_word")
+    if size is None:
+        raise Refusal(
+            _("How many segments? For example: create clock %(name)s with 6 segments")
+            % {"name": name}
+        )
     segments = _count(size, SEGMENT_WORDS)
     low, high = s.bounds("clock_create", "segments", (2, 12))
     if segments < low:
@@ -2298,6 +2303,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_create_clock,
         ),
         _intent(r"create (?:a |the |new )?clock[:,]?(?P<name>)", nar_create_clock),
+        # A name but no size: the handler asks for it. Not when a size was tried ("with 6
+        # segmnts"): that is a typo to correct, not a name.
+        _intent(
+            r"create (?:a |the |new )?clock\s+(?:(?:called|named)\s+)?"
+            # A closing full stop is the sentence's, as for a name that ends the text above.
+            r"(?P<name>(?!.*(?:\d|\bwith\b|\bsegm))[^:,](?:.*(?:[^.]|\.{3}))?)",
+            nar_create_clock,
+        ),
         _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
         _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?(?P<title>)", nar_open_scene),
         _intent(r"(?:end|close|finish) (?:the )?(?:current |this )?scene", nar_end_scene),

@@ -1,0 +1,29 @@
+"""What the scripted GM answers a half-said or unplayable request: what is missing, with an
+example that works for whoever asked, and no words the room already shows."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.turns.conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_clock_named_without_a_size_is_asked_for_its_segments(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    before = table.revision()
+    for text, name in [
+        ("create clock Doom", "Doom"),
+        ("create a clock called Doom.", "Doom"),
+        ("create the clock Take Five", "Take Five"),
+    ]:
+        run = table.run(gm, text, job_id=text)
+        answer = f"How many segments? For example: create clock {name} with 6 segments"
+        assert (run.texts, run.tools) == ([(answer, "requester")], []), text
+        assert run.output.declined, text
+    assert table.revision() == before
+    # The size still ends the command as before.
+    made = table.run(gm, "create clock Doom with 6 segments", job_id="made")
+    assert made.tools[-1] == "clock_create"
