@@ -27,3 +27,29 @@ def test_a_clock_named_without_a_size_is_asked_for_its_segments(live_domains, gm
     # The size still ends the command as before.
     made = table.run(gm, "create clock Doom with 6 segments", job_id="made")
     assert made.tools[-1] == "clock_create"
+
+
+def test_a_free_action_from_a_gm_without_a_character_offers_no_check_that_names_nobody(
+    live_domains, gm, player
+):
+    """A GM with no character is refused "check investigation" (nobody to check): so the
+    GM is told who can make it, and given no button."""
+    table = make_table("dnd5e", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    before = table.revision()
+    for text, check in [
+        ("I search the room", "check investigation"),
+        ("I listen at the door", "check perception"),
+        ("I pick the lock", "check dexterity"),
+    ]:
+        run = table.run(gm, text, job_id=text)
+        assert run.texts == [
+            (
+                "I can't judge free actions, and you have no character to check with: a "
+                f"player can “{check}” for theirs, or roll for anyone with “roll 1d20+3”.",
+                "requester",
+            )
+        ], text
+        assert run.output.suggestions == (), text
+        assert run.output.declined, text
+    assert table.revision() == before

@@ -2609,36 +2609,47 @@ FREE_ACTION_SKILLS = (
 THIEVES_TOOLS = re.compile(r"(?:pick|unlock|open)\s+(?:the\s+|a\s+)?lock|disarm\b", re.I)
 
 
-def _free_action_hint(text: str) -> tuple[str, str] | None:
+def _free_action_hint(text: str, *, characterless_gm: bool) -> tuple[str, str | None] | None:
     """(reply, suggestion) for a dnd5e free action a skill check decides ("I search the
-    room" is "check investigation"); None when no check fits."""
+    room" is "check investigation"); None when no check fits. A GM without a character has
+    nobody to make the check, so is told who can, with no suggestion to press."""
     action = FIRST_PERSON.sub("", _normalize(text))
-    if THIEVES_TOOLS.match(action):
+    tools = THIEVES_TOOLS.match(action)
+    skill = "dexterity" if tools else None
+    for pattern, checked in () if tools else FREE_ACTION_SKILLS:
+        if pattern.match(action):
+            skill = checked
+            break
+    if skill is None:
+        return None
+    command = _("check %(what)s") % {"what": skill}
+    if characterless_gm:
+        reply = _(
+            "I can't judge free actions, and you have no character to check with: a player "
+            "can “%(command)s” for theirs, or roll for anyone with “roll 1d20+3”."
+        ) % {"command": command}
+        return reply, None
+    if tools:
         # In the rules a Dexterity check with the tools' proficiency added: only the first
         # part is there to offer, and the reply says so.
-        command = _("check %(what)s") % {"what": "dexterity"}
         reply = _(
             "The GM here can't judge free actions, and thieves' tools are not tracked; the "
             "nearest is: %(command)s."
         ) % {"command": command}
         return reply, command
-    for pattern, skill in FREE_ACTION_SKILLS:
-        if pattern.match(action):
-            command = _("check %(what)s") % {"what": skill}
-            reply = _("The GM here can't judge free actions; try: %(command)s.") % {
-                "command": command
-            }
-            return reply, command
-    return None
+    reply = _("The GM here can't judge free actions; try: %(command)s.") % {"command": command}
+    return reply, command
 
 
-def _judgement_hint(system_id: str, text: str) -> tuple[str, str] | None:
+def _judgement_hint(
+    system_id: str, text: str, *, characterless_gm: bool = False
+) -> tuple[str, str | None] | None:
     """(reply, suggestion) for a free action or a question that only a GM could judge, in the
     narrative system: the oracle's command with the player's own words ("I search the room"
     is asked "Do I manage to search the room?"), in dnd5e the skill check that decides it;
     None for anything else."""
     if system_id == "dnd5e":
-        return _free_action_hint(text)
+        return _free_action_hint(text, characterless_gm=characterless_gm)
     if system_id != "narrative":
         return None
     said = _normalize(text)
@@ -2673,10 +2684,12 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
     GM could judge, else the help list."""
     s.messages.clear()
     s.suggestions.clear()
-    if hint := _judgement_hint(s.turn.system_id, text):
+    characterless_gm = s.turn.is_gm and not s.turn.character_id
+    if hint := _judgement_hint(s.turn.system_id, text, characterless_gm=characterless_gm):
         reply, suggestion = hint
         s.say(reply, audience="requester")
-        s.suggestions.append(suggestion)
+        if suggestion:
+            s.suggestions.append(suggestion)
         return s.output(help_only=True)
     understood = _("I did not understand that.")
     s.say(understood + " " + help_text(s.turn.system_id, gm=s.turn.is_gm), audience="requester")
