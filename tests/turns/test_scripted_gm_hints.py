@@ -3,8 +3,11 @@ example that works for whoever asked, and no words the room already shows."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
 
 pytestmark = pytest.mark.django_db
@@ -53,3 +56,18 @@ def test_a_free_action_from_a_gm_without_a_character_offers_no_check_that_names_
         assert run.output.suggestions == (), text
         assert run.output.declined, text
     assert table.revision() == before
+
+
+def test_a_fact_told_to_one_player_is_not_labelled_private_twice(live_domains, gm, player):
+    """The room badges a message to the requester alone "Private: you" (static/js/room.js):
+    its text does not say so again."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.call(
+        gm, "fact_add", text="Your ring is cursed", audience=f"player:{principal_for(player)}",
+        expected_revision=table.revision(), idempotency_key=uuid.uuid4().hex,
+    )  # fmt: skip
+    assert table.run(player, "look around", job_id="player-look").texts == [
+        ("No scene is set.", "trigger"),
+        ("Known: Your ring is cursed.", "requester"),
+    ]

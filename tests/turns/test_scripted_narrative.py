@@ -126,7 +126,7 @@ def test_looking_around_tells_a_player_the_facts_told_to_them_alone(live_domains
     room = "No scene is set. Known: The bridge is out."
     assert table.run(player, "look around", job_id="player-look").texts == [
         (room, "trigger"),
-        ("Only you know: Your ring is cursed.", "requester"),
+        ("Known: Your ring is cursed.", "requester"),
     ]
     assert table.run(gm, "look around", job_id="gm-look").texts == [
         (room, "trigger"),

@@ -2140,7 +2140,8 @@ def nar_describe(s: Session, m: re.Match[str]) -> None:
         if told:
             s.say(_("Private to a player: %(facts)s") % {"facts": _sentences(told)}, audience="gm")
     elif told:
-        s.say(_("Only you know: %(facts)s") % {"facts": _sentences(told)}, audience="requester")
+        # Said to the requester alone, which the room badges "Private: you".
+        s.say(_("Known: %(facts)s") % {"facts": _sentences(told)}, audience="requester")
 
 
 def _sentences(texts: list[str]) -> str:
