@@ -301,6 +301,9 @@ def _claims_to_delegation(claims: dict[str, Any]) -> Delegation:
     if character is not None and not isinstance(character, str):
         # Read as absent, it would let the token act as any character the requester controls.
         raise denied("delegation token character must be a string")
+    for name, value in (("owner", owner), ("turn", turn)):
+        if value is not None and not isinstance(value, str):
+            raise denied(f"delegation token {name} must be a string")
     view = claims.get("view")
     if view is not None and (not isinstance(view, str) or view not in VIEWS):
         # Fail closed: a view this server does not know must not answer with a wider one.
@@ -308,10 +311,10 @@ def _claims_to_delegation(claims: dict[str, Any]) -> Delegation:
     return Delegation(
         requester=sub,
         actor=act["sub"],
-        owner=owner if isinstance(owner, str) else None,
+        owner=owner,
         character=character,
         campaign=campaign,
-        turn=turn if isinstance(turn, str) else None,
+        turn=turn,
         base_rev=base_rev,
         scope=frozenset(s for s in scope.split(" ") if s and s != "*"),
         jti=jti,

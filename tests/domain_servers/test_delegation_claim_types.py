@@ -31,3 +31,18 @@ def test_non_string_view_claim_is_refused(dnd, view):
             "recovery": "obtain a new delegation for this tool and campaign",
         }
     }
+
+
+@pytest.mark.parametrize("claim", ["owner", "turn"])
+@pytest.mark.parametrize("value", [7, ["user:1"], {"sub": "user:1"}, True])
+def test_non_string_owner_or_turn_claim_is_refused(dnd, claim, value):
+    result = dnd.call("campaign_get", {}, **{claim: value})
+
+    assert result.structured_content == {
+        "error": {
+            "code": "authorization_denied",
+            "message": f"delegation token {claim} must be a string",
+            "retryable": False,
+            "recovery": "obtain a new delegation for this tool and campaign",
+        }
+    }
