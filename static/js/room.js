@@ -915,7 +915,7 @@ if (form) {
 }
 
 // A chat message that reads like a game command (its words begin with one of the system's
-// openers): only the sender is told that Action mode has the GM run it. Nothing is sent.
+// openers): only the sender is told that Action mode has the GM run it, and can send it so.
 function looksLikeCommand(text) {
   const words = text.toLowerCase().replace(/^\//, "").split(/\s+/).filter(Boolean).join(" ");
   return (config.actionOpeners || []).some((opener) => words === opener || words.startsWith(opener + " "));
@@ -934,11 +934,16 @@ function showActionHint(text) {
   resend.className = "button button--small button--primary";
   resend.textContent = t.sendAsAction;
   resend.addEventListener("click", () => {
+    // The button says "Send": it sends, once (it is gone before the send).
+    box.replaceChildren();
     form.querySelector("input[name=mode][value=action]").checked = true;
     form.dispatchEvent(new Event("change"));
-    // Back in the box to send again, unless something new is being written there.
-    if (!bodyEl.value.trim()) bodyEl.value = text;
-    box.replaceChildren();
+    // Whatever is being written meanwhile stays in the box.
+    const draft = bodyEl.value;
+    bodyEl.value = text;
+    form.requestSubmit();
+    bodyEl.value = draft;
+    bodyEl.dispatchEvent(new Event("input"));
     bodyEl.focus();
   });
   const dismiss = document.createElement("button");
