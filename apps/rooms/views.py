@@ -44,10 +44,16 @@ def room_page(request, campaign_id):
         {"id": str(m.user_id), "name": m.user.label, "role": m.role}
         for m in campaign_members(campaign=campaign)
     ]
+    context = {}
+    if request.GET.get("reload") == "auto":
+        # The page loading itself again (told of an archive or a new role) shows no notices:
+        # they belong to the page the change was made on, which is loading at the same time.
+        context["messages"] = ()
     return render(
         request,
         "rooms/room.html",
         {
+            **context,
             "campaign": campaign,
             "membership": membership,
             "is_manager": is_manager,

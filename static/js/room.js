@@ -582,7 +582,11 @@ function reloadWhenSent(deadline = Date.now() + 5000) {
     return;
   }
   saveDraft(); // after the sends: a refused one puts its text back in the composer
-  window.location.reload();
+  // Marked as the page's own reload: the server leaves the session's notices to the page that
+  // caused the change (the settings page archiving the campaign loads at the same time).
+  const url = new URL(window.location.href);
+  url.searchParams.set("reload", "auto");
+  window.location.replace(url.toString());
 }
 
 function restoreDraft() {
@@ -1006,5 +1010,11 @@ function showSuggestions(items) {
 }
 
 setState("connecting", t.connecting);
+// The mark of the page's own reload goes from the address bar: a later reload is the reader's.
+if (new URLSearchParams(window.location.search).get("reload") === "auto") {
+  const url = new URL(window.location.href);
+  url.searchParams.delete("reload");
+  history.replaceState(history.state, "", url.toString());
+}
 restoreDraft();
 connect();
