@@ -711,6 +711,11 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
     if m["weapon"]:
         arguments["attack_name"] = _clean_name(m["weapon"])
+    asked = (m["mode"] or "").lower()
+    if asked:
+        # The attack tool takes the flag from any player; the rules still cancel it against
+        # what the situation gives.
+        arguments[asked] = True
     result = s.call("attack", **arguments)
     names = {
         "attacker": _name_of(roster, attacker_id),
@@ -719,7 +724,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         "roll": result["to_hit"]["total"],
         "natural": result["to_hit"]["natural"],
     }
-    why = _attack_mode_text(s, result)
+    why = _attack_mode_text(s, result, asked=asked)
     if s.turn.phase == "combat":
         # In combat an attack is made only on the attacker's turn, hit or miss.
         s.suggestions.append(_("end turn"))
@@ -853,9 +858,10 @@ def _rider_text(s: Session, target: str, rider: Mapping[str, Any]) -> str:
     return text % values
 
 
-def _attack_mode_text(s: Session, result: Mapping[str, Any]) -> str:
+def _attack_mode_text(s: Session, result: Mapping[str, Any], asked: str = "") -> str:
     """Why the d20 was rolled twice, or was not though something called for it: " (Advantage:
-    Pack Tactics: Wolf 2 is within 5 ft of Ash.)", or "" when nothing did."""
+    Pack Tactics: Wolf 2 is within 5 ft of Ash.)", or "" when nothing did. `asked` is the
+    advantage or disadvantage the requester asked for, said among the reasons."""
     to_hit = result["to_hit"]
     # Distance on the grid: a long shot or a foe at arm's length costs the better die.
     worse = (result.get("range") or {}).get("disadvantage") or []
@@ -863,6 +869,12 @@ def _attack_mode_text(s: Session, result: Mapping[str, Any]) -> str:
     if "disadvantage_reasons" in to_hit:  # conditions too (a prone attacker), range among them
         worse = to_hit["disadvantage_reasons"]
         better = to_hit.get("advantage_reasons") or []
+    # The domain gives no reason for a flag it was sent: the table reads who asked for it.
+    if asked == "advantage":
+        better = [_("as asked"), *better]
+    elif asked == "disadvantage":
+        worse = [_("as asked"), *worse]
+    if "disadvantage_reasons" in to_hit:
         mode = to_hit["mode"]
         if mode == "advantage":
             worse = []
@@ -2186,16 +2198,21 @@ BY_TICKS = (
 )
 # "what's happening?", "what is going on here": a look, as a table asks for one.
 HAPPENING = r"what(?:'s|’s|\s+is)\s+(?:happening|going\s+on)(?:\s+here|\s+now)?"
+# "with my longsword with advantage": the weapon, then how the d20 is rolled; "with advantage"
+# alone is no weapon.
+WITH_WEAPON = (
+    r"(?:\s+with\s+(?!(?:advantage|disadvantage)$)(?P<weapon>.+?))?"
+    r"(?:\s+with\s+(?P<mode>advantage|disadvantage))?"
+)
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
-        _intent(r"attack\s+(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
+        _intent(r"attack\s+(?P<target>.+?)" + WITH_WEAPON, dnd_attack),
         # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it.
         _intent(
-            r"(?P<attacker>.+?)\s+attacks\s+(?!with\s)(?P<target>.+?)(?:\s+with\s+(?P<weapon>.+))?",
-            dnd_attack,
+            r"(?P<attacker>.+?)\s+attacks\s+(?!with\s)(?P<target>.+?)" + WITH_WEAPON, dnd_attack
         ),
         # "the goblin attacks": the nearest foe, when no other is as near.
-        _intent(r"(?P<attacker>.+?)\s+attacks(?:\s+with\s+(?P<weapon>.+))?", dnd_attack),
+        _intent(r"(?P<attacker>.+?)\s+attacks" + WITH_WEAPON, dnd_attack),
         # Before the saves: "death save" is not an ability's save.
         _intent(
             r"(?:make an? |roll an? )?death sav(?:e|ing throw)(?:\s+for\s+(?P<target>.+))?",
