@@ -42,3 +42,15 @@ def test_an_attack_with_advantage_asked_rolls_so_rather_than_reading_a_weapon(
     assert run.tools == ["combat_status", "attack"]
     assert _attack_roll(run)["mode"] == mode
     assert run.texts == [(said, "trigger")]
+
+
+def test_moving_to_a_creature_one_is_already_beside_says_so_without_moving(
+    live_domains, gm, player
+):
+    """It answered "Ilsa stays at (5, 0), ..." after a move call that went nowhere: the combat
+    state read says she is beside it, so she is told so and nothing is moved."""
+    table, _start = dnd_table_in_combat(gm, player)
+    # Ilsa at (5, 0); the goblin at (6, 1), a diagonal step away.
+    run = table.run(player, "move to goblin 1", job_id="beside")
+    assert run.tools == ["combat_status"]
+    assert run.texts == [("Ilsa is already beside Goblin.", "trigger")]

@@ -319,10 +319,10 @@ def test_moving_to_a_creature_moves_next_to_it(live_domains, gm, player):
     sent, texts = _moves(table, player, "move next to the goblin")
     assert sent == [{"character_id": ilsa, "x": 5, "y": 2}]
     assert texts[0][0].startswith("Ilsa ") and "(5, 2)" in texts[0][0]
-    # Already beside it: she stays.
+    # Already beside it: she is told so, and nothing is moved.
     sent, texts = _moves(table, player, "I move to the goblin")
-    assert sent == [{"character_id": ilsa, "x": 5, "y": 2}]
-    assert texts == [("Ilsa stays at (5, 2), with 5 ft of movement left.", "trigger")]
+    assert sent == []
+    assert texts == [("Ilsa is already beside Goblin.", "trigger")]
     # Coordinates are still coordinates; nobody by that name is said so.
     assert _moves(table, player, "move to 5,1")[0] == [{"character_id": ilsa, "x": 5, "y": 1}]
     assert _moves(table, player, "move to the dragon")[1] == [

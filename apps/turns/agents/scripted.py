@@ -1078,6 +1078,13 @@ def dnd_move_beside(s: Session, m: re.Match[str]) -> None:
         raise Refusal(_("Name who to move next to, or a square: move to 4,5."))
     if mover is None or mover.position is None or target.position is None:
         raise Refusal(_("Moving happens on the combat grid: move to X,Y in combat."))
+    if _squares(mover, target) == 1:
+        # A move to the nearest free square beside it would go nowhere: no call is made.
+        s.say(
+            _("%(who)s is already beside %(name)s.")
+            % {"who": _name_of(roster, character_id), "name": _name_of(roster, target.id)}
+        )
+        return
     low, high = s.bounds("combat_move", "x", (0, 99))
     taken = {e.position for e in roster if e.id != character_id and e.position is not None}
     tx, ty = target.position
