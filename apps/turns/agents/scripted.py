@@ -18,7 +18,9 @@ dnd5e
                                          "<who> attacks <target>" (a player: own character;
                                          the GM: "goblin" is the goblin whose turn it is);
                                          "<who> attacks" with no target: the nearest foe
-                                         standing, or, with two as near, asks which
+                                         standing, or, with two as near, asks which;
+                                         "... with advantage|disadvantage" asks for that
+                                         roll (the rules still cancel it against the situation)
     check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
                                          tool's schema); also
                                          "<skill> check [dc N]", "roll <skill> [dc N]"
@@ -2382,8 +2384,11 @@ def help_text(system_id: str, *, gm: bool) -> str:
     if system_id == "dnd5e":
         lines = [
             (
-                _("attack <target> [with <weapon>]"),
-                _("attack <target> [with <weapon>]; <name> attacks [<target>]"),
+                _("attack <target> [with <weapon>] [with advantage | with disadvantage]"),
+                _(
+                    "attack <target> [with <weapon>] [with advantage | with disadvantage]; "
+                    "<name> attacks [<target>]"
+                ),
             ),
             _both(
                 _(
