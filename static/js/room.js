@@ -30,6 +30,11 @@ let live = false; // past the first catch-up: a replayed suggestion is held unti
 // shown suggestions were offered at: a later one (a turn ended, a blow struck) makes them stale.
 const turnRevisions = new Map();
 let offeredAt = Infinity;
+// The turn the shown suggestions are for ("round:combatant" in combat, "" outside it) and the
+// phase, as the panels read them at `offeredAt`; undefined until such a read. A later read of
+// another turn or phase makes them stale, not a mere newer revision (someone's dice roll).
+let offeredTurn;
+let lastTurn = null; // the panels' newest read: { revision, phase, turn }
 let knownRevision = config.authorityRevision || 0; // the newest this page has heard of
 // The viewer's newest suggestions in a replay: offered once caught up if the game has not
 // moved since and the viewer has not acted since (a page opened during their combat turn).
@@ -406,7 +411,7 @@ function connect() {
           const at = turnRevisions.get(data.job_id) ?? Infinity;
           if (live) {
             showSuggestions(data.suggestions);
-            offeredAt = at;
+            offerAt(at);
           } else {
             replayedOffer = Number.isFinite(at) ? { suggestions: data.suggestions, at } : null;
           }
@@ -420,7 +425,7 @@ function connect() {
         live = true;
         if (replayedOffer && replayedOffer.at >= knownRevision) {
           showSuggestions(replayedOffer.suggestions);
-          offeredAt = replayedOffer.at;
+          offerAt(replayedOffer.at);
         }
         replayedOffer = null;
         resumeAfter = Math.max(resumeAfter, msg.sequence);
@@ -970,11 +975,30 @@ function noteRevision(data) {
 }
 
 function outdateSuggestions(revision) {
-  // The game moved on since they were offered: "end turn" would end some later turn.
+  // A newer revision alone leaves them: the panels' read of it says whether the turn passed.
   if (typeof revision !== "number") return;
   knownRevision = Math.max(knownRevision, revision);
-  if (revision > offeredAt) showSuggestions([]);
 }
+
+function offerAt(revision) {
+  offeredAt = revision;
+  offeredTurn = undefined;
+  if (lastTurn) checkTurn(lastTurn);
+}
+
+function checkTurn(read) {
+  // The turn they were for has passed ("end turn" would end some later one), combat ended or
+  // the phase changed: they go. Unknown revision (Infinity): kept until the next message.
+  if (!Number.isFinite(offeredAt) || typeof read.revision !== "number" || read.revision < offeredAt) return;
+  const key = `${read.phase}|${read.turn}`;
+  if (offeredTurn === undefined && read.revision === offeredAt) offeredTurn = key;
+  else if (offeredTurn !== key) showSuggestions([]); // also: the read skipped the offer's revision
+}
+
+document.addEventListener("room:turn", (ev) => {
+  lastTurn = ev.detail || {};
+  checkTurn(lastTurn);
+});
 
 function isOwnAction(entry) {
   return entry.kind !== "event" && entry.mode === "action" && Boolean(entry.sender) && entry.sender.id === config.userId;

@@ -918,6 +918,10 @@ function render(panel) {
   actAsTheLiving(panel.character);
   renderCreate(panel);
   renderCombat(panel.panels || {});
+  // The room's suggestions last as long as the turn they were for.
+  const combat = panel.panels && panel.panels.combat && panel.panels.combat.data && panel.panels.combat.data.combat;
+  const turn = combat && Array.isArray(combat.order) ? `${combat.round}:${combat.current}` : "";
+  document.dispatchEvent(new CustomEvent("room:turn", { detail: { revision: panel.authority_revision, phase: panel.phase, turn } }));
   renderStory(panel.panels || {});
   renderPhase(panel.phase);
   relabelDice();
