@@ -764,6 +764,22 @@ function diceBreakdown(roll) {
   return parts.join(", ");
 }
 
+function diceWords(expression) {
+  // A keep in the rules' notation said as the table says it, as the timeline does: 4d6kh3 is
+  // "4d6, drop lowest", 2d20kh1 "1d20 with advantage"; any other expression as it is.
+  const term = /^(\d+)d(\d+)(k[hl])(\d+)((?:[+-]\d+)*)$/i.exec(String(expression));
+  if (!term) return String(expression);
+  const count = Number(term[1]);
+  const kept = Number(term[4]);
+  const highest = term[3].toLowerCase() === "kh";
+  if (count === 2 && kept === 1) {
+    return format(highest ? t.dice_advantage : t.dice_disadvantage, { dice: `1d${term[2]}${term[5]}` });
+  }
+  const dice = `${count}d${term[2]}${term[5]}`;
+  if (kept === count - 1) return format(highest ? t.dice_drop_lowest : t.dice_drop_highest, { dice });
+  return format(highest ? t.dice_keep_highest : t.dice_keep_lowest, { dice, n: kept });
+}
+
 function roller(roll) {
   // Who made a roll that names nobody itself: "Nia", or "Nia (you)" on her own page.
   if (!roll.by) return "";
@@ -816,7 +832,7 @@ function diceItem(roll) {
         // and who rolled (everyone's rolls share the list).
         el("span", { class: "turn-roll__title" }, [roll.label || t.roll, roller(roll)].filter(Boolean).join(" · ")),
         el("span", { class: "turn-roll__line" },
-          roll.expression ? `${roll.expression} = ` : "", el("strong", {}, String(roll.total ?? "")),
+          roll.expression ? `${diceWords(roll.expression)} = ` : "", el("strong", {}, String(roll.total ?? "")),
           breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null,
           // The oracle's answer, as the narration says it ("yes, but").
           roll.result ? el("strong", { class: "turn-roll__outcome" }, ` ${String(roll.result).toUpperCase()}`) : null)),

@@ -145,7 +145,7 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         # A keep names the dice it dropped; a roll stored without addends shows its detail.
         nia.evaluate(ONE_ROLL, {"expression": "2d20kh1+3", "total": 16, "addends": [13, 3],
                                 "dropped": [9], "sequence": 200000})  # fmt: skip
-        assert _lines(nia)[0] == "2d20kh1+3 = 16 (13 + 3, dropped 9)"
+        assert _lines(nia)[0] == "1d20+3 with advantage = 16 (13 + 3, dropped 9)"
         nia.evaluate(ONE_ROLL, {"expression": "2d6", "total": 7,
                                 "detail": "2d6 [3, 4] = 7 => 7", "sequence": 200001})  # fmt: skip
         assert _lines(nia)[0] == "2d6 = 7 (2d6 [3, 4] = 7)"
