@@ -72,7 +72,8 @@ def room_page(request, campaign_id):
             ),
             "room_strings": {
                 "connecting": _("Connecting…"),
-                "live": _("Live"),
+                # Connected: an archived campaign's room is still read, never played in.
+                "live": _("Archived (read-only)") if archived else _("Live"),
                 "reconnecting": _("Connection lost — reconnecting…"),
                 "revoked": _("You no longer have access to this room."),
                 "signin": _("Please sign in again."),
