@@ -118,9 +118,11 @@ def test_a_join_request_filed_while_the_campaign_is_archived_is_refused_not_left
     monkeypatch.setattr(invites, "invite_problem", archived_after_the_check)
     with pytest.raises(Conflict) as refused:
         invites.invite_accept(token=token, user=player)
-    assert (refused.value.code, refused.value.message) == (
+    assert (refused.value.code, refused.value.message, refused.value.recovery) == (
         "campaign_archived",
         "This campaign is archived.",
+        # Not dead: restoring the campaign revives the link.
+        "The link works again if the campaign's owner restores it before the link expires.",
     )
     assert list(JoinRequest.objects.values_list("user__email", "status")) == []
     assert CampaignInvite.objects.get(pk=invite.pk).used_count == 0
