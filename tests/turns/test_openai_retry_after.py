@@ -51,6 +51,21 @@ def test_an_overloaded_endpoint_s_retry_after_date_becomes_seconds_from_now(tabl
     assert 29 <= error.details["retry_after"] <= 30
 
 
+@pytest.mark.parametrize(
+    ("headers", "wait"),
+    [
+        ({"retry-after-ms": "1500"}, 2),  # whole seconds, rounded up
+        ({"retry-after-ms": "20000", "Retry-After": "3"}, 20),  # the finer of the two
+        ({"retry-after-ms": "soon", "Retry-After": "3"}, 3),
+    ],
+)
+def test_a_retry_after_in_milliseconds_is_read_too(table, llm, headers, wait):
+    llm.script = [(429, {"error": "slow down"}, headers)]
+    with pytest.raises(AgentUnavailable) as caught:
+        run(table, llm)
+    assert caught.value.details == {"status": 429, "retry_after": wait}
+
+
 @pytest.mark.parametrize("value", ["soon", "-5", "1.5", "", "0", "Sun, 06 Nov 1994 08:49:37 GMT"])
 def test_a_retry_after_that_asks_for_no_future_wait_is_left_out(table, llm, value):
     assert unavailable(table, llm, 503, value).details == {"status": 503}

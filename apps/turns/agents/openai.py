@@ -575,7 +575,9 @@ class OpenAIAgent:
             logger.warning("The agent endpoint is unavailable: HTTP %s %s", status, answer[:200])
             details: dict[str, Any] = {"status": status}
             # A retry sooner than the endpoint asked would be refused again: the requeue waits.
-            wait = _retry_after(response.headers.get("retry-after", ""))
+            wait = _retry_after_ms(response.headers.get("retry-after-ms", ""))
+            if wait is None:
+                wait = _retry_after(response.headers.get("retry-after", ""))
             if wait is not None:
                 details["retry_after"] = wait
             raise AgentUnavailable(
@@ -692,6 +694,17 @@ def _passing(status: int) -> bool:
     before it) gave up waiting. 501 and 505 (a method or an HTTP version the server does not
     support) answer every attempt the same way."""
     return status in (408, 429) or (status >= 500 and status not in (501, 505))
+
+
+def _retry_after_ms(value: str) -> int | None:
+    """OpenAI's `retry-after-ms` (finer than Retry-After, which it sends beside it) in whole
+    seconds, rounded up; None when it is no positive whole number."""
+    value = value.strip()
+    if not (value.isascii() and value.isdigit()):
+        return None
+    # Past twelve digits (decades) the wait is capped anyway, as in _retry_after.
+    ms = int(value) if len(value) <= 12 else 10**12
+    return math.ceil(ms / 1000) if ms > 0 else None
 
 
 def _retry_after(value: str) -> int | None:
