@@ -5,6 +5,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.auth import get_user_model
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -132,9 +134,24 @@ class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
 class QuotaAccountAdmin(admin.ModelAdmin):
     # Not AuditedAdminMixin: the plan is the only field staff change here, and the plan change
     # service writes the audit row (with what the change granted).
-    list_display = ("user", "plan", "balance", "reserved", "updated_at")
+    list_display = ("user", "plan", "balance", "usable_now", "reserved", "updated_at")
     list_filter = ("plan",)
     search_fields = ("user__email",)
+
+    def get_queryset(self, request):
+        # The balance still counts an expired grant's unused credits until the hourly expiry
+        # run forfeits them; they cannot be reserved from the moment the grant expires.
+        unused_lapsed = Greatest(services.lapsed_credits(timezone.now()) - F("reserved"), Value(0))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(usable=Greatest(F("balance") - unused_lapsed, Value(0)))
+        )
+
+    @admin.display(description=_("Usable now"), ordering="usable")
+    def usable_now(self, obj):
+        return obj.usable
+
     # Balances change only through grants, reservations and settlements.
     readonly_fields = ("user", "balance", "reserved", "grant_credits", "created_at", "updated_at")
     fields = ("user", "plan", "balance", "reserved", "grant_credits", "created_at", "updated_at")

@@ -397,10 +397,10 @@ def quota_account_expire_lapsed(*, account: QuotaAccount, now: datetime | None =
 
 
 def _has_lapsed_unused(*, account_id, now: datetime) -> bool:
-    return QuotaAccount.objects.filter(pk=account_id, reserved__lt=_lapsed_credits(now)).exists()
+    return QuotaAccount.objects.filter(pk=account_id, reserved__lt=lapsed_credits(now)).exists()
 
 
-def _lapsed_credits(now: datetime) -> Coalesce:
+def lapsed_credits(now: datetime) -> Coalesce:
     """The credits still on the account's (OuterRef "pk") expired grants. Expired grants come
     first in draw order, so active reservations hold these first (the held credits are the first
     `reserved` in that order): more than `reserved` of them means unused ones to forfeit."""
@@ -738,7 +738,7 @@ def _reserve_insert_and_take(
         # Not while the balance counts credits of expired grants not held by reservations:
         # they are not there to be held.
         taken = QuotaAccount.objects.filter(
-            pk=account.pk, balance__gte=amount, reserved__gte=_lapsed_credits(now)
+            pk=account.pk, balance__gte=amount, reserved__gte=lapsed_credits(now)
         ).update(balance=F("balance") - amount, reserved=F("reserved") + amount, updated_at=now)
         if taken:
             return reservation

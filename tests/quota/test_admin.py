@@ -352,3 +352,25 @@ def test_downgrading_an_accounts_plan_in_admin_says_credits_granted_stay(staff_c
     ) in response.content.decode()
     account.refresh_from_db()
     assert (account.plan, account.balance) == (small, 500)
+
+
+def test_the_account_list_says_what_is_usable_now_beside_the_balance(
+    staff_client, make_user, funded
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.quota.models import QuotaGrant
+
+    client, _ = staff_client
+    later = timezone.now() + timedelta(days=1)
+    account = funded(make_user("player@example.test"), 10, 5, expires=[later, None])
+    # The first grant's expiry passes; the hourly expiry run has not forfeited it yet.
+    QuotaGrant.objects.filter(account=account, amount=10).update(
+        expires_at=timezone.now() - timedelta(minutes=1)
+    )
+    page = client.get("/admin/quota/quotaaccount/").content.decode()
+    assert '<td class="field-balance">15</td>' in page
+    assert '<td class="field-usable_now">5</td>' in page
+    assert "Usable now" in page
