@@ -33,6 +33,7 @@ from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.projections import projection_apply, projection_reads
 from apps.turns.selectors import action_quote
 from apps.turns.services.jobs import (
+    MANAGER_ROLES,
     OUTCOME_EVENT,
     LeaseLost,
     enqueue_run,
@@ -256,7 +257,7 @@ def _suggestions_by_recipient(
         gms = CampaignMembership.objects.filter(
             campaign=campaign,
             status=CampaignMembership.Status.ACTIVE,
-            role__in=[CampaignMembership.Role.OWNER, CampaignMembership.Role.GM],
+            role__in=MANAGER_ROLES,
         ).order_by("pk")
         for user_id in gms.values_list("user_id", flat=True):
             offer(str(user_id), for_gm)
