@@ -12,6 +12,7 @@ from apps.campaigns.selectors import bindings_chosen_first, character_creation_o
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
+from apps.rooms.selectors import MANAGER_ROLES
 from apps.turns.models import ProjectionSnapshot
 from apps.turns.projections import (
     CARD,
@@ -24,7 +25,7 @@ from apps.turns.projections import (
     viewer_audience,
 )
 from apps.turns.selectors import active_jobs_for_viewer
-from apps.turns.services.jobs import MANAGER_ROLES, job_view
+from apps.turns.services.jobs import job_view
 
 
 def _character_card(

@@ -48,6 +48,7 @@ from apps.projections.services import (
 from apps.quota.models import Reservation
 from apps.quota.services import quota_release, quota_reservation_heartbeat, quota_reserve
 from apps.rooms.models import ACTION_KEY_HOLD, MAX_BODY_LENGTH, POST_SCOPE, Message
+from apps.rooms.selectors import MANAGER_ROLES
 from apps.rooms.services import room_event_record, room_message_post, room_writable
 from apps.turns import conf
 from apps.turns.agents import action_audience
@@ -59,7 +60,6 @@ logger = logging.getLogger(__name__)
 
 JOB_EVENT = "turn.job"
 OWNER_TYPE = "room_turn"
-MANAGER_ROLES = frozenset({CampaignMembership.Role.OWNER, CampaignMembership.Role.GM})
 
 
 class LeaseLost(TurnError):

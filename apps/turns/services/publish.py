@@ -24,6 +24,7 @@ from apps.domains.client import principal_for
 from apps.quota.models import Reservation
 from apps.quota.services import quota_settle
 from apps.rooms.models import Message
+from apps.rooms.selectors import MANAGER_ROLES
 from apps.rooms.services import room_event_record
 from apps.turns import conf
 from apps.turns.dice import roll_addends, roll_dropped
@@ -33,7 +34,6 @@ from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.projections import projection_apply, projection_reads
 from apps.turns.selectors import action_quote
 from apps.turns.services.jobs import (
-    MANAGER_ROLES,
     OUTCOME_EVENT,
     LeaseLost,
     enqueue_run,

@@ -25,6 +25,7 @@ from apps.core.sql import db_value, insert_select_sql, mark_saved
 from apps.domains.client import CONNECT_TIMEOUT, DomainResult
 from apps.domains.errors import DomainError
 from apps.domains.registry import get_plugin
+from apps.rooms.selectors import MANAGER_ROLES
 from apps.turns import conf
 from apps.turns.agents import agent_provider
 from apps.turns.catalog import offered_tools
@@ -42,7 +43,6 @@ from apps.turns.errors import (
 )
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services.jobs import (
-    MANAGER_ROLES,
     LeaseLost,
     held_by,
     job_cancel_requested,
