@@ -50,7 +50,14 @@ def bindings_for(*, campaign, user=None) -> QuerySet[ActorBinding]:
 def characters_played_before(*, membership) -> list[str]:
     """Names of the characters the member was bound to before they last joined (they left or
     were removed, and came back), and are not now: the GM can bind them again. Not those the
-    GM unbound from them since."""
+    GM unbound from them since. None for a member who could neither be bound one again nor
+    create one (an observer, or anyone in an archived campaign): the note that lists them
+    offers both."""
+    if (
+        membership.role == CampaignMembership.Role.OBSERVER
+        or membership.campaign.status != Campaign.Status.ACTIVE
+    ):
+        return []
     bindings = ActorBinding.objects.filter(
         campaign_id=membership.campaign_id, user_id=membership.user_id
     )

@@ -126,10 +126,6 @@ def campaign_new(request):
 def campaign_detail(request, campaign_id):
     membership = _membership_or_404(request, campaign_id)
     campaign = membership.campaign
-    can_create = (
-        membership.role != CampaignMembership.Role.OBSERVER
-        and campaign.status == campaign.Status.ACTIVE
-    )
     return render(
         request,
         "campaigns/detail.html",
@@ -140,11 +136,9 @@ def campaign_detail(request, campaign_id):
             "system_available": _system_available(campaign.system_id),
             "members": selectors.campaign_members(campaign=campaign),
             "my_bindings": selectors.bindings_for(campaign=campaign, user=request.user),
-            # It offers a binding again or a new character: only to who could have either.
-            "played_before": (
-                selectors.characters_played_before(membership=membership) if can_create else []
-            ),
-            "can_create_character": can_create,
+            "played_before": selectors.characters_played_before(membership=membership),
+            "can_create_character": membership.role != CampaignMembership.Role.OBSERVER
+            and campaign.status == campaign.Status.ACTIVE,
             "character_creation_open": _creation_open(campaign, membership.role),
         },
     )

@@ -39,7 +39,6 @@ def room_page(request, campaign_id):
     room = room_get_or_create(campaign=campaign)
     is_manager = membership.role in MANAGER_ROLES
     archived = campaign.status == campaign.Status.ARCHIVED
-    can_post = membership.role != membership.Role.OBSERVER and not archived
     members = [
         {"id": str(m.user_id), "name": m.user.label, "role": m.role}
         for m in campaign_members(campaign=campaign)
@@ -58,13 +57,11 @@ def room_page(request, campaign_id):
             "membership": membership,
             "is_manager": is_manager,
             "archived": archived,
-            "can_post": can_post,
+            "can_post": membership.role != membership.Role.OBSERVER and not archived,
             "character_creation_open": _creation_open(campaign, membership.role),
             "members": members,
             "others": [m for m in members if m["id"] != str(request.user.id)],
-            # Its note offers binding again or a new character: an observer can have neither,
-            # nor can anyone in an archived campaign (the page says once why not).
-            "played_before": characters_played_before(membership=membership) if can_post else [],
+            "played_before": characters_played_before(membership=membership),
             # The characters this viewer plays: with two or more, the composer asks which acts.
             "my_characters": sorted(
                 (b for b in bindings_for(campaign=campaign, user=request.user) if b.can_control),
