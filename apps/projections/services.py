@@ -250,19 +250,6 @@ def outbox_mark_dispatched(*, ids: list[int]) -> int:
     )
 
 
-def outbox_dispatch(*, ids: list[int] | None = None, older_than: timedelta | None = None) -> int:
-    """Publish undispatched rows (the given ids, or the oldest pending batch); returns how many.
-
-    Each row on its own: one that fails stays pending for the next sweep or poll, and holds
-    back none of the others.
-    """
-    if ids is not None:
-        events = list(OutboxEvent.objects.filter(id__in=ids, dispatched_at__isnull=True))
-    else:
-        events = outbox_pending(older_than=older_than)
-    return _publish(events)
-
-
 def outbox_dispatch_after(
     *, after: int, older_than: timedelta | None = None
 ) -> tuple[int, int | None]:

@@ -38,7 +38,7 @@ def test_a_removed_players_panels_stop_refreshing_and_are_cleared(
     from playwright.sync_api import expect
 
     from apps.campaigns.models import CampaignMembership
-    from apps.projections.services import outbox_dispatch
+    from apps.projections.services import outbox_dispatch_pending
     from tests.rooms.factories import remove_member
 
     campaign, users, _mine = fighters_table(make_user, name="Shown The Door", fighters=("Ilsa",))
@@ -70,7 +70,7 @@ def test_a_removed_players_panels_stop_refreshing_and_are_cleared(
         if socket_told:
             # Removed as the service does it: the room's socket is told and closes.
             remove_member(ilsa_m)
-            outbox_dispatch()
+            outbox_dispatch_pending()
             expect(ilsa.locator("#room")).to_have_attribute("data-state", "closed")
             expect(ilsa.locator("#room-status")).to_have_text(
                 "You no longer have access to this room."

@@ -301,7 +301,7 @@ def test_a_role_change_reloads_the_room_keeping_the_draft_and_credits_say_what_n
     from playwright.sync_api import expect
 
     from apps.campaigns.services.membership import membership_change_role
-    from apps.projections.services import outbox_dispatch
+    from apps.projections.services import outbox_dispatch_pending
     from apps.quota.models import QuotaAccount
     from apps.quota.services import quota_account_for
 
@@ -319,12 +319,12 @@ def test_a_role_change_reloads_the_room_keeping_the_draft_and_credits_say_what_n
 
         # Demoted: the page reloads as an observer's, with no composer, and keeps the draft.
         membership_change_role(campaign=campaign, actor=gm, user=pat, role="observer")
-        outbox_dispatch()
+        outbox_dispatch_pending()
         expect(page.locator("#composer-body")).to_have_count(0)
         expect(page.locator("#room")).to_have_attribute("data-state", "live")
         # Back to playing: the draft is in the composer again.
         membership_change_role(campaign=campaign, actor=gm, user=pat, role="player")
-        outbox_dispatch()
+        outbox_dispatch_pending()
         expect(page.locator("#composer-body")).to_have_value("half a thought")
 
         # Out of credits: why, what to do, and a link to the usage page.

@@ -10,7 +10,7 @@ from django.utils import timezone
 from apps.campaigns.models import CampaignMembership
 from apps.campaigns.services.membership import membership_change_role
 from apps.projections.models import OutboxEvent
-from apps.projections.services import outbox_dispatch
+from apps.projections.services import outbox_dispatch_pending
 from apps.rooms.services import room_message_post
 from tests.campaigns.conftest import join
 from tests.rooms.factories import ORIGIN, WebsocketCommunicator, socket_app
@@ -38,7 +38,7 @@ def post(membership, body, audience="public"):
 
 @database_sync_to_async
 def publish():
-    return outbox_dispatch()
+    return outbox_dispatch_pending()
 
 
 async def next_entry(comm):

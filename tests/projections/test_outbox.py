@@ -16,7 +16,7 @@ from apps.projections.dispatch import publisher, start_outbox_poller, stop_outbo
 from apps.projections.groups import room_group, user_group
 from apps.projections.models import OutboxEvent
 from apps.projections.services import (
-    outbox_dispatch,
+    outbox_dispatch_pending,
     outbox_emit,
     outbox_mark_dispatched,
     outbox_pending,
@@ -170,7 +170,7 @@ def test_publish_failure_keeps_row_pending_and_counts_attempt(table, memory_laye
         raise ConnectionError("layer down")
 
     monkeypatch.setattr(dispatch, "publish_events", broken)
-    assert outbox_dispatch() == 0
+    assert outbox_dispatch_pending() == 0
     row = OutboxEvent.objects.get()
     assert (row.dispatched_at, row.attempts) == (None, 1)
 
@@ -203,7 +203,7 @@ async def test_access_revoked_goes_to_the_user_group_only(table, memory_layer):
     layer, room_channel = await listen(room_group(campaign.id))
     _, user_channel = await listen(user_group(player.user_id))
     await database_sync_to_async(remove_member)(player)
-    assert await database_sync_to_async(outbox_dispatch)() == 1
+    assert await database_sync_to_async(outbox_dispatch_pending)() == 1
     assert await layer.receive(user_channel) == {
         "type": "access.revoked",
         "campaign_id": str(campaign.id),
@@ -220,11 +220,11 @@ async def test_redispatch_is_harmless_clients_dedupe_by_sequence(table, memory_l
     assert await frames_until_caught_up(sock) == ([], 0)
     await database_sync_to_async(post)(owner, "one")
     await database_sync_to_async(post)(owner, "two")
-    assert await database_sync_to_async(outbox_dispatch)() == 2
+    assert await database_sync_to_async(outbox_dispatch_pending)() == 2
     assert await next_entries(sock, 2) == [1, 2]
     # At-least-once: the same rows again (a sweep racing a slow publisher).
     await database_sync_to_async(OutboxEvent.objects.update)(dispatched_at=None)
-    assert await database_sync_to_async(outbox_dispatch)() == 2
+    assert await database_sync_to_async(outbox_dispatch_pending)() == 2
     assert await sock.receive_nothing(timeout=0.3)
     await sock.disconnect()
 
@@ -301,7 +301,7 @@ def test_reset_stops_the_publisher_loop_and_publication_starts_afresh(table, red
     )
     # Publication works after a reset, from a new loop (publish_now raises on any failure).
     OutboxEvent.objects.update(dispatched_at=None)
-    assert outbox_dispatch() == 2
+    assert outbox_dispatch_pending() == 2
     assert publisher._own_thread.is_alive() and publisher._own_loop is not loop
 
 

@@ -15,7 +15,7 @@ from apps.projections import dispatch, services
 from apps.projections.dispatch import start_outbox_poller, stop_outbox_poller
 from apps.projections.groups import room_group
 from apps.projections.models import OutboxEvent
-from apps.projections.services import outbox_dispatch, outbox_pending
+from apps.projections.services import outbox_dispatch_pending, outbox_pending
 from apps.projections.tasks import outbox_sweep
 from tests.projections.test_outbox import listen, post
 from tests.rooms.factories import make_campaign
@@ -71,7 +71,7 @@ def test_a_row_that_cannot_be_published_does_not_hold_back_the_rows_after_it(tab
     post(owner, "one")
     bad = poisoned(campaign)
     post(owner, "two")
-    assert outbox_dispatch() == 2
+    assert outbox_dispatch_pending() == 2
     rows = OutboxEvent.objects.order_by("id").values_list("id", "dispatched_at", "attempts")
     assert [(i, d is not None, a) for i, d, a in rows] == [
         (bad.id - 1, True, 0),
@@ -79,7 +79,7 @@ def test_a_row_that_cannot_be_published_does_not_hold_back_the_rows_after_it(tab
         (bad.id + 1, True, 0),
     ]
     # The next round tries the failing row again, and only it.
-    assert outbox_dispatch() == 0
+    assert outbox_dispatch_pending() == 0
     assert [event.id for event in outbox_pending()] == [bad.id]
     assert OutboxEvent.objects.get(id=bad.id).attempts == 2
 
@@ -125,11 +125,11 @@ def test_a_row_that_keeps_failing_is_given_up_after_bounded_attempts_and_logged(
     campaign, owner, _ = table
     bad = poisoned(campaign)
     for attempt in range(1, GIVE_UP_AFTER):
-        assert outbox_dispatch() == 0
+        assert outbox_dispatch_pending() == 0
         assert states() == [(bad.id, attempt, "")]
     caplog.clear()
     with caplog.at_level(logging.ERROR, logger="apps.projections.services"):
-        assert outbox_dispatch() == 0
+        assert outbox_dispatch_pending() == 0
     row = OutboxEvent.objects.get()
     assert (row.attempts, row.error, row.dispatched_at is not None) == (
         GIVE_UP_AFTER,
@@ -142,7 +142,7 @@ def test_a_row_that_keeps_failing_is_given_up_after_bounded_attempts_and_logged(
     assert caplog.records[0].exc_info[0] is ValueError  # the traceback, for operators
     # No longer picked up: nothing is tried or counted again.
     assert outbox_pending() == []
-    assert outbox_dispatch() == 0
+    assert outbox_dispatch_pending() == 0
     assert states() == [(bad.id, GIVE_UP_AFTER, NOT_AN_OBJECT)]
     assert services.OUTBOX_MAX_ATTEMPTS == GIVE_UP_AFTER
 
@@ -164,8 +164,8 @@ def test_a_row_that_fails_then_goes_out_is_published_without_error(
     campaign, owner, _ = table
     post(owner, "one")
     fail_entry(monkeypatch, "one", times=1)
-    assert outbox_dispatch() == 0
-    assert outbox_dispatch() == 1
+    assert outbox_dispatch_pending() == 0
+    assert outbox_dispatch_pending() == 1
     row = OutboxEvent.objects.get()
     assert (row.attempts, row.error, row.dispatched_at is not None) == (1, "", True)
 
@@ -188,7 +188,7 @@ def test_a_publication_that_hangs_charges_its_row_only(table, redis_layer, monke
 
     monkeypatch.setattr(dispatch, "publish_events", hanging)
     monkeypatch.setattr(dispatch, "PUBLISH_TIMEOUT", 0.3)
-    assert outbox_dispatch() == 1
+    assert outbox_dispatch_pending() == 1
     rows = OutboxEvent.objects.order_by("id").values_list("id", "dispatched_at", "attempts")
     assert [(i, d is not None, a) for i, d, a in rows] == [
         (one, True, 0),

@@ -12,7 +12,7 @@ from apps.campaigns.models import CampaignMembership
 from apps.projections import dispatch
 from apps.projections.dispatch import publish_events
 from apps.projections.models import OutboxEvent
-from apps.projections.services import outbox_dispatch
+from apps.projections.services import outbox_dispatch_pending
 from apps.rooms.consumers import (
     CLOSE_ACCESS_REVOKED,
     CLOSE_BAD_REQUEST,
@@ -505,7 +505,7 @@ async def test_resume_after_gap_on_redis(redis_layer, table):
     assert await comm.receive_nothing(timeout=0.3)
     # At-least-once: republishing everything is harmless.
     await database_sync_to_async(OutboxEvent.objects.update)(dispatched_at=None)
-    await database_sync_to_async(outbox_dispatch)()
+    await database_sync_to_async(outbox_dispatch_pending)()
     assert await comm.receive_nothing(timeout=0.3)
     await comm.disconnect()
 
@@ -602,7 +602,7 @@ async def test_signing_out_everywhere_else_closes_the_other_sockets_at_once(
         {"user_id": str(player.user_id), "reason": "signed_out"},
         {"users": [str(player.user_id)]},
     )
-    await database_sync_to_async(outbox_dispatch)()
+    await database_sync_to_async(outbox_dispatch_pending)()
     out = await comm.receive_output(timeout=3)
     while out["type"] != "websocket.close":
         assert json.loads(out["text"])["type"] == "presence", out
@@ -621,7 +621,7 @@ async def test_signing_out_closes_that_sessions_sockets_at_once(
     await frames_until_caught_up(comm)
     response = await database_sync_to_async(client.post)("/accounts/logout/")
     assert response.status_code == 302
-    await database_sync_to_async(outbox_dispatch)()
+    await database_sync_to_async(outbox_dispatch_pending)()
     assert await _outputs(comm) == [CLOSE_UNAUTHENTICATED]
 
 
