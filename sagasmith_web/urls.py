@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from apps.accounts import views as account_views
+from apps.core.apis import ApiDocsView
 from apps.core.exceptions import api_not_found
 
 handler400 = "apps.core.exceptions.handler400"
@@ -34,7 +35,7 @@ urlpatterns = [
     path("", include("apps.rooms.urls")),
     path("", include("apps.turns.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", ApiDocsView.as_view(url_name="api-schema"), name="api-docs"),
     # Last: any other /api/ path is the JSON 404, with DEBUG on too (Django's debug page is
     # HTML and lists every route). The pages' slashless forms stay unmatched, so they redirect.
     re_path(r"^api/(?!(?:docs|schema)$)", api_not_found),
