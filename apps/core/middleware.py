@@ -48,6 +48,9 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
+        if settings.DEBUG and response.status_code in (404, 500):
+            # Django's debug pages style and script themselves inline; they never reach users.
+            return response
         if self.policy and not response.has_header("Content-Security-Policy"):
             response["Content-Security-Policy"] = self.policy
         return response

@@ -98,3 +98,15 @@ def test_only_the_api_docs_page_allows_inline_styles(client):
     assert docs["style-src"] == ["'self'", "'unsafe-inline'"]
     assert docs["script-src"] == ["'self'"]
     assert page["style-src"] == ["'self'"]
+
+
+@pytest.mark.django_db
+def test_django_debug_pages_keep_their_own_inline_styles_when_debug_is_on(client, settings):
+    settings.DEBUG = True
+
+    missing = client.get("/no-such-page/")
+    page = client.get("/accounts/login/")
+
+    assert missing.status_code == 404
+    assert "Content-Security-Policy" not in missing
+    assert "script-src 'self'" in page["Content-Security-Policy"]
