@@ -21,6 +21,7 @@ from apps.campaigns.services.characters import binding_for_created
 from apps.campaigns.tasks import campaign_reread
 from apps.core.errors import ApplicationError
 from apps.domains.client import principal_for
+from apps.domains.registry import get_plugin
 from apps.quota.models import Reservation
 from apps.quota.services import quota_settle
 from apps.rooms.models import Message
@@ -30,8 +31,8 @@ from apps.turns import conf
 from apps.turns.dice import roll_addends, roll_dropped
 from apps.turns.errors import PublicationFailed, TurnCancelled
 from apps.turns.media import artifact_envelope, artifact_store, image_blocks
-from apps.turns.models import Operation, RoomTurnJob
-from apps.turns.projections import projection_apply, projection_reads
+from apps.turns.models import Operation, ProjectionSnapshot, RoomTurnJob
+from apps.turns.projections import GM, PUBLIC, projection_apply, projection_reads
 from apps.turns.selectors import action_quote
 from apps.turns.services.jobs import (
     OUTCOME_EVENT,
@@ -49,6 +50,7 @@ logger = logging.getLogger(__name__)
 
 NARRATION_EVENT = "turn.narration"
 SUGGESTIONS_EVENT = "turn.suggestions"
+COMBAT_PANEL = "combat"
 
 
 @dataclass(frozen=True)
@@ -288,6 +290,34 @@ def _suggestions_by_recipient(
     return by_user
 
 
+def _turn_offered_for(campaign: Campaign) -> dict[str, Any]:
+    """The turn suggestions published now are for, as the room's panels show it at the
+    campaign's revision: its phase, and in combat the round and whose turn it is (None outside
+    it). A page drops them once its panels show another turn, and ignores them arriving after
+    it. `known` is false when no read of the combat panel at this revision is stored (none made
+    yet, or a passing domain fault kept the row old): the page then goes by the phase alone."""
+    turn: dict[str, Any] = {
+        "revision": campaign.authority_revision, "phase": campaign.phase,
+        "round": None, "combatant": None, "known": True,
+    }  # fmt: skip
+    if not any(panel.key == COMBAT_PANEL for panel in get_plugin(campaign.system_id).panels):
+        return turn  # a system without combat turns
+    # The GM's (or everyone's) row: every turn that changes combat reads it again.
+    current = ProjectionSnapshot.objects.filter(
+        campaign_id=campaign.pk,
+        scope=COMBAT_PANEL,
+        audience__in=(GM, PUBLIC),
+        authority_revision__gte=campaign.authority_revision,
+    )
+    data = current.values_list("data", flat=True).first()
+    if data is None:
+        return {**turn, "known": False}
+    combat = data.get("combat")
+    if isinstance(combat, dict) and isinstance(combat.get("order"), list):
+        turn.update(round=combat.get("round"), combatant=combat.get("current"))
+    return turn
+
+
 def _bind_created_characters(campaign: Campaign, job: RoomTurnJob, operations) -> None:
     """A character a player's turn created is theirs to act as, as if made with the form: the
     delegation of their later turns names it."""
@@ -515,17 +545,18 @@ def turn_publish(
                 body="" if cancelled else (error or {}).get("message") or "",
                 data={**data, "status": final, "error": error},
             )  # fmt: skip
-        for recipient, suggestions in _suggestions_by_recipient(
-            campaign, job, stored, requester, requester_is_gm
-        ).items():
-            room_event_record(
-                campaign=campaign, event_type=SUGGESTIONS_EVENT,
-                data={"job_id": str(job.pk), "suggestions": suggestions},
-                audience=Message.Audience.PRIVATE, recipient_ids=[recipient],
-            )  # fmt: skip
+        offers = _suggestions_by_recipient(campaign, job, stored, requester, requester_is_gm)
         # After the narration, so the room's sockets get what was said before the panels'
         # `state.changed` (which only makes pages re-read them).
         projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
+        # Read once the panels' rows of this revision are written: what the turn now is.
+        turn = _turn_offered_for(campaign) if offers else None
+        for recipient, suggestions in offers.items():
+            room_event_record(
+                campaign=campaign, event_type=SUGGESTIONS_EVENT,
+                data={"job_id": str(job.pk), "suggestions": suggestions, "turn": turn},
+                audience=Message.Audience.PRIVATE, recipient_ids=[recipient],
+            )  # fmt: skip
         if refresh.phase_unread:
             # Otherwise the phase the room's turns are given tools for stays the old one.
             transaction.on_commit(partial(campaign_reread.delay, str(campaign.pk)), robust=True)
