@@ -121,8 +121,6 @@ def room_page(request, campaign_id):
                 "role": membership.role,
                 "isManager": is_manager,
                 "lastRead": read_cursor_for(room=room, user=request.user),
-                # Suggestions replayed on opening are offered only if the game is still here.
-                "authorityRevision": campaign.authority_revision,
                 # The socket replays from here; "Load earlier" pages back through the API.
                 "startAfter": room_window_start(room=room, viewer_membership=membership),
                 "messagesUrl": f"/api/campaigns/{campaign.id}/room/messages",

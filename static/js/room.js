@@ -25,20 +25,14 @@ const TARGET_CONTEXT = 5; // entries shown above the linked one
 if (target && target <= resumeAfter) resumeAfter = Math.max(0, target - TARGET_CONTEXT - 1);
 let oldestShown = resumeAfter + 1; // "Load earlier" asks for entries before this sequence
 let maxRendered = 0; // highest sequence in the timeline: newer entries append without a scan
-let live = false; // past the first catch-up: a replayed suggestion is held until then (replayedOffer)
-// The game revision each recent turn's narration was told at (its job id's), and the one the
-// shown suggestions were offered at: a later one (a turn ended, a blow struck) makes them stale.
-const turnRevisions = new Map();
-let offeredAt = Infinity;
-// The turn the shown suggestions are for ("round:combatant" in combat, "" outside it) and the
-// phase, as the panels read them at `offeredAt`; undefined until such a read. A later read of
-// another turn or phase makes them stale, not a mere newer revision (someone's dice roll).
-let offeredTurn;
-let lastTurn = null; // the panels' newest read: { revision, phase, turn }
-let knownRevision = config.authorityRevision || 0; // the newest this page has heard of
-// The viewer's newest suggestions in a replay: offered once caught up if the game has not
-// moved since and the viewer has not acted since (a page opened during their combat turn).
-let replayedOffer = null;
+let live = false; // past the first catch-up: a replayed suggestion is held until then (held)
+// Suggestions are for one turn (their event's `turn`: revision, phase, round, combatant). The
+// panels' newest read of the turn (room:turn) says whether it has passed.
+let lastTurn = null;
+let offered = null; // the turn of the suggestions shown
+// Suggestions waiting for a read of their turn: the viewer's newest in a replay (a page opened
+// during their turn), unless they acted since.
+let held = null;
 let socket = null;
 let attempt = 0;
 let stopped = false;
@@ -402,32 +396,19 @@ function connect() {
       case "entry":
         resumeAfter = Math.max(resumeAfter, msg.entry.sequence);
         render(msg.entry);
-        if (msg.entry.event_type === "turn.narration") noteRevision(msg.entry.data || {});
         // Offered to the requester alone: a GM reads every private entry, and a click on
         // another's "end turn" would end that player's turn.
         if (msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) {
-          const data = msg.entry.data || {};
-          // Unknown (a turn that said nothing): kept until the next message is sent.
-          const at = turnRevisions.get(data.job_id) ?? Infinity;
-          if (live) {
-            showSuggestions(data.suggestions);
-            offerAt(at);
-          } else {
-            replayedOffer = Number.isFinite(at) ? { suggestions: data.suggestions, at } : null;
-          }
-        } else if (!live && replayedOffer && isOwnAction(msg.entry)) {
-          replayedOffer = null;
+          offer(msg.entry.data || {});
+        } else if (!live && held && isOwnAction(msg.entry)) {
+          held = null;
         }
         // Turn panels (dice, job progress) listen for room frames too.
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
       case "caught_up":
         live = true;
-        if (replayedOffer && replayedOffer.at >= knownRevision) {
-          showSuggestions(replayedOffer.suggestions);
-          offerAt(replayedOffer.at);
-        }
-        replayedOffer = null;
+        if (held && lastTurn) turnRead(lastTurn); // else the panels' read after this decides
         resumeAfter = Math.max(resumeAfter, msg.sequence);
         attempt = 0;
         reauthTried = false;
@@ -455,7 +436,6 @@ function connect() {
         reloadWhenSent();
         break;
       case "event":
-        if (msg.event_type === "state.changed") outdateSuggestions((msg.payload || {}).authority_revision);
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
       default:
@@ -516,7 +496,7 @@ function forgetPresence(connecting = false) {
 }
 
 function reconnectLater() {
-  // Until caught up again, a replayed suggestion waits to be checked (replayedOffer).
+  // Until caught up again, a replayed suggestion waits to be checked (held).
   live = false;
   setState("reconnecting", t.reconnecting);
   forgetPresence(true);
@@ -916,6 +896,7 @@ if (form) {
     counter.classList.remove("composer__count--cut");
     sayCount(bodyEl.maxLength, 0); // the next long message is counted afresh
     showSuggestions([]);
+    held = null;
     showActionHint(payload.mode === "chat" && looksLikeCommand(text) ? text : "");
     // Sent with the Send button: the cursor goes back to the box, ready for the next message.
     bodyEl.focus();
@@ -967,38 +948,42 @@ function forMe(entry) {
   return (entry.recipients || []).some((person) => person.id === config.userId);
 }
 
-function noteRevision(data) {
-  if (!data.job_id || typeof data.authority_revision !== "number") return;
-  turnRevisions.set(data.job_id, data.authority_revision);
-  if (turnRevisions.size > 50) turnRevisions.delete(turnRevisions.keys().next().value);
-  outdateSuggestions(data.authority_revision);
+// The turn an event's suggestions are for; one without (published before events named it)
+// is never taken as current, so never dropped by a read, nor offered again on opening.
+function turnOf(data) {
+  const turn = data.turn;
+  return turn && typeof turn.revision === "number" ? turn : { revision: Infinity, known: false };
 }
 
-function outdateSuggestions(revision) {
-  // A newer revision alone leaves them: the panels' read of it says whether the turn passed.
-  if (typeof revision !== "number") return;
-  knownRevision = Math.max(knownRevision, revision);
+function sameTurn(turn, read) {
+  // Not known (no read of combat was stored for it): the phase alone.
+  if (turn.phase !== read.phase) return false;
+  return !turn.known || (turn.round === read.round && turn.combatant === read.combatant);
 }
 
-function offerAt(revision) {
-  offeredAt = revision;
-  offeredTurn = undefined;
-  if (lastTurn) checkTurn(lastTurn);
+// A read at or past the revision the suggestions were offered at says whether their turn is
+// still on: options for a turn that has passed go ("end turn" would end some later one), and
+// ones arriving after their turn passed are never shown.
+function offer(data) {
+  const turn = turnOf(data);
+  if (!live) { held = Number.isFinite(turn.revision) ? { items: data.suggestions, turn } : null; return; }
+  if (lastTurn && lastTurn.revision >= turn.revision && !sameTurn(turn, lastTurn)) return;
+  showSuggestions(data.suggestions);
+  offered = turn;
 }
 
-function checkTurn(read) {
-  // The turn they were for has passed ("end turn" would end some later one), combat ended or
-  // the phase changed: they go. Unknown revision (Infinity): kept until the next message.
-  if (!Number.isFinite(offeredAt) || typeof read.revision !== "number" || read.revision < offeredAt) return;
-  const key = `${read.phase}|${read.turn}`;
-  if (offeredTurn === undefined && read.revision === offeredAt) offeredTurn = key;
-  else if (offeredTurn !== key) showSuggestions([]); // also: the read skipped the offer's revision
+function turnRead(read) {
+  // A read older than one already had (a slow reply) says nothing of the turn now.
+  if (typeof read.revision !== "number" || (lastTurn && read.revision < lastTurn.revision)) return;
+  lastTurn = read;
+  if (offered && read.revision >= offered.revision && !sameTurn(offered, read)) showSuggestions([]);
+  if (held && live && read.revision >= held.turn.revision) {
+    if (sameTurn(held.turn, read)) { showSuggestions(held.items); offered = held.turn; }
+    held = null;
+  }
 }
 
-document.addEventListener("room:turn", (ev) => {
-  lastTurn = ev.detail || {};
-  checkTurn(lastTurn);
-});
+document.addEventListener("room:turn", (ev) => turnRead(ev.detail || {}));
 
 function isOwnAction(entry) {
   return entry.kind !== "event" && entry.mode === "action" && Boolean(entry.sender) && entry.sender.id === config.userId;
@@ -1011,7 +996,7 @@ function showSuggestions(items) {
   const list = (Array.isArray(items) ? items : []).filter((x) => typeof x === "string" && x).slice(0, 5);
   box.replaceChildren();
   box.hidden = !list.length;
-  if (!list.length) { offeredAt = Infinity; return; }
+  if (!list.length) { offered = null; return; }
   const label = document.createElement("span");
   label.className = "muted small";
   label.id = "composer-suggestions-label"; // names the group

@@ -934,10 +934,14 @@ function render(panel) {
   actAsTheLiving(panel.character);
   renderCreate(panel);
   renderCombat(panel.panels || {});
-  // The room's suggestions last as long as the turn they were for.
+  // The room's suggestions last as long as the turn they were for: the turn as their event
+  // names it (the round and whose turn it is in combat, none outside it).
   const combat = panel.panels && panel.panels.combat && panel.panels.combat.data && panel.panels.combat.data.combat;
-  const turn = combat && Array.isArray(combat.order) ? `${combat.round}:${combat.current}` : "";
-  document.dispatchEvent(new CustomEvent("room:turn", { detail: { revision: panel.authority_revision, phase: panel.phase, turn } }));
+  const fighting = Boolean(combat) && Array.isArray(combat.order);
+  document.dispatchEvent(new CustomEvent("room:turn", { detail: {
+    revision: panel.authority_revision, phase: panel.phase,
+    round: fighting ? combat.round ?? null : null, combatant: fighting ? combat.current ?? null : null,
+  } }));
   renderStory(panel.panels || {});
   renderPhase(panel.phase);
   relabelDice();
