@@ -90,6 +90,9 @@ _HEADER_TOKEN = re.compile(r"[\x21-\x7e]*")
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 # A reasoning model served without a reasoning parser thinks aloud in the content first.
 _THINKING = re.compile(r"^<think>.*?</think>\s*", re.DOTALL)
+# What JSON can spell but the database cannot store: NUL (PostgreSQL's text and jsonb refuse
+# it) and half of a surrogate pair (it has no UTF-8 encoding).
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 def _setting(name: str, default: str = "") -> str:
@@ -174,6 +177,15 @@ def system_prompt(turn: TurnContext) -> str:
     )
 
 
+def _check_storable(text: str, where: str) -> None:
+    """Raises InvalidOutput naming the first character of `text` the database cannot store."""
+    found = _UNSTORABLE.search(text)
+    if found:
+        raise InvalidOutput(
+            f"{where} holds a character no message may hold (U+{ord(found[0]):04X})"
+        )
+
+
 def parse_output(
     content: str, turn: TurnContext
 ) -> tuple[tuple[AgentMessage, ...], tuple[str, ...]]:
@@ -220,6 +232,7 @@ def parse_output(
                 f"messages[{index}].audience {audience!r} is wider than the player's message "
                 f"({turn.trigger_audience!r}); use 'trigger' or 'gm'"
             )
+        _check_storable(body, f"messages[{index}].text")
         messages.append(AgentMessage(text=body.strip(), audience=audience))
     suggestions = data.get("suggestions", [])
     if (
@@ -233,6 +246,8 @@ def parse_output(
             f"suggestions must be a list of at most {MAX_SUGGESTIONS} non-empty strings of at "
             f"most {MAX_SUGGESTION_CHARS} characters"
         )
+    for index, suggestion in enumerate(suggestions):
+        _check_storable(suggestion, f"suggestions[{index}]")
     return tuple(messages), tuple(s.strip() for s in suggestions)
 
 

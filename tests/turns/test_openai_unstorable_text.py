@@ -1,0 +1,43 @@
+"""The openai provider and text the database cannot store: a NUL character (PostgreSQL's text
+and jsonb refuse it) or half of a surrogate pair (no UTF-8 encoding exists for it). JSON can
+spell both (`\\u0000`, `\\ud800`), so a model can send them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from apps.turns.types import AgentMessage
+from tests.turns.fake_llm import completion
+from tests.turns.test_openai_agent import FINAL, run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (
+            {"messages": [{"text": "The die\u0000 lands."}]},
+            "messages[0].text holds a character no message may hold (U+0000)",
+        ),
+        (
+            {"messages": [{"text": "The die lands \ud83d."}]},
+            "messages[0].text holds a character no message may hold (U+D83D)",
+        ),
+        (
+            {"messages": [{"text": "The die lands."}], "suggestions": ["roll", "again\u0000"]},
+            "suggestions[1] holds a character no message may hold (U+0000)",
+        ),
+    ],
+)
+def test_an_answer_holding_text_no_database_can_store_is_corrected(table, llm, answer, reason):
+    llm.script = [(200, completion(content=json.dumps(answer))), (200, completion(content=FINAL))]
+    output, _caller = run(table, llm)
+    assert output.messages == (AgentMessage("The die lands.", "trigger"),)
+    assert llm.requests[1]["messages"][-1] == {
+        "role": "user",
+        "content": f"Your answer was invalid: {reason}. Reply with only the JSON object "
+        "described in the instructions.",
+    }
