@@ -93,6 +93,7 @@ _THINKING = re.compile(r"^<think>.*?</think>\s*", re.DOTALL)
 # What JSON can spell but the database cannot store: NUL (PostgreSQL's text and jsonb refuse
 # it) and half of a surrogate pair (it has no UTF-8 encoding).
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _setting(name: str, default: str = "") -> str:
@@ -560,8 +561,16 @@ class OpenAIAgent:
         # The timeouts bound each read; an endpoint (or a proxy) that keeps the connection alive
         # with a byte now and then is also cut off once the whole answer takes longer.
         ends = time.monotonic() + seconds
+        # The conversation echoes the model's words, which may hold half a surrogate pair
+        # (JSON can spell one): no UTF-8 exists for it, so it goes as U+FFFD.
+        content = _SURROGATE.sub(
+            "\ufffd", json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        ).encode()
+        headers = {"Content-Type": "application/json"}
         try:
-            with http.stream("POST", self.url, json=body, timeout=timeout) as response:
+            with http.stream(
+                "POST", self.url, content=content, headers=headers, timeout=timeout
+            ) as response:
                 raw = bytearray()
                 for chunk in response.iter_bytes():
                     raw += chunk
