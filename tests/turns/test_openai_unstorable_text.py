@@ -41,3 +41,15 @@ def test_an_answer_holding_text_no_database_can_store_is_corrected(table, llm, a
         "content": f"Your answer was invalid: {reason}. Reply with only the JSON object "
         "described in the instructions.",
     }
+
+
+def test_a_refusal_quoted_in_the_turns_error_holds_only_storable_text(table, llm):
+    body = completion(content=None)
+    body["choices"][0]["message"]["refusal"] = "No\ud800 way\u0000."
+    llm.script = [(200, body), (200, body)]
+    with pytest.raises(Exception) as caught:
+        run(table, llm)
+    assert caught.value.details == {
+        "reason": 'the answer is a refusal ("No\ufffd way\\u0000."); if the player\'s request '
+        "cannot be done, say so in the messages"
+    }

@@ -468,9 +468,11 @@ class OpenAIAgent:
                 try:
                     try:
                         if refusal:
+                            # Quoted in the turn's stored error: only what a text column holds.
+                            quote = _SURROGATE.sub("\ufffd", refused.strip()[:200])
                             raise InvalidOutput(
                                 "the answer is a refusal "
-                                f"({json.dumps(refused.strip()[:200], ensure_ascii=False)}); "
+                                f"({json.dumps(quote, ensure_ascii=False)}); "
                                 "if the player's request cannot be done, say so in the messages"
                             )
                         if not isinstance(content, str):
