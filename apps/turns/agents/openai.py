@@ -187,6 +187,22 @@ def _check_storable(text: str, where: str) -> None:
         )
 
 
+def _unstorable_in(value: Any) -> str | None:
+    """A character the database cannot store in the keys and texts of a JSON value, if any."""
+    texts = [value]
+    while texts:
+        item = texts.pop()
+        if isinstance(item, str):
+            found = _UNSTORABLE.search(item)
+            if found:
+                return found[0]
+        elif isinstance(item, dict):
+            texts += [*item, *item.values()]
+        elif isinstance(item, list):
+            texts += item
+    return None
+
+
 def parse_output(
     content: str, turn: TurnContext
 ) -> tuple[tuple[AgentMessage, ...], tuple[str, ...]]:
@@ -543,6 +559,16 @@ class OpenAIAgent:
                     "make fewer or shorter calls"
                 )
             return {"error": {"code": "invalid_arguments", "message": message}}
+        # The journal (jsonb) could not store it, nor could the call be sent as UTF-8.
+        found = _unstorable_in(arguments)
+        if found is not None:
+            return {
+                "error": {
+                    "code": "invalid_arguments",
+                    "message": "the arguments hold a character no tool may be given "
+                    f"(U+{ord(found):04X})",
+                }
+            }
         return call_tool(function["name"], arguments).for_model()
 
     def _complete(
