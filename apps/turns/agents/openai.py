@@ -21,15 +21,20 @@ that is asked once more offering no tools; a call after that fails the turn with
 `agent_tool_limit`. Its final answer must be one JSON object:
 
     {"messages": [{"text": "...", "audience": "trigger|requester|gm|public"}, ...],
-     "suggestions": ["...", ...]}
+     "suggestions": ["...", ...], "gm_suggestions": ["...", ...]}
 
-with 1..4 messages whose audience is no wider than the trigger's, and at most 4 suggestions.
+with 1..4 messages whose audience is no wider than the trigger's, and at most 4 suggestions
+for the requester and 4 for the GMs (a monster's next actions when the turn passed to it; the
+GMs read every audience). Suggestions for another player's character (`suggestions_for`) are
+not offered: the turn's context names no character but the requester's, and which ids in a
+tool result are player characters is the domain's knowledge.
 An invalid answer is sent back once with the reason; a second invalid answer fails the turn
 with `agent_output_invalid`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import math
@@ -168,7 +173,10 @@ def system_prompt(turn: TurnContext) -> str:
         "'trigger' (same readers as the player's message), 'requester' (the player and the "
         "GM), 'gm' (GM only, for hidden numbers such as monster HP), or 'public' (only when "
         f"the player's message was public). At most {MAX_SUGGESTIONS} short suggestions of "
-        "what the player might do next. Never speak or act for other players' characters."
+        "what the player might do next. When the action hands the turn to a monster, which "
+        'the GM plays, you may add "gm_suggestions": at most '
+        f"{MAX_SUGGESTIONS} short next actions for it, for the GM alone. Never speak or act "
+        "for other players' characters."
         + (
             "\nThe turn is over: no more tool calls. Narrate only what the tool results "
             "already in the conversation show."
@@ -203,10 +211,9 @@ def _unstorable_in(value: Any) -> str | None:
     return None
 
 
-def parse_output(
-    content: str, turn: TurnContext
-) -> tuple[tuple[AgentMessage, ...], tuple[str, ...]]:
-    """The validated final answer. Raises InvalidOutput with a reason the model can fix."""
+def parse_output(content: str, turn: TurnContext) -> AgentOutput:
+    """The validated final answer (messages and suggestions). Raises InvalidOutput with a
+    reason the model can fix."""
     text = _THINKING.sub("", content.strip(), count=1)
     fenced = _FENCE.match(text)
     if fenced:
@@ -219,9 +226,9 @@ def parse_output(
         raise InvalidOutput("the answer is nested too deeply") from None
     if not isinstance(data, dict):
         raise InvalidOutput("the answer must be a JSON object")
-    unknown = sorted(set(data) - {"messages", "suggestions", "schema"})
+    unknown = sorted(set(data) - {"messages", "suggestions", "gm_suggestions", "schema"})
     if unknown:
-        raise InvalidOutput(f"unknown keys {unknown}; use messages and suggestions")
+        raise InvalidOutput(f"unknown keys {unknown}; use messages, suggestions and gm_suggestions")
     if "schema" in data and data["schema"] != OUTPUT_SCHEMA:
         raise InvalidOutput(f"schema must be {OUTPUT_SCHEMA!r} when given")
     raw_messages = data.get("messages")
@@ -251,7 +258,17 @@ def parse_output(
             )
         _check_storable(body, f"messages[{index}].text")
         messages.append(AgentMessage(text=body.strip(), audience=audience))
-    suggestions = data.get("suggestions", [])
+    # The GMs see every message, so their suggestions are never wider than the trigger's.
+    return AgentOutput(
+        messages=tuple(messages),
+        suggestions=_suggestion_list(data, "suggestions"),
+        gm_suggestions=_suggestion_list(data, "gm_suggestions"),
+    )
+
+
+def _suggestion_list(data: dict[str, Any], key: str) -> tuple[str, ...]:
+    """The answer's suggestions under `key`, stripped. Raises InvalidOutput."""
+    suggestions = data.get(key, [])
     if (
         not isinstance(suggestions, list)
         or len(suggestions) > MAX_SUGGESTIONS
@@ -260,12 +277,12 @@ def parse_output(
         )
     ):
         raise InvalidOutput(
-            f"suggestions must be a list of at most {MAX_SUGGESTIONS} non-empty strings of at "
+            f"{key} must be a list of at most {MAX_SUGGESTIONS} non-empty strings of at "
             f"most {MAX_SUGGESTION_CHARS} characters"
         )
     for index, suggestion in enumerate(suggestions):
-        _check_storable(suggestion, f"suggestions[{index}]")
-    return tuple(messages), tuple(s.strip() for s in suggestions)
+        _check_storable(suggestion, f"{key}[{index}]")
+    return tuple(s.strip() for s in suggestions)
 
 
 class OpenAIAgent:
@@ -417,10 +434,8 @@ class OpenAIAgent:
                         content = reply.get("content")
                         try:
                             if isinstance(content, str):
-                                final, suggestions = parse_output(content, turn)
-                                return AgentOutput(
-                                    messages=final,
-                                    suggestions=suggestions,
+                                return dataclasses.replace(
+                                    parse_output(content, turn),
                                     tool_calls=calls,
                                     usage=dict(usage),
                                 )
@@ -493,7 +508,7 @@ class OpenAIAgent:
                             )
                         if not isinstance(content, str):
                             raise InvalidOutput("the final answer has no text content")
-                        final, suggestions = parse_output(content, turn)
+                        final = parse_output(content, turn)
                     except InvalidOutput:
                         # The endpoint stopped the answer: "not JSON" or "no text content"
                         # would not tell the model (nor the operator) why.
@@ -524,12 +539,7 @@ class OpenAIAgent:
                         }
                     )
                     continue
-                return AgentOutput(
-                    messages=final,
-                    suggestions=suggestions,
-                    tool_calls=calls,
-                    usage=dict(usage),
-                )
+                return dataclasses.replace(final, tool_calls=calls, usage=dict(usage))
 
     def _tool_limit(self) -> AgentToolLimit:
         return AgentToolLimit(
