@@ -131,6 +131,21 @@ def _tool_reply(request: dict[str, Any], result: dict[str, Any], limit: int) -> 
     return {"role": "tool", "tool_call_id": str(request.get("id", "")), "content": content}
 
 
+def _text(content: Any) -> Any:
+    """An answer's content as one text: some servers send a list of parts, a reasoning
+    model's thinking in a part of its own, the answer in its text parts. Else as sent."""
+    if not isinstance(content, list):
+        return content
+    texts = [
+        part["text"]
+        for part in content
+        if isinstance(part, dict)
+        and part.get("type") == "text"
+        and isinstance(part.get("text"), str)
+    ]
+    return "".join(texts) if texts else None
+
+
 def _call_id(number: int) -> str:
     """A tool call id of our own: 9 letters and digits, as some servers (Mistral's) require."""
     return f"call{number:05d}"
@@ -431,7 +446,7 @@ class OpenAIAgent:
                     if tools_closed:
                         # A server that ignores tool_choice "none" lets the model add a call
                         # to its final answer: the answer stands, the call is not run.
-                        content = reply.get("content")
+                        content = _text(reply.get("content"))
                         try:
                             if isinstance(content, str):
                                 return dataclasses.replace(
@@ -489,7 +504,7 @@ class OpenAIAgent:
                     # No call could run past the limit: the next request forbids them.
                     tools_closed = tools_closed or calls >= self.max_tool_calls
                     continue
-                content = reply.get("content")
+                content = _text(reply.get("content"))
                 refused = reply.get("refusal")
                 # A refusal has no content: "no text content" would not tell the model what to
                 # do instead, nor the operator what happened.
