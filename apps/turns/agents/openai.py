@@ -152,12 +152,13 @@ def _call_id(number: int) -> str:
 
 
 def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a tool call to echo back, its arguments as JSON text as the specification has
-    them."""
+    """A copy of a tool call to echo back as the specification has it: a type, and arguments
+    as JSON text (those run as none, when absent or null, as "{}")."""
+    sent = {"type": "function", **request}
     function = request.get("function")
-    if isinstance(function, dict) and isinstance(function.get("arguments"), dict):
-        function = {**function, "arguments": json.dumps(function["arguments"])}
-    return {**request, "function": function} if "function" in request else dict(request)
+    if isinstance(function, dict) and not isinstance(function.get("arguments"), str):
+        sent["function"] = {**function, "arguments": json.dumps(function.get("arguments") or {})}
+    return sent
 
 
 def tool_spec(tool: ToolInfo) -> dict[str, Any]:
