@@ -13,9 +13,10 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from concurrent.futures import ThreadPoolExecutor
 
+import redis.exceptions
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -111,6 +112,37 @@ async def publish_each(
             failed[event.id] = error
         else:
             published.append(event.id)
+
+
+# What a channel layer that cannot be reached raises, as opposed to a row it cannot send.
+LAYER_UNREACHABLE = (
+    TimeoutError,
+    ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ConnectionError,
+)
+
+
+async def _answered_within(send: Coroutine, timeout: float) -> None:
+    """Await `send`; past `timeout`, cancel it and raise TimeoutError without waiting for the
+    cancellation to land (redis-py can swallow one that lands mid-command)."""
+    task = asyncio.ensure_future(send)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=timeout)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if not done:
+        task.cancel()
+        task.add_done_callback(_retrieved)
+        raise TimeoutError(f"no answer from the channel layer within {timeout} s")
+    task.result()
+
+
+def _retrieved(task: asyncio.Task) -> None:
+    # Read the outcome of a send given up on, so asyncio does not log it as never retrieved.
+    if not task.cancelled():
+        task.exception()
 
 
 class Publisher:
@@ -239,9 +271,20 @@ class Publisher:
             while not queue.empty():
                 events.extend(queue.get_nowait())
             published = []
-            for event in events:
+            for index, event in enumerate(events):
                 try:
-                    await publish_events([event])
+                    await _answered_within(publish_events([event]), PUBLISH_TIMEOUT)
+                except LAYER_UNREACHABLE as error:
+                    # The layer, not the row: the rows after it would wait as long. They all
+                    # stay pending, and the sweep or the poller publishes them later.
+                    left = [e.id for e in events[index:]]
+                    logger.warning(
+                        "Outbox publication of #%s failed; it and the %d row(s) after it stay "
+                        "pending for the sweep: %s",
+                        event.id, len(left) - 1, f"{type(error).__name__}: {error}",
+                    )  # fmt: skip
+                    self._settled(left)
+                    break
                 except Exception:
                     # The row stays pending: the sweep or the poller publishes it later.
                     logger.exception("Outbox publication failed for #%s", event.id)

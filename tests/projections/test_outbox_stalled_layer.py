@@ -1,0 +1,182 @@
+"""Outbox on Redis: a channel layer that accepts the connection but stops answering stalls
+publication for a bounded time only, and publication resumes once Redis answers again."""
+
+import logging
+import socket
+import threading
+import time
+from datetime import timedelta
+from urllib.parse import urlparse
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from apps.campaigns.models import CampaignMembership
+from apps.projections import dispatch
+from apps.projections.dispatch import publisher
+from apps.projections.models import OutboxEvent
+from apps.projections.tasks import outbox_sweep
+from tests.conftest import hosted_channel_layers, redis_url_or_skip, reset_realtime_state
+from tests.projections.test_outbox import post
+from tests.rooms.factories import make_campaign
+
+STALL = 0.4  # the publication timeout in these tests, in seconds
+
+
+class SilencingProxy:
+    """A TCP relay to Redis. `silence()` makes every open connection a black hole from then on
+    (the connection stays up, nothing is answered, as with a half-open connection to a Redis
+    that went away); connections opened after `answer_again()` are relayed as before."""
+
+    def __init__(self, target: str):
+        parsed = urlparse(target)
+        self.target = (parsed.hostname, parsed.port or 6379)
+        self.db = parsed.path or "/0"
+        self.generation = 0
+        self.sockets: list[socket.socket] = []
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"redis://127.0.0.1:{self.server.getsockname()[1]}{self.db}"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def silence(self) -> None:
+        self.generation += 1
+
+    def answer_again(self) -> None:
+        self.generation += 1
+
+    def close(self) -> None:
+        for sock in [self.server, *self.sockets]:
+            try:
+                sock.close()
+            except OSError:
+                pass
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.sockets += [client, upstream]
+            born = self.generation
+            for src, dst in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(src, dst, born), daemon=True).start()
+
+    def _pump(self, src, dst, born) -> None:
+        try:
+            while data := src.recv(65536):
+                if self.generation == born and born % 2 == 0:
+                    dst.sendall(data)
+                # else: swallowed; the connection stays open and silent
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def proxy(settings):
+    relay = SilencingProxy(redis_url_or_skip())
+    settings.CHANNEL_LAYERS = hosted_channel_layers(relay.url)
+    reset_realtime_state()
+    yield relay
+    reset_realtime_state()
+    relay.close()
+
+
+@pytest.fixture
+def table(make_user):
+    owner, player = make_user(), make_user()
+    campaign, ms = make_campaign(owner, (player, CampaignMembership.Role.PLAYER))
+    return campaign, ms[0], ms[1]
+
+
+def settled(body, timeout=5.0):
+    """The outbox row of the entry with this body once marked dispatched (bounded wait)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        publisher.flush_marks()
+        row = OutboxEvent.objects.get(payload__body=body)
+        if row.dispatched_at is not None:
+            return row
+        time.sleep(0.05)
+    raise AssertionError(f"the row of {body!r} is still pending")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_redis_that_stops_answering_stalls_publication_only_for_the_timeout(
+    table, proxy, monkeypatch, caplog
+):
+    campaign, owner, _ = table
+    monkeypatch.setattr(dispatch, "PUBLISH_TIMEOUT", STALL)
+    post(owner, "before")
+    assert settled("before").attempts == 0
+
+    proxy.silence()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="apps.projections.dispatch"):
+        with transaction.atomic():  # one batch for the publisher
+            post(owner, "lost one")
+            post(owner, "lost two")
+        time.sleep(STALL * 4)
+    lost = list(OutboxEvent.objects.filter(dispatched_at__isnull=True).order_by("id"))
+    # Left pending for the sweep, uncharged: the layer failed, not the rows.
+    assert [(row.payload["body"], row.attempts, row.error) for row in lost] == [
+        ("lost one", 0, ""),
+        ("lost two", 0, ""),
+    ]
+    assert publisher.in_flight() == set()
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            "WARNING",
+            f"Outbox publication of #{lost[0].id} failed; it and the 1 row(s) after it stay "
+            f"pending for the sweep: TimeoutError: no answer from the channel layer within "
+            f"{STALL} s",
+        )
+    ]
+
+    proxy.answer_again()
+    post(owner, "after")
+    assert settled("after").attempts == 0
+    # The sweep sends what the stall left behind.
+    OutboxEvent.objects.filter(dispatched_at__isnull=True).update(
+        created_at=timezone.now() - timedelta(seconds=30)
+    )
+    assert outbox_sweep() == 2
+    assert OutboxEvent.objects.filter(dispatched_at__isnull=True).count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_redis_that_refuses_connections_costs_one_failure_per_batch_not_one_per_row(
+    table, settings, caplog
+):
+    campaign, owner, _ = table
+    vacant = socket.create_server(("127.0.0.1", 0))
+    port = vacant.getsockname()[1]
+    vacant.close()  # nobody listens there: a Redis being restarted
+    settings.CHANNEL_LAYERS = hosted_channel_layers(f"redis://127.0.0.1:{port}/9")
+    reset_realtime_state()
+    try:
+        with caplog.at_level(logging.WARNING, logger="apps.projections.dispatch"):
+            with transaction.atomic():  # one batch for the publisher
+                for body in ("one", "two", "three"):
+                    post(owner, body)
+            deadline = time.monotonic() + 10
+            while not caplog.records and time.monotonic() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.5)  # room for a second failure, which must not come
+    finally:
+        reset_realtime_state()
+    first = OutboxEvent.objects.order_by("id").first()
+    assert (
+        list(OutboxEvent.objects.values_list("dispatched_at", "attempts", "error"))
+        == [(None, 0, "")] * 3
+    )
+    assert [(r.levelname, r.getMessage().split(": ")[0]) for r in caplog.records] == [
+        (
+            "WARNING",
+            f"Outbox publication of #{first.id} failed; it and the 2 row(s) after it stay "
+            "pending for the sweep",
+        )
+    ]
+    assert publisher.in_flight() == set()
