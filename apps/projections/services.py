@@ -49,15 +49,33 @@ def normalize_audience(audience: dict | str) -> dict | str:
     )
 
 
+def _payload_checked(payload: Any) -> dict[str, Any]:
+    # Publication reads the payload as an object (a room event also gets its access version set
+    # in it): anything else would fail every attempt and be given up, its news never sent.
+    if isinstance(payload, dict):
+        return payload
+    raise ValidationFailed(
+        f"An outbox payload is a JSON object, not {_JSON_KINDS.get(type(payload), 'a value')}.",
+        code="invalid_payload",
+    )
+
+
+_JSON_KINDS = {
+    list: "an array", tuple: "an array", str: "a string", int: "a number", float: "a number",
+    bool: "a boolean", type(None): "null",
+}  # fmt: skip
+
+
 def outbox_event_new(
     *, event_type: str, campaign_id, payload: dict[str, Any], audience: dict | str = "public"
 ) -> OutboxEvent:
     """An unsaved outbox row, for a writer that inserts it with its change in one statement
-    (then `outbox_publish_on_commit`). Raises ValidationFailed for an unknown audience shape."""
+    (then `outbox_publish_on_commit`). Raises ValidationFailed for a payload that is not an
+    object or an unknown audience shape."""
     return OutboxEvent(
         event_type=event_type,
         campaign_id=UUID(str(campaign_id)),
-        payload=payload,
+        payload=_payload_checked(payload),
         audience=normalize_audience(audience),
     )
 
@@ -77,7 +95,7 @@ def outbox_emit(
     """Write one outbox row in the current transaction; it is published after commit. A room
     event other than an entry has the access version read into its payload by its INSERT.
 
-    Raises ValidationFailed for an unknown audience shape.
+    Raises ValidationFailed for a payload that is not an object or an unknown audience shape.
     """
     event = outbox_event_new(
         event_type=event_type, campaign_id=campaign_id, payload=payload, audience=audience
