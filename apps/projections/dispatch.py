@@ -32,6 +32,8 @@ ROOM_ENTRY = "room.entry"
 # Kept in the outbox payload of a room entry or event, sent beside it rather than in it.
 ACCESS_VERSION = "access_version"
 ACCESS_REVOKED = "access.revoked"
+# The announcement on which pages read their panels again (sent in place of a given-up one).
+REFRESH_EVENT = "state.changed"
 PUBLISH_TIMEOUT = 10.0
 MARK_COALESCE_SECONDS = 0.05
 

@@ -310,6 +310,7 @@ def _count_failures(failed: dict[int, Exception]) -> None:
     """Charge each failed row an attempt; give up the rows that have spent them all."""
     pending = OutboxEvent.objects.filter(id__in=list(failed), dispatched_at__isnull=True)
     pending.update(attempts=F("attempts") + 1)
+    given_up = []
     # A row published meanwhile by another dispatcher is no longer here.
     for event_id, attempts in pending.values_list("id", "attempts"):
         error = failed[event_id]
@@ -325,6 +326,54 @@ def _count_failures(failed: dict[int, Exception]) -> None:
                 "Outbox row #%s given up after %d attempts: %s",
                 event_id, attempts, _described(error), exc_info=error,
             )  # fmt: skip
+            given_up.append(event_id)
+    if given_up:
+        _notify_given_up(given_up)
+
+
+def _notify_given_up(ids: list[int]) -> None:
+    """Send the audience of each given-up room event (a state or job change) a content-free
+    `state.changed` under its id: pages read their panels again on it, rather than show what
+    the lost event announced until some later one. Entries need none (a socket reads a missed
+    entry at the next one's gap), nor does access news (each heartbeat reads the access)."""
+    from .dispatch import REFRESH_EVENT, publisher
+
+    notices = [
+        OutboxEvent(
+            id=row.id,
+            event_type=REFRESH_EVENT,
+            campaign_id=row.campaign_id,
+            payload={ACCESS_VERSION: _access_version(row.payload), "given_up": row.event_type},
+            audience=row.audience,
+        )
+        for row in OutboxEvent.objects.filter(id__in=ids)
+        .exclude(event_type__in=(ROOM_ENTRY, ACCESS_REVOKED))
+        .order_by("id")
+    ]
+    if not notices:
+        return
+    kinds = {notice.id: notice.payload["given_up"] for notice in notices}
+    try:
+        published, failed = publisher.publish_now(notices)
+    except Exception as error:
+        published, failed = [], dict.fromkeys(kinds, error)
+    for event_id in published:
+        logger.info(
+            "Outbox row #%s (%s) replaced by a %s notice to its audience",
+            event_id, kinds[event_id], REFRESH_EVENT,
+        )  # fmt: skip
+    for event_id, error in failed.items():
+        # Best effort: the page reads its panels again at the next event or reconnection.
+        logger.warning(
+            "Outbox row #%s (%s) given up and its %s notice not sent either: %s",
+            event_id, kinds[event_id], REFRESH_EVENT, _described(error),
+        )  # fmt: skip
+
+
+def _access_version(payload: Any) -> int:
+    """The access version stamped in a row's payload: a socket whose access changed since reads
+    it before it is sent the row's notice (0 for a row written before payloads were checked)."""
+    return payload.get(ACCESS_VERSION, 0) if isinstance(payload, dict) else 0
 
 
 def _described(error: Exception) -> str:
