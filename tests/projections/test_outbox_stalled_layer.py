@@ -9,7 +9,6 @@ from datetime import timedelta
 from urllib.parse import urlparse
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 
 from apps.campaigns.models import CampaignMembership
@@ -91,6 +90,15 @@ def table(make_user):
     return campaign, ms[0], ms[1]
 
 
+def written_unpublished(owner, *bodies):
+    """Entries posted without their after-commit publication, and their outbox rows."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dispatch, "publishes_on_commit", lambda: False)
+        for body in bodies:
+            post(owner, body)
+    return list(OutboxEvent.objects.filter(payload__body__in=bodies).order_by("id"))
+
+
 def settled(body, timeout=5.0):
     """The outbox row of the entry with this body once marked dispatched (bounded wait)."""
     deadline = time.monotonic() + timeout
@@ -115,9 +123,7 @@ def test_a_redis_that_stops_answering_stalls_publication_only_for_the_timeout(
     proxy.silence()
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="apps.projections.dispatch"):
-        with transaction.atomic():  # one batch for the publisher
-            post(owner, "lost one")
-            post(owner, "lost two")
+        publisher.submit(written_unpublished(owner, "lost one", "lost two"))  # one batch
         time.sleep(STALL * 4)
     lost = list(OutboxEvent.objects.filter(dispatched_at__isnull=True).order_by("id"))
     # Left pending for the sweep, uncharged: the layer failed, not the rows.
@@ -158,9 +164,7 @@ def test_a_redis_that_refuses_connections_costs_one_failure_per_batch_not_one_pe
     reset_realtime_state()
     try:
         with caplog.at_level(logging.WARNING, logger="apps.projections.dispatch"):
-            with transaction.atomic():  # one batch for the publisher
-                for body in ("one", "two", "three"):
-                    post(owner, body)
+            publisher.submit(written_unpublished(owner, "one", "two", "three"))  # one batch
             deadline = time.monotonic() + 10
             while not caplog.records and time.monotonic() < deadline:
                 time.sleep(0.05)
