@@ -1,0 +1,53 @@
+"""Outbox in the admin: an operator lists the rows pending, published or given up, and reads why
+a row was given up in the list itself."""
+
+import pytest
+from django.utils import timezone
+
+from apps.projections.models import OutboxEvent
+
+pytestmark = pytest.mark.django_db
+
+CHANGELIST = "/admin/projections/outboxevent/"
+CAMPAIGN = "6c12532c-5db2-443a-bbc3-a8f8f3559778"
+WHY = "OverflowError: Integer value out of range"
+
+
+@pytest.fixture
+def staff_client(client, make_user):
+    client.force_login(make_user("staff@example.test", is_staff=True, is_superuser=True))
+    return client
+
+
+@pytest.fixture
+def rows():
+    def row(**fields):
+        return OutboxEvent.objects.create(
+            event_type="state.changed", campaign_id=CAMPAIGN, payload={}, **fields
+        ).id
+
+    now = timezone.now()
+    return {
+        "pending": row(attempts=3),
+        "published": row(dispatched_at=now),
+        "given_up": row(dispatched_at=now, attempts=10, error=WHY),
+    }
+
+
+@pytest.mark.parametrize("state", ["pending", "published", "given_up"])
+def test_the_outbox_list_filters_rows_by_state(staff_client, rows, state):
+    response = staff_client.get(CHANGELIST, {"state": state})
+    assert response.status_code == 200
+    assert [row.id for row in response.context["cl"].result_list] == [rows[state]]
+
+
+def test_the_outbox_list_shows_why_a_row_was_given_up(staff_client, rows):
+    response = staff_client.get(CHANGELIST, {"state": "given_up"})
+    assert response.context["cl"].list_display == [
+        "action_checkbox", "id", "event_type", "campaign_id", "created_at", "dispatched_at",
+        "attempts", "error",
+    ]  # fmt: skip
+    assert WHY in response.content.decode()
+    filters = {spec.title: [c["display"] for c in spec.choices(response.context["cl"])]
+               for spec in response.context["cl"].filter_specs}  # fmt: skip
+    assert filters["state"] == ["All", "Pending", "Published", "Given up"]
