@@ -11,7 +11,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import connection, transaction
-from django.db.models import F, Model
+from django.db.models import F, Model, Q
 from django.utils import timezone
 
 from apps.core.errors import ValidationFailed
@@ -30,6 +30,8 @@ RETENTION = timedelta(days=1)
 # longer than a broker blip. What a given-up row announced is still in the database: a socket
 # reads a missed entry at the next one's gap, or on reconnecting.
 OUTBOX_MAX_ATTEMPTS = 10
+# Given-up rows stay where operators look for them (the admin's "given up" list) past a weekend.
+GIVEN_UP_RETENTION = timedelta(days=7)
 
 
 def normalize_audience(audience: dict | str) -> dict | str:
@@ -380,12 +382,18 @@ def _described(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def outbox_prune(*, retention: timedelta = RETENTION) -> int:
-    """Delete dispatched rows past retention; messages, not the outbox, are the replay source."""
-    cutoff = timezone.now() - retention
+def outbox_prune(
+    *, retention: timedelta = RETENTION, given_up_retention: timedelta = GIVEN_UP_RETENTION
+) -> int:
+    """Delete dispatched rows past retention (given-up rows past theirs); messages, not the
+    outbox, are the replay source."""
+    now = timezone.now()
+    cutoff, given_up_cutoff = now - retention, now - given_up_retention
     # A row is dispatched after it is created: the creation bound adds nothing but an index
     # to find them by (this runs every few seconds; dispatched_at has none).
     deleted, _ = OutboxEvent.objects.filter(
-        created_at__lt=cutoff, dispatched_at__isnull=False, dispatched_at__lt=cutoff
+        Q(error="", created_at__lt=cutoff, dispatched_at__lt=cutoff)
+        | Q(created_at__lt=given_up_cutoff, dispatched_at__lt=given_up_cutoff),
+        dispatched_at__isnull=False,
     ).delete()
     return deleted
