@@ -1,3 +1,4 @@
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -5,6 +6,8 @@ from django.core.cache import cache
 
 from .dispatch import reaches_sockets
 from .services import outbox_dispatch_pending, outbox_prune
+
+logger = logging.getLogger(__name__)
 
 SWEEP_TIME_LIMIT = 60
 # Beat queues a sweep every 5 s (CELERY_BEAT_SCHEDULE): one still queued when the next is due
@@ -32,6 +35,11 @@ def outbox_sweep() -> int:
         if reaches_sockets():
             # Rows younger than a second are still being published by their own process.
             sent = outbox_dispatch_pending(older_than=timedelta(seconds=1))
+            if sent:
+                # Each process publishes its rows right after commit: these missed that.
+                logger.warning(
+                    "Outbox sweep published %d row(s) left pending after their commit", sent
+                )
         outbox_prune()
     finally:
         cache.delete(SWEEP_LOCK)

@@ -2,6 +2,7 @@
 leaves the rows to it), and a queued sweep that waited past the next one's turn is dropped."""
 
 import asyncio
+import logging
 import threading
 from datetime import timedelta
 
@@ -78,4 +79,27 @@ def test_a_queued_sweep_expires_before_the_next_one_is_due(monkeypatch):
     outbox_sweep.apply_async()
     assert [(name, options["expires"]) for name, options in sent] == [
         ("projections.outbox_sweep", 5)
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_that_had_rows_to_send_says_so_and_a_quiet_one_says_nothing(
+    table, redis_layer, monkeypatch, caplog
+):
+    """In hosted mode every row is published right after its commit: a row the sweep had to
+    send means that publication failed or its process ended first, which operators want to see."""
+    campaign, owner, _ = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)
+    post(owner, "one")
+    post(owner, "two")
+    OutboxEvent.objects.update(created_at=timezone.now() - timedelta(seconds=30))
+    with caplog.at_level(logging.INFO, logger="apps.projections"):
+        assert outbox_sweep() == 2
+        assert outbox_sweep() == 0
+    assert [(r.name, r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            "apps.projections.tasks",
+            "WARNING",
+            "Outbox sweep published 2 row(s) left pending after their commit",
+        )
     ]
