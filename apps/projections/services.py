@@ -382,6 +382,34 @@ def _described(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def outbox_send_again(*, ids: Sequence[int], actor) -> int:
+    """Put the given-up rows among `ids` back to pending, their attempts from zero, for the sweep
+    or the poller to publish (after the layer or the row was fixed); returns how many. Rows not
+    given up are left alone. Writes one audit row naming them and the errors they had."""
+    from apps.core.services import audit_record
+
+    with transaction.atomic():
+        errors = dict(
+            OutboxEvent.objects.select_for_update()
+            .filter(id__in=list(ids), dispatched_at__isnull=False)
+            .exclude(error="")
+            .order_by("id")
+            .values_list("id", "error")
+        )
+        if not errors:
+            return 0
+        OutboxEvent.objects.filter(id__in=list(errors)).update(
+            dispatched_at=None, error="", attempts=0
+        )
+        audit_record(
+            actor=actor,
+            action="outbox.send_again",
+            subject_type="projections.outboxevent",
+            details={"ids": list(errors), "errors": {str(k): v for k, v in errors.items()}},
+        )
+    return len(errors)
+
+
 def outbox_prune(
     *, retention: timedelta = RETENTION, given_up_retention: timedelta = GIVEN_UP_RETENTION
 ) -> int:

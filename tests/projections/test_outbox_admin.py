@@ -51,3 +51,54 @@ def test_the_outbox_list_shows_why_a_row_was_given_up(staff_client, rows):
     filters = {spec.title: [c["display"] for c in spec.choices(response.context["cl"])]
                for spec in response.context["cl"].filter_specs}  # fmt: skip
     assert filters["state"] == ["All", "Pending", "Published", "Given up"]
+
+
+def test_send_again_puts_only_given_up_rows_back_to_pending_and_audits_it(staff_client, rows):
+    from apps.core.models import AuditEvent
+
+    before = {
+        row["id"]: row
+        for row in OutboxEvent.objects.values("id", "dispatched_at", "attempts", "error")
+    }
+    response = staff_client.post(
+        CHANGELIST,
+        {"action": "send_again", "_selected_action": [str(i) for i in rows.values()]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        "1 given-up row put back to pending; it is published again within seconds."
+    ]
+    after = {
+        row["id"]: row
+        for row in OutboxEvent.objects.values("id", "dispatched_at", "attempts", "error")
+    }
+    assert after[rows["given_up"]] == {
+        "id": rows["given_up"], "dispatched_at": None, "attempts": 0, "error": "",
+    }  # fmt: skip
+    # Rows that were not given up are left as they were.
+    assert {k: v for k, v in after.items() if k != rows["given_up"]} == {
+        k: v for k, v in before.items() if k != rows["given_up"]
+    }
+    audit = AuditEvent.objects.get(action="outbox.send_again")
+    assert (audit.actor.email, audit.subject_type, audit.details) == (
+        "staff@example.test",
+        "projections.outboxevent",
+        {"ids": [rows["given_up"]], "errors": {str(rows["given_up"]): WHY}},
+    )
+
+
+def test_send_again_without_a_given_up_row_says_so_and_changes_nothing(staff_client, rows):
+    from apps.core.models import AuditEvent
+
+    before = list(OutboxEvent.objects.order_by("id").values())
+    response = staff_client.post(
+        CHANGELIST,
+        {"action": "send_again", "_selected_action": [str(rows["pending"])]},
+        follow=True,
+    )
+    assert [str(m) for m in response.context["messages"]] == [
+        "None of the selected rows was given up; nothing changed."
+    ]
+    assert list(OutboxEvent.objects.order_by("id").values()) == before
+    assert AuditEvent.objects.filter(action="outbox.send_again").count() == 0
