@@ -12,12 +12,14 @@ from django.utils import timezone
 
 from apps.campaigns.models import CampaignMembership
 from apps.projections import dispatch
+from apps.projections.dispatch import start_outbox_poller, stop_outbox_poller
 from apps.projections.groups import room_group, user_group
 from apps.projections.models import OutboxEvent
 from apps.projections.services import OUTBOX_MAX_ATTEMPTS, outbox_dispatch_pending, outbox_emit
 from apps.projections.tasks import outbox_sweep
 from tests.projections.test_outbox import listen, post
 from tests.rooms.factories import make_campaign
+from tests.rooms.test_consumer import frames_until_caught_up, open_socket
 
 # JSON holds any integer; the hosted layer's encoding (msgpack) only 64-bit ones.
 UNSENDABLE = 2**70
@@ -109,3 +111,55 @@ async def test_a_given_up_entry_or_access_news_sends_no_notice(table, memory_lay
     ]
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(layer.receive(channel), timeout=0.3)
+
+
+async def next_event(sock):
+    """The next `event` frame; presence and heartbeat frames are skipped."""
+    while (frame := await sock.receive_json_from(timeout=3))["type"] != "event":
+        pass
+    return frame
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_poller_giving_up_a_state_change_tells_the_open_pages_that_may_see_it(
+    table, memory_layer, settings, monkeypatch
+):
+    """Only the viewers the lost event was for: a GM-only change reaches the owner's page, not
+    the player's."""
+    settings.OUTBOX_POLL_INTERVAL = 0.02
+    campaign, owner, player = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)  # rows from a worker
+    messages_for = dispatch._messages_for
+
+    def failing(event):
+        if event.payload.get("lost"):
+            raise RuntimeError("cannot be sent")
+        return messages_for(event)
+
+    monkeypatch.setattr(dispatch, "_messages_for", failing)
+    assert start_outbox_poller() is True
+    try:
+        gm_sock = await open_socket(campaign, owner.user)
+        player_sock = await open_socket(campaign, player.user)
+        for sock in (gm_sock, player_sock):
+            assert await frames_until_caught_up(sock) == ([], 0)
+        event = await database_sync_to_async(outbox_emit)(
+            event_type="state.changed",
+            campaign_id=campaign.id,
+            payload={"authority_revision": 4, "changed_scopes": ["combat"], "lost": True},
+            audience="gm",
+        )
+        assert await next_event(gm_sock) == {
+            "type": "event",
+            "event_type": "state.changed",
+            "outbox_id": event.id,
+            "payload": {"given_up": "state.changed"},
+        }
+        row = await database_sync_to_async(OutboxEvent.objects.get)(id=event.id)
+        assert (row.attempts, row.error) == (OUTBOX_MAX_ATTEMPTS, "RuntimeError: cannot be sent")
+        while not await player_sock.receive_nothing(timeout=0.3):
+            assert (await player_sock.receive_json_from())["type"] != "event"
+        await gm_sock.disconnect()
+        await player_sock.disconnect()
+    finally:
+        await stop_outbox_poller()
