@@ -106,10 +106,15 @@ async def publish_each(
     events: Iterable[OutboxEvent], published: list[int], failed: dict[int, Exception]
 ) -> None:
     """Publish the events one at a time, recording each outcome as it comes (the caller reads
-    them even if it stops waiting): one that raises holds back none of the others."""
+    them even if it stops waiting): one that raises holds back none of the others, unless the
+    layer cannot be reached. Then, as when a send hangs, the round ends: that event fails and
+    those after it are left as they were, neither sent nor failed."""
     for event in events:
         try:
             await publish_events([event])
+        except LAYER_UNREACHABLE as error:
+            failed[event.id] = error
+            return
         except Exception as error:
             failed[event.id] = error
         else:

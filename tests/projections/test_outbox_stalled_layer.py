@@ -184,3 +184,25 @@ def test_a_redis_that_refuses_connections_costs_one_failure_per_batch_not_one_pe
         )
     ]
     assert publisher.in_flight() == set()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_meeting_a_redis_that_refuses_connections_charges_one_row_not_every_row(
+    table, settings, monkeypatch
+):
+    """As with a send that hangs: the row in hand counts a failure, the rows after it wait for
+    the next sweep uncharged, so a Redis outage does not spend every pending row's attempts."""
+    campaign, owner, _ = table
+    vacant = socket.create_server(("127.0.0.1", 0))
+    port = vacant.getsockname()[1]
+    vacant.close()  # nobody listens there: a Redis being restarted
+    settings.CHANNEL_LAYERS = hosted_channel_layers(f"redis://127.0.0.1:{port}/9")
+    reset_realtime_state()
+    try:
+        written_unpublished(owner, "one", "two", "three")
+        OutboxEvent.objects.update(created_at=timezone.now() - timedelta(seconds=30))
+        assert outbox_sweep() == 0
+    finally:
+        reset_realtime_state()
+    rows = OutboxEvent.objects.order_by("id").values_list("payload__body", "attempts", "error")
+    assert list(rows) == [("one", 1, ""), ("two", 0, ""), ("three", 0, "")]
