@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import table_for
+from tests.browser.test_campaign_settings_qa import _asked_when_cancelled
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 from tests.domains.conftest import domain_env  # noqa: F401  (a live dnd5e server)
@@ -82,15 +83,7 @@ def test_archiving_still_asks_first_and_cancelling_keeps_the_campaign_active(
     try:
         page = _sign_in(context, asgi_server, "gm@example.test")
         page.goto(f"{asgi_server}/campaigns/{campaign.id}/settings")
-        asked = []
-
-        def cancel(dialog):
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.on("dialog", cancel)
-        page.click("form[action$='/settings/archive'] button[type=submit]")
-        page.wait_for_timeout(300)
+        asked = _asked_when_cancelled(page, "form[action$='/settings/archive'] button")
         blocked = _blocked(page)
     finally:
         context.close()
