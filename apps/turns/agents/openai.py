@@ -146,6 +146,22 @@ def _text(content: Any) -> Any:
     return "".join(texts) if texts else None
 
 
+def _refusal(reply: dict[str, Any]) -> Any:
+    """The model's refusal: its `refusal` field, else the text of the refusal parts of a
+    content sent as a list of parts (OpenAI's `{"type": "refusal", "refusal": "..."}`)."""
+    refused = reply.get("refusal")
+    content = reply.get("content")
+    if refused is None and isinstance(content, list):
+        refused = "".join(
+            part["refusal"]
+            for part in content
+            if isinstance(part, dict)
+            and part.get("type") == "refusal"
+            and isinstance(part.get("refusal"), str)
+        )
+    return refused
+
+
 def _call_id(number: int) -> str:
     """A tool call id of our own: 9 letters and digits, as some servers (Mistral's) require."""
     return f"call{number:05d}"
@@ -506,7 +522,7 @@ class OpenAIAgent:
                     tools_closed = tools_closed or calls >= self.max_tool_calls
                     continue
                 content = _text(reply.get("content"))
-                refused = reply.get("refusal")
+                refused = _refusal(reply)
                 # A refusal has no content: "no text content" would not tell the model what to
                 # do instead, nor the operator what happened.
                 refusal = not content and isinstance(refused, str) and bool(refused.strip())
