@@ -446,6 +446,8 @@ class OpenAIAgent:
                     "model": self.model,
                     "messages": messages,
                     self.max_tokens_field: self.max_tokens,
+                    # The answer is read whole: a server that streams by default is told not to.
+                    "stream": False,
                 }
                 if tools and not tools_withdrawn:
                     body["tools"] = tools
@@ -641,6 +643,15 @@ class OpenAIAgent:
             with http.stream(
                 "POST", self.url, content=content, headers=headers, timeout=timeout
             ) as response:
+                if response.status_code < 300 and _streamed(response):
+                    raise AgentProtocolError(
+                        _(
+                            "The agent endpoint streamed its answer (text/event-stream) though "
+                            "the request asked for a whole one: it must answer with stream set "
+                            "to false."
+                        ),
+                        details={"content_type": "text/event-stream"},
+                    )
                 raw = bytearray()
                 for chunk in response.iter_bytes():
                     raw += chunk
@@ -834,6 +845,12 @@ def _out_of_quota(status: int, raw: bytes | bytearray) -> bool:
 def _quota_error(error: dict[str, Any]) -> bool:
     """An error object for an account out of credits (OpenAI's `insufficient_quota`)."""
     return "insufficient_quota" in (error.get("code"), error.get("type"))
+
+
+def _streamed(response: httpx2.Response) -> bool:
+    """Whether the answer is a stream of server-sent events rather than one JSON document."""
+    media_type = response.headers.get("content-type", "").split(";", 1)[0]
+    return media_type.strip().lower() == "text/event-stream"
 
 
 def _not_a_completion(exc: Exception) -> AgentProtocolError:
