@@ -102,6 +102,10 @@ class TurnContext:
     tools: tuple[ToolInfo, ...]  # the persisted facade selection, in order, with schemas
     trigger_audience: str = "public"
     character_id: str | None = None  # the requester's bound character, if any
+    # The campaign's characters a member controls, id -> name, from Django's bindings: the only
+    # ids an agent may address suggestions to (`AgentOutput.suggestions_for`). Read only for a
+    # provider that asks (`addresses_characters`); the scripted agent reads the domain's.
+    bound_characters: Mapping[str, str] = field(default_factory=dict)
     language: str = "en"
     # A retry's journaled steps, in order: an agent that cannot repeat itself exactly (a model)
     # makes these calls first; a deterministic one may ignore them.

@@ -21,13 +21,16 @@ that is asked once more offering no tools; a call after that fails the turn with
 `agent_tool_limit`. Its final answer must be one JSON object:
 
     {"messages": [{"text": "...", "audience": "trigger|requester|gm|public"}, ...],
-     "suggestions": ["...", ...], "gm_suggestions": ["...", ...]}
+     "suggestions": ["...", ...], "gm_suggestions": ["...", ...],
+     "suggestions_for": {"<character id>": ["...", ...], ...}}
 
 with 1..4 messages whose audience is no wider than the trigger's, and at most 4 suggestions
-for the requester and 4 for the GMs (a monster's next actions when the turn passed to it; the
-GMs read every audience). Suggestions for another player's character (`suggestions_for`) are
-not offered: the turn's context names no character but the requester's, and which ids in a
-tool result are player characters is the domain's knowledge.
+for the requester, 4 for the GMs (a monster's next actions when the turn passed to it; the
+GMs read every audience) and 4 for each player character named (its next actions when the
+turn passed to it; publication gives them to its player, and to another player than the
+requester only after a public action). Those ids must be among the campaign's bound
+characters the worker read from Django (`TurnContext.bound_characters`), never one the model
+or a tool result names.
 An invalid answer is sent back once with the reason; a second invalid answer fails the turn
 with `agent_output_invalid`.
 """
@@ -91,6 +94,7 @@ MAX_ANSWER_BYTES = 1024 * 1024
 CONNECT_TIMEOUT = 10.0
 CORRECTION_ROUNDS = 1
 OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
+ANSWER_KEYS = ("messages", "suggestions", "gm_suggestions", "suggestions_for")
 _HEADER_TOKEN = re.compile(r"[\x21-\x7e]*")
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 # A reasoning model served without a reasoning parser thinks aloud in the content first.
@@ -207,14 +211,28 @@ def system_prompt(turn: TurnContext) -> str:
         f"the player's message was public). At most {MAX_SUGGESTIONS} short suggestions of "
         "what the player might do next. When the action hands the turn to a monster, which "
         'the GM plays, you may add "gm_suggestions": at most '
-        f"{MAX_SUGGESTIONS} short next actions for it, for the GM alone. Never speak or act "
-        "for other players' characters."
+        f"{MAX_SUGGESTIONS} short next actions for it, for the GM alone."
+        + _party_prompt(turn)
+        + " Never speak or act for other players' characters."
         + (
             "\nThe turn is over: no more tool calls. Narrate only what the tool results "
             "already in the conversation show."
             if turn.narrate_only
             else ""
         )
+    )
+
+
+def _party_prompt(turn: TurnContext) -> str:
+    """What the model is told of suggestions for a player character, when it may offer any."""
+    if not turn.bound_characters:
+        return ""
+    party = json.dumps(dict(turn.bound_characters), ensure_ascii=False)
+    return (
+        " When it hands the turn to a player character, you may add "
+        '"suggestions_for": {"<character id>": ["..."]}: at most '
+        f"{MAX_SUGGESTIONS} short next actions for it, for its player alone. The player "
+        f"characters, by id: {party}."
     )
 
 
@@ -258,9 +276,11 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
         raise InvalidOutput("the answer is nested too deeply") from None
     if not isinstance(data, dict):
         raise InvalidOutput("the answer must be a JSON object")
-    unknown = sorted(set(data) - {"messages", "suggestions", "gm_suggestions", "schema"})
+    unknown = sorted(set(data) - {*ANSWER_KEYS, "schema"})
     if unknown:
-        raise InvalidOutput(f"unknown keys {unknown}; use messages, suggestions and gm_suggestions")
+        raise InvalidOutput(
+            f"unknown keys {unknown}; use messages, suggestions, gm_suggestions and suggestions_for"
+        )
     if "schema" in data and data["schema"] != OUTPUT_SCHEMA:
         raise InvalidOutput(f"schema must be {OUTPUT_SCHEMA!r} when given")
     raw_messages = data.get("messages")
@@ -295,11 +315,38 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
         messages=tuple(messages),
         suggestions=_suggestion_list(data, "suggestions"),
         gm_suggestions=_suggestion_list(data, "gm_suggestions"),
+        suggestions_for=_suggestions_for(data, turn),
     )
 
 
-def _suggestion_list(data: dict[str, Any], key: str) -> tuple[str, ...]:
-    """The answer's suggestions under `key`, stripped. Raises InvalidOutput."""
+def _suggestions_for(data: dict[str, Any], turn: TurnContext) -> dict[str, tuple[str, ...]]:
+    """The answer's suggestions by player character, those with any. Raises InvalidOutput
+    for an id that is none of the campaign's bound characters."""
+    wanted = data.get("suggestions_for", {})
+    if not isinstance(wanted, dict):
+        raise InvalidOutput(
+            "suggestions_for must be an object of character ids to lists of suggestions"
+        )
+    chosen = {}
+    for character_id in wanted:
+        if character_id not in turn.bound_characters:
+            # Quoted in the turn's stored error: only what a text column holds.
+            quote = _UNSTORABLE.sub("\ufffd", character_id[:64])
+            raise InvalidOutput(
+                f"suggestions_for names {json.dumps(quote, ensure_ascii=False)}, which is no "
+                "player character of this campaign; use an id the instructions list"
+            )
+        where = f"suggestions_for[{json.dumps(character_id, ensure_ascii=False)}]"
+        listed = _suggestion_list(wanted, character_id, where)
+        if listed:
+            chosen[character_id] = listed
+    return chosen
+
+
+def _suggestion_list(data: dict[str, Any], key: str, where: str = "") -> tuple[str, ...]:
+    """The answer's suggestions under `key` (named `where` in errors), stripped. Raises
+    InvalidOutput."""
+    where = where or key
     suggestions = data.get(key, [])
     if (
         not isinstance(suggestions, list)
@@ -309,11 +356,11 @@ def _suggestion_list(data: dict[str, Any], key: str) -> tuple[str, ...]:
         )
     ):
         raise InvalidOutput(
-            f"{key} must be a list of at most {MAX_SUGGESTIONS} non-empty strings of at "
+            f"{where} must be a list of at most {MAX_SUGGESTIONS} non-empty strings of at "
             f"most {MAX_SUGGESTION_CHARS} characters"
         )
     for index, suggestion in enumerate(suggestions):
-        _check_storable(suggestion, f"{key}[{index}]")
+        _check_storable(suggestion, f"{where}[{index}]")
     return tuple(s.strip() for s in suggestions)
 
 
@@ -323,6 +370,9 @@ class OpenAIAgent:
     # writes' results) at the view of the action's audience (run._result_view), not at the
     # requester's.
     reads_as_audience = True
+    # Its answer may address suggestions to a player character: the worker gives it the
+    # campaign's bound characters (TurnContext.bound_characters) to check the ids against.
+    addresses_characters = True
 
     def __init__(
         self,

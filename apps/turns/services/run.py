@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from apps.campaigns.models import Campaign
-from apps.campaigns.selectors import bindings_chosen_first, membership_for
+from apps.campaigns.selectors import bindings_chosen_first, bindings_for, membership_for
 from apps.campaigns.services.authority import campaign_refresh
 from apps.core.errors import ApplicationError
 from apps.core.sql import db_value, insert_select_sql, mark_saved
@@ -660,6 +660,15 @@ def _run_agent(
         tools=tools,
         trigger_audience=job.trigger_audience,
         character_id=character,
+        # Not read for a provider that names no characters (the scripted agent): its turns
+        # pay no query for it.
+        bound_characters=dict(
+            bindings_for(campaign=campaign)
+            .filter(can_control=True)
+            .values_list("character_id", "character_name")
+        )
+        if getattr(provider, "addresses_characters", False)
+        else {},
         earlier=_earlier_steps(caller.journal),
         narrate_only=narrate_only,
         deadline=caller.deadline,
