@@ -6,6 +6,11 @@
 `turn` is a `TurnContext`; `call_tool(name, arguments) -> ToolOutcome` is supplied by the
 worker (`apps.turns.tool_calls.ToolCaller`), which injects identity, campaign, revision and
 idempotency. A provider returns an `AgentOutput` or raises a `TurnError`.
+
+Two optional class flags (absent means False) tell the worker what a provider needs:
+`reads_as_audience`, its tool results are read at the action's audience, not the requester's; and
+`addresses_characters`, it is given the campaign's bound characters
+(`TurnContext.bound_characters`), the only ids its suggestions may name.
 """
 
 from __future__ import annotations
