@@ -12,12 +12,12 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-$(STAMP_BASE): requirements/base.txt | $(PY)
-	$(PIP) install --quiet -r requirements/base.txt
+$(STAMP_BASE): requirements/base.txt requirements/constraints.txt | $(PY)
+	$(PIP) install --quiet -r requirements/base.txt -c requirements/constraints.txt
 	touch $@
 
-$(STAMP_DEV): requirements/base.txt requirements/dev.txt | $(PY)
-	$(PIP) install --quiet -r requirements/dev.txt
+$(STAMP_DEV): requirements/base.txt requirements/dev.txt requirements/constraints.txt | $(PY)
+	$(PIP) install --quiet -r requirements/dev.txt -c requirements/constraints.txt
 	touch $(STAMP_BASE) $@
 
 install: $(STAMP_BASE)
