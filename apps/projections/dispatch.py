@@ -24,14 +24,12 @@ from django.conf import settings
 from django.db import connections
 
 from .groups import room_group, user_group
-from .models import OutboxEvent
+from .models import ACCESS_REVOKED, ROOM_ENTRY, OutboxEvent
 
 logger = logging.getLogger(__name__)
 
-ROOM_ENTRY = "room.entry"
 # Kept in the outbox payload of a room entry or event, sent beside it rather than in it.
 ACCESS_VERSION = "access_version"
-ACCESS_REVOKED = "access.revoked"
 # The announcement on which pages read their panels again (sent in place of a given-up one).
 REFRESH_EVENT = "state.changed"
 PUBLISH_TIMEOUT = 10.0

@@ -1,6 +1,12 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+ROOM_ENTRY = "room.entry"
+ACCESS_REVOKED = "access.revoked"
+# The room's announcements other than its entries and access news (state changes, job progress):
+# what a page acts on by reading its panels again.
+ROOM_EVENTS = ~models.Q(event_type__in=[ROOM_ENTRY, ACCESS_REVOKED])
+
 
 class OutboxEvent(models.Model):
     """One change to announce, written in the same transaction as the change itself.
@@ -36,6 +42,12 @@ class OutboxEvent(models.Model):
                 fields=["id"],
                 name="projections_outbox_pending",
                 condition=models.Q(dispatched_at__isnull=True),
+            ),
+            # Each socket's heartbeat looks for the room's events it may have missed.
+            models.Index(
+                fields=["campaign_id", "id"],
+                name="projections_outbox_room_events",
+                condition=ROOM_EVENTS,
             ),
         ]
 

@@ -5,6 +5,7 @@ Server frames (JSON):
   {"type": "entry", "entry": {...serialize_entry...}}   once per sequence per socket
   {"type": "caught_up", "sequence": N}   replay done up to room sequence N
   {"type": "event", "event_type", "outbox_id", "payload"}   other announcements, filtered
+    (a `state.changed` with an empty payload: read the panels again, events were missed)
   {"type": "presence", "users": [{"id", "name"}]}
   {"type": "heartbeat"} / {"type": "pong"}
   {"type": "access.revoked", "reason"}                          followed by close 4403
@@ -31,13 +32,15 @@ from apps.accounts.middleware import session_store, session_user
 from apps.accounts.selectors import legal_acceptance_required
 from apps.campaigns.models import Campaign
 from apps.campaigns.selectors import membership_for
-from apps.projections.dispatch import ACCESS_VERSION
+from apps.projections.dispatch import ACCESS_VERSION, REFRESH_EVENT
 from apps.projections.groups import room_group, user_group
 
 from . import services
 from .selectors import (
     entry_visible_to,
     outbox_audience_visible_to,
+    room_events_missed,
+    room_events_newest,
     room_last_sequence,
     room_replay_for_viewer,
 )
@@ -78,13 +81,16 @@ def _open(campaign_id, user, channel_name):
     # As for pages: nothing of the product until the current terms are accepted. A new version
     # comes with a restart, which reconnects every socket through here.
     if legal_acceptance_required(user=user):
-        return TERMS_NOT_ACCEPTED, None, []
+        return TERMS_NOT_ACCEPTED, None, [], 0
     membership = membership_for(campaign_id=campaign_id, user=user)
     if membership is None:
-        return None, None, []
+        return None, None, [], 0
     room = services.room_get_or_create(campaign=membership.campaign)
     services.presence_join(room_id=room.id, user_id=user.id, channel_name=channel_name)
-    return membership, room, services.presence_list(room_id=room.id)
+    # Read before the socket joins the room: what comes after is sent or found missed; what
+    # came before, the page reads with its panels once caught up.
+    events_seen = room_events_newest(campaign_id=campaign_id)
+    return membership, room, services.presence_list(room_id=room.id), events_seen
 
 
 @database_sync_to_async
@@ -109,14 +115,18 @@ def _access(campaign_id, user, session_key):
 
 
 @database_sync_to_async
-def _beat(campaign_id, room_id, user, channel_name, session_key):
-    """(membership, last sequence, who is here); membership is SIGNED_OUT when the socket's
-    session ended."""
+def _beat(campaign_id, room_id, user, channel_name, session_key, events_seen):
+    """(membership, last sequence, who is here, room events missed as `room_events_missed`
+    returns them); membership is SIGNED_OUT when the socket's session ended."""
     membership = _access(campaign_id, user, session_key)
     if membership is None or membership is SIGNED_OUT:
-        return membership, 0, None
+        return membership, 0, None, (events_seen, None)
     present = services.presence_touch(room_id=room_id, channel_name=channel_name)
-    return membership, room_last_sequence(campaign_id=campaign_id), present
+    missed = room_events_missed(
+        campaign_id=campaign_id, after=events_seen, viewer_user_id=user.id,
+        viewer_role=membership.role,
+    )  # fmt: skip
+    return membership, room_last_sequence(campaign_id=campaign_id), present, missed
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
@@ -127,6 +137,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # The campaign's access version when this socket last read its membership.
     access_version: int = 0
     cursor: int = 0
+    # The outbox id of the newest room event (not an entry) the page was sent or told it missed:
+    # every one sent makes it read its panels, which covers whatever came before.
+    events_seen: int = 0
     # None when the socket was authenticated without a session (tests set scope["user"]).
     session_key: str | None = None
     # The presence list this socket last sent its page.
@@ -168,14 +181,16 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.user_id = user.id  # read per delivered frame: not through the lazy user object
         session = self.scope.get("session")
         self.session_key = session.session_key if session is not None else None
-        membership, room, present = await _open(self.campaign_id, user, self.channel_name)
+        membership, room, present, events_seen = await _open(
+            self.campaign_id, user, self.channel_name
+        )
         if membership is TERMS_NOT_ACCEPTED:
             await self.close(code=CLOSE_TERMS_NOT_ACCEPTED)
             return
         if membership is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.role, self.room_id = membership.role, room.id
+        self.role, self.room_id, self.events_seen = membership.role, room.id, events_seen
         self.access_version = membership.campaign.access_version
         self.archived = membership.campaign.status != Campaign.Status.ACTIVE
         # Join before replaying so nothing committed after the replay's read can be missed.
@@ -302,6 +317,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send(
                 text_data=_frame_text((self.campaign_id, "outbox", event["outbox_id"]), frame)
             )
+            self.events_seen = max(self.events_seen, event["outbox_id"])
 
     async def _access_read_for(self, event) -> bool:
         """Whether the socket still has access to be sent an entry or event. One written after
@@ -355,11 +371,19 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def room_tick(self, event):
         if self.room_id is None:
             return
-        membership, last, present = await _beat(
-            self.campaign_id, self.room_id, self.user, self.channel_name, self.session_key
-        )
+        membership, last, present, (read_upto, missed) = await _beat(
+            self.campaign_id, self.room_id, self.user, self.channel_name, self.session_key,
+            self.events_seen,
+        )  # fmt: skip
         if not await self._follow(membership):
             return
+        # Published while this socket was not subscribed (redis-py resubscribes after a Redis
+        # restart without a word): the page reads its panels again, as on any state change.
+        self.events_seen = max(self.events_seen, read_upto)
+        if missed is not None:
+            await self.send_json(
+                {"type": "event", "event_type": REFRESH_EVENT, "outbox_id": missed, "payload": {}}
+            )
         if present != self.present:
             # Broadcasts of sockets opening or closing at once can arrive out of order, and a
             # socket whose process died sends none: the beat sends this page the list it missed.

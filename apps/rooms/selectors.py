@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
 from apps.campaigns.models import CampaignMembership
 from apps.campaigns.selectors import membership_for
+from apps.projections.models import ROOM_EVENTS, OutboxEvent
 
 from .models import Message, MessageRecipient, ReadCursor, Room
 
@@ -82,6 +85,46 @@ def outbox_audience_visible_to(*, audience, viewer_user_id, viewer_role: str) ->
         viewer_user_id=viewer_user_id,
         viewer_role=viewer_role,
     )
+
+
+# Room events a socket's heartbeat considers: those of the last second may still be on their way
+# (published right after commit, or committed out of id order), so they wait for the next beat.
+ROOM_EVENT_SETTLE = timedelta(seconds=1)
+ROOM_EVENTS_READ = 200
+
+
+def _room_events(*, campaign_id) -> QuerySet[OutboxEvent]:
+    return OutboxEvent.objects.filter(ROOM_EVENTS, campaign_id=campaign_id)
+
+
+def room_events_newest(*, campaign_id) -> int:
+    """The outbox id of the room's newest event other than an entry or access news (0: none)."""
+    return (
+        _room_events(campaign_id=campaign_id).order_by("-id").values_list("id", flat=True).first()
+        or 0
+    )
+
+
+def room_events_missed(
+    *, campaign_id, after: int, viewer_user_id, viewer_role: str
+) -> tuple[int, int | None]:
+    """The room's settled events (not entries or access news) past outbox id `after`, oldest
+    first, a batch at most: (the last id read, `after` when none; the newest of them the viewer
+    may see, None when none)."""
+    rows = list(
+        _room_events(campaign_id=campaign_id)
+        .filter(id__gt=after, created_at__lt=timezone.now() - ROOM_EVENT_SETTLE)
+        .order_by("id")
+        .values_list("id", "audience")[:ROOM_EVENTS_READ]
+    )
+    visible = [
+        id_
+        for id_, audience in rows
+        if outbox_audience_visible_to(
+            audience=audience, viewer_user_id=viewer_user_id, viewer_role=viewer_role
+        )
+    ]
+    return (rows[-1][0] if rows else after), (visible[-1] if visible else None)
 
 
 def room_for_campaign(*, campaign_id) -> Room | None:
