@@ -5,15 +5,16 @@ from celery import shared_task
 from django.core.cache import cache
 
 from .dispatch import reaches_sockets
+from .schedule import OUTBOX_SWEEP_SECONDS
 from .services import outbox_dispatch_pending, outbox_prune
 
 logger = logging.getLogger(__name__)
 
 SWEEP_TIME_LIMIT = 60
-# Beat queues a sweep every 5 s (CELERY_BEAT_SCHEDULE): one still queued when the next is due
-# adds nothing, and a backlog run back to back after a worker outage would spend a failing
-# row's attempts in a moment instead of spacing them.
-SWEEP_EXPIRES = 5
+# Beat queues a sweep at this cadence: one still queued when the next is due adds nothing, and a
+# backlog run back to back after a worker outage would spend a failing row's attempts in a
+# moment instead of spacing them.
+SWEEP_EXPIRES = OUTBOX_SWEEP_SECONDS
 # Held while a sweep runs; it lapses with the time limit if the worker is killed meanwhile.
 SWEEP_LOCK = "projections:outbox-sweep"
 

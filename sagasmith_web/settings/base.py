@@ -345,6 +345,7 @@ LOGGING = {
 }
 
 # Periodic jobs, merged from the apps that own them.
+from apps.projections.schedule import PROJECTIONS_BEAT_SCHEDULE  # noqa: E402
 from apps.quota.schedule import QUOTA_BEAT_SCHEDULE  # noqa: E402
 from apps.turns.schedule import TURNS_BEAT_SCHEDULE  # noqa: E402
 
@@ -352,6 +353,5 @@ CELERY_BEAT_SCHEDULE = {
     **CELERY_BEAT_SCHEDULE,
     **QUOTA_BEAT_SCHEDULE,
     **TURNS_BEAT_SCHEDULE,
-    # Hosted mode publishes right after commit; this sweep covers anything that was missed.
-    "projections-outbox-sweep": {"task": "projections.outbox_sweep", "schedule": 5.0},
+    **PROJECTIONS_BEAT_SCHEDULE,
 }
