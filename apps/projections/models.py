@@ -1,4 +1,5 @@
 from django.db import models
+from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
 ROOM_ENTRY = "room.entry"
@@ -6,6 +7,17 @@ ACCESS_REVOKED = "access.revoked"
 # The room's announcements other than its entries and access news (state changes, job progress):
 # what a page acts on by reading its panels again.
 ROOM_EVENTS = ~models.Q(event_type__in=[ROOM_ENTRY, ACCESS_REVOKED])
+
+
+class JSONTypeOf(models.Func):
+    """The JSON type of a value: "object", "array", "null", ... (PostgreSQL and SQLite name a
+    string, a number and a boolean differently)."""
+
+    function = "json_type"
+    output_field = models.CharField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return super().as_sql(compiler, connection, function="jsonb_typeof", **extra_context)
 
 
 class OutboxEvent(models.Model):
@@ -35,6 +47,11 @@ class OutboxEvent(models.Model):
             models.CheckConstraint(
                 condition=models.Q(error="") | models.Q(dispatched_at__isnull=False),
                 name="projections_outbox_given_up_is_done",
+            ),
+            # Publication reads the payload as an object: any other row would fail every attempt.
+            models.CheckConstraint(
+                condition=Exact(JSONTypeOf("payload"), "object"),
+                name="projections_outbox_payload_is_object",
             ),
         ]
         indexes = [
