@@ -174,6 +174,27 @@ def test_the_signed_in_pages_have_no_accessibility_violations(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_a_page_showing_a_message_after_an_action_has_no_accessibility_violations(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    make_user("gm@example.test", display_name="Gail GM")
+    context = _context(browser)
+    try:
+        page = _sign_in(context, asgi_server, "gm@example.test")
+        page.goto(f"{asgi_server}/account/")
+        page.fill("input[name=display_name]", "Gail the GM")
+        page.click("main form button:has-text('Save display name')")
+        page.wait_for_selector(".flash__item")
+        assert page.inner_text(".flash__item") == "Display name saved."
+        _assert_no_violations(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_a_refused_new_campaign_form_has_no_accessibility_violations(
     browser,
     asgi_server,  # noqa: F811
