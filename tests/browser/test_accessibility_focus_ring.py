@@ -95,3 +95,26 @@ def test_the_focus_ring_of_links_and_buttons_stands_out_on_the_page_a_card_and_t
         _assert_rings_stand_out(page, "a, button")
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_focused_checkbox_or_radio_button_shows_a_ring_that_stands_out(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+    settings,
+):
+    # A configured system, so the new-campaign form shows its radio buttons.
+    settings.SAGASMITH_DOMAINS = {"narrative": {"url": "http://127.0.0.1:1/mcp"}}
+    make_user("gm@example.test", display_name="Gail GM")
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(f"{asgi_server}/accounts/login/")
+        _assert_rings_stand_out(page, "input[type=checkbox]")
+        page = _sign_in(context, asgi_server, "gm@example.test")
+        page.goto(f"{asgi_server}/campaigns/new")
+        _assert_rings_stand_out(page, "input[type=radio]")
+    finally:
+        context.close()
