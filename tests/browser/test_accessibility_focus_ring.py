@@ -12,7 +12,9 @@ DESKTOP = {"width": 1280, "height": 900}
 
 # Each focusable element's border colour before it has the focus: a border that changes colour
 # on focus is part of its focus indicator (a text field's), one that stays is not (a button's).
+# A field focused on opening is let go first, or its focused border would pass for its own.
 MARK_FOCUSABLE = """() => {
+  document.activeElement?.blur();
   const els = document.querySelectorAll("a[href], button, input, select, textarea, [tabindex]");
   return [...els].map((el, i) => {
     el.dataset.ringIndex = i;
