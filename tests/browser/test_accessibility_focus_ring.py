@@ -120,3 +120,23 @@ def test_a_focused_checkbox_or_radio_button_shows_a_ring_that_stands_out(
         _assert_rings_stand_out(page, "input[type=radio]")
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_room_message_list_reached_with_tab_shows_a_ring_that_stands_out(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from tests.browser.test_room_history import _open
+    from tests.rooms.factories import make_campaign
+
+    campaign, _ = make_campaign(make_user("gm@example.test", display_name="Gail GM"))
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = _sign_in(context, asgi_server, "gm@example.test")
+        _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        _assert_rings_stand_out(page, "#timeline")
+    finally:
+        context.close()
