@@ -63,7 +63,12 @@ class SignupExtraForm(forms.Form):
     """Fields allauth adds to its own sign-up form (ACCOUNT_SIGNUP_FORM_CLASS)."""
 
     display_name = forms.CharField(
-        label=_("Display name"), max_length=80, required=False, validators=[validate_display_name]
+        label=_("Display name"),
+        max_length=80,
+        required=False,
+        validators=[validate_display_name],
+        # The user's own name for others to see: browsers may offer to fill it (WCAG 1.3.5).
+        widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
 
     def signup(self, request, user):

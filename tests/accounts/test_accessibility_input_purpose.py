@@ -20,3 +20,9 @@ def test_the_account_pages_display_name_field_is_marked_as_the_users_nickname(ma
     client.force_login(make_user("gail@example.test"))
     field = _input(client.get("/account/").content.decode(), "display_name")
     assert re.findall(r'\bautocomplete="([^"]*)"', field) == ["nickname"]
+
+
+def test_the_sign_up_pages_display_name_field_is_marked_as_the_users_nickname(settings):
+    settings.SAGASMITH_REGISTRATION_MODE = "open"
+    field = _input(Client().get("/accounts/signup/").content.decode(), "display_name")
+    assert re.findall(r'\bautocomplete="([^"]*)"', field) == ["nickname"]
