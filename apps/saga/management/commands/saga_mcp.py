@@ -1,9 +1,11 @@
 """Serve the Saga MCP tools over stdio for one user: `manage.py saga_mcp --transport stdio`."""
 
+import anyio
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from apps.saga.mcp_server import build_server
+from apps.saga.mcp_stdio import serve_stdio
 
 
 class Command(BaseCommand):
@@ -22,4 +24,5 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError(f"No active user with email {options['user']!r}.")
         # stdout carries the protocol from here on; nothing else may print to it.
-        build_server(fixed_user=user).run("stdio")
+        # One message may be no larger than a request to /mcp/saga.
+        anyio.run(serve_stdio, build_server(fixed_user=user))
