@@ -12,6 +12,7 @@ import json
 import logging
 from typing import Any
 
+import anyio
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -48,6 +49,12 @@ def max_request_body_bytes() -> int:
     total = setting("SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES", services.MAX_TOTAL_ARTIFACT_BYTES)
     default = 2 * min(per_call, total) + REQUEST_OVERHEAD_BYTES
     return setting("SAGASMITH_SAGA_MAX_REQUEST_BYTES", default)
+
+
+def body_timeout_seconds() -> float:
+    """How long a client may take to send its whole body: past it, a slow or stalled upload
+    would hold its connection and buffer forever."""
+    return float(getattr(settings, "SAGASMITH_SAGA_BODY_TIMEOUT_SECONDS", 30))
 
 
 def transport_security_from_settings() -> TransportSecuritySettings:
@@ -211,9 +218,26 @@ class SagaMCPMount:
             )
             return
         limit = max_request_body_bytes()
+        seconds = body_timeout_seconds()
+        body = None
         try:
-            body = await _read_body(receive, headers, limit)
+            with anyio.move_on_after(seconds) as deadline:
+                body = await _read_body(receive, headers, limit)
         except _ClientGone:
+            return
+        if deadline.cancelled_caught:
+            await _json(
+                send,
+                408,
+                error_envelope(
+                    code="request_timeout",
+                    message=f"The request body did not arrive within {seconds:g} seconds.",
+                    retryable=True,
+                    recovery="Send the whole request at once, then wait for the answer.",
+                    details={"limit_seconds": seconds},
+                ),
+                [(b"connection", b"close")],
+            )
             return
         if body is None:
             await _json(
