@@ -277,35 +277,47 @@ def outbox_dispatch_after(
     the batch's last id (None when nothing is pending past `after`). Walking on from that id
     tries each row once per pass: a row that fails waits for the next pass, so its retries
     are spaced by the sweep or the poll rather than spent at once."""
-    events = outbox_pending(older_than=older_than, after=after)
-    return _publish(events), (events[-1].id if events else None)
+    published, last, _ = _dispatch_batch(after=after, older_than=older_than)
+    return published, last
 
 
 def outbox_dispatch_pending(*, older_than: timedelta | None = None) -> int:
     """One pass over every pending row (`outbox_dispatch_after`); returns how many were
-    published."""
+    published. A channel layer that cannot be reached ends the pass: the row in hand is charged
+    an attempt, the batches after it wait for the next pass uncharged."""
     sent, after = 0, 0
     while True:
-        published, last = outbox_dispatch_after(after=after, older_than=older_than)
-        if last is None:
+        published, last, layer_down = _dispatch_batch(after=after, older_than=older_than)
+        sent += published
+        if last is None or layer_down:
             return sent
-        sent, after = sent + published, last
+        after = last
 
 
-def _publish(events: list[OutboxEvent]) -> int:
-    from .dispatch import publisher
+def _dispatch_batch(*, after: int, older_than: timedelta | None) -> tuple[int, int | None, bool]:
+    """`outbox_dispatch_after`, and whether the layer could not be reached."""
+    events = outbox_pending(older_than=older_than, after=after)
+    published, layer_down = _publish(events)
+    return published, (events[-1].id if events else None), layer_down
+
+
+def _publish(events: list[OutboxEvent]) -> tuple[int, bool]:
+    """Publish `events`; returns how many were marked dispatched and whether the round ended on
+    a layer that could not be reached (then the rows after the one charged were not tried)."""
+    from .dispatch import LAYER_UNREACHABLE, publisher
 
     if not events:
-        return 0
+        return 0, False
     try:
         published, failed = publisher.publish_now(events)
     except Exception:
         # The publisher itself failed, not a row: no row is charged an attempt.
         logger.exception("Outbox publication failed; rows stay pending")
-        return 0
+        return 0, False
     if failed:
         _count_failures(failed)
-    return outbox_mark_dispatched(ids=published) if published else 0
+    layer_down = any(isinstance(error, LAYER_UNREACHABLE) for error in failed.values())
+    return (outbox_mark_dispatched(ids=published) if published else 0), layer_down
 
 
 def _count_failures(failed: dict[int, Exception]) -> None:

@@ -1,0 +1,82 @@
+"""Outbox sweep on Redis: a channel layer that cannot be reached ends the whole pass, so an
+outage charges one pending row per sweep however many batches are pending."""
+
+import socket
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from apps.projections import dispatch
+from apps.projections.models import ROOM_ENTRY, OutboxEvent
+from apps.projections.services import BATCH_SIZE, outbox_dispatch_pending
+from apps.projections.tasks import outbox_sweep
+from tests.conftest import hosted_channel_layers, reset_realtime_state
+from tests.rooms.factories import make_campaign
+
+
+@pytest.fixture
+def campaign(make_user):
+    return make_campaign(make_user())[0]
+
+
+@pytest.fixture
+def refused(settings):
+    """A channel layer on a port nobody listens on: a Redis being restarted."""
+    vacant = socket.create_server(("127.0.0.1", 0))
+    port = vacant.getsockname()[1]
+    vacant.close()
+    settings.CHANNEL_LAYERS = hosted_channel_layers(f"redis://127.0.0.1:{port}/11")
+    reset_realtime_state()
+    yield
+    reset_realtime_state()
+
+
+def pending_rows(campaign, count):
+    """`count` stale room entries left pending (more than one batch when above BATCH_SIZE)."""
+    rows = OutboxEvent.objects.bulk_create(
+        OutboxEvent(
+            event_type=ROOM_ENTRY, campaign_id=campaign.id, payload={"body": f"entry {n}"},
+            audience="public",
+        )
+        for n in range(count)
+    )  # fmt: skip
+    OutboxEvent.objects.update(created_at=timezone.now() - timedelta(seconds=30))
+    return [row.id for row in rows]
+
+
+def charged():
+    return dict(OutboxEvent.objects.filter(attempts__gt=0).values_list("id", "attempts"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_meeting_a_refusing_redis_charges_one_row_across_all_batches(campaign, refused):
+    ids = pending_rows(campaign, BATCH_SIZE + 5)  # two batches
+
+    assert outbox_sweep() == 0
+    assert charged() == {ids[0]: 1}
+    assert OutboxEvent.objects.filter(dispatched_at__isnull=True).count() == BATCH_SIZE + 5
+
+    # The next sweep charges the same first row again, still no other.
+    assert outbox_sweep() == 0
+    assert charged() == {ids[0]: 2}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pass_ends_at_the_first_layer_failure_even_past_a_row_that_cannot_be_sent(
+    campaign, refused, monkeypatch
+):
+    """A row the layer rejects for itself is charged and the pass goes on; the layer then
+    failing ends the pass there, leaving the next batch uncharged."""
+    ids = pending_rows(campaign, BATCH_SIZE + 5)
+    real = dispatch.publish_events
+
+    async def first_row_unsendable(events):
+        if events[0].id == ids[0]:
+            raise ValueError("payload the layer cannot encode")
+        await real(events)
+
+    monkeypatch.setattr(dispatch, "publish_events", first_row_unsendable)
+
+    assert outbox_dispatch_pending(older_than=timedelta(seconds=1)) == 0
+    assert charged() == {ids[0]: 1, ids[1]: 1}
