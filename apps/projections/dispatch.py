@@ -101,13 +101,20 @@ async def publish_events(events: Iterable[OutboxEvent]) -> None:
 
 
 async def publish_each(
-    events: Iterable[OutboxEvent], published: list[int], failed: dict[int, Exception]
+    events: Iterable[OutboxEvent],
+    published: list[int],
+    failed: dict[int, Exception],
+    deadline: float | None = None,
 ) -> None:
     """Publish the events one at a time, recording each outcome as it comes (the caller reads
     them even if it stops waiting): one that raises holds back none of the others, unless the
     layer cannot be reached. Then, as when a send hangs, the round ends: that event fails and
-    those after it are left as they were, neither sent nor failed."""
-    for event in events:
+    those after it are left as they were, neither sent nor failed. Past `deadline` (a
+    `time.monotonic()` reading) the round ends too, after one event at least, the rest left
+    as they were."""
+    for index, event in enumerate(events):
+        if index and deadline is not None and time.monotonic() >= deadline:
+            return
         try:
             await publish_events([event])
         except LAYER_UNREACHABLE as error:
@@ -217,17 +224,22 @@ class Publisher:
 
     # --- publication --------------------------------------------------------------------------
 
-    def publish_now(self, events: list[OutboxEvent]) -> tuple[list[int], dict[int, Exception]]:
+    def publish_now(
+        self, events: list[OutboxEvent], deadline: float | None = None
+    ) -> tuple[list[int], dict[int, Exception]]:
         """Publish and wait (sweep, poller): returns the ids published and, by id, what the
         others raised. Past PUBLISH_TIMEOUT the round ends: the event then being sent fails
-        with TimeoutError, and those after it are left as they were, neither sent nor failed."""
+        with TimeoutError, and those after it are left as they were, neither sent nor failed.
+        Past `deadline` (see `publish_each`) no further event is started."""
         published: list[int] = []
         failed: dict[int, Exception] = {}
         loop = self.loop()
         if loop is None:
-            async_to_sync(publish_each)(events, published, failed)
+            async_to_sync(publish_each)(events, published, failed, deadline)
             return published, failed
-        future = asyncio.run_coroutine_threadsafe(publish_each(events, published, failed), loop)
+        future = asyncio.run_coroutine_threadsafe(
+            publish_each(events, published, failed, deadline), loop
+        )
         try:
             future.result(PUBLISH_TIMEOUT)
         except TimeoutError as error:

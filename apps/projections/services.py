@@ -5,6 +5,7 @@ database covers any wake-up that never arrives)."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
@@ -281,27 +282,37 @@ def outbox_dispatch_after(
     return published, last
 
 
-def outbox_dispatch_pending(*, older_than: timedelta | None = None) -> int:
+def outbox_dispatch_pending(
+    *, older_than: timedelta | None = None, deadline: float | None = None
+) -> int:
     """One pass over every pending row (`outbox_dispatch_after`); returns how many were
     published. A channel layer that cannot be reached ends the pass: the row in hand is charged
-    an attempt, the batches after it wait for the next pass uncharged."""
+    an attempt, the batches after it wait for the next pass uncharged. So does `deadline` (a
+    `time.monotonic()` reading), once one row at least was tried: the rows not reached stay
+    pending, uncharged."""
     sent, after = 0, 0
     while True:
-        published, last, layer_down = _dispatch_batch(after=after, older_than=older_than)
+        published, last, layer_down = _dispatch_batch(
+            after=after, older_than=older_than, deadline=deadline
+        )
         sent += published
         if last is None or layer_down:
+            return sent
+        if deadline is not None and time.monotonic() >= deadline:
             return sent
         after = last
 
 
-def _dispatch_batch(*, after: int, older_than: timedelta | None) -> tuple[int, int | None, bool]:
+def _dispatch_batch(
+    *, after: int, older_than: timedelta | None, deadline: float | None = None
+) -> tuple[int, int | None, bool]:
     """`outbox_dispatch_after`, and whether the layer could not be reached."""
     events = outbox_pending(older_than=older_than, after=after)
-    published, layer_down = _publish(events)
+    published, layer_down = _publish(events, deadline)
     return published, (events[-1].id if events else None), layer_down
 
 
-def _publish(events: list[OutboxEvent]) -> tuple[int, bool]:
+def _publish(events: list[OutboxEvent], deadline: float | None = None) -> tuple[int, bool]:
     """Publish `events`; returns how many were marked dispatched and whether the round ended on
     a layer that could not be reached (then the rows after the one charged were not tried)."""
     from .dispatch import LAYER_UNREACHABLE, publisher
@@ -309,7 +320,7 @@ def _publish(events: list[OutboxEvent]) -> tuple[int, bool]:
     if not events:
         return 0, False
     try:
-        published, failed = publisher.publish_now(events)
+        published, failed = publisher.publish_now(events, deadline)
     except Exception:
         # The publisher itself failed, not a row: no row is charged an attempt.
         logger.exception("Outbox publication failed; rows stay pending")
