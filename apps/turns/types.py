@@ -162,6 +162,18 @@ class AgentMessage:
 
 
 @dataclass(frozen=True)
+class OfferedTurn:
+    """The turn an agent's suggestions are for, as its own tool results left it: the phase and,
+    in combat, the round and whose turn it is (None outside it). Publication names it with the
+    revision of the turn's last write, so suggestions published after a later turn of the room
+    are still named for their own."""
+
+    phase: str
+    round: int | None = None
+    combatant: str | None = None
+
+
+@dataclass(frozen=True)
 class AgentOutput:
     messages: tuple[AgentMessage, ...]
     suggestions: tuple[str, ...] = ()  # for the requester alone
@@ -171,6 +183,9 @@ class AgentOutput:
     # Next actions for the GM(s), who play the monsters: a monster's turn an action by someone
     # else handed them (a GM requester's own are in `suggestions`).
     gm_suggestions: tuple[str, ...] = ()
+    # The turn all of the above are for, when the agent knows it from what its calls returned;
+    # None: publication reads the turn the room's panels show.
+    turn: OfferedTurn | None = None
     tool_calls: int = 0
     usage: Mapping[str, int] = field(default_factory=dict)  # prompt/completion tokens
     # The agent answered without acting: it did not understand, asked back ("did you mean"),

@@ -138,7 +138,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from apps.turns.dice import addends_text, roll_addends, roll_dropped
-from apps.turns.types import AgentMessage, AgentOutput, CallTool, ToolOutcome, TurnContext
+from apps.turns.types import (
+    AgentMessage,
+    AgentOutput,
+    CallTool,
+    OfferedTurn,
+    ToolOutcome,
+    TurnContext,
+)
 
 DEFAULT_DC = 10
 ABILITY_ALIASES = {
@@ -275,6 +282,9 @@ class Session:
         self.suggestions_for: dict[str, list[str]] = {}
         # A monster's options for the GM, who is not the requester (its turn came).
         self.gm_suggestions: list[str] = []
+        # The turn the suggestions are for, where a write's result said it (whose turn, which
+        # round): publication names them with it, not with a later turn of the room.
+        self.offered_turn: OfferedTurn | None = None
         # The intent's match on the normalized text, so a typo can be answered as a command.
         self.match: re.Match[str] | None = None
         self._plaining = False  # reading the roster to word a domain text: no second read
@@ -367,6 +377,7 @@ class Session:
             suggestions=tuple(self.suggestions[:4]),
             suggestions_for={c: tuple(items[:4]) for c, items in self.suggestions_for.items()},
             gm_suggestions=tuple(self.gm_suggestions[:4]),
+            turn=self.offered_turn,
             tool_calls=self.calls,
             declined=declined or help_only,
             help_only=help_only,
@@ -1515,6 +1526,7 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
         # Its player is told what the turn holds before trying to act.
         text += " " + _("%(current)s is dying: their turn is a death save.")
     s.say(text % values)
+    s.offered_turn = OfferedTurn("combat", result["round"], result["current"])
     _turn_suggestions(s, roster, result["current"])
 
 
@@ -1629,6 +1641,9 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
         )
     first = order[0]["character"]["name"]
     s.say(_("%(name)s acts first.") % {"name": first})
+    combat = result["combat"]
+    if combat.get("round") is not None and combat.get("current"):
+        s.offered_turn = OfferedTurn("combat", combat["round"], combat["current"])
     _turn_suggestions(s, [_combatant(entry) for entry in order], order[0]["id"])
 
 
@@ -2765,6 +2780,7 @@ class ScriptedAgent:
             except NotUnderstood:
                 session.messages.clear()
                 session.suggestions.clear()
+                session.offered_turn = None
                 continue
             return session.output()
         return _not_understood(session, text)

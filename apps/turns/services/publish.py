@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -66,6 +66,7 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
         "suggestions": list(output.suggestions),
         "suggestions_for": {c: list(items) for c, items in output.suggestions_for.items()},
         "gm_suggestions": list(output.gm_suggestions),
+        "turn": asdict(output.turn) if output.turn is not None else None,
         "tool_calls": output.tool_calls,
         "usage": dict(output.usage),
         "declined": bool(output.declined),
@@ -288,6 +289,22 @@ def _suggestions_by_recipient(
             continue
         offer(user, suggestions)
     return by_user
+
+
+def _turn_stated(
+    job: RoomTurnJob, stored: dict[str, Any], receipts: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """The turn the agent said its suggestions are for, at the revision its last write made
+    (the one it started at, without writes): what it saw, whatever turn another job of the room
+    published meanwhile. None if it said none."""
+    stated = stored.get("turn")
+    revision = max((receipt_revision(r) for r in receipts), default=job.start_revision)
+    if not isinstance(stated, dict) or revision is None:
+        return None
+    return {
+        "revision": revision, "phase": stated.get("phase"),
+        "round": stated.get("round"), "combatant": stated.get("combatant"), "known": True,
+    }  # fmt: skip
 
 
 def _turn_offered_for(campaign: Campaign) -> dict[str, Any]:
@@ -549,8 +566,11 @@ def turn_publish(
         # After the narration, so the room's sockets get what was said before the panels'
         # `state.changed` (which only makes pages re-read them).
         projection_apply(campaign=campaign, refresh=refresh, phase_written=phase_written)
-        # Read once the panels' rows of this revision are written: what the turn now is.
-        turn = _turn_offered_for(campaign) if offers else None
+        # The turn the agent said they are for; else read once the panels' rows of this
+        # revision are written: what the turn now is.
+        turn = (
+            (_turn_stated(job, stored, receipts) or _turn_offered_for(campaign)) if offers else None
+        )
         for recipient, suggestions in offers.items():
             room_event_record(
                 campaign=campaign, event_type=SUGGESTIONS_EVENT,
