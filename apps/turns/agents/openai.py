@@ -231,8 +231,10 @@ def _party_prompt(turn: TurnContext) -> str:
     return (
         " When it hands the turn to a player character, you may add "
         '"suggestions_for": {"<character id>": ["..."]}: at most '
-        f"{MAX_SUGGESTIONS} short next actions for it, for its player alone. The player "
-        f"characters, by id: {party}."
+        f"{MAX_SUGGESTIONS} short next actions for it, for its player alone. Those for a "
+        "character another player controls reach that player only when the player's message "
+        "was public; otherwise they are dropped. The player characters, by id: "
+        f"{party}."
     )
 
 
