@@ -1,4 +1,5 @@
 import os
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -7,6 +8,16 @@ from tests.conftest import service_missing
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def wait_until_true(page, expression: str, timeout: float = 30.0) -> None:
+    """Wait until the JavaScript `expression` is true in `page`. Playwright's wait_for_function
+    polls by evaluating a string in the page, which the pages' policy (no 'unsafe-eval') blocks;
+    page.evaluate is run by the browser's debugger and is not."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"{expression} still false after {timeout} s"
+        page.wait_for_timeout(50)
 
 
 @pytest.fixture

@@ -12,7 +12,13 @@ import pytest
 
 from apps.campaigns.models import CampaignMembership
 from apps.rooms.selectors import ROOM_PAGE_WINDOW
-from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, in_the_room, table_for
+from tests.browser.conftest import (
+    fighters_table,
+    gm_and_ilsa_in_the_room,
+    in_the_room,
+    table_for,
+    wait_until_true,
+)
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
@@ -216,7 +222,7 @@ def test_suggestions_are_the_requesters_one_click_actions_and_not_replayed(
             audience=Message.Audience.PRIVATE, recipient_ids=[str(_users["ilsa@example.test"].id)],
         )  # fmt: skip
         expect(ilsa.locator("#composer-suggestions button")).to_have_text(["end turn"])
-        gm.wait_for_function(f"window.sagasmithRoom.lastSeq() >= {offer.sequence}")
+        wait_until_true(gm, f"window.sagasmithRoom.lastSeq() >= {offer.sequence}")
         expect(gm.locator("#composer-suggestions")).to_be_hidden()
 
 

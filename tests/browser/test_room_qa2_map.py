@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import gm_and_ilsa_in_combat
+from tests.browser.conftest import gm_and_ilsa_in_combat, wait_until_true
 from tests.browser.test_room_live import asgi_server  # noqa: F401
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
@@ -48,7 +48,7 @@ def test_the_battle_maps_coordinates_and_creature_labels_are_legible_on_laptop_a
         for width in (1280, 390):
             ilsa.set_viewport_size({"width": width, "height": 900})
             expect(ilsa.locator("#turn-grid")).to_be_visible()
-            ilsa.wait_for_function("document.getElementById('turn-grid').complete")
+            wait_until_true(ilsa, "document.getElementById('turn-grid').complete")
             sizes = ilsa.evaluate(SHOWN_TEXT_SIZES)
             # A 12-column grid: every column and row is numbered, every creature labelled.
             assert len(sizes["coordinates"]) == 12 + 6

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from apps.rooms.models import ReadCursor
+from tests.browser.conftest import wait_until_true
 from tests.browser.test_room_history import _gm_and_player, _open
 from tests.browser.test_room_live import (  # noqa: F401
     PASSWORD,
@@ -113,7 +114,7 @@ def test_new_entries_below_a_reader_in_the_history_are_announced_and_read_only_w
         jump = player.locator("#timeline-jump")
         expect(jump).to_be_hidden()
         # Opened at the newest entry: everything shown is read.
-        player.wait_for_function(f"() => {SCROLLER}.scrollHeight > {SCROLLER}.clientHeight")
+        wait_until_true(player, f"{SCROLLER}.scrollHeight > {SCROLLER}.clientHeight")
         for _ in range(60):
             if player_read() == 60:
                 break
@@ -134,8 +135,8 @@ def test_new_entries_below_a_reader_in_the_history_are_announced_and_read_only_w
         # The button takes the reader to it, and then it is read.
         jump.click()
         expect(jump).to_be_hidden()
-        player.wait_for_function(
-            f"() => {SCROLLER}.scrollHeight - {SCROLLER}.scrollTop - {SCROLLER}.clientHeight < 2"
+        wait_until_true(
+            player, f"{SCROLLER}.scrollHeight - {SCROLLER}.scrollTop - {SCROLLER}.clientHeight < 2"
         )
         for _ in range(60):
             if player_read() == 61:

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from tests.browser.conftest import table_for
+from tests.browser.conftest import table_for, wait_until_true
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
@@ -172,7 +172,7 @@ def test_a_screen_reader_hears_each_status_of_an_attempt_once(
         move(job, status="succeeded", finished_at=timezone.now(), error_code="",
              error_message="")  # fmt: skip
         expect(row).to_have_count(0)
-        page.wait_for_function("window.said.includes('Your action: Done')")
+        wait_until_true(page, "window.said.includes('Your action: Done')")
         page.wait_for_timeout(500)  # time for a late repeat to be said
         assert page.evaluate("window.said") == [
             "Your action: Queued",
@@ -222,7 +222,7 @@ def test_statuses_that_come_at_once_are_each_said_in_turn(
             RoomTurnJob.objects.filter(pk=job.pk).update(updated_at=timezone.now(), **changes)
             job.refresh_from_db()
             job_announce(job)
-        page.wait_for_function("window.heard.length >= 2", timeout=10_000)
+        wait_until_true(page, "window.heard.length >= 2", timeout=10)
         page.wait_for_timeout(300)
         heard = page.evaluate("window.heard")
         assert [text for text, _at in heard] == ["Your action: Running", "Your action: Done"]
