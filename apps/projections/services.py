@@ -19,7 +19,7 @@ from apps.core.errors import ValidationFailed
 from apps.core.sql import db_value, insert_select_sql, insert_sql, mark_saved
 
 from .dispatch import ACCESS_REVOKED, ACCESS_VERSION, ROOM_ENTRY
-from .models import OutboxEvent
+from .models import ROOM_EVENTS, OutboxEvent
 
 logger = logging.getLogger(__name__)
 
@@ -368,12 +368,13 @@ def _notify_given_up(ids: list[int]) -> None:
             id=row.id,
             event_type=REFRESH_EVENT,
             campaign_id=row.campaign_id,
-            payload={ACCESS_VERSION: _access_version(row.payload), "given_up": row.event_type},
+            payload={
+                ACCESS_VERSION: row.payload.get(ACCESS_VERSION, 0),
+                "given_up": row.event_type,
+            },
             audience=row.audience,
         )
-        for row in OutboxEvent.objects.filter(id__in=ids)
-        .exclude(event_type__in=(ROOM_ENTRY, ACCESS_REVOKED))
-        .order_by("id")
+        for row in OutboxEvent.objects.filter(ROOM_EVENTS, id__in=ids).order_by("id")
     ]
     if not notices:
         return
@@ -393,12 +394,6 @@ def _notify_given_up(ids: list[int]) -> None:
             "Outbox row #%s (%s) given up and its %s notice not sent either: %s",
             event_id, kinds[event_id], REFRESH_EVENT, _described(error),
         )  # fmt: skip
-
-
-def _access_version(payload: Any) -> int:
-    """The access version stamped in a row's payload: a socket whose access changed since reads
-    it before it is sent the row's notice (0 for a row written before payloads were checked)."""
-    return payload.get(ACCESS_VERSION, 0) if isinstance(payload, dict) else 0
 
 
 def _described(error: Exception) -> str:
