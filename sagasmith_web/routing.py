@@ -1,5 +1,7 @@
 """Protocol routing. Kept apart from asgi.py so tests can build the same stack."""
 
+import asyncio
+import json
 import tempfile
 from urllib.parse import urlparse
 
@@ -41,11 +43,37 @@ class OutboxPollerLifespan:
 BODY_CHUNK = 64 * 1024
 
 
+class _TooLarge(Exception):
+    pass
+
+
+async def _refuse(scope, send, status: int, code: str, message: str, recovery: str, details):
+    """Answer a request refused before the app: the API's error envelope on /api/, words for a
+    page (its form cannot show JSON). The connection closes: the rest of the body is not read."""
+    from apps.core.errors import error_envelope
+
+    if scope["path"].startswith("/api/"):
+        envelope = error_envelope(
+            code=code, message=message, retryable=status == 408, recovery=recovery,
+            details=details,
+        )  # fmt: skip
+        body, kind = json.dumps(envelope).encode(), b"application/json"
+    else:
+        body, kind = f"{message} {recovery}\n".encode(), b"text/plain; charset=utf-8"
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
+    headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 class WholeRequestFirst:
     """Reads a request's whole body on the event loop before the app gets it, as Django's ASGI
-    handler does: a slow or stalled upload then holds no pool thread. Also drops header names
-    with an underscore, as Django does, so `X_Forwarded_For` cannot pass for
-    `X-Forwarded-For`, and states the body's length, so a chunked body reaches the view."""
+    handler does: a slow or stalled upload then holds no pool thread. The body is bounded in
+    size (SAGASMITH_MAX_REQUEST_BYTES: 413) and in the time it may take to arrive
+    (SAGASMITH_REQUEST_BODY_TIMEOUT_SECONDS: 408), so it can neither fill the disk nor hold a
+    connection for ever. Also drops header names with an underscore, as Django does, so
+    `X_Forwarded_For` cannot pass for `X-Forwarded-For`, and states the body's length, so a
+    chunked body reaches the view."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -56,20 +84,43 @@ class WholeRequestFirst:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = settings.SAGASMITH_MAX_REQUEST_BYTES
+        seconds = settings.SAGASMITH_REQUEST_BODY_TIMEOUT_SECONDS
+        too_large = (
+            "request_too_large", f"The request body is larger than {limit} bytes.",
+            "Send a smaller request.", {"limit": limit},
+        )  # fmt: skip
+        stated = [value for name, value in scope["headers"] if name.lower() == b"content-length"]
+        if stated and stated[0].strip().isdigit() and int(stated[0]) > limit:
+            await _refuse(scope, send, 413, *too_large)
+            return
         body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)
         try:
             size = 0
-            while True:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    return  # the client left before its request was complete
-                chunk = message.get("body", b"")
-                body.write(chunk)
-                size += len(chunk)
-                if not message.get("more_body", False):
-                    break
+            try:
+                async with asyncio.timeout(seconds):
+                    while True:
+                        message = await receive()
+                        if message["type"] == "http.disconnect":
+                            return  # the client left before its request was complete
+                        chunk = message.get("body", b"")
+                        size += len(chunk)
+                        if size > limit:
+                            raise _TooLarge
+                        body.write(chunk)
+                        if not message.get("more_body", False):
+                            break
+            except _TooLarge:
+                await _refuse(scope, send, 413, *too_large)
+                return
+            except TimeoutError:
+                await _refuse(
+                    scope, send, 408, "request_timeout",
+                    f"The request body did not arrive within {seconds:g} seconds.",
+                    "Send the whole request at once.", {"limit_seconds": seconds},
+                )  # fmt: skip
+                return
             body.seek(0)
-            stated = any(name.lower() == b"content-length" for name, _ in scope["headers"])
             headers = [
                 (name, value)
                 for name, value in scope["headers"]

@@ -71,6 +71,13 @@ CONTENT_SECURITY_POLICY = (
     "frame-ancestors 'none'"
 )
 
+# Any HTTP request's body, read before Django sees it (sagasmith_web.routing.WholeRequestFirst):
+# larger is refused 413, slower to arrive than this is refused 408. No view takes uploads.
+SAGASMITH_MAX_REQUEST_BYTES = env.int("SAGASMITH_MAX_REQUEST_BYTES", default=10 * 1024 * 1024)
+SAGASMITH_REQUEST_BODY_TIMEOUT_SECONDS = env.float(
+    "SAGASMITH_REQUEST_BODY_TIMEOUT_SECONDS", default=30.0
+)
+
 ROOT_URLCONF = "sagasmith_web.urls"
 ASGI_APPLICATION = "sagasmith_web.asgi.application"
 # Threads serving HTTP views in each web process (websockets run on its event loop). Keep it
