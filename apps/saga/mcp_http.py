@@ -40,15 +40,9 @@ def max_request_body_bytes() -> int:
     the per-call count is larger), and JSON escaping can double each character.
     """
 
-    def setting(name: str, default: int) -> int:
-        return int(getattr(settings, name, default))
-
-    per_call = services.MAX_ARTIFACTS_PER_CALL * setting(
-        "SAGASMITH_SAGA_MAX_ARTIFACT_BYTES", services.MAX_ARTIFACT_BYTES
-    )
-    total = setting("SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES", services.MAX_TOTAL_ARTIFACT_BYTES)
-    default = 2 * min(per_call, total) + REQUEST_OVERHEAD_BYTES
-    return setting("SAGASMITH_SAGA_MAX_REQUEST_BYTES", default)
+    per_call = services.MAX_ARTIFACTS_PER_CALL * services.max_artifact_bytes()
+    default = 2 * min(per_call, services.max_total_artifact_bytes()) + REQUEST_OVERHEAD_BYTES
+    return int(getattr(settings, "SAGASMITH_SAGA_MAX_REQUEST_BYTES", default))
 
 
 def body_timeout_seconds() -> float:

@@ -131,6 +131,14 @@ async def call_service(fn, fixed_user: Any = None, **kwargs: Any) -> CallToolRes
     )
 
 
+def _size(n: int) -> str:
+    """A byte count as the tool text states it: in MiB or KiB when it is a whole number of them."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} bytes"
+
+
 def build_server(*, fixed_user: Any = None) -> MCPServer:
     """Build the MCP server; `fixed_user` serves stdio, where one user owns the process."""
     server = MCPServer(
@@ -138,7 +146,7 @@ def build_server(*, fixed_user: Any = None) -> MCPServer:
         instructions=(
             "Saga long-task harness. saga_start a goal with a profile, then call saga_advance "
             "repeatedly and follow its nextAction. Artifacts: relative paths, at most "
-            f"{services.MAX_ARTIFACT_BYTES} bytes each."
+            f"{_size(services.max_artifact_bytes())} each."
         ),
         log_level="WARNING",
     )
@@ -191,8 +199,9 @@ def build_server(*, fixed_user: Any = None) -> MCPServer:
         artifacts: Annotated[
             list[dict[str, Any]] | None,
             Field(
-                description="Files: [{path, content}]; relative paths, no '..', <= 1 MiB each and "
-                "<= 20 MiB for all of a saga's artifacts.",
+                description="Files: [{path, content}]; relative paths, no '..', <= "
+                f"{_size(services.max_artifact_bytes())} each and <= "
+                f"{_size(services.max_total_artifact_bytes())} for all of a saga's artifacts.",
                 json_schema_extra=ARTIFACTS_SCHEMA,
             ),
         ] = None,

@@ -79,6 +79,16 @@ def _limit(name: str, default: int) -> int:
     return int(getattr(settings, name, default))
 
 
+def max_artifact_bytes() -> int:
+    """One artifact's largest size, as the operator set it (SAGASMITH_SAGA_MAX_ARTIFACT_BYTES)."""
+    return _limit("SAGASMITH_SAGA_MAX_ARTIFACT_BYTES", MAX_ARTIFACT_BYTES)
+
+
+def max_total_artifact_bytes() -> int:
+    """All of a saga's artifacts together (SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES)."""
+    return _limit("SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES", MAX_TOTAL_ARTIFACT_BYTES)
+
+
 def _context(saga: Saga, profile: Profile) -> SagaContext:
     cache: dict[str, str | None] = {}
 
@@ -371,7 +381,7 @@ def _clean_artifacts(artifacts: Any) -> list[tuple[str, str]]:
         return []
     if not isinstance(artifacts, list):
         raise InvalidArtifact(_("artifacts must be a list of {path, content} objects."))
-    max_bytes = _limit("SAGASMITH_SAGA_MAX_ARTIFACT_BYTES", MAX_ARTIFACT_BYTES)
+    max_bytes = max_artifact_bytes()
     if len(artifacts) > MAX_ARTIFACTS_PER_CALL:
         raise InvalidArtifact(
             _("At most %(n)d artifacts per call.") % {"n": MAX_ARTIFACTS_PER_CALL}
@@ -407,7 +417,7 @@ def _clean_artifacts(artifacts: Any) -> list[tuple[str, str]]:
 
 def _check_total_artifact_bytes(saga: Saga, cleaned: list[tuple[str, str]]) -> None:
     """Per-artifact limits alone let one saga store without bound; cap the total as stored."""
-    limit = _limit("SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES", MAX_TOTAL_ARTIFACT_BYTES)
+    limit = max_total_artifact_bytes()
     total = (saga.other_artifact_bytes or 0) + sum(byte_size(c) for _path, c in cleaned)
     if total > limit:
         raise ArtifactsTooLarge(
