@@ -78,6 +78,17 @@ SAGASMITH_REQUEST_BODY_TIMEOUT_SECONDS = env.float(
     "SAGASMITH_REQUEST_BODY_TIMEOUT_SECONDS", default=30.0
 )
 
+# The Saga harness's limits (apps.saga: README). Its request body limit, unless set, follows
+# from the artifact limits (apps.saga.mcp_http.max_request_body_bytes).
+SAGASMITH_SAGA_MAX_ARTIFACT_BYTES = env.int("SAGASMITH_SAGA_MAX_ARTIFACT_BYTES", default=1 << 20)
+SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES = env.int(
+    "SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES", default=20 << 20
+)
+SAGASMITH_SAGA_MAX_ACTIVE_PER_USER = env.int("SAGASMITH_SAGA_MAX_ACTIVE_PER_USER", default=20)
+SAGASMITH_SAGA_BODY_TIMEOUT_SECONDS = env.float("SAGASMITH_SAGA_BODY_TIMEOUT_SECONDS", default=30.0)
+if "SAGASMITH_SAGA_MAX_REQUEST_BYTES" in env:
+    SAGASMITH_SAGA_MAX_REQUEST_BYTES = env.int("SAGASMITH_SAGA_MAX_REQUEST_BYTES")
+
 ROOT_URLCONF = "sagasmith_web.urls"
 ASGI_APPLICATION = "sagasmith_web.asgi.application"
 # Threads serving HTTP views in each web process (websockets run on its event loop). Keep it
