@@ -851,8 +851,10 @@ def death_save(call: Call) -> Outcome:
         if rules.is_dead(char) and any(
             not rules.is_dead(call.state["characters"][e["id"]]) for e in combat["order"]
         ):
-            # The dead do not keep the turn: it passes as "end turn" would pass it.
+            # The dead do not keep the turn: it passes as "end turn" would pass it, into a new
+            # round when it wraps (said, so the caller knows the turn without a read).
             result["current"] = _advance_turn(call)
+            result["round"] = combat["round"]
             entity_ids.append(result["current"])
     return Outcome(
         result,
@@ -1435,6 +1437,15 @@ def tools() -> list[ToolSpec]:
             output={
                 "outcome": {"type": "string"},
                 "natural": {"type": "integer"},
+                "current": {
+                    "type": "string",
+                    "description": "Present when the save killed and the turn passed: whose "
+                    "turn it is now.",
+                },
+                "round": {
+                    "type": "integer",
+                    "description": "With current: the round of that turn.",
+                },
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),

@@ -1227,6 +1227,8 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
         text += " " + _("%(next)s is up.") % {"next": _name_of(roster, result["current"])}
     s.say(text)
     if result.get("current"):
+        if result.get("round") is not None:  # an older server says no round
+            s.offered_turn = OfferedTurn("combat", result["round"], result["current"])
         _turn_suggestions(s, roster, result["current"])
 
 
