@@ -285,6 +285,8 @@ class Session:
         # The turn the suggestions are for, where a write's result said it (whose turn, which
         # round): publication names them with it, not with a later turn of the room.
         self.offered_turn: OfferedTurn | None = None
+        # The combat as this turn last read it: the turn options made from it are for.
+        self.combat_read: Mapping[str, Any] | None = None
         # The intent's match on the normalized text, so a typo can be answered as a command.
         self.match: re.Match[str] | None = None
         self._plaining = False  # reading the roster to word a domain text: no second read
@@ -549,7 +551,7 @@ def _nearest_first(who: Entity, others: list[Entity]) -> list[Entity]:
 def dnd_roster(s: Session) -> list[Entity]:
     """Every character and monster the requester may see, from the cheapest read available."""
     if s.turn.phase == "combat" and s.offered("combat_status"):
-        combat = s.call("combat_status")["combat"]
+        combat = _read_combat(s)
         return [_combatant(entry) for entry in combat["order"]]
     campaign = s.call("campaign_get")["campaign"]
     ids = sorted(campaign["character_ids"] + campaign["monster_ids"], key=_id_key)
@@ -653,7 +655,24 @@ def _with_target(s: Session, name: str, corrected: str) -> str | None:
 def _current_combatant(s: Session) -> str | None:
     if s.turn.phase != "combat" or not s.offered("combat_status"):
         return None
-    return s.call("combat_status")["combat"]["current"]
+    return _read_combat(s)["current"]
+
+
+def _read_combat(s: Session) -> Mapping[str, Any]:
+    """The combat's status, kept as the turn's latest read of it."""
+    s.combat_read = s.call("combat_status")["combat"]
+    return s.combat_read
+
+
+def _state_read_turn(s: Session, combatant: str | None = None) -> None:
+    """State, for the options offered, the turn the combat read showed (or `combatant`'s in
+    its round, where the domain allowed the action only on the actor's own turn); none is
+    stated without a read that says the round."""
+    combat = s.combat_read
+    if combat is not None and combat.get("round") is not None:
+        current = combatant or combat.get("current")
+        if current:
+            s.offered_turn = OfferedTurn("combat", combat["round"], current)
 
 
 def acting_character(s: Session, *, what: str) -> str:
@@ -705,6 +724,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         # What a dying character does on its turn, instead of the rules' list of conditions;
         # a stable one makes no death save (the rules refuse it): its turn is over.
         who = _name_of(roster, attacker_id)
+        if s.turn.phase == "combat":
+            _state_read_turn(s)
         if "stable" in down.conditions:
             if s.turn.phase == "combat":
                 s.suggestions.append(_("end turn"))
@@ -741,6 +762,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     if s.turn.phase == "combat":
         # In combat an attack is made only on the attacker's turn, hit or miss.
         s.suggestions.append(_("end turn"))
+        _state_read_turn(s, attacker_id)
     if not result["hit"]:
         s.say(
             s.pick(
