@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 DND_HELP = (
     "I understand:\n"
-    "- attack <target> [with <weapon>] [with advantage | with disadvantage]; "
+    "- attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
     "<name> attacks [<target>]\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
@@ -35,7 +35,7 @@ DND_HELP = (
 )
 DND_PLAYER_HELP = (
     "I understand:\n"
-    "- attack <target> [with <weapon>] [with advantage | with disadvantage]\n"
+    "- attack [<target>] [with <weapon>] [with advantage | with disadvantage]\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
     "- move to X,Y or move to <target>; end turn or pass (in combat)\n"

@@ -13,7 +13,8 @@ are understood. A misspelt first word or target name with a single close match (
 never acted on: the reply asks "Did you mean: attack the goblin?" and suggests that command.
 
 dnd5e
-    attack <target> [with <weapon>]      attack as your character; the GM in combat attacks
+    attack [<target>] [with <weapon>]    attack as your character (no target: the nearest
+                                         foe); the GM in combat attacks
                                          as the current combatant (e.g. a monster); also
                                          "<who> attacks <target>" (a player: own character;
                                          the GM: "goblin" is the goblin whose turn it is);
@@ -849,12 +850,17 @@ def _plain_target(s: Session, roster: list[Entity], attacker_id: str) -> Entity:
     nearest = [e for e in foes if _squares(attacker, e) == _squares(attacker, foes[0])]
     if len(nearest) > 1:
         names = [shown[e.id] for e in nearest]
-        # Each as a command, the attacker named as the requester named it.
-        said = s.match["attacker"].strip() if s.match else _spoken(attacker)
+        # Each as a command, the attacker named as the requester named them (a player's plain
+        # "attack" names none).
+        said = (s.match.groupdict().get("attacker") or "").strip() if s.match else _spoken(attacker)
         s.suggestions += [
             _("%(attacker)s attacks %(target)s") % {"attacker": said, "target": name}
+            if said
+            else _("attack %(target)s") % {"target": name}
             for name in names
         ]
+        if s.turn.phase == "combat":
+            _state_read_turn(s)
         raise Refusal(
             _("Which one does %(who)s attack: %(names)s?") % {"who": who, "names": _or_list(names)}
         )
@@ -2254,6 +2260,8 @@ WITH_WEAPON = (
 )
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
+        # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
+        _intent(r"attack" + WITH_WEAPON, dnd_attack),
         _intent(r"attack\s+(?P<target>.+?)" + WITH_WEAPON, dnd_attack),
         # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it.
         _intent(
@@ -2423,9 +2431,9 @@ def help_text(system_id: str, *, gm: bool) -> str:
     if system_id == "dnd5e":
         lines = [
             (
-                _("attack <target> [with <weapon>] [with advantage | with disadvantage]"),
+                _("attack [<target>] [with <weapon>] [with advantage | with disadvantage]"),
                 _(
-                    "attack <target> [with <weapon>] [with advantage | with disadvantage]; "
+                    "attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
                     "<name> attacks [<target>]"
                 ),
             ),
