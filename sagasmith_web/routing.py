@@ -49,8 +49,13 @@ class _TooLarge(Exception):
 
 async def _refuse(scope, send, status: int, code: str, message: str, recovery: str, details):
     """Answer a request refused before the app: the API's error envelope on /api/, words for a
-    page (its form cannot show JSON). The connection closes: the rest of the body is not read."""
+    page (its form cannot show JSON). The connection closes: the rest of the body is not read.
+    Django's middleware never sees it, so it adds what that gives every other answer: the
+    X-Request-ID, no content sniffing, the page policy."""
+    from django.conf import settings
+
     from apps.core.errors import error_envelope
+    from apps.core.middleware import request_id_from
 
     if scope["path"].startswith("/api/"):
         envelope = error_envelope(
@@ -62,6 +67,11 @@ async def _refuse(scope, send, status: int, code: str, message: str, recovery: s
         body, kind = f"{message} {recovery}\n".encode(), b"text/plain; charset=utf-8"
     headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
     headers.append((b"connection", b"close"))
+    asked_id = next((v for n, v in scope["headers"] if n.lower() == b"x-request-id"), b"")
+    headers.append((b"x-request-id", request_id_from(asked_id.decode("latin-1")).encode()))
+    headers.append((b"x-content-type-options", b"nosniff"))
+    if settings.CONTENT_SECURITY_POLICY:
+        headers.append((b"content-security-policy", settings.CONTENT_SECURITY_POLICY.encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
