@@ -65,3 +65,18 @@ def test_the_constraints_agree_with_every_direct_pin():
     direct = {**_pins(REQUIREMENTS / "base.txt"), **_pins(REQUIREMENTS / "dev.txt")}
 
     assert {n: v for n, v in direct.items() if constraints.get(n) != v} == {}
+
+
+def test_the_constraints_agree_with_every_production_pin():
+    constraints = _pins(REQUIREMENTS / "constraints.txt")
+    production = _pins(REQUIREMENTS / "prod.txt")
+
+    assert {n: v for n, v in production.items() if constraints.get(n) != v} == {}
+
+
+def test_the_opentelemetry_api_is_pinned_where_the_production_sdk_needs_it():
+    # mcp brings opentelemetry-api into every install; opentelemetry-sdk X requires exactly
+    # opentelemetry-api X, so any other pin makes the production install unresolvable.
+    constraints = _pins(REQUIREMENTS / "constraints.txt")
+
+    assert constraints["opentelemetry-api"] == _pins(REQUIREMENTS / "prod.txt")["opentelemetry-sdk"]
