@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
+STATIC_JS = Path(settings.BASE_DIR) / "static" / "js"
 
 
 def _directives(header: str) -> dict[str, list[str]]:
@@ -65,29 +66,71 @@ def test_the_api_docs_page_loads_its_setup_script_from_this_site(client):
     assert client.get("/api/docs/?script=").status_code == 200
 
 
-_INLINE_HANDLER = re.compile(r"<[a-zA-Z][^>]*\son[a-z]+\s*=", re.S)
+_INLINE_HANDLER = re.compile(r"<[a-z][^>]*\son[a-z]+\s*=", re.S | re.I)
 # A JSON data block is not run; anything else without src= is inline code.
-_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\b(?:src=|type=\"application/json\"))[^>]*>")
-_STYLE_ATTRIBUTE = re.compile(r"<[a-zA-Z][^>]*\sstyle\s*=", re.S)
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\b(?:src=|type=\"application/json\"))[^>]*>", re.I)
+_STYLE_ATTRIBUTE = re.compile(r"<[a-z][^>]*\sstyle\s*=", re.S | re.I)
+_STYLE_ELEMENT = re.compile(r"<style[\s>]", re.I)
+_SCRIPT_URL = re.compile(r"javascript:", re.I)
+# Markup a script builds is held to the same policy once it is in the page.
+_SET_INLINE_ATTRIBUTE = re.compile(r"setAttribute\(\s*[\"'`](?:on[a-z]+|style)[\"'`]", re.I)
 
 
-def _template_files():
-    return sorted(TEMPLATES.rglob("*.html"))
-
-
-def test_no_template_has_an_inline_script_an_event_handler_or_a_style_attribute():
-    found = []
-    for path in _template_files():
-        text = path.read_text()
+def _inline_code(text: str) -> list[str]:
+    """What in a template's or script's text the policy would refuse to run or apply."""
+    return [
+        what
         for pattern, what in (
             (_INLINE_HANDLER, "event handler"),
             (_INLINE_SCRIPT, "inline script"),
             (_STYLE_ATTRIBUTE, "style attribute"),
-        ):
-            if pattern.search(text):
-                found.append(f"{path.relative_to(TEMPLATES)}: {what}")
+            (_STYLE_ELEMENT, "style element"),
+            (_SCRIPT_URL, "javascript: URL"),
+            (_SET_INLINE_ATTRIBUTE, "handler or style set as an attribute"),
+        )
+        if pattern.search(text)
+    ]
+
+
+def _checked_files():
+    return sorted(TEMPLATES.rglob("*.html")) + sorted(STATIC_JS.rglob("*.js"))
+
+
+def test_no_template_or_script_has_inline_code_or_style_the_policy_refuses():
+    found = [
+        f"{path.relative_to(settings.BASE_DIR)}: {what}"
+        for path in _checked_files()
+        for what in _inline_code(path.read_text())
+    ]
 
     assert found == []
+
+
+@pytest.mark.parametrize(
+    ("text", "what"),
+    [
+        ('<button onClick="go()">', "event handler"),
+        ("<SCRIPT>go()</SCRIPT>", "inline script"),
+        ('<p STYLE="color:red">', "style attribute"),
+        ("<style>p { color: red }</style>", "style element"),
+        ('<a href="javascript:go()">', "javascript: URL"),
+        ("el.setAttribute('onclick', 'go()')", "handler or style set as an attribute"),
+        ("host.innerHTML = `<img src=x onerror=go()>`", "event handler"),
+    ],
+)
+def test_the_template_check_finds_each_kind_of_inline_code(text, what):
+    assert _inline_code(text) == [what]
+
+
+def test_the_template_check_passes_what_the_policy_allows():
+    allowed = (
+        '<script src="/static/js/forms.js" defer></script>'
+        '<script id="turn-strings" type="application/json">{"a": 1}</script>'
+        '<form data-confirm="Leave?"><button type="submit" class="button">Go</button></form>'
+        "bar.style.width = '50%'; button.onclick = leave;"
+    )
+
+    assert _inline_code(allowed) == []
 
 
 @pytest.mark.django_db
