@@ -93,7 +93,10 @@ def _inline_code(text: str) -> list[str]:
 
 
 def _checked_files():
-    return sorted(TEMPLATES.rglob("*.html")) + sorted(STATIC_JS.rglob("*.js"))
+    apps_templates = Path(settings.BASE_DIR).glob("apps/*/templates/**/*.html")
+    return (
+        sorted(TEMPLATES.rglob("*.html")) + sorted(apps_templates) + sorted(STATIC_JS.rglob("*.js"))
+    )
 
 
 def test_no_template_or_script_has_inline_code_or_style_the_policy_refuses():
