@@ -10,7 +10,7 @@ STAMP_DEV := $(VENV)/.installed-dev
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet --upgrade pip -c requirements/constraints.txt
 
 $(STAMP_BASE): requirements/base.txt requirements/constraints.txt | $(PY)
 	$(PIP) install --quiet -r requirements/base.txt -c requirements/constraints.txt

@@ -80,3 +80,12 @@ def test_the_opentelemetry_api_is_pinned_where_the_production_sdk_needs_it():
     constraints = _pins(REQUIREMENTS / "constraints.txt")
 
     assert constraints["opentelemetry-api"] == _pins(REQUIREMENTS / "prod.txt")["opentelemetry-sdk"]
+
+
+def test_a_fresh_install_upgrades_pip_to_the_pinned_version_not_the_newest():
+    # pip freeze leaves pip out; the resolver that reads the constraints is pinned as they are.
+    makefile = (Path(settings.BASE_DIR) / "Makefile").read_text()
+    pip_lines = [line.strip() for line in makefile.splitlines() if "--upgrade pip" in line]
+
+    assert _pins(REQUIREMENTS / "constraints.txt")["pip"] == metadata.version("pip")
+    assert pip_lines == ["$(PIP) install --quiet --upgrade pip -c requirements/constraints.txt"]
