@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(environ.Env().str("SAGASMITH_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -88,6 +89,15 @@ SAGASMITH_SAGA_MAX_ACTIVE_PER_USER = env.int("SAGASMITH_SAGA_MAX_ACTIVE_PER_USER
 SAGASMITH_SAGA_BODY_TIMEOUT_SECONDS = env.float("SAGASMITH_SAGA_BODY_TIMEOUT_SECONDS", default=30.0)
 if "SAGASMITH_SAGA_MAX_REQUEST_BYTES" in env:
     SAGASMITH_SAGA_MAX_REQUEST_BYTES = env.int("SAGASMITH_SAGA_MAX_REQUEST_BYTES")
+for _limit_name in (
+    "SAGASMITH_MAX_REQUEST_BYTES", "SAGASMITH_REQUEST_BODY_TIMEOUT_SECONDS",
+    "SAGASMITH_SAGA_MAX_ARTIFACT_BYTES", "SAGASMITH_SAGA_MAX_TOTAL_ARTIFACT_BYTES",
+    "SAGASMITH_SAGA_MAX_ACTIVE_PER_USER", "SAGASMITH_SAGA_BODY_TIMEOUT_SECONDS",
+    "SAGASMITH_SAGA_MAX_REQUEST_BYTES",
+):  # fmt: skip
+    # Zero or less would refuse every request (or saga): a typo, not a policy.
+    if _limit_name in globals() and not globals()[_limit_name] > 0:
+        raise ImproperlyConfigured(f"{_limit_name} must be greater than 0.")
 
 ROOT_URLCONF = "sagasmith_web.urls"
 ASGI_APPLICATION = "sagasmith_web.asgi.application"
@@ -300,8 +310,6 @@ SAGASMITH_DELEGATION_ISSUER = env.str("SAGASMITH_DELEGATION_ISSUER", default="sa
 try:
     SAGASMITH_DELEGATION_LIFETIME = env.int("SAGASMITH_DELEGATION_LIFETIME", default=60)  # <= 300
 except ValueError:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured(
         "SAGASMITH_DELEGATION_LIFETIME must be a whole number of seconds (1..300), not "
         f"{env.str('SAGASMITH_DELEGATION_LIFETIME')!r}"

@@ -42,3 +42,29 @@ def test_the_saga_limits_are_read_from_the_environment():
         )
         == "2048 65536 3 500000 12.5"
     )
+
+
+def _refused(extra_env) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SAGASMITH_")}
+    env.update({"DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.test", **extra_env})
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env,
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    return done.stderr.strip().splitlines()[-1]
+
+
+def test_a_limit_of_zero_or_less_refuses_to_start():
+    assert _refused({"SAGASMITH_MAX_REQUEST_BYTES": "0"}) == (
+        "django.core.exceptions.ImproperlyConfigured: SAGASMITH_MAX_REQUEST_BYTES must be greater "
+        "than 0."
+    )
+    assert _refused({"SAGASMITH_SAGA_BODY_TIMEOUT_SECONDS": "-1"}) == (
+        "django.core.exceptions.ImproperlyConfigured: SAGASMITH_SAGA_BODY_TIMEOUT_SECONDS must be "
+        "greater than 0."
+    )
+    assert _refused({"SAGASMITH_SAGA_MAX_REQUEST_BYTES": "0"}) == (
+        "django.core.exceptions.ImproperlyConfigured: SAGASMITH_SAGA_MAX_REQUEST_BYTES must be "
+        "greater than 0."
+    )
