@@ -6,6 +6,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from .middleware import policy_directive, policy_with
 from .selectors import readiness_report
 
 
@@ -57,7 +58,12 @@ class ApiDocsView(SpectacularSwaggerSplitView):
 
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)
-        response["Content-Security-Policy"] = settings.CONTENT_SECURITY_POLICY.replace(
-            "style-src 'self'", "style-src 'self' 'unsafe-inline'"
-        )
+        policy = settings.CONTENT_SECURITY_POLICY
+        if policy:
+            styles = policy_directive(policy, "style-src")
+            if styles is None:  # styles fall back to default-src
+                styles = policy_directive(policy, "default-src") or "'self'"
+            response["Content-Security-Policy"] = policy_with(
+                policy, style_src=f"{styles} 'unsafe-inline'".strip()
+            )
         return response

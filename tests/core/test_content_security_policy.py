@@ -156,3 +156,26 @@ def test_django_debug_pages_keep_their_own_inline_styles_when_debug_is_on(client
     assert missing.status_code == 404
     assert "Content-Security-Policy" not in missing
     assert "script-src 'self'" in page["Content-Security-Policy"]
+
+
+@pytest.mark.django_db
+def test_the_api_docs_exception_keeps_to_a_policy_worded_otherwise(client, settings):
+    settings.CONTENT_SECURITY_POLICY = (
+        "default-src 'self' https://assets.example; script-src 'self'; object-src 'none'"
+    )
+
+    docs = _directives(client.get("/api/docs/")["Content-Security-Policy"])
+
+    assert docs == {
+        "default-src": ["'self'", "https://assets.example"],
+        "script-src": ["'self'"],
+        "object-src": ["'none'"],
+        "style-src": ["'self'", "https://assets.example", "'unsafe-inline'"],
+    }
+
+
+@pytest.mark.django_db
+def test_with_no_policy_configured_the_api_docs_send_none_either(client, settings):
+    settings.CONTENT_SECURITY_POLICY = ""
+
+    assert "Content-Security-Policy" not in client.get("/api/docs/")
