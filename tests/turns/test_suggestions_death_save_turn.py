@@ -4,25 +4,9 @@ them with it and not with a later turn the room has reached."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from apps.turns.agents.scripted import ScriptedAgent
-from apps.turns.types import AgentOutput, OfferedTurn, ToolInfo, TurnContext
-from tests.turns.test_scripted_conditions import _combatant, _Stub
-
-
-def _run(text: str, tools: tuple[str, ...], results: dict[str, Any]) -> AgentOutput:
-    turn = TurnContext(
-        job_id=f"stated-{text}",
-        system_id="dnd5e",
-        phase="combat",
-        role="player",
-        task="action",
-        text=text,
-        tools=tuple(ToolInfo(n, "", {"type": "object", "properties": {}}) for n in tools),
-        character_id="pc-1",
-    )
-    return ScriptedAgent().run_turn(turn, _Stub(results))
+from apps.turns.types import OfferedTurn
+from tests.turns.test_scripted_conditions import _combatant
+from tests.turns.test_suggestions_attack_turn import _run
 
 
 def test_a_death_save_that_passes_the_turn_states_the_next_turn_and_its_round():
