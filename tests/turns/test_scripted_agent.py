@@ -673,7 +673,7 @@ def test_dnd5e_a_hit_on_a_dying_character_narrates_its_death_save_failures(
     assert effect["death_save_failures_added"] == 2
     assert run.texts[0] == (
         "Critical hit! Goblin 2's Scimitar hits Ilsa (18 to hit): 9 slashing. "
-        "(Advantage: Ilsa is prone, Ilsa is unconscious.) "
+        "(Advantage: Ilsa is prone and unconscious.) "
         "Ilsa takes 2 death-save failures (2 of 3).",
         "trigger",
     )

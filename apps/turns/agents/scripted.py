@@ -924,7 +924,8 @@ def _attack_mode_text(s: Session, result: Mapping[str, Any], asked: str = "") ->
         elif not (better and worse):  # a flag cancelled it: the roll was a plain one
             better = worse = []
     # The domain names two of one name by id ("Wolf (mon-3)"): the table reads "Wolf 2".
-    better, worse = [s.plain(r) for r in better], [s.plain(r) for r in worse]
+    better = _reasons_by_creature([s.plain(r) for r in better])
+    worse = _reasons_by_creature([s.plain(r) for r in worse])
     if better and worse:
         text = _("(Advantage and disadvantage cancel: %(better)s; %(worse)s.)")
     elif better:
@@ -934,6 +935,31 @@ def _attack_mode_text(s: Session, result: Mapping[str, Any], asked: str = "") ->
     else:
         return ""
     return " " + text % {"better": ", ".join(better), "worse": ", ".join(worse)}
+
+
+def _reasons_by_creature(reasons: list[str]) -> list[str]:
+    """Reasons about one creature said once: "Ilsa is prone", "Ilsa is unconscious" read
+    "Ilsa is prone and unconscious"."""
+    grouped: list[tuple[str, list[str]]] = []
+    for reason in reasons:
+        who, said, what = reason.partition(" is ")
+        if said and grouped and grouped[-1][0] == who:
+            grouped[-1][1].append(what)
+        else:
+            grouped.append((who, [what]) if said else ("", [reason]))
+    joined = []
+    for who, whats in grouped:
+        if not who:
+            joined.append(whats[0])
+            continue
+        what = whats[0]
+        if len(whats) > 1:
+            what = _("%(first)s and %(last)s") % {
+                "first": ", ".join(whats[:-1]),
+                "last": whats[-1],
+            }
+        joined.append(_("%(who)s is %(what)s") % {"who": who, "what": what})
+    return joined
 
 
 def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
