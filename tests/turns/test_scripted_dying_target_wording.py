@@ -35,3 +35,19 @@ def test_reasons_for_advantage_about_one_creature_are_said_once(live_domains, gm
             "trigger",
         )
     ]
+
+
+def test_a_hit_that_kills_a_dying_character_says_the_failures_that_killed_it(
+    live_domains, gm, player
+):
+    table = _ilsa_down_on_goblin_2s_turn(gm, player, failures=1)
+    run = table.run(gm, "Goblin 2 attacks Ilsa", job_id="hit-0")
+    # She is already on the ground: she does not "fall"; the third failure is what kills her.
+    assert run.texts == [
+        (
+            "Critical hit! Goblin 2's Scimitar hits Ilsa (18 to hit): 9 slashing. "
+            "(Advantage: Ilsa is prone and unconscious.) "
+            "Ilsa takes 2 death-save failures (3 of 3). Ilsa dies.",
+            "trigger",
+        )
+    ]

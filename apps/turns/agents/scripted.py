@@ -793,7 +793,11 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         % names
         + why
     )
-    if effect.get("dead"):
+    if effect.get("dead") and effect.get("death_save_failures_added"):
+        # Already on the ground: the failures the hit added are what killed it.
+        text += " " + _death_save_failures_text(names["target"], effect)
+        text += " " + _("%(target)s dies.") % names
+    elif effect.get("dead"):
         text += " " + _("%(target)s falls and does not rise.") % names
     elif effect.get("dropped_to_zero"):
         text += " " + _("%(target)s drops to the ground.") % names
