@@ -505,8 +505,10 @@ function renderCharacter(character, audience) {
   const list = (items) => (Array.isArray(items) && items.length ? items.join(", ") : t.none);
   const tags = sheet.querySelector('[data-field="tags"]');
   if (tags) setText(tags, list(character.tags));
-  // The status badge already says "dead": not again as a condition.
-  setText(sheet.querySelector('[data-field="conditions"]'), list((character.conditions || []).filter((c) => !word || c !== word)));
+  // The status badge already says "dead": not again as a condition, nor the prone and
+  // unconscious of the dying that led there.
+  const conditions = isDead(character) ? [] : (character.conditions || []).filter((c) => !word || c !== word);
+  setText(sheet.querySelector('[data-field="conditions"]'), list(conditions));
   const savesRow = sheet.querySelector('[data-row="death-saves"]');
   if (savesRow) {
     const saves = deathSavesText(character);
