@@ -290,7 +290,9 @@ function renderCombat(panels) {
     // unless its status badge already says it.
     const zeroBadge = atZeroHp(c) && !showsStatus
       ? el("span", { class: `badge turn-combatant__${word}` }, statusLabel(word)) : null;
-    const shown = (c.conditions || []).filter((x) => !(showsStatus && x === c.status));
+    // A dead combatant is dead, not also the prone and unconscious of the dying before.
+    const held = isDead(c) ? ["dead"] : (c.conditions || []);
+    const shown = held.filter((x) => !(showsStatus && x === c.status));
     // How close a dying character is: everyone at the table sees the counts (as on its card).
     const saves = deathSavesText(c);
     const facts = saves ? [...shown, `${t.death_saves_label}: ${saves}`] : shown;
