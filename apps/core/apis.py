@@ -56,6 +56,7 @@ class ApiDocsView(SpectacularSwaggerSplitView):
     """The API docs page. Its setup script is served as a file, as the site's policy needs;
     Swagger UI adds <style> elements as it renders, which only this page allows."""
 
+    @extend_schema(exclude=True)  # a page, not an operation (as the view it extends)
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)
         policy = settings.CONTENT_SECURITY_POLICY
