@@ -833,8 +833,9 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         and target.kind == "monster"
         and not foes_left
     ):
-        # Combat goes on until the GM ends it: the table is told it can.
+        # Combat goes on until the GM ends it: the table is told it can, the GMs offered it.
         s.say(_("No foe is left standing: the GM can say “end combat”."))
+        s.gm_suggestions.append(_("end combat"))
 
 
 def _plain_target(s: Session, roster: list[Entity], attacker_id: str) -> Entity:
