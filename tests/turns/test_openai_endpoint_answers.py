@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import time
 
 import pytest
@@ -352,8 +353,28 @@ def refusal(text):
     return body
 
 
-def test_a_refusal_is_sent_back_to_be_told_to_the_player(table, llm):
-    llm.script = [(200, refusal("I can't help with that.")), (200, completion(content=FINAL))]
+def refused_in_parts(*parts: str) -> dict:
+    """A refusal as OpenAI's content parts put it: one `refusal` part per argument."""
+    body = completion(content=None)
+    body["choices"][0]["message"]["content"] = [
+        {"type": "refusal", "refusal": part} for part in parts
+    ]
+    return body
+
+
+def refused_word_by_word(text: str) -> dict:
+    return refused_in_parts(*re.findall(r"\S+\s*", text))
+
+
+# A refusal as a `refusal` field, and as content parts: the model is told the same of both.
+REFUSED = pytest.mark.parametrize(
+    "refused", [refusal, refused_word_by_word], ids=["field", "parts"]
+)
+
+
+@REFUSED
+def test_a_refusal_is_sent_back_to_be_told_to_the_player(table, llm, refused):
+    llm.script = [(200, refused("I can't help with that.")), (200, completion(content=FINAL))]
     output, _caller = run(table, llm)
     assert output.messages == (AgentMessage("The die lands."),)
     assert llm.requests[1]["messages"][-2:] == [
@@ -367,8 +388,9 @@ def test_a_refusal_is_sent_back_to_be_told_to_the_player(table, llm):
     ]
 
 
-def test_a_second_refusal_fails_saying_the_model_refused(table, llm):
-    llm.script = [(200, refusal("No.")), (200, refusal("Still no."))]
+@REFUSED
+def test_a_second_refusal_fails_saying_the_model_refused(table, llm, refused):
+    llm.script = [(200, refused("No.")), (200, refused("Still no."))]
     with pytest.raises(Exception) as caught:
         run(table, llm)
     assert classify_error(caught.value).code == "agent_output_invalid"
