@@ -37,25 +37,27 @@ class RequestIdMiddleware:
         return response
 
 
-def policy_with(policy: str, **directives: str) -> str:
-    """`policy` with the given directives (style_src= is style-src) set, the others as they
-    are: one page's exception is written against the site's policy, whatever its wording."""
+def _directives(policy: str) -> dict[str, str]:
+    """`policy`'s directives in order: name -> its sources ("" if it names none)."""
     parts = {}
     for part in policy.split(";"):
         words = part.split()
         if words:
-            parts[words[0]] = " ".join(words[1:])
+            parts.setdefault(words[0], " ".join(words[1:]))  # a repeat is ignored, as browsers do
+    return parts
+
+
+def policy_with(policy: str, **directives: str) -> str:
+    """`policy` with the given directives (style_src= is style-src) set, the others as they
+    are: one page's exception is written against the site's policy, whatever its wording."""
+    parts = _directives(policy)
     parts.update({name.replace("_", "-"): value for name, value in directives.items()})
     return "; ".join(f"{name} {value}".rstrip() for name, value in parts.items())
 
 
 def policy_directive(policy: str, name: str) -> str | None:
     """The sources `policy` gives directive `name` ("" if it names none), or None without it."""
-    for part in policy.split(";"):
-        words = part.split()
-        if words and words[0] == name:
-            return " ".join(words[1:])
-    return None
+    return _directives(policy).get(name)
 
 
 class ContentSecurityPolicyMiddleware:

@@ -179,3 +179,20 @@ def test_with_no_policy_configured_the_api_docs_send_none_either(client, setting
     settings.CONTENT_SECURITY_POLICY = ""
 
     assert "Content-Security-Policy" not in client.get("/api/docs/")
+
+
+@pytest.mark.django_db
+def test_a_repeated_directive_keeps_the_first_as_browsers_do_on_the_api_docs(client, settings):
+    # Browsers enforce the first of a repeated directive; the docs page's exception must not
+    # loosen the site's policy by taking the later one.
+    settings.CONTENT_SECURITY_POLICY = (
+        "default-src 'self'; script-src 'self'; style-src 'self'; script-src 'self' 'unsafe-eval'"
+    )
+
+    docs = _directives(client.get("/api/docs/")["Content-Security-Policy"])
+
+    assert docs == {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+    }
