@@ -1,6 +1,5 @@
 """Protocol routing. Kept apart from asgi.py so tests can build the same stack."""
 
-import asyncio
 import json
 import tempfile
 from urllib.parse import urlparse
@@ -9,6 +8,13 @@ from a2wsgi import WSGIMiddleware
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDenier
 
+from apps.core.request_body import (
+    BodyTooLarge,
+    ClientGone,
+    declared_length,
+    receive_body,
+    replayed,
+)
 from apps.rooms.routing import websocket_urlpatterns as room_websocket_urlpatterns
 
 websocket_urlpatterns: list = [*room_websocket_urlpatterns]
@@ -38,13 +44,6 @@ class OutboxPollerLifespan:
             await send(message)
 
         return await self.app(scope, wrapped_receive, wrapped_send)
-
-
-BODY_CHUNK = 64 * 1024
-
-
-class _TooLarge(Exception):
-    pass
 
 
 async def _refuse(scope, send, status: int, code: str, message: str, recovery: str, details):
@@ -100,27 +99,16 @@ class WholeRequestFirst:
             "request_too_large", f"The request body is larger than {limit} bytes.",
             "Send a smaller request.", {"limit": limit},
         )  # fmt: skip
-        stated = [value for name, value in scope["headers"] if name.lower() == b"content-length"]
-        if stated and stated[0].strip().isdigit() and int(stated[0]) > limit:
-            await _refuse(scope, send, 413, *too_large)
-            return
+        declared = declared_length(scope["headers"])
         body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE)
         try:
-            size = 0
             try:
-                async with asyncio.timeout(seconds):
-                    while True:
-                        message = await receive()
-                        if message["type"] == "http.disconnect":
-                            return  # the client left before its request was complete
-                        chunk = message.get("body", b"")
-                        size += len(chunk)
-                        if size > limit:
-                            raise _TooLarge
-                        body.write(chunk)
-                        if not message.get("more_body", False):
-                            break
-            except _TooLarge:
+                size = await receive_body(
+                    receive, body, limit=limit, seconds=seconds, declared=declared
+                )
+            except ClientGone:
+                return
+            except BodyTooLarge:
                 await _refuse(scope, send, 413, *too_large)
                 return
             except TimeoutError:
@@ -136,19 +124,9 @@ class WholeRequestFirst:
                 for name, value in scope["headers"]
                 if b"_" not in name and name.lower() != b"content-length"
             ]
-            if size or stated:
+            if size or declared is not None:
                 headers.append((b"content-length", str(size).encode()))
-            sent = False
-
-            async def replay():
-                nonlocal sent
-                if sent:
-                    return await receive()  # after the body: only a disconnect comes
-                chunk = body.read(BODY_CHUNK)
-                sent = body.tell() >= size
-                return {"type": "http.request", "body": chunk, "more_body": not sent}
-
-            await self.app({**scope, "headers": headers}, replay, send)
+            await self.app({**scope, "headers": headers}, replayed(body, size, receive), send)
         finally:
             body.close()
 

@@ -8,11 +8,11 @@ ASGI lifespan (uvicorn runs lifespan; daphne does not, and then /mcp/saga answer
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import logging
 from typing import Any
 
-import anyio
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections, connection
@@ -22,6 +22,13 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from apps.core.errors import NotAuthenticated, error_envelope, throttled_envelope
 from apps.core.middleware import request_id_from
+from apps.core.request_body import (
+    BodyTooLarge,
+    ClientGone,
+    declared_length,
+    receive_body,
+    replayed,
+)
 from apps.core.request_context import current_request_id
 
 from . import services
@@ -213,13 +220,15 @@ class SagaMCPMount:
             return
         limit = max_request_body_bytes()
         seconds = body_timeout_seconds()
-        body = None
+        body = io.BytesIO()
         try:
-            with anyio.move_on_after(seconds) as deadline:
-                body = await _read_body(receive, headers, limit)
-        except _ClientGone:
+            size = await receive_body(
+                receive, body, limit=limit, seconds=seconds,
+                declared=declared_length(scope["headers"]),
+            )  # fmt: skip
+        except ClientGone:
             return
-        if deadline.cancelled_caught:
+        except TimeoutError:
             await _json(
                 send,
                 408,
@@ -233,7 +242,7 @@ class SagaMCPMount:
                 [(b"connection", b"close")],
             )
             return
-        if body is None:
+        except BodyTooLarge:
             await _json(
                 send,
                 413,
@@ -246,52 +255,12 @@ class SagaMCPMount:
                 [(b"connection", b"close")],
             )
             return
+        body.seek(0)
         token = current_user.set(user)
         try:
-            await self.session_manager.handle_request(scope, _replay(body, receive), send)
+            await self.session_manager.handle_request(scope, replayed(body, size, receive), send)
         finally:
             current_user.reset(token)
-
-
-class _ClientGone(Exception):
-    pass
-
-
-async def _read_body(receive, headers: dict[str, str], limit: int) -> bytes | None:
-    """The whole body, or None as soon as it is known to exceed `limit` (the rest is unread)."""
-    declared = headers.get("content-length", "").strip()
-    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
-    if declared.isascii() and declared.isdigit() and int(declared) > limit:
-        return None
-    # Chunked bodies declare no length: count while receiving.
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            raise _ClientGone  # nobody is left to answer
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
-
-
-def _replay(body: bytes, receive):
-    """A receive that yields the already-read body once, then defers to the server's own."""
-    sent = False
-
-    async def replay_receive():
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay_receive
 
 
 def _with_request_id(send, request_id: str):

@@ -125,3 +125,18 @@ async def test_a_body_within_both_limits_reaches_the_app(settings):
     _, _, _, called = await _call("/api/campaigns", [(b"content-length", b"1000")], receive)
 
     assert called == ["/api/campaigns"]
+
+
+async def test_a_stated_length_that_is_no_number_is_read_as_unstated(settings):
+    # "²" is a digit to isdigit() on text but no number int() reads: the body is counted.
+    settings.SAGASMITH_MAX_REQUEST_BYTES = 1000
+    sent = iter([{"type": "http.request", "body": b"{}", "more_body": False}])
+
+    async def receive():
+        return next(sent)
+
+    status, _headers, _body, called = await _call(
+        "/api/campaigns", [(b"content-length", "\u00b2".encode())], receive
+    )
+
+    assert (status, called) == (200, ["/api/campaigns"])

@@ -589,13 +589,17 @@ async def test_http_serves_a_chunked_body_exactly_at_the_limit(
 
 
 def test_a_content_length_of_non_ascii_digits_is_read_as_undeclared():
+    import io
+
     from asgiref.sync import async_to_sync
 
-    from apps.saga.mcp_http import _read_body
+    from apps.core.request_body import declared_length, receive_body
 
     async def receive():
         return {"type": "http.request", "body": b"{}", "more_body": False}
 
     # "²" is a digit to str.isdigit() but not a number int() reads.
-    body = async_to_sync(_read_body)(receive, {"content-length": "\u00b2"}, 10)
-    assert body == b"{}"
+    declared = declared_length([(b"content-length", "\u00b2".encode())])
+    body = io.BytesIO()
+    size = async_to_sync(receive_body)(receive, body, limit=10, seconds=5, declared=declared)
+    assert (declared, size, body.getvalue()) == (None, 2, b"{}")
