@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 from apps.accounts import views as account_views
 from apps.core.apis import ApiDocsView
 from apps.core.exceptions import api_not_found
+from apps.core.views import favicon
 
 handler400 = "apps.core.exceptions.handler400"
 handler403 = "apps.core.exceptions.handler403"
@@ -16,6 +17,7 @@ admin.site.site_title = "SagaSmith staff"
 
 urlpatterns = [
     path("", account_views.home, name="home"),
+    path("favicon.ico", favicon, name="favicon"),
     path("accounts/signup/", account_views.SignupView.as_view(), name="account_signup"),
     # Only a confirmed address may become the sign-in address (allauth allows any while the
     # user has none confirmed).
