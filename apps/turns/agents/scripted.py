@@ -33,6 +33,11 @@ dnd5e
                                          "move 4 5", "move to (4, 5)"
     move to <target>                     to the free square beside it nearest you (also
                                          "move next to <target>")
+    move N squares|feet <direction>      from where you stand, 5 ft a square (diagonals
+                                         too): north, south, east, west, north-east ("NE",
+                                         "northeast"), ...; up, down, left and right as the
+                                         map shows them (north is up, towards row 0); also
+                                         "move north [N squares]", "walk"/"step"/"go"
     roll for initiative                  answered: combat start rolls it for everyone
     death save                           at 0 HP, your character's death saving throw (in
                                          combat); the GM: "death save for <name>" or
@@ -1136,6 +1141,48 @@ def dnd_move(s: Session, m: re.Match[str]) -> None:
     s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
     character_id = acting_character(s, what=_("move"))
     _move(s, character_id, _integer(m["x"]), _integer(m["y"]))
+
+
+# A square is 5 ft, diagonals too (the rules' grid).
+FEET_PER_SQUARE = 5
+# Directions on the map as the battle map shows it: row 0 at the top is north ("up"), column 0
+# at the left is west. Abbreviations stand for the compass words.
+COMPASS = {"n": "north", "s": "south", "e": "east", "w": "west",
+           "ne": "northeast", "nw": "northwest", "se": "southeast", "sw": "southwest"}  # fmt: skip
+
+
+def _step(direction: str) -> tuple[int, int]:
+    """One square's (dx, dy) towards `direction` ("north-west", "up left", "NE")."""
+    said = re.sub(r"[\s-]+", "", direction.lower())
+    said = COMPASS.get(said, said)
+    found = re.fullmatch(r"(north|south|up|down)?(east|west|left|right)?", said)
+    assert found is not None and said  # the grammar's DIRECTION matched it
+    dy = {"north": -1, "up": -1, "south": 1, "down": 1}.get(found[1] or "", 0)
+    dx = {"west": -1, "left": -1, "east": 1, "right": 1}.get(found[2] or "", 0)
+    return dx, dy
+
+
+def dnd_move_by(s: Session, m: re.Match[str]) -> None:
+    """ "move 2 squares north", "move 10 feet east": from the mover's square, 5 ft a square
+    (a diagonal square too); whether it can go there is the rules' to say."""
+    s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
+    amount = _count(m["amount"] or "1", SEGMENT_WORDS)
+    squares = amount
+    if (m["unit"] or "").lower().startswith("f"):  # feet, foot, ft
+        if amount % FEET_PER_SQUARE:
+            raise Refusal(
+                _("Moves go by whole squares of %(n)s ft: 5, 10, 15 ft and so on.")
+                % {"n": FEET_PER_SQUARE}
+            )
+        squares = amount // FEET_PER_SQUARE
+    if squares < 1:
+        raise Refusal(_("Say how far to move: 1 square (5 ft) or more."))
+    character_id = acting_character(s, what=_("move"))
+    mover = next((e for e in dnd_roster(s) if e.id == character_id), None)
+    if mover is None or mover.position is None:
+        raise Refusal(_("Moving happens on the combat grid: move to X,Y in combat."))
+    dx, dy = _step(m["direction"])
+    _move(s, character_id, mover.position[0] + dx * squares, mover.position[1] + dy * squares)
 
 
 def dnd_move_beside(s: Session, m: re.Match[str]) -> None:
@@ -2281,6 +2328,15 @@ SEGMENTS = r"(?P<segments>\d+|" + "|".join(SEGMENT_WORDS) + ")"
 BY_TICKS = (
     r"(?:\s+by\s+(?P<ticks>[+-]?\d+|" + "|".join(COUNT_WORDS) + r")(?:\s+(?:segments?|ticks?))?)?"
 )
+# How far and which way a move goes: "2 squares", "10 ft.", "two"; "north-west", "up", "NE".
+DISTANCE = (
+    r"(?P<amount>\d+|" + "|".join(SEGMENT_WORDS) + r")"
+    r"(?:\s*(?P<unit>squares?|sq\.?|feet|foot|ft\.?))?"
+)
+DIRECTION = (
+    r"(?P<direction>(?:north|south|up|down)(?:[\s-]?(?:east|west|left|right))?"
+    r"|east|west|left|right|" + "|".join(COMPASS) + ")"
+)
 # "what's happening?", "what is going on here": a look, as a table asks for one.
 HAPPENING = r"what(?:'s|’s|\s+is)\s+(?:happening|going\s+on)(?:\s+here|\s+now)?"
 # "with my longsword with advantage": the weapon, then how the d20 is rolled; "with advantage"
@@ -2353,6 +2409,16 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             r"move\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)(?P<y>[+-]?\d+)\s*\)?",
             dnd_move,
+        ),
+        # "move 2 squares north", "I move 10 feet east", "move north-west": from where the
+        # mover stands.
+        _intent(
+            r"(?:move|walk|step|go)\s+" + DISTANCE + r"\s+(?:to\s+(?:the\s+)?)?" + DIRECTION,
+            dnd_move_by,
+        ),
+        _intent(
+            r"(?:move|walk|step|go)\s+(?:to\s+the\s+)?" + DIRECTION + r"(?:\s+" + DISTANCE + ")?",
+            dnd_move_by,
         ),
         # "move to the goblin", "move next to Ilsa": beside that creature.
         _intent(
@@ -2480,7 +2546,12 @@ def help_text(system_id: str, *, gm: bool) -> str:
                     "e.g. roll 4d6 drop lowest"
                 )
             ),
-            _both(_("move to X,Y or move to <target>; end turn or pass (in combat)")),
+            _both(
+                _(
+                    "move to X,Y, move to <target> or move 2 squares north (10 ft east); "
+                    "end turn or pass (in combat)"
+                )
+            ),
             (
                 _("death save (at 0 HP); stand up; heal <target> (a potion)"),
                 _("death save for <name>; heal <target> N (a potion without N)"),
