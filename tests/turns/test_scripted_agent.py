@@ -160,7 +160,11 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
         ("Ilsa's stealth check succeeds with 14 (DC 12).", "trigger")
     ]
     assert table.run(player, "perception check", job_id="check2").texts == [
-        ("Ilsa's perception check succeeds with 19 (DC 10).", "trigger")
+        (
+            "Ilsa's perception check succeeds with 19 (DC 10). "
+            "No DC was named, so the default DC 10 was used.",
+            "trigger",
+        )
     ]
     assert table.run(player, "save dex dc 14", job_id="save").texts == [
         ("Ilsa's dex save succeeds with 14 (DC 14).", "trigger")

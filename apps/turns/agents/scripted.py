@@ -23,9 +23,10 @@ dnd5e
                                          "... with advantage|disadvantage" asks for that
                                          roll (the rules still cancel it against the situation)
     check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
-                                         tool's schema); also
+                                         tool's schema; the narration then says DC 10 was
+                                         the default); also
                                          "<skill> check [dc N]", "roll <skill> [dc N]"
-    save <ability> [dc N]                saving throw, DC 10 unless given; also
+    save <ability> [dc N]                saving throw, DC 10 unless given (said); also
                                          "<ability> save [dc N]", "roll a dex save"
     roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
     roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
@@ -1111,7 +1112,11 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
             _("%(label)s falls short with %(total)s (DC %(dc)s)."),
             _("A roll of %(total)s is not enough for DC %(dc)s: %(label)s fails."),
         )
-    s.say(text % values)
+    text %= values
+    if m["dc"] is None:
+        # Said, or the table takes DC 10 for one the GM set.
+        text += " " + _("No DC was named, so the default DC %(dc)s was used.") % values
+    s.say(text)
 
 
 def _dc(s: Session, tool: str, m: re.Match[str], *, save: bool) -> int:
