@@ -117,12 +117,12 @@ def test_options_for_a_turn_that_has_passed_arriving_late_are_not_shown(
         _say(page, "end turn", mode="action")
         _settle(campaign, jobs + 1)
         expect(page.locator(CURRENT)).to_have_text("Ilsa")
-        expect(box.locator("button")).to_have_text(["describe"])
+        expect(box.locator("button")).to_have_text(["describe", "end Ilsa's turn"])
 
         # The goblin's options arrive once more, after its turn: they are not shown.
         sockets[-1].send(json.dumps({"type": "entry", "entry": serialize_entry(offered)}))
         page.wait_for_timeout(500)
-        expect(box.locator("button")).to_have_text(["describe"])
+        expect(box.locator("button")).to_have_text(["describe", "end Ilsa's turn"])
 
 
 @pytest.mark.browser

@@ -58,4 +58,4 @@ def test_a_players_dice_roll_leaves_the_gms_options_for_the_monsters_turn(
         _say(gm, "end turn", mode="action")
         _settle(campaign, jobs + 2)
         expect(gm.locator(CURRENT)).to_have_text("Ilsa")
-        expect(box.locator("button")).to_have_text(["describe"])
+        expect(box.locator("button")).to_have_text(["describe", "end Ilsa's turn"])

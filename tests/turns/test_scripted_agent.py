@@ -132,8 +132,8 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
         ("Roll for initiative! The order: Ilsa (20), Goblin 2 (18), Goblin (6).", "trigger"),
         ("Ilsa acts first.", "trigger"),
     ]
-    # Ilsa is up: the GM is offered nothing that takes her player's turn.
-    assert start.output.suggestions == ("describe",)
+    # Ilsa is up: the GM is offered nothing that takes her player's turn, only a GM's options.
+    assert start.output.suggestions == ("describe", "end Ilsa's turn")
     combat = table.call(gm, "combat_status").structured["combat"]
     assert [(e["id"], e["initiative"]) for e in combat["order"]] == [
         ("pc-1", 20), ("mon-3", 18), ("mon-2", 6),

@@ -20,8 +20,9 @@ WRITES = ("attack", "combat_move", "combat_end_turn", "dice_roll")
 
 def test_gm_suggestions_never_take_a_players_turn(live_domains, gm, player):
     table, start = dnd_table_in_combat(gm, player)
-    # Ilsa (a player character) is up: nothing the GM is offered acts for her.
-    assert start.output.suggestions == ("describe",)
+    # Ilsa (a player character) is up: nothing the GM is offered acts for her (ending her
+    # turn, named, is the GM's).
+    assert start.output.suggestions == ("describe", "end Ilsa's turn")
     attack = table.run(player, "attack goblin 2", job_id="p-attack")
     assert attack.output.suggestions == ("end turn",)
     # The player ends the turn; a monster is up, which is nothing for the player to do.
@@ -40,7 +41,7 @@ def test_gm_suggestions_never_take_a_players_turn(live_domains, gm, player):
     assert table.run(gm, "goblin attacks Ilsa", job_id="g-attack-2").tools[-1] == "attack"
     back = table.run(gm, "end turn", job_id="g-end-2")
     assert "Ilsa" in back.texts[0][0]
-    assert back.output.suggestions == ("describe",)
+    assert back.output.suggestions == ("describe", "end Ilsa's turn")
     # A player names only their own character as the attacker.
     refused = table.run(player, "goblin attacks Ilsa", job_id="p-as-goblin")
     assert refused.texts == [("You can only act as your own character.", "requester")]

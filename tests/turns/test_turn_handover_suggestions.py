@@ -31,7 +31,7 @@ def test_the_gm_ending_a_monsters_turn_offers_the_next_player_their_options(
     (ended,) = [o for o in handed.caller.outcomes if o.tool == "combat_end_turn"]
     assert ended.structured["current"] == ilsa
     # The GM plays the monsters, not Ilsa: a look at the field for them, Ilsa's turn for hers.
-    assert handed.output.suggestions == ("describe",)
+    assert handed.output.suggestions == ("describe", "end Ilsa's turn")
     assert handed.output.suggestions_for == {ilsa: ("attack goblin 2", "end turn")}
     # A numbered monster is named as the table says it, and the suggestion works as written.
     attack = table.run(player, "attack goblin 2", job_id="p-attack")
@@ -123,7 +123,7 @@ def test_a_player_whose_turn_the_gm_hands_over_is_sent_their_options_alone(
             # The goblin won initiative: the GM ends its turn, and Ilsa's comes.
             job = _run(room, room.gm, "end turn")
     assert _suggestion_events(job) == [
-        ("private", [str(room.gm.pk)], ["describe"]),
+        ("private", [str(room.gm.pk)], ["describe", "end Ilsa's turn"]),
         ("private", [str(room.player.pk)], ["attack the goblin", "end turn"]),
     ]
 

@@ -64,7 +64,10 @@ dnd5e
                                          longer <condition>"; "poison", "fear", "being
                                          stunned" name one too); a player is told only the
                                          GM can
-    end turn                             end the current combat turn (also "pass")
+    end turn                             end the current combat turn (also "pass"); also
+                                         "end <name>'s turn", refused once it is no longer
+                                         theirs (the GM is offered it, beside "describe",
+                                         on a player's turn)
     start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
                                          named monsters (reusing living ones already present,
                                          which it names; "a new goblin" is always spawned,
@@ -1042,6 +1045,20 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
     return options
 
 
+def _gm_options_on_players_turn(up: Entity, name: str, foes: list[Entity]) -> list[str]:
+    """What the GM may do while `up` (a player's character, read `name` at the table) takes
+    its turn: call a dying one's death save, end a fight with no foe left, look at the field,
+    or end that turn (named: a stale click cannot end a later one)."""
+    options: list[str] = []
+    if up.status == "down" and "stable" not in up.conditions:
+        options.append(_("death save for %(who)s") % {"who": name})
+    if not foes:
+        options.append(_("end combat"))
+    options.append(_("describe"))
+    options.append(_("end %(who)s's turn") % {"who": name})
+    return options
+
+
 def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
     """What the requester may do now that `current` is up: a GM plays the monsters, not the
     players' characters; a player, their own character's turn. Another player's character
@@ -1068,11 +1085,17 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
             s.gm_suggestions += _turn_options(up, foes, gm=True)
     elif up.id == s.turn.character_id:
         s.suggestions += _turn_options(up, foes, gm=False)
+        if not s.turn.is_gm:
+            s.gm_suggestions += _gm_options_on_players_turn(up, shown[up.id], foes)
     else:
-        # A player character is up: that is their player's turn to take.
+        # A player character is up: that is their player's turn to take; the GM's options
+        # are a GM's, never that character's actions.
         s.suggestions_for[up.id] = _turn_options(up, foes, gm=False)
+        gm_options = _gm_options_on_players_turn(up, shown[up.id], foes)
         if s.turn.is_gm:
-            s.suggestions.append(_("describe"))
+            s.suggestions += gm_options
+        else:
+            s.gm_suggestions += gm_options
 
 
 def _check_target(what: str, *, save: bool) -> dict[str, str]:
@@ -1608,6 +1631,15 @@ def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     s.require("combat_end_turn", what=_("end a turn"), seen_by_all=True)
     current = _current_combatant(s)
+    if (named := m.groupdict().get("target")) and current:
+        # "end Ilsa's turn": that turn only; once it has passed, no later one is ended.
+        roster = dnd_roster(s)
+        meant = resolve(s, roster, named).id
+        if meant != current:
+            raise Refusal(
+                _("It is %(current)s's turn, not %(named)s's.")
+                % {"current": _name_of(roster, current), "named": _name_of(roster, meant)}
+            )
     if not s.turn.is_gm and current and current != s.turn.character_id:
         # Said in the table's words before the rules answer in theirs ("does not control").
         raise Refusal(
@@ -2432,6 +2464,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_move_beside,
         ),
         _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?", dnd_end_turn),
+        # "end Ilsa's turn", as the GM is offered it.
+        _intent(r"end\s+(?P<target>.+?)(?:'s|’s|')\s+turn", dnd_end_turn),
         _intent(r"start (?:a )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?", dnd_start_combat),
         _intent(r"end (?:the )?(?:combat|fight)", dnd_end_combat),
         SET_PHASE,
