@@ -16,7 +16,8 @@ The model sees the turn's facade tools with their live input schemas, minus the 
 trusted code injects (campaign, revision, idempotency, identity). It may make at most
 `MAX_TOOL_CALLS` calls per turn, calls the platform refuses (a tool not offered, arguments that
 are no JSON object) included, as each costs a model request all the same; further calls are
-answered with a `tool_limit` error and the next request forbids tools. A server that ignores
+answered with a `tool_limit` error (as many as the limit, the rest of an answer's calls left
+out of the conversation) and the next request forbids tools. A server that ignores
 that is asked once more offering no tools; a call after that fails the turn with
 `agent_tool_limit`. Its final answer must be one JSON object:
 
@@ -542,7 +543,13 @@ class OpenAIAgent:
                             }
                         )
                         continue
-                    requested = [_as_sent(request) for request in requested]
+                    # A model asking for thousands of calls in one answer would make every
+                    # later request of the turn as large: past the limit, as many calls as the
+                    # limit are answered (a strict server wants an answer to each call it
+                    # echoes), the rest left out of the conversation.
+                    answered = max(self.max_tool_calls - calls, 0) + self.max_tool_calls
+                    unanswered = max(len(requested) - answered, 0)
+                    requested = [_as_sent(request) for request in requested[:answered]]
                     for request in requested:
                         # Each answer must name its own call: a call without an id, or with
                         # one already used, gets one.
@@ -558,15 +565,18 @@ class OpenAIAgent:
                         {"role": "assistant", "content": reply.get("content"),
                          "tool_calls": requested}
                     )  # fmt: skip
-                    for request in requested:
+                    for index, request in enumerate(requested, 1):
                         if calls >= self.max_tool_calls:
                             tools_closed = True
+                            message = (
+                                f"the limit of {self.max_tool_calls} tool calls is reached; "
+                                "give your final JSON answer now"
+                            )
+                            if unanswered and index == len(requested):
+                                more = "call was" if unanswered == 1 else "calls were"
+                                message += f" ({unanswered} more {more} not run either)"
                             result: dict[str, Any] = {
-                                "error": {
-                                    "code": "tool_limit",
-                                    "message": f"the limit of {self.max_tool_calls} tool calls "
-                                    "is reached; give your final JSON answer now",
-                                }
+                                "error": {"code": "tool_limit", "message": message}
                             }
                         else:
                             calls += 1
