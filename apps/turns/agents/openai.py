@@ -740,16 +740,9 @@ class OpenAIAgent:
             answer = self._for_log(raw.decode("utf-8", "replace"))
         if _passing(status) and not _out_of_quota(status, raw):
             logger.warning("The agent endpoint is unavailable: HTTP %s %s", status, answer[:200])
-            details: dict[str, Any] = {"status": status}
-            # A retry sooner than the endpoint asked would be refused again: the requeue waits.
-            wait = _retry_after_ms(response.headers.get("retry-after-ms", ""))
-            if wait is None:
-                wait = _retry_after(response.headers.get("retry-after", ""))
-            if wait is not None:
-                details["retry_after"] = wait
             raise AgentUnavailable(
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
-                details=details,
+                details=_unavailable_details(status, response.headers),
             )
         # A redirect is not followed (a POST would arrive as a GET): the base URL is to correct.
         if status >= 300:
@@ -782,7 +775,7 @@ class OpenAIAgent:
                 self._count(usage, reported, turn)
             error = data.get("error")
             if isinstance(error, dict) and not data.get("choices"):
-                raise self._error_in_answer(error) from exc
+                raise self._error_in_answer(error, response.headers) from exc
             raise _not_a_completion(exc) from exc
         self._count(usage, reported, turn)
         calls = message.get("tool_calls")
@@ -796,9 +789,10 @@ class OpenAIAgent:
         """An endpoint's words for the operators' log, without the API key if it echoed it."""
         return text.replace(self.api_key, "***") if self.api_key else text
 
-    def _error_in_answer(self, error: dict[str, Any]) -> TurnError:
+    def _error_in_answer(self, error: dict[str, Any], headers: httpx2.Headers) -> TurnError:
         """An HTTP 200 holding an error and no choices (some proxies pass an upstream failure
-        on so), classed as its own status or code would be as an HTTP answer."""
+        on so), classed as its own status or code would be as an HTTP answer, with the wait
+        its headers ask for."""
         message = self._for_log(str(error.get("message", "")))[:200]
         codes = (error.get("code"), error.get("type"))
         status = next(
@@ -817,7 +811,10 @@ class OpenAIAgent:
         ):
             logger.warning("The agent endpoint is unavailable: HTTP 200 with an error: %s",
                            message)  # fmt: skip
-            return AgentUnavailable(_("The agent endpoint reported a passing failure."))
+            return AgentUnavailable(
+                _("The agent endpoint reported a passing failure."),
+                details=_unavailable_details(status, headers),
+            )
         if status is not None:
             logger.warning("The agent endpoint refused the request: HTTP 200 with an error: %s",
                            message)  # fmt: skip
@@ -861,6 +858,18 @@ def _passing(status: int) -> bool:
     before it) gave up waiting. 501 and 505 (a method or an HTTP version the server does not
     support) answer every attempt the same way."""
     return status in (408, 429) or (status >= 500 and status not in (501, 505))
+
+
+def _unavailable_details(status: int | None, headers: httpx2.Headers) -> dict[str, Any]:
+    """The details of a passing failure: its status when known, and the whole seconds the
+    endpoint asked to wait, if any (a retry sooner would be refused again: the requeue waits)."""
+    details: dict[str, Any] = {} if status is None else {"status": status}
+    wait = _retry_after_ms(headers.get("retry-after-ms", ""))
+    if wait is None:
+        wait = _retry_after(headers.get("retry-after", ""))
+    if wait is not None:
+        details["retry_after"] = wait
+    return details
 
 
 def _retry_after_ms(value: str) -> int | None:
