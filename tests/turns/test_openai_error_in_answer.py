@@ -4,10 +4,12 @@ same failure as an HTTP answer of its status, with the wait the endpoint asks fo
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from django.utils import timezone
 
-from apps.turns.errors import AgentUnavailable
+from apps.turns.errors import AgentUnavailable, classify_error
 from apps.turns.models import RoomTurnJob
 from apps.turns.services import turn_run
 from tests.turns.test_jobs import submit
@@ -35,6 +37,24 @@ def test_an_ok_answer_carrying_a_rate_limit_carries_the_wait_it_asks_for(
     assert (caught.value.code, caught.value.retryable, caught.value.details) == (
         "agent_unavailable", True, details
     )  # fmt: skip
+
+
+def test_an_ok_answer_whose_error_is_text_says_it_holds_an_error(table, llm, caplog):
+    llm.script = [(200, {"error": "Too many requests"})]
+    with (
+        caplog.at_level(logging.WARNING, logger="apps.turns.agents.openai"),
+        pytest.raises(Exception) as caught,
+    ):
+        run(table, llm)
+    classified = classify_error(caught.value)
+    assert (classified.code, classified.retryable, classified.message) == (
+        "agent_protocol_error",
+        False,
+        "The agent endpoint's answer is not a chat completion: it holds an error and no choices",
+    )
+    assert [r.getMessage() for r in caplog.records] == [
+        "The agent endpoint answered HTTP 200 with an error: Too many requests"
+    ]
 
 
 def test_a_turn_whose_endpoint_answered_a_rate_limit_in_an_ok_answer_waits_as_asked(

@@ -774,7 +774,7 @@ class OpenAIAgent:
                 # The endpoint says its model ran: the tokens are spent all the same.
                 self._count(usage, reported, turn)
             error = data.get("error")
-            if isinstance(error, dict) and not data.get("choices"):
+            if error and not data.get("choices"):
                 raise self._error_in_answer(error, response.headers) from exc
             raise _not_a_completion(exc) from exc
         self._count(usage, reported, turn)
@@ -789,10 +789,13 @@ class OpenAIAgent:
         """An endpoint's words for the operators' log, without the API key if it echoed it."""
         return text.replace(self.api_key, "***") if self.api_key else text
 
-    def _error_in_answer(self, error: dict[str, Any], headers: httpx2.Headers) -> TurnError:
+    def _error_in_answer(self, error: Any, headers: httpx2.Headers) -> TurnError:
         """An HTTP 200 holding an error and no choices (some proxies pass an upstream failure
         on so), classed as its own status or code would be as an HTTP answer, with the wait
         its headers ask for."""
+        if not isinstance(error, dict):
+            # Only words: no status or code to class it by.
+            error = {"message": error}
         message = self._for_log(str(error.get("message", "")))[:200]
         codes = (error.get("code"), error.get("type"))
         status = next(
