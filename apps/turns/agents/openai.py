@@ -104,6 +104,9 @@ _THINKING = re.compile(r"^<think>.*?</think>\s*", re.DOTALL)
 # it) and half of a surrogate pair (it has no UTF-8 encoding).
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# The start of a stream of server-sent events: after blank lines, a comment (": keep-alive") or
+# a field. No JSON document starts so.
+_EVENT_STREAM = re.compile(rb"\s*(?::|(?:data|event|id|retry):)")
 
 
 def _setting(name: str, default: str = "") -> str:
@@ -706,14 +709,7 @@ class OpenAIAgent:
                 "POST", self.url, content=content, headers=headers, timeout=timeout
             ) as response:
                 if response.status_code < 300 and _streamed(response):
-                    raise AgentProtocolError(
-                        _(
-                            "The agent endpoint streamed its answer (text/event-stream) though "
-                            "the request asked for a whole one: it must answer with stream set "
-                            "to false."
-                        ),
-                        details={"content_type": "text/event-stream"},
-                    )
+                    raise _streamed_answer(response)
                 raw = bytearray()
                 for chunk in response.iter_bytes():
                     raw += chunk
@@ -763,6 +759,9 @@ class OpenAIAgent:
             if not isinstance(reported, dict):
                 raise TypeError("usage is not an object")
         except (ValueError, TypeError, RecursionError) as exc:
+            # Some servers stream under an application/json label.
+            if _EVENT_STREAM.match(raw):
+                raise _streamed_answer(response) from exc
             raise _not_a_completion(exc) from exc
         try:
             choice = data["choices"][0]
@@ -921,10 +920,24 @@ def _quota_error(error: dict[str, Any]) -> bool:
     return "insufficient_quota" in (error.get("code"), error.get("type"))
 
 
+def _media_type(response: httpx2.Response) -> str:
+    return response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
 def _streamed(response: httpx2.Response) -> bool:
-    """Whether the answer is a stream of server-sent events rather than one JSON document."""
-    media_type = response.headers.get("content-type", "").split(";", 1)[0]
-    return media_type.strip().lower() == "text/event-stream"
+    """Whether the answer is labelled a stream of server-sent events rather than one JSON
+    document."""
+    return _media_type(response) == "text/event-stream"
+
+
+def _streamed_answer(response: httpx2.Response) -> AgentProtocolError:
+    return AgentProtocolError(
+        _(
+            "The agent endpoint streamed its answer (text/event-stream) though the request "
+            "asked for a whole one: it must answer with stream set to false."
+        ),
+        details={"content_type": _media_type(response)},
+    )
 
 
 def _not_a_completion(exc: Exception) -> AgentProtocolError:
