@@ -103,6 +103,10 @@ _THINKING = re.compile(r"^<think>.*?</think>\s*", re.DOTALL)
 # What JSON can spell but the database cannot store: NUL (PostgreSQL's text and jsonb refuse
 # it) and half of a surrogate pair (it has no UTF-8 encoding).
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
+# What no text players are shown may hold: that, and the other control characters but line
+# feed and tab (a carriage return, a bell, a terminal's escape sequence), which screens show as
+# boxes, as nothing, or as what they were never meant to read.
+_UNSHOWN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # The start of a stream of server-sent events: after blank lines, a comment (": keep-alive") or
 # a field. No JSON document starts so.
@@ -242,9 +246,9 @@ def _party_prompt(turn: TurnContext) -> str:
     )
 
 
-def _check_storable(text: str, where: str) -> None:
-    """Raises InvalidOutput naming the first character of `text` the database cannot store."""
-    found = _UNSTORABLE.search(text)
+def _check_shown(text: str, where: str) -> None:
+    """Raises InvalidOutput naming the first character of `text` no message may hold."""
+    found = _UNSHOWN.search(text)
     if found:
         raise InvalidOutput(
             f"{where} holds a character no message may hold (U+{ord(found[0]):04X})"
@@ -314,7 +318,7 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
                 f"messages[{index}].audience {audience!r} is wider than the player's message "
                 f"({turn.trigger_audience!r}); use 'trigger' or 'gm'"
             )
-        _check_storable(body, f"messages[{index}].text")
+        _check_shown(body, f"messages[{index}].text")
         messages.append(AgentMessage(text=body.strip(), audience=audience))
     # The GMs see every message, so their suggestions are never wider than the trigger's.
     return AgentOutput(
@@ -336,8 +340,8 @@ def _suggestions_for(data: dict[str, Any], turn: TurnContext) -> dict[str, tuple
     chosen = {}
     for character_id in wanted:
         if character_id not in turn.bound_characters:
-            # Quoted in the turn's stored error: only what a text column holds.
-            quote = _UNSTORABLE.sub("\ufffd", character_id[:64])
+            # Quoted in the turn's stored error, which the player reads.
+            quote = _UNSHOWN.sub("\ufffd", character_id[:64])
             raise InvalidOutput(
                 f"suggestions_for names {json.dumps(quote, ensure_ascii=False)}, which is no "
                 "player character of this campaign; use an id the instructions list"
@@ -366,7 +370,7 @@ def _suggestion_list(data: dict[str, Any], key: str, where: str = "") -> tuple[s
             f"most {MAX_SUGGESTION_CHARS} characters"
         )
     for index, suggestion in enumerate(suggestions):
-        _check_storable(suggestion, f"{where}[{index}]")
+        _check_shown(suggestion, f"{where}[{index}]")
     return tuple(s.strip() for s in suggestions)
 
 
