@@ -1,7 +1,7 @@
 """The openai provider and control characters in the text players are shown (a real local fake
 chat-completions server and a live dnd5e server): besides a line feed and a tab, a message or
-suggestion holding one (a bell, an escape sequence, a carriage return) is sent back to be
-corrected, as one holding NUL is."""
+suggestion holding one (a bell, an escape sequence, a carriage return outside a Windows line
+ending) is sent back to be corrected, as one holding NUL is."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
             "messages[0].text holds a character no message may hold (U+001B)",
         ),
         (
-            {"messages": [{"text": "The die lands.\r\nAgain."}]},
+            {"messages": [{"text": "The die lands.\rAgain."}]},
             "messages[0].text holds a character no message may hold (U+000D)",
         ),
         (
@@ -65,6 +65,14 @@ def test_line_feeds_and_tabs_are_kept(table, llm):
     assert (output.messages, output.suggestions) == (
         (AgentMessage("The die lands.\n\tA four.", "trigger"),), ("roll\tagain",)
     )  # fmt: skip
+    assert len(llm.requests) == 1
+
+
+def test_windows_line_endings_in_a_message_are_read_as_line_feeds(table, llm):
+    answer = {"messages": [{"text": "The die lands.\r\nA four."}]}
+    llm.script = [(200, completion(content=json.dumps(answer)))]
+    output, _caller = run(table, llm)
+    assert output.messages == (AgentMessage("The die lands.\nA four.", "trigger"),)
     assert len(llm.requests) == 1
 
 

@@ -301,6 +301,9 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
         if not isinstance(item, dict) or set(item) - {"text", "audience"}:
             raise InvalidOutput(f"messages[{index}] must be an object with text and audience")
         body = item.get("text")
+        if isinstance(body, str):
+            # Windows line endings are line feeds to a model: no correction round for them.
+            body = body.replace("\r\n", "\n")
         if not isinstance(body, str) or not body.strip() or len(body) > MAX_MESSAGE_CHARS:
             raise InvalidOutput(
                 f"messages[{index}].text must be non-empty text of at most "
