@@ -2,11 +2,8 @@
 publication for a bounded time only, and publication resumes once Redis answers again."""
 
 import logging
-import socket
-import threading
 import time
 from datetime import timedelta
-from urllib.parse import urlparse
 
 import pytest
 from django.utils import timezone
@@ -16,71 +13,15 @@ from apps.projections import dispatch
 from apps.projections.dispatch import publisher
 from apps.projections.models import OutboxEvent
 from apps.projections.tasks import outbox_sweep
-from tests.conftest import hosted_channel_layers, redis_url_or_skip, reset_realtime_state
 from tests.projections.test_outbox import post
 from tests.rooms.factories import make_campaign
 
 STALL = 0.4  # the publication timeout in these tests, in seconds
 
 
-class SilencingProxy:
-    """A TCP relay to Redis. `silence()` makes every open connection a black hole from then on
-    (the connection stays up, nothing is answered, as with a half-open connection to a Redis
-    that went away); connections opened after `answer_again()` are relayed as before."""
-
-    def __init__(self, target: str):
-        parsed = urlparse(target)
-        self.target = (parsed.hostname, parsed.port or 6379)
-        self.db = parsed.path or "/0"
-        self.generation = 0
-        self.sockets: list[socket.socket] = []
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.url = f"redis://127.0.0.1:{self.server.getsockname()[1]}{self.db}"
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def silence(self) -> None:
-        self.generation += 1
-
-    def answer_again(self) -> None:
-        self.generation += 1
-
-    def close(self) -> None:
-        for sock in [self.server, *self.sockets]:
-            try:
-                sock.close()
-            except OSError:
-                pass
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.server.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(self.target)
-            self.sockets += [client, upstream]
-            born = self.generation
-            for src, dst in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(src, dst, born), daemon=True).start()
-
-    def _pump(self, src, dst, born) -> None:
-        try:
-            while data := src.recv(65536):
-                if self.generation == born and born % 2 == 0:
-                    dst.sendall(data)
-                # else: swallowed; the connection stays open and silent
-        except OSError:
-            pass
-
-
 @pytest.fixture
-def proxy(settings):
-    relay = SilencingProxy(redis_url_or_skip())
-    settings.CHANNEL_LAYERS = hosted_channel_layers(relay.url)
-    reset_realtime_state()
-    yield relay
-    reset_realtime_state()
-    relay.close()
+def proxy(redis_relay):
+    return redis_relay()
 
 
 @pytest.fixture
@@ -154,23 +95,15 @@ def test_a_redis_that_stops_answering_stalls_publication_only_for_the_timeout(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_redis_that_refuses_connections_costs_one_failure_per_batch_not_one_per_row(
-    table, settings, caplog
+    table, refusing_redis, caplog
 ):
     campaign, owner, _ = table
-    vacant = socket.create_server(("127.0.0.1", 0))
-    port = vacant.getsockname()[1]
-    vacant.close()  # nobody listens there: a Redis being restarted
-    settings.CHANNEL_LAYERS = hosted_channel_layers(f"redis://127.0.0.1:{port}/9")
-    reset_realtime_state()
-    try:
-        with caplog.at_level(logging.WARNING, logger="apps.projections.dispatch"):
-            publisher.submit(written_unpublished(owner, "one", "two", "three"))  # one batch
-            deadline = time.monotonic() + 10
-            while not caplog.records and time.monotonic() < deadline:
-                time.sleep(0.05)
-            time.sleep(0.5)  # room for a second failure, which must not come
-    finally:
-        reset_realtime_state()
+    with caplog.at_level(logging.WARNING, logger="apps.projections.dispatch"):
+        publisher.submit(written_unpublished(owner, "one", "two", "three"))  # one batch
+        deadline = time.monotonic() + 10
+        while not caplog.records and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # room for a second failure, which must not come
     first = OutboxEvent.objects.order_by("id").first()
     assert (
         list(OutboxEvent.objects.values_list("dispatched_at", "attempts", "error"))
@@ -188,21 +121,13 @@ def test_a_redis_that_refuses_connections_costs_one_failure_per_batch_not_one_pe
 
 @pytest.mark.django_db(transaction=True)
 def test_a_sweep_meeting_a_redis_that_refuses_connections_charges_one_row_not_every_row(
-    table, settings, monkeypatch
+    table, refusing_redis
 ):
     """As with a send that hangs: the row in hand counts a failure, the rows after it wait for
     the next sweep uncharged, so a Redis outage does not spend every pending row's attempts."""
     campaign, owner, _ = table
-    vacant = socket.create_server(("127.0.0.1", 0))
-    port = vacant.getsockname()[1]
-    vacant.close()  # nobody listens there: a Redis being restarted
-    settings.CHANNEL_LAYERS = hosted_channel_layers(f"redis://127.0.0.1:{port}/9")
-    reset_realtime_state()
-    try:
-        written_unpublished(owner, "one", "two", "three")
-        OutboxEvent.objects.update(created_at=timezone.now() - timedelta(seconds=30))
-        assert outbox_sweep() == 0
-    finally:
-        reset_realtime_state()
+    written_unpublished(owner, "one", "two", "three")
+    OutboxEvent.objects.update(created_at=timezone.now() - timedelta(seconds=30))
+    assert outbox_sweep() == 0
     rows = OutboxEvent.objects.order_by("id").values_list("payload__body", "attempts", "error")
     assert list(rows) == [("one", 1, ""), ("two", 0, ""), ("three", 0, "")]

@@ -1,7 +1,6 @@
 """Outbox sweep on Redis: a channel layer that cannot be reached ends the whole pass, so an
 outage charges one pending row per sweep however many batches are pending."""
 
-import socket
 from datetime import timedelta
 
 import pytest
@@ -11,25 +10,12 @@ from apps.projections import dispatch
 from apps.projections.models import ROOM_ENTRY, OutboxEvent
 from apps.projections.services import BATCH_SIZE, outbox_dispatch_pending
 from apps.projections.tasks import outbox_sweep
-from tests.conftest import hosted_channel_layers, reset_realtime_state
 from tests.rooms.factories import make_campaign
 
 
 @pytest.fixture
 def campaign(make_user):
     return make_campaign(make_user())[0]
-
-
-@pytest.fixture
-def refused(settings):
-    """A channel layer on a port nobody listens on: a Redis being restarted."""
-    vacant = socket.create_server(("127.0.0.1", 0))
-    port = vacant.getsockname()[1]
-    vacant.close()
-    settings.CHANNEL_LAYERS = hosted_channel_layers(f"redis://127.0.0.1:{port}/11")
-    reset_realtime_state()
-    yield
-    reset_realtime_state()
 
 
 def pending_rows(campaign, count):
@@ -50,7 +36,9 @@ def charged():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_sweep_meeting_a_refusing_redis_charges_one_row_across_all_batches(campaign, refused):
+def test_a_sweep_meeting_a_refusing_redis_charges_one_row_across_all_batches(
+    campaign, refusing_redis
+):
     ids = pending_rows(campaign, BATCH_SIZE + 5)  # two batches
 
     assert outbox_sweep() == 0
@@ -64,7 +52,7 @@ def test_a_sweep_meeting_a_refusing_redis_charges_one_row_across_all_batches(cam
 
 @pytest.mark.django_db(transaction=True)
 def test_a_pass_ends_at_the_first_layer_failure_even_past_a_row_that_cannot_be_sent(
-    campaign, refused, monkeypatch
+    campaign, refusing_redis, monkeypatch
 ):
     """A row the layer rejects for itself is charged and the pass goes on; the layer then
     failing ends the pass there, leaving the next batch uncharged."""

@@ -1,11 +1,6 @@
 """Outbox sweep on Redis: a pass stops at its time budget, well inside the task's hard time
 limit, leaving the rows it did not reach pending for the next sweep and the lock released."""
 
-import socket
-import threading
-import time
-from urllib.parse import urlparse
-
 import pytest
 from django.core.cache import cache
 
@@ -13,51 +8,10 @@ from apps.projections import tasks
 from apps.projections.models import OutboxEvent
 from apps.projections.services import BATCH_SIZE
 from apps.projections.tasks import SWEEP_LOCK, outbox_sweep
-from tests.conftest import hosted_channel_layers, redis_url_or_skip, reset_realtime_state
 from tests.projections.test_outbox_sweep_layer_outage import pending_rows
 from tests.rooms.factories import make_campaign
 
 DELAY = 0.3  # how long the slow Redis takes to see each command, in seconds
-
-
-class DelayingProxy:
-    """A TCP relay to Redis that holds every chunk sent to Redis for `delay` seconds: a Redis
-    that answers, slowly (an overloaded server, a congested link)."""
-
-    def __init__(self, target: str, delay: float):
-        parsed = urlparse(target)
-        self.target = (parsed.hostname, parsed.port or 6379)
-        self.delay = delay
-        self.sockets: list[socket.socket] = []
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.url = f"redis://127.0.0.1:{self.server.getsockname()[1]}{parsed.path or '/0'}"
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def close(self) -> None:
-        for sock in [self.server, *self.sockets]:
-            try:
-                sock.close()
-            except OSError:
-                pass
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.server.accept()
-            except OSError:
-                return
-            upstream = socket.create_connection(self.target)
-            self.sockets += [client, upstream]
-            for src, dst, delay in ((client, upstream, self.delay), (upstream, client, 0)):
-                threading.Thread(target=self._pump, args=(src, dst, delay), daemon=True).start()
-
-    def _pump(self, src, dst, delay) -> None:
-        try:
-            while data := src.recv(65536):
-                time.sleep(delay)
-                dst.sendall(data)
-        except OSError:
-            pass
 
 
 @pytest.fixture
@@ -66,21 +20,8 @@ def campaign(make_user):
 
 
 @pytest.fixture
-def slow_redis(settings):
-    relay = DelayingProxy(redis_url_or_skip(), DELAY)
-    settings.CHANNEL_LAYERS = hosted_channel_layers(relay.url)
-    reset_realtime_state()
-    yield relay
-    reset_realtime_state()
-    relay.close()
-
-
-@pytest.fixture
-def redis_layer(settings):
-    settings.CHANNEL_LAYERS = hosted_channel_layers(redis_url_or_skip())
-    reset_realtime_state()
-    yield
-    reset_realtime_state()
+def slow_redis(redis_relay):
+    return redis_relay(delay=DELAY)
 
 
 def pending_ids():
