@@ -272,44 +272,39 @@ def outbox_mark_dispatched(*, ids: list[int]) -> int:
 
 
 def outbox_dispatch_after(
-    *, after: int, older_than: timedelta | None = None
+    *, after: int, older_than: timedelta | None = None, deadline: float | None = None
 ) -> tuple[int, int | None]:
-    """Publish the oldest pending batch past id `after`; returns how many were published and
-    the batch's last id (None when nothing is pending past `after`). Walking on from that id
-    tries each row once per pass: a row that fails waits for the next pass, so its retries
-    are spaced by the sweep or the poll rather than spent at once."""
-    published, last, _ = _dispatch_batch(after=after, older_than=older_than)
-    return published, last
+    """Publish the oldest pending batch past id `after`: one step of a pass over the pending
+    rows, for the sweep and the embedded poller alike. Returns how many were published and the
+    id to go on after, or None when the pass is over.
+
+    A pass tries each row once: a row that fails waits for the next pass, so its retries are
+    spaced by the sweep or the poll rather than spent at once, and a row's attempts count the
+    passes it failed in whichever process ran them. A channel layer that cannot be reached
+    ends the pass: the row in hand is charged an attempt, the rows after it wait for the next
+    pass uncharged. So does `deadline` (a `time.monotonic()` reading), once one row at least
+    was tried: the rows not reached stay pending, uncharged."""
+    events = outbox_pending(older_than=older_than, after=after)
+    published, layer_down = _publish(events, deadline)
+    if not events or layer_down:
+        return published, None
+    if deadline is not None and time.monotonic() >= deadline:
+        return published, None
+    return published, events[-1].id
 
 
 def outbox_dispatch_pending(
     *, older_than: timedelta | None = None, deadline: float | None = None
 ) -> int:
-    """One pass over every pending row (`outbox_dispatch_after`); returns how many were
-    published. A channel layer that cannot be reached ends the pass: the row in hand is charged
-    an attempt, the batches after it wait for the next pass uncharged. So does `deadline` (a
-    `time.monotonic()` reading), once one row at least was tried: the rows not reached stay
-    pending, uncharged."""
+    """One pass over every pending row (see `outbox_dispatch_after`); returns how many were
+    published."""
     sent, after = 0, 0
-    while True:
-        published, last, layer_down = _dispatch_batch(
+    while after is not None:
+        published, after = outbox_dispatch_after(
             after=after, older_than=older_than, deadline=deadline
         )
         sent += published
-        if last is None or layer_down:
-            return sent
-        if deadline is not None and time.monotonic() >= deadline:
-            return sent
-        after = last
-
-
-def _dispatch_batch(
-    *, after: int, older_than: timedelta | None, deadline: float | None = None
-) -> tuple[int, int | None, bool]:
-    """`outbox_dispatch_after`, and whether the layer could not be reached."""
-    events = outbox_pending(older_than=older_than, after=after)
-    published, layer_down = _publish(events, deadline)
-    return published, (events[-1].id if events else None), layer_down
+    return sent
 
 
 def _publish(events: list[OutboxEvent], deadline: float | None = None) -> tuple[int, bool]:
