@@ -280,10 +280,10 @@ def outbox_dispatch_after(
 
     A pass tries each row once: a row that fails waits for the next pass, so its retries are
     spaced by the sweep or the poll rather than spent at once, and a row's attempts count the
-    passes it failed in whichever process ran them. A channel layer that cannot be reached
-    ends the pass: the row in hand is charged an attempt, the rows after it wait for the next
-    pass uncharged. So does `deadline` (a `time.monotonic()` reading), once one row at least
-    was tried: the rows not reached stay pending, uncharged."""
+    passes it failed in whichever process ran them. A channel layer that cannot be reached, or
+    a publisher that raises, ends the pass: the row in hand is charged an attempt, the rows
+    after it wait for the next pass uncharged. So does `deadline` (a `time.monotonic()`
+    reading), once one row at least was tried: the rows not reached stay pending, uncharged."""
     events = outbox_pending(older_than=older_than, after=after)
     published, layer_down = _publish(events, deadline)
     if not events or layer_down:
@@ -309,32 +309,43 @@ def outbox_dispatch_pending(
 
 def _publish(events: list[OutboxEvent], deadline: float | None = None) -> tuple[int, bool]:
     """Publish `events`; returns how many were marked dispatched and whether the round ended on
-    a layer that could not be reached (then the rows after the one charged were not tried)."""
+    a layer that could not be reached or a publisher that raised (then the rows after the one
+    charged were not tried)."""
     from .dispatch import LAYER_UNREACHABLE, publisher
 
     if not events:
         return 0, False
     try:
         published, failed = publisher.publish_now(events, deadline)
-    except Exception:
-        # The publisher itself failed, not a row: no row is charged an attempt.
-        logger.exception("Outbox publication failed; rows stay pending")
-        return 0, False
+    except Exception as error:
+        # The publisher failed, not a row: as for a layer that cannot be reached, the pass ends
+        # there and the row in hand is charged, so a failure that lasts gives rows up where
+        # operators look instead of meeting every batch, uncounted, pass after pass.
+        _count_failures({events[0].id: error}, publisher_failed=True)
+        return 0, True
     if failed:
         _count_failures(failed)
     layer_down = any(isinstance(error, LAYER_UNREACHABLE) for error in failed.values())
     return (outbox_mark_dispatched(ids=published) if published else 0), layer_down
 
 
-def _count_failures(failed: dict[int, Exception]) -> None:
-    """Charge each failed row an attempt; give up the rows that have spent them all."""
+def _count_failures(failed: dict[int, Exception], *, publisher_failed: bool = False) -> None:
+    """Charge each failed row an attempt; give up the rows that have spent them all. With
+    `publisher_failed` the one row is charged for a publisher that raised, logged with its
+    traceback."""
     pending = OutboxEvent.objects.filter(id__in=list(failed), dispatched_at__isnull=True)
     pending.update(attempts=F("attempts") + 1)
     given_up = []
     # A row published meanwhile by another dispatcher is no longer here.
     for event_id, attempts in pending.values_list("id", "attempts"):
         error = failed[event_id]
-        if attempts < OUTBOX_MAX_ATTEMPTS:
+        if attempts < OUTBOX_MAX_ATTEMPTS and publisher_failed:
+            logger.error(
+                "Outbox publication failed at row #%s (attempt %d of %d); the pass ends, the "
+                "rows after it wait for the next one: %s",
+                event_id, attempts, OUTBOX_MAX_ATTEMPTS, _described(error), exc_info=error,
+            )  # fmt: skip
+        elif attempts < OUTBOX_MAX_ATTEMPTS:
             logger.warning(
                 "Outbox row #%s not published (attempt %d of %d); it stays pending: %s",
                 event_id, attempts, OUTBOX_MAX_ATTEMPTS, _described(error),

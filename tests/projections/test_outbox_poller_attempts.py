@@ -56,3 +56,18 @@ async def test_the_poller_meeting_a_layer_that_stops_answering_charges_one_row_p
     assert await database_sync_to_async(charged)() == {ids[0]: 1}
     pending = OutboxEvent.objects.filter(dispatched_at__isnull=True, error="").count
     assert await database_sync_to_async(pending)() == BATCH_SIZE + 5
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_poller_meeting_a_publisher_that_raises_charges_one_row_per_pass(
+    campaign, memory_layer, settings, monkeypatch
+):
+    ids = await database_sync_to_async(pending_rows)(campaign, BATCH_SIZE + 5)  # two batches
+
+    def raising(*args, **kwargs):
+        raise RuntimeError("the channel layer failed")
+
+    monkeypatch.setattr(dispatch.publisher, "publish_now", raising)
+    await one_poller_pass(settings, monkeypatch)
+
+    assert await database_sync_to_async(charged)() == {ids[0]: 1}

@@ -1,6 +1,7 @@
 """Outbox sweep on Redis: a channel layer that cannot be reached ends the whole pass, so an
 outage charges one pending row per sweep however many batches are pending."""
 
+import logging
 from datetime import timedelta
 
 import pytest
@@ -68,3 +69,32 @@ def test_a_pass_ends_at_the_first_layer_failure_even_past_a_row_that_cannot_be_s
 
     assert outbox_dispatch_pending(older_than=timedelta(seconds=1)) == 0
     assert charged() == {ids[0]: 1, ids[1]: 1}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_publisher_that_raises_ends_the_sweep_charging_one_row_and_is_logged_once(
+    campaign, redis_layer, monkeypatch, caplog
+):
+    """Not a timeout or a refused connection, but the publisher itself failing: the pass ends
+    there as it does for a layer that cannot be reached, rather than meet the same failure
+    once per batch, and a failure that lasts still gives rows up where operators look."""
+    ids = pending_rows(campaign, BATCH_SIZE + 5)  # two batches
+
+    def raising(*args, **kwargs):
+        raise RuntimeError("the channel layer failed")
+
+    monkeypatch.setattr(dispatch.publisher, "publish_now", raising)
+    with caplog.at_level(logging.WARNING, logger="apps.projections"):
+        assert outbox_sweep() == 0
+    assert charged() == {ids[0]: 1}
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            "ERROR",
+            f"Outbox publication failed at row #{ids[0]} (attempt 1 of 10); the pass ends, "
+            "the rows after it wait for the next one: RuntimeError: the channel layer failed",
+        )
+    ]
+    assert caplog.records[0].exc_info[0] is RuntimeError  # the traceback, for operators
+
+    assert outbox_sweep() == 0
+    assert charged() == {ids[0]: 2}
