@@ -225,14 +225,18 @@ class Publisher:
     # --- publication --------------------------------------------------------------------------
 
     def publish_now(
-        self, events: list[OutboxEvent], deadline: float | None = None
+        self, events: list[OutboxEvent], deadline: float | None = None, until: float | None = None
     ) -> tuple[list[int], dict[int, Exception]]:
         """Publish and wait (sweep, poller): returns the ids published and, by id, what the
-        others raised. Past PUBLISH_TIMEOUT the round ends: the event then being sent fails
-        with TimeoutError, and those after it are left as they were, neither sent nor failed.
-        Past `deadline` (see `publish_each`) no further event is started."""
+        others raised. Past `until` (a `time.monotonic()` reading, by default PUBLISH_TIMEOUT
+        from now) the round ends: the event then being sent fails with TimeoutError, and those
+        after it are left as they were, neither sent nor failed; none is started once `until`
+        has passed. Past `deadline` (see `publish_each`) no further event is started."""
         published: list[int] = []
         failed: dict[int, Exception] = {}
+        timeout = PUBLISH_TIMEOUT if until is None else until - time.monotonic()
+        if timeout <= 0:
+            return published, failed
         loop = self.loop()
         if loop is None:
             async_to_sync(publish_each)(events, published, failed, deadline)
@@ -241,7 +245,7 @@ class Publisher:
             publish_each(events, published, failed, deadline), loop
         )
         try:
-            future.result(PUBLISH_TIMEOUT)
+            future.result(timeout)
         except TimeoutError as error:
             future.cancel()
             # Copies: the cancelled task may still record the event it was sending; at worst

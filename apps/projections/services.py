@@ -311,26 +311,39 @@ def _publish(events: list[OutboxEvent], deadline: float | None = None) -> tuple[
     """Publish `events`; returns how many were marked dispatched and whether the round ended on
     a layer that could not be reached or a publisher that raised (then the rows after the one
     charged were not tried)."""
+    from . import dispatch
     from .dispatch import LAYER_UNREACHABLE, publisher
 
     if not events:
         return 0, False
+    # The round and the notices for the rows it gives up share one publication timeout and
+    # the pass's deadline: a given-up row costs the pass no second wait on a stuck layer.
+    until = time.monotonic() + dispatch.PUBLISH_TIMEOUT
     try:
-        published, failed = publisher.publish_now(events, deadline)
+        published, failed = publisher.publish_now(events, deadline, until)
     except Exception as error:
         # The publisher failed, not a row: as for a layer that cannot be reached, the pass ends
         # there and the row in hand is charged, so a failure that lasts gives rows up where
         # operators look instead of meeting every batch, uncounted, pass after pass.
-        _count_failures({events[0].id: error}, publisher_failed=True)
+        _count_failures(
+            {events[0].id: error}, publisher_failed=True, deadline=deadline, until=until
+        )
         return 0, True
     if failed:
-        _count_failures(failed)
+        _count_failures(failed, deadline=deadline, until=until)
     layer_down = any(isinstance(error, LAYER_UNREACHABLE) for error in failed.values())
     return (outbox_mark_dispatched(ids=published) if published else 0), layer_down
 
 
-def _count_failures(failed: dict[int, Exception], *, publisher_failed: bool = False) -> None:
-    """Charge each failed row an attempt; give up the rows that have spent them all. With
+def _count_failures(
+    failed: dict[int, Exception],
+    *,
+    publisher_failed: bool = False,
+    deadline: float | None = None,
+    until: float | None = None,
+) -> None:
+    """Charge each failed row an attempt; give up the rows that have spent them all, their
+    notices bounded by `deadline` and `until` (see `Publisher.publish_now`). With
     `publisher_failed` the one row is charged for a publisher that raised, logged with its
     traceback."""
     pending = OutboxEvent.objects.filter(id__in=list(failed), dispatched_at__isnull=True)
@@ -359,14 +372,17 @@ def _count_failures(failed: dict[int, Exception], *, publisher_failed: bool = Fa
             )  # fmt: skip
             given_up.append(event_id)
     if given_up:
-        _notify_given_up(given_up)
+        _notify_given_up(given_up, deadline=deadline, until=until)
 
 
-def _notify_given_up(ids: list[int]) -> None:
+def _notify_given_up(
+    ids: list[int], *, deadline: float | None = None, until: float | None = None
+) -> None:
     """Send the audience of each given-up room event (a state or job change) a content-free
     `state.changed` under its id: pages read their panels again on it, rather than show what
     the lost event announced until some later one. Entries need none (a socket reads a missed
-    entry at the next one's gap), nor does access news (each heartbeat reads the access)."""
+    entry at the next one's gap), nor does access news (each heartbeat reads the access).
+    Bounded as the rows are (`deadline`, `until`): a notice not started in time is not sent."""
     from .dispatch import REFRESH_EVENT, publisher
 
     notices = [
@@ -386,19 +402,23 @@ def _notify_given_up(ids: list[int]) -> None:
         return
     kinds = {notice.id: notice.payload["given_up"] for notice in notices}
     try:
-        published, failed = publisher.publish_now(notices)
+        published, failed = publisher.publish_now(notices, deadline, until)
     except Exception as error:
         published, failed = [], dict.fromkeys(kinds, error)
+    causes = {event_id: _described(error) for event_id, error in failed.items()}
+    for event_id in kinds:
+        if event_id not in published:
+            causes.setdefault(event_id, "no time was left for it")  # not started
     for event_id in published:
         logger.info(
             "Outbox row #%s (%s) replaced by a %s notice to its audience",
             event_id, kinds[event_id], REFRESH_EVENT,
         )  # fmt: skip
-    for event_id, error in failed.items():
+    for event_id, cause in causes.items():
         # Best effort: the page reads its panels again at the next event or reconnection.
         logger.warning(
             "Outbox row #%s (%s) given up and its %s notice not sent either: %s",
-            event_id, kinds[event_id], REFRESH_EVENT, _described(error),
+            event_id, kinds[event_id], REFRESH_EVENT, cause,
         )  # fmt: skip
 
 

@@ -12,9 +12,10 @@ from .services import outbox_dispatch_pending, outbox_prune
 logger = logging.getLogger(__name__)
 
 SWEEP_TIME_LIMIT = 60
-# A pass starts no row past this: the batch then being sent ends within PUBLISH_TIMEOUT (a given-up
-# notice may take as long again), leaving the prune and the lock's release well inside the hard
-# limit, which would kill the worker process. Rows not reached wait for the next sweep.
+# A pass starts no row past this, nor a notice for a row it gave up: the batch then being sent
+# ends within PUBLISH_TIMEOUT, its notices included, leaving the prune and the lock's release well
+# inside the hard limit, which would kill the worker process. Rows not reached wait for the next
+# sweep.
 SWEEP_BUDGET = 30.0
 # Beat queues a sweep at this cadence: one still queued when the next is due adds nothing, and a
 # backlog run back to back after a worker outage would spend a failing row's attempts in a

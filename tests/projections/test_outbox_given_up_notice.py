@@ -4,6 +4,7 @@ of showing what it announced until some later event. Entries and access news nee
 
 import asyncio
 import logging
+import time
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from apps.campaigns.models import CampaignMembership
-from apps.projections import dispatch
+from apps.projections import dispatch, tasks
 from apps.projections.dispatch import start_outbox_poller, stop_outbox_poller
 from apps.projections.groups import room_group, user_group
 from apps.projections.models import OutboxEvent
@@ -163,3 +164,107 @@ async def test_the_poller_giving_up_a_state_change_tells_the_open_pages_that_may
         await player_sock.disconnect()
     finally:
         await stop_outbox_poller()
+
+
+# --- the notice is bounded as the rows are ------------------------------------------------------
+
+
+def last_try_events(campaign, count, **payload):
+    """`count` stale job events on their last attempt, left to the sweep."""
+    events = [
+        outbox_emit(
+            event_type="turn.job",
+            campaign_id=campaign.id,
+            payload={"id": f"job-{n}", "status": "succeeded", **payload},
+            audience="public",
+        )
+        for n in range(count)
+    ]
+    OutboxEvent.objects.update(
+        created_at=timezone.now() - timedelta(seconds=30), attempts=OUTBOX_MAX_ATTEMPTS - 1
+    )
+    return [event.id for event in events]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_given_up_on_a_redis_that_stopped_answering_waits_no_second_timeout_for_its_notice(
+    table, redis_relay, monkeypatch, caplog
+):
+    """The batch and the notices of the rows it gave up share one publication timeout: a notice
+    is not started once it is spent."""
+    campaign, _, _ = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)  # left to the sweep
+    stall = 1.0
+    monkeypatch.setattr(dispatch, "PUBLISH_TIMEOUT", stall)
+    (event_id,) = last_try_events(campaign, 1)
+    redis_relay().silence()
+
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="apps.projections.services"):
+        started = time.monotonic()
+        assert outbox_sweep() == 0
+        took = time.monotonic() - started
+    assert stall <= took < stall * 1.5
+    row = OutboxEvent.objects.get()
+    assert (row.attempts, row.error, row.dispatched_at is not None) == (
+        OUTBOX_MAX_ATTEMPTS,
+        "TimeoutError: ",
+        True,
+    )
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            "ERROR",
+            f"Outbox row #{event_id} given up after {OUTBOX_MAX_ATTEMPTS} attempts: TimeoutError: ",
+        ),
+        (
+            "WARNING",
+            f"Outbox row #{event_id} (turn.job) given up and its state.changed notice not sent "
+            "either: no time was left for it",
+        ),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_notices_of_a_sweep_past_its_budget_are_started_as_its_rows_are(
+    table, redis_relay, monkeypatch, caplog
+):
+    """Past the sweep's budget no further notice is started, after one at least, as no further
+    row is: a slow Redis does not hold the sweep one more send for each row it gave up."""
+    campaign, owner, _ = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)  # left to the sweep
+    delay = 0.3
+    redis_relay(delay=delay)  # each send takes `delay` at least
+    monkeypatch.setattr(tasks, "SWEEP_BUDGET", delay / 2)  # spent by the slow send of "after"
+    layer, channel = await listen(room_group(campaign.id))
+
+    def arrange():
+        ids = last_try_events(campaign, 2, tokens=UNSENDABLE)  # refused at once, given up
+        post(owner, "after")
+        OutboxEvent.objects.update(created_at=timezone.now() - timedelta(seconds=30))
+        return ids
+
+    first, second = await database_sync_to_async(arrange)()
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="apps.projections.services"):
+        assert await database_sync_to_async(outbox_sweep)() == 1
+    entry = await asyncio.wait_for(layer.receive(channel), timeout=3)
+    assert (entry["type"], entry["entry"]["body"]) == ("room.entry", "after")
+    notice = await asyncio.wait_for(layer.receive(channel), timeout=3)
+    assert (notice["event_type"], notice["outbox_id"]) == ("state.changed", first)
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(channel), timeout=delay * 2)
+    given_up = f"after {OUTBOX_MAX_ATTEMPTS} attempts: OverflowError: Integer value out of range"
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("ERROR", f"Outbox row #{first} given up {given_up}"),
+        ("ERROR", f"Outbox row #{second} given up {given_up}"),
+        (
+            "INFO",
+            f"Outbox row #{first} (turn.job) replaced by a state.changed notice to its audience",
+        ),
+        (
+            "WARNING",
+            f"Outbox row #{second} (turn.job) given up and its state.changed notice not sent "
+            "either: no time was left for it",
+        ),
+        ("WARNING", "Outbox sweep published 1 row(s) left pending after their commit"),
+    ]
