@@ -64,18 +64,21 @@ dnd5e
                                          longer <condition>"; "poison", "fear", "being
                                          stunned" name one too); a player is told only the
                                          GM can
-    end turn                             end the current combat turn (also "pass"); also
+    end turn                             end the current combat turn (also "pass", "next
+                                         turn"); also
                                          "end <name>'s turn", refused once it is no longer
                                          theirs (the GM is offered it, beside "describe",
                                          on a player's turn)
-    start combat [with goblin, 2 orcs]   GM: sets the phase to play if needed, spawns the
-                                         named monsters (reusing living ones already present,
-                                         which it names; "a new goblin" is always spawned,
+    start combat [with goblin, 2 orcs]   GM ("begin" too): sets the phase to play if needed,
+                                         spawns the named monsters (reusing living ones
+                                         already present, which it names; "a new goblin" is
+                                         always spawned,
                                          named past the living only: "Goblin" once the
                                          goblins of earlier fights are dead)
                                          and starts combat with every living party character
                                          and those monsters (all living monsters if none named)
-    end combat                           GM: end combat and return to play
+    end combat                           GM: end combat and return to play ("stop"/"finish"
+                                         too)
     set phase <lobby|play>               GM
     describe | look [at <target>]        narration only, from read tools; also "what's
                                          happening?"
@@ -104,17 +107,19 @@ narrative
                                          "create clock <name> (N segments)", "create clock
                                          <name>, N segments", "create a N-segment clock
                                          [called] <name>", "create clock <name> N
-                                         [segments]" (a number word needs "segments")
-    open scene <title>                   GM; ends the current scene ("start"/"begin" too);
+                                         [segments]" (a number word needs "segments");
+                                         "add", "start", "make" or "new" for "create"
+    open scene <title>                   GM; ends the current scene ("start", "begin",
+                                         "create" and "new" too);
                                          "open a scene at the old mill" is titled "The old
                                          mill" (a quoted title, or "At …", is kept whole)
     end scene                            GM; ends the current scene with none after it
-    open thread <title>                  GM ("start" too)
+    open thread <title>                  GM ("start", "begin", "create", "add", "new" too)
     resolve thread <title>[: <how>]      GM; by title, title prefix or id; "close"/"finish"/
-                                         "end" too, "close the <title> thread[: <how>]", and
-                                         " - <how>" for ": <how>"
+                                         "end"/"complete" too, "close the <title>
+                                         thread[: <how>]", and " - <how>" for ": <how>"
     record fact <text> [gm only]         GM; "gm only" (or a GM-only action) hides the fact,
-                                         the action and the reply ("add"/"note" too)
+                                         the action and the reply ("add"/"note"/"new" too)
     roll <dice> [for <label>]
     describe | look                      the current scene, clocks and facts you may see
                                          (a fact told to you alone is said to you alone);
@@ -2376,6 +2381,18 @@ DIRECTION = (
 )
 # "what's happening?", "what is going on here": a look, as a table asks for one.
 HAPPENING = r"what(?:'s|’s|\s+is)\s+(?:happening|going\s+on)(?:\s+here|\s+now)?"
+
+
+# The verbs a table types to make a story item, and "new" alone ("new clock Doom 6"): each
+# set is only verbs that make one, so none reads as another command.
+def _making(*verbs: str) -> str:
+    return r"(?:(?:" + "|".join(verbs) + r")\s+(?:an?\s+|the\s+)?(?:new\s+)?|new\s+)"
+
+
+NEW_CLOCK = _making("create", "add", "start", "make")
+NEW_SCENE = _making("open", "start", "begin", "create")
+NEW_THREAD = _making("open", "start", "begin", "create", "add")
+NEW_FACT = _making("record", "add", "note")
 # "with my longsword with advantage": the weapon, then how the d20 is rolled; "with advantage"
 # alone is no weapon.
 WITH_WEAPON = (
@@ -2463,11 +2480,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"move\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)\s+(?![\d(+-])(?P<target>.+)",
             dnd_move_beside,
         ),
-        _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?", dnd_end_turn),
+        _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn", dnd_end_turn),
         # "end Ilsa's turn", as the GM is offered it.
         _intent(r"end\s+(?P<target>.+?)(?:'s|’s|')\s+turn", dnd_end_turn),
-        _intent(r"start (?:a )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?", dnd_start_combat),
-        _intent(r"end (?:the )?(?:combat|fight)", dnd_end_combat),
+        _intent(
+            r"(?:start|begin) (?:a |the )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?",
+            dnd_start_combat,
+        ),
+        _intent(r"(?:end|stop|finish) (?:the )?(?:combat|fight)", dnd_end_combat),
         SET_PHASE,
         _intent(r"(?:describe|look)(?:\s+around)?", dnd_describe),
         _intent(r"(?:describe|look at|examine)\s+(?P<target>.+)", dnd_describe),
@@ -2496,7 +2516,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # Last of the clocks: "advance Doom by 2", a clock named without the word "clock".
         _intent(r"(?:advance|tick)\s+(?P<name>.+?)" + BY_TICKS, nar_advance_named_clock),
         _intent(
-            r"create (?:a |the |new )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
+            NEW_CLOCK + r"clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
             r"(?:(?:\s+with|,|\s+\()\s*" + SEGMENTS + r"\s+segments?\)?"
             # "create clock Doom 6 [segments]", "… four segments": the size ends the text
             # (a name may end in a number word: "Take Five" needs "with N segments").
@@ -2508,40 +2528,40 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "create a 6-segment clock called Doom": the name ends the text, so a closing full
         # stop is the sentence's (the reading without it matches), an ellipsis the name's.
         _intent(
-            r"create (?:an? )?(?:new )?" + SEGMENTS + r"[- ]?segments?\s+clock\s+"
+            NEW_CLOCK + SEGMENTS + r"[- ]?segments?\s+clock\s+"
             r"(?:(?:called|named)\s+)?(?P<name>.*(?:[^.]|\.{3}))",
             nar_create_clock,
         ),
-        _intent(r"create (?:a |the |new )?clock[:,]?(?P<name>)", nar_create_clock),
+        _intent(NEW_CLOCK + r"clock[:,]?(?P<name>)", nar_create_clock),
         # A name but no size: the handler asks for it. Not when a size was tried ("with 6
         # segmnts"): that is a typo to correct, not a name.
         _intent(
-            r"create (?:a |the |new )?clock\s+(?:(?:called|named)\s+)?"
+            NEW_CLOCK + r"clock\s+(?:(?:called|named)\s+)?"
             # A closing full stop is the sentence's, as for a name that ends the text above.
             r"(?P<name>(?!.*(?:\d|\bwith\b|\bsegm))[^:,](?:.*(?:[^.]|\.{3}))?)",
             nar_create_clock,
         ),
-        _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?\s+(?P<title>.+)", nar_open_scene),
-        _intent(r"(?:open|start|begin) (?:a )?(?:new )?scene[:,]?(?P<title>)", nar_open_scene),
+        _intent(NEW_SCENE + r"scene[:,]?\s+(?P<title>.+)", nar_open_scene),
+        _intent(NEW_SCENE + r"scene[:,]?(?P<title>)", nar_open_scene),
         _intent(r"(?:end|close|finish) (?:the )?(?:current |this )?scene", nar_end_scene),
-        _intent(r"(?:open|start) (?:a )?(?:new )?thread[:,]?\s+(?P<title>.+)", nar_open_thread),
-        _intent(r"(?:open|start) (?:a )?(?:new )?thread[:,]?(?P<title>)", nar_open_thread),
+        _intent(NEW_THREAD + r"thread[:,]?\s+(?P<title>.+)", nar_open_thread),
+        _intent(NEW_THREAD + r"thread[:,]?(?P<title>)", nar_open_thread),
         _intent(
-            r"(?:resolve|close|finish|end) (?:the )?thread[:,]?\s+(?P<said>.+)",
+            r"(?:resolve|close|finish|end|complete) (?:the )?thread[:,]?\s+(?P<said>.+)",
             nar_resolve_thread,
         ),
         # "close the heist thread: they got away", as a table says it.
         _intent(
-            r"(?:resolve|close|finish|end) (?:the )?(?!the\s)(?P<title>.+?)\s+thread"
+            r"(?:resolve|close|finish|end|complete) (?:the )?(?!the\s)(?P<title>.+?)\s+thread"
             r"(?:\s*:\s*(?P<resolution>.+))?",
             nar_resolve_thread,
         ),
         _intent(
             # A "gm only" marker is found in the text by _fact_text, not here.
-            r"(?:record|add|note) (?:a )?(?:new )?fact[:,]?\s+(?P<text>.+)",
+            NEW_FACT + r"fact[:,]?\s+(?P<text>.+)",
             nar_record_fact,
         ),
-        _intent(r"(?:record|add|note) (?:a )?(?:new )?fact[:,]?(?P<text>)", nar_record_fact),
+        _intent(NEW_FACT + r"fact[:,]?(?P<text>)", nar_record_fact),
         ROLL,
         SET_PHASE,
         # "look around the mill", "describe the mill": the scene is what there is to see.
@@ -2737,7 +2757,8 @@ def _verbs(system_id: str) -> frozenset[str]:
     """The first words of the system's grammar, for correcting a misspelt one."""
     words = {"help", "look", "describe", "examine", "make", "death", "save", "check"}
     for intent in GRAMMARS.get(system_id, ()):
-        if first := re.match(r"\(?(?:\?:)?([a-z]+)", intent.pattern.pattern):
+        # The first verb of a group, nested or not: "(?:(?:create|add|…)\s+…" gives "create".
+        if first := re.match(r"(?:\((?:\?:)?)*([a-z]+)", intent.pattern.pattern):
             words.add(first[1])
     return frozenset(words)
 
