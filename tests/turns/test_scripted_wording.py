@@ -11,26 +11,27 @@ from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import (
     DND_PLAYER_HELP,
-    NARRATIVE_PLAYER_HELP,
     dnd_table_in_combat,
 )
 
 pytestmark = pytest.mark.django_db
+GM_ONLY = "I did not understand that. Only the GM can %s (say “help” for what you can do)."
 
 
 def test_a_typo_is_corrected_only_to_a_command_the_requester_may_use(live_domains, gm, player):
     table = make_table("narrative", gm, player)
     table.run(gm, "set phase play", job_id="play")
-    # "advance clock" is the GM's: a player is not offered what they would be refused.
+    # "advance clock" is the GM's: a player is not offered what they would be refused, only
+    # told whose it is.
     run = table.run(player, "advnce clock Tide rises", job_id="p-typo")
-    assert run.texts == [("I did not understand that. " + NARRATIVE_PLAYER_HELP, "requester")]
+    assert run.texts == [(GM_ONLY % "create or advance a clock", "requester")]
     assert run.output.suggestions == ()
     gm_run = table.run(gm, "advnce clock Tide rises", job_id="g-typo")
     assert gm_run.texts == [("Did you mean: advance clock Tide rises?", "requester")]
     assert gm_run.output.suggestions == ("advance clock Tide rises",)
     dnd = make_table("dnd5e", gm, player)
     assert dnd.run(player, "strat combat with 2 goblins", job_id="p-start").texts == [
-        ("I did not understand that. " + DND_PLAYER_HELP, "requester")
+        (GM_ONLY % "start or end combat", "requester")
     ]
 
 

@@ -3,7 +3,10 @@
 It understands a small grammar of player intents per system (case-insensitive; words in
 brackets are optional), calls only the tools of the turn's facade through `call_tool`, and
 narrates from the tool results. Phrasing varies but is seeded by the job id, so a re-run of the
-same job with the same results writes the same words. Anything else gets the help reply; in
+same job with the same results writes the same words. Anything else that names a thing the
+grammar knows (a thread, clock, scene, fact, combat, the phase, a turn, a check...) is told that
+thing's nearest command ("To open a thread, say: open thread <title>"; a player, that only the
+GM can, for the GM's), and anything else the help reply; in
 narrative, a free action ("I search the room") or question ("is the door locked?") that only a
 GM could judge is answered with the oracle's command in the player's words instead.
 
@@ -2918,14 +2921,192 @@ def _judgement_hint(
     return reply, command
 
 
+@dataclass(frozen=True)
+class Form:
+    """A command for a thing the grammar knows, as the help list words it: what it does, its
+    words for the GM and for a player (None: the GM's alone), and the words of a text that
+    pick it among the thing's forms (none: the thing's default, listed last)."""
+
+    what: Any  # a lazy translation
+    gm: str
+    player: str | None = None
+    picked_by: frozenset[str] = frozenset()
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+ENDED = _words("end ends ended close closed finish finished stop over done")
+# What a text may name that the grammar knows, per system: (the name, what a player is told
+# only the GM can do with it, its forms). Mentioned in a text no intent takes, it is answered
+# with its nearest form instead of the whole help list.
+NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ...]] = {
+    "narrative": (
+        (
+            re.compile(r"\bthreads?\b", re.I),
+            gettext_lazy("open or resolve a thread"),
+            (
+                Form(
+                    gettext_lazy("resolve a thread"),
+                    "resolve thread <title>[: how it ended]",
+                    picked_by=ENDED | _words("resolve resolved complete completed solved"),
+                ),
+                Form(gettext_lazy("open a thread"), "open thread <title>"),
+            ),
+        ),
+        (
+            re.compile(r"\bclocks?\b", re.I),
+            gettext_lazy("create or advance a clock"),
+            (
+                Form(
+                    gettext_lazy("advance a clock"),
+                    "advance clock <name> [by N]",
+                    picked_by=_words("advance advances tick ticks fill raise bump"),
+                ),
+                Form(
+                    gettext_lazy("create a clock"),
+                    "create clock <name> with N segments (e.g. create clock Doom 6)",
+                ),
+            ),
+        ),
+        (
+            re.compile(r"\bscenes?\b", re.I),
+            gettext_lazy("open or end a scene"),
+            (
+                Form(gettext_lazy("end the scene"), "end scene", picked_by=ENDED),
+                Form(gettext_lazy("open a scene"), "open scene <title>"),
+            ),
+        ),
+        (
+            re.compile(r"\bfacts?\b", re.I),
+            gettext_lazy("record a fact"),
+            (Form(gettext_lazy("record a fact"), "record fact <text> [gm only]"),),
+        ),
+        (
+            re.compile(r"\bphases?\b", re.I),
+            gettext_lazy("set the phase"),
+            (Form(gettext_lazy("set the phase"), "set phase <lobby|play>"),),
+        ),
+    ),
+    "dnd5e": (
+        (
+            re.compile(r"\b(?:combat|fight|battle)\b", re.I),
+            gettext_lazy("start or end combat"),
+            (
+                Form(gettext_lazy("end combat"), "end combat", picked_by=ENDED),
+                Form(gettext_lazy("start combat"), "start combat [with goblin, 2 orcs]"),
+            ),
+        ),
+        (
+            re.compile(r"\bphases?\b", re.I),
+            gettext_lazy("set the phase"),
+            (Form(gettext_lazy("set the phase"), "set phase <lobby|play>"),),
+        ),
+        (
+            re.compile(r"\bdeath\s+sav", re.I),
+            None,
+            (Form(gettext_lazy("make a death save"), "death save for <name>", "death save"),),
+        ),
+        (
+            re.compile(r"\b(?:checks?|saves?|saving\s+throws?)\b", re.I),
+            None,
+            (
+                Form(
+                    gettext_lazy("make a check or a save"),
+                    "check <ability or skill> [dc N], or save <ability> [dc N]",
+                    "check <ability or skill> [dc N], or save <ability> [dc N]",
+                ),
+            ),
+        ),
+        (
+            re.compile(r"\battack\b", re.I),
+            None,
+            (
+                Form(
+                    gettext_lazy("attack"),
+                    "<name> attacks <target>",
+                    "attack <target> [with <weapon>]",
+                ),
+            ),
+        ),
+        (
+            re.compile(r"\b(?:heal|potion)\b", re.I),
+            None,
+            (
+                Form(
+                    gettext_lazy("heal"),
+                    "heal <target> N (a potion without N)",
+                    "heal <target> (a potion)",
+                ),
+            ),
+        ),
+        (
+            re.compile(r"\bturns?\b", re.I),
+            None,
+            (
+                Form(
+                    gettext_lazy("end a turn"),
+                    "end turn, or end <name>'s turn",
+                    "end turn (or pass)",
+                ),
+            ),
+        ),
+    ),
+}
+
+
+def _nearest_form(system_id: str, text: str, *, gm: bool) -> tuple[str, str | None] | None:
+    """(reply, suggestion) for a text no intent takes that names a thing the grammar knows
+    (the first it names): that thing's command, picked by the text's words (a misspelt one
+    too), or for a player a GM's command said to be the GM's; None when it names nothing."""
+    said = _normalize(text)
+    named = [(m.start(), what, forms) for p, what, forms in NEAREST_FORMS.get(system_id, ())
+             if (m := p.search(said))]  # fmt: skip
+    if not named:
+        return None
+    _start, gm_what, forms = min(named, key=lambda found: found[0])
+    words = said.lower().split()
+
+    def picks(form: Form) -> bool:
+        return any(difflib.get_close_matches(w, form.picked_by, n=1, cutoff=TYPO_CUTOFF)
+                   for w in words)  # fmt: skip
+
+    form = next((f for f in forms if f.picked_by and picks(f)), forms[-1])
+    command = form.gm if gm else form.player
+    if command is None:
+        # A player is told whose it is, as a refusal would, with nothing to press.
+        reply = _(
+            "I did not understand that. Only the GM can %(what)s (say “help” for what you can do)."
+        ) % {"what": gm_what}
+        return reply, None
+    reply = _(
+        "I did not understand that. To %(what)s, say: %(command)s (or say “help” for what I "
+        "understand)."
+    ) % {"what": form.what, "command": command}
+    # Its first form ("end turn" of "end turn (or pass)") can be pressed if nothing in it is
+    # to fill in.
+    first = re.split(r",| \(", command, maxsplit=1)[0]
+    return reply, first if not re.search(r"[<\[]", first) else None
+
+
 def _not_understood(s: Session, text: str) -> AgentOutput:
     """The reply to text no intent takes: a way forward for a free action or question only a
-    GM could judge, else the help list."""
+    GM could judge, else the nearest command for a thing it names, else the help list."""
     s.messages.clear()
     s.suggestions.clear()
     characterless_gm = s.turn.is_gm and not s.turn.character_id
     if hint := _judgement_hint(s.turn.system_id, text, characterless_gm=characterless_gm):
         reply, suggestion = hint
+        s.say(reply, audience="requester")
+        if suggestion:
+            s.suggestions.append(suggestion)
+        return s.output(help_only=True)
+    # A question ("is the clock ticking?") is not a command to correct: it gets the help.
+    if not text.rstrip().endswith("?") and (
+        nearest := _nearest_form(s.turn.system_id, text, gm=s.turn.is_gm)
+    ):
+        reply, suggestion = nearest
         s.say(reply, audience="requester")
         if suggestion:
             s.suggestions.append(suggestion)
