@@ -97,6 +97,8 @@ def test_dnd5e_names_combat_turns_checks_and_the_phase(live_domains, gm, player)
         (player, "skip my turn", "To end a turn, say: end turn (or pass)", "end turn"),
         (player, "do a stealth check now", "To make a check or a save, say: check <ability or "
          "skill> [dc N], or save <ability> [dc N]", None),
+        (gm, "a stealth check for the goblin now", "To make a check or a save, say: perception "
+         "check for <name> [dc N], or dex save for <name> [dc N]", None),
         (player, "goblin attack", "To attack, say: attack <target> [with <weapon>]", None),
         (gm, "goblin attack", "To attack, say: <name> attacks <target>", None),
         (player, "drink a potion", "To heal, say: heal <target> (a potion)", None),

@@ -31,6 +31,11 @@ dnd5e
                                          "<skill> check [dc N]", "roll <skill> [dc N]"
     save <ability> [dc N]                saving throw, DC 10 unless given (said); also
                                          "<ability> save [dc N]", "roll a dex save"
+    <skill> check for <name> [dc N]      GM: whose check or save, a character's or a
+                                         creature's ("perception check for Ilsa", "Ilsa
+                                         makes a perception check", "dex save for Goblin dc
+                                         12", "check perception for Ilsa"); a player names
+                                         only their own character
     roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
     roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
     move to X,Y                          move on the combat grid (combat only); also
@@ -1120,12 +1125,24 @@ def _check_target(what: str, *, save: bool) -> dict[str, str]:
 
 
 def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
+    """One's own check or save; the GM names whose ("perception check for Ilsa"), a
+    character's or a creature's, as the GM calls a death save."""
     tool = "saving_throw" if save else "ability_check"
     what_label = _("make a saving throw") if save else _("make an ability check")
     s.require(tool, what=what_label)
     arguments = _check_target(m["what"], save=save)
     dc = _dc(s, tool, m, save=save)
-    character_id = acting_character(s, what=what_label)
+    named = m.groupdict().get("target")
+    if named and s.turn.is_gm:
+        character_id = resolve(s, dnd_roster(s), named).id
+    else:
+        character_id = acting_character(s, what=what_label)
+        if named and resolve(s, dnd_roster(s), named).id != character_id:
+            raise Refusal(
+                _("Only the GM calls a saving throw for someone else.")
+                if save
+                else _("Only the GM calls an ability check for someone else.")
+            )
     result = s.call(tool, character_id=character_id, dc=dc, **arguments)
     what = m["what"].strip().lower() + " " + (_("save") if save else _("check"))
     # Whose: with several at the table acting at once, "Perception check" alone says nobody.
@@ -2402,6 +2419,15 @@ WITH_WEAPON = (
     r"(?:\s+with\s+(?!(?:advantage|disadvantage)$)(?P<weapon>.+?))?"
     r"(?:\s+with\s+(?P<mode>advantage|disadvantage))?"
 )
+# A skill or ability as said ("roll sleight of hand", "roll a dex save", "dex save for Ilsa").
+# Longest first, so "str" does not stop "strength" short.
+CHECKED = (
+    "(?:"
+    + "|".join(
+        k.replace("_", "[ _]") for k in sorted({*SKILLS, *ABILITY_ALIASES}, key=len, reverse=True)
+    )
+    + r")\b"
+)
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
@@ -2447,6 +2473,35 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"cure\s+(?P<target>.+?)\s+of\s+" + LIFTED, dnd_condition_remove),
         _intent(r"(?:remove|lift)\s+" + LIFTED + r"\s+from\s+(?P<target>.+)", dnd_condition_remove),
         _intent(r"(?P<target>.+?)\s+(?:is|are)\s+no\s+longer\s+" + LIFTED, dnd_condition_remove),
+        # Whose check or save, named ("perception check for Ilsa", "Ilsa makes a dex save dc
+        # 12"): before the checks below, which would read the name as the skill.
+        _intent(
+            r"(?:make an? |roll an? )?(?P<what>"
+            + CHECKED
+            + r")\s+check\s+for\s+(?P<target>.+?)"
+            + DC,
+            dnd_check,
+        ),
+        _intent(r"check\s+(?P<what>" + CHECKED + r")\s+for\s+(?P<target>.+?)" + DC, dnd_check),
+        _intent(
+            r"(?P<target>.+?)\s+makes\s+an?\s+(?P<what>" + CHECKED + r")\s+check" + DC, dnd_check
+        ),
+        _intent(
+            r"(?:make an? |roll an? )?(?P<what>" + CHECKED + r")\s+(?:save|saving throw)\s+for\s+"
+            r"(?P<target>.+?)" + DC,
+            dnd_save,
+        ),
+        _intent(
+            r"(?:save|saving throw)\s+(?P<what>" + CHECKED + r")\s+for\s+(?P<target>.+?)" + DC,
+            dnd_save,
+        ),
+        _intent(
+            r"(?P<target>.+?)\s+makes\s+an?\s+(?P<what>"
+            + CHECKED
+            + r")\s+(?:save|saving throw)"
+            + DC,
+            dnd_save,
+        ),
         # Before the checks: "check my hp" is no ability check.
         _intent(
             r"(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|see|check)(?:\s+me)?\s+)?my\s+"
@@ -2596,11 +2651,16 @@ def help_text(system_id: str, *, gm: bool) -> str:
                     "<name> attacks [<target>]"
                 ),
             ),
-            _both(
+            (
                 _(
                     "check <ability or skill> [dc N]; save <ability> [dc N] "
                     "(or: roll stealth, roll a dex save)"
-                )
+                ),
+                _(
+                    "check <ability or skill> [dc N]; save <ability> [dc N] "
+                    "(or: roll stealth, roll a dex save); for someone: perception check "
+                    "for <name>, dex save for <name> [dc N]"
+                ),
             ),
             _both(
                 _(
@@ -2685,15 +2745,6 @@ FIRST_PERSON = re.compile(
     # Longest first: "I try to pick the lock" is "pick the lock", not "try to pick …".
     r"^(?:i want to|i try to|i'd like to|i will|i'll|let me|let's|i)\s+",
     re.IGNORECASE,
-)
-# A skill or ability as said after "roll" ("roll sleight of hand", "roll a dex save").
-# Longest first, so "str" does not stop "strength" short.
-CHECKED = (
-    "(?:"
-    + "|".join(
-        k.replace("_", "[ _]") for k in sorted({*SKILLS, *ABILITY_ALIASES}, key=len, reverse=True)
-    )
-    + r")\b"
 )
 DND_REWRITES = (
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
@@ -3014,7 +3065,7 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             (
                 Form(
                     gettext_lazy("make a check or a save"),
-                    "check <ability or skill> [dc N], or save <ability> [dc N]",
+                    "perception check for <name> [dc N], or dex save for <name> [dc N]",
                     "check <ability or skill> [dc N], or save <ability> [dc N]",
                 ),
             ),
