@@ -116,8 +116,9 @@ def test_the_blow_that_fells_the_last_foe_says_the_fight_can_end(other_goblin):
     output = ScriptedAgent().run_turn(_stub_turn("attack mon-2"), stub)
     last = "No foe is left standing: the GM can say “end combat”."
     assert (output.messages[-1].text == last) is (other_goblin == "dead")
-    # The GMs are offered it as a command too.
-    assert output.gm_suggestions == (("end combat",) if other_goblin == "dead" else ())
+    # The GMs are offered it as a command too, and a look at the field, in the order of their
+    # options on a player's turn.
+    assert output.gm_suggestions == (("end combat", "describe") if other_goblin == "dead" else ())
 
 
 def test_forgiving_phrasing_maps_to_the_grammar(live_domains, gm, player):

@@ -855,9 +855,10 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         and target.kind == "monster"
         and not foes_left
     ):
-        # Combat goes on until the GM ends it: the table is told it can, the GMs offered it.
+        # Combat goes on until the GM ends it: the table is told it can, the GMs offered it
+        # and a look at the field, as on a player's turn with no foe left.
         s.say(_("No foe is left standing: the GM can say “end combat”."))
-        s.gm_suggestions.append(_("end combat"))
+        s.gm_suggestions += [_("end combat"), _("describe")]
 
 
 def _plain_target(s: Session, roster: list[Entity], attacker_id: str) -> Entity:
