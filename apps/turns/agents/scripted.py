@@ -2512,11 +2512,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
-        # "roll a dex save" is read as "dex save" (DND_REWRITES), not a save of "roll a dex".
+        # "roll a dex save" is read as "dex save" (DND_REWRITES), not a save of "roll a dex";
+        # "I make a dex save" as "make a dex save" (FIRST_PERSON), not a save of "I make a dex".
         _intent(
-            r"(?:make an? )?(?!roll\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC, dnd_save
+            r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC,
+            dnd_save,
         ),
-        _intent(r"(?:make an? )?(?!roll\s)(?P<what>[a-z_ ]+?)\s+check" + DC, dnd_check),
+        _intent(r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+check" + DC, dnd_check),
         _intent(r"(?:roll\s+)?(?:for\s+)?initiative", dnd_initiative),
         ROLL,
         _intent(
