@@ -2981,9 +2981,9 @@ class Form:
     words for the GM and for a player (None: the GM's alone), and the words of a text that
     pick it among the thing's forms (none: the thing's default, listed last)."""
 
-    what: Any  # a lazy translation
-    gm: str
-    player: str | None = None
+    what: Any  # lazy translations, as said at the table
+    gm: Any
+    player: Any = None
     picked_by: frozenset[str] = frozenset()
 
 
@@ -3003,10 +3003,10 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             (
                 Form(
                     gettext_lazy("resolve a thread"),
-                    "resolve thread <title>[: how it ended]",
+                    gettext_lazy("resolve thread <title>[: how it ended]"),
                     picked_by=ENDED | _words("resolve resolved complete completed solved"),
                 ),
-                Form(gettext_lazy("open a thread"), "open thread <title>"),
+                Form(gettext_lazy("open a thread"), gettext_lazy("open thread <title>")),
             ),
         ),
         (
@@ -3015,12 +3015,12 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             (
                 Form(
                     gettext_lazy("advance a clock"),
-                    "advance clock <name> [by N]",
+                    gettext_lazy("advance clock <name> [by N]"),
                     picked_by=_words("advance advances tick ticks fill raise bump"),
                 ),
                 Form(
                     gettext_lazy("create a clock"),
-                    "create clock <name> with N segments (e.g. create clock Doom 6)",
+                    gettext_lazy("create clock <name> with N segments (e.g. create clock Doom 6)"),
                 ),
             ),
         ),
@@ -3028,19 +3028,19 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             re.compile(r"\bscenes?\b", re.I),
             gettext_lazy("open or end a scene"),
             (
-                Form(gettext_lazy("end the scene"), "end scene", picked_by=ENDED),
-                Form(gettext_lazy("open a scene"), "open scene <title>"),
+                Form(gettext_lazy("end the scene"), gettext_lazy("end scene"), picked_by=ENDED),
+                Form(gettext_lazy("open a scene"), gettext_lazy("open scene <title>")),
             ),
         ),
         (
             re.compile(r"\bfacts?\b", re.I),
             gettext_lazy("record a fact"),
-            (Form(gettext_lazy("record a fact"), "record fact <text> [gm only]"),),
+            (Form(gettext_lazy("record a fact"), gettext_lazy("record fact <text> [gm only]")),),
         ),
         (
             re.compile(r"\bphases?\b", re.I),
             gettext_lazy("set the phase"),
-            (Form(gettext_lazy("set the phase"), "set phase <lobby|play>"),),
+            (Form(gettext_lazy("set the phase"), gettext_lazy("set phase <lobby|play>")),),
         ),
     ),
     "dnd5e": (
@@ -3048,19 +3048,27 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             re.compile(r"\b(?:combat|fight|battle)\b", re.I),
             gettext_lazy("start or end combat"),
             (
-                Form(gettext_lazy("end combat"), "end combat", picked_by=ENDED),
-                Form(gettext_lazy("start combat"), "start combat [with goblin, 2 orcs]"),
+                Form(gettext_lazy("end combat"), gettext_lazy("end combat"), picked_by=ENDED),
+                Form(
+                    gettext_lazy("start combat"), gettext_lazy("start combat [with goblin, 2 orcs]")
+                ),
             ),
         ),
         (
             re.compile(r"\bphases?\b", re.I),
             gettext_lazy("set the phase"),
-            (Form(gettext_lazy("set the phase"), "set phase <lobby|play>"),),
+            (Form(gettext_lazy("set the phase"), gettext_lazy("set phase <lobby|play>")),),
         ),
         (
             re.compile(r"\bdeath\s+sav", re.I),
             None,
-            (Form(gettext_lazy("make a death save"), "death save for <name>", "death save"),),
+            (
+                Form(
+                    gettext_lazy("make a death save"),
+                    gettext_lazy("death save for <name>"),
+                    gettext_lazy("death save"),
+                ),
+            ),
         ),
         (
             re.compile(r"\b(?:checks?|saves?|saving\s+throws?)\b", re.I),
@@ -3068,8 +3076,10 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             (
                 Form(
                     gettext_lazy("make a check or a save"),
-                    "perception check for <name> [dc N], or dex save for <name> [dc N]",
-                    "check <ability or skill> [dc N], or save <ability> [dc N]",
+                    gettext_lazy(
+                        "perception check for <name> [dc N], or dex save for <name> [dc N]"
+                    ),
+                    gettext_lazy("check <ability or skill> [dc N], or save <ability> [dc N]"),
                 ),
             ),
         ),
@@ -3079,8 +3089,8 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             (
                 Form(
                     gettext_lazy("attack"),
-                    "<name> attacks <target>",
-                    "attack <target> [with <weapon>]",
+                    gettext_lazy("<name> attacks <target>"),
+                    gettext_lazy("attack <target> [with <weapon>]"),
                 ),
             ),
         ),
@@ -3090,8 +3100,8 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             (
                 Form(
                     gettext_lazy("heal"),
-                    "heal <target> N (a potion without N)",
-                    "heal <target> (a potion)",
+                    gettext_lazy("heal <target> N (a potion without N)"),
+                    gettext_lazy("heal <target> (a potion)"),
                 ),
             ),
         ),
@@ -3101,8 +3111,8 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             (
                 Form(
                     gettext_lazy("end a turn"),
-                    "end turn, or end <name>'s turn",
-                    "end turn (or pass)",
+                    gettext_lazy("end turn, or end <name>'s turn"),
+                    gettext_lazy("end turn (or pass)"),
                 ),
             ),
         ),
@@ -3127,13 +3137,14 @@ def _nearest_form(system_id: str, text: str, *, gm: bool) -> tuple[str, str | No
                    for w in words)  # fmt: skip
 
     form = next((f for f in forms if f.picked_by and picks(f)), forms[-1])
-    command = form.gm if gm else form.player
-    if command is None:
+    said_as = form.gm if gm else form.player
+    if said_as is None:
         # A player is told whose it is, as a refusal would, with nothing to press.
         reply = _(
             "I did not understand that. Only the GM can %(what)s (say “help” for what you can do)."
         ) % {"what": gm_what}
         return reply, None
+    command = str(said_as)
     reply = _(
         "I did not understand that. To %(what)s, say: %(command)s (or say “help” for what I "
         "understand)."
