@@ -124,3 +124,12 @@ def test_a_question_naming_a_thing_keeps_its_own_answer(story):
     """ "is the clock ticking?" is for the oracle, as before, not a clock's command."""
     run = story.run(story.player, "is the clock ticking?", job_id="q")
     assert run.output.suggestions == ("ask the oracle “Is the clock ticking?”",)
+
+
+def test_asking_whose_turn_it_is_is_not_offered_the_end_of_a_turn(live_domains, gm, player):
+    """ "whose turn is it" names a turn but asks nothing to be ended: no "end turn" to press."""
+    table = make_table("dnd5e", gm, player)
+    for text in ("whose turn is it", "is it my turn"):
+        run = table.run(player, text, job_id=text)
+        assert run.texts == [("I did not understand that. " + DND_PLAYER_HELP, "requester")]
+        assert run.output.suggestions == ()

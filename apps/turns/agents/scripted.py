@@ -3106,7 +3106,12 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
-            re.compile(r"\bturns?\b", re.I),
+            # A turn to be ended ("skip my turn", "my turn is over"), not one asked about
+            # ("whose turn is it"): that has nothing to end.
+            re.compile(
+                r"\b(?:skip|end|pass|finish)\b.*\bturns?\b|\bturns?\b.*\b(?:over|done|ended)\b",
+                re.I,
+            ),
             None,
             (
                 Form(
