@@ -108,20 +108,19 @@ async def publish_each(
 ) -> None:
     """Publish the events one at a time, recording each outcome as it comes (the caller reads
     them even if it stops waiting): one that raises holds back none of the others, unless the
-    layer cannot be reached. Then, as when a send hangs, the round ends: that event fails and
-    those after it are left as they were, neither sent nor failed. Past `deadline` (a
-    `time.monotonic()` reading) the round ends too, after one event at least, the rest left
-    as they were."""
+    layer can take none (`layer_unavailable`). Then, as when a send hangs, the round ends: that
+    event fails and those after it are left as they were, neither sent nor failed. Past
+    `deadline` (a `time.monotonic()` reading) the round ends too, after one event at least, the
+    rest left as they were."""
     for index, event in enumerate(events):
         if index and deadline is not None and time.monotonic() >= deadline:
             return
         try:
             await publish_events([event])
-        except LAYER_UNREACHABLE as error:
-            failed[event.id] = error
-            return
         except Exception as error:
             failed[event.id] = error
+            if layer_unavailable(error):
+                return
         else:
             published.append(event.id)
 
@@ -133,6 +132,26 @@ LAYER_UNREACHABLE = (
     redis.exceptions.TimeoutError,
     redis.exceptions.ConnectionError,
 )
+# Replies (by their first word) of a Redis that is up but refuses every command, or every write,
+# from anyone for now: busy in a script, loading, a replica cut off from its master or read-only,
+# out of memory, unable to persist or replicate, a cluster down, a user denied publishing. The
+# next row would meet the same refusal.
+LAYER_REFUSALS = frozenset(
+    {"BUSY", "LOADING", "MASTERDOWN", "READONLY", "OOM", "MISCONF", "NOREPLICAS", "CLUSTERDOWN",
+     "NOPERM"}
+)  # fmt: skip
+
+
+def layer_unavailable(error: BaseException) -> bool:
+    """Whether `error` says the channel layer cannot take any send now (unreachable, or a Redis
+    refusing every command), as opposed to the one row it was sending."""
+    if isinstance(error, LAYER_UNREACHABLE):
+        return True
+    if not isinstance(error, redis.exceptions.ResponseError):
+        return False
+    # redis-py moves a code it knows into `status_code` and raises others with the whole reply.
+    code = getattr(error, "status_code", None) or str(error).split(" ", 1)[0]
+    return code in LAYER_REFUSALS
 
 
 async def _answered_within(send: Coroutine, timeout: float) -> None:
@@ -295,7 +314,12 @@ class Publisher:
             for index, event in enumerate(events):
                 try:
                     await _answered_within(publish_events([event]), PUBLISH_TIMEOUT)
-                except LAYER_UNREACHABLE as error:
+                except Exception as error:
+                    if not layer_unavailable(error):
+                        # The row stays pending: the sweep or the poller publishes it later.
+                        logger.exception("Outbox publication failed for #%s", event.id)
+                        self._settled([event.id])
+                        continue
                     # The layer, not the row: the rows after it would wait as long. They all
                     # stay pending, and the sweep or the poller publishes them later.
                     left = [e.id for e in events[index:]]
@@ -306,10 +330,6 @@ class Publisher:
                     )  # fmt: skip
                     self._settled(left)
                     break
-                except Exception:
-                    # The row stays pending: the sweep or the poller publishes it later.
-                    logger.exception("Outbox publication failed for #%s", event.id)
-                    self._settled([event.id])
                 else:
                     published.append(event.id)
             if published:

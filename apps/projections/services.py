@@ -280,10 +280,11 @@ def outbox_dispatch_after(
 
     A pass tries each row once: a row that fails waits for the next pass, so its retries are
     spaced by the sweep or the poll rather than spent at once, and a row's attempts count the
-    passes it failed in whichever process ran them. A channel layer that cannot be reached, or
-    a publisher that raises, ends the pass: the row in hand is charged an attempt, the rows
-    after it wait for the next pass uncharged. So does `deadline` (a `time.monotonic()`
-    reading), once one row at least was tried: the rows not reached stay pending, uncharged."""
+    passes it failed in whichever process ran them. A channel layer that cannot be reached or
+    refuses every command (`layer_unavailable`), or a publisher that raises, ends the pass: the
+    row in hand is charged an attempt, the rows after it wait for the next pass uncharged. So
+    does `deadline` (a `time.monotonic()` reading), once one row at least was tried: the rows
+    not reached stay pending, uncharged."""
     events = outbox_pending(older_than=older_than, after=after)
     published, layer_down = _publish(events, deadline)
     if not events or layer_down:
@@ -309,10 +310,10 @@ def outbox_dispatch_pending(
 
 def _publish(events: list[OutboxEvent], deadline: float | None = None) -> tuple[int, bool]:
     """Publish `events`; returns how many were marked dispatched and whether the round ended on
-    a layer that could not be reached or a publisher that raised (then the rows after the one
+    a layer that could take no send or a publisher that raised (then the rows after the one
     charged were not tried)."""
     from . import dispatch
-    from .dispatch import LAYER_UNREACHABLE, publisher
+    from .dispatch import layer_unavailable, publisher
 
     if not events:
         return 0, False
@@ -331,7 +332,7 @@ def _publish(events: list[OutboxEvent], deadline: float | None = None) -> tuple[
         return 0, True
     if failed:
         _count_failures(failed, deadline=deadline, until=until)
-    layer_down = any(isinstance(error, LAYER_UNREACHABLE) for error in failed.values())
+    layer_down = any(layer_unavailable(error) for error in failed.values())
     return (outbox_mark_dispatched(ids=published) if published else 0), layer_down
 
 

@@ -1,7 +1,14 @@
+import shutil
+
 import pytest
 
-from tests.conftest import hosted_channel_layers, redis_url_or_skip, reset_realtime_state
-from tests.projections.relay import RedisRelay, vacant_redis_url
+from tests.conftest import (
+    hosted_channel_layers,
+    redis_url_or_skip,
+    reset_realtime_state,
+    service_missing,
+)
+from tests.projections.relay import PrivateRedis, RedisRelay, vacant_redis_url
 from tests.rooms.conftest import _short_lived_connections  # noqa: F401 (autouse)
 
 
@@ -31,3 +38,17 @@ def refusing_redis(settings):
     reset_realtime_state()
     yield
     reset_realtime_state()
+
+
+@pytest.fixture
+def private_redis(settings):
+    """A `PrivateRedis` the channel layer is pointed at; stopped after the test."""
+    executable = shutil.which("redis-server")
+    if executable is None:
+        service_missing("redis-server is not installed")
+    server = PrivateRedis(executable)
+    settings.CHANNEL_LAYERS = hosted_channel_layers(server.url)
+    reset_realtime_state()
+    yield server
+    reset_realtime_state()
+    server.close()

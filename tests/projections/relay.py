@@ -1,9 +1,13 @@
-"""A TCP relay to Redis, for tests of a channel layer whose Redis misbehaves while it stays up."""
+"""A TCP relay to Redis, and a private Redis, for tests of a channel layer whose Redis misbehaves
+while it stays up."""
 
 import socket
+import subprocess
 import threading
 import time
 from urllib.parse import urlparse
+
+import redis
 
 
 class RedisRelay:
@@ -71,3 +75,68 @@ def vacant_redis_url(db: int) -> str:
     port = vacant.getsockname()[1]
     vacant.close()
     return f"redis://127.0.0.1:{port}/{db}"
+
+
+class PrivateRedis:
+    """A redis-server of the test's own on a free local port (`url`), for states a shared Redis
+    must not be put in. `busy()` starts a script that never ends: from then on the server
+    answers every other command `-BUSY ...` until `script_kill()`."""
+
+    def __init__(self, executable: str):
+        self.port = port = urlparse(vacant_redis_url(0)).port
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.process = subprocess.Popen(
+            [executable, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--lua-time-limit", "50"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.client = redis.Redis.from_url(self.url, socket_timeout=5)
+        self._script: socket.socket | None = None
+        self._until(lambda: self.client.ping())
+
+    def busy(self) -> None:
+        self._script = socket.create_connection(("127.0.0.1", self.port))
+        self._script.sendall(_command("EVAL", "while true do end", "0"))
+        self._until(lambda: self._refuses_ping("BUSY"))
+
+    def script_kill(self) -> None:
+        self.client.script_kill()
+        self._until(lambda: self.client.ping())
+
+    def close(self) -> None:
+        if self._script is not None:
+            try:
+                self.client.script_kill()  # a busy server defers its shutdown
+            except redis.exceptions.RedisError:
+                pass
+            self._script.close()
+        self.client.close()
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+    def _refuses_ping(self, code: str) -> bool:
+        try:
+            self.client.ping()
+        except redis.exceptions.ResponseError as error:
+            return str(error).startswith(f"{code} ")
+        return False
+
+    def _until(self, ready, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if ready():
+                    return
+            except redis.exceptions.RedisError:
+                pass  # starting, or still busy
+            time.sleep(0.02)
+        raise AssertionError("the private Redis did not reach the expected state")
+
+
+def _command(*words: str) -> bytes:
+    encoded = [word.encode() for word in words]
+    return b"*%d\r\n" % len(encoded) + b"".join(b"$%d\r\n%s\r\n" % (len(w), w) for w in encoded)
