@@ -265,7 +265,7 @@ class Publisher:
         )
         try:
             future.result(timeout)
-        except TimeoutError as error:
+        except TimeoutError:
             future.cancel()
             # Copies: the cancelled task may still record the event it was sending; at worst
             # that one is sent again.
@@ -273,7 +273,10 @@ class Publisher:
             settled = {*published, *failed}
             stuck = next((event.id for event in events if event.id not in settled), None)
             if stuck is not None:
-                failed[stuck] = error
+                # The wait's own TimeoutError says nothing; this is what a given-up row shows.
+                failed[stuck] = TimeoutError(
+                    f"publication timed out after {timeout:.3g} s waiting for the channel layer"
+                )
         return published, failed
 
     def submit(self, events: list[OutboxEvent]) -> None:
