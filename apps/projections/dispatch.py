@@ -33,6 +33,8 @@ ACCESS_VERSION = "access_version"
 # The announcement on which pages read their panels again (sent in place of a given-up one).
 REFRESH_EVENT = "state.changed"
 PUBLISH_TIMEOUT = 10.0
+# How much longer than a send may take a caller waits for the loop publishing for it.
+LOOP_GRACE = 1.0
 MARK_COALESCE_SECONDS = 0.05
 
 _poller: asyncio.Task | None = None
@@ -105,18 +107,25 @@ async def publish_each(
     published: list[int],
     failed: dict[int, Exception],
     deadline: float | None = None,
+    until: float | None = None,
 ) -> None:
     """Publish the events one at a time, recording each outcome as it comes (the caller reads
     them even if it stops waiting): one that raises holds back none of the others, unless the
-    layer can take none (`layer_unavailable`). Then, as when a send hangs, the round ends: that
-    event fails and those after it are left as they were, neither sent nor failed. Past
-    `deadline` (a `time.monotonic()` reading) the round ends too, after one event at least, the
-    rest left as they were."""
+    layer can take none (`layer_unavailable`). Then the round ends: that event fails and those
+    after it are left as they were, neither sent nor failed. So it does when a send is not
+    answered within PUBLISH_TIMEOUT: a timeout for each send, not for the round, so a slow
+    layer that answers is not taken for one that hangs. Past `deadline` (a `time.monotonic()`
+    reading) the round ends too, after one event at least, the rest left as they were; past
+    `until` no event is started, and none is waited for."""
     for index, event in enumerate(events):
-        if index and deadline is not None and time.monotonic() >= deadline:
+        now = time.monotonic()
+        if index and deadline is not None and now >= deadline:
+            return
+        timeout = PUBLISH_TIMEOUT if until is None else min(PUBLISH_TIMEOUT, until - now)
+        if timeout <= 0:
             return
         try:
-            await publish_events([event])
+            await _answered_within(publish_events([event]), timeout)
         except Exception as error:
             failed[event.id] = error
             if layer_unavailable(error):
@@ -166,7 +175,7 @@ async def _answered_within(send: Coroutine, timeout: float) -> None:
     if not done:
         task.cancel()
         task.add_done_callback(_retrieved)
-        raise TimeoutError(f"no answer from the channel layer within {timeout} s")
+        raise TimeoutError(f"no answer from the channel layer within {timeout:.3g} s")
     task.result()
 
 
@@ -247,36 +256,39 @@ class Publisher:
         self, events: list[OutboxEvent], deadline: float | None = None, until: float | None = None
     ) -> tuple[list[int], dict[int, Exception]]:
         """Publish and wait (sweep, poller): returns the ids published and, by id, what the
-        others raised. Past `until` (a `time.monotonic()` reading, by default PUBLISH_TIMEOUT
-        from now) the round ends: the event then being sent fails with TimeoutError, and those
-        after it are left as they were, neither sent nor failed; none is started once `until`
-        has passed. Past `deadline` (see `publish_each`) no further event is started."""
+        others raised. Each send is given PUBLISH_TIMEOUT (see `publish_each`, which also says
+        what `deadline` and `until` bound)."""
         published: list[int] = []
         failed: dict[int, Exception] = {}
-        timeout = PUBLISH_TIMEOUT if until is None else until - time.monotonic()
-        if timeout <= 0:
-            return published, failed
         loop = self.loop()
         if loop is None:
-            async_to_sync(publish_each)(events, published, failed, deadline)
+            async_to_sync(publish_each)(events, published, failed, deadline, until)
             return published, failed
         future = asyncio.run_coroutine_threadsafe(
-            publish_each(events, published, failed, deadline), loop
+            publish_each(events, published, failed, deadline, until), loop
         )
-        try:
-            future.result(timeout)
-        except TimeoutError:
-            future.cancel()
-            # Copies: the cancelled task may still record the event it was sending; at worst
-            # that one is sent again.
-            published, failed = list(published), dict(failed)
-            settled = {*published, *failed}
-            stuck = next((event.id for event in events if event.id not in settled), None)
-            if stuck is not None:
-                # The wait's own TimeoutError says nothing; this is what a given-up row shows.
-                failed[stuck] = TimeoutError(
-                    f"publication timed out after {timeout:.3g} s waiting for the channel layer"
-                )
+        # Each send is bounded on the loop; this wait only guards against a loop that runs
+        # none, so it gives up when no outcome at all came for longer than a send may take.
+        recorded, wait = 0, PUBLISH_TIMEOUT + LOOP_GRACE
+        while True:
+            try:
+                future.result(wait)
+                return published, failed
+            except TimeoutError:
+                if len(published) + len(failed) == recorded:
+                    break
+                recorded = len(published) + len(failed)
+        future.cancel()
+        # Copies: the cancelled task may still record the event it was sending; at worst that
+        # one is sent again.
+        published, failed = list(published), dict(failed)
+        settled = {*published, *failed}
+        stuck = next((event.id for event in events if event.id not in settled), None)
+        if stuck is not None:
+            # The wait's own TimeoutError says nothing; this is what a given-up row shows.
+            failed[stuck] = TimeoutError(
+                f"publication timed out after {wait:.3g} s waiting for the channel layer"
+            )
         return published, failed
 
     def submit(self, events: list[OutboxEvent]) -> None:

@@ -317,9 +317,10 @@ def _publish(events: list[OutboxEvent], deadline: float | None = None) -> tuple[
 
     if not events:
         return 0, False
-    # The round and the notices for the rows it gives up share one publication timeout and
-    # the pass's deadline: a given-up row costs the pass no second wait on a stuck layer.
-    until = time.monotonic() + dispatch.PUBLISH_TIMEOUT
+    # The rows and the notices for those given up start no send past the pass's deadline
+    # (after one at least), each bounded by the publication timeout and none waited for past
+    # one timeout beyond the deadline.
+    until = None if deadline is None else deadline + dispatch.PUBLISH_TIMEOUT
     try:
         published, failed = publisher.publish_now(events, deadline, until)
     except Exception as error:
@@ -327,13 +328,14 @@ def _publish(events: list[OutboxEvent], deadline: float | None = None) -> tuple[
         # there and the row in hand is charged, so a failure that lasts gives rows up where
         # operators look instead of meeting every batch, uncounted, pass after pass.
         _count_failures(
-            {events[0].id: error}, publisher_failed=True, deadline=deadline, until=until
-        )
+            {events[0].id: error}, publisher_failed=True, deadline=deadline, until=until,
+            round_failure=error,
+        )  # fmt: skip
         return 0, True
+    round_failure = next((e for e in failed.values() if layer_unavailable(e)), None)
     if failed:
-        _count_failures(failed, deadline=deadline, until=until)
-    layer_down = any(layer_unavailable(error) for error in failed.values())
-    return (outbox_mark_dispatched(ids=published) if published else 0), layer_down
+        _count_failures(failed, deadline=deadline, until=until, round_failure=round_failure)
+    return (outbox_mark_dispatched(ids=published) if published else 0), bool(round_failure)
 
 
 def _count_failures(
@@ -342,9 +344,11 @@ def _count_failures(
     publisher_failed: bool = False,
     deadline: float | None = None,
     until: float | None = None,
+    round_failure: Exception | None = None,
 ) -> None:
     """Charge each failed row an attempt; give up the rows that have spent them all, their
-    notices bounded by `deadline` and `until` (see `Publisher.publish_now`). With
+    notices bounded by `deadline` and `until` (see `publish_each`) and not sent after a
+    `round_failure` (a layer that could take no send, or a publisher that raised). With
     `publisher_failed` the one row is charged for a publisher that raised, logged with its
     traceback."""
     pending = OutboxEvent.objects.filter(id__in=list(failed), dispatched_at__isnull=True)
@@ -373,17 +377,23 @@ def _count_failures(
             )  # fmt: skip
             given_up.append(event_id)
     if given_up:
-        _notify_given_up(given_up, deadline=deadline, until=until)
+        _notify_given_up(given_up, deadline=deadline, until=until, round_failure=round_failure)
 
 
 def _notify_given_up(
-    ids: list[int], *, deadline: float | None = None, until: float | None = None
+    ids: list[int],
+    *,
+    deadline: float | None = None,
+    until: float | None = None,
+    round_failure: Exception | None = None,
 ) -> None:
     """Send the audience of each given-up room event (a state or job change) a content-free
     `state.changed` under its id: pages read their panels again on it, rather than show what
     the lost event announced until some later one. Entries need none (a socket reads a missed
     entry at the next one's gap), nor does access news (each heartbeat reads the access).
-    Bounded as the rows are (`deadline`, `until`): a notice not started in time is not sent."""
+    Bounded as the rows are (`deadline`, `until`): a notice not started in time is not sent.
+    After a `round_failure` none is started: it would meet the same layer, and the pass would
+    wait on it a second time."""
     from .dispatch import REFRESH_EVENT, publisher
 
     notices = [
@@ -402,14 +412,19 @@ def _notify_given_up(
     if not notices:
         return
     kinds = {notice.id: notice.payload["given_up"] for notice in notices}
-    try:
-        published, failed = publisher.publish_now(notices, deadline, until)
-    except Exception as error:
-        published, failed = [], dict.fromkeys(kinds, error)
+    if round_failure is not None:
+        published, failed = [], {}
+        not_started = f"publication had just failed: {_described(round_failure)}"
+    else:
+        not_started = "no time was left for it"
+        try:
+            published, failed = publisher.publish_now(notices, deadline, until)
+        except Exception as error:
+            published, failed = [], dict.fromkeys(kinds, error)
     causes = {event_id: _described(error) for event_id, error in failed.items()}
     for event_id in kinds:
         if event_id not in published:
-            causes.setdefault(event_id, "no time was left for it")  # not started
+            causes.setdefault(event_id, not_started)
     for event_id in published:
         logger.info(
             "Outbox row #%s (%s) replaced by a %s notice to its audience",

@@ -3,6 +3,7 @@ number of attempts, and its room still reads in order."""
 
 import asyncio
 import logging
+import threading
 from datetime import timedelta
 
 import pytest
@@ -197,6 +198,43 @@ def test_a_publication_that_hangs_charges_its_row_only(table, redis_layer, monke
         (two, False, 1),
         (three, False, 0),
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_publisher_loop_that_runs_no_send_fails_the_row_in_hand_once_no_send_could_last(
+    table, redis_layer, monkeypatch
+):
+    """Each send is bounded on the publisher's loop; a loop that runs none at all (stopped, or
+    blocked) still ends the caller's wait, once no send could have lasted that long."""
+    campaign, owner, _ = table
+    monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)
+    for body in ("one", "two"):
+        post(owner, body)
+    rows = list(OutboxEvent.objects.order_by("id"))
+    monkeypatch.setattr(dispatch, "PUBLISH_TIMEOUT", 0.2)
+    monkeypatch.setattr(dispatch, "LOOP_GRACE", 0.1)
+    blocked, release = asyncio.new_event_loop(), threading.Event()
+    blocked.call_soon(release.wait, 10)  # a call that holds the loop
+    thread = threading.Thread(target=blocked.run_forever, daemon=True)
+    thread.start()
+    monkeypatch.setattr(dispatch.publisher, "loop", lambda: blocked)
+    try:
+        published, failed = dispatch.publisher.publish_now(rows)
+    finally:
+        release.set()
+        # Let the loop end the round it was handed (cancelled) before it stops.
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0.05), blocked).result(5)
+        blocked.call_soon_threadsafe(blocked.stop)
+        thread.join(5)
+        blocked.close()
+    assert (published, {id_: repr(error) for id_, error in failed.items()}) == (
+        [],
+        {
+            rows[0].id: repr(
+                TimeoutError("publication timed out after 0.3 s waiting for the channel layer")
+            )
+        },
+    )
 
 
 # --- the room still reads in order --------------------------------------------------------------

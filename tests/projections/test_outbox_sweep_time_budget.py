@@ -4,7 +4,7 @@ limit, leaving the rows it did not reach pending for the next sweep and the lock
 import pytest
 from django.core.cache import cache
 
-from apps.projections import tasks
+from apps.projections import dispatch, tasks
 from apps.projections.models import OutboxEvent
 from apps.projections.services import BATCH_SIZE
 from apps.projections.tasks import SWEEP_LOCK, outbox_sweep
@@ -56,3 +56,17 @@ def test_a_sweep_past_its_budget_starts_no_further_batch(campaign, redis_layer, 
     assert outbox_sweep() == 1
     assert pending_ids() == ids[1:]
     assert cache.get(SWEEP_LOCK) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_on_a_slow_redis_that_answers_every_send_in_time_charges_no_row(
+    campaign, slow_redis, monkeypatch
+):
+    """The publication timeout is for a send that gets no answer, not for a batch: a Redis
+    answering each send well within it publishes a batch that takes longer, uncharged."""
+    monkeypatch.setattr(dispatch, "PUBLISH_TIMEOUT", DELAY * 7)  # the first send also connects
+    ids = pending_rows(campaign, 12)  # about twice the timeout in all
+
+    assert outbox_sweep() == 12
+    assert OutboxEvent.objects.filter(id__in=ids, dispatched_at__isnull=True).count() == 0
+    assert OutboxEvent.objects.filter(attempts__gt=0).count() == 0
