@@ -143,12 +143,11 @@ LAYER_UNREACHABLE = (
 )
 # Replies (by their first word) of a Redis that is up but refuses every command, or every write,
 # from anyone for now: busy in a script, loading, a replica cut off from its master or read-only,
-# out of memory, unable to persist or replicate, a cluster down, a user denied publishing. The
-# next row would meet the same refusal.
+# out of memory, unable to persist or replicate. The next row would meet the same refusal. Not
+# NOPERM: an ACL names channels, so a denial can be one group's, and the row's.
 LAYER_REFUSALS = frozenset(
-    {"BUSY", "LOADING", "MASTERDOWN", "READONLY", "OOM", "MISCONF", "NOREPLICAS", "CLUSTERDOWN",
-     "NOPERM"}
-)  # fmt: skip
+    {"BUSY", "LOADING", "MASTERDOWN", "READONLY", "OOM", "MISCONF", "NOREPLICAS"}
+)
 
 
 def layer_unavailable(error: BaseException) -> bool:

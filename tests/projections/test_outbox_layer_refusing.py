@@ -7,12 +7,13 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from redis._parsers.base import BaseParser
 
 from apps.campaigns.models import CampaignMembership
 from apps.projections import dispatch
 from apps.projections.dispatch import publisher
-from apps.projections.models import OutboxEvent
+from apps.projections.models import ACCESS_REVOKED, ROOM_ENTRY, OutboxEvent
 from apps.projections.services import outbox_dispatch_pending
 from apps.projections.tasks import outbox_sweep
 from tests.projections.test_outbox_stalled_layer import written_unpublished
@@ -81,8 +82,6 @@ def test_a_redis_busy_in_a_script_holds_back_the_after_commit_batch_with_one_war
         "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to "
         "persist to disk.",
         "NOREPLICAS Not enough good replicas to write.",
-        "CLUSTERDOWN The cluster is down",
-        "NOPERM User default has no permissions to run the 'publish' command",
     ],
 )
 @pytest.mark.django_db(transaction=True)
@@ -115,3 +114,38 @@ def test_a_reply_about_the_row_itself_charges_that_row_and_the_pass_goes_on(
     monkeypatch.setattr(dispatch, "publish_events", first_row_refused)
     assert outbox_dispatch_pending(older_than=timedelta(seconds=1)) == 2
     assert charged() == {ids[0]: 1}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_redis_that_denies_publishing_to_one_group_charges_its_rows_and_publishes_the_rest(
+    campaign, private_redis
+):
+    """A permission is per channel (Redis ACLs name them), so a denial is the row's: it holds
+    back none of the rows after it."""
+    private_redis.client.execute_command(
+        "ACL", "SETUSER", "default", "resetchannels", "&*__group__rooms.campaign.*"
+    )
+    denied, *entries = OutboxEvent.objects.bulk_create(
+        [
+            OutboxEvent(
+                event_type=ACCESS_REVOKED, campaign_id=campaign.id, payload={},
+                audience={"users": [str(campaign.owner_id)]},
+            ),
+            *(
+                OutboxEvent(
+                    event_type=ROOM_ENTRY, campaign_id=campaign.id, payload={"body": body},
+                    audience="public",
+                )
+                for body in ("one", "two")
+            ),
+        ]
+    )  # fmt: skip
+    OutboxEvent.objects.update(created_at=timezone.now() - timedelta(seconds=30))
+
+    assert outbox_sweep() == 2
+    rows = OutboxEvent.objects.order_by("id").values_list("id", "dispatched_at", "attempts")
+    assert [(i, d is not None, a) for i, d, a in rows] == [
+        (denied.id, False, 1),
+        (entries[0].id, True, 0),
+        (entries[1].id, True, 0),
+    ]
