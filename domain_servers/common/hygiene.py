@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from domain_servers.common.errors import invalid
+from domain_servers.common.text import lone_surrogate
 
 MAX_PAYLOAD_BYTES = 256 * 1024
 MAX_DEPTH = 12
@@ -35,18 +36,25 @@ def _walk(value: Any, depth: int, path: str) -> None:
     if isinstance(value, str):
         if len(value) > MAX_STRING:
             raise invalid(f"{path} is longer than {MAX_STRING} characters")
+        _check_encodable(value, path)
     elif isinstance(value, dict):
         if len(value) > MAX_ITEMS:
             raise invalid(f"{path} has more than {MAX_ITEMS} entries")
         for key, item in value.items():
             if len(key) > MAX_STRING:
                 raise invalid(f"a key in {path} is longer than {MAX_STRING} characters")
+            _check_encodable(key, f"a key in {path}")
             _walk(item, depth + 1, f"{path}.{key}")
     elif isinstance(value, list):
         if len(value) > MAX_ITEMS:
             raise invalid(f"{path} has more than {MAX_ITEMS} items")
         for index, item in enumerate(value):
             _walk(item, depth + 1, f"{path}[{index}]")
+
+
+def _check_encodable(value: str, path: str) -> None:
+    if (surrogate := lone_surrogate(value)) is not None:
+        raise invalid(f"{path} holds a lone surrogate ({surrogate}), which is not text")
 
 
 @lru_cache(maxsize=256)
