@@ -40,6 +40,7 @@ from domain_servers.common.errors import DomainError, denied, error_result, inva
 from domain_servers.common.hygiene import check_hygiene, validate
 from domain_servers.common.random_stream import RandomStream
 from domain_servers.common.storage import Storage, WriteRecord
+from domain_servers.common.text import LINE_PATTERN, PROSE_PATTERN
 
 logger = logging.getLogger("domain_servers")
 
@@ -103,8 +104,18 @@ RANDOM_RECEIPT_SCHEMA = {
 }
 
 
-def string(description: str, max_length: int = 200, **extra: Any) -> dict[str, Any]:
-    return {"type": "string", "maxLength": max_length, "description": description, **extra}
+def string(
+    description: str, max_length: int = 200, *, prose: bool = False, **extra: Any
+) -> dict[str, Any]:
+    """A string argument. Free text by default: one line without control characters, or
+    with `prose` several lines (line feeds and tabs); `pattern` in `extra` replaces that."""
+    return {
+        "type": "string",
+        "maxLength": max_length,
+        "pattern": PROSE_PATTERN if prose else LINE_PATTERN,
+        "description": description,
+        **extra,
+    }
 
 
 def integer(description: str, minimum: int, maximum: int) -> dict[str, Any]:
@@ -133,7 +144,12 @@ def string_list(description: str, max_items: int, item_max_length: int = 80) -> 
         "type": "array",
         "maxItems": max_items,
         "uniqueItems": True,
-        "items": {"type": "string", "maxLength": item_max_length, "minLength": 1},
+        "items": {
+            "type": "string",
+            "maxLength": item_max_length,
+            "minLength": 1,
+            "pattern": LINE_PATTERN,
+        },
         "description": description,
     }
 

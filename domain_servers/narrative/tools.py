@@ -364,7 +364,7 @@ def tools() -> list[ToolSpec]:
                 "controller": principal("Controlling principal (GM only)."),
                 "tags": TAG_LIST,
                 "conditions": TAG_LIST,
-                "gm_notes": string("Private GM notes (GM only).", 2000),
+                "gm_notes": string("Private GM notes (GM only).", 2000, prose=True),
             },
             required=("name",),
             output={"character": {"type": "object"}},
@@ -408,8 +408,8 @@ def tools() -> list[ToolSpec]:
             PLAY,
             params={
                 "title": string("Scene title.", 120, minLength=1),
-                "description": string("What the players see.", 4000),
-                "gm_notes": string("Private GM notes.", 4000),
+                "description": string("What the players see.", 4000, prose=True),
+                "gm_notes": string("Private GM notes.", 4000, prose=True),
             },
             required=("title",),
             output={"scene_id": {"type": "string"}},
@@ -434,7 +434,7 @@ def tools() -> list[ToolSpec]:
             PLAY,
             params={
                 "title": string("Thread title.", 120, minLength=1),
-                "description": string("Details.", 2000),
+                "description": string("Details.", 2000, prose=True),
             },
             required=("title",),
             output={"thread_id": {"type": "string"}},
@@ -449,7 +449,7 @@ def tools() -> list[ToolSpec]:
             PLAY,
             params={
                 "thread_id": identifier("Thread id."),
-                "resolution": string("How it ended.", 2000),
+                "resolution": string("How it ended.", 2000, prose=True),
             },
             required=("thread_id",),
             output={"status": {"type": "string"}},
@@ -493,7 +493,7 @@ def tools() -> list[ToolSpec]:
             GM_ROLES,
             SETUP,
             params={
-                "text": string("The fact.", 4000, minLength=1),
+                "text": string("The fact.", 4000, prose=True, minLength=1),
                 "audience": string("Who may see it.", 170, pattern=AUDIENCE_PATTERN),
             },
             required=("text",),

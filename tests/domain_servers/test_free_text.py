@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.domain_servers.conftest import GM, Game
 
 
@@ -35,4 +37,125 @@ def test_a_lone_surrogate_anywhere_in_the_arguments_is_refused_by_its_path(
     assert _refused(error) == (
         "invalid_request",
         "arguments.tags[1] holds a lone surrogate (U+DFFF), which is not text",
+    )
+
+
+# One line of text each: a control character in them reached every player's screen (a bell,
+# a terminal escape, a NUL PostgreSQL cannot store, a line break splitting a list entry).
+DND_LINES = [
+    ("campaign_create", "name", lambda v: {"name": v}),
+    ("dice_roll", "label", lambda v: {"expression": "1d20", "label": v}),
+    ("character_create", "name", lambda v: {"name": v, "template": "fighter"}),
+    (
+        "character_create",
+        "attacks[0].name",
+        lambda v: {
+            "name": "Ash",
+            "template": "fighter",
+            "attacks": [{"name": v, "ability": "str", "damage": "1d8", "damage_type": "slashing"}],
+        },
+    ),
+    ("monster_spawn", "name", lambda v: {"monster_key": "wolf", "name": v}),
+]
+NARRATIVE_LINES = [
+    ("character_create", "name", lambda v: {"name": v}),
+    ("character_create", "tags[0]", lambda v: {"name": "Ash", "tags": [v]}),
+    ("scene_start", "title", lambda v: {"title": v}),
+    ("thread_open", "title", lambda v: {"title": v}),
+    ("clock_create", "name", lambda v: {"name": v, "segments": 4}),
+    ("oracle_ask", "question", lambda v: {"question": v, "likelihood": "even"}),
+]
+# Several lines each, so a line feed or a tab is text there; other control characters are not.
+NARRATIVE_PROSE = [
+    ("scene_start", "description", lambda v: {"title": "Docks", "description": v}),
+    ("scene_start", "gm_notes", lambda v: {"title": "Docks", "gm_notes": v}),
+    ("thread_open", "description", lambda v: {"title": "Heist", "description": v}),
+    ("fact_add", "text", lambda v: {"text": v}),
+    ("character_create", "gm_notes", lambda v: {"name": "Ash", "gm_notes": v}),
+]
+
+
+def _campaign_for(game: Game, tool: str) -> Game:
+    """The game ready for `tool`: in play, or a campaign yet to be created."""
+    if tool == "campaign_create":
+        game.campaign = "another"
+        game.revision = 0
+    else:
+        game.write("phase_set", {"phase": "play"})
+    return game
+
+
+@pytest.mark.parametrize(
+    "character", ["\x00", "\x07", "\x1b[31m", "\x7f", "\x85", "\n", "\t", "\r"]
+)
+@pytest.mark.parametrize(("tool", "field", "args"), DND_LINES)
+def test_a_control_character_in_a_dnd5e_name_or_label_is_refused_naming_the_field(
+    dnd: Game, tool, field, args, character
+) -> None:
+    game = _campaign_for(dnd, tool)
+    revision = game.revision
+
+    error = game.fail(tool, args(f"Gr{character}ey"))
+
+    code = f"U+{ord(character[0]):04X}"
+    assert _refused(error) == (
+        "invalid_request",
+        f"arguments.{field} holds the control character {code}; it must be one line of text",
+    )
+    assert game.revision == revision
+
+
+@pytest.mark.parametrize("character", ["\x00", "\x08", "\x1b", "\x9f", "\n", "\t"])
+@pytest.mark.parametrize(("tool", "field", "args"), NARRATIVE_LINES)
+def test_a_control_character_in_a_narrative_name_or_title_is_refused_naming_the_field(
+    narrative: Game, tool, field, args, character
+) -> None:
+    game = _campaign_for(narrative, tool)
+
+    error = game.fail(tool, args(f"Gr{character}ey"))
+
+    code = f"U+{ord(character):04X}"
+    assert _refused(error) == (
+        "invalid_request",
+        f"arguments.{field} holds the control character {code}; it must be one line of text",
+    )
+
+
+@pytest.mark.parametrize("character", ["\x00", "\x0b", "\x0c", "\r", "\x1b", "\x7f", "\x80"])
+@pytest.mark.parametrize(("tool", "field", "args"), NARRATIVE_PROSE)
+def test_a_control_character_in_narrative_prose_is_refused_naming_the_field(
+    narrative: Game, tool, field, args, character
+) -> None:
+    game = _campaign_for(narrative, tool)
+
+    error = game.fail(tool, args(f"The docks{character} are flooded."))
+
+    code = f"U+{ord(character):04X}"
+    assert _refused(error) == (
+        "invalid_request",
+        f"arguments.{field} holds the control character {code}; only line feeds and tabs "
+        "may break the text",
+    )
+
+
+@pytest.mark.parametrize(("tool", "field", "args"), NARRATIVE_PROSE)
+def test_narrative_prose_keeps_its_line_feeds_and_tabs(narrative: Game, tool, field, args) -> None:
+    game = _campaign_for(narrative, tool)
+
+    game.write(tool, args("The docks are flooded.\n\tThe bridge is out."))
+
+
+def test_the_gm_notes_of_a_dnd5e_character_keep_their_lines_but_no_escape(dnd: Game) -> None:
+    card = dnd.write(
+        "character_create", {"name": "Ash", "template": "fighter", "gm_notes": "Owes.\n\tLies."}
+    )
+    dnd.write("phase_set", {"phase": "play"})
+    assert card["character"]["gm_notes"] == "Owes.\n\tLies."
+
+    error = dnd.fail("monster_spawn", {"monster_key": "wolf", "gm_notes": "Hungry\x1b[2J"})
+
+    assert _refused(error) == (
+        "invalid_request",
+        "arguments.gm_notes holds the control character U+001B; only line feeds and tabs "
+        "may break the text",
     )
