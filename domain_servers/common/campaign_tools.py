@@ -23,6 +23,7 @@ from domain_servers.common.server import (
     public_part,
     string,
 )
+from domain_servers.common.text import words
 
 GRANTABLE_ROLES = ["gm", "observer", "player"]
 NO_CONTROLLER = "none"
@@ -48,7 +49,7 @@ def campaign_tools(
         call.state.update(
             {
                 "campaign_id": call.campaign_id,
-                "name": call.args["name"],
+                "name": words(call.args["name"], "name"),
                 "system_id": system_id,
                 "phase": "lobby",
                 "members": {call.requester: "owner"},
@@ -141,8 +142,9 @@ def campaign_tools(
 
     def dice_roll(call: Call) -> Outcome:
         rolled = dice.roll(call.args["expression"], call.rng)
-        if call.args.get("label"):
-            rolled["label"] = call.args["label"]
+        # A blank label is no label, as an empty one always was.
+        if label := call.args.get("label", "").strip():
+            rolled["label"] = label
         rolled["rolled_by"] = call.requester
         return Outcome(rolled, scopes=["dice"], audience="public")
 

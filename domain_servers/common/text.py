@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from domain_servers.common.errors import invalid
+
 # Surrogates are only ever lone in a decoded string: a pair arrives as one code point.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -42,3 +44,13 @@ def control_character(pattern: str, value: str) -> str | None:
     regex, around, rule = _CONTROL[pattern]
     found = regex.search(value.strip(around) if around else value)
     return None if found is None else f"holds the control character U+{ord(found[0]):04X}; {rule}"
+
+
+def words(value: str, field: str) -> str:
+    """A name, title or label without the spaces around it (a model's trailing newline would be
+    narrated as "The bridge is out.\\n."): the schema's minLength lets spaces through, and a
+    blank one would be listed as an empty name nobody can type."""
+    value = value.strip()
+    if not value:
+        raise invalid(f"the {field} must not be blank")
+    return value

@@ -26,6 +26,7 @@ from domain_servers.common.server import (
     string,
     string_list,
 )
+from domain_servers.common.text import words
 from domain_servers.dnd5e import render, rules
 
 SYSTEM_ID = "dnd5e"
@@ -336,10 +337,15 @@ def character_create(call: Call) -> Outcome:
     # A player always controls what they create; only a GM may assign another controller.
     controller = (args.get("controller") or call.requester) if call.is_gm else call.requester
     check_controller(call, controller)
+    name = words(args["name"], "name")
+    given = [
+        {**attack, "name": words(attack["name"], f"attacks[{index}].name")}
+        for index, attack in enumerate(args.get("attacks") or [])
+    ]
     char_id = call.new_id("pc")
     char = {
         "id": char_id,
-        "name": args["name"],
+        "name": name,
         "kind": "pc",
         "template": template_key,
         "controller": controller,
@@ -360,7 +366,7 @@ def character_create(call: Call) -> Outcome:
         "immunities": sorted(args.get("immunities", [])),
         "conditions": [],
         "death_saves": {"successes": 0, "failures": 0},
-        "attacks": args.get("attacks")
+        "attacks": given
         or template.get("attacks")
         or [
             {
@@ -408,10 +414,12 @@ def monster_spawn(call: Call) -> Outcome:
     block = rules.monsters().get(key)
     if block is None:
         raise invalid(f"unknown monster_key {key!r}; known: {', '.join(sorted(rules.monsters()))}")
+    given = call.args.get("name")
+    name = _unused_name(call, block["name"]) if given is None else words(given, "name")
     char_id = call.new_id("mon")
     char = {
         "id": char_id,
-        "name": call.args.get("name") or _unused_name(call, block["name"]),
+        "name": name,
         "kind": "monster",
         "monster_key": key,
         "controller": None,

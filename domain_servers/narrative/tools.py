@@ -24,6 +24,7 @@ from domain_servers.common.server import (
     string,
     string_list,
 )
+from domain_servers.common.text import words
 
 SYSTEM_ID = "narrative"
 PHASES = ["lobby", "play"]
@@ -86,14 +87,7 @@ def oracle(roll: int, likelihood: str) -> dict[str, Any]:
 
 
 def _words(call: Call, key: str) -> str:
-    """A name, title or text argument without the spaces around it (a model's trailing
-    newline would be narrated as "The bridge is out.\n."): the schema's minLength lets
-    spaces through, and a blank one would be listed as an empty clock or scene nobody can
-    name."""
-    value = call.args[key].strip()
-    if not value:
-        raise invalid(f"the {key} must not be blank")
-    return value
+    return words(call.args[key], key)
 
 
 def _get(call: Call, collection: str, key: str) -> dict[str, Any]:

@@ -159,3 +159,68 @@ def test_the_gm_notes_of_a_dnd5e_character_keep_their_lines_but_no_escape(dnd: G
         "arguments.gm_notes holds the control character U+001B; only line feeds and tabs "
         "may break the text",
     )
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "message"),
+    [
+        ("character_create", {"name": "   ", "template": "fighter"}, "the name must not be blank"),
+        ("monster_spawn", {"monster_key": "wolf", "name": " \n"}, "the name must not be blank"),
+        (
+            "character_create",
+            {
+                "name": "Ash",
+                "template": "fighter",
+                "attacks": [
+                    {"name": "  ", "ability": "str", "damage": "1d8", "damage_type": "slashing"}
+                ],
+            },
+            "the attacks[0].name must not be blank",
+        ),
+    ],
+)
+def test_a_blank_dnd5e_name_is_refused_and_changes_nothing(dnd: Game, tool, args, message):
+    """Spaces passed the schema's minLength: a creature listed as "   " could never be named
+    by a player typing "attack ..."."""
+    dnd.write("phase_set", {"phase": "play"})
+    revision = dnd.revision
+
+    error = dnd.fail(tool, args)
+
+    assert _refused(error) == ("invalid_request", message)
+    assert dnd.read("campaign_get")["authority_revision"] == revision
+
+
+def test_a_blank_campaign_name_is_refused(dnd: Game) -> None:
+    _campaign_for(dnd, "campaign_create")
+
+    error = dnd.fail("campaign_create", {"name": "\t \n"})
+
+    assert _refused(error) == ("invalid_request", "the name must not be blank")
+
+
+def test_dnd5e_names_and_labels_are_kept_without_the_spaces_around_them(dnd: Game) -> None:
+    made = dnd.write(
+        "character_create",
+        {
+            "name": "  Ash\n",
+            "template": "fighter",
+            "attacks": [
+                {"name": " Axe ", "ability": "str", "damage": "1d8", "damage_type": "slashing"}
+            ],
+        },
+    )["character"]
+    assert (made["name"], [a["name"] for a in made["attacks"]]) == ("Ash", ["Axe"])
+    dnd.write("phase_set", {"phase": "play"})
+    wolf = dnd.write("monster_spawn", {"monster_key": "wolf", "name": "  Wolf "})["character"]
+    assert wolf["name"] == "Wolf"
+    assert dnd.write("dice_roll", {"expression": "1d4", "label": " Luck\n"})["label"] == "Luck"
+    assert "label" not in dnd.write("dice_roll", {"expression": "1d4", "label": "  "})
+
+
+def test_a_campaign_name_is_kept_without_the_spaces_around_it(narrative: Game) -> None:
+    _campaign_for(narrative, "campaign_create")
+
+    made = narrative.write("campaign_create", {"name": "  The Long Night\n"})
+
+    assert made["campaign"]["name"] == "The Long Night"
