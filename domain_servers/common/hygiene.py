@@ -20,22 +20,25 @@ MAX_ITEMS = 1000
 MAX_STRING = 65_536
 
 
-def check_hygiene(arguments: Any) -> None:
-    """Raise `invalid_request` when the arguments break the contract's generic limits."""
+def check_hygiene(arguments: Any, schema: dict[str, Any] | None = None) -> None:
+    """Raise `invalid_request` when the arguments break the contract's generic limits. With
+    the tool's input `schema`, a string past the generic limit is refused naming its own
+    (tighter) bound, the one a caller has to meet."""
     if not isinstance(arguments, dict):
         raise invalid("arguments must be an object")
-    _walk(arguments, 1, "arguments")
+    _walk(arguments, 1, "arguments", schema or {})
     size = len(json.dumps(arguments, separators=(",", ":"), ensure_ascii=False).encode())
     if size > MAX_PAYLOAD_BYTES:
         raise invalid(f"arguments are {size} bytes; the limit is {MAX_PAYLOAD_BYTES}")
 
 
-def _walk(value: Any, depth: int, path: str) -> None:
+def _walk(value: Any, depth: int, path: str, schema: dict[str, Any]) -> None:
     if depth > MAX_DEPTH:
         raise invalid(f"{path} nests deeper than {MAX_DEPTH} levels")
     if isinstance(value, str):
         if len(value) > MAX_STRING:
-            raise invalid(f"{path} is longer than {MAX_STRING} characters")
+            bound = min(schema.get("maxLength", MAX_STRING), MAX_STRING)
+            raise invalid(f"{path} is longer than {bound} characters")
         _check_encodable(value, path)
     elif isinstance(value, dict):
         if len(value) > MAX_ITEMS:
@@ -44,12 +47,19 @@ def _walk(value: Any, depth: int, path: str) -> None:
             if len(key) > MAX_STRING:
                 raise invalid(f"a key in {path} is longer than {MAX_STRING} characters")
             _check_encodable(key, f"a key in {path}")
-            _walk(item, depth + 1, f"{path}.{key}")
+            _walk(item, depth + 1, f"{path}.{key}", _property(schema, key))
     elif isinstance(value, list):
         if len(value) > MAX_ITEMS:
             raise invalid(f"{path} has more than {MAX_ITEMS} items")
         for index, item in enumerate(value):
-            _walk(item, depth + 1, f"{path}[{index}]")
+            _walk(item, depth + 1, f"{path}[{index}]", schema.get("items") or {})
+
+
+def _property(schema: dict[str, Any], key: str) -> dict[str, Any]:
+    if key in schema.get("properties", {}):
+        return schema["properties"][key]
+    extra = schema.get("additionalProperties")
+    return extra if isinstance(extra, dict) else {}
 
 
 def _check_encodable(value: str, path: str) -> None:

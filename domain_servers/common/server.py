@@ -417,7 +417,7 @@ class DomainServer:
         spec = self.tools.get(name)
         if spec is None:
             raise invalid(f"unknown tool {name!r}")
-        check_hygiene(args)
+        check_hygiene(args, self._schemas[name])
         validate(self._schemas[name], args, "arguments")
 
         now = time.time()

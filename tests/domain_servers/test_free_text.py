@@ -224,3 +224,26 @@ def test_a_campaign_name_is_kept_without_the_spaces_around_it(narrative: Game) -
     made = narrative.write("campaign_create", {"name": "  The Long Night\n"})
 
     assert made["campaign"]["name"] == "The Long Night"
+
+
+@pytest.mark.parametrize("size", [81, 70_000, 1_000_000])
+def test_a_name_of_any_length_past_its_bound_is_refused_naming_that_bound(
+    dnd: Game, size: int
+) -> None:
+    """A megabyte name was refused as "longer than 65536 characters": a caller who cut it
+    to that length was then told the bound is 80."""
+    error = dnd.fail("character_create", {"name": "W" * size, "template": "fighter"})
+
+    assert _refused(error) == ("invalid_request", "arguments.name is longer than 80 characters")
+    assert dnd.read("campaign_get")["campaign"]["character_ids"] == []
+
+
+def test_a_long_string_nested_in_a_list_is_refused_naming_its_own_bound(
+    narrative: Game,
+) -> None:
+    error = narrative.fail("character_create", {"name": "Ash", "tags": ["brave", "x" * 100_000]})
+
+    assert _refused(error) == (
+        "invalid_request",
+        "arguments.tags[1] is longer than 40 characters",
+    )
