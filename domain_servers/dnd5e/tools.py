@@ -923,8 +923,23 @@ def combat_start(call: Call) -> Outcome:
     )
 
 
+def _dying(char: dict[str, Any]) -> bool:
+    """At 0 HP and making death saves: a player character neither stable nor dead."""
+    return (
+        char["kind"] == "pc"
+        and char["hp"]["current"] == 0
+        and not rules.is_dead(char)
+        and "stable" not in char["conditions"]
+    )
+
+
 def _fresh_budget(char: dict[str, Any]) -> dict[str, int]:
-    return {"action": 1, "bonus_action": 1, "reaction": 1, "movement": char["speed"]}
+    budget = {"action": 1, "bonus_action": 1, "reaction": 1, "movement": char["speed"]}
+    if _dying(char):
+        # Dying as the turn starts: the turn starts with a death save (5e), so it cannot end
+        # without one. One that drops during its own turn saves at the start of its next.
+        budget["death_save_due"] = 1
+    return budget
 
 
 def _combat_view(call: Call) -> dict[str, Any]:
@@ -985,6 +1000,13 @@ def combat_end_turn(call: Call) -> Outcome:
         raise invalid(
             f"it is {_who(call, current['id'])}'s turn now, not {_who(call, expected)}'s; "
             "that turn has already ended"
+        )
+    budget = combat["budgets"][current["id"]]
+    if budget.get("death_save_due") and not budget.get("death_save_made") and _dying(current):
+        raise DomainError(
+            "invalid_request",
+            f"{_who(call, current['id'])} is dying: make the death save first.",
+            recovery="call death_save for the dying character, then end the turn",
         )
     next_id = _advance_turn(call)
     return Outcome(
@@ -1525,7 +1547,10 @@ def tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             name="combat_end_turn",
-            description="End the current turn; advances to the next living combatant and round.",
+            description=(
+                "End the current turn; advances to the next living combatant and round. A "
+                "character dying as its turn started ends it only after its death save."
+            ),
             handler=combat_end_turn,
             write=True,
             public=nothing_hidden,

@@ -70,7 +70,12 @@ def test_a_dying_characters_turn_is_announced_as_a_death_save(live_domains, gm, 
     goblin = spawned.structured["character"]["id"]
     table.call(gm, "combat_start", participant_ids=[goblin, drake], idempotency_key="fight",
                expected_revision=table.revision())  # fmt: skip
-    texts = [table.run(gm, "end turn", job_id=f"end-{n}").texts[0][0] for n in range(2)]
+    texts = []
+    for n in range(2):
+        if table.call(gm, "combat_status").structured["combat"]["current"] == drake:
+            # A dying character's turn cannot end before its death save.
+            table.run(gm, "death save for Drake", job_id=f"save-{n}")
+        texts.append(table.run(gm, "end turn", job_id=f"end-{n}").texts[0][0])
     # One of the two hands the turn to Drake, whoever went first.
     (to_drake,) = [t for t in texts if "Goblin ends" in t or "after Goblin" in t]
     assert to_drake.endswith(" Drake is dying: their turn is a death save.")
