@@ -458,6 +458,10 @@ def _check(call: Call, save: bool) -> Outcome:
         raise invalid(
             f"{_who(call, char['id'])} is dead and makes no {'saves' if save else 'checks'}"
         )
+    if not save and "unconscious" in char["conditions"]:
+        # Unaware of its surroundings, it attempts nothing; its saves are still made (STR and
+        # DEX ones fail, rules.check says why).
+        raise invalid(f"{_who(call, char['id'])} is unconscious and makes no checks")
     skill = call.args.get("skill")
     ability = call.args.get("ability")
     expertise = False
@@ -1222,7 +1226,8 @@ def tools() -> list[ToolSpec]:
             name="ability_check",
             description=(
                 "d20 + ability modifier (+ proficiency for a proficient skill) vs DC; poisoned "
-                "or frightened gives disadvantage (disadvantage_reasons says why)."
+                "or frightened gives disadvantage (disadvantage_reasons says why); refused for "
+                "an unconscious or dead creature."
             ),
             handler=ability_check,
             write=True,
