@@ -835,6 +835,9 @@ def death_save(call: Call) -> Outcome:
     _require_control(call, char)
     combat = call.state.get("combat")
     fighting = bool(combat) and char["id"] in combat["budgets"]
+    # What the rules say about the character (dead, not dying, stable) is said first: the dead
+    # get no turn to wait for.
+    rules.check_can_death_save(char, who=_who_char(call))
     if fighting:
         # One save per turn, on the dying character's own turn (5e: at its start).
         current = _current_id(combat)
@@ -844,9 +847,7 @@ def death_save(call: Call) -> Outcome:
             raise invalid(f"{_who(call, char['id'])} has already made a death save this turn")
     else:
         # Out of combat there are no turns to make saves at the start of, and nothing would
-        # stop a player rolling until a 20: only the GM calls for one. What the rules say about
-        # the character (not dying, stable) is said first.
-        rules.check_can_death_save(char, who=_who_char(call))
+        # stop a player rolling until a 20: only the GM calls for one.
         if not call.is_gm:
             raise DomainError(
                 "invalid_request",
