@@ -947,6 +947,19 @@ def _fresh_budget(char: dict[str, Any]) -> dict[str, int]:
     return budget
 
 
+# Conditions under which a creature's speed is 0: combat_move refuses it any move.
+HELD_IN_PLACE = rules.CANNOT_MOVE | {"grappled", "restrained"}
+
+
+def _budget_view(char: dict[str, Any], budget: dict[str, int]) -> dict[str, int]:
+    """The turn's budget as it can be used now: no movement while the creature cannot move
+    (the stored feet come back if it wakes or breaks free this turn)."""
+    shown = dict(budget)
+    if set(char["conditions"]) & HELD_IN_PLACE:
+        shown["movement"] = 0
+    return shown
+
+
 def _combat_view(call: Call) -> dict[str, Any]:
     combat = _combat(call)
     chars = call.state["characters"]
@@ -959,7 +972,7 @@ def _combat_view(call: Call) -> dict[str, Any]:
                 "id": e["id"],
                 "initiative": e["initiative"],
                 "character": character_view(call, chars[e["id"]]),
-                "budget": dict(combat["budgets"][e["id"]]),
+                "budget": _budget_view(chars[e["id"]], combat["budgets"][e["id"]]),
                 "position": list(combat["positions"][e["id"]]),
             }
             for e in combat["order"]
@@ -1034,7 +1047,7 @@ def combat_move(call: Call) -> Outcome:
     old = combat["positions"].get(char["id"])
     if old is None:
         raise invalid(f"{who} is not in this combat")
-    if set(char["conditions"]) & (rules.CANNOT_MOVE | {"grappled", "restrained"}):
+    if set(char["conditions"]) & HELD_IN_PLACE:
         raise invalid(f"{who} cannot move while {', '.join(char['conditions'])}")
     for other, pos in combat["positions"].items():
         # A body is no creature to share a space with: the dead leave their square free.
