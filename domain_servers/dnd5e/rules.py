@@ -361,20 +361,29 @@ def grid_path(
     impassable: set[tuple[int, int]],
     difficult: set[tuple[int, int]],
     crawling: bool,
-) -> dict[str, int] | None:
+    route: bool = False,
+) -> dict[str, Any] | None:
     """The cheapest way from `start` to `goal` square by square (diagonals 5 ft), as
-    {"feet": distance covered, "cost": movement spent}, or None when there is none.
+    {"feet": distance covered, "cost": movement spent}, or None when there is none; with
+    `route`, also "squares": every square of the way, `start` and `goal` included.
 
     `impassable` squares (hostile creatures') cannot be entered; each foot into a `difficult`
     one (another creature's space) costs 1 extra foot, and so does each foot crawled."""
     goal_square = (goal[0], goal[1])
     origin = (start[0], start[1])
     best = {origin: (0, 0)}
+    came_from: dict[tuple[int, int], tuple[int, int]] = {}
     queue = [(0, 0, origin)]
     while queue:
         cost, feet, square = heapq.heappop(queue)
         if square == goal_square:
-            return {"feet": feet, "cost": cost}
+            found: dict[str, Any] = {"feet": feet, "cost": cost}
+            if route:
+                way = [square]
+                while way[-1] != origin:
+                    way.append(came_from[way[-1]])
+                found["squares"] = [list(step) for step in reversed(way)]
+            return found
         if best.get(square, (cost, feet)) < (cost, feet):
             continue
         for dx in (-1, 0, 1):
@@ -388,8 +397,15 @@ def grid_path(
                 entry = (cost + price, feet + FEET_PER_SQUARE)
                 if entry < best.get(step, (10**9, 0)):
                     best[step] = entry
+                    came_from[step] = square
                     heapq.heappush(queue, (*entry, step))
     return None
+
+
+def melee_reach(char: dict[str, Any]) -> int | None:
+    """The farthest a creature's melee attacks reach, in feet; None when it has none."""
+    reaches = [attack_distances(a)["reach"] for a in char.get("attacks", [])]
+    return max((r for r in reaches if r is not None), default=None)
 
 
 def attack_distances(attack: dict[str, Any]) -> dict[str, int | None]:

@@ -516,12 +516,17 @@ def _hostile(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def _reach(
-    call: Call, attacker: dict[str, Any], target: dict[str, Any], chosen: dict[str, Any]
+    call: Call,
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    chosen: dict[str, Any],
+    target_at: list[int] | None = None,
 ) -> dict[str, Any] | None:
-    """Distance rules on the combat grid; None when positions are unknown (no grid)."""
+    """Distance rules on the combat grid; None when positions are unknown (no grid).
+    `target_at`: where the target is taken to stand (an opportunity attack's square)."""
     combat = call.state.get("combat")
     positions = (combat or {}).get("positions") or {}
-    here, there = positions.get(attacker["id"]), positions.get(target["id"])
+    here, there = positions.get(attacker["id"]), target_at or positions.get(target["id"])
     if here is None or there is None:
         return None
     chars = call.state["characters"]
@@ -591,7 +596,15 @@ def attack(call: Call) -> Outcome:
     _spend(call, attacker["id"], "reaction" if call.args.get("as_reaction") else "action")
     # A dead target or an attacker who cannot act is refused before distance matters.
     rules.check_can_attack(attacker, target, who=_who_char(call))
-    made = _reach(call, attacker, target, chosen)
+    # An opportunity attack the last move provoked strikes as the target leaves the reach:
+    # from the square it left from, not the one it moved on to.
+    window = None
+    if call.args.get("as_reaction"):
+        opened = (call.state.get("combat") or {}).get("opportunity") or {}
+        window = opened.get(attacker["id"])
+        if window is not None and window["target"] != target["id"]:
+            window = None
+    made = _reach(call, attacker, target, chosen, window["at"] if window else None)
     result = rules.resolve_attack(
         attacker,
         target,
@@ -607,6 +620,9 @@ def attack(call: Call) -> Outcome:
     )
     if made is not None:
         result["range"] = made
+    if window is not None:
+        del call.state["combat"]["opportunity"][attacker["id"]]
+        result["opportunity_attack"] = True
     # Names as messages give them, so a result read later (a replayed dice line) needs no roster.
     result["attacker_name"] = _who(call, attacker["id"])
     result["attacker_kind"] = attacker["kind"]
@@ -1000,6 +1016,8 @@ def _advance_turn(call: Call) -> str:
         if not rules.is_dead(chars[combat["order"][index]["id"]]):
             break
     combat["turn_index"] = index
+    # A reaction is taken as its trigger happens: what the last move provoked lapses.
+    combat.pop("opportunity", None)
     next_id = _current_id(combat)
     combat["budgets"][next_id] = _fresh_budget(chars[next_id])
     return next_id
@@ -1078,6 +1096,7 @@ def combat_move(call: Call) -> Outcome:
         impassable=impassable,
         difficult=difficult,
         crawling=crawled,
+        route=True,
     )
     if path is None:
         raise invalid(f"{who} cannot reach ({x}, {y}): hostile creatures block every way there")
@@ -1101,19 +1120,54 @@ def combat_move(call: Call) -> Outcome:
             )
     _spend(call, char["id"], "movement", cost)
     combat["positions"][char["id"]] = [x, y]
-    return Outcome(
-        {
-            "character_id": char["id"],
-            "from": old,
-            "to": [x, y],
-            "feet": feet,
-            "crawled": crawled,
-            "movement_cost": cost,
-            "movement_left": combat["budgets"][char["id"]]["movement"],
-        },
-        scopes=["combat"],
-        entity_ids=[char["id"]],
-    )
+    provoked = _provoked(call, char, path["squares"])
+    # Only the last move's opportunity attacks stay open: the GM calls them at once.
+    combat.pop("opportunity", None)
+    if provoked:
+        combat["opportunity"] = {
+            foe: {"target": char["id"], "at": at} for foe, at in provoked.items()
+        }
+    result = {
+        "character_id": char["id"],
+        "from": old,
+        "to": [x, y],
+        "feet": feet,
+        "crawled": crawled,
+        "movement_cost": cost,
+        "movement_left": combat["budgets"][char["id"]]["movement"],
+    }
+    if provoked:
+        result["opportunity_attacks"] = [
+            {"attacker_id": foe, "attacker_name": _who(call, foe)} for foe in provoked
+        ]
+    return Outcome(result, scopes=["combat"], entity_ids=[char["id"]])
+
+
+def _provoked(call: Call, mover: dict[str, Any], squares: list[list[int]]) -> dict[str, list[int]]:
+    """The hostile creatures whose reach the mover left along `squares`, each with the square
+    it left from: those that see it and can take their reaction (SRD opportunity attack).
+    Nothing is rolled here: the GM calls each attack as the creature's reaction."""
+    if "invisible" in mover["conditions"]:
+        return {}
+    combat = call.state["combat"]
+    chars = call.state["characters"]
+    provoked = {}
+    for other, pos in sorted(combat["positions"].items()):
+        foe = chars.get(other)
+        if foe is None or other == mover["id"] or not _hostile(mover, foe):
+            continue
+        if set(foe["conditions"]) & (rules.CANNOT_ACT | {"blinded"}):
+            continue
+        if combat["budgets"].get(other, {}).get("reaction", 0) < 1:
+            continue
+        reach = rules.melee_reach(foe)
+        if reach is None:
+            continue
+        for here, there in zip(squares, squares[1:], strict=False):
+            if rules.grid_distance(here, pos) <= reach < rules.grid_distance(there, pos):
+                provoked[other] = here
+                break
+    return provoked
 
 
 def combat_end(call: Call) -> Outcome:
@@ -1316,7 +1370,10 @@ def tools() -> list[ToolSpec]:
                 "attacker_id": CHARACTER_ID,
                 "target_id": CHARACTER_ID,
                 "attack_name": string("Attack to use (default the first).", 60),
-                "as_reaction": boolean("Use the reaction instead of the action."),
+                "as_reaction": boolean(
+                    "Use the reaction instead of the action; an opportunity attack the last "
+                    "move provoked strikes from the square the target left."
+                ),
                 **ROLL_FLAGS,
             },
             required=("attacker_id", "target_id"),
@@ -1326,6 +1383,11 @@ def tools() -> list[ToolSpec]:
                 "attacker_name": {"type": "string"},
                 "attacker_kind": {"type": "string", "enum": ["pc", "monster"]},
                 "target_name": {"type": "string"},
+                "opportunity_attack": {
+                    "type": "boolean",
+                    "description": "Present (true) when this was an opportunity attack the "
+                    "last move provoked.",
+                },
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
@@ -1541,7 +1603,8 @@ def tools() -> list[ToolSpec]:
                 "the cheapest path: hostile creatures' squares cannot be crossed, other "
                 "creatures' cost double and cannot be stopped in; a dead one's square is free. "
                 "A prone combatant crawls: each foot costs 2 ft of movement (stand_up first "
-                "to move at full speed)."
+                "to move at full speed). Leaving a hostile creature's reach names it in "
+                "opportunity_attacks when it could take its reaction."
             ),
             handler=combat_move,
             write=True,
@@ -1562,6 +1625,13 @@ def tools() -> list[ToolSpec]:
                     "description": "Movement spent (twice the distance when crawling).",
                 },
                 "movement_left": {"type": "integer"},
+                "opportunity_attacks": {
+                    "type": "array",
+                    "description": "Present when the move left hostile creatures' reach: those "
+                    "that could make an opportunity attack (attacker_id, attacker_name); nothing "
+                    "is rolled, the GM calls each as an attack with as_reaction.",
+                    "items": {"type": "object"},
+                },
             },
         ),
         ToolSpec(
