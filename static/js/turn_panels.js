@@ -820,11 +820,21 @@ function diceItem(roll) {
     );
   } else if (roll.dc !== undefined && roll.dc !== null) {
     item.dataset.outcome = roll.success ? "hit" : "miss";
+    // As attacks: the natural d20 on the die and the total it makes beside it; a line that
+    // carries no natural roll (a monster's hides its modifier) shows the total on a face not
+    // drawn as a d20 (a "21" on a d20 reads as impossible).
+    const natural = typeof roll.natural === "number" ? roll.natural : null;
+    const face = natural === null
+      ? el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${t.roll_total} ${roll.total ?? "?"}`, title: t.roll_total }, String(roll.total ?? "?"))
+      : el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
+    const made = natural === null || typeof roll.total !== "number"
+      ? String(roll.total ?? "?")
+      : `d20 ${signedSum(roll.total === natural ? [natural] : [natural, roll.total - natural])} = ${roll.total}`;
     item.append(
-      el("span", { class: "turn-roll__die", "aria-hidden": "true" }, String(roll.total ?? "?")),
+      face,
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, roll.label || t.roll),
-        el("span", { class: "turn-roll__line" }, `${roll.total} · ${t.dc} ${roll.dc} `,
+        el("span", { class: "turn-roll__line" }, `${made} · ${t.dc} ${roll.dc} `,
           el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure))),
     );
   } else {
