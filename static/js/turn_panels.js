@@ -236,12 +236,16 @@ function announceGo(data, mine) {
 // Where a combatant stands, in the coordinates "move to X,Y" takes (the battle map is an image
 // a screen reader cannot read, and its axis numbers are small), and for the one whose go it is
 // how far it can still move: a move around the creatures in the way may cost more than it looks.
+// One unconscious (dying at 0 HP, or knocked out) or dead cannot move, whatever movement its
+// turn's budget still holds: where it lies is all that is said.
 function placeText(entry, current) {
   const at = entry.position;
   if (!Array.isArray(at) || at.length !== 2) return "";
   const parts = [format(t.at_square, { x: at[0], y: at[1] })];
+  const c = entry.character || {};
+  const still = isDead(c) || atZeroHp(c) || (c.conditions || []).includes("unconscious");
   const feet = entry.budget && entry.budget.movement;
-  if (current && typeof feet === "number") parts.push(format(t.movement_left, { feet }));
+  if (current && !still && typeof feet === "number") parts.push(format(t.movement_left, { feet }));
   return parts.join(" · ");
 }
 
