@@ -860,6 +860,15 @@ function diceItem(roll) {
   return item;
 }
 
+function diceAfter(list, sequence) {
+  // Newest first, ordered by timeline sequence even if a replay arrives late: the first item
+  // of an older entry, which a new one goes before.
+  for (const node of list.children) {
+    if (Number(node.dataset.sequence) < sequence) return node;
+  }
+  return null;
+}
+
 function renderDice(sequence, dice, audience) {
   if (diceSeen.has(sequence)) return; // replays after a reconnect carry the same entries
   diceSeen.add(sequence);
@@ -873,14 +882,16 @@ function renderDice(sequence, dice, audience) {
       item.querySelector(".turn-roll__title").after(
         el("span", { class: "badge badge--gm turn-roll__audience" }, t.gm_only));
     }
-    // Newest first, ordered by timeline sequence even if a replay arrives late.
-    let before = null;
-    for (const node of list.children) {
-      if (Number(node.dataset.sequence) < sequence) { before = node; break; }
-    }
-    list.insertBefore(item, before);
+    list.insertBefore(item, diceAfter(list, sequence));
   }
-  while (list.children.length > MAX_DICE) list.lastElementChild.remove();
+  // A fight's initiative opens it: the list marks where it started, so rolls of an earlier
+  // fight under a reused name ("Goblin 2") are not read as this one's. Below the entry's
+  // rolls, the newest being first.
+  if (dice.some((roll) => roll.tool === "combat_start")) {
+    const mark = el("li", { class: "turn-dice__combat", "data-sequence": sequence }, t.dice_combat_started);
+    list.insertBefore(mark, diceAfter(list, sequence));
+  }
+  while (list.querySelectorAll(".turn-roll").length > MAX_DICE) list.lastElementChild.remove();
   document.getElementById("turn-dice-empty").hidden = list.children.length > 0;
   labelDiceMore();
 }
@@ -892,9 +903,10 @@ function labelDiceMore() {
   const list = document.getElementById("turn-dice");
   if (!more || !list) return;
   const expanded = list.classList.contains("is-expanded");
+  const rolls = list.querySelectorAll(".turn-roll").length; // not the marks between fights
   more.hidden = list.children.length <= DICE_FOLDED;
   more.setAttribute("aria-expanded", String(expanded));
-  setText(more, expanded ? t.dice_fewer : format(t.dice_more, { n: list.children.length }));
+  setText(more, expanded ? t.dice_fewer : format(t.dice_more, { n: rolls }));
 }
 
 const diceMore = document.getElementById("turn-dice-more");
