@@ -27,11 +27,15 @@ let oldestShown = resumeAfter + 1; // "Load earlier" asks for entries before thi
 let maxRendered = 0; // highest sequence in the timeline: newer entries append without a scan
 let live = false; // past the first catch-up: a replayed suggestion is held until then (held)
 // Suggestions are for one turn (their event's `turn`: revision, phase, round, combatant). The
-// panels' newest read of the turn (room:turn) says whether it has passed.
+// panels' newest read of the turn (room:turn) says whether it has passed, and whether an
+// action of the viewer's is still running (acting).
 let lastTurn = null;
-let offered = null; // the turn of the suggestions shown
+let offered = null; // {items, turn}: the suggestions for the viewer's turn, until it passes
+// While the viewer's own action runs its answer may bring others: the turn's are hidden, and
+// shown again if it brings none and the turn is still on.
+let acting = false;
 // Suggestions waiting for a read of their turn: the viewer's newest in a replay (a page opened
-// during their turn), unless they acted since.
+// during their turn), acted on since or not.
 let held = null;
 let socket = null;
 let attempt = 0;
@@ -400,8 +404,6 @@ function connect() {
         // another's "end turn" would end that player's turn.
         if (msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) {
           offer(msg.entry.data || {});
-        } else if (!live && held && isOwnAction(msg.entry)) {
-          held = null;
         }
         // Turn panels (dice, job progress) listen for room frames too.
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
@@ -895,8 +897,8 @@ if (form) {
     counter.hidden = true;
     counter.classList.remove("composer__count--cut");
     sayCount(bodyEl.maxLength, 0); // the next long message is counted afresh
-    showSuggestions([]);
-    held = null;
+    // A chat message leaves the turn's options; an action hides them while it runs.
+    if (payload.mode === "action") { acting = true; drawSuggestions(); }
     showActionHint(payload.mode === "chat" && looksLikeCommand(text) ? text : "");
     // Sent with the Send button: the cursor goes back to the box, ready for the next message.
     bodyEl.focus();
@@ -968,25 +970,27 @@ function offer(data) {
   const turn = turnOf(data);
   if (!live) { held = Number.isFinite(turn.revision) ? { items: data.suggestions, turn } : null; return; }
   if (lastTurn && lastTurn.revision >= turn.revision && !sameTurn(turn, lastTurn)) return;
-  showSuggestions(data.suggestions);
-  offered = turn;
+  offered = { items: data.suggestions, turn };
+  drawSuggestions();
 }
 
 function turnRead(read) {
   // A read older than one already had (a slow reply) says nothing of the turn now.
   if (typeof read.revision !== "number" || (lastTurn && read.revision < lastTurn.revision)) return;
   lastTurn = read;
-  if (offered && read.revision >= offered.revision && !sameTurn(offered, read)) showSuggestions([]);
+  acting = Boolean(read.acting);
+  if (offered && read.revision >= offered.turn.revision && !sameTurn(offered.turn, read)) offered = null;
   if (held && live && read.revision >= held.turn.revision) {
-    if (sameTurn(held.turn, read)) { showSuggestions(held.items); offered = held.turn; }
+    if (sameTurn(held.turn, read)) offered = held;
     held = null;
   }
+  drawSuggestions();
 }
 
 document.addEventListener("room:turn", (ev) => turnRead(ev.detail || {}));
 
-function isOwnAction(entry) {
-  return entry.kind !== "event" && entry.mode === "action" && Boolean(entry.sender) && entry.sender.id === config.userId;
+function drawSuggestions() {
+  showSuggestions(offered && !acting ? offered.items : []);
 }
 
 function showSuggestions(items) {
@@ -994,9 +998,13 @@ function showSuggestions(items) {
   const box = document.getElementById("composer-suggestions");
   if (!box || !form) return;
   const list = (Array.isArray(items) ? items : []).filter((x) => typeof x === "string" && x).slice(0, 5);
+  // The same options drawn again (another read of the turn) are left as they are: a button
+  // the reader is on keeps its focus.
+  const drawn = [...box.querySelectorAll("button")].map((b) => b.textContent);
+  if (drawn.length === list.length && drawn.every((text, i) => text === list[i])) return;
   box.replaceChildren();
   box.hidden = !list.length;
-  if (!list.length) { offered = null; return; }
+  if (!list.length) return;
   const label = document.createElement("span");
   label.className = "muted small";
   label.id = "composer-suggestions-label"; // names the group

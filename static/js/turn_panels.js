@@ -972,6 +972,8 @@ function render(panel) {
   document.dispatchEvent(new CustomEvent("room:turn", { detail: {
     revision: panel.authority_revision, phase: panel.phase,
     round: fighting ? combat.round ?? null : null, combatant: fighting ? combat.current ?? null : null,
+    // An action of the viewer's still running: its answer may bring the turn new options.
+    acting: (panel.jobs || []).some((job) => ownJob(job) && ACTIVE.includes(job.status)),
   } }));
   renderStory(panel.panels || {});
   renderPhase(panel.phase);
