@@ -595,7 +595,8 @@ def test_dnd5e_a_player_drinks_a_potion_and_stands_up_on_their_turn(live_domains
     _gm_write(table, "condition_add", target_id=ilsa, condition="prone")
     # A number from a player is no amount: the potion is rolled (2d4+2) by the rules.
     potion = table.run(player, "heal Ilsa for 9999", job_id="potion")
-    healed = potion.caller.outcomes[-1].structured
+    # Then the combat is read again for Ilsa's options.
+    healed = next(o for o in potion.caller.outcomes if o.tool == "heal").structured
     assert (healed["source"], healed["healer_id"], healed["target_id"]) == (
         "potion_of_healing", ilsa, ilsa,
     )  # fmt: skip
@@ -608,7 +609,7 @@ def test_dnd5e_a_player_drinks_a_potion_and_stands_up_on_their_turn(live_domains
         ("That cannot happen: Ilsa has no action left this turn.", "requester")
     ]
     stood = table.run(player, "I stand up", job_id="stand")
-    assert stood.tools == ["stand_up"]
+    assert stood.tools == ["stand_up", "combat_status"]  # then the turn's options
     assert stood.texts == [("Ilsa stands up, using 15 ft of movement (15 ft left).", "trigger")]
     assert (
         "prone"

@@ -115,7 +115,8 @@ def test_the_gm_lifts_a_condition_in_the_words_a_table_uses(live_domains, gm, pl
     for index, (give, lift) in enumerate(said):
         table.run(gm, give, job_id=f"give-{index}")
         lifted = table.run(gm, lift, job_id=f"lift-{index}")
-        assert lifted.tools[-1] == "condition_remove", lift
+        # Then the combat is read again for the turn's options.
+        assert lifted.tools[-2:] == ["condition_remove", "combat_status"], lift
         assert lifted.texts[0][1] == "trigger", lifted.texts
     texts = [table.run(gm, lift, job_id=f"again-{i}").texts for i, (_g, lift) in enumerate(said)]
     assert texts == [
@@ -161,4 +162,4 @@ def test_a_condition_the_rules_do_not_know_is_named_back(live_domains, gm, playe
             "requester",
         )
     ]
-    assert refused.tools == []
+    assert refused.tools == ["combat_status"]  # only to offer the turn's options again

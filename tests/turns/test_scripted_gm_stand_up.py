@@ -23,7 +23,7 @@ def test_the_gm_stands_a_monster_up_for_half_its_speed(live_domains, gm, player)
     table, _start = dnd_table_in_combat(gm, player)  # Ilsa, Goblin 2 (mon-3), Goblin (mon-2)
     _goblins_turn(table, gm, player)
     stood = table.run(gm, "stand up", job_id="g-stand")
-    assert stood.tools[-1] == "stand_up"
+    assert stood.tools[-2:] == ["stand_up", "combat_status"]  # the turn's options read again
     assert stood.texts == [("Goblin stands up, using 15 ft of movement (15 ft left).", "trigger")]
 
 

@@ -228,7 +228,7 @@ def test_the_gm_poisons_a_creature_and_hears_when_it_is_immune(live_domains, gm,
     ]
     assert table.revision() == before
     poisoned = table.run(gm, "poison Ilsa", job_id="poison-ilsa")
-    assert poisoned.tools[-1] == "condition_add"
+    assert poisoned.tools[-2:] == ["condition_add", "combat_status"]  # options read again
     assert poisoned.texts == [("Ilsa is now poisoned.", "trigger")]
     knocked = table.run(gm, "knock the zombie prone", job_id="knock")
     assert knocked.texts == [("Zombie is now prone.", "trigger")]

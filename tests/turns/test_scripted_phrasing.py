@@ -136,7 +136,7 @@ def test_forgiving_phrasing_maps_to_the_grammar(live_domains, gm, player):
         ], text
     for text, expression in [("Roll a d20", "1d20"), ("roll d20", "1d20"), ("roll a 2d6", "2d6")]:
         rolled = table.run(player, text, job_id=text)
-        assert rolled.tools == ["dice_roll"], text
+        assert rolled.tools == ["dice_roll", "combat_status"], text  # then the turn's options
         assert rolled.caller.outcomes[0].structured["expression"] == expression, text
     for index, (text, square) in enumerate([("move to 4 3", [4, 3]), ("move 4,4", [4, 4]),
                                             ("Move to (3, 4).", [3, 4])]):  # fmt: skip
@@ -162,7 +162,7 @@ def test_initiative_and_moves_off_the_map_get_answers_not_the_help_list(live_dom
     ]:
         run = table.run(player, text, job_id=text)
         assert run.texts == [(answer, "requester")], text
-        assert not set(run.tools) - {"combat_move"}, text
+        assert not set(run.tools) - {"combat_move", "combat_status"}, text
     assert table.revision() == before
 
 
@@ -254,7 +254,7 @@ def test_dice_kept_or_dropped_are_rolled_as_a_table_says_it(live_domains, gm, pl
         ("roll 1d20+5 with disadvantage for stealth", "2d20kl1+5"),
     ]:
         rolled = table.run(player, text, job_id=text)
-        assert rolled.tools == ["dice_roll"], text
+        assert rolled.tools == ["dice_roll", "combat_status"], text  # then the turn's options
         assert rolled.caller.outcomes[0].structured["expression"] == expression, text
     # A single die has nothing to drop: asked back with an example, nothing rolled.
     assert table.run(player, "roll 1d6 drop lowest", job_id="one").texts == [

@@ -308,8 +308,12 @@ class Session:
         # The turn the suggestions are for, where a write's result said it (whose turn, which
         # round): publication names them with it, not with a later turn of the room.
         self.offered_turn: OfferedTurn | None = None
-        # The combat as this turn last read it: the turn options made from it are for.
+        # The combat as this turn last read it: the turn options made from it are for. Stale
+        # once a write succeeded after it.
         self.combat_read: Mapping[str, Any] | None = None
+        self.combat_read_stale = False
+        # Set once the options of a turn (a new one or the current one) were offered.
+        self.turn_offered = False
         # The intent's match on the normalized text, so a typo can be answered as a command.
         self.match: re.Match[str] | None = None
         self._plaining = False  # reading the roster to word a domain text: no second read
@@ -366,6 +370,9 @@ class Session:
     def try_call(self, tool: str, **arguments: Any) -> ToolOutcome:
         self.calls += 1
         outcome = self.call_tool(tool, arguments)
+        info = next((t for t in self.turn.tools if t.name == tool), None)
+        if outcome.ok and info is not None and info.write:
+            self.combat_read_stale = True
         if not outcome.ok and outcome.error_message and ID_AFTER_NAME.search(outcome.error_message):
             outcome = dataclasses.replace(outcome, error_message=self.plain(outcome.error_message))
         return outcome
@@ -684,6 +691,7 @@ def _current_combatant(s: Session) -> str | None:
 def _read_combat(s: Session) -> Mapping[str, Any]:
     """The combat's status, kept as the turn's latest read of it."""
     s.combat_read = s.call("combat_status")["combat"]
+    s.combat_read_stale = False
     return s.combat_read
 
 
@@ -1080,6 +1088,7 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
     up = next((e for e in roster if e.id == current), None)
     if up is None:
         return
+    s.turn_offered = True
     # The nearest first: the foe a suggestion names is the one within reach, if any is. Named
     # as the table reads it ("Goblin 2" where two are "Goblin"), so the command finds that one.
     shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
@@ -1110,6 +1119,39 @@ def _turn_suggestions(s: Session, roster: list[Entity], current: str) -> None:
             s.suggestions += gm_options
         else:
             s.gm_suggestions += gm_options
+
+
+def _offer_turn_again(s: Session) -> None:
+    """After an action in combat that neither ended nor changed the turn (a look, a check, a
+    refusal, a death save the GM called): the current turn's options again, as a new turn
+    offers them (its player's and the GMs'), read after the action's writes, so a spent save
+    or a character healed back up is offered what it may do now. An action that offered the
+    requester its own next steps (an attack: "end turn"; a typo: the corrected command) has
+    said what comes next; other options it left for someone are kept."""
+    if s.turn.system_id != "dnd5e" or s.turn.phase != "combat" or s.turn_offered:
+        return
+    if s.suggestions:
+        return
+    if s.combat_read is None or s.combat_read_stale:
+        if not s.offered("combat_status"):
+            return
+        outcome = s.try_call("combat_status")
+        if not outcome.ok:
+            return  # combat ended: there is no turn to offer
+        s.combat_read, s.combat_read_stale = outcome.structured["combat"], False
+    combat = s.combat_read
+    if not combat.get("current"):
+        return
+    kept = (list(s.suggestions), list(s.gm_suggestions), dict(s.suggestions_for))
+    s.suggestions, s.gm_suggestions, s.suggestions_for = [], [], {}
+    _turn_suggestions(s, [_combatant(entry) for entry in combat["order"]], combat["current"])
+    if kept[0]:
+        s.suggestions = kept[0]
+    if kept[1]:
+        s.gm_suggestions = kept[1]
+    s.suggestions_for.update(kept[2])
+    if s.offered_turn is None:
+        _state_read_turn(s)
 
 
 def _check_target(what: str, *, save: bool) -> dict[str, str]:
@@ -1830,6 +1872,7 @@ def dnd_initiative(s: Session, m: re.Match[str]) -> None:
 def dnd_end_combat(s: Session, m: re.Match[str]) -> None:
     s.require("combat_end", what=_("end combat"), gm_only=True, seen_by_all=True)
     result = s.call("combat_end")
+    s.turn_offered = True  # no turn is left to offer
     rounds = result["rounds"]
     s.say(
         s.pick(
@@ -3221,11 +3264,13 @@ class ScriptedAgent:
                 intent.handler(session, match)
             except Refusal as refusal:
                 session.say(str(refusal), audience="requester")
+                _offer_turn_again(session)
                 return session.output(declined=True)
             except NotUnderstood:
                 session.messages.clear()
                 session.suggestions.clear()
                 session.offered_turn = None
                 continue
+            _offer_turn_again(session)
             return session.output()
         return _not_understood(session, text)
