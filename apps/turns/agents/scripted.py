@@ -285,6 +285,18 @@ class Entity:
     monster_key: str | None = None
     conditions: tuple[str, ...] = ()
     position: tuple[int, int] | None = None  # its square on the combat grid, in combat
+    # What is left of its turn in combat (action, movement, "death_save_made"), when read.
+    budget: Mapping[str, int] = dataclasses.field(default_factory=dict)
+
+    @property
+    def death_save_due(self) -> bool:
+        """Dying on its turn with this turn's death save still to make (a stable one makes
+        none: the rules refuse it)."""
+        return (
+            self.status == "down"
+            and "stable" not in self.conditions
+            and not self.budget.get("death_save_made")
+        )
 
     @property
     def alive(self) -> bool:
@@ -560,8 +572,10 @@ def _entity(view: Mapping[str, Any], position: Any = None) -> Entity:
 
 
 def _combatant(entry: Mapping[str, Any]) -> Entity:
-    """One entry of a combat's order, with its square on the grid."""
-    return _entity(entry["character"], entry.get("position"))
+    """One entry of a combat's order, with its square on the grid and its turn's budget."""
+    return dataclasses.replace(
+        _entity(entry["character"], entry.get("position")), budget=entry.get("budget") or {}
+    )
 
 
 def _squares(a: Entity, b: Entity) -> int | None:
@@ -1044,11 +1058,11 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
     if "prone" in up.conditions and up.status != "down" and not set(up.conditions) & CANNOT_STAND:
         options.append(_("stand up"))
     if up.status == "down":
-        # Dying: the turn is a death save; a stable one makes none (the rules refuse it).
-        if "stable" not in up.conditions and up.kind != "monster":
+        # Dying: the turn is a death save, once.
+        if up.death_save_due and up.kind != "monster":
             options.append(_("death save"))
-    elif set(up.conditions) & CANNOT_ACT:
-        pass  # no action to attack with: the rules refuse it
+    elif set(up.conditions) & CANNOT_ACT or up.budget.get("action", 1) < 1:
+        pass  # no action to attack with (or it is spent): the rules refuse it
     elif foes and gm:
         options.append(
             _("%(monster)s attacks %(target)s")
@@ -1072,7 +1086,7 @@ def _gm_options_on_players_turn(up: Entity, name: str, foes: list[Entity]) -> li
     its turn: call a dying one's death save, end a fight with no foe left, look at the field,
     or end that turn (named: a stale click cannot end a later one)."""
     options: list[str] = []
-    if up.status == "down" and "stable" not in up.conditions:
+    if up.death_save_due:
         options.append(_("death save for %(who)s") % {"who": name})
     if not foes:
         options.append(_("end combat"))
