@@ -34,7 +34,7 @@ def test_a_player_who_cannot_act_is_not_offered_an_attack(condition):
 
 def test_a_dying_player_is_offered_a_death_save_not_an_attack():
     dying = _combatant("pc-1", "Ash", "pc", status="down", conditions=["prone", "unconscious"])
-    assert _suggestions_after_ending_turn("dying", _wolf_and(dying)) == ("death save", "end turn")
+    assert _suggestions_after_ending_turn("dying", _wolf_and(dying)) == ("death save",)
 
 
 def test_a_stable_player_at_0_hp_is_offered_no_death_save():

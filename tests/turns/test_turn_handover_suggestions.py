@@ -80,7 +80,7 @@ def test_a_dying_character_whose_turn_comes_is_offered_its_death_save():
         _combatant("pc-2", "Bram", "pc", status="down", conditions=["prone", "unconscious"]),
     ]
     output = _end_turn("gm", None, order, ended="mon-3", current="pc-2")
-    assert output.suggestions_for == {"pc-2": ("death save", "end turn")}
+    assert output.suggestions_for == {"pc-2": ("death save",)}
 
 
 def test_a_monsters_turn_offers_no_player_anything():

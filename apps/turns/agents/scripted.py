@@ -1075,7 +1075,10 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
             options.append(_("attack the %(name)s") % {"name": name})
         else:
             options.append(_("attack %(name)s") % {"name": name})
-    options.append(_("end turn"))
+    # A dying character's turn is its death save, made first: ending the turn before it
+    # would skip the save the rules call for (the GM may still end a stalled turn).
+    if not (up.death_save_due and up.kind != "monster"):
+        options.append(_("end turn"))
     if gm and not foes:  # nobody to fight yet: a look at the field instead
         options.append(_("describe"))
     return options
