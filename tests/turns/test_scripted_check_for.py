@@ -44,7 +44,7 @@ def test_the_gm_calls_a_check_or_a_save_for_a_named_character_or_creature(keep):
         ("Ilsa makes a perception check dc 12", ("ability_check", "pc-1", 12),
          "Ilsa's perception check succeeds with 19 (DC 12)."),
         ("check athletics for Ilsa", ("ability_check", "pc-1", 10),
-         "A roll of 23 beats DC 10: Ilsa's athletics check holds." + DEFAULT),
+         "A roll of 23 beats DC 10: Ilsa's athletics check succeeds." + DEFAULT),
         ("wisdom saving throw for Ilsa", ("saving_throw", "pc-1", 10),
          "Ilsa's wisdom save: 15 against DC 10. Success." + DEFAULT),
         ("dex save for Goblin DC 12", ("saving_throw", "mon-2", 12),
@@ -64,7 +64,7 @@ def test_a_gm_only_check_for_a_creature_stays_the_gms(keep):
     assert _rolled(run) == [("ability_check", "mon-2", 10)]
     # Said to the action's own audience: a GM-only action's roll reaches the GMs alone.
     assert run.texts == [
-        ("A roll of 10 beats DC 10: Goblin's stealth check holds." + DEFAULT, "trigger")
+        ("A roll of 10 meets DC 10: Goblin's stealth check succeeds." + DEFAULT, "trigger")
     ]
 
 

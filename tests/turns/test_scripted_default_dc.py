@@ -33,7 +33,7 @@ def test_a_check_or_save_with_no_dc_named_says_it_used_the_default(ilsa_table):
         assert run.texts == [(f"{answer} {DEFAULT_NOTE}", "trigger")], text
     # A DC that was named, 10 too, is said as before, with no note.
     for text, answer in [
-        ("check perception dc 10", "A roll of 17 beats DC 10: Ilsa's perception check holds."),
+        ("check perception dc 10", "A roll of 17 beats DC 10: Ilsa's perception check succeeds."),
         ("dex save dc 12", "Ilsa's dex save: 5 against DC 12. It fails."),
     ]:
         run = table.run(table.player, text, job_id=text)

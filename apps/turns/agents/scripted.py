@@ -1212,7 +1212,7 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
         text = s.pick(
             _("%(label)s: %(total)s against DC %(dc)s. Success."),
             _("%(label)s succeeds with %(total)s (DC %(dc)s)."),
-            _("A roll of %(total)s beats DC %(dc)s: %(label)s holds."),
+            _third_success(save=save, met=result["total"] == dc),
         )
     else:
         text = s.pick(
@@ -1225,6 +1225,18 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
         # Said, or the table takes DC 10 for one the GM set.
         text += " " + _("No DC was named, so the default DC %(dc)s was used.") % values
     s.say(text)
+
+
+def _third_success(*, save: bool, met: bool) -> str:
+    """ "A roll of N beats DC D: ..." for a success: a total equal to the DC meets it (still a
+    success), and a save holds where a check succeeds."""
+    if save:
+        if met:
+            return _("A roll of %(total)s meets DC %(dc)s: %(label)s holds.")
+        return _("A roll of %(total)s beats DC %(dc)s: %(label)s holds.")
+    if met:
+        return _("A roll of %(total)s meets DC %(dc)s: %(label)s succeeds.")
+    return _("A roll of %(total)s beats DC %(dc)s: %(label)s succeeds.")
 
 
 def _dc(s: Session, tool: str, m: re.Match[str], *, save: bool) -> int:
