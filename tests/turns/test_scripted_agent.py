@@ -623,7 +623,7 @@ def test_dnd5e_a_player_drinks_a_potion_and_stands_up_on_their_turn(live_domains
     # The GM stands whoever is up by the same rules: it costs Ilsa's movement.
     _gm_write(table, "condition_add", target_id=ilsa, condition="prone")
     assert table.run(gm, "stand", job_id="gm-stand").texts == [
-        ("Ilsa stands up, using 15 ft of movement (0 ft left).", "trigger")
+        ("Ilsa stands up, using 15 ft of movement (no movement left).", "trigger")
     ]
 
 
@@ -654,7 +654,7 @@ def test_dnd5e_a_prone_character_is_narrated_crawling_at_double_cost(live_domain
     crawl = table.run(player, "move to 2,3", job_id="crawl")
     assert crawl.tools == ["combat_move", "combat_status"]
     assert crawl.texts == [
-        ("Ilsa crawls to (2, 3), 15 ft for 30 ft of movement, with 0 ft left.", "trigger")
+        ("Ilsa crawls to (2, 3), 15 ft for 30 ft of movement, with no movement left.", "trigger")
     ]
     ilsa_view = table.call(gm, "character_get", character_id=ilsa).structured["character"]
     assert ilsa_view["conditions"] == ["prone"]

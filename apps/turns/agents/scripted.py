@@ -1380,24 +1380,42 @@ def _move(s: Session, character_id: str, x: int, y: int) -> None:
         "cost": result["movement_cost"],
         "left": result["movement_left"],
     }
+    # "with 25 ft left" / "; 25 ft of movement remain", and in words once none is left.
+    left = result["movement_left"]
+    values["with_left"] = (
+        _("with no movement left") if not left else _("with %(left)s ft left") % values
+    )
+    values["remain"] = (
+        _("no movement left")
+        if not left
+        else ngettext("%(left)s ft of movement remains", "%(left)s ft of movement remain", left)
+        % values
+    )
     if result["crawled"]:
         # Prone: every foot crawled costs two, so the line says so rather than "moves".
         s.say(
             s.pick(
                 _(
                     "%(who)s crawls to (%(x)s, %(y)s), %(feet)s ft for %(cost)s ft of movement, "
-                    "with %(left)s ft left."
+                    "%(with_left)s."
                 ),
                 _(
                     "%(who)s crawls %(feet)s ft to (%(x)s, %(y)s), using %(cost)s ft of movement; "
-                    "%(left)s ft remain."
+                    "%(remain)s."
                 ),
             )
             % values
         )
         return
     if not result["feet"]:
-        s.say(_("%(who)s stays at (%(x)s, %(y)s), with %(left)s ft of movement left.") % values)
+        s.say(
+            (
+                _("%(who)s stays at (%(x)s, %(y)s), with %(left)s ft of movement left.")
+                if left
+                else _("%(who)s stays at (%(x)s, %(y)s), with no movement left.")
+            )
+            % values
+        )
         return
     # The path goes around hostile creatures: more feet than the squares between say.
     start = result.get("from") or [x, y]
@@ -1408,22 +1426,22 @@ def _move(s: Session, character_id: str, x: int, y: int) -> None:
     if around and through:
         text = _(
             "%(who)s moves to (%(x)s, %(y)s), %(feet)s ft around and through the creatures "
-            "in the way for %(cost)s ft of movement, with %(left)s ft left."
+            "in the way for %(cost)s ft of movement, %(with_left)s."
         )
     elif through:
         text = _(
             "%(who)s moves to (%(x)s, %(y)s), %(feet)s ft for %(cost)s ft of movement "
-            "(through another creature's space), with %(left)s ft left."
+            "(through another creature's space), %(with_left)s."
         )
     elif around:
         text = _(
             "%(who)s moves to (%(x)s, %(y)s), %(feet)s ft around the creatures in the way, "
-            "with %(left)s ft left."
+            "%(with_left)s."
         )
     else:
         text = s.pick(
-            _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, with %(left)s ft left."),
-            _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(left)s ft of movement remain."),
+            _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, %(with_left)s."),
+            _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(remain)s."),
         )
     s.say(text % values)
 
@@ -1655,8 +1673,10 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
     }
     if result["movement_left"] is None:
         s.say(_("%(who)s gets back up.") % values)
-    else:
+    elif result["movement_left"]:
         s.say(_("%(who)s stands up, using %(cost)s ft of movement (%(left)s ft left).") % values)
+    else:
+        s.say(_("%(who)s stands up, using %(cost)s ft of movement (no movement left).") % values)
 
 
 # A condition as the GM says it: "poison the zombie", "knock Ilsa prone".
