@@ -2765,7 +2765,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
             ),
             _both(
                 _(
-                    "move to X,Y, move to <target> or move 2 squares north (10 ft east); "
+                    "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
                     "end turn or pass (in combat)"
                 )
             ),
