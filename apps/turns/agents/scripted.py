@@ -843,6 +843,9 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         text += " " + _("%(target)s dies.") % names
     elif effect.get("dead"):
         text += " " + _("%(target)s falls and does not rise.") % names
+    elif effect.get("dropped_to_zero") and target.kind != "monster":
+        # A character at 0 HP is dying (its turns are death saves): said, not only the fall.
+        text += " " + _("%(target)s drops, unconscious and dying.") % names
     elif effect.get("dropped_to_zero"):
         text += " " + _("%(target)s drops to the ground.") % names
     elif effect.get("death_save_failures_added"):
