@@ -690,7 +690,7 @@ def test_dnd5e_a_hit_on_a_dying_character_narrates_its_death_save_failures(
 def test_dnd5e_the_second_goblin_is_goblin_2(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     looked = table.run(player, "look at goblin 2", job_id="look-2")
-    assert looked.texts == [("Ilsa looks the Goblin 2 over: unhurt.", "trigger")]
+    assert looked.texts == [("Ilsa looks Goblin 2 over: unhurt.", "trigger")]
 
 
 def test_a_gm_only_fact_stays_secret_when_the_gm_ends_it_with_punctuation(live_domains, gm, player):

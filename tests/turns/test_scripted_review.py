@@ -209,8 +209,8 @@ def test_two_living_namesakes_are_told_apart_by_number_never_by_id(live_domains,
     ]
     # "goblin 2" is the living one so called, not the dead Goblin 2 of the fight.
     look = table.run(player, "look at goblin 2", job_id="look")
-    assert look.texts[0][0] in ("Ilsa studies the Goblin 2: unhurt.",
-                                "Ilsa looks the Goblin 2 over: unhurt.")  # fmt: skip
+    assert look.texts[0][0] in ("Ilsa studies Goblin 2: unhurt.",
+                                "Ilsa looks Goblin 2 over: unhurt.")  # fmt: skip
 
 
 def test_a_long_unknown_name_is_cut_in_the_refusal(live_domains, gm, player):

@@ -1073,8 +1073,7 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
         )
     elif foes:
         name = _spoken(foes[0])
-        # "attack the goblin", but "attack goblin 2": a number names one, as a table says it.
-        if foes[0].kind == "monster" and not name[-1:].isdigit():
+        if _takes_the(foes[0], name):
             options.append(_("attack the %(name)s") % {"name": name})
         else:
             options.append(_("attack %(name)s") % {"name": name})
@@ -1085,6 +1084,16 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
     if gm and not foes:  # nobody to fight yet: a look at the field instead
         options.append(_("describe"))
     return options
+
+
+def _takes_the(creature: Entity, shown: str) -> bool:
+    """Whether a sentence says "the" before a creature's name as the table reads it
+    (`shown`): "the goblin", a monster called by its kind; but "goblin 2" (a number names one,
+    as a table says it), a monster with a name of its own, or a character, are named bare."""
+    if creature.kind != "monster" or shown[-1:].isdigit():
+        return False
+    key = (creature.monster_key or "").replace("_", " ")
+    return not key or _normalize(shown).lower() == key
 
 
 def _gm_options_on_players_turn(up: Entity, name: str, foes: list[Entity]) -> list[str]:
@@ -2010,15 +2019,21 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
         target = resolve(s, roster, m["target"])
         # As the table reads it: "Goblin 2" where two living goblins are named "Goblin".
         name = _name_of(roster, target.id)
-        if target.kind == "monster":
+        if _takes_the(target, name):
             name = _("the %(monster)s") % {"monster": name}
+        values = {"name": name, "status": target.status}
+        looker = next((e for e in roster if e.id == s.turn.character_id), None)
+        if looker is not None and not looker.alive:
+            # The dead look at nothing: their player is told what the table can see.
+            s.say(_("A look at %(name)s: %(status)s.") % values)
+            return
         # The whole room may read it: it names who looks, never "you".
         s.say(
             s.pick(
                 _("%(who)s studies %(name)s: %(status)s."),
                 _("%(who)s looks %(name)s over: %(status)s."),
             )
-            % {"who": _looker(s, roster), "name": name, "status": target.status}
+            % {"who": _looker(s, roster), **values}
         )
         return
     if s.turn.phase != "combat":
