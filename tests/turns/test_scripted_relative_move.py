@@ -41,8 +41,11 @@ def test_a_relative_move_off_the_map_or_onto_a_creature_is_refused_in_words(
     table, _start = dnd_table_in_combat(gm, player)
     before = table.revision()
     for text, answer in [
-        ("move 1 square north", "(5, -1) is outside the map: columns and rows count from 0."),
-        ("move 7 squares east", "(12, 0) is outside the map (columns 0–11, rows 0–5)."),
+        ("move 1 square north", "1 square north of (5, 0) is off the map: row 0 is the top edge."),
+        (
+            "move 7 squares east",
+            "7 squares east of (5, 0) is off the map: column 11 is the right edge.",
+        ),
         ("move 5 feet east", "That cannot happen: square (6, 0) is occupied by Goblin 2."),
         ("move 7 feet south", "Moves go by whole squares of 5 ft: 5, 10, 15 ft and so on."),
         ("move 0 squares south", "Say how far to move: 1 square (5 ft) or more."),

@@ -1319,7 +1319,21 @@ def dnd_move_by(s: Session, m: re.Match[str]) -> None:
     if mover is None or mover.position is None:
         raise Refusal(_("Moving happens on the combat grid: move to X,Y in combat."))
     dx, dy = _step(m["direction"])
-    _move(s, character_id, mover.position[0] + dx * squares, mover.position[1] + dy * squares)
+    direction = " ".join(m["direction"].lower().split())
+    how_far = (
+        _("%(n)s ft") % {"n": amount}
+        if (m["unit"] or "").lower().startswith("f")
+        else ngettext("%(n)s square", "%(n)s squares", squares) % {"n": squares}
+    )
+    # Said back as asked, from where the mover stands, if it leads off the map.
+    asked = _("%(how_far)s %(direction)s of (%(x)s, %(y)s)") % {
+        "how_far": how_far,
+        "direction": COMPASS.get(direction, direction),
+        "x": mover.position[0],
+        "y": mover.position[1],
+    }
+    x, y = mover.position[0] + dx * squares, mover.position[1] + dy * squares
+    _move(s, character_id, x, y, asked=asked)
 
 
 def dnd_move_beside(s: Session, m: re.Match[str]) -> None:
@@ -1363,8 +1377,47 @@ def dnd_move_beside(s: Session, m: re.Match[str]) -> None:
     _move(s, character_id, x, y)
 
 
-def _move(s: Session, character_id: str, x: int, y: int) -> None:
+def _cannot_move(s: Session, character_id: str) -> None:
+    """Refuses a mover held in place or unable to move (the rules' reasons, the ones that
+    keep it from standing too) before a square it cannot reach anyway is judged."""
+    roster = [_combatant(e) for e in s.combat_read["order"]] if s.combat_read else dnd_roster(s)
+    mover = next((e for e in roster if e.id == character_id), None)
+    if mover is not None and (held := [c for c in mover.conditions if c in CANNOT_STAND]):
+        raise Refusal(
+            _("%(who)s cannot move while %(conditions)s.")
+            % {"who": _name_of(roster, character_id), "conditions": _and_list(held)}
+        )
+
+
+def _off_the_map(s: Session, character_id: str, x: int, y: int, asked: str | None) -> None:
+    """Refuses a move to (x, y) off the map, where the combat read or the tool's schema says
+    so: a mover that cannot move at all is told that first (where it wants to go does not
+    matter then); a relative move (`asked`, "2 squares north of (5, 0)") is told which edge it
+    crosses."""
+    low, high = s.bounds("combat_move", "x", (0, 99))
+    grid = (s.combat_read or {}).get("grid") or {}
+    width, height = grid.get("width", high + 1), grid.get("height", high + 1)
+    if low <= min(x, y) and x < width and y < height and max(x, y) <= high:
+        return
+    _cannot_move(s, character_id)
+    if asked is not None:
+        edges = []
+        if y < low:
+            edges.append(_("row %(n)s is the top edge") % {"n": low})
+        if y >= height:
+            edges.append(_("row %(n)s is the bottom edge") % {"n": height - 1})
+        if x < low:
+            edges.append(_("column %(n)s is the left edge") % {"n": low})
+        if x >= width:
+            edges.append(_("column %(n)s is the right edge") % {"n": width - 1})
+        raise Refusal(
+            _("%(asked)s is off the map: %(edges)s.") % {"asked": asked, "edges": _and_list(edges)}
+        )
+
+
+def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = None) -> None:
     """Moves `character_id` to (x, y) and says how far it went (the rules judge the move)."""
+    _off_the_map(s, character_id, x, y, asked)
     low, high = s.bounds("combat_move", "x", (0, 99))
     if min(x, y) < low:
         raise Refusal(
@@ -1378,6 +1431,7 @@ def _move(s: Session, character_id: str, x: int, y: int) -> None:
         size = re.search(r"outside the (\d+)x(\d+) grid", outcome.error_message)
         if size is None:
             raise Refusal(_refusal(outcome.error_message))
+        _cannot_move(s, character_id)
         raise Refusal(
             _("(%(x)s, %(y)s) is outside the map (columns 0–%(columns)s, rows 0–%(rows)s).")
             % {"x": x, "y": y, "columns": int(size[1]) - 1, "rows": int(size[2]) - 1}
