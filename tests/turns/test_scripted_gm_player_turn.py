@@ -67,10 +67,12 @@ def test_a_dying_player_with_no_foe_left_offers_the_gm_the_death_save_and_the_en
         _gm_write(table, "damage_apply", target_id=goblin, amount=50)
     hp = table.call(gm, "character_get", character_id=ilsa).structured["character"]["hp"]
     _gm_write(table, "damage_apply", target_id=ilsa, amount=hp["current"])
-    # Nobody else stands: the turn comes straight back to Ilsa, dying.
+    # Nobody else stands: the turn comes straight back to Ilsa, dying. It starts with her
+    # death save, so the rules will not end it before the save: it is not offered.
     back = table.run(gm, "end Ilsa's turn", job_id="round")
-    options = ("death save for Ilsa", "end combat", "describe", "end Ilsa's turn")
-    assert back.output.suggestions == options
+    assert back.output.suggestions == ("death save for Ilsa", "end combat", "describe")
+    held = table.run(gm, "end Ilsa's turn", job_id="held")
+    assert held.texts[0][0].endswith("Ilsa is dying: make the death save first.")
     tools = {
         "describe": "combat_status",
         "death save for Ilsa": "death_save",

@@ -299,6 +299,13 @@ class Entity:
         )
 
     @property
+    def turn_held_for_death_save(self) -> bool:
+        """The rules refuse to end this turn before its death save: it started dying (one
+        that drops during its own turn saves at the start of its next). Without its budget
+        read, the turn is not known to be held: the rules' refusal would say so."""
+        return self.death_save_due and bool(self.budget.get("death_save_due"))
+
+    @property
     def alive(self) -> bool:
         return self.status != "dead"
 
@@ -1099,14 +1106,16 @@ def _takes_the(creature: Entity, shown: str) -> bool:
 def _gm_options_on_players_turn(up: Entity, name: str, foes: list[Entity]) -> list[str]:
     """What the GM may do while `up` (a player's character, read `name` at the table) takes
     its turn: call a dying one's death save, end a fight with no foe left, look at the field,
-    or end that turn (named: a stale click cannot end a later one)."""
+    or end that turn (named: a stale click cannot end a later one) unless the rules hold it
+    for its death save."""
     options: list[str] = []
     if up.death_save_due:
         options.append(_("death save for %(who)s") % {"who": name})
     if not foes:
         options.append(_("end combat"))
     options.append(_("describe"))
-    options.append(_("end %(who)s's turn") % {"who": name})
+    if not up.turn_held_for_death_save:
+        options.append(_("end %(who)s's turn") % {"who": name})
     return options
 
 
