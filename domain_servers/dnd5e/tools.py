@@ -859,8 +859,15 @@ def death_save(call: Call) -> Outcome:
         current = _current_id(combat)
         if current != char["id"]:
             raise invalid(f"it is {_who(call, current)}'s turn, not {_who(call, char['id'])}'s")
-        if combat["budgets"][char["id"]].get("death_save_made"):
+        budget = combat["budgets"][char["id"]]
+        if budget.get("death_save_made"):
             raise invalid(f"{_who(call, char['id'])} has already made a death save this turn")
+        if not budget.get("death_save_due"):
+            # Dropped during this turn: the first save comes as its next turn starts.
+            raise invalid(
+                f"{_who(call, char['id'])} dropped this turn: the first death save comes at the "
+                "start of the next"
+            )
     else:
         # Out of combat there are no turns to make saves at the start of, and nothing would
         # stop a player rolling until a 20: only the GM calls for one.

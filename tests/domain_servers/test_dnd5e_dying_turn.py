@@ -77,3 +77,30 @@ def test_a_character_dropped_on_its_own_turn_ends_it_without_a_death_save(
     ended = dnd.write("combat_end_turn", {"character_id": ash}, sub=PLAYER)
 
     assert (ended["ended"], ended["current"], ended["round"]) == (ash, goblin, 2)
+
+
+def test_a_character_dropped_on_its_own_turn_makes_its_first_death_save_on_its_next(
+    dnd: Game, monkeypatch
+) -> None:
+    ash = dnd.write("character_create", {"name": "Ash", "template": "fighter"}, sub=PLAYER)
+    ash = ash["character"]["id"]
+    dnd.write("phase_set", {"phase": "play"})
+    goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 10)
+    dnd.write("combat_start", {"participant_ids": [ash, goblin]})
+    dnd.write("combat_end_turn")  # the goblin's: Ash is up, unhurt
+    hp = dnd.read("character_get", {"character_id": ash})["character"]["hp"]["current"]
+    dnd.write("damage_apply", {"target_id": ash, "amount": hp})  # a trap on his turn
+    revision = dnd.revision
+
+    error = dnd.fail("death_save", {"character_id": ash}, sub=PLAYER)
+
+    assert (error["code"], error["message"], dnd.revision) == (
+        "invalid_request",
+        "Ash dropped this turn: the first death save comes at the start of the next",
+        revision,
+    )
+    dnd.write("combat_end_turn", {"character_id": ash}, sub=PLAYER)
+    dnd.write("combat_end_turn", {"character_id": goblin})
+    saved = dnd.write("death_save", {"character_id": ash}, sub=PLAYER)
+    assert (saved["outcome"], saved["death_saves"]) == ("success", {"successes": 1, "failures": 0})

@@ -119,6 +119,9 @@ def test_dnd5e_every_write_names_the_views_it_changes(dnd: Game) -> None:
     hp = dnd.read("character_get", {"character_id": hero})["character"]["hp"]
     # Down to exactly 0 HP: dying, not dead.
     audit.write("damage_apply", {"target_id": hero, "amount": hp["current"] + hp["temp"]})
+    # Dropped on its own turn, it saves as its next turn starts.
+    audit.write("combat_end_turn")
+    audit.write("combat_end_turn")
     saved = audit.write("death_save", {"character_id": hero}, sub=PLAYER)
     assert "combat" in saved["receipt"]["changed_scopes"]
     if saved["outcome"] != "revived":

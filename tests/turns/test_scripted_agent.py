@@ -568,7 +568,7 @@ def test_a_player_asking_to_start_combat_during_combat_is_told_only_the_gm_can(
     ]
 
 
-def test_dnd5e_a_downed_character_makes_death_saves_and_is_healed(live_domains, gm, player):
+def test_dnd5e_a_downed_character_saves_from_its_next_turn_and_is_healed(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     ilsa = table.characters[principal_for(player)]
     texts = table.run(player, "death save", job_id="ds0").texts
@@ -581,7 +581,11 @@ def test_dnd5e_a_downed_character_makes_death_saves_and_is_healed(live_domains, 
     texts += table.run(gm, "heal Ilsa 5", job_id="h1").texts
     assert texts == [
         ("That cannot happen: Ilsa is not dying.", "requester"),
-        ("Ilsa rolls 14 on a death save: a success.", "trigger"),
+        (
+            "That cannot happen: Ilsa dropped this turn: the first death save comes at the "
+            "start of the next.",
+            "requester",
+        ),
         ("That cannot happen: Ilsa cannot give a potion while unconscious.", "requester"),
         ("Heal 1 to 10000 hit points.", "requester"),
         ("Ilsa is back up with 5 HP.", "trigger"),

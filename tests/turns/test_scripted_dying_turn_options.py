@@ -14,12 +14,23 @@ pytestmark = pytest.mark.django_db
 def test_a_dying_player_is_offered_end_turn_only_after_the_death_save(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     ilsa = table.characters[principal_for(player)]
+    for goblin in ("mon-2", "mon-3"):
+        _gm_write(table, "damage_apply", target_id=goblin, amount=50)
     hp = table.call(gm, "character_get", character_id=ilsa).structured["character"]["hp"]
     _gm_write(table, "damage_apply", target_id=ilsa, amount=hp["current"])
+    # Dropped during her own turn: her first death save comes as her next turn starts.
     look = table.run(gm, "describe", job_id="look")
-    assert look.output.suggestions_for == {ilsa: ("death save",)}
-    # The GM may still end the turn: a player gone quiet must not hold up the table.
-    assert look.output.suggestions == ("death save for Ilsa", "describe", "end Ilsa's turn")
+    assert look.output.suggestions_for == {ilsa: ("end turn",)}
+    assert look.output.suggestions == ("end combat", "describe", "end Ilsa's turn")
+    early = table.run(player, "death save", job_id="early")
+    assert early.texts[0][0].endswith(
+        "Ilsa dropped this turn: the first death save comes at the start of the next."
+    )
+    # Nobody else stands: the turn comes straight back to her, and starts with the save.
+    back = table.run(player, "end turn", job_id="pass")
+    assert back.output.suggestions == ("death save",)
+    again = table.run(gm, "describe", job_id="look-again")
+    assert again.output.suggestions == ("death save for Ilsa", "end combat", "describe")
     saved = table.run(player, "death save", job_id="save")
     assert "death_save" in saved.tools
     assert saved.output.suggestions == ("end turn",)

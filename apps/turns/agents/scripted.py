@@ -290,20 +290,16 @@ class Entity:
 
     @property
     def death_save_due(self) -> bool:
-        """Dying on its turn with this turn's death save still to make (a stable one makes
-        none: the rules refuse it)."""
+        """Dying on its turn with this turn's death save still to make, as the rules' budget
+        says: owed to a turn that started dying (one that drops during its own turn saves as
+        its next starts; a stable one makes none). Until it is made the rules will not end the
+        turn. A budget not read is taken to owe it."""
         return (
             self.status == "down"
             and "stable" not in self.conditions
+            and bool(self.budget.get("death_save_due") if self.budget else 1)
             and not self.budget.get("death_save_made")
         )
-
-    @property
-    def turn_held_for_death_save(self) -> bool:
-        """The rules refuse to end this turn before its death save: it started dying (one
-        that drops during its own turn saves at the start of its next). Without its budget
-        read, the turn is not known to be held: the rules' refusal would say so."""
-        return self.death_save_due and bool(self.budget.get("death_save_due"))
 
     @property
     def alive(self) -> bool:
@@ -1084,8 +1080,8 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
             options.append(_("attack the %(name)s") % {"name": name})
         else:
             options.append(_("attack %(name)s") % {"name": name})
-    # A dying character's turn is its death save, made first: ending the turn before it
-    # would skip the save the rules call for (the GM may still end a stalled turn).
+    # A dying character's turn is its death save, made first: the rules refuse to end the
+    # turn before it (the GM too, who may call the save instead).
     if not (up.death_save_due and up.kind != "monster"):
         options.append(_("end turn"))
     if gm and not foes:  # nobody to fight yet: a look at the field instead
@@ -1114,7 +1110,7 @@ def _gm_options_on_players_turn(up: Entity, name: str, foes: list[Entity]) -> li
     if not foes:
         options.append(_("end combat"))
     options.append(_("describe"))
-    if not up.turn_held_for_death_save:
+    if not up.death_save_due:
         options.append(_("end %(who)s's turn") % {"who": name})
     return options
 
