@@ -681,6 +681,8 @@ async function send(cmid, item) {
       const quota = error.code === "quota_exceeded";
       const recovery = quota && error.recovery ? ` ${error.recovery}` : "";
       showError((error.message || r.statusText) + recovery, quota ? config.usageUrl : "");
+      // No turn started, so no panel read will come to say it ended: the options come back.
+      if (isAction) { acting = false; drawSuggestions(); }
       // Refused, not lost: the text goes back to the composer unless something new is there.
       const bodyEl = form && form.querySelector("textarea");
       if (bodyEl && !bodyEl.value.trim()) bodyEl.value = item.payload.body;

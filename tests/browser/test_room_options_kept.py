@@ -1,6 +1,7 @@
 """One-click options in Chromium last as long as their turn, whatever the viewer sends: a chat
-message leaves them; an action hides them while it runs, and when its answer offers nothing
-new on the same turn they come back, on a reload too."""
+message leaves them; an action hides them while it runs and they are there again once it
+ends on the same turn, on a reload too; an action refused before it runs (no turn, no new
+offer) gives them back at once."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_a_chat_message_leaves_the_turns_options(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_an_action_answered_with_no_new_options_on_the_same_turn_brings_them_back(
+def test_an_action_that_keeps_the_turn_keeps_its_options_on_a_reload_too(
     browser,
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
@@ -57,8 +58,6 @@ def test_an_action_answered_with_no_new_options_on_the_same_turn_brings_them_bac
     make_user,
 ):
     from playwright.sync_api import expect
-
-    from apps.rooms.models import Message
 
     with gm_and_ilsa_in_combat(browser, asgi_server, make_user, name="Roll Keep") as (
         campaign,
@@ -68,13 +67,10 @@ def test_an_action_answered_with_no_new_options_on_the_same_turn_brings_them_bac
         jobs = _until_the_goblins_turn(campaign, gm, ilsa)
         box = gm.locator("#composer-suggestions")
         expect(box.locator("button")).to_have_text(GOBLIN_OPTIONS)
-        offers = Message.objects.filter(room__campaign=campaign, event_type="turn.suggestions")
-        before = offers.count()
 
-        # The GM rolls on the goblin's turn: the answer offers nothing new, the turn stays.
+        # The GM rolls on the goblin's turn: the turn stays, and so do its options.
         _say(gm, "roll 1d20", mode="action")
         _settle(campaign, jobs + 1)
-        assert offers.count() == before
         expect(gm.locator("#turn-dice li .turn-roll__title").first).to_contain_text("Gail GM")
         expect(gm.locator(CURRENT)).to_have_text("Goblin")
         expect(box.locator("button")).to_have_text(GOBLIN_OPTIONS)
@@ -84,3 +80,34 @@ def test_an_action_answered_with_no_new_options_on_the_same_turn_brings_them_bac
         _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
         expect(gm.locator(CURRENT)).to_have_text("Goblin")
         expect(gm.locator("#composer-suggestions button")).to_have_text(GOBLIN_OPTIONS)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_action_refused_before_it_runs_gives_the_options_back(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from tests.browser.test_room_feedback import QUOTA_ERROR
+
+    with gm_and_ilsa_in_combat(browser, asgi_server, make_user, name="Refused Keep") as (
+        campaign,
+        gm,
+        ilsa,
+    ):
+        _until_the_goblins_turn(campaign, gm, ilsa)
+        box = gm.locator("#composer-suggestions")
+        expect(box.locator("button")).to_have_text(GOBLIN_OPTIONS)
+        # Out of credits: no turn starts, so no panel read will come to show them again.
+        gm.route(
+            "**/room/actions",
+            lambda route: route.fulfill(status=402, json=QUOTA_ERROR),
+        )
+        _say(gm, "roll 1d20", mode="action")
+        expect(gm.locator("#composer-error")).to_contain_text("You have 0 credits available")
+        expect(box.locator("button")).to_have_text(GOBLIN_OPTIONS)
