@@ -9,7 +9,7 @@ def test_favicon_ico_sends_browsers_to_the_sites_icon(client):
     response = client.get("/favicon.ico")
 
     assert (response.status_code, response["Location"]) == (302, static("img/favicon.svg"))
-    assert response["Cache-Control"] == "public, max-age=86400"
+    assert response["Cache-Control"] == "public, max-age=3600"
     assert finders.find("img/favicon.svg") is not None
 
 
