@@ -155,8 +155,9 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
 
     # The sides start face to face: Ilsa at (5, 0), the goblins at (6, 0) and (6, 1).
     assert table.run(player, "move to 4,1", job_id="move").texts == [
-        ("Ilsa crosses 5 ft to (4, 1); 25 ft of movement remain.", "trigger")
-    ]
+        ("Ilsa crosses 5 ft to (4, 1); 25 ft of movement remain. Ilsa leaves the reach of "
+         "Goblin and Goblin 2: each may make an opportunity attack.", "trigger")
+    ]  # fmt: skip
     assert table.run(player, "check stealth dc 12", job_id="check").texts == [
         ("Ilsa's stealth check succeeds with 14 (DC 12).", "trigger")
     ]
@@ -658,8 +659,10 @@ def test_dnd5e_a_prone_character_is_narrated_crawling_at_double_cost(live_domain
     crawl = table.run(player, "move to 2,3", job_id="crawl")
     assert crawl.tools == ["combat_move", "combat_status"]
     assert crawl.texts == [
-        ("Ilsa crawls to (2, 3), 15 ft for 30 ft of movement, with no movement left.", "trigger")
-    ]
+        ("Ilsa crawls to (2, 3), 15 ft for 30 ft of movement, with no movement left. Ilsa "
+         "leaves the reach of Goblin and Goblin 2: each may make an opportunity attack.",
+         "trigger")
+    ]  # fmt: skip
     ilsa_view = table.call(gm, "character_get", character_id=ilsa).structured["character"]
     assert ilsa_view["conditions"] == ["prone"]
 

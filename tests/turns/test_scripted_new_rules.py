@@ -211,8 +211,8 @@ def test_a_move_around_foes_says_it_went_around(live_domains, gm, player):
     moved = table.run(player, "move to 7,0", job_id="around")
     assert moved.caller.outcomes[0].structured["feet"] == 20  # 10 ft as the crow flies
     assert moved.texts == [
-        ("Ilsa moves to (7, 0), 20 ft around the creatures in the way, with 10 ft left.",
-         "trigger"),
+        ("Ilsa moves to (7, 0), 20 ft around the creatures in the way, with 10 ft left. "
+         "Ilsa leaves Goblin 2's reach: Goblin 2 may make an opportunity attack.", "trigger"),
     ]  # fmt: skip
 
 

@@ -21,7 +21,14 @@ def test_a_relative_move_in_squares_or_feet_goes_from_where_the_character_stands
     # Ilsa is up, at (5, 0); the goblins stand at (6, 0) and (6, 1).
     south = table.run(player, "move 2 squares south", job_id="south")
     assert south.tools == ["combat_status", "combat_move", "combat_status"]
-    assert south.texts == [("Ilsa moves to (5, 2), 10 ft, with 20 ft left.", "trigger")]
+    # Both goblins stood beside the squares left behind: either may strike as she goes.
+    assert south.texts == [
+        (
+            "Ilsa moves to (5, 2), 10 ft, with 20 ft left. Ilsa leaves the reach of Goblin and "
+            "Goblin 2: each may make an opportunity attack.",
+            "trigger",
+        )
+    ]
     for text, square in [
         ("I move 10 feet west", [3, 2]),
         ("I move 1 square north-west", [2, 1]),

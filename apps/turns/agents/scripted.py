@@ -1442,7 +1442,9 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
             % {"x": x, "y": y, "columns": int(size[1]) - 1, "rows": int(size[2]) - 1}
         )
     result = outcome.structured
-    who = _name_of(dnd_roster(s), character_id)
+    roster = dnd_roster(s)
+    who = _name_of(roster, character_id)
+    provoked = _provoked_text(roster, who, result)
     values = {
         "who": who,
         "x": x,
@@ -1476,6 +1478,7 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
                 ),
             )
             % values
+            + provoked
         )
         return
     if not result["feet"]:
@@ -1514,7 +1517,21 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
             _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, %(with_left)s."),
             _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(remain)s."),
         )
-    s.say(text % values)
+    s.say(text % values + provoked)
+
+
+def _provoked_text(roster: list[Entity], who: str, result: Mapping[str, Any]) -> str:
+    """ " Ilsa leaves Goblin 2's reach: Goblin 2 may make an opportunity attack.", or "" when
+    the move provoked none. The rules roll nothing: the table learns who may strike, by the
+    names it reads."""
+    attackers = [_name_of(roster, a["attacker_id"]) for a in result.get("opportunity_attacks", ())]
+    if not attackers:
+        return ""
+    if len(attackers) == 1:
+        text = _("%(who)s leaves %(foe)s's reach: %(foe)s may make an opportunity attack.")
+    else:
+        text = _("%(who)s leaves the reach of %(foes)s: each may make an opportunity attack.")
+    return " " + text % {"who": who, "foe": attackers[0], "foes": _and_list(attackers)}
 
 
 # Lazy: worded in the turn's language, not the one at import.
