@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 DND_HELP = (
     "I understand:\n"
     "- attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
-    "<name> attacks [<target>]\n"
+    "<name> attacks [<target>]; <name> attacks <target> as a reaction (an opportunity attack)\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save); "
     "for someone: perception check for <name>, dex save for <name> [dc N]\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
@@ -37,7 +37,7 @@ DND_HELP = (
 )
 DND_PLAYER_HELP = (
     "I understand:\n"
-    "- attack [<target>] [with <weapon>] [with advantage | with disadvantage]\n"
+    "- attack [<target>] [with <weapon>] [with advantage | with disadvantage] [as a reaction]\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
     "- move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "

@@ -4,11 +4,17 @@ reaction ("goblin 2 attacks Ilsa as a reaction")."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
+
+import pytest
 
 from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.types import AgentOutput, ToolInfo, ToolOutcome, TurnContext
+from tests.turns.test_scripted_agent import dnd_table_in_combat
 from tests.turns.test_scripted_conditions import _combatant
+
+pytestmark = pytest.mark.django_db
 
 ATTACK_SCHEMA = {
     "type": "object",
@@ -117,3 +123,142 @@ def test_a_move_that_provokes_nothing_says_nothing_of_reactions():
         "Ilsa moves to (3, 0), 10 ft, with 20 ft left.",
         "Ilsa crosses 10 ft to (3, 0); 20 ft of movement remain.",
     }
+
+
+def test_the_gm_is_offered_the_opportunity_attack_right_after_the_move():
+    # A player's move: the GM plays the goblin, as the GM's own attack form says it.
+    assert _ilsa_moves().gm_suggestions == ("goblin 2 attacks Ilsa as a reaction",)
+
+
+def test_the_gm_calls_the_opportunity_attack_as_the_goblins_reaction():
+    stub = _Recorder(
+        {
+            "combat_status": {"combat": {"current": "pc-1", "round": 1, "order": ORDER}},
+            "attack": {
+                "attack": "Scimitar",
+                "hit": False,
+                "critical": False,
+                "to_hit": {"total": 9, "natural": 5},
+                "opportunity_attack": True,
+            },
+        }
+    )
+    turn = _turn("Goblin 2 attacks Ilsa as a reaction", role="gm", character_id=None)
+
+    output = ScriptedAgent().run_turn(turn, stub)
+
+    assert [c for c in stub.calls if c[0] == "attack"] == [
+        ("attack", {"attacker_id": "mon-3", "target_id": "pc-1", "as_reaction": True})
+    ]
+    assert output.declined is False
+    # Ilsa's turn goes on: the GM is offered what a player's turn offers, never "end turn"
+    # (it would end Ilsa's), and the turn stated is hers, not the goblin's.
+    assert output.suggestions == ("describe", "end Ilsa's turn")
+    assert (output.turn.round, output.turn.combatant) == (1, "pc-1")
+
+
+def test_a_player_calls_their_characters_opportunity_attack_as_a_reaction():
+    stub = _Recorder(
+        {
+            "combat_status": {"combat": {"current": "mon-3", "round": 1, "order": ORDER}},
+            "attack": {
+                "attack": "Longsword",
+                "hit": False,
+                "critical": False,
+                "to_hit": {"total": 7, "natural": 3},
+                "opportunity_attack": True,
+            },
+        }
+    )
+    turn = _turn("attack goblin 2 as a reaction", role="player", character_id="pc-1")
+
+    ScriptedAgent().run_turn(turn, stub)
+
+    assert [c for c in stub.calls if c[0] == "attack"] == [
+        ("attack", {"attacker_id": "pc-1", "target_id": "mon-3", "as_reaction": True})
+    ]
+
+
+def test_a_goblins_move_out_of_ilsas_reach_offers_her_player_the_opportunity_attack():
+    order = [
+        _combatant("pc-1", "Ilsa", "pc", position=[5, 0]),
+        _combatant("mon-2", "Goblin", "monster", monster_key="goblin", position=[9, 0]),
+    ]
+    stub = _Recorder(
+        {
+            "combat_status": {"combat": {"current": "mon-2", "round": 1, "order": order}},
+            "combat_move": {
+                **MOVE,
+                "character_id": "mon-2",
+                "from": [6, 0],
+                "to": [9, 0],
+                "feet": 15,
+                "movement_cost": 15,
+                "movement_left": 15,
+                "opportunity_attacks": [{"attacker_id": "pc-1", "attacker_name": "Ilsa"}],
+            },
+        }
+    )
+    turn = _turn("move to 9,0", role="gm", character_id=None)
+
+    output = ScriptedAgent().run_turn(turn, stub)
+
+    assert output.suggestions_for == {"pc-1": ("attack the goblin as a reaction",)}
+
+
+def test_without_reactions_in_the_rules_the_attack_is_refused_in_words():
+    stub = _Recorder({"combat_status": {"combat": {"current": "pc-1", "round": 1, "order": ORDER}}})
+    turn = _turn("goblin 2 attacks Ilsa as a reaction", role="gm", character_id=None)
+    turn = dataclasses.replace(
+        turn,
+        tools=tuple(
+            dataclasses.replace(t, input_schema={"type": "object", "properties": {}})
+            for t in turn.tools
+        ),
+    )
+
+    output = ScriptedAgent().run_turn(turn, stub)
+
+    assert [m.text for m in output.messages] == [
+        "These rules take no reactions: call it as a plain attack on the attacker's turn."
+    ]
+    assert [c for c in stub.calls if c[0] == "attack"] == []
+
+
+def test_the_gm_strikes_as_ilsa_walks_away_on_the_live_rules(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa at (5, 0), goblins at (6, 0), (6, 1)
+    moved = table.run(player, "move to 7,0", job_id="around")
+    assert moved.output.gm_suggestions == ("goblin 2 attacks Ilsa as a reaction",)
+
+    struck = table.run(gm, moved.output.gm_suggestions[0], job_id="strike")
+
+    attacks = [o for o in struck.caller.outcomes if o.tool == "attack"]
+    assert [(o.ok, o.structured["opportunity_attack"]) for o in attacks] == [(True, True)]
+    # Measured from the square she left, beside the goblin.
+    assert attacks[0].structured["range"]["distance_ft"] == 5
+    assert struck.output.suggestions == ("describe", "end Ilsa's turn")
+
+
+def test_a_reaction_may_ask_for_advantage_as_any_attack_does():
+    stub = _Recorder(
+        {
+            "combat_status": {"combat": {"current": "pc-1", "round": 1, "order": ORDER}},
+            "attack": {
+                "attack": "Scimitar",
+                "hit": False,
+                "critical": False,
+                "to_hit": {"total": 9, "natural": 5},
+                "opportunity_attack": True,
+            },
+        }
+    )
+    turn = _turn("goblin 2 attacks Ilsa with advantage as a reaction", role="gm", character_id=None)
+
+    ScriptedAgent().run_turn(turn, stub)
+
+    assert [c for c in stub.calls if c[0] == "attack"] == [
+        (
+            "attack",
+            {"attacker_id": "mon-3", "target_id": "pc-1", "advantage": True, "as_reaction": True},
+        )
+    ]

@@ -24,7 +24,12 @@ dnd5e
                                          "<who> attacks" with no target: the nearest foe
                                          standing, or, with two as near, asks which;
                                          "... with advantage|disadvantage" asks for that
-                                         roll (the rules still cancel it against the situation)
+                                         roll (the rules still cancel it against the situation);
+                                         "... as a reaction" makes it the attacker's reaction:
+                                         the opportunity attack a move out of its reach just
+                                         provoked ("goblin 2 attacks Ilsa as a reaction",
+                                         offered to the GM after the move; a player's own:
+                                         "attack the goblin as a reaction")
     check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
                                          tool's schema; the narration then says DC 10 was
                                          the default); also
@@ -761,6 +766,12 @@ def _name_of(roster: list[Entity], entity_id: str) -> str:
 
 def dnd_attack(s: Session, m: re.Match[str]) -> None:
     s.require("attack", what=_("attack"), seen_by_all=True)
+    # "goblin 2 attacks Ilsa as a reaction": the opportunity attack a move just provoked.
+    reaction = bool(m.groupdict().get("reaction"))
+    if reaction and s.parameter("attack", "as_reaction") is None:
+        raise Refusal(
+            _("These rules take no reactions: call it as a plain attack on the attacker's turn.")
+        )
     if m.groupdict().get("attacker"):
         roster = dnd_roster(s)
         attacker_id = _named_attacker(s, roster, m["attacker"])
@@ -798,6 +809,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         # The attack tool takes the flag from any player; the rules still cancel it against
         # what the situation gives.
         arguments[asked] = True
+    if reaction:
+        arguments["as_reaction"] = True
     result = s.call("attack", **arguments)
     names = {
         "attacker": _name_of(roster, attacker_id),
@@ -807,8 +820,9 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         "natural": result["to_hit"]["natural"],
     }
     why = _attack_mode_text(s, result, asked=asked)
-    if s.turn.phase == "combat":
-        # In combat an attack is made only on the attacker's turn, hit or miss.
+    if s.turn.phase == "combat" and not reaction:
+        # In combat an attack is made only on the attacker's turn, hit or miss (a reaction
+        # comes on another's turn, which goes on: its options are offered again).
         s.suggestions.append(_("end turn"))
         _state_read_turn(s, attacker_id)
     if not result["hit"]:
@@ -1445,6 +1459,7 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
     roster = dnd_roster(s)
     who = _name_of(roster, character_id)
     provoked = _provoked_text(roster, who, result)
+    _offer_opportunity_attacks(s, roster, character_id, result)
     values = {
         "who": who,
         "x": x,
@@ -1518,6 +1533,38 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
             _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(remain)s."),
         )
     s.say(text % values + provoked)
+
+
+def _offer_opportunity_attacks(
+    s: Session, roster: list[Entity], mover_id: str, result: Mapping[str, Any]
+) -> None:
+    """Each opportunity attack the move provoked, as a command for whoever plays the attacker:
+    the GM for a monster ("goblin 2 attacks Ilsa as a reaction", the GM's attack form), a
+    character's player otherwise. Offered at once: the chance lapses at the next move."""
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    by_id = {e.id: dataclasses.replace(e, name=shown[e.id]) for e in roster}
+    mover = by_id.get(mover_id)
+    for provoked in result.get("opportunity_attacks", ()):
+        attacker = by_id.get(provoked["attacker_id"])
+        if attacker is None or mover is None:
+            continue
+        if attacker.kind == "monster":
+            command = _("%(monster)s attacks %(target)s as a reaction") % {
+                "monster": _spoken(attacker),
+                "target": _spoken(mover),
+            }
+            (s.suggestions if s.turn.is_gm else s.gm_suggestions).append(command)
+            continue
+        name = _spoken(mover)
+        command = (
+            _("attack the %(name)s as a reaction")
+            if _takes_the(mover, name)
+            else _("attack %(name)s as a reaction")
+        ) % {"name": name}
+        if attacker.id == s.turn.character_id:
+            s.suggestions.append(command)
+        else:
+            s.suggestions_for.setdefault(attacker.id, []).append(command)
 
 
 def _provoked_text(roster: list[Entity], who: str, result: Mapping[str, Any]) -> str:
@@ -2603,8 +2650,10 @@ NEW_FACT = _making("record", "add", "note")
 # "with my longsword with advantage": the weapon, then how the d20 is rolled; "with advantage"
 # alone is no weapon.
 WITH_WEAPON = (
-    r"(?:\s+with\s+(?!(?:advantage|disadvantage)$)(?P<weapon>.+?))?"
+    r"(?:\s+with\s+(?!(?:advantage|disadvantage)(?:\s+as\s|$))(?P<weapon>.+?))?"
     r"(?:\s+with\s+(?P<mode>advantage|disadvantage))?"
+    # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
+    r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
 )
 # A skill or ability as said ("roll sleight of hand", "roll a dex save", "dex save for Ilsa").
 # Longest first, so "str" does not stop "strength" short.
@@ -2834,10 +2883,14 @@ def help_text(system_id: str, *, gm: bool) -> str:
     if system_id == "dnd5e":
         lines = [
             (
-                _("attack [<target>] [with <weapon>] [with advantage | with disadvantage]"),
+                _(
+                    "attack [<target>] [with <weapon>] [with advantage | with disadvantage] "
+                    "[as a reaction]"
+                ),
                 _(
                     "attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
-                    "<name> attacks [<target>]"
+                    "<name> attacks [<target>]; <name> attacks <target> as a reaction "
+                    "(an opportunity attack)"
                 ),
             ),
             (
