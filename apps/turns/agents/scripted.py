@@ -1919,9 +1919,15 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
         "current": _name_of(roster, result["current"]),
         "round": result["round"],
     }
-    if any(e.id == result["current"] and e.status == "down" for e in roster):
-        # Its player is told what the turn holds before trying to act.
-        text += " " + _("%(current)s is dying: their turn is a death save.")
+    up = next((e for e in roster if e.id == result["current"]), None)
+    if up is not None and up.status == "down":
+        # Its player is told what the turn holds before trying to act; a stable one makes
+        # no death save (the rules refuse it).
+        text += " " + (
+            _("%(current)s is stable and unconscious.")
+            if "stable" in up.conditions
+            else _("%(current)s is dying: their turn is a death save.")
+        )
     s.say(text % values)
     s.offered_turn = OfferedTurn("combat", result["round"], result["current"])
     _turn_suggestions(s, roster, result["current"])
