@@ -83,6 +83,12 @@ def test_a_player_names_only_their_own_character(keep):
     assert keep.revision() == before
 
 
+def test_a_players_check_for_something_no_one_is_called_is_their_own(keep):
+    # Table talk: what the check is for, not whose.
+    run = keep.run(keep.player, "perception check for traps", job_id="traps")
+    assert _rolled(run) == [("ability_check", "pc-1", 10)]
+
+
 def test_the_gm_reads_the_named_form_in_help_and_a_player_does_not():
     line = (
         "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex "

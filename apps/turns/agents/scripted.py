@@ -610,7 +610,8 @@ def dnd_roster(s: Session) -> list[Entity]:
     return [_entity(s.call("character_get", character_id=i)["character"]) for i in ids]
 
 
-def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
+def _named(roster: list[Entity], name: str) -> Entity | None:
+    """Who `name` names in `roster`, as the table reads names, or None."""
     # Emoji and symbols are dropped on both sides: "🐉 Drake" is "Drake" as typed or named.
     wanted = _clean_name(_normalize(name)).lower()
     shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
@@ -627,6 +628,15 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
         if matches:
             # A living match first, then the lowest id: "the goblin" is the first one standing.
             return min(matches, key=lambda e: (not e.alive, _id_key(e.id)))
+    return None
+
+
+def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
+    found = _named(roster, name)
+    if found is not None:
+        return found
+    wanted = _clean_name(_normalize(name)).lower()
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
     # A typo with one close name is answered as the corrected command, never acted on.
     if (close := _close_name(roster, wanted)) and (command := _with_target(s, name, close)):
         s.suggestions.append(command)
@@ -1190,14 +1200,13 @@ def _offer_turn_again(s: Session) -> None:
     combat = s.combat_read
     if not combat.get("current"):
         return
-    kept = (list(s.suggestions), list(s.gm_suggestions), dict(s.suggestions_for))
-    s.suggestions, s.gm_suggestions, s.suggestions_for = [], [], {}
+    # The requester was offered nothing (above); what the action left for others stands.
+    kept_gm, kept_for = list(s.gm_suggestions), dict(s.suggestions_for)
+    s.gm_suggestions, s.suggestions_for = [], {}
     _turn_suggestions(s, [_combatant(entry) for entry in combat["order"]], combat["current"])
-    if kept[0]:
-        s.suggestions = kept[0]
-    if kept[1]:
-        s.gm_suggestions = kept[1]
-    s.suggestions_for.update(kept[2])
+    if kept_gm:
+        s.gm_suggestions = kept_gm
+    s.suggestions_for.update(kept_for)
     if s.offered_turn is None:
         _state_read_turn(s)
 
@@ -1228,7 +1237,10 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
         character_id = resolve(s, dnd_roster(s), named).id
     else:
         character_id = acting_character(s, what=what_label)
-        if named and resolve(s, dnd_roster(s), named).id != character_id:
+        # A player's "for" names no one here in table talk ("perception check for traps"):
+        # their own check, what it is for said; naming someone else is the GM's to call.
+        someone = _named(dnd_roster(s), named) if named else None
+        if someone is not None and someone.id != character_id:
             raise Refusal(
                 _("Only the GM calls a saving throw for someone else.")
                 if save
