@@ -495,6 +495,9 @@ def _check(call: Call, save: bool) -> Outcome:
         {
             "character_id": char["id"],
             "character_name": _who(call, char["id"]),
+            # Whoever shows the roll knows from this alone whether its natural die may go to
+            # the table (a monster's, with the total, gives away its stat block's modifier).
+            "character_kind": char["kind"],
             "kind": "save" if save else "check",
             "skill": skill,
         }
@@ -1205,6 +1208,17 @@ ROLL_FLAGS = {
     "disadvantage": boolean("Roll with disadvantage (cancels with advantage)."),
 }
 CHARACTER_OUT = {"character": {"type": "object", "description": "Audience-filtered character."}}
+CHECK_OUT = {
+    "total": {"type": "integer"},
+    "success": {"type": "boolean"},
+    "character_name": {"type": "string"},
+    "character_kind": {
+        "type": "string",
+        "enum": ["pc", "monster"],
+        "description": "Whether the character who rolled is a player character or a monster.",
+    },
+    "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+}
 CONDITION = {
     "type": "string",
     "enum": rules.CONDITIONS,
@@ -1323,12 +1337,7 @@ def tools() -> list[ToolSpec]:
                 **ROLL_FLAGS,
             },
             required=("character_id", "dc"),
-            output={
-                "total": {"type": "integer"},
-                "success": {"type": "boolean"},
-                "character_name": {"type": "string"},
-                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
-            },
+            output=CHECK_OUT,
         ),
         ToolSpec(
             name="saving_throw",
@@ -1350,12 +1359,7 @@ def tools() -> list[ToolSpec]:
                 **ROLL_FLAGS,
             },
             required=("ability", "character_id", "dc"),
-            output={
-                "total": {"type": "integer"},
-                "success": {"type": "boolean"},
-                "character_name": {"type": "string"},
-                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
-            },
+            output=CHECK_OUT,
         ),
         ToolSpec(
             name="attack",

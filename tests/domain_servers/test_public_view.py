@@ -196,8 +196,8 @@ def test_a_monsters_check_narrowed_shows_no_stat_block(dnd: Game) -> None:
     shown.pop("random_stream_receipt")
     outcome = {"success": shown["success"], "total": shown["total"]}
     assert shown == {"ability": "dex", "bonus": 0, "character_id": goblin["id"],
-                     "character_name": "Goblin", "dc": 12, "kind": "save", "mode": "normal",
-                     "skill": None, **outcome}  # fmt: skip
+                     "character_name": "Goblin", "character_kind": "monster", "dc": 12,
+                     "kind": "save", "mode": "normal", "skill": None, **outcome}  # fmt: skip
     full = _replay(dnd, "saving_throw", {"character_id": goblin["id"], "ability": "dex",
                                          "dc": 12}, "save", dnd.revision - 1)  # fmt: skip
     assert full["ability_modifier"] == 2 and full["total"] == shown["total"]
