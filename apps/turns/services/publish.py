@@ -82,8 +82,9 @@ def dice_from(
     """Dice results to show in the room, from the stored results (already filtered by the
     domain for the requester). Only roll facts: never hit points or stat blocks. `by` (and
     their user id, `by_id`) names who rolled where the roll itself names nobody (a plain roll,
-    an oracle question). Unless the lines go to the GM only, a monster's attack shows no
-    natural die: with the total it gives away the attack bonus of its stat block."""
+    an oracle question). Unless the lines go to the GM only, a monster's attack, check or save
+    shows no natural die: with the total it gives away the bonus or modifier of its stat
+    block."""
     dice: list[dict[str, Any]] = []
     for op in operations:
         s = (op.result or {}).get("structuredContent") or {}
@@ -189,6 +190,12 @@ def dice_from(
                 {
                     "tool": op.tool,
                     "label": label,
+                    # As an attack's: a monster's natural die with the total gives away its
+                    # modifier, so only a GM line shows it. A result stored before checks named
+                    # their roller's kind may be a monster's: the players' lines show none.
+                    "natural": (
+                        s.get("natural") if gm_only or s.get("character_kind") == "pc" else None
+                    ),
                     "total": s.get("total"),
                     "dc": s.get("dc"),
                     "success": bool(s.get("success")),
