@@ -60,10 +60,7 @@ def test_a_stable_character_ends_its_turn_without_a_death_save(dnd: Game, monkey
     assert (ended["ended"], ended["current"], ended["round"]) == (ash, goblin, 5)
 
 
-def test_a_character_dropped_on_its_own_turn_ends_it_without_a_death_save(
-    dnd: Game, monkeypatch
-) -> None:
-    # Its first death save comes at the start of its next turn.
+def _ash_dropped_on_his_turn(dnd: Game, monkeypatch) -> tuple[str, str]:
     ash = dnd.write("character_create", {"name": "Ash", "template": "fighter"}, sub=PLAYER)
     ash = ash["character"]["id"]
     dnd.write("phase_set", {"phase": "play"})
@@ -73,6 +70,14 @@ def test_a_character_dropped_on_its_own_turn_ends_it_without_a_death_save(
     dnd.write("combat_end_turn")  # the goblin's: Ash is up, unhurt
     hp = dnd.read("character_get", {"character_id": ash})["character"]["hp"]["current"]
     dnd.write("damage_apply", {"target_id": ash, "amount": hp})  # a trap on his turn
+    return ash, goblin
+
+
+def test_a_character_dropped_on_its_own_turn_ends_it_without_a_death_save(
+    dnd: Game, monkeypatch
+) -> None:
+    # Its first death save comes at the start of its next turn.
+    ash, goblin = _ash_dropped_on_his_turn(dnd, monkeypatch)
 
     ended = dnd.write("combat_end_turn", {"character_id": ash}, sub=PLAYER)
 
@@ -82,15 +87,7 @@ def test_a_character_dropped_on_its_own_turn_ends_it_without_a_death_save(
 def test_a_character_dropped_on_its_own_turn_makes_its_first_death_save_on_its_next(
     dnd: Game, monkeypatch
 ) -> None:
-    ash = dnd.write("character_create", {"name": "Ash", "template": "fighter"}, sub=PLAYER)
-    ash = ash["character"]["id"]
-    dnd.write("phase_set", {"phase": "play"})
-    goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
-    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 10)
-    dnd.write("combat_start", {"participant_ids": [ash, goblin]})
-    dnd.write("combat_end_turn")  # the goblin's: Ash is up, unhurt
-    hp = dnd.read("character_get", {"character_id": ash})["character"]["hp"]["current"]
-    dnd.write("damage_apply", {"target_id": ash, "amount": hp})  # a trap on his turn
+    ash, goblin = _ash_dropped_on_his_turn(dnd, monkeypatch)
     revision = dnd.revision
 
     error = dnd.fail("death_save", {"character_id": ash}, sub=PLAYER)

@@ -5,15 +5,12 @@ the GM can send as it is."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from apps.domains.client import principal_for
-from apps.turns.agents.scripted import ScriptedAgent
-from apps.turns.types import AgentOutput, ToolInfo, TurnContext
 from tests.turns.test_scripted_agent import _gm_write, dnd_table_in_combat
-from tests.turns.test_scripted_conditions import _combatant, _Stub
+from tests.turns.test_scripted_conditions import _combatant
+from tests.turns.test_turn_handover_suggestions import _end_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -84,37 +81,13 @@ def test_a_dying_player_with_no_foe_left_offers_the_gm_the_death_save_and_the_en
     assert table.campaign()["phase"] == "play"
 
 
-def _handed_over(role: str, requester: str | None, order: list[dict[str, Any]], ended: str,
-                 current: str) -> AgentOutput:  # fmt: skip
-    turn = TurnContext(
-        job_id=f"{role}-{ended}-{current}",
-        system_id="dnd5e",
-        phase="combat",
-        role=role,
-        task="action",
-        text="end turn",
-        tools=tuple(
-            ToolInfo(n, "", {"type": "object", "properties": {}})
-            for n in ("combat_status", "combat_end_turn")
-        ),
-        character_id=requester,
-    )
-    stub = _Stub(
-        {
-            "combat_status": {"combat": {"current": ended, "order": order}},
-            "combat_end_turn": {"ended": ended, "current": current, "round": 1},
-        }
-    )
-    return ScriptedAgent().run_turn(turn, stub)
-
-
 def test_a_player_handing_the_turn_to_another_player_sends_the_gm_their_options():
     order = [
         _combatant("pc-1", "Ash", "pc"),
         _combatant("pc-2", "Bram", "pc"),
         _combatant("mon-3", "Wolf", "monster"),
     ]
-    output = _handed_over("player", "pc-1", order, ended="pc-1", current="pc-2")
+    output = _end_turn("player", "pc-1", order, ended="pc-1", current="pc-2")
     assert output.suggestions == ()
     assert output.suggestions_for == {"pc-2": ("attack the wolf", "end turn")}
     assert output.gm_suggestions == ("describe", "end Bram's turn")
@@ -125,5 +98,5 @@ def test_a_stable_character_offers_the_gm_no_death_save():
         _combatant("mon-3", "Wolf", "monster"),
         _combatant("pc-2", "Bram", "pc", status="down", conditions=["stable", "unconscious"]),
     ]
-    output = _handed_over("gm", None, order, ended="mon-3", current="pc-2")
+    output = _end_turn("gm", None, order, ended="mon-3", current="pc-2")
     assert output.suggestions == ("describe", "end Bram's turn")
