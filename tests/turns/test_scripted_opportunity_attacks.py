@@ -70,6 +70,22 @@ def _turn(text: str, *, role: str, character_id: str | None, job_id: str = "oa")
     )
 
 
+def _missed_reaction(*, current: str, attack: str) -> _Recorder:
+    """Rules that answer a reaction attack (`attack`) with a miss, on `current`'s turn."""
+    return _Recorder(
+        {
+            "combat_status": {"combat": {"current": current, "round": 1, "order": ORDER}},
+            "attack": {
+                "attack": attack,
+                "hit": False,
+                "critical": False,
+                "to_hit": {"total": 9, "natural": 5},
+                "opportunity_attack": True,
+            },
+        }
+    )
+
+
 def _ilsa_moves(move: dict[str, Any] = MOVE, job_id: str = "oa") -> AgentOutput:
     stub = _Recorder(
         {
@@ -131,18 +147,7 @@ def test_the_gm_is_offered_the_opportunity_attack_right_after_the_move():
 
 
 def test_the_gm_calls_the_opportunity_attack_as_the_goblins_reaction():
-    stub = _Recorder(
-        {
-            "combat_status": {"combat": {"current": "pc-1", "round": 1, "order": ORDER}},
-            "attack": {
-                "attack": "Scimitar",
-                "hit": False,
-                "critical": False,
-                "to_hit": {"total": 9, "natural": 5},
-                "opportunity_attack": True,
-            },
-        }
-    )
+    stub = _missed_reaction(current="pc-1", attack="Scimitar")
     turn = _turn("Goblin 2 attacks Ilsa as a reaction", role="gm", character_id=None)
 
     output = ScriptedAgent().run_turn(turn, stub)
@@ -158,18 +163,7 @@ def test_the_gm_calls_the_opportunity_attack_as_the_goblins_reaction():
 
 
 def test_a_player_calls_their_characters_opportunity_attack_as_a_reaction():
-    stub = _Recorder(
-        {
-            "combat_status": {"combat": {"current": "mon-3", "round": 1, "order": ORDER}},
-            "attack": {
-                "attack": "Longsword",
-                "hit": False,
-                "critical": False,
-                "to_hit": {"total": 7, "natural": 3},
-                "opportunity_attack": True,
-            },
-        }
-    )
+    stub = _missed_reaction(current="mon-3", attack="Longsword")
     turn = _turn("attack goblin 2 as a reaction", role="player", character_id="pc-1")
 
     ScriptedAgent().run_turn(turn, stub)
@@ -240,18 +234,7 @@ def test_the_gm_strikes_as_ilsa_walks_away_on_the_live_rules(live_domains, gm, p
 
 
 def test_a_reaction_may_ask_for_advantage_as_any_attack_does():
-    stub = _Recorder(
-        {
-            "combat_status": {"combat": {"current": "pc-1", "round": 1, "order": ORDER}},
-            "attack": {
-                "attack": "Scimitar",
-                "hit": False,
-                "critical": False,
-                "to_hit": {"total": 9, "natural": 5},
-                "opportunity_attack": True,
-            },
-        }
-    )
+    stub = _missed_reaction(current="pc-1", attack="Scimitar")
     turn = _turn("goblin 2 attacks Ilsa with advantage as a reaction", role="gm", character_id=None)
 
     ScriptedAgent().run_turn(turn, stub)
