@@ -141,9 +141,35 @@ def test_a_move_that_provokes_nothing_says_nothing_of_reactions():
     }
 
 
-def test_the_gm_is_offered_the_opportunity_attack_right_after_the_move():
-    # A player's move: the GM plays the goblin, as the GM's own attack form says it.
-    assert _ilsa_moves().gm_suggestions == ("goblin 2 attacks Ilsa as a reaction",)
+def test_the_gm_is_offered_the_opportunity_attack_first_then_the_turns_own_options():
+    # A player's move: the GM plays the goblin, as the GM's own attack form says it; Ilsa's
+    # turn goes on, so the GM keeps what her turn offers them.
+    assert _ilsa_moves().gm_suggestions == (
+        "goblin 2 attacks Ilsa as a reaction",
+        "describe",
+        "end Ilsa's turn",
+    )
+
+
+def test_a_move_out_of_two_reaches_offers_both_strikes_then_the_turns_options():
+    move = {
+        **MOVE,
+        "opportunity_attacks": [
+            {"attacker_id": "mon-2", "attacker_name": "Goblin (mon-2)"},
+            {"attacker_id": "mon-3", "attacker_name": "Goblin (mon-3)"},
+        ],
+    }
+
+    output = _ilsa_moves(move)
+
+    assert output.gm_suggestions == (
+        "goblin attacks Ilsa as a reaction",
+        "goblin 2 attacks Ilsa as a reaction",
+        "describe",
+        "end Ilsa's turn",
+    )
+    # The mover's own options are her turn's, as before the move.
+    assert output.suggestions == ("attack the goblin", "end turn")
 
 
 def test_the_gm_calls_the_opportunity_attack_as_the_goblins_reaction():
@@ -222,7 +248,11 @@ def test_without_reactions_in_the_rules_the_attack_is_refused_in_words():
 def test_the_gm_strikes_as_ilsa_walks_away_on_the_live_rules(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)  # Ilsa at (5, 0), goblins at (6, 0), (6, 1)
     moved = table.run(player, "move to 7,0", job_id="around")
-    assert moved.output.gm_suggestions == ("goblin 2 attacks Ilsa as a reaction",)
+    assert moved.output.gm_suggestions == (
+        "goblin 2 attacks Ilsa as a reaction",
+        "describe",
+        "end Ilsa's turn",
+    )
 
     struck = table.run(gm, moved.output.gm_suggestions[0], job_id="strike")
 

@@ -1185,7 +1185,9 @@ def _offer_turn_again(s: Session) -> None:
     offers them (its player's and the GMs'), read after the action's writes, so a spent save
     or a character healed back up is offered what it may do now. An action that offered the
     requester its own next steps (an attack: "end turn"; a typo: the corrected command) has
-    said what comes next; other options it left for someone are kept."""
+    said what comes next. What it left for a character's player stands; what it left for the
+    GMs (the opportunity attack a player's move provoked) comes first, then the turn's own
+    GM options, since the turn goes on."""
     if s.turn.system_id != "dnd5e" or s.turn.phase != "combat" or s.turn_offered:
         return
     if s.suggestions:
@@ -1204,8 +1206,7 @@ def _offer_turn_again(s: Session) -> None:
     kept_gm, kept_for = list(s.gm_suggestions), dict(s.suggestions_for)
     s.gm_suggestions, s.suggestions_for = [], {}
     _turn_suggestions(s, [_combatant(entry) for entry in combat["order"]], combat["current"])
-    if kept_gm:
-        s.gm_suggestions = kept_gm
+    s.gm_suggestions = list(dict.fromkeys([*kept_gm, *s.gm_suggestions]))
     s.suggestions_for.update(kept_for)
     if s.offered_turn is None:
         _state_read_turn(s)
