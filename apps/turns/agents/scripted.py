@@ -830,6 +830,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         "natural": result["to_hit"]["natural"],
     }
     why = _attack_mode_text(s, result, asked=asked)
+    # A reaction comes on another's turn: the table is told whose and why before the blow.
+    lead = _reaction_lead(s, result, names) if reaction else ""
     if s.turn.phase == "combat" and not reaction:
         # In combat an attack is made only on the attacker's turn, hit or miss (a reaction
         # comes on another's turn, which goes on: its options are offered again).
@@ -837,7 +839,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         _state_read_turn(s, attacker_id)
     if not result["hit"]:
         s.say(
-            s.pick(
+            lead
+            + s.pick(
                 _("%(attacker)s swings %(weapon)s at %(target)s but misses (%(roll)s to hit)."),
                 _("%(target)s evades %(attacker)s's %(weapon)s (rolled %(roll)s)."),
                 _("%(attacker)s's %(weapon)s finds only air; %(roll)s is not enough."),
@@ -855,7 +858,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         else s.pick(_("A solid hit. "), _("Steel meets flesh. "), _("It lands. "))
     )
     text = (
-        opener
+        lead
+        + opener
         + s.pick(
             _("%(attacker)s strikes %(target)s with %(weapon)s for %(amount)s %(type)s damage."),
             _("%(attacker)s's %(weapon)s hits %(target)s (%(roll)s to hit): %(amount)s %(type)s."),
@@ -911,6 +915,26 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         # and a look at the field, as on a player's turn with no foe left.
         s.say(_("No foe is left standing: the GM can say “end combat”."))
         s.gm_suggestions += [_("end combat"), _("describe")]
+
+
+def _reaction_lead(s: Session, result: Mapping[str, Any], names: Mapping[str, Any]) -> str:
+    """The sentence that opens an attack made as a reaction: the reach the target just left,
+    where the rules say the last move provoked it (an opportunity attack), or else that it is
+    a reaction at all."""
+    if result.get("opportunity_attack"):
+        lead = s.pick(
+            _(
+                "As %(target)s leaves %(attacker)s's reach, %(attacker)s makes an opportunity "
+                "attack."
+            ),
+            _("%(attacker)s seizes the opening as %(target)s pulls away, striking as a reaction."),
+        )
+    else:
+        lead = s.pick(
+            _("%(attacker)s attacks %(target)s as a reaction."),
+            _("%(attacker)s uses a reaction to strike at %(target)s."),
+        )
+    return lead % names + " "
 
 
 def _plain_target(s: Session, roster: list[Entity], attacker_id: str) -> Entity:
