@@ -419,13 +419,20 @@ def _note_cancelled(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
     )  # fmt: skip
 
 
-def _note_answered_privately(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
+def _note_answered_privately(
+    campaign: Campaign, job: RoomTurnJob, final: str, *, requester_is_gm: bool
+) -> None:
     """The room saw the action but none of its answer (a refusal, a private aside; not a reply
     that is only help): it is told an answer was given, so the action does not stand there
-    unanswered."""
+    unanswered. A GM's note names their action, not them as the one answered: at their own
+    table, "the game master" is them."""
+    if requester_is_gm:
+        message = _("%(name)s's action was answered privately.")
+    else:
+        message = _("The game master answered %(name)s privately.")
     job_ended_record(
         campaign=campaign, job=job, status=final,
-        message=_("The game master answered %(name)s privately.") % {"name": job.requester.label},
+        message=message % {"name": job.requester.label},
         # Their page leaves it out: they read the answer itself.
         answered_privately=str(job.requester_id),
     )  # fmt: skip
@@ -548,7 +555,7 @@ def turn_publish(
             and job.trigger_audience == Message.Audience.PUBLIC
             and all(audience != Message.Audience.PUBLIC for _t, audience, _r in narration)
         ):
-            _note_answered_privately(campaign, job, final)
+            _note_answered_privately(campaign, job, final, requester_is_gm=requester_is_gm)
         error = stored.get("error")
         cancelled = final == RoomTurnJob.Status.CANCELLED
         if cancelled:

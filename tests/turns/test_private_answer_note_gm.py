@@ -1,0 +1,44 @@
+"""The note the room reads of a public action answered to its requester alone, when that
+requester is the GM: the action was answered privately, not "the game master answered" the
+game master; a player's note keeps its wording."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.turns.types import AgentMessage, AgentOutput
+from tests.turns.test_private_answers import room_lines, run
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_gms_own_refused_action_is_noted_as_answered_privately(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job = run(room, room.gm, "attack the goblin")
+    (refusal, note) = room_lines(job)
+    assert refusal[:2] == ("turn.narration", "private")
+    assert refusal[3] == [str(room.gm.pk)]
+    assert note == (
+        "turn.outcome", "public", f"{room.gm.label}'s action was answered privately.", [],
+    )  # fmt: skip
+
+
+def test_a_gms_private_answer_from_the_game_state_is_noted_the_same_way(
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+):
+    class ReadsAndAnswersAlone:
+        def run_turn(self, context, call):
+            call("campaign_get", {})
+            return AgentOutput(messages=(AgentMessage("The campaign is young.", "requester"),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: ReadsAndAnswersAlone())
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job = run(room, room.gm, "how old is the campaign")
+    assert [line[:3] for line in room_lines(job)] == [
+        ("turn.narration", "private", "The campaign is young."),
+        ("turn.outcome", "public", f"{room.gm.label}'s action was answered privately."),
+    ]
