@@ -42,6 +42,7 @@ def test_a_players_own_check_line_carries_its_natural_die() -> None:
         "total": 19,
         "dc": 15,
         "success": True,
+        "mode": "normal",
     }
 
 
@@ -55,6 +56,7 @@ def test_a_monsters_save_a_gm_called_shows_the_table_no_natural_die_nor_modifier
         "total": 11,
         "dc": 12,
         "success": False,
+        "mode": "normal",
     }
 
 
