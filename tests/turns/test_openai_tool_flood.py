@@ -30,24 +30,23 @@ def test_thousands_of_calls_in_one_answer_are_answered_without_a_request_as_larg
     replies = [m for m in second["messages"] if m["role"] == "tool"]
     assert [r["tool_call_id"] for r in replies] == [f"c{i}" for i in range(16)]
     limited = [json.loads(r["content"])["error"] for r in replies[MAX_TOOL_CALLS:]]
-    assert limited[:-1] == [
+    assert limited == [
         {"code": "tool_limit",
-         "message": "the limit of 8 tool calls is reached; give your final JSON answer now"}
-    ] * 7  # fmt: skip
-    assert limited[-1] == {
-        "code": "tool_limit",
-        "message": "the limit of 8 tool calls is reached; give your final JSON answer now "
-        "(4984 more calls were not run either)",
-    }
+         "message": "the limit of 8 tool calls is reached: this call and the 4991 after it "
+                    "were not run; give your final JSON answer now"},
+        *[{"code": "tool_limit", "message": "not run: tool limit reached"}] * 7,
+    ]  # fmt: skip
 
 
-def test_a_single_call_left_out_is_told_as_one(table, llm):
+def test_a_call_left_out_of_the_conversation_is_counted_in_the_first_answer(table, llm):
     calls = [tool_call(f"c{i}", "dice_roll", {"expression": "1d4"}) for i in range(17)]
     llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
     run(table, llm)
-    last = llm.requests[1]["messages"][-1]
-    assert (last["tool_call_id"], json.loads(last["content"])["error"]["message"]) == (
+    replies = [m for m in llm.requests[1]["messages"] if m["role"] == "tool"]
+    first, last = (json.loads(r["content"])["error"]["message"] for r in (replies[8], replies[-1]))
+    assert (replies[-1]["tool_call_id"], first, last) == (
         "c15",
-        "the limit of 8 tool calls is reached; give your final JSON answer now "
-        "(1 more call was not run either)",
+        "the limit of 8 tool calls is reached: this call and the 8 after it were not run; "
+        "give your final JSON answer now",
+        "not run: tool limit reached",
     )

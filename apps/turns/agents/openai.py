@@ -17,7 +17,8 @@ trusted code injects (campaign, revision, idempotency, identity). It may make at
 `MAX_TOOL_CALLS` calls per turn, calls the platform refuses (a tool not offered, arguments that
 are no JSON object) included, as each costs a model request all the same; further calls are
 answered with a `tool_limit` error (as many as the limit, the rest of an answer's calls left
-out of the conversation) and the next request forbids tools. A server that ignores
+out of the conversation; the first answer says why and how many were not run, the others only
+that they were not) and the next request forbids tools. A server that ignores
 that is asked once more offering no tools; a call after that fails the turn with
 `agent_tool_limit`. Its final answer must be one JSON object:
 
@@ -555,11 +556,15 @@ class OpenAIAgent:
                         continue
                     # A model asking for thousands of calls in one answer would make every
                     # later request of the turn as large: past the limit, as many calls as the
-                    # limit are answered (a strict server wants an answer to each call it
-                    # echoes), the rest left out of the conversation.
-                    answered = max(self.max_tool_calls - calls, 0) + self.max_tool_calls
-                    unanswered = max(len(requested) - answered, 0)
-                    requested = [_as_sent(request) for request in requested[:answered]]
+                    # limit are answered, the rest left out of the conversation. Chat
+                    # completions refuses an echoed call without a tool message answering its
+                    # id, so each echoed one gets an answer: the first tells the model once,
+                    # the others are terse, so the context does not grow with the reason.
+                    left = max(self.max_tool_calls - calls, 0)
+                    not_run = max(len(requested) - left, 0)
+                    requested = [
+                        _as_sent(request) for request in requested[: left + self.max_tool_calls]
+                    ]
                     for request in requested:
                         # Each answer must name its own call: a call without an id, or with
                         # one already used, gets one.
@@ -575,16 +580,21 @@ class OpenAIAgent:
                         {"role": "assistant", "content": reply.get("content"),
                          "tool_calls": requested}
                     )  # fmt: skip
-                    for index, request in enumerate(requested, 1):
+                    for index, request in enumerate(requested):
                         if calls >= self.max_tool_calls:
                             tools_closed = True
-                            message = (
-                                f"the limit of {self.max_tool_calls} tool calls is reached; "
-                                "give your final JSON answer now"
-                            )
-                            if unanswered and index == len(requested):
-                                more = "call was" if unanswered == 1 else "calls were"
-                                message += f" ({unanswered} more {more} not run either)"
+                            message = "not run: tool limit reached"
+                            if index == left:
+                                after = not_run - 1
+                                told = (
+                                    f"this call and the {after} after it were not run"
+                                    if after
+                                    else "this call was not run"
+                                )
+                                message = (
+                                    f"the limit of {self.max_tool_calls} tool calls is "
+                                    f"reached: {told}; give your final JSON answer now"
+                                )
                             result: dict[str, Any] = {
                                 "error": {"code": "tool_limit", "message": message}
                             }
