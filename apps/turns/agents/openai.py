@@ -48,6 +48,7 @@ import re
 import time
 from collections import Counter
 from datetime import UTC, datetime
+from decimal import Decimal
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -755,7 +756,7 @@ class OpenAIAgent:
             logger.warning("The agent endpoint is unavailable: HTTP %s %s", status, answer[:200])
             raise AgentUnavailable(
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
-                details=_unavailable_details(status, response.headers),
+                details=_unavailable_details(status, response.headers, _body_error(raw)),
             )
         # A redirect is not followed (a POST would arrive as a GET): the base URL is to correct.
         if status >= 300:
@@ -832,7 +833,7 @@ class OpenAIAgent:
                            message)  # fmt: skip
             return AgentUnavailable(
                 _("The agent endpoint reported a passing failure."),
-                details=_unavailable_details(status, headers),
+                details=_unavailable_details(status, headers, error),
             )
         if status is not None:
             logger.warning("The agent endpoint refused the request: HTTP 200 with an error: %s",
@@ -879,16 +880,74 @@ def _passing(status: int) -> bool:
     return status in (408, 429) or (status >= 500 and status not in (501, 505))
 
 
-def _unavailable_details(status: int | None, headers: httpx2.Headers) -> dict[str, Any]:
+def _unavailable_details(
+    status: int | None, headers: httpx2.Headers, error: Any = None
+) -> dict[str, Any]:
     """The details of a passing failure: its status when known, and the whole seconds the
-    endpoint asked to wait, if any (a retry sooner would be refused again: the requeue waits)."""
+    endpoint asked to wait, if any (a retry sooner would be refused again: the requeue waits):
+    its headers' wait, else the one its error body tells."""
     details: dict[str, Any] = {} if status is None else {"status": status}
     wait = _retry_after_ms(headers.get("retry-after-ms", ""))
     if wait is None:
         wait = _retry_after(headers.get("retry-after", ""))
+    if wait is None:
+        wait = _retry_delay(error)
     if wait is not None:
         details["retry_after"] = wait
     return details
+
+
+def _body_error(raw: bytes | bytearray) -> Any:
+    """The error object of an error answer's JSON body, if any. Google's OpenAI-compatible
+    endpoint sends it in a list of one."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, list):
+        data = data[0] if data else None
+    return data.get("error") if isinstance(data, dict) else None
+
+
+_DELAY_UNITS = {"h": Decimal(3600), "m": Decimal(60), "s": Decimal(1), "ms": Decimal("0.001")}
+# Google's RetryInfo.retryDelay, a protobuf Duration in JSON ("12s", "0.000340s").
+_RETRY_DELAY = re.compile(r"(\d+(?:\.\d+)?)s")
+# OpenAI's "Please try again in 1.5s" (also "20ms", "7m12s"), Google's "Please retry in 12.5s".
+_TRY_AGAIN_IN = re.compile(
+    r"\b(?:try again|retry) in ((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)\b", re.IGNORECASE
+)
+_DELAY_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)", re.IGNORECASE)
+
+
+def _retry_delay(error: Any) -> int | None:
+    """The whole seconds (rounded up) an error body asks to wait: its RetryInfo's retryDelay,
+    else the wait its message names; None when it names no wait ahead. Capped as a
+    Retry-After's is."""
+    if isinstance(error, str):
+        error = {"message": error}
+    if not isinstance(error, dict):
+        return None
+    seconds = None
+    details = error.get("details")
+    for detail in details if isinstance(details, list) else ():
+        delay = detail.get("retryDelay") if isinstance(detail, dict) else None
+        found = _RETRY_DELAY.fullmatch(delay.strip()) if isinstance(delay, str) else None
+        if found:
+            seconds = Decimal(found[1])
+            break
+    message = error.get("message")
+    if seconds is None and isinstance(message, str):
+        found = _TRY_AGAIN_IN.search(message)
+        if found:
+            seconds = sum(
+                Decimal(amount) * _DELAY_UNITS[unit.lower()]
+                for amount, unit in _DELAY_PART.findall(found[1])
+            )
+    if seconds is None:
+        return None
+    # Decades are capped anyway, as in _retry_after.
+    wait = math.ceil(min(seconds, Decimal(10**9)))
+    return wait if wait > 0 else None
 
 
 def _retry_after_ms(value: str) -> int | None:
