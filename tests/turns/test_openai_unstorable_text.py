@@ -50,6 +50,6 @@ def test_a_refusal_quoted_in_the_turns_error_holds_only_storable_text(table, llm
     with pytest.raises(Exception) as caught:
         run(table, llm)
     assert caught.value.details == {
-        "reason": 'the answer is a refusal ("No\ufffd way\\u0000."); if the player\'s request '
+        "reason": 'the answer is a refusal ("No\ufffd way\ufffd."); if the player\'s request '
         "cannot be done, say so in the messages"
     }

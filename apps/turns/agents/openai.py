@@ -257,6 +257,12 @@ def _check_shown(text: str, where: str) -> None:
         )
 
 
+def _quote(text: str, limit: int) -> str:
+    """The model's words quoted in an error, which the player reads: at most `limit`
+    characters, as JSON, what no message may hold (nor a text column store) as U+FFFD."""
+    return json.dumps(_UNSHOWN.sub("\ufffd", text[:limit]), ensure_ascii=False)
+
+
 def _unstorable_in(value: Any) -> str | None:
     """A character the database cannot store in the keys and texts of a JSON value, if any."""
     texts = [value]
@@ -345,11 +351,9 @@ def _suggestions_for(data: dict[str, Any], turn: TurnContext) -> dict[str, tuple
     chosen = {}
     for character_id in wanted:
         if character_id not in turn.bound_characters:
-            # Quoted in the turn's stored error, which the player reads.
-            quote = _UNSHOWN.sub("\ufffd", character_id[:64])
             raise InvalidOutput(
-                f"suggestions_for names {json.dumps(quote, ensure_ascii=False)}, which is no "
-                "player character of this campaign; use an id the instructions list"
+                f"suggestions_for names {_quote(character_id, 64)}, which is no player "
+                "character of this campaign; use an id the instructions list"
             )
         where = f"suggestions_for[{json.dumps(character_id, ensure_ascii=False)}]"
         listed = _suggestion_list(wanted, character_id, where)
@@ -616,11 +620,8 @@ class OpenAIAgent:
                 try:
                     try:
                         if refusal:
-                            # Quoted in the turn's stored error: only what a text column holds.
-                            quote = _SURROGATE.sub("\ufffd", refused.strip()[:200])
                             raise InvalidOutput(
-                                "the answer is a refusal "
-                                f"({json.dumps(quote, ensure_ascii=False)}); "
+                                f"the answer is a refusal ({_quote(refused.strip(), 200)}); "
                                 "if the player's request cannot be done, say so in the messages"
                             )
                         if not isinstance(content, str):
