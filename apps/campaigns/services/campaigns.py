@@ -16,7 +16,7 @@ from apps.domains.client import domain_call
 from apps.domains.registry import get_plugin
 
 from ..models import Campaign, CampaignMembership, JoinRequest
-from .access import access_changed
+from .access import access_changed, campaign_access, campaign_archived
 from .authority import receipt_revision
 
 # Campaign ids derive from (owner, creation key), so a retried create reaches the same domain
@@ -39,11 +39,8 @@ def campaign_random_seed(*, campaign_id: uuid.UUID) -> str:
     return salted_hmac(RANDOM_SEED_SALT, str(campaign_id), algorithm="sha256").hexdigest()
 
 
-def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -> Campaign:
-    """Create the campaign on its domain server, then its projection with `owner` as owner.
-
-    Raises ValidationFailed, UnknownSystem, IdempotencyConflict and the domain client's errors.
-    """
+def campaign_name_clean(name: str) -> str:
+    """The name trimmed, as a campaign may carry it. Raises ValidationFailed."""
     name = (name or "").strip()
     if not name or len(name) > NAME_MAX:
         raise ValidationFailed(
@@ -57,6 +54,15 @@ def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -
             _("A campaign name needs a visible character."),
             details={"fields": {"name": [_("Enter a name that shows.")]}},
         )
+    return name
+
+
+def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -> Campaign:
+    """Create the campaign on its domain server, then its projection with `owner` as owner.
+
+    Raises ValidationFailed, UnknownSystem, IdempotencyConflict and the domain client's errors.
+    """
+    name = campaign_name_clean(name)
     if not idempotency_key:
         raise ValidationFailed(
             _("An idempotency key is required to create a campaign."),
@@ -178,5 +184,32 @@ def campaign_restore(*, campaign: Campaign, actor) -> Campaign:
         _members_reread_access(locked, reason="restored")
         audit_record(
             actor=actor, action="campaign.restore", subject_type="campaign", subject_id=locked.id
+        )
+    return locked
+
+
+def campaign_rename(*, campaign: Campaign, actor, name: str) -> Campaign:
+    """Give the campaign a new name (owner or GM), trimmed as at creation; the same name again
+    is a no-op. Raises NotFound, PermissionDenied, Conflict (archived), ValidationFailed."""
+    # The role before the name: anyone else is refused alike, whatever name they send.
+    campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
+    name = campaign_name_clean(name)
+    with transaction.atomic():
+        # Archiving takes this row's lock too: a rename does not land on a campaign archived
+        # since the check above.
+        locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
+        if locked.status != Campaign.Status.ACTIVE:
+            raise campaign_archived(_("This campaign was archived meanwhile: its name stays."))
+        if locked.name == name:
+            return locked
+        previous = locked.name
+        locked.name = name
+        locked.save(update_fields=["name", "updated_at"])
+        audit_record(
+            actor=actor,
+            action="campaign.rename",
+            subject_type="campaign",
+            subject_id=locked.id,
+            details={"from": previous, "to": name},
         )
     return locked
