@@ -12,6 +12,7 @@ from apps.core.text import visible
 from apps.domains.registry import available_systems
 
 from .models import CampaignInvite, CampaignMembership
+from .services.campaigns import NAME_MAX
 
 EXPIRY_CHOICES = [
     (1, _("1 hour")),
@@ -21,8 +22,21 @@ EXPIRY_CHOICES = [
 ]
 
 
-class CampaignCreateForm(forms.Form):
-    name = forms.CharField(label=_("Campaign name"), max_length=120)
+class CampaignNameForm(forms.Form):
+    """A campaign's name, as creating and renaming take it (the service trims and checks it
+    again)."""
+
+    name = forms.CharField(label=_("Campaign name"), max_length=NAME_MAX)
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if not visible(name):
+            # The service refuses it too; here the error sits on the field.
+            raise ValidationError(_("Enter a name that shows."), code="invisible")
+        return name
+
+
+class CampaignCreateForm(CampaignNameForm):
     system_id = forms.ChoiceField(label=_("Game system"), widget=forms.RadioSelect)
     # A per-form token: a double submit reaches the same domain campaign instead of two.
     form_token = forms.CharField(widget=forms.HiddenInput, max_length=64)
@@ -32,13 +46,6 @@ class CampaignCreateForm(forms.Form):
         self.fields["system_id"].choices = available_systems()
         if not self.is_bound:
             self.initial.setdefault("form_token", uuid.uuid4().hex)
-
-    def clean_name(self) -> str:
-        name = self.cleaned_data["name"]
-        if not visible(name):
-            # The service refuses it too; here the error sits on the field.
-            raise ValidationError(_("Enter a name that shows."), code="invisible")
-        return name
 
 
 class InviteCreateForm(forms.Form):

@@ -8,6 +8,7 @@ urlpatterns = [
     path("campaigns/new", views.campaign_new, name="campaign-new"),
     path(f"{C}/", views.campaign_detail, name="campaign-detail"),
     path(f"{C}/settings", views.campaign_settings, name="campaign-settings"),
+    path(f"{C}/settings/name", views.campaign_rename_view, name="campaign-rename"),
     path(f"{C}/settings/invites", views.invite_new, name="campaign-invite-new"),
     path(
         f"{C}/settings/invites/<uuid:invite_id>/revoke",

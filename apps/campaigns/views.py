@@ -21,10 +21,15 @@ from apps.core.exceptions import PageNotFound
 from apps.domains.registry import domain_registry
 
 from . import selectors
-from .forms import BindingForm, CampaignCreateForm, InviteCreateForm, RoleForm
+from .forms import BindingForm, CampaignCreateForm, CampaignNameForm, InviteCreateForm, RoleForm
 from .models import Campaign, CampaignInvite, CampaignMembership, JoinRequest
-from .services.access import NOT_A_MEMBER, campaign_access, member_not_found
-from .services.campaigns import campaign_archive, campaign_create, campaign_restore
+from .services.access import NOT_A_MEMBER, campaign_access, campaign_archived, member_not_found
+from .services.campaigns import (
+    campaign_archive,
+    campaign_create,
+    campaign_rename,
+    campaign_restore,
+)
 from .services.characters import (
     PLAYING_ROLES,
     binding_remove,
@@ -154,8 +159,9 @@ def campaign_settings(request, campaign_id):
     return _settings_page(request, membership)
 
 
-def _settings_page(request, membership, *, invite_form=None):
-    """The settings page; invite_form is a refused one, shown with its errors and values."""
+def _settings_page(request, membership, *, invite_form=None, name_form=None):
+    """The settings page; invite_form or name_form is a refused one, shown with its errors and
+    values."""
     campaign = membership.campaign
     # Another campaign's link stays for its own page (a second tab may open this one first).
     new_invite = request.session.get(NEW_INVITE_SESSION_KEY)
@@ -179,6 +185,7 @@ def _settings_page(request, membership, *, invite_form=None):
             "join_requests": selectors.pending_join_requests(campaign=campaign),
             "bindings": selectors.bindings_for(campaign=campaign),
             "invite_form": invite_form or InviteCreateForm(),
+            "name_form": name_form or CampaignNameForm(initial={"name": campaign.name}),
             "binding_form": BindingForm(),
             "characters": campaign_characters(campaign=campaign, requester=request.user),
             "role_choices": RoleForm.base_fields["role"].choices,
@@ -217,6 +224,44 @@ def _managers_only(*, own: bool = False):
         return wrapper
 
     return decorate
+
+
+@login_required
+@require_POST
+@_managers_only()
+def campaign_rename_view(request, campaign_id, *, membership):
+    form = CampaignNameForm(request.POST)
+    if form.is_valid():
+        try:
+            campaign = campaign_rename(
+                campaign=membership.campaign, actor=request.user, name=form.cleaned_data["name"]
+            )
+        except ApplicationError as exc:
+            fields = exc.details.get("fields") or {}
+            if not fields:
+                # The role or the archive, said as the other settings actions say it.
+                messages.error(request, exc.message)
+                return redirect(_settings_url(campaign_id))
+            for name, errors in fields.items():
+                form.add_error(name if name in form.fields else None, errors)
+        else:
+            if campaign.name == membership.campaign.name:
+                messages.info(
+                    request,
+                    _("The campaign is already called “%(name)s”.") % {"name": campaign.name},
+                )
+            else:
+                messages.success(
+                    request, _("Campaign renamed to “%(name)s”.") % {"name": campaign.name}
+                )
+            return redirect(_settings_url(campaign_id))
+    if membership.campaign.status != Campaign.Status.ACTIVE:
+        # An archived campaign's page has no name form to show the errors on, and the archive
+        # would refuse any name.
+        messages.error(request, campaign_archived().message)
+        return redirect(_settings_url(campaign_id))
+    # Back to the form as entered, the field saying what it takes.
+    return _settings_page(request, membership, name_form=form)
 
 
 @login_required

@@ -306,6 +306,7 @@ def test_an_archived_campaigns_settings_offer_no_changes(domains, client, campai
             *revokes,
             f"settings/members/{player.id}/remove",
             f"settings/members/{player.id}/role",
+            "settings/name",
         ]
     )
     campaign_archive(campaign=campaign, actor=gm)
