@@ -29,7 +29,13 @@ from apps.domains.registry import domain_registry
 from . import selectors
 from .models import CampaignInvite, CampaignMembership, JoinRequest
 from .services.access import campaign_access, member_not_found
-from .services.campaigns import campaign_archive, campaign_create, campaign_restore
+from .services.campaigns import (
+    NAME_MAX,
+    campaign_archive,
+    campaign_create,
+    campaign_rename,
+    campaign_restore,
+)
 from .services.characters import (
     binding_remove,
     binding_set,
@@ -120,8 +126,14 @@ def _user(user_id) -> User:
 # -- campaigns -------------------------------------------------------------------------------
 
 
-class CampaignCreateInput(StrictInput):
-    name = serializers.CharField(max_length=120)
+class CampaignNameInput(StrictInput):
+    """A campaign's name, as creating and renaming take it (the service trims and checks it
+    again)."""
+
+    name = serializers.CharField(max_length=NAME_MAX)
+
+
+class CampaignCreateInput(CampaignNameInput):
     system_id = serializers.CharField(max_length=64)
 
     def validate_system_id(self, value: str) -> str:
@@ -166,6 +178,22 @@ class CampaignDetailApi(APIView):
     def get(self, request, campaign_id):
         membership = campaign_access(campaign_id=campaign_id, user=request.user)
         return Response(_campaign_payload(membership.campaign, membership.role))
+
+    @extend_schema(
+        request=CampaignNameInput,
+        responses=MyCampaignOutput,
+        description="Rename the campaign (owner or GM); the name is trimmed. The same name again"
+        " changes nothing.",
+    )
+    def patch(self, request, campaign_id):
+        # The role first: a player is refused alike, whatever body.
+        membership = campaign_access(campaign_id=campaign_id, user=request.user, manage=True)
+        data = CampaignNameInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        campaign = campaign_rename(
+            campaign=membership.campaign, actor=request.user, name=data.validated_data["name"]
+        )
+        return Response(_campaign_payload(campaign, membership.role))
 
 
 class CampaignArchiveApi(APIView):
