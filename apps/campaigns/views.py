@@ -114,6 +114,10 @@ def campaign_new(request):
     just_created = request.session.get(JUST_CREATED_SESSION_KEY)
     if just_created and time.time() - just_created["at"] > JUST_CREATED_SECONDS:
         just_created = None
+    if just_created:
+        # It may have been renamed since: the page names it as it is now.
+        name = Campaign.objects.filter(pk=just_created["id"]).values_list("name", flat=True).first()
+        just_created = {**just_created, "name": name} if name is not None else None
     descriptions = {sid: p.description for sid, p in systems.items()}
     return render(
         request,

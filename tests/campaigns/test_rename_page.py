@@ -204,3 +204,20 @@ def test_an_archived_campaign_offers_no_name_form_and_refuses_a_rename(
         assert _messages(response) == [("error", "This campaign is archived.")]
     assert Campaign.objects.get(pk=campaign.pk).name == "The Sunless Citadel"
     assert not AuditEvent.objects.filter(action="campaign.rename").exists()
+
+
+def test_the_create_page_names_a_campaign_just_made_by_its_new_name(domains, client, gm):
+    client.force_login(gm)
+    client.post(
+        "/campaigns/new",
+        {"name": "Lost Mine of Phandelver", "system_id": "dnd5e", "form_token": "a" * 32},
+    )
+    made = Campaign.objects.get(owner=gm)
+    client.post(f"/campaigns/{made.id}/settings/name", {"name": "Dragon of Icespire Peak"})
+
+    html = client.get("/campaigns/new").content.decode()
+
+    assert re.search(
+        r'id="just-created">You created <a href="/campaigns/[^"]+/">Dragon of Icespire Peak</a>',
+        html,
+    ), html
