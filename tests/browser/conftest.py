@@ -20,10 +20,11 @@ def wait_until_true(page, expression: str, timeout: float = 30.0) -> None:
         page.wait_for_timeout(50)
 
 
-@pytest.fixture
-def browser():
-    # Function scope on purpose: a live sync Playwright keeps its event loop marked as
-    # running in this thread, which would break every async test that runs after it.
+@pytest.fixture(scope="package")
+def chromium():
+    """One Chromium for the whole package (launching one per test cost about a second each).
+    Package scope, not session: a live sync Playwright keeps its event loop marked as running
+    in this thread, which would break every async test that runs after the package."""
     if not os.path.exists(CHROMIUM):
         service_missing("Debian's chromium is not installed at /usr/bin/chromium")
     # Playwright's sync API refuses to run inside a running event loop; Django's async-safety
@@ -35,6 +36,15 @@ def browser():
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The package's Chromium; the contexts a test leaves open are closed after it, so no page
+    of one test (and its socket, reconnecting to a server that is gone) outlives it."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 def table_for(make_user, *, system_id: str, name: str, players=(), observers=()):
