@@ -5,8 +5,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.auth import get_user_model
-from django.db.models import F, Value
-from django.db.models.functions import Greatest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -139,13 +137,10 @@ class QuotaAccountAdmin(admin.ModelAdmin):
     search_fields = ("user__email",)
 
     def get_queryset(self, request):
-        # The balance still counts an expired grant's unused credits until the hourly expiry
-        # run forfeits them; they cannot be reserved from the moment the grant expires.
-        unused_lapsed = Greatest(services.lapsed_credits(timezone.now()) - F("reserved"), Value(0))
+        # The balance still counts an expired grant's unused credits until the expiry run
+        # forfeits them; they cannot be reserved from the moment the grant expires.
         return (
-            super()
-            .get_queryset(request)
-            .annotate(usable=Greatest(F("balance") - unused_lapsed, Value(0)))
+            super().get_queryset(request).annotate(usable=services.usable_credits(timezone.now()))
         )
 
     @admin.display(description=_("Usable now"), ordering="usable")

@@ -28,11 +28,12 @@ from .models import (
     GRANT_DRAW_ORDER,
     LedgerAllocation,
     LedgerEntry,
+    Plan,
     QuotaAccount,
     QuotaGrant,
     Reservation,
 )
-from .services import plan_grant_period
+from .services import grant_credits_held, plan_grant_period, usable_credits
 
 LEDGER_PAGE_MAX = 100
 
@@ -51,11 +52,34 @@ def quota_next_grant_at(*, account: QuotaAccount, now: datetime | None = None) -
     return end if issued else start
 
 
+@dataclass(frozen=True)
+class QuotaCredits:
+    """An account's credits now: `balance` is what can be reserved (usable_credits: an expired
+    grant's credits no reservation holds are not, whether or not their expiry is written yet),
+    `reserved` what active reservations hold."""
+
+    balance: int
+    reserved: int
+    plan: Plan
+
+
+def quota_credits(*, account: QuotaAccount, now: datetime | None = None) -> QuotaCredits:
+    """The account's credits at `now` (default: now), read in one query that writes nothing."""
+    balance, reserved = (
+        QuotaAccount.objects.filter(pk=account.pk)
+        .annotate(usable=usable_credits(now or timezone.now()))
+        .values_list("usable", "reserved")
+        .get()
+    )
+    return QuotaCredits(balance=balance, reserved=reserved, plan=account.plan)
+
+
 def quota_balance(*, account: QuotaAccount) -> dict[str, Any]:
+    credits = quota_credits(account=account)
     next_grant = quota_next_grant_at(account=account)
     return {
-        "balance": account.balance,
-        "reserved": account.reserved,
+        "balance": credits.balance,
+        "reserved": credits.reserved,
         "plan": {
             "slug": account.plan.slug,
             "name": account.plan.name,
@@ -133,15 +157,20 @@ def quota_active_reservations(*, account: QuotaAccount) -> QuerySet[Reservation]
 def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGrant]:
     """Every grant that still holds credits, in the order charges draw from them, then the
     newest of the spent or lapsed ones, `limit` in all: an old lasting grant is never left off
-    for newer ones spent since. Each carries `lapsed`: past its expiry, so what it still holds
-    is only what active reservations hold (quota_account_expire_lapsed forfeits the rest)."""
+    for newer ones spent since. Each carries `lapsed`: past its expiry. A lapsed grant's
+    `remaining` is read as of now, for display only: what active reservations hold of it, as
+    the rest has expired even while its expiry is not written yet."""
     now = timezone.now()
     grants = QuotaGrant.objects.filter(account=account)
     holding = list(grants.filter(remaining__gt=0).order_by(*GRANT_DRAW_ORDER))
     spent = grants.filter(remaining=0).order_by("-created_at")[: max(0, limit - len(holding))]
+    reserved = QuotaAccount.objects.values_list("reserved", flat=True).get(pk=account.pk)
+    held = grant_credits_held(((g.pk, g.remaining) for g in holding), reserved=reserved)
     listed = holding + list(spent)
     for grant in listed:
         grant.lapsed = grant.expires_at is not None and grant.expires_at <= now
+        if grant.lapsed:
+            grant.remaining = held.get(grant.pk, 0)
     return listed
 
 

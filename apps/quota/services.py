@@ -9,14 +9,16 @@ from __future__ import annotations
 import functools
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.expressions import CombinedExpression
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
@@ -397,13 +399,32 @@ def quota_account_expire_lapsed(*, account: QuotaAccount, now: datetime | None =
 
 
 def _has_lapsed_unused(*, account_id, now: datetime) -> bool:
-    return QuotaAccount.objects.filter(pk=account_id, reserved__lt=lapsed_credits(now)).exists()
+    return (
+        QuotaAccount.objects.filter(pk=account_id)
+        .annotate(unused=lapsed_unused_credits(now))
+        .filter(unused__gt=0)
+        .exists()
+    )
+
+
+def usable_credits(now: datetime) -> CombinedExpression:
+    """What an account (a QuotaAccount row) can reserve at `now`: its balance without the
+    unused credits of its expired grants. The one rule for the balance shown and reserved."""
+    return F("balance") - lapsed_unused_credits(now)
+
+
+def lapsed_unused_credits(now: datetime) -> Greatest:
+    """The credits of the account's expired grants that no active reservation holds: unusable
+    from the moment their grant expires, though still in `balance` until forfeited (by the
+    periodic expiry run or the account's next reservation)."""
+    return Greatest(lapsed_credits(now) - F("reserved"), Value(0))
 
 
 def lapsed_credits(now: datetime) -> Coalesce:
     """The credits still on the account's (OuterRef "pk") expired grants. Expired grants come
     first in draw order, so active reservations hold these first (the held credits are the first
-    `reserved` in that order): more than `reserved` of them means unused ones to forfeit."""
+    `reserved` in that order, see grant_credits_held): more than `reserved` of them means unused
+    ones to forfeit."""
     lapsed = (
         QuotaGrant.objects.filter(account_id=OuterRef("pk"), expires_at__lte=now, remaining__gt=0)
         .order_by()
@@ -455,6 +476,17 @@ def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> tuple[i
     return taken, left
 
 
+def grant_credits_held(grants: Iterable[tuple[Any, int]], *, reserved: int) -> dict[Any, int]:
+    """{grant pk: credits of it that active reservations hold}, for an account's grants holding
+    credits as (pk, remaining) in GRANT_DRAW_ORDER. Settlement pays held credits from the grants
+    in that order, so they are the first `reserved` credits in it."""
+    held = {}
+    for pk, remaining in grants:
+        held[pk] = min(remaining, reserved)
+        reserved -= held[pk]
+    return held
+
+
 def _forfeit(account: QuotaAccount, grants, *, kind: str, description: str) -> int:
     """Take the locked grants' unused credits off the locked account, earliest expiry first,
     each with a ledger entry of `kind` (expiry or withdrawal).
@@ -463,16 +495,13 @@ def _forfeit(account: QuotaAccount, grants, *, kind: str, description: str) -> i
     account's grants in draw order, so they are the first `reserved` credits in that order and
     stay on those grants. Taking them from a lapsed grant would make the turn pay with another
     grant's credits, so the user would lose those too."""
-    held = account.reserved
-    unused = {}
-    for pk, remaining in (
+    holding = list(
         QuotaGrant.objects.filter(account_id=account.pk, remaining__gt=0)
         .order_by(*GRANT_DRAW_ORDER)
         .values_list("pk", "remaining")
-    ):
-        backing = min(remaining, held)
-        held -= backing
-        unused[pk] = remaining - backing
+    )
+    held = grant_credits_held(holding, reserved=account.reserved)
+    unused = {pk: remaining - held[pk] for pk, remaining in holding}
     forfeited = 0
     for grant in grants.order_by(*GRANT_DRAW_ORDER):
         take = min(unused.get(grant.pk, 0), account.balance)
