@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .selectors import LEDGER_PAGE_MAX, quota_balance, quota_ledger_page, quota_uses_attach
-from .services import quota_account_expire_lapsed, quota_account_for
+from .services import quota_account_for
 
 
 class PlanOutput(serializers.Serializer):
@@ -31,8 +31,6 @@ class UsageBalanceApi(APIView):
     @extend_schema(responses=BalanceOutput)
     def get(self, request):
         account = quota_account_for(user=request.user)
-        # Credits of a grant past its expiry are gone now, not at the next hourly expiry run.
-        quota_account_expire_lapsed(account=account)
         return Response(BalanceOutput(quota_balance(account=account)).data)
 
 
@@ -84,7 +82,6 @@ class UsageLedgerApi(APIView):
         query.is_valid(raise_exception=True)
         limit = query.validated_data.get("limit", 50)
         account = quota_account_for(user=request.user)
-        quota_account_expire_lapsed(account=account)
         entries, next_before = quota_ledger_page(
             account=account, before=query.validated_data.get("before"), limit=limit,
             running_balance=True,

@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from . import selectors
-from .services import quota_account_expire_lapsed, quota_account_for
+from .services import quota_account_for
 
 LEDGER_PAGE = 25
 RESERVATIONS_LISTED = 50
@@ -13,8 +13,9 @@ RESERVATIONS_LISTED = 50
 @login_required
 def usage(request):
     account = quota_account_for(user=request.user)
-    # Credits of a grant past its expiry are gone now, not at the next hourly expiry run.
-    quota_account_expire_lapsed(account=account)
+    # As of now, without writing: an expired grant's unused credits are left out here and
+    # forfeited into the ledger by the periodic expiry run or the next reservation.
+    credits = selectors.quota_credits(account=account)
     try:
         before = int(request.GET["before"]) if request.GET.get("before") else None
     except ValueError:
@@ -39,8 +40,8 @@ def usage(request):
         request,
         "quota/usage.html",
         {
-            "account": account,
-            "total_credits": account.balance + account.reserved,
+            "account": credits,
+            "total_credits": credits.balance + credits.reserved,
             "next_grant_at": selectors.quota_next_grant_at(account=account),
             "reservations": reservations,
             "more_reservations": more_reservations,

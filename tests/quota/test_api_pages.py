@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.quota import services
 from apps.quota.models import LedgerEntry
+from apps.quota.selectors import QuotaCredits
 
 pytestmark = pytest.mark.django_db
 
@@ -47,10 +48,9 @@ def test_ledger_api_newest_first_with_allocations_and_keyset_pages(signed_in, us
     charge, g4, g6 = LedgerEntry.objects.filter(account=account).order_by("-id")
     with CaptureQueriesContext(connection) as queries:
         response = signed_in.get("/api/usage/ledger?limit=2")
-    # Account, expired credits to forfeit (none), entries (with reservations joined),
-    # allocations: no per-row queries.
+    # Account, entries (with reservations joined), allocations: no per-row queries.
     quota_sql = [q["sql"] for q in queries.captured_queries if '"quota_' in q["sql"]]
-    assert len(quota_sql) == 4, quota_sql
+    assert len(quota_sql) == 3, quota_sql
     assert response.status_code == 200
     assert response.json() == {
         "results": [
@@ -138,7 +138,7 @@ def test_usage_page_renders_balance_reservations_grants_and_ledger(client, user,
     assert html.count('class="badge badge--grant"') == 1
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     assert "quota/usage.css" in html
-    assert account.pk == response.context["account"].pk
+    assert response.context["account"] == QuotaCredits(balance=13, reserved=5, plan=account.plan)
 
 
 def test_usage_page_requires_sign_in(client):
