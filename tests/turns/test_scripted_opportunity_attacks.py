@@ -34,11 +34,17 @@ class _Recorder:
         return ToolOutcome(tool=tool, step=1, ok=True, structured=self.results[tool])
 
 
+def _at(position: list[int], entity_id: str, name: str, kind: str, **extra: Any) -> dict[str, Any]:
+    """An entry of combat_status's order standing on `position`: the rules give the square
+    beside the character view, not inside it."""
+    return {**_combatant(entity_id, name, kind, **extra), "position": position}
+
+
 # Two goblins: the second is "Goblin 2" at the table, "Goblin (mon-3)" to the domain.
 ORDER = [
-    _combatant("pc-1", "Ilsa", "pc", position=[3, 0]),
-    _combatant("mon-2", "Goblin", "monster", monster_key="goblin", position=[9, 9]),
-    _combatant("mon-3", "Goblin", "monster", monster_key="goblin", position=[6, 0]),
+    _at([3, 0], "pc-1", "Ilsa", "pc"),
+    _at([9, 9], "mon-2", "Goblin", "monster", monster_key="goblin"),
+    _at([6, 0], "mon-3", "Goblin", "monster", monster_key="goblin"),
 ]
 MOVE = {
     "character_id": "pc-1",
@@ -168,8 +174,9 @@ def test_a_move_out_of_two_reaches_offers_both_strikes_then_the_turns_options():
         "describe",
         "end Ilsa's turn",
     )
-    # The mover's own options are her turn's, as before the move.
-    assert output.suggestions == ("attack the goblin", "end turn")
+    # The mover's own options are her turn's, as before the move: the goblin beside her
+    # (goblin 2) is the one to strike.
+    assert output.suggestions == ("attack goblin 2", "end turn")
 
 
 def test_the_gm_calls_the_opportunity_attack_as_the_goblins_reaction():
@@ -201,8 +208,8 @@ def test_a_player_calls_their_characters_opportunity_attack_as_a_reaction():
 
 def test_a_goblins_move_out_of_ilsas_reach_offers_her_player_the_opportunity_attack():
     order = [
-        _combatant("pc-1", "Ilsa", "pc", position=[5, 0]),
-        _combatant("mon-2", "Goblin", "monster", monster_key="goblin", position=[9, 0]),
+        _at([5, 0], "pc-1", "Ilsa", "pc"),
+        _at([9, 0], "mon-2", "Goblin", "monster", monster_key="goblin"),
     ]
     stub = _Recorder(
         {
