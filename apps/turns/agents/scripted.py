@@ -1274,7 +1274,15 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     result = s.call(tool, character_id=character_id, dc=dc, **arguments)
     what = m["what"].strip().lower() + " " + (_("save") if save else _("check"))
     # Whose: with several at the table acting at once, "Perception check" alone says nobody.
-    label = _("%(who)s's %(what)s") % {"who": s.plain(result["character_name"]), "what": what}
+    # How the d20 was rolled rides with the label, so each phrasing says it: conditions give
+    # disadvantage the player did not ask for.
+    if result.get("mode") == "advantage":
+        label = _("%(who)s's %(what)s with advantage")
+    elif result.get("mode") == "disadvantage":
+        label = _("%(who)s's %(what)s with disadvantage")
+    else:
+        label = _("%(who)s's %(what)s")
+    label %= {"who": s.plain(result["character_name"]), "what": what}
     values = {"label": label, "total": result["total"], "dc": dc}
     if result["success"]:
         text = s.pick(
