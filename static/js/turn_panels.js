@@ -838,7 +838,9 @@ function diceItem(roll) {
       face,
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, roll.label || t.roll),
+        // Two d20s, one kept, said where an attack's line says it: before the outcome.
         el("span", { class: "turn-roll__line" }, `${made} · ${t.dc} ${roll.dc} `,
+          roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
           el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure))),
     );
   } else {
