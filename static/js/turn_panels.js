@@ -895,10 +895,26 @@ function renderDice(sequence, dice, audience) {
   }
   while (list.querySelectorAll(".turn-roll").length > MAX_DICE) list.lastElementChild.remove();
   document.getElementById("turn-dice-empty").hidden = list.children.length > 0;
+  foldDice(list);
   labelDiceMore();
 }
 
-const DICE_FOLDED = 5; // shown on narrow screens until "Show all" (the CSS hides the rest)
+const DICE_FOLDED = 5; // rolls shown on narrow screens until "Show all" (the CSS hides the rest)
+
+function foldDice(list) {
+  // Marks the rows past the newest DICE_FOLDED rolls. A fight's mark is no roll: it counts for
+  // nothing, and shows with the initiative rolls it sits under (a mark alone, below rolls
+  // that are hidden, would say nothing of them).
+  let rolls = 0;
+  let shown = true; // whether the roll above shows
+  for (const node of list.children) {
+    if (node.classList.contains("turn-roll")) {
+      rolls += 1;
+      shown = rolls <= DICE_FOLDED;
+    }
+    node.classList.toggle("is-folded", !shown);
+  }
+}
 
 function labelDiceMore() {
   const more = document.getElementById("turn-dice-more");
@@ -906,7 +922,7 @@ function labelDiceMore() {
   if (!more || !list) return;
   const expanded = list.classList.contains("is-expanded");
   const rolls = list.querySelectorAll(".turn-roll").length; // not the marks between fights
-  more.hidden = list.children.length <= DICE_FOLDED;
+  more.hidden = rolls <= DICE_FOLDED;
   more.setAttribute("aria-expanded", String(expanded));
   setText(more, expanded ? t.dice_fewer : format(t.dice_more, { n: rolls }));
 }
