@@ -1,5 +1,6 @@
-"""A check or save rolled with advantage or disadvantage says so on its Dice panel line, as an
-attack's does ("Stealth check with advantage · Lyra"); a plain roll's line reads as before."""
+"""A check or save rolled with advantage or disadvantage carries its mode on its Dice panel line,
+as an attack's does, for the line to say; its label names only the roll ("Stealth check · Lyra"),
+as an attack's label does."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ from tests.turns.test_dice_lines_check_natural import _goblin_save, _line, _roll
 
 
 @pytest.mark.parametrize("mode", ["advantage", "disadvantage"])
-def test_a_check_rolled_with_two_dice_says_which_on_its_line(mode: str) -> None:
+def test_a_check_rolled_with_two_dice_carries_which_on_its_line(mode: str) -> None:
     kept = 14 if mode == "advantage" else 6
     line = _line(_rolled(mode=mode, rolls=[6, 14], natural=kept, total=kept + 5))
 
     assert line == {
         "tool": "ability_check",
-        "label": f"Stealth check with {mode} · Lyra",
+        "label": "Stealth check · Lyra",
         "natural": kept,
         "total": kept + 5,
         "dc": 15,
@@ -24,7 +25,7 @@ def test_a_check_rolled_with_two_dice_says_which_on_its_line(mode: str) -> None:
     }
 
 
-def test_a_monsters_save_with_disadvantage_says_so_without_its_dice() -> None:
+def test_a_monsters_save_with_disadvantage_carries_it_without_its_dice() -> None:
     # The public view keeps the mode: it gives away nothing of the stat block.
     shown = {
         k: v
@@ -35,7 +36,7 @@ def test_a_monsters_save_with_disadvantage_says_so_without_its_dice() -> None:
     line = _line(shown, tool="saving_throw")
 
     assert (line["label"], line["natural"], line["mode"]) == (
-        "Dex save with disadvantage · Goblin",
+        "Dex save · Goblin",
         None,
         "disadvantage",
     )

@@ -184,13 +184,9 @@ def dice_from(
             what = (s.get("skill") or s.get("ability") or "").replace("_", " ")
             kind = _("save") if s.get("kind") == "save" else _("check")
             label = f"{what} {kind}".strip().capitalize()
-            # Two d20s rolled, one kept (asked for, or a condition's): said as an attack's line
-            # says it, so the natural die shown reads as the one kept of two.
+            # Two d20s rolled, one kept (asked for, or a condition's): the line says it where an
+            # attack's line does, so the label names only the roll, as an attack's does.
             mode = s.get("mode") or "normal"
-            if mode == "advantage":
-                label = _("%(label)s with advantage") % {"label": label}
-            elif mode == "disadvantage":
-                label = _("%(label)s with disadvantage") % {"label": label}
             if s.get("character_name"):
                 label = f"{label} · {s['character_name']}"
             dice.append(
