@@ -6,6 +6,12 @@ QUOTA_BEAT_SCHEDULE = {
         "task": "quota.issue_periodic_grants",
         "schedule": 3600.0,
     },
+    # Reads leave an expired grant's unused credits out without writing; this writes them off
+    # in the ledger within a minute rather than at the hourly run. One query when none lapsed.
+    "quota-expire-grants": {
+        "task": "quota.expire_grants",
+        "schedule": 60.0,
+    },
     # Reservations default to a 300 s lease; a minute's sweep frees abandoned ones promptly.
     "quota-reap-expired": {
         "task": "quota.reap_expired",
