@@ -19,31 +19,54 @@ def lone_surrogate(value: str) -> str | None:
 
 # Published as each free-text argument's `pattern`, so clients see the rule the validator
 # applies: C0 and C1 control characters and DEL are refused (a bell, a terminal escape, a NUL
-# PostgreSQL cannot store). Prose may keep its line feeds and tabs. A name or label is one
-# line; only around it may spaces, tabs and line breaks stand (a model's trailing newline),
-# and the tool drops them.
+# PostgreSQL cannot store). So are the characters that rearrange text on every reader's screen
+# without being control characters: the line and paragraph separators (U+2028, U+2029) and the
+# bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069; a name
+# "Ash" + U+202E + "kcatta" reads "Ashattack"). The bidirectional marks (U+200E, U+200F,
+# U+061C) stay: they only place punctuation in right-to-left text. Prose may keep its line
+# feeds and tabs, and no other break: a separator is refused rather than read as a line feed,
+# as a screen that does not know it shows one run-on line. A name or label is one line; only
+# around it may spaces, tabs and line breaks stand (a model's trailing newline), and the tool
+# drops them.
 _CONTROLS = r"\u0000-\u001f\u007f-\u009f"
+_LAYOUT = r"\u2028-\u202e\u2066-\u2069"
+_REFUSED = _CONTROLS + _LAYOUT
 _AROUND = r"[\t\n\r ]"
-LINE_PATTERN = rf"^{_AROUND}*(?:[^{_CONTROLS}]*[^ {_CONTROLS}])?{_AROUND}*$"
-PROSE_PATTERN = r"^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$"
+LINE_PATTERN = rf"^{_AROUND}*(?:[^{_REFUSED}]*[^ {_REFUSED}])?{_AROUND}*$"
+PROSE_PATTERN = rf"^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f{_LAYOUT}]*$"
 _CONTROL = {
-    LINE_PATTERN: (re.compile(f"[{_CONTROLS}]"), "\t\n\r ", "it must be one line of text"),
+    LINE_PATTERN: (re.compile(f"[{_REFUSED}]"), "\t\n\r ", "it must be one line of text"),
     PROSE_PATTERN: (
-        re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f-\u009f]"),
+        re.compile(rf"[\u0000-\u0008\u000b-\u001f\u007f-\u009f{_LAYOUT}]"),
         "",
         "only line feeds and tabs may break the text",
     ),
 }
+_BIDI = "it would reorder the text shown around it"
+
+
+def _named(character: str) -> str:
+    code = f"U+{ord(character):04X}"
+    if character == "\u2028":
+        return f"the line separator {code}"
+    if character == "\u2029":
+        return f"the paragraph separator {code}"
+    if "\u202a" <= character <= "\u202e" or "\u2066" <= character <= "\u2069":
+        return f"the bidirectional formatting character {code}"
+    return f"the control character {code}"
 
 
 def control_character(pattern: str, value: str) -> str | None:
-    """Why `value` breaks the free-text `pattern` (naming its first control character), or
+    """Why `value` breaks the free-text `pattern` (naming its first refused character), or
     None when `pattern` is not a free-text one or `value` holds none."""
     if pattern not in _CONTROL:
         return None
     regex, around, rule = _CONTROL[pattern]
     found = regex.search(value.strip(around) if around else value)
-    return None if found is None else f"holds the control character U+{ord(found[0]):04X}; {rule}"
+    if found is None:
+        return None
+    named = _named(found[0])
+    return f"holds {named}; {_BIDI if named.startswith('the bidi') else rule}"
 
 
 def words(value: str, field: str) -> str:

@@ -34,6 +34,9 @@ def test_every_string_argument_is_bounded_and_patterned_in_a_valid_schema(
             assert re.compile(schema["pattern"]), path
             # No published string lets a terminal escape through.
             assert not jsonschema.Draft202012Validator(schema).is_valid("a\x1b[2Jb"), path
+            # Nor a bidirectional override or a line separator.
+            assert not jsonschema.Draft202012Validator(schema).is_valid("a\u202eb"), path
+            assert not jsonschema.Draft202012Validator(schema).is_valid("a\u2028b"), path
 
 
 def test_a_control_character_in_a_campaign_name_is_refused_and_nothing_is_created(

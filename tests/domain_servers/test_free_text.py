@@ -247,3 +247,94 @@ def test_a_long_string_nested_in_a_list_is_refused_naming_its_own_bound(
         "invalid_request",
         "arguments.tags[1] is longer than 40 characters",
     )
+
+
+# Not control characters, yet they rearrange what every player reads: an override shows the
+# rest of a name reversed ("Ash" + U+202E + "kcatta" reads "Ashattack"), an isolate or
+# embedding reorders what follows it, and a line or paragraph separator breaks a list entry.
+LAYOUT = {
+    "\u2028": "the line separator U+2028; it must be one line of text",
+    "\u2029": "the paragraph separator U+2029; it must be one line of text",
+    **{
+        c: f"the bidirectional formatting character U+{ord(c):04X}; it would reorder the "
+        "text shown around it"
+        for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    },
+}
+OVERRIDE = LAYOUT["\u202e"]
+
+
+@pytest.mark.parametrize(("character", "reason"), LAYOUT.items())
+@pytest.mark.parametrize(("tool", "field", "args"), DND_LINES)
+def test_a_bidi_or_line_separator_in_a_dnd5e_name_or_label_is_refused_naming_the_field(
+    dnd: Game, tool, field, args, character, reason
+) -> None:
+    game = _campaign_for(dnd, tool)
+    revision = game.revision
+
+    error = game.fail(tool, args(f"Ash{character}kcatta"))
+
+    assert _refused(error) == ("invalid_request", f"arguments.{field} holds {reason}")
+    assert game.revision == revision
+
+
+@pytest.mark.parametrize(("character", "reason"), LAYOUT.items())
+@pytest.mark.parametrize(("tool", "field", "args"), NARRATIVE_LINES)
+def test_a_bidi_or_line_separator_in_a_narrative_name_or_title_is_refused_naming_the_field(
+    narrative: Game, tool, field, args, character, reason
+) -> None:
+    game = _campaign_for(narrative, tool)
+
+    error = game.fail(tool, args(f"Ash{character}kcatta"))
+
+    assert _refused(error) == ("invalid_request", f"arguments.{field} holds {reason}")
+
+
+def test_a_bidi_character_around_a_name_is_refused_too_not_trimmed(dnd: Game) -> None:
+    """Only spaces, tabs and line breaks around a name are dropped; an override there would
+    still turn whatever is shown after the name around."""
+    error = dnd.fail("character_create", {"name": "Ash\u202e ", "template": "fighter"})
+
+    assert _refused(error) == (
+        "invalid_request",
+        f"arguments.name holds {OVERRIDE}",
+    )
+
+
+# Prose keeps line feeds and tabs; a line or paragraph separator is refused rather than read
+# as a line feed (the text is stored as sent, and a screen that does not know U+2028 shows it
+# as one run-on line), and a bidirectional override is refused as in a name.
+PROSE_LAYOUT = {
+    "\u2028": "the line separator U+2028; only line feeds and tabs may break the text",
+    "\u2029": "the paragraph separator U+2029; only line feeds and tabs may break the text",
+    **{c: reason for c, reason in LAYOUT.items() if c not in "\u2028\u2029"},
+}
+
+
+@pytest.mark.parametrize(("character", "reason"), PROSE_LAYOUT.items())
+@pytest.mark.parametrize(("tool", "field", "args"), NARRATIVE_PROSE)
+def test_a_bidi_or_line_separator_in_narrative_prose_is_refused_naming_the_field(
+    narrative: Game, tool, field, args, character, reason
+) -> None:
+    game = _campaign_for(narrative, tool)
+
+    error = game.fail(tool, args(f"The docks{character} are flooded."))
+
+    assert _refused(error) == ("invalid_request", f"arguments.{field} holds {reason}")
+
+
+def test_the_gm_notes_of_a_dnd5e_monster_refuse_a_bidi_override(dnd: Game) -> None:
+    dnd.write("phase_set", {"phase": "play"})
+
+    error = dnd.fail("monster_spawn", {"monster_key": "wolf", "gm_notes": "Hungry\u202e"})
+
+    assert _refused(error) == ("invalid_request", f"arguments.gm_notes holds {OVERRIDE}")
+
+
+def test_text_in_a_right_to_left_script_is_kept(narrative: Game) -> None:
+    """Only the invisible reordering characters are refused, not the scripts they serve."""
+    narrative.write("phase_set", {"phase": "play"})
+
+    made = narrative.write("character_create", {"name": "שלום עולם", "tags": ["مرحبا"]})
+
+    assert (made["character"]["name"], made["character"]["tags"]) == ("שלום עולם", ["مرحبا"])
