@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from domain_servers.common.errors import invalid
-from domain_servers.common.text import control_character, lone_surrogate
+from domain_servers.common.text import lone_surrogate, refusal
 
 MAX_PAYLOAD_BYTES = 256 * 1024
 MAX_DEPTH = 12
@@ -112,7 +112,7 @@ def validate(schema: dict[str, Any], value: Any, path: str) -> None:
                 raise invalid(f"{path} must not be empty")
             raise invalid(f"{path} is shorter than {schema['minLength']} characters")
         if "pattern" in schema and not _pattern(schema["pattern"]).search(value):
-            reason = control_character(schema["pattern"], value)
+            reason = refusal(schema["pattern"], value)
             raise invalid(f"{path} {reason or 'does not match ' + schema['pattern']}")
     elif isinstance(value, int | float) and not isinstance(value, bool):
         if "maximum" in schema and value > schema["maximum"]:

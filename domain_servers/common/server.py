@@ -40,7 +40,7 @@ from domain_servers.common.errors import DomainError, denied, error_result, inva
 from domain_servers.common.hygiene import check_hygiene, validate
 from domain_servers.common.random_stream import RandomStream
 from domain_servers.common.storage import Storage, WriteRecord
-from domain_servers.common.text import LINE_PATTERN, PROSE_PATTERN
+from domain_servers.common.text import KEY_PATTERN, LINE_PATTERN, PROSE_PATTERN
 
 logger = logging.getLogger("domain_servers")
 
@@ -68,8 +68,13 @@ EXPECTED_REVISION_SCHEMA = {
 IDEMPOTENCY_KEY_SCHEMA = {
     "type": "string",
     "minLength": 1,
+    # The storage column's size.
     "maxLength": 200,
-    "description": "Caller-chosen key; a retry with the same key and request replays the result.",
+    "pattern": KEY_PATTERN,
+    "description": (
+        "Caller-chosen key of printable ASCII; a retry with the same key and request replays "
+        "the result."
+    ),
 }
 # Receipts are described by their required keys only: clients validate every result against
 # the output schema, and nested property checks doubled that cost on the hot path.

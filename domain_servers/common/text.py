@@ -74,6 +74,23 @@ def control_character(pattern: str, value: str) -> str | None:
     return f"holds {named}; {_BIDI if named.startswith('the bidi') else rule}"
 
 
+# An idempotency key is an opaque token compared byte for byte, stored beside every write and
+# logged: printable ASCII (as the HTTP Idempotency-Key header is, which the web host may wrap),
+# inner spaces allowed, none at the ends (no header can carry them).
+KEY_PATTERN = r"^[!-~](?:[ -~]*[!-~])?$"
+_KEY_REFUSED = re.compile(r"[^ -~]")
+_KEY_RULE = "an idempotency key is printable ASCII, without a space at either end"
+
+
+def refusal(pattern: str, value: str) -> str | None:
+    """Why `value` breaks `pattern` when that is one of the rules here, or None."""
+    if pattern == KEY_PATTERN:
+        found = _KEY_REFUSED.search(value)
+        where = "has a space at an end" if found is None else f"holds U+{ord(found[0]):04X}"
+        return f"{where}; {_KEY_RULE}"
+    return control_character(pattern, value)
+
+
 def words(value: str, field: str) -> str:
     """A name, title or label without the spaces around it (a model's trailing newline would be
     narrated as "The bridge is out.\\n."): the schema's minLength lets spaces through, and a

@@ -65,3 +65,34 @@ def test_a_campaign_name_is_stored_without_the_spaces_around_it(harness: Harness
     assert not result.is_error, result.structured_content
     read = harness.call("campaign_get", campaign).structured_content
     assert read["campaign"]["name"] == "The Long Night"
+
+
+def test_every_idempotency_key_is_bounded_printable_ascii(harness: Harness) -> None:
+    for tool in harness.client.list_tools().tools:
+        key = tool.input_schema["properties"].get("idempotency_key")
+        if key is None:
+            continue
+        validator = jsonschema.Draft202012Validator(key)
+        assert key["maxLength"] == 200, tool.name
+        assert validator.is_valid("turn-8123:14"), tool.name
+        assert not validator.is_valid("turn-8123:\x1b[2J"), tool.name
+        assert not validator.is_valid("turn-8123:14 "), tool.name
+
+
+def test_an_idempotency_key_holding_a_control_character_is_refused_and_nothing_is_created(
+    harness: Harness,
+) -> None:
+    campaign = f"c-key-{harness.key()[-8:]}"
+
+    result = harness.write("campaign_create", campaign, 0, {"name": "Grey"}, key="create\x00")
+
+    assert error_of(result) == {
+        "code": "invalid_request",
+        "message": (
+            "arguments.idempotency_key holds U+0000; an idempotency key is printable ASCII, "
+            "without a space at either end"
+        ),
+        "retryable": False,
+        "recovery": "fix the arguments and retry",
+    }
+    assert error_of(harness.call("campaign_get", campaign))["code"] == "not_found"
