@@ -377,7 +377,8 @@ def character_create(call: Call) -> Outcome:
                 "damage_type": "bludgeoning",
             }
         ],
-        "gm_notes": args.get("gm_notes", "") if call.is_gm else "",
+        # Trimmed like the name: a model's notes end in a line break nobody wrote.
+        "gm_notes": args.get("gm_notes", "").strip() if call.is_gm else "",
     }
     for attack in char["attacks"]:
         rules.dice.parse(attack["damage"])
@@ -441,7 +442,7 @@ def monster_spawn(call: Call) -> Outcome:
         "conditions": [],
         "death_saves": {"successes": 0, "failures": 0},
         "attacks": [dict(a) for a in block["attacks"]],
-        "gm_notes": call.args.get("gm_notes", ""),
+        "gm_notes": call.args.get("gm_notes", "").strip(),
     }
     call.state["characters"][char_id] = char
     return Outcome(
@@ -589,6 +590,8 @@ def attack(call: Call) -> Outcome:
     if name is None:
         chosen = attacker["attacks"][0]
     else:
+        # Attack names are stored trimmed, so the one asked for is matched trimmed too.
+        name = words(name, "attack_name")
         matches = [a for a in attacker["attacks"] if a["name"].lower() == name.lower()]
         if not matches:
             known = ", ".join(a["name"] for a in attacker["attacks"])
