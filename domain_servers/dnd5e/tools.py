@@ -398,14 +398,20 @@ def character_get(call: Call) -> View:
     return View({"character": character_view(call, _char(call, "character_id"))})
 
 
-def _unused_name(call: Call, base: str) -> str:
+def _unused_name(call: Call, base: str, *, fallen_free: bool = False) -> str:
     """`base`, or "Goblin 2", "Goblin 3"... once it is taken: a second goblin gets a name of its
-    own, which every message, panel and "attack goblin 2" then uses."""
-    taken = {c.get("name") for c in call.state["characters"].values()}
-    if base not in taken:
+    own, which every message, panel and "attack goblin 2" then uses. A name taken in another
+    case is taken: a player typing "goblin" could not tell "Goblin" from it. With
+    `fallen_free`, a dead monster's name is free again (a new fight's goblin named "Goblin")."""
+    taken = {
+        str(c.get("name")).casefold()
+        for c in call.state["characters"].values()
+        if not (fallen_free and c.get("kind") == "monster" and rules.is_dead(c))
+    }
+    if base.casefold() not in taken:
         return base
     n = 2
-    while f"{base} {n}" in taken:
+    while f"{base} {n}".casefold() in taken:
         n += 1
     return f"{base} {n}"
 
@@ -416,7 +422,13 @@ def monster_spawn(call: Call) -> Outcome:
     if block is None:
         raise invalid(f"unknown monster_key {key!r}; known: {', '.join(sorted(rules.monsters()))}")
     given = call.args.get("name")
-    name = _unused_name(call, block["name"]) if given is None else words(given, "name")
+    # A given name is numbered like the stat block's: the model naming two wolves "Fang"
+    # wants two wolves, which a refusal would only make it retry for. Only the living and the
+    # characters keep it from being given; a name the caller picked past them is kept.
+    if given is None:
+        name = _unused_name(call, block["name"])
+    else:
+        name = _unused_name(call, words(given, "name"), fallen_free=True)
     char_id = call.new_id("mon")
     char = {
         "id": char_id,

@@ -237,8 +237,9 @@ def test_a_second_monster_of_a_kind_gets_a_name_of_its_own(dnd: Game) -> None:
 
 def test_a_refusal_tells_apart_two_characters_of_one_name(dnd: Game) -> None:
     hero, goblin, _rat = _party(dnd)
-    # Named alike on purpose: an unnamed second goblin would be "Goblin 2".
-    twin = dnd.write("monster_spawn", {"monster_key": "goblin", "name": "Goblin"})["character"][
+    # Named alike on purpose: a spawned second goblin would be "Goblin 2", a character is named
+    # as its player likes.
+    twin = dnd.write("character_create", {"name": "Goblin", "template": "fighter"})["character"][
         "id"
     ]
     started = dnd.write("combat_start", {"participant_ids": [hero, goblin, twin]})
@@ -514,7 +515,7 @@ def test_without_a_grid_attacks_ignore_distance(dnd: Game) -> None:
 
 def test_refusals_name_creatures_not_ids(dnd: Game) -> None:
     hero, goblin, rat = _party(dnd)
-    twin = dnd.write("monster_spawn", {"monster_key": "goblin", "name": "Goblin"})["character"][
+    twin = dnd.write("character_create", {"name": "Goblin", "template": "fighter"})["character"][
         "id"
     ]
     dnd.write("damage_apply", {"target_id": rat, "amount": 50})
