@@ -90,6 +90,11 @@ def _words(call: Call, key: str) -> str:
     return words(call.args[key], key)
 
 
+def _prose(call: Call, key: str) -> str:
+    # Trimmed like a name (a model's trailing line break); the inner lines stay.
+    return call.args.get(key, "").strip()
+
+
 def _get(call: Call, collection: str, key: str) -> dict[str, Any]:
     item = call.state[collection].get(call.args[key])
     if item is None:
@@ -128,7 +133,7 @@ def character_create(call: Call) -> Outcome:
         "controller": controller,
         "tags": sorted(_labels(call.args.get("tags", []), "tags").values()),
         "conditions": sorted(_labels(call.args.get("conditions", []), "conditions").values()),
-        "gm_notes": call.args.get("gm_notes", "") if call.is_gm else "",
+        "gm_notes": _prose(call, "gm_notes") if call.is_gm else "",
     }
     call.state["characters"][char_id] = char
     return Outcome(
@@ -182,8 +187,8 @@ def scene_start(call: Call) -> Outcome:
     call.state["scenes"][scene_id] = {
         "id": scene_id,
         "title": title,
-        "description": call.args.get("description", ""),
-        "gm_notes": call.args.get("gm_notes", ""),
+        "description": _prose(call, "description"),
+        "gm_notes": _prose(call, "gm_notes"),
         "status": "active",
     }
     call.state["current_scene"] = scene_id
@@ -222,7 +227,7 @@ def thread_open(call: Call) -> Outcome:
     call.state["threads"][thread_id] = {
         "id": thread_id,
         "title": title,
-        "description": call.args.get("description", ""),
+        "description": _prose(call, "description"),
         "status": "open",
         "resolution": None,
     }
@@ -234,7 +239,7 @@ def thread_resolve(call: Call) -> Outcome:
     if thread["status"] != "open":
         raise invalid(f"the thread “{thread['title']}” is already resolved")
     thread["status"] = "resolved"
-    thread["resolution"] = call.args.get("resolution", "")
+    thread["resolution"] = _prose(call, "resolution")
     return Outcome(
         {"thread_id": thread["id"], "status": "resolved"},
         scopes=["threads"],
