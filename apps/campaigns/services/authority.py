@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.db import transaction
@@ -13,6 +14,18 @@ from apps.domains.errors import DomainError
 from ..models import Campaign
 
 STALE_RETRIES = 3
+# The domain contract's idempotency key: printable ASCII, no space at either end, at most this.
+DOMAIN_KEY_MAX = 200
+
+
+def domain_key(key: str) -> str:
+    """`key` as the rules server takes it: itself when it fits, else its digest. A key built
+    from a client's Idempotency-Key header (any printable text) or from long ids may not fit;
+    the digest names the same request just as well, so a retry still replays."""
+    fits = len(key) <= DOMAIN_KEY_MAX and key.isascii() and key.isprintable()
+    if fits and key == key.strip():
+        return key
+    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
 
 
 def campaign_refresh(*, campaign: Campaign, requester) -> DomainResult:
@@ -81,7 +94,7 @@ def authority_write(
                 arguments={
                     **arguments,
                     "expected_revision": revision,
-                    "idempotency_key": f"{key}@{revision}",
+                    "idempotency_key": domain_key(f"{key}@{revision}"),
                 },
                 requester=requester,
                 campaign_id=campaign.domain_id,
