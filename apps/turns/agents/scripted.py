@@ -982,8 +982,7 @@ def _rider_text(s: Session, target: str, rider: Mapping[str, Any]) -> str:
         "dc": rider["dc"],
     }
     if rider.get("automatic_failure"):
-        values["reason"] = s.plain(rider["automatic_failure"])
-        save = _("the %(ability)s save fails: %(reason)s") % values
+        save = _failed_save_text(s, _("the %(ability)s save") % values, rider)
     else:
         save = _("%(ability)s save %(total)s against DC %(dc)s") % values
     values["save"] = save
@@ -1001,6 +1000,16 @@ def _rider_text(s: Session, target: str, rider: Mapping[str, Any]) -> str:
             else _("%(target)s resists being %(condition)s (%(save)s).")
         )
     return text % values
+
+
+def _failed_save_text(s: Session, save: str, result: Mapping[str, Any]) -> str:
+    """A save the rules failed whatever was rolled (a paralyzed creature's DEX save), said
+    with their reason rather than a total that may have beaten the DC: "the STR save fails:
+    Ash is paralyzed"."""
+    return _("%(save)s fails: %(reason)s") % {
+        "save": save,
+        "reason": s.plain(result["automatic_failure"]),
+    }
 
 
 def _attack_mode_text(s: Session, result: Mapping[str, Any], asked: str = "") -> str:
@@ -1273,6 +1282,12 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
             )
     result = s.call(tool, character_id=character_id, dc=dc, **arguments)
     what = m["what"].strip().lower() + " " + (_("save") if save else _("check"))
+    whose = {"who": s.plain(result["character_name"]), "what": what}
+    if result.get("automatic_failure"):
+        # A paralyzed or stunned creature's STR or DEX save: its total, mode and DC changed
+        # nothing, so the reason is said instead.
+        s.say(_failed_save_text(s, _("%(who)s's %(what)s") % whose, result) + ".")
+        return
     # Whose: with several at the table acting at once, "Perception check" alone says nobody.
     # How the d20 was rolled rides with the label, so each phrasing says it: conditions give
     # disadvantage the player did not ask for.
@@ -1282,7 +1297,7 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
         label = _("%(who)s's %(what)s with disadvantage")
     else:
         label = _("%(who)s's %(what)s")
-    label %= {"who": s.plain(result["character_name"]), "what": what}
+    label %= whose
     values = {"label": label, "total": result["total"], "dc": dc}
     if result["success"]:
         text = s.pick(
