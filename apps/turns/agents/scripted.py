@@ -158,7 +158,7 @@ import hashlib
 import random
 import re
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -829,7 +829,11 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         "roll": result["to_hit"]["total"],
         "natural": result["to_hit"]["natural"],
     }
-    why = _attack_mode_text(s, result, asked=asked)
+    # Distance on the grid (a long shot, a foe at arm's length) costs the better die; the
+    # to-hit's reasons, when given, name it among the conditions (a prone attacker).
+    why = _mode_text(
+        s, result["to_hit"], asked, worse=(result.get("range") or {}).get("disadvantage") or []
+    )
     # A reaction comes on another's turn: the table is told whose and why before the blow.
     lead = _reaction_lead(s, result, names) if reaction else ""
     if s.turn.phase == "combat" and not reaction:
@@ -1012,24 +1016,26 @@ def _failed_save_text(s: Session, save: str, result: Mapping[str, Any]) -> str:
     }
 
 
-def _attack_mode_text(s: Session, result: Mapping[str, Any], asked: str = "") -> str:
-    """Why the d20 was rolled twice, or was not though something called for it: " (Advantage:
-    Pack Tactics: Wolf 2 is within 5 ft of Ash.)", or "" when nothing did. `asked` is the
-    advantage or disadvantage the requester asked for, said among the reasons."""
-    to_hit = result["to_hit"]
-    # Distance on the grid: a long shot or a foe at arm's length costs the better die.
-    worse = (result.get("range") or {}).get("disadvantage") or []
+def _mode_text(
+    s: Session, roll: Mapping[str, Any], asked: str = "", *, worse: Sequence[str] = ()
+) -> str:
+    """Why the d20 of `roll` (an attack's to-hit, a check, a save) was rolled twice, or was not
+    though something called for it: " (Advantage: Pack Tactics: Wolf 2 is within 5 ft of
+    Ash.)", " (Disadvantage: Ilsa is poisoned.)", or "" when nothing did. `asked` is the
+    advantage or disadvantage the requester asked for, said among the reasons; `worse` the
+    reasons known when the rules give none."""
     better: list[str] = []
-    if "disadvantage_reasons" in to_hit:  # conditions too (a prone attacker), range among them
-        worse = to_hit["disadvantage_reasons"]
-        better = to_hit.get("advantage_reasons") or []
+    reasoned = "disadvantage_reasons" in roll or "advantage_reasons" in roll
+    if reasoned:
+        worse = roll.get("disadvantage_reasons") or []
+        better = roll.get("advantage_reasons") or []
     # The domain gives no reason for a flag it was sent: the table reads who asked for it.
     if asked == "advantage":
         better = [_("as asked"), *better]
     elif asked == "disadvantage":
         worse = [_("as asked"), *worse]
-    if "disadvantage_reasons" in to_hit:
-        mode = to_hit["mode"]
+    if reasoned:
+        mode = roll["mode"]
         if mode == "advantage":
             worse = []
         elif mode == "disadvantage":
@@ -1289,11 +1295,14 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
         s.say(_failed_save_text(s, _("%(who)s's %(what)s") % whose, result) + ".")
         return
     # Whose: with several at the table acting at once, "Perception check" alone says nobody.
-    # How the d20 was rolled rides with the label, so each phrasing says it: conditions give
-    # disadvantage the player did not ask for.
-    if result.get("mode") == "advantage":
+    # How the d20 was rolled is said in each phrasing, as conditions give disadvantage the
+    # player did not ask for: after the roll with the rules' reasons, as for an attack, else
+    # in the label.
+    why = _mode_text(s, result)
+    mode = None if why else result.get("mode")
+    if mode == "advantage":
         label = _("%(who)s's %(what)s with advantage")
-    elif result.get("mode") == "disadvantage":
+    elif mode == "disadvantage":
         label = _("%(who)s's %(what)s with disadvantage")
     else:
         label = _("%(who)s's %(what)s")
@@ -1311,7 +1320,7 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
             _("%(label)s falls short with %(total)s (DC %(dc)s)."),
             _("A roll of %(total)s is not enough for DC %(dc)s: %(label)s fails."),
         )
-    text %= values
+    text = (text % values) + why
     if m["dc"] is None:
         # Said, or the table takes DC 10 for one the GM set.
         text += " " + _("No DC was named, so the default DC %(dc)s was used.") % values
