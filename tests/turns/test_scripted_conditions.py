@@ -25,9 +25,16 @@ class _Stub:
         return ToolOutcome(tool=tool, step=1, ok=True, structured=self.results[tool])
 
 
+# What combat_status gives each entry of its order beside the character's own view.
+ENTRY_FIELDS = frozenset({"initiative", "budget", "position"})
+
+
 def _combatant(entity_id: str, name: str, kind: str, **extra: Any) -> dict[str, Any]:
-    return {"character": {"id": entity_id, "name": name, "kind": kind, "status": "unhurt",
-                          **extra}}  # fmt: skip
+    """An entry of combat_status's order: `extra` fields the entry carries (position, budget,
+    initiative) at its top level, as the rules put them; the rest in its character."""
+    entry = {field: extra.pop(field) for field in ENTRY_FIELDS & extra.keys()}
+    character = {"id": entity_id, "name": name, "kind": kind, "status": "unhurt", **extra}
+    return {"id": entity_id, **entry, "character": character}
 
 
 def _suggestions_after_ending_turn(job_id: str, order: list[dict[str, Any]]) -> tuple[str, ...]:
@@ -66,6 +73,19 @@ def test_a_prone_player_whose_turn_comes_round_again_is_offered_to_stand_up_firs
         "attack the wolf",
         "end turn",
     )
+
+
+def test_the_nearest_foe_is_offered_and_no_attack_once_the_action_is_spent():
+    # Square and budget are the entry's own, beside its character: the nearest wolf is the
+    # one offered, and a spent action offers no attack.
+    order = [
+        _combatant("pc-1", "Ash", "pc", conditions=[], position=[0, 0]),
+        _combatant("mon-2", "Wolf", "monster", position=[9, 9]),
+        _combatant("mon-3", "Wolf", "monster", position=[1, 0]),
+    ]
+    assert _suggestions_after_ending_turn("nearest", order) == ("attack wolf 2", "end turn")
+    order[0] = _combatant("pc-1", "Ash", "pc", budget={"action": 0, "movement": 30})
+    assert _suggestions_after_ending_turn("spent", order) == ("end turn",)
 
 
 def test_a_standing_player_is_not_offered_to_stand_up():
