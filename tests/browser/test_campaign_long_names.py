@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from tests.browser.conftest import browser  # noqa: F401
 from tests.browser.test_room_live import PASSWORD, asgi_server  # noqa: F401
+from tests.campaigns.conftest import domain_env, domains, gm, make_campaign, player  # noqa: F401
 
 SIZES = [
     pytest.param({"width": 1440, "height": 900}, id="desktop"),
@@ -23,11 +23,11 @@ NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.inner
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("viewport", SIZES)
 def test_invite_create_and_character_pages_wrap_a_long_campaign_name(
-    browser,  # noqa: F811
+    browser,
     asgi_server,  # noqa: F811
-    make_campaign,
-    gm,
-    player,
+    make_campaign,  # noqa: F811
+    gm,  # noqa: F811
+    player,  # noqa: F811
     viewport,
 ):
     from apps.campaigns.services.invites import invite_create

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import browser  # noqa: F401
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
+from tests.campaigns.conftest import domain_env, domains, gm, make_campaign, player  # noqa: F401
 
 NAME = "Dragon's Lair & <Co>"
 
@@ -14,11 +14,11 @@ NAME = "Dragon's Lair & <Co>"
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_leave_asks_with_the_campaign_name_as_written_and_cancelling_stays(
-    browser,  # noqa: F811
+    browser,
     asgi_server,  # noqa: F811
-    make_campaign,
-    gm,
-    player,
+    make_campaign,  # noqa: F811
+    gm,  # noqa: F811
+    player,  # noqa: F811
 ):
     from apps.campaigns.models import CampaignMembership
     from tests.campaigns.conftest import join

@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 
-from tests.browser.conftest import browser  # noqa: F401
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_turn_jobs_list import _nia_in_her_room
 from tests.turns.conftest import live_domains  # noqa: F401
@@ -17,7 +16,7 @@ from tests.turns.rooms_support import eager  # noqa: F401
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_turn_whose_end_the_socket_missed_leaves_the_list_at_the_next_heartbeat(
-    browser,  # noqa: F811
+    browser,
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
     eager,  # noqa: F811
