@@ -37,7 +37,7 @@ def _narrated(text: str, tool: str, result: dict[str, Any]) -> set[str]:
     return said
 
 
-def _result(*, mode: str, total: int, success: bool, kind: str) -> dict[str, Any]:
+def _result(*, mode: str, total: int, success: bool, kind: str, **extra: Any) -> dict[str, Any]:
     return {
         "character_id": "pc-1",
         "character_name": "Ilsa",
@@ -49,6 +49,7 @@ def _result(*, mode: str, total: int, success: bool, kind: str) -> dict[str, Any
         "total": total,
         "dc": 12,
         "success": success,
+        **extra,
     }
 
 

@@ -3,54 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from apps.turns.agents.scripted import ScriptedAgent
-from apps.turns.types import ToolInfo, ToolOutcome, TurnContext
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_check_mode import _narrated, _result
 
 pytestmark = pytest.mark.django_db
-
-
-def _narrated(text: str, tool: str, result: dict[str, Any]) -> set[str]:
-    """Every phrasing of Ilsa's `text` when the rules answer `tool` with `result`."""
-
-    def call_tool(name: str, arguments: Any) -> ToolOutcome:
-        assert name == tool
-        return ToolOutcome(tool=name, step=1, ok=True, structured=result)
-
-    said = set()
-    for n in range(12):
-        turn = TurnContext(
-            job_id=f"job-{n}",
-            system_id="dnd5e",
-            phase="play",
-            role="player",
-            task="action",
-            text=text,
-            tools=(ToolInfo(tool, "", {"type": "object", "properties": {}}),),
-            character_id="pc-1",
-        )
-        said |= {m.text for m in ScriptedAgent().run_turn(turn, call_tool).messages}
-    return said
-
-
-def _result(*, mode: str, total: int, success: bool, kind: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "character_id": "pc-1",
-        "character_name": "Ilsa",
-        "character_kind": "pc",
-        "kind": kind,
-        "natural": total,
-        "rolls": [total, 20 if mode == "disadvantage" else 1],
-        "mode": mode,
-        "total": total,
-        "dc": 12,
-        "success": success,
-        **extra,
-    }
 
 
 def test_a_poisoned_check_says_why_it_was_rolled_with_disadvantage():

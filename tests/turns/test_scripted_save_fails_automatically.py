@@ -9,34 +9,10 @@ from typing import Any
 import pytest
 
 from apps.domains.client import principal_for
-from apps.turns.agents.scripted import ScriptedAgent
-from apps.turns.types import ToolInfo, ToolOutcome, TurnContext
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_check_mode import _narrated
 
 pytestmark = pytest.mark.django_db
-
-
-def _narrated(text: str, result: dict[str, Any]) -> set[str]:
-    """Every phrasing of Ilsa's `text` when the rules answer her save with `result`."""
-
-    def call_tool(name: str, arguments: Any) -> ToolOutcome:
-        assert name == "saving_throw"
-        return ToolOutcome(tool=name, step=1, ok=True, structured=result)
-
-    said = set()
-    for n in range(12):
-        turn = TurnContext(
-            job_id=f"job-{n}",
-            system_id="dnd5e",
-            phase="play",
-            role="player",
-            task="action",
-            text=text,
-            tools=(ToolInfo("saving_throw", "", {"type": "object", "properties": {}}),),
-            character_id="pc-1",
-        )
-        said |= {m.text for m in ScriptedAgent().run_turn(turn, call_tool).messages}
-    return said
 
 
 def _failed(ability: str, *, dc: int, **extra: Any) -> dict[str, Any]:
@@ -59,7 +35,7 @@ def _failed(ability: str, *, dc: int, **extra: Any) -> dict[str, Any]:
 
 
 def test_a_save_failed_automatically_says_why_and_not_its_total():
-    assert _narrated("dex save dc 10", _failed("dex", dc=10)) == {
+    assert _narrated("dex save dc 10", "saving_throw", _failed("dex", dc=10)) == {
         "Ilsa's dex save fails: Ilsa is paralyzed."
     }
 
@@ -73,7 +49,9 @@ def test_a_save_failed_automatically_names_neither_its_mode_nor_the_default_dc()
         rolls=[15, 18],
         disadvantage_reasons=["Ilsa is restrained"],
     )
-    assert _narrated("dex save", result) == {"Ilsa's dex save fails: Ilsa is paralyzed."}
+    assert _narrated("dex save", "saving_throw", result) == {
+        "Ilsa's dex save fails: Ilsa is paralyzed."
+    }
 
 
 def test_saves_that_fail_automatically_at_the_table(live_domains, gm, player):
