@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.turns.types import AgentMessage, AgentOutput
-from tests.turns.test_private_answers import room_lines, run
+from tests.turns.test_private_answers import answers_alone, room_lines, run
 
 pytestmark = pytest.mark.django_db
 
@@ -29,12 +28,7 @@ def test_the_gms_own_refused_action_is_noted_as_answered_privately(
 def test_a_gms_private_answer_from_the_game_state_is_noted_the_same_way(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):
-    class ReadsAndAnswersAlone:
-        def run_turn(self, context, call):
-            call("campaign_get", {})
-            return AgentOutput(messages=(AgentMessage("The campaign is young.", "requester"),))
-
-    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: ReadsAndAnswersAlone())
+    answers_alone(monkeypatch)
     room = dnd_room
     with django_capture_on_commit_callbacks(execute=False):
         job = run(room, room.gm, "how old is the campaign")

@@ -11,6 +11,17 @@ from apps.turns.types import AgentMessage, AgentOutput
 pytestmark = pytest.mark.django_db
 
 
+def answers_alone(monkeypatch) -> None:
+    """The agent reads the game state and answers its requester alone."""
+
+    class ReadsAndAnswersAlone:
+        def run_turn(self, context, call):
+            call("campaign_get", {})
+            return AgentOutput(messages=(AgentMessage("The campaign is young.", "requester"),))
+
+    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: ReadsAndAnswersAlone())
+
+
 def room_lines(job) -> list[tuple[str, str, str, list[str]]]:
     return [
         (m.event_type, m.audience, m.body, [str(r.user_id) for r in m.recipient_links.all()])
@@ -30,12 +41,7 @@ def run(room, user, text, audience="public"):
 def test_a_public_action_answered_only_to_its_player_tells_the_room_so(
     dnd_room, monkeypatch, django_capture_on_commit_callbacks
 ):
-    class ReadsAndAnswersAlone:
-        def run_turn(self, context, call):
-            call("campaign_get", {})
-            return AgentOutput(messages=(AgentMessage("The campaign is young.", "requester"),))
-
-    monkeypatch.setattr("apps.turns.services.run.agent_provider", lambda: ReadsAndAnswersAlone())
+    answers_alone(monkeypatch)
     room = dnd_room
     with django_capture_on_commit_callbacks(execute=False):
         job = run(room, room.player, "how old is the campaign")
