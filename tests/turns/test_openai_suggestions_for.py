@@ -109,7 +109,7 @@ def test_a_misspelt_suggestions_for_is_corrected_naming_the_field(table, llm):
     ]
     run(table, llm)
     assert correction(llm) == (
-        "Your answer was invalid: unknown keys ['suggestion_for']; use messages, suggestions, "
+        'Your answer was invalid: unknown keys "suggestion_for"; use messages, suggestions, '
         "gm_suggestions and suggestions_for. Reply with only the JSON object described in the "
         "instructions."
     )

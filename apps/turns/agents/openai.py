@@ -97,6 +97,8 @@ MAX_ANSWER_BYTES = 1024 * 1024
 CONNECT_TIMEOUT = 10.0
 CORRECTION_ROUNDS = 1
 OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
+# How many of an answer's unknown keys its error quotes.
+QUOTED_KEYS = 5
 ANSWER_KEYS = ("messages", "suggestions", "gm_suggestions", "suggestions_for")
 _HEADER_TOKEN = re.compile(r"[\x21-\x7e]*")
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
@@ -263,6 +265,14 @@ def _quote(text: str, limit: int) -> str:
     return json.dumps(_UNSHOWN.sub("\ufffd", text[:limit]), ensure_ascii=False)
 
 
+def _quote_some(texts: list[str], count: int = QUOTED_KEYS, limit: int = 64) -> str:
+    """The first `count` of the model's `texts`, each quoted as `_quote` does, and how many
+    more there are: an answer may hold thousands."""
+    quoted = ", ".join(_quote(text, limit) for text in texts[:count])
+    more = len(texts) - count
+    return f"{quoted} and {more} more" if more > 0 else quoted
+
+
 def _unstorable_in(value: Any) -> str | None:
     """A character the database cannot store in the keys and texts of a JSON value, if any."""
     texts = [value]
@@ -297,7 +307,8 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
     unknown = sorted(set(data) - {*ANSWER_KEYS, "schema"})
     if unknown:
         raise InvalidOutput(
-            f"unknown keys {unknown}; use messages, suggestions, gm_suggestions and suggestions_for"
+            f"unknown keys {_quote_some(unknown)}; use messages, suggestions, gm_suggestions "
+            "and suggestions_for"
         )
     if "schema" in data and data["schema"] != OUTPUT_SCHEMA:
         raise InvalidOutput(f"schema must be {OUTPUT_SCHEMA!r} when given")
