@@ -157,9 +157,9 @@ def quota_active_reservations(*, account: QuotaAccount) -> QuerySet[Reservation]
 def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGrant]:
     """Every grant that still holds credits, in the order charges draw from them, then the
     newest of the spent or lapsed ones, `limit` in all: an old lasting grant is never left off
-    for newer ones spent since. Each carries `lapsed`: past its expiry. A lapsed grant's
-    `remaining` is read as of now, for display only: what active reservations hold of it, as
-    the rest has expired even while its expiry is not written yet."""
+    for newer ones spent since. Each carries `lapsed`: past its expiry, and `left`: its credits
+    as of now, for display: a lapsed grant's are what active reservations hold of it, as the rest
+    has expired even while its expiry is not written yet. `remaining` stays as stored."""
     now = timezone.now()
     grants = QuotaGrant.objects.filter(account=account)
     holding = list(grants.filter(remaining__gt=0).order_by(*GRANT_DRAW_ORDER))
@@ -169,8 +169,7 @@ def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGra
     listed = holding + list(spent)
     for grant in listed:
         grant.lapsed = grant.expires_at is not None and grant.expires_at <= now
-        if grant.lapsed:
-            grant.remaining = held.get(grant.pk, 0)
+        grant.left = held.get(grant.pk, 0) if grant.lapsed else grant.remaining
     return listed
 
 

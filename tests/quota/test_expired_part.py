@@ -38,7 +38,7 @@ def test_balance_read_leaves_out_the_unheld_part_of_an_expired_grant(user, funde
 def test_an_expired_grant_lists_only_what_reservations_hold_of_it(user, funded):
     account = held_six_of_an_expired_ten_and_five_lasting(user, funded)
     grants = selectors.quota_grants_for(account=account)
-    assert [(g.amount, g.remaining, g.lapsed) for g in grants] == [(10, 6, True), (5, 5, False)]
+    assert [(g.amount, g.left, g.lapsed) for g in grants] == [(10, 6, True), (5, 5, False)]
 
 
 def test_the_balance_read_is_exactly_what_can_be_reserved(user, funded):
