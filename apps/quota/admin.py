@@ -147,9 +147,25 @@ class QuotaAccountAdmin(admin.ModelAdmin):
     def usable_now(self, obj):
         return obj.usable
 
-    # Balances change only through grants, reservations and settlements.
-    readonly_fields = ("user", "balance", "reserved", "grant_credits", "created_at", "updated_at")
-    fields = ("user", "plan", "balance", "reserved", "grant_credits", "created_at", "updated_at")
+    # Balances change only through grants, reservations and settlements. The change page reads
+    # the account through get_queryset too, so it shows the same usable figure as the list.
+    readonly_fields = (
+        "user",
+        "balance",
+        "usable_now",
+        "reserved",
+        "grant_credits",
+        "created_at",
+        "updated_at",
+    )
+    fields = (
+        "user",
+        "plan",
+        ("balance", "usable_now", "reserved"),
+        "grant_credits",
+        "created_at",
+        "updated_at",
+    )
 
     @admin.display(description=_("Grant credits"))
     def grant_credits(self, obj):

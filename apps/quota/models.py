@@ -55,7 +55,9 @@ class QuotaAccount(BaseModel):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quota_account"
     )
     plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="accounts")
-    balance = models.BigIntegerField(_("available credits"), default=0)
+    # Counts an expired grant's unused credits until they are forfeited: what can be reserved
+    # now is services.usable_credits.
+    balance = models.BigIntegerField(_("stored balance"), default=0)
     reserved = models.BigIntegerField(_("reserved credits"), default=0)
 
     class Meta:
