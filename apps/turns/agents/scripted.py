@@ -71,12 +71,18 @@ dnd5e
     poison <target> | knock <target> prone
                                          GM: gives a condition (also blind, charm, deafen,
                                          frighten, paralyze, petrify, restrain, stun); one
-                                         a creature is immune to is refused in those words
+                                         a creature is immune to is refused in those words;
+                                         "knock <target> down" is prone too, and "knock
+                                         <target> unconscious|out", "knock out <target>",
+                                         "<target> falls unconscious", "<target> is knocked
+                                         out" make it unconscious (and, by the rules, prone)
     cure <target> of <condition>         GM: lifts a condition (also "unpoison <target>",
                                          "remove <condition> from <target>", "<target> is no
                                          longer <condition>"; "poison", "fear", "being
-                                         stunned" name one too); a player is told only the
-                                         GM can
+                                         stunned" name one too); "wake [up] <target>",
+                                         "<target> wakes [up]" lift unconscious (the
+                                         rules refuse it at 0 HP; prone stays until it
+                                         stands up); a player is told only the GM can
     end turn                             end the current combat turn (also "pass", "next
                                          turn"); also
                                          "end <name>'s turn", refused once it is no longer
@@ -1889,6 +1895,8 @@ CONDITION_VERBS = {
     "charm": "charmed", "paralyze": "paralyzed", "paralyse": "paralyzed", "stun": "stunned",
     "restrain": "restrained", "petrify": "petrified",
 }  # fmt: skip
+# How a creature is knocked: "knock Ilsa down" (prone), "knock Ilsa out" (unconscious).
+KNOCKED = {"prone": "prone", "down": "prone", "unconscious": "unconscious", "out": "unconscious"}
 
 
 def dnd_condition(s: Session, m: re.Match[str]) -> None:
@@ -1898,14 +1906,16 @@ def dnd_condition(s: Session, m: re.Match[str]) -> None:
         "condition_add", what=_("give a creature a condition"), gm_only=True, seen_by_all=True
     )
     verb = m.groupdict().get("verb")
-    condition = CONDITION_VERBS[verb.lower()] if verb else "prone"
+    condition = CONDITION_VERBS[verb.lower()] if verb else KNOCKED[m["knocked"].lower()]
     roster = dnd_roster(s)
     target = resolve(s, roster, m["target"])
-    s.call("condition_add", target_id=target.id, condition=condition)
-    s.say(
-        _("%(target)s is now %(condition)s.")
-        % {"target": _name_of(roster, target.id), "condition": condition}
-    )
+    result = s.call("condition_add", target_id=target.id, condition=condition)
+    values = {"target": _name_of(roster, target.id), "condition": condition}
+    if condition == "unconscious" and "prone" in result.get("conditions", ()):
+        # The rules drop an unconscious creature prone as well: the table is told both.
+        s.say(_("%(target)s is now %(condition)s and prone.") % values)
+    else:
+        s.say(_("%(target)s is now %(condition)s.") % values)
 
 
 # A condition as the GM names it lifted: "cure Ilsa of poison", "Ilsa is no longer afraid".
@@ -1930,7 +1940,8 @@ def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
         seen_by_all=True,
     )
     verb = m.groupdict().get("verb")
-    said = verb[2:] if verb else m["condition"]
+    # Waking lifts unconscious, the one condition it names.
+    said = "unconscious" if m.groupdict().get("wake") else verb[2:] if verb else m["condition"]
     condition = CONDITION_WORDS.get(said.lower())
     known = (s.parameter("condition_remove", "condition") or {}).get("enum") or sorted(
         set(CONDITION_WORDS.values())
@@ -1942,11 +1953,13 @@ def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
         )
     roster = dnd_roster(s)
     target = resolve(s, roster, m["target"])
-    s.call("condition_remove", target_id=target.id, condition=condition)
-    s.say(
-        _("%(target)s is no longer %(condition)s.")
-        % {"target": _name_of(roster, target.id), "condition": condition}
-    )
+    result = s.call("condition_remove", target_id=target.id, condition=condition)
+    values = {"target": _name_of(roster, target.id), "condition": condition}
+    if condition == "unconscious" and "prone" in result.get("conditions", ()):
+        # Waking up leaves a creature on the ground until it stands (the rules keep it prone).
+        s.say(_("%(target)s is no longer %(condition)s, but still prone.") % values)
+    else:
+        s.say(_("%(target)s is no longer %(condition)s.") % values)
 
 
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
@@ -2776,12 +2789,22 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(r"(?:i\s+)?(?:stand(?:\s+up)?|get\s+up)", dnd_stand_up),
         _intent(r"(?P<verb>" + "|".join(CONDITION_VERBS) + r")\s+(?P<target>.+)", dnd_condition),
-        _intent(r"knock\s+(?P<target>.+?)\s+(?:prone|down)", dnd_condition),
+        _intent(
+            r"knock\s+(?P<target>.+?)\s+(?P<knocked>prone|down|unconscious|out)", dnd_condition
+        ),
+        _intent(r"knock\s+(?P<knocked>out)\s+(?P<target>.+)", dnd_condition),
+        _intent(
+            r"(?P<target>.+?)\s+(?:falls|(?:is|are)\s+knocked)\s+(?P<knocked>prone|unconscious)",
+            dnd_condition,
+        ),
+        _intent(r"(?P<target>.+?)\s+(?:is|are)\s+knocked\s+(?P<knocked>out|down)", dnd_condition),
         _intent(
             r"(?P<verb>un(?:" + "|".join(CONDITION_VERBS) + r"))\s+(?P<target>.+)",
             dnd_condition_remove,
         ),
         _intent(r"cure\s+(?P<target>.+?)\s+of\s+" + LIFTED, dnd_condition_remove),
+        _intent(r"(?P<wake>wake)(?:\s+up)?\s+(?P<target>.+?)(?:\s+up)?", dnd_condition_remove),
+        _intent(r"(?P<target>.+?)\s+(?P<wake>wakes)(?:\s+up)?", dnd_condition_remove),
         _intent(r"(?:remove|lift)\s+" + LIFTED + r"\s+from\s+(?P<target>.+)", dnd_condition_remove),
         _intent(r"(?P<target>.+?)\s+(?:is|are)\s+no\s+longer\s+" + LIFTED, dnd_condition_remove),
         # Whose check or save, named ("perception check for Ilsa", "Ilsa makes a dex save dc
