@@ -671,23 +671,24 @@ def _display_names(roster: list[Entity]) -> list[str]:
     seen: set[str] = set()
     numbered: dict[str, str] = {}
     for e in living:
-        if e.name in seen:
+        if e.name.casefold() in seen:
             numbered[e.id] = _free_name(e.name, taken)
-            taken.add(numbered[e.id])
-        seen.add(e.name)
+            taken.add(numbered[e.id].casefold())
+        seen.add(e.name.casefold())
     return [numbered.get(e.id, e.name) for e in roster]
 
 
 def _names_in_use(roster: list[Entity]) -> set[str]:
-    """The names a creature's new or told-apart name may not take: those of the living and of
-    every character (a fallen monster's name is free again)."""
-    return {e.name for e in roster if e.alive or e.kind != "monster"}
+    """The names a creature's new or told-apart name may not take, casefolded: those of the
+    living and of every character (a fallen monster's name is free again). A name is taken in
+    any case, as the rules number one ("goblin" beside a living "Goblin" is "goblin 2")."""
+    return {e.name.casefold() for e in roster if e.alive or e.kind != "monster"}
 
 
 def _free_name(base: str, taken: set[str]) -> str:
-    """`base`, else the first of "base 2", "base 3", ... not in `taken`."""
+    """`base`, else the first of "base 2", "base 3", ... whose casefold is not in `taken`."""
     name, n = base, 1
-    while name in taken:
+    while name.casefold() in taken:
         n += 1
         name = f"{base} {n}"
     return name
