@@ -13,15 +13,24 @@ from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.types import AgentOutput, ToolInfo, TurnContext
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_conditions import _combatant
 from tests.turns.test_scripted_phrasing import _Stub
 
 pytestmark = pytest.mark.django_db
 
+# A turn not yet begun, as combat_status gives it.
+FULL = {"action": 1, "bonus_action": 1, "reaction": 1, "movement": 30}
+SLOW = {**FULL, "movement": 20}  # a zombie's speed
+FAST = {**FULL, "movement": 40}  # a wolf's
+
 TOOLS = ("attack", "combat_status", "combat_move", "combat_end_turn")
 
 
-def _combatant(entity_id: str, name: str, kind: str, status: str = "unhurt") -> dict[str, Any]:
-    return {"character": {"id": entity_id, "name": name, "kind": kind, "status": status}}
+def _ash_and_zombie() -> list[dict[str, Any]]:
+    return [
+        _combatant("pc-1", "Ash", "pc", initiative=15, budget=FULL, position=[5, 0]),
+        _combatant("mon-2", "Zombie", "monster", initiative=8, budget=SLOW, position=[6, 0]),
+    ]
 
 
 def _run(text: str, results: dict[str, dict[str, Any]], *, role: str = "player",
@@ -29,8 +38,7 @@ def _run(text: str, results: dict[str, dict[str, Any]], *, role: str = "player",
          order: list[dict[str, Any]] | None = None) -> AgentOutput:  # fmt: skip
     combat = {
         "current": current,
-        "order": order
-        or [_combatant("pc-1", "Ash", "pc"), _combatant("mon-2", "Zombie", "monster")],
+        "order": order or _ash_and_zombie(),
     }
     turn = TurnContext(
         job_id="new-rules",
@@ -83,9 +91,8 @@ def test_the_gm_alone_reads_the_undead_fortitude_save_and_the_hp_it_kept():
                              "ability_modifier": 3, "proficiency": 0, "bonus": 0, "total": 16,
                              "dc": 14, "success": True},
     }  # fmt: skip
-    order = [_combatant("pc-1", "Ash", "pc"), _combatant("mon-2", "Zombie", "monster")]
     output = _run("Ash attacks the zombie", {"attack": _hit(effect)}, role="gm",
-                  character_id=None, order=order)  # fmt: skip
+                  character_id=None)  # fmt: skip
     texts = _texts(output)
     assert texts[0][0].endswith(" Zombie should fall, but Undead Fortitude keeps it on its feet.")
     assert texts[0][1] == "trigger"
@@ -96,10 +103,11 @@ def test_the_gm_alone_reads_the_undead_fortitude_save_and_the_hp_it_kept():
 
 
 def _wolf_pack() -> list[dict[str, Any]]:
+    # Both wolves within 5 ft of Ash, as Pack Tactics has them.
     return [
-        _combatant("pc-1", "Ash", "pc"),
-        _combatant("mon-2", "Wolf", "monster"),
-        _combatant("mon-3", "Wolf", "monster"),
+        _combatant("pc-1", "Ash", "pc", initiative=15, budget=FULL, position=[5, 0]),
+        _combatant("mon-2", "Wolf", "monster", initiative=12, budget=FAST, position=[6, 0]),
+        _combatant("mon-3", "Wolf", "monster", initiative=8, budget=FAST, position=[5, 1]),
     ]
 
 
@@ -182,10 +190,11 @@ def test_a_bitten_target_that_cannot_save_is_said_to_fail_automatically():
 
 
 def _party() -> list[dict[str, Any]]:
+    # Ash at (5, 0) beside Bram at (6, 0); the goblin far off, out of the way.
     return [
-        _combatant("pc-1", "Ash", "pc"),
-        _combatant("pc-4", "Bram", "pc"),
-        _combatant("mon-2", "Goblin", "monster"),
+        _combatant("pc-1", "Ash", "pc", initiative=15, budget=FULL, position=[5, 0]),
+        _combatant("pc-4", "Bram", "pc", initiative=12, budget=FULL, position=[6, 0]),
+        _combatant("mon-2", "Goblin", "monster", initiative=8, budget=FULL, position=[9, 9]),
     ]
 
 

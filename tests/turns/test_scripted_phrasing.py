@@ -12,8 +12,12 @@ from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.types import ToolInfo, ToolOutcome, TurnContext
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_conditions import _combatant
 
 pytestmark = pytest.mark.django_db
+
+# A turn not yet begun, as combat_status gives it.
+FULL = {"action": 1, "bonus_action": 1, "reaction": 1, "movement": 30}
 
 WRITES = ("attack", "combat_move", "combat_end_turn", "dice_roll")
 
@@ -75,10 +79,6 @@ def _stub_turn(text: str, **extra: Any) -> TurnContext:
     )
 
 
-def _combatant(entity_id: str, name: str, kind: str) -> dict[str, Any]:
-    return {"character": {"id": entity_id, "name": name, "kind": kind, "status": "unhurt"}}
-
-
 @pytest.mark.parametrize("hit", [True, False])
 def test_an_attack_on_your_turn_suggests_end_turn_hit_or_miss(hit):
     result = {
@@ -90,7 +90,10 @@ def test_an_attack_on_your_turn_suggests_end_turn_hit_or_miss(hit):
     }
     combat = {
         "current": "pc-1",
-        "order": [_combatant("pc-1", "Ilsa", "pc"), _combatant("mon-2", "Goblin", "monster")],
+        "order": [
+            _combatant("pc-1", "Ilsa", "pc", initiative=15, budget=FULL, position=[5, 0]),
+            _combatant("mon-2", "Goblin", "monster", initiative=12, budget=FULL, position=[6, 0]),
+        ],
     }
     stub = _Stub({"combat_status": {"combat": combat}, "attack": result})
     output = ScriptedAgent().run_turn(_stub_turn("attack the goblin"), stub)
@@ -105,12 +108,14 @@ def test_the_blow_that_fells_the_last_foe_says_the_fight_can_end(other_goblin):
         "to_hit": {"total": 15, "natural": 12},
         "damage": {"total": 7, "damage_type": "slashing", "effect": {"dead": True}},
     }  # fmt: skip
-    fallen = _combatant("mon-3", "Goblin 2", "monster")
-    fallen["character"]["status"] = other_goblin
     combat = {
         "current": "pc-1",
-        "order": [_combatant("pc-1", "Ilsa", "pc"), _combatant("mon-2", "Goblin", "monster"),
-                  fallen],
+        "order": [
+            _combatant("pc-1", "Ilsa", "pc", initiative=15, budget=FULL, position=[5, 0]),
+            _combatant("mon-2", "Goblin", "monster", initiative=12, budget=FULL, position=[6, 0]),
+            _combatant("mon-3", "Goblin 2", "monster", status=other_goblin, initiative=8,
+                       budget=FULL, position=[6, 1]),
+        ],
     }  # fmt: skip
     stub = _Stub({"combat_status": {"combat": combat}, "attack": result})
     output = ScriptedAgent().run_turn(_stub_turn("attack mon-2"), stub)
