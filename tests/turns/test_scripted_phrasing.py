@@ -133,8 +133,10 @@ def test_forgiving_phrasing_maps_to_the_grammar(live_domains, gm, player):
     assert swing.caller.outcomes[-1].structured["target_id"] == "mon-2"
     assert swing.caller.outcomes[-1].structured["attack"] == "Longsword"  # "my sword" is colour
     # Understood and sent (the rules then say Ilsa's action is spent), not the help list.
-    for text in ("⚔️ attack goblin 🗡️", "I hit the goblin 2 with my longsword.", "Stab goblin"):
-        again = table.run(player, text, job_id=text)
+    # A job's id is ASCII, as a real job's is: it prefixes each write's idempotency key.
+    attacks = ("⚔️ attack goblin 🗡️", "I hit the goblin 2 with my longsword.", "Stab goblin")
+    for index, text in enumerate(attacks):
+        again = table.run(player, text, job_id=f"again-{index}")
         assert again.tools == ["combat_status", "attack"], text
         assert again.texts == [
             ("That cannot happen: Ilsa has no action left this turn.", "requester")
