@@ -29,9 +29,9 @@ DND_HELP = (
     "- death save for <name>; heal <target> N (a potion without N)\n"
     "- grant <target> N temp hp (temporary hit points; they do not stack)\n"
     "- poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, restrain, stun); "
-    "knock <target> prone\n"
+    "knock <target> prone; knock <target> unconscious\n"
     "- cure <target> of <condition> (or unpoison <target>, remove <condition> from <target>, "
-    "<target> is no longer <condition>); stand up (whoever is up gets up)\n"
+    "<target> is no longer <condition>); stand up (whoever is up gets up); wake <target>\n"
     "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
     "- describe, or look at <target>"
 )

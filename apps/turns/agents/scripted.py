@@ -3027,7 +3027,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 None,
                 _(
                     "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
-                    "restrain, stun); knock <target> prone"
+                    "restrain, stun); knock <target> prone; knock <target> unconscious"
                 ),
             ),
             (
@@ -3035,7 +3035,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _(
                     "cure <target> of <condition> (or unpoison <target>, remove <condition> "
                     "from <target>, <target> is no longer <condition>); stand up (whoever is "
-                    "up gets up)"
+                    "up gets up); wake <target>"
                 ),
             ),
             (
