@@ -68,6 +68,17 @@ def campaign_tools(
     def campaign_get(call: Call) -> View:
         return View({"campaign": _campaign_view(call, summary)})
 
+    def campaign_rename(call: Call) -> Outcome:
+        # campaign_get is what a game master reads the campaign's name from: a rename the host
+        # alone knew of was narrated under the name the campaign was created with.
+        previous = call.state["name"]
+        call.state["name"] = words(call.args["name"], "name")
+        return Outcome(
+            {"campaign": _campaign_view(call, summary), "previous_name": previous},
+            scopes=["campaign"],
+            entity_ids=[call.campaign_id],
+        )
+
     def member_grant(call: Call) -> Outcome:
         target, role = call.args["principal"], call.args["role"]
         members = call.state["members"]
@@ -180,6 +191,24 @@ def campaign_tools(
             roles=ALL_ROLES,
             phases=None,
             output={"campaign": {"type": "object", "description": "Campaign view."}},
+        ),
+        ToolSpec(
+            name="campaign_rename",
+            description=(
+                "Rename the campaign (owner or gm only); the name follows the rules of "
+                "campaign_create's."
+            ),
+            handler=campaign_rename,
+            write=True,
+            public=public_part("campaign", _read_by),
+            roles=GM_ROLES,
+            phases=None,
+            params={"name": string("The campaign's new display name.", 120, minLength=1)},
+            required=("name",),
+            output={
+                "campaign": {"type": "object", "description": "The renamed campaign."},
+                "previous_name": {"type": "string"},
+            },
         ),
         ToolSpec(
             name="member_grant",

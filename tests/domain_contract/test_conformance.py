@@ -52,6 +52,7 @@ def test_catalog_sorted_stable_described_bounded(harness: Harness) -> None:
     for common in (
         "campaign_create",
         "campaign_get",
+        "campaign_rename",
         "character_assign",
         "dice_roll",
         "member_grant",
