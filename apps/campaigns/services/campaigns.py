@@ -17,7 +17,7 @@ from apps.domains.registry import get_plugin
 
 from ..models import Campaign, CampaignMembership, JoinRequest
 from .access import access_changed, campaign_access, campaign_archived
-from .authority import receipt_revision
+from .authority import authority_write, receipt_apply, receipt_revision
 
 # Campaign ids derive from (owner, creation key), so a retried create reaches the same domain
 # campaign and gets the stored result back instead of creating a second one.
@@ -189,27 +189,44 @@ def campaign_restore(*, campaign: Campaign, actor) -> Campaign:
 
 
 def campaign_rename(*, campaign: Campaign, actor, name: str) -> Campaign:
-    """Give the campaign a new name (owner or GM), trimmed as at creation; the same name again
-    is a no-op. Raises NotFound, PermissionDenied, Conflict (archived), ValidationFailed."""
+    """Give the campaign a new name (owner or GM), trimmed as at creation, on its rules server
+    first; the same name again is a no-op. Raises NotFound, PermissionDenied, Conflict
+    (archived), ValidationFailed and the domain client's errors (the old name stays)."""
     # The role before the name: anyone else is refused alike, whatever name they send.
     campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
     name = campaign_name_clean(name)
+    # Read again: archived or renamed since the caller loaded it.
+    current = Campaign.objects.get(pk=campaign.pk)
+    if current.status != Campaign.Status.ACTIVE:
+        raise campaign_archived(_("This campaign was archived meanwhile: its name stays."))
+    if current.name == name:
+        return current
+    # The rules server's campaign_get is where a game master reads the name: it is renamed
+    # there first, with no transaction or lock held while it answers.
+    result = authority_write(
+        campaign=current,
+        tool="campaign_rename",
+        arguments={"name": name},
+        requester=actor,
+        key=f"campaign:{current.id}:rename:{actor.id}:{name}",
+    )
     with transaction.atomic():
-        # Archiving takes this row's lock too: a rename does not land on a campaign archived
-        # since the check above.
+        # Archiving takes this row's lock too: a campaign archived while the rules server
+        # worked keeps its name here, but the revision that server reached is recorded.
         locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
-        if locked.status != Campaign.Status.ACTIVE:
-            raise campaign_archived(_("This campaign was archived meanwhile: its name stays."))
-        if locked.name == name:
-            return locked
+        archived = locked.status != Campaign.Status.ACTIVE
+        receipt_apply(campaign=locked, result=result)
         previous = locked.name
-        locked.name = name
-        locked.save(update_fields=["name", "updated_at"])
-        audit_record(
-            actor=actor,
-            action="campaign.rename",
-            subject_type="campaign",
-            subject_id=locked.id,
-            details={"from": previous, "to": name},
-        )
+        if not archived and previous != name:
+            locked.name = name
+            locked.save(update_fields=["name", "updated_at"])
+            audit_record(
+                actor=actor,
+                action="campaign.rename",
+                subject_type="campaign",
+                subject_id=locked.id,
+                details={"from": previous, "to": name},
+            )
+    if archived:
+        raise campaign_archived(_("This campaign was archived meanwhile: its name stays."))
     return locked
