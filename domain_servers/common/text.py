@@ -27,17 +27,21 @@ def lone_surrogate(value: str) -> str | None:
 # feeds and tabs, and no other break: a separator is refused rather than read as a line feed,
 # as a screen that does not know it shows one run-on line. A name or label is one line; only
 # around it may spaces, tabs and line breaks stand (a model's trailing newline), and the tool
-# drops them.
+# drops them. A space there is any Unicode one (a no-break or an ideographic space is as
+# invisible at a name's end as a plain one, and the web host trims them all): between words it
+# stays, as in "Mr." + U+00A0 + "Ash".
 _CONTROLS = r"\u0000-\u001f\u007f-\u009f"
 _LAYOUT = r"\u2028-\u202e\u2066-\u2069"
 _REFUSED = _CONTROLS + _LAYOUT
-_AROUND = r"[\t\n\r ]"
+# The characters str.isspace() knows that are neither control nor layout characters.
+_SPACES = r" \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+_AROUND = rf"[\t\n\r{_SPACES}]"
 # The line: words of shown characters with only spaces between them. Each repeat stops at the
 # first character it cannot take and the next part can (a space is never a word's character,
 # the spaces around are never a word's first one), so no repeat gives back what it took: the
 # check is one pass, in our validator and in any client's backtracking one.
-_SHOWN = rf"[^ {_REFUSED}]"
-LINE_PATTERN = rf"^{_AROUND}*(?:{_SHOWN}(?: *{_SHOWN})*{_AROUND}*)?$"
+_SHOWN = rf"[^{_SPACES}{_REFUSED}]"
+LINE_PATTERN = rf"^{_AROUND}*(?:{_SHOWN}(?:[{_SPACES}]*{_SHOWN})*{_AROUND}*)?$"
 PROSE_PATTERN = rf"^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f{_LAYOUT}]*$"
 _CONTROL = {
     LINE_PATTERN: (re.compile(f"[{_REFUSED}]"), "\t\n\r ", "it must be one line of text"),
