@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from domain_servers.common.errors import invalid
 
@@ -95,11 +96,21 @@ def refusal(pattern: str, value: str) -> str | None:
     return control_character(pattern, value)
 
 
+def visible(value: str) -> bool:
+    """Whether `value` shows anything: not only spaces, separators and invisible characters
+    (a zero-width space, a byte order mark, a word joiner or a soft hyphen, which strip()
+    keeps), as the web host judges the names people type."""
+    return not all(unicodedata.category(c)[0] in "CZ" for c in value)
+
+
 def words(value: str, field: str) -> str:
     """A name, title or label without the spaces around it (a model's trailing newline would be
     narrated as "The bridge is out.\\n."): the schema's minLength lets spaces through, and a
-    blank one would be listed as an empty name nobody can type."""
+    blank one would be listed as an empty name nobody can type. So would one that only holds
+    invisible characters."""
     value = value.strip()
     if not value:
         raise invalid(f"the {field} must not be blank")
+    if not visible(value):
+        raise invalid(f"the {field} must show a visible character")
     return value

@@ -24,6 +24,7 @@ from domain_servers.common.server import (
     string,
     string_list,
 )
+from domain_servers.common.text import visible as shows
 from domain_servers.common.text import words
 
 SYSTEM_ID = "narrative"
@@ -117,6 +118,8 @@ def _labels(items: list[str], field: str) -> dict[str, str]:
     for item in items:
         if not item.strip():
             raise invalid(f"a {field[:-1]} must not be blank")
+        if not shows(item):
+            raise invalid(f"a {field[:-1]} must show a visible character")
         labels.setdefault(_label_key(item), item.strip())
     return labels
 
