@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from apps.core.errors import IdempotencyConflict, PermissionDenied, ValidationFailed
 from apps.core.services import audit_record
-from apps.core.text import visible
+from apps.core.text import one_line, visible
 from apps.domains.client import domain_call
 from apps.domains.registry import get_plugin
 
@@ -46,6 +46,15 @@ def campaign_name_clean(name: str) -> str:
         raise ValidationFailed(
             _("A campaign name needs 1 to %(max)d characters.") % {"max": NAME_MAX},
             details={"fields": {"name": [_("1 to %(max)d characters.") % {"max": NAME_MAX}]}},
+        )
+    if not one_line(name):
+        raise ValidationFailed(
+            _("A campaign name is one line of text."),
+            details={
+                "fields": {
+                    "name": [_("Use one line of text, without control or direction characters.")]
+                }
+            },
         )
     if not visible(name):
         # Only invisible characters (a zero-width space, which strip() keeps): the dashboard,
