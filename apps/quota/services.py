@@ -373,10 +373,14 @@ def quota_expire_grants(*, now: datetime | None = None) -> int:
     what they leave once those reservations close."""
     now = now or timezone.now()
     forfeited = 0
+    # Only accounts with something to forfeit: credits held by active reservations stay on
+    # their expired grant until settled, and their account is not locked again every run.
+    lapsed = QuotaGrant.objects.filter(expires_at__lte=now, remaining__gt=0).values("account_id")
     due = (
-        QuotaGrant.objects.filter(expires_at__lte=now, remaining__gt=0)
-        .values_list("account_id", flat=True)
-        .distinct()
+        QuotaAccount.objects.filter(pk__in=lapsed)
+        .annotate(unused=lapsed_unused_credits(now))
+        .filter(unused__gt=0)
+        .values_list("pk", flat=True)
     )
     for account_id in list(due):
         forfeited += _expire_account_grants(account_id=account_id, now=now)[0]

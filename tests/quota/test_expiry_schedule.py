@@ -5,6 +5,7 @@ comes every minute, not with the hourly grant run."""
 import pytest
 from django.conf import settings
 
+from apps.quota import services
 from apps.quota.tasks import quota_expire_grants_task
 
 from .test_expired_part import held_six_of_an_expired_ten_and_five_lasting
@@ -30,3 +31,24 @@ def test_the_expiry_task_writes_off_the_unheld_part_of_a_lapsed_grant(api_client
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (5, 6)
     assert quota_expire_grants_task.apply().get() == 0
+
+
+def test_the_expiry_run_leaves_alone_an_account_whose_expired_credits_are_all_held(
+    user, funded, monkeypatch
+):
+    """Held credits stay on their expired grant until the turn settles: the minute's run must
+    not lock that account again every minute for nothing to forfeit."""
+    account = held_six_of_an_expired_ten_and_five_lasting(user, funded)
+    assert quota_expire_grants_task.apply().get() == 4  # the unheld 4; 6 stay held
+    visited = []
+    real = services._expire_account_grants
+
+    def expire(*, account_id, now):
+        visited.append(account_id)
+        return real(account_id=account_id, now=now)
+
+    monkeypatch.setattr(services, "_expire_account_grants", expire)
+    assert quota_expire_grants_task.apply().get() == 0
+    assert visited == []
+    account.refresh_from_db()
+    assert (account.balance, account.reserved) == (5, 6)
