@@ -31,6 +31,10 @@ class Campaign(BaseModel):
         _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
     )
     authority_revision = models.BigIntegerField(default=0)
+    # The authority revision of the rename that set `name` (0: the name it was created with):
+    # of two renames that overlap, the one the rules server applied last names the campaign
+    # here too, whichever commits last.
+    name_revision = models.BigIntegerField(default=0)
     # Moves on with every change of who may read the room (access_changed); each room entry
     # carries the value it was written under, so a socket that read access before it reads
     # again before delivering (see RoomConsumer.room_entry).

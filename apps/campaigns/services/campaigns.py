@@ -225,17 +225,20 @@ def campaign_rename(*, campaign: Campaign, actor, name: str) -> Campaign:
         locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
         archived = locked.status != Campaign.Status.ACTIVE
         receipt_apply(campaign=locked, result=result)
+        revision = receipt_revision(result.receipt)
         previous = locked.name
-        if not archived and previous != name:
-            locked.name = name
-            locked.save(update_fields=["name", "updated_at"])
-            audit_record(
-                actor=actor,
-                action="campaign.rename",
-                subject_type="campaign",
-                subject_id=locked.id,
-                details={"from": previous, "to": name},
-            )
+        # Not over a rename the rules server applied after this one (it committed here first).
+        if not archived and revision > locked.name_revision:
+            locked.name, locked.name_revision = name, revision
+            locked.save(update_fields=["name", "name_revision", "updated_at"])
+            if previous != name:
+                audit_record(
+                    actor=actor,
+                    action="campaign.rename",
+                    subject_type="campaign",
+                    subject_id=locked.id,
+                    details={"from": previous, "to": name},
+                )
     if archived:
         raise campaign_archived(_("This campaign was archived meanwhile: its name stays."))
     return locked
