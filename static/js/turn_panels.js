@@ -841,7 +841,9 @@ function diceItem(roll) {
         // Two d20s, one kept, said where an attack's line says it: before the outcome.
         el("span", { class: "turn-roll__line" }, `${made} · ${t.dc} ${roll.dc} `,
           roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
-          el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure))),
+          el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure),
+          // Failed whatever was rolled: why, as the narration says it.
+          roll.automatic_failure ? `: ${roll.automatic_failure}` : "")),
     );
   } else {
     const breakdown = diceBreakdown(roll);

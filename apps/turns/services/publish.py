@@ -205,6 +205,10 @@ def dice_from(
                     "mode": mode,
                 }
             )
+            if s.get("automatic_failure"):
+                # The rules failed it whatever was rolled (a paralysed creature's dex save): the
+                # line says why, as the narration does, not only the total against the DC.
+                dice[-1]["automatic_failure"] = str(s["automatic_failure"])
     return dice
 
 
