@@ -9,7 +9,7 @@ from apps.campaigns.services.campaigns import campaign_archive, campaign_rename
 from apps.campaigns.services.membership import membership_change_role
 from apps.core.errors import Conflict, NotFound, PermissionDenied, ValidationFailed
 from apps.core.models import AuditEvent
-from tests.campaigns.conftest import join
+from tests.campaigns.conftest import domain_view, join
 
 pytestmark = pytest.mark.django_db
 
@@ -164,3 +164,5 @@ def test_a_campaign_archived_after_the_role_check_keeps_its_name(
     )
     assert Campaign.objects.get(pk=campaign.pk).name == "The Sunless Citadel"
     assert _renames() == []
+    # Nor was the rules server asked.
+    assert domain_view(campaign, gm).structured["campaign"]["name"] == "The Sunless Citadel"
