@@ -10,6 +10,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from apps.core.errors import IdempotencyConflict, PermissionDenied, ValidationFailed
+from apps.core.models import AuditEvent
 from apps.core.services import audit_record
 from apps.core.text import one_line, visible
 from apps.domains.client import domain_call
@@ -128,12 +129,29 @@ def campaign_create(*, owner, name: str, system_id: str, idempotency_key: str) -
 
 
 def _same_or_conflict(campaign: Campaign, *, name: str, system_id: str) -> Campaign:
-    if campaign.name != name or campaign.system_id != system_id:
+    """The campaign this key created, when the retry asks for what it asked then (the name it
+    was created with, not one it was renamed to since); IdempotencyConflict otherwise."""
+    if _creation_name(campaign) != name or campaign.system_id != system_id:
         raise IdempotencyConflict(
             _("This idempotency key already created a different campaign."),
             details={"campaign_id": str(campaign.id)},
         )
     return campaign
+
+
+def _creation_name(campaign: Campaign) -> str:
+    """The name the campaign was created with: its first rename's audit row keeps it."""
+    if not campaign.name_revision:
+        return campaign.name
+    first = (
+        AuditEvent.objects.filter(
+            action="campaign.rename", subject_type="campaign", subject_id=str(campaign.id)
+        )
+        .order_by("id")
+        .values_list("details__from", flat=True)
+        .first()
+    )
+    return first if first is not None else campaign.name
 
 
 def _members_reread_access(campaign: Campaign, *, reason: str) -> None:
