@@ -81,6 +81,15 @@ def _creation_open(campaign, role: str) -> bool:
     )
 
 
+def _fields_refused(form, exc: ApplicationError) -> bool:
+    """Put the fields a service refused on the form, as its own errors show (one it does not
+    have above it); whether there were any."""
+    fields = exc.details.get("fields") or {}
+    for name, errors in fields.items():
+        form.add_error(name if name in form.fields else None, errors)
+    return bool(fields)
+
+
 def _settings_url(campaign_id) -> str:
     return reverse("campaign-settings", args=[campaign_id])
 
@@ -241,13 +250,10 @@ def campaign_rename_view(request, campaign_id, *, membership):
                 campaign=membership.campaign, actor=request.user, name=form.cleaned_data["name"]
             )
         except ApplicationError as exc:
-            fields = exc.details.get("fields") or {}
-            if not fields:
+            if not _fields_refused(form, exc):
                 # The role or the archive, said as the other settings actions say it.
                 messages.error(request, exc.message)
                 return redirect(_settings_url(campaign_id))
-            for name, errors in fields.items():
-                form.add_error(name if name in form.fields else None, errors)
         else:
             if campaign.name == membership.campaign.name:
                 messages.info(
@@ -482,11 +488,7 @@ def character_new(request, campaign_id):
                     idempotency_key=f"form:{token}",
                 )
             except ApplicationError as exc:
-                # A field the service refused shows its error there, as the form's own do.
-                fields = exc.details.get("fields") or {}
-                for name, errors in fields.items():
-                    form.add_error(name if name in form.fields else None, errors)
-                if not fields:
+                if not _fields_refused(form, exc):
                     form.add_error(None, exc.message)
             else:
                 messages.success(
