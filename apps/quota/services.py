@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
@@ -376,12 +376,7 @@ def quota_expire_grants(*, now: datetime | None = None) -> int:
     # Only accounts with something to forfeit: credits held by active reservations stay on
     # their expired grant until settled, and their account is not locked again every run.
     lapsed = QuotaGrant.objects.filter(expires_at__lte=now, remaining__gt=0).values("account_id")
-    due = (
-        QuotaAccount.objects.filter(pk__in=lapsed)
-        .annotate(unused=lapsed_unused_credits(now))
-        .filter(unused__gt=0)
-        .values_list("pk", flat=True)
-    )
+    due = _with_lapsed_unused(now).filter(pk__in=lapsed).values_list("pk", flat=True)
     for account_id in list(due):
         forfeited += _expire_account_grants(account_id=account_id, now=now)[0]
     return forfeited
@@ -403,13 +398,13 @@ def quota_account_expire_lapsed(*, account: QuotaAccount, now: datetime | None =
     return forfeited
 
 
+def _with_lapsed_unused(now: datetime) -> QuerySet[QuotaAccount]:
+    """The accounts with expired credits no active reservation holds: something to forfeit."""
+    return QuotaAccount.objects.annotate(unused=lapsed_unused_credits(now)).filter(unused__gt=0)
+
+
 def _has_lapsed_unused(*, account_id, now: datetime) -> bool:
-    return (
-        QuotaAccount.objects.filter(pk=account_id)
-        .annotate(unused=lapsed_unused_credits(now))
-        .filter(unused__gt=0)
-        .exists()
-    )
+    return _with_lapsed_unused(now).filter(pk=account_id).exists()
 
 
 def usable_credits(now: datetime) -> CombinedExpression:
