@@ -5,7 +5,8 @@ Server frames (JSON):
   {"type": "entry", "entry": {...serialize_entry...}}   once per sequence per socket
   {"type": "caught_up", "sequence": N}   replay done up to room sequence N
   {"type": "event", "event_type", "outbox_id", "payload"}   other announcements, filtered
-    (a `state.changed` with an empty payload: read the panels again, events were missed)
+    (a `state.changed` with an empty payload: read the panels again, events were missed;
+    a `campaign.renamed`: {"name", "name_revision"}, the name the page shows from now on)
   {"type": "presence", "users": [{"id", "name"}]}
   {"type": "heartbeat"} / {"type": "pong"}
   {"type": "access.revoked", "reason"}                          followed by close 4403

@@ -43,6 +43,17 @@ let stopped = false;
 let watchdog = null;
 let heartbeatMs = 20000;
 
+// The campaign's name in the heading and the tab's title: a rename is announced to the room
+// with its revision, so of two announcements that cross the newer one stays.
+const titleEl = document.getElementById("room-title");
+let nameRevision = Number(titleEl.dataset.nameRevision) || 0;
+function showCampaignName(name, revision) {
+  if (typeof name !== "string" || !(revision > nameRevision)) return;
+  nameRevision = revision;
+  titleEl.textContent = name;
+  document.title = titleEl.dataset.documentTitle.replace("%(name)s", () => name);
+}
+
 // Access to this room ended (removed, another account, signed out): the panels stop asking for
 // what this viewer may no longer see, and clear what they show.
 function endAccess() {
@@ -438,6 +449,9 @@ function connect() {
         reloadWhenSent();
         break;
       case "event":
+        if (msg.event_type === "campaign.renamed") {
+          showCampaignName(msg.payload.name, msg.payload.name_revision);
+        }
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
         break;
       default:

@@ -24,6 +24,8 @@ from .authority import authority_write, receipt_apply, receipt_revision
 # campaign and gets the stored result back instead of creating a second one.
 CAMPAIGN_ID_NAMESPACE = uuid.UUID("5b1d3c2e-7f0a-4b8e-9c61-2a4f0d9e8b17")
 NAME_MAX = 120
+# The room event telling open room pages a campaign's new name (payload: name, name_revision).
+CAMPAIGN_RENAMED = "campaign.renamed"
 RANDOM_SEED_SALT = "sagasmith.campaigns.random_seed"
 
 
@@ -215,6 +217,19 @@ def campaign_restore(*, campaign: Campaign, actor) -> Campaign:
     return locked
 
 
+def _rename_announce(campaign: Campaign) -> None:
+    """Open room pages show the new name in their heading and title without a reload. The
+    revision lets a page keep the newest of two renames whose announcements cross."""
+    from apps.projections.services import outbox_emit
+
+    outbox_emit(
+        event_type=CAMPAIGN_RENAMED,
+        campaign_id=campaign.id,
+        payload={"name": campaign.name, "name_revision": campaign.name_revision},
+        audience="public",
+    )
+
+
 def campaign_rename(*, campaign: Campaign, actor, name: str) -> Campaign:
     """Give the campaign a new name (owner or GM), trimmed as at creation, on its rules server
     first; the same name again is a no-op. Raises NotFound, PermissionDenied, Conflict
@@ -257,6 +272,7 @@ def campaign_rename(*, campaign: Campaign, actor, name: str) -> Campaign:
                     subject_id=locked.id,
                     details={"from": previous, "to": name},
                 )
+                _rename_announce(locked)
     if archived:
         raise campaign_archived(_("This campaign was archived meanwhile: its name stays."))
     return locked
