@@ -111,7 +111,9 @@ def campaign_new(request):
                 idempotency_key=f"form:{form.cleaned_data['form_token']}",
             )
         except ApplicationError as exc:
-            form.add_error(None, exc.message)
+            # A refused name on its field, as the settings rename form shows it.
+            if not _fields_refused(form, exc):
+                form.add_error(None, exc.message)
         else:
             messages.success(request, _("Campaign “%(name)s” created.") % {"name": campaign.name})
             request.session[JUST_CREATED_SESSION_KEY] = {
