@@ -233,7 +233,8 @@ def _rename_announce(campaign: Campaign) -> None:
 def campaign_rename(*, campaign: Campaign, actor, name: str) -> Campaign:
     """Give the campaign a new name (owner or GM), trimmed as at creation, on its rules server
     first; the same name again is a no-op. Raises NotFound, PermissionDenied, Conflict
-    (archived), ValidationFailed and the domain client's errors (the old name stays)."""
+    (archived before the rules server was asked), ValidationFailed and the domain client's
+    errors (the old name stays)."""
     # The role before the name: anyone else is refused alike, whatever name they send.
     campaign_access(campaign_id=campaign.id, user=actor, manage=True, writable=True)
     name = campaign_name_clean(name)
@@ -253,15 +254,16 @@ def campaign_rename(*, campaign: Campaign, actor, name: str) -> Campaign:
         key=f"campaign:{current.id}:rename:{actor.id}:{name}",
     )
     with transaction.atomic():
-        # Archiving takes this row's lock too: a campaign archived while the rules server
-        # worked keeps its name here, but the revision that server reached is recorded.
+        # A campaign archived while the rules server worked takes the name all the same: that
+        # server, which owns it, has it now, and the two overlapped, so the rename counts as
+        # done just before the archive. Keeping the old name here would leave the site and the
+        # rules server disagreeing, with no write left to settle it (archived, it is read-only).
         locked = Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
-        archived = locked.status != Campaign.Status.ACTIVE
         receipt_apply(campaign=locked, result=result)
         revision = receipt_revision(result.receipt)
         previous = locked.name
         # Not over a rename the rules server applied after this one (it committed here first).
-        if not archived and revision > locked.name_revision:
+        if revision > locked.name_revision:
             locked.name, locked.name_revision = name, revision
             locked.save(update_fields=["name", "name_revision", "updated_at"])
             if previous != name:
@@ -273,6 +275,4 @@ def campaign_rename(*, campaign: Campaign, actor, name: str) -> Campaign:
                     details={"from": previous, "to": name},
                 )
                 _rename_announce(locked)
-    if archived:
-        raise campaign_archived(_("This campaign was archived meanwhile: its name stays."))
     return locked
