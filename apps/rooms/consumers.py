@@ -1,13 +1,14 @@
 """Websocket transport for a room: /ws/rooms/<campaign_id>/?after=<sequence>.
 
 Server frames (JSON):
-  {"type": "hello", "user_id", "role", "heartbeat_seconds"}
+  {"type": "hello", "user_id", "role", "heartbeat_seconds", "campaign": {"name", "name_revision"}}
   {"type": "entry", "entry": {...serialize_entry...}}   once per sequence per socket
   {"type": "caught_up", "sequence": N}   replay done up to room sequence N
   {"type": "event", "event_type", "outbox_id", "payload"}   other announcements, filtered
     (a `state.changed` with an empty payload: read the panels again, events were missed;
     a `campaign.renamed`: {"name", "name_revision"}, the name the page shows from now on)
   {"type": "presence", "users": [{"id", "name"}]}
+  {"type": "campaign", "name", "name_revision"}   a rename this socket's page was not sent
   {"type": "heartbeat"} / {"type": "pong"}
   {"type": "access.revoked", "reason"}                          followed by close 4403
 Client frames: {"type": "ping"}.
@@ -54,6 +55,8 @@ CLOSE_ACCESS_REVOKED = 4403  # removed from the campaign while connected: do not
 CLOSE_NOT_FOUND = 4404  # no such campaign, or not a member (deliberately indistinguishable)
 CLOSE_TERMS_NOT_ACCEPTED = 4412  # newer terms or privacy notice to accept: reload the page
 
+
+CAMPAIGN_RENAMED = "campaign.renamed"
 
 # Every socket in a room that may see an entry or event is sent the same text: encode it once
 # per process. Keys are (campaign, sequence) and (campaign, "outbox", id): never reused.
@@ -145,6 +148,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     session_key: str | None = None
     # The presence list this socket last sent its page.
     present: list | None = None
+    # The campaign name's revision this socket last told its page (in its hello or an event).
+    name_revision: int = 0
     _heartbeat: asyncio.Task | None = None
 
     async def dispatch(self, message):
@@ -194,6 +199,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.role, self.room_id, self.events_seen = membership.role, room.id, events_seen
         self.access_version = membership.campaign.access_version
         self.archived = membership.campaign.status != Campaign.Status.ACTIVE
+        self.name_revision = membership.campaign.name_revision
         # Join before replaying so nothing committed after the replay's read can be missed.
         await self.channel_layer.group_add(room_group(self.campaign_id), self.channel_name)
         await self.channel_layer.group_add(user_group(user.id), self.channel_name)
@@ -203,6 +209,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 "user_id": str(user.id),
                 "role": self.role,
                 "heartbeat_seconds": heartbeat_seconds(),
+                # The page may be older than a rename this socket's predecessor missed.
+                "campaign": {
+                    "name": membership.campaign.name,
+                    "name_revision": membership.campaign.name_revision,
+                },
             }
         )
         await self.channel_layer.group_send(
@@ -319,6 +330,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 text_data=_frame_text((self.campaign_id, "outbox", event["outbox_id"]), frame)
             )
             self.events_seen = max(self.events_seen, event["outbox_id"])
+            if event["event_type"] == CAMPAIGN_RENAMED:
+                revision = event["payload"].get("name_revision", 0)
+                self.name_revision = max(self.name_revision, revision)
 
     async def _access_read_for(self, event) -> bool:
         """Whether the socket still has access to be sent an entry or event. One written after
@@ -384,6 +398,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if missed is not None:
             await self.send_json(
                 {"type": "event", "event_type": REFRESH_EVENT, "outbox_id": missed, "payload": {}}
+            )
+        campaign = membership.campaign
+        if campaign.name_revision > self.name_revision:
+            # A rename whose announcement never reached this socket (published while it was
+            # joining the room or while its subscription was down).
+            self.name_revision = campaign.name_revision
+            await self.send_json(
+                {"type": "campaign", "name": campaign.name, "name_revision": campaign.name_revision}
             )
         if present != self.present:
             # Broadcasts of sockets opening or closing at once can arrive out of order, and a

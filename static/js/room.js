@@ -407,6 +407,8 @@ function connect() {
           stopped = true; ws.close(); setState("closed", t.signin); disableComposer(); endAccess(); return;
         }
         heartbeatMs = msg.heartbeat_seconds * 1000;
+        // Renamed while this page had no socket: the name it was loaded with is old.
+        if (msg.campaign) showCampaignName(msg.campaign.name, msg.campaign.name_revision);
         break;
       case "entry":
         resumeAfter = Math.max(resumeAfter, msg.entry.sequence);
@@ -436,6 +438,9 @@ function connect() {
         break;
       case "presence":
         renderPresence(msg.users);
+        break;
+      case "campaign":
+        showCampaignName(msg.name, msg.name_revision);
         break;
       case "access.revoked":
         stopped = true;
