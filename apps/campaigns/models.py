@@ -8,6 +8,9 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.models import BaseModel
 
+# The room event telling open room pages a campaign's new name (payload: name, name_revision).
+CAMPAIGN_RENAMED = "campaign.renamed"
+
 # The words for the phases the game systems use (Campaign.phase holds the code the rules
 # server reports); a phase not named here reads as its code in words ("short_rest": "Short rest").
 PHASE_LABELS = {

@@ -32,7 +32,7 @@ from django.conf import settings
 
 from apps.accounts.middleware import session_store, session_user
 from apps.accounts.selectors import legal_acceptance_required
-from apps.campaigns.models import Campaign
+from apps.campaigns.models import CAMPAIGN_RENAMED, Campaign
 from apps.campaigns.selectors import membership_for
 from apps.projections.dispatch import ACCESS_VERSION, REFRESH_EVENT
 from apps.projections.groups import room_group, user_group
@@ -55,8 +55,6 @@ CLOSE_ACCESS_REVOKED = 4403  # removed from the campaign while connected: do not
 CLOSE_NOT_FOUND = 4404  # no such campaign, or not a member (deliberately indistinguishable)
 CLOSE_TERMS_NOT_ACCEPTED = 4412  # newer terms or privacy notice to accept: reload the page
 
-
-CAMPAIGN_RENAMED = "campaign.renamed"
 
 # Every socket in a room that may see an entry or event is sent the same text: encode it once
 # per process. Keys are (campaign, sequence) and (campaign, "outbox", id): never reused.

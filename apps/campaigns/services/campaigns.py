@@ -16,7 +16,7 @@ from apps.core.text import one_line, visible
 from apps.domains.client import domain_call
 from apps.domains.registry import get_plugin
 
-from ..models import Campaign, CampaignMembership, JoinRequest
+from ..models import CAMPAIGN_RENAMED, Campaign, CampaignMembership, JoinRequest
 from .access import access_changed, campaign_access, campaign_archived
 from .authority import authority_write, receipt_apply, receipt_revision
 
@@ -24,8 +24,6 @@ from .authority import authority_write, receipt_apply, receipt_revision
 # campaign and gets the stored result back instead of creating a second one.
 CAMPAIGN_ID_NAMESPACE = uuid.UUID("5b1d3c2e-7f0a-4b8e-9c61-2a4f0d9e8b17")
 NAME_MAX = 120
-# The room event telling open room pages a campaign's new name (payload: name, name_revision).
-CAMPAIGN_RENAMED = "campaign.renamed"
 RANDOM_SEED_SALT = "sagasmith.campaigns.random_seed"
 
 
