@@ -16,11 +16,11 @@ The model sees the turn's facade tools with their live input schemas, minus the 
 trusted code injects (campaign, revision, idempotency, identity). It may make at most
 `MAX_TOOL_CALLS` calls per turn, calls the platform refuses (a tool not offered, arguments that
 are no JSON object) included, as each costs a model request all the same; further calls are
-answered with a `tool_limit` error (as many as the limit, the rest of an answer's calls left
-out of the conversation; the first answer says why and how many were not run, the others only
-that they were not) and the next request forbids tools. A server that ignores
-that is asked once more offering no tools; a call after that fails the turn with
-`agent_tool_limit`. Its final answer must be one JSON object:
+answered with a `tool_limit` error (as many as the limit, echoed with their ids and names but
+not their arguments, the rest of an answer's calls left out of the conversation; the first
+answer says why and how many were not run, the others only that they were not) and the next
+request forbids tools. A server that ignores that is asked once more offering no tools; a call
+after that fails the turn with `agent_tool_limit`. Its final answer must be one JSON object:
 
     {"messages": [{"text": "...", "audience": "trigger|requester|gm|public"}, ...],
      "suggestions": ["...", ...], "gm_suggestions": ["...", ...],
@@ -191,6 +191,18 @@ def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
     if isinstance(function, dict) and not isinstance(function.get("arguments"), str):
         sent["function"] = {**function, "arguments": json.dumps(function.get("arguments") or {})}
     return sent
+
+
+def _as_refused(request: dict[str, Any]) -> dict[str, Any]:
+    """The echo of a tool call refused unread: its id, its name (at most 64 characters, the
+    longest a tool may be named) and no arguments."""
+    function = request.get("function")
+    name = function.get("name") if isinstance(function, dict) else None
+    return {
+        "id": request.get("id"),
+        "type": "function",
+        "function": {"name": name[:64] if isinstance(name, str) else "", "arguments": "{}"},
+    }
 
 
 def tool_spec(tool: ToolInfo) -> dict[str, Any]:
@@ -578,8 +590,11 @@ class OpenAIAgent:
                     # the others are terse, so the context does not grow with the reason.
                     left = max(self.max_tool_calls - calls, 0)
                     not_run = max(len(requested) - left, 0)
+                    # The calls past the limit are refused unread: echoed with their ids and
+                    # names, not their arguments, which may be as large as the model made them.
                     requested = [
-                        _as_sent(request) for request in requested[: left + self.max_tool_calls]
+                        _as_sent(request) if index < left else _as_refused(request)
+                        for index, request in enumerate(requested[: left + self.max_tool_calls])
                     ]
                     for request in requested:
                         # Each answer must name its own call: a call without an id, or with
