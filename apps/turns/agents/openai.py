@@ -798,6 +798,15 @@ class OpenAIAgent:
             )
         try:
             data = json.loads(raw)
+            # Google's endpoint answers a failure with a list of one error object, under any
+            # status: it is classed as that object alone would be.
+            if (
+                isinstance(data, list)
+                and len(data) == 1
+                and isinstance(data[0], dict)
+                and "error" in data[0]
+            ):
+                data = data[0]
             if not isinstance(data, dict):
                 raise TypeError("the answer is not an object")
             reported = data.get("usage") or {}
