@@ -45,6 +45,7 @@ import logging
 import math
 import os
 import re
+import sys
 import time
 from collections import Counter
 from datetime import UTC, datetime
@@ -285,6 +286,12 @@ def _quote_some(texts: list[str], count: int = QUOTED_KEYS, limit: int = 64) -> 
     return f"{quoted} and {more} more" if more > 0 else quoted
 
 
+def _long_number() -> str:
+    """Why JSON text was not read when it was valid: Python reads no whole number longer than
+    its limit of digits (a ValueError, not a JSONDecodeError)."""
+    return f"a number too long to read (at most {sys.get_int_max_str_digits()} digits)"
+
+
 def _unstorable_in(value: Any) -> str | None:
     """A character the database cannot store in the keys and texts of a JSON value, if any."""
     texts = [value]
@@ -314,6 +321,8 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
         raise InvalidOutput(f"the answer is not JSON ({exc.msg})") from None
     except RecursionError:
         raise InvalidOutput("the answer is nested too deeply") from None
+    except ValueError:
+        raise InvalidOutput(f"the answer holds {_long_number()}") from None
     if not isinstance(data, dict):
         raise InvalidOutput("the answer must be a JSON object")
     unknown = sorted(set(data) - {*ANSWER_KEYS, "schema"})
@@ -704,6 +713,9 @@ class OpenAIAgent:
                 arguments = json.loads(arguments)
             except (TypeError, json.JSONDecodeError, RecursionError):
                 arguments = None
+            except ValueError:
+                message = f"the arguments hold {_long_number()}"
+                return {"error": {"code": "invalid_arguments", "message": message}}
         if not isinstance(arguments, dict):
             message = "arguments must be a JSON object"
             if finish_reason == "length":
