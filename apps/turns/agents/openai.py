@@ -293,14 +293,18 @@ def _long_number() -> str:
 
 
 def _unstorable_in(value: Any) -> str | None:
-    """A character the database cannot store in the keys and texts of a JSON value, if any."""
+    """What the database cannot store in a JSON value, if any: the first such character of its
+    keys and texts, or the words for a number that is not finite (Python reads NaN, Infinity
+    and 1e400 from JSON; no JSON column stores them)."""
     texts = [value]
     while texts:
         item = texts.pop()
         if isinstance(item, str):
             found = _UNSTORABLE.search(item)
             if found:
-                return found[0]
+                return f"a character no tool may be given (U+{ord(found[0]):04X})"
+        elif isinstance(item, float) and not math.isfinite(item):
+            return "a number that is not finite (NaN, an infinity, or too large to store)"
         elif isinstance(item, dict):
             texts += [*item, *item.values()]
         elif isinstance(item, list):
@@ -725,15 +729,11 @@ class OpenAIAgent:
                     "make fewer or shorter calls"
                 )
             return {"error": {"code": "invalid_arguments", "message": message}}
-        # The journal (jsonb) could not store it, nor could the call be sent as UTF-8.
+        # The journal (jsonb) could not store it, nor could the call be sent as JSON in UTF-8.
         found = _unstorable_in(arguments)
         if found is not None:
             return {
-                "error": {
-                    "code": "invalid_arguments",
-                    "message": "the arguments hold a character no tool may be given "
-                    f"(U+{ord(found):04X})",
-                }
+                "error": {"code": "invalid_arguments", "message": f"the arguments hold {found}"}
             }
         return call_tool(function["name"], arguments).for_model()
 
