@@ -809,7 +809,7 @@ class OpenAIAgent:
                 details={"status": status},
             )
         try:
-            data = json.loads(raw)
+            data = _read_answer(raw)
             # Google's endpoint answers a failure with a list of one error object, under any
             # status: it is classed as that object alone would be.
             if (
@@ -943,6 +943,17 @@ def _unavailable_details(
     if wait is not None:
         details["retry_after"] = wait
     return details
+
+
+def _read_answer(raw: bytes | bytearray) -> Any:
+    """An answer's JSON. Bytes that are no UTF-8 (those of a character the token bound cut in
+    two, which some servers send as they are, or a model's stray byte) are read as U+FFFD: a
+    cut answer is then corrected as cut, not failed as no chat completion. Raises ValueError
+    and RecursionError as json.loads does."""
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError:
+        return json.loads(bytes(raw).decode("utf-8", "replace"))
 
 
 def _body_error(raw: bytes | bytearray) -> Any:
