@@ -804,6 +804,8 @@ class OpenAIAgent:
                 answer = f"(redirected to {location}) {answer}"
             logger.warning("The agent endpoint refused the request: HTTP %s %s", status,
                            answer[:200])  # fmt: skip
+            if _filtered(_body_error(raw)):
+                raise _content_filtered(details={"status": status})
             raise AgentRejected(
                 _("The agent endpoint refused the request: HTTP %(status)s.") % {"status": status},
                 details={"status": status},
@@ -886,6 +888,8 @@ class OpenAIAgent:
         if status is not None:
             logger.warning("The agent endpoint refused the request: HTTP 200 with an error: %s",
                            message)  # fmt: skip
+            if _filtered(error):
+                return _content_filtered(details={"status": status})
             return AgentRejected(_("The agent endpoint refused the request."))
         logger.warning("The agent endpoint answered HTTP 200 with an error: %s", message)
         return _not_a_completion(TypeError("it holds an error and no choices"))
@@ -1053,6 +1057,22 @@ def _out_of_quota(status: int, raw: bytes | bytearray) -> bool:
 def _quota_error(error: dict[str, Any]) -> bool:
     """An error object for an account out of credits (OpenAI's `insufficient_quota`)."""
     return "insufficient_quota" in (error.get("code"), error.get("type"))
+
+
+def _filtered(error: Any) -> bool:
+    """An error object for a conversation the endpoint's content filter refused (Azure
+    OpenAI's `content_filter`, when a player's action trips it)."""
+    return isinstance(error, dict) and error.get("code") == "content_filter"
+
+
+def _content_filtered(*, details: dict[str, Any]) -> AgentRejected:
+    # The same words would be refused again, and no setting is wrong: the player rephrases.
+    return AgentRejected(
+        _("The agent endpoint's content filter refused the turn's conversation."),
+        code="agent_content_filtered",
+        recovery=str(_("Rephrase the action and try again.")),
+        details=details,
+    )
 
 
 def _media_type(response: httpx2.Response) -> str:
