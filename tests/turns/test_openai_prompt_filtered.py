@@ -1,5 +1,6 @@
 """An endpoint whose content filter refuses the conversation itself, as Azure OpenAI does with
-HTTP 400 and the code `content_filter` when a player's gory action trips it (a real local fake
+HTTP 400 and the code `content_filter` when a player's gory action trips it, or with an OK
+answer holding no choices and the filter's verdict on the prompt (a real local fake
 chat-completions server and a live dnd5e server): the player is told so and to rephrase, not
 that an operator must check the settings, and the turn is not retried (the same words would be
 refused again)."""
@@ -74,4 +75,28 @@ def test_other_refusals_still_ask_an_operator(table, llm, error):
     assert (caught.value.code, caught.value.recovery) == (
         "agent_rejected",
         "An operator must check the agent provider's settings.",
+    )
+
+
+def filtered_prompt(filtered: bool) -> dict:
+    """Azure OpenAI's answer to a prompt its filter blocks without an error: no choices, and
+    the filter's verdict on the prompt."""
+    verdict = {"violence": {"filtered": filtered, "severity": "high" if filtered else "safe"}}
+    return {
+        "id": "",
+        "object": "",
+        "choices": [],
+        "prompt_filter_results": [{"prompt_index": 0, "content_filter_results": verdict}],
+        "usage": None,
+    }
+
+
+def test_an_ok_answer_with_no_choices_for_a_filtered_prompt_asks_to_rephrase(table, llm):
+    llm.script = [(200, filtered_prompt(True))]
+    with pytest.raises(AgentRejected) as caught:
+        run(table, llm, "I tear the goblin apart")
+    assert (caught.value.code, caught.value.retryable, caught.value.recovery) == (
+        "agent_content_filtered",
+        False,
+        "Rephrase the action and try again.",
     )

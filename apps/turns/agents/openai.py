@@ -843,6 +843,9 @@ class OpenAIAgent:
             error = data.get("error")
             if error and not data.get("choices"):
                 raise self._error_in_answer(error, response.headers) from exc
+            if not data.get("choices") and _prompt_filtered(data):
+                logger.warning("The agent endpoint's content filter refused the conversation")
+                raise _content_filtered(details={}) from exc
             raise _not_a_completion(exc) from exc
         self._count(usage, reported, turn)
         calls = message.get("tool_calls")
@@ -1063,6 +1066,18 @@ def _filtered(error: Any) -> bool:
     """An error object for a conversation the endpoint's content filter refused (Azure
     OpenAI's `content_filter`, when a player's action trips it)."""
     return isinstance(error, dict) and error.get("code") == "content_filter"
+
+
+def _prompt_filtered(data: dict[str, Any]) -> bool:
+    """Whether an answer with no choices says its filter blocked the prompt (Azure OpenAI's
+    `prompt_filter_results`, once `prompt_annotations`, with a category filtered)."""
+    verdicts = data.get("prompt_filter_results") or data.get("prompt_annotations")
+    return isinstance(verdicts, list) and any(
+        isinstance(category, dict) and category.get("filtered") is True
+        for verdict in verdicts
+        if isinstance(verdict, dict) and isinstance(verdict.get("content_filter_results"), dict)
+        for category in verdict["content_filter_results"].values()
+    )
 
 
 def _content_filtered(*, details: dict[str, Any]) -> AgentRejected:
