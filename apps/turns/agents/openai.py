@@ -831,22 +831,31 @@ class OpenAIAgent:
             if _EVENT_STREAM.match(raw):
                 raise _streamed_answer(response) from exc
             raise _not_a_completion(exc) from exc
-        try:
-            choice = data["choices"][0]
-            message = choice["message"]
-            if not isinstance(message, dict):
-                raise TypeError("message is not an object")
-        except (KeyError, IndexError, TypeError) as exc:
+        choices = data.get("choices")
+        choice = choices[0] if isinstance(choices, list) and choices else None
+        message = choice.get("message") if isinstance(choice, dict) else None
+        if not isinstance(message, dict):
             if reported:
                 # The endpoint says its model ran: the tokens are spent all the same.
                 self._count(usage, reported, turn)
             error = data.get("error")
-            if error and not data.get("choices"):
-                raise self._error_in_answer(error, response.headers) from exc
-            if not data.get("choices") and _prompt_filtered(data):
+            if error and not choices:
+                raise self._error_in_answer(error, response.headers)
+            if not choices and _prompt_filtered(data):
                 logger.warning("The agent endpoint's content filter refused the conversation")
-                raise _content_filtered(details={}) from exc
-            raise _not_a_completion(exc) from exc
+                raise _content_filtered(details={})
+            # Named in words: the operators and the player read it.
+            if not choices:
+                lacks = "it holds no choices"
+            elif not isinstance(choices, list):
+                lacks = "choices is not a list"
+            elif not isinstance(choice, dict):
+                lacks = "its choice is not an object"
+            elif message is None:
+                lacks = "its choice holds no message"
+            else:
+                lacks = "message is not an object"
+            raise _not_a_completion(TypeError(lacks))
         self._count(usage, reported, turn)
         calls = message.get("tool_calls")
         if calls is not None and not (
