@@ -715,6 +715,9 @@ class OpenAIAgent:
         if not isinstance(arguments, dict):
             try:
                 arguments = json.loads(arguments)
+                if isinstance(arguments, str) and arguments.lstrip().startswith("{"):
+                    # Some models and servers encode the object twice: it is what was meant.
+                    arguments = json.loads(arguments)
             except (TypeError, json.JSONDecodeError, RecursionError):
                 arguments = None
             except ValueError:
