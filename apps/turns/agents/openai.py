@@ -620,10 +620,12 @@ class OpenAIAgent:
                             request["id"] = _call_id(fresh)
                             fresh += 1
                         call_ids.add(request["id"])
-                    messages.append(
-                        {"role": "assistant", "content": reply.get("content"),
-                         "tool_calls": requested}
-                    )  # fmt: skip
+                    echo: dict[str, Any] = {"role": "assistant", "content": reply.get("content")}
+                    # DeepSeek's thinking mode refuses the next request (HTTP 400) unless the
+                    # thinking of each answer of the tool-call loop comes back with its calls.
+                    if isinstance(reply.get("reasoning_content"), str):
+                        echo["reasoning_content"] = reply["reasoning_content"]
+                    messages.append({**echo, "tool_calls": requested})
                     for index, request in enumerate(requested):
                         if calls >= self.max_tool_calls:
                             tools_closed = True

@@ -1,0 +1,41 @@
+"""A reasoning model's thinking echoed back with its tool calls (a real local fake
+chat-completions server and a live dnd5e server): DeepSeek's thinking mode refuses the next
+request with HTTP 400 when an assistant message of the tool-call loop lacks the
+`reasoning_content` its answer carried, which failed the turn after its first call had run."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.turns.fake_llm import completion, tool_call
+from tests.turns.test_openai_agent import FINAL, run
+
+pytestmark = pytest.mark.django_db
+CALL = tool_call("c1", "dice_roll", {"expression": "1d20"})
+
+
+def test_the_thinking_of_an_answer_with_tool_calls_is_echoed_with_them(table, llm):
+    answer = completion(tool_calls=[CALL])
+    answer["choices"][0]["message"]["reasoning_content"] = "The player rolls: call dice_roll."
+    llm.script = [(200, answer), (200, completion(content=FINAL))]
+    run(table, llm)
+    assert llm.requests[1]["messages"][2] == {
+        "role": "assistant",
+        "content": None,
+        "reasoning_content": "The player rolls: call dice_roll.",
+        "tool_calls": [{**CALL, "type": "function"}],
+    }
+
+
+@pytest.mark.parametrize("reasoning", [None, {"text": "not text"}], ids=["absent", "no-text"])
+def test_an_answer_without_thinking_text_is_echoed_without_it(table, llm, reasoning):
+    answer = completion(tool_calls=[CALL])
+    if reasoning is not None:
+        answer["choices"][0]["message"]["reasoning_content"] = reasoning
+    llm.script = [(200, answer), (200, completion(content=FINAL))]
+    run(table, llm)
+    assert llm.requests[1]["messages"][2] == {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [{**CALL, "type": "function"}],
+    }
