@@ -66,6 +66,14 @@ class AgentRejected(TurnError):
     recovery = str(_("An operator must check the agent provider's settings."))
 
 
+class AgentContentFiltered(AgentRejected):
+    """The endpoint's content filter refused the conversation: the same words would be refused
+    again, and no setting is wrong."""
+
+    code = "agent_content_filtered"
+    recovery = str(_("Rephrase the action and try again."))
+
+
 class AgentProtocolError(TurnError):
     """The model endpoint answered with something that is not a chat completion."""
 

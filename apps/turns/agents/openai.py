@@ -58,6 +58,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from apps.turns.errors import (
+    AgentContentFiltered,
     AgentNotConfigured,
     AgentOutputInvalid,
     AgentProtocolError,
@@ -1094,12 +1095,9 @@ def _prompt_filtered(data: dict[str, Any]) -> bool:
     )
 
 
-def _content_filtered(*, details: dict[str, Any]) -> AgentRejected:
-    # The same words would be refused again, and no setting is wrong: the player rephrases.
-    return AgentRejected(
+def _content_filtered(*, details: dict[str, Any]) -> AgentContentFiltered:
+    return AgentContentFiltered(
         _("The agent endpoint's content filter refused the turn's conversation."),
-        code="agent_content_filtered",
-        recovery=str(_("Rephrase the action and try again.")),
         details=details,
     )
 
