@@ -247,14 +247,27 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     """Adding a grant here is the staff "grant credits" flow: it calls quota_grant, which
     updates the balance, appends a ledger entry and writes the audit row."""
 
-    list_display = ("account", "source", "amount", "remaining", "expires_at", "actor", "created_at")
+    list_display = (
+        "account",
+        "source",
+        "amount",
+        "remaining",
+        "held",
+        "usable_now",
+        "expires_at",
+        "actor",
+        "created_at",
+    )
     list_filter = ("source",)
+    list_select_related = ("account__user", "actor")
     search_fields = ("account__user__email", "note")
     readonly_fields = (
         "account",
         "source",
         "amount",
         "remaining",
+        "held",
+        "usable_now",
         "period_start",
         "period_end",
         "expires_at",
@@ -262,6 +275,26 @@ class QuotaGrantAdmin(admin.ModelAdmin):
         "note",
         "created_at",
     )
+
+    def get_queryset(self, request):
+        # The stored remaining still counts an expired grant's unused credits until the expiry
+        # run forfeits them: beside it, what turns hold and what can be drawn now.
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                held=services.grant_held_credits(),
+                usable=services.grant_usable_credits(timezone.now()),
+            )
+        )
+
+    @admin.display(description=_("Held by turns in progress"), ordering="held")
+    def held(self, obj):
+        return obj.held
+
+    @admin.display(description=_("Usable now"), ordering="usable")
+    def usable_now(self, obj):
+        return obj.usable
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:

@@ -70,7 +70,8 @@ class QuotaAccount(BaseModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} ({self.balance})"
+        # Not the stored balance: it can count expired credits (services.usable_credits).
+        return str(self.user)
 
 
 class QuotaGrant(BaseModel):
@@ -83,7 +84,9 @@ class QuotaGrant(BaseModel):
 
     account = models.ForeignKey(QuotaAccount, on_delete=models.CASCADE, related_name="grants")
     amount = models.BigIntegerField(_("amount"))
-    remaining = models.BigIntegerField(_("remaining"))
+    # Counts unused credits of an expired grant until they are forfeited, as the account's
+    # balance does: services.grant_usable_credits is what can be drawn now.
+    remaining = models.BigIntegerField(_("stored remaining"))
     source = models.CharField(_("source"), max_length=10, choices=Source.choices)
     period_start = models.DateTimeField(null=True, blank=True)
     period_end = models.DateTimeField(null=True, blank=True)

@@ -16,9 +16,20 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.expressions import CombinedExpression
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
@@ -433,6 +444,45 @@ def lapsed_credits(now: datetime) -> Coalesce:
         .values("total")
     )
     return Coalesce(Subquery(lapsed), 0)
+
+
+# GRANT_DRAW_ORDER's expiry as one comparable value: a grant that never expires comes last.
+_NEVER = datetime(9999, 12, 31, tzinfo=UTC)
+
+
+def grant_held_credits() -> Least:
+    """The credits of a grant (a QuotaGrant row) that active reservations hold: its part of
+    the account's first `reserved` credits in GRANT_DRAW_ORDER (as grant_credits_held)."""
+    drawn_at = Coalesce("expires_at", Value(_NEVER))
+    outer_drawn_at = Coalesce(OuterRef("expires_at"), Value(_NEVER))
+    before = (
+        QuotaGrant.objects.filter(account_id=OuterRef("account_id"), remaining__gt=0)
+        .alias(drawn_at=drawn_at)
+        .filter(
+            Q(drawn_at__lt=outer_drawn_at)
+            | Q(drawn_at=outer_drawn_at, created_at__lt=OuterRef("created_at"))
+            | Q(drawn_at=outer_drawn_at, created_at=OuterRef("created_at"), id__lt=OuterRef("id"))
+        )
+        .order_by()
+        .values("account_id")
+        .annotate(total=Sum("remaining"))
+        .values("total")
+    )
+    return Least(
+        F("remaining"),
+        Greatest(F("account__reserved") - Coalesce(Subquery(before), 0), Value(0)),
+    )
+
+
+def grant_usable_credits(now: datetime) -> Case:
+    """What can still be drawn from a grant (a QuotaGrant row) at `now`: nothing once it has
+    expired, else its credits no active reservation holds. An account's grants add up to its
+    usable_credits."""
+    return Case(
+        When(expires_at__lte=now, then=Value(0)),
+        default=F("remaining") - grant_held_credits(),
+        output_field=BigIntegerField(),
+    )
 
 
 def _expire_account_grants(*, account_id, now: datetime) -> tuple[int, QuotaAccount]:
