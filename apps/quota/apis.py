@@ -9,8 +9,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .selectors import LEDGER_PAGE_MAX, quota_balance, quota_ledger_page, quota_uses_attach
-from .services import quota_account_for
+from .selectors import (
+    LEDGER_PAGE_MAX,
+    quota_account_read,
+    quota_balance,
+    quota_ledger_page,
+    quota_uses_attach,
+)
 
 
 class PlanOutput(serializers.Serializer):
@@ -30,7 +35,7 @@ class BalanceOutput(serializers.Serializer):
 class UsageBalanceApi(APIView):
     @extend_schema(responses=BalanceOutput)
     def get(self, request):
-        account = quota_account_for(user=request.user)
+        account = quota_account_read(user=request.user)
         return Response(BalanceOutput(quota_balance(account=account)).data)
 
 
@@ -81,7 +86,7 @@ class UsageLedgerApi(APIView):
         query = LedgerQueryInput(data=request.query_params)
         query.is_valid(raise_exception=True)
         limit = query.validated_data.get("limit", 50)
-        account = quota_account_for(user=request.user)
+        account = quota_account_read(user=request.user)
         entries, next_before = quota_ledger_page(
             account=account, before=query.validated_data.get("before"), limit=limit,
             running_balance=True,

@@ -33,9 +33,28 @@ from .models import (
     QuotaGrant,
     Reservation,
 )
-from .services import grant_credits_held, plan_grant_period, usable_credits
+from .services import DEFAULT_PLAN, grant_credits_held, plan_grant_period, usable_credits
 
 LEDGER_PAGE_MAX = 100
+
+
+def quota_account_read(*, user, now: datetime | None = None) -> QuotaAccount:
+    """The user's quota account, or for a user who has none yet (made outside sign-up) the
+    account it will open with, unsaved: the default plan and its current period's grant
+    (services.quota_account_for opens it so on the first write). Writes nothing."""
+    account = QuotaAccount.objects.select_related("plan").filter(user=user).first()
+    if account is not None:
+        return account
+    plan = Plan.objects.filter(is_default=True).first() or Plan(**DEFAULT_PLAN, is_default=True)
+    account = QuotaAccount(user=user, plan=plan)
+    if plan_grant_period(plan=plan, now=now or timezone.now()) is not None:
+        account.balance = plan.periodic_grant
+    return account
+
+
+def _unopened(account: QuotaAccount) -> bool:
+    """An account quota_account_read made up: nothing of it is stored yet."""
+    return account._state.adding
 
 
 def quota_next_grant_at(*, account: QuotaAccount, now: datetime | None = None) -> datetime | None:
@@ -45,10 +64,14 @@ def quota_next_grant_at(*, account: QuotaAccount, now: datetime | None = None) -
         return None
     start, end = bounds
     # The periodic run issues a period's grant some time into it (hourly): until then the
-    # current period's grant is the next one, not the following period's.
-    issued = QuotaGrant.objects.filter(
-        account=account, source=QuotaGrant.Source.PLAN, period_start=start, period_end=end
-    ).exists()
+    # current period's grant is the next one, not the following period's. An account opens
+    # with its period's grant.
+    issued = (
+        _unopened(account)
+        or QuotaGrant.objects.filter(
+            account=account, source=QuotaGrant.Source.PLAN, period_start=start, period_end=end
+        ).exists()
+    )
     return end if issued else start
 
 
@@ -65,6 +88,8 @@ class QuotaCredits:
 
 def quota_credits(*, account: QuotaAccount, now: datetime | None = None) -> QuotaCredits:
     """The account's credits at `now` (default: now), read in one query that writes nothing."""
+    if _unopened(account):
+        return QuotaCredits(balance=account.balance, reserved=0, plan=account.plan)
     balance, reserved = (
         QuotaAccount.objects.filter(pk=account.pk)
         .annotate(usable=usable_credits(now or timezone.now()))
@@ -116,6 +141,8 @@ def quota_ledger_page(
     `balance_after` is the available balance only, which moves with every hold). Same query:
     the window runs over all of the account's entries older than `before`."""
     limit = max(1, min(limit, LEDGER_PAGE_MAX))
+    if _unopened(account):
+        return [], None
     queryset = (
         LedgerEntry.objects.filter(account=account)
         .select_related("reservation")
@@ -140,6 +167,8 @@ def quota_ledger_newer_before(*, account: QuotaAccount, after: int, limit: int) 
     """The `before` of the ledger page just newer than a page whose newest entry is `after`
     (the `limit` entries above it), or None when that page is the newest one."""
     limit = max(1, min(limit, LEDGER_PAGE_MAX))
+    if _unopened(account):
+        return None
     bound = (
         LedgerEntry.objects.filter(account=account, id__gt=after)
         .order_by("id")
@@ -149,6 +178,8 @@ def quota_ledger_newer_before(*, account: QuotaAccount, after: int, limit: int) 
 
 
 def quota_active_reservations(*, account: QuotaAccount) -> QuerySet[Reservation]:
+    if _unopened(account):
+        return Reservation.objects.none()
     return Reservation.objects.filter(account=account, status=Reservation.Status.ACTIVE).order_by(
         "-created_at"
     )
@@ -161,6 +192,8 @@ def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGra
     as of now, for display: a lapsed grant's are what active reservations hold of it, as the rest
     has expired even while its expiry is not written yet. `remaining` stays as stored."""
     now = timezone.now()
+    if _unopened(account):
+        return _opening_grants(account=account, now=now)
     grants = QuotaGrant.objects.filter(account=account)
     holding = list(grants.filter(remaining__gt=0).order_by(*GRANT_DRAW_ORDER))
     spent = grants.filter(remaining=0).order_by("-created_at")[: max(0, limit - len(holding))]
@@ -171,6 +204,25 @@ def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGra
         grant.lapsed = grant.expires_at is not None and grant.expires_at <= now
         grant.left = held.get(grant.pk, 0) if grant.lapsed else grant.remaining
     return listed
+
+
+def _opening_grants(*, account: QuotaAccount, now: datetime) -> list[QuotaGrant]:
+    """The plan grant an unopened account opens with (quota_plan_grant_issue), unsaved."""
+    bounds = plan_grant_period(plan=account.plan, now=now)
+    if bounds is None:
+        return []
+    start, end = bounds
+    grant = QuotaGrant(
+        account=account,
+        amount=account.plan.periodic_grant,
+        remaining=account.plan.periodic_grant,
+        source=QuotaGrant.Source.PLAN,
+        period_start=start,
+        period_end=end,
+        expires_at=end if account.plan.grants_expire else None,
+    )
+    grant.lapsed, grant.left = False, grant.remaining
+    return [grant]
 
 
 @dataclass(frozen=True)

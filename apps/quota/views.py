@@ -4,7 +4,6 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from . import selectors
-from .services import quota_account_for
 
 LEDGER_PAGE = 25
 RESERVATIONS_LISTED = 50
@@ -12,7 +11,8 @@ RESERVATIONS_LISTED = 50
 
 @login_required
 def usage(request):
-    account = quota_account_for(user=request.user)
+    # Not opened here: an account is written only when something writes to it.
+    account = selectors.quota_account_read(user=request.user)
     # As of now, without writing: an expired grant's unused credits are left out here and
     # forfeited into the ledger by the periodic expiry run or the next reservation.
     credits = selectors.quota_credits(account=account)

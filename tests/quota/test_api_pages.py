@@ -17,19 +17,6 @@ def signed_in(api_client, user):
     return api_client
 
 
-def test_balance_api_creates_account_lazily(signed_in, user):
-    response = signed_in.get("/api/usage/balance")
-    assert response.status_code == 200
-    account = user.quota_account
-    next_grant = services.plan_period_bounds(plan=account.plan, at=account.created_at)[1]
-    assert response.json() == {
-        "balance": 100,
-        "reserved": 0,
-        "plan": {"slug": "free", "name": "Free", "periodic_grant": 100, "period": "monthly"},
-        "next_grant_at": next_grant.isoformat().replace("+00:00", "Z"),
-    }
-
-
 def test_balance_api_requires_sign_in(api_client):
     response = api_client.get("/api/usage/balance")
     assert response.status_code == 401
