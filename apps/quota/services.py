@@ -19,6 +19,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import (
     BigIntegerField,
     Case,
+    DateTimeField,
+    Expression,
     F,
     OuterRef,
     Q,
@@ -431,7 +433,14 @@ def lapsed_unused_credits(now: datetime) -> Greatest:
     return Greatest(lapsed_credits(now) - F("reserved"), Value(0))
 
 
-def lapsed_credits(now: datetime) -> Coalesce:
+def _no_lapsed_unused(now: datetime | Expression) -> Q:
+    """Accounts whose balance counts no credits of expired grants that no active reservation
+    holds (lapsed_unused_credits is 0): their balance is their usable_credits, and credits can
+    be taken from it as it stands. Both reservation paths hold credits only under this."""
+    return Q(reserved__gte=lapsed_credits(now))
+
+
+def lapsed_credits(now: datetime | Expression) -> Coalesce:
     """The credits still on the account's (OuterRef "pk") expired grants. Expired grants come
     first in draw order, so active reservations hold these first (the held credits are the first
     `reserved` in that order, see grant_credits_held): more than `reserved` of them means unused
@@ -678,11 +687,11 @@ def _reserve(
 # round trip while the row is locked, a hot account runs near the speed of a bare UPDATE.
 _RESERVE_SQL = """
 WITH acc AS (
-    SELECT a.id FROM {account} AS a WHERE a.user_id = %(user)s AND a.balance >= %(amount)s
-    -- Expired grants holding more than active reservations do: the balance still counts credits
-    -- that are no longer usable. Nothing is reserved here; the ORM path forfeits them first.
-    AND (SELECT COALESCE(SUM(g.remaining), 0) FROM {grant} AS g
-         WHERE g.account_id = a.id AND g.expires_at <= %(now)s AND g.remaining > 0) <= a.reserved
+    SELECT {account}.id FROM {account}
+    WHERE {account}.user_id = %(user)s AND {account}.balance >= %(amount)s
+    -- Unless the balance still counts credits of expired grants no reservation holds
+    -- (_no_lapsed_unused, compiled): nothing is reserved then; the ORM path forfeits them first.
+    AND {no_lapsed_unused}
     FOR NO KEY UPDATE
 ), ins AS (
     INSERT INTO {reservation} (id, created_at, updated_at, account_id, user_id, key, amount,
@@ -704,13 +713,34 @@ SELECT id FROM upd
 """
 
 
+class _StatementNow(Expression):
+    """The one-statement reservation's %(now)s, as `now` in an expression compiled into it."""
+
+    output_field = DateTimeField()
+
+    def as_sql(self, compiler, connection):
+        return "%(now)s", []
+
+
 @functools.cache
-def _reserve_sql() -> str:
-    return _RESERVE_SQL.format(
+def _reserve_sql() -> tuple[str, dict[str, Any]]:
+    """The one-statement reservation and its fixed parameters. Its expiry condition is
+    _no_lapsed_unused compiled once, the expression the ORM path and the reads use, with its
+    `now` the statement's: the text stays the same from call to call, so psycopg can still
+    prepare it."""
+    query = QuotaAccount.objects.filter(_no_lapsed_unused(_StatementNow())).query
+    condition, values = query.get_compiler(connection=connection).compile(query.where)
+    parts = condition.split("%s")
+    fixed = {f"lapsed_{i}": value for i, value in enumerate(values)}
+    bound = parts[0] + "".join(
+        f"%({name})s{part}" for name, part in zip(fixed, parts[1:], strict=True)
+    )
+    sql = _RESERVE_SQL.format(
         account=connection.ops.quote_name(QuotaAccount._meta.db_table),
         reservation=connection.ops.quote_name(Reservation._meta.db_table),
-        grant=connection.ops.quote_name(QuotaGrant._meta.db_table),
+        no_lapsed_unused=bound,
     )
+    return sql, fixed
 
 
 def _reserve_one_statement(
@@ -733,8 +763,9 @@ def _reserve_one_statement(
     }
     # Server-side binding (settings) lets psycopg prepare the statement once it repeats on a
     # connection; Django's cursor keeps it in the query log and the execute wrappers.
+    sql, fixed = _reserve_sql()
     with connection.cursor() as cursor:
-        cursor.execute(_reserve_sql(), params)
+        cursor.execute(sql, {**params, **fixed})
         row = cursor.fetchone()
     if row is None:
         return None
@@ -817,7 +848,7 @@ def _reserve_insert_and_take(
         # Not while the balance counts credits of expired grants not held by reservations:
         # they are not there to be held.
         taken = QuotaAccount.objects.filter(
-            pk=account.pk, balance__gte=amount, reserved__gte=lapsed_credits(now)
+            _no_lapsed_unused(now), pk=account.pk, balance__gte=amount
         ).update(balance=F("balance") - amount, reserved=F("reserved") + amount, updated_at=now)
         if taken:
             return reservation
