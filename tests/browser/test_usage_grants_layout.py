@@ -1,0 +1,86 @@
+"""The usage page's grants, at a phone's and a desktop's width: an expired grant whose credits a
+turn still holds, with its note and expiry, is read in full, each cell clear of the others and
+inside its card, with no table scrolled sideways."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from tests.browser.test_page_layout import SIZES, _shot
+from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
+
+# For each row of the grants table: every line of text of each cell as a box, and the card's.
+CELL_TEXT_BOXES = """() => {
+  const card = document.querySelector("#usage-grants").closest(".card").getBoundingClientRect();
+  return [...document.querySelectorAll("#usage-grants tbody tr")].map((row) =>
+    [...row.querySelectorAll("td")].map((td) => {
+      const range = document.createRange();
+      range.selectNodeContents(td);
+      return [...range.getClientRects()].filter((r) => r.width > 0).map((r) =>
+        ({left: r.left, right: r.right, top: r.top, bottom: r.bottom}));
+    })).concat([[[{left: card.left, right: card.right}]]]);
+}"""
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    # Half a pixel of slack: glyph boxes of adjacent lines may touch.
+    return (
+        a["left"] < b["right"] - 0.5
+        and b["left"] < a["right"] - 0.5
+        and a["top"] < b["bottom"] - 0.5
+        and b["top"] < a["bottom"] - 0.5
+    )
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("viewport", SIZES)
+def test_an_expired_grant_held_by_a_turn_reads_clearly_in_the_grants_table(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+    viewport,
+):
+    from django.utils import timezone
+    from playwright.sync_api import expect
+
+    from apps.quota.models import Plan, QuotaGrant
+    from apps.quota.services import quota_account_for, quota_grant, quota_reserve
+
+    user = make_user("player@example.test", display_name="Pat Player")
+    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
+    account = quota_account_for(user=user, plan=plan)
+    now = timezone.now()
+    for amount, expires, note in (
+        (10, now + timedelta(hours=1), "Launch bonus"),
+        (8, now + timedelta(days=7), "Weekly"),
+        (100, None, "Welcome to the table"),
+    ):
+        quota_grant(account=account, amount=amount, source="staff", expires_at=expires, note=note)
+    quota_reserve(user=user, amount=12, key="held-while-a-turn-runs")
+    QuotaGrant.objects.filter(account=account, amount=10).update(
+        expires_at=now - timedelta(minutes=1)
+    )
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = _sign_in(context, asgi_server, "player@example.test")
+        page.goto(f"{asgi_server}/usage/")
+        rows = page.locator("#usage-grants tbody tr")
+        expect(rows).to_have_count(3)
+        expect(rows.first.locator("td").nth(2)).to_have_text("10 held by turns in progress")
+        _shot(page, "usage-grants", viewport)
+        *table, [[card]] = page.evaluate(CELL_TEXT_BOXES)
+        for row in table:
+            for i, cell in enumerate(row):
+                for box in cell:
+                    assert card["left"] <= box["left"] and box["right"] <= card["right"], box
+                    for other in row[i + 1 :]:
+                        assert not any(_overlap(box, o) for o in other), (row, i)
+        assert page.evaluate(
+            "() => [...document.querySelectorAll('.table-wrap')]"
+            ".map((w) => w.scrollWidth <= w.clientWidth)"
+        ) == [True, True, True]
+    finally:
+        context.close()
