@@ -497,25 +497,30 @@ def grant_usable_credits(now: datetime) -> Case:
 def _expire_account_grants(*, account_id, now: datetime) -> tuple[int, QuotaAccount]:
     with transaction.atomic():
         account = QuotaAccount.objects.select_for_update().get(pk=account_id)
-        grants = QuotaGrant.objects.select_for_update().filter(
-            account_id=account_id, expires_at__lte=now, remaining__gt=0
-        )
-        forfeited = _forfeit(
-            account,
-            grants,
-            kind=LedgerEntry.Kind.EXPIRE,
-            description=_("Unused credits expired"),
-        )
+        forfeited = _forfeit_lapsed(account, now=now)
     return forfeited, account
+
+
+def _forfeit_lapsed(account: QuotaAccount, *, now: datetime) -> int:
+    """Write off the locked account's unused credits of grants expired at `now` (_forfeit)."""
+    grants = QuotaGrant.objects.select_for_update().filter(
+        account_id=account.pk, expires_at__lte=now, remaining__gt=0
+    )
+    return _forfeit(
+        account, grants, kind=LedgerEntry.Kind.EXPIRE, description=_("Unused credits expired")
+    )
 
 
 def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> tuple[int, int]:
     """Withdraw a grant's unused credits now (staff correcting a balance), as far as the
     account's available balance allows: credits held by requests in progress stay theirs, so a
     turn under way can still pay, and come back to the balance when it settles; withdraw again
-    then. Returns (credits withdrawn, credits of this grant still left)."""
+    then. Credits of expired grants are not usable: those not yet written off are written off
+    first, as the expiry they are. Returns (credits withdrawn, credits of this grant still
+    left)."""
     with transaction.atomic():
         account = QuotaAccount.objects.select_for_update().get(pk=grant.account_id)
+        _forfeit_lapsed(account, now=timezone.now())
         locked = QuotaGrant.objects.select_for_update().filter(pk=grant.pk)
         reason = _("Withdrawn by staff")
         taken = _forfeit(
