@@ -195,7 +195,9 @@ class LedgerEntry(models.Model):
     account = models.ForeignKey(QuotaAccount, on_delete=models.CASCADE, related_name="ledger")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     amount = models.BigIntegerField()
-    balance_after = models.BigIntegerField()
+    # The account's stored balance after the entry: credits held by active reservations are
+    # not in it (the usage page's "Balance after" counts them).
+    balance_after = models.BigIntegerField(_("available after (held not counted)"))
     # A settlement points at its reservation; the one-to-one makes a second charge impossible.
     reservation = models.OneToOneField(
         Reservation, null=True, blank=True, on_delete=models.RESTRICT, related_name="ledger_entry"
