@@ -84,3 +84,44 @@ def test_an_expired_grant_held_by_a_turn_reads_clearly_in_the_grants_table(
         ) == [True, True, True]
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_expired_grant_on_a_phone_says_expired_once(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from django.utils import timezone
+    from playwright.sync_api import expect
+
+    from apps.quota.models import Plan, QuotaGrant
+    from apps.quota.services import quota_account_for, quota_grant
+
+    user = make_user("player@example.test", display_name="Pat Player")
+    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
+    account = quota_account_for(user=user, plan=plan)
+    now = timezone.now()
+    quota_grant(account=account, amount=10, source="staff", expires_at=now + timedelta(hours=1))
+    quota_grant(account=account, amount=8, source="staff", expires_at=now + timedelta(days=7))
+    QuotaGrant.objects.filter(account=account, amount=10).update(expires_at=now)
+    context = browser.new_context(viewport=SIZES[1].values[0])
+    try:
+        page = _sign_in(context, asgi_server, "player@example.test")
+        page.goto(f"{asgi_server}/usage/")
+        rows = page.locator("#usage-grants tbody tr")
+        expect(rows).to_have_count(2)
+        # What the phone shows of each expiry cell: its label, then its text.
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll("#usage-grants tbody td:nth-child(4)")]
+              .map((td) => {
+                const label = getComputedStyle(td, "::before").content;
+                const text = label === "none" ? "" : label.replace(/^"|"$/g, "");
+                return (text + td.innerText).split(" ").slice(0, 2); })"""
+        )
+        # The expired grant comes first (charges draw from it first); then the date.
+        assert [first for first, _date in shown] == ["Expired", "Expires"]
+        assert {date for _first, date in shown}.isdisjoint({"Expired", "Expires"})
+    finally:
+        context.close()
