@@ -779,6 +779,11 @@ class OpenAIAgent:
                     if time.monotonic() > ends:
                         raise httpx2.ReadTimeout("the answer took longer than the request's time")
                     if len(raw) > MAX_ANSWER_BYTES:
+                        if response.status_code >= 300:
+                            # An error page (a proxy's HTML) is classed by its status: its
+                            # first megabyte is enough for the log and an error object.
+                            del raw[MAX_ANSWER_BYTES:]
+                            break
                         raise _not_a_completion(ValueError("the answer is too large"))
         except httpx2.TimeoutException as exc:
             if turn.deadline is not None:
