@@ -763,9 +763,13 @@ class OpenAIAgent:
         ends = time.monotonic() + seconds
         # The conversation echoes the model's words, which may hold half a surrogate pair
         # (JSON can spell one): no UTF-8 exists for it, so it goes as U+FFFD.
-        content = _SURROGATE.sub(
-            "\ufffd", json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        ).encode()
+        try:
+            text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except ValueError:
+            # An echoed answer held NaN or an infinity (Python reads them, JSON cannot send
+            # them, e.g. in a field of a tool call): sent as null.
+            text = json.dumps(_finite(body), ensure_ascii=False, separators=(",", ":"))
+        content = _SURROGATE.sub("\ufffd", text).encode()
         headers = {"Content-Type": "application/json"}
         try:
             with http.stream(
@@ -970,6 +974,17 @@ def _unavailable_details(
     if wait is not None:
         details["retry_after"] = wait
     return details
+
+
+def _finite(value: Any) -> Any:
+    """A copy of a JSON value with its numbers that are not finite as None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _read_answer(raw: bytes | bytearray) -> Any:
