@@ -995,7 +995,8 @@ def _read_answer(raw: bytes | bytearray) -> Any:
     try:
         return json.loads(raw)
     except UnicodeDecodeError:
-        return json.loads(bytes(raw).decode("utf-8", "replace"))
+        # As json.loads reads bytes: a leading byte order mark is skipped.
+        return json.loads(bytes(raw).decode("utf-8-sig", "replace"))
 
 
 def _body_error(raw: bytes | bytearray) -> Any:
