@@ -96,6 +96,9 @@ MAX_RESULT_CHARS = 16_000
 # A chat completion of at most 8 tool calls and a few messages is far smaller; a larger answer
 # is not read into memory whole.
 MAX_ANSWER_BYTES = 1024 * 1024
+# The most characters of an invalid final answer the correction round sends back: room for the
+# JSON of the largest valid one. A model that loops until its token bound answers far more.
+MAX_ECHOED_ANSWER_CHARS = 2 * MAX_MESSAGES * MAX_MESSAGE_CHARS
 CONNECT_TIMEOUT = 10.0
 CORRECTION_ROUNDS = 1
 OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
@@ -140,13 +143,18 @@ def _positive_int(name: str, default: int) -> int:
 def _tool_reply(request: dict[str, Any], result: dict[str, Any], limit: int) -> dict[str, Any]:
     """The conversation's answer to one tool call the model asked for, at most `limit`
     characters of it and a marker when cut."""
-    content = json.dumps(result, ensure_ascii=False)
-    if len(content) > limit:
-        content = (
-            content[:limit] + f"\n[truncated: the tool result has {len(content)} characters; "
-            f"only the first {limit} are shown]"
-        )
+    content = _cut(json.dumps(result, ensure_ascii=False), limit, "the tool result")
     return {"role": "tool", "tool_call_id": str(request.get("id", "")), "content": content}
+
+
+def _cut(text: str, limit: int, what: str) -> str:
+    """At most `limit` characters of `text` (`what` it is), and a marker saying so when cut."""
+    if len(text) <= limit:
+        return text
+    return (
+        text[:limit] + f"\n[truncated: {what} has {len(text)} characters; "
+        f"only the first {limit} are shown]"
+    )
 
 
 def _text(content: Any) -> Any:
@@ -690,6 +698,8 @@ class OpenAIAgent:
                             details={"reason": str(exc)},
                         ) from None
                     corrections += 1
+                    if isinstance(content, str):
+                        content = _cut(content, MAX_ECHOED_ANSWER_CHARS, "the answer")
                     messages.append({"role": "assistant", "content": content or ""})
                     messages.append(
                         {
