@@ -33,7 +33,13 @@ from .models import (
     QuotaGrant,
     Reservation,
 )
-from .services import DEFAULT_PLAN, grant_credits_held, plan_grant_period, usable_credits
+from .services import (
+    DEFAULT_PLAN,
+    grant_credits_held,
+    grant_drawing_reserved,
+    plan_grant_period,
+    usable_credits,
+)
 
 LEDGER_PAGE_MAX = 100
 
@@ -195,10 +201,13 @@ def quota_grants_for(*, account: QuotaAccount, limit: int = 50) -> list[QuotaGra
     if _unopened(account):
         return _opening_grants(account=account, now=now)
     grants = QuotaGrant.objects.filter(account=account)
-    holding = list(grants.filter(remaining__gt=0).order_by(*GRANT_DRAW_ORDER))
+    holding = list(
+        grants.filter(remaining__gt=0)
+        .annotate(drawing=grant_drawing_reserved())
+        .order_by(*GRANT_DRAW_ORDER)
+    )
     spent = grants.filter(remaining=0).order_by("-created_at")[: max(0, limit - len(holding))]
-    reserved = QuotaAccount.objects.values_list("reserved", flat=True).get(pk=account.pk)
-    held = grant_credits_held(((g.pk, g.remaining) for g in holding), reserved=reserved)
+    held = grant_credits_held((g.pk, g.remaining, g.drawing) for g in holding)
     listed = holding + list(spent)
     for grant in listed:
         grant.lapsed = grant.expires_at is not None and grant.expires_at <= now

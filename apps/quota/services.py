@@ -20,6 +20,7 @@ from django.db.models import (
     BigIntegerField,
     Case,
     DateTimeField,
+    Exists,
     Expression,
     F,
     OuterRef,
@@ -427,41 +428,84 @@ def usable_credits(now: datetime) -> CombinedExpression:
 
 
 def lapsed_unused_credits(now: datetime) -> Greatest:
-    """The credits of the account's expired grants that no active reservation holds: unusable
-    from the moment their grant expires, though still in `balance` until forfeited (by the
-    periodic expiry run or the account's next reservation)."""
-    return Greatest(lapsed_credits(now) - F("reserved"), Value(0))
+    """The credits of the account's expired grants that no active reservation can draw on any
+    more: unusable from the moment their grant expires, though still in `balance` until
+    forfeited (by the periodic expiry run or the account's next reservation)."""
+    worst = (
+        lapsed_grants(now)
+        .annotate(unheld=_unheld_through())
+        .order_by("-unheld")
+        .values("unheld")[:1]
+    )
+    return Greatest(Coalesce(Subquery(worst), 0), Value(0))
 
 
 def _no_lapsed_unused(now: datetime | Expression) -> Q:
-    """Accounts whose balance counts no credits of expired grants that no active reservation
-    holds (lapsed_unused_credits is 0): their balance is their usable_credits, and credits can
-    be taken from it as it stands. Both reservation paths hold credits only under this."""
-    return Q(reserved__gte=lapsed_credits(now))
+    """Accounts whose balance counts no credits of expired grants that active reservations
+    cannot draw (lapsed_unused_credits is 0): their balance is their usable_credits, and
+    credits can be taken from it as it stands. Both reservation paths hold credits only under
+    this."""
+    return ~Exists(lapsed_grants(now).alias(unheld=_unheld_through()).filter(unheld__gt=0))
 
 
-def lapsed_credits(now: datetime | Expression) -> Coalesce:
-    """The credits still on the account's (OuterRef "pk") expired grants. Expired grants come
-    first in draw order, so active reservations hold these first (the held credits are the first
-    `reserved` in that order, see grant_credits_held): more than `reserved` of them means unused
-    ones to forfeit."""
-    lapsed = (
-        QuotaGrant.objects.filter(account_id=OuterRef("pk"), expires_at__lte=now, remaining__gt=0)
-        .order_by()
-        .values("account_id")
-        .annotate(total=Sum("remaining"))
-        .values("total")
-    )
-    return Coalesce(Subquery(lapsed), 0)
+def lapsed_grants(now: datetime | Expression) -> QuerySet[QuotaGrant]:
+    """The grants of the account (OuterRef "pk") expired at `now` that still hold credits: the
+    one expiry rule of the reads and both reservation paths."""
+    return QuotaGrant.objects.filter(
+        account_id=OuterRef("pk"), expires_at__lte=now, remaining__gt=0
+    ).order_by()
+
+
+def _drawable_by(made_at: datetime) -> Q:
+    """The grants a reservation made at `made_at` may draw from: those not expired by then. A
+    turn reserved after a grant expired never spends that grant's leftover credits."""
+    return Q(expires_at__isnull=True) | Q(expires_at__gt=made_at)
 
 
 # GRANT_DRAW_ORDER's expiry as one comparable value: a grant that never expires comes last.
 _NEVER = datetime(9999, 12, 31, tzinfo=UTC)
 
 
+def grant_drawing_reserved() -> Coalesce:
+    """The credits held by active reservations that may draw from a grant (a QuotaGrant row):
+    those made before it expired (_drawable_by); all of them for a grant not expired yet."""
+    older = (
+        Reservation.objects.filter(
+            account_id=OuterRef("account_id"),
+            status=Reservation.Status.ACTIVE,
+            created_at__lt=Coalesce(OuterRef("expires_at"), Value(_NEVER)),
+        )
+        .order_by()
+        .values("account_id")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return Coalesce(Subquery(older), 0)
+
+
+def _unheld_through() -> CombinedExpression:
+    """For an expired grant (a QuotaGrant row): the credits of the account's grants expiring
+    no later than it beyond what the active reservations that may draw from them hold. Those
+    reservations are the ones made before it expired (older ones may draw from all of these
+    grants), so a positive figure is credits nobody can draw any more."""
+    through = (
+        QuotaGrant.objects.filter(
+            account_id=OuterRef("account_id"), expires_at__lte=OuterRef("expires_at")
+        )
+        .order_by()
+        .values("account_id")
+        .annotate(total=Sum("remaining"))
+        .values("total")
+    )
+    return Coalesce(Subquery(through), 0) - grant_drawing_reserved()
+
+
 def grant_held_credits() -> Least:
-    """The credits of a grant (a QuotaGrant row) that active reservations hold: its part of
-    the account's first `reserved` credits in GRANT_DRAW_ORDER (as grant_credits_held)."""
+    """The credits of a grant (a QuotaGrant row) that active reservations hold, as
+    grant_credits_held assigns them: in GRANT_DRAW_ORDER, each grant holds what the
+    reservations that may draw from it (grant_drawing_reserved) hold beyond the grants before
+    it. Those before it hold at most their credits, and of an earlier-expiring group at most
+    what reservations made before it expired hold (_unheld_through)."""
     drawn_at = Coalesce("expires_at", Value(_NEVER))
     outer_drawn_at = Coalesce(OuterRef("expires_at"), Value(_NEVER))
     before = (
@@ -477,9 +521,24 @@ def grant_held_credits() -> Least:
         .annotate(total=Sum("remaining"))
         .values("total")
     )
+    # The most credits of an earlier-expiring group that nobody may draw: the grants before
+    # this one hold that much less than they have.
+    unheld_earlier = (
+        QuotaGrant.objects.filter(
+            account_id=OuterRef("account_id"), remaining__gt=0, expires_at__lt=outer_drawn_at
+        )
+        .annotate(unheld=_unheld_through())
+        .order_by("-unheld")
+        .values("unheld")[:1]
+    )
+    beyond_before = grant_drawing_reserved() - Coalesce(Subquery(before), 0)
     return Least(
         F("remaining"),
-        Greatest(F("account__reserved") - Coalesce(Subquery(before), 0), Value(0)),
+        Greatest(
+            beyond_before,
+            Value(0),
+            beyond_before + Coalesce(Subquery(unheld_earlier), 0),
+        ),
     )
 
 
@@ -540,14 +599,20 @@ def quota_grant_withdraw(*, grant: QuotaGrant, actor, note: str = "") -> tuple[i
     return taken, left
 
 
-def grant_credits_held(grants: Iterable[tuple[Any, int]], *, reserved: int) -> dict[Any, int]:
+def grant_credits_held(grants: Iterable[tuple[Any, int, int]]) -> dict[Any, int]:
     """{grant pk: credits of it that active reservations hold}, for an account's grants holding
-    credits as (pk, remaining) in GRANT_DRAW_ORDER. Settlement pays held credits from the grants
-    in that order, so they are the first `reserved` credits in it."""
-    held = {}
-    for pk, remaining in grants:
-        held[pk] = min(remaining, reserved)
-        reserved -= held[pk]
+    credits as (pk, remaining, grant_drawing_reserved) in GRANT_DRAW_ORDER.
+
+    Settlement pays a reservation from the grants not expired when it was made, in that order,
+    so the credits held are the first ones in it that each grant's reservations can reach: a
+    grant holds what the reservations that may draw from it hold beyond the grants before it.
+    Those reservations include every one that may draw from an earlier grant (the earlier a
+    grant expires, the fewer may), so this hands every reservation its credits."""
+    held: dict[Any, int] = {}
+    before = 0
+    for pk, remaining, drawing in grants:
+        held[pk] = max(0, min(remaining, drawing - before))
+        before += held[pk]
     return held
 
 
@@ -556,16 +621,16 @@ def _forfeit(account: QuotaAccount, grants, *, kind: str, description: str) -> i
     each with a ledger entry of `kind` (expiry or withdrawal).
 
     Credits held by active reservations are not unused: settlement pays them from the
-    account's grants in draw order, so they are the first `reserved` credits in that order and
-    stay on those grants. Taking them from a lapsed grant would make the turn pay with another
-    grant's credits, so the user would lose those too."""
+    account's grants in draw order, so they stay on the grants grant_credits_held assigns them
+    to. Taking them from a lapsed grant would make the turn pay with another grant's credits,
+    so the user would lose those too."""
     holding = list(
         QuotaGrant.objects.filter(account_id=account.pk, remaining__gt=0)
         .order_by(*GRANT_DRAW_ORDER)
-        .values_list("pk", "remaining")
+        .values_list("pk", "remaining", grant_drawing_reserved())
     )
-    held = grant_credits_held(holding, reserved=account.reserved)
-    unused = {pk: remaining - held[pk] for pk, remaining in holding}
+    held = grant_credits_held(holding)
+    unused = {pk: remaining - held[pk] for pk, remaining, _drawing in holding}
     forfeited = 0
     for grant in grants.order_by(*GRANT_DRAW_ORDER):
         take = min(unused.get(grant.pk, 0), account.balance)
@@ -819,8 +884,9 @@ def _reserve_orm(
             return _reserve_insert_and_take(account=account, user=user, fields=fields, now=now)
         except _LapsedCredits:
             # Forfeited in a transaction of their own: they stay forfeited if the balance is
-            # then still short.
-            quota_account_expire_lapsed(account=account, now=now)
+            # then still short. As of now, not `now`: the check ran as of the reservation
+            # row's created_at, which is later.
+            quota_account_expire_lapsed(account=account, now=timezone.now())
             return _reserve_insert_and_take(
                 account=account, user=user, fields=fields, now=now, lapsed_checked=True
             )
@@ -851,13 +917,15 @@ def _reserve_insert_and_take(
             **fields,
         )
         # Not while the balance counts credits of expired grants not held by reservations:
-        # they are not there to be held.
+        # they are not there to be held. Expired as of the row's created_at, which settlement
+        # takes for when it was made (_drawable_by): a grant counted here is one it may draw.
+        made_at = reservation.created_at
         taken = QuotaAccount.objects.filter(
-            _no_lapsed_unused(now), pk=account.pk, balance__gte=amount
+            _no_lapsed_unused(made_at), pk=account.pk, balance__gte=amount
         ).update(balance=F("balance") - amount, reserved=F("reserved") + amount, updated_at=now)
         if taken:
             return reservation
-        if not lapsed_checked and _has_lapsed_unused(account_id=account.pk, now=now):
+        if not lapsed_checked and _has_lapsed_unused(account_id=account.pk, now=made_at):
             raise _LapsedCredits
         balance, held = QuotaAccount.objects.values_list("balance", "reserved").get(pk=account.pk)
         message = ngettext(
@@ -892,13 +960,14 @@ def quota_reservation_heartbeat(
     return reservation
 
 
-def _allocate(*, account_id, amount: int) -> list[tuple[QuotaGrant, int]]:
-    """Draw `amount` from the account's grants, earliest expiry first (never-expiring last)."""
+def _allocate(*, account_id, amount: int, made_at: datetime) -> list[tuple[QuotaGrant, int]]:
+    """Draw `amount` from the account's grants not expired at `made_at` (when the reservation
+    was made), earliest expiry first (never-expiring last)."""
     if amount <= 0:
         return []
     grants = (
         QuotaGrant.objects.select_for_update()
-        .filter(account_id=account_id, remaining__gt=0)
+        .filter(_drawable_by(made_at), account_id=account_id, remaining__gt=0)
         .order_by(*GRANT_DRAW_ORDER)
     )
     plan: list[tuple[QuotaGrant, int]] = []
@@ -910,7 +979,8 @@ def _allocate(*, account_id, amount: int) -> list[tuple[QuotaGrant, int]]:
         if left == 0:
             break
     if left:
-        # The invariant sum(remaining) == balance + reserved makes this unreachable.
+        # Unreachable: reservations are made only while the grants not expired then cover
+        # the balance, and expired credits they may draw are held for them (grant_credits_held).
         raise RuntimeError(f"quota grants short by {left} for account {account_id}")
     return plan
 
@@ -931,23 +1001,25 @@ def quota_settle(*, reservation: Reservation, actual: int) -> LedgerEntry:
     return _settle_orm(reservation=reservation, actual=actual)
 
 
-# One statement: lock the active reservation, then its account, then the account's grants (the
-# lock order of every other path); draw the charge from the grants earliest expiry first, write
-# the ledger entry and its allocations and close the reservation. Nothing matches unless the
-# reservation is active, so a second settlement writes nothing.
+# One statement: lock the active reservation, then its account, then the account's grants it may
+# draw from, those not expired when it was made (_drawable_by; the lock order of every other
+# path); draw the charge from them earliest expiry first, write the ledger entry and its
+# allocations and close the reservation. Nothing matches unless the reservation is active, so a
+# second settlement writes nothing.
 _SETTLE_SQL = """
 WITH res AS (
-    SELECT id, account_id, amount, owner_type, LEAST(%(actual)s, amount) AS charge
+    SELECT id, account_id, amount, owner_type, created_at, LEAST(%(actual)s, amount) AS charge
     FROM {reservation} WHERE id = %(id)s AND status = 'active'
     FOR NO KEY UPDATE
 ), acc AS (
-    SELECT a.id, a.balance + res.amount - res.charge AS balance_after, res.amount, res.charge
+    SELECT a.id, a.balance + res.amount - res.charge AS balance_after, res.amount, res.charge,
+        res.created_at AS made_at
     FROM {account} AS a JOIN res ON a.id = res.account_id
     FOR NO KEY UPDATE OF a
 ), grants AS (
     SELECT g.id, g.remaining, g.expires_at, g.created_at
     FROM {grant} AS g JOIN acc ON g.account_id = acc.id
-    WHERE g.remaining > 0
+    WHERE g.remaining > 0 AND (g.expires_at IS NULL OR g.expires_at > acc.made_at)
     FOR NO KEY UPDATE OF g
 ), plan AS (
     SELECT grants.id, ROW_NUMBER() OVER drawn AS n,
@@ -1044,7 +1116,7 @@ def _settle_orm(*, reservation: Reservation, actual: int) -> LedgerEntry:
             raise _closed(locked)
         charge = min(actual, locked.amount)
         account = locked.account
-        allocations = _allocate(account_id=account.pk, amount=charge)
+        allocations = _allocate(account_id=account.pk, amount=charge, made_at=locked.created_at)
         for grant, take in allocations:
             QuotaGrant.objects.filter(pk=grant.pk).update(remaining=F("remaining") - take)
         account.balance += locked.amount - charge

@@ -46,7 +46,7 @@ def test_an_expired_grant_held_by_a_turn_reads_clearly_in_the_grants_table(
     from django.utils import timezone
     from playwright.sync_api import expect
 
-    from apps.quota.models import Plan, QuotaGrant
+    from apps.quota.models import Plan, QuotaGrant, Reservation
     from apps.quota.services import quota_account_for, quota_grant, quota_reserve
 
     user = make_user("player@example.test", display_name="Pat Player")
@@ -63,6 +63,8 @@ def test_an_expired_grant_held_by_a_turn_reads_clearly_in_the_grants_table(
     QuotaGrant.objects.filter(account=account, amount=10).update(
         expires_at=now - timedelta(minutes=1)
     )
+    # The turn reserved before the expiry.
+    Reservation.objects.filter(account=account).update(created_at=now - timedelta(minutes=2))
     context = browser.new_context(viewport=viewport)
     try:
         page = _sign_in(context, asgi_server, "player@example.test")

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.quota import services
-from apps.quota.models import QuotaGrant
+from apps.quota.models import QuotaGrant, Reservation
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +42,8 @@ def twelve_held_across_an_expired_ten_and_a_weekly_eight(user, funded):
     QuotaGrant.objects.filter(account=account, amount=10).update(
         expires_at=now - timedelta(minutes=1)
     )
+    # The turn reserved before the expiry.
+    Reservation.objects.filter(account=account).update(created_at=now - timedelta(minutes=2))
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (11, 12)
     return account

@@ -28,8 +28,13 @@ def reserve_path(request, monkeypatch):
 
 
 def lapse(grant: QuotaGrant) -> None:
-    """The grant's expiry passes (the hourly expiry run has not come yet)."""
-    QuotaGrant.objects.filter(pk=grant.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    """The grant's expiry passes (the hourly expiry run has not come yet): turns that already
+    hold credits reserved them before it."""
+    expired = timezone.now() - timedelta(minutes=1)
+    QuotaGrant.objects.filter(pk=grant.pk).update(expires_at=expired)
+    Reservation.objects.filter(account_id=grant.account_id).update(
+        created_at=expired - timedelta(minutes=1)
+    )
 
 
 def expiries(account) -> list[int]:

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from apps.core.errors import QuotaExceeded
 from apps.quota import selectors, services
-from apps.quota.models import LedgerEntry, QuotaGrant
+from apps.quota.models import LedgerEntry, QuotaGrant, Reservation
 
 pytestmark = pytest.mark.django_db
 
@@ -20,9 +20,10 @@ def held_six_of_an_expired_ten_and_five_lasting(user, funded):
     soon = timezone.now() + timedelta(hours=1)
     account = funded(user, 10, 5, expires=[soon, None])
     services.quota_reserve(user=user, amount=6, key="k1")
-    QuotaGrant.objects.filter(account=account, amount=10).update(
-        expires_at=timezone.now() - timedelta(minutes=1)
-    )
+    expired = timezone.now() - timedelta(minutes=1)
+    QuotaGrant.objects.filter(account=account, amount=10).update(expires_at=expired)
+    # The turn reserved before the expiry.
+    Reservation.objects.filter(account=account).update(created_at=expired - timedelta(minutes=1))
     account.refresh_from_db()
     # Stored figures: nothing has forfeited the 4 yet.
     assert (account.balance, account.reserved) == (9, 6)

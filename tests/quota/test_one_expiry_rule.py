@@ -1,6 +1,6 @@
 """One expiry rule: PostgreSQL's one-statement reservation decides whether an account's balance
 counts expired credits with the same expression the reads and the ORM path use
-(services.lapsed_credits), so the balance shown is what either path can reserve."""
+(services.lapsed_grants), so the balance shown is what either path can reserve."""
 
 from datetime import timedelta
 from types import SimpleNamespace
@@ -42,8 +42,8 @@ def frozen(monkeypatch):
 @pytest.fixture
 def rule_an_hour_early(monkeypatch):
     """The expiry rule changed: credits count as expired an hour before their grant's expiry."""
-    rule = services.lapsed_credits
-    monkeypatch.setattr(services, "lapsed_credits", lambda now: rule(now + timedelta(hours=1)))
+    rule = services.lapsed_grants
+    monkeypatch.setattr(services, "lapsed_grants", lambda now: rule(now + timedelta(hours=1)))
     services._reserve_sql.cache_clear()
     yield
     monkeypatch.undo()
@@ -104,6 +104,8 @@ def test_expired_credits_all_held_by_turns_leave_the_fast_path_open(
     account = funded(user, 10, 5, expires=[frozen + timedelta(minutes=1), None])
     services.quota_reserve(user=user, amount=10, key="k1")
     QuotaGrant.objects.filter(account=account, amount=10).update(expires_at=frozen)
+    # The turn reserved before the expiry.
+    Reservation.objects.filter(key="k1").update(created_at=frozen - timedelta(minutes=1))
     # All 10 expired credits are held: the balance is usable as it stands.
     assert selectors.quota_credits(account=account).balance == 5
     services.quota_reserve(user=user, amount=5, key="k2")

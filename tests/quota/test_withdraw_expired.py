@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from apps.core.models import AuditEvent
-from apps.quota.models import LedgerEntry, QuotaGrant
+from apps.quota.models import LedgerEntry, QuotaGrant, Reservation
 
 from .conftest import assert_invariant
 
@@ -81,9 +81,10 @@ def test_withdrawing_leaves_expired_credits_a_turn_holds_on_their_grant(user, fu
     account = funded(user, 10, 5, expires=[timezone.now() + timedelta(hours=1), None])
     services.quota_reserve(user=user, amount=6, key="k1")
     expiring = account.grants.get(amount=10)
-    QuotaGrant.objects.filter(pk=expiring.pk).update(
-        expires_at=timezone.now() - timedelta(minutes=1)
-    )
+    expired = timezone.now() - timedelta(minutes=1)
+    QuotaGrant.objects.filter(pk=expiring.pk).update(expires_at=expired)
+    # The turn reserved before the expiry.
+    Reservation.objects.filter(account=account).update(created_at=expired - timedelta(minutes=1))
     assert services.quota_grant_withdraw(grant=expiring, actor=None) == (0, 6)
     assert ledger(account)[2:] == [("expire", 4, 5, "Unused credits expired")]
     account.refresh_from_db()
