@@ -397,9 +397,9 @@ def quota_expire_grants(*, now: datetime | None = None) -> int:
 
 
 def quota_account_expire_lapsed(*, account: QuotaAccount, now: datetime | None = None) -> int:
-    """Forfeit the account's unused credits of expired grants now, not at the next hourly run,
-    before reserving (reads leave them out without this, see usable_credits); returns credits
-    forfeited.
+    """Forfeit the account's unused credits of expired grants now, before reserving, not at the
+    expiry task's next run (every minute, schedule.py); reads leave them out without this (see
+    usable_credits). Returns credits forfeited.
 
     One query when there is nothing to forfeit. Credits of expired grants held by active
     reservations stay (as in quota_expire_grants); so does `account` (balance and reserved are
