@@ -28,7 +28,7 @@ def test_the_account_page_shows_what_is_usable_now_beside_the_stored_balance(
     client, _ = staff_client
     later = timezone.now() + timedelta(days=1)
     account = funded(make_user("player@example.test"), 10, 5, expires=[later, None])
-    # The first grant's expiry passes; the hourly expiry run has not forfeited it yet.
+    # The first grant's expiry passes; the expiry run has not forfeited it yet.
     QuotaGrant.objects.filter(account=account, amount=10).update(
         expires_at=timezone.now() - timedelta(minutes=1)
     )

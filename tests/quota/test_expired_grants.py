@@ -1,4 +1,4 @@
-"""Credits of a grant past its expiry are not usable from that moment, not only once the hourly
+"""Credits of a grant past its expiry are not usable from that moment, not only once the periodic
 expiry run has forfeited them: they cannot be reserved and are not shown as available."""
 
 from datetime import timedelta
@@ -28,7 +28,7 @@ def reserve_path(request, monkeypatch):
 
 
 def lapse(grant: QuotaGrant) -> None:
-    """The grant's expiry passes (the hourly expiry run has not come yet): turns that already
+    """The grant's expiry passes (the expiry run has not come yet): turns that already
     hold credits reserved them before it."""
     expired = timezone.now() - timedelta(minutes=1)
     QuotaGrant.objects.filter(pk=grant.pk).update(expires_at=expired)
@@ -46,7 +46,7 @@ def expiries(account) -> list[int]:
 
 
 def assert_expired_once(account, amounts: list[int]) -> None:
-    """The lapsed credits were forfeited as `amounts`, and the hourly run finds nothing more."""
+    """The lapsed credits were forfeited as `amounts`, and the expiry run finds nothing more."""
     assert expiries(account) == amounts
     assert services.quota_expire_grants() == 0
     assert expiries(account) == amounts
@@ -59,7 +59,7 @@ def expiring_ten_and(user, funded, lasting: int):
 
 
 def lapsed_ten_and_three(user, funded):
-    """10 credits whose expiry has just passed (the hourly run has not come) and 3 lasting."""
+    """10 credits whose expiry has just passed (the expiry run has not come) and 3 lasting."""
     account = expiring_ten_and(user, funded, 3)
     lapse(account.grants.get(amount=10))
     return account
@@ -74,7 +74,7 @@ def hold_six_then_lapse(user, funded):
     return account, expiring, held
 
 
-def test_credits_of_an_expired_grant_cannot_be_reserved_before_the_hourly_run(
+def test_credits_of_an_expired_grant_cannot_be_reserved_before_the_expiry_run(
     reserve_path, user, funded
 ):
     account = lapsed_ten_and_three(user, funded)
@@ -85,7 +85,7 @@ def test_credits_of_an_expired_grant_cannot_be_reserved_before_the_hourly_run(
     assert reservation.amount == 3
     account.refresh_from_db()
     assert (account.balance, account.reserved) == (0, 3)
-    # The hourly run finds nothing more to forfeit: the credits expired exactly once.
+    # The expiry run finds nothing more to forfeit: the credits expired exactly once.
     assert_expired_once(account, [10])
     assert_invariant(account)
 
