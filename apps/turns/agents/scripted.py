@@ -3121,8 +3121,15 @@ def _readings(system_id: str, text: str) -> list[str]:
     """The text as written, then in the grammar's words: first person and synonyms rewritten."""
     written = " ".join(text.split())
     text = _normalize(text)
-    # As written first: free text (a fact, a question) keeps its "?" and symbols.
-    readings = [written, text] if written != text else [text]
+    if written == text:
+        readings = [text]
+    elif system_id == "dnd5e":
+        # No dnd5e command takes free text whose closing mark is its own: "with advantage!"
+        # or "dc 12." read as written would make the mark part of a weapon or a DC.
+        readings = [text, written]
+    else:
+        # As written first: free text (a fact, a question) keeps its "?" and symbols.
+        readings = [written, text]
     spoken = FIRST_PERSON.sub("", text)
     for pattern, replacement in (*DND_REWRITES, *REWRITES) if system_id == "dnd5e" else REWRITES:
         spoken = pattern.sub(replacement, spoken, count=1)
