@@ -642,7 +642,6 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
     if found is not None:
         return found
     wanted = _clean_name(_normalize(name)).lower()
-    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
     # A typo with one close name is answered as the corrected command, never acted on.
     if (close := _close_name(roster, wanted)) and (command := _with_target(s, name, close)):
         s.suggestions.append(command)
@@ -650,15 +649,19 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
             _("I cannot find “%(name)s” here. Did you mean: %(command)s?")
             % {"name": _echo(name), "command": command}
         )
-    # The ones here as the table reads them; monsters fallen in earlier fights are not here.
-    present = [
-        shown[e.id] for e in roster if s.turn.phase == "combat" or e.alive or e.kind != "monster"
-    ]
-    known = ", ".join(present) or _("nobody")
+    known = ", ".join(_present(s, roster)) or _("nobody")
     raise Refusal(
         _("I cannot find “%(name)s” here. Present: %(known)s.")
         % {"name": _echo(name), "known": known}
     )
+
+
+def _present(s: Session, roster: list[Entity]) -> list[str]:
+    """The ones here as the table reads them; monsters fallen in earlier fights are not here."""
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    return [
+        shown[e.id] for e in roster if s.turn.phase == "combat" or e.alive or e.kind != "monster"
+    ]
 
 
 def _display_names(roster: list[Entity]) -> list[str]:
@@ -1953,6 +1956,15 @@ def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
             % {"what": _echo(said), "known": ", ".join(known)}
         )
     roster = dnd_roster(s)
+    if m.groupdict().get("target") is None:
+        # "wake up" names nobody: asked whom, with a name from the table as the example.
+        present = _present(s, roster)
+        raise Refusal(
+            _("Say who wakes up, as in “wake %(example)s”. Present: %(known)s.")
+            % {"example": present[0], "known": ", ".join(present)}
+            if present
+            else _("Nobody is here to wake up.")
+        )
     target = resolve(s, roster, m["target"])
     result = s.call("condition_remove", target_id=target.id, condition=condition)
     values = {"target": _name_of(roster, target.id), "condition": condition}
@@ -2804,6 +2816,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_condition_remove,
         ),
         _intent(r"cure\s+(?P<target>.+?)\s+of\s+" + LIFTED, dnd_condition_remove),
+        # "wake up" alone names nobody, not a creature called "up".
+        _intent(r"(?P<wake>wake)\s+up", dnd_condition_remove),
         _intent(r"(?P<wake>wake)(?:\s+up)?\s+(?P<target>.+?)(?:\s+up)?", dnd_condition_remove),
         _intent(r"(?P<target>.+?)\s+(?P<wake>wakes)(?:\s+up)?", dnd_condition_remove),
         _intent(r"(?:remove|lift)\s+" + LIFTED + r"\s+from\s+(?P<target>.+)", dnd_condition_remove),
