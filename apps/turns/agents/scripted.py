@@ -1903,15 +1903,32 @@ CONDITION_VERBS = {
 KNOCKED = {"prone": "prone", "down": "prone", "unconscious": "unconscious", "out": "unconscious"}
 
 
+def _subject_is_present(s: Session, m: re.Match[str]) -> list[Entity] | None:
+    """A condition said of its subject ("the sun wakes up", "everyone falls unconscious"): a
+    subject that names no creature here, not even misspelt, is answered with those present at
+    any seat, phase or audience, before a refusal that would take it for a creature. The
+    roster read for it, if any, is returned for the handler to reuse."""
+    if m.groupdict().get("target") is None or m.start("target") != 0:
+        return None
+    if not (s.offered("combat_status") or s.offered("campaign_get")):
+        return None
+    roster = dnd_roster(s)
+    wanted = _clean_name(_normalize(m["target"])).lower()
+    if _named(roster, m["target"]) is None and _close_name(roster, wanted) is None:
+        resolve(s, roster, m["target"])
+    return roster
+
+
 def dnd_condition(s: Session, m: re.Match[str]) -> None:
     """The GM gives a creature a condition; the rules refuse one it is immune to, in words
     the table reads ("Zombie is immune to being poisoned")."""
+    subject_roster = _subject_is_present(s, m)
     s.require(
         "condition_add", what=_("give a creature a condition"), gm_only=True, seen_by_all=True
     )
     verb = m.groupdict().get("verb")
     condition = CONDITION_VERBS[verb.lower()] if verb else KNOCKED[m["knocked"].lower()]
-    roster = dnd_roster(s)
+    roster = subject_roster or dnd_roster(s)
     target = resolve(s, roster, m["target"])
     result = s.call("condition_add", target_id=target.id, condition=condition)
     values = {"target": _name_of(roster, target.id), "condition": condition}
@@ -1937,6 +1954,7 @@ LIFTED = r"(?:the\s+)?(?:being\s+)?(?P<condition>.+?)(?:\s+condition)?"
 
 def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
     """The GM lifts a creature's condition; a player is told whose ruling that is."""
+    subject_roster = _subject_is_present(s, m)
     s.require(
         "condition_remove",
         what=_("remove a creature's condition"),
@@ -1955,7 +1973,7 @@ def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
             _("“%(what)s” is not a condition (%(known)s).")
             % {"what": _echo(said), "known": ", ".join(known)}
         )
-    roster = dnd_roster(s)
+    roster = subject_roster or dnd_roster(s)
     if m.groupdict().get("target") is None:
         # "wake up" names nobody: asked whom, with a name from the table as the example.
         present = _present(s, roster)
