@@ -1288,8 +1288,13 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     else:
         character_id = acting_character(s, what=what_label)
         # A player's "for" names no one here in table talk ("perception check for traps"):
-        # their own check, what it is for said; naming someone else is the GM's to call.
-        someone = _named(dnd_roster(s), named) if named else None
+        # their own check, what it is for said; naming someone else is the GM's to call. A
+        # subject ("the sun makes a dex save") says who makes it, so it must be someone here.
+        someone = None
+        if named and m.start("target") == 0:
+            someone = resolve(s, dnd_roster(s), named)
+        elif named:
+            someone = _named(dnd_roster(s), named)
         if someone is not None and someone.id != character_id:
             raise Refusal(
                 _("Only the GM calls a saving throw for someone else.")
