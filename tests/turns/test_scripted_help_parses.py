@@ -1,0 +1,298 @@
+"""The help reply lists what the grammar understands: every form a help line shows parses to
+the command it names, from the seat that reads it, and every command of the grammar is shown
+to someone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.turns.agents import scripted as s
+from apps.turns.agents.scripted import GRAMMARS, help_text
+
+A = s.dnd_attack
+ATTACK = "attack [<target>] [with <weapon>] [with advantage | with disadvantage]"
+CHECK = "check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save)"
+ROLL = "roll <dice> [drop lowest | with advantage] [for <label>]"
+MOVE = (
+    "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
+    "end turn or pass (in combat)"
+)
+LOOK = "describe, or look at <target>"
+ROLLS = [
+    ("roll 1d20", s.roll_dice, {"expr": "1d20", "keep": None, "label": None}),
+    ("roll 4d6 drop lowest", s.roll_dice, {"expr": "4d6", "keep": "drop lowest"}),
+    ("roll 1d20+3 with advantage", s.roll_dice, {"expr": "1d20+3", "keep": "with advantage"}),
+    ("roll 2d6+3 for damage", s.roll_dice, {"expr": "2d6+3", "label": "damage"}),
+]
+CHECKS = [
+    ("check perception", s.dnd_check, {"what": "perception", "dc": None}),
+    ("check athletics dc 12", s.dnd_check, {"what": "athletics", "dc": "12"}),
+    ("save dex", s.dnd_save, {"what": "dex", "dc": None}),
+    ("save wis dc 14", s.dnd_save, {"what": "wis", "dc": "14"}),
+    ("roll stealth", s.dnd_check, {"what": "stealth"}),
+    ("roll a dex save", s.dnd_save, {"what": "dex"}),
+]
+MOVES = [
+    ("move to 4,1", s.dnd_move, {"x": "4", "y": "1"}),
+    ("move to the goblin", s.dnd_move_beside, {"target": "the goblin"}),
+    ("move 2 squares north", s.dnd_move_by, {"amount": "2", "direction": "north"}),
+    ("move 10 feet east", s.dnd_move_by, {"amount": "10", "unit": "feet", "direction": "east"}),
+    ("end turn", s.dnd_end_turn, {}),
+    ("pass", s.dnd_end_turn, {}),
+]
+ATTACKS = [
+    ("attack", A, {"weapon": None, "mode": None}),
+    ("attack the goblin", A, {"target": "the goblin", "weapon": None}),
+    ("attack the goblin with longsword", A, {"target": "the goblin", "weapon": "longsword"}),
+    ("attack the goblin with advantage", A, {"target": "the goblin", "mode": "advantage"}),
+    (
+        "attack the goblin with longsword with disadvantage",
+        A,
+        {"target": "the goblin", "weapon": "longsword", "mode": "disadvantage"},
+    ),
+]
+CONDITIONS = [
+    (f"{verb} the goblin", s.dnd_condition, {"verb": verb, "target": "the goblin"})
+    for verb in "poison blind charm deafen frighten paralyze petrify restrain stun".split()
+]
+# Each help line, as the seat reads it, and examples of every form it shows:
+# (text, the command it parses to, groups it captures).
+DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
+    ATTACK + "; <name> attacks [<target>]; <name> attacks <target> as a reaction "
+    "(an opportunity attack)": [
+        *ATTACKS,
+        ("goblin 2 attacks", A, {"attacker": "goblin 2"}),
+        ("goblin 2 attacks Ilsa", A, {"attacker": "goblin 2", "target": "Ilsa"}),
+        (
+            "goblin 2 attacks Ilsa as a reaction",
+            A,
+            {"attacker": "goblin 2", "target": "Ilsa", "reaction": "reaction"},
+        ),
+    ],
+    CHECK + "; for someone: perception check for <name>, dex save for <name> [dc N]": [
+        *CHECKS,
+        ("perception check for Ilsa", s.dnd_check, {"what": "perception", "target": "Ilsa"}),
+        ("dex save for Ilsa", s.dnd_save, {"what": "dex", "target": "Ilsa", "dc": None}),
+        ("dex save for Ilsa dc 12", s.dnd_save, {"what": "dex", "target": "Ilsa", "dc": "12"}),
+    ],
+    ROLL + ", e.g. roll 4d6 drop lowest": ROLLS,
+    MOVE: MOVES,
+    "death save for <name>; heal <target> N (a potion without N)": [
+        ("death save for Ilsa", s.dnd_death_save, {"target": "Ilsa"}),
+        ("heal Ilsa 5", s.dnd_heal, {"target": "Ilsa", "amount": "5"}),
+        ("heal Ilsa", s.dnd_heal, {"target": "Ilsa", "amount": None}),
+    ],
+    "grant <target> N temp hp (temporary hit points; they do not stack)": [
+        ("grant Ilsa 5 temp hp", s.dnd_temp_hp, {"target": "Ilsa", "amount": "5"}),
+    ],
+    "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, restrain, stun); "
+    "knock <target> prone; knock <target> unconscious": [
+        *CONDITIONS,
+        ("knock the goblin prone", s.dnd_condition, {"target": "the goblin", "knocked": "prone"}),
+        (
+            "knock the goblin unconscious",
+            s.dnd_condition,
+            {"target": "the goblin", "knocked": "unconscious"},
+        ),
+    ],
+    "cure <target> of <condition> (or unpoison <target>, remove <condition> from <target>, "
+    "<target> is no longer <condition>); stand up (whoever is up gets up); wake <target>": [
+        (
+            "cure Ilsa of poison",
+            s.dnd_condition_remove,
+            {"target": "Ilsa", "condition": "poison"},
+        ),
+        ("unpoison Ilsa", s.dnd_condition_remove, {"verb": "unpoison", "target": "Ilsa"}),
+        (
+            "remove prone from Ilsa",
+            s.dnd_condition_remove,
+            {"target": "Ilsa", "condition": "prone"},
+        ),
+        (
+            "Ilsa is no longer frightened",
+            s.dnd_condition_remove,
+            {"target": "Ilsa", "condition": "frightened"},
+        ),
+        ("stand up", s.dnd_stand_up, {}),
+        ("wake Ilsa", s.dnd_condition_remove, {"wake": "wake", "target": "Ilsa"}),
+    ],
+    "start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>": [
+        ("start combat", s.dnd_start_combat, {"monsters": None}),
+        (
+            "start combat with goblin, 2 orcs, a new orc",
+            s.dnd_start_combat,
+            {"monsters": "goblin, 2 orcs, a new orc"},
+        ),
+        ("end combat", s.dnd_end_combat, {}),
+        ("set phase lobby", s.set_phase, {"phase": "lobby"}),
+        ("set phase play", s.set_phase, {"phase": "play"}),
+    ],
+    LOOK: [
+        ("describe", s.dnd_describe, {}),
+        ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
+    ],
+}
+DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
+    ATTACK + " [as a reaction]": [
+        *ATTACKS,
+        ("attack the goblin as a reaction", A, {"target": "the goblin", "reaction": "reaction"}),
+    ],
+    CHECK: CHECKS,
+    ROLL + ", e.g. roll 4d6 drop lowest": ROLLS,
+    MOVE: MOVES,
+    "death save (at 0 HP); stand up; heal <target> (a potion)": [
+        ("death save", s.dnd_death_save, {"target": None}),
+        ("stand up", s.dnd_stand_up, {}),
+        ("heal Ilsa", s.dnd_heal, {"target": "Ilsa", "amount": None}),
+    ],
+    "give me N temp hp (temporary hit points; they do not stack)": [
+        ("give me 5 temp hp", s.dnd_temp_hp, {"target": "me", "amount": "5"}),
+    ],
+    LOOK + "; what's my hp?, show my character": [
+        ("describe", s.dnd_describe, {}),
+        ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
+        ("what's my hp?", s.dnd_sheet, {}),
+        ("show my character", s.dnd_sheet, {}),
+    ],
+}
+NAR_LOOK = "describe, or look (or: what's happening?, show the clocks, list facts)"
+NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
+    'ask the oracle "<question>" [likely|unlikely|even|very likely|...]': [
+        ('ask the oracle "Is it raining?"', s.nar_oracle, {"question": "Is it raining?"}),
+        *[
+            (
+                f'ask the oracle "Is it raining?" {odds}',
+                s.nar_oracle,
+                {"question": "Is it raining?", "likelihood": odds},
+            )
+            for odds in ("likely", "unlikely", "even", "very likely")
+        ],
+    ],
+    ROLL: ROLLS,
+    NAR_LOOK: [
+        ("describe", s.nar_describe, {}),
+        ("look", s.nar_describe, {}),
+        ("what's happening?", s.nar_describe, {}),
+        ("show the clocks", s.nar_describe, {}),
+        ("list facts", s.nar_describe, {}),
+    ],
+}
+NAR_GM_ONLY: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
+    "advance [clock] <name> [by N]; create clock <name> [with] N segments, "
+    "e.g. create clock Doom 6": [
+        ("advance clock Doom", s.nar_advance_clock, {"name": "Doom", "ticks": None}),
+        ("advance clock Doom by 2", s.nar_advance_clock, {"name": "Doom", "ticks": "2"}),
+        ("advance Doom", s.nar_advance_named_clock, {"name": "Doom", "ticks": None}),
+        ("advance Doom by 2", s.nar_advance_named_clock, {"name": "Doom", "ticks": "2"}),
+        (
+            "create clock Doom with 6 segments",
+            s.nar_create_clock,
+            {"name": "Doom", "segments": "6"},
+        ),
+        ("create clock Doom 6 segments", s.nar_create_clock, {"name": "Doom", "size": "6"}),
+        ("create clock Doom 6", s.nar_create_clock, {"name": "Doom", "size": "6"}),
+    ],
+    "open scene <title>; end scene; record fact <text> [gm only]; set phase <lobby|play>": [
+        ("open scene The Old Mill", s.nar_open_scene, {"title": "The Old Mill"}),
+        ("end scene", s.nar_end_scene, {}),
+        ("record fact The door is locked", s.nar_record_fact, {"text": "The door is locked"}),
+        (
+            "record fact The mayor lies gm only",
+            s.nar_record_fact,
+            {"text": "The mayor lies gm only"},
+        ),
+        ("set phase lobby", s.set_phase, {"phase": "lobby"}),
+        ("set phase play", s.set_phase, {"phase": "play"}),
+    ],
+    "open thread <title>; resolve thread <title>[: how it ended]": [
+        ("open thread The Heist", s.nar_open_thread, {"title": "The Heist"}),
+        ("resolve thread The Heist", s.nar_resolve_thread, {"said": "The Heist"}),
+        (
+            "resolve thread The Heist: they got away",
+            s.nar_resolve_thread,
+            {"said": "The Heist: they got away"},
+        ),
+    ],
+}
+# In the order the GM reads them: the shared lines, the GM's own before the last.
+NAR_GM = {
+    **dict(list(NAR_SHARED.items())[:-1]),
+    **NAR_GM_ONLY,
+    NAR_LOOK: NAR_SHARED[NAR_LOOK],
+}
+SEATS = [
+    ("dnd5e", True, DND_GM),
+    ("dnd5e", False, DND_PLAYER),
+    ("narrative", True, NAR_GM),
+    ("narrative", False, NAR_SHARED),
+]
+
+
+def _lines(system_id: str, *, gm: bool) -> list[str]:
+    head, *lines = help_text(system_id, gm=gm).split("\n")
+    assert head == "I understand:"
+    return [line.removeprefix("- ") for line in lines]
+
+
+@pytest.mark.parametrize(("system_id", "gm", "documented"), SEATS)
+def test_each_help_line_has_its_forms_here(system_id, gm, documented):
+    assert _lines(system_id, gm=gm) == list(documented)
+
+
+@pytest.mark.parametrize(
+    ("system_id", "text", "handler", "groups"),
+    [
+        (system_id, text, handler, groups)
+        for system_id, _gm, documented in SEATS
+        for examples in documented.values()
+        for text, handler, groups in examples
+    ],
+)
+def test_each_documented_form_parses_to_its_command(system_id, text, handler, groups):
+    intent, match = s._parse(system_id, text)
+    assert intent is not None, text
+    assert intent.handler is handler, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups, text
+
+
+# Understood but no command of its own to list: answered that combat start rolls it.
+UNLISTED = {("dnd5e", s.dnd_initiative)}
+
+
+@pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
+def test_every_command_of_the_grammar_is_in_someones_help(system_id):
+    shown = {
+        handler
+        for sys_id, _gm, documented in SEATS
+        if sys_id == system_id
+        for examples in documented.values()
+        for _text, handler, _groups in examples
+    }
+    grammar = {intent.handler for intent in GRAMMARS[system_id]}
+    assert grammar - shown == {h for sys_id, h in UNLISTED if sys_id == system_id}
+
+
+def _lowered(groups: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.lower() if isinstance(v, str) else v for k, v in groups.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "handler", "groups"),
+    [
+        (text, handler, groups)
+        for system_id, _gm, documented in SEATS
+        if system_id == "dnd5e"
+        for examples in documented.values()
+        for text, handler, groups in examples
+    ],
+)
+@pytest.mark.parametrize("typed", ["{}!", "{}.", "  {}  ", "{} 🙂"], ids=str)
+def test_each_documented_dnd5e_form_parses_as_typed(text, handler, groups, typed):
+    """In capitals, with a closing mark, spaces or an emoji, a form means the same."""
+    said = typed.format(text.upper())
+    intent, match = s._parse("dnd5e", said)
+    assert intent is not None, said
+    assert intent.handler is handler, said
+    assert _lowered({k: match.groupdict().get(k) for k in groups}) == _lowered(groups), said
