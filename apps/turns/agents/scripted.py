@@ -2744,9 +2744,12 @@ SEGMENT_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
 SEGMENTS = r"(?P<segments>\d+|" + "|".join(SEGMENT_WORDS) + ")"
-# "by 2", "by 2 segments", "by two ticks".
+# "by 2", "by 2 segments", "by two ticks"; a closing stop after them is the sentence's, never
+# a clock name's ("advance clock Doom by 2." as written).
 BY_TICKS = (
-    r"(?:\s+by\s+(?P<ticks>[+-]?\d+|" + "|".join(COUNT_WORDS) + r")(?:\s+(?:segments?|ticks?))?)?"
+    r"(?:\s+by\s+(?P<ticks>[+-]?\d+|"
+    + "|".join(COUNT_WORDS)
+    + r")(?:\s+(?:segments?|ticks?))?[.!]?)?"
 )
 # How far and which way a move goes: "2 squares", "10 ft.", "two"; "north-west", "up", "NE".
 DISTANCE = (
