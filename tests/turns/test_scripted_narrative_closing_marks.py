@@ -29,3 +29,18 @@ def test_a_full_stop_after_the_ticks_is_the_sentences(story, text):
     assert _writes(story, story.gm, text) == [
         ("clock_advance", {"clock_id": clock["id"], "ticks": 2})
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("roll 2d6 for damage.", "damage"),
+        ("roll 1d20 for luck!", "luck!"),
+        ("roll 1d6 for the lamp...", "the lamp..."),
+        ("roll 1d6 for who goes first?", "who goes first?"),
+    ],
+)
+def test_a_full_stop_after_a_rolls_label_is_the_sentences(story, text, label):
+    assert _writes(story, story.player, text) == [
+        ("dice_roll", {"expression": text.split()[1], "label": label})
+    ]

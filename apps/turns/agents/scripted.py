@@ -2731,7 +2731,10 @@ KEEP = (
     r"(?:\s+(?:\d+|die|dice|one))?|with\s+(?:advantage|disadvantage))"
 )
 ROLL = _intent(
-    r"roll\s+(?P<expr>[0-9dDkKhHlL+\- ]+?)(?:\s+" + KEEP + r")?(?:\s+for\s+(?P<label>.+))?",
+    r"roll\s+(?P<expr>[0-9dDkKhHlL+\- ]+?)(?:\s+" + KEEP + r")?"
+    # The label ends the text: a closing full stop is the sentence's (the reading without it
+    # matches), an ellipsis, "!" or "?" the label's own.
+    r"(?:\s+for\s+(?P<label>.*(?:[^.]|\.{3})))?",
     roll_dice,
 )
 SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_phase)
