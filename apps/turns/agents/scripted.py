@@ -58,7 +58,8 @@ dnd5e
                                          "<name> makes a death save", also outside combat
     heal <target> [[for] N]              a player's character gives a potion of healing
                                          (2d4+2, its action in combat; N is ignored); the
-                                         GM restores N hit points (a potion without N)
+                                         GM restores N hit points (a potion without N);
+                                         "heal me|myself" is your own character
     give me N temp hp                    temporary hit points for your character (also
                                          "grant <target> N temp hp", "<target> gains N temp
                                          hp"): they do not stack, the higher is kept; a
@@ -1722,6 +1723,11 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         wanted = _clean_name(_normalize(whole)).lower()
         if any(_normalize(e.name).lower() == wanted for e in roster):
             named, amount_text = whole, None
+    # "heal me", "heal myself": the requester's own character, as a temp hp grant names it.
+    mine = _clean_name(_normalize(named)).lower() in SELF_WORDS
+    if mine and s.turn.is_gm and not s.turn.character_id:
+        # Not acting_character: in combat that is the monster up, not the GM.
+        raise Refusal(_("As the GM you have no character: name who is healed (“heal Ilsa 5”)."))
     arguments: dict[str, Any] = {}
     if s.turn.is_gm and amount_text is not None:
         amount = _integer(amount_text)
@@ -1731,7 +1737,14 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         arguments["amount"] = amount
     elif not s.turn.is_gm:
         arguments["healer_id"] = acting_character(s, what=_("give a potion of healing"))
-    target = resolve(s, roster, named)
+    if mine:
+        own = acting_character(s, what=_("give a potion of healing"))
+        # In combat the roster is the fight: a character outside it is read on its own.
+        target = next((e for e in roster if e.id == own), None) or _entity(
+            s.call("character_get", character_id=own)["character"]
+        )
+    else:
+        target = resolve(s, roster, named)
     result = s.call("heal", target_id=target.id, **arguments)
     if "healed" not in result:  # a monster's numbers are the GM's alone
         s.say(_("%(target)s is healed.") % {"target": target.name})
