@@ -626,6 +626,11 @@ def _named(roster: list[Entity], name: str) -> Entity | None:
         lambda e: e.id.lower() == wanted,
         # As written or as the table reads it ("Goblin 2" for the second living "Goblin").
         lambda e: wanted in (_normalize(e.name).lower(), _normalize(shown[e.id]).lower()),
+        # Typed without its spaces ("goblin2"): the same name, as in another case.
+        lambda e: (
+            " " not in wanted
+            and wanted in (_normalize(n).lower().replace(" ", "") for n in (e.name, shown[e.id]))
+        ),
         # The first of "Goblin" and "Goblin 2", as said aloud ("goblin 1").
         lambda e: e.alive and f"{_normalize(shown[e.id]).lower()} 1" == wanted,
         lambda e: (e.monster_key or "").replace("_", " ") == wanted.replace("_", " "),
