@@ -3032,7 +3032,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
     ),
 }
-HELP = re.compile(r"(?:help|\?|commands|what can i do\??)", re.IGNORECASE)
+# Help as a table asks for it: "help me", "please help", "what can I say?", "list commands".
+HELP = re.compile(
+    r"(?:(?:please\s+)?help(?:\s+(?:me|please|pls))?|\?"
+    r"|(?:(?:list|show)\s+(?:me\s+)?(?:the\s+)?)?commands|what\s+can\s+i\s+(?:do|say|type)\??)",
+    re.IGNORECASE,
+)
 
 
 def help_text(system_id: str, *, gm: bool) -> str:
