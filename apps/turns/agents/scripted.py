@@ -219,6 +219,8 @@ MAX_SPAWN = 12
 # or after one that already has one ("vampire.."); an ellipsis keeps its three dots.
 DOUBLED_STOP = re.compile(r"(?<=[?!])\.(?=\s|$)|(?<=[^.]\.)\.(?=\s|$)")
 ARTICLES = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
+# Whose weapon it is, said before it ("with its scimitar", "with her longsword"): only colour.
+WEAPON_OWNER = re.compile(r"^(?:its|his|her|their|your)\s+", re.IGNORECASE)
 TYPO_CUTOFF = 0.8  # difflib ratio: "atack" and "gobin" are close, "gob" or "orc" are not
 ECHO_LENGTH = 60  # a name the requester typed, said back in a reply, is cut to this
 # The domain tells apart two of one name by the id ("Goblin (mon-4)"); players never read ids.
@@ -829,7 +831,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     target = resolve(s, roster, named) if named else _plain_target(s, roster, attacker_id)
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
     if m["weapon"]:
-        arguments["attack_name"] = _clean_name(m["weapon"])
+        arguments["attack_name"] = WEAPON_OWNER.sub("", _clean_name(m["weapon"]))
     asked = (m["mode"] or "").lower()
     if asked:
         # The attack tool takes the flag from any player; the rules still cancel it against
