@@ -67,8 +67,10 @@ dnd5e
                                          anyone (a monster's numbers are said to the GM only)
     stand up | get up | I stand          leave prone (in combat: half your speed); the GM:
                                          whoever is up stands, by the same rules (outside
-                                         combat the GM lifts prone instead).
-                                         Offered first to a prone combatant on its turn
+                                         combat the GM lifts prone instead); also
+                                         "<name> stands up|gets up" (a player: own
+                                         character). Offered first to a prone combatant on
+                                         its turn
     poison <target> | knock <target> prone
                                          GM: gives a condition (also blind, charm, deafen,
                                          frighten, paralyze, petrify, restrain, stun); one
@@ -1900,10 +1902,15 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
         # Outside combat the GM's row has no stand_up (the tool cap): prone is lifted instead.
         raise Refusal(_("Outside combat, lift it as a ruling: “remove prone from <name>”."))
     s.require("stand_up", what=what, seen_by_all=True)
-    # The GM stands whoever is up (a player's character too) by the rules a player's stand
-    # up goes through: half its speed, on its own turn.
-    up = _current_combatant(s) if s.turn.is_gm and not s.turn.character_id else None
-    character_id = up or acting_character(s, what=what)
+    if m.groupdict().get("who"):
+        # "the goblin stands up": who stands is named, as who attacks is (a player's own
+        # character only), by the same rules.
+        character_id = _named_attacker(s, dnd_roster(s), m["who"])
+    else:
+        # The GM stands whoever is up (a player's character too) by the rules a player's
+        # stand up goes through: half its speed, on its own turn.
+        up = _current_combatant(s) if s.turn.is_gm and not s.turn.character_id else None
+        character_id = up or acting_character(s, what=what)
     result = s.call("stand_up", character_id=character_id)
     values = {
         "who": s.plain(result["character_name"]),
@@ -2850,6 +2857,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?P<target>.+?)\s+(?:gains?|gets?)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP, dnd_temp_hp
         ),
         _intent(r"(?:i\s+)?(?:stand(?:\s+up)?|get\s+up)", dnd_stand_up),
+        _intent(r"(?P<who>.+?)\s+(?:stands|gets)(?:\s+back)?\s+up", dnd_stand_up),
         _intent(r"(?P<verb>" + "|".join(CONDITION_VERBS) + r")\s+(?P<target>.+)", dnd_condition),
         _intent(
             r"knock\s+(?P<target>.+?)\s+(?P<knocked>prone|down|unconscious|out)", dnd_condition
