@@ -51,7 +51,9 @@ dnd5e
                                          too): north, south, east, west, north-east ("NE",
                                          "northeast"), ...; up, down, left and right as the
                                          map shows them (north is up, towards row 0); also
-                                         "move north [N squares]", "walk"/"step"/"go"
+                                         "move north [N squares]", "walk"/"step"/"go";
+                                         each also as "<name> moves ..." (the GM: that
+                                         creature; a player: own character)
     roll for initiative                  answered: combat start rolls it for everyone
     death save                           at 0 HP, your character's death saving throw (in
                                          combat); the GM: "death save for <name>" or
@@ -1387,9 +1389,17 @@ def dnd_save(s: Session, m: re.Match[str]) -> None:
     _dnd_check(s, m, save=True)
 
 
+def _mover(s: Session, m: re.Match[str]) -> str:
+    """Who moves: the one named ("goblin 2 moves to 6,2"), as who attacks is named (a
+    player's own character only), else the requester's own or, for the GM, whoever is up."""
+    if m.groupdict().get("who"):
+        return _named_attacker(s, dnd_roster(s), m["who"])
+    return acting_character(s, what=_("move"))
+
+
 def dnd_move(s: Session, m: re.Match[str]) -> None:
     s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
-    character_id = acting_character(s, what=_("move"))
+    character_id = _mover(s, m)
     _move(s, character_id, _integer(m["x"]), _integer(m["y"]))
 
 
@@ -1427,7 +1437,7 @@ def dnd_move_by(s: Session, m: re.Match[str]) -> None:
         squares = amount // FEET_PER_SQUARE
     if squares < 1:
         raise Refusal(_("Say how far to move: 1 square (5 ft) or more."))
-    character_id = acting_character(s, what=_("move"))
+    character_id = _mover(s, m)
     mover = next((e for e in dnd_roster(s) if e.id == character_id), None)
     if mover is None or mover.position is None:
         raise Refusal(_("Moving happens on the combat grid: move to X,Y in combat."))
@@ -1453,7 +1463,7 @@ def dnd_move_beside(s: Session, m: re.Match[str]) -> None:
     """ "move to the goblin": to the free square beside it nearest the mover (fewest squares,
     then the straightest way); how far the mover may go is the rules' to say."""
     s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
-    character_id = acting_character(s, what=_("move"))
+    character_id = _mover(s, m)
     roster = dnd_roster(s)
     target = resolve(s, roster, m["target"])
     mover = next((e for e in roster if e.id == character_id), None)
@@ -2944,6 +2954,32 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             # Not a square ("move to (3, 4)." as written, before its stop is dropped).
             r"move\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)\s+(?![\d(+-])(?P<target>.+)",
+            dnd_move_beside,
+        ),
+        # "goblin 2 moves to 6,2", "Ilsa walks 2 squares north": who moves is named.
+        _intent(
+            r"(?P<who>.+?)\s+moves\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)"
+            r"(?P<y>[+-]?\d+)\s*\)?",
+            dnd_move,
+        ),
+        _intent(
+            r"(?P<who>.+?)\s+(?:moves|walks|steps|goes)\s+"
+            + DISTANCE
+            + r"\s+(?:to\s+(?:the\s+)?)?"
+            + DIRECTION,
+            dnd_move_by,
+        ),
+        _intent(
+            r"(?P<who>.+?)\s+(?:moves|walks|steps|goes)\s+(?:to\s+the\s+)?"
+            + DIRECTION
+            + r"(?:\s+"
+            + DISTANCE
+            + ")?",
+            dnd_move_by,
+        ),
+        _intent(
+            r"(?P<who>.+?)\s+moves\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)\s+"
+            r"(?![\d(+-])(?P<target>.+)",
             dnd_move_beside,
         ),
         _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn", dnd_end_turn),
