@@ -80,7 +80,10 @@ dnd5e
                                          "knock <target> down" is prone too, and "knock
                                          <target> unconscious|out", "knock out <target>",
                                          "<target> falls unconscious", "<target> is knocked
-                                         out" make it unconscious (and, by the rules, prone)
+                                         out", "<target> falls asleep|passes out|faints"
+                                         make it unconscious (and, by the rules, prone); a
+                                         subject that is no creature here ("the sun wakes
+                                         up") is answered with those present
     cure <target> of <condition>         GM: lifts a condition (also "unpoison <target>",
                                          "remove <condition> from <target>", "<target> is no
                                          longer <condition>"; "poison", "fear", "being
@@ -1941,8 +1944,12 @@ CONDITION_VERBS = {
     "charm": "charmed", "paralyze": "paralyzed", "paralyse": "paralyzed", "stun": "stunned",
     "restrain": "restrained", "petrify": "petrified",
 }  # fmt: skip
-# How a creature is knocked: "knock Ilsa down" (prone), "knock Ilsa out" (unconscious).
-KNOCKED = {"prone": "prone", "down": "prone", "unconscious": "unconscious", "out": "unconscious"}
+# How a creature is knocked: "knock Ilsa down" (prone), "knock Ilsa out" (unconscious); one
+# that falls asleep is unconscious too (as a sleep spell leaves it).
+KNOCKED = {
+    "prone": "prone", "down": "prone", "unconscious": "unconscious", "out": "unconscious",
+    "asleep": "unconscious",
+}  # fmt: skip
 
 
 def _subject_is_present(s: Session, m: re.Match[str]) -> list[Entity] | None:
@@ -1969,7 +1976,9 @@ def dnd_condition(s: Session, m: re.Match[str]) -> None:
         "condition_add", what=_("give a creature a condition"), gm_only=True, seen_by_all=True
     )
     verb = m.groupdict().get("verb")
-    condition = CONDITION_VERBS[verb.lower()] if verb else KNOCKED[m["knocked"].lower()]
+    # "Ilsa faints" names no word for it: fainting is passing out.
+    knocked = m.groupdict().get("knocked") or "out"
+    condition = CONDITION_VERBS[verb.lower()] if verb else KNOCKED[knocked.lower()]
     roster = subject_roster or dnd_roster(s)
     target = resolve(s, roster, m["target"])
     result = s.call("condition_add", target_id=target.id, condition=condition)
@@ -1989,6 +1998,7 @@ CONDITION_WORDS = {
     "prone": "prone", "unconscious": "unconscious", "fear": "frightened",
     "afraid": "frightened", "blindness": "blinded", "deafness": "deafened",
     "paralysis": "paralyzed", "petrification": "petrified", "invisibility": "invisible",
+    "asleep": "unconscious",
 }  # fmt: skip
 # What names the condition lifted: "poison", "being poisoned", "the frightened condition".
 LIFTED = r"(?:the\s+)?(?:being\s+)?(?P<condition>.+?)(?:\s+condition)?"
@@ -2878,6 +2888,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_condition,
         ),
         _intent(r"(?P<target>.+?)\s+(?:is|are)\s+knocked\s+(?P<knocked>out|down)", dnd_condition),
+        _intent(r"(?P<target>.+?)\s+(?:falls|is|are)\s+(?P<knocked>asleep)", dnd_condition),
+        _intent(r"(?P<target>.+?)\s+(?:passes\s+(?P<knocked>out)|faints)", dnd_condition),
         _intent(
             r"(?P<verb>un(?:" + "|".join(CONDITION_VERBS) + r"))\s+(?P<target>.+)",
             dnd_condition_remove,
