@@ -3575,10 +3575,11 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
-            # A turn to be ended ("skip my turn", "my turn is over"), not one asked about
-            # ("whose turn is it"): that has nothing to end.
+            # A turn to be ended ("skip my turn", "my turn is over", "I'm done"), not one asked
+            # about ("whose turn is it"): that has nothing to end.
             re.compile(
-                r"\b(?:skip|end|pass|finish)\b.*\bturns?\b|\bturns?\b.*\b(?:over|done|ended)\b",
+                r"\b(?:skip|end|pass|finish)\b.*\bturns?\b|\bturns?\b.*\b(?:over|done|ended)\b"
+                r"|^(?:(?:i['’]?m|i\s+am|we['’]?re|we\s+are)\s+)?(?:all\s+)?(?:done|finished)$",
                 re.I,
             ),
             None,
