@@ -16,8 +16,9 @@ are understood. A misspelt first word or target name with a single close match (
 never acted on: the reply asks "Did you mean: attack the goblin?" and suggests that command.
 
 dnd5e
-    attack [<target>] [with <weapon>]    attack as your character (no target: the nearest
-                                         foe); the GM in combat attacks
+    attack [<target>] [with <weapon>]    attack as your character (no target, or "the
+                                         nearest <kind>|enemy": the nearest foe, of that
+                                         kind); the GM in combat attacks
                                          as the current combatant (e.g. a monster); also
                                          "<who> attacks <target>" (a player: own character;
                                          the GM: "goblin" is the goblin whose turn it is);
@@ -835,7 +836,11 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
             % {"who": who}
         )
     named = m.groupdict().get("target")
-    target = resolve(s, roster, named) if named else _plain_target(s, roster, attacker_id)
+    nearest = NEAREST_FOE.fullmatch(_normalize(named)) if named else None
+    if named and nearest is None:
+        target = resolve(s, roster, named)
+    else:
+        target = _plain_target(s, roster, attacker_id, asked=nearest)
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
     if m["weapon"]:
         arguments["attack_name"] = WEAPON_OWNER.sub("", _clean_name(m["weapon"]))
@@ -966,9 +971,20 @@ def _reaction_lead(s: Session, result: Mapping[str, Any], names: Mapping[str, An
     return lead % names + " "
 
 
-def _plain_target(s: Session, roster: list[Entity], attacker_id: str) -> Entity:
-    """The foe of "<who> attacks" with no target named: the nearest one standing, when no
-    other is as near; otherwise the requester is asked which (each as a command to send)."""
+# "the nearest goblin", "the closest enemy": the nearest foe (of a kind), as "attack" finds it.
+NEAREST_FOE = re.compile(r"(?:the\s+)?(?:nearest|closest)(?:\s+(?P<kind>.+))?", re.IGNORECASE)
+# What "the nearest …" may say of any foe, no kind named.
+ANY_FOE = frozenset(
+    {"enemy", "foe", "one", "monster", "creature", "target", "opponent", "baddie", "bad guy"}
+)
+
+
+def _plain_target(
+    s: Session, roster: list[Entity], attacker_id: str, *, asked: re.Match[str] | None = None
+) -> Entity:
+    """The foe of "<who> attacks" with no target named (or `asked` for "the nearest <kind>"):
+    the nearest one standing, when no other is as near; otherwise the requester is asked
+    which (each as a command to send)."""
     attacker = next((e for e in roster if e.id == attacker_id), None)
     if attacker is None:
         raise Refusal(_("Name who is attacked, like: attack the goblin."))
@@ -978,6 +994,15 @@ def _plain_target(s: Session, roster: list[Entity], attacker_id: str) -> Entity:
         [e for e in roster if e.alive and e.status != "down" and e.kind != attacker.kind],
     )
     who = shown[attacker.id]
+    kind = asked["kind"] if asked else None
+    if kind and kind.lower() not in ANY_FOE:
+        foes = [e for e in foes if _named([e], kind) is not None]
+        if not foes:
+            raise Refusal(
+                _("I cannot find “%(name)s” here. Present: %(known)s.")
+                % {"name": _echo(asked.string),
+                   "known": ", ".join(_present(s, roster)) or _("nobody")}
+            )  # fmt: skip
     if not foes:
         raise Refusal(_("%(who)s has nobody to attack here.") % {"who": who})
     nearest = [e for e in foes if _squares(attacker, e) == _squares(attacker, foes[0])]
