@@ -39,9 +39,10 @@ dnd5e
                                          "<ability> save [dc N]", "roll a dex save"
     <skill> check for <name> [dc N]      GM: whose check or save, a character's or a
                                          creature's ("perception check for Ilsa", "Ilsa
-                                         makes a perception check", "dex save for Goblin dc
-                                         12", "check perception for Ilsa"); a player names
-                                         only their own character
+                                         makes|rolls a perception check", "Ilsa rolls
+                                         stealth", "dex save for Goblin dc 12", "check
+                                         perception for Ilsa"); a player names only their
+                                         own character
     roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
     roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
     move to X,Y                          move on the combat grid (combat only); also
@@ -2937,8 +2938,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(r"check\s+(?P<what>" + CHECKED + r")\s+for\s+(?P<target>.+?)" + DC, dnd_check),
         _intent(
-            r"(?P<target>.+?)\s+makes\s+an?\s+(?P<what>" + CHECKED + r")\s+check" + DC, dnd_check
+            r"(?P<target>.+?)\s+(?:makes|rolls)\s+(?:an?\s+)?(?P<what>"
+            + CHECKED
+            + r")\s+check"
+            + DC,
+            dnd_check,
         ),
+        # "Ilsa rolls perception", "goblin 2 rolls for stealth": a check, as "roll stealth" is.
+        _intent(r"(?P<target>.+?)\s+rolls\s+(?:for\s+)?(?P<what>" + CHECKED + r")" + DC, dnd_check),
         _intent(
             r"(?:make an? |roll an? )?(?P<what>" + CHECKED + r")\s+(?:save|saving throw)\s+for\s+"
             r"(?P<target>.+?)" + DC,
@@ -2949,7 +2956,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_save,
         ),
         _intent(
-            r"(?P<target>.+?)\s+makes\s+an?\s+(?P<what>"
+            r"(?P<target>.+?)\s+(?:makes|rolls)\s+(?:an?\s+)?(?P<what>"
             + CHECKED
             + r")\s+(?:save|saving throw)"
             + DC,
