@@ -11,9 +11,10 @@ narrative, a free action ("I search the room") or question ("is the door locked?
 GM could judge is answered with the oracle's command in the player's words instead.
 
 Read kindly: emoji and trailing punctuation are ignored, "I …" first-person forms and, in dnd5e,
-"swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X) and "roll a d20" (= roll 1d20)
-are understood. A misspelt first word or target name with a single close match (difflib) is
-never acted on: the reply asks "Did you mean: attack the goblin?" and suggests that command.
+"swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2 hits Ilsa" = goblin
+2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood. A misspelt first word or target
+name with a single close match (difflib) is never acted on: the reply asks "Did you mean: attack
+the goblin?" and suggests that command.
 
 dnd5e
     attack [<target>] [with <weapon>]    attack as your character (no target, or "the
@@ -3248,6 +3249,18 @@ DND_REWRITES = (
     (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
     (re.compile(r"^(?:strike|hit|shoot|stab|slash)s?\s+", re.I), "attack "),
     (re.compile(r"^attacks\s+", re.I), "attack "),
+    # Who strikes whom, named ("goblin 2 hits Ilsa", "the goblin swings its scimitar at
+    # Ilsa"): "<name> attacks <target>", as the GM's suggestions say it.
+    (
+        re.compile(
+            r"^(?P<who>.+?)\s+(?:swings|strikes|hits|shoots|stabs|slashes)\s+(?:.+?\s+)?at\s+", re.I
+        ),
+        r"\g<who> attacks ",
+    ),
+    (
+        re.compile(r"^(?P<who>.+?)\s+(?:strikes|hits|shoots|stabs|slashes)\s+", re.I),
+        r"\g<who> attacks ",
+    ),
     # "roll a dex save", "roll a stealth check": the save or check itself.
     (
         re.compile(r"^roll\s+(?:an?\s+|for\s+)?(?=" + CHECKED + r"\s+(?:check|sav))", re.I),
