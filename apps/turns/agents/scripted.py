@@ -113,7 +113,8 @@ dnd5e
     describe | look [at <target>]        narration only, from read tools; also "what's
                                          happening?"
     what's my hp | show my character     your character's line: HP, AC, speed, attacks,
-                                         conditions (to you; also "my character sheet")
+                                         conditions (to you; also "my character sheet",
+                                         "look at me")
     help                                 this list
 
 narrative
@@ -2335,6 +2336,10 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
 
 
 def dnd_describe(s: Session, m: re.Match[str]) -> None:
+    if m.groupdict().get("target") and _clean_name(_normalize(m["target"])).lower() in SELF_WORDS:
+        # "look at me": the requester's own character, as "show my character" reads it.
+        dnd_sheet(s, m)
+        return
     roster = dnd_roster(s)
     if m.groupdict().get("target"):
         target = resolve(s, roster, m["target"])
