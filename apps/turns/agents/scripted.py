@@ -2856,11 +2856,11 @@ NEW_CLOCK = _making("create", "add", "start", "make")
 NEW_SCENE = _making("open", "start", "begin", "create")
 NEW_THREAD = _making("open", "start", "begin", "create", "add")
 NEW_FACT = _making("record", "add", "note")
-# "with my longsword with advantage": the weapon, then how the d20 is rolled; "with advantage"
-# alone is no weapon.
+# "with my longsword with advantage" (or "and advantage"): the weapon, then how the d20 is
+# rolled; "with advantage" alone is no weapon.
 WITH_WEAPON = (
     r"(?:\s+with\s+(?!(?:advantage|disadvantage)(?:\s+as\s|$))(?P<weapon>.+?))?"
-    r"(?:\s+with\s+(?P<mode>advantage|disadvantage))?"
+    r"(?:\s+(?:with|and(?:\s+with)?)\s+(?P<mode>advantage|disadvantage))?"
     # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
     r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
 )
