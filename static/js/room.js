@@ -258,7 +258,11 @@ if (jump) {
   jump.addEventListener("click", () => {
     stuck = true;
     toBottom();
+    // Hidden with the focus it had, it would drop the focus to the top of the page: the list
+    // it brought the reader down has it instead.
+    const hadFocus = document.activeElement === jump;
     showJump(false);
+    if (hadFocus) timeline.focus({ preventScroll: true });
     scheduleRead();
   });
 }
