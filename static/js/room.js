@@ -1027,7 +1027,14 @@ function showSuggestions(items) {
   // the reader is on keeps its focus.
   const drawn = [...box.querySelectorAll("button")].map((b) => b.textContent);
   if (drawn.length === list.length && drawn.every((text, i) => text === list[i])) return;
+  // An option the reader is on that goes (its turn passed, an action runs) would drop the
+  // focus to the top of the page: it goes where the next action is written.
+  const hadFocus = box.contains(document.activeElement);
   box.replaceChildren();
+  if (hadFocus) {
+    const bodyEl = form.querySelector("textarea");
+    if (!bodyEl.disabled) bodyEl.focus();
+  }
   box.hidden = !list.length;
   if (!list.length) return;
   const label = document.createElement("span");

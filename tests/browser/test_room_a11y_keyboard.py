@@ -1,15 +1,24 @@
 """The room page by keyboard alone, in a real browser against uvicorn: a button that goes away
 when it has done its work hands its focus on to where the reader is taken, never back to the
-top of the page."""
+top of the page; nor does a one-click option taken away with its turn."""
 
 from __future__ import annotations
 
 import pytest
 
 from apps.campaigns.models import CampaignMembership
-from tests.browser.conftest import in_the_room
+from tests.browser.conftest import gm_and_ilsa_in_combat, in_the_room
+from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
+from tests.browser.test_room_options_on_opening import (
+    CURRENT,
+    GOBLIN_OPTIONS,
+    _until_the_goblins_turn,
+)
+from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
+from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.rooms_support import eager  # noqa: F401
 
 
 @pytest.mark.browser
@@ -45,3 +54,34 @@ def test_new_messages_pressed_by_keyboard_puts_the_focus_in_the_message_list(
         expect(player.locator("#timeline")).to_be_focused()
         player.keyboard.press("Tab")
         expect(player.locator("input[name=mode][value=chat]")).to_be_focused()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_an_option_with_the_focus_that_goes_with_its_turn_leaves_the_focus_in_the_message_box(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    with gm_and_ilsa_in_combat(browser, asgi_server, make_user, name="Focus Keep") as (
+        campaign,
+        gm,
+        _ilsa,
+    ):
+        jobs = _until_the_goblins_turn(campaign, gm, _ilsa)
+        options = gm.locator("#composer-suggestions button")
+        expect(options).to_have_text(GOBLIN_OPTIONS)
+        options.first.focus()
+        # The GM ends the goblin's turn from another tab: its options go from this page.
+        second = gm.context.new_page()
+        _open(second, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        _say(second, "end turn", mode="action")
+        _settle(campaign, jobs + 1)
+        expect(gm.locator(CURRENT)).to_have_text("Ilsa")
+        expect(options.filter(has_text="goblin attacks Ilsa")).to_have_count(0)
+        # The focus the option had is where the next action is written, not the page's top.
+        expect(gm.locator("#composer-body")).to_be_focused()
