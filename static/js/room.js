@@ -196,7 +196,11 @@ function announce(li) {
   const said = document.createElement("p");
   const who = li.querySelector(".entry__sender");
   const body = li.querySelector(".entry__body");
-  said.textContent = [who && who.textContent, body && body.textContent].filter(Boolean).join(": ");
+  // What the badges beside the sender show (a whisper, GM only, an action, a failure) is said
+  // with the name: without it a whisper is heard as words to the whole table.
+  const marks = [...li.querySelectorAll(".entry__head .badge")].map((b) => b.textContent).filter(Boolean);
+  const name = who && who.textContent ? who.textContent + (marks.length ? ` (${marks.join(", ")})` : "") : "";
+  said.textContent = [name, body && body.textContent].filter(Boolean).join(": ");
   announcer.append(said);
   while (announcer.childElementCount > 5) announcer.firstElementChild.remove();
 }
