@@ -7,10 +7,17 @@ from __future__ import annotations
 import pytest
 
 from apps.campaigns.models import CampaignMembership
+from tests.browser.conftest import fighters_table, in_the_room
 from tests.browser.test_room_history import VIEWPORT, _open
-from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
+from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
+from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
+from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.rooms_support import eager  # noqa: F401
 
+ROW_LOOK = """row => { const s = getComputedStyle(row);
+    return [s.backgroundColor, s.borderTopColor, s.borderTopWidth, s.borderLeftWidth,
+        s.boxShadow]; }"""
 LOOK = """label => { const s = getComputedStyle(label);
     return [s.backgroundColor, s.color, s.borderTopColor, s.borderTopWidth]; }"""
 
@@ -48,3 +55,30 @@ def test_the_chosen_mode_and_audience_stand_out_in_forced_colours(
         assert chat.evaluate(LOOK) == other
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_whose_turn_it_is_shows_in_forced_colours(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users, _mine = fighters_table(make_user, name="Contrast Keep", fighters=["Ilsa"])
+    with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
+        ilsa_context = browser.new_context(viewport=VIEWPORT, forced_colors="active")
+        ilsa = _sign_in(ilsa_context, asgi_server, "ilsa@example.test")
+        _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        _say(gm, "start combat with a goblin", mode="action")
+        _settle(campaign, 1)
+        rows = ilsa.locator("#turn-order li")
+        expect(rows).to_have_count(2)
+        expect(ilsa.locator("#turn-order li.is-current")).to_have_count(1)
+        current = ilsa.locator("#turn-order li.is-current").evaluate(ROW_LOOK)
+        waiting = ilsa.locator("#turn-order li:not(.is-current)").evaluate(ROW_LOOK)
+        # Its frame, colour and shadow forced alike, the current row still looks unlike the other.
+        assert current != waiting
