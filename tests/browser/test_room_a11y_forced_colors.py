@@ -82,3 +82,32 @@ def test_whose_turn_it_is_shows_in_forced_colours(
         waiting = ilsa.locator("#turn-order li:not(.is-current)").evaluate(ROW_LOOK)
         # Its frame, colour and shadow forced alike, the current row still looks unlike the other.
         assert current != waiting
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_hit_point_bar_is_drawn_filled_in_forced_colours(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users, _mine = fighters_table(make_user, name="Bar Keep", fighters=["Ilsa"])
+    context = browser.new_context(viewport=VIEWPORT, forced_colors="active")
+    try:
+        ilsa = _sign_in(context, asgi_server, "ilsa@example.test")
+        _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        bar = ilsa.locator('#turn-character [data-field="hp-bar"]')
+        expect(bar).to_be_visible()
+        expect(bar).to_have_attribute("aria-valuenow", "12")
+        # At full hit points the fill covers the track: drawn in a colour of its own, not
+        # forced to the track's (which drew every bar as empty).
+        fill, track = bar.evaluate(
+            """bar => [getComputedStyle(bar.firstElementChild).backgroundColor,
+                getComputedStyle(bar).backgroundColor]"""
+        )
+        assert fill != track
+    finally:
+        context.close()
