@@ -23,7 +23,7 @@ from tests.turns.rooms_support import eager  # noqa: F401
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_new_messages_pressed_by_keyboard_puts_the_focus_in_the_message_list(
+def test_new_messages_is_named_by_its_words_and_by_keyboard_leaves_the_focus_in_the_list(
     browser,
     asgi_server,  # noqa: F811
     make_user,
@@ -47,6 +47,8 @@ def test_new_messages_pressed_by_keyboard_puts_the_focus_in_the_message_list(
         _say(gm, "Something new at the table.")
         jump = player.locator("#timeline-jump")
         expect(jump).to_be_visible()
+        # Named by its words: the arrow drawn after them is not read out as "down arrow".
+        expect(player.get_by_role("button", name="New messages", exact=True)).to_be_visible()
         jump.focus()
         player.keyboard.press("Enter")
         expect(jump).to_be_hidden()
