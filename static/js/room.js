@@ -401,6 +401,9 @@ function armWatchdog() {
 
 function connect() {
   if (stopped) return;
+  // Offline, a try can only fail (each failure is an error in the console): the "online"
+  // event connects as soon as the network is back.
+  if (navigator.onLine === false) return;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}${config.socketPath}?after=${resumeAfter}`);
   const ws = socket;
