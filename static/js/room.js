@@ -812,8 +812,17 @@ async function refreshRecipients(picker) {
     none.textContent = t.noOthers;
     rows.push(none);
   }
+  // The box the reader is on is drawn anew: its new one takes the focus (removed, it would
+  // drop the focus to the top of the page).
+  const focused = picker.contains(document.activeElement) ? document.activeElement.value : null;
   picker.querySelectorAll("label, p").forEach((el) => el.remove());
   picker.append(...rows);
+  if (focused !== null) {
+    const again = [...picker.querySelectorAll("input[name=recipients]")];
+    const next = again.find((box) => box.value === focused) || again[0];
+    if (next) next.focus();
+    else form.querySelector("input[name=audience]:checked").focus();
+  }
 }
 
 if (form) {

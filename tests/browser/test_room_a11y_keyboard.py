@@ -1,6 +1,7 @@
 """The room page by keyboard alone, in a real browser against uvicorn: a button that goes away
 when it has done its work hands its focus on to where the reader is taken, never back to the
-top of the page; nor does a one-click option taken away with its turn."""
+top of the page; nor does a one-click option taken away with its turn, nor a recipient box
+drawn anew."""
 
 from __future__ import annotations
 
@@ -87,3 +88,42 @@ def test_an_option_with_the_focus_that_goes_with_its_turn_leaves_the_focus_in_th
         expect(options.filter(has_text="goblin attacks Ilsa")).to_have_count(0)
         # The focus the option had is where the next action is written, not the page's top.
         expect(gm.locator("#composer-body")).to_be_focused()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_recipient_box_with_the_focus_keeps_it_when_the_member_list_is_read_again(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    pat = make_user("player@example.test", display_name="Pat Player")
+    campaign, _ = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
+        held = []
+        gm.route("**/members*", lambda route: held.append(route))
+        # Private by keyboard: the boxes shown are those the page was loaded with, while the
+        # members are read again; the GM tabs on to the first.
+        gm.locator("input[name=audience][value=public]").focus()
+        gm.keyboard.press("ArrowRight")
+        gm.keyboard.press("ArrowRight")
+        expect(gm.locator("input[name=audience][value=private]")).to_be_checked()
+        box = gm.locator(f"#recipients input[value='{pat.id}']")
+        expect(box).to_be_visible()
+        gm.keyboard.press("Tab")
+        expect(box).to_be_focused()
+        gm.keyboard.press("Space")
+        expect(box).to_be_checked()
+        for _ in range(50):  # the read was asked for as the box showed
+            if held:
+                break
+            gm.wait_for_timeout(100)
+        held[0].continue_()
+        # The list read again draws the boxes anew: the one the GM is on keeps the focus (and
+        # its tick), so Space or Tab carries on from there, not from the top of the page.
+        gm.wait_for_timeout(500)
+        expect(box).to_be_checked()
+        expect(box).to_be_focused()
