@@ -253,7 +253,7 @@ function renderCombat(panels) {
   const section = document.getElementById("turn-combat");
   if (!section) return; // only systems with combat (dnd5e) have the initiative section
   const data = panels.combat && panels.combat.data && panels.combat.data.combat;
-  if (!data || !Array.isArray(data.order)) { section.hidden = true; announcedGo = ""; return; }
+  if (!data || !Array.isArray(data.order)) { hideKeepingFocus(section, true); announcedGo = ""; return; }
   section.hidden = false;
   setText(section.querySelector('[data-field="round"]'), `${t.round} ${data.round}`);
   // When one of the viewer's characters has the turn, it is the one that acts.
@@ -326,7 +326,7 @@ function renderGrid(panels) {
   if (!map) return;
   const images = panels.grid && panels.grid.data && panels.grid.data.images;
   const image = images && images.length ? images[0] : null;
-  if (!image || !image.url) { map.hidden = true; grid.hidden = true; return; }
+  if (!image || !image.url) { hideKeepingFocus(map, true); grid.hidden = true; return; }
   // The grid's shape holds the map's place before the image arrives: the panel does not jump.
   const cells = panels.grid.data.grid || {};
   grid.style.aspectRatio = cells.width > 0 && cells.height > 0 ? cells.width + " / " + cells.height : "";
@@ -467,7 +467,7 @@ function renderCharacter(character, audience) {
   if (loading) loading.hidden = true; // read now (a page cached from before it had none)
   // A player with no character, or whose character died, is shown the way to a new one.
   const dead = Boolean(character) && !character.error && isDead(character);
-  if (create) create.hidden = Boolean(character) && !dead;
+  if (create) hideKeepingFocus(create, Boolean(character) && !dead);
   fallen.hidden = !dead;
   if (dead) setText(fallen, format(t.fallen, { name: character.name || character.id }));
   if (!character) {
@@ -939,13 +939,22 @@ if (diceMore) {
 
 // ---- wiring ----------------------------------------------------------------------------------
 
+// Hides `node`; the keyboard focus on something in it would drop to the top of the page, so it
+// goes where the next action is written (as when a job's Cancel goes).
+function hideKeepingFocus(node, hidden) {
+  const had = hidden && !node.hidden && node.contains(document.activeElement);
+  node.hidden = hidden;
+  const composerBody = document.getElementById("composer-body");
+  if (had && composerBody && !composerBody.disabled) composerBody.focus();
+}
+
 function renderCreate(panel) {
   // "Create a character" only while the campaign's phase allows it (D&D 5e: not in combat).
   if (!card || typeof panel.character_creation_open !== "boolean") return;
   const open = card.querySelector("[data-create-open]");
   const closed = card.querySelector("[data-create-closed]");
   if (!open || !closed) return; // only a player's card offers it
-  open.hidden = !panel.character_creation_open;
+  hideKeepingFocus(open, !panel.character_creation_open);
   closed.hidden = panel.character_creation_open;
   if (!panel.character_creation_open) setText(closed, format(t.create_closed, { phase: phaseLabel(panel.phase).toLowerCase() }));
 }

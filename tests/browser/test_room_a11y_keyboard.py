@@ -8,7 +8,12 @@ from __future__ import annotations
 import pytest
 
 from apps.campaigns.models import CampaignMembership
-from tests.browser.conftest import gm_and_ilsa_in_combat, in_the_room
+from tests.browser.conftest import (
+    gm_and_ilsa_in_combat,
+    gm_and_ilsa_in_the_room,
+    in_the_room,
+    table_for,
+)
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_options_on_opening import (
@@ -127,3 +132,35 @@ def test_a_recipient_box_with_the_focus_keeps_it_when_the_member_list_is_read_ag
         gm.wait_for_timeout(500)
         expect(box).to_be_checked()
         expect(box).to_be_focused()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_create_a_character_with_the_focus_closed_by_a_fight_leaves_the_focus_in_the_message_box(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.campaigns.services.characters import character_create_for
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Late Keep",
+        players=[("ilsa@example.test", "Ilsa Player"), ("nia@example.test", "Nia Player")],
+    )  # fmt: skip
+    character_create_for(
+        campaign=campaign, user=users["nia@example.test"],
+        form_data={"name": "Nia", "template": "fighter", "level": 1},
+    )  # fmt: skip
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
+        create = ilsa.locator("[data-create-character]")
+        expect(create).to_be_visible()
+        create.focus()
+        # The GM starts a fight: no character can be made during it, so the link goes.
+        _say(gm, "start combat with a goblin", mode="action")
+        _settle(campaign, 1)
+        expect(create).to_be_hidden()
+        expect(ilsa.locator("#composer-body")).to_be_focused()
