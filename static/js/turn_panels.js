@@ -646,7 +646,7 @@ function renderJobs() {
     setText(item.querySelector(".turn-job__detail"), detail.join(" · "));
     const cancel = item.querySelector("button");
     if (job.cancel_requested) { busy(cancel, true); cancel.textContent = t.cancelling; }
-    cancel.setAttribute("aria-label", cancelLabel(job));
+    nameCancel(cancel, job);
   }
   // Oldest first, the order they run in, on every page alike: rows are made in whatever order
   // their events arrive, so a row already there is moved to its place (only when out of it).
@@ -702,6 +702,17 @@ function cancelLabel(job) {
   return who ? format(t.cancel_other, { who, text, status }) : format(t.cancel_text, { text, status });
 }
 
+// Named by the words it shows (speech input says what is seen): "Cancel" and the turn it
+// cancels, or, while busy cancelling, "Cancelling…" and that turn's words.
+function nameCancel(button, job) {
+  if (button.getAttribute("aria-disabled") !== "true") {
+    button.setAttribute("aria-label", cancelLabel(job));
+    return;
+  }
+  const text = shorten(job.text, MAX_JOB_TEXT);
+  button.setAttribute("aria-label", text ? `${t.cancelling} ${text}` : t.cancelling);
+}
+
 // Busy, not disabled: disabling the focused button would throw keyboard focus to the page's top.
 function busy(button, on) {
   if (on) button.setAttribute("aria-disabled", "true");
@@ -712,6 +723,7 @@ async function cancelJob(id, button) {
   if (button.getAttribute("aria-disabled") === "true") return;
   busy(button, true);
   button.textContent = t.cancelling;
+  if (jobs.has(id)) nameCancel(button, jobs.get(id));
   showJobsError("");
   cancelAsked.add(id);
   try {
@@ -728,6 +740,7 @@ async function cancelJob(id, button) {
     cancelAsked.delete(id);
     busy(button, false);
     button.textContent = t.cancel;
+    if (jobs.has(id)) nameCancel(button, jobs.get(id));
     showJobsError(e.message || t.cancel_failed);
   }
 }
