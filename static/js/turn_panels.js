@@ -685,9 +685,17 @@ function learnMembers() {
         if (!members.has(m.user_id)) { members.set(m.user_id, m.label); learned = true; }
       }
       if (!learned) return;
-      // Rows drawn without their player's name are drawn again with it.
+      // Rows drawn without their player's name are drawn again with it; the Cancel the reader
+      // is on keeps the focus in its new row (removed, it would drop to the page's top), or,
+      // the turn gone meanwhile, the focus goes to the message box as renderJobs does.
+      const onRow = document.activeElement && document.activeElement.closest("#turn-jobs li[data-unnamed]");
+      const focusedJob = onRow ? onRow.dataset.job : "";
       for (const item of document.querySelectorAll("#turn-jobs li[data-unnamed]")) item.remove();
       renderJobs();
+      const again = focusedJob && document.querySelector(`#turn-jobs li[data-job="${CSS.escape(focusedJob)}"] button`);
+      const composerBody = document.getElementById("composer-body");
+      if (again) again.focus();
+      else if (focusedJob && composerBody && !composerBody.disabled) composerBody.focus();
     })
     .catch(() => {})
     .finally(() => setTimeout(() => { membersAsked = false; }, 30000));

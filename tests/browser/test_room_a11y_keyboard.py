@@ -164,3 +164,44 @@ def test_create_a_character_with_the_focus_closed_by_a_fight_leaves_the_focus_in
         _settle(campaign, 1)
         expect(create).to_be_hidden()
         expect(ilsa.locator("#composer-body")).to_be_focused()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_cancel_with_the_focus_keeps_it_when_its_row_learns_the_players_name(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from tests.browser.test_room_feedback import _job
+    from tests.campaigns.conftest import join
+
+    campaign, users = table_for(make_user, system_id="dnd5e", name="Named Late")
+    with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
+        # A player who joined after the GM's page was loaded asks for a turn: its row is drawn
+        # before the page has looked up their name.
+        nia = make_user("nia@example.test", display_name="Nia Player")
+        join(campaign, users["gm@example.test"], nia)
+        held = []
+        gm.route("**/members*", lambda route: held.append(route))
+        queued = {**_job("job-l", "queued"), "requester_id": str(nia.id)}
+        gm.evaluate(
+            'job => document.dispatchEvent(new CustomEvent("room:job", {detail: job}))',
+            {**queued, "updated_at": "2999-01-01T00:00:00Z"},
+        )
+        cancel = gm.locator('#turn-jobs li[data-job="job-l"] button')
+        expect(cancel).to_have_accessible_name("Cancel this turn: I pick the lock (Queued)")
+        cancel.focus()
+        for _ in range(50):  # the lookup was asked for as the row was drawn
+            if held:
+                break
+            gm.wait_for_timeout(100)
+        held[0].continue_()
+        # Drawn again with the name: the focus stays on its Cancel, not the page's top.
+        expect(cancel).to_have_accessible_name(
+            "Cancel the turn of Nia Player: I pick the lock (Queued)"
+        )
+        expect(cancel).to_be_focused()
