@@ -663,6 +663,15 @@ async function pump() {
   if (sending || Date.now() < Math.max(sendAfter, throttledUntil)) return;
   const next = [...pending.entries()].find(([, item]) => !item.posted);
   if (!next) return;
+  // Offline, a post can only fail (an error in the console each time): the messages wait, said
+  // to, and go once the room has caught up again (flushPending).
+  if (navigator.onLine === false) {
+    for (const item of pending.values()) {
+      const label = !item.posted && item.li.querySelector(".entry__pending");
+      if (label) label.textContent = t.failed;
+    }
+    return;
+  }
   sending = true;
   clearTimeout(sendTimer);
   const [cmid, item] = next;
