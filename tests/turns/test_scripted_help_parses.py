@@ -17,7 +17,7 @@ CHECK = "check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealt
 ROLL = "roll <dice> [drop lowest | with advantage] [for <label>]"
 MOVE = (
     "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
-    "end turn or pass (in combat)"
+    "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)"
 )
 LOOK = "describe, or look at <target>"
 ROLLS = [
@@ -39,6 +39,9 @@ MOVES = [
     ("move to the goblin", s.dnd_move_beside, {"target": "the goblin"}),
     ("move 2 squares north", s.dnd_move_by, {"amount": "2", "direction": "north"}),
     ("move 10 feet east", s.dnd_move_by, {"amount": "10", "unit": "feet", "direction": "east"}),
+    ("Ilsa moves to 4,1", s.dnd_move, {"who": "Ilsa", "x": "4", "y": "1"}),
+    ("goblin 2 walks east", s.dnd_move_by, {"who": "goblin 2", "direction": "east"}),
+    ("goblin 2 moves next to Ilsa", s.dnd_move_beside, {"who": "goblin 2", "target": "Ilsa"}),
     ("end turn", s.dnd_end_turn, {}),
     ("pass", s.dnd_end_turn, {}),
 ]
@@ -53,6 +56,11 @@ ATTACKS = [
         {"target": "the goblin", "weapon": "longsword", "mode": "disadvantage"},
     ),
 ]
+# Who strikes whom, named: an attack.
+STRIKES = [
+    (f"Ilsa {verb} goblin 2", A, {"attacker": "Ilsa", "target": "goblin 2"})
+    for verb in ("hits", "shoots", "stabs")
+]
 CONDITIONS = [
     (f"{verb} the goblin", s.dnd_condition, {"verb": verb, "target": "the goblin"})
     for verb in "poison blind charm deafen frighten paralyze petrify restrain stun".split()
@@ -60,9 +68,10 @@ CONDITIONS = [
 # Each help line, as the seat reads it, and examples of every form it shows:
 # (text, the command it parses to, groups it captures).
 DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
-    ATTACK + "; <name> attacks [<target>]; <name> attacks <target> as a reaction "
-    "(an opportunity attack)": [
+    ATTACK + "; <name> attacks [<target>] (or hits, shoots, stabs <target>); "
+    "<name> attacks <target> as a reaction (an opportunity attack)": [
         *ATTACKS,
+        *STRIKES,
         ("goblin 2 attacks", A, {"attacker": "goblin 2"}),
         ("goblin 2 attacks Ilsa", A, {"attacker": "goblin 2", "target": "Ilsa"}),
         (
@@ -88,7 +97,8 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("grant Ilsa 5 temp hp", s.dnd_temp_hp, {"target": "Ilsa", "amount": "5"}),
     ],
     "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, restrain, stun); "
-    "knock <target> prone; knock <target> unconscious": [
+    "knock <target> prone; knock <target> unconscious (or <name> falls asleep, passes out, "
+    "faints)": [
         *CONDITIONS,
         ("knock the goblin prone", s.dnd_condition, {"target": "the goblin", "knocked": "prone"}),
         (
@@ -96,9 +106,13 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
             s.dnd_condition,
             {"target": "the goblin", "knocked": "unconscious"},
         ),
+        ("Ilsa falls asleep", s.dnd_condition, {"target": "Ilsa", "knocked": "asleep"}),
+        ("Ilsa passes out", s.dnd_condition, {"target": "Ilsa", "knocked": "out"}),
+        ("Ilsa faints", s.dnd_condition, {"target": "Ilsa"}),
     ],
     "cure <target> of <condition> (or unpoison <target>, remove <condition> from <target>, "
-    "<target> is no longer <condition>); stand up (whoever is up gets up); wake <target>": [
+    "<target> is no longer <condition>); stand up (whoever is up gets up), <name> stands up "
+    "(or gets up); wake <target>": [
         (
             "cure Ilsa of poison",
             s.dnd_condition_remove,
@@ -115,7 +129,9 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
             s.dnd_condition_remove,
             {"target": "Ilsa", "condition": "frightened"},
         ),
-        ("stand up", s.dnd_stand_up, {}),
+        ("stand up", s.dnd_stand_up, {"who": None}),
+        ("goblin 2 stands up", s.dnd_stand_up, {"who": "goblin 2"}),
+        ("goblin 2 gets up", s.dnd_stand_up, {"who": "goblin 2"}),
         ("wake Ilsa", s.dnd_condition_remove, {"wake": "wake", "target": "Ilsa"}),
     ],
     "start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>": [
@@ -135,26 +151,32 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     ],
 }
 DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
-    ATTACK + " [as a reaction]": [
+    ATTACK + " [as a reaction]; <name> hits (or shoots, stabs) <target>": [
         *ATTACKS,
         ("attack the goblin as a reaction", A, {"target": "the goblin", "reaction": "reaction"}),
+        *STRIKES,
     ],
     CHECK: CHECKS,
     ROLL + ", e.g. roll 4d6 drop lowest": ROLLS,
     MOVE: MOVES,
-    "death save (at 0 HP); stand up; heal <target> (a potion)": [
+    "death save (at 0 HP); stand up (or <name> gets up); heal <target> or heal me (a potion)": [
         ("death save", s.dnd_death_save, {"target": None}),
-        ("stand up", s.dnd_stand_up, {}),
+        ("stand up", s.dnd_stand_up, {"who": None}),
+        ("Ilsa gets up", s.dnd_stand_up, {"who": "Ilsa"}),
         ("heal Ilsa", s.dnd_heal, {"target": "Ilsa", "amount": None}),
+        ("heal me", s.dnd_heal, {"target": "me", "amount": None}),
+        ("heal myself", s.dnd_heal, {"target": "myself", "amount": None}),
     ],
     "give me N temp hp (temporary hit points; they do not stack)": [
         ("give me 5 temp hp", s.dnd_temp_hp, {"target": "me", "amount": "5"}),
     ],
-    LOOK + "; what's my hp?, show my character": [
+    LOOK + "; what's my hp?, show my character (or look at me)": [
         ("describe", s.dnd_describe, {}),
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
         ("what's my hp?", s.dnd_sheet, {}),
         ("show my character", s.dnd_sheet, {}),
+        ("look at me", s.dnd_describe, {"target": "me"}),
+        ("describe myself", s.dnd_describe, {"target": "myself"}),
     ],
 }
 NAR_LOOK = "describe, or look (or: what's happening?, show the clocks, list facts)"

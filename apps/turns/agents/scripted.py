@@ -3146,12 +3146,12 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 _(
                     "attack [<target>] [with <weapon>] [with advantage | with disadvantage] "
-                    "[as a reaction]"
+                    "[as a reaction]; <name> hits (or shoots, stabs) <target>"
                 ),
                 _(
                     "attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
-                    "<name> attacks [<target>]; <name> attacks <target> as a reaction "
-                    "(an opportunity attack)"
+                    "<name> attacks [<target>] (or hits, shoots, stabs <target>); "
+                    "<name> attacks <target> as a reaction (an opportunity attack)"
                 ),
             ),
             (
@@ -3174,11 +3174,15 @@ def help_text(system_id: str, *, gm: bool) -> str:
             _both(
                 _(
                     "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
+                    "<name> moves to X,Y (or walks east, moves next to <name>); "
                     "end turn or pass (in combat)"
                 )
             ),
             (
-                _("death save (at 0 HP); stand up; heal <target> (a potion)"),
+                _(
+                    "death save (at 0 HP); stand up (or <name> gets up); "
+                    "heal <target> or heal me (a potion)"
+                ),
                 _("death save for <name>; heal <target> N (a potion without N)"),
             ),
             (
@@ -3189,7 +3193,8 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 None,
                 _(
                     "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
-                    "restrain, stun); knock <target> prone; knock <target> unconscious"
+                    "restrain, stun); knock <target> prone; knock <target> unconscious "
+                    "(or <name> falls asleep, passes out, faints)"
                 ),
             ),
             (
@@ -3197,7 +3202,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _(
                     "cure <target> of <condition> (or unpoison <target>, remove <condition> "
                     "from <target>, <target> is no longer <condition>); stand up (whoever is "
-                    "up gets up); wake <target>"
+                    "up gets up), <name> stands up (or gets up); wake <target>"
                 ),
             ),
             (
@@ -3208,7 +3213,10 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 ),
             ),
             (
-                _("describe, or look at <target>; what's my hp?, show my character"),
+                _(
+                    "describe, or look at <target>; what's my hp?, show my character "
+                    "(or look at me)"
+                ),
                 _("describe, or look at <target>"),
             ),
         ]
