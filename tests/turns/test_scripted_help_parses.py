@@ -19,7 +19,7 @@ MOVE = (
     "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)"
 )
-LOOK = "describe, or look at <target>"
+LOOK = "describe, or look at <target>; whose turn is it?"
 ROLLS = [
     ("roll 1d20", s.roll_dice, {"expr": "1d20", "keep": None, "label": None}),
     ("roll 4d6 drop lowest", s.roll_dice, {"expr": "4d6", "keep": "drop lowest"}),
@@ -148,6 +148,7 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     LOOK: [
         ("describe", s.dnd_describe, {}),
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
+        ("whose turn is it?", s.dnd_whose_turn, {}),
     ],
 }
 DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
@@ -173,6 +174,7 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     LOOK + "; what's my hp?, show my character (or look at me)": [
         ("describe", s.dnd_describe, {}),
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
+        ("whose turn is it?", s.dnd_whose_turn, {}),
         ("what's my hp?", s.dnd_sheet, {}),
         ("show my character", s.dnd_sheet, {}),
         ("look at me", s.dnd_describe, {"target": "me"}),

@@ -127,9 +127,10 @@ def test_a_question_naming_a_thing_keeps_its_own_answer(story):
 
 
 def test_asking_whose_turn_it_is_is_not_offered_the_end_of_a_turn(live_domains, gm, player):
-    """ "whose turn is it" names a turn but asks nothing to be ended: no "end turn" to press."""
+    """ "whose turn is it" names a turn but asks nothing to be ended: no "end turn" to press,
+    only the answer."""
     table = make_table("dnd5e", gm, player)
     for text in ("whose turn is it", "is it my turn"):
         run = table.run(player, text, job_id=text)
-        assert run.texts == [("I did not understand that. " + DND_PLAYER_HELP, "requester")]
+        assert run.texts == [("No fight is running, so there are no turns or rounds.", "requester")]
         assert run.output.suggestions == ()

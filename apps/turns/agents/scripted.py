@@ -2335,6 +2335,23 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
     s.say(text + ".", audience="requester")
 
 
+def dnd_whose_turn(s: Session, m: re.Match[str]) -> None:
+    """ "whose turn is it?", "what round is it?": the combat's current turn and round, told
+    to the one who asks (an answer, not news for the table)."""
+    if s.turn.phase != "combat":
+        s.say(_("No fight is running, so there are no turns or rounds."), audience="requester")
+        return
+    s.require("combat_status", what=_("read the combat"))
+    combat = _read_combat(s)
+    roster = [_combatant(entry) for entry in combat["order"]]
+    values = {"who": _name_of(roster, combat["current"]), "round": combat["round"]}
+    if combat["current"] == s.turn.character_id:
+        text = _("It is your turn, %(who)s (round %(round)s).")
+    else:
+        text = _("It is %(who)s's turn (round %(round)s).")
+    s.say(text % values, audience="requester")
+
+
 def dnd_describe(s: Session, m: re.Match[str]) -> None:
     if m.groupdict().get("target") and _clean_name(_normalize(m["target"])).lower() in SELF_WORDS:
         # "look at me": the requester's own character, as "show my character" reads it.
@@ -3033,6 +3050,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_move_beside,
         ),
         _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn", dnd_end_turn),
+        # A question about the turn, not a command: "whose turn is it?", "who's up?".
+        _intent(
+            r"(?:(?:whose|who['’]?s|who\s+is)\s+(?:turn|go)(?:\s+is\s+it)?"
+            r"|who(?:['’]s|\s+is)\s+up|is\s+it\s+my\s+turn(?:\s+yet)?"
+            r"|(?:what|which)\s+round\s+(?:is\s+it|are\s+we\s+(?:in|on)))(?:\s+now)?",
+            dnd_whose_turn,
+        ),
         # "end Ilsa's turn", as the GM is offered it.
         _intent(r"end\s+(?P<target>.+?)(?:'s|’s|')\s+turn", dnd_end_turn),
         _intent(
@@ -3214,10 +3238,10 @@ def help_text(system_id: str, *, gm: bool) -> str:
             ),
             (
                 _(
-                    "describe, or look at <target>; what's my hp?, show my character "
-                    "(or look at me)"
+                    "describe, or look at <target>; whose turn is it?; what's my hp?, "
+                    "show my character (or look at me)"
                 ),
-                _("describe, or look at <target>"),
+                _("describe, or look at <target>; whose turn is it?"),
             ),
         ]
     elif system_id == "narrative":
