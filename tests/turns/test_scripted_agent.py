@@ -129,9 +129,10 @@ def test_gm_only_intents_are_refused_to_a_player_and_change_nothing(live_domains
 
 def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, gm, player):
     table, start = dnd_table_in_combat(gm, player)
-    # The lobby forbids combat_start, so the agent first moves the phase to play.
+    # The lobby forbids combat_start, so the agent moves the phase to play before its first
+    # other write (once it has read that there is a foe to fight).
     assert start.tools == [
-        "phase_set", "campaign_get", "character_get", "monster_spawn", "monster_spawn",
+        "campaign_get", "character_get", "phase_set", "monster_spawn", "monster_spawn",
         "combat_start",
     ]  # fmt: skip
     assert start.texts == [
@@ -147,7 +148,7 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
     # Each step's idempotency key is the job key and the step number.
     receipts = [o.structured["receipt"]["idempotency_key"] for o in start.caller.outcomes
                 if "receipt" in o.structured]  # fmt: skip
-    assert receipts == ["job-start:1", "job-start:4", "job-start:5", "job-start:6"]
+    assert receipts == ["job-start:3", "job-start:4", "job-start:5", "job-start:6"]
 
     attack = table.run(player, "attack the goblin with longsword", job_id="attack")
     assert attack.tools == ["combat_status", "attack"]
@@ -217,10 +218,9 @@ def test_looking_around_after_a_fight_leaves_out_the_fallen_monsters(live_domain
 
 
 def test_the_last_one_standing_is_said_to_act_again_not_to_follow_itself(live_domains, gm, player):
-    table = make_table("dnd5e", gm, player)
-    created = table.call(player, "character_create", name="Ilsa", template="fighter")
-    table.characters[principal_for(player)] = created.structured["character"]["id"]
-    table.run(gm, "start combat", job_id="alone")  # no monsters named or standing: Ilsa alone
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa is up
+    for goblin in ("mon-2", "mon-3"):
+        _gm_write(table, "damage_apply", target_id=goblin, amount=50)
     assert table.run(player, "end turn", job_id="end").texts == [
         ("Ilsa acts again (round 2): nobody else is left standing.", "trigger")
     ]

@@ -106,12 +106,14 @@ dnd5e
                                          named past the living only: "Goblin" once the
                                          goblins of earlier fights are dead)
                                          and starts combat with every living party character
-                                         and those monsters (all living monsters if none named)
+                                         and those monsters (all living monsters if none named;
+                                         with none, it asks for a foe and writes nothing)
     end combat                           GM: end combat and return to play ("stop"/"finish"
                                          too)
     set phase <lobby|play>               GM
     describe | look [at <target>]        narration only, from read tools; also "what's
                                          happening?"
+    whose turn is it? | what round?      the current turn and round (to you; "who's up?")
     what's my hp | show my character     your character's line: HP, AC, speed, attacks,
                                          conditions (to you; also "my character sheet",
                                          "look at me")
@@ -2187,8 +2189,6 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
         raise Refusal(_("Combat is already running; say “end combat” first."))
     s.require("combat_start", what=_("start combat"), gm_only=True, seen_by_all=True)
     wanted = _monster_requests(s, m["monsters"]) if m["monsters"] else []
-    if s.turn.phase == "lobby":
-        s.call("phase_set", phase="play")
     campaign = s.call("campaign_get")["campaign"]
     pcs = [
         _entity(s.call("character_get", character_id=i)["character"])
@@ -2199,6 +2199,17 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
         for i in sorted(campaign["monster_ids"], key=_id_key)
     ]
     living = [e for e in monsters if e.alive]
+    if not wanted and not living:
+        # A fight of the party alone is a slip, not a scene: nothing is written (not even
+        # the phase) until a foe is named.
+        raise Refusal(
+            _(
+                "There is no foe to fight here: name one to start, "
+                "e.g. “start combat with a goblin”."
+            )
+        )
+    if s.turn.phase == "lobby":
+        s.call("phase_set", phase="play")
     chosen: list[Entity] = []
     reused: list[Entity] = []
     if wanted:
@@ -2215,8 +2226,6 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     else:
         chosen = living
     participants = [e for e in pcs if e.alive] + chosen
-    if not participants:
-        raise Refusal(_("Nobody can fight: create characters or name monsters to spawn."))
     result = s.call("combat_start", participant_ids=sorted(e.id for e in participants))
     order = result["combat"]["order"]
     listing = ", ".join(f"{entry['character']['name']} ({entry['initiative']})" for entry in order)
