@@ -769,6 +769,15 @@ def _state_read_turn(s: Session, combatant: str | None = None) -> None:
             s.offered_turn = OfferedTurn("combat", combat["round"], current)
 
 
+def _own_entity(s: Session, roster: list[Entity], *, what: str) -> Entity:
+    """The acting player's character as an entity: from the roster when it is in it (in combat
+    the roster is the fight), else read on its own."""
+    own = acting_character(s, what=what)
+    return next((e for e in roster if e.id == own), None) or _entity(
+        s.call("character_get", character_id=own)["character"]
+    )
+
+
 def acting_character(s: Session, *, what: str) -> str:
     """The requester's bound character; a GM without one acts as the current monster (a
     player's character acts for its player: the GM names it to act for them)."""
@@ -1790,11 +1799,7 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
     elif not s.turn.is_gm:
         arguments["healer_id"] = acting_character(s, what=_("give a potion of healing"))
     if mine:
-        own = acting_character(s, what=_("give a potion of healing"))
-        # In combat the roster is the fight: a character outside it is read on its own.
-        target = next((e for e in roster if e.id == own), None) or _entity(
-            s.call("character_get", character_id=own)["character"]
-        )
+        target = _own_entity(s, roster, what=_("give a potion of healing"))
     else:
         target = resolve(s, roster, named)
     result = s.call("heal", target_id=target.id, **arguments)
@@ -1856,11 +1861,7 @@ def dnd_temp_hp(s: Session, m: re.Match[str]) -> None:
         )
     roster = dnd_roster(s)
     if mine:
-        own = acting_character(s, what=_("gain temporary hit points"))
-        # In combat the roster is the fight: a character outside it is read on its own.
-        target = next((e for e in roster if e.id == own), None) or _entity(
-            s.call("character_get", character_id=own)["character"]
-        )
+        target = _own_entity(s, roster, what=_("gain temporary hit points"))
     else:
         target = resolve(s, roster, named)
     name = _name_of(roster, target.id) if target in roster else target.name
