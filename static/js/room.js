@@ -401,9 +401,6 @@ function armWatchdog() {
 
 function connect() {
   if (stopped) return;
-  // Offline, a try can only fail (each failure is an error in the console): the "online"
-  // event connects as soon as the network is back.
-  if (navigator.onLine === false) return;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${scheme}//${location.host}${config.socketPath}?after=${resumeAfter}`);
   const ws = socket;
@@ -663,15 +660,6 @@ async function pump() {
   if (sending || Date.now() < Math.max(sendAfter, throttledUntil)) return;
   const next = [...pending.entries()].find(([, item]) => !item.posted);
   if (!next) return;
-  // Offline, a post can only fail (an error in the console each time): the messages wait, said
-  // to, and go once the room has caught up again (flushPending).
-  if (navigator.onLine === false) {
-    for (const item of pending.values()) {
-      const label = !item.posted && item.li.querySelector(".entry__pending");
-      if (label) label.textContent = t.failed;
-    }
-    return;
-  }
   sending = true;
   clearTimeout(sendTimer);
   const [cmid, item] = next;
