@@ -648,7 +648,8 @@ def _forfeit(account: QuotaAccount, grants, *, kind: str, description: str) -> i
             description=description,
         )
         forfeited += take
-    account.save(update_fields=["balance", "updated_at"])
+    if forfeited:
+        account.save(update_fields=["balance", "updated_at"])
     return forfeited
 
 
