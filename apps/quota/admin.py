@@ -393,6 +393,10 @@ class LedgerAllocationInline(ReadOnlyAdminMixin, admin.TabularInline):
     readonly_fields = ("grant", "amount")
     extra = 0
 
+    def get_queryset(self, request):
+        # Each row's title names its grant (LedgerAllocation.__str__): one query for them all.
+        return super().get_queryset(request).select_related("grant")
+
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):

@@ -8,6 +8,7 @@ reserved; `reserved` is held by active reservations until they settle, are relea
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -240,4 +241,27 @@ class LedgerAllocation(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.grant_id}: {self.amount}"
+        # The entry's admin page titles each row with this: the grant as the grant list shows
+        # it, not its id (the admin's inline selects the grant with the allocation).
+        grant = self.grant
+        when = []
+        if grant.period_start and grant.period_end:
+            when.append(
+                _("for %(start)s – %(end)s")
+                % {"start": _day(grant.period_start), "end": _day(grant.period_end)}
+            )
+        if grant.expires_at:
+            when.append(
+                _("expires %(at)s") % {"at": formats.localize(timezone.localtime(grant.expires_at))}
+            )
+        elif not when:
+            when.append(_("never expires"))
+        return ngettext(
+            "%(amount)s credit from %(grant)s, %(when)s",
+            "%(amount)s credits from %(grant)s, %(when)s",
+            self.amount,
+        ) % {"amount": self.amount, "grant": grant, "when": ", ".join(str(w) for w in when)}
+
+
+def _day(at) -> str:
+    return formats.date_format(timezone.localtime(at), "DATE_FORMAT")
