@@ -20,13 +20,17 @@ def usage(request):
         before = int(request.GET["before"]) if request.GET.get("before") else None
     except ValueError:
         before = None
+    if before is not None and before <= 0:
+        # Entry ids start at 1: no page lies before zero, so show the newest one.
+        before = None
     entries, next_before = selectors.quota_ledger_page(
         account=account, before=before, limit=LEDGER_PAGE, running_balance=True
     )
     newer_before = None
-    if before is not None:
+    # An empty older page (past the oldest entry) links only to the newest entries.
+    if before is not None and entries:
         newer_before = selectors.quota_ledger_newer_before(
-            account=account, after=entries[0].id if entries else before - 1, limit=LEDGER_PAGE
+            account=account, after=entries[0].id, limit=LEDGER_PAGE
         )
     active = selectors.quota_active_reservations(account=account)
     reservations = list(active[:RESERVATIONS_LISTED])
