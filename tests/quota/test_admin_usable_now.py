@@ -74,14 +74,15 @@ def test_the_grant_list_shows_each_grants_usable_and_held_credits_beside_the_sto
     assert response.status_code == 200
     rows = listed(response.content.decode())
     assert [
-        (r["account"], r["amount"], r["remaining"], r["held"], r["usable_now"]) for r in rows
+        (r["account"], r["amount"], r["stored_left"], r["held_by_turns"], r["usable_now"])
+        for r in rows
     ] == [
         ("player@example.test", "5", "5", "0", "5"),
         ("player@example.test", "8", "8", "2", "6"),
         ("player@example.test", "10", "10", "10", "0"),
     ]
     html = response.content.decode()
-    for header in ("Stored remaining", "Held by turns in progress", "Usable now"):
+    for header in ("Left (stored)", "Held", "Usable now"):
         assert f">{header}</a>" in html
     # The account list's usable figure is the sum of its grants'.
     accounts = listed(client.get("/admin/quota/quotaaccount/").content.decode())
@@ -96,7 +97,7 @@ def test_the_grant_list_names_the_account_without_its_stored_balance(
     client, _ = staff_client
     five_of_an_expired_ten_unused(make_user("player@example.test"), funded)
     rows = listed(client.get("/admin/quota/quotagrant/").content.decode())
-    assert [(r["account"], r["remaining"], r["usable_now"]) for r in rows] == [
+    assert [(r["account"], r["stored_left"], r["usable_now"]) for r in rows] == [
         ("player@example.test", "5", "5"),
         ("player@example.test", "10", "0"),
     ]
