@@ -36,7 +36,7 @@ DND_HELP = (
     "<target> is no longer <condition>); stand up (whoever is up gets up), <name> stands up "
     "(or gets up); wake <target>\n"
     "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
-    "- describe, or look at <target>; whose turn is it?"
+    "- describe, or look at <target>; whose turn is it?, who's next?"
 )
 DND_PLAYER_HELP = (
     "I understand:\n"
@@ -48,7 +48,8 @@ DND_PLAYER_HELP = (
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)\n"
     "- death save (at 0 HP); stand up (or <name> gets up); heal <target> or heal me (a potion)\n"
     "- give me N temp hp (temporary hit points; they do not stack)\n"
-    "- describe, or look at <target>; whose turn is it?; what's my hp?, show my character "
+    "- describe, or look at <target>; whose turn is it?, who's next?; what's my hp?, "
+    "show my character "
     "(or look at me)"
 )
 NARRATIVE_HELP = (

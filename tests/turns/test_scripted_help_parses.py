@@ -19,7 +19,7 @@ MOVE = (
     "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)"
 )
-LOOK = "describe, or look at <target>; whose turn is it?"
+LOOK = "describe, or look at <target>; whose turn is it?, who's next?"
 ROLLS = [
     ("roll 1d20", s.roll_dice, {"expr": "1d20", "keep": None, "label": None}),
     ("roll 4d6 drop lowest", s.roll_dice, {"expr": "4d6", "keep": "drop lowest"}),
@@ -149,6 +149,7 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("describe", s.dnd_describe, {}),
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
         ("whose turn is it?", s.dnd_whose_turn, {}),
+        ("who's next?", s.dnd_whose_next, {}),
     ],
 }
 DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
@@ -175,6 +176,7 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("describe", s.dnd_describe, {}),
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
         ("whose turn is it?", s.dnd_whose_turn, {}),
+        ("who's next?", s.dnd_whose_next, {}),
         ("what's my hp?", s.dnd_sheet, {}),
         ("show my character", s.dnd_sheet, {}),
         ("look at me", s.dnd_describe, {"target": "me"}),

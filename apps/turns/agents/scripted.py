@@ -114,6 +114,7 @@ dnd5e
     describe | look [at <target>]        narration only, from read tools; also "what's
                                          happening?"
     whose turn is it? | what round?      the current turn and round (to you; "who's up?")
+    who's next?                          whose turn follows the current one (to you)
     what's my hp | show my character     your character's line: HP, AC, speed, attacks,
                                          conditions (to you; also "my character sheet",
                                          "look at me")
@@ -2362,6 +2363,37 @@ def dnd_whose_turn(s: Session, m: re.Match[str]) -> None:
     s.say(text % values, audience="requester")
 
 
+def dnd_whose_next(s: Session, m: re.Match[str]) -> None:
+    """ "who's next?": whose turn comes after the current one in initiative order, as the rules
+    pass it (the dead are passed over; after the last, the first in a new round), told to the
+    one who asks."""
+    if s.turn.phase != "combat":
+        s.say(_("No fight is running, so there are no turns or rounds."), audience="requester")
+        return
+    s.require("combat_status", what=_("read the combat"))
+    combat = _read_combat(s)
+    roster = [_combatant(entry) for entry in combat["order"]]
+    index = next((i for i, e in enumerate(roster) if e.id == combat["current"]), 0)
+    round_ = combat["round"]
+    for _step in roster:
+        index += 1
+        if index >= len(roster):
+            index, round_ = 0, round_ + 1
+        if roster[index].alive:
+            break
+    following = roster[index].id
+    values = {
+        "who": _name_of(roster, following),
+        "after": _name_of(roster, combat["current"]),
+        "round": round_,
+    }
+    if following == s.turn.character_id:
+        text = _("You are next, %(who)s, after %(after)s (round %(round)s).")
+    else:
+        text = _("%(who)s is next, after %(after)s (round %(round)s).")
+    s.say(text % values, audience="requester")
+
+
 def dnd_describe(s: Session, m: re.Match[str]) -> None:
     if m.groupdict().get("target") and _clean_name(_normalize(m["target"])).lower() in SELF_WORDS:
         # "look at me": the requester's own character, as "show my character" reads it.
@@ -3067,6 +3099,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"|(?:what|which)\s+round\s+(?:is\s+it|are\s+we\s+(?:in|on)))(?:\s+now)?",
             dnd_whose_turn,
         ),
+        # "who's next?", "whose turn is next?": the turn after the current one.
+        _intent(
+            r"(?:who(?:['’]?s|\s+is)(?:\s+up)?|who\s+goes|whose\s+turn(?:\s+is\s+it|\s+is)?)"
+            r"\s+next(?:\s+now)?",
+            dnd_whose_next,
+        ),
         # "end Ilsa's turn", as the GM is offered it.
         _intent(r"end\s+(?P<target>.+?)(?:'s|’s|')\s+turn", dnd_end_turn),
         _intent(
@@ -3248,10 +3286,10 @@ def help_text(system_id: str, *, gm: bool) -> str:
             ),
             (
                 _(
-                    "describe, or look at <target>; whose turn is it?; what's my hp?, "
-                    "show my character (or look at me)"
+                    "describe, or look at <target>; whose turn is it?, who's next?; "
+                    "what's my hp?, show my character (or look at me)"
                 ),
-                _("describe, or look at <target>; whose turn is it?"),
+                _("describe, or look at <target>; whose turn is it?, who's next?"),
             ),
         ]
     elif system_id == "narrative":
