@@ -2394,6 +2394,38 @@ def dnd_whose_next(s: Session, m: re.Match[str]) -> None:
     s.say(text % values, audience="requester")
 
 
+# A line addressed to a creature ("Ilsa, make a dex save"): the verb as said of it.
+ADDRESSED_VERBS = {
+    "make": "makes", "roll": "rolls", "attack": "attacks", "hit": "hits", "strike": "strikes",
+    "shoot": "shoots", "stab": "stabs", "slash": "slashes", "swing": "swings", "move": "moves",
+    "walk": "walks", "step": "steps", "go": "goes", "stand": "stands", "get": "gets",
+}  # fmt: skip
+# The groups that name who acts in a form said of a creature ("<attacker> attacks …").
+SUBJECTS = ("attacker", "target", "who")
+
+
+def dnd_addressed(s: Session, m: re.Match[str]) -> None:
+    """ "Ilsa, make a dex save", "Goblin 2, attack Ilsa": the line said of that creature
+    ("Ilsa makes a dex save"), by the named form's own rules (a player names only their own
+    character). Addressed to no creature here ("Okay, attack the goblin"), or with no named
+    form for what is said, it is not understood as such."""
+    name = m["addressed"].strip()
+    try:
+        present = _named(dnd_roster(s), name) is not None
+    except Refusal:  # who is here cannot be read from this seat: not taken as a name
+        present = False
+    if not present:
+        raise NotUnderstood
+    line = f"{name} {ADDRESSED_VERBS[m['verb'].lower()]}{m['rest']}"
+    for intent, found in _parses(s.turn.system_id, line):
+        subject = next((g for g in SUBJECTS if found.groupdict().get(g) is not None), None)
+        if intent.handler is not dnd_addressed and subject and found.start(subject) == 0:
+            s.match = found
+            intent.handler(s, found)
+            return
+    raise NotUnderstood
+
+
 def dnd_describe(s: Session, m: re.Match[str]) -> None:
     if m.groupdict().get("target") and _clean_name(_normalize(m["target"])).lower() in SELF_WORDS:
         # "look at me": the requester's own character, as "show my character" reads it.
@@ -3116,6 +3148,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?:describe|look)(?:\s+around)?", dnd_describe),
         _intent(r"(?:describe|look at|examine)\s+(?P<target>.+)", dnd_describe),
         _intent(HAPPENING, dnd_describe),
+        # Last: "Ilsa, make a dex save", a line addressed to a creature, is said of it.
+        _intent(
+            r"(?P<addressed>[^,]+?),\s*(?P<verb>" + "|".join(ADDRESSED_VERBS) + r")\b(?P<rest>.*)",
+            dnd_addressed,
+        ),
     ),
     "narrative": (
         # "Is it?" in double, curly or single quotes; odds after it, bracketed or not.
