@@ -1995,9 +1995,49 @@ def _subject_is_present(s: Session, m: re.Match[str]) -> list[Entity] | None:
         return None
     roster = dnd_roster(s)
     wanted = _clean_name(_normalize(m["target"])).lower()
-    if _named(roster, m["target"]) is None and _close_name(roster, wanted) is None:
+    if (
+        _named(roster, m["target"]) is None
+        and not _of_kind(roster, m["target"])
+        and _close_name(roster, wanted) is None
+    ):
         resolve(s, roster, m["target"])
     return roster
+
+
+def _of_kind(roster: list[Entity], name: str) -> list[Entity]:
+    """The living creatures a plural names ("the goblins", "orcs", "the foxes"), as the
+    singular would name each; none when `name` names a creature itself."""
+    if _named(roster, name) is not None:
+        return []
+    wanted = _clean_name(_normalize(name)).lower()
+    for suffix in ("es", "s"):
+        singular = wanted.removesuffix(suffix)
+        if singular and singular != wanted:
+            fits = [e for e in roster if e.alive and _named([e], singular) is not None]
+            if fits:
+                return fits
+    return []
+
+
+def _condition_target(s: Session, roster: list[Entity], m: re.Match[str], command: str) -> Entity:
+    """Whom a condition is given or lifted from: a plural that fits several creatures is asked
+    about one at a time (`command` with each name, to send), never applied to all at once;
+    one that fits a single living creature is that creature."""
+    kind = _of_kind(roster, m["target"])
+    if len(kind) > 1:
+        names = [_name_of(roster, e.id) for e in kind]
+        s.suggestions += [command % {"target": name} for name in names]
+        if s.turn.phase == "combat":
+            _state_read_turn(s)
+        raise Refusal(
+            _("“%(said)s” are %(names)s: name one at a time, as in “%(example)s”.")
+            % {
+                "said": _echo(m["target"]),
+                "names": _and_list(names),
+                "example": s.suggestions[-len(names)],
+            }
+        )
+    return kind[0] if kind else resolve(s, roster, m["target"])
 
 
 def dnd_condition(s: Session, m: re.Match[str]) -> None:
@@ -2012,7 +2052,9 @@ def dnd_condition(s: Session, m: re.Match[str]) -> None:
     knocked = m.groupdict().get("knocked") or "out"
     condition = CONDITION_VERBS[verb.lower()] if verb else KNOCKED[knocked.lower()]
     roster = subject_roster or dnd_roster(s)
-    target = resolve(s, roster, m["target"])
+    # Each one asked about, as the help says it: "poison Goblin 2", "knock Goblin 2 prone".
+    command = f"{verb.lower()} %(target)s" if verb else f"knock %(target)s {condition}"
+    target = _condition_target(s, roster, m, command)
     result = s.call("condition_add", target_id=target.id, condition=condition)
     values = {"target": _name_of(roster, target.id), "condition": condition}
     if condition == "unconscious" and "prone" in result.get("conditions", ()):
@@ -2067,7 +2109,10 @@ def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
             if present
             else _("Nobody is here to wake up.")
         )
-    target = resolve(s, roster, m["target"])
+    command = (
+        "wake %(target)s" if m.groupdict().get("wake") else f"remove {condition} from %(target)s"
+    )
+    target = _condition_target(s, roster, m, command)
     result = s.call("condition_remove", target_id=target.id, condition=condition)
     values = {"target": _name_of(roster, target.id), "condition": condition}
     if condition == "unconscious" and "prone" in result.get("conditions", ()):
@@ -2964,6 +3009,9 @@ CHECKED = (
     )
     + r")\b"
 )
+# The subject of a plural verb ("the goblins wake up"); not "I" or "we", whose line is read
+# without them ("I wake up" is "wake up").
+PLURAL_SUBJECT = r"(?!(?:i|we|let)\b)(?P<target>.+?)"
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
@@ -3013,6 +3061,9 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?P<target>.+?)\s+(?:is|are)\s+knocked\s+(?P<knocked>out|down)", dnd_condition),
         _intent(r"(?P<target>.+?)\s+(?:falls|is|are)\s+(?P<knocked>asleep)", dnd_condition),
         _intent(r"(?P<target>.+?)\s+(?:passes\s+(?P<knocked>out)|faints)", dnd_condition),
+        # Said of several ("the goblins fall unconscious"), not of oneself ("I faint").
+        _intent(PLURAL_SUBJECT + r"\s+fall\s+(?P<knocked>prone|unconscious|asleep)", dnd_condition),
+        _intent(PLURAL_SUBJECT + r"\s+(?:pass\s+(?P<knocked>out)|faint)", dnd_condition),
         _intent(
             r"(?P<verb>un(?:" + "|".join(CONDITION_VERBS) + r"))\s+(?P<target>.+)",
             dnd_condition_remove,
@@ -3022,6 +3073,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?P<wake>wake)\s+up", dnd_condition_remove),
         _intent(r"(?P<wake>wake)(?:\s+up)?\s+(?P<target>.+?)(?:\s+up)?", dnd_condition_remove),
         _intent(r"(?P<target>.+?)\s+(?P<wake>wakes)(?:\s+up)?", dnd_condition_remove),
+        _intent(PLURAL_SUBJECT + r"\s+(?P<wake>wake)(?:\s+up)?", dnd_condition_remove),
         _intent(r"(?:remove|lift)\s+" + LIFTED + r"\s+from\s+(?P<target>.+)", dnd_condition_remove),
         _intent(r"(?P<target>.+?)\s+(?:is|are)\s+no\s+longer\s+" + LIFTED, dnd_condition_remove),
         # Whose check or save, named ("perception check for Ilsa", "Ilsa makes a dex save dc
