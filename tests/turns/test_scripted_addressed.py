@@ -70,7 +70,13 @@ def test_a_player_addressing_another_creature_is_told_they_act_as_their_own(
 
 @pytest.mark.parametrize(
     "text",
-    ["Bob, make a dex save", "Okay, attack the goblin", "Friends, move to 2,0"],
+    [
+        "Bob, make a dex save",
+        "Okay, attack the goblin",
+        "Friends, move to 2,0",
+        # Only a whole name addresses a creature: "Go" is no "Goblin".
+        "Go, attack the goblin",
+    ],
 )
 def test_a_line_addressed_to_no_creature_here_is_answered_as_before(live_domains, gm, player, text):
     table, _start = dnd_table_in_combat(gm, player)
@@ -91,4 +97,8 @@ NOT_ADDRESSED = {
         "(or say “help” for what I understand)."
     ),
     "Friends, move to 2,0": "I did not understand that. " + DND_PLAYER_HELP,
+    "Go, attack the goblin": (
+        "I did not understand that. To attack, say: attack <target> [with <weapon>] "
+        "(or say “help” for what I understand)."
+    ),
 }

@@ -633,8 +633,9 @@ def dnd_roster(s: Session) -> list[Entity]:
     return [_entity(s.call("character_get", character_id=i)["character"]) for i in ids]
 
 
-def _named(roster: list[Entity], name: str) -> Entity | None:
-    """Who `name` names in `roster`, as the table reads names, or None."""
+def _named(roster: list[Entity], name: str, *, prefix: bool = True) -> Entity | None:
+    """Who `name` names in `roster`, as the table reads names, or None; without `prefix`,
+    only a whole name (not "Gob" for "Goblin")."""
     # Emoji and symbols are dropped on both sides: "🐉 Drake" is "Drake" as typed or named.
     wanted = _clean_name(_normalize(name)).lower()
     shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
@@ -650,7 +651,7 @@ def _named(roster: list[Entity], name: str) -> Entity | None:
         # The first of "Goblin" and "Goblin 2", as said aloud ("goblin 1").
         lambda e: e.alive and f"{_normalize(shown[e.id]).lower()} 1" == wanted,
         lambda e: (e.monster_key or "").replace("_", " ") == wanted.replace("_", " "),
-        lambda e: _normalize(e.name).lower().startswith(wanted),
+        lambda e: prefix and _normalize(e.name).lower().startswith(wanted),
     ):
         matches = [e for e in roster if test(e)]
         if matches:
@@ -2456,7 +2457,8 @@ def dnd_addressed(s: Session, m: re.Match[str]) -> None:
     form for what is said, it is not understood as such."""
     name = m["addressed"].strip()
     try:
-        present = _named(dnd_roster(s), name) is not None
+        # A whole name: an opening word ("Go, attack …") is no creature whose name it begins.
+        present = _named(dnd_roster(s), name, prefix=False) is not None
     except Refusal:  # who is here cannot be read from this seat: not taken as a name
         present = False
     if not present:
