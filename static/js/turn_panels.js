@@ -62,24 +62,44 @@ const announcer = document.getElementById("turn-announce");
 // replaced it would lose "Running". Each text is held this long before the next is set.
 const ANNOUNCE_HOLD_MS = 700;
 const ANNOUNCE_QUEUE_MAX = 4; // past this, the oldest waiting ones are stale: dropped
+// News that holds no state (an action ended) stays this long to be read, then is cleared.
+const ANNOUNCE_NEWS_MS = 5000;
 const toAnnounce = [];
 let announcing = false;
-function announce(text) {
+let shown = null; // what the region says now: { text, stillTrue, until }
+// `stillTrue` says whether the text still describes what is happening (an action still queued,
+// the viewer's go still on); without it the text is news, kept ANNOUNCE_NEWS_MS.
+function announce(text, stillTrue = null) {
   if (!announcer) return;
-  toAnnounce.push(text);
+  toAnnounce.push({ text, stillTrue });
   if (toAnnounce.length > ANNOUNCE_QUEUE_MAX) toAnnounce.splice(0, toAnnounce.length - ANNOUNCE_QUEUE_MAX);
   if (!announcing) nextAnnouncement();
 }
 function nextAnnouncement() {
-  if (!toAnnounce.length) { announcing = false; return; }
+  if (!toAnnounce.length) { announcing = false; clearStaleAnnouncement(); return; }
   announcing = true;
-  const text = toAnnounce.shift();
+  const next = toAnnounce.shift();
   announcer.textContent = "";
+  shown = null;
   // A fresh text node after a tick is what screen readers reliably pick up.
   setTimeout(() => {
-    announcer.textContent = text;
+    announcer.textContent = next.text;
+    shown = next;
+    if (!next.stillTrue) {
+      next.until = performance.now() + ANNOUNCE_NEWS_MS;
+      setTimeout(clearStaleAnnouncement, ANNOUNCE_NEWS_MS);
+    }
     setTimeout(nextAnnouncement, ANNOUNCE_HOLD_MS);
   }, 50);
+}
+// The region is a status a screen reader user can browse to: once what it says no longer holds
+// (the action ended, the go passed on), it says nothing rather than something out of date.
+function clearStaleAnnouncement() {
+  if (announcing || !shown) return;
+  const holds = shown.stillTrue ? shown.stillTrue() : performance.now() < shown.until;
+  if (holds) return;
+  announcer.textContent = "";
+  shown = null;
 }
 
 const campaign = root ? root.dataset.campaign : null;
@@ -230,7 +250,8 @@ function announceGo(data, mine) {
   announcedGo = go;
   if (!mine.includes(data.current)) return;
   const entry = data.order.find((e) => e.id === data.current);
-  announce(format(t.your_go, { name: (entry && entry.character && entry.character.name) || data.current }));
+  announce(format(t.your_go, { name: (entry && entry.character && entry.character.name) || data.current }),
+    () => !ended && announcedGo === go);
 }
 
 // Where a combatant stands, in the coordinates "move to X,Y" takes (the battle map is an image
@@ -595,7 +616,13 @@ function mergeJob(job) {
     // The error is news while it stands (a retry waits, or the turn failed); a new run keeps
     // the last attempt's on the job, which is no longer what is happening.
     const why = STANDING_ERROR.includes(job.status) && job.error && job.error.message;
-    announce(`${whose}: ${label}${why ? ` — ${job.error.message}` : ""}`);
+    // An active status holds while the job is still at it; how it ended is news.
+    const attempt = job.attempt || 0;
+    const stillTrue = ACTIVE.includes(job.status) ? () => {
+      const now = jobs.get(job.id);
+      return Boolean(now) && now.status === job.status && (now.attempt || 0) === attempt;
+    } : null;
+    announce(`${whose}: ${label}${why ? ` — ${job.error.message}` : ""}`, stillTrue);
   }
 }
 
@@ -655,6 +682,7 @@ function renderJobs() {
     if (list.children[index] !== item) list.insertBefore(item, list.children[index] || null);
   });
   empty.hidden = active.length > 0;
+  clearStaleAnnouncement(); // every change of jobs or of the go is drawn through here
 }
 
 function ownJob(job) {
@@ -1069,6 +1097,7 @@ function endAccess() {
   cancelAsked.clear();
   showJobsError("");
   if (document.getElementById("turn-jobs")) renderJobs();
+  clearStaleAnnouncement(); // the viewer's go is over too
   if (card) for (const node of card.children) node.hidden = true;
   const combat = document.getElementById("turn-combat");
   if (combat) {
