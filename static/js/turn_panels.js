@@ -324,7 +324,9 @@ function renderCombat(panels) {
     const conditions = facts.length ? el("span", { class: "turn-combatant__conditions small muted" }, facts.join(", ")) : null;
     const place = placeText(entry, current);
     item.append(
-      el("span", { class: "turn-combatant__init", title: t.initiative }, el("span", { class: "sr-only" }, `${t.initiative} `), String(entry.initiative)),
+      // Named once, by hidden words (a title would be said again, as a description); the
+      // section's heading says "Initiative" to the eye.
+      el("span", { class: "turn-combatant__init" }, el("span", { class: "sr-only" }, `${t.initiative} `), String(entry.initiative)),
       el("span", { class: "turn-combatant__who" },
         el("span", { class: "turn-combatant__name" }, c.name || entry.id),
         c.kind === "monster" ? el("span", { class: "badge turn-kind" }, t.monster) : null,
