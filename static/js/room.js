@@ -1028,14 +1028,30 @@ function turnRead(read) {
 document.addEventListener("room:turn", (ev) => turnRead(ev.detail || {}));
 
 function drawSuggestions() {
-  showSuggestions(offered && !acting ? offered.items : []);
+  showSuggestions(offered && !acting ? offered.items : [], offered && offered.turn);
 }
 
-function showSuggestions(items) {
+// Said politely, each time in a new node (the same words said again are still heard).
+function sayAboutSuggestions(words) {
+  const region = document.getElementById("composer-suggestions-announcer");
+  if (!region) return;
+  const said = document.createElement("span");
+  said.textContent = words;
+  region.replaceChildren(said);
+}
+
+// The options last said, by the turn they were offered for: redrawn by another read of the
+// turn, or replayed after a reconnect, they are not said again.
+let suggestionsSaid = "";
+
+function showSuggestions(items, turn) {
   // What the game master suggests next, as actions one click puts in the composer.
   const box = document.getElementById("composer-suggestions");
   if (!box || !form) return;
   const list = (Array.isArray(items) ? items : []).filter((x) => typeof x === "string" && x).slice(0, 5);
+  const key = list.length ? JSON.stringify([turn ? turn.revision : null, list]) : "";
+  if (key && key !== suggestionsSaid) sayAboutSuggestions(`${t.suggestions} ${list.join(", ")}`);
+  if (key) suggestionsSaid = key;
   // The same options drawn again (another read of the turn) are left as they are: a button
   // the reader is on keeps its focus.
   const drawn = [...box.querySelectorAll("button")].map((b) => b.textContent);
@@ -1061,8 +1077,15 @@ function showSuggestions(items) {
     b.className = "button button--small";
     b.textContent = text;
     b.addEventListener("click", () => {
-      form.querySelector("input[name=mode][value=action]").checked = true;
-      form.dispatchEvent(new Event("change"));
+      const action = form.querySelector("input[name=mode][value=action]");
+      if (!action.checked) {
+        action.checked = true;
+        form.dispatchEvent(new Event("change"));
+        // The focus goes to the message box, away from the mode: a screen reader hears the
+        // switch as "Mode: Action", in the page's own words for them.
+        const legend = form.querySelector(".composer__modes legend");
+        sayAboutSuggestions(`${legend.textContent.trim()}: ${action.parentElement.textContent.trim()}`);
+      }
       const bodyEl = form.querySelector("textarea");
       bodyEl.value = text;
       bodyEl.focus();
