@@ -147,18 +147,6 @@ class QuotaAccountAdmin(admin.ModelAdmin):
     def usable_now(self, obj):
         return obj.usable
 
-    @admin.display(description=_("Left (stored)"), ordering="remaining")
-    def stored_left(self, obj):
-        return obj.remaining
-
-    @admin.display(description=_("Held"), ordering="held")
-    def held_by_turns(self, obj):
-        return obj.held
-
-    @admin.display(description=_("Expires"), ordering="expires_at")
-    def expires(self, obj):
-        return _compact(obj.expires_at)
-
     # Balances change only through grants, reservations and settlements. The change page reads
     # the account through get_queryset too, so it shows the same usable figure as the list.
     readonly_fields = (
