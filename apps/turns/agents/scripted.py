@@ -2392,15 +2392,23 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
     s.say(text + ".", audience="requester")
 
 
+def _combat_asked(s: Session) -> tuple[dict[str, Any], list[Entity]] | None:
+    """The combat and its order for a question about turns, or None once the asker has been
+    told no fight is running."""
+    if s.turn.phase != "combat":
+        s.say(_("No fight is running, so there are no turns or rounds."), audience="requester")
+        return None
+    s.require("combat_status", what=_("read the combat"))
+    combat = _read_combat(s)
+    return combat, [_combatant(entry) for entry in combat["order"]]
+
+
 def dnd_whose_turn(s: Session, m: re.Match[str]) -> None:
     """ "whose turn is it?", "what round is it?": the combat's current turn and round, told
     to the one who asks (an answer, not news for the table)."""
-    if s.turn.phase != "combat":
-        s.say(_("No fight is running, so there are no turns or rounds."), audience="requester")
+    if (read := _combat_asked(s)) is None:
         return
-    s.require("combat_status", what=_("read the combat"))
-    combat = _read_combat(s)
-    roster = [_combatant(entry) for entry in combat["order"]]
+    combat, roster = read
     values = {"who": _name_of(roster, combat["current"]), "round": combat["round"]}
     if combat["current"] == s.turn.character_id:
         text = _("It is your turn, %(who)s (round %(round)s).")
@@ -2413,12 +2421,9 @@ def dnd_whose_next(s: Session, m: re.Match[str]) -> None:
     """ "who's next?": whose turn comes after the current one in initiative order, as the rules
     pass it (the dead are passed over; after the last, the first in a new round), told to the
     one who asks."""
-    if s.turn.phase != "combat":
-        s.say(_("No fight is running, so there are no turns or rounds."), audience="requester")
+    if (read := _combat_asked(s)) is None:
         return
-    s.require("combat_status", what=_("read the combat"))
-    combat = _read_combat(s)
-    roster = [_combatant(entry) for entry in combat["order"]]
+    combat, roster = read
     index = next((i for i, e in enumerate(roster) if e.id == combat["current"]), 0)
     round_ = combat["round"]
     for _step in roster:
