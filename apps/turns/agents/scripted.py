@@ -672,8 +672,13 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
             _("I cannot find “%(name)s” here. Did you mean: %(command)s?")
             % {"name": _echo(name), "command": command}
         )
+    raise _not_here(s, roster, name)
+
+
+def _not_here(s: Session, roster: list[Entity], name: str) -> Refusal:
+    """The refusal of a name that fits nobody here, listing those present."""
     known = ", ".join(_present(s, roster)) or _("nobody")
-    raise Refusal(
+    return Refusal(
         _("I cannot find “%(name)s” here. Present: %(known)s.")
         % {"name": _echo(name), "known": known}
     )
@@ -1014,11 +1019,7 @@ def _plain_target(
     if kind and kind.lower() not in ANY_FOE:
         foes = [e for e in foes if _named([e], kind) is not None]
         if not foes:
-            raise Refusal(
-                _("I cannot find “%(name)s” here. Present: %(known)s.")
-                % {"name": _echo(asked.string),
-                   "known": ", ".join(_present(s, roster)) or _("nobody")}
-            )  # fmt: skip
+            raise _not_here(s, roster, asked.string)
     if not foes:
         raise Refusal(_("%(who)s has nobody to attack here.") % {"who": who})
     nearest = [e for e in foes if _squares(attacker, e) == _squares(attacker, foes[0])]
