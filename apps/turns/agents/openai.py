@@ -45,9 +45,12 @@ import logging
 import math
 import os
 import re
+import socket
 import sys
-import time
+import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from decimal import Decimal
 from email.utils import parsedate_to_datetime
@@ -120,6 +123,61 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 # The start of a stream of server-sent events: after blank lines, a comment (": keep-alive") or
 # a field. No JSON document starts so.
 _EVENT_STREAM = re.compile(rb"\s*(?::|(?:data|event|id|retry):)")
+
+
+# The trace events of httpcore that return a connection's new stream (a TLS stream replaces the
+# TCP one, whose socket it takes over).
+_OPENED = (".connect_tcp.complete", ".connect_unix_socket.complete", ".start_tls.complete")
+
+
+class _Cutoff:
+    """Shuts a client's connection once a request runs past its time. The timeouts bound each
+    read and write only: a server (or a proxy) that sends its headers or its body a byte now and
+    then passes every one, and would hold the turn for as long as it keeps on. A read the
+    shutdown ends fails as a lost connection, which the request then reports as timed out."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._socket: socket.socket | None = None
+        self._running = False
+        self.fired = False
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        """httpcore's `trace` extension: keeps the socket of the connection last opened, the
+        one the client's next requests (made one after another) reuse."""
+        if event.endswith(_OPENED):
+            with self._lock:
+                self._socket = info["return_value"].get_extra_info("socket")
+                if self.fired:  # connected after the time ran out
+                    self._shut()
+
+    @contextmanager
+    def bounding(self, seconds: float) -> Iterator[None]:
+        """Shuts the connection if the request within takes longer than `seconds`."""
+        with self._lock:
+            self._running, self.fired = True, False
+        timer = threading.Timer(seconds, self._fire)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+            with self._lock:
+                self._running = False  # a timer already firing leaves the next request be
+
+    def _fire(self) -> None:
+        with self._lock:
+            if self._running:
+                self.fired = True
+                self._shut()
+
+    def _shut(self) -> None:
+        if self._socket is not None:
+            try:
+                self._socket.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # closed already: nothing left to end
 
 
 def _setting(name: str, default: str = "") -> str:
@@ -554,6 +612,7 @@ class OpenAIAgent:
                 )
             tools_closed = tools_closed or calls >= self.max_tool_calls
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        cutoff = _Cutoff()
         with httpx2.Client(timeout=self.timeout, headers=headers) as http:
             while True:
                 body: dict[str, Any] = {
@@ -567,7 +626,7 @@ class OpenAIAgent:
                     body["tools"] = tools
                     body["tool_choice"] = "none" if tools_closed else "auto"
                 try:
-                    reply, finish_reason = self._complete(http, body, usage, turn)
+                    reply, finish_reason = self._complete(http, cutoff, body, usage, turn)
                 except AgentRejected as exc:
                     if not tools_withdrawn:
                         raise
@@ -754,7 +813,12 @@ class OpenAIAgent:
         return call_tool(function["name"], arguments).for_model()
 
     def _complete(
-        self, http: httpx2.Client, body: dict[str, Any], usage: Counter[str], turn: TurnContext
+        self,
+        http: httpx2.Client,
+        cutoff: _Cutoff,
+        body: dict[str, Any],
+        usage: Counter[str],
+        turn: TurnContext,
     ) -> tuple[dict[str, Any], Any]:
         """The answer's message and its choice's finish_reason."""
         # A request gets no more than the turn's time left: a model past it is cut off, and the
@@ -768,9 +832,6 @@ class OpenAIAgent:
                 min(timeout.read, left), connect=min(timeout.connect, left),
                 write=min(timeout.write, left), pool=min(timeout.pool, left),
             )  # fmt: skip
-        # The timeouts bound each read; an endpoint (or a proxy) that keeps the connection alive
-        # with a byte now and then is also cut off once the whole answer takes longer.
-        ends = time.monotonic() + seconds
         # The conversation echoes the model's words, which may hold half a surrogate pair
         # (JSON can spell one): no UTF-8 exists for it, so it goes as U+FFFD.
         try:
@@ -782,16 +843,16 @@ class OpenAIAgent:
         content = _SURROGATE.sub("\ufffd", text).encode()
         headers = {"Content-Type": "application/json"}
         try:
-            with http.stream(
-                "POST", self.url, content=content, headers=headers, timeout=timeout
-            ) as response:
+            # The whole request, headers and body, gets no longer than one read may wait.
+            with cutoff.bounding(seconds), http.stream(
+                "POST", self.url, content=content, headers=headers, timeout=timeout,
+                extensions={"trace": cutoff.trace},
+            ) as response:  # fmt: skip
                 if response.status_code < 300 and _streamed(response):
                     raise _streamed_answer(response)
                 raw = bytearray()
                 for chunk in response.iter_bytes():
                     raw += chunk
-                    if time.monotonic() > ends:
-                        raise httpx2.ReadTimeout("the answer took longer than the request's time")
                     if len(raw) > MAX_ANSWER_BYTES:
                         if response.status_code >= 300:
                             # An error page (a proxy's HTML) is classed by its status: its
@@ -799,15 +860,15 @@ class OpenAIAgent:
                             del raw[MAX_ANSWER_BYTES:]
                             break
                         raise _not_a_completion(ValueError("the answer is too large"))
-        except httpx2.TimeoutException as exc:
-            if turn.deadline is not None:
-                turn.deadline.left()  # raises TurnTimedOut if it was the turn's time that ran out
-            raise AgentUnavailable(
-                _("The agent endpoint did not answer in time."), code="agent_timeout"
-            ) from exc
-        except httpx2.DecodingError as exc:
-            raise _not_a_completion(exc) from exc
-        except httpx2.TransportError as exc:
+        except (httpx2.TransportError, httpx2.DecodingError) as exc:
+            if isinstance(exc, httpx2.TimeoutException) or cutoff.fired:
+                if turn.deadline is not None:
+                    turn.deadline.left()  # raises TurnTimedOut if the turn's time ran out
+                raise AgentUnavailable(
+                    _("The agent endpoint did not answer in time."), code="agent_timeout"
+                ) from exc
+            if isinstance(exc, httpx2.DecodingError):
+                raise _not_a_completion(exc) from exc
             raise AgentUnavailable(
                 _("The agent endpoint is unreachable: %(reason)s") % {"reason": type(exc).__name__}
             ) from exc
