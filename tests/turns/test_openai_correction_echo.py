@@ -12,7 +12,7 @@ import pytest
 
 from apps.turns.agents.openai import MAX_ECHOED_ANSWER_CHARS
 from apps.turns.types import MAX_MESSAGE_CHARS, MAX_MESSAGES, AgentMessage
-from tests.turns.fake_llm import completion
+from tests.turns.fake_llm import completion, tool_call
 from tests.turns.test_openai_agent import FINAL, run
 
 pytestmark = pytest.mark.django_db
@@ -42,3 +42,47 @@ def test_an_invalid_answer_within_the_bound_is_sent_back_whole(table, llm):
     llm.script = [(200, completion(content=long)), (200, completion(content=FINAL))]
     run(table, llm)
     assert llm.requests[1]["messages"][-2] == {"role": "assistant", "content": long}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [{"messages": [{"text": "The die lands."}]}, 42, True],
+    ids=["object", "number", "bool"],
+)
+def test_an_answer_without_text_is_sent_back_as_no_text(table, llm, content):
+    # A conversation holds text (or parts) as an assistant's content: a server that validates
+    # it refused the echoed object or number, and the turn failed as a misconfigured endpoint.
+    body = completion(content=None)
+    body["choices"][0]["message"]["content"] = content
+    llm.script = [(200, body), (200, completion(content=FINAL))]
+    output, _caller = run(table, llm)
+    assert output.messages == (AgentMessage("The die lands.", "trigger"),)
+    assert llm.requests[1]["messages"][-2:] == [
+        {"role": "assistant", "content": ""},
+        {
+            "role": "user",
+            "content": "Your answer was invalid: the final answer has no text content. Reply "
+            "with only the JSON object described in the instructions.",
+        },
+    ]
+
+
+def test_the_text_of_an_answer_in_parts_is_sent_back_without_its_other_parts(table, llm):
+    body = completion(content=None)
+    body["choices"][0]["message"]["content"] = [
+        {"type": "thinking", "thinking": "a long chain of thought"},
+        {"type": "text", "text": "The goblin laughs."},
+    ]
+    llm.script = [(200, body), (200, completion(content=FINAL))]
+    run(table, llm)
+    assert llm.requests[1]["messages"][-2] == {"role": "assistant", "content": "The goblin laughs."}
+
+
+@pytest.mark.parametrize("content", [{"note": "rolling"}, 7])
+def test_calls_are_sent_back_without_content_that_is_no_text(table, llm, content):
+    body = completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d4"})])
+    body["choices"][0]["message"]["content"] = content
+    llm.script = [(200, body), (200, completion(content=FINAL))]
+    run(table, llm)
+    echoed = llm.requests[1]["messages"][-2]
+    assert (echoed["role"], echoed["content"]) == ("assistant", None)

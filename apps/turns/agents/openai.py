@@ -688,7 +688,12 @@ class OpenAIAgent:
                             request["id"] = _call_id(fresh)
                             fresh += 1
                         call_ids.add(request["id"])
-                    echo: dict[str, Any] = {"role": "assistant", "content": reply.get("content")}
+                    # Its words as text (a server refuses an object or a number there).
+                    said = _text(reply.get("content"))
+                    echo: dict[str, Any] = {
+                        "role": "assistant",
+                        "content": said if isinstance(said, str) else None,
+                    }
                     # DeepSeek's thinking mode refuses the next request (HTTP 400) unless the
                     # thinking of each answer of the tool-call loop comes back with its calls.
                     if isinstance(reply.get("reasoning_content"), str):
@@ -757,9 +762,15 @@ class OpenAIAgent:
                             details={"reason": str(exc)},
                         ) from None
                     corrections += 1
-                    if isinstance(content, str):
-                        content = _cut(content, MAX_ECHOED_ANSWER_CHARS, "the answer")
-                    messages.append({"role": "assistant", "content": content or ""})
+                    # Only its text: a conversation holds no object or number as an
+                    # assistant's content, and the model can act on nothing else.
+                    echoed = content if isinstance(content, str) else ""
+                    messages.append(
+                        {
+                            "role": "assistant",
+                            "content": _cut(echoed, MAX_ECHOED_ANSWER_CHARS, "the answer"),
+                        }
+                    )
                     messages.append(
                         {
                             "role": "user",
