@@ -908,16 +908,7 @@ class OpenAIAgent:
                 details={"status": status},
             )
         try:
-            data = _read_answer(raw)
-            # Google's endpoint answers a failure with a list of one error object, under any
-            # status: it is classed as that object alone would be.
-            if (
-                isinstance(data, list)
-                and len(data) == 1
-                and isinstance(data[0], dict)
-                and "error" in data[0]
-            ):
-                data = data[0]
+            data = _unlisted(_read_answer(raw))
             if not isinstance(data, dict):
                 raise TypeError("the answer is not an object")
             reported = data.get("usage") or {}
@@ -1081,15 +1072,19 @@ def _read_answer(raw: bytes | bytearray) -> Any:
         return json.loads(bytes(raw).decode("utf-8-sig", "replace"))
 
 
+def _unlisted(data: Any) -> Any:
+    """An answer's JSON, a list of one error object as that object: Google's endpoint answers
+    a failure so, under any status. Any other list stays a list."""
+    listed = isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict)
+    return data[0] if listed and "error" in data[0] else data
+
+
 def _body_error(raw: bytes | bytearray) -> Any:
-    """The error object of an error answer's JSON body, if any. Google's OpenAI-compatible
-    endpoint sends it in a list of one."""
+    """The error object of an error answer's JSON body, if any."""
     try:
-        data = json.loads(raw)
+        data = _unlisted(json.loads(raw))
     except (ValueError, RecursionError):
         return None
-    if isinstance(data, list):
-        data = data[0] if data else None
     return data.get("error") if isinstance(data, dict) else None
 
 
@@ -1168,10 +1163,7 @@ def _out_of_quota(status: int, raw: bytes | bytearray) -> bool:
     limit, no new attempt passes until someone pays, so it is a refusal."""
     if status != 429:
         return False
-    try:
-        error = json.loads(raw).get("error")
-    except (ValueError, AttributeError, RecursionError):
-        return False
+    error = _body_error(raw)
     return isinstance(error, dict) and _quota_error(error)
 
 
