@@ -628,7 +628,9 @@ class OpenAIAgent:
                 try:
                     reply, finish_reason = self._complete(http, cutoff, body, usage, turn)
                 except AgentRejected as exc:
-                    if not tools_withdrawn:
+                    # A refusal with a code of its own (a filtered or too long conversation)
+                    # says why it was refused.
+                    if not tools_withdrawn or exc.code != AgentRejected.code:
                         raise
                     # Some servers refuse tool calls in a conversation that offers no tools:
                     # the turn ends as the limit ended it, not as a misconfigured endpoint.
@@ -888,11 +890,14 @@ class OpenAIAgent:
             # Its answer (an API key's tail, an account, a model name) is for the operators'
             # log; the error reaches the player. A key echoed whole is not logged.
             answer = self._for_log(raw.decode("utf-8", "replace"))
-        if _passing(status) and not _out_of_quota(status, raw):
+            error = _body_error(raw)
+        # A conversation too long is refused again whatever the status (some servers answer it
+        # with a 500).
+        if _passing(status) and not _out_of_quota(status, raw) and not _too_long(error):
             logger.warning("The agent endpoint is unavailable: HTTP %s %s", status, answer[:200])
             raise AgentUnavailable(
                 _("The agent endpoint answered HTTP %(status)s.") % {"status": status},
-                details=_unavailable_details(status, response.headers, _body_error(raw)),
+                details=_unavailable_details(status, response.headers, error),
             )
         # A redirect is not followed (a POST would arrive as a GET): the base URL is to correct.
         if status >= 300:
@@ -901,8 +906,10 @@ class OpenAIAgent:
                 answer = f"(redirected to {location}) {answer}"
             logger.warning("The agent endpoint refused the request: HTTP %s %s", status,
                            answer[:200])  # fmt: skip
-            if _filtered(_body_error(raw)):
+            if _filtered(error):
                 raise _content_filtered(details={"status": status})
+            if _too_long(error):
+                raise _conversation_too_long(details={"status": status})
             raise AgentRejected(
                 _("The agent endpoint refused the request: HTTP %(status)s.") % {"status": status},
                 details={"status": status},
@@ -976,6 +983,10 @@ class OpenAIAgent:
         )
         if _quota_error(error):
             status = 402  # out of credits, not a rate limit: refused until someone pays
+        if _too_long(error):
+            logger.warning("The agent endpoint refused the request: HTTP 200 with an error: %s",
+                           message)  # fmt: skip
+            return _conversation_too_long(details={} if status is None else {"status": status})
         if (status is not None and _passing(status)) or (
             status is None and any(code in PASSING_ERRORS for code in codes)
         ):
@@ -1080,12 +1091,15 @@ def _unlisted(data: Any) -> Any:
 
 
 def _body_error(raw: bytes | bytearray) -> Any:
-    """The error object of an error answer's JSON body, if any."""
+    """The error object of an error answer's JSON body, if any: under `error`, or the body
+    itself when it is one (`"object": "error"`, as SGLang and older vLLM answer)."""
     try:
         data = _unlisted(json.loads(raw))
     except (ValueError, RecursionError):
         return None
-    return data.get("error") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    return data if data.get("object") == "error" else data.get("error")
 
 
 _DELAY_UNITS = {"h": Decimal(3600), "m": Decimal(60), "s": Decimal(1), "ms": Decimal("0.001")}
@@ -1176,6 +1190,44 @@ def _filtered(error: Any) -> bool:
     """An error object for a conversation the endpoint's content filter refused (Azure
     OpenAI's `content_filter`, when a player's action trips it)."""
     return isinstance(error, dict) and error.get("code") == "content_filter"
+
+
+# How OpenAI-compatible servers tell a conversation longer than the model's context: OpenAI's
+# (and Azure's) code, llama.cpp's error type, and the words of OpenAI, vLLM, SGLang, DeepSeek
+# and Mistral ("maximum context length"), LM Studio ("context length"), llama.cpp ("context
+# size"), Anthropic's models behind a router ("prompt is too long") and Google ("The input
+# token count (...) exceeds the maximum number of tokens allowed").
+_CONTEXT_CODES = ("context_length_exceeded", "exceed_context_size_error")
+_CONTEXT_WORDS = re.compile(
+    r"context[ _](?:length|size|window)|prompt is too long|input token count\b.{0,40}\bexceeds",
+    re.IGNORECASE,
+)
+
+
+def _too_long(error: Any) -> bool:
+    """Whether an error (an object, or only words) says the conversation is longer than the
+    model's context: the same conversation is refused again, and no setting is wrong."""
+    if isinstance(error, str):
+        error = {"message": error}
+    if not isinstance(error, dict):
+        return False
+    codes = (error.get("code"), error.get("type"))
+    message = error.get("message")
+    return any(code in codes for code in _CONTEXT_CODES) or (
+        isinstance(message, str) and _CONTEXT_WORDS.search(message) is not None
+    )
+
+
+def _conversation_too_long(*, details: dict[str, Any]) -> AgentRejected:
+    return AgentRejected(
+        _("The conversation is too long for the agent's model."),
+        code="agent_context_too_long",
+        recovery=_(
+            "Send a shorter action, or split it into smaller steps. If short actions fail too, "
+            "an operator must give the agent a model with a longer context."
+        ),
+        details=details,
+    )
 
 
 def _prompt_filtered(data: dict[str, Any]) -> bool:
