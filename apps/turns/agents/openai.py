@@ -971,12 +971,17 @@ class OpenAIAgent:
             # Only words: no status or code to class it by.
             error = {"message": error}
         message = self._for_log(str(error.get("message", "")))[:200]
-        codes = (error.get("code"), error.get("type"))
+        # Only a text or a number names a code: a list or an object in its place says nothing
+        # (and is no set member).
+        codes = tuple(
+            code for code in (error.get("code"), error.get("type")) if isinstance(code, str | int)
+        )
         status = next(
             (
                 int(value)
                 for value in (error.get("status"), *codes)
-                if (type(value) is int or (isinstance(value, str) and value.isdigit()))
+                # Not isdigit: it holds digits such as "²", which int() does not read.
+                if (type(value) is int or (isinstance(value, str) and value.isdecimal()))
                 and 400 <= int(value) <= 599
             ),
             None,
