@@ -110,8 +110,9 @@ QUOTED_KEYS = 5
 ANSWER_KEYS = ("messages", "suggestions", "gm_suggestions", "suggestions_for")
 _HEADER_TOKEN = re.compile(r"[\x21-\x7e]*")
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
-# A reasoning model served without a reasoning parser thinks aloud in the content first.
-_THINKING = re.compile(r"^<think>.*?</think>\s*", re.DOTALL)
+# A reasoning model served without a reasoning parser thinks aloud in the content first; one
+# whose chat template opens the thinking in the prompt (DeepSeek-R1's) writes only its end.
+_THINKING = re.compile(r"^(?:<think>)?.*?</think>\s*", re.DOTALL)
 # What JSON can spell but the database cannot store: NUL (PostgreSQL's text and jsonb refuse
 # it) and half of a surrogate pair (it has no UTF-8 encoding).
 _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
@@ -382,7 +383,10 @@ def _unstorable_in(value: Any) -> str | None:
 def parse_output(content: str, turn: TurnContext) -> AgentOutput:
     """The validated final answer (messages and suggestions). Raises InvalidOutput with a
     reason the model can fix."""
-    text = _THINKING.sub("", content.strip(), count=1)
+    text = content.strip()
+    # An answer itself (an object, fenced or not) may write the tag in a message's text.
+    if not text.startswith(("{", "`")):
+        text = _THINKING.sub("", text, count=1)
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced[1]
