@@ -956,6 +956,10 @@ class OpenAIAgent:
                 lacks = "message is not an object"
             raise _not_a_completion(TypeError(lacks))
         self._count(usage, reported, turn)
+        if choice.get("error"):
+            # OpenRouter's choice when the provider behind it broke off (finish_reason "error"):
+            # its error, not the empty or cut content, says what happened.
+            raise self._error_in_answer(choice["error"], response.headers)
         calls = message.get("tool_calls")
         if calls is not None and not (
             isinstance(calls, list) and all(isinstance(call, dict) for call in calls)
@@ -968,9 +972,9 @@ class OpenAIAgent:
         return text.replace(self.api_key, "***") if self.api_key else text
 
     def _error_in_answer(self, error: Any, headers: httpx2.Headers) -> TurnError:
-        """An HTTP 200 holding an error and no choices (some proxies pass an upstream failure
-        on so), classed as its own status or code would be as an HTTP answer, with the wait
-        its headers ask for."""
+        """An HTTP 200 holding an error and no choices, or a choice holding one (some proxies
+        pass an upstream failure on so), classed as its own status or code would be as an HTTP
+        answer, with the wait its headers ask for."""
         if not isinstance(error, dict):
             # Only words: no status or code to class it by.
             error = {"message": error}
