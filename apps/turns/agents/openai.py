@@ -109,7 +109,7 @@ OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
 QUOTED_KEYS = 5
 ANSWER_KEYS = ("messages", "suggestions", "gm_suggestions", "suggestions_for")
 _HEADER_TOKEN = re.compile(r"[\x21-\x7e]*")
-_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+_FENCE = re.compile(r"^```(?i:json)?\s*(.*?)\s*```$", re.DOTALL)
 # A reasoning model served without a reasoning parser thinks aloud in the content first; one
 # whose chat template opens the thinking in the prompt (DeepSeek-R1's) writes only its end.
 _THINKING = re.compile(r"^(?:<think>)?.*?</think>\s*", re.DOTALL)
