@@ -21,7 +21,7 @@ TOO_LONG = (
     False,
     "The conversation is too long for the agent's model.",
     "Send a shorter action, or split it into smaller steps. If short actions fail too, an "
-    "operator must give the agent a model with a longer context.",
+    "operator must give the agent a model with a longer context or a lower token bound.",
 )
 
 OPENAI = {"error": {"message": "This model's maximum context length is 128000 tokens. However, "
@@ -103,3 +103,23 @@ def test_a_conversation_too_long_after_the_tools_were_withdrawn_says_so(table, l
     found = classify_error(caught.value)
     assert (found.code, found.retryable, found.message, found.recovery) == TOO_LONG
     assert len(llm.requests) == 3
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "'max_tokens' or 'max_completion_tokens' is too large: 8192. This model's maximum "
+        "context length is 4096 tokens and your request has 900 input tokens "
+        "(8192 > 4096 - 900).",
+        "max_tokens must be at most the context length of 4096 tokens",
+    ],
+)
+def test_a_token_bound_past_the_models_context_is_the_operators_to_fix(table, llm, message):
+    # No action is short enough: SAGASMITH_OPENAI_MAX_TOKENS alone exceeds the context.
+    body = {"object": "error", "type": "BadRequestError", "code": 400, "message": message}
+    code, retryable, _message, recovery = failure(table, llm, 400, body)
+    assert (code, retryable, recovery) == (
+        "agent_rejected",
+        False,
+        "An operator must check the agent provider's settings.",
+    )

@@ -1215,6 +1215,8 @@ _CONTEXT_WORDS = re.compile(
     r"context[ _](?:length|size|window)|prompt is too long|input token count\b.{0,40}\bexceeds",
     re.IGNORECASE,
 )
+# vLLM's words when the token bound alone leaves no room in the context: a setting to lower.
+_TOKEN_BOUND = re.compile(r"\bmax_(?:completion_)?tokens\b", re.IGNORECASE)
 
 
 def _too_long(error: Any) -> bool:
@@ -1226,6 +1228,8 @@ def _too_long(error: Any) -> bool:
         return False
     codes = (error.get("code"), error.get("type"))
     message = error.get("message")
+    if isinstance(message, str) and _TOKEN_BOUND.search(message):
+        return False
     return any(code in codes for code in _CONTEXT_CODES) or (
         isinstance(message, str) and _CONTEXT_WORDS.search(message) is not None
     )
@@ -1237,7 +1241,8 @@ def _conversation_too_long(*, details: dict[str, Any]) -> AgentRejected:
         code="agent_context_too_long",
         recovery=_(
             "Send a shorter action, or split it into smaller steps. If short actions fail too, "
-            "an operator must give the agent a model with a longer context."
+            "an operator must give the agent a model with a longer context or a lower token "
+            "bound."
         ),
         details=details,
     )
