@@ -74,6 +74,20 @@ class AgentContentFiltered(AgentRejected):
     recovery = str(_("Rephrase the action and try again."))
 
 
+class AgentContextTooLong(AgentRejected):
+    """The conversation is longer than the model's context: refused again as it is, and no
+    setting is wrong unless short actions fail too."""
+
+    code = "agent_context_too_long"
+    recovery = str(
+        _(
+            "Send a shorter action, or split it into smaller steps. If short actions fail too, "
+            "an operator must give the agent a model with a longer context or a lower token "
+            "bound."
+        )
+    )
+
+
 class AgentProtocolError(TurnError):
     """The model endpoint answered with something that is not a chat completion."""
 

@@ -62,6 +62,7 @@ from django.utils.translation import gettext as _
 
 from apps.turns.errors import (
     AgentContentFiltered,
+    AgentContextTooLong,
     AgentNotConfigured,
     AgentOutputInvalid,
     AgentProtocolError,
@@ -1235,16 +1236,9 @@ def _too_long(error: Any) -> bool:
     )
 
 
-def _conversation_too_long(*, details: dict[str, Any]) -> AgentRejected:
-    return AgentRejected(
-        _("The conversation is too long for the agent's model."),
-        code="agent_context_too_long",
-        recovery=_(
-            "Send a shorter action, or split it into smaller steps. If short actions fail too, "
-            "an operator must give the agent a model with a longer context or a lower token "
-            "bound."
-        ),
-        details=details,
+def _conversation_too_long(*, details: dict[str, Any]) -> AgentContextTooLong:
+    return AgentContextTooLong(
+        _("The conversation is too long for the agent's model."), details=details
     )
 
 
