@@ -57,6 +57,53 @@ function setText(node, text) {
   if (node && node.textContent !== text) node.textContent = text;
 }
 
+// Makes `node` what `fresh` is, changing only what differs: the elements and text that did not
+// change stay the same nodes, so a screen reader keeps its place and nothing flickers.
+// Returns the node now in the document.
+function morph(node, fresh) {
+  if (node.nodeType !== fresh.nodeType || node.nodeName !== fresh.nodeName) {
+    node.replaceWith(fresh);
+    return fresh;
+  }
+  if (node.nodeType !== Node.ELEMENT_NODE) {
+    if (node.nodeValue !== fresh.nodeValue) node.nodeValue = fresh.nodeValue;
+    return node;
+  }
+  for (const name of node.getAttributeNames()) {
+    if (!fresh.hasAttribute(name)) node.removeAttribute(name);
+  }
+  for (const name of fresh.getAttributeNames()) {
+    // Styles through the CSSOM: the pages' policy blocks setting a style attribute.
+    if (name === "style") {
+      if (node.style.cssText !== fresh.style.cssText) node.style.cssText = fresh.style.cssText;
+    } else if (node.getAttribute(name) !== fresh.getAttribute(name)) {
+      node.setAttribute(name, fresh.getAttribute(name));
+    }
+  }
+  const olds = [...node.childNodes];
+  const news = [...fresh.childNodes];
+  news.forEach((child, i) => { if (i < olds.length) morph(olds[i], child); else node.append(child); });
+  for (const extra of olds.slice(news.length)) extra.remove();
+  return node;
+}
+
+// Shows `items` in `list`, keeping the element of each one already there (the same `key`
+// attribute): only what changed is updated, added, removed or moved.
+function keepItems(list, items, key) {
+  const wanted = new Set(items.map((item) => item.getAttribute(key)));
+  const kept = new Map();
+  for (const child of [...list.children]) {
+    const id = child.getAttribute(key);
+    if (wanted.has(id) && !kept.has(id)) kept.set(id, child);
+    else child.remove();
+  }
+  items.forEach((item, i) => {
+    const old = kept.get(item.getAttribute(key));
+    const node = old ? morph(old, item) : item;
+    if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
+  });
+}
+
 const announcer = document.getElementById("turn-announce");
 // A fast turn's statuses arrive milliseconds apart; a polite region read after the next one
 // replaced it would lose "Running". Each text is held this long before the next is set.
@@ -338,7 +385,7 @@ function renderCombat(panels) {
     );
     items.push(item);
   }
-  list.replaceChildren(...items);
+  keepItems(list, items, "data-id");
   renderGrid(panels);
 }
 
