@@ -43,6 +43,9 @@ def room_page(request, campaign_id):
         {"id": str(m.user_id), "name": m.user.label, "role": m.role}
         for m in campaign_members(campaign=campaign)
     ]
+    # One wording for the room's title: the page's own, and the pattern room.js fills in with
+    # a new name after a rename.
+    title_pattern = _("%(name)s · room")
     context = {}
     if request.GET.get("reload") == "auto":
         # The page loading itself again (told of an archive or a new role) shows no notices:
@@ -54,6 +57,8 @@ def room_page(request, campaign_id):
         {
             **context,
             "campaign": campaign,
+            "page_title": title_pattern % {"name": campaign.name},
+            "title_pattern": title_pattern,
             "membership": membership,
             "is_manager": is_manager,
             "archived": archived,
