@@ -416,8 +416,8 @@ function storyData(panels, key) {
   return panel && panel.data ? panel.data : null;
 }
 
-function showList(section, items) {
-  section.querySelector("[data-list]").replaceChildren(...items);
+function showList(section, items, key) {
+  keepItems(section.querySelector("[data-list]"), items, key);
   section.querySelector("[data-empty]").hidden = items.length > 0;
 }
 
@@ -481,7 +481,7 @@ function clockItem(clock) {
 function renderClocks(data) {
   const section = document.getElementById("turn-clocks");
   if (!section || !data || data.error) return;
-  showList(section, (Array.isArray(data.clocks) ? data.clocks : []).map(clockItem));
+  showList(section, (Array.isArray(data.clocks) ? data.clocks : []).map(clockItem), "data-clock");
 }
 
 function factTag(audience) {
@@ -502,7 +502,7 @@ function renderFacts(data) {
   const facts = Array.isArray(data.facts) ? data.facts : [];
   showList(section, facts.map((fact) => el("li", {
     class: "turn-fact", "data-fact": fact.id, "data-audience": fact.audience || "public",
-  }, el("span", { class: "turn-fact__text" }, fact.text || ""), factTag(fact.audience))));
+  }, el("span", { class: "turn-fact__text" }, fact.text || ""), factTag(fact.audience))), "data-fact");
 }
 
 function renderThreads(data) {
@@ -519,7 +519,7 @@ function renderThreads(data) {
         resolved ? el("span", { class: "badge turn-thread__status" }, t.resolved) : null),
       thread.description ? el("span", { class: "turn-thread__description small muted" }, thread.description) : null,
       resolved && thread.resolution ? el("span", { class: "turn-thread__resolution small" }, thread.resolution) : null);
-  }));
+  }), "data-thread");
 }
 
 // ---- character card ------------------------------------------------------------------------
