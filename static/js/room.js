@@ -1088,6 +1088,8 @@ function showSuggestions(items, turn) {
       }
       const bodyEl = form.querySelector("textarea");
       bodyEl.value = text;
+      // As typing would: the count and an "empty" error describe the new text.
+      bodyEl.dispatchEvent(new Event("input"));
       bodyEl.focus();
     });
     box.append(b);
