@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from apps.campaigns.models import CampaignMembership
+from apps.campaigns.models import CAMPAIGN_RENAMED, CampaignMembership
 from apps.campaigns.selectors import membership_for
 from apps.projections.models import ROOM_EVENTS, OutboxEvent
 
@@ -114,6 +114,9 @@ def room_events_missed(
     rows = list(
         _room_events(campaign_id=campaign_id)
         .filter(id__gt=after, created_at__lt=timezone.now() - ROOM_EVENT_SETTLE)
+        # A missed rename is sent as the name itself (the consumer compares revisions): it
+        # changes nothing the panels show, so it is no reason to read them again.
+        .exclude(event_type=CAMPAIGN_RENAMED)
         .order_by("id")
         .values_list("id", "audience")[:ROOM_EVENTS_READ]
     )
