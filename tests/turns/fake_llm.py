@@ -27,8 +27,8 @@ def tool_call(call_id: str, name: str, arguments: dict | str) -> dict:
 
 
 class FakeLLM:
-    """Each scripted entry is (status, body), (status, body, headers) or ("sleep", seconds,
-    body)."""
+    """Each scripted entry is (status, body), (status, body, headers), ("sleep", seconds,
+    body) or ("drop", body): a 200 whose connection closes halfway through the body."""
 
     def __init__(self) -> None:
         self.script: list[tuple] = []
@@ -45,6 +45,15 @@ class FakeLLM:
                 if entry[0] == "sleep":
                     time.sleep(entry[1])
                     entry = (200, entry[2])
+                if entry[0] == "drop":
+                    raw = json.dumps(entry[1]).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(raw)))
+                    self.end_headers()
+                    # HTTP/1.0: the connection closes when the handler returns.
+                    self.wfile.write(raw[: len(raw) // 2])
+                    return
                 status, body, *extra = entry
                 raw = body.encode() if isinstance(body, str) else json.dumps(body).encode()
                 try:

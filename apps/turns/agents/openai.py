@@ -860,12 +860,14 @@ class OpenAIAgent:
             text = json.dumps(_finite(body), ensure_ascii=False, separators=(",", ":"))
         content = _SURROGATE.sub("\ufffd", text).encode()
         headers = {"Content-Type": "application/json"}
+        answering = False  # the status line came: a failure now broke the answer off
         try:
             # The whole request, headers and body, gets no longer than one read may wait.
             with cutoff.bounding(seconds), http.stream(
                 "POST", self.url, content=content, headers=headers, timeout=timeout,
                 extensions={"trace": cutoff.trace},
             ) as response:  # fmt: skip
+                answering = True
                 if response.status_code < 300 and _streamed(response):
                     raise _streamed_answer(response)
                 raw = bytearray()
@@ -887,8 +889,13 @@ class OpenAIAgent:
                 ) from exc
             if isinstance(exc, httpx2.DecodingError):
                 raise _not_a_completion(exc) from exc
+            # The player reads the message: the exception's class is for the operators.
+            logger.warning("The agent endpoint failed: %r", exc)
             raise AgentUnavailable(
-                _("The agent endpoint is unreachable: %(reason)s") % {"reason": type(exc).__name__}
+                _("The agent endpoint broke off its answer.")
+                if answering
+                else _("The agent endpoint is unreachable."),
+                details={"reason": type(exc).__name__},
             ) from exc
         status = response.status_code
         if status >= 300:
