@@ -100,8 +100,9 @@ MAX_RESULT_CHARS = 16_000
 # A chat completion of at most 8 tool calls and a few messages is far smaller; a larger answer
 # is not read into memory whole.
 MAX_ANSWER_BYTES = 1024 * 1024
-# The most characters of an invalid final answer the correction round sends back: room for the
-# JSON of the largest valid one. A model that loops until its token bound answers far more.
+# The most characters of a model's words the conversation sends back (an invalid final answer
+# in the correction round, the words beside tool calls): room for the JSON of the largest valid
+# answer. A model that loops until its token bound answers far more.
 MAX_ECHOED_ANSWER_CHARS = 2 * MAX_MESSAGES * MAX_MESSAGE_CHARS
 CONNECT_TIMEOUT = 10.0
 CORRECTION_ROUNDS = 1
@@ -699,7 +700,9 @@ class OpenAIAgent:
                     said = _text(reply.get("content"))
                     echo: dict[str, Any] = {
                         "role": "assistant",
-                        "content": said if isinstance(said, str) else None,
+                        "content": _cut(said, MAX_ECHOED_ANSWER_CHARS, "the answer")
+                        if isinstance(said, str)
+                        else None,
                     }
                     # DeepSeek's thinking mode refuses the next request (HTTP 400) unless the
                     # thinking of each answer of the tool-call loop comes back with its calls.
