@@ -45,5 +45,5 @@ def test_a_long_name_past_the_limit_is_echoed_cut(table, llm):
     echoed = llm.requests[1]["messages"][2]["tool_calls"]
     assert [call["function"] for call in echoed[8:]] == [
         {"name": "n" * 64, "arguments": "{}"},
-        {"name": "", "arguments": "{}"},
+        {"name": "invalid_tool_name", "arguments": "{}"},
     ]

@@ -123,6 +123,9 @@ _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 # boxes, as nothing, or as what they were never meant to read.
 _UNSHOWN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# The function names OpenAI accepts (others fail the whole request with HTTP 400).
+_FUNCTION_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+INVALID_CALL_NAME = "invalid_tool_name"
 # The start of a stream of server-sent events: after blank lines, a comment (": keep-alive") or
 # a field. No JSON document starts so.
 _EVENT_STREAM = re.compile(rb"\s*(?::|(?:data|event|id|retry):)")
@@ -254,25 +257,44 @@ def _call_id(number: int) -> str:
     return f"call{number:05d}"
 
 
+def _echoed_name(name: Any) -> str:
+    """A tool call's name as the conversation echoes it. OpenAI refuses a whole request naming
+    a function otherwise than `_FUNCTION_NAME` allows, and a model may invent any name: one cut
+    to 64 characters (the longest allowed) that still does not fit is echoed as
+    `INVALID_CALL_NAME`. The call's tool answer quotes the name the model wrote."""
+    cut = name[:64] if isinstance(name, str) else ""
+    return cut if _FUNCTION_NAME.fullmatch(cut) else INVALID_CALL_NAME
+
+
 def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a tool call to echo back as the specification has it: a type, and arguments
-    as JSON text (those run as none, when absent or null, as "{}")."""
-    sent = {"type": "function", **request}
+    """A copy of a tool call to echo back as the specification has it: a type, a function with
+    a name OpenAI accepts, and arguments as JSON text (those run as none, when absent or null,
+    as "{}")."""
     function = request.get("function")
-    if isinstance(function, dict) and not isinstance(function.get("arguments"), str):
-        sent["function"] = {**function, "arguments": json.dumps(function.get("arguments") or {})}
-    return sent
+    if not isinstance(function, dict):
+        function = {}
+    arguments = function.get("arguments")
+    if not isinstance(arguments, str):
+        arguments = json.dumps(arguments or {})
+    return {
+        "type": "function",
+        **request,
+        "function": {
+            **function,
+            "name": _echoed_name(function.get("name")),
+            "arguments": arguments,
+        },
+    }
 
 
 def _as_refused(request: dict[str, Any]) -> dict[str, Any]:
-    """The echo of a tool call refused unread: its id, its name (at most 64 characters, the
-    longest a tool may be named) and no arguments."""
+    """The echo of a tool call refused unread: its id, its name and no arguments."""
     function = request.get("function")
     name = function.get("name") if isinstance(function, dict) else None
     return {
         "id": request.get("id"),
         "type": "function",
-        "function": {"name": name[:64] if isinstance(name, str) else "", "arguments": "{}"},
+        "function": {"name": _echoed_name(name), "arguments": "{}"},
     }
 
 
@@ -681,9 +703,11 @@ class OpenAIAgent:
                     not_run = max(len(requested) - left, 0)
                     # The calls past the limit are refused unread: echoed with their ids and
                     # names, not their arguments, which may be as large as the model made them.
+                    # A call runs as the model asked for it, whatever name its echo shows.
+                    asked = requested[: left + self.max_tool_calls]
                     requested = [
                         _as_sent(request) if index < left else _as_refused(request)
-                        for index, request in enumerate(requested[: left + self.max_tool_calls])
+                        for index, request in enumerate(asked)
                     ]
                     for request in requested:
                         # Each answer must name its own call: a call without an id, or with
@@ -709,7 +733,7 @@ class OpenAIAgent:
                     if isinstance(reply.get("reasoning_content"), str):
                         echo["reasoning_content"] = reply["reasoning_content"]
                     messages.append({**echo, "tool_calls": requested})
-                    for index, request in enumerate(requested):
+                    for index, (request, original) in enumerate(zip(requested, asked, strict=True)):
                         if calls >= self.max_tool_calls:
                             tools_closed = True
                             message = "not run: tool limit reached"
@@ -729,7 +753,7 @@ class OpenAIAgent:
                             }
                         else:
                             calls += 1
-                            result = self._run_tool(request, call_tool, finish_reason)
+                            result = self._run_tool(original, call_tool, finish_reason)
                         messages.append(_tool_reply(request, result, self.max_result_chars))
                     # No call could run past the limit: the next request forbids them.
                     tools_closed = tools_closed or calls >= self.max_tool_calls
