@@ -112,6 +112,15 @@ class AgentToolLimit(TurnError):
     recovery = str(_("Split the action into smaller steps."))
 
 
+class AgentTokenLimit(TurnError):
+    """The model spent its whole token bound before answering (a reasoning model thinking at
+    length): it would spend the same bound again, and the player's action is not at fault."""
+
+    code = "agent_token_limit"
+    status = 502
+    recovery = str(_("An operator must raise SAGASMITH_OPENAI_MAX_TOKENS."))
+
+
 @dataclass(frozen=True)
 class ErrorClassification:
     code: str

@@ -312,7 +312,10 @@ def test_an_answer_cut_off_at_the_token_bound_is_corrected_as_too_long(table, ll
 
 
 def test_an_answer_cut_off_twice_fails_naming_the_token_bound(table, llm):
-    llm.script = [(200, cut_off("")), (200, cut_off('{"messages": ['))]
+    llm.script = [
+        (200, cut_off('{"messages": [{"text": "The die')),
+        (200, cut_off('{"messages": [')),
+    ]
     with pytest.raises(Exception) as caught:
         run(table, llm)
     assert classify_error(caught.value).code == "agent_output_invalid"

@@ -67,6 +67,7 @@ from apps.turns.errors import (
     AgentOutputInvalid,
     AgentProtocolError,
     AgentRejected,
+    AgentTokenLimit,
     AgentToolLimit,
     AgentUnavailable,
     TurnError,
@@ -364,6 +365,17 @@ def _check_shown(text: str, where: str) -> None:
         )
 
 
+def _unanswered(content: Any) -> bool:
+    """Whether an answer's content holds no answer: none, blanks, or thinking that never ended
+    (a reasoning model served without a reasoning parser thinks aloud in the content)."""
+    if content is None:
+        return True
+    if not isinstance(content, str):
+        return False
+    text = content.strip()
+    return not text or (text.startswith("<think>") and "</think>" not in text)
+
+
 def _quote(text: str, limit: int) -> str:
     """The model's words quoted in an error, which the player reads: at most `limit`
     characters, as JSON, what no message may hold (nor a text column store) as U+FFFD."""
@@ -606,7 +618,7 @@ class OpenAIAgent:
 
     def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
         """Raises AgentUnavailable, AgentRejected, AgentProtocolError, AgentOutputInvalid,
-        AgentToolLimit, and whatever `call_tool` raises."""
+        AgentToolLimit, AgentTokenLimit, and whatever `call_tool` raises."""
         tools = [tool_spec(tool) for tool in turn.tools]
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": system_prompt(turn)},
@@ -765,6 +777,14 @@ class OpenAIAgent:
                 refusal = not content and isinstance(refused, str) and bool(refused.strip())
                 if refusal:
                     content = refused
+                elif finish_reason == "length" and _unanswered(content):
+                    # The bound ran out before any answer (a reasoning model thought it away):
+                    # a correction round would spend it again.
+                    raise AgentTokenLimit(
+                        _("The agent's model spent its whole limit of %(n)s tokens before "
+                          "answering.") % {"n": self.max_tokens},
+                        details={"max_tokens": self.max_tokens},
+                    )  # fmt: skip
                 try:
                     try:
                         if refusal:
