@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import formats, timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -178,7 +179,12 @@ class Reservation(BaseModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.key} ({self.amount}, {self.status})"
+        # Staff see this in the admin (ledger list, history, delete confirmations): in words.
+        return ngettext(
+            "%(key)s: %(amount)s credit, %(status)s",
+            "%(key)s: %(amount)s credits, %(status)s",
+            self.amount,
+        ) % {"key": self.key, "amount": self.amount, "status": self.get_status_display()}
 
 
 class LedgerEntry(models.Model):
@@ -222,7 +228,10 @@ class LedgerEntry(models.Model):
         indexes = [models.Index(fields=["account", "-id"], name="quota_ledger_account_id")]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.amount}"
+        # Staff see this in the admin (the entry's page, history, delete confirmations).
+        return ngettext(
+            "%(kind)s of %(amount)s credit", "%(kind)s of %(amount)s credits", self.amount
+        ) % {"kind": capfirst(self.get_kind_display()), "amount": self.amount}
 
 
 class LedgerAllocation(models.Model):
