@@ -169,18 +169,27 @@ def quota_ledger_page(
     return rows, (rows[-1].id if has_more else None)
 
 
-def quota_ledger_newer_before(*, account: QuotaAccount, after: int, limit: int) -> int | None:
-    """The `before` of the ledger page just newer than a page whose newest entry is `after`
-    (the `limit` entries above it), or None when that page is the newest one."""
+@dataclass(frozen=True)
+class LedgerNewer:
+    """What lies above a ledger page: `exists` whether any entry is newer than its newest one,
+    `before` the `before` of the page just newer, or None when that page is the newest one."""
+
+    exists: bool
+    before: int | None
+
+
+def quota_ledger_newer(*, account: QuotaAccount, after: int, limit: int) -> LedgerNewer:
+    """The ledger page just newer than a page whose newest entry is `after` (the `limit`
+    entries above it)."""
     limit = max(1, min(limit, LEDGER_PAGE_MAX))
     if _unopened(account):
-        return None
-    bound = (
+        return LedgerNewer(exists=False, before=None)
+    above = list(
         LedgerEntry.objects.filter(account=account, id__gt=after)
         .order_by("id")
-        .values_list("id", flat=True)[limit : limit + 1]
+        .values_list("id", flat=True)[: limit + 1]
     )
-    return next(iter(bound), None)
+    return LedgerNewer(exists=bool(above), before=above[limit] if len(above) > limit else None)
 
 
 def quota_active_reservations(*, account: QuotaAccount) -> QuerySet[Reservation]:

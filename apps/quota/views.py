@@ -26,10 +26,10 @@ def usage(request):
     entries, next_before = selectors.quota_ledger_page(
         account=account, before=before, limit=LEDGER_PAGE, running_balance=True
     )
-    newer_before = None
+    newer = None
     # An empty older page (past the oldest entry) links only to the newest entries.
     if before is not None and entries:
-        newer_before = selectors.quota_ledger_newer_before(
+        newer = selectors.quota_ledger_newer(
             account=account, after=entries[0].id, limit=LEDGER_PAGE
         )
     active = selectors.quota_active_reservations(account=account)
@@ -52,7 +52,7 @@ def usage(request):
             "grants": selectors.quota_grants_for(account=account, limit=25),
             "entries": entries,
             "next_before": next_before,
-            "newer_before": newer_before,
+            "newer": newer,
             "paged": before is not None,
         },
     )
