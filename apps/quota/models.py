@@ -5,9 +5,12 @@ sum(grant.remaining) == account.balance + account.reserved. `balance` is what ca
 reserved; `reserved` is held by active reservations until they settle, are released or expire.
 """
 
+from datetime import UTC, datetime
+
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import formats, timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
@@ -15,8 +18,20 @@ from django.utils.translation import ngettext
 
 from apps.core.models import BaseModel
 
-# The order settlement draws from an account's grants: earliest expiry first, never-expiring last.
-GRANT_DRAW_ORDER = (F("expires_at").asc(nulls_last=True), "created_at", "id")
+# A grant that never expires as an expiry that compares: after every real one.
+NEVER = datetime(9999, 12, 31, tzinfo=UTC)
+
+
+def grant_draw_key(ref: type[F] = F) -> tuple[Coalesce, F, F]:
+    """The order charges draw from an account's grants, as the values compared: earliest expiry
+    first (never-expiring last), then oldest first. The one definition of that order: ORM
+    queries sort by GRANT_DRAW_ORDER, the held-credit sums compare these values, and the
+    PostgreSQL settlement compiles it. `ref` is F for the row itself, OuterRef for the row a
+    subquery is about."""
+    return Coalesce(ref("expires_at"), Value(NEVER)), ref("created_at"), ref("id")
+
+
+GRANT_DRAW_ORDER = tuple(part.asc() for part in grant_draw_key())
 
 
 class Plan(BaseModel):

@@ -44,12 +44,14 @@ from apps.core.sql import mark_saved
 
 from .models import (
     GRANT_DRAW_ORDER,
+    NEVER,
     LedgerAllocation,
     LedgerEntry,
     Plan,
     QuotaAccount,
     QuotaGrant,
     Reservation,
+    grant_draw_key,
 )
 
 logger = logging.getLogger(__name__)
@@ -462,10 +464,6 @@ def _drawable_by(made_at: datetime) -> Q:
     return Q(expires_at__isnull=True) | Q(expires_at__gt=made_at)
 
 
-# GRANT_DRAW_ORDER's expiry as one comparable value: a grant that never expires comes last.
-_NEVER = datetime(9999, 12, 31, tzinfo=UTC)
-
-
 def grant_drawing_reserved() -> Coalesce:
     """The credits held by active reservations that may draw from a grant (a QuotaGrant row):
     those made before it expired (_drawable_by); all of them for a grant not expired yet."""
@@ -473,7 +471,7 @@ def grant_drawing_reserved() -> Coalesce:
         Reservation.objects.filter(
             account_id=OuterRef("account_id"),
             status=Reservation.Status.ACTIVE,
-            created_at__lt=Coalesce(OuterRef("expires_at"), Value(_NEVER)),
+            created_at__lt=Coalesce(OuterRef("expires_at"), Value(NEVER)),
         )
         .order_by()
         .values("account_id")
@@ -506,16 +504,17 @@ def grant_held_credits() -> Least:
     reservations that may draw from it (grant_drawing_reserved) hold beyond the grants before
     it. Those before it hold at most their credits, and of an earlier-expiring group at most
     what reservations made before it expired hold (_unheld_through)."""
-    drawn_at = Coalesce("expires_at", Value(_NEVER))
-    outer_drawn_at = Coalesce(OuterRef("expires_at"), Value(_NEVER))
+    key, outer = grant_draw_key(), grant_draw_key(OuterRef)
+    # Drawn before this grant: its draw key is lower, compared part by part.
+    drawn_before = Q()
+    for i in range(len(key)):
+        drawn_before |= Q(
+            **{f"draw_{j}": outer[j] for j in range(i)}, **{f"draw_{i}__lt": outer[i]}
+        )
     before = (
         QuotaGrant.objects.filter(account_id=OuterRef("account_id"), remaining__gt=0)
-        .alias(drawn_at=drawn_at)
-        .filter(
-            Q(drawn_at__lt=outer_drawn_at)
-            | Q(drawn_at=outer_drawn_at, created_at__lt=OuterRef("created_at"))
-            | Q(drawn_at=outer_drawn_at, created_at=OuterRef("created_at"), id__lt=OuterRef("id"))
-        )
+        .alias(**{f"draw_{i}": part for i, part in enumerate(key)})
+        .filter(drawn_before)
         .order_by()
         .values("account_id")
         .annotate(total=Sum("remaining"))
@@ -525,7 +524,7 @@ def grant_held_credits() -> Least:
     # this one hold that much less than they have.
     unheld_earlier = (
         QuotaGrant.objects.filter(
-            account_id=OuterRef("account_id"), remaining__gt=0, expires_at__lt=outer_drawn_at
+            account_id=OuterRef("account_id"), remaining__gt=0, expires_at__lt=outer[0]
         )
         .annotate(unheld=_unheld_through())
         .order_by("-unheld")
@@ -801,11 +800,7 @@ def _reserve_sql() -> tuple[str, dict[str, Any]]:
     prepare it."""
     query = QuotaAccount.objects.filter(_no_lapsed_unused(_StatementNow())).query
     condition, values = query.get_compiler(connection=connection).compile(query.where)
-    parts = condition.split("%s")
-    fixed = {f"lapsed_{i}": value for i, value in enumerate(values)}
-    bound = parts[0] + "".join(
-        f"%({name})s{part}" for name, part in zip(fixed, parts[1:], strict=True)
-    )
+    bound, fixed = _named_params(condition, values, "lapsed")
     sql = _RESERVE_SQL.format(
         account=connection.ops.quote_name(QuotaAccount._meta.db_table),
         reservation=connection.ops.quote_name(Reservation._meta.db_table),
@@ -1023,10 +1018,11 @@ WITH res AS (
     WHERE g.remaining > 0 AND (g.expires_at IS NULL OR g.expires_at > acc.made_at)
     FOR NO KEY UPDATE OF g
 ), plan AS (
-    SELECT grants.id, ROW_NUMBER() OVER drawn AS n,
+    -- Named as the grant table: the draw order (GRANT_DRAW_ORDER, compiled) refers to it so.
+    SELECT {grant}.id, ROW_NUMBER() OVER drawn AS n,
         LEAST(remaining, acc.charge - (SUM(remaining) OVER drawn - remaining)) AS take
-    FROM grants, acc
-    WINDOW drawn AS (ORDER BY expires_at ASC NULLS LAST, created_at, grants.id)
+    FROM grants AS {grant}, acc
+    WINDOW drawn AS (ORDER BY {draw_order})
 ), takes AS (
     SELECT id, n, take FROM plan WHERE take > 0
 ), covered AS (
@@ -1065,16 +1061,41 @@ FROM entry, res
 """
 
 
+def _named_params(sql: str, values, prefix: str) -> tuple[str, dict[str, Any]]:
+    """Compiled ORM SQL with its %s placeholders named `prefix`_0, _1, … for a statement with
+    named parameters, and those parameters."""
+    parts = sql.split("%s")
+    fixed = {f"{prefix}_{i}": value for i, value in enumerate(values)}
+    named = parts[0] + "".join(
+        f"%({name})s{part}" for name, part in zip(fixed, parts[1:], strict=True)
+    )
+    return named, fixed
+
+
 @functools.cache
-def _settle_sql() -> str:
+def _settle_sql() -> tuple[str, dict[str, Any]]:
+    """The one-statement settlement and its fixed parameters (those of the compiled draw
+    order)."""
+    compiler = QuotaGrant.objects.order_by(*GRANT_DRAW_ORDER).query.get_compiler(
+        connection=connection
+    )
+    compiler.setup_query()
+    order = [compiled for _expr, compiled in compiler.get_order_by()]
+    draw_order, fixed = _named_params(
+        ", ".join(sql for sql, _params, _ref in order),
+        [param for _sql, params, _ref in order for param in params],
+        "draw",
+    )
     quote = connection.ops.quote_name
-    return _SETTLE_SQL.format(
+    sql = _SETTLE_SQL.format(
         reservation=quote(Reservation._meta.db_table),
         account=quote(QuotaAccount._meta.db_table),
         grant=quote(QuotaGrant._meta.db_table),
         ledger=quote(LedgerEntry._meta.db_table),
         allocation=quote(LedgerAllocation._meta.db_table),
+        draw_order=draw_order,
     )
+    return sql, fixed
 
 
 def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEntry | None:
@@ -1082,7 +1103,8 @@ def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEnt
     the grants the statement could see did not cover the charge."""
     now = timezone.now()
     with connection.cursor() as cursor:
-        cursor.execute(_settle_sql(), {"id": reservation.pk, "actual": actual, "now": now})
+        sql, fixed = _settle_sql()
+        cursor.execute(sql, {**fixed, "id": reservation.pk, "actual": actual, "now": now})
         row = cursor.fetchone()
     if row is None:
         return None
