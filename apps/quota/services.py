@@ -391,7 +391,7 @@ def quota_expire_grants(*, now: datetime | None = None) -> int:
     forfeited = 0
     # Only accounts with something to forfeit: credits held by active reservations stay on
     # their expired grant until settled, and their account is not locked again every run.
-    lapsed = QuotaGrant.objects.filter(expires_at__lte=now, remaining__gt=0).values("account_id")
+    lapsed = lapsed_grants(now, account=None).values("account_id")
     due = _with_lapsed_unused(now).filter(pk__in=lapsed).values_list("pk", flat=True)
     for account_id in list(due):
         forfeited += _expire_account_grants(account_id=account_id, now=now)[0]
@@ -450,12 +450,14 @@ def _no_lapsed_unused(now: datetime | Expression) -> Q:
     return ~Exists(lapsed_grants(now).alias(unheld=_unheld_through()).filter(unheld__gt=0))
 
 
-def lapsed_grants(now: datetime | Expression) -> QuerySet[QuotaGrant]:
-    """The grants of the account (OuterRef "pk") expired at `now` that still hold credits: the
-    one expiry rule of the reads and both reservation paths."""
-    return QuotaGrant.objects.filter(
-        account_id=OuterRef("pk"), expires_at__lte=now, remaining__gt=0
-    ).order_by()
+def lapsed_grants(
+    now: datetime | Expression, account: Any = OuterRef("pk")
+) -> QuerySet[QuotaGrant]:
+    """The grants expired at `now` that still hold credits: the one expiry rule of the reads,
+    both reservation paths and forfeiture. Of `account`: by default the account a subquery is
+    about (OuterRef "pk"), or an account's pk, or None for every account."""
+    grants = QuotaGrant.objects.filter(expires_at__lte=now, remaining__gt=0).order_by()
+    return grants if account is None else grants.filter(account_id=account)
 
 
 def _drawable_by(made_at: datetime) -> Q:
@@ -561,9 +563,7 @@ def _expire_account_grants(*, account_id, now: datetime) -> tuple[int, QuotaAcco
 
 def _forfeit_lapsed(account: QuotaAccount, *, now: datetime) -> int:
     """Write off the locked account's unused credits of grants expired at `now` (_forfeit)."""
-    grants = QuotaGrant.objects.select_for_update().filter(
-        account_id=account.pk, expires_at__lte=now, remaining__gt=0
-    )
+    grants = lapsed_grants(now, account=account.pk).select_for_update()
     return _forfeit(
         account, grants, kind=LedgerEntry.Kind.EXPIRE, description=_("Unused credits expired")
     )
