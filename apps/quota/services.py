@@ -701,17 +701,22 @@ def quota_reserve(
     when the balance is short, Conflict when the key was used for a different amount or owner,
     ValidationFailed for bad input.
 
-    Safe inside a caller's transaction (it uses a savepoint), e.g. the one creating a job row."""
+    Safe inside a caller's transaction (it uses a savepoint), e.g. the one creating a job row.
+
+    Made as of one moment, when the request began: a grant usable then is usable for it (and
+    settlement draws on it), though it may expire before the rows are written."""
+    now = timezone.now()
     try:
         return _reserve(user=user, amount=amount, key=key, owner_type=owner_type,
-                        owner_id=owner_id, ttl_seconds=ttl_seconds, at_least=at_least)  # fmt: skip
+                        owner_id=owner_id, ttl_seconds=ttl_seconds, at_least=at_least,
+                        now=now)  # fmt: skip
     except QuotaExceeded as exc:
         balance = (exc.details or {}).get("balance", 0)
         if at_least is None or not at_least <= balance < amount:
             raise
     return _reserve(user=user, amount=balance, key=key, owner_type=owner_type,
                     owner_id=owner_id, ttl_seconds=ttl_seconds,
-                    at_least=at_least, requested=amount)  # fmt: skip
+                    at_least=at_least, requested=amount, now=now)  # fmt: skip
 
 
 def _reserve(
@@ -723,6 +728,7 @@ def _reserve(
     owner_id: str,
     ttl_seconds: int,
     at_least: int | None,
+    now: datetime,
     requested: int | None = None,
 ) -> Reservation:
     """Hold `amount`; a reservation the key already has is returned if it answers the same
@@ -744,12 +750,14 @@ def _reserve(
         "ttl_seconds": ttl_seconds,
     }
     if connection.vendor == "postgresql":
-        reservation = _reserve_one_statement(user=user, **fields)
+        reservation = _reserve_one_statement(user=user, **fields, now=now)
         if reservation is not None:
             return reservation
     # First use (no account yet), a repeated key, a short balance, credits of expired grants not
     # yet forfeited, or not PostgreSQL.
-    return _reserve_orm(user=user, **fields, requested=requested or amount, at_least=at_least)
+    return _reserve_orm(
+        user=user, **fields, requested=requested or amount, at_least=at_least, now=now
+    )
 
 
 # One statement: lock the account row if the balance covers the amount, insert the reservation
@@ -810,10 +818,16 @@ def _reserve_sql() -> tuple[str, dict[str, Any]]:
 
 
 def _reserve_one_statement(
-    *, user, amount: int, key: str, owner_type: str, owner_id: str, ttl_seconds: int
+    *,
+    user,
+    amount: int,
+    key: str,
+    owner_type: str,
+    owner_id: str,
+    ttl_seconds: int,
+    now: datetime,
 ) -> Reservation | None:
     """The PostgreSQL fast path; None when nothing was reserved (the caller diagnoses why)."""
-    now = timezone.now()
     expires = now + timedelta(seconds=ttl_seconds)
     reservation_id = uuid.uuid4()
     params = {
@@ -865,6 +879,7 @@ def _reserve_orm(
     ttl_seconds: int,
     requested: int,
     at_least: int | None,
+    now: datetime,
 ) -> Reservation:
     account = quota_account_for(user=user)
     existing = Reservation.objects.filter(user=user, key=key).first()
@@ -872,7 +887,6 @@ def _reserve_orm(
         return _same_request(
             existing, amount=requested, owner_type=owner_type, owner_id=owner_id, at_least=at_least
         )
-    now = timezone.now()
     fields = {"key": key, "amount": amount, "owner_type": owner_type, "owner_id": owner_id,
               "ttl_seconds": ttl_seconds}  # fmt: skip
     try:
@@ -880,9 +894,8 @@ def _reserve_orm(
             return _reserve_insert_and_take(account=account, user=user, fields=fields, now=now)
         except _LapsedCredits:
             # Forfeited in a transaction of their own: they stay forfeited if the balance is
-            # then still short. As of now, not `now`: the check ran as of the reservation
-            # row's created_at, which is later.
-            quota_account_expire_lapsed(account=account, now=timezone.now())
+            # then still short. As of `now`, as the check ran.
+            quota_account_expire_lapsed(account=account, now=now)
             return _reserve_insert_and_take(
                 account=account, user=user, fields=fields, now=now, lapsed_checked=True
             )
@@ -905,23 +918,27 @@ def _reserve_insert_and_take(
     # Insert first, then take the row lock with one conditional UPDATE: the account row is
     # locked only from that UPDATE to commit.
     with transaction.atomic():
-        reservation = Reservation.objects.create(
+        reservation = Reservation(
             account=account,
             user=user,
+            created_at=now,
+            updated_at=now,
             heartbeat_at=now,
             expires_at=now + timedelta(seconds=fields["ttl_seconds"]),
             **fields,
         )
+        # Raw: stamped `now`, not the moment of the insert (auto_now_add), as settlement takes
+        # created_at for when it was made (_drawable_by).
+        reservation.save_base(raw=True, force_insert=True)
         # Not while the balance counts credits of expired grants not held by reservations:
-        # they are not there to be held. Expired as of the row's created_at, which settlement
-        # takes for when it was made (_drawable_by): a grant counted here is one it may draw.
-        made_at = reservation.created_at
+        # they are not there to be held. Expired as of `now`: a grant counted here is one
+        # settlement may draw on.
         taken = QuotaAccount.objects.filter(
-            _no_lapsed_unused(made_at), pk=account.pk, balance__gte=amount
+            _no_lapsed_unused(now), pk=account.pk, balance__gte=amount
         ).update(balance=F("balance") - amount, reserved=F("reserved") + amount, updated_at=now)
         if taken:
             return reservation
-        if not lapsed_checked and _has_lapsed_unused(account_id=account.pk, now=made_at):
+        if not lapsed_checked and _has_lapsed_unused(account_id=account.pk, now=now):
             raise _LapsedCredits
         balance, held = QuotaAccount.objects.values_list("balance", "reserved").get(pk=account.pk)
         message = ngettext(

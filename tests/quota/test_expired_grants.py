@@ -161,7 +161,13 @@ def test_the_one_statement_reservation_holds_nothing_while_expired_credits_are_u
     account = lapsed_ten_and_three(user, funded)
     assert (
         services._reserve_one_statement(
-            user=user, amount=1, key="k1", owner_type="", owner_id="", ttl_seconds=60
+            user=user,
+            amount=1,
+            key="k1",
+            owner_type="",
+            owner_id="",
+            ttl_seconds=60,
+            now=timezone.now(),
         )
         is None
     )

@@ -59,7 +59,13 @@ def test_the_reservation_statement_follows_the_expiry_rule_the_reads_use(
     assert selectors.quota_credits(account=account).balance == 3
     assert (
         services._reserve_one_statement(
-            user=user, amount=1, key="k1", owner_type="", owner_id="", ttl_seconds=60
+            user=user,
+            amount=1,
+            key="k1",
+            owner_type="",
+            owner_id="",
+            ttl_seconds=60,
+            now=timezone.now(),
         )
         is None
     )
