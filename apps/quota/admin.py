@@ -398,19 +398,20 @@ class QuotaGrantAdmin(admin.ModelAdmin):
 
 @admin.register(Reservation)
 class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = (
-        "key",
-        "user",
-        "amount",
-        "status",
-        "settled_amount",
-        "owner_type",
-        "owner_id",
-        "expires_at",
-        "created_at",
-    )
+    # Fits a 1440 px screen beside the admin's sidebar, as the grant list does: short headings
+    # and dates, newest first. When it was made and its owner (in the key: a room turn's is its
+    # job id) are on its page.
+    list_display = ("key", "user", "amount", "status", "charged", "held_until")
     list_filter = ("status", "owner_type")
     search_fields = ("key", "user__email", "owner_id")
+
+    @admin.display(description=_("Charged"), ordering="settled_amount")
+    def charged(self, obj):
+        return obj.settled_amount
+
+    @admin.display(description=_("Held until"), ordering="expires_at")
+    def held_until(self, obj):
+        return _compact(obj.expires_at)
 
 
 class LedgerAllocationInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -428,7 +429,25 @@ class LedgerAllocationInline(ReadOnlyAdminMixin, admin.TabularInline):
 class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Append-only: no add, change or delete, even for superusers."""
 
-    list_display = ("id", "created_at", "account", "kind", "amount", "balance_after", "reservation")
+    # Fits a 1440 px screen beside the admin's sidebar: a short date that links to the entry
+    # (newest first, as its id), and the reservation a charge settled by its key, linked.
+    list_display = ("when", "account", "kind", "amount", "balance_after", "settled")
+    list_display_links = ("when",)
+    list_select_related = ("account__user", "reservation")
     list_filter = ("kind",)
     search_fields = ("account__user__email", "reservation__key")
     inlines = [LedgerAllocationInline]
+
+    class Media:
+        css = {"all": ("quota/admin.css",)}
+
+    @admin.display(description=_("When"), ordering="id")
+    def when(self, obj):
+        return _compact(obj.created_at)
+
+    @admin.display(description=_("Reservation"))
+    def settled(self, obj):
+        if obj.reservation is None:
+            return None
+        url = reverse("admin:quota_reservation_change", args=[obj.reservation.pk])
+        return format_html('<a href="{}">{}</a>', url, obj.reservation.key)

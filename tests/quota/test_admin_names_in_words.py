@@ -31,13 +31,16 @@ def test_entries_and_reservations_are_named_in_words(staff_client, make_user, fu
     assert "<title>Change history: turn-1: 1 credit, active | SagaSmith staff</title>" in page
 
 
-def test_the_ledger_list_names_the_reservation_a_charge_settled(staff_client, make_user, funded):
+def test_a_charge_names_the_reservation_it_settled(staff_client, make_user, funded):
     client, _ = staff_client
     user = make_user("player@example.test")
     funded(user, 20)
     spent = services.quota_reserve(user=user, amount=5, key="turn-spent")
     entry = services.quota_settle(reservation=spent, actual=1)
     rows = listed(client.get("/admin/quota/ledgerentry/").content.decode())
-    assert [r["reservation"] for r in rows] == ["turn-spent: 5 credits, settled", "-"]
+    assert [r["settled"] for r in rows] == ["turn-spent", "-"]
     page = client.get(f"/admin/quota/ledgerentry/{entry.pk}/change/").content.decode()
     assert "<h2>Charge of 1 credit</h2>" in page
+    assert (
+        f'/admin/quota/reservation/{spent.pk}/change/">turn-spent: 5 credits, settled</a>' in page
+    )
