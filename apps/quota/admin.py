@@ -404,6 +404,24 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("key", "user", "amount", "status", "charged", "held_until")
     list_filter = ("status", "owner_type")
     search_fields = ("key", "user__email", "owner_id")
+    # Not editable fields, so the page lists them only when named.
+    readonly_fields = ("created_at",)
+    fields = (
+        "account",
+        "user",
+        "key",
+        "amount",
+        "status",
+        "settled_amount",
+        "owner_type",
+        "owner_id",
+        "created_at",
+        "ttl_seconds",
+        "heartbeat_at",
+        "expires_at",
+        "closed_at",
+        "close_reason",
+    )
 
     @admin.display(description=_("Charged"), ordering="settled_amount")
     def charged(self, obj):
@@ -433,6 +451,18 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # (newest first, as its id), and the reservation a charge settled by its key, linked.
     list_display = ("when", "account", "kind", "amount", "balance_after", "settled")
     list_display_links = ("when",)
+    readonly_fields = ("id", "created_at")
+    fields = (
+        "id",
+        "created_at",
+        "account",
+        "kind",
+        "amount",
+        "balance_after",
+        "reservation",
+        "grant",
+        "description",
+    )
     list_select_related = ("account__user", "reservation")
     list_filter = ("kind",)
     search_fields = ("account__user__email", "reservation__key")
