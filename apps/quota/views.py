@@ -1,7 +1,10 @@
 """The usage page: balance, active reservations, grants and the ledger."""
 
+from datetime import timedelta
+
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
+from django.utils import timezone
 
 from . import selectors
 
@@ -34,6 +37,10 @@ def usage(request):
         )
     active = selectors.quota_active_reservations(account=account)
     reservations = list(active[:RESERVATIONS_LISTED])
+    # timesince says "0 minutes" for most turns in progress: those say "just now".
+    just_now = timezone.now() - timedelta(minutes=1)
+    for reservation in reservations:
+        reservation.just_started = reservation.created_at > just_now
     # Counted only when the list is full: how many the page leaves off.
     more_reservations = (
         active.count() - RESERVATIONS_LISTED if len(reservations) == RESERVATIONS_LISTED else 0
