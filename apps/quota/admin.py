@@ -5,6 +5,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -213,12 +214,28 @@ class QuotaAccountAdmin(admin.ModelAdmin):
         return False
 
 
+class _UserSelect(AutocompleteSelect):
+    def optgroups(self, name, value, attr=None):
+        # It looks the chosen user up to show them: a value that is no user id at all (a
+        # hand-edited link or form) shows nothing, and the field says the choice is not valid,
+        # instead of the lookup failing the page.
+        pk = get_user_model()._meta.pk
+        valid = []
+        for v in value:
+            try:
+                pk.to_python(v)
+            except ValidationError:
+                continue
+            valid.append(v)
+        return super().optgroups(name, valid, attr)
+
+
 class QuotaGrantAddForm(forms.ModelForm):
     # Staff think of whom to credit, not of account rows: pick the user, searched by email.
     user = forms.ModelChoiceField(
         label=_("User"),
         queryset=get_user_model().objects.all(),
-        widget=AutocompleteSelect(QuotaAccount._meta.get_field("user"), admin.site),
+        widget=_UserSelect(QuotaAccount._meta.get_field("user"), admin.site),
         help_text=_("Search by email address."),
     )
     amount = forms.IntegerField(label=_("Credits"), min_value=1, max_value=10**9)
