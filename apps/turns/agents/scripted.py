@@ -2006,19 +2006,45 @@ def _subject_is_present(s: Session, m: re.Match[str]) -> list[Entity] | None:
     return roster
 
 
+# English plurals no ending rule makes ("wolves", "men"); "dwarfs" is said too.
+IRREGULAR_PLURALS = {
+    "man": ("men",), "woman": ("women",), "child": ("children",), "person": ("people",),
+    "wolf": ("wolves",), "thief": ("thieves",), "elf": ("elves",), "dwarf": ("dwarves", "dwarfs"),
+    "werewolf": ("werewolves",), "half-elf": ("half-elves",), "mouse": ("mice",),
+    "louse": ("lice",), "goose": ("geese",), "ox": ("oxen",), "knife": ("knives",),
+    "fungus": ("fungi",), "cyclops": ("cyclopes",), "sheep": ("sheep",), "deer": ("deer",),
+    "fish": ("fish",),
+}  # fmt: skip
+
+
+def _plurals(name: str) -> tuple[str, ...]:
+    """`name` (lowercase) in the plural, its last word pluralised as English does: "giant
+    rats", "foxes", "harpies", "wolves"."""
+    head, _sep, last = name.rpartition(" ")
+    if last in IRREGULAR_PLURALS:
+        forms = IRREGULAR_PLURALS[last]
+    elif last.endswith(("s", "x", "z", "ch", "sh")):
+        forms = (last + "es",)
+    elif len(last) > 1 and last.endswith("y") and last[-2] not in "aeiou":
+        forms = (last[:-1] + "ies",)
+    else:
+        forms = (last + "s",)
+    return tuple(f"{head} {form}" if head else form for form in forms)
+
+
 def _of_kind(roster: list[Entity], name: str) -> list[Entity]:
-    """The living creatures a plural names ("the goblins", "orcs", "the foxes"), as the
-    singular would name each; none when `name` names a creature itself."""
-    if _named(roster, name) is not None:
+    """The living creatures a plural names ("the goblins", "the giant rats", "the wolves"):
+    those whose whole name it is in the plural (not "orcs" for an "Orc Captain"); none when
+    `name` names a creature itself."""
+    if _named(roster, name, prefix=False) is not None:
         return []
     wanted = _clean_name(_normalize(name)).lower()
-    for suffix in ("es", "s"):
-        singular = wanted.removesuffix(suffix)
-        if singular and singular != wanted:
-            fits = [e for e in roster if e.alive and _named([e], singular) is not None]
-            if fits:
-                return fits
-    return []
+    # Numbered as the domain numbers a kind ("Goblin 2"): one of the goblins.
+    return [
+        e
+        for e in roster
+        if e.alive and wanted in _plurals(re.sub(r" \d+$", "", _normalize(e.name).lower()))
+    ]
 
 
 def _condition_target(s: Session, roster: list[Entity], m: re.Match[str], command: str) -> Entity:
