@@ -1,6 +1,6 @@
 """A dnd5e line ending in a full stop or an exclamation mark means what it says without it:
-the closing mark is the sentence's, never part of a DC, a weapon, a condition, a hit-point
-amount or a label."""
+the closing mark is the sentence's, never part of a DC, a weapon, a condition or a hit-point
+amount (a roll's label keeps its own "!" or "?", as in narrative; a full stop is never its)."""
 
 from __future__ import annotations
 

@@ -10,11 +10,12 @@ GM can, for the GM's), and anything else the help reply; in
 narrative, a free action ("I search the room") or question ("is the door locked?") that only a
 GM could judge is answered with the oracle's command in the player's words instead.
 
-Read kindly: emoji and trailing punctuation are ignored, "I …" first-person forms and, in dnd5e,
-"swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2 hits Ilsa" = goblin
-2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood. A misspelt first word or target
-name with a single close match (difflib) is never acted on: the reply asks "Did you mean: attack
-the goblin?" and suggests that command.
+Read kindly: emoji and trailing punctuation are ignored (a roll's label, in either system, keeps
+its own closing "!", "?" or "..."; a full stop is the sentence's), "I …" first-person forms
+and, in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
+hits Ilsa" = goblin 2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood. A misspelt
+first word or target name with a single close match (difflib) is never acted on: the reply asks
+"Did you mean: attack the goblin?" and suggests that command.
 
 dnd5e
     attack [<target>] [with <weapon>]    attack as your character (no target, or "the
@@ -3488,31 +3489,41 @@ REWRITES = (
 EMOJI_PARTS = frozenset({"\u200d", "\ufe0e", "\ufe0f", *map(chr, range(0x1F3FB, 0x1F400))})
 
 
+def _without_symbols(text: str) -> str:
+    """One line without emoji."""
+    text = "".join(" " if c in EMOJI_PARTS or unicodedata.category(c) == "So" else c for c in text)
+    return " ".join(text.split())
+
+
 def _normalize(text: str) -> str:
     """One line without emoji or trailing punctuation."""
-    text = "".join(" " if c in EMOJI_PARTS or unicodedata.category(c) == "So" else c for c in text)
-    return " ".join(text.split()).rstrip(".!?…,;: ")
+    return _without_symbols(text).rstrip(".!?…,;: ")
 
 
 def _readings(system_id: str, text: str) -> list[str]:
     """The text as written, then in the grammar's words: first person and synonyms rewritten."""
     written = " ".join(text.split())
     text = _normalize(text)
-    if written == text:
-        readings = [text]
-    elif system_id == "dnd5e":
-        # No dnd5e command takes free text whose closing mark is its own: "with advantage!"
-        # or "dc 12." read as written would make the mark part of a weapon or a DC.
-        readings = [text, written]
+    if system_id == "dnd5e":
+        # No dnd5e command but a roll takes free text whose closing mark is its own: "with
+        # advantage!" or "dc 12." read as written would make the mark part of a weapon or a
+        # DC. A roll's label keeps its own ("for luck!"), as in narrative.
+        marked = _rewritten(system_id, _without_symbols(written))
+        readings = [marked, text, written] if ROLL.pattern.fullmatch(marked) else [text, written]
     else:
-        # As written first: free text (a fact, a question) keeps its "?" and symbols.
-        readings = [written, text]
+        # As written first: free text (a fact, a question) keeps its "?" and symbols, said
+        # in the first person too.
+        readings = [written, text, _rewritten(system_id, written)]
+    readings.append(_rewritten(system_id, text))
+    return list(dict.fromkeys(readings))
+
+
+def _rewritten(system_id: str, text: str) -> str:
+    """`text` in the grammar's words: first person and synonyms rewritten."""
     spoken = FIRST_PERSON.sub("", text)
     for pattern, replacement in (*DND_REWRITES, *REWRITES) if system_id == "dnd5e" else REWRITES:
         spoken = pattern.sub(replacement, spoken, count=1)
-    if spoken != text:
-        readings.append(spoken)
-    return readings
+    return spoken
 
 
 def _parse(system_id: str, text: str) -> tuple[Intent | None, re.Match[str] | None]:
