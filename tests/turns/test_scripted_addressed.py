@@ -49,10 +49,10 @@ def test_a_line_addressed_to_a_creature_is_the_line_said_of_it(
         runs.append(table.run(user, said, job_id="said"))
     told, asked = runs
     assert tool in told.tools, told.texts
-    # One read more: who is addressed is looked up among those present first.
+    # The same tool calls: who is addressed is looked up in the read the line's own needs.
     assert (asked.texts, asked.tools, asked.output.suggestions) == (
         told.texts,
-        ["combat_status", *told.tools],
+        told.tools,
         told.output.suggestions,
     )
 

@@ -361,6 +361,9 @@ class Session:
         # The intent's match on the normalized text, so a typo can be answered as a command.
         self.match: re.Match[str] | None = None
         self._plaining = False  # reading the roster to word a domain text: no second read
+        # The roster an addressed line ("Ilsa, make a dex save") read to find whom it names:
+        # the first roster read of the line said of them, not read twice.
+        self.roster_kept: list[Entity] | None = None
 
     # -- tools -----------------------------------------------------------------------------------
 
@@ -626,6 +629,9 @@ def _nearest_first(who: Entity, others: list[Entity]) -> list[Entity]:
 
 def dnd_roster(s: Session) -> list[Entity]:
     """Every character and monster the requester may see, from the cheapest read available."""
+    if s.roster_kept is not None:
+        roster, s.roster_kept = s.roster_kept, None
+        return roster
     if s.turn.phase == "combat" and s.offered("combat_status"):
         combat = _read_combat(s)
         return [_combatant(entry) for entry in combat["order"]]
@@ -2490,18 +2496,22 @@ def dnd_addressed(s: Session, m: re.Match[str]) -> None:
     form for what is said, it is not understood as such."""
     name = m["addressed"].strip()
     try:
-        # A whole name: an opening word ("Go, attack …") is no creature whose name it begins.
-        present = _named(dnd_roster(s), name, prefix=False) is not None
+        roster = dnd_roster(s)
     except Refusal:  # who is here cannot be read from this seat: not taken as a name
-        present = False
-    if not present:
+        raise NotUnderstood from None
+    # A whole name: an opening word ("Go, attack …") is no creature whose name it begins.
+    if _named(roster, name, prefix=False) is None:
         raise NotUnderstood
     line = f"{name} {ADDRESSED_VERBS[m['verb'].lower()]}{m['rest']}"
     for intent, found in _parses(s.turn.system_id, line):
         subject = next((g for g in SUBJECTS if found.groupdict().get(g) is not None), None)
         if intent.handler is not dnd_addressed and subject and found.start(subject) == 0:
             s.match = found
-            intent.handler(s, found)
+            s.roster_kept = roster
+            try:
+                intent.handler(s, found)
+            finally:
+                s.roster_kept = None
             return
     raise NotUnderstood
 
