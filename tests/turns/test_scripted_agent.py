@@ -36,7 +36,9 @@ DND_HELP = (
     "<target> is no longer <condition>); stand up (whoever is up gets up), <name> stands up "
     "(or gets up); wake <target>\n"
     "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
-    "- describe, or look at <target>; whose turn is it?, who's next?"
+    "- describe, or look at <target>; whose turn is it?, who's next?\n"
+    "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
+    "how many goblins are there?, who's here?, where am I?, what can I do?"
 )
 DND_PLAYER_HELP = (
     "I understand:\n"
@@ -50,7 +52,9 @@ DND_PLAYER_HELP = (
     "- give me N temp hp (temporary hit points; they do not stack)\n"
     "- describe, or look at <target>; whose turn is it?, who's next?; what's my hp?, "
     "show my character "
-    "(or look at me)"
+    "(or look at me)\n"
+    "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
+    "how many goblins are there?, who's here?, where am I?, what can I do?"
 )
 NARRATIVE_HELP = (
     "I understand:\n"

@@ -30,7 +30,6 @@ def _reply(text: str, *, role: str = "player") -> list[tuple[str, str]]:
         "Help me!",
         "help please",
         "please help",
-        "what can I do?",
         "What can I say?",
         "commands",
         "list commands",

@@ -20,6 +20,22 @@ MOVE = (
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)"
 )
 LOOK = "describe, or look at <target>; whose turn is it?, who's next?"
+QUESTIONS = (
+    "is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
+    "how many goblins are there?, who's here?, where am I?, what can I do?"
+)
+ASKED = [
+    ("is the goblin dead?", s.dnd_is, {"target": "the goblin", "state": "dead"}),
+    ("is the goblin alive?", s.dnd_is, {"target": "the goblin", "state": "alive"}),
+    ("is the goblin hurt?", s.dnd_is, {"target": "the goblin", "state": "hurt"}),
+    ("is the goblin poisoned?", s.dnd_is, {"target": "the goblin", "state": "poisoned"}),
+    ("is the goblin prone?", s.dnd_is, {"target": "the goblin", "state": "prone"}),
+    ("how hurt is the goblin?", s.dnd_describe, {"target": "the goblin"}),
+    ("how many goblins are there?", s.dnd_how_many, {"target": "goblins"}),
+    ("who's here?", s.dnd_describe, {}),
+    ("where am I?", s.dnd_where, {}),
+    ("what can I do?", s.dnd_what_now, {}),
+]
 ROLLS = [
     ("roll 1d20", s.roll_dice, {"expr": "1d20", "keep": None, "label": None}),
     ("roll 4d6 drop lowest", s.roll_dice, {"expr": "4d6", "keep": "drop lowest"}),
@@ -151,6 +167,7 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("whose turn is it?", s.dnd_whose_turn, {}),
         ("who's next?", s.dnd_whose_next, {}),
     ],
+    QUESTIONS: ASKED,
 }
 DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     ATTACK + " [as a reaction]; <name> hits (or shoots, stabs) <target>": [
@@ -182,6 +199,7 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("look at me", s.dnd_describe, {"target": "me"}),
         ("describe myself", s.dnd_describe, {"target": "myself"}),
     ],
+    QUESTIONS: ASKED,
 }
 NAR_LOOK = "describe, or look (or: what's happening?, show the clocks, list facts)"
 NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {

@@ -116,10 +116,20 @@ dnd5e
                                          happening?"
     whose turn is it? | what round?      the current turn and round (to you; "who's up?")
     who's next?                          whose turn follows the current one (to you)
+    is <target> dead|alive|hurt|<condition>?
+                                         yes or no, from its status and conditions (to you;
+                                         "are the goblins dead?" says how each fares)
+    how hurt is <target>? | who's here?  a look at it, a look around
+    how many <creatures> are there?      the living ones of that plural, named ("how many
+                                         enemies are left?": every monster); to you
+    where am I?                          in combat, your square and the nearest foe (to you)
+    what can I do?                       in combat, the current turn's options for you;
+                                         outside it, a few things to try (to you)
     what's my hp | show my character     your character's line: HP, AC, speed, attacks,
                                          conditions (to you; also "my character sheet",
                                          "look at me")
     help                                 this list
+    Any other question is answered with the questions above, not the whole list.
 
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
@@ -2479,6 +2489,184 @@ def dnd_whose_next(s: Session, m: re.Match[str]) -> None:
     s.say(text % values, audience="requester")
 
 
+def _hurt(e: Entity) -> bool:
+    return e.status in ("wounded", "bloodied", "down")
+
+
+def _unhurt(e: Entity) -> bool:
+    return e.status == "unhurt"
+
+
+def _conscious(e: Entity) -> bool:
+    return e.alive and e.status != "down" and "unconscious" not in e.conditions
+
+
+# Asked of a creature ("is the goblin dead?", "is Ilsa poisoned?"): what makes it so, from
+# its status and conditions as the table sees them, and the word the answer says it with.
+ASKED_STATES: dict[str, tuple[Callable[[Entity], bool], str]] = {
+    "dead": (lambda e: e.status == "dead", "dead"),
+    "alive": (lambda e: e.alive, "alive"),
+    "down": (lambda e: e.status == "down", "down"),
+    "unconscious": (lambda e: e.alive and not _conscious(e), "unconscious"),
+    "conscious": (_conscious, "conscious"),
+    "awake": (_conscious, "awake"),
+    "hurt": (_hurt, "hurt"),
+    "wounded": (_hurt, "wounded"),
+    "injured": (_hurt, "injured"),
+    "bloodied": (lambda e: e.status in ("bloodied", "down"), "bloodied"),
+    "unhurt": (_unhurt, "unhurt"),
+    "ok": (_unhurt, "unhurt"),
+    "okay": (_unhurt, "unhurt"),
+    "fine": (_unhurt, "unhurt"),
+}
+# What "how many enemies" counts: every monster standing or down, of any kind.
+FOE_WORDS = frozenset({"enemies", "foes", "monsters", "baddies", "bad guys", "opponents"})
+
+
+def _state_text(e: Entity) -> str:
+    """How a creature fares, said after "is": "bloodied", "wounded and prone"."""
+    shown = [c for c in e.conditions if c != "dead"]
+    return _and_list([e.status, *shown])
+
+
+def dnd_is(s: Session, m: re.Match[str]) -> None:
+    """ "is the goblin dead?", "is Ilsa poisoned?": yes or no, from the creature's status and
+    conditions (as "look at" reads them), told to the one who asks. Asked of no creature here
+    ("is the door locked?"), it is not understood as such."""
+    roster = dnd_roster(s)
+    if kind := _of_kind(roster, m["target"]):
+        # "are the goblins dead?": how each fares, which answers it for all of them.
+        s.say(
+            " ".join(
+                _("%(name)s is %(fares)s.")
+                % {"name": _name_of(roster, e.id), "fares": _state_text(e)}
+                for e in kind
+            ),
+            audience="requester",
+        )
+        return
+    wanted = _clean_name(_normalize(m["target"])).lower()
+    if _named(roster, m["target"]) is None and _close_name(roster, wanted) is None:
+        raise NotUnderstood
+    target = resolve(s, roster, m["target"])
+    said = m["state"].lower()
+    if said in ASKED_STATES:
+        holds, word = ASKED_STATES[said]
+        yes = holds(target)
+    else:
+        word = CONDITION_WORDS[said]
+        yes = word in target.conditions
+    values = {"name": _name_of(roster, target.id), "state": word, "fares": _state_text(target)}
+    text = _("Yes: %(name)s is %(state)s.") if yes else _("No: %(name)s is %(fares)s.")
+    s.say(text % values, audience="requester")
+
+
+def dnd_how_many(s: Session, m: re.Match[str]) -> None:
+    """ "how many goblins are there?", "how many enemies are left?": the living creatures a
+    plural names (every monster, for "enemies"), counted and named, told to the one who asks."""
+    roster = dnd_roster(s)
+    said = _clean_name(_normalize(m["target"])).lower()
+    if said in FOE_WORDS:
+        counted = [e for e in roster if e.alive and e.kind == "monster"]
+    else:
+        counted = _of_kind(roster, m["target"])
+    if not counted:
+        known = ", ".join(_present(s, roster)) or _("nobody")
+        s.say(
+            _("There are no %(said)s here. Present: %(known)s.")
+            % {"said": _echo(said), "known": known},
+            audience="requester",
+        )
+        return
+    names = [_name_of(roster, e.id) for e in counted]
+    s.say(
+        ngettext("%(count)s is here: %(names)s.", "%(count)s are here: %(names)s.", len(names))
+        % {"count": len(names), "names": _and_list(names)},
+        audience="requester",
+    )
+
+
+def dnd_where(s: Session, m: re.Match[str]) -> None:
+    """ "where am I?": in combat, the asker's square on the battle map and the nearest foe;
+    otherwise what there is to read instead (no map is kept outside combat)."""
+    me = None
+    if s.turn.phase == "combat" and s.turn.character_id and s.offered("combat_status"):
+        roster = dnd_roster(s)
+        me = next((e for e in roster if e.id == s.turn.character_id), None)
+    if me is None or me.position is None:
+        s.say(
+            _(
+                "Only a combatant has a square, on the battle map in combat: “describe” says "
+                "who is here (or say “help” for what I understand)."
+            ),
+            audience="requester",
+        )
+        if s.turn.phase != "combat":
+            s.suggestions.append(_("describe"))
+        return
+    text = _("%(who)s stands at (%(x)s, %(y)s) on the battle map.") % {
+        "who": _name_of(roster, me.id),
+        "x": me.position[0],
+        "y": me.position[1],
+    }
+    foes = _nearest_first(
+        me, [e for e in roster if e.alive and e.status != "down" and e.kind != me.kind]
+    )
+    if foes and (squares := _squares(me, foes[0])) is not None:
+        text += " " + ngettext(
+            "The nearest foe, %(foe)s, is %(n)s square away.",
+            "The nearest foe, %(foe)s, is %(n)s squares away.",
+            squares,
+        ) % {"foe": _name_of(roster, foes[0].id), "n": squares}
+    s.say(text, audience="requester")
+
+
+def dnd_what_now(s: Session, m: re.Match[str]) -> None:
+    """ "what can I do?": in combat, the options of the turn as it stands, for the asker (as a
+    new turn offers them); outside it, the few things that can be done now, with "help" for
+    the rest."""
+    more = _("Say “help” for every command.")
+    if s.turn.phase == "combat" and s.offered("combat_status"):
+        combat = _read_combat(s)
+        roster = [_combatant(entry) for entry in combat["order"]]
+        _turn_suggestions(s, roster, combat["current"])
+        _state_read_turn(s)
+        up = next((e for e in roster if e.id == combat["current"]), None)
+        values = {
+            "who": _name_of(roster, combat["current"]),
+            "options": _or_list([f"“{o}”" for o in s.suggestions]),
+        }
+        if not s.suggestions:
+            text = _("It is %(who)s's turn: wait for yours.")
+        elif combat["current"] == s.turn.character_id:
+            text = _("It is your turn, %(who)s: you can say %(options)s.")
+        elif up is not None and up.kind == "monster":
+            text = _("It is %(who)s's turn, yours to play: you can say %(options)s.")
+        else:
+            text = _("It is %(who)s's turn: their player acts; you can say %(options)s.")
+        s.say(text % values + " " + more, audience="requester")
+        return
+    if s.turn.phase == "lobby":
+        if s.turn.is_gm:
+            s.suggestions.append(_("set phase play"))
+            text = _("Play has not started: say “set phase play” to start.")
+        else:
+            text = _("Play starts when the GM says so.")
+    elif s.turn.is_gm:
+        s.suggestions += [_("describe"), _("start combat")]
+        text = _(
+            "You can look around (“describe”), call a check (“perception check for <name>”) "
+            "or start a fight (“start combat with 2 goblins”)."
+        )
+    else:
+        s.suggestions += [_("describe"), _("check perception")]
+        text = _(
+            "You can look around (“describe”), make a check (“check perception”) or roll "
+            "dice (“roll 1d20”)."
+        )
+    s.say(text + " " + more, audience="requester")
+
+
 # A line addressed to a creature ("Ilsa, make a dex save"): the verb as said of it.
 ADDRESSED_VERBS = {
     "make": "makes", "roll": "rolls", "attack": "attacks", "hit": "hits", "strike": "strikes",
@@ -3236,6 +3424,33 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         # "end Ilsa's turn", as the GM is offered it.
         _intent(r"end\s+(?P<target>.+?)(?:'s|’s|')\s+turn", dnd_end_turn),
+        # Questions the state answers: "is the goblin dead?", "how many goblins are there?",
+        # "where am I?", "what can I do?".
+        _intent(
+            r"(?:is|are)\s+(?P<target>.+?)\s+(?:still\s+)?(?P<state>"
+            + "|".join(sorted({*ASKED_STATES, *CONDITION_WORDS}, key=len, reverse=True))
+            + r")(?:\s+(?:yet|now|still))?",
+            dnd_is,
+        ),
+        # One or two words counted ("goblins", "giant rats"), not "how many hp does …".
+        _intent(
+            r"how\s+many\s+(?!(?:hp|hit\s+points)\b)(?P<target>\w+(?:\s+(?!(?:are|is)\b)\w+)?)"
+            r"(?:\s+(?:are|is)(?:\s+(?:there|here))?"
+            r"(?:\s+(?:left|standing|alive|still\s+standing|now))?|\s+(?:remain|left))?",
+            dnd_how_many,
+        ),
+        _intent(r"where\s+(?:am\s+i|are\s+we|do\s+i\s+stand)(?:\s+now)?", dnd_where),
+        # "who's here?": a look around; "how hurt is the goblin?": a look at it.
+        _intent(r"who(?:['’]s|\s+is|\s+are)\s+(?:here|present|around|there)", dnd_describe),
+        _intent(
+            r"how\s+(?:badly\s+)?(?:hurt|wounded|injured)\s+(?:is|are)\s+(?P<target>.+)",
+            dnd_describe,
+        ),
+        _intent(
+            r"what\s+(?:can|should|do)\s+i\s+do(?:\s+now|\s+next)?|what\s+now"
+            r"|what\s+are\s+my\s+options(?:\s+now)?",
+            dnd_what_now,
+        ),
         _intent(
             r"(?:start|begin) (?:a |the )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?",
             dnd_start_combat,
@@ -3424,6 +3639,13 @@ def help_text(system_id: str, *, gm: bool) -> str:
                     "what's my hp?, show my character (or look at me)"
                 ),
                 _("describe, or look at <target>; whose turn is it?, who's next?"),
+            ),
+            _both(
+                _(
+                    "is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is "
+                    "<target>?, how many goblins are there?, who's here?, where am I?, "
+                    "what can I do?"
+                )
             ),
         ]
     elif system_id == "narrative":
@@ -3915,6 +4137,18 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
         s.say(reply, audience="requester")
         if suggestion:
             s.suggestions.append(suggestion)
+        return s.output(help_only=True)
+    if s.turn.system_id == "dnd5e" and text.rstrip().endswith("?"):
+        # A question the rules' state does not answer: what can be asked instead, not the list.
+        s.say(
+            _(
+                "I can only answer from the game's state: whose turn is it?, what can I do?, "
+                "where am I?, is <name> dead?, how many goblins are there?, or “describe” (say "
+                "“help” for every command)."
+            ),
+            audience="requester",
+        )
+        s.suggestions.append(_("describe"))
         return s.output(help_only=True)
     # A question ("is the clock ticking?") is not a command to correct: it gets the help.
     if not text.rstrip().endswith("?") and (
