@@ -179,7 +179,8 @@ facts stay as secret as the action.
 
 Names ("the goblin", "Ilsa", "mon-3") are resolved to entity ids through read tools
 (`campaign_get`, `character_get`, `combat_status`, `story_get`); a living match is preferred,
-then the lowest id.
+then the lowest id. A number said aloud ("the second goblin", "goblin two", "goblin number 2")
+names what its digits name ("Goblin 2").
 """
 
 from __future__ import annotations
@@ -654,8 +655,20 @@ def _named(roster: list[Entity], name: str, *, prefix: bool = True) -> Entity | 
     """Who `name` names in `roster`, as the table reads names, or None; without `prefix`,
     only a whole name (not "Gob" for "Goblin")."""
     # Emoji and symbols are dropped on both sides: "🐉 Drake" is "Drake" as typed or named.
-    wanted = _clean_name(_normalize(name)).lower()
+    typed = _clean_name(_normalize(name)).lower()
     shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    # As typed, then with its number in digits ("the second goblin", "goblin two": "goblin 2").
+    for wanted in dict.fromkeys((typed, _numbered(typed))):
+        if (found := _named_as(roster, shown, wanted, prefix=prefix)) is not None:
+            return found
+    return None
+
+
+def _named_as(
+    roster: list[Entity], shown: Mapping[str, str], wanted: str, *, prefix: bool
+) -> Entity | None:
+    """Who `wanted` (cleaned, in lowercase) names in `roster`, whose names as the table reads
+    them are `shown`; see `_named`."""
     for test in (
         lambda e: e.id.lower() == wanted,
         # As written or as the table reads it ("Goblin 2" for the second living "Goblin").
@@ -675,6 +688,32 @@ def _named(roster: list[Entity], name: str, *, prefix: bool = True) -> Entity | 
             # A living match first, then the lowest id: "the goblin" is the first one standing.
             return min(matches, key=lambda e: (not e.alive, _id_key(e.id)))
     return None
+
+
+ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+NUMBERED = re.compile(r"(?P<name>.+?)\s+(?:number\s+|no\.\s*|#\s*)?(?P<n>[a-z]+|\d+)")
+
+
+def _numbered(name: str) -> str:
+    """A creature's name said with its number as the table says it aloud, in the digits the
+    names are written with: "second goblin", "2nd goblin", "goblin two", "goblin number 2",
+    "goblin #2" are "goblin 2"; any other name as it is."""
+    first, _sep, rest = name.partition(" ")
+    ordinal = ORDINALS.get(first) or (
+        int(first[:-2]) if re.fullmatch(r"\d+(?:st|nd|rd|th)", first) else None
+    )
+    if ordinal and rest:
+        return f"{rest} {ordinal}"
+    said = NUMBERED.fullmatch(name)
+    if said is None:
+        return name
+    number = said["n"]
+    if not number.isdigit():
+        number = str(SEGMENT_WORDS.get(number, "")) if number not in ("a", "an") else ""
+    return f"{said['name']} {number}" if number else name
 
 
 def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
