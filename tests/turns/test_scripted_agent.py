@@ -60,7 +60,7 @@ NARRATIVE_HELP = (
     "I understand:\n"
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
     "- roll <dice> [drop lowest | with advantage] [for <label>]\n"
-    "- advance [clock] <name> [by N]; create clock <name> [with] N segments, "
+    "- advance [clock] <name> [by N | twice]; create clock <name> [with] N segments, "
     "e.g. create clock Doom 6\n"
     "- open scene <title>; end scene; record fact <text> [gm only]; set phase <lobby|play>\n"
     "- open thread <title>; resolve thread <title>[: how it ended]\n"

@@ -224,12 +224,13 @@ NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     ],
 }
 NAR_GM_ONLY: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
-    "advance [clock] <name> [by N]; create clock <name> [with] N segments, "
+    "advance [clock] <name> [by N | twice]; create clock <name> [with] N segments, "
     "e.g. create clock Doom 6": [
         ("advance clock Doom", s.nar_advance_clock, {"name": "Doom", "ticks": None}),
         ("advance clock Doom by 2", s.nar_advance_clock, {"name": "Doom", "ticks": "2"}),
         ("advance Doom", s.nar_advance_named_clock, {"name": "Doom", "ticks": None}),
         ("advance Doom by 2", s.nar_advance_named_clock, {"name": "Doom", "ticks": "2"}),
+        ("advance clock Doom twice", s.nar_advance_clock, {"name": "Doom", "times": "twice"}),
         (
             "create clock Doom with 6 segments",
             s.nar_create_clock,

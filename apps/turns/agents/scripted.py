@@ -28,6 +28,8 @@ dnd5e
                                          standing, or, with two as near, asks which;
                                          "... with advantage|disadvantage" asks for that
                                          roll (the rules still cancel it against the situation);
+                                         "... again" is the same attack; "... twice" (or
+                                         "N times") is answered: one attack at a time;
                                          "... as a reaction" makes it the attacker's reaction:
                                          the opportunity attack a move out of its reach just
                                          provoked ("goblin 2 attacks Ilsa as a reaction",
@@ -139,7 +141,8 @@ narrative
                                  (odds after an unquoted question follow its "?", a comma or
                                  a dash, or are bracketed)
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties; "by 2
-                                         segments", "by two" too); bounded by the
+                                         segments", "by two", "twice", "thrice" and
+                                         "again" too); bounded by the
                                          tool's schema, like the segments below; also
                                          "advance the <name> clock [by N]", "tick" for advance,
                                          and "advance <name> [by N]" for a clock of that whole
@@ -879,6 +882,13 @@ def _name_of(roster: list[Entity], entity_id: str) -> str:
 
 def dnd_attack(s: Session, m: re.Match[str]) -> None:
     s.require("attack", what=_("attack"), seen_by_all=True)
+    if m.groupdict().get("repeat"):
+        # Each attack is its own roll, and the rules judge each: one is sent at a time.
+        command = m.string[: m.start("repeat")].rstrip()
+        s.suggestions.append(command)
+        raise Refusal(
+            _("One attack at a time: say “%(command)s”, then again.") % {"command": command}
+        )
     # "goblin 2 attacks Ilsa as a reaction": the opportunity attack a move just provoked.
     reaction = bool(m.groupdict().get("reaction"))
     if reaction and s.parameter("attack", "as_reaction") is None:
@@ -2936,7 +2946,8 @@ def _running_namesake(
 
 def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_advance", what=_("advance a clock"), gm_only=True, seen_by_all=True)
-    ticks = _count(m["ticks"] or "1")
+    times = (m.groupdict().get("times") or "").lower()
+    ticks = TIMES.get(times, 1) if times else _count(m["ticks"] or "1")
     low, high = s.bounds("clock_advance", "ticks", (-12, 12))
     if ticks == 0 or not low <= ticks <= high:
         raise Refusal(
@@ -3234,12 +3245,18 @@ SEGMENT_WORDS = {
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
 SEGMENTS = r"(?P<segments>\d+|" + "|".join(SEGMENT_WORDS) + ")"
+# How often a clock ticks, said as a table says it.
+TIMES = {"once": 1, "twice": 2, "thrice": 3, "again": 1}
 # "by 2", "by 2 segments", "by two ticks"; a closing stop after them is the sentence's, never
 # a clock name's ("advance clock Doom by 2." as written).
 BY_TICKS = (
     r"(?:\s+by\s+(?P<ticks>[+-]?\d+|"
     + "|".join(COUNT_WORDS)
-    + r")(?:\s+(?:segments?|ticks?))?[.!]?)?"
+    + r")(?:\s+(?:segments?|ticks?))?[.!]?"
+    # "twice", "thrice", "again": that many ticks.
+    + r"|\s+(?P<times>once\s+more|"
+    + "|".join(TIMES)
+    + r")[.!]?)?"
 )
 # How far and which way a move goes: "2 squares", "10 ft.", "two"; "north-west", "up", "NE".
 DISTANCE = (
@@ -3271,6 +3288,8 @@ WITH_WEAPON = (
     r"(?:\s+(?:with|and(?:\s+with)?)\s+(?P<mode>advantage|disadvantage))?"
     # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
     r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
+    # "again" is the same attack; "twice", "3 times" asks for several, made one at a time.
+    r"(?:\s+(?:again|once\s+more|(?P<repeat>twice|thrice|(?:\d+|two|three|four)\s+times)))?"
 )
 # A skill or ability as said ("roll sleight of hand", "roll a dex save", "dex save for Ilsa").
 # Longest first, so "str" does not stop "strength" short.
@@ -3694,7 +3713,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 None,
                 _(
-                    "advance [clock] <name> [by N]; create clock <name> [with] N segments, "
+                    "advance [clock] <name> [by N | twice]; create clock <name> [with] N segments, "
                     "e.g. create clock Doom 6"
                 ),
             ),

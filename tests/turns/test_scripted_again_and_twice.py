@@ -1,0 +1,87 @@
+""" "again" and "twice" are read, not taken as part of a name: "attack the goblin again" is an
+attack on the goblin, "attack the goblin twice" is answered one attack at a time (nothing is
+sent), and "advance clock Doom twice" advances it by 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.turns.conftest import make_table
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_closing_marks import _sent
+from tests.turns.test_scripted_narrative import _writes
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("seat", "text", "sent"),
+    [
+        ("player", "attack the goblin again", {"attacker_id": "pc-1", "target_id": "mon-2"}),
+        ("player", "I attack goblin 2 again!", {"attacker_id": "pc-1", "target_id": "mon-3"}),
+        (
+            "gm",
+            "goblin 2 attacks Ilsa once more",
+            {"attacker_id": "mon-3", "target_id": "pc-1"},
+        ),
+    ],
+)
+def test_again_is_the_same_attack(live_domains, gm, player, seat, text, sent):
+    table, _start = dnd_table_in_combat(gm, player)
+    calls, _output = _sent(table, {"gm": gm, "player": player}[seat], text)
+    assert calls == [("attack", sent)]
+
+
+def test_again_with_no_target_is_read_as_attack(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    plain = table.run(player, "attack", job_id="plain")
+    again = table.run(player, "attack again", job_id="plain")
+    # Both goblins stand as near: which one is asked, not a creature called "again".
+    assert (
+        again.texts
+        == plain.texts
+        == [("Which one does Ilsa attack: Goblin 2 or Goblin?", "requester")]
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [
+        ("attack the goblin twice", "attack the goblin"),
+        ("attack goblin 2 with my longsword 2 times", "attack goblin 2 with my longsword"),
+        ("I attack twice", "attack"),
+    ],
+)
+def test_twice_is_answered_one_attack_at_a_time(live_domains, gm, player, text, command):
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+    run = table.run(player, text, job_id="twice")
+    assert run.texts == [(f"One attack at a time: say “{command}”, then again.", "requester")]
+    assert run.output.suggestions == (command,)
+    assert "attack" not in run.tools
+    assert table.revision() == before
+
+
+@pytest.fixture
+def story(live_domains, gm, player):
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    table.run(gm, "create clock Doom with 6 segments", job_id="doom")
+    return table
+
+
+@pytest.mark.parametrize(
+    ("text", "ticks"),
+    [
+        ("advance clock Doom twice", 2),
+        ("advance the Doom clock twice.", 2),
+        ("tick Doom thrice", 3),
+        ("advance clock Doom again", 1),
+        ("advance Doom once more", 1),
+    ],
+)
+def test_a_clock_advanced_twice_or_again_moves_that_far(story, text, ticks):
+    clock = story.call(story.gm, "story_get").structured["clocks"][0]
+    assert _writes(story, story.gm, text) == [
+        ("clock_advance", {"clock_id": clock["id"], "ticks": ticks})
+    ]
