@@ -1,6 +1,7 @@
 """ "again" and "twice" are read, not taken as part of a name: "attack the goblin again" is an
-attack on the goblin, "attack the goblin twice" is answered one attack at a time (nothing is
-sent), and "advance clock Doom twice" advances it by 2."""
+attack on the goblin, "attack the goblin twice" (or "roll 1d20 3 times") is answered one at a
+time with the command once offered (nothing is sent), and "advance clock Doom twice" advances
+it by 2."""
 
 from __future__ import annotations
 
@@ -32,6 +33,24 @@ def test_again_is_the_same_attack(live_domains, gm, player, seat, text, sent):
     assert calls == [("attack", sent)]
 
 
+@pytest.mark.parametrize(
+    ("text", "sent"),
+    [
+        ("check stealth again", ("ability_check", {"character_id": "pc-1", "skill": "stealth"})),
+        ("roll a d20 again", ("dice_roll", {"expression": "1d20"})),
+        (
+            "attack the goblin with advantage again",
+            ("attack", {"attacker_id": "pc-1", "target_id": "mon-2", "advantage": True}),
+        ),
+    ],
+)
+def test_again_is_the_same_command(live_domains, gm, player, text, sent):
+    table, _start = dnd_table_in_combat(gm, player)
+    calls, _output = _sent(table, player, text)
+    tool, arguments = sent
+    assert [(t, {k: a[k] for k in arguments}) for t, a in calls] == [sent]
+
+
 def test_again_with_no_target_is_read_as_attack(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     plain = table.run(player, "attack", job_id="plain")
@@ -49,14 +68,16 @@ def test_again_with_no_target_is_read_as_attack(live_domains, gm, player):
     [
         ("attack the goblin twice", "attack the goblin"),
         ("attack goblin 2 with my longsword 2 times", "attack goblin 2 with my longsword"),
-        ("I attack twice", "attack"),
+        ("I attack twice", "I attack"),
+        ("roll 1d20 twice", "roll 1d20"),
+        ("check stealth 3 times", "check stealth"),
     ],
 )
-def test_twice_is_answered_one_attack_at_a_time(live_domains, gm, player, text, command):
+def test_twice_is_answered_one_at_a_time(live_domains, gm, player, text, command):
     table, _start = dnd_table_in_combat(gm, player)
     before = table.revision()
     run = table.run(player, text, job_id="twice")
-    assert run.texts == [(f"One attack at a time: say “{command}”, then again.", "requester")]
+    assert run.texts == [(f"One at a time: say “{command}”, then say it again.", "requester")]
     assert run.output.suggestions == (command,)
     assert "attack" not in run.tools
     assert table.revision() == before

@@ -28,8 +28,6 @@ dnd5e
                                          standing, or, with two as near, asks which;
                                          "... with advantage|disadvantage" asks for that
                                          roll (the rules still cancel it against the situation);
-                                         "... again" is the same attack; "... twice" (or
-                                         "N times") is answered: one attack at a time;
                                          "... as a reaction" makes it the attacker's reaction:
                                          the opportunity attack a move out of its reach just
                                          provoked ("goblin 2 attacks Ilsa as a reaction",
@@ -131,7 +129,9 @@ dnd5e
                                          conditions (to you; also "my character sheet",
                                          "look at me")
     help                                 this list
-    Any other question is answered with the questions above, not the whole list.
+    Any other question is answered with the questions above, not the whole list. A command
+    said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
+    answered one at a time, the command once offered.
 
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
@@ -882,13 +882,6 @@ def _name_of(roster: list[Entity], entity_id: str) -> str:
 
 def dnd_attack(s: Session, m: re.Match[str]) -> None:
     s.require("attack", what=_("attack"), seen_by_all=True)
-    if m.groupdict().get("repeat"):
-        # Each attack is its own roll, and the rules judge each: one is sent at a time.
-        command = m.string[: m.start("repeat")].rstrip()
-        s.suggestions.append(command)
-        raise Refusal(
-            _("One attack at a time: say “%(command)s”, then again.") % {"command": command}
-        )
     # "goblin 2 attacks Ilsa as a reaction": the opportunity attack a move just provoked.
     reaction = bool(m.groupdict().get("reaction"))
     if reaction and s.parameter("attack", "as_reaction") is None:
@@ -2802,6 +2795,18 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
     s.say(text % {"present": present})
 
 
+def dnd_repeated(s: Session, m: re.Match[str]) -> None:
+    """ "attack the goblin twice", "roll 1d20 3 times": each is its own roll, judged by the
+    rules on its own, so one is sent at a time; the command once is offered. Anything else
+    said twice is not understood as such."""
+    if _parse(s.turn.system_id, m["command"])[0] is None:
+        raise NotUnderstood
+    s.suggestions.append(m["command"])
+    raise Refusal(
+        _("One at a time: say “%(command)s”, then say it again.") % {"command": m["command"]}
+    )
+
+
 # -- narrative --------------------------------------------------------------------------------
 
 
@@ -3288,8 +3293,6 @@ WITH_WEAPON = (
     r"(?:\s+(?:with|and(?:\s+with)?)\s+(?P<mode>advantage|disadvantage))?"
     # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
     r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
-    # "again" is the same attack; "twice", "3 times" asks for several, made one at a time.
-    r"(?:\s+(?:again|once\s+more|(?P<repeat>twice|thrice|(?:\d+|two|three|four)\s+times)))?"
 )
 # A skill or ability as said ("roll sleight of hand", "roll a dex save", "dex save for Ilsa").
 # Longest first, so "str" does not stop "strength" short.
@@ -3305,6 +3308,11 @@ CHECKED = (
 PLURAL_SUBJECT = r"(?!(?:i|we|let)\b)(?P<target>.+?)"
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
+        # First: "attack the goblin twice" is no attack on "the goblin twice".
+        _intent(
+            r"(?P<command>.+?)\s+(?:twice|thrice|(?:\d+|two|three|four|five)\s+times)",
+            dnd_repeated,
+        ),
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
         _intent(r"attack" + WITH_WEAPON, dnd_attack),
         _intent(r"attack\s+(?P<target>.+?)" + WITH_WEAPON, dnd_attack),
@@ -3790,11 +3798,16 @@ def _normalize(text: str) -> str:
     return _without_symbols(text).rstrip(".!?…,;: ")
 
 
+AGAIN = re.compile(r"(?<=\S)\s+(?:again|once\s+more)$", re.IGNORECASE)
+
+
 def _readings(system_id: str, text: str) -> list[str]:
     """The text as written, then in the grammar's words: first person and synonyms rewritten."""
     written = " ".join(text.split())
     text = _normalize(text)
     if system_id == "dnd5e":
+        # "attack the goblin again" is that attack: no name or command ends in "again".
+        text = AGAIN.sub("", text)
         # No dnd5e command but a roll takes free text whose closing mark is its own: "with
         # advantage!" or "dc 12." read as written would make the mark part of a weapon or a
         # DC. A roll's label keeps its own ("for luck!"), as in narrative.
