@@ -180,6 +180,9 @@ In a GM-only action, what would change everyone's panels (combat, movement, atta
 scenes, clocks, threads) is refused: send it as a public action. Dice, checks, the oracle and
 facts stay as secret as the action.
 
+In dnd5e, hit points healed or granted and a DC may be said in words ("heal Ilsa for five",
+"dc twenty-one").
+
 Names ("the goblin", "Ilsa", "mon-3") are resolved to entity ids through read tools
 (`campaign_get`, `character_get`, `combat_status`, `story_get`); a living match is preferred,
 then the lowest id. A number said aloud ("the second goblin", "goblin two", "goblin number 2")
@@ -296,6 +299,39 @@ def _count(text: str, words: Mapping[str, int] = COUNT_WORDS) -> int:
     """A count as typed: a number word ("four") or a signed digit run."""
     said = text.lower()
     return words[said] if said in words else _integer(said)
+
+
+UNIT_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9,
+}  # fmt: skip
+TEEN_WORDS = {
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+TENS_WORDS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90,
+}  # fmt: skip
+NUMBER_WORDS = {**UNIT_WORDS, **TEEN_WORDS, **TENS_WORDS}
+# An amount as typed, in digits or words under a hundred ("five", "fifteen", "twenty-one").
+AMOUNT = (
+    r"(?:[+-]?\d+|(?:"
+    + "|".join(TENS_WORDS)
+    + r")(?:[\s-](?:"
+    + "|".join(UNIT_WORDS)
+    + r"))?|"
+    + "|".join([*TEEN_WORDS, *UNIT_WORDS])
+    + r")"
+)
+
+
+def _amount(text: str) -> int:
+    """An amount matched by AMOUNT as an int: "fifteen" is 15, "twenty-one" 21, "-3" -3."""
+    words = text.lower().replace("-", " ").split()
+    if words and words[0] in NUMBER_WORDS:
+        return sum(NUMBER_WORDS[w] for w in words)
+    return _integer(text)
 
 
 def _seed(job_id: str) -> int:
@@ -1474,10 +1510,10 @@ def _dc(s: Session, tool: str, m: re.Match[str], *, save: bool) -> int:
     if m["dc"] is None:
         return DEFAULT_DC
     low, high = s.bounds(tool, "dc", (1, 40))
-    if not m["dc"].isdigit():
+    if not (m["dc"].isdigit() or re.fullmatch(AMOUNT, m["dc"], re.IGNORECASE)):
         example = f"{'save' if save else 'check'} {m['what'].strip()} dc 12"
         raise Refusal(_("The DC must be a number, like `%(example)s`.") % {"example": example})
-    dc = _integer(m["dc"])
+    dc = _amount(m["dc"])
     if not low <= dc <= high:
         raise Refusal(
             _("The DC must be between %(low)s and %(high)s.") % {"low": low, "high": high}
@@ -1844,7 +1880,8 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
     if amount_text is not None and m.group(0).lower().endswith(whole.lower()):
         # No "for"/"hp" between them: a name that ends in the number ("goblin 2") is one.
         wanted = _clean_name(_normalize(whole)).lower()
-        if any(_normalize(e.name).lower() == wanted for e in roster):
+        # Numbered in words too ("goblin two" is "goblin 2").
+        if any(_normalize(e.name).lower() in (wanted, _numbered(wanted)) for e in roster):
             named, amount_text = whole, None
     # "heal me", "heal myself": the requester's own character, as a temp hp grant names it.
     mine = _clean_name(_normalize(named)).lower() in SELF_WORDS
@@ -1853,7 +1890,7 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         raise Refusal(_("As the GM you have no character: name who is healed (“heal Ilsa 5”)."))
     arguments: dict[str, Any] = {}
     if s.turn.is_gm and amount_text is not None:
-        amount = _integer(amount_text)
+        amount = _amount(amount_text)
         low, high = s.bounds("heal", "amount", (1, 10000))
         if not low <= amount <= high:
             raise Refusal(_("Heal %(low)s to %(high)s hit points.") % {"low": low, "high": high})
@@ -1908,7 +1945,7 @@ def dnd_temp_hp(s: Session, m: re.Match[str]) -> None:
     stack: the domain keeps the higher amount, and the narration says which one stayed."""
     what = _("grant temporary hit points")
     s.require("temp_hp_grant", what=what)
-    amount = _integer(m["amount"])
+    amount = _amount(m["amount"])
     low, high = s.bounds("temp_hp_grant", "amount", (1, 999))
     if not low <= amount <= high:
         raise Refusal(
@@ -3330,21 +3367,29 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?P<target>.+?)\s+makes? an? death sav(?:e|ing throw)", dnd_death_save),
         _intent(
             r"heal\s+(?P<target>.+?)"
-            r"(?:\s+(?:for\s+|by\s+)?(?P<amount>\d+)(?:\s*(?:hp|hit points))?)?",
+            r"(?:\s+(?:for\s+|by\s+)?(?P<amount>(?![+-])"
+            + AMOUNT
+            + r")(?:\s*(?:hp|hit points))?)?",
             dnd_heal,
         ),
         # "grant Ilsa 5 temp hp", "grant 5 temp hp to Ilsa", "give me 5 temporary hit points",
         # "Ilsa gains 5 temp hp", "I gain 5 temp hp" (after the rewrite: "gain 5 temp hp").
         _intent(
-            r"(?:grant|give)\s+(?P<target>.+?)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP, dnd_temp_hp
-        ),
-        _intent(
-            r"(?:grant|give)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP + r"\s+to\s+(?P<target>.+)",
+            r"(?:grant|give)\s+(?P<target>.+?)\s+(?P<amount>" + AMOUNT + r")\s+" + TEMP_HP,
             dnd_temp_hp,
         ),
-        _intent(r"(?:gain|get)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP, dnd_temp_hp),
         _intent(
-            r"(?P<target>.+?)\s+(?:gains?|gets?)\s+(?P<amount>[+-]?\d+)\s+" + TEMP_HP, dnd_temp_hp
+            r"(?:grant|give)\s+(?P<amount>"
+            + AMOUNT
+            + r")\s+"
+            + TEMP_HP
+            + r"\s+to\s+(?P<target>.+)",
+            dnd_temp_hp,
+        ),
+        _intent(r"(?:gain|get)\s+(?P<amount>" + AMOUNT + r")\s+" + TEMP_HP, dnd_temp_hp),
+        _intent(
+            r"(?P<target>.+?)\s+(?:gains?|gets?)\s+(?P<amount>" + AMOUNT + r")\s+" + TEMP_HP,
+            dnd_temp_hp,
         ),
         _intent(r"(?:i\s+)?(?:stand(?:\s+up)?|get\s+up)", dnd_stand_up),
         _intent(r"(?P<who>.+?)\s+(?:stands|gets)(?:\s+back)?\s+up", dnd_stand_up),
