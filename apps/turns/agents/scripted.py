@@ -26,6 +26,8 @@ dnd5e
                                          the GM: "goblin" is the goblin whose turn it is);
                                          "<who> attacks" with no target: the nearest foe
                                          standing, or, with two as near, asks which;
+                                         said of several ("the goblins attack Ilsa"),
+                                         asks the GM to name one at a time;
                                          "... with advantage|disadvantage" asks for that
                                          roll (the rules still cancel it against the situation);
                                          "... as a reaction" makes it the attacker's reaction:
@@ -1246,6 +1248,19 @@ def _reasons_by_creature(reasons: list[str]) -> list[str]:
 def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
     """The attacker of "<name> attacks <target>": the player's own character only; for the GM,
     whoever the name fits, the combatant whose turn it is first ("goblin" is the goblin up)."""
+    if len(kind := _of_kind(roster, name)) > 1 and s.match is not None:
+        # "the goblins attack Ilsa": each attack is one creature's, asked about one at a time.
+        rest = re.sub(r"^\s+attack\b", " attacks", s.match.string[s.match.end("attacker") :])
+        names = [_name_of(roster, e.id) for e in kind]
+        s.suggestions[:] = [f"{n}{rest}" for n in names]
+        if s.turn.phase == "combat":
+            _state_read_turn(s)
+        raise Refusal(
+            _("“%(said)s” are %(names)s: name one at a time, as in “%(example)s”.")
+            % {"said": _echo(name), "names": _and_list(names), "example": s.suggestions[0]}
+        )
+    if kind:
+        name = kind[0].id
     wanted = _clean_name(_normalize(name)).lower()
     current = _current_combatant(s) if s.turn.is_gm else None
     up = [e for e in roster if e.id == current]
@@ -3359,6 +3374,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         # "the goblin attacks": the nearest foe, when no other is as near.
         _intent(r"(?P<attacker>.+?)\s+attacks" + WITH_WEAPON, dnd_attack),
+        # Said of several ("the goblins attack Ilsa"): asked about one at a time.
+        _intent(
+            r"(?!(?:i|we|let)\b)(?P<attacker>[^,]+?)\s+attack(?:\s+(?!with\s)(?P<target>.+?))?"
+            + WITH_WEAPON,
+            dnd_attack,
+        ),
         # Before the saves: "death save" is not an ability's save.
         _intent(
             r"(?:make an? |roll an? )?death sav(?:e|ing throw)(?:\s+for\s+(?P<target>.+))?",
