@@ -102,7 +102,8 @@ dnd5e
                                          "end <name>'s turn", refused once it is no longer
                                          theirs (the GM is offered it, beside "describe",
                                          on a player's turn)
-    start combat [with goblin, 2 orcs]   GM ("begin" too): sets the phase to play if needed,
+    start combat [with goblin, 2 orcs]   GM ("begin" too; "seven orcs" in words too): sets
+                                         the phase to play if needed,
                                          spawns the named monsters (reusing living ones
                                          already present, which it names; "a new goblin" is
                                          always spawned,
@@ -118,7 +119,7 @@ dnd5e
                                          happening?"
     whose turn is it? | what round?      the current turn and round (to you; "who's up?")
     who's next?                          whose turn follows the current one (to you)
-    is <target> dead|alive|hurt|<condition>?
+    is <target> dead|alive|hurt|dying|stable|<condition>?
                                          yes or no, from its status and conditions (to you;
                                          "are the goblins dead?" says how each fares)
     how hurt is <target>? | who's here?  a look at it, a look around
@@ -2326,11 +2327,11 @@ def _monster_requests(s: Session, text: str) -> list[tuple[str, int, bool]]:
         part = part.strip()
         if not part:
             continue
-        count_match = re.match(r"^(\d+|a|an|one|two|three|four|five|six)\s+(.+)$", part, re.I)
+        count_match = re.match(r"^(a|an|(?![+-])" + AMOUNT + r")\s+(.+)$", part, re.I)
         count, name = (1, part)
         if count_match:
             word = count_match[1].lower()
-            count = int(word) if word.isdigit() else COUNT_WORDS[word]
+            count = COUNT_WORDS[word] if word in ("a", "an") else _amount(word)
             name = count_match[2]
         name = _clean_name(name).lower()
         fresh = name.startswith("new ")
@@ -2601,6 +2602,8 @@ ASKED_STATES: dict[str, tuple[Callable[[Entity], bool], str]] = {
     "dead": (lambda e: e.status == "dead", "dead"),
     "alive": (lambda e: e.alive, "alive"),
     "down": (lambda e: e.status == "down", "down"),
+    "dying": (lambda e: e.status == "down" and "stable" not in e.conditions, "dying"),
+    "stable": (lambda e: "stable" in e.conditions, "stable"),
     "unconscious": (lambda e: e.alive and not _conscious(e), "unconscious"),
     "conscious": (_conscious, "conscious"),
     "awake": (_conscious, "awake"),
