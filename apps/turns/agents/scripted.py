@@ -752,9 +752,7 @@ def _numbered(name: str) -> str:
     said = NUMBERED.fullmatch(name)
     if said is None:
         return name
-    number = said["n"]
-    if not number.isdigit():
-        number = str(SEGMENT_WORDS.get(number, "")) if number not in ("a", "an") else ""
+    number = said["n"] if said["n"].isdigit() else str(NUMBER_WORDS.get(said["n"], ""))
     return f"{said['name']} {number}" if number else name
 
 
