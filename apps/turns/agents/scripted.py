@@ -711,7 +711,7 @@ def _named_as(
 ) -> Entity | None:
     """Who `wanted` (cleaned, in lowercase) names in `roster`, whose names as the table reads
     them are `shown`; see `_named`."""
-    for test in (
+    tests = (
         lambda e: e.id.lower() == wanted,
         # As written or as the table reads it ("Goblin 2" for the second living "Goblin").
         lambda e: wanted in (_normalize(e.name).lower(), _normalize(shown[e.id]).lower()),
@@ -724,12 +724,22 @@ def _named_as(
         lambda e: e.alive and f"{_normalize(shown[e.id]).lower()} 1" == wanted,
         lambda e: (e.monster_key or "").replace("_", " ") == wanted.replace("_", " "),
         lambda e: prefix and _normalize(e.name).lower().startswith(wanted),
-    ):
+    )
+    fallen = None
+    for n, test in enumerate(tests):
         matches = [e for e in roster if test(e)]
-        if matches:
-            # A living match first, then the lowest id: "the goblin" is the first one standing.
-            return min(matches, key=lambda e: (not e.alive, _id_key(e.id)))
-    return None
+        if not matches:
+            continue
+        # A living match first, then the lowest id: "the goblin" is the first one standing.
+        found = min(matches, key=lambda e: (not e.alive, _id_key(e.id)))
+        if found.alive or n == 0:  # an id names its creature, fallen or not
+            return found
+        if n == len(tests) - 1:  # a name's beginning never beats a fallen creature's name
+            return fallen or found
+        # A fallen creature's name ("the goblin" once Goblin fell) gives way to a living one
+        # of its kind ("Goblin 2").
+        fallen = fallen or found
+    return fallen
 
 
 ORDINALS = {
