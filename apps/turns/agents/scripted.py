@@ -928,6 +928,8 @@ def _name_of(roster: list[Entity], entity_id: str) -> str:
 
 
 def dnd_attack(s: Session, m: re.Match[str]) -> None:
+    # Said of several, the subject read first decides whether it is an attack at all.
+    plural = _plural_attacker(s, m) if m.groupdict().get("attackers") else None
     s.require("attack", what=_("attack"), seen_by_all=True)
     # "goblin 2 attacks Ilsa as a reaction": the opportunity attack a move just provoked.
     reaction = bool(m.groupdict().get("reaction"))
@@ -935,7 +937,9 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         raise Refusal(
             _("These rules take no reactions: call it as a plain attack on the attacker's turn.")
         )
-    if m.groupdict().get("attacker"):
+    if plural is not None:
+        roster, attacker_id = plural
+    elif m.groupdict().get("attacker"):
         roster = dnd_roster(s)
         attacker_id = _named_attacker(s, roster, m["attacker"])
     else:
@@ -1254,22 +1258,38 @@ def _reasons_by_creature(reasons: list[str]) -> list[str]:
     return joined
 
 
-def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
-    """The attacker of "<name> attacks <target>": the player's own character only; for the GM,
-    whoever the name fits, the combatant whose turn it is first ("goblin" is the goblin up)."""
-    if len(kind := _of_kind(roster, name)) > 1 and s.match is not None:
-        # "the goblins attack Ilsa": each attack is one creature's, asked about one at a time.
-        rest = re.sub(r"^\s+attack\b", " attacks", s.match.string[s.match.end("attacker") :])
+def _plural_attacker(s: Session, m: re.Match[str]) -> tuple[list[Entity], str]:
+    """The roster and the attacker of "the goblins attack Ilsa": the one living creature the
+    plural names; several are asked about one at a time (each attack a command to send). A
+    subject that is no plural of creatures here ("goblin attack") is not understood as one."""
+    if not (s.offered("combat_status") or s.offered("campaign_get")):
+        raise NotUnderstood
+    roster = dnd_roster(s)
+    kind = _of_kind(roster, m["attackers"])
+    if not kind:
+        raise NotUnderstood
+    if not s.turn.is_gm and kind != [e for e in roster if e.id == s.turn.character_id]:
+        raise Refusal(_("You can only act as your own character."))
+    if len(kind) > 1:
+        rest = re.sub(r"^\s+attack\b", " attacks", m.string[m.end("attackers") :])
         names = [_name_of(roster, e.id) for e in kind]
-        s.suggestions[:] = [f"{n}{rest}" for n in names]
+        s.suggestions += [f"{n}{rest}" for n in names]
         if s.turn.phase == "combat":
             _state_read_turn(s)
         raise Refusal(
             _("“%(said)s” are %(names)s: name one at a time, as in “%(example)s”.")
-            % {"said": _echo(name), "names": _and_list(names), "example": s.suggestions[0]}
+            % {
+                "said": _echo(m["attackers"]),
+                "names": _and_list(names),
+                "example": s.suggestions[0],
+            }
         )
-    if kind:
-        name = kind[0].id
+    return roster, kind[0].id
+
+
+def _named_attacker(s: Session, roster: list[Entity], name: str) -> str:
+    """The attacker of "<name> attacks <target>": the player's own character only; for the GM,
+    whoever the name fits, the combatant whose turn it is first ("goblin" is the goblin up)."""
     wanted = _clean_name(_normalize(name)).lower()
     current = _current_combatant(s) if s.turn.is_gm else None
     up = [e for e in roster if e.id == current]
@@ -3387,7 +3407,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?P<attacker>.+?)\s+attacks" + WITH_WEAPON, dnd_attack),
         # Said of several ("the goblins attack Ilsa"): asked about one at a time.
         _intent(
-            r"(?!(?:i|we|let)\b)(?P<attacker>[^,]+?)\s+attack(?:\s+(?!with\s)(?P<target>.+?))?"
+            r"(?!(?:i|we|let)\b)(?P<attackers>[^,]+?)\s+attack(?:\s+(?!with\s)(?P<target>.+?))?"
             + WITH_WEAPON,
             dnd_attack,
         ),
