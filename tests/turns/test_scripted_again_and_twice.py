@@ -106,3 +106,20 @@ def test_a_clock_advanced_twice_or_again_moves_that_far(story, text, ticks):
     assert _writes(story, story.gm, text) == [
         ("clock_advance", {"clock_id": clock["id"], "ticks": ticks})
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "command"),
+    [("roll 1d20 twice", "roll 1d20"), ("roll 2d6 for damage 3 times", "roll 2d6 for damage")],
+)
+def test_a_narrative_roll_said_twice_is_answered_one_at_a_time(story, text, command):
+    run = story.run(story.player, text, job_id="twice")
+    assert run.texts == [(f"One at a time: say “{command}”, then say it again.", "requester")]
+    assert run.output.suggestions == (command,)
+    assert run.tools == []
+
+
+def test_a_fact_said_twice_keeps_its_words(story):
+    assert _writes(story, story.gm, "record fact The bell rang twice") == [
+        ("fact_add", {"text": "The bell rang twice", "audience": "public"})
+    ]

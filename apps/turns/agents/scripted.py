@@ -178,6 +178,7 @@ narrative
                                          facts", "what clocks are there?", "look around …",
                                          "describe …" (whatever is named: the scene is read)
     help                                 this list
+    A roll said "twice" or "N times" is answered one at a time, the roll once offered.
 
 In a GM-only action, what would change everyone's panels (combat, movement, attacks, the phase,
 scenes, clocks, threads) is refused: send it as a public action. Dice, checks, the oracle and
@@ -2878,7 +2879,7 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
     s.say(text % {"present": present})
 
 
-def dnd_repeated(s: Session, m: re.Match[str]) -> None:
+def repeated(s: Session, m: re.Match[str]) -> None:
     """ "attack the goblin twice", "roll 1d20 3 times": each is its own roll, judged by the
     rules on its own, so one is sent at a time; the command once is offered. Anything else
     said twice is not understood as such."""
@@ -3389,13 +3390,14 @@ CHECKED = (
 # The subject of a plural verb ("the goblins wake up"); not "I" or "we", whose line is read
 # without them ("I wake up" is "wake up").
 PLURAL_SUBJECT = r"(?!(?:i|we|let)\b)(?P<target>.+?)"
+# "roll 1d20 twice": a command said more than once.
+REPEATED = _intent(
+    r"(?P<command>.+?)\s+(?:twice|thrice|(?:\d+|two|three|four|five)\s+times)", repeated
+)
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         # First: "attack the goblin twice" is no attack on "the goblin twice".
-        _intent(
-            r"(?P<command>.+?)\s+(?:twice|thrice|(?:\d+|two|three|four|five)\s+times)",
-            dnd_repeated,
-        ),
+        REPEATED,
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
         _intent(r"attack" + WITH_WEAPON, dnd_attack),
         _intent(r"attack\s+(?P<target>.+?)" + WITH_WEAPON, dnd_attack),
@@ -3698,6 +3700,9 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_record_fact,
         ),
         _intent(NEW_FACT + r"fact[:,]?(?P<text>)", nar_record_fact),
+        # After the clocks ("advance clock Doom twice"), facts and titles, which keep their
+        # words; before a roll, whose label would take "twice" as its own.
+        REPEATED,
         ROLL,
         SET_PHASE,
         # "look around the mill", "describe the mill": the scene is what there is to see.
