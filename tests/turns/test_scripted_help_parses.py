@@ -202,6 +202,7 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     QUESTIONS: ASKED,
 }
 NAR_LOOK = "describe, or look (or: what's happening?, show the clocks, list facts)"
+NAR_CLOCK_ASKED = "is the <name> clock full?, how full is the <name> clock?"
 NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     'ask the oracle "<question>" [likely|unlikely|even|very likely|...]': [
         ('ask the oracle "Is it raining?"', s.nar_oracle, {"question": "Is it raining?"}),
@@ -221,6 +222,10 @@ NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("what's happening?", s.nar_describe, {}),
         ("show the clocks", s.nar_describe, {}),
         ("list facts", s.nar_describe, {}),
+    ],
+    NAR_CLOCK_ASKED: [
+        ("is the Doom clock full?", s.nar_clock_asked, {"name": "Doom", "state": "full"}),
+        ("how full is the Doom clock?", s.nar_clock_asked, {"name": "Doom"}),
     ],
 }
 NAR_GM_ONLY: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
@@ -261,11 +266,12 @@ NAR_GM_ONLY: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ),
     ],
 }
-# In the order the GM reads them: the shared lines, the GM's own before the last.
+# In the order the GM reads them: the shared lines, the GM's own before the last two.
 NAR_GM = {
-    **dict(list(NAR_SHARED.items())[:-1]),
+    **dict(list(NAR_SHARED.items())[:-2]),
     **NAR_GM_ONLY,
     NAR_LOOK: NAR_SHARED[NAR_LOOK],
+    NAR_CLOCK_ASKED: NAR_SHARED[NAR_CLOCK_ASKED],
 }
 SEATS = [
     ("dnd5e", True, DND_GM),

@@ -172,6 +172,8 @@ narrative
     record fact <text> [gm only]         GM; "gm only" (or a GM-only action) hides the fact,
                                          the action and the reply ("add"/"note"/"new" too)
     roll <dice> [for <label>]
+    is the <name> clock full|empty?      the clock's segments, to you (also "how full is
+                                         the <name> clock?"): not a question for the oracle
     describe | look                      the current scene, clocks and facts you may see
                                          (a fact told to you alone is said to you alone);
                                          also "what's happening?", "show the clocks", "list
@@ -3295,6 +3297,34 @@ def nar_describe(s: Session, m: re.Match[str]) -> None:
         s.say(_("Known: %(facts)s") % {"facts": _sentences(told)}, audience="requester")
 
 
+# How a clock is asked about: "is the Doom clock full?", "how full is the Doom clock?".
+CLOCK_FULL = frozenset({"full", "done", "complete", "finished", "filled"})
+
+
+def nar_clock_asked(s: Session, m: re.Match[str]) -> None:
+    """ "is the Doom clock full?", "how full is the Doom clock?": the clock's segments, read
+    from the story, told to the one who asks (not a question for the oracle)."""
+    s.require("story_get", what=_("read the story"))
+    clock = _story_item(
+        s, "clocks", m["name"], _("There is no clock “%(name)s”. Clocks: %(known)s.")
+    )
+    values = {"name": clock["name"], "filled": clock["filled"], "segments": clock["segments"]}
+    state = (m.groupdict().get("state") or "").lower()
+    full = clock["filled"] >= clock["segments"]
+    if state in CLOCK_FULL:
+        text = _("Yes: ") if full else _("No: ")
+    elif state == "empty":
+        text = _("Yes: ") if clock["filled"] == 0 else _("No: ")
+    else:
+        text = ""
+    s.say(
+        text + _("the %(name)s clock is at %(filled)s/%(segments)s.") % values
+        if text
+        else _("The %(name)s clock is at %(filled)s/%(segments)s.") % values,
+        audience="requester",
+    )
+
+
 def _sentences(texts: list[str]) -> str:
     return " ".join(t if t.endswith((".", "!", "?")) else f"{t}." for t in texts)
 
@@ -3708,6 +3738,17 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "look around the mill", "describe the mill": the scene is what there is to see.
         _intent(r"(?:describe|examine|look(?:\s+around|\s+at)?)(?:\s+.+)?", nar_describe),
         _intent(HAPPENING, nar_describe),
+        # A clock asked about: its segments, not the oracle's to judge.
+        _intent(
+            r"(?:is|are)\s+(?:the\s+)?(?P<name>.+?)\s+clock\s+(?:already\s+)?(?P<state>"
+            + "|".join(sorted([*CLOCK_FULL, "empty"]))
+            + r")(?:\s+yet)?",
+            nar_clock_asked,
+        ),
+        _intent(
+            r"how\s+(?:full|far\s+along|close)\s+is\s+(?:the\s+)?(?P<name>.+?)\s+clock(?:\s+now)?",
+            nar_clock_asked,
+        ),
         # "what clocks are there?", "show the clocks", "list facts": the same read.
         _intent(
             r"(?:(?:show|list|see)(?:\s+me)?\s+(?:all\s+)?(?:the\s+)?(?:clocks|facts|scene)"
@@ -3836,6 +3877,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
             ),
             (None, _("open thread <title>; resolve thread <title>[: how it ended]")),
             _both(_("describe, or look (or: what's happening?, show the clocks, list facts)")),
+            _both(_("is the <name> clock full?, how full is the <name> clock?")),
         ]
     else:
         lines = [_both(_("help"))]
