@@ -468,7 +468,7 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # (newest first, as its id), and the reservation a charge settled by its key, linked.
     list_display = ("when", "account", "kind", "amount", "balance_after", "settled")
     list_display_links = ("when",)
-    readonly_fields = ("id", "created_at")
+    readonly_fields = ("id", "created_at", "described")
     fields = (
         "id",
         "created_at",
@@ -478,7 +478,7 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "balance_after",
         "reservation",
         "grant",
-        "description",
+        "described",
     )
     list_select_related = ("account__user", "reservation")
     list_filter = ("kind",)
@@ -491,6 +491,11 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description=_("When"), ordering="id")
     def when(self, obj):
         return _compact(obj.created_at)
+
+    @admin.display(description=LedgerEntry._meta.get_field("description").verbose_name)
+    def described(self, obj):
+        # Older charges store the owner code ("room_turn"): shown in words as newer ones are.
+        return obj.description_in_words
 
     @admin.display(description=_("Reservation"))
     def settled(self, obj):

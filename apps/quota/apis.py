@@ -61,7 +61,7 @@ class LedgerEntryOutput(serializers.Serializer):
     balance_after = serializers.IntegerField(
         help_text="The credits available after this entry, not counting held ones."
     )
-    description = serializers.CharField()
+    description = serializers.CharField(source="description_in_words")
     use = UseOutput(
         allow_null=True, help_text="What the credits were for, when the entry settled a hold."
     )

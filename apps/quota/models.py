@@ -34,6 +34,13 @@ def grant_draw_key(ref: type[F] = F) -> tuple[Coalesce, F, F]:
 GRANT_DRAW_ORDER = tuple(part.asc() for part in grant_draw_key())
 
 
+def owner_type_label(owner_type: str) -> str:
+    """What holds a reservation, in words: owner type "room_turn" reads "Room turn". A charge's
+    ledger description, written so by both settlement paths and shown so for older charges
+    stored with the code."""
+    return capfirst(owner_type.replace("_", " "))
+
+
 class Plan(BaseModel):
     class Period(models.TextChoices):
         DAILY = "daily", _("daily")
@@ -247,6 +254,13 @@ class LedgerEntry(models.Model):
         return ngettext(
             "%(kind)s of %(amount)s credit", "%(kind)s of %(amount)s credits", self.amount
         ) % {"kind": capfirst(self.get_kind_display()), "amount": self.amount}
+
+    @property
+    def description_in_words(self) -> str:
+        # Charges settled before descriptions were in words store the owner code ("room_turn").
+        if self.kind == self.Kind.CHARGE:
+            return owner_type_label(self.description)
+        return self.description
 
 
 class LedgerAllocation(models.Model):

@@ -52,6 +52,7 @@ from .models import (
     QuotaGrant,
     Reservation,
     grant_draw_key,
+    owner_type_label,
 )
 
 logger = logging.getLogger(__name__)
@@ -1061,7 +1062,7 @@ WITH res AS (
     INSERT INTO {ledger} (created_at, account_id, kind, amount, balance_after, reservation_id,
         grant_id, description)
     SELECT %(now)s, covered.id, 'charge', covered.charge, covered.balance_after, res.id, NULL,
-        LEFT(res.owner_type, 200)
+        %(description)s
     FROM covered, res
     RETURNING id, account_id, amount, balance_after
 ), allocations AS (
@@ -1073,8 +1074,7 @@ WITH res AS (
         close_reason = 'settled', updated_at = %(now)s
     FROM res, covered WHERE r.id = res.id
 )
-SELECT entry.id, entry.account_id, entry.amount, entry.balance_after, res.owner_type
-FROM entry, res
+SELECT entry.id, entry.account_id, entry.amount, entry.balance_after FROM entry
 """
 
 
@@ -1119,13 +1119,24 @@ def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEnt
     """The PostgreSQL fast path; None (nothing written) when the reservation was not active or
     the grants the statement could see did not cover the charge."""
     now = timezone.now()
+    # A reservation's owner never changes, so the caller's copy names it.
+    description = owner_type_label(reservation.owner_type)
     with connection.cursor() as cursor:
         sql, fixed = _settle_sql()
-        cursor.execute(sql, {**fixed, "id": reservation.pk, "actual": actual, "now": now})
+        cursor.execute(
+            sql,
+            {
+                **fixed,
+                "id": reservation.pk,
+                "actual": actual,
+                "now": now,
+                "description": description,
+            },
+        )
         row = cursor.fetchone()
     if row is None:
         return None
-    entry_id, account_id, charge, balance_after, owner_type = row
+    entry_id, account_id, charge, balance_after = row
     entry = LedgerEntry(
         id=entry_id,
         created_at=now,
@@ -1134,7 +1145,7 @@ def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEnt
         amount=charge,
         balance_after=balance_after,
         reservation_id=reservation.pk,
-        description=owner_type or "",
+        description=description,
     )
     mark_saved(entry)
     reservation.status, reservation.settled_amount = Reservation.Status.SETTLED, charge
@@ -1168,7 +1179,7 @@ def _settle_orm(*, reservation: Reservation, actual: int) -> LedgerEntry:
             amount=charge,
             balance_after=account.balance,
             reservation=locked,
-            description=locked.owner_type or "",
+            description=owner_type_label(locked.owner_type),
         )
         LedgerAllocation.objects.bulk_create(
             [LedgerAllocation(entry=entry, grant=grant, amount=take) for grant, take in allocations]

@@ -47,7 +47,7 @@ def test_ledger_api_newest_first_with_allocations_and_keyset_pages(signed_in, us
                 "amount": 7,
                 "credits_after": 3,
                 "balance_after": 3,
-                "description": "room_turn",
+                "description": "Room turn",
                 "use": {"text": "Room turn", "url": ""},  # its job is gone
                 "reservation_key": "turn-1",
                 "allocations": [
