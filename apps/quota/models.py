@@ -169,13 +169,13 @@ class Reservation(BaseModel):
     key = models.CharField(max_length=160)
     amount = models.BigIntegerField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    settled_amount = models.BigIntegerField(null=True, blank=True)
+    settled_amount = models.BigIntegerField(_("credits charged"), null=True, blank=True)
     # What holds the reservation (e.g. "room_turn" + job id); the reaper asks it whether it lives.
     owner_type = models.CharField(max_length=40, blank=True)
-    owner_id = models.CharField(max_length=80, blank=True)
-    ttl_seconds = models.PositiveIntegerField()
-    heartbeat_at = models.DateTimeField()
-    expires_at = models.DateTimeField()
+    owner_id = models.CharField(_("owner ID"), max_length=80, blank=True)
+    ttl_seconds = models.PositiveIntegerField(_("seconds held after each heartbeat"))
+    heartbeat_at = models.DateTimeField(_("last heartbeat"))
+    expires_at = models.DateTimeField(_("held until"))
     closed_at = models.DateTimeField(null=True, blank=True)
     close_reason = models.CharField(max_length=120, blank=True)
 
