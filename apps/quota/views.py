@@ -39,8 +39,11 @@ def usage(request):
     reservations = list(active[:RESERVATIONS_LISTED])
     # timesince says "0 minutes" for most turns in progress: those say "just now".
     just_now = timezone.now() - timedelta(minutes=1)
+    today = timezone.localdate()
     for reservation in reservations:
         reservation.just_started = reservation.created_at > just_now
+        # "Held until" gives the time alone for a hold ending today, the date too otherwise.
+        reservation.held_today = timezone.localdate(reservation.expires_at) == today
     # Counted only when the list is full: how many the page leaves off.
     more_reservations = (
         active.count() - RESERVATIONS_LISTED if len(reservations) == RESERVATIONS_LISTED else 0
