@@ -24,6 +24,6 @@ def test_the_usage_page_shows_a_staff_grants_whole_note(client, user, zero_plan)
     client.force_login(user)
     html = client.get("/usage/").content.decode()
     assert [source for (source, _), *_rest in table(html, "usage-grants")] == [
-        f"staff grant {NOTE}"
+        f"Staff grant {NOTE}"
     ]
     assert ledger(html) == [("grant", NOTE, None, "+25", "25")]

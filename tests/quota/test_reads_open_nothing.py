@@ -73,7 +73,7 @@ def test_the_usage_page_shows_the_opening_grant_without_opening_the_account(clie
     assert "Plan: Free" in html
     rows = table(html, "usage-grants")
     assert [(source, granted, left) for (source, _), (granted, _), (left, _), _e in rows] == [
-        ("plan period", "100", "100")
+        ("Plan period", "100", "100")
     ]
     assert table(html, "usage-ledger") == [[("No usage yet.", None)]]
     assert not QuotaAccount.objects.filter(user=user).exists()

@@ -272,8 +272,8 @@ def test_an_upgrade_grant_reads_in_full_on_the_usage_page(client, user, zero_pla
     sources = [source for (source, _), *_ in table(html, "usage-grants")]
     # Both end with the period; charges draw from the plan grant first, as it came first.
     assert sources == [
-        "plan period",
-        f"plan upgrade Upgrade to Pro plan, period from {start}",
+        "Plan period",
+        f"Plan upgrade Upgrade to Pro plan, period from {start}",
     ]
     assert ledger(html)[0] == (
         "grant",
