@@ -257,10 +257,13 @@ class LedgerEntry(models.Model):
 
     @property
     def description_in_words(self) -> str:
-        # Charges settled before descriptions were in words store the owner code ("room_turn").
+        """The description as users and staff read it. Charges settled before descriptions were
+        in words store the owner code ("room_turn"); a grant without a note stores its source's
+        label, lowercase as labels are ("system"): shown with a capital, as the grants table
+        shows sources."""
         if self.kind == self.Kind.CHARGE:
             return owner_type_label(self.description)
-        return self.description
+        return capfirst(self.description)
 
 
 class LedgerAllocation(models.Model):

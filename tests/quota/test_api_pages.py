@@ -62,7 +62,7 @@ def test_ledger_api_newest_first_with_allocations_and_keyset_pages(signed_in, us
                 "amount": 4,
                 "credits_after": 10,
                 "balance_after": 10,
-                "description": "system",
+                "description": "System",
                 "use": None,
                 "reservation_key": None,
                 "allocations": [],

@@ -142,7 +142,7 @@ def test_ledger_shows_what_each_charge_was_for_and_a_running_balance(client, use
             "−2",
             "18",
         ),
-        ("grant", "system", None, "+20", "20"),
+        ("grant", "System", None, "+20", "20"),
     ]
     # The stored balance_after is what was available, less whatever was held at the time.
     stored = LedgerEntry.objects.filter(account=account).order_by("-id")
@@ -184,7 +184,7 @@ def test_no_hold_no_note_and_plain_labels_without_a_job(client, user, funded):
     html = client.get("/usage/").content.decode()
     assert ledger(html) == [
         ("charge", "Room turn", None, "−3", "6"),
-        ("grant", "system", None, "+9", "9"),
+        ("grant", "System", None, "+9", "9"),
     ]
     assert 'id="usage-held"' not in html
 
@@ -215,8 +215,8 @@ def test_a_staff_withdrawal_reads_as_a_withdrawal_not_an_expiry(client, user, fu
     html = client.get("/usage/").content.decode()
     assert ledger(html) == [
         ("withdrawal", "Withdrawn by staff", None, "−4", "9"),
-        ("grant", "system", None, "+4", "13"),
-        ("grant", "system", None, "+9", "9"),
+        ("grant", "System", None, "+4", "13"),
+        ("grant", "System", None, "+9", "9"),
     ]
     assert '<span class="badge badge--withdrawal">withdrawal</span>' in html
 
