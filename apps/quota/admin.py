@@ -16,7 +16,15 @@ from django.utils.translation import ngettext
 from apps.core.admin import AuditedAdminMixin
 
 from . import services
-from .models import LedgerAllocation, LedgerEntry, Plan, QuotaAccount, QuotaGrant, Reservation
+from .models import (
+    LedgerAllocation,
+    LedgerEntry,
+    Plan,
+    QuotaAccount,
+    QuotaGrant,
+    Reservation,
+    owner_type_label,
+)
 
 
 class ReadOnlyAdminMixin:
@@ -413,13 +421,33 @@ class QuotaGrantAdmin(admin.ModelAdmin):
         )
 
 
+class OwnerTypeFilter(admin.SimpleListFilter):
+    """Owner types in words ("Room turn"), as charges' ledger descriptions name them."""
+
+    title = Reservation._meta.get_field("owner_type").verbose_name
+    parameter_name = "owner_type"
+
+    def lookups(self, request, model_admin):
+        owner_types = (
+            Reservation.objects.order_by("owner_type")
+            .values_list("owner_type", flat=True)
+            .distinct()
+        )
+        return [(code, owner_type_label(code) or _("No owner")) for code in owner_types]
+
+    def queryset(self, request, queryset):
+        if self.value() is None:
+            return queryset
+        return queryset.filter(owner_type=self.value())
+
+
 @admin.register(Reservation)
 class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # Fits a 1440 px screen beside the admin's sidebar, as the grant list does: short headings
     # and dates, newest first. When it was made and its owner (in the key: a room turn's is its
     # job id) are on its page.
     list_display = ("key", "user", "amount", "status", "charged", "held_until")
-    list_filter = ("status", "owner_type")
+    list_filter = ("status", OwnerTypeFilter)
     search_fields = ("key", "user__email", "owner_id")
     # Not editable fields, so the page lists them only when named.
     readonly_fields = ("created_at",)
