@@ -3035,10 +3035,24 @@ def _running_namesake(
     return min(same, key=lambda c: _id_key(c["id"])) if same else None
 
 
+def _clock_said(m: re.Match[str], clocks: list[dict[str, Any]]) -> tuple[str, str, str | None]:
+    """The clock's name, its tick word ("twice") and its count ("by 2") as said. A name that
+    ends in a tick word ("Knock Twice", "Ring Again") is read whole when a clock is so named:
+    that clock, ticked once, rather than "Knock" ticked twice."""
+    if m["times"] and m.end("name") == m.start("tail"):
+        whole = _story_key(m["name"] + m["tail"])
+        if any(whole in (c["id"].casefold(), _story_key(c["name"])) for c in clocks):
+            return m["name"] + m["tail"], "", None
+    return m["name"], (m["times"] or "").lower(), m["ticks"]
+
+
 def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
     s.require("clock_advance", what=_("advance a clock"), gm_only=True, seen_by_all=True)
-    times = (m.groupdict().get("times") or "").lower()
-    ticks = TIMES.get(times, 1) if times else _count(m["ticks"] or "1")
+    # Read only for a tick word, which a name may end in: a count out of bounds is refused
+    # before anything is read.
+    clocks = s.call("story_get")["clocks"] if m["times"] else None
+    name, times, count = _clock_said(m, clocks or [])
+    ticks = TIMES.get(times, 1) if times else _count(count or "1")
     low, high = s.bounds("clock_advance", "ticks", (-12, 12))
     if ticks == 0 or not low <= ticks <= high:
         raise Refusal(
@@ -3047,8 +3061,9 @@ def nar_advance_clock(s: Session, m: re.Match[str]) -> None:
         )
     # Of the clocks so named, one that can move this way (else the rules say why it cannot).
     clock = _story_item(
-        s, "clocks", m["name"], _("There is no clock “%(name)s”. Clocks: %(known)s."),
+        s, "clocks", name, _("There is no clock “%(name)s”. Clocks: %(known)s."),
         prefer=lambda c: c["filled"] < c["segments"] if ticks > 0 else c["filled"] > 0,
+        items=clocks,
     )  # fmt: skip
     result = s.call("clock_advance", clock_id=clock["id"], ticks=ticks)
     values = {"name": clock["name"], "filled": result["filled"], "segments": result["segments"]}
@@ -3075,8 +3090,8 @@ def nar_advance_named_clock(s: Session, m: re.Match[str]) -> None:
     name (as names are compared) makes it one; anything else is not understood."""
     if not s.offered("story_get"):
         raise NotUnderstood
-    wanted = _story_key(m["name"])
     clocks = s.call("story_get")["clocks"]
+    wanted = _story_key(_clock_said(m, clocks)[0])
     if not any(wanted in (c["id"].casefold(), _story_key(c["name"])) for c in clocks):
         raise NotUnderstood
     nar_advance_clock(s, m)
@@ -3368,14 +3383,15 @@ SEGMENTS = r"(?P<segments>\d+|" + "|".join(SEGMENT_WORDS) + ")"
 TIMES = {"once": 1, "twice": 2, "thrice": 3, "again": 1}
 # "by 2", "by 2 segments", "by two ticks"; a closing stop after them is the sentence's, never
 # a clock name's ("advance clock Doom by 2." as written).
+# The whole of it is the tail: a clock may be named "Knock Twice".
 BY_TICKS = (
-    r"(?:\s+by\s+(?P<ticks>[+-]?\d+|"
+    r"(?P<tail>(?:\s+by\s+(?P<ticks>[+-]?\d+|"
     + "|".join(COUNT_WORDS)
     + r")(?:\s+(?:segments?|ticks?))?[.!]?"
     # "twice", "thrice", "again": that many ticks.
     + r"|\s+(?P<times>once\s+more|"
     + "|".join(TIMES)
-    + r")[.!]?)?"
+    + r")[.!]?)?)"
 )
 # How far and which way a move goes: "2 squares", "10 ft.", "two"; "north-west", "up", "NE".
 DISTANCE = (
