@@ -180,7 +180,9 @@ narrative
                                          facts", "what clocks are there?", "look around …",
                                          "describe …" (whatever is named: the scene is read)
     help                                 this list
-    A roll said "twice" or "N times" is answered one at a time, the roll once offered.
+    A roll said "twice" or "N times" is answered one at a time, the roll once offered; a
+    label that says it in a clause of its own ("roll 1d6 for the bell that rings twice")
+    keeps it, in either system.
 
 In a GM-only action, what would change everyone's panels (combat, movement, attacks, the phase,
 scenes, clocks, threads) is refused: send it as a public action. Dice, checks, the oracle and
@@ -3436,9 +3438,12 @@ CHECKED = (
 # The subject of a plural verb ("the goblins wake up"); not "I" or "we", whose line is read
 # without them ("I wake up" is "wake up").
 PLURAL_SUBJECT = r"(?!(?:i|we|let)\b)(?P<target>.+?)"
-# "roll 1d20 twice": a command said more than once.
+# "roll 1d20 twice": a command said more than once. Not a roll whose label says how often
+# something happens in a clause of its own ("for the bell that rings twice"): that is the label.
 REPEATED = _intent(
-    r"(?P<command>.+?)\s+(?:twice|thrice|(?:\d+|two|three|four|five)\s+times)", repeated
+    r"(?!roll\s.*\sfor\s(?:.*\s)?(?:that|which|who|whose|when|where|whether|if|until)\s)"
+    r"(?P<command>.+?)\s+(?:twice|thrice|(?:\d+|two|three|four|five)\s+times)",
+    repeated,
 )
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
