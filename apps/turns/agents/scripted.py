@@ -13,7 +13,8 @@ GM could judge is answered with the oracle's command in the player's words inste
 Read kindly: emoji and trailing punctuation are ignored (a roll's label, in either system, keeps
 its own closing "!", "?" or "..."; a full stop is the sentence's), "I …" first-person forms
 and, in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
-hits Ilsa" = goblin 2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood. A misspelt
+hits Ilsa" = goblin 2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood, as is
+"roll two d6" (= roll 2d6) in either system. A misspelt
 first word or target name with a single close match (difflib) is never acted on: the reply asks
 "Did you mean: attack the goblin?" and suggests that command.
 
@@ -189,7 +190,7 @@ scenes, clocks, threads) is refused: send it as a public action. Dice, checks, t
 facts stay as secret as the action.
 
 In dnd5e, hit points healed or granted and a DC may be said in words ("heal Ilsa for five",
-"dc twenty-one").
+"dc twenty-one", "dc twenty one").
 
 Names ("the goblin", "Ilsa", "mon-3") are resolved to entity ids through read tools
 (`campaign_get`, `character_get`, `combat_status`, `story_get`); a living match is preferred,
@@ -3372,8 +3373,15 @@ ROLL = _intent(
     roll_dice,
 )
 SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_phase)
-# Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill.
-DC = r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>\S*))?"
+# Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill;
+# two for a number said in words ("dc twenty one").
+DC = (
+    r"(?:\s+(?:(?:at|vs\.?|against)\s+)?dc\s*(?P<dc>(?:"
+    + "|".join(TENS_WORDS)
+    + r")\s+(?:"
+    + "|".join(UNIT_WORDS)
+    + r")|\S*))?"
+)
 TEMP_HP = r"temp(?:orary)?\s+(?:hp|hit\s+points?)"
 # A clock's size said in words: "with four segments", "an eight-segment clock".
 SEGMENT_WORDS = {
@@ -3946,6 +3954,13 @@ DND_REWRITES = (
 )
 REWRITES = (
     (re.compile(r"^roll\s+(?:an?\s+)?d(?=\d)", re.I), "roll 1d"),
+    # "roll two d6": the count of dice in words.
+    (
+        re.compile(
+            r"^roll\s+(?P<count>" + "|".join([*TEEN_WORDS, *UNIT_WORDS]) + r")\s*d(?=\d)", re.I
+        ),
+        lambda m: f"roll {_amount(m['count'])}d",
+    ),
     (re.compile(r"^roll\s+an?\s+(?=\d)", re.I), "roll "),
 )
 # Emoji and their joiners, variation selectors and skin tones (which are "Sk", like "^").
