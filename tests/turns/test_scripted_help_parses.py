@@ -202,7 +202,9 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     QUESTIONS: ASKED,
 }
 NAR_LOOK = "describe, or look (or: what's happening?, show the clocks, list facts)"
-NAR_CLOCK_ASKED = "is the <name> clock full?, how full is the <name> clock?"
+NAR_CLOCK_ASKED = (
+    "is the <name> clock full?, how full is the <name> clock?, how many clocks are there?"
+)
 NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     'ask the oracle "<question>" [likely|unlikely|even|very likely|...]': [
         ('ask the oracle "Is it raining?"', s.nar_oracle, {"question": "Is it raining?"}),
@@ -226,6 +228,7 @@ NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     NAR_CLOCK_ASKED: [
         ("is the Doom clock full?", s.nar_clock_asked, {"name": "Doom", "state": "full"}),
         ("how full is the Doom clock?", s.nar_clock_asked, {"name": "Doom"}),
+        ("how many clocks are there?", s.nar_how_many_clocks, {}),
     ],
 }
 NAR_GM_ONLY: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {

@@ -175,6 +175,7 @@ narrative
     roll <dice> [for <label>]
     is the <name> clock full|empty?      the clock's segments, to you (also "how full is
                                          the <name> clock?"): not a question for the oracle
+    how many clocks are there?           the clocks, counted and named, to you
     describe | look                      the current scene, clocks and facts you may see
                                          (a fact told to you alone is said to you alone);
                                          also "what's happening?", "show the clocks", "list
@@ -3315,6 +3316,24 @@ def nar_describe(s: Session, m: re.Match[str]) -> None:
         s.say(_("Known: %(facts)s") % {"facts": _sentences(told)}, audience="requester")
 
 
+def nar_how_many_clocks(s: Session, m: re.Match[str]) -> None:
+    """ "how many clocks are there?": the story's clocks, counted and named, to the asker."""
+    clocks = s.call("story_get")["clocks"]
+    if not clocks:
+        s.say(_("There are no clocks."), audience="requester")
+        return
+    s.say(
+        ngettext(
+            "There is %(n)s clock: %(clocks)s.", "There are %(n)s clocks: %(clocks)s.", len(clocks)
+        )
+        % {
+            "n": len(clocks),
+            "clocks": ", ".join(f"{c['name']} {c['filled']}/{c['segments']}" for c in clocks),
+        },
+        audience="requester",
+    )
+
+
 # How a clock is asked about: "is the Doom clock full?", "how full is the Doom clock?".
 CLOCK_FULL = frozenset({"full", "done", "complete", "finished", "filled"})
 
@@ -3778,6 +3797,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"how\s+(?:full|far\s+along|close)\s+is\s+(?:the\s+)?(?P<name>.+?)\s+clock(?:\s+now)?",
             nar_clock_asked,
         ),
+        _intent(
+            r"how\s+many\s+clocks(?:\s+(?:are\s+(?:there|running|left)|do\s+we\s+have))?"
+            r"(?:\s+now)?",
+            nar_how_many_clocks,
+        ),
         # "what clocks are there?", "show the clocks", "list facts": the same read.
         _intent(
             r"(?:(?:show|list|see)(?:\s+me)?\s+(?:all\s+)?(?:the\s+)?(?:clocks|facts|scene)"
@@ -3906,7 +3930,12 @@ def help_text(system_id: str, *, gm: bool) -> str:
             ),
             (None, _("open thread <title>; resolve thread <title>[: how it ended]")),
             _both(_("describe, or look (or: what's happening?, show the clocks, list facts)")),
-            _both(_("is the <name> clock full?, how full is the <name> clock?")),
+            _both(
+                _(
+                    "is the <name> clock full?, how full is the <name> clock?, "
+                    "how many clocks are there?"
+                )
+            ),
         ]
     else:
         lines = [_both(_("help"))]
