@@ -118,6 +118,8 @@ def room_page(request, campaign_id):
                 ),
                 "sendAsAction": _("Send as an Action"),
                 "dismissHint": _("Dismiss"),
+                "draftReplaced": _("Your draft was replaced by the option."),
+                "undo": _("Undo"),
             },
             "room_config": {
                 "campaignId": str(campaign.id),

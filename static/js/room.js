@@ -931,6 +931,7 @@ if (form) {
     showJump(false);
     followTail();
     pending.set(cmid, { li, payload, key });
+    dropUndo(); // sent: the draft an option replaced is no longer offered back
     bodyEl.value = "";
     counter.hidden = true;
     counter.classList.remove("composer__count--cut");
@@ -1077,6 +1078,7 @@ function showSuggestions(items, turn) {
     b.className = "button button--small";
     b.textContent = text;
     b.addEventListener("click", () => {
+      keepDraft(text);
       const action = form.querySelector("input[name=mode][value=action]");
       if (!action.checked) {
         action.checked = true;
@@ -1091,9 +1093,59 @@ function showSuggestions(items, turn) {
       // As typing would: the count and an "empty" error describe the new text.
       bodyEl.dispatchEvent(new Event("input"));
       bodyEl.focus();
+      offerUndo();
     });
     box.append(b);
   }
+}
+
+// What an option replaced: the reader's own draft with its mode and audience, until it is
+// taken back or a message is sent.
+let replaced = null;
+
+function keepDraft(option) {
+  const draft = form.querySelector("textarea").value;
+  // Another option taken over the last one keeps the draft from before the first.
+  const own = draft.trim() && draft.trim() !== option && !(replaced && draft === replaced.option);
+  if (own) {
+    const audience = form.querySelector("input[name=audience]:checked");
+    replaced = { body: draft, mode: form.querySelector("input[name=mode]:checked").value, audience: audience && audience.value };
+  } else if (!(replaced && draft === replaced.option)) {
+    replaced = null;
+  }
+  if (replaced) replaced.option = option;
+}
+
+function offerUndo() {
+  const box = document.getElementById("composer-undo");
+  if (!box) return;
+  if (!replaced) { box.replaceChildren(); return; }
+  const said = document.createElement("span");
+  said.className = "small";
+  said.textContent = t.draftReplaced;
+  const undo = document.createElement("button");
+  undo.type = "button";
+  undo.className = "button button--small";
+  undo.textContent = t.undo;
+  undo.addEventListener("click", () => {
+    const draft = replaced;
+    dropUndo();
+    form.querySelector(`input[name=mode][value="${draft.mode}"]`).checked = true;
+    const audience = draft.audience && form.querySelector(`input[name=audience][value="${draft.audience}"]`);
+    if (audience) audience.checked = true;
+    form.dispatchEvent(new Event("change"));
+    const bodyEl = form.querySelector("textarea");
+    bodyEl.value = draft.body;
+    bodyEl.dispatchEvent(new Event("input"));
+    bodyEl.focus();
+  });
+  box.replaceChildren(said, " ", undo);
+}
+
+function dropUndo() {
+  replaced = null;
+  const box = document.getElementById("composer-undo");
+  if (box) box.replaceChildren();
 }
 
 setState("connecting", t.connecting);
