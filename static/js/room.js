@@ -853,6 +853,10 @@ if (form) {
     const audience = form.querySelector("input[name=audience]:checked");
     if (composerHint === "recipients" && (!audience || audience.value !== "private" || form.querySelector("input[name=recipients]:checked"))) clearError();
   });
+  // An empty box this soon after a send, untouched since, is Enter pressed twice, not a
+  // message forgotten.
+  const REPEAT_MS = 1000;
+  let sentAt = 0;
   // The length a paste or drop would give without the limit: maxlength cuts it silently, so
   // the input that follows says how much was left out.
   let expected = -1;
@@ -863,6 +867,7 @@ if (form) {
   bodyEl.addEventListener("paste", (ev) => measure(ev.clipboardData));
   bodyEl.addEventListener("drop", (ev) => measure(ev.dataTransfer));
   bodyEl.addEventListener("input", () => {
+    sentAt = 0; // written in since the send: an empty Enter now is no repeat of it
     if (composerHint === "empty" && bodyEl.value.trim()) clearError();
     // Said before the limit stops the typing, not after the text is cut.
     const left = bodyEl.maxLength - bodyEl.value.length;
@@ -900,6 +905,7 @@ if (form) {
     const text = bodyEl.value.trim();
     if (!text) {
       bodyEl.value = "";
+      if (Date.now() - sentAt < REPEAT_MS) return;
       showError(t.emptyMessage, "", "empty");
       bodyEl.focus();
       return;
@@ -931,6 +937,7 @@ if (form) {
     showJump(false);
     followTail();
     pending.set(cmid, { li, payload, key });
+    sentAt = Date.now();
     dropUndo(); // sent: the draft an option replaced is no longer offered back
     bodyEl.value = "";
     counter.hidden = true;
