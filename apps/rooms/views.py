@@ -92,10 +92,11 @@ def room_page(request, campaign_id):
                 "throttled": _("Sending too fast — retrying in %(n)s s"),
                 "pickRecipients": _("Choose who receives this private message."),
                 "emptyMessage": _("Type something to send first."),
-                "public": _("everyone"),
                 "gm": _("GM only"),
                 "private": _("private"),
-                "you": _("you"),
+                "privateTo": _("private: %(names)s"),  # the names: its recipients, listed
+                "you": _("you"),  # the viewer among a private message's recipients
+                "youName": _("%(name)s (you)"),  # the viewer's own name
                 "actedAs": _("as %(name)s"),  # the character an action is made as
                 "system": _("Room"),  # the room's own notices (a turn ended unanswered)
                 "gameMaster": _("Game master"),  # who a turn's narration is from

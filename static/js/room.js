@@ -76,6 +76,11 @@ function newId() {
   return "m-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
 }
 
+// A pattern from the view ("%(name)s (you)") filled in: translators choose the word order.
+function fill(pattern, values) {
+  return pattern.replace(/%\((\w+)\)s/g, (whole, key) => (key in values ? String(values[key]) : whole));
+}
+
 function badge(text, cls) {
   const b = document.createElement("span");
   b.className = "badge " + (cls || "");
@@ -100,7 +105,7 @@ function buildItem(entry, isPending) {
   if (narration) who.textContent = t.gameMaster;
   else if (entry.kind === "event") who.textContent = t.system;
   else if (!entry.sender) who.textContent = t.formerMember;  // their account was deleted
-  else who.textContent = entry.sender.id === config.userId ? entry.sender.name + " (" + t.you + ")" : entry.sender.name;
+  else who.textContent = entry.sender.id === config.userId ? fill(t.youName, { name: entry.sender.name }) : entry.sender.name;
   head.appendChild(who);
   if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(t["mode_" + entry.mode] || entry.mode, "badge--mode"));
   // Which of the sender's characters an action is made as (sent when they have several).
@@ -109,7 +114,7 @@ function buildItem(entry, isPending) {
   if (entry.audience === "gm") head.appendChild(badge(t.gm, "badge--gm"));
   if (entry.audience === "private") {
     const names = (entry.recipients || []).map((r) => (r.id === config.userId ? t.you : r.name)).join(", ");
-    head.appendChild(badge(t.private + (names ? ": " + names : ""), "badge--private"));
+    head.appendChild(badge(names ? fill(t.privateTo, { names }) : t.private, "badge--private"));
   }
   const time = document.createElement("time");
   time.className = "entry__time muted small";
@@ -388,7 +393,7 @@ function renderPresence(users) {
   }
   for (const u of users) {
     const li = document.createElement("li");
-    li.textContent = u.id === config.userId ? u.name + " (" + t.you + ")" : u.name;
+    li.textContent = u.id === config.userId ? fill(t.youName, { name: u.name }) : u.name;
     presenceEl.appendChild(li);
   }
 }
