@@ -110,7 +110,7 @@ function buildItem(entry, isPending) {
   if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(t["mode_" + entry.mode] || entry.mode, "badge--mode"));
   // Which of the sender's characters an action is made as (sent when they have several).
   const actedAs = entry.mode === "action" && entry.data && entry.data.character_name;
-  if (actedAs) head.appendChild(badge(t.actedAs.replace("%(name)s", actedAs), "badge--character"));
+  if (actedAs) head.appendChild(badge(fill(t.actedAs, { name: actedAs }), "badge--character"));
   if (entry.audience === "gm") head.appendChild(badge(t.gm, "badge--gm"));
   if (entry.audience === "private") {
     const names = (entry.recipients || []).map((r) => (r.id === config.userId ? t.you : r.name)).join(", ");
