@@ -255,7 +255,12 @@ LIKELIHOODS = (
     "very_likely",
     "certain",
 )
-COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+UNIT_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9,
+}  # fmt: skip
+# A count said before what is counted ("a goblin", "two orcs", "by three"): up to six.
+COUNT_WORDS = {"a": 1, "an": 1, **{word: n for word, n in UNIT_WORDS.items() if n <= 6}}
 MAX_SPAWN = 12
 # A full stop a template puts after a title or name that ends on its own mark ("Who did it?."),
 # or after one that already has one ("vampire.."); an ellipsis keeps its three dots.
@@ -311,10 +316,6 @@ def _count(text: str, words: Mapping[str, int] = COUNT_WORDS) -> int:
     return words[said] if said in words else _integer(said)
 
 
-UNIT_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9,
-}  # fmt: skip
 TEEN_WORDS = {
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
