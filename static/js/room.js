@@ -51,7 +51,7 @@ function showCampaignName(name, revision) {
   if (typeof name !== "string" || !(revision > nameRevision)) return;
   nameRevision = revision;
   titleEl.textContent = name;
-  document.title = titleEl.dataset.documentTitle.replace("%(name)s", () => name);
+  document.title = fill(titleEl.dataset.documentTitle, { name });
 }
 
 // Access to this room ended (removed, another account, signed out): the panels stop asking for
