@@ -31,7 +31,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.expressions import CombinedExpression
+from django.db.models.expressions import CombinedExpression, RawSQL
 from django.db.models.functions import Coalesce, Greatest, Least
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -461,7 +461,7 @@ def lapsed_grants(
     return grants if account is None else grants.filter(account_id=account)
 
 
-def _drawable_by(made_at: datetime) -> Q:
+def _drawable_by(made_at: datetime | Expression) -> Q:
     """The grants a reservation made at `made_at` may draw from: those not expired by then. A
     turn reserved after a grant expired never spends that grant's leftover credits."""
     return Q(expires_at__isnull=True) | Q(expires_at__gt=made_at)
@@ -1016,8 +1016,8 @@ def quota_settle(*, reservation: Reservation, actual: int) -> LedgerEntry:
 
 
 # One statement: lock the active reservation, then its account, then the account's grants it may
-# draw from, those not expired when it was made (_drawable_by; the lock order of every other
-# path); draw the charge from them earliest expiry first, write the ledger entry and its
+# draw from, those not expired when it was made (_drawable_by, compiled; the lock order of every
+# other path); draw the charge from them earliest expiry first, write the ledger entry and its
 # allocations and close the reservation. Nothing matches unless the reservation is active, so a
 # second settlement writes nothing.
 _SETTLE_SQL = """
@@ -1031,10 +1031,11 @@ WITH res AS (
     FROM {account} AS a JOIN res ON a.id = res.account_id
     FOR NO KEY UPDATE OF a
 ), grants AS (
-    SELECT g.id, g.remaining, g.expires_at, g.created_at
-    FROM {grant} AS g JOIN acc ON g.account_id = acc.id
-    WHERE g.remaining > 0 AND (g.expires_at IS NULL OR g.expires_at > acc.made_at)
-    FOR NO KEY UPDATE OF g
+    -- Unaliased: the compiled drawable rule (_drawable_by) names the grant table.
+    SELECT {grant}.id, {grant}.remaining, {grant}.expires_at, {grant}.created_at
+    FROM {grant} JOIN acc ON {grant}.account_id = acc.id
+    WHERE {grant}.remaining > 0 AND {drawable}
+    FOR NO KEY UPDATE OF {grant}
 ), plan AS (
     -- Named as the grant table: the draw order (GRANT_DRAW_ORDER, compiled) refers to it so.
     SELECT {grant}.id, ROW_NUMBER() OVER drawn AS n,
@@ -1103,6 +1104,14 @@ def _settle_sql() -> tuple[str, dict[str, Any]]:
         [param for _sql, params, _ref in order for param in params],
         "draw",
     )
+    # The grants the reservation may draw from, as of when it was made (acc.made_at).
+    drawable_query = QuotaGrant.objects.filter(
+        _drawable_by(RawSQL("acc.made_at", (), output_field=DateTimeField()))
+    ).query
+    drawable, drawable_params = drawable_query.get_compiler(connection=connection).compile(
+        drawable_query.where
+    )
+    drawable, drawable_fixed = _named_params(drawable, drawable_params, "drawable")
     quote = connection.ops.quote_name
     sql = _SETTLE_SQL.format(
         reservation=quote(Reservation._meta.db_table),
@@ -1111,8 +1120,9 @@ def _settle_sql() -> tuple[str, dict[str, Any]]:
         ledger=quote(LedgerEntry._meta.db_table),
         allocation=quote(LedgerAllocation._meta.db_table),
         draw_order=draw_order,
+        drawable=f"({drawable})",
     )
-    return sql, fixed
+    return sql, {**fixed, **drawable_fixed}
 
 
 def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEntry | None:
