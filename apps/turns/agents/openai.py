@@ -366,14 +366,18 @@ def _check_shown(text: str, where: str) -> None:
 
 
 def _unanswered(content: Any) -> bool:
-    """Whether an answer's content holds no answer: none, blanks, or thinking that never ended
-    (a reasoning model served without a reasoning parser thinks aloud in the content)."""
+    """Whether an answer's content cut off by the token bound holds no answer: none, blanks,
+    thinking that never ended or nothing after it ended (a reasoning model served without a
+    reasoning parser thinks aloud in the content; DeepSeek-R1's writes no opening tag)."""
     if content is None:
         return True
     if not isinstance(content, str):
         return False
     text = content.strip()
-    return not text or (text.startswith("<think>") and "</think>" not in text)
+    if text.startswith(("{", "`")):
+        return False  # an answer that began
+    thought = _THINKING.match(text)
+    return thought is None or not text[thought.end() :]
 
 
 def _quote(text: str, limit: int) -> str:
