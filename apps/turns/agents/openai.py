@@ -373,11 +373,18 @@ def _unanswered(content: Any) -> bool:
         return True
     if not isinstance(content, str):
         return False
-    text = content.strip()
+    return not _past_thinking(content.strip())
+
+
+def _past_thinking(text: str) -> str | None:
+    """A stripped content's answer, after the thinking a reasoning model served without a
+    reasoning parser writes first; None when that thinking never ended. An answer itself (an
+    object, fenced or not) may write the tag in a message's text: one that starts so is all
+    answer."""
     if text.startswith(("{", "`")):
-        return False  # an answer that began
+        return text
     thought = _THINKING.match(text)
-    return thought is None or not text[thought.end() :]
+    return None if thought is None else text[thought.end() :]
 
 
 def _quote(text: str, limit: int) -> str:
@@ -424,9 +431,9 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
     """The validated final answer (messages and suggestions). Raises InvalidOutput with a
     reason the model can fix."""
     text = content.strip()
-    # An answer itself (an object, fenced or not) may write the tag in a message's text.
-    if not text.startswith(("{", "`")):
-        text = _THINKING.sub("", text, count=1)
+    answer = _past_thinking(text)
+    if answer is not None:
+        text = answer
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced[1]
@@ -1034,9 +1041,7 @@ class OpenAIAgent:
         """An HTTP 200 holding an error and no choices, or a choice holding one (some proxies
         pass an upstream failure on so), classed as its own status or code would be as an HTTP
         answer, with the wait its headers ask for."""
-        if not isinstance(error, dict):
-            # Only words: no status or code to class it by.
-            error = {"message": error}
+        error = _error_object(error)  # only words: no status or code to class it by
         message = self._for_log(str(error.get("message", "")))[:200]
         # Only a text or a number names a code: a list or an object in its place says nothing
         # (and is no set member).
@@ -1184,14 +1189,17 @@ _TRY_AGAIN_IN = re.compile(
 _DELAY_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)", re.IGNORECASE)
 
 
+def _error_object(error: Any) -> dict[str, Any]:
+    """An error as an object: anything else an endpoint sends in its place (only words, as
+    some do) is the object's message."""
+    return error if isinstance(error, dict) else {"message": error}
+
+
 def _retry_delay(error: Any) -> int | None:
     """The whole seconds (rounded up) an error body asks to wait: its RetryInfo's retryDelay,
     else the wait its message names; None when it names no wait ahead. Capped as a
     Retry-After's is."""
-    if isinstance(error, str):
-        error = {"message": error}
-    if not isinstance(error, dict):
-        return None
+    error = _error_object(error)
     seconds = None
     details = error.get("details")
     for detail in details if isinstance(details, list) else ():
@@ -1281,10 +1289,7 @@ _TOKEN_BOUND = re.compile(r"\bmax_(?:completion_)?tokens\b", re.IGNORECASE)
 def _too_long(error: Any) -> bool:
     """Whether an error (an object, or only words) says the conversation is longer than the
     model's context: the same conversation is refused again, and no setting is wrong."""
-    if isinstance(error, str):
-        error = {"message": error}
-    if not isinstance(error, dict):
-        return False
+    error = _error_object(error)
     codes = (error.get("code"), error.get("type"))
     message = error.get("message")
     if isinstance(message, str) and _TOKEN_BOUND.search(message):
