@@ -270,7 +270,7 @@ def _echoed_name(name: Any) -> str:
 def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
     """A copy of a tool call to echo back as the specification has it: a type, a function with
     a name OpenAI accepts, and arguments as JSON text (those run as none, when absent or null,
-    as "{}")."""
+    as "{}"); with the fields beyond the specification's, as `_extra_fields` bounds them."""
     function = request.get("function")
     if not isinstance(function, dict):
         function = {}
@@ -279,13 +279,45 @@ def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
         arguments = json.dumps(arguments or {})
     return {
         "type": "function",
-        **request,
+        **_extra_fields(request, ("function",)),
         "function": {
-            **function,
+            **_extra_fields(function, ("name", "arguments")),
             "name": _echoed_name(function.get("name")),
             "arguments": arguments,
         },
     }
+
+
+def _extra_fields(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    """A tool call's (or its function's) fields but the `known` ones, to echo back: some
+    servers need theirs (Gemini's `extra_content` holds a thought signature its next request
+    checks). No more than MAX_ECHOED_ANSWER_CHARS characters of them go back, as of the
+    model's words, counting each field's key and its text (or the JSON of any other value), in
+    order: a text past the room left is cut to it, any other value left out (a structure cut
+    would not be the one sent), and so are the fields after. The id and the type are the
+    specification's own: they go back as sent."""
+    kept: dict[str, Any] = {}
+    room = MAX_ECHOED_ANSWER_CHARS
+    for key, value in fields.items():
+        if key in known:
+            continue
+        if key in ("id", "type"):
+            kept[key] = value
+            continue
+        if isinstance(value, str):
+            size = len(value)
+        else:
+            try:
+                size = len(json.dumps(value, ensure_ascii=False))
+            except RecursionError:  # nested deeper than can be sent
+                continue
+        if len(key) + size <= room:
+            kept[key] = value
+            room -= len(key) + size
+        elif isinstance(value, str) and len(key) < room:
+            kept[key] = _cut(value, room - len(key), "the field")
+            room = 0
+    return kept
 
 
 def _as_refused(request: dict[str, Any]) -> dict[str, Any]:
