@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from apps.turns.agents.openai import MAX_ECHOED_ANSWER_CHARS
 from tests.turns.fake_llm import completion, tool_call
 from tests.turns.test_openai_agent import FINAL, run
 
@@ -39,3 +40,17 @@ def test_an_answer_without_thinking_text_is_echoed_without_it(table, llm, reason
         "content": None,
         "tool_calls": [{**CALL, "type": "function"}],
     }
+
+
+def test_long_thinking_is_echoed_cut_as_the_models_words_are(table, llm):
+    """A model that thinks at length (a raised token bound) would send its whole thinking back
+    in every later request of the turn."""
+    thinking = "The player rolls. " * 20_000
+    answer = completion(tool_calls=[CALL])
+    answer["choices"][0]["message"]["reasoning_content"] = thinking
+    llm.script = [(200, answer), (200, completion(content=FINAL))]
+    run(table, llm)
+    assert llm.requests[1]["messages"][2]["reasoning_content"] == (
+        thinking[:MAX_ECHOED_ANSWER_CHARS] + f"\n[truncated: the thinking has {len(thinking)} "
+        f"characters; only the first {MAX_ECHOED_ANSWER_CHARS} are shown]"
+    )

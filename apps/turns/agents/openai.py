@@ -784,9 +784,12 @@ class OpenAIAgent:
                         else None,
                     }
                     # DeepSeek's thinking mode refuses the next request (HTTP 400) unless the
-                    # thinking of each answer of the tool-call loop comes back with its calls.
+                    # thinking of each answer of the tool-call loop comes back with its calls;
+                    # a cut copy does, and keeps later requests from growing with it.
                     if isinstance(reply.get("reasoning_content"), str):
-                        echo["reasoning_content"] = reply["reasoning_content"]
+                        echo["reasoning_content"] = _cut(
+                            reply["reasoning_content"], MAX_ECHOED_ANSWER_CHARS, "the thinking"
+                        )
                     messages.append({**echo, "tool_calls": requested})
                     for index, (request, original) in enumerate(zip(requested, asked, strict=True)):
                         if calls >= self.max_tool_calls:
