@@ -48,6 +48,7 @@ import re
 import socket
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,6 +57,7 @@ from decimal import Decimal
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+import httpcore2
 import httpx2
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -147,6 +149,7 @@ class _Cutoff:
         self._lock = threading.Lock()
         self._socket: socket.socket | None = None
         self._running = False
+        self._ends = 0.0
         self.fired = False
 
     def trace(self, event: str, info: dict[str, Any]) -> None:
@@ -163,6 +166,7 @@ class _Cutoff:
         """Shuts the connection if the request within takes longer than `seconds`."""
         with self._lock:
             self._running, self.fired = True, False
+            self._ends = time.monotonic() + seconds
         timer = threading.Timer(seconds, self._fire)
         timer.daemon = True
         timer.start()
@@ -172,6 +176,11 @@ class _Cutoff:
             timer.cancel()
             with self._lock:
                 self._running = False  # a timer already firing leaves the next request be
+
+    def left(self) -> float | None:
+        """The seconds the request running has left, None when none runs."""
+        with self._lock:
+            return max(self._ends - time.monotonic(), 0.0) if self._running else None
 
     def _fire(self) -> None:
         with self._lock:
@@ -185,6 +194,66 @@ class _Cutoff:
                 self._socket.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass  # closed already: nothing left to end
+
+
+class _BoundedLookups(httpcore2.SyncBackend):
+    """httpcore's network backend, but for the lookup of a host name: it has no timeout of its
+    own (a dead name server holds it for as long as the resolver's retries take), and the
+    cutoff can shut no socket before there is one. The lookup runs in a thread of its own,
+    waited for no longer than the request has left; the addresses found are tried in order, as
+    socket.create_connection tries them."""
+
+    def __init__(self, cutoff: _Cutoff) -> None:
+        self._cutoff = cutoff
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Any = None,
+    ) -> httpcore2.NetworkStream:
+        failure: Exception = httpcore2.ConnectError(f"no address found for {host}")
+        for address in _looked_up(host, port, self._cutoff.left()):
+            try:
+                return super().connect_tcp(address, port, timeout, local_address, socket_options)
+            except (httpcore2.ConnectError, httpcore2.ConnectTimeout) as exc:
+                failure = exc
+        raise failure
+
+    @classmethod
+    def install(cls, http: httpx2.Client, cutoff: _Cutoff) -> None:
+        """Gives each connection pool of `http` (the endpoint's, and a proxy's from the
+        environment, whose own name it looks up) this backend: httpx has no setting for it."""
+        for transport in (http._transport, *http._mounts.values()):
+            pool = getattr(transport, "_pool", None)
+            if isinstance(pool, httpcore2.ConnectionPool):
+                pool._network_backend = cls(cutoff)
+
+
+def _looked_up(host: str, port: int, seconds: float | None) -> list[str]:
+    """The addresses of `host`, once, in the order found. Raises httpcore2.ConnectTimeout when
+    the lookup takes longer than `seconds`, httpcore2.ConnectError when it fails."""
+    found: list[Any] = []
+    failed: list[Exception] = []
+    done = threading.Event()
+
+    def look_up() -> None:
+        try:
+            found.extend(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError) as exc:
+            failed.append(exc)
+        finally:
+            done.set()
+
+    # A daemon: a lookup past its time is left to end on its own, holding no turn.
+    threading.Thread(target=look_up, name="agent-endpoint-lookup", daemon=True).start()
+    if not done.wait(seconds):
+        raise httpcore2.ConnectTimeout(f"looking up {host} took longer than the request may")
+    if failed:
+        raise httpcore2.ConnectError(str(failed[0])) from failed[0]
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
 
 
 def _setting(name: str, default: str = "") -> str:
@@ -697,6 +766,7 @@ class OpenAIAgent:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         cutoff = _Cutoff()
         with httpx2.Client(timeout=self.timeout, headers=headers) as http:
+            _BoundedLookups.install(http, cutoff)
             while True:
                 body: dict[str, Any] = {
                     "model": self.model,
