@@ -26,12 +26,31 @@ def tool_call(call_id: str, name: str, arguments: dict | str) -> dict:
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": text}}
 
 
+def unread_arguments(request: dict[str, Any]) -> str | None:
+    """The error vLLM and llama.cpp answer (HTTP 400) when a conversation's assistant tool
+    call has arguments that are no JSON text of an object: they read every call again to
+    render the chat template. None when each one is."""
+    for message in request.get("messages", []):
+        for call in message.get("tool_calls") or []:
+            arguments = call.get("function", {}).get("arguments")
+            try:
+                readable = isinstance(json.loads(arguments), dict)
+            except (TypeError, ValueError):
+                readable = False
+            if not readable:
+                return f"Failed to parse tool call arguments as JSON: {arguments!r}"[:200]
+    return None
+
+
 class FakeLLM:
     """Each scripted entry is (status, body), (status, body, headers), ("sleep", seconds,
-    body) or ("drop", body): a 200 whose connection closes halfway through the body."""
+    body) or ("drop", body): a 200 whose connection closes halfway through the body. With
+    `rereads_calls`, a request echoing a call whose arguments are no JSON object is refused
+    as vLLM refuses it, whatever the script says."""
 
     def __init__(self) -> None:
         self.script: list[tuple] = []
+        self.rereads_calls = False
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         fake = self
@@ -42,6 +61,10 @@ class FakeLLM:
                 fake.requests.append(json.loads(self.rfile.read(length)))
                 fake.headers.append(dict(self.headers))
                 entry = fake.script.pop(0)
+                unread = unread_arguments(fake.requests[-1]) if fake.rereads_calls else None
+                if unread is not None:
+                    entry = (400, {"error": {"message": unread, "type": "BadRequestError",
+                                             "code": 400}})  # fmt: skip
                 if entry[0] == "sleep":
                     time.sleep(entry[1])
                     entry = (200, entry[2])

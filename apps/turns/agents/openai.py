@@ -343,18 +343,52 @@ def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
     function = request.get("function")
     if not isinstance(function, dict):
         function = {}
-    arguments = function.get("arguments")
-    if not isinstance(arguments, str):
-        arguments = json.dumps(arguments or {})
     return {
         "type": "function",
         **_extra_fields(request, ("function",)),
         "function": {
             **_extra_fields(function, ("name", "arguments")),
             "name": _echoed_name(function.get("name")),
-            "arguments": arguments,
+            "arguments": _echoed_arguments(function),
         },
     }
+
+
+def _call_arguments(function: dict[str, Any]) -> dict[str, Any] | None:
+    """The object a call's function gives as its arguments: none (absent, null or empty) as
+    {}, JSON text of an object (the specification's form), the object itself (some servers
+    send it so) or JSON text of that text (some models and servers encode it twice: the object
+    is what was meant). None for anything else. Raises ValueError for a number too long to
+    read."""
+    arguments = function.get("arguments") or "{}"
+    if isinstance(arguments, dict):
+        return arguments
+    try:
+        arguments = json.loads(arguments)
+        if isinstance(arguments, str) and arguments.lstrip().startswith("{"):
+            arguments = json.loads(arguments)
+    except (TypeError, json.JSONDecodeError, RecursionError):
+        return None
+    return arguments if isinstance(arguments, dict) else None
+
+
+def _echoed_arguments(function: dict[str, Any]) -> str:
+    """A call's arguments as the echo sends them: always JSON text of an object, as vLLM and
+    llama.cpp read every echoed call again (to render the chat template) and refuse the whole
+    request otherwise, and so every later one. Text that is one goes as written, other
+    arguments a call runs with as their JSON text, and those it was refused for (cut off by
+    the token bound, no JSON, no object, what no tool may be given) as "{}": the call's tool
+    answer tells the model why."""
+    try:
+        arguments = _call_arguments(function)
+    except ValueError:
+        return "{}"
+    if arguments is None or _unstorable_in(arguments) is not None:
+        return "{}"
+    written = function.get("arguments")
+    if isinstance(written, str) and written.lstrip().startswith("{"):
+        return written  # read as it is: the object
+    return json.dumps(arguments, ensure_ascii=False)
 
 
 def _extra_fields(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
@@ -963,20 +997,12 @@ class OpenAIAgent:
         function = request.get("function") if isinstance(request, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             return {"error": {"code": "invalid_arguments", "message": "no function name"}}
-        arguments = function.get("arguments") or "{}"
-        # The specification sends the arguments as JSON text; some servers send the object.
-        if not isinstance(arguments, dict):
-            try:
-                arguments = json.loads(arguments)
-                if isinstance(arguments, str) and arguments.lstrip().startswith("{"):
-                    # Some models and servers encode the object twice: it is what was meant.
-                    arguments = json.loads(arguments)
-            except (TypeError, json.JSONDecodeError, RecursionError):
-                arguments = None
-            except ValueError:
-                message = f"the arguments hold {_long_number()}"
-                return {"error": {"code": "invalid_arguments", "message": message}}
-        if not isinstance(arguments, dict):
+        try:
+            arguments = _call_arguments(function)
+        except ValueError:
+            message = f"the arguments hold {_long_number()}"
+            return {"error": {"code": "invalid_arguments", "message": message}}
+        if arguments is None:
             message = "arguments must be a JSON object"
             if finish_reason == "length":
                 # Cut off by the token bound: the same call would be cut off again.
