@@ -264,6 +264,20 @@ class InvalidOutput(ValueError):
     """The model's final answer broke the contract; the message tells the model why."""
 
 
+class _UnreadCall(InvalidOutput):
+    """An endpoint that parses the model's tool calls itself could not read one and refused
+    the whole answer (Groq's HTTP 400 `tool_use_failed`): the model's slip, not a wrong
+    setting. `generation` holds the model's words the endpoint sent back, if any: a final JSON
+    answer it took for a call, or the call it could not read."""
+
+    def __init__(self, generation: Any) -> None:
+        super().__init__(
+            "the endpoint could not read your tool call; call a tool with JSON arguments as "
+            "its schema says, or give only the final JSON answer"
+        )
+        self.generation = generation if isinstance(generation, str) else None
+
+
 def _positive_int(name: str, default: int) -> int:
     raw = _setting(name, str(default)).strip()
     if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
@@ -812,8 +826,12 @@ class OpenAIAgent:
                 if tools and not tools_withdrawn:
                     body["tools"] = tools
                     body["tool_choice"] = "none" if tools_closed else "auto"
+                unread = None
                 try:
                     reply, finish_reason = self._complete(http, cutoff, body, usage, turn)
+                except _UnreadCall as exc:
+                    # Read as the answer it may be; else corrected as the slip it is.
+                    unread, reply, finish_reason = exc, {"content": exc.generation}, None
                 except AgentRejected as exc:
                     # A refusal with a code of its own (a filtered or too long conversation)
                     # says why it was refused.
@@ -948,6 +966,8 @@ class OpenAIAgent:
                     except InvalidOutput:
                         # The endpoint stopped the answer: "not JSON" or "no text content"
                         # would not tell the model (nor the operator) why.
+                        if unread is not None:
+                            raise unread from None
                         if finish_reason == "length":
                             raise InvalidOutput(
                                 f"the answer was cut off at the limit of {self.max_tokens} "
@@ -1111,6 +1131,8 @@ class OpenAIAgent:
                 raise _content_filtered(details={"status": status})
             if _too_long(error):
                 raise _conversation_too_long(details={"status": status})
+            if status == 400 and isinstance(error, dict) and error.get("code") == "tool_use_failed":
+                raise _UnreadCall(error.get("failed_generation"))
             raise AgentRejected(
                 _("The agent endpoint refused the request: HTTP %(status)s.") % {"status": status},
                 details={"status": status},
