@@ -115,6 +115,8 @@ QUOTED_KEYS = 5
 ANSWER_KEYS = ("messages", "suggestions", "gm_suggestions", "suggestions_for")
 _HEADER_TOKEN = re.compile(r"[\x21-\x7e]*")
 _FENCE = re.compile(r"^```(?i:json)?\s*(.*?)\s*```$", re.DOTALL)
+# A fenced object among words ("Here is my answer:", "Hope this helps!").
+_FENCED_OBJECT = re.compile(r"```(?i:json)?\s*(\{.*?\})\s*```", re.DOTALL)
 # A reasoning model served without a reasoning parser thinks aloud in the content first; one
 # whose chat template opens the thinking in the prompt (DeepSeek-R1's) writes only its end.
 _THINKING = re.compile(r"^(?:<think>)?.*?</think>\s*", re.DOTALL)
@@ -576,6 +578,25 @@ def _unstorable_in(value: Any) -> str | None:
     return None
 
 
+def _object_among_words(text: str) -> dict[str, Any] | None:
+    """The JSON object of an answer that has words around it, as smaller models write one:
+    the first fenced object, else the object that starts at the first brace. None when
+    neither reads as a whole object. Raises ValueError and RecursionError as json.loads
+    does."""
+    fenced = _FENCED_OBJECT.search(text)
+    start = text.find("{")
+    try:
+        if fenced:
+            data = json.loads(fenced[1])
+        elif start >= 0:
+            data, _end = json.JSONDecoder().raw_decode(text, start)
+        else:
+            return None
+    except json.JSONDecodeError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def parse_output(content: str, turn: TurnContext) -> AgentOutput:
     """The validated final answer (messages and suggestions). Raises InvalidOutput with a
     reason the model can fix."""
@@ -587,11 +608,16 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
     if fenced:
         text = fenced[1]
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidOutput(f"the answer is not JSON ({exc.msg})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            data = _object_among_words(text)
+            if data is None:
+                raise InvalidOutput(f"the answer is not JSON ({exc.msg})") from None
     except RecursionError:
         raise InvalidOutput("the answer is nested too deeply") from None
+    except InvalidOutput:
+        raise
     except ValueError:
         raise InvalidOutput(f"the answer holds {_long_number()}") from None
     if not isinstance(data, dict):
