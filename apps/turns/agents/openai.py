@@ -107,6 +107,9 @@ MAX_ANSWER_BYTES = 1024 * 1024
 # in the correction round, the words beside tool calls): room for the JSON of the largest valid
 # answer. A model that loops until its token bound answers far more.
 MAX_ECHOED_ANSWER_CHARS = 2 * MAX_MESSAGES * MAX_MESSAGE_CHARS
+# Signed or encrypted thinking echoed whole (it cannot be cut): room for a model thinking at
+# four times the default token bound, at about four characters a token.
+MAX_ECHOED_REASONING_CHARS = 4 * 4 * DEFAULT_MAX_TOKENS
 CONNECT_TIMEOUT = 10.0
 CORRECTION_ROUNDS = 1
 OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
@@ -437,6 +440,21 @@ def _extra_fields(fields: dict[str, Any], known: tuple[str, ...]) -> dict[str, A
             kept[key] = _cut(value, room - len(key), "the field")
             room = 0
     return kept
+
+
+def _echoed_reasoning_details(details: Any) -> list[Any] | None:
+    """An answer's `reasoning_details` to echo with its tool calls, if any: OpenRouter gives a
+    model's thinking so, and the models behind it that sign or encrypt their thinking (Gemini
+    3, Claude's extended thinking) refuse the next request of a tool-call loop without it. A
+    cut copy would not check, so it goes back whole, or not at all past
+    MAX_ECHOED_REASONING_CHARS characters of JSON."""
+    if not isinstance(details, list):
+        return None
+    try:
+        size = len(json.dumps(details, ensure_ascii=False))
+    except RecursionError:
+        return None
+    return details if size <= MAX_ECHOED_REASONING_CHARS else None
 
 
 def _as_refused(request: dict[str, Any]) -> dict[str, Any]:
@@ -938,6 +956,9 @@ class OpenAIAgent:
                         echo["reasoning_content"] = _cut(
                             reply["reasoning_content"], MAX_ECHOED_ANSWER_CHARS, "the thinking"
                         )
+                    details = _echoed_reasoning_details(reply.get("reasoning_details"))
+                    if details is not None:
+                        echo["reasoning_details"] = details
                     messages.append({**echo, "tool_calls": requested})
                     for index, (request, original) in enumerate(zip(requested, asked, strict=True)):
                         if calls >= self.max_tool_calls:
