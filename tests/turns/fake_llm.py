@@ -52,6 +52,7 @@ class FakeLLM:
         self.script: list[tuple] = []
         self.rereads_calls = False
         self.requests: list[dict[str, Any]] = []
+        self.paths: list[str] = []
         self.headers: list[dict[str, str]] = []
         fake = self
 
@@ -60,6 +61,7 @@ class FakeLLM:
                 length = int(self.headers["Content-Length"])
                 fake.requests.append(json.loads(self.rfile.read(length)))
                 fake.headers.append(dict(self.headers))
+                fake.paths.append(self.path)
                 entry = fake.script.pop(0)
                 unread = unread_arguments(fake.requests[-1]) if fake.rereads_calls else None
                 if unread is not None:

@@ -2,6 +2,7 @@
 
 Settings (Django settings first, then the environment of the same name):
     SAGASMITH_OPENAI_BASE_URL   e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1
+                                (or the same ending in /chat/completions)
     SAGASMITH_OPENAI_MODEL      the model name the endpoint expects
     SAGASMITH_OPENAI_API_KEY    sent as a Bearer token when set (local servers may need none)
     SAGASMITH_OPENAI_TIMEOUT    seconds per request (default 60); connect timeout 10 s
@@ -753,7 +754,9 @@ class OpenAIAgent:
         max_tokens_field: str = MAX_TOKENS_FIELDS[0],
         max_result_chars: int = MAX_RESULT_CHARS,
     ) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        # Endpoints' own examples give the whole endpoint's URL: it is named once.
+        base = base_url.rstrip("/").removesuffix("/chat/completions")
+        self.url = base + "/chat/completions"
         self.model = model
         self.api_key = api_key
         self.timeout = httpx2.Timeout(timeout, connect=connect_timeout)
