@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from apps.core.errors import ApplicationError
@@ -176,7 +177,13 @@ def sessions_end_others(request):
     ended = services.user_sessions_end_others(
         user=request.user, keep_session_key=request.session.session_key
     )
-    messages.success(request, _("Signed out %(count)d other session(s).") % {"count": ended})
+    if ended:
+        text = ngettext(
+            "Signed out %(count)d other session.", "Signed out %(count)d other sessions.", ended
+        )
+        messages.success(request, text % {"count": ended})
+    else:
+        messages.info(request, _("No other session was signed in."))
     return redirect("account")
 
 
