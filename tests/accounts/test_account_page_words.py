@@ -1,8 +1,15 @@
 """The account page's words: counts, times and refusals as a person reads them."""
 
+import re
+from datetime import timedelta
+
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
+from django.utils import timezone
+
+from apps.accounts.models import ApiToken, UserSession
+from apps.accounts.services import api_token_create
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "s3cret-passw0rd!"
@@ -36,3 +43,26 @@ def test_signing_out_elsewhere_counts_the_sessions_in_words(make_user, others, s
     response = current.post("/account/sessions/end-others")
     assert response.status_code == 302
     assert _flash(response) == [said]
+
+
+def test_a_session_seen_within_the_minute_was_seen_just_now(make_user):
+    user = make_user("seen@example.test")
+    current = login(user.email, HTTP_USER_AGENT="Firefox")
+    other = login(user.email, HTTP_USER_AGENT="Chromium")
+    UserSession.objects.filter(session_key=other.session.session_key).update(
+        last_seen_at=timezone.now() - timedelta(minutes=5, seconds=10)
+    )
+    page = current.get("/account/").content.decode()
+    cells = re.findall(r'<td class="nowrap">([^<]*)</td>', page)
+    # IP, last seen; for each session, the current one first.
+    assert [cells[1], cells[3]] == ["just now", "5\xa0minutes ago"]
+    assert "0\xa0minutes" not in page
+
+
+def test_a_token_used_within_the_minute_was_used_just_now(make_user):
+    user = make_user("tok@example.test")
+    client = login(user.email)
+    token, _raw = api_token_create(user=user, name="laptop")
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    page = client.get("/account/").content.decode()
+    assert re.findall(r'<span class="muted small">(used [^<]*)</span>', page) == ["used just now"]
