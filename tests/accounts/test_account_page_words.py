@@ -1,14 +1,15 @@
 """The account page's words: counts, times and refusals as a person reads them."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.utils import timezone
 
-from apps.accounts.models import ApiToken, UserSession
+from apps.accounts.models import ApiToken, User, UserSession
 from apps.accounts.services import api_token_create
 
 pytestmark = pytest.mark.django_db
@@ -66,3 +67,16 @@ def test_a_token_used_within_the_minute_was_used_just_now(make_user):
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     page = client.get("/account/").content.decode()
     assert re.findall(r'<span class="muted small">(used [^<]*)</span>', page) == ["used just now"]
+
+
+def test_the_terms_acceptance_names_the_version_and_a_time_with_its_zone(make_user):
+    user = make_user("terms@example.test")
+    User.objects.filter(pk=user.pk).update(
+        terms_accepted_at=datetime(2026, 12, 6, 14, 5, tzinfo=UTC)
+    )
+    page = login(user.email).get("/account/").content.decode()
+    fact = re.findall(r"<dt>Terms accepted</dt><dd>(.*?)</dd>", page, re.S)
+    assert fact == [
+        f'<a href="/legal/terms">version {settings.SAGASMITH_TERMS_VERSION}</a>'
+        ", on Dec. 6, 2026, 2:05 p.m. UTC"
+    ]
