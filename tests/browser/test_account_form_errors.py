@@ -1,0 +1,31 @@
+"""The account page's forms in a real browser, at a phone's width: a refused entry is said on
+its field, the focus is taken there, and what was typed is still there to correct."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.test_room_live import _sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+FOCUSED = "document.activeElement.id"
+NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def test_a_blank_display_name_is_refused_on_its_field_with_the_focus_there(
+    browser, live_server, make_user
+):
+    from apps.accounts.models import User
+
+    user = make_user("pat@example.test", display_name="Pat")
+    page = _sign_in(browser.new_context(viewport=PHONE), live_server.url, user.email)
+    page.goto(f"{live_server.url}/account/")
+    page.fill("#id_display_name", "   ")
+    page.click("button:has-text('Save display name')")
+    page.wait_for_selector("#id_display_name[aria-invalid=true]")
+    assert page.evaluate(FOCUSED) == "id_display_name"
+    assert page.inner_text("#id_display_name_error") == "This field is required."
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert User.objects.get(pk=user.pk).display_name == "Pat"
