@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
@@ -344,6 +345,18 @@ def join_decide(request, campaign_id, join_request_id, *, membership):
     )
 
 
+ROLE_NOW = {
+    CampaignMembership.Role.GM: gettext_lazy("%(name)s is now a GM."),
+    CampaignMembership.Role.PLAYER: gettext_lazy("%(name)s is now a player."),
+    CampaignMembership.Role.OBSERVER: gettext_lazy("%(name)s is now an observer."),
+}
+ROLE_ALREADY = {
+    CampaignMembership.Role.GM: gettext_lazy("%(name)s is already a GM."),
+    CampaignMembership.Role.PLAYER: gettext_lazy("%(name)s is already a player."),
+    CampaignMembership.Role.OBSERVER: gettext_lazy("%(name)s is already an observer."),
+}
+
+
 def _member_user(user_id) -> User:
     """The user a settings form names. Whether they are (still) a member is the service's to
     say, after the actor's own permission: a page left open while the member left or was
@@ -360,14 +373,19 @@ def _member_user(user_id) -> User:
 def member_role(request, campaign_id, user_id, *, membership):
     form = RoleForm(request.POST)
     role = form.cleaned_data["role"] if form.is_valid() else request.POST.get("role", "")
-    return _run(
-        request,
-        campaign_id,
-        lambda: membership_change_role(
-            campaign=membership.campaign, actor=request.user, user=_member_user(user_id), role=role
-        ),
-        _("Role updated."),
-    )
+    try:
+        user = _member_user(user_id)
+        before = selectors.membership_for(campaign_id=campaign_id, user=user)
+        changed = membership_change_role(
+            campaign=membership.campaign, actor=request.user, user=user, role=role
+        )
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    else:
+        # Whole sentences per role, so each reads right in every language.
+        said = ROLE_ALREADY if before is not None and before.role == changed.role else ROLE_NOW
+        messages.success(request, said[changed.role] % {"name": user.label})
+    return redirect(_settings_url(campaign_id))
 
 
 @login_required
