@@ -54,7 +54,11 @@ class AcceptTermsForm(forms.Form):
 
 
 class DeactivateForm(forms.Form):
-    password = forms.CharField(label=_("Current password"), widget=forms.PasswordInput)
+    password = forms.CharField(
+        label=_("Current password"),
+        widget=forms.PasswordInput,
+        error_messages={"required": _("Enter your password to deactivate your account.")},
+    )
 
 
 class ApiTokenForm(forms.Form):

@@ -20,7 +20,7 @@ from apps.core.exceptions import PageNotFound
 
 from . import selectors, services
 from .adapters import INVITE_SESSION_KEY, invite_token_from
-from .errors import InviteUnavailable
+from .errors import InviteUnavailable, WrongPassword
 from .forms import AcceptTermsForm, ApiTokenForm, DeactivateForm, DisplayNameForm
 
 
@@ -134,7 +134,7 @@ def legal_accept(request):
     )
 
 
-def _account_page(request, *, display_name_form=None):
+def _account_page(request, *, display_name_form=None, deactivate_form=None):
     new_token = request.session.pop("new_api_token", None)
     if display_name_form is None:
         display_name_form = DisplayNameForm(initial={"display_name": request.user.display_name})
@@ -148,7 +148,7 @@ def _account_page(request, *, display_name_form=None):
             "tokens": selectors.api_tokens_for(user=request.user),
             "token_form": ApiTokenForm(),
             "new_token": new_token,
-            "deactivate_form": DeactivateForm(),
+            "deactivate_form": deactivate_form or DeactivateForm(),
         },
     )
 
@@ -194,14 +194,18 @@ def deactivate(request):
     if form.is_valid():
         try:
             services.user_deactivate(user=request.user, password=form.cleaned_data["password"])
+        except WrongPassword as exc:
+            form.add_error("password", exc.message)
         except ApplicationError as exc:
+            # A staff account: its page has no password field to say it on.
             messages.error(request, exc.message)
             return redirect("account")
-        logout(request)
-        messages.info(request, _("Your account has been deactivated."))
-        return redirect("account_login")
-    messages.error(request, _("Enter your password to deactivate your account."))
-    return redirect("account")
+        else:
+            logout(request)
+            messages.info(request, _("Your account has been deactivated."))
+            return redirect("account_login")
+    # Back to the page with the refusal on the field, where the reader is (the card is last).
+    return _account_page(request, deactivate_form=form)
 
 
 @login_required

@@ -29,3 +29,21 @@ def test_a_blank_display_name_is_refused_on_its_field_with_the_focus_there(
     assert page.inner_text("#id_display_name_error") == "This field is required."
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     assert User.objects.get(pk=user.pk).display_name == "Pat"
+
+
+def test_a_wrong_password_to_deactivate_is_said_on_its_field_with_the_focus_there(
+    browser, live_server, make_user
+):
+    from apps.accounts.models import User
+
+    user = make_user("pat@example.test", display_name="Pat")
+    page = _sign_in(browser.new_context(viewport=PHONE), live_server.url, user.email)
+    page.goto(f"{live_server.url}/account/")
+    page.fill("#id_deactivate_password", "not-my-password")
+    page.click("button:has-text('Deactivate my account')")
+    page.wait_for_selector("#id_deactivate_password[aria-invalid=true]")
+    assert page.evaluate(FOCUSED) == "id_deactivate_password"
+    assert page.inner_text("#id_deactivate_password_error") == "The password is not correct."
+    assert page.locator(".flash__item").count() == 0
+    assert page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert User.objects.get(pk=user.pk).is_active is True
