@@ -62,7 +62,15 @@ class DeactivateForm(forms.Form):
 
 
 class ApiTokenForm(forms.Form):
-    name = forms.CharField(label=_("Token name"), max_length=80)
+    # The service's words: the form refuses the same names (blank or over 80 characters).
+    name = forms.CharField(
+        label=_("Token name"),
+        max_length=80,
+        error_messages={
+            "required": _("Give the token a name of 1-80 characters."),
+            "max_length": _("Give the token a name of 1-80 characters."),
+        },
+    )
 
 
 class DisplayNameForm(forms.Form):

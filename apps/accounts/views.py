@@ -134,7 +134,7 @@ def legal_accept(request):
     )
 
 
-def _account_page(request, *, display_name_form=None, deactivate_form=None):
+def _account_page(request, *, display_name_form=None, deactivate_form=None, token_form=None):
     new_token = request.session.pop("new_api_token", None)
     if display_name_form is None:
         display_name_form = DisplayNameForm(initial={"display_name": request.user.display_name})
@@ -146,7 +146,7 @@ def _account_page(request, *, display_name_form=None, deactivate_form=None):
             "sessions": selectors.user_sessions_for(user=request.user),
             "current_key": request.session.session_key,
             "tokens": selectors.api_tokens_for(user=request.user),
-            "token_form": ApiTokenForm(),
+            "token_form": token_form or ApiTokenForm(),
             "new_token": new_token,
             "deactivate_form": deactivate_form or DeactivateForm(),
         },
@@ -218,14 +218,13 @@ def api_token_create(request):
                 user=request.user, name=form.cleaned_data["name"]
             )
         except ApplicationError as exc:
-            messages.error(request, exc.message)
+            form.add_error("name", exc.message)
         else:
             # Shown once on the next page load, then gone from the session.
             request.session["new_api_token"] = raw
-    else:
-        # The service's words: the form refuses the same names (blank or over 80 characters).
-        messages.error(request, _("Give the token a name of 1-80 characters."))
-    return redirect("account")
+            return redirect("account")
+    # Back to the page with the name as typed and the refusal on its field.
+    return _account_page(request, token_form=form)
 
 
 @login_required
