@@ -21,8 +21,8 @@ def test_invite_signup_terms_dashboard_signout_signin(browser, live_server, sett
 
     page.goto(f"{live_server.url}/accounts/signup/?invite={raw}")
     page.get_by_label("Email").fill(EMAIL)
-    page.get_by_label("Password:", exact=True).fill(PASSWORD)
-    page.get_by_label("Password (again):", exact=True).fill(PASSWORD)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password (again)", exact=True).fill(PASSWORD)
     page.get_by_label("Display name").fill("Newcomer")
     page.get_by_role("button", name="Sign Up").click()
 
