@@ -333,7 +333,9 @@ def join_decide(request, campaign_id, join_request_id, *, membership):
     )
     decision = request.POST.get("decision", "")
     done = (
-        _("%(name)s joined the campaign.") if decision == "approve" else _("Request declined.")
+        _("%(name)s joined the campaign.")
+        if decision == "approve"
+        else _("Declined the request from %(name)s.")
     ) % {"name": join_request.user.label}
     return _run(
         request,

@@ -114,7 +114,7 @@ def test_declining_a_join_request_asks_first_and_cancelling_keeps_it_waiting(
             "Decline the request of Pat Player? This cannot be undone."
         ]
         assert JoinRequest.objects.get(pk=waiting.pk).status == "pending"
-        _confirm(page, decline, "Request declined.")
+        _confirm(page, decline, "Declined the request from Pat Player.")
         assert JoinRequest.objects.get(pk=waiting.pk).status == "rejected"
 
 

@@ -256,7 +256,7 @@ def test_a_request_from_an_account_deactivated_since_is_not_approved_but_can_be_
     assert str(player.id) not in str(domain_members(campaign, gm))
 
     declined = client.post(decide, {"decision": "reject"}, follow=True)
-    assert _messages(declined) == ["Request declined."]
+    assert _messages(declined) == ["Declined the request from Pat Player."]
     pending.refresh_from_db()
     assert pending.status == "rejected"
 

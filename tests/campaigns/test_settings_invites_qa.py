@@ -114,7 +114,8 @@ def test_the_button_that_declines_a_join_request_says_decline_as_its_outcome_doe
         {"decision": "reject"},
         follow=True,
     )
-    assert [str(m) for m in decided.context["messages"]] == ["Request declined."]
+    said = [str(m) for m in decided.context["messages"]]
+    assert said == ["Declined the request from Pat Player."]
 
 
 def test_the_character_form_names_its_campaign_and_system_without_nested_brackets(
