@@ -175,9 +175,9 @@ def campaign_settings(request, campaign_id):
     return _settings_page(request, membership)
 
 
-def _settings_page(request, membership, *, invite_form=None, name_form=None):
+def _settings_page(request, membership, *, invite_form=None, name_form=None, binding_refused=None):
     """The settings page; invite_form or name_form is a refused one, shown with its errors and
-    values."""
+    values; binding_refused, a refused binding's (reason, posted values)."""
     campaign = membership.campaign
     # Another campaign's link stays for its own page (a second tab may open this one first).
     new_invite = request.session.get(NEW_INVITE_SESSION_KEY)
@@ -202,7 +202,15 @@ def _settings_page(request, membership, *, invite_form=None, name_form=None):
             "bindings": selectors.bindings_for(campaign=campaign),
             "invite_form": invite_form or InviteCreateForm(),
             "name_form": name_form or CampaignNameForm(initial={"name": campaign.name}),
-            "binding_form": BindingForm(),
+            "binding_error": binding_refused and binding_refused[0],
+            # What the refused binding chose; the defaults (both boxes ticked) otherwise.
+            "binding_values": binding_refused
+            and {
+                "user_id": binding_refused[1].get("user_id", ""),
+                "character_id": binding_refused[1].get("character_id", ""),
+                "can_control": "can_control" in binding_refused[1],
+                "can_view_private": "can_view_private" in binding_refused[1],
+            },
             "characters": campaign_characters(campaign=campaign, requester=request.user),
             "role_choices": RoleForm.base_fields["role"].choices,
             "new_invite_url": new_invite and new_invite["url"],
@@ -424,21 +432,32 @@ def campaign_leave(request, campaign_id):
 def binding_new(request, campaign_id, *, membership):
     form = BindingForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose a member and a character id."))
+        refusal = _("Choose a member and a character id.")
+    else:
+        try:
+            binding_set(
+                campaign=membership.campaign,
+                actor=request.user,
+                user=_member_user(form.cleaned_data["user_id"]),
+                character_id=form.cleaned_data["character_id"],
+                can_control=form.cleaned_data["can_control"],
+                can_view_private=form.cleaned_data["can_view_private"],
+            )
+        except ApplicationError as exc:
+            if isinstance(exc, PermissionDenied) or exc.code == "member_not_found":
+                # Said above the page afresh: the role, or a member gone from the form's list.
+                messages.error(request, exc.message)
+                return redirect(_settings_url(campaign_id))
+            refusal = exc.message
+        else:
+            messages.success(request, _("Binding saved."))
+            return redirect(_settings_url(campaign_id))
+    if membership.campaign.status != Campaign.Status.ACTIVE:
+        # An archived campaign's page has no binding form to say it in.
+        messages.error(request, refusal)
         return redirect(_settings_url(campaign_id))
-    return _run(
-        request,
-        campaign_id,
-        lambda: binding_set(
-            campaign=membership.campaign,
-            actor=request.user,
-            user=_member_user(form.cleaned_data["user_id"]),
-            character_id=form.cleaned_data["character_id"],
-            can_control=form.cleaned_data["can_control"],
-            can_view_private=form.cleaned_data["can_view_private"],
-        ),
-        _("Binding saved."),
-    )
+    # Back to the form as chosen, the refusal said in it: on a phone it is far down the page.
+    return _settings_page(request, membership, binding_refused=(refusal, request.POST))
 
 
 @login_required
