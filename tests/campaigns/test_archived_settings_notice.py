@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from apps.campaigns.services.campaigns import campaign_archive
@@ -34,3 +36,18 @@ def test_the_owner_of_an_archived_campaign_is_pointed_at_the_restore_card(
     gm_page = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
     assert gm_page.count(READ_ONLY) == 1
     assert OWNER_NOTICE not in gm_page
+
+
+def test_an_archived_campaign_without_bindings_does_not_say_players_will_bind_themselves(
+    domains, client, campaign, gm
+):
+    client.force_login(gm)
+    active = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    campaign_archive(campaign=campaign, actor=gm)
+    archived = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
+    empty = r'aria-labelledby="h-bindings">.*?<li class="muted">(.*?)</li>'
+    assert re.findall(empty, active, re.S) == [
+        "No bindings yet. Players bind themselves when they create a character."
+    ]
+    # An archived campaign gets no new characters: nobody will.
+    assert re.findall(empty, archived, re.S) == ["No characters were bound."]
