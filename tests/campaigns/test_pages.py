@@ -503,3 +503,23 @@ def test_a_phase_code_of_two_words_reads_as_words_on_the_campaign_page(
     dashboard = client.get("/").content.decode()
     assert "D&amp;D 5e (SRD 5.1) · Phase: Short rest</div>" in dashboard
     assert "short_rest" not in dashboard
+
+
+def test_a_character_refused_in_a_phase_of_two_words_names_the_phase_in_words(
+    domains, api_client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    Campaign.objects.filter(pk=campaign.pk).update(phase="short_rest")
+    api_client.force_authenticate(player)
+    created = api_client.post(
+        f"/api/campaigns/{campaign.id}/characters",
+        {"name": "Tordek", "template": "fighter", "level": 2},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="char-in-short-rest",
+    )
+    error = created.json()["error"]
+    assert (created.status_code, error["code"], error["message"]) == (
+        409,
+        "phase_denied",
+        "New characters can't be created during short rest.",
+    )

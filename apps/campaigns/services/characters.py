@@ -82,7 +82,8 @@ def character_create_for(
         )
     if not character_creation_open(campaign=campaign, role=membership.role):
         raise Conflict(
-            _("New characters can't be created during %(phase)s.") % {"phase": campaign.phase},
+            _("New characters can't be created during %(phase)s.")
+            % {"phase": campaign.phase_label.lower()},
             code="phase_denied",
             recovery=_("Create your character once the GM has ended it."),
         )
