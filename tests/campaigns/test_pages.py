@@ -523,3 +523,13 @@ def test_a_character_refused_in_a_phase_of_two_words_names_the_phase_in_words(
         "phase_denied",
         "New characters can't be created during short rest.",
     )
+
+
+def test_the_campaign_page_marks_the_reader_in_its_member_list(
+    domains, client, campaign, gm, player
+):
+    join(campaign, gm, player)
+    client.force_login(player)
+    detail = client.get(f"/campaigns/{campaign.id}/").content.decode()
+    members = re.findall(r"<li><span>([^<]*)</span>", detail)
+    assert members == ["Gail GM", "Pat Player (you)"]
