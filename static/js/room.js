@@ -54,6 +54,17 @@ function showCampaignName(name, revision) {
   document.title = fill(titleEl.dataset.documentTitle, { name });
 }
 
+// Names listed as the page's language lists them ("A, B and C"), in its alphabetical order,
+// the viewer ("you") first.
+const pageLanguage = document.documentElement.lang || undefined;
+const listFormat = new Intl.ListFormat(pageLanguage, { style: "long", type: "conjunction" });
+const collator = new Intl.Collator(pageLanguage);
+function recipientNames(recipients) {
+  const mine = recipients.some((r) => r.id === config.userId);
+  const others = recipients.filter((r) => r.id !== config.userId).map((r) => r.name).sort(collator.compare);
+  return listFormat.format(mine ? [t.you, ...others] : others);
+}
+
 // Access to this room ended (removed, another account, signed out): the panels stop asking for
 // what this viewer may no longer see, and clear what they show.
 function endAccess() {
@@ -113,7 +124,7 @@ function buildItem(entry, isPending) {
   if (actedAs) head.appendChild(badge(fill(t.actedAs, { name: actedAs }), "badge--character"));
   if (entry.audience === "gm") head.appendChild(badge(t.gm, "badge--gm"));
   if (entry.audience === "private") {
-    const names = (entry.recipients || []).map((r) => (r.id === config.userId ? t.you : r.name)).join(", ");
+    const names = recipientNames(entry.recipients || []);
     head.appendChild(badge(names ? fill(t.privateTo, { names }) : t.private, "badge--private"));
   }
   const time = document.createElement("time");
