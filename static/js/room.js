@@ -1144,7 +1144,7 @@ function offerUndo() {
   if (!box) return;
   if (!replaced) { box.replaceChildren(); return; }
   const said = document.createElement("span");
-  said.className = "small";
+  said.className = "composer__undo-text small";
   said.textContent = t.draftReplaced;
   const undo = document.createElement("button");
   undo.type = "button";
