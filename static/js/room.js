@@ -441,6 +441,8 @@ function connect() {
         // another's "end turn" would end that player's turn.
         if (msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) {
           offer(msg.entry.data || {});
+        } else if (msg.entry.mode === "action" && msg.entry.sender && msg.entry.sender.id === config.userId) {
+          actedAgain();
         }
         // Turn panels (dice, job progress) listen for room frames too.
         document.dispatchEvent(new CustomEvent("room:event", { detail: msg }));
@@ -1034,6 +1036,15 @@ function offer(data) {
   if (lastTurn && lastTurn.revision >= turn.revision && !sameTurn(turn, lastTurn)) return;
   offered = { items: data.suggestions, turn };
   drawSuggestions();
+}
+
+// Outside combat an option answers the viewer's last action (a command asked back): their next
+// action, sent from here or another page, answered it. A combat turn's options ("end turn")
+// last the turn, and its own reads drop them.
+function actedAgain() {
+  const outside = (o) => o && o.turn.known && o.turn.combatant == null;
+  if (outside(held)) held = null;
+  if (outside(offered)) { offered = null; drawSuggestions(); }
 }
 
 function turnRead(read) {
