@@ -847,10 +847,15 @@ if (form) {
   const counterSaid = document.getElementById("composer-count-announcer");
   const privateOption = form.querySelector("input[name=audience][value=private]");
   const privateHint = document.getElementById("audience-private-hint");
-  form.addEventListener("change", () => {
+  // Private narrowed to GM only by Action, not by the reader: back in another mode it returns.
+  let narrowed = false;
+  form.addEventListener("change", (ev) => {
     // An action goes to everyone or to the GM alone: private words are chat. A chosen Private
     // narrows to GM only, never widens to everyone.
     const action = form.querySelector("input[name=mode]:checked").value === "action";
+    if (ev.target.name === "audience") narrowed = false; // the reader's own choice stands
+    if (privateOption && !action && narrowed && ev.target.name === "mode") privateOption.checked = true;
+    if (!action) narrowed = false;
     if (privateOption) {
       privateOption.disabled = action;
       // Why it is unavailable, on the page (a tooltip reaches neither touch nor keyboard) and
@@ -860,7 +865,10 @@ if (form) {
         if (action) privateOption.setAttribute("aria-describedby", privateHint.id);
         else privateOption.removeAttribute("aria-describedby");
       }
-      if (action && privateOption.checked) form.querySelector("input[name=audience][value=gm]").checked = true;
+      if (action && privateOption.checked) {
+        form.querySelector("input[name=audience][value=gm]").checked = true;
+        narrowed = true;
+      }
     }
     if (picker) {
       const wasHidden = picker.hidden;
