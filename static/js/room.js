@@ -1190,6 +1190,17 @@ function dropUndo() {
   if (box) box.replaceChildren();
 }
 
+// The timeline's height leaves room for the composer at rest (--room-chrome); what the
+// composer grows by (the GM's recipients, a note, options) it gives up too, so the message box
+// and Send stay in the window. The list keeps its newest entry in view (the observer above).
+if (form && window.ResizeObserver) {
+  const rest = form.getBoundingClientRect().height;
+  new ResizeObserver(() => {
+    const grown = Math.max(0, Math.round(form.getBoundingClientRect().height - rest));
+    roomEl.style.setProperty("--room-composer-grown", `${grown}px`);
+  }).observe(form);
+}
+
 setState("connecting", t.connecting);
 // The mark of the page's own reload goes from the address bar: a later reload is the reader's.
 if (new URLSearchParams(window.location.search).get("reload") === "auto") {
