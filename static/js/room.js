@@ -102,6 +102,29 @@ function badge(text, cls) {
 const NARRATION_EVENT = "turn.narration";
 const OUTCOME_EVENT = "turn.outcome";
 
+// Actions whose turn is still in progress (message id -> its status's name), as the panels'
+// "Turns in progress" lists them: marked beside the action, where its sender is looking (on a
+// phone the panel is far below). Said by the panels' own announcer, not again with the entry.
+let turnsInProgress = new Map();
+
+function turnMark(label) {
+  const mark = badge(label, "badge--turn");
+  mark.classList.add("entry__turn");
+  return mark;
+}
+
+document.addEventListener("room:turns", (ev) => {
+  const now = new Map((ev.detail || []).map((turn) => [turn.message, turn.label]));
+  for (const li of timeline.querySelectorAll("li[data-message]")) {
+    const label = now.get(li.dataset.message);
+    const mark = li.querySelector(".entry__turn");
+    if (!label) { if (mark) mark.remove(); continue; }
+    if (mark) { if (mark.textContent !== label) mark.textContent = label; continue; }
+    li.querySelector(".entry__head").insertBefore(turnMark(label), li.querySelector(".entry__time"));
+  }
+  turnsInProgress = now;
+});
+
 function buildItem(entry, isPending) {
   const li = document.createElement("li");
   li.className = "entry entry--" + (entry.kind === "event" ? "event" : entry.mode);
@@ -127,6 +150,9 @@ function buildItem(entry, isPending) {
     const names = recipientNames(entry.recipients || []);
     head.appendChild(badge(names ? fill(t.privateTo, { names }) : t.private, "badge--private"));
   }
+  if (!isPending && entry.id) li.dataset.message = entry.id;
+  const turn = !isPending && entry.id && turnsInProgress.get(entry.id);
+  if (turn) head.appendChild(turnMark(turn));
   const time = document.createElement("time");
   time.className = "entry__time muted small";
   const when = entry.created_at ? new Date(entry.created_at) : new Date();
@@ -214,7 +240,7 @@ function announce(li) {
   const body = li.querySelector(".entry__body");
   // What the badges beside the sender show (a whisper, GM only, an action, a failure) is said
   // with the name: without it a whisper is heard as words to the whole table.
-  const marks = [...li.querySelectorAll(".entry__head .badge")].map((b) => b.textContent).filter(Boolean);
+  const marks = [...li.querySelectorAll(".entry__head .badge:not(.entry__turn)")].map((b) => b.textContent).filter(Boolean);
   const name = who && who.textContent ? who.textContent + (marks.length ? ` (${marks.join(", ")})` : "") : "";
   said.textContent = [name, body && body.textContent].filter(Boolean).join(": ");
   announcer.append(said);

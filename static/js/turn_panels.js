@@ -731,6 +731,10 @@ function renderJobs() {
     if (list.children[index] !== item) list.insertBefore(item, list.children[index] || null);
   });
   empty.hidden = active.length > 0;
+  // The timeline marks each action whose turn is listed here.
+  document.dispatchEvent(new CustomEvent("room:turns", {
+    detail: active.map((job) => ({ message: job.trigger_message_id, label: t[job.status] || job.status })),
+  }));
   clearStaleAnnouncement(); // every change of jobs or of the go is drawn through here
 }
 
