@@ -160,8 +160,8 @@ function buildItem(entry, isPending) {
   // The time alone for today; an older entry says its day too (history spans days).
   const today = when.toDateString() === new Date().toDateString();
   time.textContent = today
-    ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
-    : when.toLocaleString([], { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    ? when.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })
+    : when.toLocaleString([], { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
   time.title = when.toLocaleString([], { dateStyle: "full", timeStyle: "short" });
   head.appendChild(time);
   if (isPending) {
