@@ -59,6 +59,7 @@ function showCampaignName(name, revision) {
 const pageLanguage = document.documentElement.lang || undefined;
 const listFormat = new Intl.ListFormat(pageLanguage, { style: "long", type: "conjunction" });
 const collator = new Intl.Collator(pageLanguage);
+const choiceFormat = new Intl.ListFormat(pageLanguage, { style: "long", type: "disjunction" }); // "A, B, or C"
 function recipientNames(recipients) {
   const mine = recipients.some((r) => r.id === config.userId);
   const others = recipients.filter((r) => r.id !== config.userId).map((r) => r.name).sort(collator.compare);
@@ -1119,7 +1120,7 @@ function showSuggestions(items, turn) {
   if (!box || !form) return;
   const list = (Array.isArray(items) ? items : []).filter((x) => typeof x === "string" && x).slice(0, 5);
   const key = list.length ? JSON.stringify([turn ? turn.revision : null, list]) : "";
-  if (key && key !== suggestionsSaid) sayAboutSuggestions(`${t.suggestions} ${list.join(", ")}`);
+  if (key && key !== suggestionsSaid) sayAboutSuggestions(`${t.suggestions} ${choiceFormat.format(list)}`);
   if (key) suggestionsSaid = key;
   // The same options drawn again (another read of the turn) are left as they are: a button
   // the reader is on keeps its focus.

@@ -51,7 +51,8 @@ def test_new_options_are_said_once_and_taking_one_says_the_mode(
         region = gm.locator("#composer-suggestions-announcer")
         expect(box.locator("button")).to_have_text(["goblin attacks Ilsa", "end turn"])
         expect(region).to_have_attribute("aria-live", "polite")
-        expect(region).to_have_text("Try: goblin attacks Ilsa, end turn")
+        # Said as a list of choices in the page's language, not words run together.
+        expect(region).to_have_text("Try: goblin attacks Ilsa or end turn")
 
         # The panels read the same turn again and again: the same options, nothing said.
         gm.evaluate(RECORD)
