@@ -24,7 +24,8 @@ DND_HELP = (
     "<name> attacks <target> as a reaction (an opportunity attack)\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save); "
     "for someone: perception check for <name>, dex save for <name> [dc N]\n"
-    "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>], "
+    "e.g. roll 4d6 drop lowest, roll a d20 and a d6\n"
     "- move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)\n"
     "- death save for <name>; heal <target> N (a potion without N)\n"
@@ -45,7 +46,8 @@ DND_PLAYER_HELP = (
     "- attack [<target>] [with <weapon>] [with advantage | with disadvantage] [as a reaction]; "
     "<name> hits (or shoots, stabs) <target>\n"
     "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save)\n"
-    "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop lowest\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>], "
+    "e.g. roll 4d6 drop lowest, roll a d20 and a d6\n"
     "- move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)\n"
     "- death save (at 0 HP); stand up (or <name> gets up); heal <target> or heal me (a potion)\n"
@@ -59,7 +61,7 @@ DND_PLAYER_HELP = (
 NARRATIVE_HELP = (
     "I understand:\n"
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
-    "- roll <dice> [drop lowest | with advantage] [for <label>]\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll a d20 and a d6\n"
     "- advance [clock] <name> [by N | twice]; create clock <name> [with] N segments, "
     "e.g. create clock Doom 6\n"
     "- open scene <title>; end scene; record fact <text> [gm only]; set phase <lobby|play>\n"
@@ -70,7 +72,7 @@ NARRATIVE_HELP = (
 NARRATIVE_PLAYER_HELP = (
     "I understand:\n"
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
-    "- roll <dice> [drop lowest | with advantage] [for <label>]\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll a d20 and a d6\n"
     "- describe, or look (or: what's happening?, show the clocks, list facts)\n"
     "- is the <name> clock full?, how full is the <name> clock?, how many clocks are there?"
 )

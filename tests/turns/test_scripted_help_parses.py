@@ -41,6 +41,7 @@ ROLLS = [
     ("roll 4d6 drop lowest", s.roll_dice, {"expr": "4d6", "keep": "drop lowest"}),
     ("roll 1d20+3 with advantage", s.roll_dice, {"expr": "1d20+3", "keep": "with advantage"}),
     ("roll 2d6+3 for damage", s.roll_dice, {"expr": "2d6+3", "label": "damage"}),
+    ("roll a d20 and a d6", s.roll_each, {"label": None}),
 ]
 CHECKS = [
     ("check perception", s.dnd_check, {"what": "perception", "dc": None}),
@@ -102,7 +103,7 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("dex save for Ilsa", s.dnd_save, {"what": "dex", "target": "Ilsa", "dc": None}),
         ("dex save for Ilsa dc 12", s.dnd_save, {"what": "dex", "target": "Ilsa", "dc": "12"}),
     ],
-    ROLL + ", e.g. roll 4d6 drop lowest": ROLLS,
+    ROLL + ", e.g. roll 4d6 drop lowest, roll a d20 and a d6": ROLLS,
     MOVE: MOVES,
     "death save for <name>; heal <target> N (a potion without N)": [
         ("death save for Ilsa", s.dnd_death_save, {"target": "Ilsa"}),
@@ -176,7 +177,7 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         *STRIKES,
     ],
     CHECK: CHECKS,
-    ROLL + ", e.g. roll 4d6 drop lowest": ROLLS,
+    ROLL + ", e.g. roll 4d6 drop lowest, roll a d20 and a d6": ROLLS,
     MOVE: MOVES,
     "death save (at 0 HP); stand up (or <name> gets up); heal <target> or heal me (a potion)": [
         ("death save", s.dnd_death_save, {"target": None}),
@@ -217,7 +218,7 @@ NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
             for odds in ("likely", "unlikely", "even", "very likely")
         ],
     ],
-    ROLL: ROLLS,
+    ROLL + ", e.g. roll a d20 and a d6": ROLLS,
     NAR_LOOK: [
         ("describe", s.nar_describe, {}),
         ("look", s.nar_describe, {}),

@@ -48,7 +48,9 @@ dnd5e
                                          stealth", "dex save for Goblin dc 12", "check
                                          perception for Ilsa"); a player names only their
                                          own character
-    roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative
+    roll <dice> [for <label>]            e.g. roll 2d6+3, roll 2d20kh1+5 for initiative;
+                                         "roll a d20 and a d6" (also "," or "&") rolls
+                                         each, in either system
     roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
     move to X,Y                          move on the combat grid (combat only); also
                                          "move 4 5", "move to (4, 5)"
@@ -577,6 +579,38 @@ def roll_dice(s: Session, m: re.Match[str]) -> None:
             "total": result["total"],
         }
     )
+
+
+def roll_each(s: Session, m: re.Match[str]) -> None:
+    """ "roll a d20 and a d6": one roll per die named, each result said, in one line."""
+    s.require("dice_roll", what=_("roll dice"))
+    label = (m["label"] or "").strip()
+    said: list[str] = []
+    result: Mapping[str, Any] = {}
+    for part in DIE_SEPARATOR.split(m["dice"].strip()):
+        term = DIE_TERM.fullmatch(part.strip())
+        assert term is not None  # ROLL_EACH matched every part
+        count = term["count"] or "1"
+        if not count.isdigit():
+            count = str(_amount(count)) if count.lower() not in ("a", "an") else "1"
+        expression = count + re.sub(r"\s+", "", term["die"]).lower()
+        outcome = s.try_call(
+            "dice_roll", expression=expression, **({"label": label} if label else {})
+        )
+        if not outcome.ok:
+            if not said:
+                raise Refusal(_refusal(outcome.error_message))
+            # The dice already rolled were rolled: said, then what this one could not be.
+            break
+        result = outcome.structured
+        breakdown = _breakdown(result)
+        said.append(
+            f"{result['expression']} = {result['total']}" + (f" ({breakdown})" if breakdown else "")
+        )
+    shown = f" ({result['label']})" if result.get("label") else ""
+    s.say(_("The dice tumble%(label)s: %(rolls)s.") % {"label": shown, "rolls": _and_list(said)})
+    if not outcome.ok:
+        s.say(_refusal(outcome.error_message), audience="requester")
 
 
 def _kept_expression(expression: str, keep: str) -> str | None:
@@ -3392,6 +3426,18 @@ ROLL = _intent(
     r"(?:\s+for\s+(?P<label>.*(?:[^.]|\.{3})))?",
     roll_dice,
 )
+# One die of several named in a roll: "a d20", "two d6", "1d20+5", "2d20kh1".
+DIE_COUNT = r"\d+|an?|" + "|".join([*TEEN_WORDS, *UNIT_WORDS])
+DIE_KIND = r"d\s*\d+(?:k[hl]?\d+)?(?:\s*[+-]\s*\d+)*"
+DIE_TERM = re.compile(rf"(?:(?P<count>{DIE_COUNT})\s*)?(?P<die>{DIE_KIND})", re.IGNORECASE)
+DIE_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+", re.IGNORECASE)
+DIE = rf"(?:(?:{DIE_COUNT})\s*)?{DIE_KIND}"
+ROLL_EACH = _intent(
+    rf"roll\s+(?P<dice>{DIE}(?:(?:{DIE_SEPARATOR.pattern}){DIE})+)"
+    # The label ends the text, as for one roll.
+    r"(?:\s+for\s+(?P<label>.*(?:[^.]|\.{3})))?",
+    roll_each,
+)
 SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_phase)
 # Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill;
 # two for a number said in words ("dc twenty one").
@@ -3605,6 +3651,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+check" + DC, dnd_check),
         _intent(r"(?:roll\s+)?(?:for\s+)?initiative", dnd_initiative),
+        ROLL_EACH,
         ROLL,
         _intent(
             r"move\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)(?P<y>[+-]?\d+)\s*\)?",
@@ -3782,6 +3829,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # After the clocks ("advance clock Doom twice"), facts and titles, which keep their
         # words; before a roll, whose label would take "twice" as its own.
         REPEATED,
+        ROLL_EACH,
         ROLL,
         SET_PHASE,
         # "look around the mill", "describe the mill": the scene is what there is to see.
@@ -3852,7 +3900,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
             _both(
                 _(
                     "roll <dice> [drop lowest | with advantage] [for <label>], "
-                    "e.g. roll 4d6 drop lowest"
+                    "e.g. roll 4d6 drop lowest, roll a d20 and a d6"
                 )
             ),
             _both(
@@ -3914,7 +3962,12 @@ def help_text(system_id: str, *, gm: bool) -> str:
     elif system_id == "narrative":
         lines = [
             _both(_('ask the oracle "<question>" [likely|unlikely|even|very likely|...]')),
-            _both(_("roll <dice> [drop lowest | with advantage] [for <label>]")),
+            _both(
+                _(
+                    "roll <dice> [drop lowest | with advantage] [for <label>], "
+                    "e.g. roll a d20 and a d6"
+                )
+            ),
             (
                 None,
                 _(
@@ -4022,7 +4075,8 @@ def _readings(system_id: str, text: str) -> list[str]:
         # advantage!" or "dc 12." read as written would make the mark part of a weapon or a
         # DC. A roll's label keeps its own ("for luck!"), as in narrative.
         marked = _rewritten(system_id, _without_symbols(written))
-        readings = [marked, text, written] if ROLL.pattern.fullmatch(marked) else [text, written]
+        rolled = any(i.pattern.fullmatch(marked) for i in (ROLL, ROLL_EACH))
+        readings = [marked, text, written] if rolled else [text, written]
     else:
         # As written first: free text (a fact, a question) keeps its "?" and symbols, said
         # in the first person too.
