@@ -198,7 +198,9 @@ In dnd5e, hit points healed or granted and a DC may be said in words ("heal Ilsa
 Names ("the goblin", "Ilsa", "mon-3") are resolved to entity ids through read tools
 (`campaign_get`, `character_get`, `combat_status`, `story_get`); a living match is preferred,
 then the lowest id. A number said aloud ("the second goblin", "goblin two", "goblin number 2")
-names what its digits name ("Goblin 2").
+names what its digits name ("Goblin 2"). "The other goblin" ("the other one": any monster) is
+the one goblin standing, besides the one acting, once the rest fell; with several standing,
+the requester is asked which.
 """
 
 from __future__ import annotations
@@ -427,6 +429,8 @@ class Session:
         # The roster an addressed line ("Ilsa, make a dex save") read to find whom it names:
         # the first roster read of the line said of them, not read twice.
         self.roster_kept: list[Entity] | None = None
+        # Who acts on the creature named, never "the other" one of its own kind.
+        self.actor: str | None = None
 
     # -- tools -----------------------------------------------------------------------------------
 
@@ -813,6 +817,8 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
     if found is not None:
         return found
     wanted = _clean_name(_normalize(name)).lower()
+    if other := OTHER.fullmatch(wanted):
+        return _the_other(s, roster, name, other["kind"])
     # A typo with one close name is answered as the corrected command, never acted on.
     if (close := _close_name(roster, wanted)) and (command := _with_target(s, name, close)):
         s.suggestions.append(command)
@@ -821,6 +827,61 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
             % {"name": _echo(name), "command": command}
         )
     raise _not_here(s, roster, name)
+
+
+# "the other goblin", "the other one": one of a kind besides the one already dealt with.
+OTHER = re.compile(r"other\s+(?P<kind>.+)")
+
+
+def _the_other(s: Session, roster: list[Entity], name: str, kind: str) -> Entity:
+    """Who "the other <kind>" names: no turn remembers whom the requester dealt with last, so
+    it is the one of that kind standing, besides the one who acts, when the rest fell; with
+    several standing, the requester is asked which (each as the command to send)."""
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    if kind in ANY_FOE:
+        # "the other one", "the other enemy": any monster here.
+        kin = [e for e in roster if e.kind == "monster"]
+    else:
+        kin = [
+            e
+            for e in roster
+            if kind
+            in (
+                re.sub(r" \d+$", "", _normalize(e.name).lower()),
+                (e.monster_key or "").replace("_", " "),
+            )
+        ]
+    # Monsters fallen in earlier fights are not here, as `_present` says.
+    kin = [e for e in kin if shown[e.id] in _present(s, roster)]
+    if not kin:
+        raise _not_here(s, roster, name)
+    if len(kin) == 1:
+        raise Refusal(
+            _("There is no other %(kind)s here: only %(name)s.")
+            % {"kind": _echo(kind), "name": shown[kin[0].id]}
+        )
+    others = [e for e in kin if e.id != s.actor]
+    standing = [e for e in others if e.alive and e.status != "down"]
+    if len(standing) == 1:
+        return standing[0]
+    asked = sorted(standing or others, key=lambda e: _id_key(e.id))  # as "the goblin" counts
+    match = s.match
+    if match is not None and "target" in match.re.groupindex and match["target"] == name:
+        start, end = match.span("target")
+        s.suggestions += [
+            match.string[:start] + _spoken_as(e, shown[e.id]) + match.string[end:] for e in asked
+        ]
+    if s.turn.phase == "combat":
+        _state_read_turn(s)
+    raise Refusal(
+        _("Which is the other %(kind)s: %(names)s?")
+        % {"kind": _echo(kind), "names": _or_list([shown[e.id] for e in asked])}
+    )
+
+
+def _spoken_as(entity: Entity, shown: str) -> str:
+    """A creature's name as the table reads it (`shown`), said as `_spoken` says names."""
+    return shown.lower() if entity.kind == "monster" else shown
 
 
 def _not_here(s: Session, roster: list[Entity], name: str) -> Refusal:
@@ -1011,6 +1072,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     named = m.groupdict().get("target")
     nearest = NEAREST_FOE.fullmatch(_normalize(named)) if named else None
     if named and nearest is None:
+        s.actor = attacker_id  # "goblin 2 attacks the other goblin": not itself
         target = resolve(s, roster, named)
     else:
         target = _plain_target(s, roster, attacker_id, asked=nearest)
