@@ -67,14 +67,16 @@ NARRATIVE_HELP = (
     "- open scene <title>; end scene; record fact <text> [gm only]; set phase <lobby|play>\n"
     "- open thread <title>; resolve thread <title>[: how it ended]\n"
     "- describe, or look (or: what's happening?, show the clocks, list facts)\n"
-    "- is the <name> clock full?, how full is the <name> clock?, how many clocks are there?"
+    "- is the <name> clock full?, how full is the <name> clock?, how many clocks are there?, "
+    "who's here?"
 )
 NARRATIVE_PLAYER_HELP = (
     "I understand:\n"
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll a d20 and a d6\n"
     "- describe, or look (or: what's happening?, show the clocks, list facts)\n"
-    "- is the <name> clock full?, how full is the <name> clock?, how many clocks are there?"
+    "- is the <name> clock full?, how full is the <name> clock?, how many clocks are there?, "
+    "who's here?"
 )
 
 

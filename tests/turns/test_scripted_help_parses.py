@@ -204,7 +204,8 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
 }
 NAR_LOOK = "describe, or look (or: what's happening?, show the clocks, list facts)"
 NAR_CLOCK_ASKED = (
-    "is the <name> clock full?, how full is the <name> clock?, how many clocks are there?"
+    "is the <name> clock full?, how full is the <name> clock?, how many clocks are there?, "
+    "who's here?"
 )
 NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     'ask the oracle "<question>" [likely|unlikely|even|very likely|...]': [
@@ -230,6 +231,7 @@ NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("is the Doom clock full?", s.nar_clock_asked, {"name": "Doom", "state": "full"}),
         ("how full is the Doom clock?", s.nar_clock_asked, {"name": "Doom"}),
         ("how many clocks are there?", s.nar_how_many_clocks, {}),
+        ("who's here?", s.nar_cast, {}),
     ],
 }
 NAR_GM_ONLY: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {

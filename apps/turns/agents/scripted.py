@@ -178,6 +178,9 @@ narrative
     is the <name> clock full|empty?      the clock's segments, to you (also "how full is
                                          the <name> clock?"): not a question for the oracle
     how many clocks are there?           the clocks, counted and named, to you
+    who's here?                          the story's characters, to you (who else is in the
+                                         scene is the GM's to say; "who's there?" is the
+                                         fiction's, for the GM or the oracle)
     describe | look                      the current scene, clocks and facts you may see
                                          (a fact told to you alone is said to you alone);
                                          also "what's happening?", "show the clocks", "list
@@ -3413,6 +3416,20 @@ def nar_describe(s: Session, m: re.Match[str]) -> None:
         s.say(_("Known: %(facts)s") % {"facts": _sentences(told)}, audience="requester")
 
 
+def nar_cast(s: Session, m: re.Match[str]) -> None:
+    """ "who's here?": the story's characters, to the asker. The story places nobody in a
+    scene, so who else is there is said to be the GM's to tell; a look shows the scene."""
+    names = [c["name"] for c in s.call("campaign_get")["campaign"].get("characters") or []]
+    if names:
+        text = _(
+            "The story's characters: %(names)s. Who else is in the scene is the GM's to say."
+        ) % {"names": _and_list(names)}
+    else:
+        text = _("The story has no characters yet. Who is in the scene is the GM's to say.")
+    s.say(text, audience="requester")
+    s.suggestions.append(_("look"))
+
+
 def nar_how_many_clocks(s: Session, m: re.Match[str]) -> None:
     """ "how many clocks are there?": the story's clocks, counted and named, to the asker."""
     clocks = s.call("story_get")["clocks"]
@@ -3908,6 +3925,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"how\s+(?:full|far\s+along|close)\s+is\s+(?:the\s+)?(?P<name>.+?)\s+clock(?:\s+now)?",
             nar_clock_asked,
         ),
+        # "who's here?": the cast, not a question for the oracle. Not "who's there?", which
+        # the fiction asks (a knock at the door).
+        _intent(
+            r"who(?:['’]?s|\s+is|\s+are)\s+(?:here|present|around"
+            r"|in\s+(?:the|this)\s+(?:scene|story))(?:\s+now)?",
+            nar_cast,
+        ),
         _intent(
             r"how\s+many\s+clocks(?:\s+(?:are\s+(?:there|running|left)|do\s+we\s+have))?"
             r"(?:\s+now)?",
@@ -4049,7 +4073,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
             _both(
                 _(
                     "is the <name> clock full?, how full is the <name> clock?, "
-                    "how many clocks are there?"
+                    "how many clocks are there?, who's here?"
                 )
             ),
         ]
