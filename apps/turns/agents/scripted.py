@@ -188,8 +188,9 @@ narrative
                                          "describe …" (whatever is named: the scene is read)
     help                                 this list
     A roll said "twice" or "N times" is answered one at a time, the roll once offered; a
-    label that says it in a clause of its own ("roll 1d6 for the bell that rings twice")
-    keeps it, in either system.
+    label that says it in a clause of its own ("roll 1d6 for the bell that rings twice") or
+    with a doer of its own ("roll a d20 for the door I kicked 3 times") keeps it, in either
+    system.
 
 In a GM-only action, what would change everyone's panels (combat, movement, attacks, the phase,
 scenes, clocks, threads) is refused: send it as a public action. Dice, checks, the oracle and
@@ -3592,10 +3593,14 @@ CHECKED = (
 # without them ("I wake up" is "wake up").
 PLURAL_SUBJECT = r"(?!(?:i|we|let)\b)(?P<target>.+?)"
 # "roll 1d20 twice": a command said more than once. Not a roll whose label says how often
-# something happens in a clause of its own ("for the bell that rings twice"): that is the label.
+# something happens in a clause of its own ("for the bell that rings twice") or with a doer
+# of its own ("for the door I kicked 3 times"): that is the label. "For you twice" names no
+# doer: the pronoun's next word is the count.
+REPEATED_COUNT = r"(?:twice|thrice|(?:\d+|two|three|four|five)\s+times)"
 REPEATED = _intent(
     r"(?!roll\s.*\sfor\s(?:.*\s)?(?:that|which|who|whose|when|where|whether|if|until)\s)"
-    r"(?P<command>.+?)\s+(?:twice|thrice|(?:\d+|two|three|four|five)\s+times)",
+    r"(?!roll\s.*\sfor\s(?:.*\s)?(?:i|we|you|he|she|they)\s+(?!" + REPEATED_COUNT + r")\S+\s)"
+    r"(?P<command>.+?)\s+" + REPEATED_COUNT,
     repeated,
 )
 GRAMMARS: dict[str, tuple[Intent, ...]] = {
