@@ -14,7 +14,9 @@ Read kindly: emoji and trailing punctuation are ignored (a roll's label, in eith
 its own closing "!", "?" or "..."; a full stop is the sentence's), "I …" first-person forms
 and, in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood, as is
-"roll two d6" (= roll 2d6) in either system. A misspelt
+"roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
+goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
+question; a read asked so ("can I see my hp?") is answered. A misspelt
 first word or target name with a single close match (difflib) is never acted on: the reply asks
 "Did you mean: attack the goblin?" and suggests that command.
 
@@ -4590,6 +4592,29 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
     return s.output(help_only=True)
 
 
+# "Can I attack the goblin?": a command asked about rather than said.
+CAN_I = re.compile(r"(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?P<rest>.+)", re.IGNORECASE)
+# What only reads and answers: asked about with "can I", it is simply answered.
+ANSWERED = frozenset(
+    {
+        dnd_sheet, dnd_describe, dnd_whose_turn, dnd_whose_next, dnd_is, dnd_how_many,
+        dnd_where, dnd_what_now, nar_describe, nar_cast, nar_how_many_clocks, nar_clock_asked,
+    }
+)  # fmt: skip
+
+
+def _asked_about(system_id: str, text: str) -> tuple[str, bool] | None:
+    """The command a "can I …" question asks about, as the grammar reads it, and whether it
+    only reads (then it is answered); None when what follows "can I" is no command."""
+    asked = CAN_I.fullmatch(_normalize(text))
+    if asked is None:
+        return None
+    intent, match = _parse(system_id, asked["rest"])
+    if intent is None or match is None:
+        return None
+    return match.string, intent.handler in ANSWERED
+
+
 class ScriptedAgent:
     """The default provider: the grammar above, no network besides the domain server."""
 
@@ -4604,6 +4629,14 @@ class ScriptedAgent:
     def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
         session = Session(turn, call_tool)
         text = " ".join(turn.text.split())
+        if asked := _asked_about(turn.system_id, text):
+            command, answered = asked
+            if not answered:
+                # A question is not the command: nothing is done on it, the command is offered.
+                session.say(_("To do it, say: %(command)s.") % {"command": command}, "requester")
+                session.suggestions.append(command)
+                return session.output(help_only=True)
+            text = command
         intent, match = _parse(turn.system_id, text)
         if intent is None and not HELP.fullmatch(text) and not HELP.fullmatch(_normalize(text)):
             try:
