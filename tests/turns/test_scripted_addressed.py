@@ -72,7 +72,7 @@ def test_a_player_addressing_another_creature_is_told_they_act_as_their_own(
     "text",
     [
         "Bob, make a dex save",
-        "Okay, attack the goblin",
+        "Tom, attack the goblin",
         "Friends, move to 2,0",
         # Only a whole name addresses a creature: "Go" is no "Goblin".
         "Go, attack the goblin",
@@ -92,7 +92,7 @@ NOT_ADDRESSED = {
         "I did not understand that. To make a check or a save, say: check <ability or skill> "
         "[dc N], or save <ability> [dc N] (or say “help” for what I understand)."
     ),
-    "Okay, attack the goblin": (
+    "Tom, attack the goblin": (
         "I did not understand that. To attack, say: attack <target> [with <weapon>] "
         "(or say “help” for what I understand)."
     ),

@@ -12,7 +12,8 @@ GM could judge is answered with the oracle's command in the player's words inste
 
 Read kindly: emoji and trailing punctuation are ignored (a roll's label, in either system, keeps
 its own closing "!", "?" or "..."; a full stop is the sentence's), "I …" first-person forms
-and, in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
+("I'd like to …", "I'm going to …", "let me …"), "please", "ok" and a closing "please" and,
+in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
@@ -3593,7 +3594,9 @@ CHECKED = (
 )
 # The subject of a plural verb ("the goblins wake up"); not "I" or "we", whose line is read
 # without them ("I wake up" is "wake up").
-PLURAL_SUBJECT = r"(?!(?:i|we|let)\b)(?P<target>.+?)"
+# Words a table puts before a command ("please", "ok"): no subject, read without them.
+NOT_A_SUBJECT = r"(?!(?:i|we|let|please|pls|ok|okay|alright)\b)"
+PLURAL_SUBJECT = NOT_A_SUBJECT + r"(?P<target>.+?)"
 # "roll 1d20 twice": a command said more than once. Not a roll whose label says how often
 # something happens in a clause of its own ("for the bell that rings twice") or with a doer
 # of its own ("for the door I kicked 3 times"): that is the label. "For you twice" names no
@@ -3620,7 +3623,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?P<attacker>.+?)\s+attacks" + WITH_WEAPON, dnd_attack),
         # Said of several ("the goblins attack Ilsa"): asked about one at a time.
         _intent(
-            r"(?!(?:i|we|let)\b)(?P<attackers>[^,]+?)\s+attack(?:\s+(?!with\s)(?P<target>.+?))?"
+            NOT_A_SUBJECT
+            + r"(?P<attackers>[^,]+?)\s+attack(?:\s+(?!with\s)(?P<target>.+?))?"
             + WITH_WEAPON,
             dnd_attack,
         ),
@@ -4097,9 +4101,14 @@ def _both(line: str) -> tuple[str, str]:
 # Said the way a table talks, rewritten to the grammar's words (tried after the text as written).
 FIRST_PERSON = re.compile(
     # Longest first: "I try to pick the lock" is "pick the lock", not "try to pick …".
-    r"^(?:i want to|i try to|i'd like to|i will|i'll|let me|let's|i)\s+",
+    r"^(?:i\s+would\s+(?:like|love)\s+to|i['’]d\s+(?:like|love)\s+to"
+    r"|i\s+(?:want|need|try|have)\s+to|i\s+wanna|i(?:['’]m|\s+am)\s+(?:going\s+to|gonna)"
+    r"|i\s+will|i['’]ll|i\s+shall|let\s+me|let['’]s|i)\s+",
     re.IGNORECASE,
 )
+# "please attack the goblin", "ok, end turn", "roll 2d6 please": said around a command.
+COURTESY_BEFORE = re.compile(r"^(?:(?:please|pls|ok(?:ay)?|alright)(?:\s*,\s*|\s+))+", re.I)
+COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:please|pls|thanks|thank\s+you)$", re.I)
 DND_REWRITES = (
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
     (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
@@ -4162,8 +4171,9 @@ def _readings(system_id: str, text: str) -> list[str]:
     written = " ".join(text.split())
     text = _normalize(text)
     if system_id == "dnd5e":
-        # "attack the goblin again" is that attack: no name or command ends in "again".
-        text = AGAIN.sub("", text)
+        # "attack the goblin again" is that attack: no name or command ends in "again", nor
+        # in "please" (a roll's label is read in its own words first).
+        text = COURTESY_AFTER.sub("", AGAIN.sub("", text))
         # No dnd5e command but a roll takes free text whose closing mark is its own: "with
         # advantage!" or "dc 12." read as written would make the mark part of a weapon or a
         # DC. A roll's label keeps its own ("for luck!"), as in narrative.
@@ -4180,7 +4190,7 @@ def _readings(system_id: str, text: str) -> list[str]:
 
 def _rewritten(system_id: str, text: str) -> str:
     """`text` in the grammar's words: first person and synonyms rewritten."""
-    spoken = FIRST_PERSON.sub("", text)
+    spoken = FIRST_PERSON.sub("", COURTESY_AFTER.sub("", COURTESY_BEFORE.sub("", text)))
     for pattern, replacement in (*DND_REWRITES, *REWRITES) if system_id == "dnd5e" else REWRITES:
         spoken = pattern.sub(replacement, spoken, count=1)
     return spoken
