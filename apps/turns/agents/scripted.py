@@ -12,7 +12,8 @@ GM could judge is answered with the oracle's command in the player's words inste
 
 Read kindly: emoji and trailing punctuation are ignored (a roll's label, in either system, keeps
 its own closing "!", "?" or "..."; a full stop is the sentence's), "I …" first-person forms
-("I'd like to …", "I'm going to …", "let me …"), "please", "ok" and a closing "please" and,
+("I'd like to …", "I'm going to …", "let me …"), "please", "ok" and a closing "please",
+a question's missing apostrophe ("whats my hp", "whos here") and,
 in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
@@ -4106,6 +4107,8 @@ FIRST_PERSON = re.compile(
     r"|i\s+will|i['’]ll|i\s+shall|let\s+me|let['’]s|i)\s+",
     re.IGNORECASE,
 )
+# "whats my hp", "whos here": a question typed without its apostrophe.
+WITHOUT_APOSTROPHE = re.compile(r"\b(what|who|how|where)s\b", re.IGNORECASE)
 # "please attack the goblin", "ok, end turn", "roll 2d6 please": said around a command.
 COURTESY_BEFORE = re.compile(r"^(?:(?:please|pls|ok(?:ay)?|alright)(?:\s*,\s*|\s+))+", re.I)
 COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:please|pls|thanks|thank\s+you)$", re.I)
@@ -4191,6 +4194,7 @@ def _readings(system_id: str, text: str) -> list[str]:
 def _rewritten(system_id: str, text: str) -> str:
     """`text` in the grammar's words: first person and synonyms rewritten."""
     spoken = FIRST_PERSON.sub("", COURTESY_AFTER.sub("", COURTESY_BEFORE.sub("", text)))
+    spoken = WITHOUT_APOSTROPHE.sub(r"\1's", spoken)
     for pattern, replacement in (*DND_REWRITES, *REWRITES) if system_id == "dnd5e" else REWRITES:
         spoken = pattern.sub(replacement, spoken, count=1)
     return spoken
