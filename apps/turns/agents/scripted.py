@@ -149,7 +149,7 @@ narrative
                                  "very-likely" and "(likely)" are read too); the quotes may
                                  be single, or left out: "ask the oracle is it raining? likely"
                                  (odds after an unquoted question follow its "?", a comma or
-                                 a dash, or are bracketed)
+                                 a dash, or are bracketed); also "oracle: <question>"
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties; "by 2
                                          segments", "by two", "twice", "thrice" and
                                          "again" too); bounded by the
@@ -4141,6 +4141,8 @@ DND_REWRITES = (
     ),
 )
 REWRITES = (
+    # "oracle: is it raining?", "Oracle, will it rain? likely": the oracle asked.
+    (re.compile(r"^(?:the\s+)?oracle\s*[:,]\s*", re.I), "ask the oracle "),
     (re.compile(r"^roll\s+(?:an?\s+)?d(?=\d)", re.I), "roll 1d"),
     # "roll two d6": the count of dice in words.
     (
