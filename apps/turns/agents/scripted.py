@@ -129,7 +129,8 @@ dnd5e
     is <target> dead|alive|hurt|dying|stable|<condition>?
                                          yes or no, from its status and conditions (to you;
                                          "are the goblins dead?" says how each fares)
-    how hurt is <target>? | who's here?  a look at it, a look around
+    how hurt is <target>? | who's here?  a look at it, a look around (also "how's <target>
+                                         [doing]?")
     how many <creatures> are there?      the living ones of that plural, named ("how many
                                          enemies are left?": every monster); to you
     where am I?                          in combat, your square and the nearest foe (to you)
@@ -137,7 +138,7 @@ dnd5e
                                          outside it, a few things to try (to you)
     what's my hp | show my character     your character's line: HP, AC, speed, attacks,
                                          conditions (to you; also "my character sheet",
-                                         "look at me")
+                                         "look at me", "how am I doing?")
     help                                 this list
     Any other question is answered with the questions above, not the whole list. A command
     said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
@@ -3828,6 +3829,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"how\s+(?:badly\s+)?(?:hurt|wounded|injured)\s+(?:is|are)\s+(?P<target>.+)",
             dnd_describe,
         ),
+        # "how's the goblin?", "how is Ilsa doing?": the same look; not "how's it going?".
+        _intent(
+            r"how(?:['’]s|\s+is|\s+are)\s+"
+            r"(?!(?:it|that|this|things|everything|everyone|everybody|we|you|they)\b)"
+            r"(?P<target>.+?)(?:\s+(?:doing|holding\s+up|faring|looking))?(?:\s+now)?",
+            dnd_describe,
+        ),
+        _intent(r"how\s+am\s+i(?:\s+(?:doing|holding\s+up|faring|looking))?(?:\s+now)?", dnd_sheet),
         _intent(
             r"what\s+(?:can|should|do)\s+i\s+do(?:\s+now|\s+next)?|what\s+now"
             r"|what\s+are\s+my\s+options(?:\s+now)?",
