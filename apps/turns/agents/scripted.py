@@ -173,7 +173,9 @@ narrative
                                          "open a scene at the old mill" is titled "The old
                                          mill" (a quoted title, or "At …", is kept whole)
     end scene                            GM; ends the current scene with none after it
-    open thread <title>                  GM ("start", "begin", "create", "add", "new" too)
+    open thread <title>                  GM ("start", "begin", "create", "add", "new" too;
+                                         "called", "named" or "titled" before a scene's or a
+                                         thread's title is not part of it)
     resolve thread <title>[: <how>]      GM; by title, title prefix or id; "close"/"finish"/
                                          "end"/"complete" too, "close the <title>
                                          thread[: <how>]", and " - <how>" for ": <how>"
@@ -3573,6 +3575,7 @@ def _making(*verbs: str) -> str:
     return r"(?:(?:" + "|".join(verbs) + r")\s+(?:an?\s+|the\s+)?(?:new\s+)?|new\s+)"
 
 
+CALLED = r"(?:(?:called|named|titled)[:,]?\s+)?"
 NEW_CLOCK = _making("create", "add", "start", "make")
 NEW_SCENE = _making("open", "start", "begin", "create")
 NEW_THREAD = _making("open", "start", "begin", "create", "add")
@@ -3905,10 +3908,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?P<name>(?!.*(?:\d|\bwith\b|\bsegm))[^:,](?:.*(?:[^.]|\.{3}))?)",
             nar_create_clock,
         ),
-        _intent(NEW_SCENE + r"scene[:,]?\s+(?P<title>.+)", nar_open_scene),
+        # "called", "named": said before a title, never its own first word (as for a clock).
+        _intent(NEW_SCENE + r"scene[:,]?\s+" + CALLED + r"(?P<title>.+)", nar_open_scene),
         _intent(NEW_SCENE + r"scene[:,]?(?P<title>)", nar_open_scene),
         _intent(r"(?:end|close|finish) (?:the )?(?:current |this )?scene", nar_end_scene),
-        _intent(NEW_THREAD + r"thread[:,]?\s+(?P<title>.+)", nar_open_thread),
+        _intent(NEW_THREAD + r"thread[:,]?\s+" + CALLED + r"(?P<title>.+)", nar_open_thread),
         _intent(NEW_THREAD + r"thread[:,]?(?P<title>)", nar_open_thread),
         _intent(
             r"(?:resolve|close|finish|end|complete) (?:the )?thread[:,]?\s+(?P<said>.+)",
