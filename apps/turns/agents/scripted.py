@@ -56,6 +56,7 @@ dnd5e
                                          "roll a d20 and a d6" (also "," or "&") rolls
                                          each, in either system
     roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
+                                         ("roll with advantage": a d20, in either system)
     move to X,Y                          move on the combat grid (combat only); also
                                          "move 4 5", "move to (4, 5)"
     move to <target>                     to the free square beside it nearest you (also
@@ -4157,6 +4158,8 @@ REWRITES = (
     # "oracle: is it raining?", "Oracle, will it rain? likely": the oracle asked.
     (re.compile(r"^(?:the\s+)?oracle\s*[:,]\s*", re.I), "ask the oracle "),
     (re.compile(r"^roll\s+(?:an?\s+)?d(?=\d)", re.I), "roll 1d"),
+    # "roll with advantage": no dice named, the d20 a table rolls so.
+    (re.compile(r"^roll\s+(?=with\s+(?:advantage|disadvantage)\b)", re.I), "roll 1d20 "),
     # "roll two d6": the count of dice in words.
     (
         re.compile(
