@@ -623,6 +623,18 @@ def attack(call: Call) -> Outcome:
         if window is not None and window["target"] != target["id"]:
             window = None
     made = _reach(call, attacker, target, chosen, window["at"] if window else None)
+    if window is not None and made is not None and made["kind"] != "melee":
+        # SRD 5.1: the reaction a move out of reach provokes is one melee attack.
+        reaching = [
+            a["name"]
+            for a in attacker["attacks"]
+            if (rules.attack_distances(a)["reach"] or 0) >= made["distance_ft"]
+        ]
+        who = _who(call, attacker["id"])
+        with_what = f"; {who} makes it with {reaching[0]}" if reaching else ""
+        raise invalid(
+            f"an opportunity attack is a melee attack: {rules.distance_text(chosen)}{with_what}"
+        )
     result = rules.resolve_attack(
         attacker,
         target,
