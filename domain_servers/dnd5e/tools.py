@@ -940,7 +940,9 @@ def combat_start(call: Call) -> Outcome:
     order = []
     for char_id in sorted(ids):  # roll in id order so the stream use is reproducible
         char = chars[char_id]
-        natural = call.rng.randint(1, 20)
+        # Initiative is a DEX check: poisoned or frightened, it is rolled with disadvantage.
+        hindered = bool(set(char["conditions"]) & set(rules.CHECK_DISADVANTAGE))
+        natural = rules.roll_d20(call.rng, False, hindered)["natural"]
         dex = char["abilities"]["dex"]
         order.append(
             {
