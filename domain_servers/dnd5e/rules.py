@@ -338,10 +338,25 @@ def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
     return mod + (char["proficiency_bonus"] if attack.get("proficient") else 0)
 
 
+# Attack cantrips and their one die at 1st level: one more die at 5th, 11th and 17th level.
+CANTRIP_DICE = {
+    "chill touch": "1d8",
+    "fire bolt": "1d10",
+    "produce flame": "1d8",
+    "ray of frost": "1d8",
+}
+
+
 def damage_expression(char: dict[str, Any], attack: dict[str, Any]) -> str:
     if "bonus" in attack:  # stat blocks already include the modifier
         return attack["damage"]
-    if attack["name"].strip().lower() in SPELL_ATTACKS:
+    spell = attack["name"].strip().lower()
+    if CANTRIP_DICE.get(spell) == attack["damage"].strip().lower():
+        # An entry that already gives the grown dice is taken as written.
+        level = char.get("level", 1)
+        count = 1 + sum(level >= tier for tier in (5, 11, 17))
+        return f"{count}{attack['damage'].strip().lower()[1:]}"
+    if spell in SPELL_ATTACKS:
         return attack["damage"]
     mod = modifier(char["abilities"][attack["ability"]])
     return f"{attack['damage']}{mod:+d}" if mod else attack["damage"]
