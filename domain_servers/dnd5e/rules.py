@@ -331,6 +331,14 @@ def forced_save(
     )
 
 
+def attacks_per_action(char: dict[str, Any]) -> int:
+    """Attacks one Attack action makes: a fighter's Extra Attack adds one at 5th, 11th and
+    20th level; the other templates have none."""
+    if char.get("kind") != "pc" or char.get("template") != "fighter":
+        return 1
+    return 1 + sum(char.get("level", 1) >= tier for tier in (5, 11, 20))
+
+
 def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
     if "bonus" in attack:
         return attack["bonus"]

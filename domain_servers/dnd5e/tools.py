@@ -611,7 +611,10 @@ def attack(call: Call) -> Outcome:
                 f"{_who(call, attacker['id'])} has no attack named {name!r}; attacks: {known}"
             )
         chosen = matches[0]
-    _spend(call, attacker["id"], "reaction" if call.args.get("as_reaction") else "action")
+    if call.args.get("as_reaction"):
+        _spend(call, attacker["id"], "reaction")
+    else:
+        _spend_attack(call, attacker)
     # A dead target or an attacker who cannot act is refused before distance matters.
     rules.check_can_attack(attacker, target, who=_who_char(call))
     # An opportunity attack the last move provoked strikes as the target leaves the reach:
@@ -663,6 +666,19 @@ def attack(call: Call) -> Outcome:
         + _combat_scopes(call, attacker["id"], target["id"]),
         entity_ids=[attacker["id"], target["id"]],
     )
+
+
+def _spend_attack(call: Call, attacker: dict[str, Any]) -> None:
+    """An attack made with the Attack action: the first spends the action, and a fighter's
+    Extra Attack makes the rest of that action's attacks without spending another."""
+    combat = call.state.get("combat")
+    budget = ((combat or {}).get("budgets") or {}).get(attacker["id"])
+    if budget is not None and budget.get("attacks_left", 0) > 0:
+        _spend(call, attacker["id"], "attacks_left")
+        return
+    _spend(call, attacker["id"], "action")
+    if budget is not None and rules.attacks_per_action(attacker) > 1:
+        budget["attacks_left"] = rules.attacks_per_action(attacker) - 1
 
 
 def damage_apply(call: Call) -> Outcome:
