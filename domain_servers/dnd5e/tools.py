@@ -1410,7 +1410,9 @@ def tools() -> list[ToolSpec]:
             name="attack",
             description=(
                 "Attack roll vs AC (natural 20 hits and crits with doubled dice, natural 1 "
-                "misses), then damage with resistances and HP effects. Uses the action in combat; "
+                "misses), then damage with resistances and HP effects. Uses the action in combat "
+                "(a fighter's Extra Attack: 2 attacks per action from 5th level, 3 from 11th, 4 "
+                "at 20th); "
                 "on the grid the target must be within the attack's reach (5 ft, diagonals 5 ft) "
                 "or range (disadvantage at long range or with a foe within 5 ft); Pack Tactics "
                 "(wolf, giant rat) gives advantage with an able ally within 5 ft of the target. "
@@ -1428,7 +1430,8 @@ def tools() -> list[ToolSpec]:
                 "attack_name": string("Attack to use (default the first).", 60),
                 "as_reaction": boolean(
                     "Use the reaction instead of the action; an opportunity attack the last "
-                    "move provoked strikes from the square the target left."
+                    "move provoked is a melee attack and strikes from the square the target "
+                    "left."
                 ),
                 **ROLL_FLAGS,
             },
