@@ -339,6 +339,18 @@ def attacks_per_action(char: dict[str, Any]) -> int:
     return 1 + sum(char.get("level", 1) >= tier for tier in (5, 11, 20))
 
 
+def sneak_attack_dice(char: dict[str, Any], attack: dict[str, Any]) -> str | None:
+    """A rogue's Sneak Attack dice for this attack: 1d6 per two levels, rounded up, with a
+    finesse (DEX) or ranged weapon; None for anyone else or any other attack."""
+    if char.get("kind") != "pc" or char.get("template") != "rogue":
+        return None
+    if attack["name"].strip().lower() in SPELL_ATTACKS:
+        return None
+    if attack.get("ability") != "dex" and attack_distances(attack)["reach"] is not None:
+        return None
+    return f"{(char.get('level', 1) + 1) // 2}d6"
+
+
 def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
     if "bonus" in attack:
         return attack["bonus"]
@@ -748,11 +760,15 @@ def resolve_attack(
     within_5ft: bool | None = None,
     advantage_reasons: list[str] | tuple[str, ...] = (),
     disadvantage_reasons: list[str] | tuple[str, ...] = (),
+    sneak_attack: str | None = None,
+    enemy_beside_target: bool = False,
     who: Who = name_of,
 ) -> dict[str, Any]:
     """`within_5ft` None (no grid): an attack that can be made in melee is taken to be made
     from within 5 ft. `advantage_reasons` (Pack Tactics) and `disadvantage_reasons` (range):
-    the caller's own, said with the rest."""
+    the caller's own, said with the rest. `sneak_attack`: the Sneak Attack dice the attacker
+    may add this turn, added on a hit with advantage, or with `enemy_beside_target` (another
+    able enemy of the target within 5 ft of it) and no disadvantage."""
     check_can_attack(attacker, target, who=who)
     if within_5ft is None:
         within_5ft = attack_distances(attack)["reach"] is not None
@@ -791,8 +807,18 @@ def resolve_attack(
         result["critical_reason"] = (
             "natural 20" if natural_20 else f"{who(target)} is {helpless[0]} within 5 ft"
         )
+    sneaking = (
+        hit
+        and sneak_attack is not None
+        and (d20["mode"] == "advantage" or (enemy_beside_target and d20["mode"] != "disadvantage"))
+    )
+    if sneaking:
+        result["sneak_attack"] = sneak_attack
     if hit:
-        rolled = dice.roll(damage_expression(attacker, attack), rng, critical=critical)
+        expression = damage_expression(attacker, attack)
+        if sneaking:
+            expression = f"{expression}+{sneak_attack}"
+        rolled = dice.roll(expression, rng, critical=critical)
         amount = max(0, rolled["total"])
         effect = apply_damage(
             target, amount, attack["damage_type"], critical=critical, rng=rng, who=who

@@ -592,6 +592,34 @@ def _pack_tactics(call: Call, attacker: dict[str, Any], target: dict[str, Any]) 
     return []
 
 
+def _sneak_attack(call: Call, attacker: dict[str, Any], chosen: dict[str, Any]) -> str | None:
+    """The Sneak Attack dice the attacker may still add this turn (once per turn)."""
+    combat = call.state.get("combat")
+    if combat:
+        used = (combat.get("sneak_attacks") or {}).get(attacker["id"])
+        if used == [combat["round"], combat["turn_index"]]:
+            return None
+    return rules.sneak_attack_dice(attacker, chosen)
+
+
+def _enemy_beside(call: Call, attacker: dict[str, Any], target: dict[str, Any]) -> bool:
+    """Another enemy of the target, not incapacitated, within 5 ft of it; known only on the
+    combat grid."""
+    positions = (call.state.get("combat") or {}).get("positions") or {}
+    there = positions.get(target["id"])
+    if there is None:
+        return False
+    chars = call.state["characters"]
+    return any(
+        other not in (attacker["id"], target["id"])
+        and other in chars
+        and _hostile(chars[other], target)
+        and not set(chars[other]["conditions"]) & rules.CANNOT_ACT
+        and rules.grid_distance(pos, there) <= rules.FEET_PER_SQUARE
+        for other, pos in positions.items()
+    )
+
+
 def attack(call: Call) -> Outcome:
     attacker = _char(call, "attacker_id")
     target = _char(call, "target_id")
@@ -649,8 +677,17 @@ def attack(call: Call) -> Outcome:
         within_5ft=None if made is None else made["distance_ft"] <= rules.FEET_PER_SQUARE,
         advantage_reasons=_pack_tactics(call, attacker, target),
         disadvantage_reasons=made["disadvantage"] if made else (),
+        sneak_attack=_sneak_attack(call, attacker, chosen),
+        enemy_beside_target=_enemy_beside(call, attacker, target),
         who=_who_char(call),
     )
+    if "sneak_attack" in result and call.state.get("combat"):
+        combat = call.state["combat"]
+        # Once per turn, whoever's turn it is (an opportunity attack may use it too).
+        combat.setdefault("sneak_attacks", {})[attacker["id"]] = [
+            combat["round"],
+            combat["turn_index"],
+        ]
     if made is not None:
         result["range"] = made
     if window is not None:
