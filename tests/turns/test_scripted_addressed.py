@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.turns.test_scripted_agent import DND_PLAYER_HELP, dnd_table_in_combat
+from tests.turns.test_scripted_agent import dnd_table_in_combat
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +96,9 @@ NOT_ADDRESSED = {
         "I did not understand that. To attack, say: attack <target> [with <weapon>] "
         "(or say “help” for what I understand)."
     ),
-    "Friends, move to 2,0": "I did not understand that. " + DND_PLAYER_HELP,
+    "Friends, move to 2,0": (
+        "I did not understand that. Closest: move to X,Y. Say “help” for everything I understand."
+    ),
     "Go, attack the goblin": (
         "I did not understand that. To attack, say: attack <target> [with <weapon>] "
         "(or say “help” for what I understand)."

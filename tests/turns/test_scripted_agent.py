@@ -96,7 +96,9 @@ def test_help_and_unknown_intents_list_the_grammar(live_domains, gm, player):
     # A player reads what they can do, not the GM's commands.
     assert table.run(player, "help").texts == [(DND_PLAYER_HELP, "requester")]
     unknown = table.run(player, "dance a jig")
-    assert unknown.texts == [("I did not understand that. " + DND_PLAYER_HELP, "requester")]
+    assert unknown.texts == [
+        ("I did not understand that. Say “help” for everything I understand.", "requester")
+    ]
     assert unknown.tools == [] and unknown.output.tool_calls == 0
     narrative = make_table("narrative", gm, player)
     assert narrative.run(player, "?").texts == [(NARRATIVE_PLAYER_HELP, "requester")]

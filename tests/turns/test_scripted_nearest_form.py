@@ -1,6 +1,6 @@
 """Text that is not understood but names a thing the grammar knows (a thread, a clock, combat,
 a turn...) is answered with the nearest command for it, not the whole help list; a player is
-told what is the GM's to do. Text that names nothing known still gets the whole help."""
+told what is the GM's to do. Text that names nothing known is pointed to "help"."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import pytest
 
 from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
-from tests.turns.test_scripted_agent import DND_PLAYER_HELP, NARRATIVE_HELP
 
 pytestmark = pytest.mark.django_db
 
 HELP_AFTER = " (or say “help” for what I understand)."
+NOT_UNDERSTOOD = "I did not understand that. Say “help” for everything I understand."
 
 
 @pytest.fixture
@@ -78,9 +78,9 @@ def test_a_player_is_told_the_thing_they_named_is_the_gms(story, text, what):
     assert run.output.suggestions == ()
 
 
-def test_text_naming_nothing_known_still_gets_the_whole_help(story):
+def test_text_naming_nothing_known_is_pointed_to_help(story):
     run = story.run(story.gm, "dance a jig", job_id="jig")
-    assert run.texts == [("I did not understand that. " + NARRATIVE_HELP, "requester")]
+    assert run.texts == [(NOT_UNDERSTOOD, "requester")]
 
 
 def test_dnd5e_names_combat_turns_checks_and_the_phase(live_domains, gm, player):
@@ -106,7 +106,7 @@ def test_dnd5e_names_combat_turns_checks_and_the_phase(live_domains, gm, player)
     ]:  # fmt: skip
         run = table.run(user, text, job_id=text)
         if form is None:
-            assert run.texts == [("I did not understand that. " + DND_PLAYER_HELP, "requester")]
+            assert run.texts == [(NOT_UNDERSTOOD, "requester")]
             continue
         assert run.texts == [(f"I did not understand that. {form}{HELP_AFTER}", "requester")]
         assert run.output.suggestions == ((suggestion,) if suggestion else ()), text

@@ -19,6 +19,11 @@ from tests.turns.test_scripted_phrasing import _Stub
 from tests.turns.test_turn_handover_suggestions import _end_turn
 
 pytestmark = pytest.mark.django_db
+# Text naming no clock, answered with the closest command, not the whole list.
+ADVANCE_CLOSEST = (
+    "I did not understand that. Closest: advance clock <name> [by N]. "
+    "Say “help” for everything I understand."
+)
 
 
 def _narrative_table(gm, player):
@@ -73,11 +78,11 @@ def test_a_known_clock_is_advanced_by_its_name_alone(live_domains, gm, player):
         assert _writes(table, gm, text) == [
             ("clock_advance", {"clock_id": clock, "ticks": ticks})
         ], text
-    # A name that is no clock is not taken for one: the help list, nothing written.
+    # A name that is no clock is not taken for one: the closest command, nothing written.
     before = table.revision()
     unknown = table.run(gm, "advance the plot", job_id="plot")
     assert unknown.output.declined is True
-    assert unknown.texts[0][0].startswith("I did not understand that. I understand:")
+    assert unknown.texts == [(ADVANCE_CLOSEST, "requester")]
     # A player's words are no clock's either; a player naming one is told whose it is.
     assert (
         table.run(player, "advance to the door", job_id="door")
@@ -335,7 +340,7 @@ def test_a_misspelt_advance_is_not_offered_as_a_clock_it_may_not_be(live_domains
     names no clock: only the help list came of sending it."""
     table = _narrative_table(gm, player)
     run = table.run(gm, "advnce the plot", job_id="typo")
-    assert run.texts[0][0].startswith("I did not understand that. I understand:")
+    assert run.texts == [(ADVANCE_CLOSEST, "requester")]
     assert run.output.suggestions == ()
     # With the word "clock" the command is one, and is asked about.
     assert table.run(gm, "advnce clock doom", job_id="typo-clock").texts == [

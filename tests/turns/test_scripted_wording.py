@@ -9,10 +9,7 @@ import pytest
 
 from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
-from tests.turns.test_scripted_agent import (
-    DND_PLAYER_HELP,
-    dnd_table_in_combat,
-)
+from tests.turns.test_scripted_agent import dnd_table_in_combat
 
 pytestmark = pytest.mark.django_db
 GM_ONLY = "I did not understand that. Only the GM can %s (say “help” for what you can do)."
@@ -146,9 +143,11 @@ def test_a_free_action_in_dnd_is_offered_the_check_that_decides_it(live_domains,
             )
         ], text
         assert run.output.suggestions == ("check dexterity",), text
-    # Nothing a skill decides: the help list, as before.
+    # Nothing a skill decides: not understood, pointed to "help".
     dance = table.run(player, "I dance a jig", job_id="jig")
-    assert dance.texts == [("I did not understand that. " + DND_PLAYER_HELP, "requester")]
+    assert dance.texts == [
+        ("I did not understand that. Say “help” for everything I understand.", "requester")
+    ]
     # Each suggestion works as written.
     rolled = table.run(player, "check investigation", job_id="check")
     assert rolled.tools[-1] == "ability_check"

@@ -4586,6 +4586,68 @@ def _nearest_form(system_id: str, text: str, *, gm: bool) -> tuple[str, str | No
     return reply, first if not re.search(r"[<\[]", first) else None
 
 
+# Short forms of the commands, per system, as (command, the GM's alone), for the closest few
+# to a text no intent takes: the whole list is "help"'s.
+SHORT_COMMANDS: dict[str, tuple[tuple[Any, bool], ...]] = {
+    "dnd5e": (
+        (gettext_lazy("attack <target>"), False),
+        (gettext_lazy("check <ability or skill>"), False),
+        (gettext_lazy("save <ability>"), False),
+        (gettext_lazy("roll <dice>"), False),
+        (gettext_lazy("move to X,Y"), False),
+        (gettext_lazy("end turn"), False),
+        (gettext_lazy("death save"), False),
+        (gettext_lazy("stand up"), False),
+        (gettext_lazy("heal <target>"), False),
+        (gettext_lazy("describe"), False),
+        (gettext_lazy("look at <target>"), False),
+        (gettext_lazy("whose turn is it?"), False),
+        (gettext_lazy("what can I do?"), False),
+        (gettext_lazy("start combat"), True),
+        (gettext_lazy("end combat"), True),
+        (gettext_lazy("set phase <lobby|play>"), True),
+    ),
+    "narrative": (
+        (gettext_lazy("ask the oracle “<question>”"), False),
+        (gettext_lazy("roll <dice>"), False),
+        (gettext_lazy("describe"), False),
+        (gettext_lazy("how many clocks are there?"), False),
+        (gettext_lazy("advance clock <name> [by N]"), True),
+        (gettext_lazy("create clock <name> N"), True),
+        (gettext_lazy("open scene <title>"), True),
+        (gettext_lazy("end scene"), True),
+        (gettext_lazy("open thread <title>"), True),
+        (gettext_lazy("resolve thread <title>"), True),
+        (gettext_lazy("record fact <text>"), True),
+        (gettext_lazy("set phase <lobby|play>"), True),
+    ),
+}
+# Words too common to make a command close ("at the orc" is no "look at <target>").
+COMMON_WORDS = frozenset({"the", "a", "an", "at", "to", "is", "it", "my", "me", "i", "of"})
+CLOSEST_LIMIT = 3
+# Closer than a typo's cutoff: "dance" is 0.83 of "advance" and no misspelling of it.
+CLOSE_WORD = 0.85
+
+
+def _closest_commands(system_id: str, text: str, *, gm: bool) -> list[str]:
+    """Up to three commands this seat may use whose words are the text's (or close to them:
+    "advnce" is "advance"), closest first; none when nothing is close."""
+    said = [w for w in re.findall(r"[a-z]+", FIRST_PERSON.sub("", _normalize(text)).lower())
+            if w not in COMMON_WORDS]  # fmt: skip
+    scored: list[tuple[float, int, str]] = []
+    for index, (command, gm_only) in enumerate(SHORT_COMMANDS.get(system_id, ())):
+        if gm_only and not gm:
+            continue
+        words = [w for w in re.findall(r"[a-z]+", re.sub(r"<[^>]*>", "", str(command)).lower())
+                 if w not in COMMON_WORDS]  # fmt: skip
+        score = max(
+            (difflib.SequenceMatcher(None, a, b).ratio() for a in said for b in words), default=0
+        )
+        if score >= CLOSE_WORD:
+            scored.append((-score, index, str(command)))
+    return [command for _score, _index, command in sorted(scored)[:CLOSEST_LIMIT]]
+
+
 def _not_understood(s: Session, text: str) -> AgentOutput:
     """The reply to text no intent takes: a way forward for a free action or question only a
     GM could judge, else the nearest command for a thing it names, else the help list."""
@@ -4619,8 +4681,12 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
         if suggestion:
             s.suggestions.append(suggestion)
         return s.output(help_only=True)
-    understood = _("I did not understand that.")
-    s.say(understood + " " + help_text(s.turn.system_id, gm=s.turn.is_gm), audience="requester")
+    reply = _("I did not understand that.")
+    if closest := _closest_commands(s.turn.system_id, text, gm=s.turn.is_gm):
+        reply += " " + _("Closest: %(commands)s.") % {"commands": "; ".join(closest)}
+        # Only a command with nothing to fill in can be pressed as it is.
+        s.suggestions.extend(c for c in closest if not re.search(r"[<\[]|X,Y", c))
+    s.say(reply + " " + _("Say “help” for everything I understand."), audience="requester")
     return s.output(help_only=True)
 
 
