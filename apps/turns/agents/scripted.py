@@ -3884,7 +3884,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # Last of the clocks: "advance Doom by 2", a clock named without the word "clock".
         _intent(r"(?:advance|tick)\s+(?P<name>.+?)" + BY_TICKS, nar_advance_named_clock),
         _intent(
-            NEW_CLOCK + r"clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
+            # "start a clock: the storm arrives, 4 segments": a colon before the name.
+            NEW_CLOCK + r"clock(?::\s*|\s+)(?:(?:called|named)\s+)?(?P<name>.+?)"
             r"(?:(?:\s+with|,|\s+\()\s*" + SEGMENTS + r"\s+segments?\)?"
             # "create clock Doom 6 [segments]", "… four segments": the size ends the text
             # (a name may end in a number word: "Take Five" needs "with N segments").
