@@ -4331,11 +4331,25 @@ FREE_ACTION_SKILLS = (
 THIEVES_TOOLS = re.compile(r"(?:pick|unlock|open)\s+(?:the\s+|a\s+)?lock|disarm\b", re.I)
 
 
+# Actions in combat that no tool keeps (what a Dodge or a Help grants is not tracked).
+UNTRACKED_ACTIONS = re.compile(
+    r"(?:take\s+the\s+)?(?P<action>dodge|dash|disengage|help)(?:e?s)?\b(?!\s+me\b)", re.I
+)
+
+
 def _free_action_hint(text: str, *, characterless_gm: bool) -> tuple[str, str | None] | None:
     """(reply, suggestion) for a dnd5e free action a skill check decides ("I search the
     room" is "check investigation"); None when no check fits. A GM without a character has
     nobody to make the check, so is told who can, with no suggestion to press."""
     action = FIRST_PERSON.sub("", _normalize(text))
+    if untracked := UNTRACKED_ACTIONS.match(action):
+        # No tool keeps its effect, so nothing is claimed of it: the GM rules on it.
+        reply = _(
+            "The rules server doesn't track the %(action)s action: the GM rules on it in this "
+            "room. What I can do: end turn, or move to X,Y (say “help” for everything I "
+            "understand)."
+        ) % {"action": untracked["action"].lower().capitalize()}
+        return reply, _("end turn")
     tools = THIEVES_TOOLS.match(action)
     skill = "dexterity" if tools else None
     for pattern, checked in () if tools else FREE_ACTION_SKILLS:

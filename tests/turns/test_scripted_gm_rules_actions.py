@@ -1,0 +1,35 @@
+"""Dodge, Dash, Disengage and Help have no tool on the rules server: they were answered with
+the help list. They are said to be the GM's to rule on, with what can be done instead."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.domains.client import principal_for
+from tests.turns.conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+RULED = (
+    "The rules server doesn't track the %s action: the GM rules on it in this room. What I "
+    "can do: end turn, or move to X,Y (say “help” for everything I understand)."
+)
+
+
+def test_an_action_the_rules_do_not_track_is_left_to_the_gm(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Ilsa", template="fighter")
+    table.characters[principal_for(player)] = created.structured["character"]["id"]
+    before = table.revision()
+    for text, action in [
+        ("I dodge", "Dodge"),
+        ("I dash", "Dash"),
+        ("I disengage", "Disengage"),
+        ("I take the Dodge action", "Dodge"),
+        ("I help Ilsa", "Help"),
+    ]:
+        run = table.run(player, text, job_id=text)
+        assert run.texts == [(RULED % action, "requester")], text
+        assert run.output.suggestions == ("end turn",), text
+        assert run.output.help_only is True
+    assert table.revision() == before
