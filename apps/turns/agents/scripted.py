@@ -1452,8 +1452,12 @@ def _turn_options(up: Entity, foes: list[Entity], *, gm: bool) -> list[str]:
         # Dying: the turn is a death save, once.
         if up.death_save_due and up.kind != "monster":
             options.append(_("death save"))
-    elif set(up.conditions) & CANNOT_ACT or up.budget.get("action", 1) < 1:
-        pass  # no action to attack with (or it is spent): the rules refuse it
+    elif set(up.conditions) & CANNOT_ACT or (
+        up.budget.get("action", 1) < 1 and up.budget.get("attacks_left", 0) < 1
+    ):
+        # No action to attack with (or it is spent, Extra Attack's attacks too): the rules
+        # refuse it.
+        pass
     elif foes and gm:
         options.append(
             _("%(monster)s attacks %(target)s")
