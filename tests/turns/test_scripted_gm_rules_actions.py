@@ -14,6 +14,11 @@ RULED = (
     "The rules server doesn't track the %s action: the GM rules on it in this room. What I "
     "can do: end turn, or move to X,Y (say “help” for everything I understand)."
 )
+# Outside combat there is no turn to end nor grid to move on.
+RULED_OUTSIDE_COMBAT = (
+    "The rules server doesn't track the %s action: the GM rules on it in this room (say "
+    "“help” for everything I understand)."
+)
 
 
 def test_an_action_the_rules_do_not_track_is_left_to_the_gm(live_domains, gm, player):
@@ -29,7 +34,25 @@ def test_an_action_the_rules_do_not_track_is_left_to_the_gm(live_domains, gm, pl
         ("I help Ilsa", "Help"),
     ]:
         run = table.run(player, text, job_id=text)
-        assert run.texts == [(RULED % action, "requester")], text
-        assert run.output.suggestions == ("end turn",), text
+        assert run.texts == [(RULED_OUTSIDE_COMBAT % action, "requester")], text
+        assert run.output.suggestions == (), text
         assert run.output.help_only is True
+    assert table.revision() == before
+
+
+def test_in_combat_an_untracked_action_offers_ending_the_turn(live_domains, gm, player):
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Ilsa", template="fighter")
+    ilsa = created.structured["character"]["id"]
+    table.characters[principal_for(player)] = ilsa
+    table.run(gm, "set phase play", job_id="phase")
+    spawned = table.call(gm, "monster_spawn", monster_key="goblin", idempotency_key="spawn",
+                         expected_revision=table.revision())  # fmt: skip
+    goblin = spawned.structured["character"]["id"]
+    table.call(gm, "combat_start", participant_ids=[ilsa, goblin], idempotency_key="fight",
+               expected_revision=table.revision())  # fmt: skip
+    before = table.revision()
+    run = table.run(player, "I dodge", job_id="dodge")
+    assert run.texts == [(RULED % "Dodge", "requester")]
+    assert run.output.suggestions == ("end turn",)
     assert table.revision() == before

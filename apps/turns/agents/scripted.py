@@ -4341,19 +4341,29 @@ UNTRACKED_ACTIONS = re.compile(
 )
 
 
-def _free_action_hint(text: str, *, characterless_gm: bool) -> tuple[str, str | None] | None:
+def _free_action_hint(
+    text: str, *, characterless_gm: bool, in_combat: bool
+) -> tuple[str, str | None] | None:
     """(reply, suggestion) for a dnd5e free action a skill check decides ("I search the
     room" is "check investigation"); None when no check fits. A GM without a character has
     nobody to make the check, so is told who can, with no suggestion to press."""
     action = FIRST_PERSON.sub("", _normalize(text))
     if untracked := UNTRACKED_ACTIONS.match(action):
-        # No tool keeps its effect, so nothing is claimed of it: the GM rules on it.
+        # No tool keeps its effect, so nothing is claimed of it: the GM rules on it. Only a
+        # fight has a turn to end and a grid to move on.
+        named = {"action": untracked["action"].lower().capitalize()}
+        if not in_combat:
+            reply = _(
+                "The rules server doesn't track the %(action)s action: the GM rules on it in "
+                "this room (say “help” for everything I understand)."
+            )
+            return reply % named, None
         reply = _(
             "The rules server doesn't track the %(action)s action: the GM rules on it in this "
             "room. What I can do: end turn, or move to X,Y (say “help” for everything I "
             "understand)."
-        ) % {"action": untracked["action"].lower().capitalize()}
-        return reply, _("end turn")
+        )
+        return reply % named, _("end turn")
     tools = THIEVES_TOOLS.match(action)
     skill = "dexterity" if tools else None
     for pattern, checked in () if tools else FREE_ACTION_SKILLS:
@@ -4382,14 +4392,14 @@ def _free_action_hint(text: str, *, characterless_gm: bool) -> tuple[str, str | 
 
 
 def _judgement_hint(
-    system_id: str, text: str, *, characterless_gm: bool = False
+    system_id: str, text: str, *, characterless_gm: bool = False, in_combat: bool = False
 ) -> tuple[str, str | None] | None:
     """(reply, suggestion) for a free action or a question that only a GM could judge, in the
     narrative system: the oracle's command with the player's own words ("I search the room"
     is asked "Do I manage to search the room?"), in dnd5e the skill check that decides it;
     None for anything else."""
     if system_id == "dnd5e":
-        return _free_action_hint(text, characterless_gm=characterless_gm)
+        return _free_action_hint(text, characterless_gm=characterless_gm, in_combat=in_combat)
     if system_id != "narrative":
         return None
     said = _normalize(text)
@@ -4673,7 +4683,13 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
     s.messages.clear()
     s.suggestions.clear()
     characterless_gm = s.turn.is_gm and not s.turn.character_id
-    if hint := _judgement_hint(s.turn.system_id, text, characterless_gm=characterless_gm):
+    hint = _judgement_hint(
+        s.turn.system_id,
+        text,
+        characterless_gm=characterless_gm,
+        in_combat=s.turn.phase == "combat",
+    )
+    if hint:
         reply, suggestion = hint
         s.say(reply, audience="requester")
         if suggestion:
