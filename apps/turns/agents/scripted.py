@@ -864,7 +864,8 @@ def _the_other(s: Session, roster: list[Entity], name: str, kind: str) -> Entity
             )
         ]
     # Monsters fallen in earlier fights are not here, as `_present` says.
-    kin = [e for e in kin if shown[e.id] in _present(s, roster)]
+    present = set(_present(s, roster))
+    kin = [e for e in kin if shown[e.id] in present]
     if not kin:
         raise _not_here(s, roster, name)
     if len(kin) == 1:
