@@ -176,6 +176,9 @@ function buildItem(entry, isPending) {
   const body = document.createElement("p");
   body.className = "entry__body";
   body.textContent = entry.kind === "event" ? entry.body || entry.event_type : entry.body;
+  // A note of something the reader did themselves is addressed to them ("You cancelled …").
+  const byMe = entry.kind === "event" && entry.data && entry.data.cancelled_by === config.userId;
+  if (byMe && entry.data.cancelled_by_body) body.textContent = entry.data.cancelled_by_body;
   // The requester's own turn that ended failed: marked as a failure, not a passing notice, and
   // for the requester what to do about it (its error's recovery), as the composer's errors say it.
   const failure = entry.event_type === OUTCOME_EVENT && entry.data && entry.data.status === "failed" && entry.data.error;

@@ -786,9 +786,18 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                 if waiting
                 else _("%(who)s cancelled “%(action)s” before it ran.")
             )
+            # The one who cancelled reads it addressed to them (the room's page picks it).
+            said_to_them = (
+                _("You cancelled “%(action)s” before it was published.")
+                if waiting
+                else _("You cancelled “%(action)s” before it ran.")
+            )
+            action = action_quote(locked.text)
             job_ended_record(
                 campaign=membership.campaign, job=locked, status=RoomTurnJob.Status.CANCELLED,
-                message=said % {"who": membership.user.label, "action": action_quote(locked.text)},
+                message=said % {"who": membership.user.label, "action": action},
+                cancelled_by=str(membership.user_id),
+                cancelled_by_body=said_to_them % {"action": action},
             )  # fmt: skip
             job_reservation_release(locked, "cancelled")
         else:
