@@ -392,6 +392,17 @@ async function loadEarlier() {
   }
 }
 
+// The message box grows with what is written, so a message of several lines can be read over
+// before it is sent; past 12 rem it scrolls (Send stays in a phone's window); emptied, it is
+// back to its rows. It only grows: a box the reader dragged taller stays so.
+function fitComposer(box) {
+  if (!box.value) { box.style.height = ""; return; }
+  if (box.scrollHeight <= box.clientHeight) return;
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const needed = box.scrollHeight + box.offsetHeight - box.clientHeight;
+  box.style.height = `${Math.max(box.offsetHeight, Math.min(needed, 12 * rem))}px`;
+}
+
 function firstPending() {
   return timeline.querySelector("li.entry--pending");
 }
@@ -760,7 +771,7 @@ async function send(cmid, item) {
       if (isAction) { acting = false; drawSuggestions(); }
       // Refused, not lost: the text goes back to the composer unless something new is there.
       const bodyEl = form && form.querySelector("textarea");
-      if (bodyEl && !bodyEl.value.trim()) bodyEl.value = item.payload.body;
+      if (bodyEl && !bodyEl.value.trim()) { bodyEl.value = item.payload.body; fitComposer(bodyEl); }
       return { ms: 0, throttled: false };
     }
     if (r.status === 429) retryAfter = Number(r.headers.get("Retry-After")) || 0;
@@ -923,6 +934,7 @@ if (form) {
   bodyEl.addEventListener("paste", (ev) => measure(ev.clipboardData));
   bodyEl.addEventListener("drop", (ev) => measure(ev.dataTransfer));
   bodyEl.addEventListener("input", () => {
+    fitComposer(bodyEl);
     sentAt = 0; // written in since the send: an empty Enter now is no repeat of it
     if (composerHint === "empty" && bodyEl.value.trim()) clearError();
     // Said before the limit stops the typing, not after the text is cut.
@@ -1004,6 +1016,7 @@ if (form) {
     sentAt = Date.now();
     dropUndo(); // sent: the draft an option replaced is no longer offered back
     bodyEl.value = "";
+    fitComposer(bodyEl);
     counter.hidden = true;
     counter.classList.remove("composer__count--cut");
     sayCount(bodyEl.maxLength, 0); // the next long message is counted afresh
