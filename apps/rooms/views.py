@@ -102,6 +102,7 @@ def room_page(request, campaign_id):
                 "gameMaster": _("Game master"),  # who a turn's narration is from
                 "formerMember": _("A former member"),  # a sender whose account was deleted
                 "nobody": _("Nobody else is here."),
+                "unread": _("New"),  # marks where the reader left off, as the room opens
                 "noOthers": _("No other members to address yet."),
                 "mode_action": _("action"),
                 "mode_narration": _("narration"),

@@ -199,6 +199,20 @@ function inTimeline(entry) {
   return Boolean(entry.body) && !(entry.data && entry.data.answered_privately === config.userId);
 }
 
+// Where the reader left off: the first entry of another's written since they last read the
+// room is marked "New" as the page opens (once; what comes while they are here is not). Not
+// in a room never read, nor when that entry is older than the opening window (it would mark
+// the window's top, not where they left off).
+const openedRead = config.lastRead;
+let unreadPlaced = !(openedRead > 0 && openedRead >= config.startAfter);
+function markUnread(entry, li) {
+  if (unreadPlaced || entry.sequence <= openedRead) return;
+  if (entry.sender && entry.sender.id === config.userId) return;
+  unreadPlaced = true;
+  li.classList.add("entry--first-unread");
+  li.dataset.unreadLabel = t.unread;
+}
+
 function render(entry) {
   if (seen.has(entry.sequence)) return; // at-least-once delivery: drop duplicates
   seen.add(entry.sequence);
@@ -208,6 +222,7 @@ function render(entry) {
   }
   const li = buildItem(entry, false);
   li.dataset.sequence = String(entry.sequence);
+  markUnread(entry, li);
   const mine = entry.client_message_id && pending.get(entry.client_message_id);
   if (mine) {
     mine.li.replaceWith(li);
@@ -490,6 +505,7 @@ function connect() {
         break;
       case "caught_up":
         live = true;
+        unreadPlaced = true; // the opening's replay is over: later entries are read as they come
         if (held && lastTurn) turnRead(lastTurn); // else the panels' read after this decides
         resumeAfter = Math.max(resumeAfter, msg.sequence);
         attempt = 0;
