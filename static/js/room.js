@@ -47,11 +47,19 @@ let heartbeatMs = 20000;
 // with its revision, so of two announcements that cross the newer one stays.
 const titleEl = document.getElementById("room-title");
 let nameRevision = Number(titleEl.dataset.nameRevision) || 0;
+// While the tab is in the background its title counts what others wrote meanwhile, so a
+// player waiting in another tab sees that something came.
+let pageTitle = document.title;
+let unseen = 0;
+function showTitle() {
+  document.title = unseen ? `(${unseen}) ${pageTitle}` : pageTitle;
+}
 function showCampaignName(name, revision) {
   if (typeof name !== "string" || !(revision > nameRevision)) return;
   nameRevision = revision;
   titleEl.textContent = name;
-  document.title = fill(titleEl.dataset.documentTitle, { name });
+  pageTitle = fill(titleEl.dataset.documentTitle, { name });
+  showTitle();
 }
 
 // Names listed as the page's language lists them ("A, B and C"), in its alphabetical order,
@@ -245,6 +253,7 @@ function render(entry) {
   // A reader up in the history is told something new came, and where it is.
   if (!stuck && live && others) showJump(true);
   if (live && others) announce(li);
+  if (live && others && document.hidden) { unseen += 1; showTitle(); }
   followTail();
   scheduleRead();
 }
@@ -438,7 +447,12 @@ function scheduleRead() {
   }, 800);
 }
 
-document.addEventListener("visibilitychange", () => { if (!document.hidden) scheduleRead(); });
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden) return;
+  unseen = 0;
+  showTitle();
+  scheduleRead();
+});
 
 // The badge shows the bare number; what it counts is said with it (the badge itself is
 // hidden from screen readers, which would read "Here now 3").
