@@ -996,15 +996,18 @@ if (form) {
     counterSaid.replaceChildren(said);
   }
   // On a phone the on-screen keyboard's Enter starts a new line, as elsewhere there, and the
-  // Send button sends; a desktop's Enter sends, Shift+Enter starts a new line.
+  // Send button (or Ctrl+Enter, from a keyboard attached) sends; a desktop's Enter sends,
+  // Shift+Enter starts a new line.
   const phone = matchMedia("(pointer: coarse) and (max-width: 899px)");
   const deskPlaceholder = bodyEl.placeholder;
   const placeEnter = () => { bodyEl.placeholder = phone.matches ? bodyEl.dataset.phonePlaceholder : deskPlaceholder; };
   placeEnter();
   phone.addEventListener("change", placeEnter);
   bodyEl.addEventListener("keydown", (ev) => {
-    if (phone.matches) return;
-    if (ev.key === "Enter" && !ev.shiftKey && !ev.isComposing) { ev.preventDefault(); form.requestSubmit(); }
+    if (ev.key !== "Enter" || ev.shiftKey || ev.isComposing) return;
+    if (phone.matches && !ev.ctrlKey && !ev.metaKey) return;
+    ev.preventDefault();
+    form.requestSubmit();
   });
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -1,6 +1,7 @@
 """The composer's Enter key in Chromium: on a phone (a touch screen, a narrow window) it starts
-a new line and the Send button sends, as on-screen keyboards lead people to expect; on a
-desktop Enter sends and Shift+Enter starts a new line. The box's placeholder says which."""
+a new line and the Send button (or Ctrl+Enter) sends, as on-screen keyboards lead people to
+expect; on a desktop Enter sends and Shift+Enter starts a new line. The box's placeholder says
+which."""
 
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ def test_enter_starts_a_new_line_on_a_phone_and_sends_on_a_desktop(
     pat.locator("#composer button[type=submit]").tap()
     _wait_for_texts(pat, ["line one\nline two"])
     expect(body).to_have_value("")
+    # A keyboard attached to the phone sends with Ctrl+Enter, as many apps there do.
+    body.fill("typed on a keyboard")
+    body.press("Control+Enter")
+    _wait_for_texts(pat, ["line one\nline two", "typed on a keyboard"])
 
     gail = _sign_in(desktop, asgi_server, "gm@example.test")
     _open(gail, room_url)
@@ -53,4 +58,4 @@ def test_enter_starts_a_new_line_on_a_phone_and_sends_on_a_desktop(
     body.press_sequentially("second")
     expect(body).to_have_value("first\nsecond")
     body.press("Enter")
-    _wait_for_texts(gail, ["line one\nline two", "first\nsecond"])
+    _wait_for_texts(gail, ["line one\nline two", "typed on a keyboard", "first\nsecond"])
