@@ -223,6 +223,7 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
         "created_at",
     )
     actions = ["revoke"]
+    add_form_template = "accounts/registrationinvite_add_form.html"
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:

@@ -3,8 +3,18 @@
 // - form[data-progress]: a form that calls a rules server may take a second, so its button
 //   is disabled and its [data-progress-text] shown once it is sent.
 // - a refused form comes back as a new page: take the reader to what to fix, not the top.
+// - a form whose <form> tag the page cannot write (the admin's) takes these attributes from a
+//   [data-marks-form] element at its top.
 (function () {
   "use strict";
+  document.querySelectorAll("form > [data-marks-form]").forEach(function (marker) {
+    Array.prototype.forEach.call(marker.attributes, function (attr) {
+      if (attr.name !== "data-marks-form" && attr.name.indexOf("data-") === 0) {
+        marker.parentElement.setAttribute(attr.name, attr.value);
+      }
+    });
+  });
+
   // Capture: the question comes before any other submit handler of the form.
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -17,10 +27,29 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (event.defaultPrevented || !form.matches("form[data-progress]")) { return; }
-    var button = form.querySelector("button[type=submit]");
+    // Sent once: a second send (a double click, Enter pressed again) would do it twice.
+    if (form.dataset.sent) { event.preventDefault(); return; }
+    form.dataset.sent = "true";
+    var buttons = form.querySelectorAll("button[type=submit], input[type=submit]");
     var text = form.querySelector("[data-progress-text]");
-    if (button) { setTimeout(function () { button.disabled = true; }, 0); }
+    // After this event: the clicked button's name and value still go with the form.
+    setTimeout(function () {
+      Array.prototype.forEach.call(buttons, function (button) { button.disabled = true; });
+    }, 0);
     if (text) { text.hidden = false; }
+  });
+
+  // Back to a sent form from the browser's cache: it can be sent again.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) { return; }
+    document.querySelectorAll("form[data-sent]").forEach(function (form) {
+      delete form.dataset.sent;
+      form.querySelectorAll("button[type=submit], input[type=submit]").forEach(function (button) {
+        button.disabled = false;
+      });
+      var text = form.querySelector("[data-progress-text]");
+      if (text) { text.hidden = true; }
+    });
   });
 
   var target = document.querySelector(
