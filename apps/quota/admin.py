@@ -141,9 +141,9 @@ class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
 class QuotaAccountAdmin(admin.ModelAdmin):
     # Not AuditedAdminMixin: the plan is the only field staff change here, and the plan change
     # service writes the audit row (with what the change granted).
-    list_display = ("user", "plan", "balance", "usable_now", "reserved", "updated_at")
+    list_display = ("holder", "plan", "balance", "usable_now", "reserved", "updated_at")
     list_filter = ("plan",)
-    search_fields = ("user__email",)
+    search_fields = ("user__email", "former_user_id")
 
     def get_queryset(self, request):
         # The balance still counts an expired grant's unused credits until the expiry run
@@ -156,10 +156,16 @@ class QuotaAccountAdmin(admin.ModelAdmin):
     def usable_now(self, obj):
         return obj.usable
 
+    # A deleted user's account is kept with its ledger: named by the user's id, not "-".
+    @admin.display(description=_("user"), ordering="user__email")
+    def holder(self, obj):
+        return str(obj)
+
     # Balances change only through grants, reservations and settlements. The change page reads
     # the account through get_queryset too, so it shows the same usable figure as the list.
     readonly_fields = (
         "user",
+        "former_user_id",
         "balance",
         "usable_now",
         "reserved",
@@ -169,6 +175,7 @@ class QuotaAccountAdmin(admin.ModelAdmin):
     )
     fields = (
         "user",
+        "former_user_id",
         "plan",
         ("balance", "usable_now", "reserved"),
         "grant_credits",
@@ -178,6 +185,8 @@ class QuotaAccountAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("Grant credits"))
     def grant_credits(self, obj):
+        if obj.user_id is None:
+            return "—"
         url = reverse("admin:quota_quotagrant_add") + f"?user={obj.user_id}"
         return format_html('<a href="{}">{}</a>', url, _("Grant credits to this user"))
 
@@ -334,6 +343,11 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     @admin.display(description=_("Usable now"), ordering="usable")
     def usable_now(self, obj):
         return obj.usable
+
+    # A deleted user's account is kept with its ledger: named by the user's id, not "-".
+    @admin.display(description=_("user"), ordering="user__email")
+    def holder(self, obj):
+        return str(obj)
 
     @admin.display(description=_("Left (stored)"), ordering="remaining")
     def stored_left(self, obj):

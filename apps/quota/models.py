@@ -74,10 +74,26 @@ class Plan(BaseModel):
         return self.name
 
 
+def keep_with_former_user(collector, field, sub_objs, using) -> None:
+    """on_delete for the account's user: the account, and so its grants, reservations and
+    ledger (an audit record), outlive the user, named by the deleted user's id."""
+    for account in sub_objs:
+        collector.add_field_update(field, None, [account])
+        collector.add_field_update(
+            QuotaAccount._meta.get_field("former_user_id"), account.user_id, [account]
+        )
+
+
 class QuotaAccount(BaseModel):
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quota_account"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=keep_with_former_user,
+        related_name="quota_account",
     )
+    # Set when the user is deleted: whose account this was, as the audit log names them.
+    former_user_id = models.UUIDField(_("deleted user's ID"), null=True, blank=True)
     plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="accounts")
     # Counts an expired grant's unused credits until they are forfeited: what can be reserved
     # now is services.usable_credits.
@@ -95,6 +111,8 @@ class QuotaAccount(BaseModel):
 
     def __str__(self) -> str:
         # Not the stored balance: it can count expired credits (services.usable_credits).
+        if self.user_id is None:
+            return _("Deleted user %(id)s") % {"id": self.former_user_id}
         return str(self.user)
 
 
@@ -163,8 +181,14 @@ class Reservation(BaseModel):
 
     account = models.ForeignKey(QuotaAccount, on_delete=models.CASCADE, related_name="reservations")
     # No separate index: the unique (user, key) index leads with user and serves lookups by user.
+    # Kept when the user is deleted, as their account and its ledger are.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_index=False,
     )
     key = models.CharField(max_length=160)
     amount = models.BigIntegerField()
