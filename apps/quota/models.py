@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -34,11 +34,26 @@ def grant_draw_key(ref: type[F] = F) -> tuple[Coalesce, F, F]:
 GRANT_DRAW_ORDER = tuple(part.asc() for part in grant_draw_key())
 
 
+# What holds a reservation, in the reader's language. A type not listed reads as its words.
+OWNER_TYPE_LABELS = {"room_turn": _("Room turn")}
+
+
 def owner_type_label(owner_type: str) -> str:
     """What holds a reservation, in words: owner type "room_turn" reads "Room turn". A charge's
-    ledger description, written so by both settlement paths and shown so for older charges
-    stored with the code."""
+    ledger description, written so (in English) by both settlement paths and shown translated,
+    as are older charges stored with the code."""
+    # A stored description is the code or its English words: both find the label.
+    label = OWNER_TYPE_LABELS.get(owner_type.strip().lower().replace(" ", "_"))
+    if label is not None:
+        return str(label)
     return capfirst(owner_type.replace("_", " "))
+
+
+def owner_type_description(owner_type: str) -> str:
+    """A charge's ledger description as stored: the owner's words in the site's language, so
+    a settlement made during a request in another language stores the same words."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return owner_type_label(owner_type)
 
 
 class Plan(BaseModel):

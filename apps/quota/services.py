@@ -52,7 +52,7 @@ from .models import (
     QuotaGrant,
     Reservation,
     grant_draw_key,
-    owner_type_label,
+    owner_type_description,
 )
 
 logger = logging.getLogger(__name__)
@@ -1130,7 +1130,7 @@ def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEnt
     the grants the statement could see did not cover the charge."""
     now = timezone.now()
     # A reservation's owner never changes, so the caller's copy names it.
-    description = owner_type_label(reservation.owner_type)
+    description = owner_type_description(reservation.owner_type)
     with connection.cursor() as cursor:
         sql, fixed = _settle_sql()
         cursor.execute(
@@ -1189,7 +1189,7 @@ def _settle_orm(*, reservation: Reservation, actual: int) -> LedgerEntry:
             amount=charge,
             balance_after=account.balance,
             reservation=locked,
-            description=owner_type_label(locked.owner_type),
+            description=owner_type_description(locked.owner_type),
         )
         LedgerAllocation.objects.bulk_create(
             [LedgerAllocation(entry=entry, grant=grant, amount=take) for grant, take in allocations]
