@@ -185,12 +185,26 @@ class RegistrationInviteAddForm(forms.ModelForm):
         return cleaned
 
 
+class InviteStatusFilter(admin.SimpleListFilter):
+    title = _("status")
+    parameter_name = "status"
+
+    def lookups(self, request, model_admin):
+        return list(selectors.INVITE_STATUSES.items())
+
+    def queryset(self, request, queryset):
+        if self.value() not in selectors.INVITE_STATUSES:
+            return queryset
+        return selectors.registration_invites_in_status(invites=queryset, status=self.value())
+
+
 @admin.register(RegistrationInvite)
 class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = (
         "id",
         "email",
         "note",
+        "status",
         "used_count",
         "max_uses",
         "expires_at",
@@ -198,7 +212,8 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
         "created_by",
         "created_at",
     )
-    list_filter = ("revoked_at",)
+    # Whether an invite can still be used, not when it was revoked: what staff look for.
+    list_filter = (InviteStatusFilter,)
     search_fields = ("email", "note")
     # revoked_at too: only the revoke action (audited) sets it, and nothing clears it, so a
     # leaked link stays dead.
@@ -224,6 +239,10 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
     )
     actions = ["revoke"]
     add_form_template = "accounts/registrationinvite_add_form.html"
+
+    @admin.display(description=_("status"))
+    def status(self, obj):
+        return selectors.INVITE_STATUSES[selectors.registration_invite_status(invite=obj)]
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:

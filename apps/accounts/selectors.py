@@ -4,9 +4,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.sessions.models import Session
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from .models import ApiToken, User, UserSession
+from .models import ApiToken, RegistrationInvite, User, UserSession
 from .services import hash_token
 
 
@@ -75,3 +77,42 @@ def api_token_user(*, raw: str) -> User | None:
     if token.last_used_at is None or now - token.last_used_at > timedelta(minutes=5):
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     return token.user
+
+
+# Whether an invite can still be used, in the order a staff member asks: revoked first (a
+# revoked invite stays revoked whatever else is true), then used up, then expired.
+INVITE_STATUSES = {
+    "usable": _("Usable"),
+    "used_up": _("Used up"),
+    "expired": _("Expired"),
+    "revoked": _("Revoked"),
+}
+
+
+def registration_invite_status(*, invite: RegistrationInvite, now=None) -> str:
+    """The invite's key in INVITE_STATUSES."""
+    now = now or timezone.now()
+    if invite.revoked_at is not None:
+        return "revoked"
+    if invite.used_count >= invite.max_uses:
+        return "used_up"
+    if invite.expires_at <= now:
+        return "expired"
+    return "usable"
+
+
+def registration_invites_in_status(
+    *, invites: QuerySet[RegistrationInvite], status: str, now=None
+) -> QuerySet[RegistrationInvite]:
+    """The invites whose registration_invite_status is `status`."""
+    now = now or timezone.now()
+    live = Q(revoked_at__isnull=True)
+    used_up = Q(used_count__gte=F("max_uses"))
+    expired = Q(expires_at__lte=now)
+    where = {
+        "revoked": ~live,
+        "used_up": live & used_up,
+        "expired": live & ~used_up & expired,
+        "usable": live & ~used_up & ~expired,
+    }[status]
+    return invites.filter(where)
