@@ -59,6 +59,7 @@ class UserEditForm(UserEmailMixin, UserChangeForm):
 @admin.register(User)
 class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
     add_form = UserAddForm
+    delete_confirmation_template = "accounts/user_delete_confirmation.html"
     form = UserEditForm
     ordering = ("email",)
     list_display = ("email", "display_name", "is_active", "is_staff", "date_joined", "last_login")
