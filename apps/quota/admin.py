@@ -361,6 +361,8 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     def expires(self, obj):
         return _compact(obj.expires_at)
 
+    add_form_template = "quota/quotagrant_add_form.html"
+
     def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
             kwargs["form"] = QuotaGrantAddForm
