@@ -345,7 +345,9 @@ def quota_plan_top_up(*, plan: Plan, actor, now: datetime | None = None) -> tupl
     granted); running it again grants nothing."""
     now = now or timezone.now()
     topped_up = granted = 0
-    for account_id in list(QuotaAccount.objects.filter(plan=plan).values_list("pk", flat=True)):
+    # A deleted user's account is kept for its ledger, not credited.
+    live = QuotaAccount.objects.filter(plan=plan, user__isnull=False)
+    for account_id in list(live.values_list("pk", flat=True)):
         with transaction.atomic():
             locked = QuotaAccount.objects.select_for_update().get(pk=account_id)
             if locked.plan_id != plan.pk:
@@ -375,7 +377,10 @@ def quota_issue_periodic_grants(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     quota_expire_grants(now=now)
     issued = 0
-    accounts = QuotaAccount.objects.select_related("plan").filter(plan__periodic_grant__gt=0)
+    # A deleted user's account is kept for its ledger, not credited.
+    accounts = QuotaAccount.objects.select_related("plan").filter(
+        plan__periodic_grant__gt=0, user__isnull=False
+    )
     for account in accounts.iterator(chunk_size=500):
         if quota_plan_grant_issue(account=account, now=now) is not None:
             issued += 1

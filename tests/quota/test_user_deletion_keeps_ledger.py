@@ -60,3 +60,28 @@ def test_a_deleted_users_account_is_listed_by_their_id(make_user):
     client.force_login(staff)
     page = client.get("/admin/quota/quotaaccount/").content.decode()
     assert f"Deleted user {leaving_id}</a>" in page
+
+
+def test_a_deleted_users_account_gets_no_more_plan_grants(make_user):
+    from apps.quota.models import Plan, QuotaGrant
+    from apps.quota.services import (
+        quota_account_for,
+        quota_issue_periodic_grants,
+        quota_plan_top_up,
+    )
+
+    plan = Plan.objects.create(slug="daily", name="Daily", periodic_grant=0, period="daily")
+    staying = quota_account_for(user=make_user("staying@example.test"), plan=plan)
+    leaving = make_user("leaving@example.test")
+    kept = quota_account_for(user=leaving, plan=plan)
+    leaving.delete()
+    Plan.objects.filter(pk=plan.pk).update(periodic_grant=10)
+
+    assert quota_issue_periodic_grants() == 1
+    Plan.objects.filter(pk=plan.pk).update(periodic_grant=15)
+    plan.refresh_from_db()
+    assert quota_plan_top_up(plan=plan, actor=None) == (1, 5)
+    assert sorted(QuotaGrant.objects.values_list("account", "amount")) == sorted(
+        [(staying.pk, 10), (staying.pk, 5)]
+    )
+    assert not QuotaGrant.objects.filter(account=kept).exists()
