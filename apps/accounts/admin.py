@@ -60,6 +60,7 @@ class UserEditForm(UserEmailMixin, UserChangeForm):
 class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
     add_form = UserAddForm
     delete_confirmation_template = "accounts/user_delete_confirmation.html"
+    delete_selected_confirmation_template = "accounts/user_delete_selected_confirmation.html"
     form = UserEditForm
     ordering = ("email",)
     list_display = ("email", "display_name", "is_active", "is_staff", "date_joined", "last_login")

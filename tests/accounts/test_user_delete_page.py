@@ -18,6 +18,15 @@ DEACTIVATE = (
     " “Active” on their page. That signs them out everywhere and revokes their API tokens;"
     " their data is kept."
 )
+KEPT_MANY = (
+    "Their quota accounts, grants, reservations and ledgers are kept (the ledger is an audit"
+    " record), named by each user’s ID."
+)
+DEACTIVATE_MANY = (
+    "To stop them signing in without deleting anything, deactivate the users instead: untick"
+    " “Active” on each user’s page. That signs them out everywhere and revokes their API"
+    " tokens; their data is kept."
+)
 
 
 def page_text(client, user) -> str:
@@ -59,3 +68,18 @@ def test_a_campaign_owner_cannot_be_deleted_and_is_pointed_to_deactivation(
     assert f'<a href="/admin/accounts/user/{gm.pk}/change/">their page</a>' in (
         staff_client.get(f"/admin/accounts/user/{gm.pk}/delete/").content.decode()
     )
+
+
+def test_deleting_selected_users_says_the_same(staff_client, make_user):
+    from apps.quota.services import quota_account_for
+
+    leaving = make_user("leaving@example.test")
+    quota_account_for(user=leaving)
+    html = staff_client.post(
+        "/admin/accounts/user/", {"action": "delete_selected", "_selected_action": [leaving.pk]}
+    ).content.decode()
+    content = re.search(r'<div id="content".*?</main>', html, re.S).group(0)
+    text = " ".join(re.sub(r"<[^>]+>", " ", content).split()).replace(" .", ".")
+    assert "Are you sure you want to delete the selected user?" in text
+    assert KEPT_MANY in text
+    assert DEACTIVATE_MANY in text
