@@ -66,3 +66,29 @@ def test_allauth_pages_use_sentence_case_headings_and_buttons(make_user, url, si
     response = client.get(url, follow=True)
     assert response.status_code == 200
     assert words(response) == expected
+
+
+@pytest.mark.parametrize(
+    ("mode", "url", "expected"),
+    [
+        ("open", "/accounts/login/", {
+            "title": ["Sign in"], "h1": ["Sign in"], "h2": [], "button": ["Sign in"]}),
+        ("open", "/accounts/signup/", {
+            "title": ["Sign up"], "h1": ["Sign up"], "h2": [], "button": ["Sign up"]}),
+        ("closed", "/accounts/signup/", {
+            "title": ["Sign-up closed"], "h1": ["Sign-up closed"], "h2": [], "button": []}),
+        ("invite", "/accounts/signup/", {
+            "title": ["Sign up by invitation"], "h1": ["Sign up by invitation"], "h2": [],
+            "button": []}),
+        ("invite", "/accounts/signup/?invite=not-a-real-invite", {
+            "title": ["Invite link not valid"], "h1": ["Invite link not valid"], "h2": [],
+            "button": []}),
+        ("open", "/accounts/inactive/", {
+            "title": ["Account inactive"], "h1": ["Account inactive"], "h2": [], "button": []}),
+    ],
+)  # fmt: skip
+def test_the_sign_in_and_sign_up_pages_use_sentence_case(settings, mode, url, expected):
+    settings.SAGASMITH_REGISTRATION_MODE = mode
+    response = Client().get(url)
+    assert response.status_code == 200
+    assert words(response) == expected
