@@ -4149,6 +4149,12 @@ DND_REWRITES = (
         re.compile(r"^(?P<who>.+?)\s+(?:strikes|hits|shoots|stabs|slashes)\s+", re.I),
         r"\g<who> attacks ",
     ),
+    # "I hide", "hide behind the crate": the Hide action is a Dexterity (Stealth) check (SRD),
+    # not a free action left to the GM. Only hiding oneself: "hide the map" is no check.
+    (
+        re.compile(r"^hides?(?:\s+(?:behind|in|under|among|inside|from|beneath)\b.*)?$", re.I),
+        "check stealth",
+    ),
     # "roll a dex save", "roll a stealth check": the save or check itself.
     (
         re.compile(r"^roll\s+(?:an?\s+|for\s+)?(?=" + CHECKED + r"\s+(?:check|sav))", re.I),
