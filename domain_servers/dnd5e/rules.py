@@ -271,9 +271,11 @@ def check(
     bonus: int,
     save: bool = False,
     expertise: bool = False,
+    advantage_reasons: list[str] | tuple[str, ...] = (),
     who: Who = name_of,
 ) -> dict[str, Any]:
     """Ability check or saving throw: success when total >= DC; naturals mean nothing here.
+    `advantage_reasons` (a Dodge's DEX saves): the caller's own, said as `advantage_reasons`.
 
     Conditions (SRD): poisoned and frightened give disadvantage on ability checks, restrained
     on DEX saves; `disadvantage_reasons` names them (the caller's flags still cancel or add).
@@ -288,7 +290,9 @@ def check(
     else:
         for condition in sorted(conditions & set(CHECK_DISADVANTAGE)):
             why_disadvantage.append(CHECK_DISADVANTAGE[condition].format(who=who(char)))
-    d20 = roll_d20(rng, advantage, disadvantage or bool(why_disadvantage))
+    d20 = roll_d20(
+        rng, advantage or bool(advantage_reasons), disadvantage or bool(why_disadvantage)
+    )
     mod = modifier(char["abilities"][ability])
     prof = char["proficiency_bonus"] * (2 if expertise else 1) if proficient else 0
     total = d20["natural"] + mod + prof + bonus
@@ -302,7 +306,9 @@ def check(
         "dc": dc,
         "success": total >= dc,
     }
-    # Only when a condition gives one: a check no condition touches reads as it always has.
+    # Only when there are some: a check nothing touches reads as it always has.
+    if advantage_reasons:
+        result["advantage_reasons"] = list(advantage_reasons)
     if why_disadvantage:
         result["disadvantage_reasons"] = why_disadvantage
     failing = sorted(conditions & FAIL_STR_DEX_SAVES)

@@ -502,6 +502,7 @@ def _check(call: Call, save: bool) -> Outcome:
         bonus=call.args.get("bonus", 0),
         save=save,
         expertise=expertise,
+        advantage_reasons=_dodging(call, char) if save and ability == "dex" else [],
         who=_who_char(call),
     )
     result.update(
@@ -676,7 +677,10 @@ def attack(call: Call) -> Outcome:
         # No grid: None, a melee-capable attack is taken to be made from within 5 ft.
         within_5ft=None if made is None else made["distance_ft"] <= rules.FEET_PER_SQUARE,
         advantage_reasons=_pack_tactics(call, attacker, target),
-        disadvantage_reasons=made["disadvantage"] if made else (),
+        disadvantage_reasons=[
+            *(made["disadvantage"] if made else ()),
+            *_dodging(call, target, attacker),
+        ],
         sneak_attack=_sneak_attack(call, attacker, chosen),
         enemy_beside_target=_enemy_beside(call, attacker, target),
         who=_who_char(call),
@@ -1239,9 +1243,11 @@ def _provoked(call: Call, mover: dict[str, Any], squares: list[list[int]]) -> di
     """The hostile creatures whose reach the mover left along `squares`, each with the square
     it left from: those that see it and can take their reaction (SRD opportunity attack).
     Nothing is rolled here: the GM calls each attack as the creature's reaction."""
+    combat = call.state["combat"]
     if "invisible" in mover["conditions"]:
         return {}
-    combat = call.state["combat"]
+    if combat["budgets"].get(mover["id"], {}).get("disengaged"):
+        return {}  # the Disengage action, for the rest of this turn
     chars = call.state["characters"]
     provoked = {}
     for other, pos in sorted(combat["positions"].items()):
@@ -1260,6 +1266,53 @@ def _provoked(call: Call, mover: dict[str, Any], squares: list[list[int]]) -> di
                 provoked[other] = here
                 break
     return provoked
+
+
+COMBAT_ACTIONS = ("dash", "disengage", "dodge")
+
+
+def combat_action(call: Call) -> Outcome:
+    """Dash, Disengage or Dodge (SRD 5.1), each spending the action on the creature's own turn.
+    What each grants is kept in its turn's budget, which its next turn starts afresh: the Dodge
+    lasts until then, the others until the turn ends."""
+    combat = _combat(call)
+    char = _char(call, "character_id")
+    _require_control(call, char)
+    who = _who(call, char["id"])
+    if rules.is_dead(char):
+        raise invalid(f"{who} is dead")
+    if blocking := sorted(set(char["conditions"]) & rules.CANNOT_ACT):
+        raise invalid(f"{who} cannot act while {' and '.join(blocking)}")
+    action = call.args["action"]
+    _spend(call, char["id"], "action")
+    budget = combat["budgets"][char["id"]]
+    result: dict[str, Any] = {"character_id": char["id"], "character_name": who, "action": action}
+    if action == "dash":
+        # Extra movement equal to its speed after modifiers: none while its speed is 0.
+        gained = 0 if set(char["conditions"]) & HELD_IN_PLACE else char["speed"]
+        budget["movement"] += gained
+        result["movement_gained"] = gained
+    elif action == "disengage":
+        budget["disengaged"] = 1
+    else:
+        budget["dodging"] = 1
+    result["movement_left"] = _budget_view(char, budget)["movement"]
+    return Outcome(result, scopes=["combat"], entity_ids=[char["id"]])
+
+
+def _dodging(call: Call, char: dict[str, Any], attacker: dict[str, Any] | None = None) -> list[str]:
+    """Why a Dodge helps `char` now: it took the action and has not started its next turn, is
+    not incapacitated, its speed is not 0 and (against an attack) it can see the attacker."""
+    budget = ((call.state.get("combat") or {}).get("budgets") or {}).get(char["id"]) or {}
+    if not budget.get("dodging"):
+        return []
+    if set(char["conditions"]) & (rules.CANNOT_ACT | HELD_IN_PLACE) or char["speed"] == 0:
+        return []
+    if attacker is not None and (
+        "blinded" in char["conditions"] or "invisible" in attacker["conditions"]
+    ):
+        return []
+    return [f"{_who(call, char['id'])} is dodging"]
 
 
 def combat_end(call: Call) -> Outcome:
@@ -1729,6 +1782,40 @@ def tools() -> list[ToolSpec]:
                     "is rolled, the GM calls each as an attack with as_reaction.",
                     "items": {"type": "object"},
                 },
+            },
+        ),
+        ToolSpec(
+            name="combat_action",
+            description=(
+                "Take the Dash, Disengage or Dodge action on the combatant's own turn, spending "
+                "its action. Dash: extra movement equal to its speed this turn. Disengage: its "
+                "movement provokes no opportunity attacks this turn. Dodge: until its next turn "
+                "starts, attacks against it have disadvantage when it can see the attacker and "
+                "its DEX saves have advantage (not while incapacitated or at speed 0)."
+            ),
+            handler=combat_action,
+            write=True,
+            public=nothing_hidden,
+            roles=PLAYING_ROLES,
+            phases=COMBAT,
+            params={
+                "character_id": CHARACTER_ID,
+                "action": {
+                    "type": "string",
+                    "enum": list(COMBAT_ACTIONS),
+                    "maxLength": 9,
+                    "description": "The action taken: dash, disengage or dodge.",
+                },
+            },
+            required=("action", "character_id"),
+            output={
+                "action": {"type": "string"},
+                "character_name": {"type": "string"},
+                "movement_gained": {
+                    "type": "integer",
+                    "description": "Present for Dash: the movement it added.",
+                },
+                "movement_left": {"type": "integer"},
             },
         ),
         ToolSpec(
