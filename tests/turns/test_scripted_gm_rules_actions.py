@@ -1,5 +1,6 @@
-"""Dodge, Dash, Disengage and Help have no tool on the rules server: they were answered with
-the help list. They are said to be the GM's to rule on, with what can be done instead."""
+"""Help has no tool on the rules server, and Dodge, Dash and Disengage are the rules' only in
+combat (test_scripted_combat_actions): they were answered with the help list. They are said to
+be the GM's to rule on, with what can be done instead."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 
 from apps.domains.client import principal_for
 from tests.turns.conftest import make_table
+from tests.turns.test_scripted_agent import dnd_table_in_combat
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +21,10 @@ RULED_OUTSIDE_COMBAT = (
     "The rules server doesn't track the %s action: the GM rules on it in this room (say "
     "“help” for everything I understand)."
 )
+COMBAT_ONLY = (
+    "The %s action is taken in combat, on your character's turn: outside a fight the GM rules "
+    "on it (say “help” for everything I understand)."
+)
 
 
 def test_an_action_the_rules_do_not_track_is_left_to_the_gm(live_domains, gm, player):
@@ -26,15 +32,15 @@ def test_an_action_the_rules_do_not_track_is_left_to_the_gm(live_domains, gm, pl
     created = table.call(player, "character_create", name="Ilsa", template="fighter")
     table.characters[principal_for(player)] = created.structured["character"]["id"]
     before = table.revision()
-    for text, action in [
-        ("I dodge", "Dodge"),
-        ("I dash", "Dash"),
-        ("I disengage", "Disengage"),
-        ("I take the Dodge action", "Dodge"),
-        ("I help Ilsa", "Help"),
+    for text, reply in [
+        ("I dodge", COMBAT_ONLY % "Dodge"),
+        ("I dash", COMBAT_ONLY % "Dash"),
+        ("I disengage", COMBAT_ONLY % "Disengage"),
+        ("I take the Dodge action", COMBAT_ONLY % "Dodge"),
+        ("I help Ilsa", RULED_OUTSIDE_COMBAT % "Help"),
     ]:
         run = table.run(player, text, job_id=text)
-        assert run.texts == [(RULED_OUTSIDE_COMBAT % action, "requester")], text
+        assert run.texts == [(reply, "requester")], text
         assert run.output.suggestions == (), text
         assert run.output.help_only is True
     assert table.revision() == before
@@ -52,7 +58,23 @@ def test_in_combat_an_untracked_action_offers_ending_the_turn(live_domains, gm, 
     table.call(gm, "combat_start", participant_ids=[ilsa, goblin], idempotency_key="fight",
                expected_revision=table.revision())  # fmt: skip
     before = table.revision()
-    run = table.run(player, "I dodge", job_id="dodge")
-    assert run.texts == [(RULED % "Dodge", "requester")]
+    run = table.run(player, "I help Ilsa", job_id="help")
+    assert run.texts == [(RULED % "Help", "requester")]
     assert run.output.suggestions == ("end turn",)
+    assert table.revision() == before
+
+
+def test_in_combat_a_monsters_dodge_is_left_to_the_gm(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(player, "end turn", job_id="end")  # Goblin 2's turn
+    before = table.revision()
+    run = table.run(gm, "I dodge", job_id="dodge")
+    assert run.texts == [
+        (
+            "The rules take the Dodge action for a player's own character: for a monster the "
+            "GM rules on it. What I can do: end turn, or move to X,Y (say “help” for "
+            "everything I understand).",
+            "requester",
+        )
+    ]
     assert table.revision() == before

@@ -123,7 +123,9 @@ TOOL_FACADES = {
     ("play", "gm", "narration"): (*_READS, "dice_roll", "heal", *_GM_START_COMBAT, *_GM_EFFECTS),
     ("combat", ANY, "chat"): _COMBAT_READS,
     ("combat", "observer", "action"): _COMBAT_READS,
-    ("combat", "player", "action"): (*_PLAYER_COMBAT, *_STAND_UP),
+    # Dash, Disengage and Dodge: a player's own character's. The GM's row below is at the cap,
+    # so a monster's are the GM's to rule on.
+    ("combat", "player", "action"): (*_PLAYER_COMBAT, *_STAND_UP, "combat_action"),
     # At the tool cap: no monster_spawn here, since a monster spawned mid-fight cannot join it
     # (combat_start is for play, and nothing adds a combatant), nor damage_apply, which no
     # combatant's turn deals (an attack does); the narration row has both.

@@ -87,6 +87,11 @@ dnd5e
                                          "<name> stands up|gets up" (a player: own
                                          character). Offered first to a prone combatant on
                                          its turn
+    dodge | dash | disengage             in combat, your character takes that action (its
+                                         action for the turn): Dodge until its next turn,
+                                         Dash doubles the turn's movement, Disengage moves
+                                         without opportunity attacks; also "take the Dodge
+                                         action", "<name> dodges" (own character only)
     poison <target> | knock <target> prone
                                          GM: gives a condition (also blind, charm, deafen,
                                          frighten, paralyze, petrify, restrain, stun); one
@@ -2233,6 +2238,43 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
         s.say(_("%(who)s stands up, using %(cost)s ft of movement (no movement left).") % values)
 
 
+COMBAT_ACTION_VERBS = {"dodge": "dodge", "dash": "dash", "disengage": "disengage"}
+
+
+def dnd_combat_action(s: Session, m: re.Match[str]) -> None:
+    """Dash, Disengage or Dodge by the rules, on the acting character's turn. Where the rules'
+    tool is not offered (outside combat, or the GM's row), the GM rules on it, as the reply
+    for a line not understood says."""
+    if not s.offered("combat_action"):
+        raise NotUnderstood
+    action = COMBAT_ACTION_VERBS[m["action"].lower()]
+    what = _("take the %(action)s action") % {"action": action.capitalize()}
+    s.require("combat_action", what=what, seen_by_all=True)
+    if m.groupdict().get("who"):
+        character_id = _named_attacker(s, dnd_roster(s), m["who"])
+    else:
+        character_id = acting_character(s, what=what)
+    result = s.call("combat_action", character_id=character_id, action=action)
+    values = {
+        "who": s.plain(result["character_name"]),
+        "gained": result.get("movement_gained"),
+        "left": result["movement_left"],
+    }
+    if action == "dash":
+        text = _("%(who)s dashes: %(gained)s ft more movement this turn (%(left)s ft left).")
+    elif action == "disengage":
+        text = _(
+            "%(who)s disengages: moving this turn provokes no opportunity attacks (%(left)s ft "
+            "of movement left)."
+        )
+    else:
+        text = _(
+            "%(who)s takes the Dodge action: until their next turn, attacks against them have "
+            "disadvantage and their Dexterity saves have advantage."
+        )
+    s.say(text % values)
+
+
 # A condition as the GM says it: "poison the zombie", "knock Ilsa prone".
 CONDITION_VERBS = {
     "poison": "poisoned", "blind": "blinded", "deafen": "deafened", "frighten": "frightened",
@@ -3801,6 +3843,15 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_move_beside,
         ),
         _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn", dnd_end_turn),
+        # After the rolls: "roll 1d6 for the dashes" is a roll's label.
+        _intent(
+            r"(?:take\s+the\s+)?(?P<action>dodge|dash|disengage)(?:\s+action)?", dnd_combat_action
+        ),
+        _intent(
+            r"(?P<who>.+?)\s+takes\s+the\s+(?P<action>dodge|dash|disengage)(?:\s+action)?",
+            dnd_combat_action,
+        ),
+        _intent(r"(?P<who>.+?)\s+(?P<action>dodge|dash|disengage)e?s", dnd_combat_action),
         # A question about the turn, not a command: "whose turn is it?", "who's up?".
         _intent(
             r"(?:(?:whose|who['’]?s|who\s+is)\s+(?:turn|go)(?:\s+is\s+it)?"
@@ -4035,6 +4086,8 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 ),
                 _("death save for <name>; heal <target> N (a potion without N)"),
             ),
+            # The GM's row has no combat_action: a monster's are the GM's to rule on.
+            (_("dodge, dash or disengage (in combat: your character's action)"), ""),
             (
                 _("give me N temp hp (temporary hit points; they do not stack)"),
                 _("grant <target> N temp hp (temporary hit points; they do not stack)"),
@@ -4342,7 +4395,8 @@ FREE_ACTION_SKILLS = (
 THIEVES_TOOLS = re.compile(r"(?:pick|unlock|open)\s+(?:the\s+|a\s+)?lock|disarm\b", re.I)
 
 
-# Actions in combat that no tool keeps (what a Dodge or a Help grants is not tracked).
+# Actions in combat a line may name: the rules keep Dodge, Dash and Disengage for a player's
+# own character in combat; nothing keeps what a Help grants.
 UNTRACKED_ACTIONS = re.compile(
     r"(?:take\s+the\s+)?(?P<action>dodge|dash|disengage|help)(?:e?s)?\b(?!\s+me\b)", re.I
 )
@@ -4359,6 +4413,21 @@ def _free_action_hint(
         # No tool keeps its effect, so nothing is claimed of it: the GM rules on it. Only a
         # fight has a turn to end and a grid to move on.
         named = {"action": untracked["action"].lower().capitalize()}
+        if named["action"] != "Help":
+            # The rules take these for a player's own character in combat (combat_action).
+            if not in_combat:
+                reply = _(
+                    "The %(action)s action is taken in combat, on your character's turn: "
+                    "outside a fight the GM rules on it (say “help” for everything I "
+                    "understand)."
+                )
+                return reply % named, None
+            reply = _(
+                "The rules take the %(action)s action for a player's own character: for a "
+                "monster the GM rules on it. What I can do: end turn, or move to X,Y (say "
+                "“help” for everything I understand)."
+            )
+            return reply % named, _("end turn")
         if not in_combat:
             reply = _(
                 "The rules server doesn't track the %(action)s action: the GM rules on it in "

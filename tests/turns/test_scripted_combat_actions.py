@@ -1,0 +1,71 @@
+"""In combat, "I dodge", "I dash" and "I disengage" take that action by the rules (it spends
+the character's action), where they were left to the GM; outside combat they still are."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.domains.client import principal_for
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+
+pytestmark = pytest.mark.django_db
+
+
+def _ilsas_budget(table, player) -> dict:
+    ilsa = table.characters[principal_for(player)]
+    order = table.call(player, "combat_status").structured["combat"]["order"]
+    return next(e["budget"] for e in order if e["id"] == ilsa)
+
+
+def test_i_dodge_in_combat_takes_the_dodge_action(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa is up
+
+    run = table.run(player, "I take the Dodge action", job_id="dodge")
+
+    assert run.tools[0] == "combat_action"
+    assert run.texts[0] == (
+        "Ilsa takes the Dodge action: until their next turn, attacks against them have "
+        "disadvantage and their Dexterity saves have advantage.",
+        "trigger",
+    )
+    assert run.output.suggestions == ("end turn",)  # the action is spent
+    budget = _ilsas_budget(table, player)
+    assert (budget["action"], budget["dodging"]) == (0, 1)
+
+
+def test_i_dash_in_combat_doubles_the_turns_movement(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+
+    run = table.run(player, "I dash!", job_id="dash")
+
+    assert run.tools[0] == "combat_action"
+    assert run.texts[0] == ("Ilsa dashes: 30 ft more movement this turn (60 ft left).", "trigger")
+    assert _ilsas_budget(table, player)["movement"] == 60
+
+
+def test_i_disengage_then_move_away_provokes_nothing(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+
+    run = table.run(player, "I disengage", job_id="disengage")
+    assert run.texts[0] == (
+        "Ilsa disengages: moving this turn provokes no opportunity attacks (30 ft of movement "
+        "left).",
+        "trigger",
+    )
+    moved = table.run(player, "move to 2,0", job_id="away")
+
+    assert moved.tools[0] == "combat_move"
+    # Without the Disengage, leaving both goblins' reach offers each an opportunity attack.
+    assert moved.texts == [("Ilsa crosses 15 ft to (2, 0); 15 ft of movement remain.", "trigger")]
+    assert not any("reaction" in option for option in moved.output.gm_suggestions)
+
+
+def test_an_action_out_of_turn_is_refused_and_changes_nothing(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(player, "end turn", job_id="end")
+    before = table.revision()
+
+    run = table.run(player, "I dodge", job_id="dodge")
+
+    assert run.texts == [("That cannot happen: it is Goblin 2's turn, not Ilsa's.", "requester")]
+    assert table.revision() == before
