@@ -515,8 +515,17 @@ def condition_immunities(char: dict[str, Any]) -> list[str]:
     return _from_block(char, "condition_immunities")
 
 
+# The rogue template's Expertise when none is chosen: two skills at 1st level, two more at 6th.
+ROGUE_EXPERTISE = (("perception", "stealth"), ("acrobatics", "sleight_of_hand"))
+
+
+def rogue_expertise_count(level: int) -> int:
+    """Skills a rogue of this level has Expertise in (SRD 5.1: two at 1st, two more at 6th)."""
+    return 4 if level >= 6 else 2
+
+
 def skill_expertise(char: dict[str, Any]) -> list[str]:
-    """Skills whose proficiency bonus is doubled (a goblin's Stealth +6)."""
+    """Skills whose proficiency bonus is doubled (a goblin's Stealth +6, a rogue's Expertise)."""
     return _from_block(char, "skill_expertise")
 
 

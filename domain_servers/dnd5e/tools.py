@@ -342,6 +342,8 @@ def character_create(call: Call) -> Outcome:
         {**attack, "name": words(attack["name"], f"attacks[{index}].name")}
         for index, attack in enumerate(args.get("attacks") or [])
     ]
+    skills = sorted(args.get("skill_proficiencies", template.get("skill_proficiencies", [])))
+    expertise = _expertise(template_key, level, skills, args.get("skill_expertise"), name)
     char_id = call.new_id("pc")
     char = {
         "id": char_id,
@@ -358,9 +360,8 @@ def character_create(call: Call) -> Outcome:
         "save_proficiencies": sorted(
             args.get("save_proficiencies", template.get("save_proficiencies", []))
         ),
-        "skill_proficiencies": sorted(
-            args.get("skill_proficiencies", template.get("skill_proficiencies", []))
-        ),
+        "skill_proficiencies": skills,
+        "skill_expertise": expertise,
         "resistances": sorted(args.get("resistances", [])),
         "vulnerabilities": sorted(args.get("vulnerabilities", [])),
         "immunities": sorted(args.get("immunities", [])),
@@ -392,6 +393,29 @@ def character_create(call: Call) -> Outcome:
         scopes=[f"character:{char_id}"],
         entity_ids=[char_id],
     )
+
+
+def _expertise(
+    template: str | None, level: int, skills: list[str], chosen: list[str] | None, name: str
+) -> list[str]:
+    """Skills whose proficiency bonus doubles: a rogue's Expertise, chosen among its proficient
+    skills (the template's picks when none are chosen); a character of no template may name
+    its own (a bard's), another template has none."""
+    if chosen is None:
+        if template != "rogue":
+            return []
+        picks = [s for tier in rules.ROGUE_EXPERTISE for s in tier]
+        return sorted(s for s in picks[: rules.rogue_expertise_count(level)] if s in skills)
+    if template not in (None, "rogue"):
+        raise invalid(f"only a rogue has Expertise here, not a {template}")
+    if missing := sorted(set(chosen) - set(skills)):
+        raise invalid(
+            f"Expertise needs proficiency: {name} is not proficient in {', '.join(missing)}"
+        )
+    allowed = rules.rogue_expertise_count(level)
+    if template == "rogue" and len(chosen) != allowed:
+        raise invalid(f"a level {level} rogue has Expertise in {allowed} skills, not {len(chosen)}")
+    return sorted(chosen)
 
 
 def character_get(call: Call) -> View:
@@ -1394,6 +1418,15 @@ def tools() -> list[ToolSpec]:
                 },
                 "skill_proficiencies": {
                     **string_list("Proficient skills.", 18, 20),
+                    "items": {"type": "string", "enum": sorted(rules.SKILLS), "maxLength": 20},
+                },
+                "skill_expertise": {
+                    **string_list(
+                        "Skills whose proficiency bonus doubles (Expertise: a rogue's two "
+                        "proficient skills, four from 6th level; default the template's).",
+                        4,
+                        20,
+                    ),
                     "items": {"type": "string", "enum": sorted(rules.SKILLS), "maxLength": 20},
                 },
                 "resistances": DAMAGE_TYPE_LIST,
