@@ -37,7 +37,7 @@ DND_HELP = (
     "<target> is no longer <condition>); stand up (whoever is up gets up), <name> stands up "
     "(or gets up); wake <target>\n"
     "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
-    "- describe, or look at <target>; whose turn is it?, who's next?\n"
+    "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?\n"
     "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
     "how many goblins are there?, who's here?, where am I?, what can I do?"
 )
@@ -53,7 +53,8 @@ DND_PLAYER_HELP = (
     "- death save (at 0 HP); stand up (or <name> gets up); heal <target> or heal me (a potion)\n"
     "- dodge, dash or disengage (in combat: your character's action)\n"
     "- give me N temp hp (temporary hit points; they do not stack)\n"
-    "- describe, or look at <target>; whose turn is it?, who's next?; what's my hp?, "
+    "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; "
+    "what's my hp?, "
     "show my character "
     "(or look at me)\n"
     "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "

@@ -19,7 +19,7 @@ MOVE = (
     "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)"
 )
-LOOK = "describe, or look at <target>; whose turn is it?, who's next?"
+LOOK = "describe, or look at <target>; whose turn is it?, who's next?, who's winning?"
 QUESTIONS = (
     "is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
     "how many goblins are there?, who's here?, where am I?, what can I do?"
@@ -167,6 +167,7 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
         ("whose turn is it?", s.dnd_whose_turn, {}),
         ("who's next?", s.dnd_whose_next, {}),
+        ("who's winning?", s.dnd_combat_summary, {}),
     ],
     QUESTIONS: ASKED,
 }
@@ -202,6 +203,7 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
         ("whose turn is it?", s.dnd_whose_turn, {}),
         ("who's next?", s.dnd_whose_next, {}),
+        ("who's winning?", s.dnd_combat_summary, {}),
         ("what's my hp?", s.dnd_sheet, {}),
         ("show my character", s.dnd_sheet, {}),
         ("look at me", s.dnd_describe, {"target": "me"}),

@@ -132,6 +132,9 @@ dnd5e
                                          happening?"
     whose turn is it? | what round?      the current turn and round (to you; "who's up?")
     who's next?                          whose turn follows the current one (to you)
+    who's winning?                       the fight summed up: each side's statuses, the
+                                         foes still standing, which side has the upper hand
+                                         (to you; also "how's the fight going?")
     is <target> dead|alive|hurt|dying|stable|<condition>?
                                          yes or no, from its status and conditions (to you;
                                          "are the goblins dead?" says how each fares)
@@ -2775,6 +2778,54 @@ def dnd_whose_next(s: Session, m: re.Match[str]) -> None:
     s.say(text % values, audience="requester")
 
 
+def dnd_combat_summary(s: Session, m: re.Match[str]) -> None:
+    """ "who's winning?": the round, how each side fares as the table sees it (statuses, and
+    how many foes still stand) and which side the count favours, told to the one who asks."""
+    if s.turn.phase != "combat":
+        s.say(_("No fight is running, so nobody is winning."), audience="requester")
+        return
+    s.require("combat_status", what=_("read the combat"))
+    combat = _read_combat(s)
+    roster = [_combatant(entry) for entry in combat["order"]]
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+
+    def fares(side: list[Entity]) -> str:
+        return _and_list([f"{shown[e.id]} ({_state_text(e)})" for e in side])
+
+    def standing(side: list[Entity]) -> int:
+        return sum(1 for e in side if _conscious(e))
+
+    party = [e for e in roster if e.kind != "monster"]
+    foes = [e for e in roster if e.kind == "monster"]
+    text = _("Round %(round)s.") % {"round": combat["round"]}
+    if party:
+        text += " " + _("The party: %(fares)s.") % {"fares": fares(party)}
+    if foes:
+        values = {"fares": fares(foes), "up": standing(foes), "all": len(foes)}
+        if values["up"]:
+            text += " " + _("The foes: %(fares)s; %(up)s of %(all)s still standing.") % values
+        else:
+            text += " " + _("The foes: %(fares)s; none still standing.") % values
+    if foes and not standing(foes):
+        verdict = _("No foe is left standing: the party has won.")
+    elif party and not standing(party):
+        verdict = _("Nobody in the party is standing: the foes are winning.")
+    elif not party or not foes:
+        verdict = _("There is only one side in this fight.")
+    else:
+        # The share of each side still on its feet: one goblin of two against a whole party
+        # favours the party.
+        ours = standing(party) * len(foes)
+        theirs = standing(foes) * len(party)
+        if ours > theirs:
+            verdict = _("The party has the upper hand.")
+        elif ours < theirs:
+            verdict = _("The foes have the upper hand.")
+        else:
+            verdict = _("It could go either way.")
+    s.say(text + " " + verdict, audience="requester")
+
+
 def _hurt(e: Entity) -> bool:
     return e.status in ("wounded", "bloodied", "down")
 
@@ -3865,6 +3916,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"\s+next(?:\s+now)?",
             dnd_whose_next,
         ),
+        # "who's winning?", "how's the fight going?": the fight summed up.
+        _intent(
+            r"(?:who(?:['’]?s|\s+is)\s+winning"
+            r"|how(?:['’]s|\s+is)\s+the\s+(?:fight|battle|combat)\s+going)"
+            r"(?:\s+now|\s+so\s+far)?",
+            dnd_combat_summary,
+        ),
         # "end Ilsa's turn", as the GM is offered it.
         _intent(r"end\s+(?P<target>.+?)(?:'s|’s|')\s+turn", dnd_end_turn),
         # Questions the state answers: "is the goblin dead?", "how many goblins are there?",
@@ -4117,10 +4175,11 @@ def help_text(system_id: str, *, gm: bool) -> str:
             ),
             (
                 _(
-                    "describe, or look at <target>; whose turn is it?, who's next?; "
+                    "describe, or look at <target>; whose turn is it?, who's next?, "
+                    "who's winning?; "
                     "what's my hp?, show my character (or look at me)"
                 ),
-                _("describe, or look at <target>; whose turn is it?, who's next?"),
+                _("describe, or look at <target>; whose turn is it?, who's next?, who's winning?"),
             ),
             _both(
                 _(
@@ -4806,7 +4865,8 @@ CAN_I = re.compile(r"(?:can|could|may)\s+(?:i|we)\s+(?:please\s+)?(?P<rest>.+)",
 # What only reads and answers: asked about with "can I", it is simply answered.
 ANSWERED = frozenset(
     {
-        dnd_sheet, dnd_describe, dnd_whose_turn, dnd_whose_next, dnd_is, dnd_how_many,
+        dnd_sheet, dnd_describe, dnd_whose_turn, dnd_whose_next, dnd_combat_summary, dnd_is,
+        dnd_how_many,
         dnd_where, dnd_what_now, nar_describe, nar_cast, nar_how_many_clocks, nar_clock_asked,
     }
 )  # fmt: skip
