@@ -529,6 +529,18 @@ def skill_expertise(char: dict[str, Any]) -> list[str]:
     return _from_block(char, "skill_expertise")
 
 
+def passive_perception(char: dict[str, Any]) -> int:
+    """10 + the Wisdom (Perception) modifier, proficiency (doubled by Expertise) if proficient;
+    -5 with a condition that gives disadvantage on checks (SRD 5.1)."""
+    score = 10 + modifier(char["abilities"]["wis"])
+    if "perception" in char.get("skill_proficiencies", []):
+        doubled = 2 if "perception" in skill_expertise(char) else 1
+        score += char["proficiency_bonus"] * doubled
+    if set(char["conditions"]) & set(CHECK_DISADVANTAGE):
+        score -= 5
+    return score
+
+
 def traits(char: dict[str, Any]) -> list[str]:
     """Stat block traits the rules apply: undead_fortitude, pack_tactics."""
     return _from_block(char, "traits")

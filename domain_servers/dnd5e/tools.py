@@ -574,7 +574,7 @@ def _reach(
     # A hostile creature within 5 ft that can see the attacker and isn't incapacitated puts a
     # ranged attack at disadvantage. The rules know no line of sight: only a blinded foe, or an
     # invisible attacker, goes unseen.
-    unseen = "invisible" in attacker["conditions"]
+    unseen = "invisible" in attacker["conditions"] or _hidden(call, attacker)
     threatened = not unseen and any(
         _hostile(attacker, chars[other])
         and not set(chars[other]["conditions"]) & (rules.CANNOT_ACT | {"blinded"})
@@ -700,10 +700,14 @@ def attack(call: Call) -> Outcome:
         disadvantage=call.args.get("disadvantage", False),
         # No grid: None, a melee-capable attack is taken to be made from within 5 ft.
         within_5ft=None if made is None else made["distance_ft"] <= rules.FEET_PER_SQUARE,
-        advantage_reasons=_pack_tactics(call, attacker, target),
+        advantage_reasons=[
+            *_pack_tactics(call, attacker, target),
+            *([f"{_who(call, attacker['id'])} is hidden"] if _hidden(call, attacker) else []),
+        ],
         disadvantage_reasons=[
             *(made["disadvantage"] if made else ()),
             *_dodging(call, target, attacker),
+            *([f"{_who(call, target['id'])} is hidden"] if _hidden(call, target) else []),
         ],
         sneak_attack=_sneak_attack(call, attacker, chosen),
         enemy_beside_target=_enemy_beside(call, attacker, target),
@@ -716,6 +720,10 @@ def attack(call: Call) -> Outcome:
             combat["round"],
             combat["turn_index"],
         ]
+    if _hidden(call, attacker):
+        # Attacking gives away where it is, hit or miss.
+        combat = call.state["combat"]
+        combat["hidden"] = [c for c in combat["hidden"] if c != attacker["id"]]
     if made is not None:
         result["range"] = made
     if window is not None:
@@ -1110,6 +1118,8 @@ def _combat_view(call: Call) -> dict[str, Any]:
                 "character": character_view(call, chars[e["id"]]),
                 "budget": _budget_view(chars[e["id"]], combat["budgets"][e["id"]]),
                 "position": list(combat["positions"][e["id"]]),
+                # Only when hidden: an entry reads as it always has otherwise.
+                **({"hidden": True} if e["id"] in (combat.get("hidden") or []) else {}),
             }
             for e in combat["order"]
         ],
@@ -1268,7 +1278,7 @@ def _provoked(call: Call, mover: dict[str, Any], squares: list[list[int]]) -> di
     it left from: those that see it and can take their reaction (SRD opportunity attack).
     Nothing is rolled here: the GM calls each attack as the creature's reaction."""
     combat = call.state["combat"]
-    if "invisible" in mover["conditions"]:
+    if "invisible" in mover["conditions"] or _hidden(call, mover):
         return {}
     if combat["budgets"].get(mover["id"], {}).get("disengaged"):
         return {}  # the Disengage action, for the rest of this turn
@@ -1292,7 +1302,7 @@ def _provoked(call: Call, mover: dict[str, Any], squares: list[list[int]]) -> di
     return provoked
 
 
-COMBAT_ACTIONS = ("dash", "disengage", "dodge")
+COMBAT_ACTIONS = ("dash", "disengage", "dodge", "hide")
 
 
 def combat_action(call: Call) -> Outcome:
@@ -1318,10 +1328,64 @@ def combat_action(call: Call) -> Outcome:
         result["movement_gained"] = gained
     elif action == "disengage":
         budget["disengaged"] = 1
+    elif action == "hide":
+        result.update(_hide(call, char))
     else:
         budget["dodging"] = 1
     result["movement_left"] = _budget_view(char, budget)["movement"]
     return Outcome(result, scopes=["combat"], entity_ids=[char["id"]])
+
+
+def _hide(call: Call, char: dict[str, Any]) -> dict[str, Any]:
+    """The Hide action: a Dexterity (Stealth) check against the best passive Wisdom
+    (Perception) of the hostile creatures able to notice it (none: it hides unchecked). Whether
+    there is cover to hide behind is the GM's call; the rules know no line of sight."""
+    combat = call.state["combat"]
+    chars = call.state["characters"]
+    watchers = [
+        chars[e["id"]]
+        for e in combat["order"]
+        if e["id"] in chars
+        and _hostile(char, chars[e["id"]])
+        and not set(chars[e["id"]]["conditions"]) & (rules.CANNOT_ACT | {"blinded"})
+    ]
+    hidden = set(combat.get("hidden") or [])
+    if not watchers:
+        combat["hidden"] = sorted(hidden | {char["id"]})
+        return {"hidden": True, "dc": None, "check": None}
+    dc = max(rules.passive_perception(w) for w in watchers)
+    check = rules.check(
+        char,
+        call.rng,
+        ability="dex",
+        dc=dc,
+        proficient="stealth" in char.get("skill_proficiencies", []),
+        advantage=False,
+        disadvantage=False,
+        bonus=0,
+        expertise="stealth" in rules.skill_expertise(char),
+        who=_who_char(call),
+    )
+    check["skill"] = "stealth"
+    if check["success"]:
+        hidden.add(char["id"])
+    else:
+        hidden.discard(char["id"])
+    combat["hidden"] = sorted(hidden)
+    return {"hidden": check["success"], "dc": dc, "check": check}
+
+
+def _hidden(call: Call, char: dict[str, Any]) -> bool:
+    """Hidden by the Hide action, until its own attack reveals it or the fight ends."""
+    return char["id"] in ((call.state.get("combat") or {}).get("hidden") or [])
+
+
+def _combat_action_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """A monster's Stealth check shows its total against the DC, as any of its checks does."""
+    check = result.get("check")
+    if not check or _char_by_id(call, result["character_id"])["kind"] != "monster":
+        return result
+    return {**result, "check": {k: v for k, v in check.items() if k not in _MONSTER_SAVE_HIDDEN}}
 
 
 def _dodging(call: Call, char: dict[str, Any], attacker: dict[str, Any] | None = None) -> list[str]:
@@ -1333,7 +1397,9 @@ def _dodging(call: Call, char: dict[str, Any], attacker: dict[str, Any] | None =
     if set(char["conditions"]) & (rules.CANNOT_ACT | HELD_IN_PLACE) or char["speed"] == 0:
         return []
     if attacker is not None and (
-        "blinded" in char["conditions"] or "invisible" in attacker["conditions"]
+        "blinded" in char["conditions"]
+        or "invisible" in attacker["conditions"]
+        or _hidden(call, attacker)
     ):
         return []
     return [f"{_who(call, char['id'])} is dodging"]
@@ -1820,15 +1886,19 @@ def tools() -> list[ToolSpec]:
         ToolSpec(
             name="combat_action",
             description=(
-                "Take the Dash, Disengage or Dodge action on the combatant's own turn, spending "
-                "its action. Dash: extra movement equal to its speed this turn. Disengage: its "
-                "movement provokes no opportunity attacks this turn. Dodge: until its next turn "
-                "starts, attacks against it have disadvantage when it can see the attacker and "
-                "its DEX saves have advantage (not while incapacitated or at speed 0)."
+                "Take the Dash, Disengage, Dodge or Hide action on the combatant's own turn, "
+                "spending its action. Dash: extra movement equal to its speed this turn. "
+                "Disengage: its movement provokes no opportunity attacks this turn. Dodge: until "
+                "its next turn starts, attacks against it have disadvantage when it can see the "
+                "attacker and its DEX saves have advantage (not while incapacitated or at speed "
+                "0). Hide: a DEX (Stealth) check against the foes' best passive Perception (the "
+                "GM judges whether there is cover); hidden, it attacks with advantage, is "
+                "attacked with disadvantage and provokes no opportunity attacks, until its own "
+                "attack reveals it."
             ),
             handler=combat_action,
             write=True,
-            public=nothing_hidden,
+            public=_combat_action_public,
             roles=PLAYING_ROLES,
             phases=COMBAT,
             params={
@@ -1837,11 +1907,20 @@ def tools() -> list[ToolSpec]:
                     "type": "string",
                     "enum": list(COMBAT_ACTIONS),
                     "maxLength": 9,
-                    "description": "The action taken: dash, disengage or dodge.",
+                    "description": "The action taken: dash, disengage, dodge or hide.",
                 },
             },
             required=("action", "character_id"),
             output={
+                "hidden": {
+                    "type": "boolean",
+                    "description": "Present for Hide: whether it is hidden now.",
+                },
+                "dc": {
+                    "type": ["integer", "null"],
+                    "description": "Present for Hide: the best passive Perception it was "
+                    "checked against (null: no foe able to notice it).",
+                },
                 "action": {"type": "string"},
                 "character_name": {"type": "string"},
                 "movement_gained": {
