@@ -51,7 +51,7 @@ DND_PLAYER_HELP = (
     "- move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)\n"
     "- death save (at 0 HP); stand up (or <name> gets up); heal <target> or heal me (a potion)\n"
-    "- dodge, dash or disengage (in combat: your character's action)\n"
+    "- dodge, dash, disengage or hide (in combat: your character's action)\n"
     "- give me N temp hp (temporary hit points; they do not stack)\n"
     "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; "
     "what's my hp?, "

@@ -1,5 +1,6 @@
-"""In combat, "I dodge", "I dash" and "I disengage" take that action by the rules (it spends
-the character's action), where they were left to the GM; outside combat they still are."""
+"""In combat, "I dodge", "I dash", "I disengage" and "I hide" take that action by the rules (it
+spends the character's action), where they were left to the GM (hiding: a free check);
+outside combat the first three still are, and hiding is a Stealth check."""
 
 from __future__ import annotations
 
@@ -69,3 +70,17 @@ def test_an_action_out_of_turn_is_refused_and_changes_nothing(live_domains, gm, 
 
     assert run.texts == [("That cannot happen: it is Goblin 2's turn, not Ilsa's.", "requester")]
     assert table.revision() == before
+
+
+def test_i_hide_in_combat_takes_the_hide_action(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+
+    run = table.run(player, "I try to hide behind the crate", job_id="hide")
+
+    assert run.tools[0] == "combat_action"
+    assert run.texts[0] == (
+        "Ilsa hides: Stealth 15 beats the foes' best passive Perception 9. Hidden, Ilsa attacks "
+        "with advantage and is attacked with disadvantage until attacking.",
+        "trigger",
+    )
+    assert _ilsas_budget(table, player)["action"] == 0

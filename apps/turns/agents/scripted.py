@@ -87,11 +87,14 @@ dnd5e
                                          "<name> stands up|gets up" (a player: own
                                          character). Offered first to a prone combatant on
                                          its turn
-    dodge | dash | disengage             in combat, your character takes that action (its
+    dodge | dash | disengage | hide      in combat, your character takes that action (its
                                          action for the turn): Dodge until its next turn,
                                          Dash doubles the turn's movement, Disengage moves
-                                         without opportunity attacks; also "take the Dodge
-                                         action", "<name> dodges" (own character only)
+                                         without opportunity attacks, Hide is a Stealth
+                                         check against the foes' passive Perception; also
+                                         "take the Dodge action", "<name> dodges" (own
+                                         character only). Outside combat "I hide" is a
+                                         Stealth check
     poison <target> | knock <target> prone
                                          GM: gives a condition (also blind, charm, deafen,
                                          frighten, paralyze, petrify, restrain, stun); one
@@ -2244,17 +2247,33 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
 COMBAT_ACTION_VERBS = {"dodge": "dodge", "dash": "dash", "disengage": "disengage"}
 
 
+def dnd_hide(s: Session, m: re.Match[str]) -> None:
+    """ "I hide": in combat the Hide action by the rules (it spends the action, against the
+    foes' passive Perception); elsewhere, or where that tool is not offered, the Dexterity
+    (Stealth) check it comes down to, as "check stealth" makes it."""
+    if s.turn.phase == "combat" and s.offered("combat_action"):
+        _combat_action(s, "hide", None)
+        return
+    check = re.fullmatch(r"(?P<what>stealth)" + DC, "stealth")
+    if check is None:  # the pattern always matches its own word
+        raise NotUnderstood
+    dnd_check(s, check)
+
+
 def dnd_combat_action(s: Session, m: re.Match[str]) -> None:
     """Dash, Disengage or Dodge by the rules, on the acting character's turn. Where the rules'
     tool is not offered (outside combat, or the GM's row), the GM rules on it, as the reply
     for a line not understood says."""
     if not s.offered("combat_action"):
         raise NotUnderstood
-    action = COMBAT_ACTION_VERBS[m["action"].lower()]
+    _combat_action(s, COMBAT_ACTION_VERBS[m["action"].lower()], m.groupdict().get("who"))
+
+
+def _combat_action(s: Session, action: str, who: str | None) -> None:
     what = _("take the %(action)s action") % {"action": action.capitalize()}
     s.require("combat_action", what=what, seen_by_all=True)
-    if m.groupdict().get("who"):
-        character_id = _named_attacker(s, dnd_roster(s), m["who"])
+    if who:
+        character_id = _named_attacker(s, dnd_roster(s), who)
     else:
         character_id = acting_character(s, what=what)
     result = s.call("combat_action", character_id=character_id, action=action)
@@ -2262,8 +2281,27 @@ def dnd_combat_action(s: Session, m: re.Match[str]) -> None:
         "who": s.plain(result["character_name"]),
         "gained": result.get("movement_gained"),
         "left": result["movement_left"],
+        "total": (result.get("check") or {}).get("total"),
+        "dc": result.get("dc"),
     }
-    if action == "dash":
+    if action == "hide":
+        if result.get("check") is None:
+            text = _(
+                "%(who)s hides, with no foe able to notice: hidden, %(who)s attacks with "
+                "advantage and is attacked with disadvantage until attacking."
+            )
+        elif result["hidden"]:
+            text = _(
+                "%(who)s hides: Stealth %(total)s beats the foes' best passive Perception "
+                "%(dc)s. Hidden, %(who)s attacks with advantage and is attacked with "
+                "disadvantage until attacking."
+            )
+        else:
+            text = _(
+                "%(who)s tries to hide: Stealth %(total)s against the foes' best passive "
+                "Perception %(dc)s is not enough, so %(who)s is still seen."
+            )
+    elif action == "dash":
         text = _("%(who)s dashes: %(gained)s ft more movement this turn (%(left)s ft left).")
     elif action == "disengage":
         text = _(
@@ -3894,6 +3932,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_move_beside,
         ),
         _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn", dnd_end_turn),
+        _intent(r"hide", dnd_hide),
         # After the rolls: "roll 1d6 for the dashes" is a roll's label.
         _intent(
             r"(?:take\s+the\s+)?(?P<action>dodge|dash|disengage)(?:\s+action)?", dnd_combat_action
@@ -4145,7 +4184,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("death save for <name>; heal <target> N (a potion without N)"),
             ),
             # The GM's row has no combat_action: a monster's are the GM's to rule on.
-            (_("dodge, dash or disengage (in combat: your character's action)"), ""),
+            (_("dodge, dash, disengage or hide (in combat: your character's action)"), ""),
             (
                 _("give me N temp hp (temporary hit points; they do not stack)"),
                 _("grant <target> N temp hp (temporary hit points; they do not stack)"),
@@ -4261,11 +4300,11 @@ DND_REWRITES = (
         re.compile(r"^(?P<who>.+?)\s+(?:strikes|hits|shoots|stabs|slashes)\s+", re.I),
         r"\g<who> attacks ",
     ),
-    # "I hide", "hide behind the crate": the Hide action is a Dexterity (Stealth) check (SRD),
+    # "I hide", "hide behind the crate": the Hide action, a Dexterity (Stealth) check (SRD),
     # not a free action left to the GM. Only hiding oneself: "hide the map" is no check.
     (
         re.compile(r"^hides?(?:\s+(?:behind|in|under|among|inside|from|beneath)\b.*)?$", re.I),
-        "check stealth",
+        "hide",
     ),
     # "roll a dex save", "roll a stealth check": the save or check itself.
     (
