@@ -4284,6 +4284,16 @@ WITHOUT_APOSTROPHE = re.compile(r"\b(what|who|how|where)s\b", re.IGNORECASE)
 COURTESY_BEFORE = re.compile(r"^(?:(?:please|pls|ok(?:ay)?|alright)(?:\s*,\s*|\s+))+", re.I)
 COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:please|pls|thanks|thank\s+you)$", re.I)
 DND_REWRITES = (
+    # "cast fire bolt at the goblin", "throw my dagger at the goblin": the spell or thrown
+    # weapon is the attack's, as "attack the goblin with fire bolt" names it.
+    (
+        re.compile(
+            r"^(?:cast|throw|hurl)s?\s+(?P<weapon>.+?)\s+(?:at|on)\s+(?P<target>.+?)"
+            r"(?P<mode>\s+with\s+(?:advantage|disadvantage))?$",
+            re.I,
+        ),
+        r"attack \g<target> with \g<weapon>\g<mode>",
+    ),
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
     (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
     (re.compile(r"^(?:strike|hit|shoot|stab|slash)s?\s+", re.I), "attack "),
