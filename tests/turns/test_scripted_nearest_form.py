@@ -101,7 +101,8 @@ def test_dnd5e_names_combat_turns_checks_and_the_phase(live_domains, gm, player)
          "check for <name> [dc N], or dex save for <name> [dc N]", None),
         (player, "goblin attack", "To attack, say: attack <target> [with <weapon>]", None),
         (gm, "goblin attack", "To attack, say: <name> attacks <target>", None),
-        (player, "drink a potion", "To heal, say: heal <target> (a potion)", None),
+        # ("drink a potion" is understood: test_scripted_potion_words.)
+        (player, "smash a potion", "To heal, say: heal <target> (a potion)", None),
         (player, "a perception test", None, None),
     ]:  # fmt: skip
         run = table.run(user, text, job_id=text)

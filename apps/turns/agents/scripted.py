@@ -4283,7 +4283,12 @@ WITHOUT_APOSTROPHE = re.compile(r"\b(what|who|how|where)s\b", re.IGNORECASE)
 # "please attack the goblin", "ok, end turn", "roll 2d6 please": said around a command.
 COURTESY_BEFORE = re.compile(r"^(?:(?:please|pls|ok(?:ay)?|alright)(?:\s*,\s*|\s+))+", re.I)
 COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:please|pls|thanks|thank\s+you)$", re.I)
+# A potion of healing as said: "a healing potion", "my potion of healing".
+POTION = r"(?:an?|my|the|one|1)\s+(?:healing\s+)?potion(?:\s+of\s+healing)?"
 DND_REWRITES = (
+    # "I drink a potion of healing", "give Ilsa a healing potion": the potion "heal" gives.
+    (re.compile(r"^(?:drink|quaff|use)s?\s+" + POTION + "$", re.I), "heal me"),
+    (re.compile(r"^gives?\s+(?P<target>.+?)\s+" + POTION + "$", re.I), r"heal \g<target>"),
     # "cast fire bolt at the goblin", "throw my dagger at the goblin": the spell or thrown
     # weapon is the attack's, as "attack the goblin with fire bolt" names it.
     (
