@@ -542,8 +542,21 @@ def passive_perception(char: dict[str, Any]) -> int:
 
 
 def traits(char: dict[str, Any]) -> list[str]:
-    """Stat block traits the rules apply: undead_fortitude, pack_tactics."""
+    """Stat block traits the rules apply: undead_fortitude, pack_tactics, nimble_escape."""
     return _from_block(char, "traits")
+
+
+def bonus_combat_actions(char: dict[str, Any]) -> tuple[set[str], str]:
+    """The combat actions a creature may take as a bonus action, and the feature that says so
+    (or why none yet): a rogue's Cunning Action from 2nd level (Dash, Disengage, Hide), a
+    goblin's Nimble Escape (Disengage, Hide)."""
+    if char.get("kind") == "pc" and char.get("template") == "rogue":
+        if char.get("level", 1) >= 2:
+            return {"dash", "disengage", "hide"}, "Cunning Action: Dash, Disengage or Hide"
+        return set(), "a rogue's Cunning Action comes at 2nd level"
+    if "nimble_escape" in traits(char):
+        return {"disengage", "hide"}, "Nimble Escape: Disengage or Hide"
+    return set(), ""
 
 
 def adjust_damage(char: dict[str, Any], amount: int, damage_type: str | None) -> int:

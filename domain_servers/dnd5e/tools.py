@@ -1318,9 +1318,22 @@ def combat_action(call: Call) -> Outcome:
     if blocking := sorted(set(char["conditions"]) & rules.CANNOT_ACT):
         raise invalid(f"{who} cannot act while {' and '.join(blocking)}")
     action = call.args["action"]
-    _spend(call, char["id"], "action")
+    bonus = call.args.get("bonus_action", False)
+    if bonus:
+        allowed, feature = rules.bonus_combat_actions(char)
+        if action not in allowed:
+            why = f" ({feature})" if feature else ""
+            raise invalid(
+                f"{who} cannot take the {action.capitalize()} action as a bonus action{why}"
+            )
+    _spend(call, char["id"], "bonus_action" if bonus else "action")
     budget = combat["budgets"][char["id"]]
-    result: dict[str, Any] = {"character_id": char["id"], "character_name": who, "action": action}
+    result: dict[str, Any] = {
+        "character_id": char["id"],
+        "character_name": who,
+        "action": action,
+        "bonus_action": bonus,
+    }
     if action == "dash":
         # Extra movement equal to its speed after modifiers: none while its speed is 0.
         gained = 0 if set(char["conditions"]) & HELD_IN_PLACE else char["speed"]
@@ -1894,7 +1907,8 @@ def tools() -> list[ToolSpec]:
                 "0). Hide: a DEX (Stealth) check against the foes' best passive Perception (the "
                 "GM judges whether there is cover); hidden, it attacks with advantage, is "
                 "attacked with disadvantage and provokes no opportunity attacks, until its own "
-                "attack reveals it."
+                "attack reveals it. With bonus_action, a rogue's Cunning Action or a goblin's "
+                "Nimble Escape takes it as a bonus action instead."
             ),
             handler=combat_action,
             write=True,
@@ -1909,9 +1923,15 @@ def tools() -> list[ToolSpec]:
                     "maxLength": 9,
                     "description": "The action taken: dash, disengage, dodge or hide.",
                 },
+                "bonus_action": boolean(
+                    "Take it as a bonus action, keeping the action: a rogue's Cunning Action "
+                    "from 2nd level (dash, disengage, hide), a goblin's Nimble Escape "
+                    "(disengage, hide)."
+                ),
             },
             required=("action", "character_id"),
             output={
+                "bonus_action": {"type": "boolean"},
                 "hidden": {
                     "type": "boolean",
                     "description": "Present for Hide: whether it is hidden now.",
