@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.domains.client import principal_for
+from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
 
 pytestmark = pytest.mark.django_db
@@ -84,3 +85,53 @@ def test_i_hide_in_combat_takes_the_hide_action(live_domains, gm, player):
         "trigger",
     )
     assert _ilsas_budget(table, player)["action"] == 0
+
+
+def _rin_in_combat(gm, player):
+    """A 2nd-level rogue, Rin, on her turn against a goblin."""
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Rin", template="rogue", level=2)
+    rin = created.structured["character"]["id"]
+    table.characters[principal_for(player)] = rin
+    table.run(gm, "Start combat with a goblin", job_id="start")
+    if table.call(gm, "combat_status").structured["combat"]["current"] != rin:
+        table.run(gm, "end turn", job_id="goblin-end")
+    return table, rin
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "I disengage as a bonus action",
+            "Rin disengages: moving this turn provokes no opportunity attacks (30 ft of "
+            "movement left).",
+        ),
+        (
+            "I dash as my bonus action",
+            "Rin dashes: 30 ft more movement this turn (60 ft left).",
+        ),
+    ],
+)
+def test_cunning_action_said_is_a_bonus_action(live_domains, gm, player, text, said):
+    table, rin = _rin_in_combat(gm, player)
+
+    run = table.run(player, text, job_id="cunning")
+
+    taken = [o for o in run.caller.outcomes if o.tool == "combat_action"]
+    assert [(o.ok, o.structured["bonus_action"]) for o in taken] == [(True, True)], run.texts
+    assert run.texts[0] == (said + " That was a bonus action: Rin's action is left.", "trigger")
+    order = table.call(player, "combat_status").structured["combat"]["order"]
+    budget = next(e["budget"] for e in order if e["id"] == rin)
+    assert (budget["action"], budget["bonus_action"]) == (1, 0)
+
+
+def test_hiding_as_a_bonus_action(live_domains, gm, player):
+    table, _rin = _rin_in_combat(gm, player)
+
+    run = table.run(player, "I hide behind the barrel as a bonus action", job_id="hide")
+
+    taken = [o for o in run.caller.outcomes if o.tool == "combat_action"]
+    assert [(o.structured["action"], o.structured["bonus_action"]) for o in taken] == [
+        ("hide", True)
+    ], run.texts

@@ -93,8 +93,9 @@ dnd5e
                                          without opportunity attacks, Hide is a Stealth
                                          check against the foes' passive Perception; also
                                          "take the Dodge action", "<name> dodges" (own
-                                         character only). Outside combat "I hide" is a
-                                         Stealth check
+                                         character only); "... as a bonus action" for a
+                                         rogue's Cunning Action (a goblin's Nimble Escape).
+                                         Outside combat "I hide" is a Stealth check
     poison <target> | knock <target> prone
                                          GM: gives a condition (also blind, charm, deafen,
                                          frighten, paralyze, petrify, restrain, stun); one
@@ -2252,7 +2253,7 @@ def dnd_hide(s: Session, m: re.Match[str]) -> None:
     foes' passive Perception); elsewhere, or where that tool is not offered, the Dexterity
     (Stealth) check it comes down to, as "check stealth" makes it."""
     if s.turn.phase == "combat" and s.offered("combat_action"):
-        _combat_action(s, "hide", None)
+        _combat_action(s, "hide", None, bonus=bool(m["bonus"]))
         return
     check = re.fullmatch(r"(?P<what>stealth)" + DC, "stealth")
     if check is None:  # the pattern always matches its own word
@@ -2266,17 +2267,21 @@ def dnd_combat_action(s: Session, m: re.Match[str]) -> None:
     for a line not understood says."""
     if not s.offered("combat_action"):
         raise NotUnderstood
-    _combat_action(s, COMBAT_ACTION_VERBS[m["action"].lower()], m.groupdict().get("who"))
+    who, bonus = m.groupdict().get("who"), bool(m["bonus"])
+    _combat_action(s, COMBAT_ACTION_VERBS[m["action"].lower()], who, bonus=bonus)
 
 
-def _combat_action(s: Session, action: str, who: str | None) -> None:
+def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = False) -> None:
     what = _("take the %(action)s action") % {"action": action.capitalize()}
     s.require("combat_action", what=what, seen_by_all=True)
     if who:
         character_id = _named_attacker(s, dnd_roster(s), who)
     else:
         character_id = acting_character(s, what=what)
-    result = s.call("combat_action", character_id=character_id, action=action)
+    arguments: dict[str, Any] = {"character_id": character_id, "action": action}
+    if bonus:
+        arguments["bonus_action"] = True
+    result = s.call("combat_action", **arguments)
     values = {
         "who": s.plain(result["character_name"]),
         "gained": result.get("movement_gained"),
@@ -2313,7 +2318,10 @@ def _combat_action(s: Session, action: str, who: str | None) -> None:
             "%(who)s takes the Dodge action: until their next turn, attacks against them have "
             "disadvantage and their Dexterity saves have advantage."
         )
-    s.say(text % values)
+    text %= values
+    if result.get("bonus_action"):
+        text += " " + _("That was a bonus action: %(who)s's action is left.") % values
+    s.say(text)
 
 
 # A condition as the GM says it: "poison the zombie", "knock Ilsa prone".
@@ -3672,6 +3680,8 @@ DC = (
     + "|".join(UNIT_WORDS)
     + r")|\S*))?"
 )
+# "as a bonus action": a rogue's Cunning Action, a goblin's Nimble Escape.
+AS_BONUS = r"(?P<bonus>\s+as\s+(?:a|my|its|their)\s+bonus\s+action)?"
 TEMP_HP = r"temp(?:orary)?\s+(?:hp|hit\s+points?)"
 # A clock's size said in words: "with four segments", "an eight-segment clock".
 SEGMENT_WORDS = {
@@ -3932,16 +3942,20 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_move_beside,
         ),
         _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn", dnd_end_turn),
-        _intent(r"hide", dnd_hide),
+        _intent(r"hide" + AS_BONUS, dnd_hide),
         # After the rolls: "roll 1d6 for the dashes" is a roll's label.
         _intent(
-            r"(?:take\s+the\s+)?(?P<action>dodge|dash|disengage)(?:\s+action)?", dnd_combat_action
-        ),
-        _intent(
-            r"(?P<who>.+?)\s+takes\s+the\s+(?P<action>dodge|dash|disengage)(?:\s+action)?",
+            r"(?:take\s+the\s+)?(?P<action>dodge|dash|disengage)(?:\s+action)?" + AS_BONUS,
             dnd_combat_action,
         ),
-        _intent(r"(?P<who>.+?)\s+(?P<action>dodge|dash|disengage)e?s", dnd_combat_action),
+        _intent(
+            r"(?P<who>.+?)\s+takes\s+the\s+(?P<action>dodge|dash|disengage)(?:\s+action)?"
+            + AS_BONUS,
+            dnd_combat_action,
+        ),
+        _intent(
+            r"(?P<who>.+?)\s+(?P<action>dodge|dash|disengage)e?s" + AS_BONUS, dnd_combat_action
+        ),
         # A question about the turn, not a command: "whose turn is it?", "who's up?".
         _intent(
             r"(?:(?:whose|who['’]?s|who\s+is)\s+(?:turn|go)(?:\s+is\s+it)?"
@@ -4318,8 +4332,12 @@ DND_REWRITES = (
     # "I hide", "hide behind the crate": the Hide action, a Dexterity (Stealth) check (SRD),
     # not a free action left to the GM. Only hiding oneself: "hide the map" is no check.
     (
-        re.compile(r"^hides?(?:\s+(?:behind|in|under|among|inside|from|beneath)\b.*)?$", re.I),
-        "hide",
+        re.compile(
+            r"^hides?(?:\s+(?:behind|in|under|among|inside|from|beneath)\b.*?)?"
+            r"(?P<bonus>\s+as\s+(?:a|my)\s+bonus\s+action)?$",
+            re.I,
+        ),
+        r"hide\g<bonus>",
     ),
     # "roll a dex save", "roll a stealth check": the save or check itself.
     (
