@@ -526,7 +526,8 @@ def _check(call: Call, save: bool) -> Outcome:
         bonus=call.args.get("bonus", 0),
         save=save,
         expertise=expertise,
-        advantage_reasons=_dodging(call, char) if save and ability == "dex" else [],
+        advantage_reasons=(_dodging(call, char) if save and ability == "dex" else [])
+        + ([] if save else _helped(call, char, None)),
         who=_who_char(call),
     )
     result.update(
@@ -703,6 +704,7 @@ def attack(call: Call) -> Outcome:
         advantage_reasons=[
             *_pack_tactics(call, attacker, target),
             *([f"{_who(call, attacker['id'])} is hidden"] if _hidden(call, attacker) else []),
+            *_helped(call, attacker, target),
         ],
         disadvantage_reasons=[
             *(made["disadvantage"] if made else ()),
@@ -1149,6 +1151,10 @@ def _advance_turn(call: Call) -> str:
     # A reaction is taken as its trigger happens: what the last move provoked lapses.
     combat.pop("opportunity", None)
     next_id = _current_id(combat)
+    # The Help action lasts until the helper's next turn starts.
+    helped = combat.get("helped") or {}
+    for ally in [a for a, given in helped.items() if given["helper"] == next_id]:
+        del helped[ally]
     combat["budgets"][next_id] = _fresh_budget(chars[next_id])
     return next_id
 
@@ -1302,7 +1308,7 @@ def _provoked(call: Call, mover: dict[str, Any], squares: list[list[int]]) -> di
     return provoked
 
 
-COMBAT_ACTIONS = ("dash", "disengage", "dodge", "hide")
+COMBAT_ACTIONS = ("dash", "disengage", "dodge", "help", "hide")
 
 
 def combat_action(call: Call) -> Outcome:
@@ -1343,6 +1349,8 @@ def combat_action(call: Call) -> Outcome:
         budget["disengaged"] = 1
     elif action == "hide":
         result.update(_hide(call, char))
+    elif action == "help":
+        result.update(_help(call, char))
     else:
         budget["dodging"] = 1
     result["movement_left"] = _budget_view(char, budget)["movement"]
@@ -1386,6 +1394,58 @@ def _hide(call: Call, char: dict[str, Any]) -> dict[str, Any]:
         hidden.discard(char["id"])
     combat["hidden"] = sorted(hidden)
     return {"hidden": check["success"], "dc": dc, "check": check}
+
+
+def _help(call: Call, helper: dict[str, Any]) -> dict[str, Any]:
+    """The Help action: the ally's next attack roll against `target_id`, a foe within 5 ft of
+    the helper, has advantage; with no foe named, the ally's next ability check does. Either
+    lapses when the helper's next turn starts."""
+    who = _who(call, helper["id"])
+    if "ally_id" not in call.args:
+        raise invalid(f"name the ally {who} helps (ally_id)")
+    ally = _char(call, "ally_id")
+    if ally["id"] == helper["id"] or _hostile(helper, ally):
+        raise invalid(f"{_who(call, ally['id'])} is no ally of {who}")
+    if rules.is_dead(ally):
+        raise invalid(f"{_who(call, ally['id'])} is dead")
+    combat = call.state["combat"]
+    target = None
+    if "target_id" in call.args:
+        target = _char(call, "target_id")
+        if not _hostile(helper, target):
+            raise invalid(f"{_who(call, target['id'])} is no foe of {who}")
+        if rules.is_dead(target):
+            raise invalid(f"{_who(call, target['id'])} is already dead")
+        here, there = combat["positions"].get(helper["id"]), combat["positions"].get(target["id"])
+        if here is not None and there is not None:
+            distance = rules.grid_distance(here, there)
+            if distance > rules.FEET_PER_SQUARE:
+                raise invalid(
+                    f"{_who(call, target['id'])} is {distance} ft away from {who}; the Help "
+                    "action aids an attack on a foe within 5 ft of the helper"
+                )
+    combat.setdefault("helped", {})[ally["id"]] = {
+        "helper": helper["id"],
+        "target": target["id"] if target else None,
+    }
+    return {
+        "ally_id": ally["id"],
+        "ally_name": _who(call, ally["id"]),
+        "target_id": target["id"] if target else None,
+        "target_name": _who(call, target["id"]) if target else None,
+    }
+
+
+def _helped(call: Call, char: dict[str, Any], target: dict[str, Any] | None) -> list[str]:
+    """Why the Help action gives `char` advantage on this roll (an attack on `target`, or an
+    ability check with None), using the help up: it aids one roll."""
+    combat = call.state.get("combat") or {}
+    help_given = (combat.get("helped") or {}).get(char["id"])
+    if help_given is None or help_given["target"] != (target["id"] if target else None):
+        return []
+    del combat["helped"][char["id"]]
+    helper = _who(call, help_given["helper"])
+    return [f"{helper} helps {_who(call, char['id'])} (the Help action)"]
 
 
 def _hidden(call: Call, char: dict[str, Any]) -> bool:
@@ -1899,12 +1959,15 @@ def tools() -> list[ToolSpec]:
         ToolSpec(
             name="combat_action",
             description=(
-                "Take the Dash, Disengage, Dodge or Hide action on the combatant's own turn, "
-                "spending its action. Dash: extra movement equal to its speed this turn. "
+                "Take the Dash, Disengage, Dodge, Help or Hide action on the combatant's own "
+                "turn, spending its action. Dash: extra movement equal to its speed this turn. "
                 "Disengage: its movement provokes no opportunity attacks this turn. Dodge: until "
                 "its next turn starts, attacks against it have disadvantage when it can see the "
                 "attacker and its DEX saves have advantage (not while incapacitated or at speed "
-                "0). Hide: a DEX (Stealth) check against the foes' best passive Perception (the "
+                "0). Help (ally_id, target_id): the ally's next attack on that foe within 5 ft "
+                "of the helper, or without target_id its next ability check, has advantage, "
+                "until the helper's next turn. Hide: a DEX (Stealth) check against the foes' "
+                "best passive Perception (the "
                 "GM judges whether there is cover); hidden, it attacks with advantage, is "
                 "attacked with disadvantage and provokes no opportunity attacks, until its own "
                 "attack reveals it. With bonus_action, a rogue's Cunning Action or a goblin's "
@@ -1921,8 +1984,13 @@ def tools() -> list[ToolSpec]:
                     "type": "string",
                     "enum": list(COMBAT_ACTIONS),
                     "maxLength": 9,
-                    "description": "The action taken: dash, disengage, dodge or hide.",
+                    "description": "The action taken: dash, disengage, dodge, help or hide.",
                 },
+                "ally_id": identifier("Help only: the ally aided."),
+                "target_id": identifier(
+                    "Help only: a foe within 5 ft of the helper; the ally's next attack on it "
+                    "has advantage (without it, the ally's next ability check has)."
+                ),
                 "bonus_action": boolean(
                     "Take it as a bonus action, keeping the action: a rogue's Cunning Action "
                     "from 2nd level (dash, disengage, hide), a goblin's Nimble Escape "
