@@ -1,6 +1,6 @@
-"""Help has no tool on the rules server, and Dodge, Dash and Disengage are the rules' only in
-combat (test_scripted_combat_actions): they were answered with the help list. They are said to
-be the GM's to rule on, with what can be done instead."""
+"""Dodge, Dash, Disengage and Help are the rules' only in combat, for a player's own character
+(test_scripted_combat_actions, test_scripted_help_action): they were answered with the help
+list. Otherwise they are said to be the GM's to rule on, with what can be done instead."""
 
 from __future__ import annotations
 
@@ -12,10 +12,6 @@ from tests.turns.test_scripted_agent import dnd_table_in_combat
 
 pytestmark = pytest.mark.django_db
 
-RULED = (
-    "The rules server doesn't track the %s action: the GM rules on it in this room. What I "
-    "can do: end turn, or move to X,Y (say “help” for everything I understand)."
-)
 # Outside combat there is no turn to end nor grid to move on.
 RULED_OUTSIDE_COMBAT = (
     "The rules server doesn't track the %s action: the GM rules on it in this room (say "
@@ -46,33 +42,16 @@ def test_an_action_the_rules_do_not_track_is_left_to_the_gm(live_domains, gm, pl
     assert table.revision() == before
 
 
-def test_in_combat_an_untracked_action_offers_ending_the_turn(live_domains, gm, player):
-    table = make_table("dnd5e", gm, player)
-    created = table.call(player, "character_create", name="Ilsa", template="fighter")
-    ilsa = created.structured["character"]["id"]
-    table.characters[principal_for(player)] = ilsa
-    table.run(gm, "set phase play", job_id="phase")
-    spawned = table.call(gm, "monster_spawn", monster_key="goblin", idempotency_key="spawn",
-                         expected_revision=table.revision())  # fmt: skip
-    goblin = spawned.structured["character"]["id"]
-    table.call(gm, "combat_start", participant_ids=[ilsa, goblin], idempotency_key="fight",
-               expected_revision=table.revision())  # fmt: skip
-    before = table.revision()
-    run = table.run(player, "I help Ilsa", job_id="help")
-    assert run.texts == [(RULED % "Help", "requester")]
-    assert run.output.suggestions == ("end turn",)
-    assert table.revision() == before
-
-
-def test_in_combat_a_monsters_dodge_is_left_to_the_gm(live_domains, gm, player):
+@pytest.mark.parametrize(("text", "action"), [("I dodge", "Dodge"), ("I help goblin", "Help")])
+def test_in_combat_a_monsters_action_is_left_to_the_gm(live_domains, gm, player, text, action):
     table, _start = dnd_table_in_combat(gm, player)
     table.run(player, "end turn", job_id="end")  # Goblin 2's turn
     before = table.revision()
-    run = table.run(gm, "I dodge", job_id="dodge")
+    run = table.run(gm, text, job_id=text)
     assert run.texts == [
         (
-            "The rules take the Dodge action for a player's own character: for a monster the "
-            "GM rules on it. What I can do: end turn, or move to X,Y (say “help” for "
+            f"The rules take the {action} action for a player's own character: for a monster "
+            "the GM rules on it. What I can do: end turn, or move to X,Y (say “help” for "
             "everything I understand).",
             "requester",
         )

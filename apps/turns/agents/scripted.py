@@ -2248,6 +2248,55 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
 COMBAT_ACTION_VERBS = {"dodge": "dodge", "dash": "dash", "disengage": "disengage"}
 
 
+def dnd_help(s: Session, m: re.Match[str]) -> None:
+    """ "I help Bram [attack the goblin]": the Help action by the rules for the speaker's
+    character in combat, aiding the ally's next attack on the foe named or, unnamed, the foe
+    beside the helper (none beside it: the ally's next ability check). Where the rules' tool
+    is not offered, the GM rules on it, as the reply for a line not understood says."""
+    if s.turn.phase != "combat" or not s.offered("combat_action"):
+        raise NotUnderstood
+    what = _("take the Help action")
+    s.require("combat_action", what=what, seen_by_all=True)
+    helper_id = acting_character(s, what=what)
+    roster = dnd_roster(s)
+    ally = resolve(s, roster, m["ally"])
+    if ally.id == helper_id:
+        raise Refusal(_("You cannot help yourself: name an ally."))
+    arguments: dict[str, Any] = {"character_id": helper_id, "action": "help", "ally_id": ally.id}
+    if m["target"]:
+        arguments["target_id"] = resolve(s, roster, m["target"]).id
+    else:
+        helper = next(e for e in roster if e.id == helper_id)
+        beside = [
+            e
+            for e in roster
+            if e.alive
+            and e.status != "down"
+            and e.kind != helper.kind
+            and (squares := _squares(helper, e)) is not None
+            and squares <= 1
+        ]
+        if beside:
+            arguments["target_id"] = _nearest_first(helper, beside)[0].id
+    result = s.call("combat_action", **arguments)
+    values = {"who": s.plain(result["character_name"]), "ally": s.plain(result["ally_name"])}
+    if result.get("target_id"):
+        foe = next(e for e in roster if e.id == result["target_id"])
+        shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+        name = _spoken(dataclasses.replace(foe, name=shown[foe.id]))
+        values["target"] = _("the %(name)s") % {"name": name} if _takes_the(foe, name) else name
+        text = _(
+            "%(who)s helps %(ally)s: %(ally)s's next attack on %(target)s has advantage, until "
+            "%(who)s's next turn."
+        )
+    else:
+        text = _(
+            "%(who)s helps %(ally)s: %(ally)s's next ability check has advantage, until "
+            "%(who)s's next turn."
+        )
+    s.say(text % values)
+
+
 def dnd_hide(s: Session, m: re.Match[str]) -> None:
     """ "I hide": in combat the Hide action by the rules (it spends the action, against the
     foes' passive Perception); elsewhere, or where that tool is not offered, the Dexterity
@@ -3764,6 +3813,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         # First: "attack the goblin twice" is no attack on "the goblin twice".
         REPEATED,
+        # Before the attacks: "help Bram attack the goblin" is the Help action, not an attack.
+        _intent(
+            r"help\s+(?!(?:me|us|please|pls)\b)(?P<ally>.+?)"
+            r"(?:\s+(?:to\s+)?(?:attack|fight|hit|against)\s+(?P<target>.+))?",
+            dnd_help,
+        ),
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
         _intent(r"attack" + WITH_WEAPON, dnd_attack),
         _intent(r"attack\s+(?P<target>.+?)" + WITH_WEAPON, dnd_attack),
@@ -4198,7 +4253,13 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("death save for <name>; heal <target> N (a potion without N)"),
             ),
             # The GM's row has no combat_action: a monster's are the GM's to rule on.
-            (_("dodge, dash, disengage or hide (in combat: your character's action)"), ""),
+            (
+                _(
+                    "dodge, dash, disengage or hide [as a bonus action]; help <name> [attack "
+                    "<target>] (in combat: your character's action)"
+                ),
+                "",
+            ),
             (
                 _("give me N temp hp (temporary hit points; they do not stack)"),
                 _("grant <target> N temp hp (temporary hit points; they do not stack)"),
@@ -4541,36 +4602,29 @@ def _free_action_hint(
     nobody to make the check, so is told who can, with no suggestion to press."""
     action = FIRST_PERSON.sub("", _normalize(text))
     if untracked := UNTRACKED_ACTIONS.match(action):
-        # No tool keeps its effect, so nothing is claimed of it: the GM rules on it. Only a
-        # fight has a turn to end and a grid to move on.
+        # Here when no tool took it: the GM rules on it. Only a fight has a turn to end and a
+        # grid to move on.
         named = {"action": untracked["action"].lower().capitalize()}
-        if named["action"] != "Help":
-            # The rules take these for a player's own character in combat (combat_action).
-            if not in_combat:
-                reply = _(
-                    "The %(action)s action is taken in combat, on your character's turn: "
-                    "outside a fight the GM rules on it (say “help” for everything I "
-                    "understand)."
-                )
-                return reply % named, None
+        # The rules take these for a player's own character in combat (combat_action).
+        if in_combat:
             reply = _(
                 "The rules take the %(action)s action for a player's own character: for a "
                 "monster the GM rules on it. What I can do: end turn, or move to X,Y (say "
                 "“help” for everything I understand)."
             )
             return reply % named, _("end turn")
-        if not in_combat:
+        if named["action"] != "Help":
             reply = _(
-                "The rules server doesn't track the %(action)s action: the GM rules on it in "
-                "this room (say “help” for everything I understand)."
+                "The %(action)s action is taken in combat, on your character's turn: outside "
+                "a fight the GM rules on it (say “help” for everything I understand)."
             )
             return reply % named, None
+        # Outside a fight, helping with a task is the GM's to rule on.
         reply = _(
-            "The rules server doesn't track the %(action)s action: the GM rules on it in this "
-            "room. What I can do: end turn, or move to X,Y (say “help” for everything I "
-            "understand)."
+            "The rules server doesn't track the %(action)s action: the GM rules on it in "
+            "this room (say “help” for everything I understand)."
         )
-        return reply % named, _("end turn")
+        return reply % named, None
     tools = THIEVES_TOOLS.match(action)
     skill = "dexterity" if tools else None
     for pattern, checked in () if tools else FREE_ACTION_SKILLS:
