@@ -135,3 +135,27 @@ def test_hiding_as_a_bonus_action(live_domains, gm, player):
     assert [(o.structured["action"], o.structured["bonus_action"]) for o in taken] == [
         ("hide", True)
     ], run.texts
+
+
+def test_the_gm_narrates_a_monsters_dodge_by_the_rules(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa, Goblin 2 (mon-3), Goblin (mon-2)
+    table.run(player, "end turn", job_id="end")  # Goblin 2's turn
+
+    run = table.run(gm, "goblin 2 dodges", job_id="dodge", task="narration")
+
+    taken = [o.structured for o in run.caller.outcomes if o.tool == "combat_action"]
+    assert [(t["character_id"], t["action"]) for t in taken] == [("mon-3", "dodge")], run.texts
+    assert run.texts[0][0] == (
+        "Goblin 2 takes the Dodge action: until their next turn, attacks against them have "
+        "disadvantage and their Dexterity saves have advantage."
+    )
+
+
+def test_the_gm_narrates_a_goblins_nimble_escape(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(player, "end turn", job_id="end")  # Goblin 2's turn
+
+    run = table.run(gm, "goblin 2 disengages as a bonus action", job_id="escape", task="narration")
+
+    taken = [o.structured for o in run.caller.outcomes if o.tool == "combat_action"]
+    assert [(t["action"], t["bonus_action"]) for t in taken] == [("disengage", True)], run.texts

@@ -50,9 +50,9 @@ def test_in_combat_a_monsters_action_is_left_to_the_gm(live_domains, gm, player,
     run = table.run(gm, text, job_id=text)
     assert run.texts == [
         (
-            f"The rules take the {action} action for a player's own character: for a monster "
-            "the GM rules on it. What I can do: end turn, or move to X,Y (say “help” for "
-            "everything I understand).",
+            f"The rules take the {action} action for a player's own character; a monster "
+            "takes it when the GM sends it as narration. What I can do: end turn, or move to "
+            "X,Y (say “help” for everything I understand).",
             "requester",
         )
     ]

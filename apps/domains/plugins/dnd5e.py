@@ -123,8 +123,8 @@ TOOL_FACADES = {
     ("play", "gm", "narration"): (*_READS, "dice_roll", "heal", *_GM_START_COMBAT, *_GM_EFFECTS),
     ("combat", ANY, "chat"): _COMBAT_READS,
     ("combat", "observer", "action"): _COMBAT_READS,
-    # Dash, Disengage and Dodge: a player's own character's. The GM's row below is at the cap,
-    # so a monster's are the GM's to rule on.
+    # Dash, Disengage, Dodge, Help and Hide: a player's own character's. The GM's action row
+    # below is at the cap: a monster's are narrated (the narration row has combat_action).
     ("combat", "player", "action"): (*_PLAYER_COMBAT, *_STAND_UP, "combat_action"),
     # At the tool cap: no monster_spawn here, since a monster spawned mid-fight cannot join it
     # (combat_start is for play, and nothing adds a combatant), nor damage_apply, which no
@@ -136,8 +136,10 @@ TOOL_FACADES = {
         "condition_remove",
         *_STAND_UP,
     ),
+    # A monster's Dash, Disengage, Dodge, Help or Hide (a goblin's Nimble Escape) is narrated.
     ("combat", "gm", "narration"): (
         *_COMBAT_READS,
+        "combat_action",
         "combat_end",
         "dice_roll",
         "heal",

@@ -2311,9 +2311,9 @@ def dnd_hide(s: Session, m: re.Match[str]) -> None:
 
 
 def dnd_combat_action(s: Session, m: re.Match[str]) -> None:
-    """Dash, Disengage or Dodge by the rules, on the acting character's turn. Where the rules'
-    tool is not offered (outside combat, or the GM's row), the GM rules on it, as the reply
-    for a line not understood says."""
+    """Dash, Disengage or Dodge by the rules, on the acting character's turn (a monster's when
+    the GM narrates it). Where the rules' tool is not offered (outside combat, or the GM's
+    action row), the GM rules on it, as the reply for a line not understood says."""
     if not s.offered("combat_action"):
         raise NotUnderstood
     who, bonus = m.groupdict().get("who"), bool(m["bonus"])
@@ -4252,7 +4252,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 ),
                 _("death save for <name>; heal <target> N (a potion without N)"),
             ),
-            # The GM's row has no combat_action: a monster's are the GM's to rule on.
+            # The GM's action row has no combat_action (the tool cap): the GM narrates them.
             (
                 _(
                     "dodge, dash, disengage or hide [as a bonus action]; help <name> [attack "
@@ -4608,9 +4608,9 @@ def _free_action_hint(
         # The rules take these for a player's own character in combat (combat_action).
         if in_combat:
             reply = _(
-                "The rules take the %(action)s action for a player's own character: for a "
-                "monster the GM rules on it. What I can do: end turn, or move to X,Y (say "
-                "“help” for everything I understand)."
+                "The rules take the %(action)s action for a player's own character; a "
+                "monster takes it when the GM sends it as narration. What I can do: end turn, "
+                "or move to X,Y (say “help” for everything I understand)."
             )
             return reply % named, _("end turn")
         if named["action"] != "Help":
