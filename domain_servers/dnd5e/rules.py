@@ -525,8 +525,17 @@ def rogue_expertise_count(level: int) -> int:
 
 
 def skill_expertise(char: dict[str, Any]) -> list[str]:
-    """Skills whose proficiency bonus is doubled (a goblin's Stealth +6, a rogue's Expertise)."""
+    """Skills whose proficiency bonus is doubled (a goblin's Stealth +6, a rogue's Expertise).
+    A rogue stored before characters named theirs has the template's picks."""
+    if "skill_expertise" not in char and char.get("template") == "rogue":
+        return default_rogue_expertise(char.get("level", 1), char.get("skill_proficiencies", []))
     return _from_block(char, "skill_expertise")
+
+
+def default_rogue_expertise(level: int, skills: list[str]) -> list[str]:
+    """The rogue template's Expertise picks its proficient skills are eligible for."""
+    picks = [skill for tier in ROGUE_EXPERTISE for skill in tier]
+    return sorted(s for s in picks[: rogue_expertise_count(level)] if s in skills)
 
 
 def passive_perception(char: dict[str, Any]) -> int:

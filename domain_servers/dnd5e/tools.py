@@ -404,8 +404,7 @@ def _expertise(
     if chosen is None:
         if template != "rogue":
             return []
-        picks = [s for tier in rules.ROGUE_EXPERTISE for s in tier]
-        return sorted(s for s in picks[: rules.rogue_expertise_count(level)] if s in skills)
+        return rules.default_rogue_expertise(level, skills)
     if template not in (None, "rogue"):
         raise invalid(f"only a rogue has Expertise here, not a {template}")
     if missing := sorted(set(chosen) - set(skills)):

@@ -4,6 +4,7 @@ chosen at 1st level and two more at 6th; the rogue template picks them when none
 from __future__ import annotations
 
 from domain_servers.common.random_stream import RandomStream
+from domain_servers.dnd5e import rules
 from tests.domain_servers.conftest import PLAYER, Game
 
 
@@ -71,3 +72,22 @@ def test_a_rogue_chooses_expertise_among_proficient_skills(dnd: Game) -> None:
         sub=PLAYER,
     )
     assert fighter["message"] == "only a rogue has Expertise here, not a fighter"
+
+
+def test_a_rogue_stored_before_expertise_was_kept_has_the_templates() -> None:
+    """A rogue created before characters carried skill_expertise gets the template's picks."""
+    stored = {
+        "kind": "pc",
+        "template": "rogue",
+        "level": 6,
+        "skill_proficiencies": ["acrobatics", "perception", "sleight_of_hand", "stealth"],
+    }
+
+    assert rules.skill_expertise(stored) == [
+        "acrobatics",
+        "perception",
+        "sleight_of_hand",
+        "stealth",
+    ]
+    assert rules.skill_expertise({**stored, "level": 1}) == ["perception", "stealth"]
+    assert rules.skill_expertise({**stored, "template": "fighter"}) == []
