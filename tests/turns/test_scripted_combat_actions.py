@@ -159,3 +159,28 @@ def test_the_gm_narrates_a_goblins_nimble_escape(live_domains, gm, player):
 
     taken = [o.structured for o in run.caller.outcomes if o.tool == "combat_action"]
     assert [(t["action"], t["bonus_action"]) for t in taken] == [("disengage", True)], run.texts
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "suggestions"),
+    [
+        ("I dodge the arrows", "To take the Dodge action, say: dodge.", ("dodge",)),
+        ("I dash to the door", "To take the Dash action, say: dash.", ("dash",)),
+        (
+            "I help with the rope",
+            "To take the Help action, say: help <name> [attack <target>].",
+            (),
+        ),
+    ],
+)
+def test_an_action_said_with_more_words_is_offered_as_the_command(
+    live_domains, gm, player, text, reply, suggestions
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+
+    run = table.run(player, text, job_id=text)
+
+    assert run.texts == [(reply, "requester")]
+    assert run.output.suggestions == suggestions
+    assert table.revision() == before

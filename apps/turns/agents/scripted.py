@@ -3815,7 +3815,9 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         REPEATED,
         # Before the attacks: "help Bram attack the goblin" is the Help action, not an attack.
         _intent(
-            r"help\s+(?!(?:me|us|please|pls)\b)(?P<ally>.+?)"
+            # Not "help me" (the help list), nor "help with the rope" (no one named).
+            r"help\s+(?!(?:me|us|please|pls|with|to|out|on|in|by)\b)"
+            r"(?P<ally>.+?)"
             r"(?:\s+(?:to\s+)?(?:attack|fight|hit|against)\s+(?P<target>.+))?",
             dnd_help,
         ),
@@ -4595,16 +4597,24 @@ UNTRACKED_ACTIONS = re.compile(
 
 
 def _free_action_hint(
-    text: str, *, characterless_gm: bool, in_combat: bool
+    text: str, *, characterless_gm: bool, in_combat: bool, takes_actions: bool = False
 ) -> tuple[str, str | None] | None:
     """(reply, suggestion) for a dnd5e free action a skill check decides ("I search the
     room" is "check investigation"); None when no check fits. A GM without a character has
-    nobody to make the check, so is told who can, with no suggestion to press."""
+    nobody to make the check, so is told who can, with no suggestion to press. `takes_actions`:
+    the rules' combat_action is offered, so a Dodge said with more words is offered as one."""
     action = FIRST_PERSON.sub("", _normalize(text))
     if untracked := UNTRACKED_ACTIONS.match(action):
         # Here when no tool took it: the GM rules on it. Only a fight has a turn to end and a
         # grid to move on.
         named = {"action": untracked["action"].lower().capitalize()}
+        if takes_actions:
+            # The rules would take it: said with more words than the command reads.
+            if named["action"] == "Help":
+                return _("To take the Help action, say: help <name> [attack <target>]."), None
+            command = untracked["action"].lower()
+            named["command"] = command
+            return _("To take the %(action)s action, say: %(command)s.") % named, command
         # The rules take these for a player's own character in combat (combat_action).
         if in_combat:
             reply = _(
@@ -4653,14 +4663,24 @@ def _free_action_hint(
 
 
 def _judgement_hint(
-    system_id: str, text: str, *, characterless_gm: bool = False, in_combat: bool = False
+    system_id: str,
+    text: str,
+    *,
+    characterless_gm: bool = False,
+    in_combat: bool = False,
+    takes_actions: bool = False,
 ) -> tuple[str, str | None] | None:
     """(reply, suggestion) for a free action or a question that only a GM could judge, in the
     narrative system: the oracle's command with the player's own words ("I search the room"
     is asked "Do I manage to search the room?"), in dnd5e the skill check that decides it;
     None for anything else."""
     if system_id == "dnd5e":
-        return _free_action_hint(text, characterless_gm=characterless_gm, in_combat=in_combat)
+        return _free_action_hint(
+            text,
+            characterless_gm=characterless_gm,
+            in_combat=in_combat,
+            takes_actions=takes_actions,
+        )
     if system_id != "narrative":
         return None
     said = _normalize(text)
@@ -4949,6 +4969,7 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
         text,
         characterless_gm=characterless_gm,
         in_combat=s.turn.phase == "combat",
+        takes_actions=s.turn.phase == "combat" and s.offered("combat_action"),
     )
     if hint:
         reply, suggestion = hint
