@@ -1307,13 +1307,14 @@ def _provoked(call: Call, mover: dict[str, Any], squares: list[list[int]]) -> di
     return provoked
 
 
-COMBAT_ACTIONS = ("dash", "disengage", "dodge", "help", "hide")
+COMBAT_ACTIONS = ("dash", "disengage", "dodge", "help", "hide", "shove")
 
 
 def combat_action(call: Call) -> Outcome:
-    """Dash, Disengage or Dodge (SRD 5.1), each spending the action on the creature's own turn.
-    What each grants is kept in its turn's budget, which its next turn starts afresh: the Dodge
-    lasts until then, the others until the turn ends."""
+    """Dash, Disengage, Dodge, Help or Hide (SRD 5.1), each spending the action on the
+    creature's own turn, or a shove, one attack of the Attack action. What each grants is kept
+    in its turn's budget, which its next turn starts afresh: the Dodge lasts until then, the
+    others until the turn ends."""
     combat = _combat(call)
     char = _char(call, "character_id")
     _require_control(call, char)
@@ -1331,8 +1332,12 @@ def combat_action(call: Call) -> Outcome:
             raise invalid(
                 f"{who} cannot take the {action.capitalize()} action as a bonus action{why}"
             )
-    _spend(call, char["id"], "bonus_action" if bonus else "action")
+    if action == "shove":
+        _spend_attack(call, char)  # one attack of the Attack action (Extra Attack's too)
+    else:
+        _spend(call, char["id"], "bonus_action" if bonus else "action")
     budget = combat["budgets"][char["id"]]
+    entity_ids, scopes = [char["id"]], ["combat"]
     result: dict[str, Any] = {
         "character_id": char["id"],
         "character_name": who,
@@ -1350,10 +1355,110 @@ def combat_action(call: Call) -> Outcome:
         result.update(_hide(call, char))
     elif action == "help":
         result.update(_help(call, char))
+    elif action == "shove":
+        result.update(_shove(call, char))
+        entity_ids.append(result["target_id"])
+        scopes.append(f"character:{result['target_id']}")
     else:
         budget["dodging"] = 1
     result["movement_left"] = _budget_view(char, budget)["movement"]
-    return Outcome(result, scopes=["combat"], entity_ids=[char["id"]])
+    return Outcome(result, scopes=sorted(scopes), entity_ids=sorted(set(entity_ids)))
+
+
+def _contest_check(call: Call, char: dict[str, Any], skill: str) -> dict[str, Any]:
+    """One side of a contest: the skill's check (its proficiency and Expertise), no DC."""
+    check = rules.check(
+        char,
+        call.rng,
+        ability=rules.SKILLS[skill],
+        dc=0,
+        proficient=skill in char.get("skill_proficiencies", []),
+        advantage=False,
+        disadvantage=False,
+        bonus=0,
+        expertise=skill in rules.skill_expertise(char),
+        who=_who_char(call),
+    )
+    # A contest has no DC: the higher total wins.
+    for key in ("dc", "success"):
+        check.pop(key)
+    return {**check, "skill": skill}
+
+
+def _skill_bonus(char: dict[str, Any], skill: str) -> int:
+    bonus = rules.modifier(char["abilities"][rules.SKILLS[skill]])
+    if skill in char.get("skill_proficiencies", []):
+        doubled = 2 if skill in rules.skill_expertise(char) else 1
+        bonus += char["proficiency_bonus"] * doubled
+    return bonus
+
+
+def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
+    """Shoving a creature within 5 ft: the shover's Strength (Athletics) against the target's
+    Strength (Athletics) or Dexterity (Acrobatics), the better of the two; a win knocks it
+    prone or pushes it 5 ft away, a tie or a loss changes nothing."""
+    who = _who(call, shover["id"])
+    if "target_id" not in call.args:
+        raise invalid(f"name the creature {who} shoves (target_id)")
+    target = _char(call, "target_id")
+    name = _who(call, target["id"])
+    if target["id"] == shover["id"]:
+        raise invalid(f"{who} cannot shove itself")
+    if rules.is_dead(target):
+        raise invalid(f"{name} is already dead")
+    positions = call.state["combat"]["positions"]
+    here, there = positions.get(shover["id"]), positions.get(target["id"])
+    if here is not None and there is not None:
+        distance = rules.grid_distance(here, there)
+        if distance > rules.FEET_PER_SQUARE:
+            raise invalid(f"{name} is {distance} ft away from {who}; a shove reaches 5 ft")
+    kind = call.args.get("shove", "prone")
+    shoving = _contest_check(call, shover, "athletics")
+    resisting = max(
+        ("athletics", "acrobatics"), key=lambda skill: (_skill_bonus(target, skill), skill)
+    )
+    resisted = _contest_check(call, target, resisting)
+    won = shoving["total"] > resisted["total"]
+    result: dict[str, Any] = {
+        "target_id": target["id"],
+        "target_name": name,
+        "shove": kind,
+        "contest": {
+            "shover_total": shoving["total"],
+            "target_total": resisted["total"],
+            "target_skill": resisting,
+            "shover_check": shoving,
+            "target_check": resisted,
+        },
+        "success": won,
+        "effect": None,
+    }
+    if not won:
+        return result
+    if kind == "prone":
+        if "prone" in rules.condition_immunities(target):
+            result["blocked"] = f"{name} cannot be knocked prone"
+        elif "prone" not in target["conditions"]:
+            rules.add_condition(target, "prone")
+            result["effect"] = "prone"
+        else:
+            result["effect"] = "prone"
+        return result
+    # Pushed 5 ft straight away from the shover, onto a free square of the grid.
+    step = [(b > a) - (b < a) for a, b in zip(here or there, there, strict=True)]
+    to = [there[0] + step[0], there[1] + step[1]]
+    grid = call.state["combat"]["grid"]
+    taken = any(
+        pos == to and not rules.is_dead(call.state["characters"][other])
+        for other, pos in positions.items()
+        if other in call.state["characters"]
+    )
+    if not (0 <= to[0] < grid["width"] and 0 <= to[1] < grid["height"]) or taken:
+        result["blocked"] = f"there is no room to push {name} into"
+        return result
+    positions[target["id"]] = to
+    result.update(effect="pushed", to=to)
+    return result
 
 
 def _hide(call: Call, char: dict[str, Any]) -> dict[str, Any]:
@@ -1453,11 +1558,24 @@ def _hidden(call: Call, char: dict[str, Any]) -> bool:
 
 
 def _combat_action_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
-    """A monster's Stealth check shows its total against the DC, as any of its checks does."""
-    check = result.get("check")
-    if not check or _char_by_id(call, result["character_id"])["kind"] != "monster":
-        return result
-    return {**result, "check": {k: v for k, v in check.items() if k not in _MONSTER_SAVE_HIDDEN}}
+    """A monster's Stealth check, or its side of a shove, shows its total, as any of its checks
+    does."""
+    shown = dict(result)
+    monster = _char_by_id(call, result["character_id"])["kind"] == "monster"
+    if result.get("check") and monster:
+        shown["check"] = _shown_check(result["check"])
+    if "contest" in result:
+        contest = dict(result["contest"])
+        if monster:
+            contest["shover_check"] = _shown_check(contest["shover_check"])
+        if _char_by_id(call, result["target_id"])["kind"] == "monster":
+            contest["target_check"] = _shown_check(contest["target_check"])
+        shown["contest"] = contest
+    return shown
+
+
+def _shown_check(check: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in check.items() if k not in _MONSTER_SAVE_HIDDEN}
 
 
 def _dodging(call: Call, char: dict[str, Any], attacker: dict[str, Any] | None = None) -> list[str]:
@@ -1969,8 +2087,10 @@ def tools() -> list[ToolSpec]:
                 "best passive Perception (the "
                 "GM judges whether there is cover); hidden, it attacks with advantage, is "
                 "attacked with disadvantage and provokes no opportunity attacks, until its own "
-                "attack reveals it. With bonus_action, a rogue's Cunning Action or a goblin's "
-                "Nimble Escape takes it as a bonus action instead."
+                "attack reveals it. Shove (target_id, shove): one attack of the Attack "
+                "action, Athletics against the target's Athletics or Acrobatics; a win knocks "
+                "it prone or pushes it 5 ft. With bonus_action, a rogue's Cunning Action or a "
+                "goblin's Nimble Escape takes it as a bonus action instead."
             ),
             handler=combat_action,
             write=True,
@@ -1983,13 +2103,21 @@ def tools() -> list[ToolSpec]:
                     "type": "string",
                     "enum": list(COMBAT_ACTIONS),
                     "maxLength": 9,
-                    "description": "The action taken: dash, disengage, dodge, help or hide.",
+                    "description": "The action taken: dash, disengage, dodge, help, hide or shove.",
                 },
                 "ally_id": identifier("Help only: the ally aided."),
                 "target_id": identifier(
-                    "Help only: a foe within 5 ft of the helper; the ally's next attack on it "
-                    "has advantage (without it, the ally's next ability check has)."
+                    "Help: a foe within 5 ft of the helper; the ally's next attack on it has "
+                    "advantage (without it, the ally's next ability check has). Shove: the "
+                    "creature shoved, within 5 ft."
                 ),
+                "shove": {
+                    "type": "string",
+                    "enum": ["prone", "push"],
+                    "maxLength": 5,
+                    "description": "Shove only: knock the target prone (default) or push it "
+                    "5 ft away.",
+                },
                 "bonus_action": boolean(
                     "Take it as a bonus action, keeping the action: a rogue's Cunning Action "
                     "from 2nd level (dash, disengage, hide), a goblin's Nimble Escape "

@@ -1,0 +1,74 @@
+"""dnd5e: shoving a creature (SRD 5.1) replaces one attack of the Attack action with a contest:
+the shover's Strength (Athletics) against the target's Strength (Athletics) or Dexterity
+(Acrobatics), whichever is better; on a win the target is knocked prone or pushed 5 ft away
+(a tie changes nothing). The target must be within 5 ft."""
+
+from __future__ import annotations
+
+from domain_servers.common.random_stream import RandomStream
+from tests.domain_servers.conftest import PLAYER, Game
+
+
+def _ash_beside_a_goblin(dnd: Game, monkeypatch, *rolls: int) -> tuple[str, str]:
+    ash = dnd.write("character_create", {"name": "Ash", "template": "fighter"}, sub=PLAYER)
+    ash = ash["character"]["id"]
+    dnd.write("phase_set", {"phase": "play"})
+    goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 10)
+    dnd.write("combat_start", {"participant_ids": [ash, goblin]})  # the goblin first
+    dnd.write("combat_end_turn")
+    values = iter(rolls)
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: next(values))
+    return ash, goblin
+
+
+def _shove(dnd: Game, ash: str, goblin: str, **more) -> dict:
+    return dnd.write(
+        "combat_action",
+        {"character_id": ash, "action": "shove", "target_id": goblin, **more},
+        sub=PLAYER,
+    )
+
+
+def test_a_won_shove_knocks_the_goblin_prone(dnd: Game, monkeypatch) -> None:
+    ash, goblin = _ash_beside_a_goblin(dnd, monkeypatch, 10, 10)
+
+    shoved = _shove(dnd, ash, goblin)
+
+    # Ash's Athletics 10 + 2 + 2 = 14 against the goblin's better Acrobatics 10 + 2 = 12.
+    assert (shoved["contest"]["shover_total"], shoved["contest"]["target_total"]) == (14, 12)
+    assert shoved["contest"]["target_skill"] == "acrobatics"
+    assert (shoved["success"], shoved["effect"]) == (True, "prone")
+    state = dnd.state()
+    assert "prone" in state["characters"][goblin]["conditions"]
+    assert state["combat"]["budgets"][ash]["action"] == 0
+
+
+def test_a_won_shove_can_push_the_goblin_5_ft_away(dnd: Game, monkeypatch) -> None:
+    ash, goblin = _ash_beside_a_goblin(dnd, monkeypatch, 10, 10)
+
+    shoved = _shove(dnd, ash, goblin, shove="push")
+
+    assert (shoved["effect"], shoved["to"]) == ("pushed", [7, 0])
+    assert dnd.state()["combat"]["positions"][goblin] == [7, 0]
+
+
+def test_a_tie_changes_nothing(dnd: Game, monkeypatch) -> None:
+    ash, goblin = _ash_beside_a_goblin(dnd, monkeypatch, 8, 10)
+
+    shoved = _shove(dnd, ash, goblin)
+
+    assert (shoved["contest"]["shover_total"], shoved["contest"]["target_total"]) == (12, 12)
+    assert (shoved["success"], shoved["effect"]) == (False, None)
+    assert "prone" not in dnd.state()["characters"][goblin]["conditions"]
+
+
+def test_a_shove_reaches_5_ft(dnd: Game, monkeypatch) -> None:
+    ash, goblin = _ash_beside_a_goblin(dnd, monkeypatch)
+    dnd.write("combat_move", {"character_id": ash, "x": 3, "y": 0}, sub=PLAYER)
+
+    refused = dnd.fail(
+        "combat_action", {"character_id": ash, "action": "shove", "target_id": goblin}, PLAYER
+    )
+
+    assert refused["message"] == "Goblin is 15 ft away from Ash; a shove reaches 5 ft"
