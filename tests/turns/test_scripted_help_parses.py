@@ -188,8 +188,8 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("heal me", s.dnd_heal, {"target": "me", "amount": None}),
         ("heal myself", s.dnd_heal, {"target": "myself", "amount": None}),
     ],
-    "dodge, dash, disengage or hide [as a bonus action]; help <name> [attack <target>] "
-    "(in combat: your character's action)": [
+    "dodge, dash, disengage or hide [as a bonus action]; help <name> [attack <target>]; "
+    "shove <target> [away] (in combat: your character's action)": [
         ("dodge", s.dnd_combat_action, {"action": "dodge", "who": None}),
         ("dash", s.dnd_combat_action, {"action": "dash", "who": None}),
         ("disengage", s.dnd_combat_action, {"action": "disengage", "who": None}),
@@ -200,6 +200,8 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("dash as a bonus action", s.dnd_combat_action, {"bonus": " as a bonus action"}),
         ("help Bram", s.dnd_help, {"ally": "Bram", "target": None}),
         ("help Bram attack the goblin", s.dnd_help, {"ally": "Bram", "target": "the goblin"}),
+        ("shove the goblin", s.dnd_shove, {"target": "the goblin", "how": None}),
+        ("shove the goblin away", s.dnd_shove, {"target": "the goblin", "how": "away"}),
     ],
     "give me N temp hp (temporary hit points; they do not stack)": [
         ("give me 5 temp hp", s.dnd_temp_hp, {"target": "me", "amount": "5"}),

@@ -96,6 +96,13 @@ dnd5e
                                          character only); "... as a bonus action" for a
                                          rogue's Cunning Action (a goblin's Nimble Escape).
                                          Outside combat "I hide" is a Stealth check
+    help <name> [attack <target>]        in combat, your character's Help action: the
+                                         ally's next attack on that foe (unnamed: the one
+                                         beside you; none: its next check) has advantage
+    shove <target> [prone | away]        in combat, one attack of your Attack action:
+                                         Athletics against the target's Athletics or
+                                         Acrobatics; a win knocks it prone or pushes it 5 ft
+                                         (also "push <target> back", "<name> shoves ...")
     poison <target> | knock <target> prone
                                          GM: gives a condition (also blind, charm, deafen,
                                          frighten, paralyze, petrify, restrain, stun); one
@@ -2248,6 +2255,70 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
 COMBAT_ACTION_VERBS = {"dodge": "dodge", "dash": "dash", "disengage": "disengage"}
 
 
+def _named_in_text(roster: list[Entity], entity_id: str) -> str:
+    """A creature as a sentence names it: "the goblin", "goblin 2", "Ilsa"."""
+    entity = next(e for e in roster if e.id == entity_id)
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    name = _spoken(dataclasses.replace(entity, name=shown[entity.id]))
+    return _("the %(name)s") % {"name": name} if _takes_the(entity, name) else name
+
+
+# How a shove is said: knocked down ("prone", "over") or pushed ("back", "away").
+SHOVE_PUSHES = frozenset({"back", "away"})
+
+
+def dnd_shove(s: Session, m: re.Match[str]) -> None:
+    """ "I shove goblin 2 [prone | away]", "push goblin 2 back": the rules' shove, one attack of
+    the Attack action for the speaker's character (a monster's when the GM narrates it)."""
+    if s.turn.phase != "combat" or not s.offered("combat_action"):
+        raise NotUnderstood
+    what = _("shove")
+    s.require("combat_action", what=what, seen_by_all=True)
+    roster = dnd_roster(s)
+    if m.groupdict().get("who"):
+        shover_id = _named_attacker(s, roster, m["who"])
+    else:
+        shover_id = acting_character(s, what=what)
+    target = resolve(s, roster, m["target"])
+    pushed = m["verb"].lower().startswith("push") or (m["how"] or "").lower() in SHOVE_PUSHES
+    result = s.call(
+        "combat_action",
+        character_id=shover_id,
+        action="shove",
+        target_id=target.id,
+        shove="push" if pushed else "prone",
+    )
+    contest = result["contest"]
+    values = {
+        "who": s.plain(result["character_name"]),
+        "target": _named_in_text(roster, target.id),
+        "total": contest["shover_total"],
+        "against": contest["target_total"],
+        "skill": _("Acrobatics") if contest["target_skill"] == "acrobatics" else _("Athletics"),
+    }
+    if not result["success"]:
+        text = _(
+            "%(who)s tries to shove %(target)s: Athletics %(total)s against %(skill)s "
+            "%(against)s is not enough."
+        )
+    elif result.get("blocked"):
+        text = _(
+            "%(who)s wins the shove against %(target)s (Athletics %(total)s against %(skill)s "
+            "%(against)s), but %(blocked)s."
+        )
+        values["blocked"] = s.plain(result["blocked"])
+    elif result["effect"] == "pushed":
+        text = _(
+            "%(who)s shoves %(target)s 5 ft away: Athletics %(total)s against %(skill)s "
+            "%(against)s."
+        )
+    else:
+        text = _(
+            "%(who)s shoves %(target)s prone: Athletics %(total)s against %(skill)s %(against)s."
+        )
+    s.say(text % values)
+
+
 def dnd_help(s: Session, m: re.Match[str]) -> None:
     """ "I help Bram [attack the goblin]": the Help action by the rules for the speaker's
     character in combat, aiding the ally's next attack on the foe named or, unnamed, the foe
@@ -3729,6 +3800,8 @@ DC = (
     + "|".join(UNIT_WORDS)
     + r")|\S*))?"
 )
+# Who is shoved and how: knocked "prone" (or down, over) or pushed "back" (or away).
+SHOVED = r"(?P<target>.+?)(?:\s+(?P<how>prone|down|over|back|away))?"
 # "as a bonus action": a rogue's Cunning Action, a goblin's Nimble Escape.
 AS_BONUS = r"(?P<bonus>\s+as\s+(?:a|my|its|their)\s+bonus\s+action)?"
 TEMP_HP = r"temp(?:orary)?\s+(?:hp|hit\s+points?)"
@@ -3813,6 +3886,9 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
     "dnd5e": (
         # First: "attack the goblin twice" is no attack on "the goblin twice".
         REPEATED,
+        # Before the attacks: "shove the goblin" is no attack on "the goblin".
+        _intent(r"(?P<verb>shove|push)\s+" + SHOVED, dnd_shove),
+        _intent(NOT_A_SUBJECT + r"(?P<who>.+?)\s+(?P<verb>shoves|pushes)\s+" + SHOVED, dnd_shove),
         # Before the attacks: "help Bram attack the goblin" is the Help action, not an attack.
         _intent(
             # Not "help me" (the help list), nor "help with the rope" (no one named).
@@ -4258,7 +4334,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 _(
                     "dodge, dash, disengage or hide [as a bonus action]; help <name> [attack "
-                    "<target>] (in combat: your character's action)"
+                    "<target>]; shove <target> [away] (in combat: your character's action)"
                 ),
                 "",
             ),
