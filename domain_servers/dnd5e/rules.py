@@ -551,8 +551,9 @@ def passive_perception(char: dict[str, Any]) -> int:
 
 
 def traits(char: dict[str, Any]) -> list[str]:
-    """Stat block traits the rules apply: undead_fortitude, pack_tactics, nimble_escape."""
-    return _from_block(char, "traits")
+    """Stat block traits the rules apply: undead_fortitude, pack_tactics, nimble_escape. A
+    monster stored before its stat block listed one (a goblin's Nimble Escape) has it too."""
+    return sorted({*_from_block(char, "traits"), *_stat_block(char).get("traits", [])})
 
 
 def bonus_combat_actions(char: dict[str, Any]) -> tuple[set[str], str]:

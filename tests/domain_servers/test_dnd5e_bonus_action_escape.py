@@ -5,6 +5,7 @@ bonus_action, which leaves the action for an attack."""
 from __future__ import annotations
 
 from domain_servers.common.random_stream import RandomStream
+from domain_servers.dnd5e import rules
 from tests.domain_servers.conftest import PLAYER, Game
 
 
@@ -86,3 +87,11 @@ def test_a_goblin_escapes_nimbly_but_dashes_with_its_action(dnd: Game, monkeypat
     assert dashed["message"] == (
         "Goblin cannot take the Dash action as a bonus action (Nimble Escape: Disengage or Hide)"
     )
+
+
+def test_a_goblin_spawned_before_nimble_escape_was_listed_has_it() -> None:
+    """Its stored traits (none, then) come with its stat block's."""
+    stored = {"kind": "monster", "monster_key": "goblin", "traits": []}
+
+    assert rules.traits(stored) == ["nimble_escape"]
+    assert rules.bonus_combat_actions(stored)[0] == {"disengage", "hide"}
