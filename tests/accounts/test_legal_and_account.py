@@ -262,7 +262,7 @@ def test_signup_sends_a_verification_email(settings, mailoutbox):
         ("invite", "Accounts are by invitation: open the registration link you were sent.",
          "/accounts/signup/"),
         ("open", 'href="/accounts/signup/', "Accounts are by invitation"),
-        ("closed", "Sign In", "/accounts/signup/"),
+        ("closed", "Sign in", "/accounts/signup/"),
     ],
 )  # fmt: skip
 def test_the_sign_in_page_offers_sign_up_only_when_it_is_open(client, settings, mode, expected,
@@ -625,7 +625,7 @@ def test_a_deactivated_account_signing_in_is_told_how_to_get_it_back(make_user):
     )
     main = re.search(r"<main\b.*?</main>", page.content.decode(), re.S).group(0)
     assert " ".join(re.sub(r"<[^>]+>", " ", main).split()) == (
-        "Account Inactive This account is deactivated, so it cannot sign in."
+        "Account inactive This account is deactivated, so it cannot sign in."
         " To use it again, ask the site's staff to reactivate it; your data was kept."
     )
 

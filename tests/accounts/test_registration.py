@@ -29,15 +29,15 @@ def main_text(response) -> str:
 
 
 SIGN_IN_LINE = "Already have an account? Then please sign in."
-CLOSED_PAGE = f"Sign Up Closed We are sorry, but the sign up is currently closed. {SIGN_IN_LINE}"
+CLOSED_PAGE = f"Sign-up closed We are sorry, but the sign up is currently closed. {SIGN_IN_LINE}"
 BY_INVITATION_PAGE = (
-    "Sign Up by Invitation"
+    "Sign up by invitation"
     " New accounts are by invitation. Open the registration link you were sent to sign up."
     " No link, or it does not work? Ask the person who invited you, or the site's staff,"
     f" for a registration link. {SIGN_IN_LINE}"
 )
 INVITE_LINK_NOT_VALID_PAGE = (
-    "Invite Link Not Valid This invite link is invalid, expired or already used."
+    "Invite link not valid This invite link is invalid, expired or already used."
     f" Ask the person who invited you for a new link. {SIGN_IN_LINE}"
 )
 
@@ -62,7 +62,7 @@ def test_invite_mode_without_an_invite_says_sign_up_is_by_invitation(client, set
     for response in (client.get("/accounts/signup/"), signup(client, "a@example.test")):
         assert response.status_code == 200
         assert main_text(response) == BY_INVITATION_PAGE
-        assert "Sign Up Closed" not in response.content.decode()
+        assert "Sign-up closed" not in response.content.decode()
         assert '<a href="/accounts/login/">sign in</a>' in response.content.decode()
     assert not User.objects.exists()
 
@@ -102,7 +102,7 @@ INVITE_UNAVAILABLE = (
 def assert_invite_refused(response):
     """The sign-up page, open, with the invite error on the form and no account made."""
     assert response.status_code == 200
-    assert "Sign Up Closed" not in response.content.decode()
+    assert "Sign-up closed" not in response.content.decode()
     assert response.context["form"].errors == {"__all__": [INVITE_UNAVAILABLE]}
     assert INVITE_UNAVAILABLE in response.content.decode()
 
@@ -164,7 +164,7 @@ def test_a_valid_invite_link_shows_the_form(settings):
         "password2",
     ]
     assert page.context["form"].fields["invite"].initial == raw
-    assert main_text(page).startswith(f"Sign Up {SIGN_IN_LINE}")
+    assert main_text(page).startswith(f"Sign up {SIGN_IN_LINE}")
 
 
 @pytest.mark.django_db

@@ -26,4 +26,4 @@ def test_the_usage_page_shows_a_staff_grants_whole_note(client, user, zero_plan)
     assert [source for (source, _), *_rest in table(html, "usage-grants")] == [
         f"Staff grant {NOTE}"
     ]
-    assert ledger(html) == [("grant", NOTE, None, "+25", "25")]
+    assert ledger(html) == [("Grant", NOTE, None, "+25", "25")]

@@ -16,7 +16,7 @@ def test_a_grant_without_a_note_reads_its_source_with_a_capital(client, api_clie
     assert list(LedgerEntry.objects.values_list("description", flat=True)) == ["system"]
     client.force_login(user)
     assert ledger(client.get("/usage/").content.decode()) == [
-        ("grant", "System", None, "+20", "20")
+        ("Grant", "System", None, "+20", "20")
     ]
     api_client.force_login(user)
     [entry] = api_client.get("/api/usage/ledger").json()["results"]

@@ -131,18 +131,18 @@ def test_ledger_shows_what_each_charge_was_for_and_a_running_balance(client, use
     html = client.get("/usage/").content.decode()
     room = f"/campaigns/{citadel.pk}/room/"
     assert ledger(html) == [
-        ("charge", "Other usage", None, "−1", "23"),
-        ("charge", "Room turn in Tomb of Annihilation: “I open the door”", None, "−4", "24"),
-        ("grant", "Sorry for the outage", None, "+10", "28"),
+        ("Charge", "Other usage", None, "−1", "23"),
+        ("Charge", "Room turn in Tomb of Annihilation: “I open the door”", None, "−4", "24"),
+        ("Grant", "Sorry for the outage", None, "+10", "28"),
         # Each turn's link opens the room at its action (room.js honours #entry-<sequence>).
         (
-            "charge",
+            "Charge",
             "Room turn in The Sunless Citadel: “I open the door”",
             f"{room}#entry-2",
             "−2",
             "18",
         ),
-        ("grant", "System", None, "+20", "20"),
+        ("Grant", "System", None, "+20", "20"),
     ]
     # The stored balance_after is what was available, less whatever was held at the time.
     stored = LedgerEntry.objects.filter(account=account).order_by("-id")
@@ -183,8 +183,8 @@ def test_no_hold_no_note_and_plain_labels_without_a_job(client, user, funded):
     client.force_login(user)
     html = client.get("/usage/").content.decode()
     assert ledger(html) == [
-        ("charge", "Room turn", None, "−3", "6"),
-        ("grant", "System", None, "+9", "9"),
+        ("Charge", "Room turn", None, "−3", "6"),
+        ("Grant", "System", None, "+9", "9"),
     ]
     assert 'id="usage-held"' not in html
 
@@ -214,11 +214,11 @@ def test_a_staff_withdrawal_reads_as_a_withdrawal_not_an_expiry(client, user, fu
     client.force_login(user)
     html = client.get("/usage/").content.decode()
     assert ledger(html) == [
-        ("withdrawal", "Withdrawn by staff", None, "−4", "9"),
-        ("grant", "System", None, "+4", "13"),
-        ("grant", "System", None, "+9", "9"),
+        ("Withdrawal", "Withdrawn by staff", None, "−4", "9"),
+        ("Grant", "System", None, "+4", "13"),
+        ("Grant", "System", None, "+9", "9"),
     ]
-    assert '<span class="badge badge--withdrawal">withdrawal</span>' in html
+    assert '<span class="badge badge--withdrawal">Withdrawal</span>' in html
 
 
 def test_the_grants_that_still_hold_credits_are_listed_however_many_were_spent_since(
@@ -276,7 +276,7 @@ def test_an_upgrade_grant_reads_in_full_on_the_usage_page(client, user, zero_pla
         f"Plan upgrade Upgrade to Pro plan, period from {start}",
     ]
     assert ledger(html)[0] == (
-        "grant",
+        "Grant",
         f"Upgrade to Pro plan, period from {start}",
         None,
         "+400",

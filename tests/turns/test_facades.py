@@ -75,9 +75,9 @@ def test_the_gm_can_start_combat_from_an_action(live_domains, phase, role):
 def test_exact_dnd5e_selections(live_domains):
     plugin = get_plugin("dnd5e")
     assert plugin.facade_tools(phase="combat", role="player", task="action") == (
-        "ability_check", "attack", "campaign_get", "character_get", "combat_end_turn",
-        "combat_move", "combat_status", "death_save", "dice_roll", "heal", "saving_throw",
-        "stand_up", "temp_hp_grant",
+        "ability_check", "attack", "campaign_get", "character_get", "combat_action",
+        "combat_end_turn", "combat_move", "combat_status", "death_save", "dice_roll", "heal",
+        "saving_throw", "stand_up", "temp_hp_grant",
     )  # fmt: skip
     # At the cap: temporary hit points and stand_up in, monster_spawn and damage_apply out (a
     # monster spawned mid-fight cannot join it; the combat narration row has both).

@@ -1239,7 +1239,12 @@ def test_cancel_queued_is_immediate(dnd_room, django_capture_on_commit_callbacks
     assert (marker.audience, marker.body, marker.data) == (
         job.trigger_audience,
         f"{room.gm.label} cancelled “roll 1d20” before it ran.",
-        {"job_id": str(job.pk), "status": "cancelled"},
+        {
+            "job_id": str(job.pk),
+            "status": "cancelled",
+            "cancelled_by": str(room.gm.pk),
+            "cancelled_by_body": "You cancelled “roll 1d20” before it ran.",
+        },
     )
 
 
