@@ -113,19 +113,19 @@ def test_a_process_that_dies_is_started_again_and_the_rest_go_on(tmp_path):
     try:
         deadline = time.monotonic() + 90
         while "worker" not in _processes_of(tmp_path) or not _port_open_at(port):
-            assert runner.poll() is None and time.monotonic() < deadline, "did not start"
+            _still_running(runner, deadline, "did not start")
             time.sleep(0.2)
         first = _processes_of(tmp_path)
         os.kill(first["worker"], signal.SIGKILL)
         while _processes_of(tmp_path).get("worker") in (None, first["worker"]):
-            assert runner.poll() is None and time.monotonic() < deadline, "worker not restarted"
+            _still_running(runner, deadline, "worker not restarted")
             time.sleep(0.2)
         # The web server went on serving all along.
         assert _processes_of(tmp_path)["web"] == first["web"] and _port_open_at(port)
         # One that keeps dying (the fifth death within a minute) stops everything, and says so.
         for _ in range(MAX_RESTARTS - 1):
             while (worker := _processes_of(tmp_path).get("worker")) is None:
-                assert runner.poll() is None and time.monotonic() < deadline, "not restarted"
+                _still_running(runner, deadline, "not restarted")
                 time.sleep(0.1)
             os.kill(worker, signal.SIGKILL)
             while _processes_of(tmp_path).get("worker") == worker:
@@ -142,6 +142,16 @@ def test_a_process_that_dies_is_started_again_and_the_rest_go_on(tmp_path):
         "stopping (see var/logs/)."
     )
     assert set(_processes_of(tmp_path)) == set()  # everything stopped
+
+
+def _still_running(runner, deadline: float, what: str) -> None:
+    """Fail, saying why, once `runner` has ended (with what it wrote) or `deadline` passed."""
+    import time
+
+    if runner.poll() is not None:
+        raise AssertionError(f"{what}: run_local exited with {runner.returncode}: "
+                             f"{runner.stderr.read()}")  # fmt: skip
+    assert time.monotonic() < deadline, what
 
 
 def _port_open_at(port: int) -> bool:
