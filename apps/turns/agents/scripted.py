@@ -2055,6 +2055,21 @@ def _death_save_failures_text(who: str, effect: Mapping[str, Any]) -> str:
     ) % {"who": who, "added": added, "failures": failures}
 
 
+def _named_with_number(roster: list[Entity], whole: str, bare: str) -> bool:
+    """Whether `whole` ("goblin 2", "goblin 1") names a creature by a number, rather than `bare`
+    followed by an amount: "goblin 1" is the first of Goblin and Goblin 2 only beside a
+    numbered namesake ("heal Ilsa 1" heals 1 HP)."""
+    found = _named(roster, whole, prefix=False)
+    if found is None:
+        return False
+    plain = _named(roster, bare, prefix=False)
+    if plain is None or plain.id != found.id:
+        return True
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    numbered = f"{_normalize(shown[found.id]).lower()} 2"
+    return any(_normalize(name).lower() == numbered for name in shown.values())
+
+
 def dnd_heal(s: Session, m: re.Match[str]) -> None:
     """A player's character gives a potion (the rules roll it); the GM heals N, or a potion."""
     s.require("heal", what=_("heal"), seen_by_all=True)
@@ -2062,10 +2077,9 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
     named, amount_text = m["target"], m["amount"]
     whole = f"{named} {amount_text}"
     if amount_text is not None and m.group(0).lower().endswith(whole.lower()):
-        # No "for"/"hp" between them: a name that ends in the number ("goblin 2") is one.
-        wanted = _clean_name(_normalize(whole)).lower()
-        # Numbered in words too ("goblin two" is "goblin 2").
-        if any(_normalize(e.name).lower() in (wanted, _numbered(wanted)) for e in roster):
+        # No "for"/"hp" between them: a name the table reads with the number ("goblin 2",
+        # "goblin two", "goblin 1" for the first of Goblin and Goblin 2) is one.
+        if _named_with_number(roster, whole, named):
             named, amount_text = whole, None
     # "heal me", "heal myself": the requester's own character, as a temp hp grant names it.
     mine = _clean_name(_normalize(named)).lower() in SELF_WORDS
