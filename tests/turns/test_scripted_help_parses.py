@@ -333,9 +333,11 @@ def test_each_documented_form_parses_to_its_command(system_id, text, handler, gr
 
 # Understood but no command of its own to list: initiative (answered that combat start rolls
 # it), and a line addressed to a creature ("Ilsa, make a dex save": a listed form said of it).
-# And a command said "twice" (answered: one at a time, the command once offered).
+# And a command said "twice" (answered: one at a time, the command once offered), and a healing
+# spell cast (answered that the rules cast none, with what heals instead).
 UNLISTED = {
     ("dnd5e", s.dnd_initiative),
+    ("dnd5e", s.dnd_healing_spell),
     ("dnd5e", s.dnd_addressed),
     ("dnd5e", s.repeated),
     ("narrative", s.repeated),

@@ -2134,6 +2134,35 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         s.say(note, audience="requester")
 
 
+# The SRD healing spells a table names: the rules here track no spell slots, so none is cast.
+HEALING_SPELLS = r"(?:mass\s+)?cure\s+wounds|(?:mass\s+)?healing\s+word|prayer\s+of\s+healing"
+
+
+def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
+    """ "I cast cure wounds on Ilsa": the rules cast no healing spells (no spell slots are
+    kept), so the reply says what heals instead: the GM heals the amount the spell restores,
+    a player's character gives a potion."""
+    spell = " ".join(m["spell"].split()).title()
+    target = _echo(" ".join(m["target"].split())) if m["target"] else None
+    if s.turn.is_gm:
+        example = f"heal {target} 5" if target else "heal Ilsa 5"
+        raise Refusal(
+            _(
+                "The rules here cast no healing spells: roll %(spell)s and heal the hit points "
+                "it restores (“%(example)s”)."
+            )
+            % {"spell": spell, "example": example}
+        )
+    raise Refusal(
+        _(
+            "The rules here cast no healing spells: the GM rules on %(spell)s and heals the hit "
+            "points it restores. Your character can give a potion of healing instead "
+            "(“heal %(target)s”)."
+        )
+        % {"spell": spell, "target": target or "me"}
+    )
+
+
 # The requester's own character, as a grant names it ("give me 5 temp hp", "I gain 5 temp hp").
 SELF_WORDS = frozenset({"i", "me", "myself", "self"})
 
@@ -3933,6 +3962,15 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_death_save,
         ),
         _intent(r"(?P<target>.+?)\s+makes? an? death sav(?:e|ing throw)", dnd_death_save),
+        # Before "heal": "heal Ilsa with cure wounds" names a spell, not who is healed.
+        _intent(
+            r"casts?\s+(?P<spell>" + HEALING_SPELLS + r")(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?",
+            dnd_healing_spell,
+        ),
+        _intent(
+            r"heals?\s+(?P<target>.+?)\s+(?:with|using)\s+(?P<spell>" + HEALING_SPELLS + r")",
+            dnd_healing_spell,
+        ),
         _intent(
             r"heal\s+(?P<target>.+?)"
             r"(?:\s+(?:for\s+|by\s+)?(?P<amount>(?![+-])"
@@ -4460,7 +4498,9 @@ DND_REWRITES = (
     # weapon is the attack's, as "attack the goblin with fire bolt" names it.
     (
         re.compile(
-            r"^(?:cast|throw|hurl)s?\s+(?P<weapon>.+?)\s+(?:at|on)\s+(?P<target>.+?)"
+            # A healing spell is no attack: its own intent answers it.
+            r"^(?:cast|throw|hurl)s?\s+(?!(?:" + HEALING_SPELLS + r")\b)"
+            r"(?P<weapon>.+?)\s+(?:at|on)\s+(?P<target>.+?)"
             r"(?P<mode>\s+with\s+(?:advantage|disadvantage))?$",
             re.I,
         ),
