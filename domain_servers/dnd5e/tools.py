@@ -765,6 +765,7 @@ def damage_apply(call: Call) -> Outcome:
         rng=call.rng,
         who=_who_char(call),
     )
+    _lose_dodge(call, target)  # dropped to 0 HP: unconscious
     return Outcome(
         effect,
         scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
@@ -901,6 +902,7 @@ def condition_add(call: Call) -> Outcome:
         # SRD: an unconscious creature drops what it holds and falls prone; waking up (removing
         # unconscious) leaves it prone until it stands up.
         rules.add_condition(target, "prone")
+    _lose_dodge(call, target)
     return Outcome(
         {"target_id": target["id"], "conditions": list(target["conditions"])},
         scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
@@ -1578,13 +1580,26 @@ def _shown_check(check: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in check.items() if k not in _MONSTER_SAVE_HIDDEN}
 
 
+def _dodge_lost(char: dict[str, Any]) -> bool:
+    """Incapacitated or at speed 0: a Dodge ends (SRD 5.1), not only while that lasts."""
+    return bool(set(char["conditions"]) & (rules.CANNOT_ACT | HELD_IN_PLACE)) or not char["speed"]
+
+
+def _lose_dodge(call: Call, char: dict[str, Any]) -> None:
+    """End `char`'s Dodge if what just befell it takes the benefit away: breaking free or
+    waking up later does not give it back."""
+    budget = ((call.state.get("combat") or {}).get("budgets") or {}).get(char["id"]) or {}
+    if budget.get("dodging") and _dodge_lost(char):
+        del budget["dodging"]
+
+
 def _dodging(call: Call, char: dict[str, Any], attacker: dict[str, Any] | None = None) -> list[str]:
     """Why a Dodge helps `char` now: it took the action and has not started its next turn, is
     not incapacitated, its speed is not 0 and (against an attack) it can see the attacker."""
     budget = ((call.state.get("combat") or {}).get("budgets") or {}).get(char["id"]) or {}
     if not budget.get("dodging"):
         return []
-    if set(char["conditions"]) & (rules.CANNOT_ACT | HELD_IN_PLACE) or char["speed"] == 0:
+    if _dodge_lost(char):
         return []
     if attacker is not None and (
         "blinded" in char["conditions"]

@@ -117,3 +117,32 @@ def test_outside_combat_there_is_no_action_to_take(dnd: Game) -> None:
     refused = dnd.fail("combat_action", {"character_id": ash["character"]["id"], "action": "dash"})
 
     assert refused["code"] == "phase_denied"
+
+
+def test_a_dodge_lost_to_a_grapple_does_not_come_back_when_it_breaks_free(
+    dnd: Game, monkeypatch
+) -> None:
+    ash, goblin = _ash_beside_a_goblin(dnd, monkeypatch)
+    dnd.write("combat_action", {"character_id": ash, "action": "dodge"}, sub=PLAYER)
+    dnd.write("combat_end_turn", {"character_id": ash}, sub=PLAYER)
+
+    dnd.write("condition_add", {"target_id": ash, "condition": "grappled"})  # speed 0
+    dnd.write("condition_remove", {"target_id": ash, "condition": "grappled"})
+    swung = dnd.write("attack", {"attacker_id": goblin, "target_id": ash})
+
+    assert (swung["to_hit"]["disadvantage_reasons"], swung["to_hit"]["mode"]) == ([], "normal")
+    assert "dodging" not in _budget(dnd, ash)
+
+
+def test_a_dodge_lost_to_unconsciousness_does_not_come_back_when_healed(
+    dnd: Game, monkeypatch
+) -> None:
+    ash, goblin = _ash_beside_a_goblin(dnd, monkeypatch)
+    dnd.write("combat_action", {"character_id": ash, "action": "dodge"}, sub=PLAYER)
+    dnd.write("combat_end_turn", {"character_id": ash}, sub=PLAYER)
+
+    dnd.write("damage_apply", {"target_id": ash, "amount": 12})  # 0 HP: unconscious
+    dnd.write("heal", {"target_id": ash, "amount": 5})
+    saved = dnd.write("saving_throw", {"character_id": ash, "ability": "dex", "dc": 12})
+
+    assert saved["mode"] == "normal" and "advantage_reasons" not in saved
