@@ -1409,11 +1409,13 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
     if rules.is_dead(target):
         raise invalid(f"{name} is already dead")
     positions = call.state["combat"]["positions"]
-    here, there = positions.get(shover["id"]), positions.get(target["id"])
-    if here is not None and there is not None:
-        distance = rules.grid_distance(here, there)
-        if distance > rules.FEET_PER_SQUARE:
-            raise invalid(f"{name} is {distance} ft away from {who}; a shove reaches 5 ft")
+    if target["id"] not in positions:
+        # No square to be within 5 ft of, nor to be pushed from.
+        raise invalid(f"{name} is not in this combat")
+    here, there = positions[shover["id"]], positions[target["id"]]
+    distance = rules.grid_distance(here, there)
+    if distance > rules.FEET_PER_SQUARE:
+        raise invalid(f"{name} is {distance} ft away from {who}; a shove reaches 5 ft")
     kind = call.args.get("shove", "prone")
     shoving = _contest_check(call, shover, "athletics")
     resisting = max(
@@ -1447,7 +1449,7 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
             result["effect"] = "prone"
         return result
     # Pushed 5 ft straight away from the shover, onto a free square of the grid.
-    step = [(b > a) - (b < a) for a, b in zip(here or there, there, strict=True)]
+    step = [(b > a) - (b < a) for a, b in zip(here, there, strict=True)]
     to = [there[0] + step[0], there[1] + step[1]]
     grid = call.state["combat"]["grid"]
     taken = any(

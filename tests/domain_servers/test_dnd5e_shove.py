@@ -72,3 +72,20 @@ def test_a_shove_reaches_5_ft(dnd: Game, monkeypatch) -> None:
     )
 
     assert refused["message"] == "Goblin is 15 ft away from Ash; a shove reaches 5 ft"
+
+
+def test_a_creature_outside_the_fight_cannot_be_shoved(dnd: Game, monkeypatch) -> None:
+    ash, _goblin = _ash_beside_a_goblin(dnd, monkeypatch, 10, 10)
+    away = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+
+    refused = dnd.fail(
+        "combat_action",
+        {"character_id": ash, "action": "shove", "target_id": away, "shove": "push"},
+        sub=PLAYER,
+    )
+
+    assert (refused["code"], refused["message"]) == (
+        "invalid_request",
+        "Goblin 2 is not in this combat",
+    )
+    assert dnd.state()["combat"]["budgets"][ash]["action"] == 1
