@@ -550,6 +550,14 @@ def passive_perception(char: dict[str, Any]) -> int:
     return score
 
 
+SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
+
+
+def size(char: dict[str, Any]) -> str:
+    """A creature's size: its own, its stat block's, else Medium (every character here)."""
+    return char.get("size") or _stat_block(char).get("size") or "medium"
+
+
 def traits(char: dict[str, Any]) -> list[str]:
     """Stat block traits the rules apply: undead_fortitude, pack_tactics, nimble_escape. A
     monster stored before its stat block listed one (a goblin's Nimble Escape) has it too."""

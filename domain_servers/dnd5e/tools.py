@@ -1408,6 +1408,12 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
         raise invalid(f"{who} cannot shove itself")
     if rules.is_dead(target):
         raise invalid(f"{name} is already dead")
+    larger = rules.SIZES.index(rules.size(target)) - rules.SIZES.index(rules.size(shover))
+    if larger > 1:
+        raise invalid(
+            f"{name} is {rules.size(target).capitalize()}, more than one size larger than "
+            f"{who} ({rules.size(shover).capitalize()}): too big to shove"
+        )
     positions = call.state["combat"]["positions"]
     if target["id"] not in positions:
         # No square to be within 5 ft of, nor to be pushed from.
@@ -2105,7 +2111,8 @@ def tools() -> list[ToolSpec]:
                 "GM judges whether there is cover); hidden, it attacks with advantage, is "
                 "attacked with disadvantage and provokes no opportunity attacks, until its own "
                 "attack reveals it. Shove (target_id, shove): one attack of the Attack "
-                "action, Athletics against the target's Athletics or Acrobatics; a win knocks "
+                "action against a creature no more than one size larger, Athletics against "
+                "the target's Athletics or Acrobatics; a win knocks "
                 "it prone or pushes it 5 ft. With bonus_action, a rogue's Cunning Action or a "
                 "goblin's Nimble Escape takes it as a bonus action instead."
             ),

@@ -89,3 +89,32 @@ def test_a_creature_outside_the_fight_cannot_be_shoved(dnd: Game, monkeypatch) -
         "Goblin 2 is not in this combat",
     )
     assert dnd.state()["combat"]["budgets"][ash]["action"] == 1
+
+
+def test_a_goblin_cannot_shove_an_ogre_two_sizes_larger(dnd: Game, monkeypatch) -> None:
+    dnd.write("phase_set", {"phase": "play"})
+    goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    ogre = dnd.write("monster_spawn", {"monster_key": "ogre"})["character"]["id"]
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 10)
+    dnd.write("combat_start", {"participant_ids": [goblin, ogre]})  # the goblin's DEX first
+
+    refused = dnd.fail(
+        "combat_action", {"character_id": goblin, "action": "shove", "target_id": ogre}
+    )
+
+    assert refused["message"] == (
+        "Ogre is Large, more than one size larger than Goblin (Small): too big to shove"
+    )
+
+
+def test_a_fighter_can_shove_an_ogre_one_size_larger(dnd: Game, monkeypatch) -> None:
+    ash = dnd.write("character_create", {"name": "Ash", "template": "fighter"}, sub=PLAYER)
+    ash = ash["character"]["id"]
+    dnd.write("phase_set", {"phase": "play"})
+    ogre = dnd.write("monster_spawn", {"monster_key": "ogre"})["character"]["id"]
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 10)
+    dnd.write("combat_start", {"participant_ids": [ash, ogre]})  # Ash's DEX first
+
+    shoved = _shove(dnd, ash, ogre)
+
+    assert shoved["target_id"] == ogre
