@@ -1141,6 +1141,7 @@ def _advance_turn(call: Call) -> str:
     chars = call.state["characters"]
     size = len(combat["order"])
     index = combat["turn_index"]
+    passed = []  # the fallen whose turns are passed over: theirs would have started
     for _ in range(size):
         index += 1
         if index >= size:
@@ -1148,13 +1149,14 @@ def _advance_turn(call: Call) -> str:
             combat["round"] += 1
         if not rules.is_dead(chars[combat["order"][index]["id"]]):
             break
+        passed.append(combat["order"][index]["id"])
     combat["turn_index"] = index
     # A reaction is taken as its trigger happens: what the last move provoked lapses.
     combat.pop("opportunity", None)
     next_id = _current_id(combat)
-    # The Help action lasts until the helper's next turn starts.
+    # The Help action lasts until the helper's next turn starts (or is passed over).
     helped = combat.get("helped") or {}
-    for ally in [a for a, given in helped.items() if given["helper"] == next_id]:
+    for ally in [a for a, given in helped.items() if given["helper"] in {next_id, *passed}]:
         del helped[ally]
     combat["budgets"][next_id] = _fresh_budget(chars[next_id])
     return next_id

@@ -97,3 +97,24 @@ def test_help_needs_an_ally_and_a_foe_within_5_ft(dnd: Game, monkeypatch) -> Non
         "Goblin is 20 ft away from Bram; the Help action aids an attack on a foe within 5 ft of "
         "the helper"
     )
+
+
+def test_a_fallen_helpers_help_lapses_when_its_turn_would_have_started(
+    dnd: Game, monkeypatch
+) -> None:
+    bram, ash, goblin = _party_and_goblin(dnd, monkeypatch)
+    dnd.write(
+        "combat_action",
+        {"character_id": bram, "action": "help", "ally_id": ash, "target_id": goblin},
+        sub=OTHER,
+    )
+    dnd.write("combat_end_turn", {"character_id": bram}, sub=OTHER)
+    dnd.write("damage_apply", {"target_id": bram, "amount": 100})  # killed outright
+    dnd.write("combat_end_turn")  # the goblin's
+    dnd.write("combat_end_turn", {"character_id": ash}, sub=PLAYER)  # Bram's turn is passed over
+    dnd.write("combat_end_turn")  # the goblin's again
+
+    late = dnd.write("attack", {"attacker_id": ash, "target_id": goblin}, sub=PLAYER)
+
+    assert late["to_hit"]["advantage_reasons"] == []
+    assert dnd.state()["combat"]["helped"] == {}
