@@ -1381,6 +1381,7 @@ def _contest_check(call: Call, char: dict[str, Any], skill: str) -> dict[str, An
         disadvantage=False,
         bonus=0,
         expertise=skill in rules.skill_expertise(char),
+        advantage_reasons=_helped(call, char, None),  # an ability check the Help aids
         who=_who_char(call),
     )
     # A contest has no DC: the higher total wins.
@@ -1501,6 +1502,7 @@ def _hide(call: Call, char: dict[str, Any]) -> dict[str, Any]:
         disadvantage=False,
         bonus=0,
         expertise="stealth" in rules.skill_expertise(char),
+        advantage_reasons=_helped(call, char, None),  # an ability check the Help aids
         who=_who_char(call),
     )
     check["skill"] = "stealth"

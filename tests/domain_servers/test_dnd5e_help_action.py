@@ -118,3 +118,35 @@ def test_a_fallen_helpers_help_lapses_when_its_turn_would_have_started(
 
     assert late["to_hit"]["advantage_reasons"] == []
     assert dnd.state()["combat"]["helped"] == {}
+
+
+def test_a_helped_ally_hides_with_advantage(dnd: Game, monkeypatch) -> None:
+    bram, ash, _goblin = _party_and_goblin(dnd, monkeypatch)
+    dnd.write("combat_action", {"character_id": bram, "action": "help", "ally_id": ash}, sub=OTHER)
+    dnd.write("combat_end_turn", {"character_id": bram}, sub=OTHER)
+    dnd.write("combat_end_turn")  # the goblin's
+
+    hid = dnd.write("combat_action", {"character_id": ash, "action": "hide"}, sub=PLAYER)
+
+    assert (hid["check"]["mode"], hid["check"]["advantage_reasons"]) == (
+        "advantage",
+        ["Bram helps Ash (the Help action)"],
+    )
+    assert dnd.state()["combat"]["helped"] == {}
+
+
+def test_a_helped_ally_shoves_with_advantage(dnd: Game, monkeypatch) -> None:
+    bram, ash, goblin = _party_and_goblin(dnd, monkeypatch)
+    dnd.write("combat_action", {"character_id": bram, "action": "help", "ally_id": ash}, sub=OTHER)
+    dnd.write("combat_end_turn", {"character_id": bram}, sub=OTHER)
+    dnd.write("combat_end_turn")  # the goblin's
+
+    shoved = dnd.write(
+        "combat_action",
+        {"character_id": ash, "action": "shove", "target_id": goblin},
+        sub=PLAYER,
+    )
+
+    assert shoved["contest"]["shover_check"]["advantage_reasons"] == [
+        "Bram helps Ash (the Help action)"
+    ]
