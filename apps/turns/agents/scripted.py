@@ -2295,7 +2295,7 @@ def dnd_stand_up(s: Session, m: re.Match[str]) -> None:
         s.say(_("%(who)s stands up, using %(cost)s ft of movement (no movement left).") % values)
 
 
-COMBAT_ACTION_VERBS = {"dodge": "dodge", "dash": "dash", "disengage": "disengage"}
+COMBAT_ACTION_VERBS = {"dodge": "dodge", "dash": "dash", "disengage": "disengage", "hide": "hide"}
 
 
 def _named_in_text(roster: list[Entity], entity_id: str) -> str:
@@ -4134,12 +4134,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_combat_action,
         ),
         _intent(
-            r"(?P<who>.+?)\s+takes\s+the\s+(?P<action>dodge|dash|disengage)(?:\s+action)?"
+            r"(?P<who>.+?)\s+takes\s+the\s+(?P<action>dodge|dash|disengage|hide)(?:\s+action)?"
             + AS_BONUS,
             dnd_combat_action,
         ),
         _intent(
-            r"(?P<who>.+?)\s+(?P<action>dodge|dash|disengage)e?s" + AS_BONUS, dnd_combat_action
+            # "goblin 2 hides as a bonus action": a goblin's Nimble Escape, as the GM narrates it.
+            r"(?P<who>.+?)\s+(?P<action>dodge|dash|disengage|hide)e?s" + AS_BONUS,
+            dnd_combat_action,
         ),
         # A question about the turn, not a command: "whose turn is it?", "who's up?".
         _intent(
