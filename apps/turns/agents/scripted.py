@@ -2469,6 +2469,9 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
                 "%(who)s tries to hide: Stealth %(total)s against the foes' best passive "
                 "Perception %(dc)s is not enough, so %(who)s is still seen."
             )
+    elif action == "dash" and values["gained"] == 0:
+        # Grappled, restrained or otherwise held: the action is spent, its speed of 0 doubled.
+        text = _("%(who)s dashes, but with a speed of 0 gains no movement this turn.")
     elif action == "dash":
         text = _("%(who)s dashes: %(gained)s ft more movement this turn (%(left)s ft left).")
     elif action == "disengage":
