@@ -118,3 +118,27 @@ def test_a_fighter_can_shove_an_ogre_one_size_larger(dnd: Game, monkeypatch) -> 
     shoved = _shove(dnd, ash, ogre)
 
     assert shoved["target_id"] == ogre
+
+
+def test_with_extra_attack_a_shove_and_a_strike_make_one_attack_action(
+    dnd: Game, monkeypatch
+) -> None:
+    ash = dnd.write(
+        "character_create", {"name": "Ash", "template": "fighter", "level": 5}, sub=PLAYER
+    )["character"]["id"]
+    dnd.write("phase_set", {"phase": "play"})
+    ogre = dnd.write("monster_spawn", {"monster_key": "ogre"})["character"]["id"]
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 10)
+    dnd.write("combat_start", {"participant_ids": [ash, ogre]})  # Ash's DEX first
+
+    _shove(dnd, ash, ogre)
+    dnd.write("attack", {"attacker_id": ash, "target_id": ogre}, sub=PLAYER)
+    refused = dnd.fail("attack", {"attacker_id": ash, "target_id": ogre}, sub=PLAYER)
+
+    assert refused["message"] == "Ash has no action left this turn"
+    dnd.write("combat_end_turn", {"character_id": ash}, sub=PLAYER)
+    dnd.write("combat_end_turn")
+    dnd.write("attack", {"attacker_id": ash, "target_id": ogre}, sub=PLAYER)
+    second = _shove(dnd, ash, ogre)
+    assert second["target_id"] == ogre
+    assert dnd.state()["combat"]["budgets"][ash]["attacks_left"] == 0
