@@ -1534,14 +1534,16 @@ def _help(call: Call, helper: dict[str, Any]) -> dict[str, Any]:
             raise invalid(f"{_who(call, target['id'])} is no foe of {who}")
         if rules.is_dead(target):
             raise invalid(f"{_who(call, target['id'])} is already dead")
-        here, there = combat["positions"].get(helper["id"]), combat["positions"].get(target["id"])
-        if here is not None and there is not None:
-            distance = rules.grid_distance(here, there)
-            if distance > rules.FEET_PER_SQUARE:
-                raise invalid(
-                    f"{_who(call, target['id'])} is {distance} ft away from {who}; the Help "
-                    "action aids an attack on a foe within 5 ft of the helper"
-                )
+        if target["id"] not in combat["positions"]:
+            # No square to be within 5 ft of the helper on.
+            raise invalid(f"{_who(call, target['id'])} is not in this combat")
+        here, there = combat["positions"][helper["id"]], combat["positions"][target["id"]]
+        distance = rules.grid_distance(here, there)
+        if distance > rules.FEET_PER_SQUARE:
+            raise invalid(
+                f"{_who(call, target['id'])} is {distance} ft away from {who}; the Help "
+                "action aids an attack on a foe within 5 ft of the helper"
+            )
     combat.setdefault("helped", {})[ally["id"]] = {
         "helper": helper["id"],
         "target": target["id"] if target else None,

@@ -150,3 +150,19 @@ def test_a_helped_ally_shoves_with_advantage(dnd: Game, monkeypatch) -> None:
     assert shoved["contest"]["shover_check"]["advantage_reasons"] == [
         "Bram helps Ash (the Help action)"
     ]
+
+
+def test_a_foe_outside_the_fight_is_no_target_to_help_against(dnd: Game, monkeypatch) -> None:
+    bram, ash, _goblin = _party_and_goblin(dnd, monkeypatch)
+    away = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+
+    refused = dnd.fail(
+        "combat_action",
+        {"character_id": bram, "action": "help", "ally_id": ash, "target_id": away},
+        sub=OTHER,
+    )
+
+    assert (refused["code"], refused["message"]) == (
+        "invalid_request",
+        "Goblin 2 is not in this combat",
+    )
