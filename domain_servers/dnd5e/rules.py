@@ -533,9 +533,12 @@ def skill_expertise(char: dict[str, Any]) -> list[str]:
 
 
 def default_rogue_expertise(level: int, skills: list[str]) -> list[str]:
-    """The rogue template's Expertise picks its proficient skills are eligible for."""
+    """The rogue template's Expertise picks among its proficient skills: the template's own in
+    order, then its other proficient skills alphabetically, so a rogue proficient in other
+    skills still has as many as its level gives (SRD 5.1: chosen among its proficiencies)."""
     picks = [skill for tier in ROGUE_EXPERTISE for skill in tier]
-    return sorted(s for s in picks[: rogue_expertise_count(level)] if s in skills)
+    eligible = [s for s in picks if s in skills] + sorted(set(skills) - set(picks))
+    return sorted(eligible[: rogue_expertise_count(level)])
 
 
 def passive_perception(char: dict[str, Any]) -> int:

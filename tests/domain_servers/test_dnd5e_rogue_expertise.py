@@ -91,3 +91,10 @@ def test_a_rogue_stored_before_expertise_was_kept_has_the_templates() -> None:
     ]
     assert rules.skill_expertise({**stored, "level": 1}) == ["perception", "stealth"]
     assert rules.skill_expertise({**stored, "template": "fighter"}) == []
+
+
+def test_a_rogue_without_the_templates_skills_still_has_two_expertise_picks(dnd: Game) -> None:
+    rin = _rogue(dnd, skill_proficiencies=["athletics", "insight", "perception", "persuasion"])
+
+    # Perception, the template's first pick it is proficient in, then its first other skill.
+    assert rin["skill_expertise"] == ["athletics", "perception"]
