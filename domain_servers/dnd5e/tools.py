@@ -1451,10 +1451,11 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
     if kind == "prone":
         if "prone" in rules.condition_immunities(target):
             result["blocked"] = f"{name} cannot be knocked prone"
-        elif "prone" not in target["conditions"]:
-            rules.add_condition(target, "prone")
-            result["effect"] = "prone"
+        elif "prone" in target["conditions"]:
+            # Nothing changes: said so, not as a creature knocked down.
+            result["blocked"] = f"{name} is already prone"
         else:
+            rules.add_condition(target, "prone")
             result["effect"] = "prone"
         return result
     # Pushed 5 ft straight away from the shover, onto a free square of the grid.

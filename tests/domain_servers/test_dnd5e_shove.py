@@ -142,3 +142,16 @@ def test_with_extra_attack_a_shove_and_a_strike_make_one_attack_action(
     second = _shove(dnd, ash, ogre)
     assert second["target_id"] == ogre
     assert dnd.state()["combat"]["budgets"][ash]["attacks_left"] == 0
+
+
+def test_a_won_shove_on_a_prone_creature_says_it_already_is(dnd: Game, monkeypatch) -> None:
+    ash, goblin = _ash_beside_a_goblin(dnd, monkeypatch, 10, 10)
+    dnd.write("condition_add", {"target_id": goblin, "condition": "prone"})
+
+    shoved = _shove(dnd, ash, goblin)
+
+    assert (shoved["success"], shoved["effect"], shoved["blocked"]) == (
+        True,
+        None,
+        "Goblin is already prone",
+    )
