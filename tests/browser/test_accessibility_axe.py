@@ -11,7 +11,6 @@ import pytest
 from tests.browser.conftest import gm_and_ilsa_in_combat, in_the_room, table_for
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_options_on_opening import _until_the_goblins_turn
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 DESKTOP = {"width": 1280, "height": 900}

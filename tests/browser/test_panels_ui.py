@@ -12,7 +12,6 @@ import pytest
 from tests.browser.conftest import table_for
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import LAYOUT, _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 DND_WORDS = re.compile(r"armou?r class|hit points|monster|initiative", re.IGNORECASE)

@@ -12,7 +12,6 @@ from tests.browser.test_room_history import VIEWPORT, _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 ROW_LOOK = """row => { const s = getComputedStyle(row);

@@ -23,7 +23,6 @@ from tests.browser.test_room_options_on_opening import (
 )
 from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 

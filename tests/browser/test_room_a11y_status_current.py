@@ -10,7 +10,6 @@ from tests.browser.conftest import gm_and_ilsa_in_combat
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _combat, _settle
 from tests.browser.test_turn_jobs_list import _nia_in_her_room
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 # An ended action's status is news: kept this long (plus its hold) to be read, then cleared.

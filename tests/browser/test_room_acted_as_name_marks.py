@@ -9,7 +9,6 @@ import pytest
 from tests.browser.conftest import fighters_table, in_the_room
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 NAME = "Mo$&e"

@@ -9,7 +9,6 @@ import pytest
 from tests.browser.conftest import table_for
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, _sign_in, _wait_for_texts, asgi_server  # noqa: F401
-from tests.turns.conftest import live_domains  # noqa: F401
 
 
 @pytest.mark.browser

@@ -8,7 +8,6 @@ import pytest
 from tests.browser.conftest import fighters_table, in_the_room
 from tests.browser.test_room_feedback import _domain_revision
 from tests.browser.test_room_live import asgi_server  # noqa: F401
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 

@@ -10,7 +10,6 @@ from tests.browser.conftest import table_for
 from tests.browser.test_room_dice_combats import ROLLS, _attack, _initiative
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
-from tests.turns.conftest import live_domains  # noqa: F401
 
 PHONE = {"width": 390, "height": 844}
 # The text of each row shown, newest first: a roll's title, a mark's words.

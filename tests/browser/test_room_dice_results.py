@@ -9,7 +9,6 @@ import pytest
 from tests.browser.conftest import gm_and_ilsa_in_the_room, table_for
 from tests.browser.test_panels_ui import ONE_ROLL, _lines
 from tests.browser.test_room_live import asgi_server  # noqa: F401
-from tests.turns.conftest import live_domains  # noqa: F401
 
 
 @pytest.mark.browser

@@ -14,7 +14,6 @@ from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, in_t
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 VIEWPORT = {"width": 1280, "height": 900}

@@ -22,7 +22,6 @@ from tests.browser.conftest import (
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.rooms.factories import make_campaign
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 ENTRIES = "#timeline li[data-sequence]"

@@ -11,7 +11,6 @@ from tests.browser.conftest import gm_and_ilsa_in_the_room, table_for
 from tests.browser.test_room_history import VIEWPORT, _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 SENDERS = "#timeline li[data-sequence] .entry__sender"

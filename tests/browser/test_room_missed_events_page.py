@@ -9,7 +9,6 @@ import pytest
 
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_turn_jobs_list import _nia_in_her_room
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 

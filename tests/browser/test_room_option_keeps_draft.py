@@ -8,7 +8,6 @@ import pytest
 
 from tests.browser.conftest import gm_and_ilsa_in_combat
 from tests.browser.test_room_live import asgi_server  # noqa: F401
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 

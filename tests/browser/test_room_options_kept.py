@@ -16,7 +16,6 @@ from tests.browser.test_room_options_on_opening import (
     _until_the_goblins_turn,
 )
 from tests.browser.test_room_turns import _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 

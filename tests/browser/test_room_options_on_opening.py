@@ -12,7 +12,6 @@ from tests.browser.conftest import gm_and_ilsa_in_combat
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 CURRENT = "#turn-order li.is-current .turn-combatant__name"

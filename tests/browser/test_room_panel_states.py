@@ -15,7 +15,6 @@ from tests.browser.test_room_feedback import _domain_revision, _drop_to_zero
 from tests.browser.test_room_history import _gm_and_player, _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _combat, _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 VIEWPORT = {"width": 1280, "height": 900}

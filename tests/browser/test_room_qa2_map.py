@@ -7,7 +7,6 @@ import pytest
 
 from tests.browser.conftest import gm_and_ilsa_in_combat, wait_until_true
 from tests.browser.test_room_live import asgi_server  # noqa: F401
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 # The map's own SVG, drawn inline at the size the <img> shows it: each text's size on screen is

@@ -6,7 +6,6 @@ import pytest
 
 from tests.browser.test_room_live import asgi_server  # noqa: F401
 from tests.browser.test_room_qa_presence import ilsa_here_with_the_gm
-from tests.turns.conftest import live_domains  # noqa: F401
 
 
 @pytest.mark.browser

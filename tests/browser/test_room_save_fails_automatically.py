@@ -9,7 +9,6 @@ from tests.browser.conftest import gm_and_ilsa_in_combat
 from tests.browser.test_room_check_natural import _made, _rolled
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 

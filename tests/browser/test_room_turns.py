@@ -14,7 +14,6 @@ import pytest
 from apps.domains.client import domain_call
 from tests.browser.conftest import table_for
 from tests.browser.test_room_live import PASSWORD, _say, _sign_in, asgi_server  # noqa: F401
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 ACTIVE = ("queued", "running", "waiting")

@@ -12,7 +12,6 @@ from tests.browser.test_room_feedback import _drop_to_zero
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 

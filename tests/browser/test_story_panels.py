@@ -14,7 +14,6 @@ from tests.browser.conftest import table_for
 from tests.browser.test_panels_ui import DND_WORDS
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 STORY = "#turn-scene, #turn-clocks, #turn-facts, #turn-threads"

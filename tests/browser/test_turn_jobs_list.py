@@ -11,7 +11,6 @@ import pytest
 
 from tests.browser.conftest import table_for, wait_until_true
 from tests.browser.test_room_live import _say, _sign_in, asgi_server  # noqa: F401
-from tests.turns.conftest import live_domains  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
 
 
