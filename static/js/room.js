@@ -111,9 +111,10 @@ function badge(text, cls) {
 const NARRATION_EVENT = "turn.narration";
 const OUTCOME_EVENT = "turn.outcome";
 
-// Actions whose turn is still in progress (message id -> its status's name), as the panels'
-// "Turns in progress" lists them: marked beside the action, where its sender is looking (on a
-// phone the panel is far below). Said by the panels' own announcer, not again with the entry.
+// Actions whose turn is still in progress (message id -> its turn: status's name, job, and the
+// Cancel a queued one offers), as the panels' "Turns in progress" lists them: marked beside the
+// action, where its sender is looking (on a phone the panel is far below). Said by the panels'
+// own announcer, not again with the entry.
 let turnsInProgress = new Map();
 
 function turnMark(label) {
@@ -122,14 +123,67 @@ function turnMark(label) {
   return mark;
 }
 
+// A queued turn's Cancel beside its mark: the panels send the request (as their own Cancel does)
+// and say how it went. Gone once the turn runs: then only the panel's Cancel asks it to stop.
+function drawTurnCancel(li, turn) {
+  let button = li.querySelector(".entry__cancel");
+  const cancel = turn && turn.cancel;
+  if (!cancel) {
+    if (button) {
+      const hadFocus = button.contains(document.activeElement);
+      button.remove();
+      // Its turn ended or ran: the focus goes to where the next action is written, not to the
+      // top of the page.
+      const composerBody = document.getElementById("composer-body");
+      if (hadFocus && composerBody && !composerBody.disabled) composerBody.focus();
+    }
+    return;
+  }
+  if (!button) {
+    button = document.createElement("button");
+    button.type = "button";
+    button.className = "button button--small button--ghost entry__cancel";
+    button.addEventListener("click", () => {
+      const error = li.querySelector(".entry__cancel-error");
+      if (error) error.remove();
+      document.dispatchEvent(new CustomEvent("room:cancel-turn", { detail: { job: button.dataset.job, button } }));
+    });
+    li.querySelector(".entry__turn").after(button);
+  }
+  button.dataset.job = turn.job;
+  if (cancel.busy) button.setAttribute("aria-disabled", "true");
+  if (button.textContent !== cancel.text) button.textContent = cancel.text;
+  button.setAttribute("aria-label", cancel.name);
+}
+
+document.addEventListener("room:cancel-failed", (ev) => {
+  const li = ev.target.closest && ev.target.closest("li[data-message]");
+  if (!li) return;
+  let error = li.querySelector(".entry__cancel-error");
+  if (!error) {
+    error = document.createElement("p");
+    error.className = "entry__cancel-error form-error small";
+    error.setAttribute("role", "alert");
+    li.appendChild(error);
+  }
+  error.textContent = ev.detail;
+});
+
 document.addEventListener("room:turns", (ev) => {
-  const now = new Map((ev.detail || []).map((turn) => [turn.message, turn.label]));
+  const now = new Map((ev.detail || []).map((turn) => [turn.message, turn]));
   for (const li of timeline.querySelectorAll("li[data-message]")) {
-    const label = now.get(li.dataset.message);
+    const turn = now.get(li.dataset.message);
     const mark = li.querySelector(".entry__turn");
-    if (!label) { if (mark) mark.remove(); continue; }
-    if (mark) { if (mark.textContent !== label) mark.textContent = label; continue; }
-    li.querySelector(".entry__head").insertBefore(turnMark(label), li.querySelector(".entry__time"));
+    if (!turn) {
+      drawTurnCancel(li, null);
+      if (mark) mark.remove();
+      const error = li.querySelector(".entry__cancel-error");
+      if (error) error.remove();
+      continue;
+    }
+    if (!mark) li.querySelector(".entry__head").insertBefore(turnMark(turn.label), li.querySelector(".entry__time"));
+    else if (mark.textContent !== turn.label) mark.textContent = turn.label;
+    drawTurnCancel(li, turn);
   }
   turnsInProgress = now;
 });
@@ -161,7 +215,7 @@ function buildItem(entry, isPending) {
   }
   if (!isPending && entry.id) li.dataset.message = entry.id;
   const turn = !isPending && entry.id && turnsInProgress.get(entry.id);
-  if (turn) head.appendChild(turnMark(turn));
+  if (turn) head.appendChild(turnMark(turn.label));
   const time = document.createElement("time");
   time.className = "entry__time muted small";
   const when = entry.created_at ? new Date(entry.created_at) : new Date();
@@ -197,6 +251,7 @@ function buildItem(entry, isPending) {
     if (failure.recovery && forMe(entry)) body.textContent = `${body.textContent} ${failure.recovery}`;
   }
   li.append(head, body);
+  if (turn) drawTurnCancel(li, turn);
   return li;
 }
 

@@ -731,9 +731,17 @@ function renderJobs() {
     if (list.children[index] !== item) list.insertBefore(item, list.children[index] || null);
   });
   empty.hidden = active.length > 0;
-  // The timeline marks each action whose turn is listed here.
+  // The timeline marks each action whose turn is listed here; a queued one offers there the
+  // Cancel this list offers (every turn listed is one this viewer may cancel).
   document.dispatchEvent(new CustomEvent("room:turns", {
-    detail: active.map((job) => ({ message: job.trigger_message_id, label: t[job.status] || job.status })),
+    detail: active.map((job) => ({
+      message: job.trigger_message_id, label: t[job.status] || job.status, job: job.id,
+      cancel: job.status === "queued" ? {
+        text: job.cancel_requested ? t.cancelling : t.cancel,
+        name: job.cancel_requested ? cancelLabelBusy(job) : cancelLabel(job),
+        busy: Boolean(job.cancel_requested),
+      } : null,
+    })),
   }));
   clearStaleAnnouncement(); // every change of jobs or of the go is drawn through here
 }
@@ -798,8 +806,12 @@ function nameCancel(button, job) {
     button.setAttribute("aria-label", cancelLabel(job));
     return;
   }
+  button.setAttribute("aria-label", cancelLabelBusy(job));
+}
+
+function cancelLabelBusy(job) {
   const text = shorten(job.text, MAX_JOB_TEXT);
-  button.setAttribute("aria-label", text ? `${t.cancelling} ${text}` : t.cancelling);
+  return text ? `${t.cancelling} ${text}` : t.cancelling;
 }
 
 // Busy, not disabled: disabling the focused button would throw keyboard focus to the page's top.
@@ -831,8 +843,19 @@ async function cancelJob(id, button) {
     button.textContent = t.cancel;
     if (jobs.has(id)) nameCancel(button, jobs.get(id));
     showJobsError(e.message || t.cancel_failed);
+    if (!button.closest("#turn-jobs")) button.dispatchEvent(new CustomEvent("room:cancel-failed", {
+      bubbles: true, detail: e.message || t.cancel_failed,
+    }));
   }
 }
+
+// The timeline's Cancel beside a queued action (room.js draws it): the same request, the same
+// "Cancelling…" while it is under way, and a refusal said beside it as well as in the list
+// (on a phone the list is far below).
+document.addEventListener("room:cancel-turn", (ev) => {
+  const { job, button } = ev.detail || {};
+  if (job && button) cancelJob(job, button);
+});
 
 // ---- dice ------------------------------------------------------------------------------------
 
