@@ -396,6 +396,28 @@ if (jump) {
   });
 }
 
+// "First new message": the room opens at the newest entry, and the one marked New (where the
+// reader left off) may be far above; shown while that entry is above the view, it goes there.
+const unreadJump = document.getElementById("timeline-unread");
+let unreadWatched = false; // once: a reconnect's caught-up marks nothing new
+function watchUnread() {
+  const li = timeline.querySelector("li.entry--first-unread");
+  if (!unreadJump || !li || !window.IntersectionObserver) return;
+  new IntersectionObserver(([seen]) => {
+    const above = !seen.isIntersecting && seen.rootBounds && seen.boundingClientRect.bottom <= seen.rootBounds.top;
+    if (!above && unreadJump.contains(document.activeElement)) timeline.focus({ preventScroll: true });
+    unreadJump.hidden = !above;
+  }, { root: scroller }).observe(li);
+  unreadJump.addEventListener("click", () => {
+    // Reading from there on: the newest entry no longer pulls the list down.
+    stuck = false;
+    li.tabIndex = -1; // focused, so a screen reader reads on from there
+    li.scrollIntoView({ block: "start", behavior: "instant" });
+    li.focus({ preventScroll: true });
+    ownTop = lastTop = scroller.scrollTop;
+  });
+}
+
 scroller.addEventListener("scroll", () => {
   const top = scroller.scrollTop;
   if (distanceFromBottom() <= STICK_PX) {
@@ -582,6 +604,7 @@ function connect() {
         setState("live", t.live);
         flushPending();
         showTarget();
+        if (!unreadWatched) { unreadWatched = true; watchUnread(); }
         // The panels know now what the replay held (the dice it rolled, or none), and read
         // their state again: the replay holds no state changes, and what changed before the
         // socket joined the room (a drop, or a first connection made after the page's own
