@@ -412,7 +412,11 @@ function watchUnread() {
     // Reading from there on: the newest entry no longer pulls the list down.
     stuck = false;
     li.tabIndex = -1; // focused, so a screen reader reads on from there
-    li.scrollIntoView({ block: "start", behavior: "instant" });
+    // The list alone scrolls (scrollIntoView would move the page as well, taking the entry up
+    // out of the window), to the entry with its "New" line above it in view.
+    const room = parseFloat(getComputedStyle(li).marginTop) + parseFloat(getComputedStyle(scroller).paddingTop);
+    const top = scroller.scrollTop + li.getBoundingClientRect().top - scroller.getBoundingClientRect().top - room;
+    scroller.scrollTo({ top, behavior: "instant" });
     li.focus({ preventScroll: true });
     ownTop = lastTop = scroller.scrollTop;
   });
