@@ -54,6 +54,8 @@ def test_a_button_takes_the_reader_to_the_first_new_entry_while_it_is_above_the_
             expect(jump).to_be_visible()
             expect(jump).to_have_accessible_name("First new message")
             expect(jump).to_be_in_viewport()
+            # The template's notes about it stay in the template.
+            expect(page.locator("main")).not_to_contain_text("{#")
 
             # By keyboard: the mark comes into view, whole, and has the focus; the button goes.
             # Only the list moves: the page stays where it was (the room's head, the composer).
