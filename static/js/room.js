@@ -156,9 +156,13 @@ function drawTurnCancel(li, turn) {
   button.setAttribute("aria-label", cancel.name);
 }
 
+// A cancel refused, or too late (the turn ended first): said beside the action as well.
 document.addEventListener("room:cancel-failed", (ev) => {
-  const li = ev.target.closest && ev.target.closest("li[data-message]");
-  if (!li) return;
+  const { message, text } = ev.detail || {};
+  const li = message
+    ? timeline.querySelector(`li[data-message="${CSS.escape(message)}"]`)
+    : ev.target.closest && ev.target.closest("li[data-message]");
+  if (!li || !text) return;
   let error = li.querySelector(".entry__cancel-error");
   if (!error) {
     error = document.createElement("p");
@@ -166,7 +170,7 @@ document.addEventListener("room:cancel-failed", (ev) => {
     error.setAttribute("role", "alert");
     li.appendChild(error);
   }
-  error.textContent = ev.detail;
+  error.textContent = text;
 });
 
 document.addEventListener("room:turns", (ev) => {
@@ -175,8 +179,10 @@ document.addEventListener("room:turns", (ev) => {
     const turn = now.get(li.dataset.message);
     const mark = li.querySelector(".entry__turn");
     if (!turn) {
+      if (!mark) continue;
       drawTurnCancel(li, null);
-      if (mark) mark.remove();
+      mark.remove();
+      // Its turn ended: a refused cancel's words no longer hold (a too-late one comes after).
       const error = li.querySelector(".entry__cancel-error");
       if (error) error.remove();
       continue;

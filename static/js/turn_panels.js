@@ -619,7 +619,14 @@ const cancelAsked = new Set();
 function cancelOutcome(job) {
   if (!cancelAsked.has(job.id) || ACTIVE.includes(job.status)) return;
   cancelAsked.delete(job.id);
-  if (job.status !== "cancelled") showJobsError(`${t.cancel_too_late} (${t[job.status] || job.status}).`);
+  if (job.status === "cancelled") return;
+  const text = `${t.cancel_too_late} (${t[job.status] || job.status}).`;
+  showJobsError(text);
+  // Said beside the action too: its Cancel may have been the timeline's (on a phone this list
+  // is far below). After the redraw that takes the ended turn's mark away.
+  queueMicrotask(() => document.dispatchEvent(new CustomEvent("room:cancel-failed", {
+    detail: { message: job.trigger_message_id, text },
+  })));
 }
 
 async function settleCancelled(id) {
@@ -844,7 +851,7 @@ async function cancelJob(id, button) {
     if (jobs.has(id)) nameCancel(button, jobs.get(id));
     showJobsError(e.message || t.cancel_failed);
     if (!button.closest("#turn-jobs")) button.dispatchEvent(new CustomEvent("room:cancel-failed", {
-      bubbles: true, detail: e.message || t.cancel_failed,
+      bubbles: true, detail: { text: e.message || t.cancel_failed },
     }));
   }
 }

@@ -87,3 +87,42 @@ def test_a_queued_turn_is_cancelled_from_its_timeline_entry_by_its_player_or_the
     _open(nia, room_url)
     expect(nia.locator(f"{LAST} .entry__turn")).to_have_text("Running")
     expect(nia.locator("#timeline .entry__cancel")).to_have_count(0)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_cancel_from_the_timeline_too_late_says_so_beside_the_action(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+    monkeypatch,
+):
+    from playwright.sync_api import expect
+
+    from apps.turns.models import RoomTurnJob
+
+    campaign, _users = table_for(
+        make_user, system_id="dnd5e", name="Late Keep",
+        players=[("nia@example.test", "Nia Player")],
+    )  # fmt: skip
+    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    nia = _sign_in(phone, asgi_server, "nia@example.test")
+    _open(nia, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    _say(nia, "roll 1d20", mode="action")
+    action = nia.locator("#timeline li[data-sequence]").last
+    expect(action.locator(".entry__cancel")).to_have_count(1)
+
+    def finished_first(route):
+        # The turn ends just before the cancel reaches the server.
+        RoomTurnJob.objects.filter(text="roll 1d20").update(status=RoomTurnJob.Status.SUCCEEDED)
+        route.continue_()
+
+    nia.route("**/jobs/*/cancel", finished_first)
+    action.locator(".entry__cancel").click()
+    # Said where the reader tapped, not only in the list far below.
+    too_late = "Too late to cancel: the turn finished first (Done)."
+    expect(action.locator(".entry__cancel-error")).to_have_text(too_late)
+    expect(nia.locator("#turn-jobs-error")).to_have_text(too_late)
+    expect(action.locator(".entry__cancel")).to_have_count(0)
