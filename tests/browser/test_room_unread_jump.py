@@ -57,6 +57,10 @@ def test_a_button_takes_the_reader_to_the_first_new_entry_while_it_is_above_the_
             # The template's notes about it stay in the template.
             expect(page.locator("main")).not_to_contain_text("{#")
 
+            # In the keyboard's order where it is seen: just before the list.
+            page.locator("#timeline").focus()
+            page.keyboard.press("Shift+Tab")
+            expect(jump).to_be_focused()
             # By keyboard: the mark comes into view, whole, and has the focus; the button goes.
             # Only the list moves: the page stays where it was (the room's head, the composer).
             jump.focus()
