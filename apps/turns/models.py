@@ -67,6 +67,11 @@ class RoomTurnJob(BaseModel):
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     worker = models.CharField(max_length=120, blank=True)
     cancel_requested = models.BooleanField(default=False)
+    # Who asked first: the room's note that the turn was cancelled names them.
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
     reservation = models.OneToOneField(
         "quota.Reservation", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

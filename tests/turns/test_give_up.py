@@ -184,8 +184,13 @@ def test_a_cancelled_turn_given_up_ends_cancelled(
     (outcome,) = outcomes(job)
     assert (outcome.audience, outcome.body, outcome.data) == (
         "public",
-        "“look around” was cancelled.",
-        {"job_id": str(job.pk), "status": "cancelled"},
+        f"{room.player.label} cancelled “look around”.",
+        {
+            "job_id": str(job.pk),
+            "status": "cancelled",
+            "cancelled_by": str(room.player.pk),
+            "cancelled_by_body": "You cancelled “look around”.",
+        },
     )
     assert last_job_event(job) == {**job_view(job), "access_version": 0}
     reservation = Reservation.objects.get(pk=job.reservation_id)

@@ -463,8 +463,13 @@ def test_cancel_after_an_unanswered_write_that_committed_publishes_and_charges_i
     ).order_by("sequence")
     assert (marker.audience, marker.body, marker.data) == (
         "public",
-        "“roll 1d20” was cancelled.",
-        {"job_id": str(job.pk), "status": "cancelled"},
+        f"{room.player.label} cancelled “roll 1d20”.",
+        {
+            "job_id": str(job.pk),
+            "status": "cancelled",
+            "cancelled_by": str(room.player.pk),
+            "cancelled_by_body": "You cancelled “roll 1d20”.",
+        },
     )
     recipients = [link.user_id for link in outcome.recipient_links.all()]
     assert (outcome.audience, outcome.body, outcome.data["status"], recipients) == (
@@ -1298,7 +1303,7 @@ def test_cancel_while_running_stops_before_the_next_call(
     assert room.domain_revision() == before
     assert Reservation.objects.get(pk=job.reservation_id).status == "released"
     (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
-    assert (marker.audience, marker.body) == ("public", "“roll 1d20” was cancelled.")
+    assert (marker.audience, marker.body) == ("public", f"{room.gm.label} cancelled “roll 1d20”.")
 
 
 def test_receipt_that_does_not_advance_invalidates_nothing(dnd_room):

@@ -755,6 +755,7 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
             # A waiting turn's stored narration of what it read is dropped unpublished.
             locked.status = RoomTurnJob.Status.CANCELLED
             locked.cancel_requested = True
+            locked.cancelled_by_id = membership.user_id
             locked.finished_at = now
             locked.error_code = TurnCancelled.code
             locked.error_message = str(
@@ -771,6 +772,7 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                 update_fields=[
                     "status",
                     "cancel_requested",
+                    "cancelled_by",
                     "finished_at",
                     "error_code",
                     "error_message",
@@ -803,8 +805,12 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
         else:
             # Running, or with writes sent: the worker (or recovery) finishes publishing what
             # the domain already did, and stops before any further call.
-            locked.cancel_requested = True
             fields = ["cancel_requested", "updated_at"]
+            if not locked.cancel_requested:
+                # The first to ask is the one the note names.
+                locked.cancelled_by_id = membership.user_id
+                fields.append("cancelled_by")
+            locked.cancel_requested = True
             if locked.status != RoomTurnJob.Status.RUNNING:
                 # Not after its backoff: the player is waiting to see the turn end.
                 locked.available_at = now
