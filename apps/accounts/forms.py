@@ -1,4 +1,7 @@
 from allauth.account.adapter import get_adapter
+from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
+from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.account.forms import ResetPasswordKeyForm as AllauthResetPasswordKeyForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.conf import settings
@@ -45,6 +48,39 @@ class SignupForm(AllauthSignupForm):
                 # The page shows what went wrong and what to do about it.
                 raise forms.ValidationError(f"{exc.message} {exc.recovery}") from None
         return cleaned
+
+
+def relabel(form: forms.Form, labels: dict[str, str]) -> None:
+    # allauth writes its labels in Title Case; the product writes sentence case. Only the words
+    # change: fields, widgets and validation stay allauth's.
+    for name, label in labels.items():
+        if name in form.fields:
+            form.fields[name].label = label
+
+
+class LoginForm(AllauthLoginForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        relabel(self, {"remember": _("Remember me")})
+
+
+class ChangePasswordForm(AllauthChangePasswordForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        relabel(
+            self,
+            {
+                "oldpassword": _("Current password"),
+                "password1": _("New password"),
+                "password2": _("New password (again)"),
+            },
+        )
+
+
+class ResetPasswordKeyForm(AllauthResetPasswordKeyForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        relabel(self, {"password1": _("New password"), "password2": _("New password (again)")})
 
 
 class AcceptTermsForm(forms.Form):

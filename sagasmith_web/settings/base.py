@@ -287,7 +287,12 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.str("SAGASMITH_EMAIL_VERIFICATION", default="optional")
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_SIGNUP_FORM_CLASS = "apps.accounts.signup_extra.SignupExtraForm"
-ACCOUNT_FORMS = {"signup": "apps.accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {
+    "signup": "apps.accounts.forms.SignupForm",
+    "login": "apps.accounts.forms.LoginForm",
+    "change_password": "apps.accounts.forms.ChangePasswordForm",
+    "reset_password_from_key": "apps.accounts.forms.ResetPasswordKeyForm",
+}
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
