@@ -341,7 +341,7 @@ def test_password_reset_for_an_unknown_address_offers_sign_up_only_when_open(
     assert [(m.to, m.subject, m.body) for m in mailoutbox] == [
         (
             ["nobody@example.test"],
-            "[SagaSmith] Unknown Account",
+            "[SagaSmith] Unknown account",
             UNKNOWN_ACCOUNT_MAIL.format(offer=offer),
         )
     ]

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "correct-horse-battery-9"
 OWNER = "owner@example.test"
 TAKEN = "A user is already registered with this email address."
-ALREADY_EXISTS_SUBJECT = "[SagaSmith] Account Already Exists"
-CONFIRM_SUBJECT = "[SagaSmith] Please Confirm Your Email Address"
+ALREADY_EXISTS_SUBJECT = "[SagaSmith] Account already exists"
+CONFIRM_SUBJECT = "[SagaSmith] Please confirm your email address"
 
 
 def signup(email, invite):

@@ -84,8 +84,8 @@ def test_staff_replacing_an_email_takes_sign_in_and_password_reset_from_the_old_
         Client().post("/accounts/password/reset/", {"email": "new@example.test"}).status_code == 302
     )
     assert [(m.to, m.subject) for m in mailoutbox] == [
-        (["old@example.test"], "[SagaSmith] Unknown Account"),
-        (["new@example.test"], "[SagaSmith] Password Reset Email"),
+        (["old@example.test"], "[SagaSmith] Unknown account"),
+        (["new@example.test"], "[SagaSmith] Password reset email"),
     ]
     old = Client().post("/accounts/login/", {"login": "old@example.test", "password": NEW_PASSWORD})
     assert old.status_code == 200
@@ -334,7 +334,7 @@ def test_a_password_reset_is_not_mailed_to_an_address_its_account_never_verified
     EmailAddress.objects.filter(email="owner@exampel.test").update(verified=True)
     Client().post("/accounts/password/reset/", {"email": "owner@exampel.test"})
     assert [(m.to, m.subject) for m in mailoutbox] == [
-        (["owner@exampel.test"], "[SagaSmith] Password Reset Email")
+        (["owner@exampel.test"], "[SagaSmith] Password reset email")
     ]
 
 
