@@ -5,7 +5,8 @@ sum(grant.remaining) == account.balance + account.reserved. `balance` is what ca
 reserved; `reserved` is held by active reservations until they settle, are released or expire.
 """
 
-from datetime import UTC, datetime
+import re
+from datetime import UTC, date, datetime
 
 from django.conf import settings
 from django.db import models
@@ -36,6 +37,25 @@ GRANT_DRAW_ORDER = tuple(part.asc() for part in grant_draw_key())
 
 # What holds a reservation, in the reader's language. A type not listed reads as its words.
 OWNER_TYPE_LABELS = {"room_turn": _("Room turn")}
+
+
+# A date as grant notes store it: plan grants write their period's start so ("period from
+# 2026-12-01"), exact whatever the writer's language and format.
+STORED_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def dates_in_words(text: str) -> str:
+    """A stored note with its ISO dates written as pages write dates ("Dec. 1, 2026"); the
+    stored text keeps the exact date."""
+
+    def in_words(match: re.Match) -> str:
+        try:
+            day = date(*(int(part) for part in match.groups()))
+        except ValueError:
+            return match.group(0)  # digits that only look like a date
+        return formats.date_format(day, "DATE_FORMAT")
+
+    return STORED_DATE.sub(in_words, text)
 
 
 def owner_type_label(owner_type: str) -> str:
@@ -186,6 +206,11 @@ class QuotaGrant(BaseModel):
             "source": self.get_source_display(),
         }
 
+    @property
+    def note_in_words(self) -> str:
+        """The note as users read it, its dates in the page's format."""
+        return dates_in_words(self.note)
+
 
 class Reservation(BaseModel):
     class Status(models.TextChoices):
@@ -302,7 +327,8 @@ class LedgerEntry(models.Model):
         shows sources."""
         if self.kind == self.Kind.CHARGE:
             return owner_type_label(self.description)
-        return capfirst(self.description)
+        # A grant's description is its note, dates stored exactly: shown as the page shows them.
+        return capfirst(dates_in_words(self.description))
 
 
 class LedgerAllocation(models.Model):

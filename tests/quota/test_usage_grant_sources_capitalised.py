@@ -2,7 +2,7 @@
 capital ("Plan period", "Staff grant"), from the grant's source labels: not "plan period"."""
 
 import pytest
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from apps.quota import services
 from apps.quota.models import Plan, QuotaGrant
@@ -26,11 +26,12 @@ def test_each_grant_source_starts_with_a_capital(client, user):
     client.force_login(user)
     html = client.get("/usage/").content.decode()
     start = services.plan_period_bounds(plan=account.plan, at=timezone.now())[0].date()
+    start = formats.date_format(start, "DATE_FORMAT")  # as the page writes dates
     # In the order charges draw from them: the plan's, expiring at the period's end, then the
     # never-expiring ones, oldest first.
     assert [source for (source, _), *_rest in table(html, "usage-grants")] == [
         "Plan period",
-        f"Plan upgrade Upgrade to Pro plan, period from {start.isoformat()}",
+        f"Plan upgrade Upgrade to Pro plan, period from {start}",
         "System",
         "Staff grant Thanks",
     ]

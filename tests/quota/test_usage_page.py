@@ -7,7 +7,7 @@ from unittest import mock
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from apps.campaigns.models import CampaignMembership
 from apps.quota import services
@@ -266,7 +266,9 @@ def test_an_upgrade_grant_reads_in_full_on_the_usage_page(client, user, zero_pla
     )
     pro = Plan.objects.create(slug="pro", name="Pro", periodic_grant=500)
     services.quota_account_plan_change(account=account, plan=pro, actor=None)
-    start = services.plan_period_bounds(plan=pro, at=timezone.now())[0].date().isoformat()
+    start = services.plan_period_bounds(plan=pro, at=timezone.now())[0].date()
+    # The stored note's date as the page writes dates.
+    start = formats.date_format(start, "DATE_FORMAT")
     client.force_login(user)
     html = client.get("/usage/").content.decode()
     sources = [source for (source, _), *_ in table(html, "usage-grants")]
