@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.text import format_lazy
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -36,6 +36,21 @@ class ReadOnlyAdminMixin:
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class GrantSourceFilter(admin.SimpleListFilter):
+    """Grant sources with a capital ("Staff grant"), as the grant list's column names them."""
+
+    title = QuotaGrant._meta.get_field("source").verbose_name
+    parameter_name = "source"
+
+    def lookups(self, request, model_admin):
+        return [(value, capfirst(label)) for value, label in QuotaGrant.Source.choices]
+
+    def queryset(self, request, queryset):
+        if self.value() is None:
+            return queryset
+        return queryset.filter(source=self.value())
 
 
 TOP_UP_ACTION = _("Top up the current period of accounts on the selected plans")
@@ -299,14 +314,14 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     # it and when are on the grant's page.
     list_display = (
         "account",
-        "source",
+        "grant_source",
         "amount",
         "stored_left",
         "held_by_turns",
         "usable_now",
         "expires",
     )
-    list_filter = ("source",)
+    list_filter = (GrantSourceFilter,)
     list_select_related = ("account__user",)
     search_fields = ("account__user__email", "note")
     readonly_fields = (
@@ -348,6 +363,12 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     @admin.display(description=_("user"), ordering="user__email")
     def holder(self, obj):
         return str(obj)
+
+    # Source labels are lowercase to read mid-sentence ("30 credits (staff grant)"); a column
+    # starts with a capital, as the usage page's grants table does.
+    @admin.display(description=QuotaGrant._meta.get_field("source").verbose_name, ordering="source")
+    def grant_source(self, obj):
+        return capfirst(obj.get_source_display())
 
     @admin.display(description=_("Left (stored)"), ordering="remaining")
     def stored_left(self, obj):

@@ -32,7 +32,7 @@ def test_the_grant_list_has_short_headings_and_dates_and_the_page_keeps_actor_an
     assert [(name, re.sub(r"\s+", " ", _TAGS.sub("", text)).strip())
             for name, text in _HEADINGS.findall(html)] == [
         ("account", "Account"),
-        ("source", "Source"),
+        ("grant_source", "Source"),
         ("amount", "Amount"),
         ("stored_left", "Left (stored)"),
         ("held_by_turns", "Held"),

@@ -149,7 +149,7 @@ def test_usage_page_shows_an_expired_grant_as_expired_not_as_credits_left(client
     rows = table(html, "usage-grants")
     assert [(left, expires.split(" ")[0]) for _s, _g, (left, _), (expires, _) in rows] == [
         ("4 held by turns in progress", "Expired"),
-        ("3", "never"),
+        ("3", "Never"),
     ]
 
 

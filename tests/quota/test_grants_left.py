@@ -32,4 +32,4 @@ def test_the_usage_page_shows_what_is_left_of_each_grant(client, user, funded):
     rows = table(client.get("/usage/").content.decode(), "usage-grants")
     shown = [(granted, left, expires.split(" ")[0]) for _s, (granted, _), (left, _), (expires, _)
              in rows]  # fmt: skip
-    assert shown == [("10", "6 held by turns in progress", "Expired"), ("5", "5", "never")]
+    assert shown == [("10", "6 held by turns in progress", "Expired"), ("5", "5", "Never")]
