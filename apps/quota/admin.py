@@ -179,6 +179,7 @@ class QuotaAccountAdmin(admin.ModelAdmin):
     # Balances change only through grants, reservations and settlements. The change page reads
     # the account through get_queryset too, so it shows the same usable figure as the list.
     readonly_fields = (
+        "kept_for_ledger",
         "user",
         "former_user_id",
         "balance",
@@ -197,6 +198,25 @@ class QuotaAccountAdmin(admin.ModelAdmin):
         "created_at",
         "updated_at",
     )
+
+    def has_change_permission(self, request, obj=None):
+        # A deleted user's account is kept for its ledger: nothing about it changes any more
+        # (quota_account_plan_change refuses it too), so its page is read-only.
+        if obj is not None and obj.user_id is None:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def get_fields(self, request, obj=None):
+        if obj is not None and obj.user_id is None:
+            return ("kept_for_ledger", *self.fields)
+        return self.fields
+
+    @admin.display(description=_("Status"))
+    def kept_for_ledger(self, obj):
+        return _(
+            "This account's user was deleted: it is kept for its ledger, and its plan and "
+            "credits no longer change."
+        )
 
     @admin.display(description=_("Grant credits"))
     def grant_credits(self, obj):

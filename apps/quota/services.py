@@ -270,12 +270,24 @@ def quota_account_plan_change(
 ) -> PlanChange:
     """Switch the account to `plan`, audited. The new plan's allowance for its current period
     applies at once: a period without a plan grant gets it now (as the periodic task would), a
-    period with less than the allowance gets the difference; a downgrade takes nothing back."""
+    period with less than the allowance gets the difference; a downgrade takes nothing back.
+    Raises Conflict when the account's user was deleted (it is kept for its ledger only)."""
     now = now or timezone.now()
     with transaction.atomic():
         # No join to the plan here: PostgreSQL re-checks a locked row that a concurrent change
         # updated against the joined plan row it read before, so the row would vanish.
         locked = QuotaAccount.objects.select_for_update().get(pk=account.pk)
+        if locked.user_id is None:
+            # No one to serve: a new plan would only grant credits nobody can spend.
+            raise Conflict(
+                _(
+                    "This account's user was deleted: it is kept for its ledger, and its plan "
+                    "cannot change."
+                ),
+                code="quota_account_user_deleted",
+                recovery=_("Nothing to do: a deleted user's account keeps the plan it had."),
+                details={"account": str(locked.pk)},
+            )
         previous = locked.plan
         locked.plan = plan
         locked.save(update_fields=["plan", "updated_at"])
