@@ -8,6 +8,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db import IntegrityError
 from django.http import HttpResponseRedirect
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -203,7 +204,7 @@ class InviteStatusFilter(admin.SimpleListFilter):
 @admin.register(RegistrationInvite)
 class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = (
-        "id",
+        "short_id",
         "email",
         "note",
         "status",
@@ -241,6 +242,12 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
     )
     actions = ["revoke"]
     add_form_template = "accounts/registrationinvite_add_form.html"
+
+    # A full UUID wraps to four lines on a phone: eight characters tell invites apart, and the
+    # full id is in the title and the invite page's address.
+    @admin.display(description=_("invite"), ordering="id")
+    def short_id(self, obj):
+        return format_html('<span title="{}">{}</span>', obj.pk, str(obj.pk)[:8])
 
     @admin.display(description=_("status"))
     def status(self, obj):
