@@ -2,6 +2,7 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import IS_POPUP_VAR
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
@@ -201,6 +202,10 @@ class InviteStatusFilter(admin.SimpleListFilter):
         return selectors.registration_invites_in_status(invites=queryset, status=self.value())
 
 
+def _invite_link_key(invite: RegistrationInvite) -> str:
+    return f"registration_invite_link:{invite.pk}"
+
+
 @admin.register(RegistrationInvite)
 class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = (
@@ -242,6 +247,7 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
     )
     actions = ["revoke"]
     add_form_template = "accounts/registrationinvite_add_form.html"
+    change_form_template = "accounts/registrationinvite_change_form.html"
 
     # A full UUID wraps to four lines on a phone: eight characters tell invites apart, and the
     # full id is in the title and the invite page's address.
@@ -280,11 +286,26 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
         obj.pk = invite.pk
         obj._state.adding = False
         link = request.build_absolute_uri(reverse("account_signup") + f"?invite={raw}")
-        # The only time the link exists in readable form: the database keeps its hash.
+        # The only time the link exists in readable form (the database keeps its hash): kept
+        # for the invite's page, which shows it once with a copy button.
+        request.session[_invite_link_key(invite)] = link
         messages.warning(
-            request,
-            _("Copy this invite link now; it will not be shown again: %(link)s") % {"link": link},
+            request, _("Invite created. Copy its link below now: it will not be shown again.")
         )
+
+    def response_add(self, request, obj, post_url_continue=None):
+        # Always to the new invite's page: that is where its link is, whichever button saved.
+        if IS_POPUP_VAR in request.POST:
+            return super().response_add(request, obj, post_url_continue)
+        return HttpResponseRedirect(
+            reverse("admin:accounts_registrationinvite_change", args=[obj.pk])
+        )
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and not add:
+            # Shown once: opening the page again finds nothing.
+            context["invite_link"] = request.session.pop(_invite_link_key(obj), None)
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def log_addition(self, request, obj, message):
         # The service already wrote the audit row for the creation.

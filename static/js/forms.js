@@ -5,6 +5,8 @@
 // - a refused form comes back as a new page: take the reader to what to fix, not the top.
 // - a form whose <form> tag the page cannot write (the admin's) takes these attributes from a
 //   [data-marks-form] element at its top.
+// - button[data-copy]: copies the value of the field whose id it names and says so in that
+//   field's [data-copy-status]; where the clipboard refuses, the text is left selected.
 (function () {
   "use strict";
   document.querySelectorAll("form > [data-marks-form]").forEach(function (marker) {
@@ -50,6 +52,31 @@
       var text = form.querySelector("[data-progress-text]");
       if (text) { text.hidden = true; }
     });
+  });
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-copy]");
+    if (!button) { return; }
+    var field = document.getElementById(button.dataset.copy);
+    if (!field) { return; }
+    var status = document.querySelector("[data-copy-status=\"" + button.dataset.copy + "\"]");
+    function said(copied) {
+      if (status) { status.textContent = copied ? button.dataset.copied : button.dataset.copyFailed; }
+    }
+    function selectedCopy() {
+      field.focus();
+      field.select();
+      try { return document.execCommand("copy"); } catch (error) { return false; }
+    }
+    if (status) { status.textContent = ""; }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(
+        function () { said(true); },
+        function () { said(selectedCopy()); }
+      );
+    } else {
+      said(selectedCopy());
+    }
   });
 
   var target = document.querySelector(

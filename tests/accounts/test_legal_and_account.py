@@ -1,4 +1,5 @@
 import io
+import re
 
 import pytest
 from django.contrib.sessions.models import Session
@@ -178,7 +179,8 @@ def test_admin_invite_link_shown_once_and_audited(make_user):
     assert response.status_code == 200
     text = response.content.decode()
     assert "it will not be shown again" in text
-    raw = text.split("?invite=")[1].split()[0].split("<")[0]
+    # The invite's page shows the link in a field to copy.
+    raw = re.search(r'id="invite-link" value="[^"]*\?invite=([^"]+)"', text).group(1)
     invite = RegistrationInvite.objects.get()
     assert invite.token_hash == hash_token(raw)
     assert (invite.max_uses, invite.note, invite.created_by_id) == (3, "friends", staff.id)
