@@ -33,6 +33,9 @@ def test_a_new_invites_link_is_copied_from_its_page_and_the_list_names_it_on_one
     # Field and button within the phone's width.
     for box in (field.bounding_box(), page.get_by_role("button", name="Copy link").bounding_box()):
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # Its help starts under the field, not indented as if beside a side label.
+    help_box = page.locator("#invite-link-help").bounding_box()
+    assert help_box["x"] == field.bounding_box()["x"]
     page.get_by_role("button", name="Copy link").click()
     status = page.locator("[data-copy-status=invite-link]")
     status.filter(has_text="Copied.").wait_for()
