@@ -7,7 +7,7 @@ from django.contrib.admin.widgets import AutocompleteSelect
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.html import format_html
 from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -248,7 +248,10 @@ class QuotaAccountAdmin(admin.ModelAdmin):
             ) % {
                 "plan": plan,
                 "amount": result.grant.amount,
-                "start": result.grant.period_start.date().isoformat(),
+                # As the admin's pages write dates, not the ISO date the grant's note stores.
+                "start": formats.date_format(
+                    timezone.localtime(result.grant.period_start), "DATE_FORMAT"
+                ),
             }
         elif result.granted_before:
             text = ngettext(

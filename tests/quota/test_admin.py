@@ -3,7 +3,7 @@ from datetime import timedelta
 import pytest
 from django.contrib import admin
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from apps.core.errors import QuotaExceeded
 from apps.core.models import AuditEvent
@@ -320,7 +320,9 @@ def test_upgrading_an_accounts_plan_in_admin_grants_the_difference_and_says_so(
         f"/admin/quota/quotaaccount/{account.pk}/change/", {"plan": str(pro.pk)}, follow=True
     )
     assert response.status_code == 200
-    start = services.plan_period_bounds(plan=pro, at=timezone.now())[0].date().isoformat()
+    start = services.plan_period_bounds(plan=pro, at=timezone.now())[0]
+    # The period's start as the admin's pages write dates ("Dec. 1, 2026").
+    start = formats.date_format(timezone.localtime(start), "DATE_FORMAT")
     assert (
         f"Plan changed to Pro: 400 credits granted now for the period from {start}."
         in response.content.decode()
