@@ -105,7 +105,12 @@ class RegistrationInvite(BaseModel):
         ]
 
     def __str__(self) -> str:
-        return f"invite {str(self.id)[:8]} ({self.used_count}/{self.max_uses})"
+        # Staff read it as a heading and in breadcrumbs: the short id tells invites apart.
+        return gettext("Invite %(id)s (%(used)s of %(max)s used)") % {
+            "id": str(self.id)[:8],
+            "used": self.used_count,
+            "max": self.max_uses,
+        }
 
     @property
     def is_usable(self) -> bool:
