@@ -17,7 +17,7 @@ def test_the_sign_in_form_labels_read_as_the_other_forms_and_the_box_sits_by_its
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{live_server.url}/accounts/login/")
     labels = page.locator("main form label").all_inner_texts()
-    assert labels == ["Email", "Password", "Remember Me"]
+    assert labels == ["Email", "Password", "Remember me"]
     box = page.locator("#id_remember").bounding_box()
     words = page.locator("label[for=id_remember]").bounding_box()
     # The box first, then its words, on one line.
@@ -26,7 +26,7 @@ def test_the_sign_in_form_labels_read_as_the_other_forms_and_the_box_sits_by_its
     assert page.locator("#id_password_helptext").inner_text() == "Forgot your password?"
     page.get_by_label("Email").fill("pat@example.test")
     page.get_by_label("Password", exact=True).fill("wrong-password-here")
-    page.get_by_label("Remember Me").check()
+    page.get_by_label("Remember me").check()
     page.click("main form button[type=submit]")
     page.wait_for_selector("main form .errorlist")
     assert page.locator("main form .errorlist").all_inner_texts() == [
