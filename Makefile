@@ -36,10 +36,15 @@ run: install
 	$(PY) manage.py seed_demo
 	$(PY) manage.py run_local
 
+# Two workers: the suite mostly waits on browsers, servers and worker processes, so two halve
+# its time on two cores; xdist's default (load) scheduling keeps each worker's database tests
+# before its transactional ones, as pytest-django orders them.
+TEST_WORKERS ?= 2
+
 test: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_WORKERS)
 
 lint: install-dev
 	$(VENV)/bin/ruff check --fix .

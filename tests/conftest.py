@@ -33,7 +33,9 @@ def redis_url_or_skip() -> str:
 
 # Pub/sub channel names are global to a Redis server (the database number does not separate
 # them), so tests publish under their own prefix, apart from any server sharing that Redis.
-TEST_LAYER_PREFIX = "sagasmith-test"
+TEST_LAYER_PREFIX = "-".join(
+    filter(None, ("sagasmith-test", os.environ.get("PYTEST_XDIST_WORKER")))
+)
 HOSTED_LAYER_BACKEND = "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 
