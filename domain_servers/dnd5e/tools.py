@@ -1156,8 +1156,10 @@ def _advance_turn(call: Call) -> str:
     next_id = _current_id(combat)
     # The Help action lasts until the helper's next turn starts (or is passed over).
     helped = combat.get("helped") or {}
-    for ally in [a for a, given in helped.items() if given["helper"] in {next_id, *passed}]:
-        del helped[ally]
+    for ally in list(helped):
+        _keep_helps(
+            combat, ally, [h for h in _helps(combat, ally) if h["helper"] not in {next_id, *passed}]
+        )
     combat["budgets"][next_id] = _fresh_budget(chars[next_id])
     return next_id
 
@@ -1545,10 +1547,10 @@ def _help(call: Call, helper: dict[str, Any]) -> dict[str, Any]:
                 f"{_who(call, target['id'])} is {distance} ft away from {who}; the Help "
                 "action aids an attack on a foe within 5 ft of the helper"
             )
-    combat.setdefault("helped", {})[ally["id"]] = {
-        "helper": helper["id"],
-        "target": target["id"] if target else None,
-    }
+    given = {"helper": helper["id"], "target": target["id"] if target else None}
+    # Another creature's Help for the same ally stands beside this one: each lapses on its own
+    # helper's turn.
+    _keep_helps(combat, ally["id"], [*(h for h in _helps(combat, ally["id"]) if h != given), given])
     return {
         "ally_id": ally["id"],
         "ally_name": _who(call, ally["id"]),
@@ -1557,16 +1559,35 @@ def _help(call: Call, helper: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _helps(combat: dict[str, Any], ally_id: str) -> list[dict[str, Any]]:
+    """The Helps given `ally_id` that have not lapsed, oldest first (a campaign saved when an
+    ally held one Help stored it bare)."""
+    given = (combat.get("helped") or {}).get(ally_id) or []
+    return [given] if isinstance(given, dict) else list(given)
+
+
+def _keep_helps(combat: dict[str, Any], ally_id: str, helps: list[dict[str, Any]]) -> None:
+    helped = combat.setdefault("helped", {})
+    if helps:
+        helped[ally_id] = helps
+    else:
+        helped.pop(ally_id, None)
+
+
 def _helped(call: Call, char: dict[str, Any], target: dict[str, Any] | None) -> list[str]:
     """Why the Help action gives `char` advantage on this roll (an attack on `target`, or an
-    ability check with None), using the help up: it aids one roll."""
+    ability check with None), using the help up: it aids one roll. Each Help aids the first
+    such roll after it (SRD 5.1), so one roll uses every Help that fits it; advantage does not
+    stack, the reasons name each helper."""
     combat = call.state.get("combat") or {}
-    help_given = (combat.get("helped") or {}).get(char["id"])
-    if help_given is None or help_given["target"] != (target["id"] if target else None):
+    helps = _helps(combat, char["id"])
+    aim = target["id"] if target else None
+    used = [h for h in helps if h["target"] == aim]
+    if not used:
         return []
-    del combat["helped"][char["id"]]
-    helper = _who(call, help_given["helper"])
-    return [f"{helper} helps {_who(call, char['id'])} (the Help action)"]
+    _keep_helps(combat, char["id"], [h for h in helps if h["target"] != aim])
+    ally = _who(call, char["id"])
+    return [f"{_who(call, h['helper'])} helps {ally} (the Help action)" for h in used]
 
 
 def _hidden(call: Call, char: dict[str, Any]) -> bool:
