@@ -723,8 +723,8 @@ def attack(call: Call) -> Outcome:
         ]
     if _hidden(call, attacker):
         # Attacking gives away where it is, hit or miss.
-        combat = call.state["combat"]
-        combat["hidden"] = [c for c in combat["hidden"] if c != attacker["id"]]
+        _reveal(call, attacker)
+    _lose_hiding(call, target)  # dropped to 0 HP: unconscious, or dead
     if made is not None:
         result["range"] = made
     if window is not None:
@@ -766,6 +766,7 @@ def damage_apply(call: Call) -> Outcome:
         who=_who_char(call),
     )
     _lose_dodge(call, target)  # dropped to 0 HP: unconscious
+    _lose_hiding(call, target)
     return Outcome(
         effect,
         scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
@@ -903,6 +904,7 @@ def condition_add(call: Call) -> Outcome:
         # unconscious) leaves it prone until it stands up.
         rules.add_condition(target, "prone")
     _lose_dodge(call, target)
+    _lose_hiding(call, target)
     return Outcome(
         {"target_id": target["id"], "conditions": list(target["conditions"])},
         scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
@@ -1122,7 +1124,7 @@ def _combat_view(call: Call) -> dict[str, Any]:
                 "budget": _budget_view(chars[e["id"]], combat["budgets"][e["id"]]),
                 "position": list(combat["positions"][e["id"]]),
                 # Only when hidden: an entry reads as it always has otherwise.
-                **({"hidden": True} if e["id"] in (combat.get("hidden") or []) else {}),
+                **({"hidden": True} if _hidden(call, chars[e["id"]]) else {}),
             }
             for e in combat["order"]
         ],
@@ -1591,8 +1593,23 @@ def _helped(call: Call, char: dict[str, Any], target: dict[str, Any] | None) -> 
 
 
 def _hidden(call: Call, char: dict[str, Any]) -> bool:
-    """Hidden by the Hide action, until its own attack reveals it or the fight ends."""
-    return char["id"] in ((call.state.get("combat") or {}).get("hidden") or [])
+    """Hidden by the Hide action, until its own attack reveals it, it is incapacitated (or
+    worse) or the fight ends."""
+    hidden = (call.state.get("combat") or {}).get("hidden") or []
+    return char["id"] in hidden and not set(char["conditions"]) & rules.CANNOT_ACT
+
+
+def _reveal(call: Call, char: dict[str, Any]) -> None:
+    combat = call.state["combat"]
+    combat["hidden"] = [c for c in combat["hidden"] if c != char["id"]]
+
+
+def _lose_hiding(call: Call, char: dict[str, Any]) -> None:
+    """End `char`'s hiding if what just befell it leaves it unable to act (unconscious, dead,
+    incapacitated): coming to later does not hide it again."""
+    combat = call.state.get("combat") or {}
+    if char["id"] in (combat.get("hidden") or []) and set(char["conditions"]) & rules.CANNOT_ACT:
+        _reveal(call, char)
 
 
 def _combat_action_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
