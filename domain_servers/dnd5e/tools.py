@@ -514,6 +514,7 @@ def _check(call: Call, save: bool) -> Outcome:
         if ability is None:
             raise invalid("give an ability or a skill")
         proficient = False
+    helped = [] if save else _helped(call, char, None)
     result = rules.check(
         char,
         call.rng,
@@ -525,8 +526,7 @@ def _check(call: Call, save: bool) -> Outcome:
         bonus=call.args.get("bonus", 0),
         save=save,
         expertise=expertise,
-        advantage_reasons=(_dodging(call, char) if save and ability == "dex" else [])
-        + ([] if save else _helped(call, char, None)),
+        advantage_reasons=(_dodging(call, char) if save and ability == "dex" else []) + helped,
         who=_who_char(call),
     )
     result.update(
@@ -540,7 +540,9 @@ def _check(call: Call, save: bool) -> Outcome:
             "skill": skill,
         }
     )
-    return Outcome(result, scopes=[f"character:{char['id']}"], entity_ids=[char["id"]])
+    # A Help it used up is gone from the combat.
+    scopes = [f"character:{char['id']}", *(["combat"] if helped else [])]
+    return Outcome(result, scopes=scopes, entity_ids=[char["id"]])
 
 
 def ability_check(call: Call) -> Outcome:
