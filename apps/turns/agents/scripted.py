@@ -977,6 +977,18 @@ def _close_name(roster: list[Entity], wanted: str) -> str | None:
     return spoken[close[0]] if len(close) == 1 else None
 
 
+def _names_a_creature(roster: list[Entity], name: str) -> bool:
+    """Whether `name` is meant as a creature here: one of them, "the other <kind>" of a kind
+    here, or one of their names misspelt (answered with the name meant)."""
+    wanted = _clean_name(_normalize(name)).lower()
+    if _named(roster, name) is not None or _close_name(roster, wanted) is not None:
+        return True
+    other = OTHER.fullmatch(wanted)
+    return other is not None and (
+        other["kind"] in ANY_FOE or _named(roster, other["kind"]) is not None
+    )
+
+
 def _spoken(entity: Entity) -> str:
     """A monster's name as said at the table ("goblin 2"); a character's as written."""
     return entity.name.lower() if entity.kind == "monster" else entity.name
@@ -2315,9 +2327,12 @@ def dnd_shove(s: Session, m: re.Match[str]) -> None:
     the Attack action for the speaker's character (a monster's when the GM narrates it)."""
     if s.turn.phase != "combat" or not s.offered("combat_action"):
         raise NotUnderstood
+    roster = dnd_roster(s)
+    if not _names_a_creature(roster, m["target"]):
+        # "push through the crowd", "push the door open": no creature to shove.
+        raise NotUnderstood
     what = _("shove")
     s.require("combat_action", what=what, seen_by_all=True)
-    roster = dnd_roster(s)
     if m.groupdict().get("who"):
         shover_id = _named_attacker(s, roster, m["who"])
     else:
