@@ -379,7 +379,12 @@ function showTarget() {
   li.classList.add("entry--target");
   li.setAttribute("aria-current", "true");
   li.tabIndex = -1; // focused, so a screen reader starts reading there
-  li.scrollIntoView({ block: "center", behavior: "instant" });
+  // The list alone scrolls, the entry to its middle: scrollIntoView would move the page as well
+  // wherever centring it in the window needs that (a short window), taking the room's head away.
+  const box = scroller.getBoundingClientRect();
+  const at = li.getBoundingClientRect();
+  const top = scroller.scrollTop + at.top - box.top - (scroller.clientHeight - at.height) / 2;
+  scroller.scrollTo({ top: Math.max(0, top), behavior: "instant" });
   li.focus({ preventScroll: true });
   ownTop = lastTop = scroller.scrollTop;
 }

@@ -567,26 +567,44 @@ def test_a_usage_ledger_link_opens_the_room_at_that_turn(
     )  # fmt: skip
     quota.quota_settle(reservation=reservation, actual=2)
 
-    context = browser.new_context(viewport=VIEWPORT)
-    try:
-        page = _sign_in(context, asgi_server, "player@example.test")
-        page.goto(f"{asgi_server}/usage/")
-        link = page.locator("#usage-ledger a")
-        expect(link).to_have_attribute("href", f"/campaigns/{campaign.id}/room/#entry-20")
-        link.click()
-        expect(page.locator("#room")).to_have_attribute("data-state", "live")
-        # The room opens a few entries before it, through to the newest, with it marked and
-        # in view; "Load earlier" still pages back from there.
-        assert _sequences(page) == list(range(15, 251))
-        target = page.locator("#timeline li.entry--target")
-        expect(target).to_have_count(1)
-        expect(target).to_have_attribute("data-sequence", "20")
-        expect(target.locator(".entry__body")).to_have_text("I open the door")
-        expect(target).to_have_attribute("aria-current", "true")
-        expect(target).to_be_in_viewport()
-        expect(page.locator("#timeline-earlier")).to_be_visible()
-        # Scrolling of the page's own (the replay, new entries) does not carry it away.
-        _steady(page, f"() => {SCROLLER}.scrollTop")
-        expect(target).to_be_in_viewport()
-    finally:
-        context.close()
+    # A window as short as a phone held sideways too, where the list fills it below the room's
+    # head and centring the entry in the window would scroll the page.
+    for viewport in (VIEWPORT, {"width": 390, "height": 844}, {"width": 844, "height": 390}):
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = _sign_in(context, asgi_server, "player@example.test")
+            page.goto(f"{asgi_server}/usage/")
+            link = page.locator("#usage-ledger a")
+            expect(link).to_have_attribute("href", f"/campaigns/{campaign.id}/room/#entry-20")
+            link.click()
+            expect(page.locator("#room")).to_have_attribute("data-state", "live")
+            # The room opens a few entries before it, through to the newest, with it marked
+            # and in view; "Load earlier" still pages back from there.
+            assert _sequences(page) == list(range(15, 251))
+            target = page.locator("#timeline li.entry--target")
+            expect(target).to_have_count(1)
+            expect(target).to_have_attribute("data-sequence", "20")
+            expect(target.locator(".entry__body")).to_have_text("I open the door")
+            expect(target).to_have_attribute("aria-current", "true")
+            expect(target).to_be_focused()
+            # Whole in view, the list alone scrolled to it: the page stays at its top, the
+            # room's head in view.
+            expect(target).to_be_in_viewport(ratio=1)
+            assert page.evaluate("window.scrollY") == 0
+            expect(page.locator("#timeline-earlier")).to_be_visible()
+            # Scrolling of the page's own (the replay, new entries) does not carry it away.
+            _steady(page, f"() => {SCROLLER}.scrollTop")
+            expect(target).to_be_in_viewport(ratio=1)
+            assert page.evaluate("window.scrollY") == 0
+
+            # One among the newest, mid-list: the same.
+            page.goto("about:blank")
+            _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/#entry-150")
+            target = page.locator("#timeline li.entry--target")
+            expect(target).to_have_attribute("data-sequence", "150")
+            expect(target).to_be_focused()
+            _steady(page, f"() => {SCROLLER}.scrollTop")
+            expect(target).to_be_in_viewport(ratio=1)
+            assert page.evaluate("window.scrollY") == 0
+        finally:
+            context.close()
