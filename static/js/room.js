@@ -156,9 +156,21 @@ function drawTurnCancel(li, turn) {
   button.setAttribute("aria-label", cancel.name);
 }
 
+// A too-late cancel's note stands until the turn's answer is in the timeline, which says what
+// happened instead; with the answer there already, it stays long enough to be read.
+const answeredJobs = new Set(); // turns whose narration or outcome this page has shown
+const LATE_NOTE_MS = 8000;
+
+function lateNotesAnswered(entry) {
+  const job = entry.kind === "event" && entry.data && entry.data.job_id;
+  if (!job || (entry.event_type !== NARRATION_EVENT && entry.event_type !== OUTCOME_EVENT)) return;
+  answeredJobs.add(String(job));
+  for (const note of timeline.querySelectorAll(`.entry__cancel-error[data-job="${CSS.escape(String(job))}"]`)) note.remove();
+}
+
 // A cancel refused, or too late (the turn ended first): said beside the action as well.
 document.addEventListener("room:cancel-failed", (ev) => {
-  const { message, text } = ev.detail || {};
+  const { message, job, text } = ev.detail || {};
   const li = message
     ? timeline.querySelector(`li[data-message="${CSS.escape(message)}"]`)
     : ev.target.closest && ev.target.closest("li[data-message]");
@@ -171,6 +183,14 @@ document.addEventListener("room:cancel-failed", (ev) => {
     li.appendChild(error);
   }
   error.textContent = text;
+  if (!job) {
+    delete error.dataset.job;
+    return;
+  }
+  error.dataset.job = job;
+  if (answeredJobs.has(String(job))) {
+    setTimeout(() => { if (error.dataset.job === String(job)) error.remove(); }, LATE_NOTE_MS);
+  }
 });
 
 document.addEventListener("room:turns", (ev) => {
@@ -599,6 +619,7 @@ function connect() {
       case "entry":
         resumeAfter = Math.max(resumeAfter, msg.entry.sequence);
         render(msg.entry);
+        lateNotesAnswered(msg.entry);
         // Offered to the requester alone: a GM reads every private entry, and a click on
         // another's "end turn" would end that player's turn.
         if (msg.entry.event_type === "turn.suggestions" && forMe(msg.entry)) {

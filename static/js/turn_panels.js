@@ -625,7 +625,7 @@ function cancelOutcome(job) {
   // Said beside the action too: its Cancel may have been the timeline's (on a phone this list
   // is far below). After the redraw that takes the ended turn's mark away.
   queueMicrotask(() => document.dispatchEvent(new CustomEvent("room:cancel-failed", {
-    detail: { message: job.trigger_message_id, text },
+    detail: { message: job.trigger_message_id, job: job.id, text },
   })));
 }
 

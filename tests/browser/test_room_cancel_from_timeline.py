@@ -15,6 +15,12 @@ from tests.turns.conftest import live_domains  # noqa: F401
 LAST = "#timeline li[data-sequence]:last-child"
 
 
+def _pinned(entry):
+    """The entry itself, not whichever is last once the turn's answer comes after it."""
+    sequence = entry.get_attribute("data-sequence")
+    return entry.page.locator(f"#timeline li[data-sequence='{sequence}']")
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_queued_turn_is_cancelled_from_its_timeline_entry_by_its_player_or_the_gm(
@@ -100,6 +106,7 @@ def test_a_cancel_from_the_timeline_too_late_says_so_beside_the_action(
 ):
     from playwright.sync_api import expect
 
+    from apps.rooms.services import room_event_record
     from apps.turns.models import RoomTurnJob
 
     campaign, _users = table_for(
@@ -111,8 +118,8 @@ def test_a_cancel_from_the_timeline_too_late_says_so_beside_the_action(
     nia = _sign_in(phone, asgi_server, "nia@example.test")
     _open(nia, f"{asgi_server}/campaigns/{campaign.id}/room/")
     _say(nia, "roll 1d20", mode="action")
-    action = nia.locator("#timeline li[data-sequence]").last
-    expect(action.locator(".entry__cancel")).to_have_count(1)
+    expect(nia.locator(f"{LAST} .entry__cancel")).to_have_count(1)
+    action = _pinned(nia.locator(LAST))
 
     def finished_first(route):
         # The turn ends just before the cancel reaches the server.
@@ -126,3 +133,41 @@ def test_a_cancel_from_the_timeline_too_late_says_so_beside_the_action(
     expect(action.locator(".entry__cancel-error")).to_have_text(too_late)
     expect(nia.locator("#turn-jobs-error")).to_have_text(too_late)
     expect(action.locator(".entry__cancel")).to_have_count(0)
+    # The turn's answer arrives: it says what happened instead, and the note goes.
+    job = RoomTurnJob.objects.get(text="roll 1d20")
+    room_event_record(
+        campaign=campaign, event_type="turn.narration", body="The die rolls a 14.",
+        data={"job_id": str(job.pk)},
+    )  # fmt: skip
+    expect(nia.locator("#timeline li[data-sequence]").last).to_contain_text("The die rolls a 14.")
+    expect(action.locator(".entry__cancel-error")).to_have_count(0)
+
+    # Its answer in the timeline before the cancel's reply: the note says so, and goes once it
+    # has been there long enough to be read.
+    nia.clock.install()
+    _say(nia, "roll 1d4", mode="action")
+    expect(nia.locator(f"{LAST} .entry__cancel")).to_have_count(1)
+    action = _pinned(nia.locator(LAST))
+    held = []
+    nia.unroute("**/jobs/*/cancel")
+    nia.route("**/jobs/*/cancel", lambda route: held.append(route))
+    with nia.expect_request("**/jobs/*/cancel"):
+        action.locator(".entry__cancel").click()
+    for _ in range(100):  # the request's route comes just after it
+        if held:
+            break
+        nia.wait_for_timeout(20)
+    assert len(held) == 1
+    job = RoomTurnJob.objects.get(text="roll 1d4")
+    RoomTurnJob.objects.filter(pk=job.pk).update(status=RoomTurnJob.Status.SUCCEEDED)
+    room_event_record(
+        campaign=campaign, event_type="turn.narration", body="The die rolls a 3.",
+        data={"job_id": str(job.pk)},
+    )  # fmt: skip
+    expect(nia.locator("#timeline li[data-sequence]").last).to_contain_text("The die rolls a 3.")
+    held[0].continue_()
+    expect(action.locator(".entry__cancel-error")).to_have_text(too_late)
+    nia.clock.run_for(4000)
+    expect(action.locator(".entry__cancel-error")).to_have_text(too_late)
+    nia.clock.run_for(5000)
+    expect(action.locator(".entry__cancel-error")).to_have_count(0)
