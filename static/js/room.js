@@ -165,7 +165,13 @@ function lateNotesAnswered(entry) {
   const job = entry.kind === "event" && entry.data && entry.data.job_id;
   if (!job || (entry.event_type !== NARRATION_EVENT && entry.event_type !== OUTCOME_EVENT)) return;
   answeredJobs.add(String(job));
-  for (const note of timeline.querySelectorAll(`.entry__cancel-error[data-job="${CSS.escape(String(job))}"]`)) note.remove();
+  for (const note of timeline.querySelectorAll(`.entry__cancel-error[data-job="${CSS.escape(String(job))}"]`)) lateNoteGone(note);
+}
+
+function lateNoteGone(note) {
+  note.remove();
+  // "Turns in progress" said the same: it goes there too.
+  document.dispatchEvent(new CustomEvent("room:cancel-note-gone", { detail: { job: note.dataset.job } }));
 }
 
 // A cancel refused, or too late (the turn ended first): said beside the action as well.
@@ -189,7 +195,7 @@ document.addEventListener("room:cancel-failed", (ev) => {
   }
   error.dataset.job = job;
   if (answeredJobs.has(String(job))) {
-    setTimeout(() => { if (error.dataset.job === String(job)) error.remove(); }, LATE_NOTE_MS);
+    setTimeout(() => { if (error.isConnected && error.dataset.job === String(job)) lateNoteGone(error); }, LATE_NOTE_MS);
   }
 });
 

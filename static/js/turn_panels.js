@@ -603,6 +603,7 @@ function renderCharacter(character, audience) {
 // ---- jobs -----------------------------------------------------------------------------------
 
 let jobsError = ""; // what the jobs error line shows: "", "unavailable" or "cancel"
+let lateJob = ""; // the turn a "too late to cancel" line is about
 
 function showJobsError(text, kind = "cancel") {
   const node = document.getElementById("turn-jobs-error");
@@ -610,6 +611,7 @@ function showJobsError(text, kind = "cancel") {
   node.textContent = text || "";
   node.hidden = !text;
   jobsError = text ? kind : "";
+  lateJob = "";
 }
 
 // Jobs this page asked to cancel, until they end: one that ends any other way than cancelled
@@ -622,6 +624,7 @@ function cancelOutcome(job) {
   if (job.status === "cancelled") return;
   const text = `${t.cancel_too_late} (${t[job.status] || job.status}).`;
   showJobsError(text);
+  lateJob = String(job.id);
   // Said beside the action too: its Cancel may have been the timeline's (on a phone this list
   // is far below). After the redraw that takes the ended turn's mark away.
   queueMicrotask(() => document.dispatchEvent(new CustomEvent("room:cancel-failed", {
@@ -1201,6 +1204,10 @@ function endAccess() {
 }
 
 document.addEventListener("room:access-ended", endAccess);
+// The timeline's note of the same too-late cancel went (the turn's answer came): so does this.
+document.addEventListener("room:cancel-note-gone", (ev) => {
+  if (jobsError === "cancel" && lateJob && ev.detail && ev.detail.job === lateJob) showJobsError("");
+});
 document.addEventListener("room:caught-up", () => {
   if (ended) return;
   // The replay is in: a list still empty has no rolls to show (said only now, not while loading).

@@ -141,6 +141,8 @@ def test_a_cancel_from_the_timeline_too_late_says_so_beside_the_action(
     )  # fmt: skip
     expect(nia.locator("#timeline li[data-sequence]").last).to_contain_text("The die rolls a 14.")
     expect(action.locator(".entry__cancel-error")).to_have_count(0)
+    # And from "Turns in progress", where it said the same.
+    expect(nia.locator("#turn-jobs-error")).to_be_hidden()
 
     # Its answer in the timeline before the cancel's reply: the note says so, and goes once it
     # has been there long enough to be read.
@@ -169,5 +171,7 @@ def test_a_cancel_from_the_timeline_too_late_says_so_beside_the_action(
     expect(action.locator(".entry__cancel-error")).to_have_text(too_late)
     nia.clock.run_for(4000)
     expect(action.locator(".entry__cancel-error")).to_have_text(too_late)
+    expect(nia.locator("#turn-jobs-error")).to_have_text(too_late)
     nia.clock.run_for(5000)
     expect(action.locator(".entry__cancel-error")).to_have_count(0)
+    expect(nia.locator("#turn-jobs-error")).to_be_hidden()
