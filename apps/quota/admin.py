@@ -38,19 +38,41 @@ class ReadOnlyAdminMixin:
         return False
 
 
-class GrantSourceFilter(admin.SimpleListFilter):
-    """Grant sources with a capital ("Staff grant"), as the grant list's column names them."""
+class CapitalisedChoicesFilter(admin.SimpleListFilter):
+    """A field's choices with a capital ("Staff grant"), as the list's column names them: the
+    labels are lowercase to read mid-sentence ("30 credits (staff grant)")."""
 
-    title = QuotaGrant._meta.get_field("source").verbose_name
-    parameter_name = "source"
+    model = None
+    field_name = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.title = cls.model._meta.get_field(cls.field_name).verbose_name
+        cls.parameter_name = cls.field_name
 
     def lookups(self, request, model_admin):
-        return [(value, capfirst(label)) for value, label in QuotaGrant.Source.choices]
+        choices = self.model._meta.get_field(self.field_name).choices
+        return [(value, capfirst(label)) for value, label in choices]
 
     def queryset(self, request, queryset):
         if self.value() is None:
             return queryset
-        return queryset.filter(source=self.value())
+        return queryset.filter(**{self.field_name: self.value()})
+
+
+class GrantSourceFilter(CapitalisedChoicesFilter):
+    model = QuotaGrant
+    field_name = "source"
+
+
+class ReservationStatusFilter(CapitalisedChoicesFilter):
+    model = Reservation
+    field_name = "status"
+
+
+class LedgerKindFilter(CapitalisedChoicesFilter):
+    model = LedgerEntry
+    field_name = "kind"
 
 
 TOP_UP_ACTION = _("Top up the current period of accounts on the selected plans")
@@ -506,8 +528,8 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # Fits a 1440 px screen beside the admin's sidebar, as the grant list does: short headings
     # and dates, newest first. When it was made and its owner (in the key: a room turn's is its
     # job id) are on its page.
-    list_display = ("key", "user", "amount", "status", "charged", "held_until")
-    list_filter = ("status", OwnerTypeFilter)
+    list_display = ("key", "user", "amount", "reservation_status", "charged", "held_until")
+    list_filter = (ReservationStatusFilter, OwnerTypeFilter)
     search_fields = ("key", "user__email", "owner_id")
     # Not editable fields, so the page lists them only when named.
     readonly_fields = ("created_at",)
@@ -527,6 +549,13 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "closed_at",
         "close_reason",
     )
+
+    # Capitalised as the status filter is (see CapitalisedChoicesFilter).
+    @admin.display(
+        description=Reservation._meta.get_field("status").verbose_name, ordering="status"
+    )
+    def reservation_status(self, obj):
+        return capfirst(obj.get_status_display())
 
     @admin.display(description=_("Charged"), ordering="settled_amount")
     def charged(self, obj):
@@ -554,7 +583,7 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     # Fits a 1440 px screen beside the admin's sidebar: a short date that links to the entry
     # (newest first, as its id), and the reservation a charge settled by its key, linked.
-    list_display = ("when", "account", "kind", "amount", "balance_after", "settled")
+    list_display = ("when", "account", "entry_kind", "amount", "balance_after", "settled")
     list_display_links = ("when",)
     readonly_fields = ("id", "created_at", "described")
     fields = (
@@ -569,7 +598,7 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "described",
     )
     list_select_related = ("account__user", "reservation")
-    list_filter = ("kind",)
+    list_filter = (LedgerKindFilter,)
     search_fields = ("account__user__email", "reservation__key")
     inlines = [LedgerAllocationInline]
 
@@ -579,6 +608,11 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description=_("When"), ordering="id")
     def when(self, obj):
         return _compact(obj.created_at)
+
+    # Capitalised as the kind filter is (see CapitalisedChoicesFilter).
+    @admin.display(description=LedgerEntry._meta.get_field("kind").verbose_name, ordering="kind")
+    def entry_kind(self, obj):
+        return capfirst(obj.get_kind_display())
 
     @admin.display(description=LedgerEntry._meta.get_field("description").verbose_name)
     def described(self, obj):

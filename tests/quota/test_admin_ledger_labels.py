@@ -23,9 +23,9 @@ def test_the_ledger_list_and_entry_say_the_balance_after_leaves_held_credits_out
     entry = services.quota_settle(reservation=spent, actual=3)
     page = client.get("/admin/quota/ledgerentry/").content.decode()
     assert ">Available after (held not counted)</a>" in page
-    assert [(r["kind"], r["amount"], r["balance_after"]) for r in listed(page)] == [
-        ("charge", "3", "12"),
-        ("grant", "20", "20"),
+    assert [(r["entry_kind"], r["amount"], r["balance_after"]) for r in listed(page)] == [
+        ("Charge", "3", "12"),
+        ("Grant", "20", "20"),
     ]
     response = client.get(f"/admin/quota/ledgerentry/{entry.pk}/change/")
     labels = [
