@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.models import BaseModel
@@ -168,7 +169,13 @@ class CampaignInvite(BaseModel):
         ]
 
     def __str__(self) -> str:
-        return f"invite {self.id} ({self.mode})"
+        # Staff read it as a heading and in breadcrumbs, as accounts invites are named: the short
+        # id tells invites apart. One sentence per mode, so translators word each whole.
+        if self.mode == self.Mode.AUTO_JOIN:
+            name = gettext("Invite %(id)s (joins automatically, %(used)s of %(max)s used)")
+        else:
+            name = gettext("Invite %(id)s (request to join, %(used)s of %(max)s used)")
+        return name % {"id": str(self.id)[:8], "used": self.used_count, "max": self.max_uses}
 
 
 class JoinRequest(BaseModel):
