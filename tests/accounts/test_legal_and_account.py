@@ -313,20 +313,19 @@ def test_a_user_added_by_staff_comes_with_a_quota_account(make_user):
 
 
 UNKNOWN_ACCOUNT_MAIL = (
-    "Hello from SagaSmith!\n\n"
-    "You are receiving this email because you, or someone else, tried to access an account with"
-    " email nobody@example.test. However, we do not have any record of such an account in our"
-    " database.\n\n"
-    "This mail can be safely ignored if you did not initiate this action.\n\n"
+    "Hi,\n\n"
+    "Someone asked to reset the password for a SagaSmith account with nobody@example.test, but"
+    " there is no account with this address.\n\n"
     "{offer}\n\n"
-    "Thank you for using SagaSmith!\nlocalhost"
+    "If it wasn't you, you can ignore this email.\n\n"
+    "Happy adventuring,\nThe SagaSmith team\nlocalhost"
 )
 
 
 @pytest.mark.parametrize(
     ("mode", "offer"),
     [
-        ("open", "If it was you, you can sign up for an account using the link below.\n\n"
+        ("open", "If it was you and you'd like an account, sign up here:\n\n"
                  "http://testserver/accounts/signup/"),
         ("invite", "Accounts on SagaSmith are by invitation. If you were invited, sign up with the"
                    " registration link you were sent; without one, ask the person who invited you"
