@@ -2,6 +2,7 @@
 so admin must not write projections behind the domain server's back."""
 
 from django.contrib import admin
+from django.utils.text import capfirst
 
 from .models import ActorBinding, Campaign, CampaignInvite, CampaignMembership, JoinRequest
 
@@ -15,6 +16,37 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class StatusFilter(admin.SimpleListFilter):
+    """A model's statuses with a capital ("Pending"), as its list's status column names them:
+    the labels are lowercase to read mid-sentence."""
+
+    parameter_name = "status"
+
+    def __init__(self, request, params, model, model_admin):
+        self.title = model._meta.get_field("status").verbose_name
+        self.status_choices = model._meta.get_field("status").choices
+        super().__init__(request, params, model, model_admin)
+
+    def lookups(self, request, model_admin):
+        return [(value, capfirst(label)) for value, label in self.status_choices]
+
+    def queryset(self, request, queryset):
+        if self.value() is None:
+            return queryset
+        return queryset.filter(status=self.value())
+
+
+def status_column(model, name):
+    """A list column naming the row's status with a capital, sorted by it."""
+
+    @admin.display(description=model._meta.get_field("status").verbose_name, ordering="status")
+    def column(self, obj):
+        return capfirst(obj.get_status_display())
+
+    column.__name__ = name
+    return column
 
 
 class MembershipInline(admin.TabularInline):
@@ -38,14 +70,15 @@ class CampaignAdmin(ReadOnlyAdmin):
         "name",
         "system_id",
         "owner",
-        "status",
+        "campaign_status",
         "phase",
         "authority_revision",
         "created_at",
     )
-    list_filter = ("system_id", "status", "phase")
+    list_filter = ("system_id", StatusFilter, "phase")
     search_fields = ("name", "owner__email", "id")
     inlines = [MembershipInline]
+    campaign_status = status_column(Campaign, "campaign_status")
 
 
 @admin.register(CampaignInvite)
@@ -66,10 +99,19 @@ class CampaignInviteAdmin(ReadOnlyAdmin):
 
 @admin.register(JoinRequest)
 class JoinRequestAdmin(ReadOnlyAdmin):
-    list_display = ("campaign", "user", "role", "status", "decided_by", "decided_at", "created_at")
+    list_display = (
+        "campaign",
+        "user",
+        "role",
+        "request_status",
+        "decided_by",
+        "decided_at",
+        "created_at",
+    )
     # The default select_related() follows no nullable key: decided_by cost a query per row.
     list_select_related = ("campaign", "user", "decided_by")
-    list_filter = ("status",)
+    list_filter = (StatusFilter,)
+    request_status = status_column(JoinRequest, "request_status")
 
 
 @admin.register(ActorBinding)
@@ -81,6 +123,7 @@ class ActorBindingAdmin(ReadOnlyAdmin):
         "character_name",
         "can_control",
         "can_view_private",
-        "status",
+        "binding_status",
     )
-    list_filter = ("status",)
+    list_filter = (StatusFilter,)
+    binding_status = status_column(ActorBinding, "binding_status")
