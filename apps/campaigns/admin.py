@@ -3,6 +3,7 @@ so admin must not write projections behind the domain server's back."""
 
 from django.contrib import admin
 from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 
 from .models import ActorBinding, Campaign, CampaignInvite, CampaignMembership, JoinRequest
 
@@ -87,14 +88,29 @@ class CampaignInviteAdmin(ReadOnlyAdmin):
         "campaign",
         "mode",
         "role",
-        "used_count",
+        "times_used",
         "max_uses",
         "expires_at",
         "revoked_at",
         "created_by",
     )
     list_filter = ("mode",)
-    exclude = ("token_hash",)
+    # Never the token's hash. The uses are labelled here: the field has no name in words.
+    fields = (
+        "campaign",
+        "created_by",
+        "mode",
+        "role",
+        "expires_at",
+        "max_uses",
+        "times_used",
+        "revoked_at",
+    )
+    readonly_fields = ("times_used",)
+
+    @admin.display(description=_("times used"), ordering="used_count")
+    def times_used(self, obj):
+        return obj.used_count
 
 
 @admin.register(JoinRequest)
