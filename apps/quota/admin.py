@@ -126,9 +126,14 @@ class PlanForm(forms.ModelForm):
 @admin.register(Plan)
 class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
     form = PlanForm
-    list_display = ("name", "slug", "periodic_grant", "period", "grants_expire", "is_default")
+    list_display = ("name", "slug", "periodic_grant", "plan_period", "grants_expire", "is_default")
     prepopulated_fields = {"slug": ("name",)}
     actions = ("top_up_current_period",)
+
+    # Capitalised as the other lists' choice columns are (see CapitalisedChoicesFilter).
+    @admin.display(description=Plan._meta.get_field("period").verbose_name, ordering="period")
+    def plan_period(self, obj):
+        return capfirst(obj.get_period_display())
 
     def has_delete_permission(self, request, obj=None):
         return False
