@@ -116,7 +116,12 @@ class CampaignMembership(BaseModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} {self.role} in {self.campaign_id}"
+        # Staff read it as a row's title on the campaign's page: the short id tells rows apart.
+        return gettext("Membership %(id)s (%(role)s, %(status)s)") % {
+            "id": str(self.id)[:8],
+            "role": self.get_role_display(),
+            "status": self.get_status_display(),
+        }
 
     @property
     def is_manager(self) -> bool:
@@ -215,7 +220,11 @@ class JoinRequest(BaseModel):
         ]
 
     def __str__(self) -> str:
-        return f"join {self.user_id} -> {self.campaign_id} ({self.status})"
+        # Staff read it as a heading and in breadcrumbs, as invites are named.
+        return gettext("Join request %(id)s (%(status)s)") % {
+            "id": str(self.id)[:8],
+            "status": self.get_status_display(),
+        }
 
 
 class ActorBinding(BaseModel):
@@ -256,7 +265,11 @@ class ActorBinding(BaseModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id} -> {self.character_id}"
+        # Staff read it as a heading and in breadcrumbs, as invites are named.
+        return gettext("Binding %(id)s (%(character)s)") % {
+            "id": str(self.id)[:8],
+            "character": self.character_name or self.character_id,
+        }
 
 
 class CharacterControl(models.Model):
