@@ -537,7 +537,7 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = (ReservationStatusFilter, OwnerTypeFilter)
     search_fields = ("key", "user__email", "owner_id")
     # Not editable fields, so the page lists them only when named.
-    readonly_fields = ("created_at",)
+    readonly_fields = ("created_at", "owner_in_words")
     fields = (
         "account",
         "user",
@@ -545,7 +545,7 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "amount",
         "status",
         "settled_amount",
-        "owner_type",
+        "owner_in_words",
         "owner_id",
         "created_at",
         "ttl_seconds",
@@ -561,6 +561,11 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     )
     def reservation_status(self, obj):
         return capfirst(obj.get_status_display())
+
+    # In words, as the owner filter names it, not the stored code ("room_turn").
+    @admin.display(description=Reservation._meta.get_field("owner_type").verbose_name)
+    def owner_in_words(self, obj):
+        return owner_type_label(obj.owner_type) if obj.owner_type else _("No owner")
 
     @admin.display(description=_("Charged"), ordering="settled_amount")
     def charged(self, obj):
