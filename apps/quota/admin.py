@@ -537,13 +537,13 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = (ReservationStatusFilter, OwnerTypeFilter)
     search_fields = ("key", "user__email", "owner_id")
     # Not editable fields, so the page lists them only when named.
-    readonly_fields = ("created_at", "owner_in_words")
+    readonly_fields = ("created_at", "owner_in_words", "reservation_status")
     fields = (
         "account",
         "user",
         "key",
         "amount",
-        "status",
+        "reservation_status",
         "settled_amount",
         "owner_in_words",
         "owner_id",
@@ -595,12 +595,12 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     # (newest first, as its id), and the reservation a charge settled by its key, linked.
     list_display = ("when", "account", "entry_kind", "amount", "balance_after", "settled")
     list_display_links = ("when",)
-    readonly_fields = ("id", "created_at", "described")
+    readonly_fields = ("id", "created_at", "entry_kind", "described")
     fields = (
         "id",
         "created_at",
         "account",
-        "kind",
+        "entry_kind",
         "amount",
         "balance_after",
         "reservation",
