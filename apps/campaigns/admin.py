@@ -18,6 +18,22 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    # The list's capitalised status column, shown on the page in the status field's place.
+    status_column_name = None
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if self.status_column_name:
+            fields += (self.status_column_name,)
+        return fields
+
+    def get_fields(self, request, obj=None):
+        fields = list(super().get_fields(request, obj))
+        column = self.status_column_name
+        if column:
+            fields = [column if name == "status" else name for name in fields if name != column]
+        return fields
+
 
 class StatusFilter(admin.SimpleListFilter):
     """A model's statuses with a capital ("Pending"), as its list's status column names them:
@@ -79,6 +95,7 @@ class CampaignAdmin(ReadOnlyAdmin):
     list_filter = ("system_id", StatusFilter, "phase")
     search_fields = ("name", "owner__email", "id")
     inlines = [MembershipInline]
+    status_column_name = "campaign_status"
     campaign_status = status_column(Campaign, "campaign_status")
 
 
@@ -127,6 +144,7 @@ class JoinRequestAdmin(ReadOnlyAdmin):
     # The default select_related() follows no nullable key: decided_by cost a query per row.
     list_select_related = ("campaign", "user", "decided_by")
     list_filter = (StatusFilter,)
+    status_column_name = "request_status"
     request_status = status_column(JoinRequest, "request_status")
 
 
@@ -142,4 +160,5 @@ class ActorBindingAdmin(ReadOnlyAdmin):
         "binding_status",
     )
     list_filter = (StatusFilter,)
+    status_column_name = "binding_status"
     binding_status = status_column(ActorBinding, "binding_status")
