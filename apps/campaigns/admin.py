@@ -2,8 +2,9 @@
 so admin must not write projections behind the domain server's back."""
 
 from django.contrib import admin
-from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
+
+from apps.core.admin import capitalised_choice_column, capitalised_choices_filter
 
 from .models import ActorBinding, Campaign, CampaignInvite, CampaignMembership, JoinRequest
 
@@ -35,35 +36,12 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return fields
 
 
-class StatusFilter(admin.SimpleListFilter):
-    """A model's statuses with a capital ("Pending"), as its list's status column names them:
-    the labels are lowercase to read mid-sentence."""
-
-    parameter_name = "status"
-
-    def __init__(self, request, params, model, model_admin):
-        self.title = model._meta.get_field("status").verbose_name
-        self.status_choices = model._meta.get_field("status").choices
-        super().__init__(request, params, model, model_admin)
-
-    def lookups(self, request, model_admin):
-        return [(value, capfirst(label)) for value, label in self.status_choices]
-
-    def queryset(self, request, queryset):
-        if self.value() is None:
-            return queryset
-        return queryset.filter(status=self.value())
+StatusFilter = capitalised_choices_filter("status")
 
 
 def status_column(model, name):
     """A list column naming the row's status with a capital, sorted by it."""
-
-    @admin.display(description=model._meta.get_field("status").verbose_name, ordering="status")
-    def column(self, obj):
-        return capfirst(obj.get_status_display())
-
-    column.__name__ = name
-    return column
+    return capitalised_choice_column(model, "status", name)
 
 
 class MembershipInline(admin.TabularInline):

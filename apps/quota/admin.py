@@ -9,11 +9,15 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.html import format_html
-from django.utils.text import capfirst, format_lazy
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from apps.core.admin import AuditedAdminMixin
+from apps.core.admin import (
+    AuditedAdminMixin,
+    capitalised_choice_column,
+    capitalised_choices_filter,
+)
 
 from . import services
 from .models import (
@@ -38,41 +42,9 @@ class ReadOnlyAdminMixin:
         return False
 
 
-class CapitalisedChoicesFilter(admin.SimpleListFilter):
-    """A field's choices with a capital ("Staff grant"), as the list's column names them: the
-    labels are lowercase to read mid-sentence ("30 credits (staff grant)")."""
-
-    model = None
-    field_name = ""
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        cls.title = cls.model._meta.get_field(cls.field_name).verbose_name
-        cls.parameter_name = cls.field_name
-
-    def lookups(self, request, model_admin):
-        choices = self.model._meta.get_field(self.field_name).choices
-        return [(value, capfirst(label)) for value, label in choices]
-
-    def queryset(self, request, queryset):
-        if self.value() is None:
-            return queryset
-        return queryset.filter(**{self.field_name: self.value()})
-
-
-class GrantSourceFilter(CapitalisedChoicesFilter):
-    model = QuotaGrant
-    field_name = "source"
-
-
-class ReservationStatusFilter(CapitalisedChoicesFilter):
-    model = Reservation
-    field_name = "status"
-
-
-class LedgerKindFilter(CapitalisedChoicesFilter):
-    model = LedgerEntry
-    field_name = "kind"
+GrantSourceFilter = capitalised_choices_filter("source")
+ReservationStatusFilter = capitalised_choices_filter("status")
+LedgerKindFilter = capitalised_choices_filter("kind")
 
 
 TOP_UP_ACTION = _("Top up the current period of accounts on the selected plans")
@@ -130,10 +102,7 @@ class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
     actions = ("top_up_current_period",)
 
-    # Capitalised as the other lists' choice columns are (see CapitalisedChoicesFilter).
-    @admin.display(description=Plan._meta.get_field("period").verbose_name, ordering="period")
-    def plan_period(self, obj):
-        return capfirst(obj.get_period_display())
+    plan_period = capitalised_choice_column(Plan, "period", "plan_period")
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -414,11 +383,7 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     def holder(self, obj):
         return str(obj)
 
-    # Source labels are lowercase to read mid-sentence ("30 credits (staff grant)"); a column
-    # starts with a capital, as the usage page's grants table does.
-    @admin.display(description=QuotaGrant._meta.get_field("source").verbose_name, ordering="source")
-    def grant_source(self, obj):
-        return capfirst(obj.get_source_display())
+    grant_source = capitalised_choice_column(QuotaGrant, "source", "grant_source")
 
     @admin.display(description=_("Left (stored)"), ordering="remaining")
     def stored_left(self, obj):
@@ -555,12 +520,7 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "close_reason",
     )
 
-    # Capitalised as the status filter is (see CapitalisedChoicesFilter).
-    @admin.display(
-        description=Reservation._meta.get_field("status").verbose_name, ordering="status"
-    )
-    def reservation_status(self, obj):
-        return capfirst(obj.get_status_display())
+    reservation_status = capitalised_choice_column(Reservation, "status", "reservation_status")
 
     # In words, as the owner filter names it, not the stored code ("room_turn").
     @admin.display(description=Reservation._meta.get_field("owner_type").verbose_name)
@@ -619,10 +579,7 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def when(self, obj):
         return _compact(obj.created_at)
 
-    # Capitalised as the kind filter is (see CapitalisedChoicesFilter).
-    @admin.display(description=LedgerEntry._meta.get_field("kind").verbose_name, ordering="kind")
-    def entry_kind(self, obj):
-        return capfirst(obj.get_kind_display())
+    entry_kind = capitalised_choice_column(LedgerEntry, "kind", "entry_kind")
 
     @admin.display(description=LedgerEntry._meta.get_field("description").verbose_name)
     def described(self, obj):
