@@ -294,6 +294,8 @@ ACCOUNT_FORMS = {
     "reset_password_from_key": "apps.accounts.forms.ResetPasswordKeyForm",
 }
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+# The account's owner hears of a password changed or reset (someone else may have done it).
+ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = False
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 LOGIN_REDIRECT_URL = "/"
