@@ -5123,6 +5123,12 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
     )
     if hint:
         reply, suggestion = hint
+        if suggestion and s.turn.phase == "lobby" and not s.offered("ability_check"):
+            # The check offered would be refused in the lobby: say so, not offer it.
+            try:
+                s.require("ability_check", what=_("make an ability check"))
+            except Refusal as refusal:
+                reply, suggestion = str(refusal), None
         s.say(reply, audience="requester")
         if suggestion:
             s.suggestions.append(suggestion)
