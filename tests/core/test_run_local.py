@@ -91,6 +91,9 @@ def _migrated_product(var_dir) -> tuple[int, dict[str, str], list[str]]:
         "DJANGO_SETTINGS_MODULE": "sagasmith_web.settings.local",
         "SAGASMITH_VAR_DIR": str(var_dir),
         "PORT": str(port),
+        # Free ports of their own too: PORT's neighbours (the defaults) may be another test's.
+        "SAGASMITH_DND5E_PORT": str(_free_port()),
+        "SAGASMITH_NARRATIVE_PORT": str(_free_port()),
         "C_FORCE_ROOT": "1",
     }
     for name in ("DATABASE_URL", "REDIS_URL"):
