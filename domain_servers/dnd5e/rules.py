@@ -541,13 +541,20 @@ def default_rogue_expertise(level: int, skills: list[str]) -> list[str]:
     return sorted(eligible[: rogue_expertise_count(level)])
 
 
+def skill_bonus(char: dict[str, Any], skill: str) -> int:
+    """A skill's check bonus: its ability's modifier, and proficiency (doubled by Expertise)
+    if proficient."""
+    bonus = modifier(char["abilities"][SKILLS[skill]])
+    if skill in char.get("skill_proficiencies", []):
+        doubled = 2 if skill in skill_expertise(char) else 1
+        bonus += char["proficiency_bonus"] * doubled
+    return bonus
+
+
 def passive_perception(char: dict[str, Any]) -> int:
     """10 + the Wisdom (Perception) modifier, proficiency (doubled by Expertise) if proficient;
     -5 with a condition that gives disadvantage on checks (SRD 5.1)."""
-    score = 10 + modifier(char["abilities"]["wis"])
-    if "perception" in char.get("skill_proficiencies", []):
-        doubled = 2 if "perception" in skill_expertise(char) else 1
-        score += char["proficiency_bonus"] * doubled
+    score = 10 + skill_bonus(char, "perception")
     if set(char["conditions"]) & set(CHECK_DISADVANTAGE):
         score -= 5
     return score

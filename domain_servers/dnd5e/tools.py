@@ -1396,14 +1396,6 @@ def _contest_check(call: Call, char: dict[str, Any], skill: str) -> dict[str, An
     return {**check, "skill": skill}
 
 
-def _skill_bonus(char: dict[str, Any], skill: str) -> int:
-    bonus = rules.modifier(char["abilities"][rules.SKILLS[skill]])
-    if skill in char.get("skill_proficiencies", []):
-        doubled = 2 if skill in rules.skill_expertise(char) else 1
-        bonus += char["proficiency_bonus"] * doubled
-    return bonus
-
-
 def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
     """Shoving a creature within 5 ft: the shover's Strength (Athletics) against the target's
     Strength (Athletics) or Dexterity (Acrobatics), the better of the two; a win knocks it
@@ -1434,7 +1426,7 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
     kind = call.args.get("shove", "prone")
     shoving = _contest_check(call, shover, "athletics")
     resisting = max(
-        ("athletics", "acrobatics"), key=lambda skill: (_skill_bonus(target, skill), skill)
+        ("athletics", "acrobatics"), key=lambda skill: (rules.skill_bonus(target, skill), skill)
     )
     resisted = _contest_check(call, target, resisting)
     won = shoving["total"] > resisted["total"]
