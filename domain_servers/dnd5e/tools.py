@@ -1516,7 +1516,8 @@ def _hide(call: Call, char: dict[str, Any]) -> dict[str, Any]:
 def _help(call: Call, helper: dict[str, Any]) -> dict[str, Any]:
     """The Help action: the ally's next attack roll against `target_id`, a foe within 5 ft of
     the helper, has advantage; with no foe named, the ally's next ability check does. Either
-    lapses when the helper's next turn starts."""
+    lapses when the helper's next turn starts. The ally must be in the combat; how far it is
+    from the helper does not matter (SRD 5.1 sets no range on the ally)."""
     who = _who(call, helper["id"])
     if "ally_id" not in call.args:
         raise invalid(f"name the ally {who} helps (ally_id)")
@@ -1526,6 +1527,12 @@ def _help(call: Call, helper: dict[str, Any]) -> dict[str, Any]:
     if rules.is_dead(ally):
         raise invalid(f"{_who(call, ally['id'])} is dead")
     combat = call.state["combat"]
+    if ally["id"] not in combat["budgets"]:
+        # It gets no turn in this fight to use the Help on before the helper's next turn.
+        raise invalid(
+            f"{_who(call, ally['id'])} is not in this combat: {who}'s Help aids an ally who "
+            "takes part in it"
+        )
     target = None
     if "target_id" in call.args:
         target = _char(call, "target_id")
@@ -2143,7 +2150,8 @@ def tools() -> list[ToolSpec]:
                 "Disengage: its movement provokes no opportunity attacks this turn. Dodge: until "
                 "its next turn starts, attacks against it have disadvantage when it can see the "
                 "attacker and its DEX saves have advantage (not while incapacitated or at speed "
-                "0). Help (ally_id, target_id): the ally's next attack on that foe within 5 ft "
+                "0). Help (ally_id, target_id): the ally's (a combatant's) next attack on that "
+                "foe within 5 ft "
                 "of the helper, or without target_id its next ability check, has advantage, "
                 "until the helper's next turn. Hide: a DEX (Stealth) check against the foes' "
                 "best passive Perception (the "
@@ -2168,7 +2176,7 @@ def tools() -> list[ToolSpec]:
                     "maxLength": 9,
                     "description": "The action taken: dash, disengage, dodge, help, hide or shove.",
                 },
-                "ally_id": identifier("Help only: the ally aided."),
+                "ally_id": identifier("Help only: the ally aided, a combatant in this fight."),
                 "target_id": identifier(
                     "Help: a foe within 5 ft of the helper; the ally's next attack on it has "
                     "advantage (without it, the ally's next ability check has). Shove: the "

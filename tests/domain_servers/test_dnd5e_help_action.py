@@ -166,3 +166,29 @@ def test_a_foe_outside_the_fight_is_no_target_to_help_against(dnd: Game, monkeyp
         "invalid_request",
         "Goblin 2 is not in this combat",
     )
+
+
+def test_an_ally_outside_the_combat_cannot_be_helped(dnd: Game, monkeypatch) -> None:
+    cara = dnd.write("character_create", {"name": "Cara", "template": "fighter"}, sub=OTHER)
+    cara = cara["character"]["id"]
+    bram, _ash, goblin = _party_and_goblin(dnd, monkeypatch)  # Cara stays out of the fight
+    before = dnd.state()["combat"]
+
+    attack = dnd.fail(
+        "combat_action",
+        {"character_id": bram, "action": "help", "ally_id": cara, "target_id": goblin},
+        sub=OTHER,
+    )
+    check = dnd.fail(
+        "combat_action", {"character_id": bram, "action": "help", "ally_id": cara}, sub=OTHER
+    )
+
+    # Cara has no turn in this fight to attack or act on before Bram's next turn starts.
+    assert (attack["code"], attack["message"]) == (
+        "invalid_request",
+        "Cara is not in this combat: Bram's Help aids an ally who takes part in it",
+    )
+    assert check["message"] == attack["message"]
+    assert dnd.state()["combat"] == before
+    assert before["budgets"][bram]["action"] == 1
+    assert "helped" not in before
