@@ -246,7 +246,9 @@ COMBAT_STATUS_SCHEMA = {
     "type": "object",
     "description": (
         "round, turn_index, current (the combatant whose turn it is), order (id, initiative, "
-        "character, budget, position [x, y]) and grid."
+        "character, budget, position [x, y], hidden when hidden, helped_by when it holds Help "
+        "actions: helper_id, helper_name, target_id and target_name, null for a Help with an "
+        "ability check) and grid."
     ),
     "required": ["current", "grid", "order", "round", "turn_index"],
     "properties": {
@@ -1127,11 +1129,32 @@ def _combat_view(call: Call) -> dict[str, Any]:
                 "position": list(combat["positions"][e["id"]]),
                 # Only when hidden: an entry reads as it always has otherwise.
                 **({"hidden": True} if _hidden(call, chars[e["id"]]) else {}),
+                **_helped_by(call, e["id"]),
             }
             for e in combat["order"]
         ],
         # So a mover can pick squares on the grid (combat_move refuses those off it).
         "grid": dict(combat["grid"]),
+    }
+
+
+def _helped_by(call: Call, ally_id: str) -> dict[str, Any]:
+    """The Helps `ally_id` holds, for its entry in the combat view (none: no key). Helping is
+    done in plain sight, so every audience sees why its next roll has advantage, as it sees a
+    Dodge in the budget."""
+    helps = _helps(call.state["combat"], ally_id)
+    if not helps:
+        return {}
+    return {
+        "helped_by": [
+            {
+                "helper_id": h["helper"],
+                "helper_name": _who(call, h["helper"]),
+                "target_id": h["target"],
+                "target_name": _who(call, h["target"]) if h["target"] else None,
+            }
+            for h in helps
+        ]
     }
 
 
@@ -2095,8 +2118,8 @@ def tools() -> list[ToolSpec]:
         ToolSpec(
             name="combat_status",
             description=(
-                "Initiative order, round, current turn, action budgets, positions and the "
-                "grid's width and height."
+                "Initiative order, round, current turn, action budgets, positions, the Help "
+                "actions each combatant holds (helped_by) and the grid's width and height."
             ),
             handler=combat_status,
             write=False,

@@ -192,3 +192,43 @@ def test_an_ally_outside_the_combat_cannot_be_helped(dnd: Game, monkeypatch) -> 
     assert dnd.state()["combat"] == before
     assert before["budgets"][bram]["action"] == 1
     assert "helped" not in before
+
+
+def _entry(dnd: Game, char_id: str, sub: str) -> dict:
+    order = dnd.read("combat_status", sub=sub)["combat"]["order"]
+    return next(e for e in order if e["id"] == char_id)
+
+
+def test_the_combat_view_shows_who_helps_whom_against_which_foe(dnd: Game, monkeypatch) -> None:
+    bram, ash, goblin = _party_and_goblin(dnd, monkeypatch)
+    dnd.write(
+        "combat_action",
+        {"character_id": bram, "action": "help", "ally_id": ash, "target_id": goblin},
+        sub=OTHER,
+    )
+
+    # Seen at the table: everyone reads why Ash's next attack on the goblin has advantage.
+    for sub in ("user:gm", PLAYER, OTHER):
+        assert _entry(dnd, ash, sub)["helped_by"] == [
+            {
+                "helper_id": bram,
+                "helper_name": "Bram",
+                "target_id": goblin,
+                "target_name": "Goblin",
+            }
+        ]
+        assert "helped_by" not in _entry(dnd, bram, sub)
+    dnd.write("combat_end_turn", {"character_id": bram}, sub=OTHER)
+    dnd.write("combat_end_turn")  # the goblin's
+    dnd.write("attack", {"attacker_id": ash, "target_id": goblin}, sub=PLAYER)
+    assert "helped_by" not in _entry(dnd, ash, PLAYER)  # spent on that attack
+
+
+def test_the_combat_view_shows_a_help_with_a_check(dnd: Game, monkeypatch) -> None:
+    bram, ash, _goblin = _party_and_goblin(dnd, monkeypatch)
+
+    dnd.write("combat_action", {"character_id": bram, "action": "help", "ally_id": ash}, sub=OTHER)
+
+    assert _entry(dnd, ash, PLAYER)["helped_by"] == [
+        {"helper_id": bram, "helper_name": "Bram", "target_id": None, "target_name": None}
+    ]
