@@ -728,7 +728,10 @@ def attack(call: Call) -> Outcome:
     if _hidden(call, attacker):
         # Attacking gives away where it is, hit or miss.
         _reveal(call, attacker)
-    _lose_hiding(call, target)  # dropped to 0 HP: unconscious, or dead
+    # Dropped to 0 HP (unconscious, or dead) or held by the hit's rider: as damage_apply and
+    # condition_add end them, so does the hit.
+    _lose_dodge(call, target)
+    _lose_hiding(call, target)
     if made is not None:
         result["range"] = made
     if window is not None:

@@ -146,3 +146,22 @@ def test_a_dodge_lost_to_unconsciousness_does_not_come_back_when_healed(
     saved = dnd.write("saving_throw", {"character_id": ash, "ability": "dex", "dc": 12})
 
     assert saved["mode"] == "normal" and "advantage_reasons" not in saved
+
+
+def test_an_attack_that_drops_a_dodger_to_0_hp_ends_its_dodge(dnd: Game, monkeypatch) -> None:
+    ash, goblin = _ash_beside_a_goblin(dnd, monkeypatch)
+    dnd.write("damage_apply", {"target_id": ash, "amount": 11})  # 1 HP of 12 left
+    dnd.write("combat_action", {"character_id": ash, "action": "dodge"}, sub=PLAYER)
+    dnd.write("combat_end_turn", {"character_id": ash}, sub=PLAYER)
+    # A natural 20 through the disadvantage, and 1s on the damage dice: 4 damage.
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 20 if high == 20 else 1)
+
+    dropped = dnd.write("attack", {"attacker_id": goblin, "target_id": ash})
+
+    assert dropped["to_hit"]["disadvantage_reasons"] == ["Ash is dodging"]
+    assert dropped["damage"]["effect"]["dropped_to_zero"] is True
+    # Unconscious, it is incapacitated: the Dodge is over, and waking does not bring it back.
+    assert "dodging" not in _budget(dnd, ash)
+    dnd.write("heal", {"target_id": ash, "amount": 5})
+    again = dnd.write("attack", {"attacker_id": goblin, "target_id": ash, "as_reaction": True})
+    assert again["to_hit"]["disadvantage_reasons"] == []
