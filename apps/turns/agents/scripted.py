@@ -313,6 +313,11 @@ class Refusal(Exception):
     """Stops the turn with a reply to the requester; nothing further is called."""
 
 
+class NotHere(Refusal):
+    """A name that fits nobody here: the refusal lists those present. A handler whose words
+    may be no creature at all ("push the door open") reads it as not understood."""
+
+
 class NotUnderstood(Exception):
     """An intent that read the story and found its words name nothing there ("advance the
     plot" beside no clock "plot"): the text is answered as not understood."""
@@ -916,10 +921,10 @@ def _spoken_as(entity: Entity, shown: str) -> str:
     return shown.lower() if entity.kind == "monster" else shown
 
 
-def _not_here(s: Session, roster: list[Entity], name: str) -> Refusal:
+def _not_here(s: Session, roster: list[Entity], name: str) -> NotHere:
     """The refusal of a name that fits nobody here, listing those present."""
     known = ", ".join(_present(s, roster)) or _("nobody")
-    return Refusal(
+    return NotHere(
         _("I cannot find “%(name)s” here. Present: %(known)s.")
         % {"name": _echo(name), "known": known}
     )
@@ -975,18 +980,6 @@ def _close_name(roster: list[Entity], wanted: str) -> str | None:
             spoken.setdefault(e.monster_key.replace("_", " "), e.monster_key.replace("_", " "))
     close = difflib.get_close_matches(wanted, list(spoken), n=2, cutoff=TYPO_CUTOFF)
     return spoken[close[0]] if len(close) == 1 else None
-
-
-def _names_a_creature(roster: list[Entity], name: str) -> bool:
-    """Whether `name` is meant as a creature here: one of them, "the other <kind>" of a kind
-    here, or one of their names misspelt (answered with the name meant)."""
-    wanted = _clean_name(_normalize(name)).lower()
-    if _named(roster, name) is not None or _close_name(roster, wanted) is not None:
-        return True
-    other = OTHER.fullmatch(wanted)
-    return other is not None and (
-        other["kind"] in ANY_FOE or _named(roster, other["kind"]) is not None
-    )
 
 
 def _spoken(entity: Entity) -> str:
@@ -2328,16 +2321,17 @@ def dnd_shove(s: Session, m: re.Match[str]) -> None:
     if s.turn.phase != "combat" or not s.offered("combat_action"):
         raise NotUnderstood
     roster = dnd_roster(s)
-    if not _names_a_creature(roster, m["target"]):
+    try:
+        target = resolve(s, roster, m["target"])
+    except NotHere:
         # "push through the crowd", "push the door open": no creature to shove.
-        raise NotUnderstood
+        raise NotUnderstood from None
     what = _("shove")
     s.require("combat_action", what=what, seen_by_all=True)
     if m.groupdict().get("who"):
         shover_id = _named_attacker(s, roster, m["who"])
     else:
         shover_id = acting_character(s, what=what)
-    target = resolve(s, roster, m["target"])
     pushed = m["verb"].lower().startswith("push") or (m["how"] or "").lower() in SHOVE_PUSHES
     result = s.call(
         "combat_action",
