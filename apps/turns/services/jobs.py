@@ -11,7 +11,7 @@ import socket
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
@@ -704,6 +704,36 @@ def job_ended_record(
     )
 
 
+def job_cancelled_record(
+    *,
+    campaign: Campaign,
+    job: RoomTurnJob,
+    status: str,
+    by: User,
+    before: Literal["", "run", "publication"] = "",
+) -> None:
+    """Say in the room who cancelled the job, as `job_ended_record` does; the one who did
+    reads it addressed to them (the room's page picks it). `before`: "run" for a queued turn,
+    "publication" for a waiting one, "" once it ran."""
+    # Whole sentences each, as translators need them.
+    if before == "run":
+        said = _("%(who)s cancelled “%(action)s” before it ran.")
+        said_to_them = _("You cancelled “%(action)s” before it ran.")
+    elif before == "publication":
+        said = _("%(who)s cancelled “%(action)s” before it was published.")
+        said_to_them = _("You cancelled “%(action)s” before it was published.")
+    else:
+        said = _("%(who)s cancelled “%(action)s”.")
+        said_to_them = _("You cancelled “%(action)s”.")
+    action = action_quote(job.text)
+    job_ended_record(
+        campaign=campaign, job=job, status=status,
+        message=said % {"who": by.label, "action": action},
+        cancelled_by=str(by.pk),
+        cancelled_by_body=said_to_them % {"action": action},
+    )  # fmt: skip
+
+
 def job_reservation_release(job: RoomTurnJob, reason: str) -> bool:
     """Release the job's quota reservation if it is still active; returns whether it did."""
     if job.reservation_id is None:
@@ -783,23 +813,9 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
                 ]  # fmt: skip
             )
             # The room before the account, as publication and submission take them.
-            said = (
-                _("%(who)s cancelled “%(action)s” before it was published.")
-                if waiting
-                else _("%(who)s cancelled “%(action)s” before it ran.")
-            )
-            # The one who cancelled reads it addressed to them (the room's page picks it).
-            said_to_them = (
-                _("You cancelled “%(action)s” before it was published.")
-                if waiting
-                else _("You cancelled “%(action)s” before it ran.")
-            )
-            action = action_quote(locked.text)
-            job_ended_record(
+            job_cancelled_record(
                 campaign=membership.campaign, job=locked, status=RoomTurnJob.Status.CANCELLED,
-                message=said % {"who": membership.user.label, "action": action},
-                cancelled_by=str(membership.user_id),
-                cancelled_by_body=said_to_them % {"action": action},
+                by=membership.user, before="publication" if waiting else "run",
             )  # fmt: skip
             job_reservation_release(locked, "cancelled")
         else:

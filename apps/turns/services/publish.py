@@ -40,6 +40,7 @@ from apps.turns.services.jobs import (
     enqueue_run,
     held_by,
     job_announce,
+    job_cancelled_record,
     job_ended_record,
     job_reservation_release,
     job_update_announced,
@@ -423,22 +424,16 @@ def _tell_requester(
 def _note_cancelled(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
     """The room told that a turn it saw was cancelled and who cancelled it, as a queued turn's
     note does; the one who did reads it addressed to them (the room's page picks it)."""
-    action = action_quote(job.text)
     # Read again: the cancel came while the worker held the job it had loaded.
     by = RoomTurnJob.objects.select_related("cancelled_by").get(pk=job.pk).cancelled_by
     if by is None:
         # Cancelled before the canceller was kept, or their account is gone.
         job_ended_record(
             campaign=campaign, job=job, status=final,
-            message=_("“%(action)s” was cancelled.") % {"action": action},
+            message=_("“%(action)s” was cancelled.") % {"action": action_quote(job.text)},
         )  # fmt: skip
         return
-    job_ended_record(
-        campaign=campaign, job=job, status=final,
-        message=_("%(who)s cancelled “%(action)s”.") % {"who": by.label, "action": action},
-        cancelled_by=str(by.pk),
-        cancelled_by_body=_("You cancelled “%(action)s”.") % {"action": action},
-    )  # fmt: skip
+    job_cancelled_record(campaign=campaign, job=job, status=final, by=by)
 
 
 def _note_answered_privately(
