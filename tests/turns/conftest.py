@@ -76,6 +76,14 @@ def catalog_listings(live_domains, monkeypatch) -> Iterator[CatalogListings]:
     tool_catalog_clear()  # no stale listing outlives the test
 
 
+@pytest.fixture
+def turns_stay_queued(monkeypatch) -> None:
+    """No turn is handed to a worker: a submission, a cancel, a publication retry and the
+    recovery sweep enqueue nothing, so a turn stays queued until the test runs it."""
+    for module in ("jobs", "publish", "recovery"):
+        monkeypatch.setattr(f"apps.turns.services.{module}.enqueue_run", lambda *a, **kw: None)
+
+
 @dataclass
 class Table:
     """One campaign on a live server: its GM (the owner), a player and their character."""

@@ -16,12 +16,6 @@ pytestmark = pytest.mark.django_db
 SECRET = "postgres://turns:hunter2@db-7.internal:5432/sagasmith"
 
 
-@pytest.fixture
-def no_enqueue(monkeypatch):
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **kw: None)
-
-
 def _agent_raising(monkeypatch, exc: BaseException) -> None:
     class Failing:
         name = "failing"
@@ -33,7 +27,7 @@ def _agent_raising(monkeypatch, exc: BaseException) -> None:
 
 
 def test_an_unexpected_fault_tells_the_player_no_internal_detail(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     room = dnd_room
     _agent_raising(monkeypatch, KeyError(SECRET))
@@ -57,7 +51,7 @@ def test_an_unexpected_fault_tells_the_player_no_internal_detail(
 
 
 def test_a_passing_fault_tells_the_player_no_internal_detail(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     room = dnd_room
     _agent_raising(monkeypatch, ConnectionError(f"could not reach {SECRET}"))
@@ -75,7 +69,7 @@ def test_a_passing_fault_tells_the_player_no_internal_detail(
 
 
 def test_an_unexpected_publication_fault_tells_the_player_no_internal_detail(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     import apps.turns.services.publish as publish
 

@@ -25,11 +25,10 @@ class Chatty:
 
 
 @pytest.fixture
-def failing_publication(settings, monkeypatch):
+def failing_publication(settings, monkeypatch, turns_stay_queued):
     """Every publication fails, and the first failure is the last try."""
     settings.SAGASMITH_TURN_PUBLISH_ATTEMPTS = 1
     monkeypatch.setenv("SAGASMITH_TURN_FAULT", "fail_publish:100")
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
 
 
 def submit(room, user, key="give-up"):

@@ -1201,7 +1201,7 @@ def test_lease_exhausted_fails_and_releases(dnd_room, django_capture_on_commit_c
 
 
 def test_cancel_of_a_turn_waiting_to_publish_that_wrote_nothing_is_immediate_and_free(
-    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks, turns_stay_queued
 ):
     """A read-only turn whose publication failed waits with its narration stored: cancelling
     it ends it at once, charges nothing and publishes nothing."""
@@ -1209,7 +1209,6 @@ def test_cancel_of_a_turn_waiting_to_publish_that_wrote_nothing_is_immediate_and
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player, text="look around")
     monkeypatch.setenv("SAGASMITH_TURN_FAULT", "fail_publish:1")
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
     with django_capture_on_commit_callbacks(execute=True):
         assert turn_run(job_id=job.pk, heartbeat=False) == "waiting"
     monkeypatch.delenv("SAGASMITH_TURN_FAULT")
@@ -1609,7 +1608,7 @@ def test_heartbeat_that_cannot_renew_gives_the_job_up(settings, monkeypatch):
 
 
 def test_publication_that_keeps_failing_ends_only_turns_that_wrote_nothing(
-    dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks
+    dnd_room, settings, monkeypatch, django_capture_on_commit_callbacks, turns_stay_queued
 ):
     """A turn with no write ends failed (quota released) once its publication tries are spent;
     a turn whose write the domain committed keeps waiting, with the wait between tries capped."""
@@ -1621,7 +1620,6 @@ def test_publication_that_keeps_failing_ends_only_turns_that_wrote_nothing(
     settings.SAGASMITH_TURN_PUBLISH_ATTEMPTS = 3
     settings.SAGASMITH_TURN_RETRY_MAX_SECONDS = 3.0
     monkeypatch.setenv("SAGASMITH_TURN_FAULT", "fail_publish:100")
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
     room = dnd_room
 
     def run_until_settled(job) -> list[tuple[str, int]]:

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_late_answer_to_a_stale_workers_send_leaves_the_later_attempts_result(
-    dnd_room, monkeypatch, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, django_capture_on_commit_callbacks, turns_stay_queued
 ):
     """Worker A sends the roll and stalls past its lease; the sweep requeues the turn and
     worker B re-sends the step (same key), which commits, but B's publication fails, so the
@@ -29,9 +29,6 @@ def test_a_late_answer_to_a_stale_workers_send_leaves_the_later_attempts_result(
     journaled it, and the turn is published and charged with its committed roll."""
     room = dnd_room
     before = room.domain_revision()
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **kw: None)
-    monkeypatch.setattr("apps.turns.services.recovery.enqueue_run", lambda *a, **kw: None)
     with django_capture_on_commit_callbacks(execute=False):
         job, _ = submit(room, room.player)
     stalled = {"a": True}

@@ -58,13 +58,11 @@ def test_an_ok_answer_whose_error_is_text_says_it_holds_an_error(table, llm, cap
 
 
 def test_a_turn_whose_endpoint_answered_a_rate_limit_in_an_ok_answer_waits_as_asked(
-    dnd_room, llm, settings, monkeypatch, django_capture_on_commit_callbacks
+    dnd_room, llm, settings, monkeypatch, django_capture_on_commit_callbacks, turns_stay_queued
 ):
     settings.SAGASMITH_AGENT_PROVIDER = "openai"
     monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
     monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **kw: None)
     llm.script = [(200, {"error": {"message": "Rate limit reached", "code": 429}},
                    {"Retry-After": "40"})]  # fmt: skip
     with django_capture_on_commit_callbacks(execute=False):

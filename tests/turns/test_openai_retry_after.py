@@ -19,13 +19,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def model(llm, settings, monkeypatch):
+def model(llm, settings, monkeypatch, turns_stay_queued):
     """The openai provider of the job runs, against the fake endpoint."""
     settings.SAGASMITH_AGENT_PROVIDER = "openai"
     monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
     monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **kw: None)
     return llm
 
 

@@ -70,15 +70,13 @@ def test_arguments_holding_a_number_that_is_not_finite_are_refused_to_the_model(
 
 
 def test_a_turn_whose_model_called_a_tool_with_nan_is_narrated(
-    dnd_room, llm, settings, monkeypatch, django_capture_on_commit_callbacks
+    dnd_room, llm, settings, monkeypatch, django_capture_on_commit_callbacks, turns_stay_queued
 ):
     """The dispatched call is journaled before it is sent: on PostgreSQL a NaN there failed
     the turn."""
     settings.SAGASMITH_AGENT_PROVIDER = "openai"
     monkeypatch.setenv("SAGASMITH_OPENAI_BASE_URL", llm.base_url)
     monkeypatch.setenv("SAGASMITH_OPENAI_MODEL", "m-1")
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **kw: None)
     calls = [tool_call("c1", "dice_roll", '{"expression": "1d4", "label": NaN}')]
     llm.script = [(200, completion(tool_calls=calls)), (200, completion(content=FINAL))]
     with django_capture_on_commit_callbacks(execute=False):

@@ -25,12 +25,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def no_enqueue(monkeypatch):
-    monkeypatch.setattr("apps.turns.services.publish.enqueue_run", lambda *a, **kw: None)
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **kw: None)
-
-
-@pytest.fixture
 def model(settings, monkeypatch):
     """The openai provider against a fake chat-completions endpoint: set `.script`."""
     from tests.turns.fake_llm import FakeLLM
@@ -84,7 +78,7 @@ def _run_due(job, capture, times: int = 1) -> list[str]:
 
 
 def test_a_cancelled_waiting_write_is_asked_about_never_sent_again(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     room = dnd_room
     start = room.domain_revision()
@@ -107,7 +101,7 @@ def test_a_cancelled_waiting_write_is_asked_about_never_sent_again(
 
 
 def test_a_write_refused_as_retryable_forever_ends_once_its_tries_are_spent(
-    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, settings, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     settings.SAGASMITH_TURN_PUBLISH_ATTEMPTS = 4
     room = dnd_room
@@ -130,7 +124,7 @@ def test_a_write_refused_as_retryable_forever_ends_once_its_tries_are_spent(
 
 
 def test_a_renarration_sends_no_step_the_turn_never_reached(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """Out of attempts at its second roll, whose re-send before publication commits, the turn is
     narrated again from its journal. The agent then goes on to a third roll the turn never
@@ -176,7 +170,7 @@ def test_a_renarration_sends_no_step_the_turn_never_reached(
 
 
 def test_a_model_narrating_an_ended_turn_is_offered_no_further_call(
-    dnd_room, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, model, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """Out of attempts at its roll, whose re-send before publication commits, a model turn is
     narrated from its journal: the model is shown the roll and asked for its answer with
@@ -215,7 +209,7 @@ def test_a_model_narrating_an_ended_turn_is_offered_no_further_call(
 
 @pytest.mark.parametrize("audience", ["public", "gm"])
 def test_a_write_settled_before_a_models_narration_is_shown_at_the_turns_view(
-    dnd_room, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks, audience
+    dnd_room, monkeypatch, model, turns_stay_queued, django_capture_on_commit_callbacks, audience
 ):
     """A GM's public model turn whose spawn commits only on the re-send before publication is
     narrated from its journal: that re-send asks for the turn's view as every send of the turn
@@ -288,7 +282,7 @@ def _charged_once_for_both(job) -> None:
 
 
 def test_a_retried_model_turn_is_charged_every_attempts_tokens_once(
-    dnd_room, settings, model, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, settings, model, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """The model's tokens of an attempt that then failed retryably are charged with the
     retry's: quota settles what the turn used, not its last attempt's share."""
@@ -309,7 +303,7 @@ def test_a_retried_model_turn_is_charged_every_attempts_tokens_once(
 
 
 def test_the_tokens_of_an_attempt_whose_worker_died_are_charged_once(
-    dnd_room, settings, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, settings, monkeypatch, model, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """The worker dies after the model's first answer (its roll was journaled, not answered);
     the sweep hands the turn to another attempt, which finishes it. Both attempts' tokens are
@@ -350,7 +344,7 @@ def test_the_tokens_of_an_attempt_whose_worker_died_are_charged_once(
 
 
 def test_a_turn_the_sweep_ended_is_charged_its_model_tokens(
-    dnd_room, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, model, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """The worker dies after its roll committed, and the player cancels the turn: the
     cancelled ending the sweep stores knows nothing of the model's tokens, which are charged
@@ -531,7 +525,7 @@ def test_a_gm_only_turns_roll_is_not_named_beside_its_public_change(dnd_room):
 
 
 def test_a_write_that_never_reached_the_domain_is_sent_again_however_long_it_takes(
-    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, settings, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """Unreachable (not refused) past the publication tries: once the domain is back, the
     write runs and the turn is narrated, as an undisturbed one would be."""
@@ -550,7 +544,7 @@ def test_a_write_that_never_reached_the_domain_is_sent_again_however_long_it_tak
 
 
 def test_a_cancel_between_beats_stops_a_write_being_sent_again(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     room = dnd_room
     start = room.domain_revision()
@@ -585,7 +579,7 @@ def test_a_cancel_between_beats_stops_a_write_being_sent_again(
 
 
 def test_a_write_no_worker_sent_is_not_run_once_the_sweep_gives_the_turn_up(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     import apps.turns.tool_calls as tool_calls
 
@@ -622,7 +616,7 @@ def test_a_write_no_worker_sent_is_not_run_once_the_sweep_gives_the_turn_up(
 
 
 def test_a_write_the_rules_refuse_after_an_outage_is_narrated_not_reported_unavailable(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     from apps.rooms.models import Message
 
@@ -656,7 +650,7 @@ def test_a_write_the_rules_refuse_after_an_outage_is_narrated_not_reported_unava
 
 
 def test_a_turn_the_sweep_gave_up_after_a_write_committed_sends_nothing_more(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """The worker died after its first write returned and before its second was journaled;
     the sweep gives the turn up. Publication applies the committed write (charged once) and
@@ -700,7 +694,7 @@ def test_a_turn_the_sweep_gave_up_after_a_write_committed_sends_nothing_more(
 
 
 def test_a_turn_out_of_tries_whose_narration_fails_after_a_write_says_part_happened(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """Out of attempts with a committed write, the turn is narrated from its journal; when
     that fails too, the stored failure stands and does not claim nothing happened."""
@@ -728,7 +722,7 @@ def test_a_turn_out_of_tries_whose_narration_fails_after_a_write_says_part_happe
 
 
 def test_a_turn_past_its_time_limit_stops_before_its_next_call(
-    dnd_room, settings, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, settings, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """Celery's thread pool does not enforce the task's time limits, so the turn keeps its own:
     past it, no further tool call is sent; the turn ends failed (not retried), and what it
@@ -760,7 +754,7 @@ def test_a_turn_past_its_time_limit_stops_before_its_next_call(
 
 
 def test_a_model_turn_retried_after_its_write_committed_resumes_from_the_journal(
-    dnd_room, model, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, model, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """A model does not repeat itself: after its endpoint failed past a committed write, the
     retry shows the model the steps already answered (from the journal, not sent again) and
@@ -792,7 +786,7 @@ def test_a_model_turn_retried_after_its_write_committed_resumes_from_the_journal
 
 
 def test_a_tool_not_offered_takes_no_step_so_a_retry_replays_every_write(
-    dnd_room, model, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, model, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """A model's call to a tool it was not offered never reaches the domain and is not
     journaled: it takes no step, so the journal has no hole and a retry is shown (and answered
@@ -818,7 +812,7 @@ def test_a_tool_not_offered_takes_no_step_so_a_retry_replays_every_write(
 
 
 def test_a_worker_whose_turn_the_sweep_took_back_journals_and_sends_nothing_more(
-    dnd_room, monkeypatch, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """A worker that stalled past its lease (the sweep requeued its turn) and then goes on
     journals no further step, so it sends nothing: the next claim runs the turn alone."""
@@ -844,7 +838,7 @@ def test_a_worker_whose_turn_the_sweep_took_back_journals_and_sends_nothing_more
 
 
 def test_a_model_slower_than_the_turns_time_limit_is_cut_off_at_it(
-    dnd_room, settings, model, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, settings, model, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """The time limit bounds the model's requests too: one that would run past it is given only
     the time left, and the turn ends turn_timeout (not a retryable agent timeout, which would
@@ -885,7 +879,7 @@ def test_a_domain_code_longer_than_the_column_is_stored_cut_to_it():
 
 
 def test_every_failed_narrations_model_tokens_are_charged(
-    dnd_room, settings, monkeypatch, model, no_enqueue, django_capture_on_commit_callbacks
+    dnd_room, settings, monkeypatch, model, turns_stay_queued, django_capture_on_commit_callbacks
 ):
     """Out of attempts at its roll, whose re-send before publication commits, a model turn is
     narrated from its journal, and the narration fails after its model request; so does the
