@@ -956,6 +956,21 @@ function clearError() {
   composerHint = "";
   const bodyEl = form && form.querySelector("textarea");
   if (bodyEl) { bodyEl.removeAttribute("aria-invalid"); bodyEl.removeAttribute("aria-describedby"); }
+  markRecipients();
+}
+
+// The recipients' box, while nobody chosen in it is what is wrong: described by the hint as a
+// group, and each of its choices marked invalid (a group itself takes no invalid state).
+function markRecipients() {
+  const picker = document.getElementById("recipients");
+  if (!picker) return;
+  const wrong = composerHint === "recipients";
+  if (wrong) picker.setAttribute("aria-describedby", "composer-error");
+  else picker.removeAttribute("aria-describedby");
+  for (const box of picker.querySelectorAll("input[name=recipients]")) {
+    if (wrong) box.setAttribute("aria-invalid", "true");
+    else box.removeAttribute("aria-invalid");
+  }
 }
 
 function showError(text, usageUrl = "", hint = "") {
@@ -970,6 +985,7 @@ function showError(text, usageUrl = "", hint = "") {
     if (hint === "empty") bodyEl.setAttribute("aria-invalid", "true");
     else bodyEl.removeAttribute("aria-invalid");
   }
+  markRecipients();
   if (usageUrl) {
     const link = document.createElement("a");
     link.href = usageUrl;
@@ -1023,6 +1039,7 @@ async function refreshRecipients(picker) {
   const focused = picker.contains(document.activeElement) ? document.activeElement.value : null;
   picker.querySelectorAll("label, p").forEach((el) => el.remove());
   picker.append(...rows);
+  markRecipients(); // the boxes drawn anew while the hint shows are marked as the old ones were
   if (focused !== null) {
     const again = [...picker.querySelectorAll("input[name=recipients]")];
     const next = again.find((box) => box.value === focused) || again[0];

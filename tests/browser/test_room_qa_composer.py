@@ -59,6 +59,54 @@ def test_a_composer_hint_goes_once_the_message_is_put_right(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
+def test_the_recipients_box_is_described_by_its_hint_while_nobody_is_chosen(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    pat = make_user("player@example.test", display_name="Pat Player")
+    rob = make_user("rob@example.test", display_name="Rob Player")
+    player = CampaignMembership.Role.PLAYER
+    campaign, _ = make_campaign(gm_user, (pat, player), (rob, player))
+    with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
+        body = gm.locator("#composer-body")
+        error = gm.locator("#composer-error")
+        picker = gm.locator("#recipients")
+        boxes = picker.locator("input[name=recipients]")
+
+        def marks() -> tuple[str | None, list[str | None]]:
+            return (
+                picker.get_attribute("aria-describedby"),
+                [box.get_attribute("aria-invalid") for box in boxes.all()],
+            )
+
+        gm.check("input[name=audience][value=private]")
+        expect(boxes).to_have_count(2)
+        assert marks() == (None, [None, None])
+        # Nobody chosen: the box is described by the hint, and each choice in it is invalid.
+        body.fill("Hi")
+        body.press("Enter")
+        expect(error).to_have_text("Choose who receives this private message.")
+        assert marks() == ("composer-error", ["true", "true"])
+        # Someone chosen: the hint goes, and with it what it said of the box.
+        boxes.first.check()
+        expect(error).to_be_hidden()
+        assert marks() == (None, [None, None])
+        # No longer private: the same.
+        boxes.first.uncheck()
+        body.press("Enter")
+        expect(error).to_have_text("Choose who receives this private message.")
+        assert marks() == ("composer-error", ["true", "true"])
+        gm.check("input[name=audience][value=public]")
+        expect(error).to_be_hidden()
+        assert marks() == (None, [None, None])
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
 def test_sending_with_the_send_button_leaves_the_cursor_in_the_message_box(
     browser,
     asgi_server,  # noqa: F811
