@@ -8,7 +8,7 @@ from tests.conftest import service_missing
 
 # Defined here, not imported by each module: a session fixture imported into a module is that
 # module's own, so every module started (and kept to the end) a pair of domain servers.
-from tests.turns.conftest import live_domains  # noqa: F401
+from tests.turns.conftest import live_domains, turns_stay_queued  # noqa: F401
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -172,15 +172,13 @@ def test_a_jobs_list_still_loading_does_not_say_nothing_is_in_progress(
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from playwright.sync_api import expect
 
     from tests.browser.test_room_history import VIEWPORT, _open
     from tests.browser.test_room_live import _sign_in
 
-    # The turn stays queued: no worker picks it up.
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
     campaign, _users, _mine = fighters_table(make_user, name="Queued Keep", fighters=["Ilsa"])
     context = browser.new_context(viewport=VIEWPORT)
     try:

@@ -18,7 +18,7 @@ def test_an_action_in_progress_is_marked_in_the_timeline_until_its_turn_ends(
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from playwright.sync_api import expect
 
@@ -26,8 +26,6 @@ def test_an_action_in_progress_is_marked_in_the_timeline_until_its_turn_ends(
         make_user, system_id="dnd5e", name="Stale Keep",
         players=[("nia@example.test", "Nia Player")],
     )  # fmt: skip
-    # Nothing runs the turns: they stay queued until cancelled.
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
     context = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         nia = _sign_in(context, asgi_server, "nia@example.test")

@@ -28,7 +28,7 @@ def test_a_queued_turn_is_cancelled_from_its_timeline_entry_by_its_player_or_the
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from playwright.sync_api import expect
 
@@ -38,8 +38,6 @@ def test_a_queued_turn_is_cancelled_from_its_timeline_entry_by_its_player_or_the
         make_user, system_id="dnd5e", name="Gate Keep",
         players=[("nia@example.test", "Nia Player")],
     )  # fmt: skip
-    # Nothing runs the turns: they stay queued until cancelled.
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
     room_url = f"{asgi_server}/campaigns/{campaign.id}/room/"
     phone = browser.new_context(viewport={"width": 390, "height": 844})
     desk = browser.new_context(viewport=VIEWPORT)
@@ -102,7 +100,7 @@ def test_a_cancel_from_the_timeline_too_late_says_so_beside_the_action(
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from playwright.sync_api import expect
 
@@ -113,7 +111,6 @@ def test_a_cancel_from_the_timeline_too_late_says_so_beside_the_action(
         make_user, system_id="dnd5e", name="Late Keep",
         players=[("nia@example.test", "Nia Player")],
     )  # fmt: skip
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
     phone = browser.new_context(viewport={"width": 390, "height": 844})
     nia = _sign_in(phone, asgi_server, "nia@example.test")
     _open(nia, f"{asgi_server}/campaigns/{campaign.id}/room/")

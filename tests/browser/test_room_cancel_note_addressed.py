@@ -19,7 +19,7 @@ def test_the_member_who_cancelled_a_turn_reads_the_note_addressed_to_them(
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from playwright.sync_api import expect
 
@@ -27,8 +27,6 @@ def test_the_member_who_cancelled_a_turn_reads_the_note_addressed_to_them(
         make_user, system_id="dnd5e", name="Quiet Keep",
         players=[("ilsa@example.test", "Ilsa Player")],
     )  # fmt: skip
-    # Nothing runs the turns: they stay queued until cancelled.
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
     with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
         _say(ilsa, "roll 1d20", mode="action")
         ilsa.locator(".turn-job__cancel").click()

@@ -41,15 +41,14 @@ def _after_a_stale_read(page, served: list[str]) -> None:
 
 
 @contextmanager
-def _nia_in_her_room(browser, base_url, make_user, monkeypatch):
-    """Nia, a player, in a dnd5e room whose turns stay queued (nothing runs them)."""
+def _nia_in_her_room(browser, base_url, make_user):
+    """Nia, a player, in a dnd5e room (its tests keep turns queued: `turns_stay_queued`)."""
     from playwright.sync_api import expect
 
     campaign, users = table_for(
         make_user, system_id="dnd5e", name="Stale Keep",
         players=[("nia@example.test", "Nia Player")],
     )  # fmt: skip
-    monkeypatch.setattr("apps.turns.services.jobs.enqueue_run", lambda *a, **k: None)
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = _sign_in(context, base_url, "nia@example.test")
@@ -72,7 +71,7 @@ def test_a_panel_read_from_before_a_turn_ended_does_not_bring_it_back(
     live_domains,  # noqa: F811
     eager,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from playwright.sync_api import expect
 
@@ -80,7 +79,7 @@ def test_a_panel_read_from_before_a_turn_ended_does_not_bring_it_back(
     from apps.turns.models import RoomTurnJob
     from apps.turns.services import turn_cancel
 
-    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, nia):
+    with _nia_in_her_room(browser, asgi_server, make_user) as (page, campaign, nia):
         _say(page, "roll 1d20", mode="action")
         rows = page.locator("#turn-jobs li")
         expect(rows).to_have_count(1)
@@ -103,11 +102,11 @@ def test_a_panel_read_from_before_a_turn_began_does_not_end_it(
     live_domains,  # noqa: F811
     eager,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from playwright.sync_api import expect
 
-    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, _nia):
+    with _nia_in_her_room(browser, asgi_server, make_user) as (page, campaign, _nia):
         served = _serve_stale_panel(page, _panel_url(asgi_server, campaign))
         assert served == ["stale: "]
         _say(page, "roll 1d20", mode="action")
@@ -136,7 +135,7 @@ def test_a_screen_reader_hears_each_status_of_an_attempt_once(
     live_domains,  # noqa: F811
     eager,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from django.utils import timezone
     from playwright.sync_api import expect
@@ -150,7 +149,7 @@ def test_a_screen_reader_hears_each_status_of_an_attempt_once(
         job.refresh_from_db()
         job_announce(job)
 
-    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, _nia):
+    with _nia_in_her_room(browser, asgi_server, make_user) as (page, campaign, _nia):
         page.evaluate(RECORD_ANNOUNCER)
         _say(page, "roll 1d20", mode="action")
         row = page.locator("#turn-jobs li")
@@ -199,7 +198,7 @@ def test_statuses_that_come_at_once_are_each_said_in_turn(
     live_domains,  # noqa: F811
     eager,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     """A fast turn's statuses arrive milliseconds apart: each one stays in the live region
     long enough to be read, instead of the next replacing it before a screen reader speaks."""
@@ -209,7 +208,7 @@ def test_statuses_that_come_at_once_are_each_said_in_turn(
     from apps.turns.models import RoomTurnJob
     from apps.turns.services.jobs import job_announce
 
-    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, _nia):
+    with _nia_in_her_room(browser, asgi_server, make_user) as (page, campaign, _nia):
         _say(page, "roll 1d20", mode="action")
         row = page.locator("#turn-jobs li")
         expect(row).to_have_attribute("data-status", "queued")
