@@ -317,6 +317,35 @@ function placeText(entry, current) {
   return parts.join(" · ");
 }
 
+// What changes the rolls against or by a combatant now, in words: its Dodge, its hiding, its
+// Disengage and the Help actions it holds, as the domain's view for this viewer carries them
+// (an entry says "hidden" only to those the domain tells). A Disengage lasts the rest of its
+// turn, though the budget keeps it until the next: only the current combatant's is shown.
+// [data-state, text] pairs.
+function combatStates(entry, current) {
+  const budget = entry.budget || {};
+  const states = [];
+  if (budget.dodging) states.push(["dodging", t.state_dodging]);
+  if (entry.hidden === true) states.push(["hidden", t.state_hidden]);
+  if (current && budget.disengaged) states.push(["disengaged", t.state_disengaged]);
+  for (const help of Array.isArray(entry.helped_by) ? entry.helped_by : []) {
+    const helper = help.helper_name || help.helper_id;
+    states.push(["helped", help.target_id
+      ? format(t.helped_vs, { helper, target: help.target_name || help.target_id })
+      : format(t.helped_check, { helper })]);
+  }
+  return states;
+}
+
+function statesCell(entry, current) {
+  const states = combatStates(entry, current);
+  if (!states.length) return null;
+  // Spaces between them: a screen reader hears each state apart, not run together.
+  const parts = states.flatMap(([key, text], i) => [
+    i ? " " : null, el("span", { class: "badge turn-state", "data-state": key }, text)]);
+  return el("span", { class: "turn-combatant__states" }, ...parts);
+}
+
 function renderCombat(panels) {
   const section = document.getElementById("turn-combat");
   if (!section) return; // only systems with combat (dnd5e) have the initiative section
@@ -380,7 +409,8 @@ function renderCombat(panels) {
         zeroBadge,
         current ? el("span", { class: "sr-only" }, ` (${t.current})`) : null,
         place ? el("span", { class: "turn-combatant__place small muted" }, place) : null,
-        conditions),
+        conditions,
+        statesCell(entry, current)),
       hpCell(c),
     );
     items.push(item);
