@@ -1384,6 +1384,7 @@ def combat_action(call: Call) -> Outcome:
         # Extra movement equal to its speed after modifiers: none while its speed is 0.
         gained = 0 if set(char["conditions"]) & HELD_IN_PLACE else char["speed"]
         budget["movement"] += gained
+        budget["dashed"] = 1  # shown for the turn, as a Disengage is
         result["movement_gained"] = gained
     elif action == "disengage":
         budget["disengaged"] = 1
@@ -2121,8 +2122,9 @@ def tools() -> list[ToolSpec]:
         ToolSpec(
             name="combat_status",
             description=(
-                "Initiative order, round, current turn, action budgets, positions, the Help "
-                "actions each combatant holds (helped_by) and the grid's width and height."
+                "Initiative order, round, current turn, action budgets (with dashed, "
+                "disengaged or dodging for the actions taken), positions, the Help actions each "
+                "combatant holds (helped_by) and the grid's width and height."
             ),
             handler=combat_status,
             write=False,

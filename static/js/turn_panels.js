@@ -327,6 +327,8 @@ function combatStates(entry, current) {
   const states = [];
   if (budget.dodging) states.push(["dodging", t.state_dodging]);
   if (entry.hidden === true) states.push(["hidden", t.state_hidden]);
+  // A Dash and a Disengage last the turn they are taken in; their flags stay until the next.
+  if (current && budget.dashed) states.push(["dashed", t.state_dashed]);
   if (current && budget.disengaged) states.push(["disengaged", t.state_disengaged]);
   for (const help of Array.isArray(entry.helped_by) ? entry.helped_by : []) {
     const helper = help.helper_name || help.helper_id;

@@ -1,6 +1,6 @@
 """What changes the rolls in a fight, in the initiative list in Chromium: a combatant's Dodge,
-Hide, Disengage and the Help actions it holds, in words, live for everyone the domain tells, and
-on a phone."""
+Hide, Dash, Disengage and the Help actions it holds, in words, live for everyone the domain
+tells, and on a phone."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_a_players_dodge_shows_as_dodging_to_everyone_until_their_next_turn(
 
 def _with_states(ilsa_id: str, goblin: dict):
     """A panel route handler: the combat as the server reads it, with Ilsa's turn, her
-    Disengage, the goblin hidden (or not, as `goblin["hidden"]` says) and Ilsa holding two
+    Dash and Disengage, the goblin hidden (or not, as `goblin["hidden"]` says) and Ilsa holding two
     Helps."""
     from playwright.sync_api import Error
 
@@ -101,7 +101,7 @@ def _with_states(ilsa_id: str, goblin: dict):
             combat["current"] = ilsa_id
             for entry in combat["order"]:
                 if entry["id"] == ilsa_id:
-                    entry["budget"] = {**entry["budget"], "disengaged": 1}
+                    entry["budget"] = {**entry["budget"], "dashed": 1, "disengaged": 1}
                     entry["helped_by"] = [
                         {"helper_id": "pc-9", "helper_name": "Bram", "target_id": goblin["id"],
                          "target_name": "Goblin"},
@@ -110,9 +110,9 @@ def _with_states(ilsa_id: str, goblin: dict):
                     ]  # fmt: skip
                 else:
                     goblin["id"] = entry["id"]
-                    # A Disengage is over once its turn is: the goblin's, kept in its
-                    # budget until its next turn, is not shown.
-                    entry["budget"] = {**entry["budget"], "disengaged": 1}
+                    # A Dash or Disengage is over once its turn is: the goblin's, kept in
+                    # its budget until its next turn, is not shown.
+                    entry["budget"] = {**entry["budget"], "dashed": 1, "disengaged": 1}
                     entry.pop("hidden", None)
                     if goblin["hidden"]:
                         entry["hidden"] = True
@@ -147,11 +147,11 @@ def test_hidden_disengaged_and_helps_show_in_words_as_the_combat_view_gives_them
         ilsa.set_viewport_size(PHONE)
         _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
         expect(_row(ilsa, ilsa_id).locator(STATES)).to_have_text(
-            ["Disengaged", "Helped by Bram (vs Goblin)", "Helped by Cora (next check)"]
+            ["Dashed", "Disengaged", "Helped by Bram (vs Goblin)", "Helped by Cora (next check)"]
         )
         # A screen reader hears each one apart, not run together.
         expect(_row(ilsa, ilsa_id).locator(".turn-combatant__states")).to_have_text(
-            "Disengaged Helped by Bram (vs Goblin) Helped by Cora (next check)"
+            "Dashed Disengaged Helped by Bram (vs Goblin) Helped by Cora (next check)"
         )
         goblin_row = ilsa.locator('#turn-order li[data-kind="monster"]')
         expect(goblin_row.locator(STATES)).to_have_text(["Hidden"])
@@ -160,6 +160,6 @@ def test_hidden_disengaged_and_helps_show_in_words_as_the_combat_view_gives_them
         # A view that does not say it is hidden shows nothing of the kind.
         goblin["hidden"] = False
         _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
-        expect(_row(ilsa, ilsa_id).locator(STATES)).to_have_count(3)
+        expect(_row(ilsa, ilsa_id).locator(STATES)).to_have_count(4)
         expect(goblin_row.locator(STATES)).to_have_count(0)
         expect(goblin_row).not_to_contain_text("Hidden")

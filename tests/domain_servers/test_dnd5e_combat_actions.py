@@ -35,11 +35,22 @@ def test_dash_adds_the_speed_to_the_turns_movement_and_spends_the_action(
 
     assert (dashed["action"], dashed["character_name"]) == ("dash", "Ash")
     assert (dashed["movement_gained"], dashed["movement_left"]) == (30, 60)
-    assert _budget(dnd, ash)["action"] == 0
+    assert (_budget(dnd, ash)["action"], _budget(dnd, ash)["dashed"]) == (0, 1)
     moved = dnd.write("combat_move", {"character_id": ash, "x": 0, "y": 5}, sub=PLAYER)
     assert moved["movement_left"] == 35
     refused = dnd.fail("attack", {"attacker_id": ash, "target_id": goblin}, sub=PLAYER)
     assert refused["message"] == "Ash has no action left this turn"
+
+
+def test_a_dash_is_shown_in_the_budget_until_the_turn_ends(dnd: Game, monkeypatch) -> None:
+    ash, _goblin = _ash_beside_a_goblin(dnd, monkeypatch)
+    assert "dashed" not in _budget(dnd, ash)
+
+    dnd.write("combat_action", {"character_id": ash, "action": "dash"}, sub=PLAYER)
+    dnd.write("combat_end_turn", {}, sub=PLAYER)
+    dnd.write("combat_end_turn")  # the goblin's: Ash is up again
+
+    assert "dashed" not in _budget(dnd, ash)
 
 
 def test_disengaging_moves_out_of_reach_without_provoking(dnd: Game, monkeypatch) -> None:
