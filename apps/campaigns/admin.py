@@ -6,7 +6,15 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.core.admin import capitalised_choice_column, capitalised_choices_filter
 
-from .models import ActorBinding, Campaign, CampaignInvite, CampaignMembership, JoinRequest
+from .models import (
+    ActorBinding,
+    Campaign,
+    CampaignInvite,
+    CampaignMembership,
+    JoinRequest,
+    phase_in_words,
+)
+from .selectors import system_label
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -19,21 +27,20 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    # The list's capitalised status column, shown on the page in the status field's place.
-    status_column_name = None
+    # The list's columns in words ({field: column}), shown on the page in their fields' place:
+    # "Active" for the stored "active".
+    columns_in_words: dict[str, str] = {}
 
     def get_readonly_fields(self, request, obj=None):
-        fields = tuple(super().get_readonly_fields(request, obj))
-        if self.status_column_name:
-            fields += (self.status_column_name,)
-        return fields
+        return (*super().get_readonly_fields(request, obj), *self.columns_in_words.values())
 
     def get_fields(self, request, obj=None):
-        fields = list(super().get_fields(request, obj))
-        column = self.status_column_name
-        if column:
-            fields = [column if name == "status" else name for name in fields if name != column]
-        return fields
+        columns = set(self.columns_in_words.values())
+        return [
+            self.columns_in_words.get(name, name)
+            for name in super().get_fields(request, obj)
+            if name not in columns
+        ]
 
 
 StatusFilter = capitalised_choices_filter("status")
@@ -42,6 +49,31 @@ StatusFilter = capitalised_choices_filter("status")
 def status_column(model, name):
     """A list column naming the row's status with a capital, sorted by it."""
     return capitalised_choice_column(model, "status", name)
+
+
+def words_filter(field_name: str, words) -> type[admin.SimpleListFilter]:
+    """A list filter offering the values campaigns hold, each named by `words(value)` and in
+    the order of those names."""
+
+    class WordsFilter(admin.SimpleListFilter):
+        title = Campaign._meta.get_field(field_name).verbose_name
+        parameter_name = field_name
+
+        def lookups(self, request, model_admin):
+            values = (
+                model_admin.get_queryset(request)
+                .order_by()
+                .values_list(field_name, flat=True)
+                .distinct()
+            )
+            return sorted(((value, words(value)) for value in values), key=lambda pair: pair[1])
+
+        def queryset(self, request, queryset):
+            if self.value() is None:
+                return queryset
+            return queryset.filter(**{field_name: self.value()})
+
+    return WordsFilter
 
 
 class MembershipInline(admin.TabularInline):
@@ -63,18 +95,36 @@ class MembershipInline(admin.TabularInline):
 class CampaignAdmin(ReadOnlyAdmin):
     list_display = (
         "name",
-        "system_id",
+        "system",
         "owner",
         "campaign_status",
-        "phase",
+        "campaign_phase",
         "authority_revision",
         "created_at",
     )
-    list_filter = ("system_id", StatusFilter, "phase")
+    list_filter = (
+        words_filter("system_id", lambda system_id: system_label(system_id=system_id)),
+        StatusFilter,
+        words_filter("phase", phase_in_words),
+    )
     search_fields = ("name", "owner__email", "id")
     inlines = [MembershipInline]
-    status_column_name = "campaign_status"
+    columns_in_words = {
+        "system_id": "system",
+        "status": "campaign_status",
+        "phase": "campaign_phase",
+    }
     campaign_status = status_column(Campaign, "campaign_status")
+
+    # The system as players choose it and the phase as the room names it, not their codes.
+    @admin.display(description=Campaign._meta.get_field("system_id").verbose_name,
+                   ordering="system_id")  # fmt: skip
+    def system(self, obj):
+        return system_label(system_id=obj.system_id)
+
+    @admin.display(description=Campaign._meta.get_field("phase").verbose_name, ordering="phase")
+    def campaign_phase(self, obj):
+        return obj.phase_label
 
 
 @admin.register(CampaignInvite)
@@ -122,7 +172,7 @@ class JoinRequestAdmin(ReadOnlyAdmin):
     # The default select_related() follows no nullable key: decided_by cost a query per row.
     list_select_related = ("campaign", "user", "decided_by")
     list_filter = (StatusFilter,)
-    status_column_name = "request_status"
+    columns_in_words = {"status": "request_status"}
     request_status = status_column(JoinRequest, "request_status")
 
 
@@ -138,5 +188,5 @@ class ActorBindingAdmin(ReadOnlyAdmin):
         "binding_status",
     )
     list_filter = (StatusFilter,)
-    status_column_name = "binding_status"
+    columns_in_words = {"status": "binding_status"}
     binding_status = status_column(ActorBinding, "binding_status")

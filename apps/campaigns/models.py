@@ -21,6 +21,12 @@ PHASE_LABELS = {
 }
 
 
+def phase_in_words(phase: str) -> str:
+    """A phase as users read it, translated; a sentence that embeds it uses |lower."""
+    label = PHASE_LABELS.get(phase)
+    return str(label) if label else phase.replace("_", " ").capitalize()
+
+
 class Campaign(BaseModel):
     class Status(models.TextChoices):
         ACTIVE = "active", _("active")
@@ -44,7 +50,7 @@ class Campaign(BaseModel):
     # again before delivering (see RoomConsumer.room_entry).
     access_version = models.BigIntegerField(default=0)
     authority_receipt = models.JSONField(default=dict, blank=True)
-    phase = models.CharField(max_length=40, default="lobby")
+    phase = models.CharField(_("phase"), max_length=40, default="lobby")
     # The API Idempotency-Key (or form token) the campaign was created with, per owner.
     creation_key = models.CharField(max_length=160, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
@@ -70,8 +76,7 @@ class Campaign(BaseModel):
     @property
     def phase_label(self) -> str:
         """The phase as users read it, translated; a sentence that embeds it uses |lower."""
-        label = PHASE_LABELS.get(self.phase)
-        return str(label) if label else self.phase.replace("_", " ").capitalize()
+        return phase_in_words(self.phase)
 
 
 class CampaignMembership(BaseModel):

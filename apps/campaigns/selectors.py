@@ -7,7 +7,16 @@ from datetime import timedelta
 from django.db.models import Case, Q, QuerySet, When
 from django.utils import timezone
 
+from apps.domains.registry import domain_registry
+
 from .models import ActorBinding, Campaign, CampaignInvite, CampaignMembership, JoinRequest
+
+
+def system_label(*, system_id: str) -> str:
+    """A game system's name as players choose it ("D&D 5e (SRD 5.1)"); a system this server
+    no longer runs reads as its code."""
+    plugin = domain_registry().plugins.get(system_id)
+    return str(plugin.label) if plugin else system_id
 
 
 def membership_for(*, campaign_id, user) -> CampaignMembership | None:

@@ -64,11 +64,6 @@ def _membership_or_404(request, campaign_id, **kwargs) -> CampaignMembership:
         raise PageNotFound(NOT_A_MEMBER) from None
 
 
-def _system_label(system_id: str) -> str:
-    plugin = domain_registry().plugins.get(system_id)
-    return str(plugin.label) if plugin else system_id
-
-
 def _system_available(system_id: str) -> bool:
     """Whether this server runs the campaign's game system (an operator may have removed it)."""
     return system_id in domain_registry().plugins
@@ -153,7 +148,7 @@ def campaign_detail(request, campaign_id):
         {
             "campaign": campaign,
             "membership": membership,
-            "system_label": _system_label(campaign.system_id),
+            "system_label": selectors.system_label(system_id=campaign.system_id),
             "system_available": _system_available(campaign.system_id),
             "members": selectors.campaign_members(campaign=campaign),
             "my_bindings": selectors.bindings_for(campaign=campaign, user=request.user),
@@ -193,7 +188,7 @@ def _settings_page(request, membership, *, invite_form=None, name_form=None, bin
             "campaign": campaign,
             "membership": membership,
             "is_owner": membership.role == CampaignMembership.Role.OWNER,
-            "system_label": _system_label(campaign.system_id),
+            "system_label": selectors.system_label(system_id=campaign.system_id),
             "members": members,
             # A deactivated account cannot sign in to play a character bound to it.
             "bindable_members": [m for m in members if m.user.is_active],
@@ -547,7 +542,7 @@ def character_new(request, campaign_id):
             "membership": membership,
             "form": form,
             "form_token": token,
-            "system_label": _system_label(campaign.system_id),
+            "system_label": selectors.system_label(system_id=campaign.system_id),
         },
     )
 
@@ -580,7 +575,7 @@ def invite_landing(request, token):
     context = {
         "invite": invite,
         "campaign": campaign,
-        "system_label": _system_label(campaign.system_id),
+        "system_label": selectors.system_label(system_id=campaign.system_id),
         "problem": problem,
         "joins_now": invite_admits_at_once(
             invite, request.user if request.user.is_authenticated else None
