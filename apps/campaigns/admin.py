@@ -78,10 +78,12 @@ def words_filter(field_name: str, words) -> type[admin.SimpleListFilter]:
 
 class MembershipInline(admin.TabularInline):
     model = CampaignMembership
-    fields = ("user", "role", "status", "created_at")
+    fields = ("user", "role", "membership_status", "created_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
+
+    membership_status = status_column(CampaignMembership, "membership_status")
 
     def has_add_permission(self, request, obj=None):
         return False
