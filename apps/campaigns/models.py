@@ -243,8 +243,8 @@ class ActorBinding(BaseModel):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="actor_bindings"
     )
-    character_id = models.CharField(max_length=64)
-    character_name = models.CharField(max_length=120, blank=True)
+    character_id = models.CharField(_("character"), max_length=64)
+    character_name = models.CharField(_("character name"), max_length=120, blank=True)
     # Follows CharacterControl: true exactly for the active binding of the named controller.
     can_control = models.BooleanField(default=False)
     can_view_private = models.BooleanField(default=True)
@@ -285,7 +285,7 @@ class CharacterControl(models.Model):
     follows it."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="controls")
-    character_id = models.CharField(max_length=64)
+    character_id = models.CharField(_("character"), max_length=64)
     controller = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
@@ -301,4 +301,19 @@ class CharacterControl(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.character_id} -> {self.controller_id} @{self.revision}"
+        # Staff and logs read it as a sentence: the names players know, the id only for a
+        # character nobody named. No controller: only the GM plays it.
+        bindings = ActorBinding.objects.filter(
+            campaign_id=self.campaign_id, character_id=self.character_id
+        )
+        character = (
+            bindings.exclude(character_name="").values_list("character_name", flat=True).first()
+        ) or self.character_id
+        if self.controller_id is None:
+            text = gettext("The GM alone controls %(character)s (revision %(revision)s)")
+            return text % {"character": character, "revision": self.revision}
+        return gettext("%(controller)s controls %(character)s (revision %(revision)s)") % {
+            "controller": self.controller.label,
+            "character": character,
+            "revision": self.revision,
+        }
