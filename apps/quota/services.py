@@ -7,6 +7,7 @@ conditional UPDATEs on `status='active'`, so exactly one of settle / release / r
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import uuid
 from collections.abc import Callable, Iterable
@@ -45,6 +46,7 @@ from apps.core.sql import mark_saved
 from .models import (
     GRANT_DRAW_ORDER,
     NEVER,
+    OWNER_TYPE_LABELS,
     LedgerAllocation,
     LedgerEntry,
     Plan,
@@ -1077,12 +1079,14 @@ WITH res AS (
     FROM covered WHERE a.id = covered.id
     RETURNING a.id
 ), entry AS (
+    -- Described by the owner type the row holds (the caller's copy may carry only the key):
+    -- in words where there are words for it, else the code, which reads in words too.
     INSERT INTO {ledger} (created_at, account_id, kind, amount, balance_after, reservation_id,
         grant_id, description)
     SELECT %(now)s, covered.id, 'charge', covered.charge, covered.balance_after, res.id, NULL,
-        %(description)s
+        COALESCE(%(descriptions)s::jsonb ->> res.owner_type, res.owner_type)
     FROM covered, res
-    RETURNING id, account_id, amount, balance_after
+    RETURNING id, account_id, amount, balance_after, description
 ), allocations AS (
     INSERT INTO {allocation} (entry_id, grant_id, amount)
     SELECT entry.id, takes.id, takes.take FROM entry, takes ORDER BY takes.n
@@ -1092,7 +1096,8 @@ WITH res AS (
         close_reason = 'settled', updated_at = %(now)s
     FROM res, covered WHERE r.id = res.id
 )
-SELECT entry.id, entry.account_id, entry.amount, entry.balance_after FROM entry
+SELECT entry.id, entry.account_id, entry.amount, entry.balance_after, entry.description
+FROM entry
 """
 
 
@@ -1146,8 +1151,9 @@ def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEnt
     """The PostgreSQL fast path; None (nothing written) when the reservation was not active or
     the grants the statement could see did not cover the charge."""
     now = timezone.now()
-    # A reservation's owner never changes, so the caller's copy names it.
-    description = owner_type_description(reservation.owner_type)
+    # The words for each owner type, as the ORM path stores them; the statement picks the one
+    # for the reservation it locked.
+    descriptions = {code: owner_type_description(code) for code in OWNER_TYPE_LABELS}
     with connection.cursor() as cursor:
         sql, fixed = _settle_sql()
         cursor.execute(
@@ -1157,13 +1163,13 @@ def _settle_one_statement(*, reservation: Reservation, actual: int) -> LedgerEnt
                 "id": reservation.pk,
                 "actual": actual,
                 "now": now,
-                "description": description,
+                "descriptions": json.dumps(descriptions),
             },
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    entry_id, account_id, charge, balance_after = row
+    entry_id, account_id, charge, balance_after, description = row
     entry = LedgerEntry(
         id=entry_id,
         created_at=now,
