@@ -1,6 +1,6 @@
 """The admin's grant list names each grant's source as the usage page does, with a capital
-("Staff grant", not "staff grant"), in its column and in its filter; the usage page says "Never"
-as it says "Expired"."""
+("Staff grant", not "staff grant"), in its column and in its filter; the usage page says
+"Never expires" as it says "Expired"."""
 
 import re
 
@@ -37,5 +37,5 @@ def test_the_usage_page_says_a_lasting_grant_expires_never_with_a_capital(client
     client.force_login(user)
     rows = table(client.get("/usage/").content.decode(), "usage-grants")
     assert [(source, expires) for (source, _), _g, _l, (expires, _) in rows] == [
-        ("System", "Never")
+        ("System", "Never expires")
     ]
