@@ -395,7 +395,7 @@ class QuotaGrantAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("Expires"), ordering="expires_at")
     def expires(self, obj):
-        return _compact(obj.expires_at)
+        return _compact(obj.expires_at) if obj.expires_at else _("Never")
 
     add_form_template = "quota/quotagrant_add_form.html"
 

@@ -39,3 +39,17 @@ def test_the_usage_page_says_a_lasting_grant_expires_never_with_a_capital(client
     assert [(source, expires) for (source, _), _g, _l, (expires, _) in rows] == [
         ("System", "Never expires")
     ]
+
+
+def test_the_grant_list_says_a_lasting_grant_never_expires(staff_client, make_user, zero_plan):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    client, staff = staff_client
+    account = quota_account_for(user=make_user("player@example.test"), plan=zero_plan)
+    quota_grant(account=account, amount=7, source=QuotaGrant.Source.STAFF, actor=staff)
+    ends = timezone.localtime(timezone.now() + timedelta(days=3))
+    quota_grant(account=account, amount=3, source=QuotaGrant.Source.SYSTEM, expires_at=ends)
+    html = client.get("/admin/quota/quotagrant/").content.decode()
+    assert [row["expires"] for row in listed(html)] == [ends.strftime("%Y-%m-%d %H:%M"), "Never"]
