@@ -437,22 +437,37 @@ def _note_cancelled(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
 
 
 def _note_answered_privately(
-    campaign: Campaign, job: RoomTurnJob, final: str, *, requester_is_gm: bool
+    campaign: Campaign,
+    job: RoomTurnJob,
+    final: str,
+    *,
+    requester_is_gm: bool,
+    requester_answered: bool,
+    requester: _Requester,
 ) -> None:
     """The room saw the action but none of its answer (a refusal, a private aside; not a reply
     that is only help): it is told an answer was given, so the action does not stand there
     unanswered. A GM's note names their action, not them as the one answered: at their own
-    table, "the game master" is them."""
+    table, "the game master" is them. `requester_answered`: the requester reads some of the
+    answer; otherwise it went to the game master alone, and the requester is told so too."""
     if requester_is_gm:
         message = _("%(name)s's action was answered privately.")
-    else:
+    elif requester_answered:
         message = _("The game master answered %(name)s privately.")
+    else:
+        message = _("%(name)s's action was answered to the game master only.")
     job_ended_record(
         campaign=campaign, job=job, status=final,
         message=message % {"name": job.requester.label},
-        # Their page leaves it out: they read the answer itself.
+        # Their page leaves it out: they read the answer itself, or their own note below.
         answered_privately=str(job.requester_id),
     )  # fmt: skip
+    if not requester_answered and requester.present:
+        _tell_requester(
+            campaign, job, OUTCOME_EVENT,
+            body=_("Your action was answered to the game master only."),
+            data={"job_id": str(job.pk), "status": final},
+        )  # fmt: skip
 
 
 def _note_dropped(campaign: Campaign, job: RoomTurnJob, final: str, *, partly: bool) -> None:
@@ -572,7 +587,13 @@ def turn_publish(
             and job.trigger_audience == Message.Audience.PUBLIC
             and all(audience != Message.Audience.PUBLIC for _t, audience, _r in narration)
         ):
-            _note_answered_privately(campaign, job, final, requester_is_gm=requester_is_gm)
+            _note_answered_privately(
+                campaign, job, final, requester_is_gm=requester_is_gm,
+                # A GM reads the game master's lines; a player only those addressed to them.
+                requester_answered=requester_is_gm
+                or any(audience == Message.Audience.PRIVATE for _t, audience, _r in narration),
+                requester=requester,
+            )  # fmt: skip
         error = stored.get("error")
         cancelled = final == RoomTurnJob.Status.CANCELLED
         if cancelled:
