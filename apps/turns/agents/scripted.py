@@ -5053,6 +5053,12 @@ SHORT_COMMANDS: dict[str, tuple[tuple[Any, bool], ...]] = {
         (gettext_lazy("death save"), False),
         (gettext_lazy("stand up"), False),
         (gettext_lazy("heal <target>"), False),
+        (gettext_lazy("dodge"), False),
+        (gettext_lazy("dash"), False),
+        (gettext_lazy("disengage"), False),
+        (gettext_lazy("hide"), False),
+        (gettext_lazy("help <name>"), False),
+        (gettext_lazy("shove <target>"), False),
         (gettext_lazy("describe"), False),
         (gettext_lazy("look at <target>"), False),
         (gettext_lazy("whose turn is it?"), False),
@@ -5081,11 +5087,31 @@ COMMON_WORDS = frozenset({"the", "a", "an", "at", "to", "is", "it", "my", "me", 
 CLOSEST_LIMIT = 3
 # Closer than a typo's cutoff: "dance" is 0.83 of "advance" and no misspelling of it.
 CLOSE_WORD = 0.85
+# A word this long with one slip of the fingers is still the word.
+SLIP_LENGTH = 5
+
+
+def _one_slip(said: str, word: str) -> bool:
+    """Whether `said` is `word` with one letter mistyped or two neighbours swapped ("shuve",
+    "dogde"): for a five-letter word that is a ratio of 0.8, under CLOSE_WORD, though it is
+    plainly that word, where "dance" (two letters more than it) is no "advance"."""
+    if len(said) != len(word) or len(word) < SLIP_LENGTH:
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(said, word, strict=True)) if a != b]
+    if len(differ) == 1:
+        return True
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and said[differ[0]] == word[differ[1]]
+        and said[differ[1]] == word[differ[0]]
+    )
 
 
 def _closest_commands(system_id: str, text: str, *, gm: bool) -> list[str]:
     """Up to three commands this seat may use whose words are the text's (or close to them:
-    "advnce" is "advance"), closest first; none when nothing is close."""
+    "advnce" is "advance"; a first word one slip from the command's, "shuve" for "shove"),
+    closest first; none when nothing is close."""
     said = [w for w in re.findall(r"[a-z]+", FIRST_PERSON.sub("", _normalize(text)).lower())
             if w not in COMMON_WORDS]  # fmt: skip
     scored: list[tuple[float, int, str]] = []
@@ -5097,7 +5123,7 @@ def _closest_commands(system_id: str, text: str, *, gm: bool) -> list[str]:
         score = max(
             (difflib.SequenceMatcher(None, a, b).ratio() for a in said for b in words), default=0
         )
-        if score >= CLOSE_WORD:
+        if score >= CLOSE_WORD or (said and words and _one_slip(said[0], words[0])):
             scored.append((-score, index, str(command)))
     return [command for _score, _index, command in sorted(scored)[:CLOSEST_LIMIT]]
 
