@@ -95,7 +95,7 @@ dnd5e
                                          "take the Dodge action", "<name> dodges" (own
                                          character only); "... as a bonus action" for a
                                          rogue's Cunning Action (a goblin's Nimble Escape).
-                                         Outside combat "I hide" is a Stealth check
+                                         Outside combat "I hide [dc N]" is a Stealth check
     help <name> [attack <target>]        in combat, your character's Help action: the
                                          ally's next attack on that foe (unnamed: the one
                                          beside you; none: its next check) has advantage
@@ -2423,12 +2423,22 @@ def dnd_help(s: Session, m: re.Match[str]) -> None:
 def dnd_hide(s: Session, m: re.Match[str]) -> None:
     """ "I hide": in combat the Hide action by the rules (it spends the action, against the
     foes' passive Perception); elsewhere, or where that tool is not offered, the Dexterity
-    (Stealth) check it comes down to, as "check stealth" makes it."""
+    (Stealth) check it comes down to, as "check stealth" makes it, at the DC given ("I hide
+    dc 15")."""
     if s.turn.phase == "combat" and s.offered("combat_action"):
+        if m["dc"] is not None:
+            # The rules' Hide action sets its own bar: a DC said would be silently ignored.
+            raise Refusal(
+                _(
+                    "In combat, hiding is the Hide action, against the foes' passive "
+                    "Perception: say “hide”, without a DC."
+                )
+            )
         _combat_action(s, "hide", None, bonus=bool(m["bonus"]))
         return
-    check = re.fullmatch(r"(?P<what>stealth)" + DC, "stealth")
-    if check is None:  # the pattern always matches its own word
+    said = "stealth" if m["dc"] is None else f"stealth dc {m['dc']}"
+    check = re.fullmatch(r"(?P<what>stealth)" + DC, said, re.IGNORECASE)
+    if check is None:  # the pattern matches its own words
         raise NotUnderstood
     dnd_check(s, check)
 
@@ -4139,7 +4149,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_move_beside,
         ),
         _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn", dnd_end_turn),
-        _intent(r"hide" + AS_BONUS, dnd_hide),
+        _intent(r"hide" + DC + AS_BONUS, dnd_hide),
         # After the rolls: "roll 1d6 for the dashes" is a roll's label.
         _intent(
             r"(?:take\s+the\s+)?(?P<action>dodge|dash|disengage)(?:\s+action)?" + AS_BONUS,
@@ -4538,13 +4548,14 @@ DND_REWRITES = (
     ),
     # "I hide", "hide behind the crate": the Hide action, a Dexterity (Stealth) check (SRD),
     # not a free action left to the GM. Only hiding oneself: "hide the map" is no check.
+    # A DC the GM gave is kept ("I hide behind the crate dc 15").
     (
         re.compile(
             r"^hides?(?:\s+(?:behind|in|under|among|inside|from|beneath)\b.*?)?"
-            r"(?P<bonus>\s+as\s+(?:a|my)\s+bonus\s+action)?$",
+            r"(?P<dc_said>" + DC + r")(?P<bonus>\s+as\s+(?:a|my)\s+bonus\s+action)?$",
             re.I,
         ),
-        r"hide\g<bonus>",
+        r"hide\g<dc_said>\g<bonus>",
     ),
     # "roll a dex save", "roll a stealth check": the save or check itself.
     (
