@@ -288,7 +288,8 @@ function buildItem(entry, isPending) {
 }
 
 // Data-only events (suggestions, job bookkeeping) feed the panels, not the timeline; nor does
-// the room's note that the reader's own action was answered privately (they read the answer).
+// the room's note that the reader's own action was answered privately (they read the answer,
+// or a note of their own when it went to the game master only).
 function inTimeline(entry) {
   if (entry.kind !== "event") return true;
   return Boolean(entry.body) && !(entry.data && entry.data.answered_privately === config.userId);
