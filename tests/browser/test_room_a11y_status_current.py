@@ -24,7 +24,7 @@ def test_an_actions_status_is_kept_while_true_and_cleared_once_it_ended(
     live_domains,  # noqa: F811
     eager,  # noqa: F811
     make_user,
-    monkeypatch,
+    turns_stay_queued,
 ):
     from django.utils import timezone
     from playwright.sync_api import expect
@@ -32,7 +32,7 @@ def test_an_actions_status_is_kept_while_true_and_cleared_once_it_ended(
     from apps.turns.models import RoomTurnJob
     from apps.turns.services.jobs import job_announce
 
-    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, _nia):
+    with _nia_in_her_room(browser, asgi_server, make_user) as (page, campaign, _nia):
         status = page.locator("#turn-announce")
         _say(page, "roll 1d20", mode="action")
         expect(status).to_have_text("Your action: Queued")

@@ -21,6 +21,7 @@ def test_a_turn_whose_end_the_socket_missed_leaves_the_list_at_the_next_heartbea
     eager,  # noqa: F811
     make_user,
     monkeypatch,
+    turns_stay_queued,
     settings,
 ):
     from django.db import transaction
@@ -33,7 +34,7 @@ def test_a_turn_whose_end_the_socket_missed_leaves_the_list_at_the_next_heartbea
     from apps.turns.services.jobs import job_announce
 
     settings.ROOMS_HEARTBEAT_SECONDS = 0.5
-    with _nia_in_her_room(browser, asgi_server, make_user, monkeypatch) as (page, campaign, _nia):
+    with _nia_in_her_room(browser, asgi_server, make_user) as (page, campaign, _nia):
         _say(page, "roll 1d20", mode="action")
         rows = page.locator("#turn-jobs li")
         expect(rows).to_have_count(1)
