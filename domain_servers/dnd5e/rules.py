@@ -264,7 +264,7 @@ def check(
     rng: RandomStream,
     *,
     ability: str,
-    dc: int,
+    dc: int | None,
     proficient: bool,
     advantage: bool,
     disadvantage: bool,
@@ -275,6 +275,8 @@ def check(
     who: Who = name_of,
 ) -> dict[str, Any]:
     """Ability check or saving throw: success when total >= DC; naturals mean nothing here.
+    With no DC (`dc=None`: the GM compares the total with something the rules do not hold, or
+    a contest's other side) the result has neither `dc` nor `success`.
     `advantage_reasons` (a Dodge's DEX saves): the caller's own, said as `advantage_reasons`.
 
     Conditions (SRD): poisoned and frightened give disadvantage on ability checks, restrained
@@ -303,9 +305,9 @@ def check(
         "proficiency": prof,
         "bonus": bonus,
         "total": total,
-        "dc": dc,
-        "success": total >= dc,
     }
+    if dc is not None:
+        result.update(dc=dc, success=total >= dc)
     # Only when there are some: a check nothing touches reads as it always has.
     if advantage_reasons:
         result["advantage_reasons"] = list(advantage_reasons)

@@ -521,7 +521,8 @@ def _check(call: Call, save: bool) -> Outcome:
         char,
         call.rng,
         ability=ability,
-        dc=call.args["dc"],
+        # A check may have none (saves require one): the roll and its total, no success.
+        dc=call.args.get("dc"),
         proficient=proficient,
         advantage=call.args.get("advantage", False),
         disadvantage=call.args.get("disadvantage", False),
@@ -1408,7 +1409,7 @@ def _contest_check(call: Call, char: dict[str, Any], skill: str) -> dict[str, An
         char,
         call.rng,
         ability=rules.SKILLS[skill],
-        dc=0,
+        dc=None,  # a contest has no DC: the higher total wins
         proficient=skill in char.get("skill_proficiencies", []),
         advantage=False,
         disadvantage=False,
@@ -1417,9 +1418,6 @@ def _contest_check(call: Call, char: dict[str, Any], skill: str) -> dict[str, An
         advantage_reasons=_helped(call, char, None),  # an ability check the Help aids
         who=_who_char(call),
     )
-    # A contest has no DC: the higher total wins.
-    for key in ("dc", "success"):
-        check.pop(key)
     return {**check, "skill": skill}
 
 
@@ -1730,6 +1728,16 @@ CHECK_OUT = {
     },
     "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
 }
+# A check may be rolled with no DC (the GM compares its total with what the rules do not hold):
+# its result then has neither.
+ABILITY_CHECK_OUT = {
+    **CHECK_OUT,
+    "dc": {"type": "integer", "description": "The DC rolled against; absent when none was given."},
+    "success": {
+        "type": "boolean",
+        "description": "Whether the total met the DC; absent when no DC was given.",
+    },
+}
 CONDITION = {
     "type": "string",
     "enum": rules.CONDITIONS,
@@ -1836,7 +1844,9 @@ def tools() -> list[ToolSpec]:
             description=(
                 "d20 + ability modifier (+ proficiency for a proficient skill) vs DC; poisoned "
                 "or frightened gives disadvantage (disadvantage_reasons says why); refused for "
-                "an unconscious or dead creature."
+                "an unconscious or dead creature. With no DC (the GM compares the total, e.g. "
+                "Stealth with the watchers' Perception) the result has the roll and total, no "
+                "dc or success."
             ),
             handler=ability_check,
             write=True,
@@ -1852,12 +1862,12 @@ def tools() -> list[ToolSpec]:
                     "maxLength": 20,
                     "description": "Skill; sets the ability.",
                 },
-                "dc": integer("Difficulty class.", 1, 40),
+                "dc": integer("Difficulty class; none: the roll and total only.", 1, 40),
                 "bonus": integer("Situational bonus or penalty.", -20, 20),
                 **ROLL_FLAGS,
             },
-            required=("character_id", "dc"),
-            output=CHECK_OUT,
+            required=("character_id",),
+            output=ABILITY_CHECK_OUT,
         ),
         ToolSpec(
             name="saving_throw",
