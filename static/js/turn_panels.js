@@ -989,8 +989,11 @@ function diceItem(roll) {
           el("strong", { class: "turn-roll__outcome" }, outcome),
           roll.damage !== null && roll.damage !== undefined ? `, ${roll.damage} ${roll.damage_type || ""} ${t.damage}`.trimEnd() : "")),
     );
-  } else if (roll.dc !== undefined && roll.dc !== null) {
-    item.dataset.outcome = roll.success ? "hit" : "miss";
+  } else if ((roll.dc !== undefined && roll.dc !== null) || roll.tool === "ability_check") {
+    // A check with no DC (the GM compares its total, a Stealth roll with the watchers'
+    // Perception) has no outcome to show: only the roll and, if two d20s were rolled, how.
+    const judged = roll.dc !== undefined && roll.dc !== null;
+    if (judged) item.dataset.outcome = roll.success ? "hit" : "miss";
     // As attacks: the natural d20 on the die and the total it makes beside it; a line that
     // carries no natural roll (a monster's hides its modifier) shows the total on a face not
     // drawn as a d20 (a "21" on a d20 reads as impossible).
@@ -1006,11 +1009,16 @@ function diceItem(roll) {
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, roll.label || t.roll),
         // Two d20s, one kept, said where an attack's line says it: before the outcome.
-        el("span", { class: "turn-roll__line" }, `${made} · ${t.dc} ${roll.dc} `,
-          roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
-          el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure),
-          // Failed whatever was rolled: why, as the narration says it.
-          roll.automatic_failure ? `: ${roll.automatic_failure}` : "")),
+        judged
+          ? el("span", { class: "turn-roll__line" }, `${made} · ${t.dc} ${roll.dc} `,
+            roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
+            el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure),
+            // Failed whatever was rolled: why, as the narration says it.
+            roll.automatic_failure ? `: ${roll.automatic_failure}` : "")
+          : el("span", { class: "turn-roll__line" },
+            roll.mode === "advantage" || roll.mode === "disadvantage"
+              ? format(t[`rolled_${roll.mode}`], { roll: made })
+              : made)),
     );
   } else {
     const breakdown = diceBreakdown(roll);

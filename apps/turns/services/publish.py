@@ -181,7 +181,9 @@ def dice_from(
                     "by_id": by_id,
                 }
             )
-        elif "total" in s and "dc" in s:
+        elif "total" in s and ("dc" in s or op.tool == "ability_check"):
+            # An ability check may have no DC (the GM compares its total, a Stealth roll with
+            # the watchers' Perception): its line is the roll, with no DC and no outcome.
             what = (s.get("skill") or s.get("ability") or "").replace("_", " ")
             kind = _("save") if s.get("kind") == "save" else _("check")
             label = f"{what} {kind}".strip().capitalize()
@@ -201,11 +203,11 @@ def dice_from(
                         s.get("natural") if gm_only or s.get("character_kind") == "pc" else None
                     ),
                     "total": s.get("total"),
-                    "dc": s.get("dc"),
-                    "success": bool(s.get("success")),
                     "mode": mode,
                 }
             )
+            if "dc" in s:
+                dice[-1].update(dc=s.get("dc"), success=bool(s.get("success")))
             if s.get("automatic_failure"):
                 # The rules failed it whatever was rolled (a paralysed creature's dex save): the
                 # line says why, as the narration does, not only the total against the DC.
