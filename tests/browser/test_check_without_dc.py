@@ -1,13 +1,17 @@
 """A check rolled with no DC, in the Dice panel in Chromium: its roll and total ("d20 8 + 6 =
 14"), how two d20s were rolled if they were, and no DC, success or failure, since nothing was
-judged (the GM compares a Stealth roll with the Perception of whoever is watching)."""
+judged (the GM compares a Stealth roll with the Perception of whoever is watching). "I hide"
+outside combat, with real turns, is such a check, and says who judges it."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import gm_and_ilsa_in_the_room, table_for
-from tests.browser.test_room_live import asgi_server  # noqa: F401
+from tests.browser.conftest import fighters_table, gm_and_ilsa_in_the_room, table_for
+from tests.browser.test_room_check_natural import _made, _rolled
+from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
+from tests.browser.test_room_turns import _settle
+from tests.turns.rooms_support import eager  # noqa: F401
 
 # A line as the room's narration event carries it (dice_from's shape), without a DC.
 ONE_CHECK = """line => {
@@ -59,3 +63,37 @@ def test_a_check_line_with_no_dc_shows_the_roll_and_total_and_no_outcome(
             "turn-roll__die turn-roll__die--total"
         )
         expect(goblin.locator(".turn-roll__die")).to_have_accessible_name("total 13")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_hiding_outside_combat_shows_everyone_the_stealth_total_for_the_gm_to_compare(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    eager,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    campaign, _users, _mine = fighters_table(make_user, name="Hidden Keep", fighters=("Ilsa",))
+    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
+        _say(gm, "set phase play", mode="action")
+        _settle(campaign, 1)
+        _say(ilsa, "I hide behind the crates", mode="action")
+        _settle(campaign, 2)
+
+        (check,) = _rolled(campaign, "ability_check")
+        assert ("dc" in check, "success" in check, check["skill"]) == (False, False, "stealth")
+        for page in (gm, ilsa):
+            line = page.locator('#turn-dice li[data-dice="ability_check"]')
+            expect(line).to_have_count(1)
+            expect(line.locator(".turn-roll__title")).to_have_text("Stealth check · Ilsa")
+            expect(line.locator(".turn-roll__line")).to_have_text(
+                _made(check["natural"], check["total"])
+            )
+            expect(line.locator(".turn-roll__outcome")).to_have_count(0)
+            expect(page.locator("#timeline li[data-sequence] .entry__body").last).to_have_text(
+                f"Ilsa hides: Stealth {check['total']}. The GM compares it with the Perception "
+                "of whoever is watching."
+            )

@@ -96,6 +96,8 @@ dnd5e
                                          character only); "... as a bonus action" for a
                                          rogue's Cunning Action (a goblin's Nimble Escape).
                                          Outside combat "I hide [dc N]" is a Stealth check
+                                         (no DC: its total, for the GM to compare with the
+                                         watchers' Perception)
     help <name> [attack <target>]        in combat, your character's Help action: the
                                          ally's next attack on that foe (unnamed: the one
                                          beside you; none: its next check) has advantage
@@ -2424,7 +2426,7 @@ def dnd_hide(s: Session, m: re.Match[str]) -> None:
     """ "I hide": in combat the Hide action by the rules (it spends the action, against the
     foes' passive Perception); elsewhere, or where that tool is not offered, the Dexterity
     (Stealth) check it comes down to, as "check stealth" makes it, at the DC given ("I hide
-    dc 15")."""
+    dc 15"), or with none when none is given (_stealth_unjudged)."""
     if s.turn.phase == "combat" and s.offered("combat_action"):
         if m["dc"] is not None:
             # The rules' Hide action sets its own bar: a DC said would be silently ignored.
@@ -2436,11 +2438,30 @@ def dnd_hide(s: Session, m: re.Match[str]) -> None:
             )
         _combat_action(s, "hide", None, bonus=bool(m["bonus"]))
         return
-    said = "stealth" if m["dc"] is None else f"stealth dc {m['dc']}"
-    check = re.fullmatch(r"(?P<what>stealth)" + DC, said, re.IGNORECASE)
+    if m["dc"] is None:
+        _stealth_unjudged(s)
+        return
+    check = re.fullmatch(r"(?P<what>stealth)" + DC, f"stealth dc {m['dc']}", re.IGNORECASE)
     if check is None:  # the pattern matches its own words
         raise NotUnderstood
     dnd_check(s, check)
+
+
+def _stealth_unjudged(s: Session) -> None:
+    """Hiding with no DC named and no Hide action: the Stealth check with no DC. Who is
+    watching, and their Perception, the rules do not hold (there is no scene), so a default DC
+    would judge it against nothing: the total is said for the GM to compare."""
+    what = _("make an ability check")
+    s.require("ability_check", what=what)
+    character_id = acting_character(s, what=what)
+    result = s.call("ability_check", character_id=character_id, skill="stealth")
+    values = {"who": s.plain(result["character_name"]), "total": result["total"]}
+    text = _(
+        "%(who)s hides: Stealth %(total)s. The GM compares it with the Perception of whoever "
+        "is watching."
+    )
+    # How the d20 was rolled, if a condition or a Help made it two: as a check's reply says.
+    s.say(text % values + _mode_text(s, result))
 
 
 def dnd_combat_action(s: Session, m: re.Match[str]) -> None:
