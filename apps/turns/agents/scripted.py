@@ -169,7 +169,8 @@ dnd5e
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
                                  certain]  the likelihood defaults to even ("50/50" is even;
-                                 "very-likely" and "(likely)" are read too); the quotes may
+                                 "very-likely" and "(likely)" are read too, and "probably
+                                 [not]", "almost certainly [not]"); the quotes may
                                  be single, or left out: "ask the oracle is it raining? likely"
                                  (odds after an unquoted question follow its "?", a comma or
                                  a dash, or are bracketed); also "oracle: <question>"
@@ -3367,6 +3368,13 @@ ODDS_WORDS = {
     "even odds": "even",
     "evens": "even",
     "even chance": "even",
+    "coin flip": "even",
+    "coin toss": "even",
+    # As a table hedges: "is the door locked? probably".
+    "probably": "likely",
+    "probably not": "unlikely",
+    "almost certainly": "very_likely",
+    "almost certainly not": "very_unlikely",
 }
 # Odds said after an unquoted question: after its "?", a comma or dash, or in brackets.
 ODDS_AFTER = re.compile(
