@@ -217,6 +217,9 @@ narrative
                                          facts", "what clocks are there?", "look around …",
                                          "describe …" (whatever is named: the scene is read)
     help                                 this list
+    help <oracle|clocks|scenes|threads|facts>
+                                         that part's commands from your seat, to you (also
+                                         "help with the clock", "how do I use the oracle")
     A roll said "twice" or "N times" is answered one at a time, the roll once offered; a
     label that says it in a clause of its own ("roll 1d6 for the bell that rings twice") or
     with a doer of its own ("roll a d20 for the door I kicked 3 times") keeps it, in either
@@ -3843,6 +3846,95 @@ def nar_clock_asked(s: Session, m: re.Match[str]) -> None:
     )
 
 
+# "help clocks", "help with the oracle": the commands of one part of the story, by topic.
+# Each line is (what a player reads, what the GM reads); None: that seat has no such line.
+HELP_TOPICS: dict[str, tuple[Any, tuple[tuple[Any, Any], ...]]] = {
+    "oracle": (
+        gettext_lazy("The oracle:"),
+        (
+            (
+                gettext_lazy(
+                    'ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|'
+                    "very likely|certain]; even unless you say"
+                ),
+            )
+            * 2,
+            (
+                gettext_lazy(
+                    'e.g. ask the oracle "Is the door locked?" likely; it answers yes or no, '
+                    'with "and" or "but" when something more happens'
+                ),
+            )
+            * 2,
+        ),
+    ),
+    "clock": (
+        gettext_lazy("Clocks:"),
+        (
+            (
+                None,
+                gettext_lazy(
+                    "create clock <name> [with] N segments (2 to 12), e.g. create clock Doom 6"
+                ),
+            ),
+            (None, gettext_lazy("advance [clock] <name> [by N | twice]; by -1 winds it back")),
+            (
+                gettext_lazy(
+                    "is the <name> clock full?, how full is the <name> clock?, "
+                    "how many clocks are there?"
+                ),
+            )
+            * 2,
+            (gettext_lazy("Only the GM creates and advances clocks."), None),
+        ),
+    ),
+    "scene": (
+        gettext_lazy("Scenes:"),
+        (
+            (None, gettext_lazy("open scene <title> (it ends the scene before it); end scene")),
+            (gettext_lazy("describe, or look (or: what's happening?)"),) * 2,
+            (gettext_lazy("Only the GM opens and ends scenes."), None),
+        ),
+    ),
+    "thread": (
+        gettext_lazy("Threads:"),
+        (
+            (None, gettext_lazy("open thread <title>; resolve thread <title>[: how it ended]")),
+            (gettext_lazy("The threads are listed beside the room."), None),
+            (gettext_lazy("Only the GM opens and resolves threads."), None),
+        ),
+    ),
+    "fact": (
+        gettext_lazy("Facts:"),
+        (
+            (None, gettext_lazy("record fact <text> [gm only] (gm only: only you see it)")),
+            (gettext_lazy("list facts"),) * 2,
+            (gettext_lazy("Only the GM records facts."), None),
+        ),
+    ),
+}
+
+
+HELP_TOPIC = re.compile(
+    r"(?:help|how\s+do\s+i\s+use)(?:\s+(?:me\s+)?(?:with|on|about|for))?\s+(?:the\s+)?"
+    r"(?P<topic>oracle|odds|clocks?|scenes?|threads?|facts?)\??",
+    re.IGNORECASE,
+)
+
+
+def help_topic_text(system_id: str, text: str, *, gm: bool) -> str | None:
+    """The help of one part of the story asked about ("help clocks"), from this seat; None
+    for any other text, or a system without such parts. No grammar intent: like "help", it
+    is only help, and the room is not told that the asker was answered privately."""
+    asked = HELP_TOPIC.fullmatch(text) if system_id == "narrative" else None
+    if asked is None:
+        return None
+    topic = asked["topic"].lower().removesuffix("s")
+    title, lines = HELP_TOPICS["oracle" if topic == "odd" else topic]
+    shown = [gm_line if gm else player_line for player_line, gm_line in lines]
+    return "\n".join([str(title), *(f"- {line}" for line in shown if line)])
+
+
 def _sentences(texts: list[str]) -> str:
     return " ".join(t if t.endswith((".", "!", "?")) else f"{t}." for t in texts)
 
@@ -5270,6 +5362,11 @@ class ScriptedAgent:
                 return session.output(help_only=True)
             text = command
         intent, match = _parse(turn.system_id, text)
+        if intent is None and (
+            topic := help_topic_text(turn.system_id, _normalize(text), gm=turn.is_gm)
+        ):
+            session.say(topic, audience="requester")
+            return session.output(help_only=True)
         if intent is None and not HELP.fullmatch(text) and not HELP.fullmatch(_normalize(text)):
             try:
                 corrected = _did_you_mean(turn.system_id, text, gm=turn.is_gm)
