@@ -513,7 +513,12 @@ function clockItem(clock) {
 function renderClocks(data) {
   const section = document.getElementById("turn-clocks");
   if (!section || !data || data.error) return;
-  showList(section, (Array.isArray(data.clocks) ? data.clocks : []).map(clockItem), "data-clock");
+  const clocks = Array.isArray(data.clocks) ? data.clocks : [];
+  // Running clocks first, each group in the order they were made: a finished clock (whose
+  // name a new one may take again) must not sit among, or above, the ones still being watched.
+  const done = (clock) => Number(clock.filled) >= Number(clock.segments);
+  const ordered = [...clocks.filter((c) => !done(c)), ...clocks.filter(done)];
+  showList(section, ordered.map(clockItem), "data-clock");
 }
 
 function factTag(audience) {
