@@ -211,10 +211,12 @@ narrative
     who's here?                          the story's characters, to you (who else is in the
                                          scene is the GM's to say; "who's there?" is the
                                          fiction's, for the GM or the oracle)
-    describe | look                      the current scene, clocks and facts you may see
+    describe | look                      the current scene, clocks, open threads and facts
+                                         you may see
                                          (a fact told to you alone is said to you alone);
                                          also "what's happening?", "show the clocks", "list
-                                         facts", "what clocks are there?", "look around …",
+                                         facts", "what clocks are there?", "show the
+                                         threads", "what threads are open?", "look around …",
                                          "describe …" (whatever is named: the scene is read)
     help                                 this list
     help <oracle|clocks|scenes|threads|facts>
@@ -3767,6 +3769,10 @@ def nar_describe(s: Session, m: re.Match[str]) -> None:
                 )
             }
         )
+    # Threads are the table's open questions, listed beside the room to everyone.
+    open_threads = [t["title"] for t in story["threads"] if t["status"] == "open"]
+    if open_threads:
+        parts.append(_("Open threads: %(threads)s") % {"threads": _sentences(open_threads)})
     public = [f["text"] for f in story["facts"] if f["audience"] == "public"]
     if public:
         parts.append(_("Known: %(facts)s") % {"facts": _sentences(public)})
@@ -4461,10 +4467,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?:\s+now)?",
             nar_how_many_clocks,
         ),
-        # "what clocks are there?", "show the clocks", "list facts": the same read.
+        # "what clocks are there?", "show the clocks", "list facts", "what threads are
+        # open?": the same read.
         _intent(
-            r"(?:(?:show|list|see)(?:\s+me)?\s+(?:all\s+)?(?:the\s+)?(?:clocks|facts|scene)"
-            r"|what\s+(?:clocks|facts)\s+(?:are\s+there|are\s+running|do\s+we\s+(?:have|know))"
+            r"(?:(?:show|list|see)(?:\s+me)?\s+(?:all\s+)?(?:the\s+)?(?:open\s+)?"
+            r"(?:clocks|facts|scene|threads)"
+            r"|what\s+(?:clocks|facts|threads)\s+"
+            r"(?:are\s+there|are\s+running|are\s+open|do\s+we\s+(?:have|know))"
             r"|what\s+do\s+we\s+know)",
             nar_describe,
         ),
