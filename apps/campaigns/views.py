@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from apps.accounts.models import User
 from apps.core.errors import ApplicationError, NotFound, PermissionDenied
 from apps.core.exceptions import PageNotFound
+from apps.domains.errors import DomainUnavailable
 from apps.domains.registry import domain_registry
 
 from . import selectors
@@ -106,6 +107,13 @@ def campaign_new(request):
                 system_id=form.cleaned_data["system_id"],
                 idempotency_key=f"form:{form.cleaned_data['form_token']}",
             )
+        except DomainUnavailable as exc:
+            # The error's own recovery speaks to API clients; a GM needs to know that nothing
+            # was made and what to do. The form keeps its key, so trying again makes one.
+            next_step = _(
+                "No campaign was created: try again in a minute, or choose another game system."
+            )
+            form.add_error(None, f"{exc.message} {next_step}")
         except ApplicationError as exc:
             # A refused name on its field, as the settings rename form shows it.
             if not _fields_refused(form, exc):
