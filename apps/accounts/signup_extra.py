@@ -67,6 +67,11 @@ class SignupExtraForm(forms.Form):
         max_length=80,
         required=False,
         validators=[validate_display_name],
+        help_text=_(
+            "What other players see in campaigns and rooms, and on the invites you send as a"
+            " GM. Left blank, you show as “Player” and a code until you choose one on your"
+            " account page."
+        ),
         # The user's own name for others to see: browsers may offer to fill it (WCAG 1.3.5).
         widget=forms.TextInput(attrs={"autocomplete": "nickname"}),
     )
