@@ -160,6 +160,8 @@ def campaign_detail(request, campaign_id):
             "system_available": _system_available(campaign.system_id),
             "members": selectors.campaign_members(campaign=campaign),
             "my_bindings": selectors.bindings_for(campaign=campaign, user=request.user),
+            # Managers only, as the bindings API: players see their own characters alone.
+            "party": selectors.bindings_for(campaign=campaign) if membership.is_manager else None,
             "played_before": selectors.characters_played_before(membership=membership),
             "can_create_character": membership.role != CampaignMembership.Role.OBSERVER
             and campaign.status == campaign.Status.ACTIVE,
