@@ -47,7 +47,8 @@ def test_an_archived_campaign_without_bindings_does_not_say_players_will_bind_th
     archived = client.get(f"/campaigns/{campaign.id}/settings").content.decode()
     empty = r'aria-labelledby="h-bindings">.*?<li class="muted">(.*?)</li>'
     assert re.findall(empty, active, re.S) == [
-        "No bindings yet. Players bind themselves when they create a character."
+        # Saying where characters come from: with none, there is no binding form to use.
+        "No bindings yet: players create characters from the campaign page and are bound to them."
     ]
     # An archived campaign gets no new characters: nobody will.
     assert re.findall(empty, archived, re.S) == ["No characters were bound."]

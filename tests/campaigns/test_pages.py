@@ -225,10 +225,15 @@ def test_settings_mark_a_deactivated_member_and_offer_them_no_role_or_binding(
     domains, client, campaign, gm, player, make_user
 ):
     from apps.accounts.services import user_deactivate
+    from apps.campaigns.services.characters import character_create_for
 
     other = make_user("robin@example.test", display_name="Robin Rogue")
     join(campaign, gm, player)
     join(campaign, gm, other)
+    # A character to bind: with none in the campaign, there is no binding form.
+    character_create_for(
+        campaign=campaign, user=other, form_data={"name": "Lidda", "template": "rogue", "level": 1}
+    )
     # Pat deactivates their own account (as from /account/): still a member row, no sign-in.
     user_deactivate(user=player, password="s3cret-passw0rd!")
     client.force_login(gm)
@@ -280,11 +285,14 @@ def test_a_non_member_gets_the_sites_404_page_with_the_reason(
 
 
 def test_an_archived_campaigns_settings_offer_no_changes(domains, client, campaign, gm, player):
-    from apps.campaigns.models import ActorBinding
     from apps.campaigns.services.campaigns import campaign_archive
+    from apps.campaigns.services.characters import character_create_for
 
     join(campaign, gm, player)
-    ActorBinding.objects.create(campaign=campaign, user=player, character_id="pc-9")
+    # A real character: with none in the campaign, there is no binding form to offer.
+    character_create_for(
+        campaign=campaign, user=player, form_data={"name": "Lidda", "template": "rogue", "level": 1}
+    )
     client.force_login(gm)
     client.post(
         f"/campaigns/{campaign.id}/settings/invites",
