@@ -12,12 +12,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from apps.accounts.models import User
-from apps.core.errors import ApplicationError, NotFound, PermissionDenied
+from apps.core.errors import ApplicationError, IdempotencyConflict, NotFound, PermissionDenied
 from apps.core.exceptions import PageNotFound
 from apps.domains.errors import DomainUnavailable
 from apps.domains.registry import domain_registry
@@ -114,6 +115,10 @@ def campaign_new(request):
                 "No campaign was created: try again in a minute, or choose another game system."
             )
             form.add_error(None, f"{exc.message} {next_step}")
+        except IdempotencyConflict as exc:
+            # The form sent again with another name: its token already made a campaign. The
+            # API's words speak of keys; the GM needs the campaign, and a way to make another.
+            form.add_error(None, _already_created(exc, owner=request.user))
         except ApplicationError as exc:
             # A refused name on its field, as the settings rename form shows it.
             if not _fields_refused(form, exc):
@@ -143,6 +148,23 @@ def campaign_new(request):
             "has_systems": bool(systems),
             "just_created": just_created,
         },
+    )
+
+
+def _already_created(exc: IdempotencyConflict, *, owner) -> str:
+    """The new-campaign page's words for a form token that already made another campaign."""
+    made = Campaign.objects.filter(pk=exc.details.get("campaign_id"), owner=owner).first()
+    if made is None:  # deleted since: nothing to open
+        return exc.message
+    return format_html(
+        _(
+            "This form already created {campaign}. Open it, or start {new_form} to create "
+            "another campaign."
+        ),
+        campaign=format_html(
+            '<a href="{}">{}</a>', reverse("campaign-detail", args=[made.id]), made.name
+        ),
+        new_form=format_html('<a href="{}">{}</a>', reverse("campaign-new"), _("a new form")),
     )
 
 

@@ -51,8 +51,17 @@ def test_a_refusal_that_is_not_about_the_name_stays_above_the_form(domains, clie
     )
 
     assert response.status_code == 200
+    tomb = Campaign.objects.get()
+    # The page's words, not the API's ("idempotency key"): the form already made "Tomb".
     form = response.context["form"]
     assert form.errors == {
-        "__all__": ["This idempotency key already created a different campaign."]
+        "__all__": [
+            f'This form already created <a href="/campaigns/{tomb.id}/">Tomb</a>. Open it, or'
+            ' start <a href="/campaigns/new">a new form</a> to create another campaign.'
+        ]
     }
+    assert (
+        '<ul class="errorlist nonfield"><li>This form already created'
+        f' <a href="/campaigns/{tomb.id}/">Tomb</a>.'
+    ) in response.content.decode()
     assert list(Campaign.objects.values_list("name", flat=True)) == ["Tomb"]
