@@ -138,6 +138,8 @@ def test_a_refused_form_puts_the_focus_on_what_to_fix(
 
         page.goto(f"{live_server.url}/campaigns/{campaign.id}/characters/new")
         page.fill("#id_name", "Ilsa")
+        # The form starts on a class template: scores are entered with "None" chosen.
+        page.select_option("#id_template", "")
         page.fill("#id_str", "12")
         page.click("button:has-text('Create character')")
         page.wait_for_selector(".errorlist.nonfield")

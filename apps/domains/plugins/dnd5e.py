@@ -36,6 +36,10 @@ class Dnd5eCharacterForm(forms.Form):
         label=_("Class template"),
         choices=[("", _("None: I will enter ability scores")), *TEMPLATES.items()],
         required=False,
+        # Chosen already: a first character then needs only a name. Not a default for data
+        # sent without it (the API's scores-only characters).
+        initial="fighter",
+        help_text=_("A template sets the ability scores. Choose “None” to enter your own below."),
     )
     level = forms.IntegerField(label=_("Level"), min_value=1, max_value=20, initial=1)
 
@@ -43,7 +47,11 @@ class Dnd5eCharacterForm(forms.Form):
         super().__init__(*args, **kwargs)
         for ability in ABILITIES:
             self.fields[ability] = forms.IntegerField(
-                label=ABILITY_LABELS[ability], min_value=1, max_value=30, required=False
+                label=ABILITY_LABELS[ability],
+                min_value=1,
+                max_value=30,
+                required=False,
+                help_text=_("Only with “None” as the template."),
             )
 
     def clean(self) -> dict[str, Any]:
