@@ -4028,6 +4028,11 @@ DIRECTION = (
 )
 # "what's happening?", "what is going on here": a look, as a table asks for one.
 HAPPENING = r"what(?:'s|’s|\s+is)\s+(?:happening|going\s+on)(?:\s+here|\s+now)?"
+# "what scene are we in?", "what's the scene?", "which scene is this?": a look, which names it.
+SCENE_ASKED = (
+    r"(?:what(?:'s|’s|\s+is)\s+the\s+(?:current\s+)?scene"
+    r"|(?:what|which)\s+scene\s+(?:are\s+we\s+in|is\s+(?:this|it)))(?:\s+now)?"
+)
 
 
 # The verbs a table types to make a story item, and "new" alone ("new clock Doom 6"): each
@@ -4444,6 +4449,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "look around the mill", "describe the mill": the scene is what there is to see.
         _intent(r"(?:describe|examine|look(?:\s+around|\s+at)?)(?:\s+.+)?", nar_describe),
         _intent(HAPPENING, nar_describe),
+        _intent(SCENE_ASKED, nar_describe),
         # A clock asked about: its segments, not the oracle's to judge.
         _intent(
             r"(?:is|are)\s+(?:the\s+)?(?P<name>.+?)\s+clock\s+(?:already\s+)?(?P<state>"
