@@ -3697,17 +3697,21 @@ def _title_and_resolution(said: str, threads: list[dict[str, Any]]) -> tuple[str
 def nar_resolve_thread(s: Session, m: re.Match[str]) -> None:
     s.require("thread_resolve", what=_("resolve a thread"), gm_only=True, seen_by_all=True)
     threads = s.call("story_get")["threads"]
-    if not any(t["status"] == "open" for t in threads):
-        raise Refusal(_("There is no open thread to resolve."))
     said = m.groupdict().get("said")
     if said is None:
         said = m["title"] + (": " + m["resolution"] if m["resolution"] else "")
     title, resolution = _title_and_resolution(said, threads)
-    # Of the threads so named, an open one (else the rules say it is already resolved).
-    thread = _story_item(
-        s, "threads", title, _("There is no thread “%(name)s”. Threads: %(known)s."),
-        items=threads, prefer=lambda t: t["status"] == "open",
-    )  # fmt: skip
+    # Of the threads so named, an open one (else the rules say it is already resolved, with
+    # or without another thread open).
+    try:
+        thread = _story_item(
+            s, "threads", title, _("There is no thread “%(name)s”. Threads: %(known)s."),
+            items=threads, prefer=lambda t: t["status"] == "open",
+        )  # fmt: skip
+    except Refusal:
+        if any(t["status"] == "open" for t in threads):
+            raise
+        raise Refusal(_("There is no open thread to resolve.")) from None
     s.call("thread_resolve", thread_id=thread["id"], resolution=resolution)
     text = (
         _("The thread “%(title)s” is resolved: %(resolution)s.")
