@@ -3816,14 +3816,21 @@ def nar_how_many_clocks(s: Session, m: re.Match[str]) -> None:
     if not clocks:
         s.say(_("There are no clocks."), audience="requester")
         return
+    # As the story panel lists them: running clocks first, each group in the order made, and
+    # a finished one marked (its name may be reused by a running clock).
+    named = []
+    for c in sorted(clocks, key=lambda c: c["filled"] >= c["segments"]):
+        text = (
+            _("%(name)s %(filled)s/%(segments)s (full)")
+            if c["filled"] >= c["segments"]
+            else _("%(name)s %(filled)s/%(segments)s")
+        )
+        named.append(text % {"name": c["name"], "filled": c["filled"], "segments": c["segments"]})
     s.say(
         ngettext(
             "There is %(n)s clock: %(clocks)s.", "There are %(n)s clocks: %(clocks)s.", len(clocks)
         )
-        % {
-            "n": len(clocks),
-            "clocks": ", ".join(f"{c['name']} {c['filled']}/{c['segments']}" for c in clocks),
-        },
+        % {"n": len(clocks), "clocks": ", ".join(named)},
         audience="requester",
     )
 
