@@ -372,12 +372,16 @@ def test_narrative_intents(live_domains, gm, player):
     assert table.run(gm, "set phase play", job_id="p").texts == [
         ("The campaign moves from lobby to play.", "trigger")
     ]
+    # The reply says the odds asked at, and a twist in words.
     assert table.run(player, 'ask the oracle "Is the door locked?" very likely',
                      job_id="o1").texts == [
-        ("“Is the door locked?” The bones fall: YES, AND (4).", "trigger")
+        ("The oracle weighs “Is the door locked?” at very likely odds: YES, AND (4) — yes, and "
+         "something more happens.", "trigger")
     ]  # fmt: skip
     oracle = table.run(player, 'Ask the oracle: "Does anyone follow us?"', job_id="o2")
-    assert oracle.texts == [("“Does anyone follow us?” The bones fall: NO (76).", "trigger")]
+    assert oracle.texts == [
+        ("The oracle weighs “Does anyone follow us?” at even odds: NO (76).", "trigger")
+    ]
     assert oracle.caller.outcomes[0].structured["likelihood"] == "even"
     assert table.run(gm, "create clock Doom with 6 segments", job_id="c").texts == [
         ("A new clock: Doom, 6 segments, empty.", "trigger")

@@ -3409,6 +3409,25 @@ def _unquoted_question(text: str) -> tuple[str, str]:
     return text[: found.start()].strip(), likelihood
 
 
+# The odds as a reply says them ("asked at very likely odds").
+ODDS_SAID = {
+    "impossible": gettext_lazy("impossible"),
+    "very_unlikely": gettext_lazy("very unlikely"),
+    "unlikely": gettext_lazy("unlikely"),
+    "even": gettext_lazy("even"),
+    "likely": gettext_lazy("likely"),
+    "very_likely": gettext_lazy("very likely"),
+    "certain": gettext_lazy("certain"),
+}
+# What the oracle's "and" or "but" means, after its answer.
+ORACLE_TWISTS = {
+    "yes, and": gettext_lazy("yes, and something more happens"),
+    "yes, but": gettext_lazy("yes, but with a catch"),
+    "no, and": gettext_lazy("no, and it gets worse"),
+    "no, but": gettext_lazy("no, but something comes of it"),
+}
+
+
 def nar_oracle(s: Session, m: re.Match[str]) -> None:
     s.require("oracle_ask", what=_("ask the oracle"))
     # "gm only" made the action itself secret (ScriptedAgent.action_audience): it is no odds.
@@ -3431,13 +3450,16 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
             _("Ask the oracle a yes-or-no question, like: ask the oracle “Is it locked?” likely")
         )
     result = s.call("oracle_ask", question=question, likelihood=likelihood)
+    # The odds asked at are said, so the table can weigh the answer; a twist is put in words.
+    answer = f"{result['result'].upper()} ({result['roll']})"
+    if twist := ORACLE_TWISTS.get(result["result"]):
+        answer = _("%(answer)s — %(twist)s") % {"answer": answer, "twist": twist}
     s.say(
         s.pick(
-            _("The question: “%(question)s” The oracle answers: %(result)s (%(roll)s)."),
-            _("“%(question)s” The bones fall: %(result)s (%(roll)s)."),
-            _("The oracle weighs “%(question)s” and says %(result)s (%(roll)s)."),
+            _("“%(question)s” The oracle, asked at %(odds)s odds: %(answer)s."),
+            _("The oracle weighs “%(question)s” at %(odds)s odds: %(answer)s."),
         )
-        % {"question": question, "result": result["result"].upper(), "roll": result["roll"]}
+        % {"question": question, "odds": ODDS_SAID[likelihood], "answer": answer}
     )
 
 
