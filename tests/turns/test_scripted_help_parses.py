@@ -334,13 +334,15 @@ def test_each_documented_form_parses_to_its_command(system_id, text, handler, gr
 # Understood but no command of its own to list: initiative (answered that combat start rolls
 # it), and a line addressed to a creature ("Ilsa, make a dex save": a listed form said of it).
 # And a command said "twice" (answered: one at a time, the command once offered), and a healing
-# spell cast (answered that the rules cast none, with what heals instead).
+# spell cast (answered that the rules cast none, with what heals instead), and a clock
+# deleted (answered that clocks are kept, with how one is wound back).
 UNLISTED = {
     ("dnd5e", s.dnd_initiative),
     ("dnd5e", s.dnd_healing_spell),
     ("dnd5e", s.dnd_addressed),
     ("dnd5e", s.repeated),
     ("narrative", s.repeated),
+    ("narrative", s.nar_clock_not_deleted),
 }
 
 

@@ -3634,6 +3634,17 @@ def nar_create_clock(s: Session, m: re.Match[str]) -> None:
     )
 
 
+def nar_clock_not_deleted(s: Session, m: re.Match[str]) -> None:
+    """ "reset clock Doom", "delete the Doom clock": the story keeps its clocks, so the way to
+    wind one back is said (a player is told whose clocks they are)."""
+    if not s.turn.is_gm:
+        raise Refusal(_("Only the GM changes clocks."))
+    raise Refusal(
+        _("Clocks are not deleted: “advance %(name)s by -N” winds one back N segments.")
+        % {"name": _echo(m["name"])}
+    )
+
+
 def _closing_title(text: str) -> str:
     """A title that ends the text: its quotes go, and so does the sentence's full stop
     ("open scene The Tavern."); its own marks ("Ambush!", "Who knows?", "Last breath...")
@@ -4079,6 +4090,8 @@ NEW_CLOCK = _making("create", "add", "start", "make")
 NEW_SCENE = _making("open", "start", "begin", "create")
 NEW_THREAD = _making("open", "start", "begin", "create", "add")
 NEW_FACT = _making("record", "add", "note")
+# The verbs a table types to be rid of a clock, which the story keeps.
+CLOCK_UNMADE = r"(?:reset|delete|remove|clear|erase|destroy)\s+"
 # "with my longsword with advantage" (or "and advantage"): the weapon, then how the d20 is
 # rolled; "with advantage" alone is no weapon.
 WITH_WEAPON = (
@@ -4451,6 +4464,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?P<name>(?!.*(?:\d|\bwith\b|\bsegm))[^:,](?:.*(?:[^.]|\.{3}))?)",
             nar_create_clock,
         ),
+        # "reset clock Doom", "delete the Doom clock": no clock is deleted; the handler says
+        # how one is wound back.
+        _intent(
+            CLOCK_UNMADE + r"(?:the\s+)?clock[:,]?\s+(?:(?:called|named)\s+)?(?P<name>.+)",
+            nar_clock_not_deleted,
+        ),
+        _intent(CLOCK_UNMADE + r"(?:the\s+)?(?!the\s)(?P<name>.+?)\s+clock", nar_clock_not_deleted),
         # "called", "named": said before a title, never its own first word (as for a clock).
         _intent(NEW_SCENE + r"scene[:,]?\s+" + CALLED + r"(?P<title>.+)", nar_open_scene),
         _intent(NEW_SCENE + r"scene[:,]?(?P<title>)", nar_open_scene),
