@@ -3854,7 +3854,7 @@ def nar_how_many_clocks(s: Session, m: re.Match[str]) -> None:
     named = []
     for c in sorted(clocks, key=lambda c: c["filled"] >= c["segments"]):
         text = (
-            _("%(name)s %(filled)s/%(segments)s (full)")
+            _("%(name)s %(filled)s/%(segments)s (complete)")
             if c["filled"] >= c["segments"]
             else _("%(name)s %(filled)s/%(segments)s")
         )

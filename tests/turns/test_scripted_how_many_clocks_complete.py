@@ -1,4 +1,4 @@
-"""In narrative, "how many clocks are there?" marks a finished clock as full and lists the
+"""In narrative, "how many clocks are there?" marks a finished clock complete and lists the
 running ones first, as the story panel does: a finished clock whose name was reused is not
 read as a second running one."""
 
@@ -18,7 +18,7 @@ def story(live_domains, gm, player):
     return table
 
 
-def test_a_finished_clock_is_marked_full_and_listed_after_the_running(story):
+def test_a_finished_clock_is_marked_complete_and_listed_after_the_running(story):
     gm = story.gm
     story.run(gm, "create clock Tide with 4 segments", job_id="tide")
     story.run(gm, "advance clock Tide by 4", job_id="fill")
@@ -27,13 +27,14 @@ def test_a_finished_clock_is_marked_full_and_listed_after_the_running(story):
     story.run(gm, "advance clock Doom by 2", job_id="tick")
     before = story.revision()
     run = story.run(story.player, "how many clocks are there?", job_id="asked")
-    assert run.texts == [("There are 3 clocks: Tide 0/4, Doom 2/6, Tide 4/4 (full).", "requester")]
+    said = "There are 3 clocks: Tide 0/4, Doom 2/6, Tide 4/4 (complete)."
+    assert run.texts == [(said, "requester")]
     assert run.tools == ["story_get"]
     assert story.revision() == before
 
 
-def test_a_lone_finished_clock_is_marked_full(story):
+def test_a_lone_finished_clock_is_marked_complete(story):
     story.run(story.gm, "create clock Doom with 2 segments", job_id="doom")
     story.run(story.gm, "advance clock Doom twice", job_id="fill")
     run = story.run(story.player, "How many clocks?", job_id="asked")
-    assert run.texts == [("There is 1 clock: Doom 2/2 (full).", "requester")]
+    assert run.texts == [("There is 1 clock: Doom 2/2 (complete).", "requester")]
