@@ -1036,6 +1036,9 @@ function diceItem(roll) {
         el("span", { class: "turn-roll__line" },
           roll.expression ? `${diceWords(roll.expression)} = ` : "", el("strong", {}, String(roll.total ?? "")),
           breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null,
+          // The odds the oracle was asked at, worded by the server as its reply says them; an
+          // answer stored without them has no such part.
+          roll.odds ? el("span", { class: "muted turn-roll__detail" }, ` (${roll.odds})`) : null,
           // The oracle's answer, as the narration says it ("YES, BUT"); any other result (a
           // death save's "success") in the same words as checks and attacks.
           roll.result ? el("strong", { class: "turn-roll__outcome" }, ` ${roll.tool === "oracle_ask" ? String(roll.result).toUpperCase() : roll.result}`) : null)),

@@ -28,6 +28,7 @@ from apps.rooms.models import Message
 from apps.rooms.selectors import MANAGER_ROLES
 from apps.rooms.services import room_event_record
 from apps.turns import conf
+from apps.turns.agents.scripted import ODDS_SAID
 from apps.turns.dice import roll_addends, roll_dropped
 from apps.turns.errors import PublicationFailed, TurnCancelled
 from apps.turns.media import artifact_envelope, artifact_store, image_blocks
@@ -170,17 +171,18 @@ def dice_from(
                 }
             )
         elif op.tool == "oracle_ask":
-            dice.append(
-                {
-                    "tool": op.tool,
-                    "label": s.get("question") or "",
-                    "expression": "d100",
-                    "total": s.get("roll"),
-                    "result": s.get("result"),
-                    "by": by,
-                    "by_id": by_id,
-                }
-            )
+            line = {
+                "tool": op.tool,
+                "label": s.get("question") or "",
+                "expression": "d100",
+                "total": s.get("roll"),
+                "result": s.get("result"),
+            }
+            # The odds asked at, in the reply's words: "YES, AND" reads differently at likely
+            # and at even odds. An answer stored without known odds keeps the line it had.
+            if said := ODDS_SAID.get(str(s.get("likelihood"))):
+                line["odds"] = _("%(odds)s odds") % {"odds": said}
+            dice.append({**line, "by": by, "by_id": by_id})
         elif "total" in s and ("dc" in s or op.tool == "ability_check"):
             # An ability check may have no DC (the GM compares its total, a Stealth roll with
             # the watchers' Perception): its line is the roll, with no DC and no outcome.
