@@ -3785,6 +3785,20 @@ def nar_record_fact(s: Session, m: re.Match[str]) -> None:
     )
 
 
+def _clocks_listed(clocks: list[dict[str, Any]]) -> str:
+    """The story's clocks as the story panel lists them: running clocks first, each group in
+    the order made, and a finished one marked (its name may be reused by a running clock)."""
+    named = []
+    for c in sorted(clocks, key=lambda c: c["filled"] >= c["segments"]):
+        text = (
+            _("%(name)s %(filled)s/%(segments)s (complete)")
+            if c["filled"] >= c["segments"]
+            else _("%(name)s %(filled)s/%(segments)s")
+        )
+        named.append(text % {"name": c["name"], "filled": c["filled"], "segments": c["segments"]})
+    return ", ".join(named)
+
+
 def nar_describe(s: Session, m: re.Match[str]) -> None:
     story = s.call("story_get")
     scene = story["scene"]
@@ -3798,14 +3812,7 @@ def nar_describe(s: Session, m: re.Match[str]) -> None:
         }
         parts = [(_("Scene: %(title)s. %(description)s") % values).strip()]
     if story["clocks"]:
-        parts.append(
-            _("Clocks: %(clocks)s.")
-            % {
-                "clocks": ", ".join(
-                    f"{c['name']} {c['filled']}/{c['segments']}" for c in story["clocks"]
-                )
-            }
-        )
+        parts.append(_("Clocks: %(clocks)s.") % {"clocks": _clocks_listed(story["clocks"])})
     # Threads are the table's open questions, listed beside the room to everyone.
     open_threads = [t["title"] for t in story["threads"] if t["status"] == "open"]
     if open_threads:
@@ -3849,21 +3856,11 @@ def nar_how_many_clocks(s: Session, m: re.Match[str]) -> None:
     if not clocks:
         s.say(_("There are no clocks."), audience="requester")
         return
-    # As the story panel lists them: running clocks first, each group in the order made, and
-    # a finished one marked (its name may be reused by a running clock).
-    named = []
-    for c in sorted(clocks, key=lambda c: c["filled"] >= c["segments"]):
-        text = (
-            _("%(name)s %(filled)s/%(segments)s (complete)")
-            if c["filled"] >= c["segments"]
-            else _("%(name)s %(filled)s/%(segments)s")
-        )
-        named.append(text % {"name": c["name"], "filled": c["filled"], "segments": c["segments"]})
     s.say(
         ngettext(
             "There is %(n)s clock: %(clocks)s.", "There are %(n)s clocks: %(clocks)s.", len(clocks)
         )
-        % {"n": len(clocks), "clocks": ", ".join(named)},
+        % {"n": len(clocks), "clocks": _clocks_listed(clocks)},
         audience="requester",
     )
 
