@@ -56,7 +56,9 @@ class DomainUnavailable(ApplicationError):
     code = "domain_unavailable"
     status = 503
     retryable = True
-    recovery = str(_("Try again shortly; a write may be retried with the same idempotency key."))
+    # Read by people (a job's error, the room, pages): what they can do. API clients have
+    # `retryable` and the Idempotency-Key header's documented replay for resending a write.
+    recovery = str(_("Try again in a moment."))
 
 
 class DomainTimeout(DomainUnavailable):
