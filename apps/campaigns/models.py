@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -122,10 +123,11 @@ class CampaignMembership(BaseModel):
 
     def __str__(self) -> str:
         # Staff read it as a row's title on the campaign's page: the short id tells rows apart.
+        # The status with a capital, as the row's Status column and the role beside it read.
         return gettext("Membership %(id)s (%(role)s, %(status)s)") % {
             "id": str(self.id)[:8],
             "role": self.get_role_display(),
-            "status": self.get_status_display(),
+            "status": capfirst(self.get_status_display()),
         }
 
     @property

@@ -10,7 +10,7 @@ def test_campaign_rows_are_named_in_words_with_a_short_id():
     request = JoinRequest(role="player", status="pending")
     named = ActorBinding(character_id="pc-1", character_name="Ash Emberhand")
     unnamed = ActorBinding(character_id="pc-2")
-    assert str(membership) == f"Membership {str(membership.pk)[:8]} (Player, removed)"
+    assert str(membership) == f"Membership {str(membership.pk)[:8]} (Player, Removed)"
     assert str(request) == f"Join request {str(request.pk)[:8]} (pending)"
     assert str(named) == f"Binding {str(named.pk)[:8]} (Ash Emberhand)"
     assert str(unnamed) == f"Binding {str(unnamed.pk)[:8]} (pc-2)"
