@@ -7,6 +7,20 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
+# An oracle question's odds in words, as its reply and its dice line say them ("asked at
+# very likely odds").
+ODDS_SAID = {
+    "impossible": gettext_lazy("impossible"),
+    "very_unlikely": gettext_lazy("very unlikely"),
+    "unlikely": gettext_lazy("unlikely"),
+    "even": gettext_lazy("even"),
+    "likely": gettext_lazy("likely"),
+    "very_likely": gettext_lazy("very likely"),
+    "certain": gettext_lazy("certain"),
+}
+
 
 def roll_addends(result: Mapping[str, Any]) -> list[int]:
     """The numbers the total is the sum of: every kept die, signed by its term, then the flat

@@ -71,6 +71,7 @@ def test_the_dice_panel_gets_the_oracles_roll_and_answer():
             "expression": "d100",
             "total": 52,
             "result": "no, but",
+            "odds": "even odds",
             "by": "Nia",
             "by_id": "u-1",
         }

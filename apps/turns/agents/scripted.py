@@ -257,7 +257,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from apps.turns.dice import addends_text, roll_addends, roll_dropped
+from apps.turns.dice import ODDS_SAID, addends_text, roll_addends, roll_dropped
 from apps.turns.types import (
     AgentMessage,
     AgentOutput,
@@ -3409,16 +3409,6 @@ def _unquoted_question(text: str) -> tuple[str, str]:
     return text[: found.start()].strip(), likelihood
 
 
-# The odds as a reply says them ("asked at very likely odds").
-ODDS_SAID = {
-    "impossible": gettext_lazy("impossible"),
-    "very_unlikely": gettext_lazy("very unlikely"),
-    "unlikely": gettext_lazy("unlikely"),
-    "even": gettext_lazy("even"),
-    "likely": gettext_lazy("likely"),
-    "very_likely": gettext_lazy("very likely"),
-    "certain": gettext_lazy("certain"),
-}
 # What the oracle's "and" or "but" means, after its answer.
 ORACLE_TWISTS = {
     "yes, and": gettext_lazy("yes, and something more happens"),

@@ -28,8 +28,7 @@ from apps.rooms.models import Message
 from apps.rooms.selectors import MANAGER_ROLES
 from apps.rooms.services import room_event_record
 from apps.turns import conf
-from apps.turns.agents.scripted import ODDS_SAID
-from apps.turns.dice import roll_addends, roll_dropped
+from apps.turns.dice import ODDS_SAID, roll_addends, roll_dropped
 from apps.turns.errors import PublicationFailed, TurnCancelled
 from apps.turns.media import artifact_envelope, artifact_store, image_blocks
 from apps.turns.models import Operation, ProjectionSnapshot, RoomTurnJob
