@@ -76,7 +76,8 @@ class User(AbstractBaseUser, PermissionsMixin):
     @property
     def label(self) -> str:
         """The name other players see: never part of the email, which is not theirs to read."""
-        return self.display_name or gettext("Player %(code)s") % {"code": self.id.hex[:6].upper()}
+        # Role-neutral: the same name serves a game master or an observer in every campaign.
+        return self.display_name or gettext("Member %(code)s") % {"code": self.id.hex[:6].upper()}
 
 
 class RegistrationInvite(BaseModel):

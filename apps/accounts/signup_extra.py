@@ -12,7 +12,8 @@ from apps.core.text import visible
 # The names the room shows its own entries under (apps/rooms/views.py: narration, notices, a
 # deleted sender's messages), and the usual words for them: a member named so would pass for it.
 RESERVED_DISPLAY_NAMES = frozenset({"gamemaster", "gm", "room", "system", "aformermember"})
-NEUTRAL_NAME = re.compile(r"player[0-9a-f]{6}")
+# The neutral name, and the "Player" one it replaced (someone may still know a member by it).
+NEUTRAL_NAME = re.compile(r"(?:member|player)[0-9a-f]{6}")
 
 
 # Format characters a name may keep: the zero-width joiner and the tag characters build
@@ -49,10 +50,10 @@ def validate_display_name(value: str) -> None:
             code="display_name_reserved",
         )
     if NEUTRAL_NAME.fullmatch(letters):
-        # User.label's name for a player without one: taking it would pass for that player.
+        # User.label's name for a member without one: taking it would pass for that member.
         raise ValidationError(
             _(
-                "Names like “Player 3F2A9C” are for players who have not chosen one; choose"
+                "Names like “Member 3F2A9C” are for members who have not chosen one; choose"
                 " another display name."
             ),
             code="display_name_neutral",
@@ -69,7 +70,7 @@ class SignupExtraForm(forms.Form):
         validators=[validate_display_name],
         help_text=_(
             "What other players see in campaigns and rooms, and on the invites you send as a"
-            " GM. Left blank, you show as “Player” and a code until you choose one on your"
+            " GM. Left blank, you show as “Member” and a code until you choose one on your"
             " account page."
         ),
         # The user's own name for others to see: browsers may offer to fill it (WCAG 1.3.5).

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.django_db
 RESERVED_NAME = "The room shows its own messages under this name; choose another display name."
 INVISIBLE_NAME = "A display name needs a visible character."
 NEUTRAL_NAME = (
-    "Names like “Player 3F2A9C” are for players who have not chosen one; choose another"
+    "Names like “Member 3F2A9C” are for members who have not chosen one; choose another"
     " display name."
 )
 HIDDEN_CHARACTER = (
@@ -27,7 +27,7 @@ def signed_in(user) -> Client:
 
 def test_a_player_without_a_display_name_is_not_shown_by_their_email(make_user):
     user = make_user("alice.smith@example.test")
-    assert user.label == f"Player {user.id.hex[:6].upper()}"
+    assert user.label == f"Member {user.id.hex[:6].upper()}"
 
 
 def test_the_account_page_sets_the_display_name_other_players_see(make_user):

@@ -1,5 +1,5 @@
 """The sign-up form says what the optional display name is for, so a new GM does not skip it
-and become "Player 3F2A9C" on every invite they send."""
+and become "Member 3F2A9C" on every invite they send."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 
 HELP = (
     "What other players see in campaigns and rooms, and on the invites you send as a GM."
-    " Left blank, you show as “Player” and a code until you choose one on your account page."
+    " Left blank, you show as “Member” and a code until you choose one on your account page."
 )
 
 
