@@ -110,7 +110,7 @@ class ApiTokenForm(forms.Form):
 
 
 class DisplayNameForm(forms.Form):
-    # Required here: clearing it would put the neutral "Player …" name back, which sign-up
+    # Required here: clearing it would put the neutral "Member …" name back, which sign-up
     # offers by leaving the field blank; on this page it is a mistake more often than not.
     display_name = forms.CharField(
         label=_("Display name"),

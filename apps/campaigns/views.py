@@ -109,8 +109,8 @@ def campaign_new(request):
                 idempotency_key=f"form:{form.cleaned_data['form_token']}",
             )
         except DomainUnavailable as exc:
-            # The error's own recovery speaks to API clients; a GM needs to know that nothing
-            # was made and what to do. The form keeps its key, so trying again makes one.
+            # The error's own recovery ("try again") does not say that nothing was made, or
+            # that another system would do. The form keeps its key, so trying again makes one.
             next_step = _(
                 "No campaign was created: try again in a minute, or choose another game system."
             )
