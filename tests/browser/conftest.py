@@ -101,7 +101,9 @@ def in_the_room(browser, base_url: str, campaign, *emails: str):
 
     contexts = [browser.new_context(viewport=VIEWPORT) for _ in emails]
     try:
-        pages = [_sign_in(c, base_url, e) for c, e in zip(contexts, emails, strict=True)]
+        pages = [
+            _sign_in(c, base_url, e, land=False) for c, e in zip(contexts, emails, strict=True)
+        ]
         for page in pages:
             _open(page, f"{base_url}/campaigns/{campaign.id}/room/")
         yield pages

@@ -67,13 +67,22 @@ def asgi_server(transactional_db):
     assert not thread.is_alive(), "uvicorn did not shut down within 10 s"
 
 
-def _sign_in(context, base, email):
+def _sign_in(context, base, email, *, land=True):
+    """A page of `context` signed in as `email`: its session is made as the sign-in form's would
+    be (the user_logged_in hooks run), without the form's two page loads, which each test paid
+    once per person; the sign-in form itself is driven in test_account_lifecycle. The page is on
+    the dashboard, or blank with land=False for a caller that goes somewhere at once."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(email=email))
+    session_key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session_key, "url": base}])
     page = context.new_page()
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=login]", email)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    if land:
+        page.goto(f"{base}/")
     return page
 
 
