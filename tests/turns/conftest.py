@@ -207,6 +207,14 @@ def llm():
 
 
 @pytest.fixture
+def story(live_domains, gm, player):
+    """A narrative table in its play phase, the GM and the player at it."""
+    table = make_table("narrative", gm, player)
+    table.run(gm, "set phase play", job_id="play")
+    return table
+
+
+@pytest.fixture
 def table(live_domains, gm, player):
     """A dnd5e table in play."""
     table = make_table("dnd5e", gm, player)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
 from tests.turns.test_scripted_closing_marks import _sent
 from tests.turns.test_scripted_narrative import _writes
@@ -84,9 +83,8 @@ def test_twice_is_answered_one_at_a_time(live_domains, gm, player, text, command
 
 
 @pytest.fixture
-def story(live_domains, gm, player):
-    table = make_table("narrative", gm, player)
-    table.run(gm, "set phase play", job_id="play")
+def story(story, gm):
+    table = story  # the narrative table in play (tests/turns/conftest.py), and:
     table.run(gm, "create clock Doom with 6 segments", job_id="doom")
     return table
 

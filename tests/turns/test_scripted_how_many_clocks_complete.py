@@ -6,16 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.turns.conftest import make_table
-
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def story(live_domains, gm, player):
-    table = make_table("narrative", gm, player)
-    table.run(gm, "set phase play", job_id="play")
-    return table
 
 
 def test_a_finished_clock_is_marked_complete_and_listed_after_the_running(story):

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.turns.conftest import make_table
 from tests.turns.test_scripted_narrative import _writes
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def story(live_domains, gm, player):
-    table = make_table("narrative", gm, player)
-    table.run(gm, "set phase play", job_id="play")
+def story(story, gm):
+    table = story  # the narrative table in play (tests/turns/conftest.py), and:
     table.run(gm, "create clock Doom with 6 segments", job_id="doom")
     return table
 

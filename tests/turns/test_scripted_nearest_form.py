@@ -15,13 +15,6 @@ HELP_AFTER = " (or say “help” for what I understand)."
 NOT_UNDERSTOOD = "I did not understand that. Say “help” for everything I understand."
 
 
-@pytest.fixture
-def story(live_domains, gm, player):
-    table = make_table("narrative", gm, player)
-    table.run(gm, "set phase play", job_id="play")
-    return table
-
-
 @pytest.mark.parametrize(
     ("text", "form"),
     [

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.turns.conftest import make_table
-
 pytestmark = pytest.mark.django_db
 
 ALREADY = ("That cannot happen: the thread “The Heist” is already resolved.", "requester")
 
 
 @pytest.fixture
-def story(live_domains, gm, player):
-    table = make_table("narrative", gm, player)
-    table.run(gm, "set phase play", job_id="play")
+def story(story, gm):
+    table = story  # the narrative table in play (tests/turns/conftest.py), and:
     table.run(gm, "open thread The Heist", job_id="open")
     table.run(gm, "resolve thread The Heist: they got away", job_id="resolve")
     return table
