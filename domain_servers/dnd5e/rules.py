@@ -162,6 +162,98 @@ TEMPLATES: dict[str, dict[str, Any]] = {
 }
 
 
+# SRD 5.1 full casters (the cleric and wizard tables) and the ability their spells use.
+SPELLCASTING_ABILITY = {"cleric": "wis", "wizard": "int"}
+# Spell slots per spell level (1st, 2nd, ...) at each character level, the SRD's Spellcasting
+# table for full casters.
+FULL_CASTER_SLOTS: dict[int, tuple[int, ...]] = {
+    1: (2,),
+    2: (3,),
+    3: (4, 2),
+    4: (4, 3),
+    5: (4, 3, 2),
+    6: (4, 3, 3),
+    7: (4, 3, 3, 1),
+    8: (4, 3, 3, 2),
+    9: (4, 3, 3, 3, 1),
+    10: (4, 3, 3, 3, 2),
+    11: (4, 3, 3, 3, 2, 1),
+    12: (4, 3, 3, 3, 2, 1),
+    13: (4, 3, 3, 3, 2, 1, 1),
+    14: (4, 3, 3, 3, 2, 1, 1),
+    15: (4, 3, 3, 3, 2, 1, 1, 1),
+    16: (4, 3, 3, 3, 2, 1, 1, 1),
+    17: (4, 3, 3, 3, 2, 1, 1, 1, 1),
+    18: (4, 3, 3, 3, 3, 1, 1, 1, 1),
+    19: (4, 3, 3, 3, 3, 2, 1, 1, 1),
+    20: (4, 3, 3, 3, 3, 2, 2, 1, 1),
+}
+# The healing spells the rules cast: each slot level above the spell's adds one die.
+# `casting`: the part of the turn's budget it takes; `range` in feet (touch is 5).
+HEALING_SPELLS: dict[str, dict[str, Any]] = {
+    "cure_wounds": {
+        "name": "Cure Wounds",
+        "level": 1,
+        "die": "d8",
+        "casting": "action",
+        "range": 5,
+        "classes": ("cleric",),
+    },
+    "healing_word": {
+        "name": "Healing Word",
+        "level": 1,
+        "die": "d4",
+        "casting": "bonus_action",
+        "range": 60,
+        "classes": ("cleric",),
+    },
+}
+
+
+def spell_slots(template: str | None, level: int) -> dict[str, dict[str, int]]:
+    """A new character's spell slots by spell level ("1": {"current", "max"}): a full caster's
+    from the SRD table, none for anyone else."""
+    if template not in SPELLCASTING_ABILITY:
+        return {}
+    return {
+        str(spell_level): {"current": count, "max": count}
+        for spell_level, count in enumerate(FULL_CASTER_SLOTS[level], start=1)
+    }
+
+
+def slots_of(char: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The character's spell slots; one stored before slots were kept gets its table's now."""
+    if "spell_slots" not in char:
+        char["spell_slots"] = spell_slots(
+            char.get("template") if char.get("kind") == "pc" else None, char.get("level", 1)
+        )
+    return char["spell_slots"]
+
+
+def healing_spell_expression(char: dict[str, Any], spell: dict[str, Any], slot_level: int) -> str:
+    """One die per slot level from the spell's own, plus the spellcasting modifier."""
+    ability = SPELLCASTING_ABILITY[char["template"]]
+    mod = modifier(char["abilities"][ability])
+    dice_part = f"{1 + slot_level - spell['level']}{spell['die']}"
+    return f"{dice_part}{mod:+d}" if mod else dice_part
+
+
+def long_rest(char: dict[str, Any]) -> dict[str, Any]:
+    """SRD long rest: all lost hit points back, temporary ones gone, every spell slot back."""
+    hp = char["hp"]
+    before = dict(hp)
+    hp["current"], hp["temp"] = hp["max"], 0
+    slots = slots_of(char)
+    for slot in slots.values():
+        slot["current"] = slot["max"]
+    return {
+        "character_id": char["id"],
+        "hp_before": before,
+        "hp_after": dict(hp),
+        "spell_slots": {k: dict(v) for k, v in slots.items()},
+    }
+
+
 FEET_PER_SQUARE = 5
 MELEE_REACH = 5
 # SRD 5.1 weapon and attack-cantrip distances by attack name, for attack entries that carry no

@@ -369,6 +369,7 @@ def character_create(call: Call) -> Outcome:
         "immunities": sorted(args.get("immunities", [])),
         "conditions": [],
         "death_saves": {"successes": 0, "failures": 0},
+        "spell_slots": rules.spell_slots(template_key, level),
         "attacks": given
         or template.get("attacks")
         or [
@@ -885,6 +886,113 @@ def temp_hp_grant(call: Call) -> Outcome:
         result,
         scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
         entity_ids=[target["id"]],
+    )
+
+
+def spell_cast(call: Call) -> Outcome:
+    """A cleric's Cure Wounds or Healing Word at a slot level: the slot is spent, the healing
+    rolled and applied as `heal` applies it (a dying target comes to; never the dead). In
+    combat only on the caster's turn, taking its action or bonus action."""
+    caster = _char(call, "caster_id")
+    target = _char(call, "target_id")
+    _require_control(call, caster)
+    who = _who(call, caster["id"])
+    spell = rules.HEALING_SPELLS[call.args["spell"]]
+    slot_level = call.args.get("slot_level", spell["level"])
+    if rules.is_dead(caster):
+        raise invalid(f"{who} is dead and cannot cast spells")
+    if blocking := sorted(set(caster["conditions"]) & rules.CANNOT_ACT):
+        raise invalid(f"{who} cannot cast spells while {' and '.join(blocking)}")
+    template = caster.get("template") if caster["kind"] == "pc" else None
+    if template not in rules.SPELLCASTING_ABILITY:
+        raise invalid(f"{who} casts no spells: only a cleric or a wizard has spell slots here")
+    if template not in spell["classes"]:
+        raise invalid(f"{who} cannot cast {spell['name']}: it is not a {template} spell")
+    if slot_level < spell["level"]:
+        raise invalid(
+            f"{spell['name']} is a level {spell['level']} spell: cast it with a slot of level "
+            f"{spell['level']} or higher"
+        )
+    slots = rules.slots_of(caster)
+    slot = slots.get(str(slot_level))
+    if slot is None:
+        raise invalid(f"{who} has no level {slot_level} spell slots")
+    if slot["current"] < 1:
+        raise invalid(f"{who} has no level {slot_level} spell slot left (0 of {slot['max']})")
+    # Nothing is spent on the dead or on a creature at full hit points.
+    rules.check_can_heal(target, who=_who_char(call))
+    combat = call.state.get("combat") or {}
+    fighting = caster["id"] in (combat.get("budgets") or {})
+    if fighting:
+        # Out of the fight (as for a potion), a spell costs no turn's action.
+        _spend(call, caster["id"], spell["casting"])
+    positions = combat.get("positions") or {}
+    here, there = positions.get(caster["id"]), positions.get(target["id"])
+    if caster is not target and here is not None and there is not None:
+        distance = rules.grid_distance(here, there)
+        if distance > spell["range"]:
+            reach = "touch (5 ft)" if spell["range"] == 5 else f"{spell['range']} ft"
+            raise invalid(
+                f"{_who(call, target['id'])} is {distance} ft away from {who}; "
+                f"{spell['name']} reaches {reach}. Move closer first."
+            )
+    slot["current"] -= 1
+    rolled = rules.dice.roll(rules.healing_spell_expression(caster, spell, slot_level), call.rng)
+    result: dict[str, Any] = {
+        "caster_id": caster["id"],
+        "caster_name": who,
+        "spell": call.args["spell"],
+        "spell_name": spell["name"],
+        "slot_level": slot_level,
+        "slots_left": slot["current"],
+        "casting": spell["casting"],
+        "source": "spell",
+        "roll": rolled,
+    }
+    result.update(rules.heal(target, max(0, rolled["total"]), who=_who_char(call)))
+    result["target_name"] = _who(call, target["id"])
+    if target["kind"] == "monster":
+        result["status"] = rules.status_word(target)
+    ids = sorted({caster["id"], target["id"]})
+    return Outcome(
+        _heal_view(call, target, result),
+        scopes=sorted(
+            {f"character:{char_id}" for char_id in ids} | set(_combat_scopes(call, *ids))
+        ),
+        entity_ids=ids,
+    )
+
+
+def long_rest(call: Call) -> Outcome:
+    """The party, or one named character, finishes a long rest (SRD): hit points to their
+    maximum, temporary ones gone, spell slots back. One at 0 HP gains nothing from it."""
+    chars = call.state["characters"]
+    if "character_id" in call.args:
+        char = _char(call, "character_id")
+        if char["kind"] != "pc":
+            raise invalid(f"{_who(call, char['id'])} is not a player character")
+        resting = [char]
+    else:
+        resting = sorted((c for c in chars.values() if c["kind"] == "pc"), key=lambda c: c["id"])
+        if not resting:
+            raise invalid("there are no player characters to rest")
+    rested, skipped = [], []
+    for char in resting:
+        who = _who(call, char["id"])
+        if rules.is_dead(char) or char["hp"]["current"] == 0:
+            # A character needs at least 1 hit point at the start of the rest to gain from it.
+            reason = "dead" if rules.is_dead(char) else "at 0 hit points"
+            skipped.append({"character_id": char["id"], "character_name": who, "reason": reason})
+            continue
+        rested.append({**rules.long_rest(char), "character_name": who})
+    if not rested:
+        names = ", ".join(f"{s['character_name']} is {s['reason']}" for s in skipped)
+        raise invalid(f"no one gains anything from a long rest: {names}")
+    ids = [r["character_id"] for r in rested]
+    return Outcome(
+        {"rested": rested, "skipped": skipped},
+        scopes=[f"character:{char_id}" for char_id in sorted(ids)],
+        entity_ids=sorted(ids),
     )
 
 
@@ -2021,6 +2129,78 @@ def tools() -> list[ToolSpec]:
                 "replaced": {
                     "type": "boolean",
                     "description": "The new amount replaced a lower one (false: kept the old).",
+                },
+            },
+        ),
+        ToolSpec(
+            name="spell_cast",
+            description=(
+                "A cleric casts a healing spell with a spell slot of the spell's level or "
+                "higher: Cure Wounds (1d8 + WIS modifier per slot level, touch, the action) or "
+                "Healing Word (1d4 + WIS modifier per slot level, 60 ft, a bonus action). The "
+                "slot is spent and the healing rolled here; a dying target comes to. In combat "
+                "only on the caster's turn. Refused with no slot of that level left, for a "
+                "caster without the spell, for the dead and at full HP. Players cast for their "
+                "own character; the GM for any."
+            ),
+            handler=spell_cast,
+            write=True,
+            public=_heal_public,
+            roles=PLAYING_ROLES,
+            phases=IN_PLAY,
+            params={
+                "caster_id": CHARACTER_ID,
+                "target_id": CHARACTER_ID,
+                "spell": {
+                    "type": "string",
+                    "enum": sorted(rules.HEALING_SPELLS),
+                    "maxLength": 20,
+                    "description": "The spell: cure_wounds or healing_word.",
+                },
+                "slot_level": integer("Spell slot level (default the spell's level).", 1, 9),
+            },
+            required=("caster_id", "spell", "target_id"),
+            output={
+                "caster_name": {"type": "string"},
+                "target_id": {"type": "string"},
+                "target_name": {"type": "string"},
+                "slot_level": {"type": "integer"},
+                "slots_left": {
+                    "type": "integer",
+                    "description": "Spell slots of that level the caster has left.",
+                },
+                "roll": {"type": "object", "description": "The healing roll."},
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+            },
+        ),
+        ToolSpec(
+            name="long_rest",
+            description=(
+                "The party (or one named character) finishes a long rest: hit points to the "
+                "maximum, temporary hit points gone, every spell slot back. A character at 0 HP "
+                "or dead gains nothing (skipped). Outside combat only (GM only)."
+            ),
+            handler=long_rest,
+            write=True,
+            public=nothing_hidden,
+            roles=GM_ROLES,
+            phases=frozenset({"play"}),
+            params={
+                "character_id": identifier(
+                    "Optional: the one character who rests (default every player character)."
+                ),
+            },
+            output={
+                "rested": {
+                    "type": "array",
+                    "description": "Each character who rested: hit points before and after "
+                    "and spell slots.",
+                    "items": {"type": "object"},
+                },
+                "skipped": {
+                    "type": "array",
+                    "description": "Characters who gained nothing, with why (dead, 0 HP).",
+                    "items": {"type": "object"},
                 },
             },
         ),

@@ -32,6 +32,7 @@ ACTING: dict[str, Any] = {
     "temp_hp_grant": lambda mine, them: {"target_id": them, "amount": 5},
     "stand_up": lambda mine, them: {"character_id": them},
     "death_save": lambda mine, them: {"character_id": them},
+    "spell_cast": lambda mine, them: {"caster_id": them, "target_id": mine, "spell": "cure_wounds"},
 }
 
 
