@@ -77,7 +77,7 @@ def test_exact_dnd5e_selections(live_domains):
     assert plugin.facade_tools(phase="combat", role="player", task="action") == (
         "ability_check", "attack", "campaign_get", "character_get", "combat_action",
         "combat_end_turn", "combat_move", "combat_status", "death_save", "dice_roll", "heal",
-        "saving_throw", "stand_up", "temp_hp_grant",
+        "saving_throw", "spell_cast", "stand_up", "temp_hp_grant",
     )  # fmt: skip
     # At the cap: temporary hit points and stand_up in, monster_spawn and damage_apply out (a
     # monster spawned mid-fight cannot join it; the combat narration row has both).
@@ -88,12 +88,18 @@ def test_exact_dnd5e_selections(live_domains):
     )  # fmt: skip
     assert plugin.facade_tools(phase="play", role="player", task="action") == (
         "ability_check", "attack", "campaign_get", "character_create", "character_get",
-        "death_save", "dice_roll", "heal", "saving_throw", "stand_up", "temp_hp_grant",
+        "death_save", "dice_roll", "heal", "saving_throw", "spell_cast", "stand_up",
+        "temp_hp_grant",
     )  # fmt: skip
     assert plugin.facade_tools(phase="play", role="gm", task="action") == (
         "ability_check", "attack", "campaign_get", "character_create", "character_get",
         "combat_start", "condition_add", "condition_remove", "damage_apply", "death_save",
         "dice_roll", "heal", "monster_spawn", "phase_set", "saving_throw", "temp_hp_grant",
+    )  # fmt: skip
+    # The party's long rest is narrated: the action row above is at the cap.
+    assert plugin.facade_tools(phase="play", role="gm", task="narration") == (
+        "campaign_get", "character_get", "combat_start", "condition_add", "condition_remove",
+        "damage_apply", "dice_roll", "heal", "long_rest", "monster_spawn", "phase_set",
     )  # fmt: skip
     assert plugin.facade_tools(phase="play", role="observer", task="action") == (
         "campaign_get", "character_get",

@@ -126,14 +126,24 @@ TOOL_FACADES = {
     ("lobby", "gm", "narration"): (*_READS, "dice_roll", *_GM_START_COMBAT),
     ("play", ANY, "chat"): _READS,
     ("play", "observer", "action"): _READS,
-    ("play", "player", "action"): (*_PLAYER_PLAY, *_STAND_UP),
+    # A cleric's healing spells (spell_cast) are the player's own character's: the GM's action
+    # rows are at the cap, and the GM heals any amount with heal.
+    ("play", "player", "action"): (*_PLAYER_PLAY, *_STAND_UP, "spell_cast"),
     ("play", "gm", "action"): (*_PLAYER_PLAY, *_GM_START_COMBAT, *_GM_EFFECTS),
-    ("play", "gm", "narration"): (*_READS, "dice_roll", "heal", *_GM_START_COMBAT, *_GM_EFFECTS),
+    # The party's long rest is narrated: the action row is at the cap.
+    ("play", "gm", "narration"): (
+        *_READS,
+        "dice_roll",
+        "heal",
+        "long_rest",
+        *_GM_START_COMBAT,
+        *_GM_EFFECTS,
+    ),
     ("combat", ANY, "chat"): _COMBAT_READS,
     ("combat", "observer", "action"): _COMBAT_READS,
     # Dash, Disengage, Dodge, Help and Hide: a player's own character's. The GM's action row
     # below is at the cap: a monster's are narrated (the narration row has combat_action).
-    ("combat", "player", "action"): (*_PLAYER_COMBAT, *_STAND_UP, "combat_action"),
+    ("combat", "player", "action"): (*_PLAYER_COMBAT, *_STAND_UP, "combat_action", "spell_cast"),
     # At the tool cap: no monster_spawn here, since a monster spawned mid-fight cannot join it
     # (combat_start is for play, and nothing adds a combatant), nor damage_apply, which no
     # combatant's turn deals (an attack does); the narration row has both.
