@@ -157,6 +157,23 @@ def dice_from(
                     "dropped": roll_dropped(potion),
                 }
             )
+        elif op.tool == "spell_cast" and isinstance(s.get("roll"), dict):
+            # The healing a spell rolled, as a potion's line shows it: the dice, not hit points.
+            roll = s["roll"]
+            dice.append(
+                {
+                    "tool": op.tool,
+                    "label": _("%(spell)s · %(name)s")
+                    % {
+                        "spell": s.get("spell_name") or s.get("spell") or "",
+                        "name": s.get("target_name") or s.get("target_id") or "",
+                    },
+                    "expression": roll.get("expression"),
+                    "total": roll.get("total"),
+                    "addends": roll_addends(roll),
+                    "dropped": roll_dropped(roll),
+                }
+            )
         elif op.tool == "death_save":
             outcome = str(s.get("outcome") or "").replace("_", " ")
             dice.append(
