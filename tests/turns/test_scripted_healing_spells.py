@@ -1,7 +1,7 @@
-""" "I cast cure wounds on Ilsa", "cast healing word on me", "heal Ilsa with cure wounds": the
-rules here cast no healing spells, so the line is answered with what the table can do instead
-(the GM heals the amount the spell rolled; a player's character gives a potion), where it was
-read as an attack named "cure wounds" and refused as one."""
+""" "I cast cure wounds on Ilsa", "cast healing word on me", "heal Ilsa with cure wounds": read
+as a healing spell, never as an attack named "cure wounds". A player's cleric casts it
+(tests/turns/test_scripted_spellcasting.py); anyone else is answered with what the table can
+do instead (the GM heals the amount the spell rolled; a player's character gives a potion)."""
 
 from __future__ import annotations
 
@@ -36,8 +36,8 @@ def test_an_attack_spell_cast_at_a_foe_is_still_an_attack():
     assert (match["target"], match["weapon"]) == ("the goblin", "fire bolt")
 
 
-def test_a_player_casting_cure_wounds_is_told_what_the_table_can_do(live_domains, gm, player):
-    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
+def test_a_fighter_casting_cure_wounds_is_told_what_the_table_can_do(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1), a fighter, is up
     _gm_write(table, "damage_apply", target_id="pc-1", amount=5)
     before = table.revision()
 
@@ -45,13 +45,13 @@ def test_a_player_casting_cure_wounds_is_told_what_the_table_can_do(live_domains
 
     assert run.texts == [
         (
-            "The rules here cast no healing spells: the GM rules on Cure Wounds and heals "
-            "the hit points it restores. Your character can give a potion of healing "
-            "instead (“heal Ilsa”).",
+            "Ilsa cannot cast Cure Wounds here (the rules cast it for a cleric): the GM "
+            "rules on it and heals the hit points it restores. Your character can give a "
+            "potion of healing instead (“heal Ilsa”).",
             "requester",
         )
     ]
-    assert not {"attack", "heal"} & set(run.tools) and table.revision() == before
+    assert not {"attack", "heal", "spell_cast"} & set(run.tools) and table.revision() == before
 
 
 def test_the_gm_casting_healing_word_is_told_to_heal_the_amount(live_domains, gm, player):
@@ -62,8 +62,8 @@ def test_the_gm_casting_healing_word_is_told_to_heal_the_amount(live_domains, gm
 
     assert run.texts == [
         (
-            "The rules here cast no healing spells: roll Healing Word and heal the hit "
-            "points it restores (“heal Ilsa 5”).",
+            "The rules here cast healing spells for a player's cleric: roll Healing Word and "
+            "heal the hit points it restores (“heal Ilsa 5”).",
             "requester",
         )
     ]

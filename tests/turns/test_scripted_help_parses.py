@@ -113,6 +113,11 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     "grant <target> N temp hp (temporary hit points; they do not stack)": [
         ("grant Ilsa 5 temp hp", s.dnd_temp_hp, {"target": "Ilsa", "amount": "5"}),
     ],
+    "long rest [for <name>] (as narration: hit points and spell slots back)": [
+        ("long rest", s.dnd_long_rest, {"target": None}),
+        ("long rest for Ilsa", s.dnd_long_rest, {"target": "Ilsa"}),
+        ("we take a long rest", s.dnd_long_rest, {"target": None}),
+    ],
     "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, restrain, stun); "
     "knock <target> prone; knock <target> unconscious (or <name> falls asleep, passes out, "
     "faints)": [
@@ -205,6 +210,19 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     ],
     "give me N temp hp (temporary hit points; they do not stack)": [
         ("give me 5 temp hp", s.dnd_temp_hp, {"target": "me", "amount": "5"}),
+    ],
+    "cast cure wounds or healing word [on <target>] [at level N] (a cleric)": [
+        ("cast cure wounds", s.dnd_healing_spell, {"spell": "cure wounds", "target": None}),
+        (
+            "cast healing word on Ilsa",
+            s.dnd_healing_spell,
+            {"spell": "healing word", "target": "Ilsa"},
+        ),
+        (
+            "cast cure wounds on Ilsa at level 2",
+            s.dnd_healing_spell,
+            {"spell": "cure wounds", "target": "Ilsa at level 2"},
+        ),
     ],
     LOOK + "; what's my hp?, show my character (or look at me)": [
         ("describe", s.dnd_describe, {}),
@@ -333,12 +351,10 @@ def test_each_documented_form_parses_to_its_command(system_id, text, handler, gr
 
 # Understood but no command of its own to list: initiative (answered that combat start rolls
 # it), and a line addressed to a creature ("Ilsa, make a dex save": a listed form said of it).
-# And a command said "twice" (answered: one at a time, the command once offered), and a healing
-# spell cast (answered that the rules cast none, with what heals instead), and a clock
+# And a command said "twice" (answered: one at a time, the command once offered), and a clock
 # deleted (answered that clocks are kept, with how one is wound back).
 UNLISTED = {
     ("dnd5e", s.dnd_initiative),
-    ("dnd5e", s.dnd_healing_spell),
     ("dnd5e", s.dnd_addressed),
     ("dnd5e", s.repeated),
     ("narrative", s.repeated),

@@ -2147,33 +2147,163 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
         s.say(note, audience="requester")
 
 
-# The SRD healing spells a table names: the rules here track no spell slots, so none is cast.
+# The SRD healing spells a table names; the rules cast Cure Wounds and Healing Word (a cleric's,
+# with a spell slot), the others are the GM's to rule on.
 HEALING_SPELLS = r"(?:mass\s+)?cure\s+wounds|(?:mass\s+)?healing\s+word|prayer\s+of\s+healing"
+CAST_SPELLS = {"cure wounds": "cure_wounds", "healing word": "healing_word"}
+# "at level 2", "at 2nd level", "with a level 2 slot", "using a 2nd-level slot", said anywhere
+# after the spell's name.
+SLOT_LEVEL = re.compile(
+    r"\s*\b(?:at|with|using)\s+(?:an?\s+)?(?:(?:slot\s+)?level\s+(?P<n>\d)"
+    r"|(?P<o>\d)(?:st|nd|rd|th)[\s-]+level)(?:\s+(?:spell\s+)?slot)?\b",
+    re.IGNORECASE,
+)
+
+
+def _slot_level(target: str | None) -> tuple[str | None, int | None]:
+    """The target said without a slot level in it, and that level ("Ilsa at 2nd level": Ilsa,
+    2; "at level 2 on Ilsa": Ilsa, 2)."""
+    if not target:
+        return target, None
+    # "cast cure wounds at 2nd level": the grammar read "at" as before a target.
+    for text in (" " + target, " at " + target):
+        if found := SLOT_LEVEL.search(text):
+            break
+    else:
+        return target, None
+    rest = text[: found.start()] + text[found.end() :]
+    rest = re.sub(r"^\s*(?:on|at|to|for)\s+", "", rest.strip(), flags=re.IGNORECASE)
+    return rest.strip() or None, int(found["n"] or found["o"])
 
 
 def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
-    """ "I cast cure wounds on Ilsa": the rules cast no healing spells (no spell slots are
-    kept), so the reply says what heals instead: the GM heals the amount the spell restores,
-    a player's character gives a potion."""
+    """ "I cast cure wounds on Ilsa": a player's cleric casts Cure Wounds or Healing Word with
+    a spell slot (the rules spend it and roll the healing). Anyone else is told what heals
+    instead: the GM heals the amount the spell restores, a player's character gives a
+    potion."""
     spell = " ".join(m["spell"].split()).title()
-    target = _echo(" ".join(m["target"].split())) if m["target"] else None
+    named, slot_level = _slot_level(m["target"])
+    if slot_level is None and m.groupdict().get("level"):
+        slot_level = _slot_level(m["level"])[1]
+    target = _echo(" ".join(named.split())) if named else None
     if s.turn.is_gm:
         example = f"heal {target} 5" if target else "heal Ilsa 5"
         raise Refusal(
             _(
-                "The rules here cast no healing spells: roll %(spell)s and heal the hit points "
-                "it restores (“%(example)s”)."
+                "The rules here cast healing spells for a player's cleric: roll %(spell)s and "
+                "heal the hit points it restores (“%(example)s”)."
             )
             % {"spell": spell, "example": example}
         )
-    raise Refusal(
-        _(
-            "The rules here cast no healing spells: the GM rules on %(spell)s and heals the hit "
-            "points it restores. Your character can give a potion of healing instead "
-            "(“heal %(target)s”)."
+    key = CAST_SPELLS.get(spell.lower())
+    instead = {"spell": spell, "target": target or "me"}
+    if key is None:
+        raise Refusal(
+            _(
+                "The rules here do not cast %(spell)s: the GM rules on it and heals the hit "
+                "points it restores. Your character can give a potion of healing instead "
+                "(“heal %(target)s”)."
+            )
+            % instead
         )
-        % {"spell": spell, "target": target or "me"}
+    what = _("cast %(spell)s") % {"spell": spell}
+    s.require("spell_cast", what=what, seen_by_all=True)
+    caster = s.call("character_get", character_id=acting_character(s, what=what))["character"]
+    if caster.get("template") != "cleric":
+        raise Refusal(
+            _(
+                "%(who)s cannot cast %(spell)s here (the rules cast it for a cleric): the GM "
+                "rules on it and heals the hit points it restores. Your character can give a "
+                "potion of healing instead (“heal %(target)s”)."
+            )
+            % {**instead, "who": caster["name"]}
+        )
+    roster = dnd_roster(s)
+    if target is None or _clean_name(_normalize(target)).lower() in SELF_WORDS:
+        healed = _own_entity(s, roster, what=what)
+    else:
+        healed = resolve(s, roster, named or "")
+    arguments: dict[str, Any] = {"caster_id": caster["id"], "target_id": healed.id, "spell": key}
+    if slot_level is not None:
+        arguments["slot_level"] = slot_level
+    result = s.call("spell_cast", **arguments)
+    roll = result["roll"]
+    values = {
+        "caster": result.get("caster_name") or caster["name"],
+        "spell": result.get("spell_name") or spell,
+        "target": healed.name,
+        "expression": roll["expression"],
+        "total": roll["total"],
+        "slot": result["slot_level"],
+        "left": result["slots_left"],
+    }
+    opener = (
+        _("%(caster)s casts %(spell)s (%(expression)s = %(total)s).")
+        if healed.id == caster["id"]
+        else _("%(caster)s casts %(spell)s on %(target)s (%(expression)s = %(total)s).")
+    ) % values
+    if "healed" not in result:  # a monster's numbers are the GM's alone
+        effect = _("%(target)s is healed.") % values
+    elif result["revived"]:
+        effect = _("%(target)s is back up with %(hp)s HP.") % {**values, "hp": result["hp_after"]}
+    else:
+        effect = _("%(target)s recovers %(healed)s HP (now %(hp)s).") % {
+            **values,
+            "healed": result["healed"],
+            "hp": result["hp_after"],
+        }
+    slots = (
+        ngettext(
+            "%(caster)s has %(left)s level %(slot)s spell slot left.",
+            "%(caster)s has %(left)s level %(slot)s spell slots left.",
+            values["left"],
+        )
+        % values
     )
+    s.say(" ".join([opener, effect, slots]))
+
+
+def dnd_long_rest(s: Session, m: re.Match[str]) -> None:
+    """The GM's long rest for the party, or one named character: hit points, spell slots."""
+    what = _("call a long rest")
+    if s.turn.is_gm and not s.offered("long_rest"):
+        if s.turn.phase == "combat":
+            raise Refusal(_("A long rest waits until the fight is over: say “end combat” first."))
+        if s.turn.phase == "play" and s.turn.task == "action":
+            raise Refusal(
+                _(
+                    "Send “long rest” as narration: the rules take a long rest from the GM's "
+                    "narration."
+                )
+            )
+    s.require("long_rest", what=what, gm_only=True)
+    named = m.groupdict().get("target")
+    arguments: dict[str, Any] = {}
+    if named:
+        arguments["character_id"] = resolve(s, dnd_roster(s), named).id
+    result = s.call("long_rest", **arguments)
+    rested = []
+    for entry in result["rested"]:
+        hp = entry["hp_after"]
+        text = _("%(who)s %(hp)s/%(max)s HP") % {
+            "who": entry["character_name"],
+            "hp": hp["current"],
+            "max": hp["max"],
+        }
+        if entry.get("spell_slots"):
+            text += _(", spell slots back")
+        rested.append(text)
+    text = (
+        _("%(who)s finishes a long rest: %(rested)s.")
+        if named
+        else _("The party finishes a long rest: %(rested)s.")
+    ) % {"who": result["rested"][0]["character_name"], "rested": "; ".join(rested)}
+    for skipped in result.get("skipped", ()):
+        text += " " + _("%(who)s gains nothing from it (%(reason)s).") % {
+            "who": skipped["character_name"],
+            "reason": skipped["reason"],
+        }
+    s.say(text)
 
 
 # The requester's own character, as a grant names it ("give me 5 temp hp", "I gain 5 temp hp").
@@ -4155,9 +4285,21 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_healing_spell,
         ),
         _intent(
-            r"heals?\s+(?P<target>.+?)\s+(?:with|using)\s+(?P<spell>" + HEALING_SPELLS + r")",
+            r"heals?\s+(?P<target>.+?)\s+(?:with|using)\s+(?P<spell>"
+            + HEALING_SPELLS
+            + r")(?P<level>"
+            + SLOT_LEVEL.pattern
+            + r")?",
             dnd_healing_spell,
         ),
+        # "long rest", "we take a long rest", "Ilsa takes a long rest": the GM's.
+        _intent(
+            r"(?:we\s+)?(?:take|have|finish|do)\s+a\s+long\s+rest"
+            r"(?:\s+for\s+(?P<target>.+))?",
+            dnd_long_rest,
+        ),
+        _intent(r"long\s+rest(?:\s+(?:for\s+)?(?P<target>.+))?", dnd_long_rest),
+        _intent(r"(?P<target>.+?)\s+(?:takes|has|finishes)\s+a\s+long\s+rest", dnd_long_rest),
         _intent(
             r"heal\s+(?P<target>.+?)"
             r"(?:\s+(?:for\s+|by\s+)?(?P<amount>(?![+-])"
@@ -4593,6 +4735,11 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 _("give me N temp hp (temporary hit points; they do not stack)"),
                 _("grant <target> N temp hp (temporary hit points; they do not stack)"),
+            ),
+            # A player's cleric casts; the GM's long rest is narrated (the action row's cap).
+            (
+                _("cast cure wounds or healing word [on <target>] [at level N] (a cleric)"),
+                _("long rest [for <name>] (as narration: hit points and spell slots back)"),
             ),
             (
                 None,
