@@ -931,10 +931,14 @@ def spell_cast(call: Call) -> Outcome:
     if caster is not target and here is not None and there is not None:
         distance = rules.grid_distance(here, there)
         if distance > spell["range"]:
-            reach = "touch (5 ft)" if spell["range"] == 5 else f"{spell['range']} ft"
+            reach = (
+                "is cast by touch (5 ft)"
+                if spell["range"] == rules.FEET_PER_SQUARE
+                else f"reaches {spell['range']} ft"
+            )
             raise invalid(
                 f"{_who(call, target['id'])} is {distance} ft away from {who}; "
-                f"{spell['name']} reaches {reach}. Move closer first."
+                f"{spell['name']} {reach}. Move closer first."
             )
     slot["current"] -= 1
     rolled = rules.dice.roll(rules.healing_spell_expression(caster, spell, slot_level), call.rng)

@@ -319,3 +319,20 @@ def test_the_receipts_name_every_view_a_cast_and_a_rest_change(dnd: Game) -> Non
     assert audited.write("long_rest")["receipt"]["changed_scopes"] == [
         "character:pc-1", "character:pc-2", "character:pc-3",
     ]  # fmt: skip
+
+
+def test_cure_wounds_needs_touch_and_healing_word_reaches_60_ft(dnd: Game) -> None:
+    ids = _party(dnd)
+    dnd.write("damage_apply", {"target_id": ids["bram"], "amount": 11})
+    dnd.write("combat_start", {"participant_ids": [ids["ash"], ids["bram"], ids["goblin"]]})
+    _turn_of(dnd, ids["ash"])
+    dnd.write("combat_move", {"character_id": ids["ash"], "x": 0, "y": 0}, sub=PLAYER)
+    positions = {e["id"]: e["position"] for e in dnd.read("combat_status")["combat"]["order"]}
+    distance = rules.grid_distance(positions[ids["ash"]], positions[ids["bram"]])
+    args = {"caster_id": ids["ash"], "target_id": ids["bram"], "spell": "cure_wounds"}
+    assert _refused(dnd, args)["message"] == (
+        f"Bram is {distance} ft away from Ash; Cure Wounds is cast by touch (5 ft). "
+        "Move closer first."
+    )
+    assert 5 < distance <= 60
+    assert _cast(dnd, ids["ash"], ids["bram"], "healing_word")["hp_before"] == 1
