@@ -264,6 +264,16 @@ function deathSavesText(character) {
   return t.death_saves.replace("%(successes)s", String(saves.successes)).replace("%(failures)s", String(saves.failures));
 }
 
+// A caster's spell slots left, lowest level first ("level 1: 3 of 4, level 2: 2 of 2"); null
+// for a character without any (a fighter's are none, not "0 of 0").
+function spellSlotsText(character) {
+  const slots = Object.entries(character.spell_slots || {})
+    .filter(([, slot]) => slot && slot.max > 0)
+    .sort(([a], [b]) => Number(a) - Number(b));
+  if (!slots.length) return null;
+  return slots.map(([level, slot]) => format(t.spell_slot, { level, current: slot.current, max: slot.max })).join(", ");
+}
+
 function hpCell(character) {
   const wrap = el("span", { class: "turn-hp" });
   if (character.hp && typeof character.hp.current === "number") {
@@ -627,6 +637,12 @@ function renderCharacter(character, audience) {
     const saves = deathSavesText(character);
     savesRow.hidden = !saves;
     if (saves) setText(savesRow.querySelector('[data-field="death-saves"]'), saves);
+  }
+  const slotsRow = sheet.querySelector('[data-row="spell-slots"]');
+  if (slotsRow) {
+    const slots = spellSlotsText(character);
+    slotsRow.hidden = !slots;
+    if (slots) setText(slotsRow.querySelector('[data-field="spell-slots"]'), slots);
   }
   const notesRow = sheet.querySelector('[data-row="notes"]');
   if (notesRow) {
