@@ -188,11 +188,15 @@ FULL_CASTER_SLOTS: dict[int, tuple[int, ...]] = {
     19: (4, 3, 3, 3, 3, 2, 1, 1, 1),
     20: (4, 3, 3, 3, 3, 2, 2, 1, 1),
 }
-# The healing spells the rules cast: each slot level above the spell's adds one die.
-# `casting`: the part of the turn's budget it takes; `range` in feet (touch is 5).
-HEALING_SPELLS: dict[str, dict[str, Any]] = {
+# The spells the rules cast, by the kind of effect they have. `casting`: the part of the turn's
+# budget it takes; `range` in feet (touch is 5).
+# - "heal": one die (`die`) per slot level from the spell's own, plus the spellcasting modifier.
+# - "damage": `darts` darts of `dart_die` + `dart_bonus` `damage_type` damage each, one more dart
+#   per slot level above the spell's; they all strike the one target and never miss.
+SPELLS: dict[str, dict[str, Any]] = {
     "cure_wounds": {
         "name": "Cure Wounds",
+        "effect": "heal",
         "level": 1,
         "die": "d8",
         "casting": "action",
@@ -201,11 +205,24 @@ HEALING_SPELLS: dict[str, dict[str, Any]] = {
     },
     "healing_word": {
         "name": "Healing Word",
+        "effect": "heal",
         "level": 1,
         "die": "d4",
         "casting": "bonus_action",
         "range": 60,
         "classes": ("cleric",),
+    },
+    "magic_missile": {
+        "name": "Magic Missile",
+        "effect": "damage",
+        "level": 1,
+        "darts": 3,
+        "dart_die": "d4",
+        "dart_bonus": 1,
+        "damage_type": "force",
+        "casting": "action",
+        "range": 120,
+        "classes": ("wizard",),
     },
 }
 
@@ -221,13 +238,32 @@ def spell_slots(template: str | None, level: int) -> dict[str, dict[str, int]]:
     }
 
 
+def slots_shown(char: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The character's spell slots as a read shows them, storing nothing: one stored before
+    slots were kept has its table's, all unspent (it never had any to spend)."""
+    if "spell_slots" in char:
+        return char["spell_slots"]
+    return spell_slots(
+        char.get("template") if char.get("kind") == "pc" else None, char.get("level", 1)
+    )
+
+
 def slots_of(char: dict[str, Any]) -> dict[str, dict[str, int]]:
-    """The character's spell slots; one stored before slots were kept gets its table's now."""
-    if "spell_slots" not in char:
-        char["spell_slots"] = spell_slots(
-            char.get("template") if char.get("kind") == "pc" else None, char.get("level", 1)
-        )
+    """The character's spell slots to spend or restore; one stored before slots were kept gets
+    its table's now."""
+    char["spell_slots"] = slots_shown(char)
     return char["spell_slots"]
+
+
+def darts_of(spell: dict[str, Any], slot_level: int) -> int:
+    """A damage spell's darts at a slot level: one more per level above the spell's."""
+    return spell["darts"] + slot_level - spell["level"]
+
+
+def damage_spell_expression(spell: dict[str, Any], slot_level: int) -> str:
+    """Every dart's damage in one roll: each rolls its own die and adds its own bonus."""
+    darts = darts_of(spell, slot_level)
+    return f"{darts}{spell['dart_die']}+{darts * spell['dart_bonus']}"
 
 
 def healing_spell_expression(char: dict[str, Any], spell: dict[str, Any], slot_level: int) -> str:

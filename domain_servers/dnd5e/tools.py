@@ -234,6 +234,18 @@ def _heal_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     return _heal_view(call, _target(call, result), result)
 
 
+def _spell_view(call: Call, target: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """A spell's result as the call's viewer sees it: a healing spell's as a heal's, a damage
+    spell's damage to a monster as an attack's (its status, not its hit points)."""
+    if "damage" not in result:
+        return _heal_view(call, target, result)
+    return {**result, "damage": _public_effect(call, target, result["damage"])}
+
+
+def _spell_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    return _spell_view(call, _target(call, result), result)
+
+
 def _check_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     """A monster's check or save shows its total against the DC, not its ability modifier or
     proficiency (its hidden stat block), nor the dice that would give them away."""
@@ -890,14 +902,15 @@ def temp_hp_grant(call: Call) -> Outcome:
 
 
 def spell_cast(call: Call) -> Outcome:
-    """A cleric's Cure Wounds or Healing Word at a slot level: the slot is spent, the healing
-    rolled and applied as `heal` applies it (a dying target comes to; never the dead). In
+    """A spell at a slot level: the slot is spent and the spell's effect rolled and applied. A
+    cleric's Cure Wounds or Healing Word heals as `heal` does (a dying target comes to; never
+    the dead); a wizard's Magic Missile damages as `damage_apply` does (never the dead). In
     combat only on the caster's turn, taking its action or bonus action."""
     caster = _char(call, "caster_id")
     target = _char(call, "target_id")
     _require_control(call, caster)
     who = _who(call, caster["id"])
-    spell = rules.HEALING_SPELLS[call.args["spell"]]
+    spell = rules.SPELLS[call.args["spell"]]
     slot_level = call.args.get("slot_level", spell["level"])
     if rules.is_dead(caster):
         raise invalid(f"{who} is dead and cannot cast spells")
@@ -919,8 +932,15 @@ def spell_cast(call: Call) -> Outcome:
         raise invalid(f"{who} has no level {slot_level} spell slots")
     if slot["current"] < 1:
         raise invalid(f"{who} has no level {slot_level} spell slot left (0 of {slot['max']})")
-    # Nothing is spent on the dead or on a creature at full hit points.
-    rules.check_can_heal(target, who=_who_char(call))
+    # Nothing is spent on the dead, on a creature at full hit points (healing) or on oneself
+    # (damage, as an attack is refused).
+    if spell["effect"] == "heal":
+        rules.check_can_heal(target, who=_who_char(call))
+    else:
+        if caster["id"] == target["id"]:
+            raise invalid(f"{who} cannot target itself with {spell['name']}")
+        if rules.is_dead(target):
+            raise invalid(f"{_who(call, target['id'])} is dead and cannot take damage")
     combat = call.state.get("combat") or {}
     fighting = caster["id"] in (combat.get("budgets") or {})
     if fighting:
@@ -941,7 +961,6 @@ def spell_cast(call: Call) -> Outcome:
                 f"{spell['name']} {reach}. Move closer first."
             )
     slot["current"] -= 1
-    rolled = rules.dice.roll(rules.healing_spell_expression(caster, spell, slot_level), call.rng)
     result: dict[str, Any] = {
         "caster_id": caster["id"],
         "caster_name": who,
@@ -951,15 +970,27 @@ def spell_cast(call: Call) -> Outcome:
         "slots_left": slot["current"],
         "casting": spell["casting"],
         "source": "spell",
-        "roll": rolled,
     }
-    result.update(rules.heal(target, max(0, rolled["total"]), who=_who_char(call)))
+    if spell["effect"] == "heal":
+        expression = rules.healing_spell_expression(caster, spell, slot_level)
+        result["roll"] = rules.dice.roll(expression, call.rng)
+        result.update(rules.heal(target, max(0, result["roll"]["total"]), who=_who_char(call)))
+        if target["kind"] == "monster":
+            result["status"] = rules.status_word(target)
+    else:
+        result["darts"] = rules.darts_of(spell, slot_level)
+        result["roll"] = rules.dice.roll(rules.damage_spell_expression(spell, slot_level), call.rng)
+        result["damage"] = rules.apply_damage(
+            target, result["roll"]["total"], spell["damage_type"], rng=call.rng, who=_who_char(call)
+        )
+        # Dropped to 0 HP: unconscious, as damage_apply and an attack's hit end these.
+        _lose_dodge(call, target)
+        _lose_hiding(call, target)
+    result["target_id"] = target["id"]
     result["target_name"] = _who(call, target["id"])
-    if target["kind"] == "monster":
-        result["status"] = rules.status_word(target)
     ids = sorted({caster["id"], target["id"]})
     return Outcome(
-        _heal_view(call, target, result),
+        _spell_view(call, target, result),
         scopes=sorted(
             {f"character:{char_id}" for char_id in ids} | set(_combat_scopes(call, *ids))
         ),
@@ -2139,17 +2170,20 @@ def tools() -> list[ToolSpec]:
         ToolSpec(
             name="spell_cast",
             description=(
-                "A cleric casts a healing spell with a spell slot of the spell's level or "
-                "higher: Cure Wounds (1d8 + WIS modifier per slot level, touch, the action) or "
-                "Healing Word (1d4 + WIS modifier per slot level, 60 ft, a bonus action). The "
-                "slot is spent and the healing rolled here; a dying target comes to. In combat "
-                "only on the caster's turn. Refused with no slot of that level left, for a "
-                "caster without the spell, for the dead and at full HP. Players cast for their "
-                "own character; the GM for any."
+                "A caster casts a spell with a spell slot of the spell's level or higher. A "
+                "cleric's healing: Cure Wounds (1d8 + WIS modifier per slot level, touch, the "
+                "action) or Healing Word (1d4 + WIS modifier per slot level, 60 ft, a bonus "
+                "action); a dying target comes to. A wizard's Magic Missile (120 ft, the "
+                "action): three darts of 1d4+1 force damage, one more per slot level above 1st, "
+                "all at the target, never missing; damage applied as damage_apply applies it. "
+                "The slot is spent and the effect rolled here. In combat only on the caster's "
+                "turn. Refused with no slot of that level left, for a caster without the spell, "
+                "for the dead, and for healing at full HP. Players cast for their own "
+                "character; the GM for any."
             ),
             handler=spell_cast,
             write=True,
-            public=_heal_public,
+            public=_spell_public,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={
@@ -2157,9 +2191,9 @@ def tools() -> list[ToolSpec]:
                 "target_id": CHARACTER_ID,
                 "spell": {
                     "type": "string",
-                    "enum": sorted(rules.HEALING_SPELLS),
+                    "enum": sorted(rules.SPELLS),
                     "maxLength": 20,
-                    "description": "The spell: cure_wounds or healing_word.",
+                    "description": "The spell: cure_wounds, healing_word or magic_missile.",
                 },
                 "slot_level": integer("Spell slot level (default the spell's level).", 1, 9),
             },
@@ -2173,7 +2207,16 @@ def tools() -> list[ToolSpec]:
                     "type": "integer",
                     "description": "Spell slots of that level the caster has left.",
                 },
-                "roll": {"type": "object", "description": "The healing roll."},
+                "roll": {
+                    "type": "object",
+                    "description": "The healing roll, or a damage spell's (every dart's) damage.",
+                },
+                "darts": {"type": "integer", "description": "A damage spell's darts."},
+                "damage": {
+                    "type": "object",
+                    "description": "A damage spell's effect, as damage_apply's (a monster's "
+                    "hit points not shown to players).",
+                },
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
