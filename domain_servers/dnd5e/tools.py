@@ -121,6 +121,10 @@ def _require_control(call: Call, char: dict[str, Any]) -> None:
 
 def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
     """Players never see monster HP, stat blocks or any GM notes."""
+    if char["kind"] == "pc":
+        # A character stored before slots were kept has its table's: shown, not stored, since
+        # a read writes nothing (spending or resting stores them).
+        char = {**char, "spell_slots": rules.slots_shown(char)}
     if call.is_gm:
         return dict(char)
     if char["kind"] == "monster":

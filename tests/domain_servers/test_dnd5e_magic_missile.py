@@ -214,3 +214,25 @@ def test_in_combat_magic_missile_takes_the_action_and_reaches_120_ft(
     budget = {e["id"]: e["budget"] for e in dnd.read("combat_status")["combat"]["order"]}
     assert (budget[ids["wren"]]["action"], budget[ids["wren"]]["bonus_action"]) == (0, 1)
     assert _refused(dnd, args)["message"] == "Wren has no action left this turn"
+
+
+def test_a_character_stored_before_slots_were_kept_shows_its_tables_slots_unstored(
+    dnd: Game, tmp_path: Path
+) -> None:
+    ids = _party(dnd)
+    dnd.write("combat_start", {"participant_ids": [ids["wren"], ids["goblin"]]})
+
+    def unkept(state: dict[str, Any]) -> None:
+        for char_id in (ids["wren"], ids["bram"]):
+            del state["characters"][char_id]["spell_slots"]
+
+    _rewrite(dnd, tmp_path / "d.sqlite3", unkept)
+    before, revision = dnd.state(), dnd.revision
+    for sub in (GM, PLAYER, OTHER):
+        assert _char(dnd, ids["wren"], sub)["spell_slots"] == {"1": {"current": 2, "max": 2}}
+        assert _char(dnd, ids["bram"], sub)["spell_slots"] == {}
+    order = dnd.read("combat_status", sub=PLAYER)["combat"]["order"]
+    shown = {e["id"]: e["character"].get("spell_slots") for e in order}
+    assert shown == {ids["wren"]: {"1": {"current": 2, "max": 2}}, ids["goblin"]: None}
+    # A read stores nothing: the slots are kept once one is spent or a rest restores them.
+    assert (dnd.state(), dnd.revision) == (before, revision)
