@@ -2151,6 +2151,9 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
 # with a spell slot), the others are the GM's to rule on.
 HEALING_SPELLS = r"(?:mass\s+)?cure\s+wounds|(?:mass\s+)?healing\s+word|prayer\s+of\s+healing"
 CAST_SPELLS = {"cure wounds": "cure_wounds", "healing word": "healing_word"}
+# The SRD damage spells the rules cast (a wizard's, with a spell slot), by the name a table says.
+DAMAGE_SPELLS = r"magic\s+missiles?"
+CAST_DAMAGE_SPELLS = {"magic missile": "magic_missile", "magic missiles": "magic_missile"}
 # "at level 2", "at 2nd level", "with a level 2 slot", "using a 2nd-level slot", said anywhere
 # after the spell's name.
 SLOT_LEVEL = re.compile(
@@ -2180,7 +2183,10 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
     """ "I cast cure wounds on Ilsa": a player's cleric casts Cure Wounds or Healing Word with
     a spell slot (the rules spend it and roll the healing). Anyone else is told what heals
     instead: the GM heals the amount the spell restores, a player's character gives a
-    potion."""
+    potion. A damage spell said (Magic Missile) is a wizard's: `_cast_damage_spell`."""
+    if " ".join(m["spell"].lower().split()) in CAST_DAMAGE_SPELLS:
+        _cast_damage_spell(s, m)
+        return
     spell = " ".join(m["spell"].split()).title()
     named, slot_level = _slot_level(m["target"])
     if slot_level is None and m.groupdict().get("level"):
@@ -2252,7 +2258,12 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
             "healed": result["healed"],
             "hp": result["hp_after"],
         }
-    slots = (
+    s.say(" ".join([opener, effect, _slots_left_text(values)]))
+
+
+def _slots_left_text(values: Mapping[str, Any]) -> str:
+    """ "Wren has 3 level 1 spell slots left.", from `caster`, `left` and `slot`."""
+    return (
         ngettext(
             "%(caster)s has %(left)s level %(slot)s spell slot left.",
             "%(caster)s has %(left)s level %(slot)s spell slots left.",
@@ -2260,7 +2271,89 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
         )
         % values
     )
-    s.say(" ".join([opener, effect, slots]))
+
+
+def _cast_damage_spell(s: Session, m: re.Match[str]) -> None:
+    """ "I cast magic missile at the goblin (at level 2)": a player's wizard casts Magic
+    Missile with a spell slot (the rules spend it, roll every dart and apply the damage). The
+    table hears the damage and the target's state in the words an attack uses; a monster's
+    hit points reach the GM alone."""
+    spell = _("Magic Missile")
+    named, slot_level = _slot_level(m["target"])
+    target = _echo(" ".join(named.split())) if named else None
+    if s.turn.is_gm:
+        example = f"damage {target} 9 force" if target else "damage goblin 9 force"
+        raise Refusal(
+            _(
+                "The rules here cast %(spell)s for a player's wizard: roll it and apply the "
+                "damage it does (“%(example)s”)."
+            )
+            % {"spell": spell, "example": example}
+        )
+    if target is None:
+        raise Refusal(
+            _("Name who %(spell)s strikes, like: cast magic missile at the goblin.")
+            % {"spell": spell}
+        )
+    what = _("cast %(spell)s") % {"spell": spell}
+    s.require("spell_cast", what=what, seen_by_all=True)
+    caster = s.call("character_get", character_id=acting_character(s, what=what))["character"]
+    if caster.get("template") != "wizard":
+        raise Refusal(
+            _(
+                "%(who)s cannot cast %(spell)s here (the rules cast it for a wizard). Attack "
+                "instead (“attack %(target)s”)."
+            )
+            % {"who": caster["name"], "spell": spell, "target": target}
+        )
+    roster = dnd_roster(s)
+    s.actor = caster["id"]  # "the other goblin": not the caster
+    struck = resolve(s, roster, named or "")
+    key = CAST_DAMAGE_SPELLS[" ".join(m["spell"].lower().split())]
+    arguments: dict[str, Any] = {"caster_id": caster["id"], "target_id": struck.id, "spell": key}
+    if slot_level is not None:
+        arguments["slot_level"] = slot_level
+    result = s.call("spell_cast", **arguments)
+    roll, effect = result["roll"], result["damage"]
+    values = {
+        "caster": result.get("caster_name") or caster["name"],
+        "spell": result.get("spell_name") or spell,
+        "target": _name_of(roster, struck.id),
+        "darts": result["darts"],
+        "amount": roll["total"],
+        "type": (effect.get("damage_type") or "force"),
+        "expression": roll["expression"],
+        "total": roll["total"],
+        "slot": result["slot_level"],
+        "left": result["slots_left"],
+    }
+    text = (
+        ngettext(
+            "%(caster)s casts %(spell)s at %(target)s: %(darts)s dart for %(amount)s %(type)s "
+            "damage (%(expression)s = %(total)s).",
+            "%(caster)s casts %(spell)s at %(target)s: %(darts)s darts for %(amount)s %(type)s "
+            "damage (%(expression)s = %(total)s).",
+            values["darts"],
+        )
+        % values
+    )
+    # The target's state as an attack's hit tells it (dnd_attack).
+    if effect.get("dead") and effect.get("death_save_failures_added"):
+        text += " " + _death_save_failures_text(values["target"], effect)
+        text += " " + _("%(target)s dies.") % values
+    elif effect.get("dead"):
+        text += " " + _("%(target)s falls and does not rise.") % values
+    elif effect.get("dropped_to_zero") and struck.kind != "monster":
+        text += " " + _("%(target)s drops, unconscious and dying.") % values
+    elif effect.get("dropped_to_zero"):
+        text += " " + _("%(target)s drops to the ground.") % values
+    elif effect.get("death_save_failures_added"):
+        text += " " + _death_save_failures_text(values["target"], effect)
+    elif (effect.get("undead_fortitude") or {}).get("success"):
+        text += (
+            " " + _("%(target)s should fall, but Undead Fortitude keeps it on its feet.") % values
+        )
+    s.say(" ".join([text, _slots_left_text(values)]))
 
 
 def dnd_long_rest(s: Session, m: re.Match[str]) -> None:
@@ -4279,6 +4372,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_death_save,
         ),
         _intent(r"(?P<target>.+?)\s+makes? an? death sav(?:e|ing throw)", dnd_death_save),
+        # "cast magic missile at the goblin": before "cast <weapon> at", which is an attack.
+        _intent(
+            r"casts?\s+(?P<spell>" + DAMAGE_SPELLS + r")(?:\s+(?:on|at|to)\s+(?P<target>.+))?",
+            dnd_healing_spell,
+        ),
         # Before "heal": "heal Ilsa with cure wounds" names a spell, not who is healed.
         _intent(
             r"casts?\s+(?P<spell>" + HEALING_SPELLS + r")(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?",
@@ -4845,8 +4943,8 @@ DND_REWRITES = (
     # weapon is the attack's, as "attack the goblin with fire bolt" names it.
     (
         re.compile(
-            # A healing spell is no attack: its own intent answers it.
-            r"^(?:cast|throw|hurl)s?\s+(?!(?:" + HEALING_SPELLS + r")\b)"
+            # A healing spell or Magic Missile is no attack: its own intent answers it.
+            r"^(?:cast|throw|hurl)s?\s+(?!(?:" + HEALING_SPELLS + "|" + DAMAGE_SPELLS + r")\b)"
             r"(?P<weapon>.+?)\s+(?:at|on)\s+(?P<target>.+?)"
             r"(?P<mode>\s+with\s+(?:advantage|disadvantage))?$",
             re.I,

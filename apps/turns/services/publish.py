@@ -158,7 +158,8 @@ def dice_from(
                 }
             )
         elif op.tool == "spell_cast" and isinstance(s.get("roll"), dict):
-            # The healing a spell rolled, as a potion's line shows it: the dice, not hit points.
+            # What a spell rolled (its healing, or every dart's damage), as a potion's line
+            # shows it: the dice, not hit points.
             roll = s["roll"]
             dice.append(
                 {
