@@ -809,6 +809,39 @@ def apply_damage(
     return result
 
 
+def apply_hits(
+    char: dict[str, Any],
+    hits: list[int],
+    damage_type: str | None,
+    *,
+    rng: RandomStream | None = None,
+    who: Who = name_of,
+) -> dict[str, Any]:
+    """Several hits at once (a spell's darts), each landing as apply_damage lands one, until
+    the creature is dead; the result is apply_damage's for them together, with `hits`, each
+    hit's damage as taken (the later ones 0 once it died)."""
+    results = []
+    for amount in hits:
+        if is_dead(char):
+            break
+        results.append(apply_damage(char, amount, damage_type, rng=rng, who=who))
+    last = results[-1]
+    combined = {
+        **last,
+        "raw": sum(hits),
+        "adjusted": sum(r["adjusted"] for r in results),
+        "absorbed_by_temp_hp": sum(r["absorbed_by_temp_hp"] for r in results),
+        "hp_before": results[0]["hp_before"],
+        "dropped_to_zero": any(r["dropped_to_zero"] for r in results),
+        "death_save_failures_added": sum(r["death_save_failures_added"] for r in results),
+        "hits": [r["adjusted"] for r in results] + [0] * (len(hits) - len(results)),
+    }
+    fortitude = [r["undead_fortitude"] for r in results if "undead_fortitude" in r]
+    if fortitude:
+        combined["undead_fortitude"] = fortitude[-1]
+    return combined
+
+
 def grant_temp_hp(char: dict[str, Any], amount: int, *, who: Who = name_of) -> dict[str, Any]:
     """Temporary hit points do not stack: the creature keeps the higher of what it has and
     what it is given. At 0 HP they neither wake nor stabilise it (SRD)."""

@@ -965,6 +965,9 @@ def spell_cast(call: Call) -> Outcome:
                 f"{spell['name']} {reach}. Move closer first."
             )
     slot["current"] -= 1
+    if _hidden(call, caster):
+        # Its words are spoken aloud: a spell gives away where the caster is, as an attack does.
+        _reveal(call, caster)
     result: dict[str, Any] = {
         "caster_id": caster["id"],
         "caster_name": who,
@@ -984,8 +987,12 @@ def spell_cast(call: Call) -> Outcome:
     else:
         result["darts"] = rules.darts_of(spell, slot_level)
         result["roll"] = rules.dice.roll(rules.damage_spell_expression(spell, slot_level), call.rng)
-        result["damage"] = rules.apply_damage(
-            target, result["roll"]["total"], spell["damage_type"], rng=call.rng, who=_who_char(call)
+        # Each dart strikes on its own (SRD): resistance halves each, and every dart that
+        # lands on a creature at 0 HP is a failed death save.
+        kept = [value for term in result["roll"]["rolls"] for value in term["kept"]]
+        hits = [value + spell["dart_bonus"] for value in kept]
+        result["damage"] = rules.apply_hits(
+            target, hits, spell["damage_type"], rng=call.rng, who=_who_char(call)
         )
         # Dropped to 0 HP: unconscious, as damage_apply and an attack's hit end these.
         _lose_dodge(call, target)

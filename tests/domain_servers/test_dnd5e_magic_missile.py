@@ -71,6 +71,7 @@ def test_magic_missile_spends_a_slot_and_deals_force_damage_from_the_stream(dnd:
             "death_save_failures_added": 0,
             "death_saves": {"successes": 0, "failures": 0},
             "dead": False,
+            "hits": [2, 4, 5],
         },
     }
     assert _char(dnd, ids["wren"])["spell_slots"] == {"1": {"current": 1, "max": 2}}
@@ -87,6 +88,41 @@ def test_the_darts_hit_temporary_hit_points_first_and_a_pc_at_zero_is_dying(dnd:
     )  # fmt: skip
     bram = _char(dnd, ids["bram"], PLAYER)
     assert (bram["conditions"], bram["status"]) == (["prone", "unconscious"], "down")
+
+
+def test_each_dart_at_a_dying_pc_is_a_failed_death_save(dnd: Game) -> None:
+    ids = _party(dnd)
+    dnd.write("damage_apply", {"target_id": ids["bram"], "amount": 12})  # 12 -> 0, dying
+    damage = _missile(dnd, ids, "bram")["damage"]
+    # Three darts, three failures: the third kills; no dart lands on the dead.
+    assert (damage["death_save_failures_added"], damage["dead"], damage["hits"]) == (
+        3,
+        True,
+        [2, 4, 5],
+    )
+    assert _char(dnd, ids["bram"], PLAYER)["status"] == "dead"
+
+
+def test_resistance_halves_each_dart(dnd: Game) -> None:
+    ids = _party(dnd)
+    scores = {"str": 10, "dex": 10, "con": 10, "int": 10, "wis": 10, "cha": 10}
+    made = dnd.write(
+        "character_create",
+        {"name": "Cai", "abilities": scores, "max_hp": 20, "resistances": ["force"]},
+        sub=OTHER,
+    )
+    # Darts of 2, 4 and 5 become 1, 2 and 2 (halves round down): 5, where 11 halved is 5 too.
+    damage = _missile(dnd, {**ids, "cai": made["character"]["id"]}, "cai")["damage"]
+    assert damage["hits"] == [1, 2, 2]
+
+
+def test_casting_gives_away_a_hidden_casters_place(dnd: Game, tmp_path: Path) -> None:
+    ids = _party(dnd)
+    dnd.write("combat_start", {"participant_ids": [ids["wren"], ids["goblin"]]})
+    _turn_of(dnd, ids["wren"])
+    _rewrite(dnd, tmp_path / "d.sqlite3", lambda s: s["combat"].update({"hidden": [ids["wren"]]}))
+    _missile(dnd, ids, "goblin")
+    assert dnd.state()["combat"]["hidden"] == []
 
 
 @pytest.mark.parametrize(("defence", "taken"), [("resistances", 5), ("immunities", 0)])
