@@ -56,6 +56,7 @@ DND_PLAYER_HELP = (
     "shove <target> [away] (in combat: your character's action)\n"
     "- give me N temp hp (temporary hit points; they do not stack)\n"
     "- cast cure wounds or healing word [on <target>] [at level N] (a cleric)\n"
+    "- cast magic missile at <target> [at level N] (a wizard)\n"
     "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; "
     "what's my hp?, "
     "show my character "

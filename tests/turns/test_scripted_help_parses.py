@@ -224,6 +224,18 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
             {"spell": "cure wounds", "target": "Ilsa at level 2"},
         ),
     ],
+    "cast magic missile at <target> [at level N] (a wizard)": [
+        (
+            "cast magic missile at the goblin",
+            s.dnd_damage_spell,
+            {"spell": "magic missile", "target": "the goblin"},
+        ),
+        (
+            "cast magic missile at goblin at level 2",
+            s.dnd_damage_spell,
+            {"spell": "magic missile", "target": "goblin at level 2"},
+        ),
+    ],
     LOOK + "; what's my hp?, show my character (or look at me)": [
         ("describe", s.dnd_describe, {}),
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),

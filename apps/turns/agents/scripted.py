@@ -1182,24 +1182,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         % names
         + why
     )
-    if effect.get("dead") and effect.get("death_save_failures_added"):
-        # Already on the ground: the failures the hit added are what killed it.
-        text += " " + _death_save_failures_text(names["target"], effect)
-        text += " " + _("%(target)s dies.") % names
-    elif effect.get("dead"):
-        text += " " + _("%(target)s falls and does not rise.") % names
-    elif effect.get("dropped_to_zero") and target.kind != "monster":
-        # A character at 0 HP is dying (its turns are death saves): said, not only the fall.
-        text += " " + _("%(target)s drops, unconscious and dying.") % names
-    elif effect.get("dropped_to_zero"):
-        text += " " + _("%(target)s drops to the ground.") % names
-    elif effect.get("death_save_failures_added"):
-        text += " " + _death_save_failures_text(names["target"], effect)
-    elif (effect.get("undead_fortitude") or {}).get("success"):
-        # A blow that should have felled it: the table sees it stand, never its HP or save.
-        text += (
-            " " + _("%(target)s should fall, but Undead Fortitude keeps it on its feet.") % names
-        )
+    if state := _struck_text(names["target"], target.kind, effect):
+        text += " " + state
     if result.get("on_hit"):
         text += " " + _rider_text(s, names["target"], result["on_hit"])
     s.say(text)
@@ -2057,6 +2041,27 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
         _turn_suggestions(s, roster, result["current"])
 
 
+def _struck_text(target: str, kind: str, effect: Mapping[str, Any]) -> str:
+    """What damage that landed (an attack's hit, a spell's) did to `target`, in words, or ""."""
+    names = {"target": target}
+    if effect.get("dead") and effect.get("death_save_failures_added"):
+        # Already on the ground: the failures the damage added are what killed it.
+        return _death_save_failures_text(target, effect) + " " + _("%(target)s dies.") % names
+    if effect.get("dead"):
+        return _("%(target)s falls and does not rise.") % names
+    if effect.get("dropped_to_zero") and kind != "monster":
+        # A character at 0 HP is dying (its turns are death saves): said, not only the fall.
+        return _("%(target)s drops, unconscious and dying.") % names
+    if effect.get("dropped_to_zero"):
+        return _("%(target)s drops to the ground.") % names
+    if effect.get("death_save_failures_added"):
+        return _death_save_failures_text(target, effect)
+    if (effect.get("undead_fortitude") or {}).get("success"):
+        # A blow that should have felled it: the table sees it stand, never its HP or save.
+        return _("%(target)s should fall, but Undead Fortitude keeps it on its feet.") % names
+    return ""
+
+
 def _death_save_failures_text(who: str, effect: Mapping[str, Any]) -> str:
     """A hit on a creature at 0 HP: "Bram takes a death-save failure (2 of 3)."."""
     added = effect["death_save_failures_added"]
@@ -2183,10 +2188,7 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
     """ "I cast cure wounds on Ilsa": a player's cleric casts Cure Wounds or Healing Word with
     a spell slot (the rules spend it and roll the healing). Anyone else is told what heals
     instead: the GM heals the amount the spell restores, a player's character gives a
-    potion. A damage spell said (Magic Missile) is a wizard's: `_cast_damage_spell`."""
-    if " ".join(m["spell"].lower().split()) in CAST_DAMAGE_SPELLS:
-        _cast_damage_spell(s, m)
-        return
+    potion."""
     spell = " ".join(m["spell"].split()).title()
     named, slot_level = _slot_level(m["target"])
     if slot_level is None and m.groupdict().get("level"):
@@ -2273,7 +2275,7 @@ def _slots_left_text(values: Mapping[str, Any]) -> str:
     )
 
 
-def _cast_damage_spell(s: Session, m: re.Match[str]) -> None:
+def dnd_damage_spell(s: Session, m: re.Match[str]) -> None:
     """ "I cast magic missile at the goblin (at level 2)": a player's wizard casts Magic
     Missile with a spell slot (the rules spend it, roll every dart and apply the damage). The
     table hears the damage and the target's state in the words an attack uses; a monster's
@@ -2337,22 +2339,9 @@ def _cast_damage_spell(s: Session, m: re.Match[str]) -> None:
         )
         % values
     )
-    # The target's state as an attack's hit tells it (dnd_attack).
-    if effect.get("dead") and effect.get("death_save_failures_added"):
-        text += " " + _death_save_failures_text(values["target"], effect)
-        text += " " + _("%(target)s dies.") % values
-    elif effect.get("dead"):
-        text += " " + _("%(target)s falls and does not rise.") % values
-    elif effect.get("dropped_to_zero") and struck.kind != "monster":
-        text += " " + _("%(target)s drops, unconscious and dying.") % values
-    elif effect.get("dropped_to_zero"):
-        text += " " + _("%(target)s drops to the ground.") % values
-    elif effect.get("death_save_failures_added"):
-        text += " " + _death_save_failures_text(values["target"], effect)
-    elif (effect.get("undead_fortitude") or {}).get("success"):
-        text += (
-            " " + _("%(target)s should fall, but Undead Fortitude keeps it on its feet.") % values
-        )
+    # The target's state as an attack's hit tells it.
+    if state := _struck_text(values["target"], struck.kind, effect):
+        text += " " + state
     s.say(" ".join([text, _slots_left_text(values)]))
 
 
@@ -4375,7 +4364,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "cast magic missile at the goblin": before "cast <weapon> at", which is an attack.
         _intent(
             r"casts?\s+(?P<spell>" + DAMAGE_SPELLS + r")(?:\s+(?:on|at|to)\s+(?P<target>.+))?",
-            dnd_healing_spell,
+            dnd_damage_spell,
         ),
         # Before "heal": "heal Ilsa with cure wounds" names a spell, not who is healed.
         _intent(
@@ -4839,6 +4828,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("cast cure wounds or healing word [on <target>] [at level N] (a cleric)"),
                 _("long rest [for <name>] (as narration: hit points and spell slots back)"),
             ),
+            (_("cast magic missile at <target> [at level N] (a wizard)"), ""),
             (
                 None,
                 _(
