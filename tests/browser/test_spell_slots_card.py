@@ -11,6 +11,17 @@ from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
 from tests.turns.rooms_support import eager  # noqa: F401
 
+FACTS_LAID_OUT = """() => {
+  const list = document.querySelector("#turn-character .turn-character__facts");
+  const slots = list.querySelector('[data-row="spell-slots"]');
+  const conditions = list.querySelector('[data-field="conditions"]');
+  const lineHeight = parseFloat(getComputedStyle(conditions).lineHeight);
+  return {slotsWidth: slots.getBoundingClientRect().width,
+          listWidth: list.getBoundingClientRect().width,
+          spills: list.scrollWidth > list.clientWidth,
+          conditionsLines: Math.round(conditions.getBoundingClientRect().height / lineHeight)};
+}"""
+
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
@@ -40,6 +51,12 @@ def test_a_clerics_card_shows_the_slots_left_and_a_cast_spends_one(
         row = ilsa.locator('#turn-character [data-row="spell-slots"]')
         expect(row).to_be_visible()
         expect(row).to_have_text("Spell slotslevel 1: 4 of 4, level 2: 2 of 2")
+        # On a row of its own: the armour class and conditions beside each other keep their
+        # width, and nothing spills out of the card.
+        facts = ilsa.evaluate(FACTS_LAID_OUT)
+        assert (facts["slotsWidth"], facts["spills"], facts["conditionsLines"]) == (
+            facts["listWidth"], False, 1,
+        )  # fmt: skip
         domain_call(
             system_id="dnd5e", tool="damage_apply", requester=gm_user,
             campaign_id=str(campaign.id),
