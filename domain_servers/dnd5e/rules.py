@@ -274,14 +274,39 @@ def healing_spell_expression(char: dict[str, Any], spell: dict[str, Any], slot_l
     return f"{dice_part}{mod:+d}" if mod else dice_part
 
 
+def hit_dice(template: str | None, level: int) -> dict[str, int]:
+    """A new character's Hit Dice: its level in dice of its class's hit die (d8 with no
+    template, as its hit points are)."""
+    die = TEMPLATES.get(template or "", {}).get("hit_die", 8)
+    return {"die": die, "current": level, "max": level}
+
+
+def hit_dice_shown(char: dict[str, Any]) -> dict[str, int]:
+    """The character's Hit Dice as a read shows them, storing nothing: one stored before Hit
+    Dice were kept has its full pool (it never had any to spend)."""
+    if "hit_dice" in char:
+        return char["hit_dice"]
+    return hit_dice(char.get("template"), char.get("level", 1))
+
+
+def hit_dice_of(char: dict[str, Any]) -> dict[str, int]:
+    """The character's Hit Dice to spend or regain; one stored before they were kept gets its
+    full pool now."""
+    char["hit_dice"] = hit_dice_shown(char)
+    return char["hit_dice"]
+
+
 def long_rest(char: dict[str, Any]) -> dict[str, Any]:
-    """SRD long rest: all lost hit points back, temporary ones gone, every spell slot back."""
+    """SRD long rest: all lost hit points back, temporary ones gone, every spell slot back, and
+    spent Hit Dice up to half the character's total (at least one)."""
     hp = char["hp"]
     before = dict(hp)
     hp["current"], hp["temp"] = hp["max"], 0
     slots = slots_of(char)
     for slot in slots.values():
         slot["current"] = slot["max"]
+    pool = hit_dice_of(char)
+    pool["current"] = min(pool["max"], pool["current"] + max(1, pool["max"] // 2))
     return {
         "character_id": char["id"],
         "hp_before": before,
@@ -888,6 +913,47 @@ def heal(char: dict[str, Any], amount: int, *, who: Who = name_of) -> dict[str, 
         "hp_before": before,
         "hp_after": hp["current"],
         "revived": revived,
+    }
+
+
+def short_rest(
+    char: dict[str, Any], dice_count: int, rng: RandomStream, *, who: Who = name_of
+) -> dict[str, Any]:
+    """SRD short rest: each Hit Die spent rolls the hit die plus the CON modifier (never below
+    0 a die) and heals that much. Refused, before anything is spent or rolled, for the dead,
+    at 0 HP (a rest needs 1 hit point), at full HP and with fewer dice left than asked."""
+    hp = char["hp"]
+    if is_dead(char):
+        raise invalid(f"{who(char)} is dead and cannot rest")
+    if hp["current"] == 0:
+        raise invalid(f"{who(char)} is at 0 hit points and cannot spend Hit Dice")
+    if hp["current"] >= hp["max"]:
+        raise invalid(f"{who(char)} is already at full hit points ({hp['current']}/{hp['max']})")
+    pool = hit_dice_shown(char)
+    if pool["current"] < dice_count:
+        raise invalid(
+            f"{who(char)} has {pool['current']} of {pool['max']} Hit Dice left, "
+            f"not the {dice_count} asked"
+        )
+    pool = hit_dice_of(char)
+    con = modifier(char["abilities"]["con"])
+    total_mod = dice_count * con
+    expression = f"{dice_count}d{pool['die']}" + (f"{total_mod:+d}" if total_mod else "")
+    roll = dice.roll(expression, rng)
+    kept = [value for term in roll["rolls"] for value in term["kept"]]
+    amount = sum(max(0, value + con) for value in kept)
+    pool["current"] -= dice_count
+    healed = heal(char, amount, who=who)
+    return {
+        "character_id": char["id"],
+        "dice_spent": dice_count,
+        "con_modifier": con,
+        "roll": roll,
+        "healed": healed["healed"],
+        "hp_before": healed["hp_before"],
+        "hp_after": healed["hp_after"],
+        "hp_max": hp["max"],
+        "hit_dice": dict(pool),
     }
 
 

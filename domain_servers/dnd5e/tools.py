@@ -124,7 +124,11 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
     if char["kind"] == "pc":
         # A character stored before slots were kept has its table's: shown, not stored, since
         # a read writes nothing (spending or resting stores them).
-        char = {**char, "spell_slots": rules.slots_shown(char)}
+        char = {
+            **char,
+            "spell_slots": rules.slots_shown(char),
+            "hit_dice": rules.hit_dice_shown(char),
+        }
     if call.is_gm:
         return dict(char)
     if char["kind"] == "monster":
@@ -386,6 +390,7 @@ def character_create(call: Call) -> Outcome:
         "conditions": [],
         "death_saves": {"successes": 0, "failures": 0},
         "spell_slots": rules.spell_slots(template_key, level),
+        "hit_dice": rules.hit_dice(template_key, level),
         "attacks": given
         or template.get("attacks")
         or [
@@ -1040,6 +1045,19 @@ def long_rest(call: Call) -> Outcome:
         scopes=[f"character:{char_id}" for char_id in sorted(ids)],
         entity_ids=sorted(ids),
     )
+
+
+def short_rest(call: Call) -> Outcome:
+    """A player character finishes a short rest (SRD), spending Hit Dice to heal: a player for
+    their own character, the GM for any. Outside combat only (the phase says so)."""
+    char = _char(call, "character_id")
+    who = _who(call, char["id"])
+    if char["kind"] != "pc":
+        raise invalid(f"{who} is not a player character")
+    _require_control(call, char)
+    result = rules.short_rest(char, call.args["dice"], call.rng, who=_who_char(call))
+    result["character_name"] = who
+    return Outcome(result, scopes=[f"character:{char['id']}"], entity_ids=[char["id"]])
 
 
 def _temp_hp_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
@@ -2260,6 +2278,39 @@ def tools() -> list[ToolSpec]:
                     "description": "Characters who gained nothing, with why (dead, 0 HP).",
                     "items": {"type": "object"},
                 },
+            },
+        ),
+        ToolSpec(
+            name="short_rest",
+            description=(
+                "A player character finishes a short rest, spending Hit Dice (its level in "
+                "dice of its class's hit die; a long rest gives half back): each rolls the hit "
+                "die + CON modifier (never below 0 a die), rolled here, and heals up to the "
+                "maximum. Refused at full HP, at 0 HP or dead, and with fewer Hit Dice left "
+                "than asked. Outside combat only. Players rest their own character; the GM any."
+            ),
+            handler=short_rest,
+            write=True,
+            public=nothing_hidden,
+            roles=PLAYING_ROLES,
+            phases=frozenset({"play"}),
+            params={
+                "character_id": CHARACTER_ID,
+                "dice": integer("Hit Dice to spend (at least 1).", 1, 20),
+            },
+            required=("character_id", "dice"),
+            output={
+                "character_name": {"type": "string"},
+                "dice_spent": {"type": "integer"},
+                "roll": {"type": "object", "description": "The Hit Dice roll (dice + CON)."},
+                "healed": {"type": "integer"},
+                "hp_after": {"type": "integer"},
+                "hp_max": {"type": "integer"},
+                "hit_dice": {
+                    "type": "object",
+                    "description": "Hit Dice left: die, current and max.",
+                },
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
         ToolSpec(
