@@ -88,18 +88,19 @@ def test_exact_dnd5e_selections(live_domains):
     )  # fmt: skip
     assert plugin.facade_tools(phase="play", role="player", task="action") == (
         "ability_check", "attack", "campaign_get", "character_create", "character_get",
-        "death_save", "dice_roll", "heal", "saving_throw", "spell_cast", "stand_up",
-        "temp_hp_grant",
+        "death_save", "dice_roll", "heal", "saving_throw", "short_rest", "spell_cast",
+        "stand_up", "temp_hp_grant",
     )  # fmt: skip
     assert plugin.facade_tools(phase="play", role="gm", task="action") == (
         "ability_check", "attack", "campaign_get", "character_create", "character_get",
         "combat_start", "condition_add", "condition_remove", "damage_apply", "death_save",
         "dice_roll", "heal", "monster_spawn", "phase_set", "saving_throw", "temp_hp_grant",
     )  # fmt: skip
-    # The party's long rest is narrated: the action row above is at the cap.
+    # The party's long and short rests are narrated: the action row above is at the cap.
     assert plugin.facade_tools(phase="play", role="gm", task="narration") == (
         "campaign_get", "character_get", "combat_start", "condition_add", "condition_remove",
         "damage_apply", "dice_roll", "heal", "long_rest", "monster_spawn", "phase_set",
+        "short_rest",
     )  # fmt: skip
     assert plugin.facade_tools(phase="play", role="observer", task="action") == (
         "campaign_get", "character_get",

@@ -128,14 +128,15 @@ TOOL_FACADES = {
     ("play", "observer", "action"): _READS,
     # A cleric's healing spells (spell_cast) are the player's own character's: the GM's action
     # rows are at the cap, and the GM heals any amount with heal.
-    ("play", "player", "action"): (*_PLAYER_PLAY, *_STAND_UP, "spell_cast"),
+    ("play", "player", "action"): (*_PLAYER_PLAY, *_STAND_UP, "short_rest", "spell_cast"),
     ("play", "gm", "action"): (*_PLAYER_PLAY, *_GM_START_COMBAT, *_GM_EFFECTS),
-    # The party's long rest is narrated: the action row is at the cap.
+    # The party's long and short rests are narrated: the action row is at the cap.
     ("play", "gm", "narration"): (
         *_READS,
         "dice_roll",
         "heal",
         "long_rest",
+        "short_rest",
         *_GM_START_COMBAT,
         *_GM_EFFECTS,
     ),
