@@ -118,6 +118,10 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("long rest for Ilsa", s.dnd_long_rest, {"target": "Ilsa"}),
         ("we take a long rest", s.dnd_long_rest, {"target": None}),
     ],
+    "short rest for <name>, N hit dice (as narration: Hit Dice heal)": [
+        ("short rest for Ilsa, 2 hit dice", s.dnd_short_rest, {"target": "Ilsa", "dice": "2"}),
+        ("short rest for Ilsa", s.dnd_short_rest, {"target": "Ilsa", "dice": None}),
+    ],
     "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, restrain, stun); "
     "knock <target> prone; knock <target> unconscious (or <name> falls asleep, passes out, "
     "faints)": [
@@ -235,6 +239,13 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
             s.dnd_damage_spell,
             {"spell": "magic missile", "target": "goblin at level 2"},
         ),
+    ],
+    "short rest, spend N hit dice (or: spend a hit die; out of combat)": [
+        ("short rest, spend 2 hit dice", s.dnd_short_rest, {"dice": "2"}),
+        ("I take a short rest and spend 2 hit dice", s.dnd_short_rest, {"dice": "2"}),
+        ("short rest, spend a hit die", s.dnd_short_rest, {"dice": "a"}),
+        ("spend 1 hit die", s.dnd_short_rest, {"dice": "1"}),
+        ("short rest", s.dnd_short_rest, {"dice": None}),
     ],
     LOOK + "; what's my hp?, show my character (or look at me)": [
         ("describe", s.dnd_describe, {}),

@@ -2388,6 +2388,55 @@ def dnd_long_rest(s: Session, m: re.Match[str]) -> None:
     s.say(text)
 
 
+def dnd_short_rest(s: Session, m: re.Match[str]) -> None:
+    """A short rest: a player's bound character (or, the GM's, a named one) spends Hit Dice, the
+    rules rolling each die + CON and healing that much."""
+    what = _("take a short rest")
+    if s.turn.is_gm and not s.offered("short_rest"):
+        if s.turn.phase == "combat":
+            raise Refusal(_("A short rest waits until the fight is over: say “end combat” first."))
+        if s.turn.phase == "play" and s.turn.task == "action":
+            raise Refusal(
+                _(
+                    "Send “short rest for <name>, N hit dice” as narration: the rules take a "
+                    "short rest from the GM's narration."
+                )
+            )
+    s.require("short_rest", what=what, seen_by_all=True)
+    dice = _count(m["dice"]) if m["dice"] else 1
+    named = m.groupdict().get("target")
+    if named and _clean_name(_normalize(named)).lower() not in SELF_WORDS:
+        char_id = resolve(s, dnd_roster(s), named).id
+    elif s.turn.is_gm and not s.turn.character_id:
+        raise Refusal(_("Name who rests, like: short rest for Ilsa, 2 hit dice."))
+    else:
+        char_id = acting_character(s, what=what)
+    result = s.call("short_rest", character_id=char_id, dice=dice)
+    roll, pool = result["roll"], result["hit_dice"]
+    values = {
+        "who": result["character_name"],
+        "dice": result["dice_spent"],
+        "expression": roll["expression"],
+        "total": roll["total"],
+        "healed": result["healed"],
+        "hp": result["hp_after"],
+        "max": result["hp_max"],
+        "left": pool["current"],
+    }
+    spent = (
+        ngettext(
+            "%(who)s spends %(dice)s Hit Die (%(expression)s = %(total)s) and recovers "
+            "%(healed)s HP (now %(hp)s/%(max)s);",
+            "%(who)s spends %(dice)s Hit Dice (%(expression)s = %(total)s) and recovers "
+            "%(healed)s HP (now %(hp)s/%(max)s);",
+            values["dice"],
+        )
+        % values
+    )
+    left = ngettext("%(left)s Hit Die left.", "%(left)s Hit Dice left.", values["left"]) % values
+    s.say(f"{spent} {left}")
+
+
 # The requester's own character, as a grant names it ("give me 5 temp hp", "I gain 5 temp hp").
 SELF_WORDS = frozenset({"i", "me", "myself", "self"})
 
@@ -4201,6 +4250,8 @@ def _intent(pattern: str, handler: Callable[[Session, re.Match[str]], None]) -> 
     return Intent(re.compile(pattern, re.IGNORECASE), handler)
 
 
+# Hit Dice spent on a short rest: "2 hit dice", "a hit die", "two hit dice".
+HIT_DICE = r"(?P<dice>\d+|" + "|".join(COUNT_WORDS) + r")\s+hit\s+di(?:c?e)"
 # "drop lowest", "keep the highest 3", "with advantage": dice a table keeps, said in words.
 KEEP = (
     r"(?P<keep>(?:and\s+)?(?:drop(?:ping)?|keep(?:ing)?)\s+(?:the\s+)?(?:lowest|highest)"
@@ -4379,6 +4430,20 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             + r")?",
             dnd_healing_spell,
         ),
+        # "I take a short rest and spend 2 hit dice", "spend a hit die"; the GM's "short rest
+        # for Ilsa, 2 hit dice". Before "long rest": a rest said with its dice.
+        _intent(
+            r"short\s+rest\s+for\s+(?P<target>.+?)(?:\s*,\s*(?:spend(?:ing)?\s+)?"
+            + HIT_DICE
+            + r")?",
+            dnd_short_rest,
+        ),
+        _intent(
+            r"(?:(?:we\s+)?(?:take|have|do)\s+a\s+)?short\s+rest"
+            r"(?:\s*,?\s*(?:and\s+)?(?:spend(?:ing)?\s+)?" + HIT_DICE + r")?",
+            dnd_short_rest,
+        ),
+        _intent(r"spend\s+" + HIT_DICE, dnd_short_rest),
         # "long rest", "we take a long rest", "Ilsa takes a long rest": the GM's.
         _intent(
             r"(?:we\s+)?(?:take|have|finish|do)\s+a\s+long\s+rest"
@@ -4829,6 +4894,10 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("long rest [for <name>] (as narration: hit points and spell slots back)"),
             ),
             (_("cast magic missile at <target> [at level N] (a wizard)"), ""),
+            (
+                _("short rest, spend N hit dice (or: spend a hit die; out of combat)"),
+                _("short rest for <name>, N hit dice (as narration: Hit Dice heal)"),
+            ),
             (
                 None,
                 _(
