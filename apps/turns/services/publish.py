@@ -175,6 +175,20 @@ def dice_from(
                     "dropped": roll_dropped(roll),
                 }
             )
+        elif op.tool == "short_rest" and isinstance(s.get("roll"), dict):
+            # The Hit Dice a short rest spent, as a spell's line shows its healing: the dice.
+            roll = s["roll"]
+            dice.append(
+                {
+                    "tool": op.tool,
+                    "label": _("Hit Dice · %(name)s")
+                    % {"name": s.get("character_name") or s.get("character_id") or ""},
+                    "expression": roll.get("expression"),
+                    "total": roll.get("total"),
+                    "addends": roll_addends(roll),
+                    "dropped": roll_dropped(roll),
+                }
+            )
         elif op.tool == "death_save":
             outcome = str(s.get("outcome") or "").replace("_", " ")
             dice.append(
