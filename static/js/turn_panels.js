@@ -274,6 +274,13 @@ function spellSlotsText(character) {
   return slots.map(([level, slot]) => format(t.spell_slot, { level, current: slot.current, max: slot.max })).join(", ");
 }
 
+// A character's Hit Dice left ("2 of 3 (d10)"); null for one without any (a monster).
+function hitDiceText(character) {
+  const pool = character.hit_dice;
+  if (!pool || !(pool.max > 0)) return null;
+  return format(t.hit_dice, { current: pool.current, max: pool.max, die: pool.die });
+}
+
 function hpCell(character) {
   const wrap = el("span", { class: "turn-hp" });
   if (character.hp && typeof character.hp.current === "number") {
@@ -643,6 +650,12 @@ function renderCharacter(character, audience) {
     const slots = spellSlotsText(character);
     slotsRow.hidden = !slots;
     if (slots) setText(slotsRow.querySelector('[data-field="spell-slots"]'), slots);
+  }
+  const diceRow = sheet.querySelector('[data-row="hit-dice"]');
+  if (diceRow) {
+    const pool = hitDiceText(character);
+    diceRow.hidden = !pool;
+    if (pool) setText(diceRow.querySelector('[data-field="hit-dice"]'), pool);
   }
   const notesRow = sheet.querySelector('[data-row="notes"]');
   if (notesRow) {
