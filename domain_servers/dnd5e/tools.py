@@ -1016,7 +1016,8 @@ def spell_cast(call: Call) -> Outcome:
 
 def long_rest(call: Call) -> Outcome:
     """The party, or one named character, finishes a long rest (SRD): hit points to their
-    maximum, temporary ones gone, spell slots back. One at 0 HP gains nothing from it."""
+    maximum, temporary ones gone, spell slots back, half the Hit Dice back. One at 0 HP gains
+    nothing from it."""
     chars = call.state["characters"]
     if "character_id" in call.args:
         char = _char(call, "character_id")
@@ -2253,8 +2254,9 @@ def tools() -> list[ToolSpec]:
             name="long_rest",
             description=(
                 "The party (or one named character) finishes a long rest: hit points to the "
-                "maximum, temporary hit points gone, every spell slot back. A character at 0 HP "
-                "or dead gains nothing (skipped). Outside combat only (GM only)."
+                "maximum, temporary hit points gone, every spell slot back, and spent Hit Dice "
+                "up to half the character's total (at least one). A character at 0 HP or dead "
+                "gains nothing (skipped). Outside combat only (GM only)."
             ),
             handler=long_rest,
             write=True,
