@@ -33,6 +33,7 @@ ACTING: dict[str, Any] = {
     "stand_up": lambda mine, them: {"character_id": them},
     "death_save": lambda mine, them: {"character_id": them},
     "spell_cast": lambda mine, them: {"caster_id": them, "target_id": mine, "spell": "cure_wounds"},
+    "short_rest": lambda mine, them: {"character_id": them, "dice": 1},
 }
 
 
