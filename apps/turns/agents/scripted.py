@@ -2345,19 +2345,25 @@ def dnd_damage_spell(s: Session, m: re.Match[str]) -> None:
     s.say(" ".join([text, _slots_left_text(values)]))
 
 
+def _rest_refused_for_gm(s: Session, tool: str, in_combat: str, as_action: str) -> None:
+    """A GM's rest where the facade does not offer it: after the fight, and as narration (the
+    GM's play action row is at the tool cap)."""
+    if s.turn.is_gm and not s.offered(tool):
+        if s.turn.phase == "combat":
+            raise Refusal(in_combat)
+        if s.turn.phase == "play" and s.turn.task == "action":
+            raise Refusal(as_action)
+
+
 def dnd_long_rest(s: Session, m: re.Match[str]) -> None:
     """The GM's long rest for the party, or one named character: hit points, spell slots."""
     what = _("call a long rest")
-    if s.turn.is_gm and not s.offered("long_rest"):
-        if s.turn.phase == "combat":
-            raise Refusal(_("A long rest waits until the fight is over: say “end combat” first."))
-        if s.turn.phase == "play" and s.turn.task == "action":
-            raise Refusal(
-                _(
-                    "Send “long rest” as narration: the rules take a long rest from the GM's "
-                    "narration."
-                )
-            )
+    _rest_refused_for_gm(
+        s,
+        "long_rest",
+        _("A long rest waits until the fight is over: say “end combat” first."),
+        _("Send “long rest” as narration: the rules take a long rest from the GM's narration."),
+    )
     s.require("long_rest", what=what, gm_only=True)
     named = m.groupdict().get("target")
     arguments: dict[str, Any] = {}
@@ -2392,16 +2398,15 @@ def dnd_short_rest(s: Session, m: re.Match[str]) -> None:
     """A short rest: a player's bound character (or, the GM's, a named one) spends Hit Dice, the
     rules rolling each die + CON and healing that much."""
     what = _("take a short rest")
-    if s.turn.is_gm and not s.offered("short_rest"):
-        if s.turn.phase == "combat":
-            raise Refusal(_("A short rest waits until the fight is over: say “end combat” first."))
-        if s.turn.phase == "play" and s.turn.task == "action":
-            raise Refusal(
-                _(
-                    "Send “short rest for <name>, N hit dice” as narration: the rules take a "
-                    "short rest from the GM's narration."
-                )
-            )
+    _rest_refused_for_gm(
+        s,
+        "short_rest",
+        _("A short rest waits until the fight is over: say “end combat” first."),
+        _(
+            "Send “short rest for <name>, N hit dice” as narration: the rules take a short rest "
+            "from the GM's narration."
+        ),
+    )
     s.require("short_rest", what=what, seen_by_all=True)
     dice = _count(m["dice"]) if m["dice"] else 1
     named = m.groupdict().get("target")

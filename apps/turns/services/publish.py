@@ -77,6 +77,19 @@ def output_to_json(output: AgentOutput) -> dict[str, Any]:
     }
 
 
+def _rolled_line(tool: str, label: str, roll: dict[str, Any]) -> dict[str, Any]:
+    """A dice line for a roll of dice alone (a potion's, a spell's, Hit Dice): the dice and
+    their total, no hit points."""
+    return {
+        "tool": tool,
+        "label": label,
+        "expression": roll.get("expression"),
+        "total": roll.get("total"),
+        "addends": roll_addends(roll),
+        "dropped": roll_dropped(roll),
+    }
+
+
 def dice_from(
     operations: list[Operation], by: str = "", by_id: str = "", *, gm_only: bool = False
 ) -> list[dict[str, Any]]:
@@ -146,49 +159,24 @@ def dice_from(
                 )
         elif op.tool == "heal" and isinstance(s.get("potion"), dict):
             potion = s["potion"]
-            dice.append(
-                {
-                    "tool": op.tool,
-                    "label": _("Potion of healing · %(name)s")
-                    % {"name": s.get("target_name") or s.get("target_id") or ""},
-                    "expression": potion.get("expression"),
-                    "total": potion.get("total"),
-                    "addends": roll_addends(potion),
-                    "dropped": roll_dropped(potion),
-                }
-            )
+            label = _("Potion of healing · %(name)s") % {
+                "name": s.get("target_name") or s.get("target_id") or ""
+            }
+            dice.append(_rolled_line(op.tool, label, potion))
         elif op.tool == "spell_cast" and isinstance(s.get("roll"), dict):
             # What a spell rolled (its healing, or every dart's damage), as a potion's line
             # shows it: the dice, not hit points.
-            roll = s["roll"]
-            dice.append(
-                {
-                    "tool": op.tool,
-                    "label": _("%(spell)s · %(name)s")
-                    % {
-                        "spell": s.get("spell_name") or s.get("spell") or "",
-                        "name": s.get("target_name") or s.get("target_id") or "",
-                    },
-                    "expression": roll.get("expression"),
-                    "total": roll.get("total"),
-                    "addends": roll_addends(roll),
-                    "dropped": roll_dropped(roll),
-                }
-            )
+            label = _("%(spell)s · %(name)s") % {
+                "spell": s.get("spell_name") or s.get("spell") or "",
+                "name": s.get("target_name") or s.get("target_id") or "",
+            }
+            dice.append(_rolled_line(op.tool, label, s["roll"]))
         elif op.tool == "short_rest" and isinstance(s.get("roll"), dict):
             # The Hit Dice a short rest spent, as a spell's line shows its healing: the dice.
-            roll = s["roll"]
-            dice.append(
-                {
-                    "tool": op.tool,
-                    "label": _("Hit Dice · %(name)s")
-                    % {"name": s.get("character_name") or s.get("character_id") or ""},
-                    "expression": roll.get("expression"),
-                    "total": roll.get("total"),
-                    "addends": roll_addends(roll),
-                    "dropped": roll_dropped(roll),
-                }
-            )
+            label = _("Hit Dice · %(name)s") % {
+                "name": s.get("character_name") or s.get("character_id") or ""
+            }
+            dice.append(_rolled_line(op.tool, label, s["roll"]))
         elif op.tool == "death_save":
             outcome = str(s.get("outcome") or "").replace("_", " ")
             dice.append(
