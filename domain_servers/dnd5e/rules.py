@@ -312,6 +312,7 @@ def long_rest(char: dict[str, Any]) -> dict[str, Any]:
         "hp_before": before,
         "hp_after": dict(hp),
         "spell_slots": {k: dict(v) for k, v in slots.items()},
+        "hit_dice": dict(pool),
     }
 
 

@@ -255,6 +255,7 @@ def test_the_gm_long_rest_restores_slots_and_hit_points_to_the_party(dnd: Game) 
                 "hp_before": {"current": 7, "max": 10, "temp": 0},
                 "hp_after": {"current": 10, "max": 10, "temp": 0},
                 "spell_slots": {"1": {"current": 2, "max": 2}},
+                "hit_dice": {"die": 8, "current": 1, "max": 1},
             },
             {
                 "character_id": ids["bram"],
@@ -262,6 +263,7 @@ def test_the_gm_long_rest_restores_slots_and_hit_points_to_the_party(dnd: Game) 
                 "hp_before": {"current": 10, "max": 12, "temp": 0},  # 3 + 7
                 "hp_after": {"current": 12, "max": 12, "temp": 0},
                 "spell_slots": {},
+                "hit_dice": {"die": 10, "current": 1, "max": 1},
             },
             {
                 "character_id": ids["wren"],
@@ -269,6 +271,7 @@ def test_the_gm_long_rest_restores_slots_and_hit_points_to_the_party(dnd: Game) 
                 "hp_before": {"current": 7, "max": 7, "temp": 4},
                 "hp_after": {"current": 7, "max": 7, "temp": 0},
                 "spell_slots": {"1": {"current": 2, "max": 2}},
+                "hit_dice": {"die": 6, "current": 1, "max": 1},
             },
         ],
         "skipped": [],
