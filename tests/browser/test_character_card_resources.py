@@ -1,7 +1,10 @@
-"""A cleric's card lists the spell slots left by level, and a cast spends one there, live; a
-fighter's card has no spell slots row."""
+"""What a character has left to spend, on its card, live: a cleric's spell slots by level (a
+cast spends one), and Hit Dice (a short rest spends them); a fighter's card has no spell slots
+row. Each such line has a row of its own, so the card keeps its layout."""
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 import pytest
 
@@ -23,6 +26,37 @@ FACTS_LAID_OUT = """() => {
 }"""
 
 
+@contextmanager
+def _ilsa_in_play(browser, base_url: str, make_user, *, template: str):
+    """Ilsa's level 3 `template` at a dnd5e table in play, her page open on its room. Yields
+    (Ilsa's page, hurt, the campaign), where hurt(amount) has the GM deal her that much
+    damage."""
+    from apps.campaigns.services.characters import character_create_for
+    from apps.domains.client import domain_call
+
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Chapel", players=[("ilsa@example.test", "Ilsa")]
+    )
+    gm_user, ilsa_user = users["gm@example.test"], users["ilsa@example.test"]
+    character = character_create_for(
+        campaign=campaign, user=ilsa_user,
+        form_data={"name": "Ilsa", "template": template, "level": 3},
+    ).character_id  # fmt: skip
+
+    def hurt(amount: int) -> None:
+        domain_call(
+            system_id="dnd5e", tool="damage_apply", requester=gm_user,
+            campaign_id=str(campaign.id),
+            arguments={"target_id": character, "amount": amount, "idempotency_key": "hurt",
+                       "expected_revision": _domain_revision(campaign, gm_user)},
+        )  # fmt: skip
+
+    with gm_and_ilsa_in_the_room(browser, base_url, campaign) as (gm, ilsa):
+        _say(gm, "set phase play", mode="action")
+        _settle(campaign, 1)
+        yield ilsa, hurt, campaign
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_clerics_card_shows_the_slots_left_and_a_cast_spends_one(
@@ -34,20 +68,8 @@ def test_a_clerics_card_shows_the_slots_left_and_a_cast_spends_one(
 ):
     from playwright.sync_api import expect
 
-    from apps.campaigns.services.characters import character_create_for
-    from apps.domains.client import domain_call
-
-    campaign, users = table_for(
-        make_user, system_id="dnd5e", name="Chapel", players=[("ilsa@example.test", "Ilsa")]
-    )
-    gm_user, ilsa_user = users["gm@example.test"], users["ilsa@example.test"]
-    cleric = character_create_for(
-        campaign=campaign, user=ilsa_user,
-        form_data={"name": "Ilsa", "template": "cleric", "level": 3},
-    ).character_id  # fmt: skip
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
-        _say(gm, "set phase play", mode="action")
-        _settle(campaign, 1)
+    cleric = _ilsa_in_play(browser, asgi_server, make_user, template="cleric")
+    with cleric as (ilsa, hurt, campaign):
         row = ilsa.locator('#turn-character [data-row="spell-slots"]')
         expect(row).to_be_visible()
         expect(row).to_have_text("Spell slotslevel 1: 4 of 4, level 2: 2 of 2")
@@ -57,12 +79,7 @@ def test_a_clerics_card_shows_the_slots_left_and_a_cast_spends_one(
         assert (facts["slotsWidth"], facts["spills"], facts["conditionsLines"]) == (
             facts["listWidth"], False, 1,
         )  # fmt: skip
-        domain_call(
-            system_id="dnd5e", tool="damage_apply", requester=gm_user,
-            campaign_id=str(campaign.id),
-            arguments={"target_id": cleric, "amount": 6, "idempotency_key": "hurt",
-                       "expected_revision": _domain_revision(campaign, gm_user)},
-        )  # fmt: skip
+        hurt(6)
         _say(ilsa, "I cast cure wounds on me", mode="action")
         _settle(campaign, 2)
         expect(row.locator('[data-field="spell-slots"]')).to_have_text(
@@ -72,7 +89,7 @@ def test_a_clerics_card_shows_the_slots_left_and_a_cast_spends_one(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_a_fighters_card_has_no_spell_slots_row(
+def test_a_fighters_card_shows_the_hit_dice_left_and_a_short_rest_spends_them(
     browser,
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
@@ -81,11 +98,14 @@ def test_a_fighters_card_has_no_spell_slots_row(
 ):
     from playwright.sync_api import expect
 
-    from tests.browser.conftest import fighters_table
-
-    campaign, _users, _mine = fighters_table(make_user, name="Barracks", fighters=("Ilsa",))
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, ilsa):
-        _say(gm, "set phase play", mode="action")
-        _settle(campaign, 1)
+    fighter = _ilsa_in_play(browser, asgi_server, make_user, template="fighter")
+    with fighter as (ilsa, hurt, campaign):
         expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ilsa")
         expect(ilsa.locator('#turn-character [data-row="spell-slots"]')).to_be_hidden()
+        row = ilsa.locator('#turn-character [data-row="hit-dice"]')
+        expect(row).to_be_visible()
+        expect(row).to_have_text("Hit dice3 of 3 (d10)")
+        hurt(20)
+        _say(ilsa, "short rest, spend 2 hit dice", mode="action")
+        _settle(campaign, 2)
+        expect(row.locator('[data-field="hit-dice"]')).to_have_text("1 of 3 (d10)")
