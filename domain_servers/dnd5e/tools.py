@@ -2271,8 +2271,8 @@ def tools() -> list[ToolSpec]:
             output={
                 "rested": {
                     "type": "array",
-                    "description": "Each character who rested: hit points before and after "
-                    "and spell slots.",
+                    "description": "Each character who rested: hit points before and after, "
+                    "spell slots and Hit Dice.",
                     "items": {"type": "object"},
                 },
                 "skipped": {
