@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import escape
 
 CELL = 48
 
 
-def grid_data(state: dict[str, Any], visible_status: Any) -> dict[str, Any]:
+def grid_data(
+    state: dict[str, Any], visible_status: Any, shown: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The grid as one viewer sees it: a combatant `shown` refuses (a monster hidden from this
+    viewer) has no token, so neither the data nor the picture says where it is."""
     combat = state["combat"]
     current = combat["order"][combat["turn_index"]]["id"]
     tokens = []
     for entry in combat["order"]:
         char = state["characters"][entry["id"]]
+        if not shown(char):
+            continue
         x, y = combat["positions"][entry["id"]]
         tokens.append(
             {

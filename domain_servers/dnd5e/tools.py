@@ -266,9 +266,9 @@ COMBAT_STATUS_SCHEMA = {
     "type": "object",
     "description": (
         "round, turn_index, current (the combatant whose turn it is), order (id, initiative, "
-        "character, budget, position [x, y], hidden when hidden, helped_by when it holds Help "
-        "actions: helper_id, helper_name, target_id and target_name, null for a Help with an "
-        "ability check) and grid."
+        "character, budget, position [x, y] (left out for a hidden monster but for the GM), "
+        "hidden when hidden, helped_by when it holds Help actions: helper_id, helper_name, "
+        "target_id and target_name, null for a Help with an ability check) and grid."
     ),
     "required": ["current", "grid", "order", "round", "turn_index"],
     "properties": {
@@ -1303,9 +1303,13 @@ def _combat_view(call: Call) -> dict[str, Any]:
                 "initiative": e["initiative"],
                 "character": character_view(call, chars[e["id"]]),
                 "budget": _budget_view(chars[e["id"]], combat["budgets"][e["id"]]),
-                "position": list(combat["positions"][e["id"]]),
                 # Only when hidden: an entry reads as it always has otherwise.
                 **({"hidden": True} if _hidden(call, chars[e["id"]]) else {}),
+                **(
+                    {}
+                    if _whereabouts_hidden(call, chars[e["id"]])
+                    else {"position": list(combat["positions"][e["id"]])}
+                ),
                 **_helped_by(call, e["id"]),
             }
             for e in combat["order"]
@@ -1472,8 +1476,10 @@ def combat_move(call: Call) -> Outcome:
         combat["opportunity"] = {
             foe: {"target": char["id"], "at": at} for foe, at in provoked.items()
         }
-    result = {
+    result: dict[str, Any] = {
         "character_id": char["id"],
+        # Said, so a view of the move knows it was made unseen (it stays hidden as it moves).
+        **({"hidden": True} if _hidden(call, char) else {}),
         "from": old,
         "to": [x, y],
         "feet": feet,
@@ -1485,7 +1491,18 @@ def combat_move(call: Call) -> Outcome:
         result["opportunity_attacks"] = [
             {"attacker_id": foe, "attacker_name": _who(call, foe)} for foe in provoked
         ]
-    return Outcome(result, scopes=["combat"], entity_ids=[char["id"]])
+    return Outcome(_move_view(call, result), scopes=["combat"], entity_ids=[char["id"]])
+
+
+def _move_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """A move as the call's viewer sees it: a hidden monster's (`hidden` in its result, kept
+    so a replay answers the same once it is revealed) shows only that it moved, to all but
+    the GM; its squares, and the feet and movement that would lead to them, are the GM's."""
+    if call.is_gm or not result.get("hidden"):
+        return result
+    if _char_by_id(call, result["character_id"])["kind"] != "monster":
+        return result
+    return {"character_id": result["character_id"], "hidden": True}
 
 
 def _provoked(call: Call, mover: dict[str, Any], squares: list[list[int]]) -> dict[str, list[int]]:
@@ -1798,6 +1815,14 @@ def _hidden(call: Call, char: dict[str, Any]) -> bool:
     return char["id"] in hidden and not set(char["conditions"]) & rules.CANNOT_ACT
 
 
+def _whereabouts_hidden(call: Call, char: dict[str, Any]) -> bool:
+    """Whether the call's viewer may not see where `char` stands: a hidden monster, for all but
+    the GM. The players saw it hide, so that it hides is no secret; its square is. A hidden
+    player character stays in sight of its party, and of the public too, who see what the
+    players see of the party (as character_view shows the public a character's card)."""
+    return not call.is_gm and char["kind"] == "monster" and _hidden(call, char)
+
+
 def _reveal(call: Call, char: dict[str, Any]) -> None:
     combat = call.state["combat"]
     combat["hidden"] = [c for c in combat["hidden"] if c != char["id"]]
@@ -1876,7 +1901,9 @@ def combat_end(call: Call) -> Outcome:
 def combat_render(call: Call) -> View:
     _combat(call)
     grid = render.grid_data(
-        call.state, lambda c: character_view(call, c).get("status", rules.status_word(c))
+        call.state,
+        lambda c: character_view(call, c).get("status", rules.status_word(c)),
+        shown=lambda c: not _whereabouts_hidden(call, c),
     )
     image = ImageContent(type="image", data=render.svg_base64(grid), mime_type="image/svg+xml")
     return View({"grid": grid, "image_mime_type": "image/svg+xml"}, content=[image])
@@ -2425,7 +2452,8 @@ def tools() -> list[ToolSpec]:
             description=(
                 "Initiative order, round, current turn, action budgets (with dashed, "
                 "disengaged or dodging for the actions taken), positions, the Help actions each "
-                "combatant holds (helped_by) and the grid's width and height."
+                "combatant holds (helped_by) and the grid's width and height. A hidden monster's "
+                "entry says hidden; its position is shown to the GM alone."
             ),
             handler=combat_status,
             write=False,
@@ -2441,11 +2469,13 @@ def tools() -> list[ToolSpec]:
                 "creatures' cost double and cannot be stopped in; a dead one's square is free. "
                 "A prone combatant crawls: each foot costs 2 ft of movement (stand_up first "
                 "to move at full speed). Leaving a hostile creature's reach names it in "
-                "opportunity_attacks when it could take its reaction."
+                "opportunity_attacks when it could take its reaction. A hidden mover stays "
+                "hidden (hidden: true); a hidden monster's move shows only that it moved, "
+                "to all but the GM."
             ),
             handler=combat_move,
             write=True,
-            public=nothing_hidden,
+            public=_move_view,
             roles=PLAYING_ROLES,
             phases=COMBAT,
             params={
@@ -2455,6 +2485,11 @@ def tools() -> list[ToolSpec]:
             },
             required=("character_id", "x", "y"),
             output={
+                "hidden": {
+                    "type": "boolean",
+                    "description": "Present (true) when the mover is hidden; for a hidden "
+                    "monster all but the GM see only character_id and this.",
+                },
                 "feet": {"type": "integer", "description": "Distance covered."},
                 "crawled": {"type": "boolean", "description": "Crawled, being prone."},
                 "movement_cost": {
@@ -2576,7 +2611,11 @@ def tools() -> list[ToolSpec]:
         ),
         ToolSpec(
             name="combat_render",
-            description="The combat grid as an SVG image plus the same data as structure.",
+            description=(
+                "The combat grid as an SVG image plus the same data as structure (tokens: id, "
+                "name, kind, x, y, current, status). A hidden monster has no token but for the "
+                "GM."
+            ),
             handler=combat_render,
             write=False,
             roles=ALL_ROLES,

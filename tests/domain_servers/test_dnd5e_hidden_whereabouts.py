@@ -1,0 +1,174 @@
+"""dnd5e: where a hidden monster stands is the GM's to know. The players saw it hide, so its
+entry in the initiative order says "hidden", but neither combat_status, the battle map
+(combat_render) nor its moves show its square to anyone but the GM until it is revealed. A
+hidden player character stays where its party, and the public who see what the players see,
+can find it."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from domain_servers.common.random_stream import RandomStream
+from tests.domain_servers.conftest import GM, OTHER, PLAYER, Game
+
+WATCHER = "user:watcher"
+# Who reads, as (principal, extra delegation claims): the GM, both players, an observer, and
+# the GM answered at the public view (a model narrating a GM's public turn).
+PLAYERS = ((PLAYER, {}), (OTHER, {}))
+PUBLIC = ((WATCHER, {}), (GM, {"view": "public"}))
+
+
+def _fight(dnd: Game, monkeypatch) -> dict[str, str]:
+    """Rin (the player's rogue), Bram (the other player's fighter) and a goblin, every d20 a
+    10: Rin goes first, then the goblin."""
+    dnd.write("member_grant", {"principal": WATCHER, "role": "observer"})
+    rin = dnd.write("character_create", {"name": "Rin", "template": "rogue"}, sub=PLAYER)
+    bram = dnd.write("character_create", {"name": "Bram", "template": "fighter"}, sub=OTHER)
+    dnd.write("phase_set", {"phase": "play"})
+    goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
+    ids = {"rin": rin["character"]["id"], "bram": bram["character"]["id"], "goblin": goblin}
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 10)
+    started = dnd.write("combat_start", {"participant_ids": sorted(ids.values())})
+    assert [e["id"] for e in started["combat"]["order"]] == [ids["rin"], goblin, ids["bram"]]
+    return ids
+
+
+def _goblin_hides(dnd: Game, ids: dict[str, str]) -> None:
+    dnd.write("combat_end_turn", {"character_id": ids["rin"]}, sub=PLAYER)
+    # Nimble Escape: it hides with its bonus action. 10 + DEX 2 + Stealth 4 against the best
+    # passive Perception of the two (Rin's 13).
+    hid = dnd.write(
+        "combat_action", {"character_id": ids["goblin"], "action": "hide", "bonus_action": True}
+    )
+    assert hid["hidden"] is True
+
+
+def _read(dnd: Game, tool: str, sub: str, claims: dict[str, Any]) -> dict[str, Any]:
+    result = dnd.call(tool, {}, sub, **claims)
+    assert not result.is_error, result.structured_content
+    data = result.structured_content
+    if tool == "combat_render":
+        data = {**data, "svg": base64.b64decode(result.content[1].data).decode()}
+    return data
+
+
+def _entries(dnd: Game, sub: str, claims: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    order = _read(dnd, "combat_status", sub, claims)["combat"]["order"]
+    return {e["id"]: e for e in order}
+
+
+def test_combat_status_shows_a_hidden_monsters_square_to_the_gm_alone(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _fight(dnd, monkeypatch)
+    _goblin_hides(dnd, ids)
+
+    gm = _entries(dnd, GM, {})[ids["goblin"]]
+    assert (gm["position"], gm["hidden"]) == ([6, 0], True)
+    for sub, claims in PLAYERS + PUBLIC:
+        entry = _entries(dnd, sub, claims)[ids["goblin"]]
+        # It is known to be hiding, not where.
+        assert entry["hidden"] is True, sub
+        assert "position" not in entry, (sub, claims)
+        assert entry["character"]["id"] == ids["goblin"]
+
+
+def test_the_battle_map_leaves_a_hidden_monster_off_for_all_but_the_gm(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _fight(dnd, monkeypatch)
+    _goblin_hides(dnd, ids)
+
+    gm = _read(dnd, "combat_render", GM, {})
+    tokens = {t["id"]: (t["x"], t["y"]) for t in gm["grid"]["tokens"]}
+    assert tokens == {ids["rin"]: (5, 0), ids["goblin"]: (6, 0), ids["bram"]: (5, 1)}
+    assert "<title>Goblin (unhurt)</title>" in gm["svg"]
+    for sub, claims in PLAYERS + PUBLIC:
+        seen = _read(dnd, "combat_render", sub, claims)
+        tokens = {t["id"]: (t["x"], t["y"]) for t in seen["grid"]["tokens"]}
+        assert tokens == {ids["rin"]: (5, 0), ids["bram"]: (5, 1)}, (sub, claims)
+        assert "Goblin" not in seen["svg"]
+        # The rest of the map is the GM's: its size, round and whose turn it is.
+        assert {k: v for k, v in seen["grid"].items() if k != "tokens"} == {
+            k: v for k, v in gm["grid"].items() if k != "tokens"
+        }
+
+
+def test_a_revealed_monster_is_back_on_everyones_map(dnd: Game, monkeypatch) -> None:
+    ids = _fight(dnd, monkeypatch)
+    _goblin_hides(dnd, ids)
+    # Its attack gives away where it is.
+    dnd.write("attack", {"attacker_id": ids["goblin"], "target_id": ids["rin"]})
+
+    for sub, claims in PLAYERS + PUBLIC:
+        entry = _entries(dnd, sub, claims)[ids["goblin"]]
+        assert (entry["position"], "hidden" in entry) == ([6, 0], False)
+        tokens = _read(dnd, "combat_render", sub, claims)["grid"]["tokens"]
+        assert ids["goblin"] in {t["id"] for t in tokens}
+
+
+def test_a_hidden_player_character_stays_on_the_map_for_every_audience(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _fight(dnd, monkeypatch)
+    # 10 + DEX 3 + Stealth with Expertise 4 against the goblin's passive Perception 9.
+    hid = dnd.write("combat_action", {"character_id": ids["rin"], "action": "hide"}, sub=PLAYER)
+    assert hid["hidden"] is True
+
+    for sub, claims in ((GM, {}), *PLAYERS, *PUBLIC):
+        entry = _entries(dnd, sub, claims)[ids["rin"]]
+        assert (entry["position"], entry["hidden"]) == ([5, 0], True)
+        tokens = _read(dnd, "combat_render", sub, claims)["grid"]["tokens"]
+        assert (ids["rin"], 5, 0) in {(t["id"], t["x"], t["y"]) for t in tokens}
+
+
+def _move(dnd: Game, args: dict[str, Any], key: str, revision: int, **claims: Any):
+    result = dnd.call(
+        "combat_move", {**args, "expected_revision": revision, "idempotency_key": key}, **claims
+    )
+    assert not result.is_error, result.structured_content
+    return result
+
+
+def test_a_hidden_monsters_move_shows_its_squares_to_the_gm_alone(dnd: Game, monkeypatch) -> None:
+    ids = _fight(dnd, monkeypatch)
+    _goblin_hides(dnd, ids)
+    move, revision = {"character_id": ids["goblin"], "x": 9, "y": 3}, dnd.revision
+
+    full = _move(dnd, move, "sneak", revision).structured_content
+    dnd.revision += 1
+    receipt = full.pop("receipt")
+    # Hidden, it provokes no opportunity attack leaving Rin's reach.
+    assert full == {
+        "character_id": ids["goblin"],
+        "hidden": True,
+        "from": [6, 0],
+        "to": [9, 3],
+        "feet": 15,
+        "crawled": False,
+        "movement_cost": 15,
+        "movement_left": 15,
+    }
+    # The same move as the public sees it (sent again at the public view, a replay): that it
+    # moved unseen, nothing of how far or where.
+    narrowed = _move(dnd, move, "sneak", revision, view="public")
+    assert narrowed.meta["idempotent_replay"] is True
+    assert narrowed.structured_content == {
+        "character_id": ids["goblin"],
+        "hidden": True,
+        "receipt": receipt,
+    }
+    assert _entries(dnd, GM, {})[ids["goblin"]]["position"] == [9, 3]
+    assert "position" not in _entries(dnd, PLAYER, {})[ids["goblin"]]
+
+
+def test_a_seen_monsters_move_shows_where_it_went_to_the_public(dnd: Game, monkeypatch) -> None:
+    ids = _fight(dnd, monkeypatch)
+    dnd.write("combat_end_turn", {"character_id": ids["rin"]}, sub=PLAYER)
+    move = {"character_id": ids["goblin"], "x": 9, "y": 3}
+
+    shown = _move(dnd, move, "walk", dnd.revision, view="public").structured_content
+    assert (shown["from"], shown["to"], shown["feet"], "hidden" in shown) == (
+        [6, 0], [9, 3], 15, False,
+    )  # fmt: skip
