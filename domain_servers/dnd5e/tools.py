@@ -188,6 +188,9 @@ def _attack_view(
     if damage is not None:
         damage = dict(damage)
     shown = {**result}
+    if "range" in result and _whereabouts_hidden(call, target):
+        # How far it was would say where the hidden monster is.
+        shown["range"] = {k: v for k, v in result["range"].items() if k != "distance_ft"}
     if target["kind"] == "monster":
         to_hit.pop("target_ac", None)
         if damage is not None:
@@ -613,7 +616,7 @@ def _reach(
     made = rules.attack_at_distance(chosen, distance, threatened)
     if made is None:
         raise invalid(
-            f"{_who(call, target['id'])} is {distance} ft away from {_who(call, attacker['id'])}; "
+            f"{_away(call, target, distance, _who(call, attacker['id']))}; "
             f"{rules.distance_text(chosen)}. Move closer first."
         )
     return made
@@ -871,7 +874,7 @@ def heal(call: Call) -> Outcome:
             distance = rules.grid_distance(here, there)
             if distance > rules.FEET_PER_SQUARE:
                 raise invalid(
-                    f"{_who(call, target['id'])} is {distance} ft away from {healer_name}; "
+                    f"{_away(call, target, distance, healer_name)}; "
                     "a potion is given within 5 ft. Move closer first."
                 )
         if fighting:
@@ -966,8 +969,7 @@ def spell_cast(call: Call) -> Outcome:
                 else f"reaches {spell['range']} ft"
             )
             raise invalid(
-                f"{_who(call, target['id'])} is {distance} ft away from {who}; "
-                f"{spell['name']} {reach}. Move closer first."
+                f"{_away(call, target, distance, who)}; {spell['name']} {reach}. Move closer first."
             )
     slot["current"] -= 1
     if _hidden(call, caster):
@@ -1637,7 +1639,7 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
     here, there = positions[shover["id"]], positions[target["id"]]
     distance = rules.grid_distance(here, there)
     if distance > rules.FEET_PER_SQUARE:
-        raise invalid(f"{name} is {distance} ft away from {who}; a shove reaches 5 ft")
+        raise invalid(f"{_away(call, target, distance, who)}; a shove reaches 5 ft")
     kind = call.args.get("shove", "prone")
     shoving = _contest_check(call, shover, "athletics")
     resisting = max(
@@ -1762,7 +1764,7 @@ def _help(call: Call, helper: dict[str, Any]) -> dict[str, Any]:
         distance = rules.grid_distance(here, there)
         if distance > rules.FEET_PER_SQUARE:
             raise invalid(
-                f"{_who(call, target['id'])} is {distance} ft away from {who}; the Help "
+                f"{_away(call, target, distance, who)}; the Help "
                 "action aids an attack on a foe within 5 ft of the helper"
             )
     given = {"helper": helper["id"], "target": target["id"] if target else None}
@@ -1821,6 +1823,14 @@ def _whereabouts_hidden(call: Call, char: dict[str, Any]) -> bool:
     player character stays in sight of its party, and of the public too, who see what the
     players see of the party (as character_view shows the public a character's card)."""
     return not call.is_gm and char["kind"] == "monster" and _hidden(call, char)
+
+
+def _away(call: Call, target: dict[str, Any], distance: int, who: str) -> str:
+    """How far `target` is from `who`, as a refusal tells the caller: in feet, or for a monster
+    hidden from the caller only that it is too far (how far would say where it is)."""
+    if _whereabouts_hidden(call, target):
+        return f"{_who(call, target['id'])} is hidden, and not close enough to {who}"
+    return f"{_who(call, target['id'])} is {distance} ft away from {who}"
 
 
 def _reveal(call: Call, char: dict[str, Any]) -> None:
@@ -2103,7 +2113,8 @@ def tools() -> list[ToolSpec]:
                 "or range (disadvantage at long range or with a foe within 5 ft); Pack Tactics "
                 "(wolf, giant rat) gives advantage with an able ally within 5 ft of the target. "
                 "A wolf's bite that hits also knocks the target prone unless it makes a DC 11 "
-                "STR save (on_hit)."
+                "STR save (on_hit). How far a hidden monster is (range.distance_ft, or a "
+                "refusal's feet) is said to the GM alone."
             ),
             handler=attack,
             write=True,

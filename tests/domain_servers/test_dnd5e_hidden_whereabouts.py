@@ -19,11 +19,14 @@ PLAYERS = ((PLAYER, {}), (OTHER, {}))
 PUBLIC = ((WATCHER, {}), (GM, {"view": "public"}))
 
 
-def _fight(dnd: Game, monkeypatch) -> dict[str, str]:
+def _fight(dnd: Game, monkeypatch, rin_attacks: list | None = None) -> dict[str, str]:
     """Rin (the player's rogue), Bram (the other player's fighter) and a goblin, every d20 a
     10: Rin goes first, then the goblin."""
     dnd.write("member_grant", {"principal": WATCHER, "role": "observer"})
-    rin = dnd.write("character_create", {"name": "Rin", "template": "rogue"}, sub=PLAYER)
+    rogue = {"name": "Rin", "template": "rogue"}
+    if rin_attacks:
+        rogue["attacks"] = rin_attacks
+    rin = dnd.write("character_create", rogue, sub=PLAYER)
     bram = dnd.write("character_create", {"name": "Bram", "template": "fighter"}, sub=OTHER)
     dnd.write("phase_set", {"phase": "play"})
     goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
@@ -172,3 +175,80 @@ def test_a_seen_monsters_move_shows_where_it_went_to_the_public(dnd: Game, monke
     assert (shown["from"], shown["to"], shown["feet"], "hidden" in shown) == (
         [6, 0], [9, 3], 15, False,
     )  # fmt: skip
+
+
+def _goblin_sneaks_off(dnd: Game, ids: dict[str, str]) -> None:
+    """The goblin hides and moves, unseen, 20 ft from Rin (5, 0) and Bram (5, 1); Rin's turn."""
+    _goblin_hides(dnd, ids)
+    dnd.write("combat_move", {"character_id": ids["goblin"], "x": 9, "y": 3})
+    dnd.write("combat_end_turn", {"character_id": ids["goblin"]})
+    dnd.write("combat_end_turn", {"character_id": ids["bram"]}, sub=OTHER)
+
+
+def _refused(dnd: Game, tool: str, args: dict[str, Any], sub: str) -> str:
+    before, revision = dnd.state(), dnd.revision
+    error = dnd.fail(tool, args, sub=sub)
+    assert (dnd.state(), dnd.revision) == (before, revision)
+    assert error["code"] == "invalid_request"
+    return error["message"]
+
+
+def test_a_hidden_monster_out_of_reach_is_refused_without_saying_how_far(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _fight(dnd, monkeypatch)
+    _goblin_sneaks_off(dnd, ids)
+    attack = {"attacker_id": ids["rin"], "target_id": ids["goblin"]}
+    shove = {"character_id": ids["rin"], "action": "shove", "target_id": ids["goblin"]}
+    help_ = {"character_id": ids["rin"], "action": "help", "ally_id": ids["bram"]}
+
+    assert _refused(dnd, "attack", attack, PLAYER) == (
+        "Goblin is hidden, and not close enough to Rin; Shortsword reaches 5 ft. Move closer first."
+    )
+    assert _refused(dnd, "combat_action", shove, PLAYER) == (
+        "Goblin is hidden, and not close enough to Rin; a shove reaches 5 ft"
+    )
+    assert _refused(dnd, "combat_action", help_ | {"target_id": ids["goblin"]}, PLAYER) == (
+        "Goblin is hidden, and not close enough to Rin; the Help action aids an attack on a "
+        "foe within 5 ft of the helper"
+    )
+    # The GM knows where it is.
+    assert _refused(dnd, "attack", attack, GM) == (
+        "Goblin is 20 ft away from Rin; Shortsword reaches 5 ft. Move closer first."
+    )
+
+
+def test_an_attack_on_a_hidden_monster_shows_the_gm_alone_how_far_it_was(
+    dnd: Game, monkeypatch
+) -> None:
+    bow = {
+        "name": "Shortbow",
+        "ability": "dex",
+        "proficient": True,
+        "damage": "1d6",
+        "damage_type": "piercing",
+        "range": 80,
+        "long_range": 320,
+    }
+    ids = _fight(dnd, monkeypatch, rin_attacks=[bow])
+    _goblin_sneaks_off(dnd, ids)
+    shot, revision = {"attacker_id": ids["rin"], "target_id": ids["goblin"]}, dnd.revision
+
+    full = dnd.call("attack", {**shot, "expected_revision": revision, "idempotency_key": "shot"})
+    dnd.revision += 1
+    assert full.structured_content["range"] == {
+        "distance_ft": 20, "kind": "ranged", "disadvantage": [],
+    }  # fmt: skip
+    assert full.structured_content["to_hit"]["disadvantage_reasons"] == ["Goblin is hidden"]
+    # The GM's shot answered at the public view (sent again: a replay).
+    narrowed = dnd.call(
+        "attack", {**shot, "expected_revision": revision, "idempotency_key": "shot"}, view="public"
+    )
+    assert narrowed.meta["idempotent_replay"] is True
+    assert narrowed.structured_content["range"] == {"kind": "ranged", "disadvantage": []}
+    # A shot does not give away where its target is: still hidden, still off the map.
+    assert "position" not in _entries(dnd, PLAYER, {})[ids["goblin"]]
+    for ending, sub in ((ids["rin"], PLAYER), (ids["goblin"], GM), (ids["bram"], OTHER)):
+        dnd.write("combat_end_turn", {"character_id": ending}, sub=sub)
+    # Rin's own shot, next round.
+    assert dnd.write("attack", shot, sub=PLAYER)["range"] == {"kind": "ranged", "disadvantage": []}
