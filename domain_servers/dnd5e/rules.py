@@ -191,6 +191,7 @@ FULL_CASTER_SLOTS: dict[int, tuple[int, ...]] = {
 # The spells the rules cast, by the kind of effect they have. `casting`: the part of the turn's
 # budget it takes; `range` in feet (touch is 5).
 # - "heal": one die (`die`) per slot level from the spell's own, plus the spellcasting modifier.
+#   `no_effect_on`: the creature types it does nothing to (SRD: undead and constructs).
 # - "damage": `darts` darts of `dart_die` + `dart_bonus` `damage_type` damage each, one more dart
 #   per slot level above the spell's; they all strike the one target and never miss.
 SPELLS: dict[str, dict[str, Any]] = {
@@ -202,6 +203,7 @@ SPELLS: dict[str, dict[str, Any]] = {
         "casting": "action",
         "range": 5,
         "classes": ("cleric",),
+        "no_effect_on": ("construct", "undead"),
     },
     "healing_word": {
         "name": "Healing Word",
@@ -211,6 +213,7 @@ SPELLS: dict[str, dict[str, Any]] = {
         "casting": "bonus_action",
         "range": 60,
         "classes": ("cleric",),
+        "no_effect_on": ("construct", "undead"),
     },
     "magic_missile": {
         "name": "Magic Missile",
@@ -722,6 +725,30 @@ SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 def size(char: dict[str, Any]) -> str:
     """A creature's size: its own, its stat block's, else Medium (every character here)."""
     return char.get("size") or _stat_block(char).get("size") or "medium"
+
+
+def creature_type(char: dict[str, Any]) -> str | None:
+    """A creature's SRD type (undead, beast, humanoid...): its own, its stat block's (a monster
+    stored before types were kept), humanoid for a player character (every template's race);
+    None for a monster whose stat block names none."""
+    if char.get("kind") == "pc":
+        return char.get("creature_type") or "humanoid"
+    return char.get("creature_type") or _stat_block(char).get("type")
+
+
+def check_spell_affects(
+    spell: dict[str, Any], target: dict[str, Any], *, who: Who = name_of
+) -> None:
+    """Refused before anything is spent: a spell on a creature of a type it has no effect on
+    (Cure Wounds and Healing Word on undead or constructs)."""
+    kind = creature_type(target)
+    if kind in spell.get("no_effect_on", ()):
+        types = " or ".join(
+            "undead" if t == "undead" else f"{t}s"
+            for t in sorted(spell["no_effect_on"], reverse=True)
+        )
+        what = kind if kind == "undead" else f"a {kind}"
+        raise invalid(f"{spell['name']} has no effect on {types}: {who(target)} is {what}")
 
 
 def traits(char: dict[str, Any]) -> list[str]:

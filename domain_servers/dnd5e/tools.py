@@ -129,6 +129,9 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
             "spell_slots": rules.slots_shown(char),
             "hit_dice": rules.hit_dice_shown(char),
         }
+    if char["kind"] == "monster":
+        # A monster stored before types were kept shows its stat block's.
+        char = {**char, "creature_type": rules.creature_type(char)}
     if call.is_gm:
         return dict(char)
     if char["kind"] == "monster":
@@ -485,6 +488,7 @@ def monster_spawn(call: Call) -> Outcome:
         "name": name,
         "kind": "monster",
         "monster_key": key,
+        "creature_type": block.get("type"),
         "controller": None,
         "level": 1,
         "abilities": dict(block["abilities"]),
@@ -840,7 +844,10 @@ def _char_by_id(call: Call, char_id: str, *, named_by: str = "") -> dict[str, An
 
 def heal(call: Call) -> Outcome:
     """A player's heal is a potion of healing (2d4+2) given by a character they control, which
-    in combat takes that character's action on its own turn. The GM heals any amount."""
+    in combat takes that character's action on its own turn. The GM heals any amount. Neither
+    is a healing spell: the SRD's "no effect on undead or constructs" is Cure Wounds' and
+    Healing Word's (spell_cast), not a potion's, and the GM's heal is the GM's ruling, so
+    both mend any creature."""
     target = _char(call, "target_id")
     amount = call.args.get("amount")
     if not call.is_gm:
@@ -916,8 +923,9 @@ def temp_hp_grant(call: Call) -> Outcome:
 def spell_cast(call: Call) -> Outcome:
     """A spell at a slot level: the slot is spent and the spell's effect rolled and applied. A
     cleric's Cure Wounds or Healing Word heals as `heal` does (a dying target comes to; never
-    the dead); a wizard's Magic Missile damages as `damage_apply` does (never the dead). In
-    combat only on the caster's turn, taking its action or bonus action."""
+    the dead, and never undead or constructs, on whom they have no effect); a wizard's Magic
+    Missile damages as `damage_apply` does (never the dead). In combat only on the caster's
+    turn, taking its action or bonus action."""
     caster = _char(call, "caster_id")
     target = _char(call, "target_id")
     _require_control(call, caster)
@@ -944,8 +952,10 @@ def spell_cast(call: Call) -> Outcome:
         raise invalid(f"{who} has no level {slot_level} spell slots")
     if slot["current"] < 1:
         raise invalid(f"{who} has no level {slot_level} spell slot left (0 of {slot['max']})")
-    # Nothing is spent on the dead, on a creature at full hit points (healing) or on oneself
-    # (damage, as an attack is refused).
+    # Nothing is spent on the dead, on a creature the spell has no effect on (healing on undead
+    # or constructs), on a creature at full hit points (healing) or on oneself (damage, as an
+    # attack is refused).
+    rules.check_spell_affects(spell, target, who=_who_char(call))
     if spell["effect"] == "heal":
         rules.check_can_heal(target, who=_who_char(call))
     else:
@@ -2246,8 +2256,9 @@ def tools() -> list[ToolSpec]:
                 "all at the target, never missing; damage applied as damage_apply applies it. "
                 "The slot is spent and the effect rolled here. In combat only on the caster's "
                 "turn. Refused with no slot of that level left, for a caster without the spell, "
-                "for the dead, and for healing at full HP. Players cast for their own "
-                "character; the GM for any."
+                "for the dead, for healing at full HP, and for Cure Wounds or Healing Word on "
+                "undead or constructs (no effect, SRD); a refused cast spends nothing. Players "
+                "cast for their own character; the GM for any."
             ),
             handler=spell_cast,
             write=True,
