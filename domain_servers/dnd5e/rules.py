@@ -751,6 +751,32 @@ def check_spell_affects(
         raise invalid(f"{spell['name']} has no effect on {types}: {who(target)} is {what}")
 
 
+def _cantrip_with_the_action(spell: dict[str, Any]) -> bool:
+    return spell["level"] == 0 and spell["casting"] == "action"
+
+
+def check_spell_this_turn(
+    spell: dict[str, Any], cast_before: list[dict[str, Any]], *, who: str
+) -> None:
+    """SRD 5.1, a spell cast with a bonus action: its caster "can't cast another spell during the
+    same turn, except for a cantrip with a casting time of 1 action". Refused before anything is
+    spent: `spell` after a bonus-action spell this turn, or a bonus-action `spell` after any
+    other spell this turn (`cast_before`, in order)."""
+    for prior in cast_before:
+        if prior["casting"] == "bonus_action" and not _cantrip_with_the_action(spell):
+            raise invalid(
+                f"{who} cast {prior['name']} with a bonus action this turn: the only other spell "
+                f"{who} can cast this turn is a cantrip with a casting time of 1 action, and "
+                f"{spell['name']} is a level {spell['level']} spell"
+            )
+        if spell["casting"] == "bonus_action" and not _cantrip_with_the_action(prior):
+            raise invalid(
+                f"{who} cast {prior['name']} this turn: {spell['name']} is cast with a bonus "
+                "action, which allows no other spell in the same turn but a cantrip with a "
+                "casting time of 1 action"
+            )
+
+
 def traits(char: dict[str, Any]) -> list[str]:
     """Stat block traits the rules apply: undead_fortitude, pack_tactics, nimble_escape. A
     monster stored before its stat block listed one (a goblin's Nimble Escape) has it too."""

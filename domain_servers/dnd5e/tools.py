@@ -966,8 +966,14 @@ def spell_cast(call: Call) -> Outcome:
     combat = call.state.get("combat") or {}
     fighting = caster["id"] in (combat.get("budgets") or {})
     if fighting:
-        # Out of the fight (as for a potion), a spell costs no turn's action.
+        # Out of the fight (as for a potion), a spell costs no turn's action, and with no turns
+        # no bonus-action spell limits what else is cast.
         _spend(call, caster["id"], spell["casting"])
+        rules.check_spell_this_turn(
+            spell,
+            [rules.SPELLS[key] for key in _spells_this_turn(combat, caster["id"])],
+            who=who,
+        )
     positions = combat.get("positions") or {}
     here, there = positions.get(caster["id"]), positions.get(target["id"])
     if caster is not target and here is not None and there is not None:
@@ -982,6 +988,12 @@ def spell_cast(call: Call) -> Outcome:
                 f"{_away(call, target, distance, who)}; {spell['name']} {reach}. Move closer first."
             )
     slot["current"] -= 1
+    if fighting:
+        turn = [combat["round"], combat["turn_index"]]
+        combat.setdefault("spells_cast", {})[caster["id"]] = {
+            "turn": turn,
+            "spells": [*_spells_this_turn(combat, caster["id"]), call.args["spell"]],
+        }
     if _hidden(call, caster):
         # Its words are spoken aloud: a spell gives away where the caster is, as an attack does.
         _reveal(call, caster)
@@ -1024,6 +1036,15 @@ def spell_cast(call: Call) -> Outcome:
         ),
         entity_ids=ids,
     )
+
+
+def _spells_this_turn(combat: dict[str, Any], caster_id: str) -> list[str]:
+    """The spells `caster_id` has cast this turn, in order (kept per combatant with the turn
+    they were cast on, so the next turn starts with none)."""
+    cast = (combat.get("spells_cast") or {}).get(caster_id)
+    if not cast or cast["turn"] != [combat["round"], combat["turn_index"]]:
+        return []
+    return list(cast["spells"])
 
 
 def long_rest(call: Call) -> Outcome:
@@ -2255,10 +2276,14 @@ def tools() -> list[ToolSpec]:
                 "action): three darts of 1d4+1 force damage, one more per slot level above 1st, "
                 "all at the target, never missing; damage applied as damage_apply applies it. "
                 "The slot is spent and the effect rolled here. In combat only on the caster's "
-                "turn. Refused with no slot of that level left, for a caster without the spell, "
-                "for the dead, for healing at full HP, and for Cure Wounds or Healing Word on "
-                "undead or constructs (no effect, SRD); a refused cast spends nothing. Players "
-                "cast for their own character; the GM for any."
+                "turn, and a spell cast with a bonus action (Healing Word) allows no other spell "
+                "that turn but a cantrip with a casting time of 1 action: after Healing Word no "
+                "Cure Wounds or Magic Missile, after a levelled spell no Healing Word (outside "
+                "combat there are no turns to limit). Refused with no slot of that level left, "
+                "for a caster without the spell, for the dead, for healing at full HP, and for "
+                "Cure Wounds or Healing Word on undead or constructs (no effect, SRD); a "
+                "refused cast spends nothing. Players cast for their own character; the GM for "
+                "any."
             ),
             handler=spell_cast,
             write=True,

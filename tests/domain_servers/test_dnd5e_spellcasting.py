@@ -229,7 +229,13 @@ def test_in_combat_cure_wounds_takes_the_action_and_healing_word_the_bonus_actio
     assert _refused(dnd, {**args, "spell": "cure_wounds"})["message"] == (
         "Ash has no action left this turn"
     )
+    # The bonus action is left, but Healing Word may not follow a levelled spell in one turn
+    # (test_dnd5e_bonus_action_spells); on Ash's next turn it takes the bonus action.
+    dnd.write("combat_end_turn")
+    _turn_of(dnd, ids["ash"])
     _cast(dnd, ids["ash"], ids["bram"], "healing_word")
+    budget = {e["id"]: e["budget"] for e in dnd.read("combat_status")["combat"]["order"]}
+    assert (budget[ids["ash"]]["action"], budget[ids["ash"]]["bonus_action"]) == (1, 0)
     dnd.write("damage_apply", {"target_id": ids["bram"], "amount": 11})
     assert _refused(dnd, args)["message"] == "Ash has no bonus action left this turn"
 
