@@ -1790,6 +1790,13 @@ def dnd_move_beside(s: Session, m: re.Match[str]) -> None:
     mover = next((e for e in roster if e.id == character_id), None)
     if target.id == character_id:
         raise Refusal(_("Name who to move next to, or a square: move to 4,5."))
+    if mover is not None and mover.position is not None and target.position is None:
+        # A combatant off this reader's map is a monster hiding from them: its square is the
+        # GM's to know.
+        raise Refusal(
+            _("%(name)s is hidden: where it stands is not shown. Move to a square: move to 4,5.")
+            % {"name": _name_of(roster, target.id)}
+        )
     if mover is None or mover.position is None or target.position is None:
         raise Refusal(_("Moving happens on the combat grid: move to X,Y in combat."))
     if _squares(mover, target) == 1:
