@@ -128,6 +128,7 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
             **char,
             "spell_slots": rules.slots_shown(char),
             "hit_dice": rules.hit_dice_shown(char),
+            "sheet": _sheet(char),
         }
     if char["kind"] == "monster":
         # A monster stored before types were kept shows its stat block's.
@@ -146,6 +147,45 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
     view = {k: v for k, v in char.items() if k != "gm_notes"}
     view["status"] = rules.status_word(char)
     return view
+
+
+def _sheet(char: dict[str, Any]) -> dict[str, Any]:
+    """What a player reads to choose what to do, worked out here by the functions the attack
+    tool rolls with, so the card never disagrees with a roll (nor the browser keeps rules)."""
+    return {
+        "ability_modifiers": {a: rules.modifier(char["abilities"][a]) for a in rules.ABILITIES},
+        "attacks": [
+            {
+                "name": attack["name"],
+                "to_hit": rules.attack_bonus(char, attack),
+                "damage": rules.damage_expression(char, attack),
+                "damage_type": attack["damage_type"],
+            }
+            for attack in char["attacks"]
+        ],
+        "spells": _castable_spells(char),
+    }
+
+
+def _castable_spells(char: dict[str, Any]) -> list[dict[str, Any]]:
+    """The spells of the character's class that spell_cast accepts, lowest level first; none
+    for a class without spell slots."""
+    template = char.get("template") if char["kind"] == "pc" else None
+    if template not in rules.SPELLCASTING_ABILITY:
+        return []
+    known = [(key, spell) for key, spell in rules.SPELLS.items() if template in spell["classes"]]
+    return [
+        {
+            "key": key,
+            "name": spell["name"],
+            "level": spell["level"],
+            "casting": spell["casting"],
+            "range": spell["range"],
+            # SPELLS gives a touch spell's range as one square.
+            "touch": spell["range"] == rules.FEET_PER_SQUARE,
+        }
+        for key, spell in sorted(known, key=lambda item: (item[1]["level"], item[1]["name"]))
+    ]
 
 
 def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any]:
@@ -1958,6 +1998,29 @@ ROLL_FLAGS = {
     "disadvantage": boolean("Roll with disadvantage (cancels with advantage)."),
 }
 CHARACTER_OUT = {"character": {"type": "object", "description": "Audience-filtered character."}}
+# Described, not checked property by property: clients validate every result against it.
+CHARACTER_GET_OUT = {
+    "character": {
+        "type": "object",
+        "description": "Audience-filtered character.",
+        "properties": {
+            "sheet": {
+                "type": "object",
+                "description": (
+                    "A player character's sheet (none for a monster): ability_modifiers by "
+                    "ability; attacks, each {name, to_hit, damage, damage_type} as the attack "
+                    "tool rolls it; spells its class casts, each {key, name, level, casting "
+                    "(action or bonus_action), range in feet, touch}."
+                ),
+                "properties": {
+                    "ability_modifiers": {"type": "object", "description": "Keyed str..cha."},
+                    "attacks": {"type": "array", "description": "To-hit bonus and damage."},
+                    "spells": {"type": "array", "description": "Empty for a non-caster."},
+                },
+            }
+        },
+    }
+}
 CHECK_OUT = {
     "total": {"type": "integer"},
     "success": {"type": "boolean"},
@@ -2054,7 +2117,7 @@ def tools() -> list[ToolSpec]:
             phases=None,
             params={"character_id": CHARACTER_ID},
             required=("character_id",),
-            output=CHARACTER_OUT,
+            output=CHARACTER_GET_OUT,
         ),
         ToolSpec(
             name="monster_spawn",
