@@ -281,6 +281,69 @@ function hitDiceText(character) {
   return format(t.hit_dice, { current: pool.current, max: pool.max, die: pool.die });
 }
 
+// The domain's sheet (a player character's: modifiers, attacks and spells as its tools roll
+// and cast them) as the card's lines; each list empty when the view has none (a monster).
+const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
+// The strings' keys for a spell's level ("1st"), by level: 0 is a cantrip.
+const SPELL_LEVELS = ["cantrip", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"];
+
+function signed(n) {
+  return n < 0 ? String(n) : `+${n}`;
+}
+
+function abilityItems(character) {
+  const scores = character.abilities || {};
+  const mods = (character.sheet && character.sheet.ability_modifiers) || {};
+  return ABILITIES.filter((a) => typeof scores[a] === "number" && typeof mods[a] === "number")
+    .map((a) => el("li", { "data-ability": a },
+      el("abbr", { title: t[`ability_${a}_long`] }, t[`ability_${a}`]), " ",
+      el("span", { class: "turn-abilities__score" }, format(t.ability_score, { score: scores[a], modifier: signed(mods[a]) }))));
+}
+
+// As format(), but as nodes: a value may be an element (a name set in bold), wherever the
+// translation puts it.
+function formatNodes(template, values) {
+  return String(template).split(/(%\(\w+\)s)/).map((part) => {
+    const m = part.match(/^%\((\w+)\)s$/);
+    if (!m || !(m[1] in values)) return part;
+    const value = values[m[1]];
+    return value instanceof Node ? value : String(value);
+  });
+}
+
+function attackItems(character) {
+  const attacks = (character.sheet && character.sheet.attacks) || [];
+  return attacks.map((a) => el("li", {}, ...formatNodes(t.attack_line, {
+    name: el("strong", {}, a.name), to_hit: signed(a.to_hit), damage: a.damage, damage_type: a.damage_type,
+  })));
+}
+
+function spellItems(character) {
+  const spells = (character.sheet && character.sheet.spells) || [];
+  return spells.map((s) => el("li", { "data-spell": s.key }, ...formatNodes(t.spell_line, {
+    name: el("strong", {}, s.name),
+    level: t[`spell_level_${SPELL_LEVELS[s.level]}`] || String(s.level),
+    casting: t[`casting_${s.casting}`] || s.casting,
+    range: s.touch ? t.range_touch : format(t.range_feet, { feet: s.range }),
+  })));
+}
+
+// Fills a list row with `items`, hidden when there are none; untouched when nothing changed,
+// so assistive tech is not re-notified (as setText).
+const listsShown = new WeakMap(); // each sheet list's markup as last filled
+
+function fillListRow(row, items) {
+  if (!row) return false;
+  const list = row.querySelector("ul");
+  const html = items.map((item) => item.outerHTML).join("");
+  if (listsShown.get(list) !== html) {
+    list.replaceChildren(...items);
+    listsShown.set(list, html);
+  }
+  row.hidden = !items.length;
+  return items.length > 0;
+}
+
 function hpCell(character) {
   const wrap = el("span", { class: "turn-hp" });
   if (character.hp && typeof character.hp.current === "number") {
@@ -656,6 +719,15 @@ function renderCharacter(character, audience) {
     const pool = hitDiceText(character);
     diceRow.hidden = !pool;
     if (pool) setText(diceRow.querySelector('[data-field="hit-dice"]'), pool);
+  }
+  const more = sheet.querySelector('[data-row="sheet"]');
+  if (more) {
+    const shown = [
+      fillListRow(more.querySelector('[data-row="abilities"]'), abilityItems(character)),
+      fillListRow(more.querySelector('[data-row="attacks"]'), attackItems(character)),
+      fillListRow(more.querySelector('[data-row="spells"]'), spellItems(character)),
+    ];
+    more.hidden = !shown.some(Boolean);
   }
   const notesRow = sheet.querySelector('[data-row="notes"]');
   if (notesRow) {
