@@ -1,0 +1,120 @@
+"""An audit of the scripted GM's grammar against what players and GMs type: for each command it
+supports, the natural phrasings of that command are read as it, with the arguments said.
+Phrasings that could mean more than one command are not acted on: the reply names the command
+that fits (tested at the end)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from apps.turns.agents import scripted as s
+
+D, N = "dnd5e", "narrative"
+
+# (system, text, handler, the match's groups that carry the arguments)
+UNDERSTOOD: list[tuple[str, str, Callable[..., None], dict[str, Any]]] = [
+    # Attacks.
+    (D, "I swing my longsword at the goblin", s.dnd_attack, {"target": "the goblin"}),
+    (D, "attack goblin 2 with my sword", s.dnd_attack,
+     {"target": "goblin 2", "weapon": "my sword"}),
+    (D, "I attack the goblin with my longsword", s.dnd_attack,
+     {"target": "the goblin", "weapon": "my longsword"}),
+    (D, "I hit the goblin with my mace", s.dnd_attack,
+     {"target": "the goblin", "weapon": "my mace"}),
+    (D, "I shoot the goblin with my shortbow", s.dnd_attack,
+     {"target": "the goblin", "weapon": "my shortbow"}),
+    (D, "I stab goblin 2 with my dagger", s.dnd_attack,
+     {"target": "goblin 2", "weapon": "my dagger"}),
+    (D, "I slash at the orc", s.dnd_attack, {"target": "the orc", "weapon": None}),
+    (D, "I swing at goblin 2 with advantage", s.dnd_attack,
+     {"target": "goblin 2", "mode": "advantage"}),
+    (D, "I attack the nearest goblin", s.dnd_attack, {"target": "the nearest goblin"}),
+    (D, "I cast fire bolt at the goblin", s.dnd_attack,
+     {"target": "the goblin", "weapon": "fire bolt"}),
+    # Spells.
+    (D, "I cast cure wounds on Mira", s.dnd_healing_spell,
+     {"spell": "cure wounds", "target": "Mira"}),
+    (D, "cast healing word at Bram", s.dnd_healing_spell,
+     {"spell": "healing word", "target": "Bram"}),
+    (D, "I heal Bram with healing word", s.dnd_healing_spell,
+     {"spell": "healing word", "target": "Bram"}),
+    (D, "cast magic missile at the goblin", s.dnd_damage_spell,
+     {"spell": "magic missile", "target": "the goblin"}),
+    # Checks and saves.
+    (D, "I'd like to make a perception check", s.dnd_check, {"what": "perception", "dc": None}),
+    (D, "roll stealth", s.dnd_check, {"what": "stealth"}),
+    (D, "I roll for investigation", s.dnd_check, {"what": "investigation"}),
+    (D, "roll a perception check", s.dnd_check, {"what": "perception"}),
+    (D, "I roll for perception dc 15", s.dnd_check, {"what": "perception", "dc": "15"}),
+    (D, "make a strength saving throw", s.dnd_save, {"what": "strength"}),
+    (D, "I roll a dexterity saving throw", s.dnd_save, {"what": "dexterity"}),
+    (D, "roll a wisdom save dc 13", s.dnd_save, {"what": "wisdom", "dc": "13"}),
+    (D, "I make a con save", s.dnd_save, {"what": "con"}),
+    # Rolls.
+    (D, "I roll a d20", s.roll_dice, {"expr": "1d20"}),
+    (D, "roll 2d6 for damage", s.roll_dice, {"expr": "2d6", "label": "damage"}),
+    (D, "let's roll initiative", s.dnd_initiative, {}),
+    # Rests.
+    (D, "I take a short rest", s.dnd_short_rest, {"dice": None}),
+    (D, "I take a short rest and spend two hit dice", s.dnd_short_rest, {"dice": "two"}),
+    (D, "I take a long rest", s.dnd_long_rest, {}),
+    # Moves and turns.
+    (D, "move 2 squares north", s.dnd_move_by,
+     {"amount": "2", "unit": "squares", "direction": "north"}),
+    (D, "I move north 10 feet", s.dnd_move_by,
+     {"amount": "10", "unit": "feet", "direction": "north"}),
+    (D, "I move to 3, 4", s.dnd_move, {"x": "3", "y": "4"}),
+    (D, "I walk north", s.dnd_move_by, {"direction": "north", "amount": None}),
+    (D, "I move up to the goblin", s.dnd_move_beside, {"target": "the goblin"}),
+    (D, "I end my turn", s.dnd_end_turn, {}),
+    (D, "I pass", s.dnd_end_turn, {}),
+    # Combat actions.
+    (D, "I take the dodge action", s.dnd_combat_action, {"action": "dodge"}),
+    (D, "I dash as a bonus action", s.dnd_combat_action,
+     {"action": "dash", "bonus": " as a bonus action"}),
+    (D, "I hide behind the crate", s.dnd_hide, {"dc": None}),
+    (D, "I help Bram attack the goblin", s.dnd_help, {"ally": "Bram", "target": "the goblin"}),
+    (D, "I shove the goblin prone", s.dnd_shove, {"target": "the goblin", "how": "prone"}),
+    (D, "I make a death saving throw", s.dnd_death_save, {}),
+    (D, "I stand up", s.dnd_stand_up, {}),
+    (D, "I drink a potion of healing", s.dnd_heal, {"target": "me"}),
+    # The GM's.
+    (D, "start a fight with 3 goblins", s.dnd_start_combat, {"monsters": "3 goblins"}),
+    (D, "end the combat", s.dnd_end_combat, {}),
+    (D, "set the phase to lobby", s.set_phase, {"phase": "lobby"}),
+    (D, "knock the goblin prone", s.dnd_condition, {"target": "the goblin", "knocked": "prone"}),
+    # The oracle.
+    (N, "ask the oracle: is the door locked?", s.nar_oracle,
+     {"unquoted": "is the door locked?"}),
+    (N, 'ask the oracle "is the door locked?" likely', s.nar_oracle,
+     {"question": "is the door locked?", "likelihood": "likely"}),
+    (N, "Oracle, does the mayor know?", s.nar_oracle, {"unquoted": "does the mayor know?"}),
+    # Clocks.
+    (N, "advance the Alarm clock by 2", s.nar_advance_clock, {"name": "Alarm", "ticks": "2"}),
+    (N, "tick the Alarm clock", s.nar_advance_clock, {"name": "Alarm", "ticks": None}),
+    (N, "advance Alarm by 1", s.nar_advance_named_clock, {"name": "Alarm", "ticks": "1"}),
+    (N, "tick Alarm twice", s.nar_advance_named_clock, {"name": "Alarm", "times": "twice"}),
+    (N, "create a clock called Alarm with 4 segments", s.nar_create_clock,
+     {"name": "Alarm", "segments": "4"}),
+    (N, "start a 4-segment clock called Alarm", s.nar_create_clock,
+     {"name": "Alarm", "segments": "4"}),
+    # Scenes, threads and facts.
+    (N, "new scene: the docks", s.nar_open_scene, {"title": "the docks"}),
+    (N, "close the scene", s.nar_end_scene, {}),
+    (N, "new thread: find the thief", s.nar_open_thread, {"title": "find the thief"}),
+    (N, "resolve the heist thread: they got away", s.nar_resolve_thread,
+     {"title": "heist", "resolution": "they got away"}),
+    (N, "record a fact: the mayor lied", s.nar_record_fact, {"text": "the mayor lied"}),
+    (N, "look around", s.nar_describe, {}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("system_id", "text", "handler", "groups"), UNDERSTOOD)
+def test_a_natural_phrasing_is_read_as_its_command(system_id, text, handler, groups):
+    intent, match = s._parse(system_id, text)
+    assert intent is not None and match is not None, text
+    assert intent.handler is handler, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups
