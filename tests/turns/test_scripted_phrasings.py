@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from apps.turns.agents import scripted as s
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_closing_marks import _sent
 
 D, N = "dnd5e", "narrative"
 
@@ -118,3 +120,35 @@ def test_a_natural_phrasing_is_read_as_its_command(system_id, text, handler, gro
     assert intent is not None and match is not None, text
     assert intent.handler is handler, text
     assert {k: match.groupdict().get(k) for k in groups} == groups
+
+
+# Said as a table says an attack, and read as none (or as an attack on "goblin 2 using my
+# longsword") before.
+ATTACKS_SAID: list[tuple[str, dict[str, Any]]] = [
+    ("I attack goblin 2 using my longsword", {"target": "goblin 2", "weapon": "my longsword"}),
+    ("attack the goblin using my longsword with advantage",
+     {"target": "the goblin", "weapon": "my longsword", "mode": "advantage"}),
+    ("attack the goblin with my longsword, with advantage",
+     {"target": "the goblin", "weapon": "my longsword", "mode": "advantage"}),
+    ("make an attack against the goblin", {"target": "the goblin", "weapon": None}),
+    ("I make an attack on goblin 2 with my dagger", {"target": "goblin 2", "weapon": "my dagger"}),
+    ("I fire my crossbow at the goblin", {"target": "the goblin", "weapon": "my crossbow"}),
+    ("fire at the goblin", {"target": "the goblin", "weapon": None}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "groups"), ATTACKS_SAID)
+def test_an_attack_said_with_using_make_or_fire_is_an_attack(text, groups):
+    intent, match = s._parse(D, text)
+    assert intent is not None and match is not None, text
+    assert intent.handler is s.dnd_attack, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups
+
+
+def test_an_attack_using_a_weapon_attacks_with_it(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
+    calls, output = _sent(table, player, "I make an attack on goblin 2 using my longsword")
+    assert calls == [
+        ("attack", {"attacker_id": "pc-1", "target_id": "mon-3", "attack_name": "longsword"})
+    ]
+    assert output.declined is False

@@ -15,7 +15,9 @@ its own closing "!", "?" or "..."; a full stop is the sentence's), "I …" first
 ("I'd like to …", "I'm going to …", "let me …"), "please", "ok" and a closing "please",
 a question's missing apostrophe ("whats my hp", "whos here") and,
 in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
-hits Ilsa" = goblin 2 attacks Ilsa) and "roll a d20" (= roll 1d20) are understood, as is
+hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with crossbow]),
+"make an attack on|against X", "attack X using <weapon>" and "roll a d20" (= roll 1d20) are
+understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
 question; a read asked so ("can I see my hp?") is answered. A misspelt
@@ -4354,11 +4356,11 @@ NEW_THREAD = _making("open", "start", "begin", "create", "add")
 NEW_FACT = _making("record", "add", "note")
 # The verbs a table types to be rid of a clock, which the story keeps.
 CLOCK_UNMADE = r"(?:reset|delete|remove|clear|erase|destroy)\s+"
-# "with my longsword with advantage" (or "and advantage"): the weapon, then how the d20 is
-# rolled; "with advantage" alone is no weapon.
+# "with my longsword with advantage" (or "using my longsword", "and advantage", ", with
+# advantage"): the weapon, then how the d20 is rolled; "with advantage" alone is no weapon.
 WITH_WEAPON = (
-    r"(?:\s+with\s+(?!(?:advantage|disadvantage)(?:\s+as\s|$))(?P<weapon>.+?))?"
-    r"(?:\s+(?:with|and(?:\s+with)?)\s+(?P<mode>advantage|disadvantage))?"
+    r"(?:\s+(?:with|using)\s+(?!(?:advantage|disadvantage)(?:\s+as\s|$))(?P<weapon>.+?))?"
+    r"(?:,?\s+(?:with|and(?:\s+with)?)\s+(?P<mode>advantage|disadvantage))?"
     # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
     r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
 )
@@ -4405,6 +4407,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
         _intent(r"attack" + WITH_WEAPON, dnd_attack),
         _intent(r"attack\s+(?P<target>.+?)" + WITH_WEAPON, dnd_attack),
+        # "make an attack against the goblin": the attack itself, not one by "make an".
+        _intent(
+            r"make\s+an\s+attack(?:\s+(?:on|against|at)\s+(?P<target>.+?))?" + WITH_WEAPON,
+            dnd_attack,
+        ),
         # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it.
         _intent(
             r"(?P<attacker>.+?)\s+attacks\s+(?!with\s)(?P<target>.+?)" + WITH_WEAPON, dnd_attack
@@ -5015,7 +5022,7 @@ DND_REWRITES = (
     (
         re.compile(
             # A healing spell or Magic Missile is no attack: its own intent answers it.
-            r"^(?:cast|throw|hurl)s?\s+(?!(?:" + HEALING_SPELLS + "|" + DAMAGE_SPELLS + r")\b)"
+            r"^(?:cast|throw|hurl|fire)s?\s+(?!(?:" + HEALING_SPELLS + "|" + DAMAGE_SPELLS + r")\b)"
             r"(?P<weapon>.+?)\s+(?:at|on)\s+(?P<target>.+?)"
             r"(?P<mode>\s+with\s+(?:advantage|disadvantage))?$",
             re.I,
@@ -5024,6 +5031,8 @@ DND_REWRITES = (
     ),
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
     (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
+    # "fire at the goblin": no weapon named.
+    (re.compile(r"^fires?\s+at\s+", re.I), "attack "),
     (re.compile(r"^(?:strike|hit|shoot|stab|slash)s?\s+", re.I), "attack "),
     (re.compile(r"^attacks\s+", re.I), "attack "),
     # Who strikes whom, named ("goblin 2 hits Ilsa", "the goblin swings its scimitar at
