@@ -152,3 +152,21 @@ def test_an_attack_using_a_weapon_attacks_with_it(live_domains, gm, player):
         ("attack", {"attacker_id": "pc-1", "target_id": "mon-3", "attack_name": "longsword"})
     ]
     assert output.declined is False
+
+
+@pytest.mark.parametrize(
+    ("text", "handler", "groups"),
+    [
+        ("I use cure wounds on Mira", s.dnd_healing_spell,
+         {"spell": "cure wounds", "target": "Mira"}),
+        ("use healing word on myself", s.dnd_healing_spell,
+         {"spell": "healing word", "target": "myself"}),
+        ("I use magic missile on goblin 2", s.dnd_damage_spell,
+         {"spell": "magic missile", "target": "goblin 2"}),
+    ],
+)  # fmt: skip
+def test_a_spell_used_is_cast(text, handler, groups):
+    intent, match = s._parse(D, text)
+    assert intent is not None and match is not None, text
+    assert intent.handler is handler, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups

@@ -5017,6 +5017,11 @@ DND_REWRITES = (
     # "I drink a potion of healing", "give Ilsa a healing potion": the potion "heal" gives.
     (re.compile(r"^(?:drink|quaff|use)s?\s+" + POTION + "$", re.I), "heal me"),
     (re.compile(r"^gives?\s+(?P<target>.+?)\s+" + POTION + "$", re.I), r"heal \g<target>"),
+    # "use cure wounds on Mira": a spell the grammar casts is cast.
+    (
+        re.compile(r"^uses?\s+(?=(?:" + HEALING_SPELLS + "|" + DAMAGE_SPELLS + r")\b)", re.I),
+        "cast ",
+    ),
     # "cast fire bolt at the goblin", "throw my dagger at the goblin": the spell or thrown
     # weapon is the attack's, as "attack the goblin with fire bolt" names it.
     (
