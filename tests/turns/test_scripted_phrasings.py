@@ -170,3 +170,30 @@ def test_a_spell_used_is_cast(text, handler, groups):
     assert intent is not None and match is not None, text
     assert intent.handler is handler, text
     assert {k: match.groupdict().get(k) for k in groups} == groups
+
+
+@pytest.mark.parametrize(
+    ("text", "handler", "groups"),
+    [
+        ("I run 30 feet north", s.dnd_move_by,
+         {"amount": "30", "unit": "feet", "direction": "north"}),
+        ("I run south", s.dnd_move_by, {"direction": "south", "amount": None}),
+        ("I walk to 3, 4", s.dnd_move, {"x": "3", "y": "4"}),
+        ("I walk to the goblin", s.dnd_move_beside, {"target": "the goblin"}),
+        ("go to goblin 2", s.dnd_move_beside, {"target": "goblin 2"}),
+        ("run up to the goblin", s.dnd_move_beside, {"target": "the goblin"}),
+        ("I approach the goblin", s.dnd_move_beside, {"target": "the goblin"}),
+    ],
+)  # fmt: skip
+def test_a_move_said_with_walk_run_go_or_approach_is_a_move(text, handler, groups):
+    intent, match = s._parse(D, text)
+    assert intent is not None and match is not None, text
+    assert intent.handler is handler, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups
+
+
+def test_running_south_moves_the_character(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa is up, at (5, 0)
+    calls, output = _sent(table, player, "I run 10 feet south")
+    assert calls == [("combat_move", {"character_id": "pc-1", "x": 5, "y": 2})]
+    assert output.declined is False

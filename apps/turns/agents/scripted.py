@@ -62,12 +62,13 @@ dnd5e
     move to X,Y                          move on the combat grid (combat only); also
                                          "move 4 5", "move to (4, 5)"
     move to <target>                     to the free square beside it nearest you (also
-                                         "move next to <target>")
+                                         "move next to <target>", "approach <target>")
     move N squares|feet <direction>      from where you stand, 5 ft a square (diagonals
                                          too): north, south, east, west, north-east ("NE",
                                          "northeast"), ...; up, down, left and right as the
                                          map shows them (north is up, towards row 0); also
-                                         "move north [N squares]", "walk"/"step"/"go";
+                                         "move north [N squares]", "walk"/"run"/"step"/"go"
+                                         (for "move to X,Y" and "move to <target>" too);
                                          each also as "<name> moves ..." (the GM: that
                                          creature; a player: own character)
     roll for initiative                  answered: combat start rolls it for everyone
@@ -4581,23 +4582,29 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ROLL_EACH,
         ROLL,
         _intent(
-            r"move\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)(?P<y>[+-]?\d+)\s*\)?",
+            r"(?:move|walk|run|go|step)\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)"
+            r"(?P<y>[+-]?\d+)\s*\)?",
             dnd_move,
         ),
         # "move 2 squares north", "I move 10 feet east", "move north-west": from where the
         # mover stands.
         _intent(
-            r"(?:move|walk|step|go)\s+" + DISTANCE + r"\s+(?:to\s+(?:the\s+)?)?" + DIRECTION,
+            r"(?:move|walk|run|step|go)\s+" + DISTANCE + r"\s+(?:to\s+(?:the\s+)?)?" + DIRECTION,
             dnd_move_by,
         ),
         _intent(
-            r"(?:move|walk|step|go)\s+(?:to\s+the\s+)?" + DIRECTION + r"(?:\s+" + DISTANCE + ")?",
+            r"(?:move|walk|run|step|go)\s+(?:to\s+the\s+)?"
+            + DIRECTION
+            + r"(?:\s+"
+            + DISTANCE
+            + ")?",
             dnd_move_by,
         ),
-        # "move to the goblin", "move next to Ilsa": beside that creature.
+        # "move to the goblin", "walk next to Ilsa", "approach the goblin": beside that creature.
         _intent(
             # Not a square ("move to (3, 4)." as written, before its stop is dropped).
-            r"move\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)\s+(?![\d(+-])(?P<target>.+)",
+            r"(?:(?:move|walk|run|go|step)\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)"
+            r"|approach)\s+(?![\d(+-])(?P<target>.+)",
             dnd_move_beside,
         ),
         # "goblin 2 moves to 6,2", "Ilsa walks 2 squares north": who moves is named.
