@@ -197,3 +197,11 @@ def test_running_south_moves_the_character(live_domains, gm, player):
     calls, output = _sent(table, player, "I run 10 feet south")
     assert calls == [("combat_move", {"character_id": "pc-1", "x": 5, "y": 2})]
     assert output.declined is False
+
+
+@pytest.mark.parametrize("text", ["I'm ending my turn", "ending my turn", "I am ending my turn."])
+def test_ending_my_turn_ends_it(live_domains, gm, player, text):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa is up
+    run = table.run(player, text, job_id="ending")
+    assert run.texts == [("Ilsa ends the turn. Goblin 2 acts next (round 1).", "trigger")]
+    assert "combat_end_turn" in run.tools

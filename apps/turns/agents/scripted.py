@@ -127,7 +127,7 @@ dnd5e
                                          rules refuse it at 0 HP; prone stays until it
                                          stands up); a player is told only the GM can
     end turn                             end the current combat turn (also "pass", "next
-                                         turn"); also
+                                         turn", "I'm ending my turn"); also
                                          "end <name>'s turn", refused once it is no longer
                                          theirs (the GM is offered it, beside "describe",
                                          on a player's turn)
@@ -4633,7 +4633,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?![\d(+-])(?P<target>.+)",
             dnd_move_beside,
         ),
-        _intent(r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn", dnd_end_turn),
+        _intent(
+            # "I'm ending my turn": said as it is done.
+            r"end (?:my |the |this )?turn|pass(?: my turn)?|next turn"
+            r"|(?:i(?:['’]m|\s+am)\s+)?ending (?:my |the |this )?turn",
+            dnd_end_turn,
+        ),
         _intent(r"hide" + DC + AS_BONUS, dnd_hide),
         # After the rolls: "roll 1d6 for the dashes" is a roll's label.
         _intent(
