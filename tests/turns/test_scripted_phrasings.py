@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from apps.domains.client import principal_for
 from apps.turns.agents import scripted as s
+from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
 from tests.turns.test_scripted_closing_marks import _sent
 
@@ -205,3 +207,35 @@ def test_ending_my_turn_ends_it(live_domains, gm, player, text):
     run = table.run(player, text, job_id="ending")
     assert run.texts == [("Ilsa ends the turn. Goblin 2 acts next (round 1).", "trigger")]
     assert "combat_end_turn" in run.tools
+
+
+HELP_AFTER = " (or say “help” for what I understand)."
+
+
+@pytest.mark.parametrize(
+    ("seat", "text", "reply", "suggestion"),
+    [
+        ("player", "I rest", "I did not understand that. To rest, say: short rest, spend N hit "
+         f"dice (a long rest is the GM's call){HELP_AFTER}", "short rest"),
+        ("player", "we rest for the night", "I did not understand that. Only the GM can call a "
+         "long rest (say “help” for what you can do).", None),
+        ("gm", "the party rests", "I did not understand that. To rest, say: short rest for "
+         f"<name>, N hit dice, or long rest [for <name>]{HELP_AFTER}", None),
+        ("gm", "everyone rests for the night", "I did not understand that. To take a long rest, "
+         f"say: long rest [for <name>]{HELP_AFTER}", None),
+    ],
+)  # fmt: skip
+def test_a_rest_of_no_length_is_answered_with_the_rests_there_are(
+    live_domains, gm, player, seat, text, reply, suggestion
+):
+    """ "I rest" may be a short rest or a long one: nothing is rested on a guess, the reply
+    says how each is called."""
+    table = make_table(D, gm, player)
+    table.call(gm, "phase_set", phase="play")
+    created = table.call(player, "character_create", name="Ilsa", template="fighter")
+    table.characters[principal_for(player)] = created.structured["character"]["id"]
+    before = table.revision()
+    run = table.run(gm if seat == "gm" else player, text, job_id=text)
+    assert run.texts == [(reply, "requester")]
+    assert run.output.suggestions == ((suggestion,) if suggestion else ())
+    assert run.tools == [] and table.revision() == before

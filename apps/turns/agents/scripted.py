@@ -5514,6 +5514,24 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
+            # "I rest", "we rest for the night": a short rest or a long one, which are called
+            # differently (a long rest is the GM's): not taken on a guess.
+            re.compile(r"\brest(?:s|ing)?\b", re.I),
+            gettext_lazy("call a long rest"),
+            (
+                Form(
+                    gettext_lazy("take a long rest"),
+                    gettext_lazy("long rest [for <name>]"),
+                    picked_by=_words("long night overnight sleep camp"),
+                ),
+                Form(
+                    gettext_lazy("rest"),
+                    gettext_lazy("short rest for <name>, N hit dice, or long rest [for <name>]"),
+                    gettext_lazy("short rest, spend N hit dice (a long rest is the GM's call)"),
+                ),
+            ),
+        ),
+        (
             # A turn to be ended ("skip my turn", "my turn is over", "I'm done"), not one asked
             # about ("whose turn is it"): that has nothing to end.
             re.compile(
