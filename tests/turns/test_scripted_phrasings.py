@@ -15,6 +15,7 @@ from apps.turns.agents import scripted as s
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
 from tests.turns.test_scripted_closing_marks import _sent
+from tests.turns.test_scripted_narrative import _writes
 
 D, N = "dnd5e", "narrative"
 
@@ -239,3 +240,32 @@ def test_a_rest_of_no_length_is_answered_with_the_rests_there_are(
     assert run.texts == [(reply, "requester")]
     assert run.output.suggestions == ((suggestion,) if suggestion else ())
     assert run.tools == [] and table.revision() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        ("open scene The Docks: fog and bells",
+         {"title": "The Docks", "description": "Fog and bells"}),
+        ("new scene: the docks: Fog rolls over the piers.",
+         {"title": "the docks", "description": "Fog rolls over the piers."}),
+        ("open a scene at the old mill: the wheel is still",
+         {"title": "The old mill", "description": "The wheel is still"}),
+        # Quoted, or with no space after it, a colon is the title's own.
+        ('open scene "Act 1: The Docks"', {"title": "Act 1: The Docks"}),
+        ('open scene "Act 1: The Docks": fog', {"title": "Act 1: The Docks", "description": "Fog"}),
+        ("open scene The 10:30 Train", {"title": "The 10:30 Train"}),
+    ],
+)  # fmt: skip
+def test_words_after_a_scene_titles_colon_describe_the_scene(story, text, arguments):
+    """ "open scene The Docks: fog and bells" opened a scene titled "The Docks: fog and
+    bells"."""
+    assert _writes(story, story.gm, text) == [("scene_start", arguments)]
+
+
+def test_a_scene_opened_with_a_description_is_seen_with_it(story):
+    opened = story.run(story.gm, "open scene The Docks: fog and bells", job_id="open")
+    assert opened.texts[0][0].endswith("The Docks. Fog and bells.")
+    assert story.run(story.player, "look", job_id="look").texts == [
+        ("Scene: The Docks. Fog and bells.", "trigger")
+    ]

@@ -197,7 +197,10 @@ narrative
     open scene <title>                   GM; ends the current scene ("start", "begin",
                                          "create" and "new" too);
                                          "open a scene at the old mill" is titled "The old
-                                         mill" (a quoted title, or "At …", is kept whole)
+                                         mill" (a quoted title, or "At …", is kept whole);
+                                         "open scene <title>: <description>": after the
+                                         title's colon, what the players see (a colon in a
+                                         quoted title, or with no space after it, is kept)
     end scene                            GM; ends the current scene with none after it
     open thread <title>                  GM ("start", "begin", "create", "add", "new" too;
                                          "called", "named" or "titled" before a scene's or a
@@ -3926,24 +3929,36 @@ def _closing_title(text: str) -> str:
 SCENE_AT = re.compile(r"\s*at\s+(?=[^\s\"“”])")
 
 
+# "open scene The Docks: fog and bells": after the title's colon, what the players see. A
+# colon with no space after it ("The 10:30 Train"), or in a quoted title, is the title's own.
+SCENE_DESCRIBED = re.compile(r":\s+")
+
+
 def nar_open_scene(s: Session, m: re.Match[str]) -> None:
     s.require("scene_start", what=_("open a scene"), gm_only=True, seen_by_all=True)
-    title = _closing_title(m["title"])
-    if (at := SCENE_AT.match(m["title"])) and title:
+    said, description = m["title"], ""
+    # A quoted title's colon is its own: the description's comes after the closing quote.
+    quoted = re.match(r"\s*[\"“][^\"“”]*[\"”]", said)
+    if mark := SCENE_DESCRIBED.search(said, quoted.end() if quoted else 0):
+        said, description = said[: mark.start()], said[mark.end() :].strip()
+        description = description[:1].upper() + description[1:]
+    title = _closing_title(said)
+    if (at := SCENE_AT.match(said)) and title:
         # "open a scene at the old mill": the place is the title, standing alone now.
-        place = _closing_title(m["title"][at.end() :])
+        place = _closing_title(said[at.end() :])
         title = place[:1].upper() + place[1:]
     if not title:
         raise Refusal(_("Give the scene a title, like: open scene The Drowned Chapel"))
-    s.call("scene_start", title=title)
-    s.say(
-        s.pick(
-            _("Scene: %(title)s."),
-            _("The scene shifts. %(title)s."),
-            _("A new scene opens: %(title)s."),
-        )
-        % {"title": title}
-    )
+    arguments = {"title": title}
+    if description:
+        arguments["description"] = description
+    s.call("scene_start", **arguments)
+    text = s.pick(
+        _("Scene: %(title)s."),
+        _("The scene shifts. %(title)s."),
+        _("A new scene opens: %(title)s."),
+    ) % {"title": title}
+    s.say(f"{text} {_sentences([description])}" if description else text)
 
 
 def nar_end_scene(s: Session, m: re.Match[str]) -> None:
@@ -4987,8 +5002,8 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 None,
                 _(
-                    "open scene <title>; end scene; record fact <text> [gm only]; "
-                    "set phase <lobby|play>"
+                    "open scene <title>[: what the players see]; end scene; "
+                    "record fact <text> [gm only]; set phase <lobby|play>"
                 ),
             ),
             (None, _("open thread <title>; resolve thread <title>[: how it ended]")),
