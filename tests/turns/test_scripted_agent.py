@@ -68,7 +68,8 @@ DND_PLAYER_HELP = (
 )
 NARRATIVE_HELP = (
     "I understand:\n"
-    '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
+    '- ask the oracle "<question>" [likely|unlikely|even|very likely|...], '
+    "or <question>? (likely)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll a d20 and a d6\n"
     "- advance [clock] <name> [by N | twice]; create clock <name> [with] N segments, "
     "e.g. create clock Doom 6\n"
@@ -81,7 +82,8 @@ NARRATIVE_HELP = (
 )
 NARRATIVE_PLAYER_HELP = (
     "I understand:\n"
-    '- ask the oracle "<question>" [likely|unlikely|even|very likely|...]\n'
+    '- ask the oracle "<question>" [likely|unlikely|even|very likely|...], '
+    "or <question>? (likely)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll a d20 and a d6\n"
     "- describe, or look (or: what's happening?, show the clocks, list facts)\n"
     "- is the <name> clock full?, how full is the <name> clock?, how many clocks are there?, "

@@ -265,9 +265,13 @@ NAR_CLOCK_ASKED = (
     "is the <name> clock full?, how full is the <name> clock?, how many clocks are there?, "
     "who's here?"
 )
+NAR_ORACLE = (
+    'ask the oracle "<question>" [likely|unlikely|even|very likely|...], or <question>? (likely)'
+)
 NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
-    'ask the oracle "<question>" [likely|unlikely|even|very likely|...]': [
+    NAR_ORACLE: [
         ('ask the oracle "Is it raining?"', s.nar_oracle, {"question": "Is it raining?"}),
+        ("Is it raining? (likely)", s.nar_oracle, {"unquoted": "Is it raining? (likely)"}),
         *[
             (
                 f'ask the oracle "Is it raining?" {odds}',

@@ -269,3 +269,40 @@ def test_a_scene_opened_with_a_description_is_seen_with_it(story):
     assert story.run(story.player, "look", job_id="look").texts == [
         ("Scene: The Docks. Fog and bells.", "trigger")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("is the door locked? (likely)", ("is the door locked?", "likely")),
+        ("Will the bridge hold? [very unlikely]", ("Will the bridge hold?", "very_unlikely")),
+        ("does the mayor know? (50/50)", ("does the mayor know?", "even")),
+    ],
+)
+def test_a_question_with_its_odds_in_brackets_is_asked_of_the_oracle(story, text, asked):
+    """Odds in brackets after a yes-or-no question are the oracle's, said as a table notes
+    them: the oracle is asked at those odds."""
+    question, likelihood = asked
+    assert _writes(story, story.player, text) == [
+        ("oracle_ask", {"question": question, "likelihood": likelihood})
+    ]
+
+
+def test_a_question_with_odds_not_in_brackets_is_offered_to_the_oracle(story):
+    """ "is the door locked? likely" may be the player's guess at the answer: nothing is asked,
+    the oracle's command is offered with those odds."""
+    before = story.revision()
+    run = story.run(story.player, "is the door locked? likely", job_id="odds")
+    command = "ask the oracle “Is the door locked?” likely"
+    assert run.texts == [
+        (
+            f"That is for the GM or the oracle to judge. Ask the oracle, like: {command}"
+            " (or say “help” for what I understand).",
+            "requester",
+        )
+    ]
+    assert run.output.suggestions == (command,)
+    assert run.tools == [] and story.revision() == before
+    intent, match = s._parse(N, command)
+    assert intent is not None and intent.handler is s.nar_oracle
+    assert (match["question"], match["likelihood"]) == ("Is the door locked?", "likely")

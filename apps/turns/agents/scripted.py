@@ -176,7 +176,10 @@ narrative
                                  [not]", "almost certainly [not]"); the quotes may
                                  be single, or left out: "ask the oracle is it raining? likely"
                                  (odds after an unquoted question follow its "?", a comma or
-                                 a dash, or are bracketed); also "oracle: <question>"
+                                 a dash, or are bracketed); also "oracle: <question>", and
+                                 a yes-or-no question with its odds in brackets: "is the
+                                 door locked? (likely)" (said without brackets, the odds may
+                                 be a guess at the answer: the command is offered, not sent)
     advance clock <name> [by N]          GM; N defaults to 1 (negative empties; "by 2
                                          segments", "by two", "twice", "thrice" and
                                          "again" too); bounded by the
@@ -3666,6 +3669,32 @@ ODDS_AFTER = re.compile(
 )
 
 
+# A yes-or-no question's first word: the oracle can answer it as asked.
+YES_NO = re.compile(
+    r"(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|had|may|"
+    r"might|must)\b",
+    re.IGNORECASE,
+)
+# Odds as named, in the oracle's words or a table's ("very likely", "50/50").
+ODDS_NAMED = (
+    "(?:"
+    + "|".join(
+        sorted(
+            [x.replace("_", r"[\s_-]+") for x in LIKELIHOODS]
+            + [re.escape(w).replace(r"\ ", r"\s+") for w in ODDS_WORDS],
+            key=len,
+            reverse=True,
+        )
+    )
+    + ")"
+)
+# "is the door locked? likely": a yes-or-no question and the odds said after it.
+QUESTION_WITH_ODDS = re.compile(
+    r"(?P<question>" + YES_NO.pattern + r"[^?\"“”]*\?)\s*[,;:–—-]?\s*(?P<odds>" + ODDS_NAMED + ")",
+    re.IGNORECASE,
+)
+
+
 # A "gm only" mark ending an unquoted question, with what sets it apart.
 GM_ONLY_AFTER = re.compile(r"[\s,;:(\[–—-]*\bgm[\s_-]*only\b[\s)\].!]*$", re.IGNORECASE)
 
@@ -4750,6 +4779,16 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_oracle,
         ),
         _intent(r"ask (?:the )?oracle[:,]?\s+(?P<unquoted>[^\s\"“”'‘’].*)", nar_oracle),
+        # "is the door locked? (likely)": odds in brackets are the oracle's, noted as a table
+        # notes them. Not said in brackets, they may be a guess at the answer (_judgement_hint).
+        _intent(
+            r"(?P<unquoted>"
+            + YES_NO.pattern
+            + r"[^?\"“”]*\?\s*[(\[]\s*"
+            + ODDS_NAMED
+            + r"\s*[)\]])",
+            nar_oracle,
+        ),
         # A command with nothing after it: its empty group is the handler's cue to say what
         # is missing, with an example, rather than the help list.
         _intent(r"ask (?:the )?oracle[:,]?(?P<question>)(?P<likelihood>)", nar_oracle),
@@ -4985,7 +5024,12 @@ def help_text(system_id: str, *, gm: bool) -> str:
         ]
     elif system_id == "narrative":
         lines = [
-            _both(_('ask the oracle "<question>" [likely|unlikely|even|very likely|...]')),
+            _both(
+                _(
+                    'ask the oracle "<question>" [likely|unlikely|even|very likely|...], '
+                    "or <question>? (likely)"
+                )
+            ),
             _both(
                 _(
                     "roll <dice> [drop lowest | with advantage] [for <label>], "
@@ -5252,12 +5296,6 @@ def _ask(s: Session, corrected: str) -> None:
     s.say(_("Did you mean: %(command)s?") % {"command": corrected}, audience="requester")
 
 
-# A yes-or-no question's first word: the oracle can answer it as asked.
-YES_NO = re.compile(
-    r"(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|has|have|had|may|"
-    r"might|must)\b",
-    re.IGNORECASE,
-)
 # Said of oneself but no action to attempt ("I am hiding", "I have a rope").
 STATE_VERBS = frozenset({"am", "was", "have", "had", "can", "cannot", "can't", "know", "think"})
 
@@ -5373,6 +5411,20 @@ def _judgement_hint(
         return None
     said = _normalize(text)
     question = " ".join(text.split()).endswith("?")
+    odds = QUESTION_WITH_ODDS.fullmatch(said)
+    if odds and len(odds["question"]) < ECHO_LENGTH:
+        # The odds said after it are offered with it, in the oracle's words.
+        asked = odds["question"][:1].upper() + odds["question"][1:]
+        likelihood = (_likelihood(odds["odds"]) or "even").replace("_", " ")
+        command = _("ask the oracle “%(question)s” %(odds)s") % {
+            "question": asked,
+            "odds": likelihood,
+        }
+        reply = _(
+            "That is for the GM or the oracle to judge. Ask the oracle, like: %(command)s "
+            "(or say “help” for what I understand)."
+        ) % {"command": command}
+        return reply, command
     if question and YES_NO.match(said) and len(said) < ECHO_LENGTH:
         asked = said[:1].upper() + said[1:] + "?"
     elif not question and FIRST_PERSON.match(said):
