@@ -312,12 +312,13 @@ NAR_GM_ONLY: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("create clock Doom 6 segments", s.nar_create_clock, {"name": "Doom", "size": "6"}),
         ("create clock Doom 6", s.nar_create_clock, {"name": "Doom", "size": "6"}),
     ],
-    "open scene <title>[: what the players see]; end scene; record fact <text> [gm only]; "
-    "set phase <lobby|play>": [
+    "open scene <title>[: what the players see]; end scene; record fact <text> [gm only] "
+    "(or note that <text>); set phase <lobby|play>": [
         ("open scene The Old Mill", s.nar_open_scene, {"title": "The Old Mill"}),
         ("open scene The Old Mill: dust", s.nar_open_scene, {"title": "The Old Mill: dust"}),
         ("end scene", s.nar_end_scene, {}),
         ("record fact The door is locked", s.nar_record_fact, {"text": "The door is locked"}),
+        ("note that the door is locked", s.nar_record_fact, {"text": "the door is locked"}),
         (
             "record fact The mayor lies gm only",
             s.nar_record_fact,

@@ -306,3 +306,34 @@ def test_a_question_with_odds_not_in_brackets_is_offered_to_the_oracle(story):
     intent, match = s._parse(N, command)
     assert intent is not None and intent.handler is s.nar_oracle
     assert (match["question"], match["likelihood"]) == ("Is the door locked?", "likely")
+
+
+@pytest.mark.parametrize(
+    ("text", "arguments"),
+    [
+        ("note that the mayor lied", {"text": "the mayor lied", "audience": "public"}),
+        ("Note: The bridge is out.", {"text": "The bridge is out.", "audience": "public"}),
+        ("fact: the abbot lies (gm only)", {"text": "the abbot lies", "audience": "gm"}),
+        ("record that the well is dry", {"text": "the well is dry", "audience": "public"}),
+    ],
+)
+def test_a_fact_noted_as_a_table_notes_it_is_recorded(story, text, arguments):
+    assert _writes(story, story.gm, text) == [("fact_add", arguments)]
+
+
+@pytest.mark.parametrize(
+    ("seat", "reply"),
+    [
+        ("gm", "I did not understand that. To record a fact, say: record fact <text> [gm only] "
+         "(or say “help” for what I understand)."),
+        ("player", "I did not understand that. Only the GM can record a fact (say “help” for "
+         "what you can do)."),
+    ],
+)  # fmt: skip
+def test_remember_that_is_answered_with_how_a_fact_is_recorded(story, seat, reply):
+    """ "remember that the mayor lied" may be a reminder to the table, not a fact to record:
+    nothing is recorded, the reply says how a fact is."""
+    before = story.revision()
+    run = story.run(getattr(story, seat), "remember that the mayor lied", job_id="remember")
+    assert run.texts == [(reply, "requester")]
+    assert run.tools == [] and story.revision() == before

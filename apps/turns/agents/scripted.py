@@ -212,7 +212,9 @@ narrative
                                          "end"/"complete" too, "close the <title>
                                          thread[: <how>]", and " - <how>" for ": <how>"
     record fact <text> [gm only]         GM; "gm only" (or a GM-only action) hides the fact,
-                                         the action and the reply ("add"/"note"/"new" too)
+                                         the action and the reply ("add"/"note"/"new" too;
+                                         also "note that <text>", "note: <text>", "fact:
+                                         <text>"; "remember that …" is answered with this)
     roll <dice> [for <label>]
     is the <name> clock full|empty?      the clock's segments, to you (also "how full is
                                          the <name> clock?"): not a question for the oracle
@@ -4859,6 +4861,10 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             nar_record_fact,
         ),
         _intent(NEW_FACT + r"fact[:,]?(?P<text>)", nar_record_fact),
+        # "note that the mayor lied", "note: the bridge is out", "fact: …", as a table notes
+        # one. Not "remember that …", which may be a reminder to the table (NEAREST_FORMS).
+        _intent(r"(?:note|record)\s+that\s+(?P<text>.+)", nar_record_fact),
+        _intent(r"(?:note|fact)\s*:\s*(?P<text>.+)", nar_record_fact),
         # After the clocks ("advance clock Doom twice"), facts and titles, which keep their
         # words; before a roll, whose label would take "twice" as its own.
         REPEATED,
@@ -5047,7 +5053,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 None,
                 _(
                     "open scene <title>[: what the players see]; end scene; "
-                    "record fact <text> [gm only]; set phase <lobby|play>"
+                    "record fact <text> [gm only] (or note that <text>); set phase <lobby|play>"
                 ),
             ),
             (None, _("open thread <title>; resolve thread <title>[: how it ended]")),
@@ -5508,7 +5514,7 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
-            re.compile(r"\bfacts?\b", re.I),
+            re.compile(r"\b(?:facts?|remember)\b", re.I),
             gettext_lazy("record a fact"),
             (Form(gettext_lazy("record a fact"), gettext_lazy("record fact <text> [gm only]")),),
         ),
