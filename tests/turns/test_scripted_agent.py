@@ -71,8 +71,8 @@ NARRATIVE_HELP = (
     '- ask the oracle "<question>" [likely|unlikely|even|very likely|...], '
     "or <question>? (likely)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll a d20 and a d6\n"
-    "- advance [clock] <name> [by N | twice]; create clock <name> [with] N segments, "
-    "e.g. create clock Doom 6\n"
+    "- advance [clock] <name> [by N | twice] (or add N to the <name> clock); "
+    "create clock <name> [with] N segments, e.g. create clock Doom 6\n"
     "- open scene <title>[: what the players see]; end scene; record fact <text> [gm only] "
     "(or note that <text>); set phase <lobby|play>\n"
     "- open thread <title>; resolve thread <title>[: how it ended]\n"

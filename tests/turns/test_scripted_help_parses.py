@@ -297,9 +297,10 @@ NAR_SHARED: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     ],
 }
 NAR_GM_ONLY: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
-    "advance [clock] <name> [by N | twice]; create clock <name> [with] N segments, "
-    "e.g. create clock Doom 6": [
+    "advance [clock] <name> [by N | twice] (or add N to the <name> clock); "
+    "create clock <name> [with] N segments, e.g. create clock Doom 6": [
         ("advance clock Doom", s.nar_advance_clock, {"name": "Doom", "ticks": None}),
+        ("add 2 to the Doom clock", s.nar_advance_clock, {"name": "Doom", "ticks": "2"}),
         ("advance clock Doom by 2", s.nar_advance_clock, {"name": "Doom", "ticks": "2"}),
         ("advance Doom", s.nar_advance_named_clock, {"name": "Doom", "ticks": None}),
         ("advance Doom by 2", s.nar_advance_named_clock, {"name": "Doom", "ticks": "2"}),

@@ -337,3 +337,17 @@ def test_remember_that_is_answered_with_how_a_fact_is_recorded(story, seat, repl
     run = story.run(getattr(story, seat), "remember that the mayor lied", job_id="remember")
     assert run.texts == [(reply, "requester")]
     assert run.tools == [] and story.revision() == before
+
+
+def test_segments_added_to_a_clock_advance_it(story):
+    story.run(story.gm, "create clock Alarm 6", job_id="alarm")
+    for text, ticks in [
+        ("add 2 to the Alarm clock", 2),
+        ("add a tick to the alarm clock", 1),
+        ("add two segments to clock Alarm", 2),
+    ]:
+        assert _writes(story, story.gm, text) == [
+            ("clock_advance", {"clock_id": "clock-1", "ticks": ticks})
+        ], text
+    [alarm] = story.call(story.gm, "story_get").structured["clocks"]
+    assert (alarm["filled"], alarm["segments"]) == (5, 6)

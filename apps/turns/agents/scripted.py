@@ -186,7 +186,8 @@ narrative
                                          tool's schema, like the segments below; also
                                          "advance the <name> clock [by N]", "tick" for advance,
                                          and "advance <name> [by N]" for a clock of that whole
-                                         name (other words after "advance" are not understood)
+                                         name (other words after "advance" are not understood);
+                                         "add N [segments] to the <name> clock" too
     create clock [called] <name> with N segments
                                          GM; 2..12 segments (N in digits or words: "four");
                                          the name keeps its own marks and words ("Doom!",
@@ -4372,6 +4373,8 @@ BY_TICKS = (
     + "|".join(TIMES)
     + r")[.!]?)?)"
 )
+# "2", "two segments", "a tick": what "add … to the Doom clock" ticks it by.
+ADDED_TICKS = r"(?P<ticks>\d+|" + "|".join(COUNT_WORDS) + r")(?:\s+(?:segments?|ticks?))?"
 # How far and which way a move goes: "2 squares", "10 ft.", "two"; "north-west", "up", "NE".
 DISTANCE = (
     r"(?P<amount>\d+|" + "|".join(SEGMENT_WORDS) + r")"
@@ -4803,6 +4806,18 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?:advance|tick) (?:the )?(?!the\s)(?P<name>.+?)\s+clock" + BY_TICKS,
             nar_advance_clock,
         ),
+        # "add 2 to the Doom clock", "add a segment to clock Doom": that many ticks (the
+        # empty tail and times: no tick word said).
+        _intent(
+            r"add\s+" + ADDED_TICKS + r"\s+to\s+(?:the\s+)?(?!the\s)(?P<name>.+?)\s+clock"
+            r"(?P<tail>)(?P<times>)",
+            nar_advance_clock,
+        ),
+        _intent(
+            r"add\s+" + ADDED_TICKS + r"\s+to\s+(?:the\s+)?clock\s+(?:(?:called|named)\s+)?"
+            r"(?P<name>.+?)(?P<tail>)(?P<times>)",
+            nar_advance_clock,
+        ),
         # Last of the clocks: "advance Doom by 2", a clock named without the word "clock".
         _intent(r"(?:advance|tick)\s+(?P<name>.+?)" + BY_TICKS, nar_advance_named_clock),
         _intent(
@@ -5045,8 +5060,8 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 None,
                 _(
-                    "advance [clock] <name> [by N | twice]; create clock <name> [with] N segments, "
-                    "e.g. create clock Doom 6"
+                    "advance [clock] <name> [by N | twice] (or add N to the <name> clock); "
+                    "create clock <name> [with] N segments, e.g. create clock Doom 6"
                 ),
             ),
             (
