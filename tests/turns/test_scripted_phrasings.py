@@ -351,3 +351,17 @@ def test_segments_added_to_a_clock_advance_it(story):
         ], text
     [alarm] = story.call(story.gm, "story_get").structured["clocks"]
     assert (alarm["filled"], alarm["segments"]) == (5, 6)
+
+
+@pytest.mark.parametrize("text", ["I punch the goblin", "I kick goblin 2", "I charge the goblin"])
+def test_a_blow_the_rules_have_no_attack_for_is_pointed_at_attack(live_domains, gm, player, text):
+    """No attack of the rules is a punch or a kick, and a charge may be a move or an attack:
+    nothing is done, the reply says how an attack is made."""
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+    run = table.run(player, text, job_id="blow")
+    assert run.texts == [
+        (f"I did not understand that. To attack, say: attack <target> [with <weapon>]{HELP_AFTER}",
+         "requester")
+    ]  # fmt: skip
+    assert run.tools == [] and table.revision() == before

@@ -5580,7 +5580,8 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
-            re.compile(r"\battack\b", re.I),
+            # A punch or kick is no attack the rules list, and a charge may be a move or one.
+            re.compile(r"\b(?:attack|punch(?:es)?|kicks?|charges?)\b", re.I),
             None,
             (
                 Form(
