@@ -365,3 +365,43 @@ def test_a_blow_the_rules_have_no_attack_for_is_pointed_at_attack(live_domains, 
          "requester")
     ]  # fmt: skip
     assert run.tools == [] and table.revision() == before
+
+
+# Said so, these could mean more than one command (or something no command does): none is
+# read from them; the reply names the command that fits (tested above, and for "done" and
+# "skip my turn" in test_scripted_done.py and test_scripted_nearest_form.py).
+NOT_ACTED_ON = [
+    (D, "done"),  # the turn, or only the talk?
+    (D, "I'm done"),
+    (D, "skip my turn"),
+    (D, "my turn is over"),
+    (D, "I rest"),  # a short rest or a long one
+    (D, "we rest for the night"),  # a long rest, the GM's to call
+    (D, "I punch the goblin"),  # no attack of the rules is a punch
+    (D, "I charge the goblin"),  # a move, an attack, or both
+    (D, "I step back"),  # no direction on the map
+    (D, "the fight is over"),  # said of the fiction, or the GM ending combat
+    (N, "is the door locked?"),  # asked of the GM or of the oracle
+    (N, "is the door locked? likely"),  # the odds, or a guess at the answer
+    (N, "remember that the mayor lied"),  # a reminder to the table, or a fact
+    (N, "scene: the docks"),  # a new scene, or the one we are in
+]
+
+
+@pytest.mark.parametrize(("system_id", "text"), NOT_ACTED_ON)
+def test_a_phrasing_of_more_than_one_meaning_is_read_as_no_command(system_id, text):
+    assert s._parse(system_id, text) == (None, None)
+
+
+@pytest.mark.parametrize("text", ["I step back", "I run away from the goblins"])
+def test_a_move_with_no_square_or_direction_is_pointed_at_the_move_commands(
+    live_domains, gm, player, text
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+    run = table.run(player, text, job_id="away")
+    assert run.texts == [
+        ("I did not understand that. To move, say: move N squares <direction>, move to X,Y or "
+         f"move to <target>{HELP_AFTER}", "requester")
+    ]  # fmt: skip
+    assert run.tools == [] and table.revision() == before

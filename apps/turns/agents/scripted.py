@@ -5592,6 +5592,19 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
+            # "I step back", "I run away": a move with no square, direction or creature to
+            # stand beside. ("move" itself is close to "move to X,Y", which is offered.)
+            re.compile(r"\b(?:walk|run|step|retreat)s?\b", re.I),
+            None,
+            (
+                Form(
+                    gettext_lazy("move"),
+                    gettext_lazy("move N squares <direction>, move to X,Y or move to <target>"),
+                    gettext_lazy("move N squares <direction>, move to X,Y or move to <target>"),
+                ),
+            ),
+        ),
+        (
             re.compile(r"\b(?:heal|potion)\b", re.I),
             None,
             (
