@@ -91,8 +91,9 @@ def test_a_players_check_for_something_no_one_is_called_is_their_own(keep):
 
 def test_the_gm_reads_the_named_form_in_help_and_a_player_does_not():
     line = (
-        "- check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex "
-        "save); for someone: perception check for <name>, dex save for <name> [dc N]\n"
+        "- check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] (or: roll "
+        "stealth, roll a dex save); for someone: perception check for <name>, dex save for "
+        "<name> [dc N]\n"
     )
     assert line in help_text("dnd5e", gm=True)
     assert "for someone" not in help_text("dnd5e", gm=False)

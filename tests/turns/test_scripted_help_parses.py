@@ -13,7 +13,10 @@ from apps.turns.agents.scripted import GRAMMARS, help_text
 
 A = s.dnd_attack
 ATTACK = "attack [<target>] [with <weapon>] [with advantage | with disadvantage]"
-CHECK = "check <ability or skill> [dc N]; save <ability> [dc N] (or: roll stealth, roll a dex save)"
+CHECK = (
+    "check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] "
+    "(or: roll stealth, roll a dex save)"
+)
 ROLL = "roll <dice> [drop lowest | with advantage] [for <label>]"
 MOVE = (
     "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
@@ -46,6 +49,11 @@ ROLLS = [
 CHECKS = [
     ("check perception", s.dnd_check, {"what": "perception", "dc": None}),
     ("check athletics dc 12", s.dnd_check, {"what": "athletics", "dc": "12"}),
+    (
+        "check athletics dc 12 with advantage",
+        s.dnd_check,
+        {"what": "athletics", "mode": "advantage"},
+    ),
     ("save dex", s.dnd_save, {"what": "dex", "dc": None}),
     ("save wis dc 14", s.dnd_save, {"what": "wis", "dc": "14"}),
     ("roll stealth", s.dnd_check, {"what": "stealth"}),

@@ -405,3 +405,29 @@ def test_a_move_with_no_square_or_direction_is_pointed_at_the_move_commands(
          f"move to <target>{HELP_AFTER}", "requester")
     ]  # fmt: skip
     assert run.tools == [] and table.revision() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "sent"),
+    [
+        ("roll perception with advantage",
+         ("ability_check", {"character_id": "pc-1", "dc": 10, "skill": "perception",
+                            "advantage": True})),
+        ("I make a stealth check with disadvantage",
+         ("ability_check", {"character_id": "pc-1", "dc": 10, "skill": "stealth",
+                            "disadvantage": True})),
+        ("check athletics with advantage dc 12",
+         ("ability_check", {"character_id": "pc-1", "dc": 12, "skill": "athletics",
+                            "advantage": True})),
+        ("roll a dex save dc 14 with advantage",
+         ("saving_throw", {"character_id": "pc-1", "dc": 14, "ability": "dex",
+                           "advantage": True})),
+    ],
+)  # fmt: skip
+def test_a_check_or_save_asked_with_advantage_is_rolled_so(live_domains, gm, player, text, sent):
+    """ "roll perception with advantage" was refused as no skill named "perception with
+    advantage"; it asks for that roll, as an attack does (the rules still cancel it)."""
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
+    calls, output = _sent(table, player, text)
+    assert calls == [sent]
+    assert output.declined is False

@@ -44,7 +44,9 @@ dnd5e
                                          "attack the goblin as a reaction")
     check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
                                          tool's schema; the narration then says DC 10 was
-                                         the default); also
+                                         the default); "... with advantage|disadvantage"
+                                         (before or after the DC; a save too) asks for that
+                                         roll, as for an attack; also
                                          "<skill> check [dc N]", "roll <skill> [dc N]"
     save <ability> [dc N]                saving throw, DC 10 unless given (said); also
                                          "<ability> save [dc N]", "roll a dex save"
@@ -1625,7 +1627,12 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     tool = "saving_throw" if save else "ability_check"
     what_label = _("make a saving throw") if save else _("make an ability check")
     s.require(tool, what=what_label)
-    arguments = _check_target(m["what"], save=save)
+    checked, asked = m["what"], (m.groupdict().get("mode") or "").lower()
+    if not asked and (before_dc := MODE_ENDING.search(checked)):
+        checked, asked = checked[: before_dc.start()], before_dc["mode"].lower()
+    arguments: dict[str, Any] = _check_target(checked, save=save)
+    if asked:
+        arguments[asked] = True
     dc = _dc(s, tool, m, save=save)
     named = m.groupdict().get("target")
     if named and s.turn.is_gm:
@@ -1647,7 +1654,7 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
                 else _("Only the GM calls an ability check for someone else.")
             )
     result = s.call(tool, character_id=character_id, dc=dc, **arguments)
-    what = m["what"].strip().lower() + " " + (_("save") if save else _("check"))
+    what = checked.strip().lower() + " " + (_("save") if save else _("check"))
     whose = {"who": s.plain(result["character_name"]), "what": what}
     if result.get("automatic_failure"):
         # A paralyzed or stunned creature's STR or DEX save: its total, mode and DC changed
@@ -4348,6 +4355,11 @@ DC = (
     + "|".join(UNIT_WORDS)
     + r")|\S*))?"
 )
+# "check perception with advantage", "dex save dc 14 with disadvantage": how the d20 is asked
+# to be rolled (the rules still cancel it against the situation, as for an attack).
+CHECK_MODE = r"(?:,?\s+with\s+(?P<mode>advantage|disadvantage))?"
+# Said before the DC ("check athletics with advantage dc 12"), it ends what is checked.
+MODE_ENDING = re.compile(r"\s+with\s+(?P<mode>advantage|disadvantage)$", re.IGNORECASE)
 # Who is shoved and how: knocked "prone" (or down, over) or pushed "back" (or away).
 SHOVED = r"(?P<target>.+?)(?:\s+(?P<how>prone|down|over|back|away))?"
 # "as a bonus action": a rogue's Cunning Action, a goblin's Nimble Escape.
@@ -4582,33 +4594,46 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?:make an? |roll an? )?(?P<what>"
             + CHECKED
             + r")\s+check\s+for\s+(?P<target>.+?)"
-            + DC,
+            + DC
+            + CHECK_MODE,
             dnd_check,
         ),
-        _intent(r"check\s+(?P<what>" + CHECKED + r")\s+for\s+(?P<target>.+?)" + DC, dnd_check),
+        _intent(
+            r"check\s+(?P<what>" + CHECKED + r")\s+for\s+(?P<target>.+?)" + DC + CHECK_MODE,
+            dnd_check,
+        ),
         _intent(
             r"(?P<target>.+?)\s+(?:makes|rolls)\s+(?:an?\s+)?(?P<what>"
             + CHECKED
             + r")\s+check"
-            + DC,
+            + DC
+            + CHECK_MODE,
             dnd_check,
         ),
         # "Ilsa rolls perception", "goblin 2 rolls for stealth": a check, as "roll stealth" is.
-        _intent(r"(?P<target>.+?)\s+rolls\s+(?:for\s+)?(?P<what>" + CHECKED + r")" + DC, dnd_check),
+        _intent(
+            r"(?P<target>.+?)\s+rolls\s+(?:for\s+)?(?P<what>" + CHECKED + r")" + DC + CHECK_MODE,
+            dnd_check,
+        ),
         _intent(
             r"(?:make an? |roll an? )?(?P<what>" + CHECKED + r")\s+(?:save|saving throw)\s+for\s+"
-            r"(?P<target>.+?)" + DC,
+            r"(?P<target>.+?)" + DC + CHECK_MODE,
             dnd_save,
         ),
         _intent(
-            r"(?:save|saving throw)\s+(?P<what>" + CHECKED + r")\s+for\s+(?P<target>.+?)" + DC,
+            r"(?:save|saving throw)\s+(?P<what>"
+            + CHECKED
+            + r")\s+for\s+(?P<target>.+?)"
+            + DC
+            + CHECK_MODE,
             dnd_save,
         ),
         _intent(
             r"(?P<target>.+?)\s+(?:makes|rolls)\s+(?:an?\s+)?(?P<what>"
             + CHECKED
             + r")\s+(?:save|saving throw)"
-            + DC,
+            + DC
+            + CHECK_MODE,
             dnd_save,
         ),
         # Before the checks: "check my hp" is no ability check.
@@ -4618,15 +4643,22 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"|character(?:\s+sheet)?)",
             dnd_sheet,
         ),
-        _intent(r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC, dnd_check),
-        _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC, dnd_save),
+        _intent(
+            r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC + CHECK_MODE, dnd_check
+        ),
+        _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC + CHECK_MODE, dnd_save),
         # "roll a dex save" is read as "dex save" (DND_REWRITES), not a save of "roll a dex";
         # "I make a dex save" as "make a dex save" (FIRST_PERSON), not a save of "I make a dex".
         _intent(
-            r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)" + DC,
+            r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)"
+            + DC
+            + CHECK_MODE,
             dnd_save,
         ),
-        _intent(r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+check" + DC, dnd_check),
+        _intent(
+            r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+check" + DC + CHECK_MODE,
+            dnd_check,
+        ),
         _intent(r"(?:roll\s+)?(?:for\s+)?initiative", dnd_initiative),
         ROLL_EACH,
         ROLL,
@@ -4953,11 +4985,11 @@ def help_text(system_id: str, *, gm: bool) -> str:
             ),
             (
                 _(
-                    "check <ability or skill> [dc N]; save <ability> [dc N] "
+                    "check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] "
                     "(or: roll stealth, roll a dex save)"
                 ),
                 _(
-                    "check <ability or skill> [dc N]; save <ability> [dc N] "
+                    "check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] "
                     "(or: roll stealth, roll a dex save); for someone: perception check "
                     "for <name>, dex save for <name> [dc N]"
                 ),
