@@ -431,3 +431,22 @@ def test_a_check_or_save_asked_with_advantage_is_rolled_so(live_domains, gm, pla
     calls, output = _sent(table, player, text)
     assert calls == [sent]
     assert output.declined is False
+
+
+def _read_as(system_id: str, text: str, handler: Callable[..., None], groups: dict[str, Any]):
+    intent, match = s._parse(system_id, text)
+    assert intent is not None and match is not None, text
+    assert intent.handler is handler, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups, text
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("I use the dodge action", {"action": "dodge", "bonus": None}),
+        ("use the Dash action as a bonus action",
+         {"action": "Dash", "bonus": " as a bonus action"}),
+    ],
+)  # fmt: skip
+def test_an_action_used_is_taken(text, groups):
+    _read_as(D, text, s.dnd_combat_action, groups)

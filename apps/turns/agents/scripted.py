@@ -97,7 +97,7 @@ dnd5e
                                          Dash doubles the turn's movement, Disengage moves
                                          without opportunity attacks, Hide is a Stealth
                                          check against the foes' passive Perception; also
-                                         "take the Dodge action", "<name> dodges" (own
+                                         "take (or use) the Dodge action", "<name> dodges" (own
                                          character only); "... as a bonus action" for a
                                          rogue's Cunning Action (a goblin's Nimble Escape).
                                          Outside combat "I hide [dc N]" is a Stealth check
@@ -4723,7 +4723,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"hide" + DC + AS_BONUS, dnd_hide),
         # After the rolls: "roll 1d6 for the dashes" is a roll's label.
         _intent(
-            r"(?:take\s+the\s+)?(?P<action>dodge|dash|disengage)(?:\s+action)?" + AS_BONUS,
+            r"(?:(?:take|use)\s+the\s+)?(?P<action>dodge|dash|disengage)(?:\s+action)?" + AS_BONUS,
             dnd_combat_action,
         ),
         _intent(
