@@ -450,3 +450,24 @@ def _read_as(system_id: str, text: str, handler: Callable[..., None], groups: di
 )  # fmt: skip
 def test_an_action_used_is_taken(text, groups):
     _read_as(D, text, s.dnd_combat_action, groups)
+
+
+@pytest.mark.parametrize(
+    ("text", "handler", "groups"),
+    [
+        ("start combat against 2 goblins", s.dnd_start_combat, {"monsters": "2 goblins"}),
+        ("start an encounter with a goblin", s.dnd_start_combat, {"monsters": "a goblin"}),
+        ("begin the encounter", s.dnd_start_combat, {"monsters": None}),
+        ("end the encounter", s.dnd_end_combat, {}),
+    ],
+)
+def test_combat_started_against_foes_or_as_an_encounter_is_combat(text, handler, groups):
+    _read_as(D, text, handler, groups)
+
+
+def test_combat_started_against_goblins_spawns_them(live_domains, gm, player):
+    table = make_table(D, gm, player)
+    run = table.run(gm, "start combat against 2 goblins", job_id="against")
+    assert run.tools.count("monster_spawn") == 2
+    order = table.call(gm, "combat_status").structured["combat"]["order"]
+    assert sorted(c["id"] for c in order) == ["mon-1", "mon-2"]

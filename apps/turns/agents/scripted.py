@@ -133,7 +133,9 @@ dnd5e
                                          "end <name>'s turn", refused once it is no longer
                                          theirs (the GM is offered it, beside "describe",
                                          on a player's turn)
-    start combat [with goblin, 2 orcs]   GM ("begin" too; "seven orcs" in words too): sets
+    start combat [with goblin, 2 orcs]   GM ("begin" too, "encounter" or "fight" for
+                                         "combat", "against" for "with"; "seven orcs" in
+                                         words too): sets
                                          the phase to play if needed,
                                          spawns the named monsters (reusing living ones
                                          already present, which it names; "a new goblin" is
@@ -144,7 +146,7 @@ dnd5e
                                          and those monsters (all living monsters if none named;
                                          with none, it asks for a foe and writes nothing)
     end combat                           GM: end combat and return to play ("stop"/"finish"
-                                         too)
+                                         too; "end the fight|encounter")
     set phase <lobby|play>               GM
     describe | look [at <target>]        narration only, from read tools; also "what's
                                          happening?"
@@ -4794,10 +4796,11 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_what_now,
         ),
         _intent(
-            r"(?:start|begin) (?:a |the )?(?:combat|fight)(?:\s+with\s+(?P<monsters>.+))?",
+            r"(?:start|begin) (?:an? |the )?(?:combat|fight|encounter)"
+            r"(?:\s+(?:with|against)\s+(?P<monsters>.+))?",
             dnd_start_combat,
         ),
-        _intent(r"(?:end|stop|finish) (?:the )?(?:combat|fight)", dnd_end_combat),
+        _intent(r"(?:end|stop|finish) (?:the )?(?:combat|fight|encounter)", dnd_end_combat),
         SET_PHASE,
         _intent(r"(?:describe|look)(?:\s+around)?", dnd_describe),
         _intent(r"(?:describe|look at|examine)\s+(?P<target>.+)", dnd_describe),
