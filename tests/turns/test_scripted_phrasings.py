@@ -471,3 +471,24 @@ def test_combat_started_against_goblins_spawns_them(live_domains, gm, player):
     assert run.tools.count("monster_spawn") == 2
     order = table.call(gm, "combat_status").structured["combat"]["order"]
     assert sorted(c["id"] for c in order) == ["mon-1", "mon-2"]
+
+
+@pytest.mark.parametrize("system_id", [D, N])
+@pytest.mark.parametrize(
+    ("text", "phase"),
+    [
+        ("set phase: play", "play"),
+        ("change the phase to lobby", "lobby"),
+        ("switch to play phase", "play"),
+        ("switch to the lobby", "lobby"),
+    ],
+)
+def test_the_phase_changed_or_switched_to_is_set(system_id, text, phase):
+    _read_as(system_id, text, s.set_phase, {"phase": phase})
+
+
+def test_switching_to_play_sets_the_phase(live_domains, gm, player):
+    table = make_table(D, gm, player)
+    assert table.run(gm, "switch to play phase", job_id="switch").texts == [
+        ("The campaign moves from lobby to play.", "trigger")
+    ]

@@ -147,7 +147,8 @@ dnd5e
                                          with none, it asks for a foe and writes nothing)
     end combat                           GM: end combat and return to play ("stop"/"finish"
                                          too; "end the fight|encounter")
-    set phase <lobby|play>               GM
+    set phase <lobby|play>               GM (also "change the phase to play", "switch to
+                                         the lobby")
     describe | look [at <target>]        narration only, from read tools; also "what's
                                          happening?"
     whose turn is it? | what round?      the current turn and round (to you; "who's up?")
@@ -4347,7 +4348,12 @@ ROLL_EACH = _intent(
     r"(?:\s+for\s+(?P<label>.*(?:[^.]|\.{3})))?",
     roll_each,
 )
-SET_PHASE = _intent(r"set (?:the )?phase (?:to )?(?P<phase>lobby|play)", set_phase)
+SET_PHASE = _intent(
+    # "change the phase to play", "set phase: play", "switch to the lobby".
+    r"(?:(?:set|change|switch) (?:the )?phase[:,]?\s+(?:to )?|(?:switch|change) to (?:the )?)"
+    r"(?P<phase>lobby|play)(?: phase)?",
+    set_phase,
+)
 # Any word after "dc" is taken, so "dc abc" is answered as a bad DC rather than a bad skill;
 # two for a number said in words ("dc twenty one").
 DC = (
