@@ -492,3 +492,8 @@ def test_switching_to_play_sets_the_phase(live_domains, gm, player):
     assert table.run(gm, "switch to play phase", job_id="switch").texts == [
         ("The campaign moves from lobby to play.", "trigger")
     ]
+
+
+@pytest.mark.parametrize("text", ["get back up", "I get back up", "I stand back up"])
+def test_getting_back_up_is_standing_up(text):
+    _read_as(D, text, s.dnd_stand_up, {})

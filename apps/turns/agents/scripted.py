@@ -86,7 +86,7 @@ dnd5e
                                          hp"): they do not stack, the higher is kept; a
                                          player grants only their own characters, the GM
                                          anyone (a monster's numbers are said to the GM only)
-    stand up | get up | I stand          leave prone (in combat: half your speed); the GM:
+    stand up | get [back] up | I stand   leave prone (in combat: half your speed); the GM:
                                          whoever is up stands, by the same rules (outside
                                          combat the GM lifts prone instead); also
                                          "<name> stands up|gets up" (a player: own
@@ -4567,7 +4567,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?P<target>.+?)\s+(?:gains?|gets?)\s+(?P<amount>" + AMOUNT + r")\s+" + TEMP_HP,
             dnd_temp_hp,
         ),
-        _intent(r"(?:i\s+)?(?:stand(?:\s+up)?|get\s+up)", dnd_stand_up),
+        _intent(r"(?:i\s+)?(?:stand(?:\s+back)?(?:\s+up)?|get\s+(?:back\s+)?up)", dnd_stand_up),
         _intent(r"(?P<who>.+?)\s+(?:stands|gets)(?:\s+back)?\s+up", dnd_stand_up),
         _intent(r"(?P<verb>" + "|".join(CONDITION_VERBS) + r")\s+(?P<target>.+)", dnd_condition),
         _intent(
