@@ -497,3 +497,16 @@ def test_switching_to_play_sets_the_phase(live_domains, gm, player):
 @pytest.mark.parametrize("text", ["get back up", "I get back up", "I stand back up"])
 def test_getting_back_up_is_standing_up(text):
     _read_as(D, text, s.dnd_stand_up, {})
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("tick up the Alarm clock", {"name": "Alarm", "ticks": None}),
+        ("tick up the Alarm clock by 2", {"name": "Alarm", "ticks": "2"}),
+        ("tick up clock Alarm", {"name": "Alarm", "ticks": None}),
+    ],
+)
+def test_a_clock_ticked_up_is_advanced(text, groups):
+    """ "tick up the Alarm clock" was read as a clock named "up the Alarm"."""
+    _read_as(N, text, s.nar_advance_clock, groups)

@@ -189,9 +189,10 @@ narrative
                                          segments", "by two", "twice", "thrice" and
                                          "again" too); bounded by the
                                          tool's schema, like the segments below; also
-                                         "advance the <name> clock [by N]", "tick" for advance,
-                                         and "advance <name> [by N]" for a clock of that whole
-                                         name (other words after "advance" are not understood);
+                                         "advance the <name> clock [by N]", "tick [up]" for
+                                         advance, and "advance <name> [by N]" for a clock of
+                                         that whole name (other words after "advance" are not
+                                         understood);
                                          "add N [segments] to the <name> clock" too
     create clock [called] <name> with N segments
                                          GM; 2..12 segments (N in digits or words: "four");
@@ -4839,12 +4840,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # is missing, with an example, rather than the help list.
         _intent(r"ask (?:the )?oracle[:,]?(?P<question>)(?P<likelihood>)", nar_oracle),
         _intent(
-            r"(?:advance|tick) (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)" + BY_TICKS,
+            r"(?:advance|tick(?: up)?) (?:the )?clock\s+(?:(?:called|named)\s+)?(?P<name>.+?)"
+            + BY_TICKS,
             nar_advance_clock,
         ),
         # As a table says it: "advance the Doom clock by 2", "tick the doom clock".
         _intent(
-            r"(?:advance|tick) (?:the )?(?!the\s)(?P<name>.+?)\s+clock" + BY_TICKS,
+            r"(?:advance|tick(?: up)?) (?:the )?(?!the\s)(?P<name>.+?)\s+clock" + BY_TICKS,
             nar_advance_clock,
         ),
         # "add 2 to the Doom clock", "add a segment to clock Doom": that many ticks (the
