@@ -510,3 +510,11 @@ def test_getting_back_up_is_standing_up(text):
 def test_a_clock_ticked_up_is_advanced(text, groups):
     """ "tick up the Alarm clock" was read as a clock named "up the Alarm"."""
     _read_as(N, text, s.nar_advance_clock, groups)
+
+
+@pytest.mark.parametrize(
+    "text", ["I make my death save", "make my death saving throw", "roll my death save"]
+)
+def test_my_death_save_is_a_death_save(text):
+    """ "I make my death save" was refused as a save of the ability "make my death"."""
+    _read_as(D, text, s.dnd_death_save, {"target": None})

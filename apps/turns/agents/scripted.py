@@ -75,7 +75,8 @@ dnd5e
                                          creature; a player: own character)
     roll for initiative                  answered: combat start rolls it for everyone
     death save                           at 0 HP, your character's death saving throw (in
-                                         combat); the GM: "death save for <name>" or
+                                         combat; "make|roll my death save" too); the GM:
+                                         "death save for <name>" or
                                          "<name> makes a death save", also outside combat
     heal <target> [[for] N]              a player's character gives a potion of healing
                                          (2d4+2, its action in combat; N is ignored); the
@@ -4498,7 +4499,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         # Before the saves: "death save" is not an ability's save.
         _intent(
-            r"(?:make an? |roll an? )?death sav(?:e|ing throw)(?:\s+for\s+(?P<target>.+))?",
+            r"(?:(?:make|roll) (?:an? |my ))?death sav(?:e|ing throw)(?:\s+for\s+(?P<target>.+))?",
             dnd_death_save,
         ),
         _intent(r"(?P<target>.+?)\s+makes? an? death sav(?:e|ing throw)", dnd_death_save),
