@@ -518,3 +518,15 @@ def test_a_clock_ticked_up_is_advanced(text, groups):
 def test_my_death_save_is_a_death_save(text):
     """ "I make my death save" was refused as a save of the ability "make my death"."""
     _read_as(D, text, s.dnd_death_save, {"target": None})
+
+
+@pytest.mark.parametrize(
+    ("text", "handler", "what"),
+    [
+        ("let me make a wisdom saving throw", s.dnd_save, "wisdom"),
+        ("let me make a perception check", s.dnd_check, "perception"),
+    ],
+)
+def test_a_check_or_save_said_after_let_me_names_the_ability(text, handler, what):
+    """ "let me make a wisdom saving throw" was refused as a save of "let me make a wisdom"."""
+    _read_as(D, text, handler, {"what": what})

@@ -4658,15 +4658,16 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC + CHECK_MODE, dnd_save),
         # "roll a dex save" is read as "dex save" (DND_REWRITES), not a save of "roll a dex";
-        # "I make a dex save" as "make a dex save" (FIRST_PERSON), not a save of "I make a dex".
+        # "I make a dex save" as "make a dex save" (FIRST_PERSON), not a save of "I make a dex",
+        # and so is "let me make a dex save".
         _intent(
-            r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)"
+            r"(?:make an? )?(?!(?:roll|i|let)\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)"
             + DC
             + CHECK_MODE,
             dnd_save,
         ),
         _intent(
-            r"(?:make an? )?(?!(?:roll|i)\s)(?P<what>[a-z_ ]+?)\s+check" + DC + CHECK_MODE,
+            r"(?:make an? )?(?!(?:roll|i|let)\s)(?P<what>[a-z_ ]+?)\s+check" + DC + CHECK_MODE,
             dnd_check,
         ),
         _intent(r"(?:roll\s+)?(?:for\s+)?initiative", dnd_initiative),
