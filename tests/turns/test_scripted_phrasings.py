@@ -530,3 +530,9 @@ def test_my_death_save_is_a_death_save(text):
 def test_a_check_or_save_said_after_let_me_names_the_ability(text, handler, what):
     """ "let me make a wisdom saving throw" was refused as a save of "let me make a wisdom"."""
     _read_as(D, text, handler, {"what": what})
+
+
+@pytest.mark.parametrize("text", ["I move to square 4,1", "move to square (4, 1)"])
+def test_a_square_named_as_one_is_moved_to(text):
+    """ "move to square 3,4" was read as a move beside a creature named "square 3,4"."""
+    _read_as(D, text, s.dnd_move, {"x": "4", "y": "1"})

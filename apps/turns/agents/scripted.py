@@ -62,7 +62,7 @@ dnd5e
     roll <dice> drop lowest | keep highest N | with advantage   e.g. roll 4d6 drop lowest
                                          ("roll with advantage": a d20, in either system)
     move to X,Y                          move on the combat grid (combat only); also
-                                         "move 4 5", "move to (4, 5)"
+                                         "move 4 5", "move to (4, 5)", "move to square 4,5"
     move to <target>                     to the free square beside it nearest you (also
                                          "move next to <target>", "approach <target>")
     move N squares|feet <direction>      from where you stand, 5 ft a square (diagonals
@@ -4674,7 +4674,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ROLL_EACH,
         ROLL,
         _intent(
-            r"(?:move|walk|run|go|step)\s+(?:to\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)"
+            r"(?:move|walk|run|go|step)\s+(?:to\s+)?(?:square\s+)?\(?\s*(?P<x>[+-]?\d+)\s*(?:,\s*|\s+)"
             r"(?P<y>[+-]?\d+)\s*\)?",
             dnd_move,
         ),
