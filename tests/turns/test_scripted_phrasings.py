@@ -536,3 +536,14 @@ def test_a_check_or_save_said_after_let_me_names_the_ability(text, handler, what
 def test_a_square_named_as_one_is_moved_to(text):
     """ "move to square 3,4" was read as a move beside a creature named "square 3,4"."""
     _read_as(D, text, s.dnd_move, {"x": "4", "y": "1"})
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("I take the hide action", {"dc": None, "bonus": None}),
+        ("use the Hide action as a bonus action", {"bonus": " as a bonus action"}),
+    ],
+)
+def test_the_hide_action_taken_is_hiding(text, groups):
+    _read_as(D, text, s.dnd_hide, groups)

@@ -4732,6 +4732,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_end_turn,
         ),
         _intent(r"hide" + DC + AS_BONUS, dnd_hide),
+        # "take the Hide action", as the Dodge action is taken.
+        _intent(r"(?:take|use)\s+the\s+hide\s+action" + DC + AS_BONUS, dnd_hide),
         # After the rolls: "roll 1d6 for the dashes" is a roll's label.
         _intent(
             r"(?:(?:take|use)\s+the\s+)?(?P<action>dodge|dash|disengage)(?:\s+action)?" + AS_BONUS,
