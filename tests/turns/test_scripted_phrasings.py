@@ -547,3 +547,20 @@ def test_a_square_named_as_one_is_moved_to(text):
 )
 def test_the_hide_action_taken_is_hiding(text, groups):
     _read_as(D, text, s.dnd_hide, groups)
+
+
+@pytest.mark.parametrize(
+    ("text", "handler", "groups"),
+    [
+        ("I attack the goblin at advantage", s.dnd_attack,
+         {"target": "the goblin", "mode": "advantage"}),
+        ("attack goblin 2 with my dagger at disadvantage", s.dnd_attack,
+         {"target": "goblin 2", "weapon": "my dagger", "mode": "disadvantage"}),
+        ("roll stealth at advantage", s.dnd_check, {"what": "stealth", "mode": "advantage"}),
+        ("throw my dagger at the goblin at advantage", s.dnd_attack,
+         {"target": "the goblin", "weapon": "my dagger", "mode": "advantage"}),
+    ],
+)  # fmt: skip
+def test_at_advantage_is_with_advantage(text, handler, groups):
+    """ "attack the goblin at advantage" was an attack on "the goblin at advantage"."""
+    _read_as(D, text, handler, groups)

@@ -35,8 +35,9 @@ dnd5e
                                          standing, or, with two as near, asks which;
                                          said of several ("the goblins attack Ilsa"),
                                          asks the GM to name one at a time;
-                                         "... with advantage|disadvantage" asks for that
-                                         roll (the rules still cancel it against the situation);
+                                         "... with (or at) advantage|disadvantage" asks for
+                                         that roll (the rules still cancel it against the
+                                         situation);
                                          "... as a reaction" makes it the attacker's reaction:
                                          the opportunity attack a move out of its reach just
                                          provoked ("goblin 2 attacks Ilsa as a reaction",
@@ -4367,9 +4368,9 @@ DC = (
 )
 # "check perception with advantage", "dex save dc 14 with disadvantage": how the d20 is asked
 # to be rolled (the rules still cancel it against the situation, as for an attack).
-CHECK_MODE = r"(?:,?\s+with\s+(?P<mode>advantage|disadvantage))?"
+CHECK_MODE = r"(?:,?\s+(?:with|at)\s+(?P<mode>advantage|disadvantage))?"
 # Said before the DC ("check athletics with advantage dc 12"), it ends what is checked.
-MODE_ENDING = re.compile(r"\s+with\s+(?P<mode>advantage|disadvantage)$", re.IGNORECASE)
+MODE_ENDING = re.compile(r"\s+(?:with|at)\s+(?P<mode>advantage|disadvantage)$", re.IGNORECASE)
 # Who is shoved and how: knocked "prone" (or down, over) or pushed "back" (or away).
 SHOVED = r"(?P<target>.+?)(?:\s+(?P<how>prone|down|over|back|away))?"
 # "as a bonus action": a rogue's Cunning Action, a goblin's Nimble Escape.
@@ -4432,7 +4433,7 @@ CLOCK_UNMADE = r"(?:reset|delete|remove|clear|erase|destroy)\s+"
 # advantage"): the weapon, then how the d20 is rolled; "with advantage" alone is no weapon.
 WITH_WEAPON = (
     r"(?:\s+(?:with|using)\s+(?!(?:advantage|disadvantage)(?:\s+as\s|$))(?P<weapon>.+?))?"
-    r"(?:,?\s+(?:with|and(?:\s+with)?)\s+(?P<mode>advantage|disadvantage))?"
+    r"(?:,?\s+(?:with|at|and(?:\s+with)?)\s+(?P<mode>advantage|disadvantage))?"
     # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
     r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
 )
@@ -5168,7 +5169,7 @@ DND_REWRITES = (
             # A healing spell or Magic Missile is no attack: its own intent answers it.
             r"^(?:cast|throw|hurl|fire)s?\s+(?!(?:" + HEALING_SPELLS + "|" + DAMAGE_SPELLS + r")\b)"
             r"(?P<weapon>.+?)\s+(?:at|on)\s+(?P<target>.+?)"
-            r"(?P<mode>\s+with\s+(?:advantage|disadvantage))?$",
+            r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
             re.I,
         ),
         r"attack \g<target> with \g<weapon>\g<mode>",
