@@ -564,3 +564,17 @@ def test_the_hide_action_taken_is_hiding(text, groups):
 def test_at_advantage_is_with_advantage(text, handler, groups):
     """ "attack the goblin at advantage" was an attack on "the goblin at advantage"."""
     _read_as(D, text, handler, groups)
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("check on the goblin", {"target": "the goblin"}),
+        ("I check on Ilsa", {"target": "Ilsa"}),
+        ("look around the room", {"target": None}),
+    ],
+)
+def test_checking_on_a_creature_or_looking_around_a_place_is_a_look(text, groups):
+    """ "check on the goblin" was refused as a check of the skill "on the goblin", and "look
+    around the room" was not understood."""
+    _read_as(D, text, s.dnd_describe, groups)

@@ -152,7 +152,8 @@ dnd5e
     set phase <lobby|play>               GM (also "change the phase to play", "switch to
                                          the lobby")
     describe | look [at <target>]        narration only, from read tools; also "what's
-                                         happening?"
+                                         happening?", "look around [the room]", "check on
+                                         <target>"
     whose turn is it? | what round?      the current turn and round (to you; "who's up?")
     who's next?                          whose turn follows the current one (to you)
     who's winning?                       the fight summed up: each side's statuses, the
@@ -4654,6 +4655,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"|character(?:\s+sheet)?)",
             dnd_sheet,
         ),
+        # "check on the goblin": a look at it, not a check of a skill "on the goblin".
+        _intent(r"check\s+on\s+(?P<target>.+)", dnd_describe),
         _intent(
             r"(?:make an? )?(?:ability )?check\s+(?P<what>[a-z_ ]+?)" + DC + CHECK_MODE, dnd_check
         ),
@@ -4814,7 +4817,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         _intent(r"(?:end|stop|finish) (?:the )?(?:combat|fight|encounter)", dnd_end_combat),
         SET_PHASE,
-        _intent(r"(?:describe|look)(?:\s+around)?", dnd_describe),
+        # "look around the room": the whole of it, as "look around" is.
+        _intent(r"(?:describe|look)(?:\s+around(?:\s+.+)?)?", dnd_describe),
         _intent(r"(?:describe|look at|examine)\s+(?P<target>.+)", dnd_describe),
         _intent(HAPPENING, dnd_describe),
         # Last: "Ilsa, make a dex save", a line addressed to a creature, is said of it.
