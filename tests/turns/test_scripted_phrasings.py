@@ -183,12 +183,12 @@ def test_a_spell_used_is_cast(text, handler, groups):
         ("I run south", s.dnd_move_by, {"direction": "south", "amount": None}),
         ("I walk to 3, 4", s.dnd_move, {"x": "3", "y": "4"}),
         ("I walk to the goblin", s.dnd_move_beside, {"target": "the goblin"}),
-        ("go to goblin 2", s.dnd_move_beside, {"target": "goblin 2"}),
+        ("step next to goblin 2", s.dnd_move_beside, {"target": "goblin 2"}),
         ("run up to the goblin", s.dnd_move_beside, {"target": "the goblin"}),
         ("I approach the goblin", s.dnd_move_beside, {"target": "the goblin"}),
     ],
 )  # fmt: skip
-def test_a_move_said_with_walk_run_go_or_approach_is_a_move(text, handler, groups):
+def test_a_move_said_with_walk_run_step_or_approach_is_a_move(text, handler, groups):
     intent, match = s._parse(D, text)
     assert intent is not None and match is not None, text
     assert intent.handler is handler, text
@@ -380,6 +380,7 @@ NOT_ACTED_ON = [
     (D, "I punch the goblin"),  # no attack of the rules is a punch
     (D, "I charge the goblin"),  # a move, an attack, or both
     (D, "I step back"),  # no direction on the map
+    (D, "go to goblin 2"),  # as "go to sleep", "go to the tavern": not always a move
     (D, "the fight is over"),  # said of the fiction, or the GM ending combat
     (N, "is the door locked?"),  # asked of the GM or of the oracle
     (N, "is the door locked? likely"),  # the odds, or a guess at the answer

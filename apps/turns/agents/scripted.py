@@ -71,7 +71,8 @@ dnd5e
                                          "northeast"), ...; up, down, left and right as the
                                          map shows them (north is up, towards row 0); also
                                          "move north [N squares]", "walk"/"run"/"step"/"go"
-                                         (for "move to X,Y" and "move to <target>" too);
+                                         (for "move to X,Y" too; all but "go" for "move to
+                                         <target>");
                                          each also as "<name> moves ..." (the GM: that
                                          creature; a player: own character)
     roll for initiative                  answered: combat start rolls it for everyone
@@ -4699,7 +4700,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "move to the goblin", "walk next to Ilsa", "approach the goblin": beside that creature.
         _intent(
             # Not a square ("move to (3, 4)." as written, before its stop is dropped).
-            r"(?:(?:move|walk|run|go|step)\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)"
+            # Not "go to": "go to sleep", "go to the tavern" name no creature on the map.
+            r"(?:(?:move|walk|run|step)\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)"
             r"|approach)\s+(?![\d(+-])(?P<target>.+)",
             dnd_move_beside,
         ),
