@@ -312,7 +312,8 @@ COMBAT_STATUS_SCHEMA = {
     "type": "object",
     "description": (
         "round, turn_index, current (the combatant whose turn it is), order (id, initiative, "
-        "character, budget, position [x, y] (left out for a hidden monster but for the GM), "
+        "character, budget, position [x, y] (for a hidden monster, its position and its "
+        "budget's movement are left out but for the GM), "
         "hidden when hidden, helped_by when it holds Help actions: helper_id, helper_name, "
         "target_id and target_name, null for a Help with an ability check) and grid."
     ),
@@ -1354,10 +1355,16 @@ def _fresh_budget(char: dict[str, Any]) -> dict[str, int]:
 HELD_IN_PLACE = rules.CANNOT_MOVE | {"grappled", "restrained"}
 
 
-def _budget_view(char: dict[str, Any], budget: dict[str, int]) -> dict[str, int]:
+def _budget_view(
+    char: dict[str, Any], budget: dict[str, int], *, movement: bool = True
+) -> dict[str, int]:
     """The turn's budget as it can be used now: no movement while the creature cannot move
-    (the stored feet come back if it wakes or breaks free this turn)."""
+    (the stored feet come back if it wakes or breaks free this turn). Without `movement`, the
+    feet left are not shown at all."""
     shown = dict(budget)
+    if not movement:
+        shown.pop("movement", None)
+        return shown
     if set(char["conditions"]) & HELD_IN_PLACE:
         shown["movement"] = 0
     return shown
@@ -1375,7 +1382,12 @@ def _combat_view(call: Call) -> dict[str, Any]:
                 "id": e["id"],
                 "initiative": e["initiative"],
                 "character": character_view(call, chars[e["id"]]),
-                "budget": _budget_view(chars[e["id"]], combat["budgets"][e["id"]]),
+                "budget": _budget_view(
+                    chars[e["id"]],
+                    combat["budgets"][e["id"]],
+                    # The feet a hidden monster has left would say how far it went.
+                    movement=not _whereabouts_hidden(call, chars[e["id"]]),
+                ),
                 # Only when hidden: an entry reads as it always has otherwise.
                 **({"hidden": True} if _hidden(call, chars[e["id"]]) else {}),
                 **(

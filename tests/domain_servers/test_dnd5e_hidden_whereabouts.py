@@ -252,3 +252,19 @@ def test_an_attack_on_a_hidden_monster_shows_the_gm_alone_how_far_it_was(
         dnd.write("combat_end_turn", {"character_id": ending}, sub=sub)
     # Rin's own shot, next round.
     assert dnd.write("attack", shot, sub=PLAYER)["range"] == {"kind": "ranged", "disadvantage": []}
+
+
+def test_a_hidden_monsters_movement_left_is_shown_to_the_gm_alone(dnd: Game, monkeypatch) -> None:
+    ids = _fight(dnd, monkeypatch)
+    _goblin_hides(dnd, ids)
+    dnd.write("combat_move", {"character_id": ids["goblin"], "x": 9, "y": 3})
+
+    # Feet left would say how far it went, and so where it may be.
+    gm = _entries(dnd, GM, {})[ids["goblin"]]
+    assert gm["budget"] == {"action": 1, "bonus_action": 0, "reaction": 1, "movement": 15}
+    for sub, claims in PLAYERS + PUBLIC:
+        entry = _entries(dnd, sub, claims)[ids["goblin"]]
+        assert entry["budget"] == {"action": 1, "bonus_action": 0, "reaction": 1}, (sub, claims)
+    # A seen combatant's movement is everyone's to read.
+    for sub, claims in PLAYERS + PUBLIC:
+        assert _entries(dnd, sub, claims)[ids["rin"]]["budget"]["movement"] == 30
