@@ -1675,7 +1675,17 @@ def combat_action(call: Call) -> Outcome:
     else:
         budget["dodging"] = 1
     result["movement_left"] = _budget_view(char, budget)["movement"]
-    return Outcome(result, scopes=sorted(scopes), entity_ids=sorted(set(entity_ids)))
+    return Outcome(
+        _pushed_view(call, result), scopes=sorted(scopes), entity_ids=sorted(set(entity_ids))
+    )
+
+
+def _pushed_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """A shove as the call's viewer sees it: the square a hidden monster was pushed to is the
+    GM's (that it was pushed is everyone's)."""
+    if call.is_gm or not result.get("target_hidden"):
+        return result
+    return {k: v for k, v in result.items() if k != "to"}
 
 
 def _contest_check(call: Call, char: dict[str, Any], skill: str) -> dict[str, Any]:
@@ -1770,6 +1780,9 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
         return result
     positions[target["id"]] = to
     result.update(effect="pushed", to=to)
+    if target["kind"] == "monster" and _hidden(call, target):
+        # Kept, so a replay answers the same once it is revealed: `to` is the GM's.
+        result["target_hidden"] = True
     return result
 
 
@@ -1931,8 +1944,8 @@ def _lose_hiding(call: Call, char: dict[str, Any]) -> None:
 
 def _combat_action_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     """A monster's Stealth check, or its side of a shove, shows its total, as any of its checks
-    does."""
-    shown = dict(result)
+    does; the square a hidden monster was pushed to is the GM's."""
+    shown = _pushed_view(call, result)
     monster = _char_by_id(call, result["character_id"])["kind"] == "monster"
     if result.get("check") and monster:
         shown["check"] = _shown_check(result["check"])
@@ -2648,7 +2661,8 @@ def tools() -> list[ToolSpec]:
                 "attack of the Attack "
                 "action against a creature no more than one size larger, Athletics against "
                 "the target's Athletics or Acrobatics; a win knocks "
-                "it prone or pushes it 5 ft. With bonus_action, a rogue's Cunning Action or a "
+                "it prone or pushes it 5 ft (to: the square, left out for a hidden monster but "
+                "for the GM). With bonus_action, a rogue's Cunning Action or a "
                 "goblin's Nimble Escape takes it as a bonus action instead."
             ),
             handler=combat_action,

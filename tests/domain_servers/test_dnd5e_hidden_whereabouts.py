@@ -268,3 +268,68 @@ def test_a_hidden_monsters_movement_left_is_shown_to_the_gm_alone(dnd: Game, mon
     # A seen combatant's movement is everyone's to read.
     for sub, claims in PLAYERS + PUBLIC:
         assert _entries(dnd, sub, claims)[ids["rin"]]["budget"]["movement"] == 30
+
+
+def _rin_beside_the_hidden_goblin(dnd: Game, monkeypatch) -> dict[str, str]:
+    """The goblin hides beside Rin (5, 0) at (6, 0); Rin's turn again, and her shove wins: her
+    d20 a 20 (Athletics -1), the goblin's a 1 (Acrobatics +2)."""
+    ids = _fight(dnd, monkeypatch)
+    _goblin_hides(dnd, ids)
+    dnd.write("combat_end_turn", {"character_id": ids["goblin"]})
+    dnd.write("combat_end_turn", {"character_id": ids["bram"]}, sub=OTHER)
+    rolls = iter([20, 1])
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: next(rolls))
+    return ids
+
+
+def test_a_shove_that_pushes_a_hidden_monster_says_where_to_the_gm_alone(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _rin_beside_the_hidden_goblin(dnd, monkeypatch)
+    shove = {
+        "character_id": ids["rin"], "action": "shove", "target_id": ids["goblin"], "shove": "push",
+    }  # fmt: skip
+    revision = dnd.revision
+
+    full = dnd.call(
+        "combat_action", {**shove, "expected_revision": revision, "idempotency_key": "push"}
+    )
+    dnd.revision += 1
+    assert not full.is_error, full.structured_content
+    assert (full.structured_content["effect"], full.structured_content["to"]) == ("pushed", [7, 0])
+    # The GM's shove answered at the public view (sent again: a replay): pushed, not where to.
+    narrowed = dnd.call(
+        "combat_action",
+        {**shove, "expected_revision": revision, "idempotency_key": "push"},
+        view="public",
+    )
+    assert narrowed.meta["idempotent_replay"] is True
+    shown = narrowed.structured_content
+    assert (shown["success"], shown["effect"], "to" in shown) == (True, "pushed", False)
+    assert _entries(dnd, GM, {})[ids["goblin"]]["position"] == [7, 0]
+
+
+def test_a_players_shove_of_a_hidden_monster_does_not_say_where_it_went(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _rin_beside_the_hidden_goblin(dnd, monkeypatch)
+    shove = {
+        "character_id": ids["rin"], "action": "shove", "target_id": ids["goblin"], "shove": "push",
+    }  # fmt: skip
+
+    shown = dnd.write("combat_action", shove, sub=PLAYER)
+    assert (shown["success"], shown["effect"], "to" in shown) == (True, "pushed", False)
+    assert _entries(dnd, GM, {})[ids["goblin"]]["position"] == [7, 0]
+    assert "position" not in _entries(dnd, PLAYER, {})[ids["goblin"]]
+
+
+def test_a_players_shove_of_a_seen_monster_says_where_it_went(dnd: Game, monkeypatch) -> None:
+    ids = _fight(dnd, monkeypatch)
+    rolls = iter([20, 1])
+    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: next(rolls))
+    shove = {
+        "character_id": ids["rin"], "action": "shove", "target_id": ids["goblin"], "shove": "push",
+    }  # fmt: skip
+
+    shown = dnd.write("combat_action", shove, sub=PLAYER)
+    assert (shown["effect"], shown["to"]) == ("pushed", [7, 0])
