@@ -635,6 +635,9 @@ def distance_text(attack: dict[str, Any]) -> str:
     return f"{text}, or {span} thrown" if span else text
 
 
+LONG_RANGE = "long range"
+
+
 def attack_at_distance(
     attack: dict[str, Any], distance: int, hostile_within_5ft: bool
 ) -> dict[str, Any] | None:
@@ -650,7 +653,7 @@ def attack_at_distance(
         return None
     reasons = []
     if distance > d["range"]:
-        reasons.append("long range")
+        reasons.append(LONG_RANGE)
     if hostile_within_5ft:
         reasons.append("hostile within 5 ft")
     return {"distance_ft": distance, "kind": "ranged", "disadvantage": reasons}

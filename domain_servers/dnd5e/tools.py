@@ -232,8 +232,16 @@ def _attack_view(
         damage = dict(damage)
     shown = {**result}
     if "range" in result and _whereabouts_hidden(call, target):
-        # How far it was would say where the hidden monster is.
-        shown["range"] = {k: v for k, v in result["range"].items() if k != "distance_ft"}
+        # How far it was would say where the hidden monster is, and so would its being beyond
+        # normal range: unseen, it is attacked with disadvantage all the same.
+        shown["range"] = {
+            k: [r for r in v if r != rules.LONG_RANGE] if k == "disadvantage" else v
+            for k, v in result["range"].items()
+            if k != "distance_ft"
+        }
+        to_hit["disadvantage_reasons"] = [
+            r for r in to_hit["disadvantage_reasons"] if r != rules.LONG_RANGE
+        ]
     if target["kind"] == "monster":
         to_hit.pop("target_ac", None)
         if damage is not None:

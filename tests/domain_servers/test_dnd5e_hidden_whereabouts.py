@@ -333,3 +333,46 @@ def test_a_players_shove_of_a_seen_monster_says_where_it_went(dnd: Game, monkeyp
 
     shown = dnd.write("combat_action", shove, sub=PLAYER)
     assert (shown["effect"], shown["to"]) == ("pushed", [7, 0])
+
+
+def test_a_shot_at_a_hidden_monster_beyond_normal_range_says_so_to_the_gm_alone(
+    dnd: Game, monkeypatch
+) -> None:
+    sling = {
+        "name": "Sling",
+        "ability": "dex",
+        "proficient": True,
+        "damage": "1d4",
+        "damage_type": "bludgeoning",
+        "range": 10,
+        "long_range": 40,
+    }
+    ids = _fight(dnd, monkeypatch, rin_attacks=[sling])
+    _goblin_sneaks_off(dnd, ids)  # 20 ft away: beyond the sling's 10 ft
+    shot, revision = {"attacker_id": ids["rin"], "target_id": ids["goblin"]}, dnd.revision
+
+    full = dnd.call("attack", {**shot, "expected_revision": revision, "idempotency_key": "shot"})
+    dnd.revision += 1
+    assert full.structured_content["range"]["disadvantage"] == ["long range"]
+    assert full.structured_content["to_hit"]["disadvantage_reasons"] == [
+        "long range", "Goblin is hidden",
+    ]  # fmt: skip
+    narrowed = dnd.call(
+        "attack", {**shot, "expected_revision": revision, "idempotency_key": "shot"}, view="public"
+    )
+    assert narrowed.meta["idempotent_replay"] is True
+    # Unseen, it is attacked with disadvantage all the same: nothing says how far it is.
+    assert narrowed.structured_content["range"] == {"kind": "ranged", "disadvantage": []}
+    to_hit = narrowed.structured_content["to_hit"]
+    assert (to_hit["mode"], to_hit["disadvantage_reasons"]) == (
+        "disadvantage",
+        ["Goblin is hidden"],
+    )
+    for ending, sub in ((ids["rin"], PLAYER), (ids["goblin"], GM), (ids["bram"], OTHER)):
+        dnd.write("combat_end_turn", {"character_id": ending}, sub=sub)
+    # Rin's own shot, next round.
+    own = dnd.write("attack", shot, sub=PLAYER)
+    assert own["range"] == {"kind": "ranged", "disadvantage": []}
+    assert (own["to_hit"]["mode"], own["to_hit"]["disadvantage_reasons"]) == (
+        "disadvantage", ["Goblin is hidden"],
+    )  # fmt: skip
