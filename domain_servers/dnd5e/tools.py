@@ -323,7 +323,9 @@ COMBAT_STATUS_SCHEMA = {
         "character, budget, position [x, y] (for a hidden monster, its position and its "
         "budget's movement are left out but for the GM), "
         "hidden when hidden, helped_by when it holds Help actions: helper_id, helper_name, "
-        "target_id and target_name, null for a Help with an ability check) and grid."
+        "target_id and target_name, null for a Help with an ability check), grid, and for "
+        "the GM alone opportunity when the last move left opportunity attacks open "
+        "(attacker_id, attacker_name, target_id, target_name, at: the square it left)."
     ),
     "required": ["current", "grid", "order", "round", "turn_index"],
     "properties": {
@@ -1409,6 +1411,28 @@ def _combat_view(call: Call) -> dict[str, Any]:
         ],
         # So a mover can pick squares on the grid (combat_move refuses those off it).
         "grid": dict(combat["grid"]),
+        **_opportunity_view(call, combat),
+    }
+
+
+def _opportunity_view(call: Call, combat: dict[str, Any]) -> dict[str, Any]:
+    """The opportunity attacks the last move left open, for the GM, who calls them (a hidden
+    monster's too, which no one else's answer names); none open, or any other viewer: no
+    key."""
+    opened = combat.get("opportunity") or {}
+    if not call.is_gm or not opened:
+        return {}
+    return {
+        "opportunity": [
+            {
+                "attacker_id": foe,
+                "attacker_name": _who(call, foe),
+                "target_id": window["target"],
+                "target_name": _who(call, window["target"]),
+                "at": list(window["at"]),
+            }
+            for foe, window in sorted(opened.items())
+        ]
     }
 
 
@@ -1582,7 +1606,13 @@ def combat_move(call: Call) -> Outcome:
     }
     if provoked:
         result["opportunity_attacks"] = [
-            {"attacker_id": foe, "attacker_name": _who(call, foe)} for foe in provoked
+            {
+                "attacker_id": foe,
+                "attacker_name": _who(call, foe),
+                # Kept, so a replay answers the same once it is revealed: the GM's to know.
+                **({"hidden": True} if _hidden(call, call.state["characters"][foe]) else {}),
+            }
+            for foe in provoked
         ]
     return Outcome(_move_view(call, result), scopes=["combat"], entity_ids=[char["id"]])
 
@@ -1590,8 +1620,16 @@ def combat_move(call: Call) -> Outcome:
 def _move_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     """A move as the call's viewer sees it: a hidden monster's (`hidden` in its result, kept
     so a replay answers the same once it is revealed) shows only that it moved, to all but
-    the GM; its squares, and the feet and movement that would lead to them, are the GM's."""
-    if call.is_gm or not result.get("hidden"):
+    the GM; its squares, and the feet and movement that would lead to them, are the GM's. So
+    is a hidden monster's opportunity attack the move provoked: it was within reach."""
+    if call.is_gm:
+        return result
+    provoked = [a for a in result.get("opportunity_attacks", ()) if not a.get("hidden")]
+    if provoked != result.get("opportunity_attacks", []):
+        result = {k: v for k, v in result.items() if k != "opportunity_attacks"}
+        if provoked:
+            result["opportunity_attacks"] = provoked
+    if not result.get("hidden"):
         return result
     if _char_by_id(call, result["character_id"])["kind"] != "monster":
         return result
@@ -2612,7 +2650,9 @@ def tools() -> list[ToolSpec]:
                 "creatures' cost double and cannot be stopped in; a dead one's square is free. "
                 "A prone combatant crawls: each foot costs 2 ft of movement (stand_up first "
                 "to move at full speed). Leaving a hostile creature's reach names it in "
-                "opportunity_attacks when it could take its reaction. A hidden mover stays "
+                "opportunity_attacks when it could take its reaction (a hidden monster, "
+                "hidden: true, to the GM alone; combat_status lists the GM the open ones). A "
+                "hidden mover stays "
                 "hidden (hidden: true); a hidden monster's move shows only that it moved, "
                 "to all but the GM."
             ),

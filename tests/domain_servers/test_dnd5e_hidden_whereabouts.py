@@ -376,3 +376,53 @@ def test_a_shot_at_a_hidden_monster_beyond_normal_range_says_so_to_the_gm_alone(
     assert (own["to_hit"]["mode"], own["to_hit"]["disadvantage_reasons"]) == (
         "disadvantage", ["Goblin is hidden"],
     )  # fmt: skip
+
+
+def _bram_walks_off(dnd: Game, monkeypatch) -> tuple[dict[str, str], dict[str, Any]]:
+    """The goblin hides beside Bram (5, 1) at (6, 0), and on Bram's turn he walks off to
+    (2, 4), leaving its reach: the GM's whole answer and Bram's move."""
+    ids = _fight(dnd, monkeypatch)
+    _goblin_hides(dnd, ids)
+    dnd.write("combat_end_turn", {"character_id": ids["goblin"]})
+    return ids, {"character_id": ids["bram"], "x": 2, "y": 4}
+
+
+def test_a_hidden_monsters_opportunity_attack_is_named_to_the_gm_alone(
+    dnd: Game, monkeypatch
+) -> None:
+    ids, move = _bram_walks_off(dnd, monkeypatch)
+    revision = dnd.revision
+
+    full = _move(dnd, move, "walk", revision).structured_content
+    dnd.revision += 1
+    assert full["opportunity_attacks"] == [
+        {"attacker_id": ids["goblin"], "attacker_name": "Goblin", "hidden": True}
+    ]
+    narrowed = _move(dnd, move, "walk", revision, view="public").structured_content
+    assert (narrowed["to"], "opportunity_attacks" in narrowed) == ([2, 4], False)
+    # The GM's read of the fight carries the open window; no one else's does.
+    window = {
+        "attacker_id": ids["goblin"],
+        "attacker_name": "Goblin",
+        "target_id": ids["bram"],
+        "target_name": "Bram",
+        "at": [5, 1],
+    }
+    assert _read(dnd, "combat_status", GM, {})["combat"]["opportunity"] == [window]
+    for sub, claims in PLAYERS + PUBLIC:
+        assert "opportunity" not in _read(dnd, "combat_status", sub, claims)["combat"]
+    # The goblin takes it: its attack reveals it, and the window closes.
+    dnd.write(
+        "attack", {"attacker_id": ids["goblin"], "target_id": ids["bram"], "as_reaction": True}
+    )
+    assert "opportunity" not in _read(dnd, "combat_status", GM, {})["combat"]
+
+
+def test_a_players_move_leaves_out_the_hidden_monster_it_provoked(dnd: Game, monkeypatch) -> None:
+    ids, move = _bram_walks_off(dnd, monkeypatch)
+
+    shown = dnd.write("combat_move", move, sub=OTHER)
+    assert (shown["to"], "opportunity_attacks" in shown) == ([2, 4], False)
+    assert [
+        w["attacker_id"] for w in _read(dnd, "combat_status", GM, {})["combat"]["opportunity"]
+    ] == [ids["goblin"]]
