@@ -1919,6 +1919,7 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
     who = _name_of(roster, character_id)
     provoked = _provoked_text(roster, who, result)
     _offer_opportunity_attacks(s, roster, character_id, result)
+    hidden_provoked = _hidden_provoked_text(s, roster, character_id, who, result)
     values = {
         "who": who,
         "x": x,
@@ -1954,6 +1955,8 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
             % values
             + provoked
         )
+        if hidden_provoked:
+            s.say(hidden_provoked, audience="gm")
         return
     if not result["feet"]:
         s.say(
@@ -1992,6 +1995,8 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
             _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(remain)s."),
         )
     s.say(text % values + provoked)
+    if hidden_provoked:
+        s.say(hidden_provoked, audience="gm")
 
 
 def _offer_opportunity_attacks(
@@ -2030,7 +2035,12 @@ def _provoked_text(roster: list[Entity], who: str, result: Mapping[str, Any]) ->
     """ " Ilsa leaves Goblin 2's reach: Goblin 2 may make an opportunity attack.", or "" when
     the move provoked none. The rules roll nothing: the table learns who may strike, by the
     names it reads."""
-    attackers = [_name_of(roster, a["attacker_id"]) for a in result.get("opportunity_attacks", ())]
+    attackers = [
+        _name_of(roster, a["attacker_id"])
+        for a in result.get("opportunity_attacks", ())
+        # A hidden monster was within reach: the GM alone is told (_hidden_provoked_text).
+        if not a.get("hidden")
+    ]
     if not attackers:
         return ""
     if len(attackers) == 1:
@@ -2038,6 +2048,44 @@ def _provoked_text(roster: list[Entity], who: str, result: Mapping[str, Any]) ->
     else:
         text = _("%(who)s leaves the reach of %(foes)s: each may make an opportunity attack.")
     return " " + text % {"who": who, "foe": attackers[0], "foes": _and_list(attackers)}
+
+
+def _hidden_provoked_text(
+    s: Session, roster: list[Entity], mover_id: str, who: str, result: Mapping[str, Any]
+) -> str:
+    """For the GM alone: the hidden monsters whose reach the move left, as the rules name them
+    to a GM's move; or, a player's move naming none (their answer leaves a hidden monster's
+    out), that a hidden monster may have been left behind. "" when there is none to tell."""
+    named = [a["attacker_id"] for a in result.get("opportunity_attacks", ()) if a.get("hidden")]
+    texts = [
+        _(
+            "%(foe)s is hidden: %(who)s leaves its reach, and %(foe)s may make an opportunity "
+            "attack."
+        )
+        % {"foe": _name_of(roster, foe), "who": who}
+        for foe in named
+    ]
+    mover = next((e for e in roster if e.id == mover_id), None)
+    if s.turn.is_gm or mover is None or mover.kind == "monster":
+        return " ".join(texts)
+    shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
+    by_id = {e.id: dataclasses.replace(e, name=shown[e.id]) for e in roster}
+    for entry in (s.combat_read or {}).get("order", ()):
+        foe = by_id.get(entry["id"])
+        if not entry.get("hidden") or foe is None or foe.kind != "monster" or not foe.alive:
+            continue
+        command = _("%(monster)s attacks %(target)s as a reaction") % {
+            "monster": _spoken(foe),
+            "target": _spoken(by_id[mover_id]),
+        }
+        texts.append(
+            _(
+                "%(foe)s is hidden: if %(who)s left its reach, %(foe)s may make an opportunity "
+                "attack (“%(command)s”)."
+            )
+            % {"foe": foe.name, "who": who, "command": command}
+        )
+    return " ".join(texts)
 
 
 # Lazy: worded in the turn's language, not the one at import.
