@@ -194,6 +194,11 @@ FULL_CASTER_SLOTS: dict[int, tuple[int, ...]] = {
 #   `no_effect_on`: the creature types it does nothing to (SRD: undead and constructs).
 # - "damage": `darts` darts of `dart_die` + `dart_bonus` `damage_type` damage each, one more dart
 #   per slot level above the spell's; they all strike the one target and never miss.
+# - "attack": a ranged spell attack (d20 + proficiency + spellcasting modifier against AC), made
+#   as `attack` makes one; a hit deals `damage` (one die) of `damage_type`.
+# - "save": the target makes a `save` saving throw against the caster's spell save DC or takes
+#   `damage` (one die) of `damage_type`.
+# Level 0 is a cantrip: no slot, and its one die grows at 5th, 11th and 17th level.
 SPELLS: dict[str, dict[str, Any]] = {
     "cure_wounds": {
         "name": "Cure Wounds",
@@ -214,6 +219,27 @@ SPELLS: dict[str, dict[str, Any]] = {
         "range": 60,
         "classes": ("cleric",),
         "no_effect_on": ("construct", "undead"),
+    },
+    "fire_bolt": {
+        "name": "Fire Bolt",
+        "effect": "attack",
+        "level": 0,
+        "damage": "1d10",
+        "damage_type": "fire",
+        "casting": "action",
+        "range": 120,
+        "classes": ("wizard",),
+    },
+    "sacred_flame": {
+        "name": "Sacred Flame",
+        "effect": "save",
+        "level": 0,
+        "save": "dex",
+        "damage": "1d8",
+        "damage_type": "radiant",
+        "casting": "action",
+        "range": 60,
+        "classes": ("cleric",),
     },
     "magic_missile": {
         "name": "Magic Missile",
@@ -267,6 +293,34 @@ def damage_spell_expression(spell: dict[str, Any], slot_level: int) -> str:
     """Every dart's damage in one roll: each rolls its own die and adds its own bonus."""
     darts = darts_of(spell, slot_level)
     return f"{darts}{spell['dart_die']}+{darts * spell['dart_bonus']}"
+
+
+def spell_attack(char: dict[str, Any], spell: dict[str, Any]) -> dict[str, Any]:
+    """An attack spell as an attack entry its caster makes: proficient, with its spellcasting
+    ability, so the attack bonus is proficiency + that modifier (and a cantrip's dice grow
+    as damage_expression grows them)."""
+    return {
+        "name": spell["name"],
+        "ability": SPELLCASTING_ABILITY[char["template"]],
+        "proficient": True,
+        "damage": spell["damage"],
+        "damage_type": spell["damage_type"],
+        "range": spell["range"],
+    }
+
+
+def spell_save_dc(char: dict[str, Any]) -> int:
+    """8 + proficiency bonus + spellcasting modifier (SRD 5.1)."""
+    ability = SPELLCASTING_ABILITY[char["template"]]
+    return 8 + char["proficiency_bonus"] + modifier(char["abilities"][ability])
+
+
+def cantrip_dice(char: dict[str, Any], die: str) -> str:
+    """A cantrip's one die (1d10) as many times as the caster's level gives: one more at 5th,
+    11th and 17th level."""
+    level = char.get("level", 1)
+    count = 1 + sum(level >= tier for tier in (5, 11, 17))
+    return f"{count}{die.strip().lower()[1:]}"
 
 
 def healing_spell_expression(char: dict[str, Any], spell: dict[str, Any], slot_level: int) -> str:
@@ -538,9 +592,7 @@ def damage_expression(char: dict[str, Any], attack: dict[str, Any]) -> str:
     spell = attack["name"].strip().lower()
     if CANTRIP_DICE.get(spell) == attack["damage"].strip().lower():
         # An entry that already gives the grown dice is taken as written.
-        level = char.get("level", 1)
-        count = 1 + sum(level >= tier for tier in (5, 11, 17))
-        return f"{count}{attack['damage'].strip().lower()[1:]}"
+        return cantrip_dice(char, attack["damage"])
     if spell in SPELL_ATTACKS:
         return attack["damage"]
     mod = modifier(char["abilities"][attack["ability"]])

@@ -296,16 +296,28 @@ def _heal_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     return _heal_view(call, _target(call, result), result)
 
 
-def _spell_view(call: Call, target: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    """A spell's result as the call's viewer sees it: a healing spell's as a heal's, a damage
-    spell's damage to a monster as an attack's (its status, not its hit points)."""
+def _spell_view(
+    call: Call, caster: dict[str, Any], target: dict[str, Any], result: dict[str, Any]
+) -> dict[str, Any]:
+    """A spell's result as the call's viewer sees it: a healing spell's as a heal's, an attack
+    spell's as an attack's, a damage spell's damage to a monster as an attack's (its status,
+    not its hit points), a monster's save against a spell as any of its saves."""
+    if "to_hit" in result:
+        return _attack_view(call, caster, target, result)
+    if "save" in result:
+        shown = dict(result)
+        if not call.is_gm and target["kind"] == "monster":
+            shown["save"] = _shown_check(result["save"])
+        if "damage" in result:
+            shown["damage"] = _public_effect(call, target, result["damage"])
+        return shown
     if "damage" not in result:
         return _heal_view(call, target, result)
     return {**result, "damage": _public_effect(call, target, result["damage"])}
 
 
 def _spell_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
-    return _spell_view(call, _target(call, result), result)
+    return _spell_view(call, _char_by_id(call, result["caster_id"]), _target(call, result), result)
 
 
 def _check_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
@@ -776,13 +788,50 @@ def attack(call: Call) -> Outcome:
         raise invalid(
             f"an opportunity attack is a melee attack: {rules.distance_text(chosen)}{with_what}"
         )
+    result = _resolve_attack(
+        call,
+        attacker,
+        target,
+        chosen,
+        made,
+        advantage=call.args.get("advantage", False),
+        disadvantage=call.args.get("disadvantage", False),
+    )
+    if window is not None:
+        del call.state["combat"]["opportunity"][attacker["id"]]
+        result["opportunity_attack"] = True
+    # Names as messages give them, so a result read later (a replayed dice line) needs no roster.
+    result["attacker_name"] = _who(call, attacker["id"])
+    result["attacker_kind"] = attacker["kind"]
+    result["target_name"] = _who(call, target["id"])
+    return Outcome(
+        _attack_view(call, attacker, target, result),
+        scopes=[f"character:{target['id']}", f"character:{attacker['id']}"]
+        + _combat_scopes(call, attacker["id"], target["id"]),
+        entity_ids=[attacker["id"], target["id"]],
+    )
+
+
+def _resolve_attack(
+    call: Call,
+    attacker: dict[str, Any],
+    target: dict[str, Any],
+    chosen: dict[str, Any],
+    made: dict[str, Any] | None,
+    *,
+    advantage: bool = False,
+    disadvantage: bool = False,
+) -> dict[str, Any]:
+    """One attack roll and its damage (a weapon's, or an attack spell's), `made` at the range
+    `_reach` found: what the grid, hiding, Help, Dodge and Sneak Attack give it, and what it
+    ends (the attacker's hiding; the target's Dodge or hiding once it drops)."""
     result = rules.resolve_attack(
         attacker,
         target,
         chosen,
         call.rng,
-        advantage=call.args.get("advantage", False),
-        disadvantage=call.args.get("disadvantage", False),
+        advantage=advantage,
+        disadvantage=disadvantage,
         # No grid: None, a melee-capable attack is taken to be made from within 5 ft.
         within_5ft=None if made is None else made["distance_ft"] <= rules.FEET_PER_SQUARE,
         advantage_reasons=[
@@ -815,19 +864,7 @@ def attack(call: Call) -> Outcome:
     _lose_hiding(call, target)
     if made is not None:
         result["range"] = made
-    if window is not None:
-        del call.state["combat"]["opportunity"][attacker["id"]]
-        result["opportunity_attack"] = True
-    # Names as messages give them, so a result read later (a replayed dice line) needs no roster.
-    result["attacker_name"] = _who(call, attacker["id"])
-    result["attacker_kind"] = attacker["kind"]
-    result["target_name"] = _who(call, target["id"])
-    return Outcome(
-        _attack_view(call, attacker, target, result),
-        scopes=[f"character:{target['id']}", f"character:{attacker['id']}"]
-        + _combat_scopes(call, attacker["id"], target["id"]),
-        entity_ids=[attacker["id"], target["id"]],
-    )
+    return result
 
 
 def _spend_attack(call: Call, attacker: dict[str, Any]) -> None:
@@ -975,13 +1012,20 @@ def spell_cast(call: Call) -> Outcome:
     """A spell at a slot level: the slot is spent and the spell's effect rolled and applied. A
     cleric's Cure Wounds or Healing Word heals as `heal` does (a dying target comes to; never
     the dead, and never undead or constructs, on whom they have no effect); a wizard's Magic
-    Missile damages as `damage_apply` does (never the dead). In combat only on the caster's
-    turn, taking its action or bonus action."""
+    Missile damages as `damage_apply` does (never the dead). A cantrip spends no slot: Fire
+    Bolt is a spell attack made as `attack` makes one, Sacred Flame a DEX save against the
+    caster's spell save DC. In combat only on the caster's turn, taking its action or bonus
+    action."""
     caster = _char(call, "caster_id")
     target = _char(call, "target_id")
     _require_control(call, caster)
     who = _who(call, caster["id"])
     spell = rules.SPELLS[call.args["spell"]]
+    cantrip = spell["level"] == 0
+    if cantrip and "slot_level" in call.args:
+        raise invalid(
+            f"{spell['name']} is a cantrip, cast without a spell slot: leave out slot_level"
+        )
     slot_level = call.args.get("slot_level", spell["level"])
     if rules.is_dead(caster):
         raise invalid(f"{who} is dead and cannot cast spells")
@@ -997,12 +1041,13 @@ def spell_cast(call: Call) -> Outcome:
             f"{spell['name']} is a level {spell['level']} spell: cast it with a slot of level "
             f"{spell['level']} or higher"
         )
-    slots = rules.slots_of(caster)
-    slot = slots.get(str(slot_level))
-    if slot is None:
-        raise invalid(f"{who} has no level {slot_level} spell slots")
-    if slot["current"] < 1:
-        raise invalid(f"{who} has no level {slot_level} spell slot left (0 of {slot['max']})")
+    slot = None
+    if not cantrip:
+        slot = rules.slots_of(caster).get(str(slot_level))
+        if slot is None:
+            raise invalid(f"{who} has no level {slot_level} spell slots")
+        if slot["current"] < 1:
+            raise invalid(f"{who} has no level {slot_level} spell slot left (0 of {slot['max']})")
     # Nothing is spent on the dead, on a creature the spell has no effect on (healing on undead
     # or constructs), on a creature at full hit points (healing) or on oneself (damage, as an
     # attack is refused).
@@ -1038,27 +1083,34 @@ def spell_cast(call: Call) -> Outcome:
             raise invalid(
                 f"{_away(call, target, distance, who)}; {spell['name']} {reach}. Move closer first."
             )
-    slot["current"] -= 1
+    if slot is not None:
+        slot["current"] -= 1
     if fighting:
         turn = [combat["round"], combat["turn_index"]]
         combat.setdefault("spells_cast", {})[caster["id"]] = {
             "turn": turn,
             "spells": [*_spells_this_turn(combat, caster["id"]), call.args["spell"]],
         }
-    if _hidden(call, caster):
-        # Its words are spoken aloud: a spell gives away where the caster is, as an attack does.
-        _reveal(call, caster)
     result: dict[str, Any] = {
         "caster_id": caster["id"],
         "caster_name": who,
         "spell": call.args["spell"],
         "spell_name": spell["name"],
         "slot_level": slot_level,
-        "slots_left": slot["current"],
+        **({"slots_left": slot["current"]} if slot is not None else {}),
         "casting": spell["casting"],
         "source": "spell",
     }
-    if spell["effect"] == "heal":
+    if spell["effect"] == "attack":
+        # Made as `attack` makes one (range, hiding, Help, Dodge, a dying target's critical),
+        # so it is reached first: a hidden caster strikes with advantage, then is revealed.
+        chosen = rules.spell_attack(caster, spell)
+        result.update(
+            _resolve_attack(call, caster, target, chosen, _reach(call, caster, target, chosen))
+        )
+    elif spell["effect"] == "save":
+        result.update(_spell_save(call, caster, spell, target))
+    elif spell["effect"] == "heal":
         expression = rules.healing_spell_expression(caster, spell, slot_level)
         result["roll"] = rules.dice.roll(expression, call.rng)
         result.update(rules.heal(target, max(0, result["roll"]["total"]), who=_who_char(call)))
@@ -1077,16 +1129,70 @@ def spell_cast(call: Call) -> Outcome:
         # Dropped to 0 HP: unconscious, as damage_apply and an attack's hit end these.
         _lose_dodge(call, target)
         _lose_hiding(call, target)
+    if _hidden(call, caster):
+        # Its words are spoken aloud: a spell gives away where the caster is, as an attack does.
+        _reveal(call, caster)
     result["target_id"] = target["id"]
     result["target_name"] = _who(call, target["id"])
     ids = sorted({caster["id"], target["id"]})
     return Outcome(
-        _spell_view(call, target, result),
+        _spell_view(call, caster, target, result),
         scopes=sorted(
             {f"character:{char_id}" for char_id in ids} | set(_combat_scopes(call, *ids))
         ),
         entity_ids=ids,
     )
+
+
+def _spell_save(
+    call: Call, caster: dict[str, Any], spell: dict[str, Any], target: dict[str, Any]
+) -> dict[str, Any]:
+    """A save spell on `target`: its saving throw against the caster's spell save DC (a Dodge
+    gives a DEX save advantage, as saving_throw's does), and on a failure the spell's damage,
+    applied as damage_apply applies it. The rules model no cover, so none is ignored."""
+    ability = spell["save"]
+    save = rules.check(
+        target,
+        call.rng,
+        ability=ability,
+        dc=rules.spell_save_dc(caster),
+        proficient=ability in target.get("save_proficiencies", []),
+        advantage=False,
+        disadvantage=False,
+        bonus=0,
+        save=True,
+        advantage_reasons=_dodging(call, target) if ability == "dex" else [],
+        who=_who_char(call),
+    )
+    save.update(
+        {
+            # Named as saving_throw names its roller: whoever shows the roll knows from this
+            # alone whether its natural die may go to the table (a monster's gives away its
+            # modifier).
+            "character_id": target["id"],
+            "character_name": _who(call, target["id"]),
+            "character_kind": target["kind"],
+            "kind": "save",
+        }
+    )
+    result: dict[str, Any] = {"save": save}
+    if save["success"]:
+        return result
+    expression = (
+        rules.cantrip_dice(caster, spell["damage"]) if spell["level"] == 0 else spell["damage"]
+    )
+    result["roll"] = rules.dice.roll(expression, call.rng)
+    result["damage"] = rules.apply_damage(
+        target,
+        max(0, result["roll"]["total"]),
+        spell["damage_type"],
+        rng=call.rng,
+        who=_who_char(call),
+    )
+    # Dropped to 0 HP: unconscious, as damage_apply and an attack's hit end these.
+    _lose_dodge(call, target)
+    _lose_hiding(call, target)
+    return result
 
 
 def _spells_this_turn(combat: dict[str, Any], caster_id: str) -> list[str]:
@@ -2403,16 +2509,24 @@ def tools() -> list[ToolSpec]:
         ToolSpec(
             name="spell_cast",
             description=(
-                "A caster casts a spell with a spell slot of the spell's level or higher. A "
+                "A caster casts a spell with a spell slot of the spell's level or higher, or a "
+                "cantrip with none (no slot_level). A "
                 "cleric's healing: Cure Wounds (1d8 + WIS modifier per slot level, touch, the "
                 "action) or Healing Word (1d4 + WIS modifier per slot level, 60 ft, a bonus "
                 "action); a dying target comes to. A wizard's Magic Missile (120 ft, the "
                 "action): three darts of 1d4+1 force damage, one more per slot level above 1st, "
                 "all at the target, never missing; damage applied as damage_apply applies it. "
+                "Cantrips, the action, their die one more at caster levels 5, 11 and 17: a "
+                "wizard's Fire Bolt (120 ft), a ranged spell attack (d20 + proficiency + INT "
+                "modifier against AC) made as attack makes one, 1d10 fire on a hit (to_hit, "
+                "hit, critical, damage as attack's); a cleric's Sacred Flame (60 ft), a DEX "
+                "save (save) against 8 + proficiency + WIS modifier or 1d8 radiant (roll, "
+                "damage), no cover modelled. "
                 "The slot is spent and the effect rolled here. In combat only on the caster's "
                 "turn, and a spell cast with a bonus action (Healing Word) allows no other spell "
                 "that turn but a cantrip with a casting time of 1 action: after Healing Word no "
-                "Cure Wounds or Magic Missile, after a levelled spell no Healing Word (outside "
+                "Cure Wounds or Magic Missile but Sacred Flame, after a levelled spell no "
+                "Healing Word (outside "
                 "combat there are no turns to limit). Refused with no slot of that level left, "
                 "for a caster without the spell, for the dead, for healing at full HP, and for "
                 "Cure Wounds or Healing Word on undead or constructs (no effect, SRD); a "
@@ -2431,29 +2545,45 @@ def tools() -> list[ToolSpec]:
                     "type": "string",
                     "enum": sorted(rules.SPELLS),
                     "maxLength": 20,
-                    "description": "The spell: cure_wounds, healing_word or magic_missile.",
+                    "description": (
+                        "The spell: cure_wounds, healing_word, magic_missile, or a cantrip: "
+                        "fire_bolt or sacred_flame."
+                    ),
                 },
-                "slot_level": integer("Spell slot level (default the spell's level).", 1, 9),
+                "slot_level": integer(
+                    "Spell slot level (default the spell's level); none for a cantrip.", 1, 9
+                ),
             },
             required=("caster_id", "spell", "target_id"),
             output={
                 "caster_name": {"type": "string"},
                 "target_id": {"type": "string"},
                 "target_name": {"type": "string"},
-                "slot_level": {"type": "integer"},
+                "slot_level": {"type": "integer", "description": "0 for a cantrip."},
                 "slots_left": {
                     "type": "integer",
-                    "description": "Spell slots of that level the caster has left.",
+                    "description": "Spell slots of that level the caster has left (none for a "
+                    "cantrip).",
                 },
                 "roll": {
                     "type": "object",
-                    "description": "The healing roll, or a damage spell's (every dart's) damage.",
+                    "description": "The healing roll, a damage spell's (every dart's) damage, "
+                    "or a save spell's damage on a failed save.",
                 },
                 "darts": {"type": "integer", "description": "A damage spell's darts."},
+                "to_hit": {
+                    "type": "object",
+                    "description": "An attack spell's attack roll, as attack's.",
+                },
+                "save": {
+                    "type": "object",
+                    "description": "The target's saving throw against a save spell.",
+                },
                 "damage": {
                     "type": "object",
-                    "description": "A damage spell's effect, as damage_apply's (a monster's "
-                    "hit points not shown to players).",
+                    "description": "A damage or save spell's effect, as damage_apply's; an "
+                    "attack spell's damage as attack's (null on a miss); a monster's hit points "
+                    "not shown to players.",
                 },
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
