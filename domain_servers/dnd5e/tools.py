@@ -2580,7 +2580,7 @@ def tools() -> list[ToolSpec]:
                     "description": "The target's saving throw against a save spell.",
                 },
                 "damage": {
-                    "type": "object",
+                    "type": ["object", "null"],
                     "description": "A damage or save spell's effect, as damage_apply's; an "
                     "attack spell's damage as attack's (null on a miss); a monster's hit points "
                     "not shown to players.",

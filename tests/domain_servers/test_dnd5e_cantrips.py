@@ -9,10 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from domain_servers.common.random_stream import RandomStream
 from domain_servers.dnd5e import rules
+from domain_servers.dnd5e.tools import tools
 from tests.domain_servers.conftest import GM, OTHER, PLAYER, Game
 from tests.domain_servers.test_dnd5e_magic_missile import _rewrite
 from tests.domain_servers.test_dnd5e_spellcasting import _cast, _char, _party, _refused
@@ -481,3 +483,14 @@ def test_the_rules_let_only_an_action_cantrip_follow_a_bonus_action_spell() -> N
         rules.check_spell_this_turn(
             rules.SPELLS["healing_word"], [rules.SPELLS[cantrip]], who="Ash"
         )
+
+
+def test_a_missed_fire_bolt_answers_as_spell_casts_output_schema_says(dnd: Game) -> None:
+    ids = _party(dnd)
+    scores = {"str": 10, "dex": 10, "con": 10, "int": 10, "wis": 10, "cha": 10}
+    made = dnd.write("character_create", {"name": "Cai", "abilities": scores, "ac": 30}, sub=OTHER)
+    # The campaign's own stream: its receipt is part of the answer.
+    cast = _cast(dnd, ids["wren"], made["character"]["id"], "fire_bolt")
+    assert (cast["hit"], cast["damage"]) == (False, None)
+    (spec,) = (t for t in tools() if t.name == "spell_cast")
+    jsonschema.validate(cast, spec.output_schema())
