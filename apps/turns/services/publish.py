@@ -90,6 +90,38 @@ def _rolled_line(tool: str, label: str, roll: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _spell_lines(s: dict[str, Any], *, gm_only: bool) -> list[dict[str, Any]]:
+    """A spell's dice lines: an attack spell's roll as an attack's line (its caster the
+    attacker), a save spell's target's save as a saving throw's line, and what it rolled (its
+    healing, every dart's damage, a failed save's damage) as a potion's line shows it: the
+    dice, not hit points."""
+    lines = []
+    if isinstance(s.get("to_hit"), dict):
+        attack = {
+            **s,
+            "attack": s.get("spell_name") or s.get("spell") or "",
+            "attacker_id": s.get("caster_id"),
+            "attacker_name": s.get("caster_name"),
+            # Only a player's cleric or wizard casts: its natural die is the table's.
+            "attacker_kind": "pc",
+        }
+        lines += dice_from([_as_operation("attack", attack)], gm_only=gm_only)
+    if isinstance(s.get("save"), dict):
+        lines += dice_from([_as_operation("saving_throw", s["save"])], gm_only=gm_only)
+    if isinstance(s.get("roll"), dict):
+        label = _("%(spell)s · %(name)s") % {
+            "spell": s.get("spell_name") or s.get("spell") or "",
+            "name": s.get("target_name") or s.get("target_id") or "",
+        }
+        lines.append(_rolled_line("spell_cast", label, s["roll"]))
+    return lines
+
+
+def _as_operation(tool: str, structured: dict[str, Any]) -> Operation:
+    """A spell's part as the tool whose line it reads like (unsaved: only its lines are made)."""
+    return Operation(step=0, tool=tool, result={"structuredContent": structured})
+
+
 def dice_from(
     operations: list[Operation], by: str = "", by_id: str = "", *, gm_only: bool = False
 ) -> list[dict[str, Any]]:
@@ -163,14 +195,8 @@ def dice_from(
                 "name": s.get("target_name") or s.get("target_id") or ""
             }
             dice.append(_rolled_line(op.tool, label, potion))
-        elif op.tool == "spell_cast" and isinstance(s.get("roll"), dict):
-            # What a spell rolled (its healing, or every dart's damage), as a potion's line
-            # shows it: the dice, not hit points.
-            label = _("%(spell)s · %(name)s") % {
-                "spell": s.get("spell_name") or s.get("spell") or "",
-                "name": s.get("target_name") or s.get("target_id") or "",
-            }
-            dice.append(_rolled_line(op.tool, label, s["roll"]))
+        elif op.tool == "spell_cast":
+            dice.extend(_spell_lines(s, gm_only=gm_only))
         elif op.tool == "short_rest" and isinstance(s.get("roll"), dict):
             # The Hit Dice a short rest spent, as a spell's line shows its healing: the dice.
             label = _("Hit Dice · %(name)s") % {
