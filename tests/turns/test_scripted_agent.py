@@ -60,6 +60,7 @@ DND_PLAYER_HELP = (
     "- give me N temp hp (temporary hit points; they do not stack)\n"
     "- cast cure wounds or healing word [on <target>] [at level N] (a cleric)\n"
     "- cast magic missile at <target> [at level N] (a wizard)\n"
+    "- cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)\n"
     "- short rest, spend N hit dice (or: spend a hit die; out of combat)\n"
     "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; "
     "what's my hp?, "

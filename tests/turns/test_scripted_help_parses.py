@@ -248,6 +248,18 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
             {"spell": "magic missile", "target": "goblin at level 2"},
         ),
     ],
+    "cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)": [
+        (
+            "cast fire bolt at the goblin",
+            s.dnd_damage_spell,
+            {"spell": "fire bolt", "target": "the goblin"},
+        ),
+        (
+            "cast sacred flame on the skeleton",
+            s.dnd_damage_spell,
+            {"spell": "sacred flame", "target": "the skeleton"},
+        ),
+    ],
     "short rest, spend N hit dice (or: spend a hit die; out of combat)": [
         ("short rest, spend 2 hit dice", s.dnd_short_rest, {"dice": "2"}),
         ("I take a short rest and spend 2 hit dice", s.dnd_short_rest, {"dice": "2"}),

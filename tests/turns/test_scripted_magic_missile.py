@@ -112,8 +112,9 @@ def test_a_non_wizard_is_told_they_cannot_cast_it_and_nothing_changes(live_domai
     assert run.tools == ["character_get"] and table.revision() == before
 
 
-def test_fire_bolt_is_still_an_attack(live_domains, gm, player):
+def test_attacking_with_fire_bolt_is_still_an_attack(live_domains, gm, player):
+    # The wizard's Fire Bolt attack entry; "cast fire bolt" casts the cantrip (spell_cast).
     table = _wizards_table(gm, player)
-    run = table.run(player, "cast fire bolt at the goblin", job_id="bolt")
+    run = table.run(player, "attack the goblin with fire bolt", job_id="bolt")
     assert run.tools[-1] == "attack"
     assert _slots(table)["1"] == {"current": 4, "max": 4}

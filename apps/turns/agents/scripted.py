@@ -2238,9 +2238,31 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
 # with a spell slot), the others are the GM's to rule on.
 HEALING_SPELLS = r"(?:mass\s+)?cure\s+wounds|(?:mass\s+)?healing\s+word|prayer\s+of\s+healing"
 CAST_SPELLS = {"cure wounds": "cure_wounds", "healing word": "healing_word"}
-# The SRD damage spells the rules cast (a wizard's, with a spell slot), by the name a table says.
-DAMAGE_SPELLS = r"magic\s+missiles?"
-CAST_DAMAGE_SPELLS = {"magic missile": "magic_missile", "magic missiles": "magic_missile"}
+# The SRD damage spells the rules cast (a wizard's Magic Missile, with a spell slot; a wizard's
+# Fire Bolt and a cleric's Sacred Flame, cantrips), by the name a table says.
+DAMAGE_SPELLS = r"magic\s+missiles?|fire\s+bolt|sacred\s+flame"
+CAST_DAMAGE_SPELLS = {
+    "magic missile": "magic_missile",
+    "magic missiles": "magic_missile",
+    "fire bolt": "fire_bolt",
+    "sacred flame": "sacred_flame",
+}
+
+
+@dataclass(frozen=True)
+class DamageSpell:
+    name: Any  # lazy: worded in the turn's language
+    template: str  # the class the rules cast it for
+    damage_type: str
+    cantrip: bool = False
+
+
+DAMAGE_SPELL_INFO = {
+    "magic_missile": DamageSpell(gettext_lazy("Magic Missile"), "wizard", "force"),
+    "fire_bolt": DamageSpell(gettext_lazy("Fire Bolt"), "wizard", "fire", cantrip=True),
+    "sacred_flame": DamageSpell(gettext_lazy("Sacred Flame"), "cleric", "radiant", cantrip=True),
+}
+CASTER_WORDS = {"cleric": gettext_lazy("cleric"), "wizard": gettext_lazy("wizard")}
 # "at level 2", "at 2nd level", "with a level 2 slot", "using a 2nd-level slot", said anywhere
 # after the spell's name.
 SLOT_LEVEL = re.compile(
@@ -2358,46 +2380,64 @@ def _slots_left_text(values: Mapping[str, Any]) -> str:
 
 
 def dnd_damage_spell(s: Session, m: re.Match[str]) -> None:
-    """ "I cast magic missile at the goblin (at level 2)": a player's wizard casts Magic
-    Missile with a spell slot (the rules spend it, roll every dart and apply the damage). The
-    table hears the damage and the target's state in the words an attack uses; a monster's
-    hit points reach the GM alone."""
-    spell = _("Magic Missile")
+    """ "I cast magic missile at the goblin (at level 2)", "cast fire bolt at the goblin",
+    "cast sacred flame on the skeleton": a player's wizard casts Magic Missile with a spell
+    slot, or Fire Bolt, or a player's cleric Sacred Flame, cantrips with none (the rules spend
+    it, roll the attack, save and damage and apply it). The table hears the damage and the
+    target's state in the words an attack uses; a monster's hit points reach the GM alone."""
+    key = CAST_DAMAGE_SPELLS[" ".join(m["spell"].lower().split())]
+    info = DAMAGE_SPELL_INFO[key]
+    spell = str(info.name)
     named, slot_level = _slot_level(m["target"])
     target = _echo(" ".join(named.split())) if named else None
     if s.turn.is_gm:
-        example = f"damage {target} 9 force" if target else "damage goblin 9 force"
+        example = f"damage {target or 'goblin'} 9 {info.damage_type}"
         raise Refusal(
             _(
-                "The rules here cast %(spell)s for a player's wizard: roll it and apply the "
+                "The rules here cast %(spell)s for a player's %(caster)s: roll it and apply the "
                 "damage it does (“%(example)s”)."
             )
-            % {"spell": spell, "example": example}
+            % {"spell": spell, "caster": CASTER_WORDS[info.template], "example": example}
         )
     if target is None:
         raise Refusal(
-            _("Name who %(spell)s strikes, like: cast magic missile at the goblin.")
+            _("Name who %(spell)s strikes, like: cast %(said)s at the goblin.")
+            % {"spell": spell, "said": spell.lower()}
+        )
+    if info.cantrip and slot_level is not None:
+        raise Refusal(
+            _("%(spell)s is a cantrip: it is cast without a spell slot, at no level.")
             % {"spell": spell}
         )
     what = _("cast %(spell)s") % {"spell": spell}
     s.require("spell_cast", what=what, seen_by_all=True)
     caster = s.call("character_get", character_id=acting_character(s, what=what))["character"]
-    if caster.get("template") != "wizard":
+    if caster.get("template") != info.template:
         raise Refusal(
             _(
-                "%(who)s cannot cast %(spell)s here (the rules cast it for a wizard). Attack "
+                "%(who)s cannot cast %(spell)s here (the rules cast it for a %(caster)s). Attack "
                 "instead (“attack %(target)s”)."
             )
-            % {"who": caster["name"], "spell": spell, "target": target}
+            % {
+                "who": caster["name"],
+                "spell": spell,
+                "caster": CASTER_WORDS[info.template],
+                "target": target,
+            }
         )
     roster = dnd_roster(s)
     s.actor = caster["id"]  # "the other goblin": not the caster
     struck = resolve(s, roster, named or "")
-    key = CAST_DAMAGE_SPELLS[" ".join(m["spell"].lower().split())]
     arguments: dict[str, Any] = {"caster_id": caster["id"], "target_id": struck.id, "spell": key}
     if slot_level is not None:
         arguments["slot_level"] = slot_level
     result = s.call("spell_cast", **arguments)
+    if "to_hit" in result:
+        _attack_spell_said(s, result, caster, _name_of(roster, struck.id), struck.kind)
+        return
+    if "save" in result:
+        _save_spell_said(s, result, caster, _name_of(roster, struck.id), struck.kind)
+        return
     roll, effect = result["roll"], result["damage"]
     values = {
         "caster": result.get("caster_name") or caster["name"],
@@ -2425,6 +2465,91 @@ def dnd_damage_spell(s: Session, m: re.Match[str]) -> None:
     if state := _struck_text(values["target"], struck.kind, effect):
         text += " " + state
     s.say(" ".join([text, _slots_left_text(values)]))
+
+
+def _attack_spell_said(
+    s: Session, result: Mapping[str, Any], caster: Mapping[str, Any], target: str, kind: str
+) -> None:
+    """An attack spell (Fire Bolt) as an attack is told: the to-hit, hit or miss, the damage
+    rolled and what it did to the target."""
+    values = {
+        "caster": result.get("caster_name") or caster["name"],
+        "spell": result.get("spell_name") or "",
+        "target": target,
+        "roll": result["to_hit"]["total"],
+    }
+    worse = (result.get("range") or {}).get("disadvantage") or []
+    why = _mode_text(s, result["to_hit"], worse=worse)
+    if not result["hit"]:
+        s.say(
+            _("%(caster)s casts %(spell)s at %(target)s but misses (%(roll)s to hit).") % values
+            + why
+        )
+        return
+    damage = result["damage"]
+    values.update(
+        amount=damage["total"],
+        type=damage["damage_type"],
+        expression=damage["expression"],
+    )
+    text = (
+        (_("Critical hit! ") if result["critical"] else "")
+        + _(
+            "%(caster)s casts %(spell)s at %(target)s and hits (%(roll)s to hit): %(amount)s "
+            "%(type)s damage (%(expression)s = %(amount)s)."
+        )
+        % values
+        + why
+    )
+    if state := _struck_text(target, kind, damage["effect"]):
+        text += " " + state
+    s.say(text)
+
+
+def _save_spell_said(
+    s: Session, result: Mapping[str, Any], caster: Mapping[str, Any], target: str, kind: str
+) -> None:
+    """A save spell (Sacred Flame): the target's save against the DC, as a hit's rider says
+    one, then the damage rolled on a failure and what it did."""
+    save = result["save"]
+    values = {
+        "caster": result.get("caster_name") or caster["name"],
+        "spell": result.get("spell_name") or "",
+        "target": target,
+        "ability": save["ability"].upper(),
+        "total": save["total"],
+        "dc": save["dc"],
+    }
+    said = (
+        _failed_save_text(s, _("the %(ability)s save") % values, save)
+        if save.get("automatic_failure")
+        else _("%(ability)s save %(total)s against DC %(dc)s") % values
+    )
+    values["save"] = said
+    why = _mode_text(s, save)
+    if save["success"]:
+        s.say(
+            _("%(caster)s casts %(spell)s on %(target)s, who avoids it (%(save)s).") % values + why
+        )
+        return
+    roll = result["roll"]
+    values.update(
+        amount=roll["total"],
+        expression=roll["expression"],
+        # A monster's effect, as a player reads it, names no damage type: the spell's.
+        type=DAMAGE_SPELL_INFO[result["spell"]].damage_type,
+    )
+    text = (
+        _(
+            "%(caster)s casts %(spell)s on %(target)s (%(save)s): %(amount)s %(type)s damage "
+            "(%(expression)s = %(amount)s)."
+        )
+        % values
+        + why
+    )
+    if state := _struck_text(target, kind, result["damage"]):
+        text += " " + state
+    s.say(text)
 
 
 def _rest_refused_for_gm(s: Session, tool: str, in_combat: str, as_action: str) -> None:
@@ -5102,6 +5227,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("long rest [for <name>] (as narration: hit points and spell slots back)"),
             ),
             (_("cast magic missile at <target> [at level N] (a wizard)"), ""),
+            (_("cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)"), ""),
             (
                 _("short rest, spend N hit dice (or: spend a hit die; out of combat)"),
                 _("short rest for <name>, N hit dice (as narration: Hit Dice heal)"),
