@@ -1827,17 +1827,28 @@ def combat_action(call: Call) -> Outcome:
     else:
         budget["dodging"] = 1
     result["movement_left"] = _budget_view(char, budget)["movement"]
+    if char["kind"] == "monster" and _hidden(call, char):
+        # Kept, so a replay answers the same once it is revealed: its movement is the GM's.
+        result["hidden"] = True
     return Outcome(
-        _pushed_view(call, result), scopes=sorted(scopes), entity_ids=sorted(set(entity_ids))
+        _combat_action_view(call, result),
+        scopes=sorted(scopes),
+        entity_ids=sorted(set(entity_ids)),
     )
 
 
-def _pushed_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
-    """A shove as the call's viewer sees it: the square a hidden monster was pushed to is the
-    GM's (that it was pushed is everyone's)."""
-    if call.is_gm or not result.get("target_hidden"):
+def _combat_action_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """A combat action as the call's viewer sees it: the square a hidden monster was pushed to
+    is the GM's (that it was pushed is everyone's), and so is the movement a hidden monster
+    has left (it says how far it went)."""
+    if call.is_gm:
         return result
-    return {k: v for k, v in result.items() if k != "to"}
+    hidden = []
+    if result.get("target_hidden"):
+        hidden.append("to")
+    if result.get("hidden") and _char_by_id(call, result["character_id"])["kind"] == "monster":
+        hidden.append("movement_left")
+    return {k: v for k, v in result.items() if k not in hidden}
 
 
 def _contest_check(call: Call, char: dict[str, Any], skill: str) -> dict[str, Any]:
@@ -2096,8 +2107,8 @@ def _lose_hiding(call: Call, char: dict[str, Any]) -> None:
 
 def _combat_action_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     """A monster's Stealth check, or its side of a shove, shows its total, as any of its checks
-    does; the square a hidden monster was pushed to is the GM's."""
-    shown = _pushed_view(call, result)
+    does; where a hidden monster was pushed to, and its movement left, are the GM's."""
+    shown = _combat_action_view(call, result)
     monster = _char_by_id(call, result["character_id"])["kind"] == "monster"
     if result.get("check") and monster:
         shown["check"] = _shown_check(result["check"])

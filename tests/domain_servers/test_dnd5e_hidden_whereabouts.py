@@ -426,3 +426,50 @@ def test_a_players_move_leaves_out_the_hidden_monster_it_provoked(dnd: Game, mon
     assert [
         w["attacker_id"] for w in _read(dnd, "combat_status", GM, {})["combat"]["opportunity"]
     ] == [ids["goblin"]]
+
+
+def test_a_hidden_monsters_dash_says_its_movement_left_to_the_gm_alone(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _fight(dnd, monkeypatch)
+    _goblin_hides(dnd, ids)
+    dnd.write("combat_move", {"character_id": ids["goblin"], "x": 9, "y": 3})
+    dash, revision = {"character_id": ids["goblin"], "action": "dash"}, dnd.revision
+
+    full = dnd.call(
+        "combat_action", {**dash, "expected_revision": revision, "idempotency_key": "dash"}
+    )
+    dnd.revision += 1
+    assert not full.is_error, full.structured_content
+    shown = full.structured_content
+    assert (shown["movement_gained"], shown["movement_left"], shown["hidden"]) == (30, 45, True)
+    # The GM's Dash answered at the public view (sent again: a replay): that it dashed, not
+    # how far it has left to go (which says how far it went).
+    narrowed = dnd.call(
+        "combat_action",
+        {**dash, "expected_revision": revision, "idempotency_key": "dash"},
+        view="public",
+    )
+    assert narrowed.meta["idempotent_replay"] is True
+    shown = narrowed.structured_content
+    assert (shown["action"], shown["movement_gained"], "movement_left" in shown) == (
+        "dash", 30, False,
+    )  # fmt: skip
+
+
+def test_a_hidden_player_characters_dash_says_its_movement_left_to_all(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _fight(dnd, monkeypatch)
+    dnd.write("combat_end_turn", {"character_id": ids["rin"]}, sub=PLAYER)
+    dnd.write("combat_end_turn", {"character_id": ids["goblin"]})
+    dnd.write("combat_end_turn", {"character_id": ids["bram"]}, sub=OTHER)
+    # Rin is a 1st-level rogue: no Cunning Action yet, so Hide then (next turn) Dash.
+    assert dnd.write("combat_action", {"character_id": ids["rin"], "action": "hide"}, sub=PLAYER)[
+        "hidden"
+    ]
+    dnd.write("combat_end_turn", {"character_id": ids["rin"]}, sub=PLAYER)
+    dnd.write("combat_end_turn", {"character_id": ids["goblin"]})
+    dnd.write("combat_end_turn", {"character_id": ids["bram"]}, sub=OTHER)
+    dashed = dnd.write("combat_action", {"character_id": ids["rin"], "action": "dash"}, sub=PLAYER)
+    assert dashed["movement_left"] == 60
