@@ -95,3 +95,37 @@ def test_a_players_move_with_no_monster_hidden_tells_the_gm_nothing_more():
     output = _ilsa_moves(role="player", order=ORDER, provoked=[])
 
     assert [m.audience for m in output.messages] == ["trigger"]
+
+
+def _goblin_2_moves(job_id: str) -> AgentOutput:
+    """The GM moves Goblin 2 (mon-3), hidden, from (6, 0) to (9, 3) in a public action."""
+    move = {
+        "character_id": "mon-3",
+        "hidden": True,
+        "from": [6, 0],
+        "to": [9, 3],
+        "feet": 15,
+        "crawled": False,
+        "movement_cost": 15,
+        "movement_left": 15,
+    }
+    stub = _Recorder(
+        {
+            "combat_status": {"combat": {"current": "mon-3", "round": 1, "order": GM_ORDER}},
+            "combat_move": move,
+        }
+    )
+    turn = _turn("goblin 2 moves to 9,3", role="gm", character_id=None, job_id=job_id)
+    return ScriptedAgent().run_turn(turn, stub)
+
+
+def test_a_hidden_monsters_move_says_where_it_went_to_the_gm_alone():
+    for n in range(6):
+        said = [(m.text, m.audience) for m in _goblin_2_moves(f"job-{n}").messages]
+        assert said[0] == ("Goblin 2 moves, unseen.", "trigger")
+        assert said[1][1] == "gm"
+        assert said[1][0] in {
+            "Goblin 2 moves to (9, 3), 15 ft, with 15 ft left.",
+            "Goblin 2 crosses 15 ft to (9, 3); 15 ft of movement remain.",
+        }
+        assert len(said) == 2

@@ -1917,6 +1917,16 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
     result = outcome.structured
     roster = dnd_roster(s)
     who = _name_of(roster, character_id)
+    # The GM's own answer for a hidden monster says where it went: the room hears only that it
+    # moved, the GM the rest.
+    audience = "trigger"
+    if result.get("hidden") and next((e.kind for e in roster if e.id == character_id), "") == (
+        "monster"
+    ):
+        s.say(_("%(who)s moves, unseen.") % {"who": who})
+        if "feet" not in result:
+            return
+        audience = "gm"
     provoked = _provoked_text(roster, who, result)
     _offer_opportunity_attacks(s, roster, character_id, result)
     hidden_provoked = _hidden_provoked_text(s, roster, character_id, who, result)
@@ -1953,7 +1963,8 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
                 ),
             )
             % values
-            + provoked
+            + provoked,
+            audience=audience,
         )
         if hidden_provoked:
             s.say(hidden_provoked, audience="gm")
@@ -1965,7 +1976,8 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
                 if left
                 else _("%(who)s stays at (%(x)s, %(y)s), with no movement left.")
             )
-            % values
+            % values,
+            audience=audience,
         )
         return
     # The path goes around hostile creatures: more feet than the squares between say.
@@ -1994,7 +2006,7 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
             _("%(who)s moves to (%(x)s, %(y)s), %(feet)s ft, %(with_left)s."),
             _("%(who)s crosses %(feet)s ft to (%(x)s, %(y)s); %(remain)s."),
         )
-    s.say(text % values + provoked)
+    s.say(text % values + provoked, audience=audience)
     if hidden_provoked:
         s.say(hidden_provoked, audience="gm")
 
