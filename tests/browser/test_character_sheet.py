@@ -117,6 +117,7 @@ def test_a_clerics_sheet_lists_cure_wounds_and_healing_word_and_passes_axe(
         _open_sheet(ilsa)
         expect(_row(ilsa, "spells")).to_be_visible()
         assert _items(ilsa, "spells") == [
+            "Sacred Flame (cantrip, action, 60 ft)",
             "Cure Wounds (1st, action, touch)",
             "Healing Word (1st, bonus action, 60 ft)",
         ]
@@ -156,7 +157,7 @@ def test_the_sheet_follows_the_character_the_player_acts_as(
         ilsa.locator("#composer-character").select_option(ids["Ash"])
         expect(ilsa.locator('#turn-character [data-field="name"]')).to_have_text("Ash")
         expect(_row(ilsa, "spells").locator("li")).to_have_text(
-            ["Magic Missile (1st, action, 120 ft)"]
+            ["Fire Bolt (cantrip, action, 120 ft)", "Magic Missile (1st, action, 120 ft)"]
         )
         expect(_row(ilsa, "attacks").locator("li")).to_have_text(["Fire Bolt +4 · 1d10 fire"])
         ilsa.locator("#composer-character").select_option(ids["Bram"])
@@ -186,6 +187,7 @@ def test_a_gms_own_character_shows_its_sheet_on_the_gms_card(
         _open_sheet(gm)
         assert _items(gm, "attacks") == ["Mace +3 · 1d6+1 bludgeoning"]
         assert _items(gm, "spells") == [
+            "Sacred Flame (cantrip, action, 60 ft)",
             "Cure Wounds (1st, action, touch)",
             "Healing Word (1st, bonus action, 60 ft)",
         ]

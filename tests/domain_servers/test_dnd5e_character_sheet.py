@@ -80,6 +80,8 @@ def test_the_sheet_follows_level_proficiency_cantrip_dice_and_the_attacks_given(
         (
             "cleric",
             [
+                {"key": "sacred_flame", "name": "Sacred Flame", "level": 0, "casting": "action",
+                 "range": 60, "touch": False},
                 {"key": "cure_wounds", "name": "Cure Wounds", "level": 1, "casting": "action",
                  "range": 5, "touch": True},
                 {"key": "healing_word", "name": "Healing Word", "level": 1,
@@ -89,6 +91,8 @@ def test_the_sheet_follows_level_proficiency_cantrip_dice_and_the_attacks_given(
         (
             "wizard",
             [
+                {"key": "fire_bolt", "name": "Fire Bolt", "level": 0, "casting": "action",
+                 "range": 120, "touch": False},
                 {"key": "magic_missile", "name": "Magic Missile", "level": 1,
                  "casting": "action", "range": 120, "touch": False},
             ],
@@ -105,15 +109,23 @@ def test_the_sheet_lists_the_spells_of_the_characters_class(
     assert [_sheet(dnd, ash, sub)["spells"] for sub in (GM, PLAYER, OTHER)] == [spells] * 3
 
 
-def test_every_spell_the_sheet_lists_can_be_cast(dnd: Game) -> None:
-    ash = _create(dnd, {"name": "Ash", "template": "cleric"})
+@pytest.mark.parametrize("template", ["cleric", "wizard"])
+def test_every_spell_the_sheet_lists_can_be_cast(dnd: Game, template: str) -> None:
+    ash = _create(dnd, {"name": "Ash", "template": template})
     dnd.write("phase_set", {"phase": "play"})
     dnd.write("damage_apply", {"target_id": ash, "amount": 3})
+    ogre = dnd.write("monster_spawn", {"monster_key": "ogre"})["character"]["id"]
+    listed = _sheet(dnd, ash)["spells"]
 
-    for spell in _sheet(dnd, ash)["spells"]:
-        args = {"caster_id": ash, "target_id": ash, "spell": spell["key"]}
-        assert dnd.write("spell_cast", args, sub=PLAYER)["spell"] == spell["key"]
+    cast = []
+    for spell in listed:
+        # A healing spell mends Ash; a harmful one is aimed at the ogre, which outlasts them all.
+        target = ash if spell["key"] in ("cure_wounds", "healing_word") else ogre
+        args = {"caster_id": ash, "target_id": target, "spell": spell["key"]}
+        cast.append(dnd.write("spell_cast", args, sub=PLAYER)["spell"])
         dnd.write("damage_apply", {"target_id": ash, "amount": 3})
+
+    assert cast == [spell["key"] for spell in listed]
 
 
 @pytest.mark.parametrize("template", ["fighter", "rogue", "wizard", "cleric"])
