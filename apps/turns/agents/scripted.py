@@ -84,6 +84,24 @@ dnd5e
                                          (2d4+2, its action in combat; N is ignored); the
                                          GM restores N hit points (a potion without N);
                                          "heal me|myself" is your own character
+    cast cure wounds|healing word [on <target>] [at level N]
+                                         a player's cleric heals with a spell slot (no
+                                         target: your own character; "at 2nd level",
+                                         "with a level 2 slot" too); also "heal <target>
+                                         with cure wounds", "use healing word on <target>";
+                                         the GM is told to heal the amount instead
+    cast magic missile at <target> [at level N]
+                                         a player's wizard, with a spell slot (also "use
+                                         magic missile on <target>"); the GM is told to
+                                         deal the damage instead
+    short rest [, spend N hit dice]      out of combat, your character spends Hit Dice
+                                         (one unless said; also "I take a short rest and
+                                         spend 2 hit dice", "spend a hit die"); the GM, as
+                                         narration:
+                                         "short rest for <name>[, N hit dice]"
+    long rest [for <name>]               GM, as narration: the party (or one character)
+                                         gets hit points and spell slots back (also "we
+                                         take a long rest", "<name> takes a long rest")
     give me N temp hp                    temporary hit points for your character (also
                                          "grant <target> N temp hp", "<target> gains N temp
                                          hp"): they do not stack, the higher is kept; a
@@ -173,6 +191,9 @@ dnd5e
     what's my hp | show my character     your character's line: HP, AC, speed, attacks,
                                          conditions (to you; also "my character sheet",
                                          "look at me", "how am I doing?")
+    <name>, <command>                    a line addressed to a creature ("Ilsa, make a dex
+                                         save", "Goblin 2, attack Ilsa") is that command
+                                         said of it ("Ilsa makes a dex save")
     help                                 this list
     Any other question is answered with the questions above, not the whole list. A command
     said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
@@ -198,6 +219,9 @@ narrative
                                          that whole name (other words after "advance" are not
                                          understood);
                                          "add N [segments] to the <name> clock" too
+    reset clock <name>                   GM; no clock is deleted: the reply says how
+                                         "advance <name> by -N" winds it back (also
+                                         "delete|remove|clear the <name> clock")
     create clock [called] <name> with N segments
                                          GM; 2..12 segments (N in digits or words: "four");
                                          the name keeps its own marks and words ("Doom!",
@@ -227,6 +251,8 @@ narrative
                                          also "note that <text>", "note: <text>", "fact:
                                          <text>"; "remember that …" is answered with this)
     roll <dice> [for <label>]
+    set phase <lobby|play>               GM (also "change the phase to play", "switch to
+                                         the lobby")
     is the <name> clock full|empty?      the clock's segments, to you (also "how full is
                                          the <name> clock?"): not a question for the oracle
     how many clocks are there?           the clocks, counted and named, to you
