@@ -40,6 +40,8 @@ def test_help_about_one_part_of_the_story_answers_with_its_commands(live_domains
             "The oracle:\n"
             '- ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|'
             "very likely|certain]; even unless you say\n"
+            "- or a yes-or-no question with its odds in brackets, e.g. is the door locked? "
+            "(likely)\n"
             '- e.g. ask the oracle "Is the door locked?" likely; it answers yes or no, '
             'with "and" or "but" when something more happens',
             "requester",

@@ -4447,6 +4447,13 @@ HELP_TOPICS: dict[str, tuple[Any, tuple[tuple[Any, Any], ...]]] = {
             * 2,
             (
                 gettext_lazy(
+                    "or a yes-or-no question with its odds in brackets, e.g. is the door "
+                    "locked? (likely)"
+                ),
+            )
+            * 2,
+            (
+                gettext_lazy(
                     'e.g. ask the oracle "Is the door locked?" likely; it answers yes or no, '
                     'with "and" or "but" when something more happens'
                 ),
