@@ -579,3 +579,41 @@ def test_checking_on_a_creature_or_looking_around_a_place_is_a_look(text, groups
     """ "check on the goblin" was refused as a check of the skill "on the goblin", and "look
     around the room" was not understood."""
     _read_as(D, text, s.dnd_describe, groups)
+
+
+@pytest.mark.parametrize(
+    ("text", "handler", "groups"),
+    [
+        ("we make a dex save", s.dnd_save, {"what": "dex", "target": None}),
+        ("we roll initiative", s.dnd_initiative, {}),
+        ("we'll make a perception check", s.dnd_check, {"what": "perception", "target": None}),
+        ("we're going to attack the goblin", s.dnd_attack,
+         {"target": "the goblin", "attacker": None}),
+        ("we want to take the dodge action", s.dnd_combat_action,
+         {"action": "dodge", "who": None}),
+    ],
+)  # fmt: skip
+def test_a_command_said_as_we_is_said_as_i(text, handler, groups):
+    """ "we make a dex save" was a save of the ability "we make a dex", and "we roll
+    initiative" was not understood: a player speaks for their character, "we" as "I"."""
+    _read_as(D, text, handler, groups)
+
+
+def test_a_save_said_as_we_is_my_characters(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is the player's
+    calls, output = _sent(table, player, "we make a dex save dc 12")
+    assert calls == [("saving_throw", {"character_id": "pc-1", "dc": 12, "ability": "dex"})]
+    assert output.declined is False
+
+
+def test_a_free_action_said_as_we_is_put_to_the_oracle_as_ours(story):
+    run = story.run(story.player, "we search the room", job_id="we")
+    command = "ask the oracle “Do we manage to search the room?”"
+    assert run.texts == [
+        (
+            f"That is for the GM or the oracle to judge. Ask the oracle, like: {command}"
+            " (or say “help” for what I understand).",
+            "requester",
+        )
+    ]
+    assert run.output.suggestions == (command,)

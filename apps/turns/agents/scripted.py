@@ -4882,15 +4882,15 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(r"(?:save|saving throw)\s+(?P<what>[a-z_ ]+?)" + DC + CHECK_MODE, dnd_save),
         # "roll a dex save" is read as "dex save" (DND_REWRITES), not a save of "roll a dex";
         # "I make a dex save" as "make a dex save" (FIRST_PERSON), not a save of "I make a dex",
-        # and so is "let me make a dex save".
+        # and so are "let me make a dex save" and "we make a dex save".
         _intent(
-            r"(?:make an? )?(?!(?:roll|i|let)\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)"
+            r"(?:make an? )?(?!(?:roll|i|we|let)\s)(?P<what>[a-z_ ]+?)\s+(?:save|saving throw)"
             + DC
             + CHECK_MODE,
             dnd_save,
         ),
         _intent(
-            r"(?:make an? )?(?!(?:roll|i|let)\s)(?P<what>[a-z_ ]+?)\s+check" + DC + CHECK_MODE,
+            r"(?:make an? )?(?!(?:roll|i|we|let)\s)(?P<what>[a-z_ ]+?)\s+check" + DC + CHECK_MODE,
             dnd_check,
         ),
         _intent(r"(?:roll\s+)?(?:for\s+)?initiative", dnd_initiative),
@@ -5364,13 +5364,18 @@ def _both(line: str) -> tuple[str, str]:
 
 
 # Said the way a table talks, rewritten to the grammar's words (tried after the text as written).
+# "We" as "I": a player speaks for their character, who acts with the party ("we make a dex
+# save" is the character's save).
 FIRST_PERSON = re.compile(
     # Longest first: "I try to pick the lock" is "pick the lock", not "try to pick …".
-    r"^(?:i\s+would\s+(?:like|love)\s+to|i['’]d\s+(?:like|love)\s+to"
-    r"|i\s+(?:want|need|try|have)\s+to|i\s+wanna|i(?:['’]m|\s+am)\s+(?:going\s+to|gonna)"
-    r"|i\s+will|i['’]ll|i\s+shall|let\s+me|let['’]s|i)\s+",
+    r"^(?:(?:i|we)\s+would\s+(?:like|love)\s+to|(?:i|we)['’]d\s+(?:like|love)\s+to"
+    r"|(?:i|we)\s+(?:want|need|try|have)\s+to|(?:i|we)\s+wanna"
+    r"|(?:i['’]m|we['’]re|i\s+am|we\s+are)\s+(?:going\s+to|gonna)"
+    r"|(?:i|we)\s+will|(?:i|we)['’]ll|(?:i|we)\s+shall|let\s+me|let['’]s|i|we)\s+",
     re.IGNORECASE,
 )
+# Said of the party ("we search the room", "let's ..."): what is asked of the oracle is ours.
+FIRST_PERSON_PLURAL = re.compile(r"^(?:we\b|let['’]s\b)", re.IGNORECASE)
 # "whats my hp", "whos here": a question typed without its apostrophe.
 WITHOUT_APOSTROPHE = re.compile(r"\b(what|who|how|where)s\b", re.IGNORECASE)
 # "please attack the goblin", "ok, end turn", "roll 2d6 please": said around a command.
@@ -5591,7 +5596,9 @@ def _ask(s: Session, corrected: str) -> None:
 
 
 # Said of oneself but no action to attempt ("I am hiding", "I have a rope").
-STATE_VERBS = frozenset({"am", "was", "have", "had", "can", "cannot", "can't", "know", "think"})
+STATE_VERBS = frozenset(
+    {"am", "are", "was", "were", "have", "had", "can", "cannot", "can't", "know", "think"}
+)
 
 
 # A free action's first words (after "I"), and the skill check that decides it in dnd5e.
@@ -5726,7 +5733,11 @@ def _judgement_hint(
         first = action.split(" ", 1)[0].lower()
         if not action or first in STATE_VERBS or len(action) >= ECHO_LENGTH:
             return None
-        asked = _("Do I manage to %(action)s?") % {"action": action}
+        asked = (
+            _("Do we manage to %(action)s?")
+            if FIRST_PERSON_PLURAL.match(said)
+            else _("Do I manage to %(action)s?")
+        ) % {"action": action}
     elif question:
         reply = _(
             "That is for the GM or the oracle to judge: “look” describes the scene, and the "
