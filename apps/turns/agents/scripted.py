@@ -1667,7 +1667,7 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     arguments: dict[str, Any] = _check_target(checked, save=save)
     if asked:
         arguments[asked] = True
-    dc = _dc(s, tool, m, save=save)
+    dc = _dc(s, tool, m, save=save, checked=checked)
     named = m.groupdict().get("target")
     if named and s.turn.is_gm:
         character_id = resolve(s, dnd_roster(s), named).id
@@ -1740,12 +1740,14 @@ def _third_success(*, save: bool, met: bool) -> str:
     return _("A roll of %(total)s beats DC %(dc)s: %(label)s succeeds.")
 
 
-def _dc(s: Session, tool: str, m: re.Match[str], *, save: bool) -> int:
+def _dc(s: Session, tool: str, m: re.Match[str], *, save: bool, checked: str) -> int:
+    """The DC said, or the default; `checked` is what is checked without how its d20 is rolled,
+    for the example a bad DC is answered with."""
     if m["dc"] is None:
         return DEFAULT_DC
     low, high = s.bounds(tool, "dc", (1, 40))
     if not (m["dc"].isdigit() or re.fullmatch(AMOUNT, m["dc"], re.IGNORECASE)):
-        example = f"{'save' if save else 'check'} {m['what'].strip()} dc 12"
+        example = f"{'save' if save else 'check'} {checked.strip()} dc 12"
         raise Refusal(_("The DC must be a number, like `%(example)s`.") % {"example": example})
     dc = _amount(m["dc"])
     if not low <= dc <= high:
