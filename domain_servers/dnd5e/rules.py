@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -568,6 +569,28 @@ def sneak_attack_dice(char: dict[str, Any], attack: dict[str, Any]) -> str | Non
     if attack.get("ability") != "dex" and attack_distances(attack)["reach"] is not None:
         return None
     return f"{(char.get('level', 1) + 1) // 2}d6"
+
+
+# SRD 5.1: anyone can make an unarmed strike (a punch, kick, head-butt): a melee attack it is
+# proficient with, dealing 1 + its STR modifier bludgeoning damage, no die rolled.
+UNARMED_STRIKE: dict[str, Any] = {
+    "name": "Unarmed Strike",
+    "ability": "str",
+    "proficient": True,
+    "damage": "1",
+    "damage_type": "bludgeoning",
+}
+
+
+def attacks_of(char: dict[str, Any]) -> list[dict[str, Any]]:
+    """The attacks a creature can choose from: a player character's listed ones, then its
+    Unarmed Strike unless listed; a monster's stat block lists all it does."""
+    listed = list(char["attacks"])
+    if char.get("kind") != "pc" or any(
+        a["name"].strip().lower() == UNARMED_STRIKE["name"].lower() for a in listed
+    ):
+        return listed
+    return [*listed, dict(UNARMED_STRIKE)]
 
 
 def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
@@ -1224,7 +1247,7 @@ def resolve_attack(
         expression = damage_expression(attacker, attack)
         if sneaking:
             expression = f"{expression}+{sneak_attack}"
-        rolled = dice.roll(expression, rng, critical=critical)
+        rolled = _damage_roll(expression, rng, critical=critical)
         amount = max(0, rolled["total"])
         effect = apply_damage(
             target, amount, attack["damage_type"], critical=critical, rng=rng, who=who
@@ -1236,6 +1259,22 @@ def resolve_attack(
             if save is not None:
                 result["on_hit"] = save
     return result
+
+
+# A damage expression of flat numbers only: an unarmed strike's "1+2".
+FLAT_DAMAGE = re.compile(r"[+-]?\d+(?:[+-]\d+)*")
+
+
+def _damage_roll(expression: str, rng: RandomStream, *, critical: bool) -> dict[str, Any]:
+    """The damage rolled; a flat amount (an unarmed strike's) has no dice to roll, nor to
+    double on a critical hit, so it is summed as the dice module sums a modifier."""
+    if not FLAT_DAMAGE.fullmatch(expression):
+        return dice.roll(expression, rng, critical=critical)
+    terms = [
+        dice.DiceTerm(-1 if sign == "-" else 1, 0, 0, None, 0, int(number))
+        for sign, number in re.findall(r"([+-]?)(\d+)", expression)
+    ]
+    return dice.roll_terms(terms, rng)
 
 
 def attack_rider(char: dict[str, Any], attack: dict[str, Any]) -> dict[str, Any] | None:

@@ -161,7 +161,8 @@ def _sheet(char: dict[str, Any]) -> dict[str, Any]:
                 "damage": rules.damage_expression(char, attack),
                 "damage_type": attack["damage_type"],
             }
-            for attack in char["attacks"]
+            # The Unarmed Strike the attack tool also takes, last.
+            for attack in rules.attacks_of(char)
         ],
         "spells": _castable_spells(char),
     }
@@ -754,9 +755,10 @@ def attack(call: Call) -> Outcome:
     else:
         # Attack names are stored trimmed, so the one asked for is matched trimmed too.
         name = words(name, "attack_name")
-        matches = [a for a in attacker["attacks"] if a["name"].lower() == name.lower()]
+        choices = rules.attacks_of(attacker)
+        matches = [a for a in choices if a["name"].lower() == name.lower()]
         if not matches:
-            known = ", ".join(a["name"] for a in attacker["attacks"])
+            known = ", ".join(a["name"] for a in choices)
             raise invalid(
                 f"{_who(call, attacker['id'])} has no attack named {name!r}; attacks: {known}"
             )
@@ -2406,7 +2408,11 @@ def tools() -> list[ToolSpec]:
             params={
                 "attacker_id": CHARACTER_ID,
                 "target_id": CHARACTER_ID,
-                "attack_name": string("Attack to use (default the first).", 60),
+                "attack_name": string(
+                    "Attack to use (default the first); a player character can also make an "
+                    "Unarmed Strike (1 + STR bludgeoning).",
+                    60,
+                ),
                 "as_reaction": boolean(
                     "Use the reaction instead of the action; an opportunity attack the last "
                     "move provoked is a melee attack and strikes from the square the target "

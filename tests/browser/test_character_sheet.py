@@ -89,15 +89,22 @@ def test_a_fighters_sheet_shows_abilities_and_the_longsword_and_no_spells_row(
             "STR 15 (+2)", "DEX 13 (+1)", "CON 14 (+2)",
             "INT 8 (-1)", "WIS 12 (+1)", "CHA 10 (+0)",
         ]  # fmt: skip
-        # Level 3: proficiency +2 and STR +2 to hit; the damage adds STR.
-        assert _items(ilsa, "attacks") == ["Longsword +4 · 1d8+2 slashing"]
+        # Level 3: proficiency +2 and STR +2 to hit; the damage adds STR (an Unarmed Strike's
+        # 1 + STR, last).
+        assert _items(ilsa, "attacks") == [
+            "Longsword +4 · 1d8+2 slashing",
+            "Unarmed Strike +4 · 1+2 bludgeoning",
+        ]
         expect(_row(ilsa, "spells")).to_be_hidden()
         # A change to the card keeps the sheet open and its rows as they were.
         hurt(20)
         _say(ilsa, "short rest, spend 1 hit dice", mode="action")
         _settle(campaign, 2)
         expect(ilsa.locator('#turn-character [data-field="hit-dice"]')).to_have_text("2 of 3 (d10)")
-        assert _items(ilsa, "attacks") == ["Longsword +4 · 1d8+2 slashing"]
+        assert _items(ilsa, "attacks") == [
+            "Longsword +4 · 1d8+2 slashing",
+            "Unarmed Strike +4 · 1+2 bludgeoning",
+        ]
         assert ilsa.locator("#turn-character details").evaluate("(el) => el.open") is True
         _fits(ilsa, "character-sheet-fighter")
 
@@ -121,7 +128,10 @@ def test_a_clerics_sheet_lists_cure_wounds_and_healing_word_and_passes_axe(
             "Cure Wounds (1st, action, touch)",
             "Healing Word (1st, bonus action, 60 ft)",
         ]
-        assert _items(ilsa, "attacks") == ["Mace +3 · 1d6+1 bludgeoning"]
+        assert _items(ilsa, "attacks") == [
+            "Mace +3 · 1d6+1 bludgeoning",
+            "Unarmed Strike +3 · 1+1 bludgeoning",
+        ]
         assert _items(ilsa, "abilities")[4] == "WIS 15 (+2)"
         _fits(ilsa, "character-sheet-cleric")
         _assert_no_violations(ilsa)
@@ -159,10 +169,14 @@ def test_the_sheet_follows_the_character_the_player_acts_as(
         expect(_row(ilsa, "spells").locator("li")).to_have_text(
             ["Fire Bolt (cantrip, action, 120 ft)", "Magic Missile (1st, action, 120 ft)"]
         )
-        expect(_row(ilsa, "attacks").locator("li")).to_have_text(["Fire Bolt +4 · 1d10 fire"])
+        expect(_row(ilsa, "attacks").locator("li")).to_have_text(
+            ["Fire Bolt +4 · 1d10 fire", "Unarmed Strike +1 · 1-1 bludgeoning"]
+        )
         ilsa.locator("#composer-character").select_option(ids["Bram"])
         expect(_row(ilsa, "spells")).to_be_hidden()
-        expect(_row(ilsa, "attacks").locator("li")).to_have_text(["Longsword +4 · 1d8+2 slashing"])
+        expect(_row(ilsa, "attacks").locator("li")).to_have_text(
+            ["Longsword +4 · 1d8+2 slashing", "Unarmed Strike +4 · 1+2 bludgeoning"]
+        )
 
 
 @pytest.mark.browser
@@ -185,7 +199,10 @@ def test_a_gms_own_character_shows_its_sheet_on_the_gms_card(
     with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
         expect(gm.locator('#turn-character [data-field="name"]')).to_have_text("Ash")
         _open_sheet(gm)
-        assert _items(gm, "attacks") == ["Mace +3 · 1d6+1 bludgeoning"]
+        assert _items(gm, "attacks") == [
+            "Mace +3 · 1d6+1 bludgeoning",
+            "Unarmed Strike +3 · 1+1 bludgeoning",
+        ]
         assert _items(gm, "spells") == [
             "Sacred Flame (cantrip, action, 60 ft)",
             "Cure Wounds (1st, action, touch)",

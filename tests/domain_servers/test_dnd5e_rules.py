@@ -525,7 +525,7 @@ def test_refusals_name_creatures_not_ids(dnd: Game) -> None:
         ("attack", {"attacker_id": hero, "target_id": twin}, PLAYER,
          f"Goblin ({twin}) is already dead"),
         ("attack", {"attacker_id": hero, "target_id": goblin, "attack_name": "bow"}, PLAYER,
-         "Ash has no attack named 'bow'; attacks: Longsword"),
+         "Ash has no attack named 'bow'; attacks: Longsword, Unarmed Strike"),
         ("attack", {"attacker_id": hero, "target_id": hero}, PLAYER, "Ash cannot attack itself"),
         ("attack", {"attacker_id": hero, "target_id": goblin}, OTHER,
          "the requester does not control Ash"),
