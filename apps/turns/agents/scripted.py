@@ -12,7 +12,8 @@ GM could judge is answered with the oracle's command in the player's words inste
 
 Read kindly: emoji and trailing punctuation are ignored (a roll's label, in either system, keeps
 its own closing "!", "?" or "..."; a full stop is the sentence's), "I …" first-person forms
-("I'd like to …", "I'm going to …", "let me …"), "please", "ok" and a closing "please",
+("I'd like to …", "I'm going to …", "let me …"; "we …" too, a player speaking for their
+character: "we make a dex save"), "please", "ok" and a closing "please",
 a question's missing apostrophe ("whats my hp", "whos here") and,
 in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with crossbow]),
