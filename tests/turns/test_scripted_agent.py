@@ -47,7 +47,7 @@ DND_HELP = (
 DND_PLAYER_HELP = (
     "I understand:\n"
     "- attack [<target>] [with <weapon>] [with advantage | with disadvantage] [as a reaction]; "
-    "<name> hits (or shoots, stabs) <target>\n"
+    "<name> hits (or shoots, stabs) <target>; punch (or kick) <target>, an unarmed strike\n"
     "- check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] "
     "(or: roll stealth, roll a dex save)\n"
     "- roll <dice> [drop lowest | with advantage] [for <label>], "

@@ -189,8 +189,11 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     QUESTIONS: ASKED,
 }
 DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
-    ATTACK + " [as a reaction]; <name> hits (or shoots, stabs) <target>": [
+    ATTACK + " [as a reaction]; <name> hits (or shoots, stabs) <target>; "
+    "punch (or kick) <target>, an unarmed strike": [
         *ATTACKS,
+        ("punch the goblin", A, {"target": "the goblin", "weapon": "unarmed strike"}),
+        ("kick the goblin", A, {"target": "the goblin", "weapon": "unarmed strike"}),
         ("attack the goblin as a reaction", A, {"target": "the goblin", "reaction": "reaction"}),
         *STRIKES,
     ],

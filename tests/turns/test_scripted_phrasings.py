@@ -353,10 +353,10 @@ def test_segments_added_to_a_clock_advance_it(story):
     assert (alarm["filled"], alarm["segments"]) == (5, 6)
 
 
-@pytest.mark.parametrize("text", ["I punch the goblin", "I kick goblin 2", "I charge the goblin"])
+@pytest.mark.parametrize("text", ["I charge the goblin", "I punch"])
 def test_a_blow_the_rules_have_no_attack_for_is_pointed_at_attack(live_domains, gm, player, text):
-    """No attack of the rules is a punch or a kick, and a charge may be a move or an attack:
-    nothing is done, the reply says how an attack is made."""
+    """A charge may be a move or an attack, and a punch at nobody has no target: nothing is
+    done, the reply says how an attack is made."""
     table, _start = dnd_table_in_combat(gm, player)
     before = table.revision()
     run = table.run(player, text, job_id="blow")
@@ -377,7 +377,6 @@ NOT_ACTED_ON = [
     (D, "my turn is over"),
     (D, "I rest"),  # a short rest or a long one
     (D, "we rest for the night"),  # a long rest, the GM's to call
-    (D, "I punch the goblin"),  # no attack of the rules is a punch
     (D, "I charge the goblin"),  # a move, an attack, or both
     (D, "I step back"),  # no direction on the map
     (D, "go to goblin 2"),  # as "go to sleep", "go to the tavern": not always a move
@@ -617,3 +616,43 @@ def test_a_free_action_said_as_we_is_put_to_the_oracle_as_ours(story):
         )
     ]
     assert run.output.suggestions == (command,)
+
+
+UNARMED = "Unarmed Strike"
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("I punch the goblin", {"target": "the goblin", "weapon": "unarmed strike"}),
+        ("kick the goblin", {"target": "the goblin", "weapon": "unarmed strike"}),
+        ("I kick goblin 2 with advantage",
+         {"target": "goblin 2", "weapon": "unarmed strike", "mode": "advantage"}),
+        ("attack the goblin unarmed", {"target": "the goblin", "weapon": "unarmed"}),
+        ("attack goblin 2 unarmed with advantage",
+         {"target": "goblin 2", "weapon": "unarmed", "mode": "advantage"}),
+        ("attack the unarmed guard", {"target": "the unarmed guard", "weapon": None}),
+        ("attack the goblin with my fists", {"target": "the goblin", "weapon": "my fists"}),
+        ("Ilsa punches the goblin",
+         {"attacker": "Ilsa", "target": "the goblin", "weapon": "unarmed strike"}),
+    ],
+)  # fmt: skip
+def test_a_punch_or_kick_is_an_unarmed_attack(text, groups):
+    """ "I punch the goblin" and "kick the goblin" were not understood, and "attack the goblin
+    unarmed" was an attack on "the goblin unarmed"."""
+    _read_as(D, text, s.dnd_attack, groups)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I punch the goblin", "kick the goblin", "attack the goblin unarmed",
+     "attack the goblin with my fists", "attack the goblin with my bare hands"],
+)  # fmt: skip
+def test_an_unarmed_attack_is_made_with_the_unarmed_strike(live_domains, gm, player, text):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
+    calls, output = _sent(table, player, text)
+    assert calls[0] == (
+        "attack",
+        {"attacker_id": "pc-1", "target_id": "mon-2", "attack_name": UNARMED},
+    )
+    assert output.declined is False

@@ -17,7 +17,8 @@ character: "we make a dex save"), "please", "ok" and a closing "please",
 a question's missing apostrophe ("whats my hp", "whos here") and,
 in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with crossbow]),
-"make an attack on|against X", "attack X using <weapon>" and "roll a d20" (= roll 1d20) are
+"make an attack on|against X", "attack X using <weapon>", "punch|kick X" (= attack X with
+Unarmed Strike; "Ilsa punches X") and "roll a d20" (= roll 1d20) are
 understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
@@ -28,7 +29,9 @@ first word or target name with a single close match (difflib) is never acted on:
 dnd5e
     attack [<target>] [with <weapon>]    attack as your character (no target, or "the
                                          nearest <kind>|enemy": the nearest foe, of that
-                                         kind); the GM in combat attacks
+                                         kind); "with my fists" or "unarmed"
+                                         (no "with"): the Unarmed Strike every player
+                                         character has; the GM in combat attacks
                                          as the current combatant (e.g. a monster); also
                                          "<who> attacks <target>" (a player: own character;
                                          the GM: "goblin" is the goblin whose turn it is);
@@ -360,6 +363,14 @@ DOUBLED_STOP = re.compile(r"(?<=[?!])\.(?=\s|$)|(?<=[^.]\.)\.(?=\s|$)")
 ARTICLES = re.compile(r"^(?:the|a|an|my)\s+", re.IGNORECASE)
 # Whose weapon it is, said before it ("with its scimitar", "with her longsword"): only colour.
 WEAPON_OWNER = re.compile(r"^(?:its|his|her|their|your)\s+", re.IGNORECASE)
+# A weapon said that is the body's own ("unarmed", "my fists", "bare hands"): the Unarmed
+# Strike the rules give every player character.
+UNARMED = re.compile(
+    r"(?:(?:my|his|her|its|their|your|bare)\s+)*(?:fists?|hands?|feet|foot|unarmed)"
+    r"|unarmed\s+strikes?",
+    re.IGNORECASE,
+)
+UNARMED_STRIKE = "Unarmed Strike"
 TYPO_CUTOFF = 0.8  # difflib ratio: "atack" and "gobin" are close, "gob" or "orc" are not
 ECHO_LENGTH = 60  # a name the requester typed, said back in a reply, is cut to this
 # The domain tells apart two of one name by the id ("Goblin (mon-4)"); players never read ids.
@@ -1172,7 +1183,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         target = _plain_target(s, roster, attacker_id, asked=nearest)
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
     if m["weapon"]:
-        arguments["attack_name"] = WEAPON_OWNER.sub("", _clean_name(m["weapon"]))
+        weapon = WEAPON_OWNER.sub("", _clean_name(m["weapon"]))
+        arguments["attack_name"] = UNARMED_STRIKE if UNARMED.fullmatch(weapon) else weapon
     asked = (m["mode"] or "").lower()
     if asked:
         # The attack tool takes the flag from any player; the rules still cancel it against
@@ -4655,7 +4667,10 @@ CLOCK_UNMADE = r"(?:reset|delete|remove|clear|erase|destroy)\s+"
 # "with my longsword with advantage" (or "using my longsword", "and advantage", ", with
 # advantage"): the weapon, then how the d20 is rolled; "with advantage" alone is no weapon.
 WITH_WEAPON = (
-    r"(?:\s+(?:with|using)\s+(?!(?:advantage|disadvantage)(?:\s+as\s|$))(?P<weapon>.+?))?"
+    # "attack the goblin unarmed": the word is the weapon, said without "with" (last, or
+    # before how: "the unarmed guard" is a target).
+    r"(?:(?:\s+(?:with|using)\s+(?!(?:advantage|disadvantage)(?:\s+as\s|$))"
+    r"|\s+(?=unarmed(?:$|,|\s+(?:with|at|and|as)\s)))(?P<weapon>.+?))?"
     r"(?:,?\s+(?:with|at|and(?:\s+with)?)\s+(?P<mode>advantage|disadvantage))?"
     # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
     r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
@@ -5218,7 +5233,8 @@ def help_text(system_id: str, *, gm: bool) -> str:
             (
                 _(
                     "attack [<target>] [with <weapon>] [with advantage | with disadvantage] "
-                    "[as a reaction]; <name> hits (or shoots, stabs) <target>"
+                    "[as a reaction]; <name> hits (or shoots, stabs) <target>; "
+                    "punch (or kick) <target>, an unarmed strike"
                 ),
                 _(
                     "attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
@@ -5406,6 +5422,23 @@ DND_REWRITES = (
             re.I,
         ),
         r"attack \g<target> with \g<weapon>\g<mode>",
+    ),
+    # "I punch the goblin", "Ilsa kicks goblin 2": an Unarmed Strike (SRD 5.1).
+    (
+        re.compile(
+            r"^(?:punch|kick|head-?butt)(?:e?s)?\s+(?P<target>.+?)"
+            r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
+            re.I,
+        ),
+        r"attack \g<target> with unarmed strike\g<mode>",
+    ),
+    (
+        re.compile(
+            r"^(?P<who>.+?)\s+(?:punches|kicks|head-?butts)\s+(?P<target>.+?)"
+            r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
+            re.I,
+        ),
+        r"\g<who> attacks \g<target> with unarmed strike\g<mode>",
     ),
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
     (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
@@ -5867,7 +5900,7 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
-            # A punch or kick is no attack the rules list, and a charge may be a move or one.
+            # A punch or kick at nobody named, and a charge, which may be a move or an attack.
             re.compile(r"\b(?:attack|punch(?:es)?|kicks?|charges?)\b", re.I),
             None,
             (
