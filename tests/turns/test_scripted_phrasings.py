@@ -37,8 +37,8 @@ UNDERSTOOD: list[tuple[str, str, Callable[..., None], dict[str, Any]]] = [
     (D, "I swing at goblin 2 with advantage", s.dnd_attack,
      {"target": "goblin 2", "mode": "advantage"}),
     (D, "I attack the nearest goblin", s.dnd_attack, {"target": "the nearest goblin"}),
-    (D, "I cast fire bolt at the goblin", s.dnd_attack,
-     {"target": "the goblin", "weapon": "fire bolt"}),
+    (D, "I cast fire bolt at the goblin", s.dnd_damage_spell,
+     {"spell": "fire bolt", "target": "the goblin"}),
     # Spells.
     (D, "I cast cure wounds on Mira", s.dnd_healing_spell,
      {"spell": "cure wounds", "target": "Mira"}),
