@@ -1842,7 +1842,8 @@ def combat_action(call: Call) -> Outcome:
 def _combat_action_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     """A combat action as the call's viewer sees it: the square a hidden monster was pushed to
     is the GM's (that it was pushed is everyone's), and so is the movement a hidden monster
-    has left (it says how far it went)."""
+    has left (it says how far it went). A monster's side of a shove shows its total, as any of
+    its checks does: to the player who shoved it too."""
     if call.is_gm:
         return result
     hidden = []
@@ -1850,7 +1851,17 @@ def _combat_action_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
         hidden.append("to")
     if result.get("hidden") and _char_by_id(call, result["character_id"])["kind"] == "monster":
         hidden.append("movement_left")
-    return {k: v for k, v in result.items() if k not in hidden}
+    shown = {k: v for k, v in result.items() if k not in hidden}
+    if "contest" in result:
+        contest = dict(result["contest"])
+        for side, char_id in (
+            ("shover_check", result["character_id"]),
+            ("target_check", result["target_id"]),
+        ):
+            if _char_by_id(call, char_id)["kind"] == "monster":
+                contest[side] = _shown_check(contest[side])
+        shown["contest"] = contest
+    return shown
 
 
 def _contest_check(call: Call, char: dict[str, Any], skill: str) -> dict[str, Any]:
@@ -2111,16 +2122,8 @@ def _combat_action_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     """A monster's Stealth check, or its side of a shove, shows its total, as any of its checks
     does; where a hidden monster was pushed to, and its movement left, are the GM's."""
     shown = _combat_action_view(call, result)
-    monster = _char_by_id(call, result["character_id"])["kind"] == "monster"
-    if result.get("check") and monster:
+    if result.get("check") and _char_by_id(call, result["character_id"])["kind"] == "monster":
         shown["check"] = _shown_check(result["check"])
-    if "contest" in result:
-        contest = dict(result["contest"])
-        if monster:
-            contest["shover_check"] = _shown_check(contest["shover_check"])
-        if _char_by_id(call, result["target_id"])["kind"] == "monster":
-            contest["target_check"] = _shown_check(contest["target_check"])
-        shown["contest"] = contest
     return shown
 
 
