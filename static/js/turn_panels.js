@@ -498,7 +498,26 @@ function renderCombat(panels) {
     items.push(item);
   }
   keepItems(list, items, "data-id");
+  renderOpportunity(data);
   renderGrid(panels);
+}
+
+// The opportunity attacks the last move left open: only the GM's combat read lists them (the
+// GM calls them), by the names the initiative list shows.
+function renderOpportunity(data) {
+  const box = document.getElementById("turn-opportunity");
+  if (!box) return;
+  const windows = Array.isArray(data.opportunity) ? data.opportunity : [];
+  const items = windows.map((w) => {
+    const at = Array.isArray(w.at) ? w.at : [];
+    return el("li", { "data-id": `${w.attacker_id}>${w.target_id}` }, format(t.opportunity_line, {
+      attacker: names.get(w.attacker_id) || w.attacker_name || w.attacker_id,
+      target: names.get(w.target_id) || w.target_name || w.target_id,
+      x: at[0] ?? "?", y: at[1] ?? "?",
+    }));
+  });
+  keepItems(document.getElementById("turn-opportunity-list"), items, "data-id");
+  hideKeepingFocus(box, !items.length);
 }
 
 function renderGrid(panels) {
@@ -1338,6 +1357,8 @@ function endAccess() {
   if (combat) {
     combat.hidden = true;
     document.getElementById("turn-order").replaceChildren();
+    document.getElementById("turn-opportunity").hidden = true;
+    document.getElementById("turn-opportunity-list").replaceChildren();
     document.getElementById("turn-map").hidden = true;
     const grid = document.getElementById("turn-grid");
     grid.hidden = true;
