@@ -200,6 +200,8 @@ FULL_CASTER_SLOTS: dict[int, tuple[int, ...]] = {
 # - "save": the target makes a `save` saving throw against the caster's spell save DC or takes
 #   `damage` (one die) of `damage_type`.
 # Level 0 is a cantrip: no slot, and its one die grows at 5th, 11th and 17th level.
+# `needs_sight`: it targets "a creature (of your choice) that you can see", so never one the
+# caster cannot see (an attack spell rolls at disadvantage instead; a touch needs no sight).
 SPELLS: dict[str, dict[str, Any]] = {
     "cure_wounds": {
         "name": "Cure Wounds",
@@ -219,6 +221,7 @@ SPELLS: dict[str, dict[str, Any]] = {
         "casting": "bonus_action",
         "range": 60,
         "classes": ("cleric",),
+        "needs_sight": True,
         "no_effect_on": ("construct", "undead"),
     },
     "fire_bolt": {
@@ -241,6 +244,7 @@ SPELLS: dict[str, dict[str, Any]] = {
         "casting": "action",
         "range": 60,
         "classes": ("cleric",),
+        "needs_sight": True,
     },
     "magic_missile": {
         "name": "Magic Missile",
@@ -253,6 +257,7 @@ SPELLS: dict[str, dict[str, Any]] = {
         "casting": "action",
         "range": 120,
         "classes": ("wizard",),
+        "needs_sight": True,
     },
 }
 

@@ -1016,7 +1016,8 @@ def spell_cast(call: Call) -> Outcome:
     the dead, and never undead or constructs, on whom they have no effect); a wizard's Magic
     Missile damages as `damage_apply` does (never the dead). A cantrip spends no slot: Fire
     Bolt is a spell attack made as `attack` makes one, Sacred Flame a DEX save against the
-    caster's spell save DC. In combat only on the caster's turn, taking its action or bonus
+    caster's spell save DC. A spell that targets a creature the caster can see (`needs_sight`)
+    is refused on one it cannot. In combat only on the caster's turn, taking its action or bonus
     action."""
     caster = _char(call, "caster_id")
     target = _char(call, "target_id")
@@ -1061,6 +1062,9 @@ def spell_cast(call: Call) -> Outcome:
             raise invalid(f"{who} cannot target itself with {spell['name']}")
         if rules.is_dead(target):
             raise invalid(f"{_who(call, target['id'])} is dead and cannot take damage")
+    if spell.get("needs_sight") and (unseen := _unseen_by(call, caster, target)):
+        # Before range: how far a hidden monster is would say where it is.
+        raise invalid(f"{unseen}, and {spell['name']} targets a creature {who} can see")
     combat = call.state.get("combat") or {}
     fighting = caster["id"] in (combat.get("budgets") or {})
     if fighting:
@@ -1144,6 +1148,22 @@ def spell_cast(call: Call) -> Outcome:
         ),
         entity_ids=ids,
     )
+
+
+def _unseen_by(call: Call, viewer: dict[str, Any], target: dict[str, Any]) -> str | None:
+    """Why `viewer` cannot see `target`, as a refusal says it, or None when it can. As attack
+    models seeing: a blinded viewer sees nothing, an invisible target goes unseen, and so does a
+    hidden foe (a hidden creature stays in sight of its own side). Oneself is always in view."""
+    if viewer["id"] == target["id"]:
+        return None
+    who, name = _who(call, viewer["id"]), _who(call, target["id"])
+    if "blinded" in viewer["conditions"]:
+        return f"{who} is blinded: {who} cannot see {name}"
+    if "invisible" in target["conditions"]:
+        return f"{name} is invisible: {who} cannot see it"
+    if _hostile(viewer, target) and _hidden(call, target):
+        return f"{name} is hidden: {who} cannot see it"
+    return None
 
 
 def _spell_save(
@@ -2549,9 +2569,12 @@ def tools() -> list[ToolSpec]:
                 "Healing Word (outside "
                 "combat there are no turns to limit). Refused with no slot of that level left, "
                 "for a caster without the spell, for the dead, for healing at full HP, and for "
-                "Cure Wounds or Healing Word on undead or constructs (no effect, SRD); a "
-                "refused cast spends nothing. Players cast for their own character; the GM for "
-                "any."
+                "Cure Wounds or Healing Word on undead or constructs (no effect, SRD). Magic "
+                "Missile, Sacred Flame and Healing Word target a creature the caster can see: "
+                "refused on an invisible one, a hidden foe (a hidden ally stays in sight) or "
+                "anyone while the caster is blinded; Fire Bolt rolls at disadvantage instead and "
+                "Cure Wounds touches. A refused cast spends nothing. Players cast for their own "
+                "character; the GM for any."
             ),
             handler=spell_cast,
             write=True,
