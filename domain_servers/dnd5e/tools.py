@@ -1863,13 +1863,19 @@ def _combat_action_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     """A combat action as the call's viewer sees it: the square a hidden monster was pushed to
     is the GM's (that it was pushed is everyone's), and so is the movement a hidden monster
     has left (it says how far it went). A monster's side of a shove shows its total, as any of
-    its checks does: to the player who shoved it too."""
+    its checks does: to the player who shoved it too. The DC a player character hid against is
+    a monster's passive Perception, of its hidden stat block (as its AC is): the GM's, while
+    whether it hid and its total are everyone's. A monster hides against the party's own."""
     if call.is_gm:
         return result
     hidden = []
+    hider = _char_by_id(call, result["character_id"])
+    if result.get("dc") is not None and hider["kind"] == "pc":
+        hidden.append("dc")
+        result = {**result, "check": {k: v for k, v in result["check"].items() if k != "dc"}}
     if result.get("target_hidden"):
         hidden.append("to")
-    if result.get("hidden") and _char_by_id(call, result["character_id"])["kind"] == "monster":
+    if result.get("hidden") and hider["kind"] == "monster":
         hidden.append("movement_left")
     shown = {k: v for k, v in result.items() if k not in hidden}
     if "contest" in result:
@@ -2874,7 +2880,7 @@ def tools() -> list[ToolSpec]:
                 "foe within 5 ft "
                 "of the helper, or without target_id its next ability check, has advantage, "
                 "until the helper's next turn. Hide: a DEX (Stealth) check against the foes' "
-                "best passive Perception (the "
+                "best passive Perception (dc: a monster's is shown to the GM alone; the "
                 "GM judges whether there is cover); hidden, it attacks with advantage, is "
                 "attacked with disadvantage and provokes no opportunity attacks, until its own "
                 "attack reveals it; a hidden monster's square is shown to the GM alone "
@@ -2928,7 +2934,8 @@ def tools() -> list[ToolSpec]:
                 "dc": {
                     "type": ["integer", "null"],
                     "description": "Present for Hide: the best passive Perception it was "
-                    "checked against (null: no foe able to notice it).",
+                    "checked against (null: no foe able to notice it). A player character's is "
+                    "a monster's, left out (and out of check) for all but the GM.",
                 },
                 "action": {"type": "string"},
                 "character_name": {"type": "string"},

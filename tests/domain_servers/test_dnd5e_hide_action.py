@@ -37,7 +37,8 @@ def test_hiding_is_a_stealth_check_against_the_foes_passive_perception(
 ) -> None:
     rin, _goblin = _rin_beside(dnd, monkeypatch)
 
-    hid = dnd.write("combat_action", {"character_id": rin, "action": "hide"}, sub=PLAYER)
+    # The GM's answer: the monster's passive Perception is its to see.
+    hid = dnd.write("combat_action", {"character_id": rin, "action": "hide"})
 
     # 10 + DEX 2 + Stealth with Expertise 4, against the goblin's passive Perception 9.
     assert (hid["check"]["skill"], hid["check"]["total"]) == ("stealth", 16)
@@ -49,7 +50,8 @@ def test_hiding_is_a_stealth_check_against_the_foes_passive_perception(
 def test_a_failed_hide_leaves_the_creature_seen(dnd: Game, monkeypatch) -> None:
     rin, _wolf = _rin_beside(dnd, monkeypatch, "wolf", template="fighter")
 
-    hid = dnd.write("combat_action", {"character_id": rin, "action": "hide"}, sub=PLAYER)
+    # The GM's answer: the monster's passive Perception is its to see.
+    hid = dnd.write("combat_action", {"character_id": rin, "action": "hide"})
 
     # A fighter's 10 + DEX 1, no Stealth proficiency, against the wolf's passive Perception 13.
     assert (hid["check"]["total"], hid["dc"], hid["hidden"]) == (11, 13, False)
@@ -83,3 +85,66 @@ def test_with_nobody_to_hide_from_hiding_needs_no_check(dnd: Game, monkeypatch) 
     hid = dnd.write("combat_action", {"character_id": rin, "action": "hide"}, sub=PLAYER)
 
     assert (hid["hidden"], hid["dc"], hid["check"]) == (True, None, None)
+
+
+# The DC a player character hides against is a monster's passive Perception, part of its
+# hidden stat block (as its AC is): the GM's to see. The player and the table see whether it
+# hid and the check's total.
+
+
+def test_the_gm_sees_the_monsters_passive_perception_a_player_hid_against(
+    dnd: Game, monkeypatch
+) -> None:
+    rin, _goblin = _rin_beside(dnd, monkeypatch)
+
+    hid = dnd.write("combat_action", {"character_id": rin, "action": "hide"})
+
+    assert (hid["hidden"], hid["dc"], hid["check"]["dc"], hid["check"]["total"]) == (
+        True,
+        9,
+        9,
+        16,
+    )
+
+
+def test_the_player_sees_its_hide_and_its_total_not_the_monsters_passive_perception(
+    dnd: Game, monkeypatch
+) -> None:
+    rin, _goblin = _rin_beside(dnd, monkeypatch)
+
+    hid = dnd.write("combat_action", {"character_id": rin, "action": "hide"}, sub=PLAYER)
+
+    assert (hid["hidden"], hid["check"]["total"], hid["check"]["success"]) == (True, 16, True)
+    assert "dc" not in hid and "dc" not in hid["check"]
+
+
+def test_the_public_sees_a_players_hide_and_total_not_the_monsters_passive_perception(
+    dnd: Game, monkeypatch
+) -> None:
+    rin, _wolf = _rin_beside(dnd, monkeypatch, "wolf", template="fighter")
+
+    hid = dnd.write(
+        "combat_action", {"character_id": rin, "action": "hide"}, sub=PLAYER, view="public"
+    )
+
+    assert (hid["hidden"], hid["check"]["total"], hid["check"]["success"]) == (False, 11, False)
+    assert "dc" not in hid and "dc" not in hid["check"]
+
+
+def test_a_monsters_hide_shows_the_players_the_partys_own_passive_perception(
+    dnd: Game, monkeypatch
+) -> None:
+    _rin, goblin = _rin_beside(dnd, monkeypatch)
+    dnd.write("combat_end_turn")  # Rin's: the goblin is up
+
+    hid = dnd.write("combat_action", {"character_id": goblin, "action": "hide"}, view="public")
+
+    # Rin's passive Perception 14 (10 + WIS 0 + Perception with Expertise 4), the party's own
+    # number; the goblin's check shows its total alone, as any of its checks does.
+    assert (hid["hidden"], hid["dc"], hid["check"]["dc"], hid["check"]["total"]) == (
+        True,
+        14,
+        14,
+        16,
+    )
+    assert "natural" not in hid["check"]
