@@ -683,8 +683,9 @@ def grid_path(
 
 
 def melee_reach(char: dict[str, Any]) -> int | None:
-    """The farthest a creature's melee attacks reach, in feet; None when it has none."""
-    reaches = [attack_distances(a)["reach"] for a in char.get("attacks", [])]
+    """The farthest a creature's melee attacks reach, in feet; None when it has none. A player
+    character's Unarmed Strike reaches 5 ft, listed or not (SRD 5.1)."""
+    reaches = [attack_distances(a)["reach"] for a in attacks_of(char)]
     return max((r for r in reaches if r is not None), default=None)
 
 

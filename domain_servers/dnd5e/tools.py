@@ -750,7 +750,19 @@ def attack(call: Call) -> Outcome:
     if attacker["id"] == target["id"]:
         raise invalid(f"{_who(call, attacker['id'])} cannot attack itself")
     name = call.args.get("attack_name")
-    if name is None:
+    # An opportunity attack the last move provoked strikes as the target leaves the reach:
+    # from the square it left from, not the one it moved on to.
+    window = None
+    if call.args.get("as_reaction"):
+        opened = (call.state.get("combat") or {}).get("opportunity") or {}
+        window = opened.get(attacker["id"])
+        if window is not None and window["target"] != target["id"]:
+            window = None
+    if name is None and window is not None:
+        # SRD 5.1: it is one melee attack, with the first that reaches (a player character's
+        # Unarmed Strike when none listed does).
+        chosen = next(iter(_reaching(call, attacker, window["at"])), attacker["attacks"][0])
+    elif name is None:
         chosen = attacker["attacks"][0]
     else:
         # Attack names are stored trimmed, so the one asked for is matched trimmed too.
@@ -769,24 +781,12 @@ def attack(call: Call) -> Outcome:
         _spend_attack(call, attacker)
     # A dead target or an attacker who cannot act is refused before distance matters.
     rules.check_can_attack(attacker, target, who=_who_char(call))
-    # An opportunity attack the last move provoked strikes as the target leaves the reach:
-    # from the square it left from, not the one it moved on to.
-    window = None
-    if call.args.get("as_reaction"):
-        opened = (call.state.get("combat") or {}).get("opportunity") or {}
-        window = opened.get(attacker["id"])
-        if window is not None and window["target"] != target["id"]:
-            window = None
     made = _reach(call, attacker, target, chosen, window["at"] if window else None)
     if window is not None and made is not None and made["kind"] != "melee":
         # SRD 5.1: the reaction a move out of reach provokes is one melee attack.
-        reaching = [
-            a["name"]
-            for a in attacker["attacks"]
-            if (rules.attack_distances(a)["reach"] or 0) >= made["distance_ft"]
-        ]
+        reaching = _reaching(call, attacker, window["at"])
         who = _who(call, attacker["id"])
-        with_what = f"; {who} makes it with {reaching[0]}" if reaching else ""
+        with_what = f"; {who} makes it with {reaching[0]['name']}" if reaching else ""
         raise invalid(
             f"an opportunity attack is a melee attack: {rules.distance_text(chosen)}{with_what}"
         )
@@ -812,6 +812,18 @@ def attack(call: Call) -> Outcome:
         + _combat_scopes(call, attacker["id"], target["id"]),
         entity_ids=[attacker["id"], target["id"]],
     )
+
+
+def _reaching(call: Call, attacker: dict[str, Any], at: list[int]) -> list[dict[str, Any]]:
+    """The attacker's attacks that reach a creature at square `at` in melee, listed first (a
+    player character's Unarmed Strike last)."""
+    here = call.state["combat"]["positions"][attacker["id"]]
+    distance = rules.grid_distance(here, at)
+    return [
+        a
+        for a in rules.attacks_of(attacker)
+        if (rules.attack_distances(a)["reach"] or 0) >= distance
+    ]
 
 
 def _resolve_attack(
@@ -2445,7 +2457,8 @@ def tools() -> list[ToolSpec]:
                 "as_reaction": boolean(
                     "Use the reaction instead of the action; an opportunity attack the last "
                     "move provoked is a melee attack and strikes from the square the target "
-                    "left."
+                    "left (default: the first attack that reaches, a player character's "
+                    "Unarmed Strike when none listed does)."
                 ),
                 **ROLL_FLAGS,
             },
@@ -2828,7 +2841,8 @@ def tools() -> list[ToolSpec]:
                 "the cheapest path: hostile creatures' squares cannot be crossed, other "
                 "creatures' cost double and cannot be stopped in; a dead one's square is free. "
                 "A prone combatant crawls: each foot costs 2 ft of movement (stand_up first "
-                "to move at full speed). Leaving a hostile creature's reach names it in "
+                "to move at full speed). Leaving a hostile creature's reach (a player "
+                "character's is at least its Unarmed Strike's 5 ft) names it in "
                 "opportunity_attacks when it could take its reaction (a hidden monster, "
                 "hidden: true, to the GM alone; combat_status lists the GM the open ones). A "
                 "hidden mover stays "
