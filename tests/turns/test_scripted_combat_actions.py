@@ -80,11 +80,25 @@ def test_i_hide_in_combat_takes_the_hide_action(live_domains, gm, player):
 
     assert run.tools[0] == "combat_action"
     assert run.texts[0] == (
-        "Ilsa hides: Stealth 15 beats the foes' best passive Perception 9. Hidden, Ilsa attacks "
+        "Ilsa hides: Stealth 15 beats the foes' best passive Perception. Hidden, Ilsa attacks "
         "with advantage and is attacked with disadvantage until attacking.",
         "trigger",
     )
     assert _ilsas_budget(table, player)["action"] == 0
+
+
+def test_the_gm_hiding_a_character_tells_the_table_no_monsters_perception(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa is up
+
+    run = table.run(gm, "Ilsa takes the hide action", job_id="hide", task="narration")
+
+    # The GM's answer holds the goblins' passive Perception (9); the line is the table's.
+    assert "combat_action" in run.tools
+    assert run.texts[0] == (
+        "Ilsa hides: Stealth 15 beats the foes' best passive Perception. Hidden, Ilsa attacks "
+        "with advantage and is attacked with disadvantage until attacking.",
+        "trigger",
+    )
 
 
 def _rin_in_combat(gm, player):

@@ -375,6 +375,8 @@ TYPO_CUTOFF = 0.8  # difflib ratio: "atack" and "gobin" are close, "gob" or "orc
 ECHO_LENGTH = 60  # a name the requester typed, said back in a reply, is cut to this
 # The domain tells apart two of one name by the id ("Goblin (mon-4)"); players never read ids.
 ID_AFTER_NAME = re.compile(r" \((?:pc|mon)-\d+\)")
+# The id a monster has (a player character's begins "pc-").
+MONSTER_ID_PREFIX = "mon-"
 
 
 class Refusal(Exception):
@@ -3030,6 +3032,21 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
                 "%(who)s hides, with no foe able to notice: hidden, %(who)s attacks with "
                 "advantage and is attacked with disadvantage until attacking."
             )
+        elif values["dc"] is None or not character_id.startswith(MONSTER_ID_PREFIX):
+            # A character hides from monsters, whose passive Perception is their stat block's:
+            # the table hears whether the Stealth beat it, not the number (a player's answer
+            # has none; the GM's has it, and this line is the table's).
+            if result["hidden"]:
+                text = _(
+                    "%(who)s hides: Stealth %(total)s beats the foes' best passive Perception. "
+                    "Hidden, %(who)s attacks with advantage and is attacked with disadvantage "
+                    "until attacking."
+                )
+            else:
+                text = _(
+                    "%(who)s tries to hide: Stealth %(total)s is not enough against the foes' "
+                    "best passive Perception, so %(who)s is still seen."
+                )
         elif result["hidden"]:
             text = _(
                 "%(who)s hides: Stealth %(total)s beats the foes' best passive Perception "
