@@ -3022,10 +3022,31 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
     values = {
         "who": s.plain(result["character_name"]),
         "gained": result.get("movement_gained"),
-        "left": result["movement_left"],
+        "left": result.get("movement_left"),
         "total": (result.get("check") or {}).get("total"),
         "dc": result.get("dc"),
     }
+    bonus_text = (
+        " " + _("That was a bonus action: %(who)s's action is left.") % values
+        if result.get("bonus_action")
+        else ""
+    )
+    if result.get("hidden") and action in ("dash", "disengage"):
+        # The domain marks a hidden monster's action so: its movement left says how far it
+        # went, so the room hears only that it acted, the GM (whose answer holds it) the rest.
+        unseen = (
+            _("%(who)s dashes, unseen.") if action == "dash" else _("%(who)s disengages, unseen.")
+        )
+        s.say(unseen % values + bonus_text)
+        if values["left"] is None:
+            return
+        s.say(_combat_action_text(action, result, values), audience="gm")
+        return
+    s.say(_combat_action_text(action, result, values) + bonus_text)
+
+
+def _combat_action_text(action: str, result: Mapping[str, Any], values: Mapping[str, Any]) -> str:
+    """What the rules did for a combat action, all of it (movement left included)."""
     if action == "hide":
         if result.get("check") is None:
             text = _(
@@ -3073,10 +3094,7 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
             "%(who)s takes the Dodge action: until their next turn, attacks against them have "
             "disadvantage and their Dexterity saves have advantage."
         )
-    text %= values
-    if result.get("bonus_action"):
-        text += " " + _("That was a bonus action: %(who)s's action is left.") % values
-    s.say(text)
+    return text % values
 
 
 # A condition as the GM says it: "poison the zombie", "knock Ilsa prone".
