@@ -192,8 +192,8 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     ATTACK + " [as a reaction]; <name> hits (or shoots, stabs) <target>; "
     "punch (or kick) <target>, an unarmed strike": [
         *ATTACKS,
-        ("punch the goblin", A, {"target": "the goblin", "weapon": "unarmed strike"}),
-        ("kick the goblin", A, {"target": "the goblin", "weapon": "unarmed strike"}),
+        ("punch the goblin", A, {"target": "the goblin", "weapon": "a punch"}),
+        ("kick the goblin", A, {"target": "the goblin", "weapon": "a kick"}),
         ("attack the goblin as a reaction", A, {"target": "the goblin", "reaction": "reaction"}),
         *STRIKES,
     ],

@@ -624,17 +624,17 @@ UNARMED = "Unarmed Strike"
 @pytest.mark.parametrize(
     ("text", "groups"),
     [
-        ("I punch the goblin", {"target": "the goblin", "weapon": "unarmed strike"}),
-        ("kick the goblin", {"target": "the goblin", "weapon": "unarmed strike"}),
+        ("I punch the goblin", {"target": "the goblin", "weapon": "a punch"}),
+        ("kick the goblin", {"target": "the goblin", "weapon": "a kick"}),
         ("I kick goblin 2 with advantage",
-         {"target": "goblin 2", "weapon": "unarmed strike", "mode": "advantage"}),
+         {"target": "goblin 2", "weapon": "a kick", "mode": "advantage"}),
         ("attack the goblin unarmed", {"target": "the goblin", "weapon": "unarmed"}),
         ("attack goblin 2 unarmed with advantage",
          {"target": "goblin 2", "weapon": "unarmed", "mode": "advantage"}),
         ("attack the unarmed guard", {"target": "the unarmed guard", "weapon": None}),
         ("attack the goblin with my fists", {"target": "the goblin", "weapon": "my fists"}),
         ("Ilsa punches the goblin",
-         {"attacker": "Ilsa", "target": "the goblin", "weapon": "unarmed strike"}),
+         {"attacker": "Ilsa", "target": "the goblin", "weapon": "a punch"}),
     ],
 )  # fmt: skip
 def test_a_punch_or_kick_is_an_unarmed_attack(text, groups):

@@ -367,10 +367,13 @@ WEAPON_OWNER = re.compile(r"^(?:its|his|her|their|your)\s+", re.IGNORECASE)
 # Strike the rules give every player character.
 UNARMED = re.compile(
     r"(?:(?:my|his|her|its|their|your|bare)\s+)*(?:fists?|hands?|feet|foot|unarmed)"
-    r"|unarmed\s+strikes?",
+    r"|unarmed\s+strikes?|(?:punch|kick|head-?butt)(?:e?s)?",
     re.IGNORECASE,
 )
 UNARMED_STRIKE = "Unarmed Strike"
+# The blow an Unarmed Strike is told as, from the words said for it: a punch unless said.
+KICKED = re.compile(r"\b(?:kick|feet|foot)", re.IGNORECASE)
+HEAD_BUTTED = re.compile(r"\bhead-?butt", re.IGNORECASE)
 TYPO_CUTOFF = 0.8  # difflib ratio: "atack" and "gobin" are close, "gob" or "orc" are not
 ECHO_LENGTH = 60  # a name the requester typed, said back in a reply, is cut to this
 # The domain tells apart two of one name by the id ("Goblin (mon-4)"); players never read ids.
@@ -1184,8 +1187,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     else:
         target = _plain_target(s, roster, attacker_id, asked=nearest)
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
-    if m["weapon"]:
-        weapon = WEAPON_OWNER.sub("", _clean_name(m["weapon"]))
+    weapon = WEAPON_OWNER.sub("", _clean_name(m["weapon"])) if m["weapon"] else ""
+    if weapon:
         arguments["attack_name"] = UNARMED_STRIKE if UNARMED.fullmatch(weapon) else weapon
     asked = (m["mode"] or "").lower()
     if asked:
@@ -1214,37 +1217,58 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         # comes on another's turn, which goes on: its options are offered again).
         s.suggestions.append(_("end turn"))
         _state_read_turn(s, attacker_id)
+    # An Unarmed Strike is a blow of the body, told as the one said ("kick the goblin").
+    unarmed = result["attack"] == UNARMED_STRIKE
+    if unarmed:
+        names["blow"] = (
+            _("kick")
+            if KICKED.search(weapon)
+            else _("head-butt")
+            if HEAD_BUTTED.search(weapon)
+            else _("punch")
+        )
     if not result["hit"]:
-        s.say(
-            lead
-            + s.pick(
+        misses = (
+            (
+                _("%(attacker)s throws a %(blow)s at %(target)s but misses (%(roll)s to hit)."),
+                _("%(target)s evades %(attacker)s's %(blow)s (rolled %(roll)s)."),
+                _("%(attacker)s's %(blow)s finds only air; %(roll)s is not enough."),
+            )
+            if unarmed
+            else (
                 _("%(attacker)s swings %(weapon)s at %(target)s but misses (%(roll)s to hit)."),
                 _("%(target)s evades %(attacker)s's %(weapon)s (rolled %(roll)s)."),
                 _("%(attacker)s's %(weapon)s finds only air; %(roll)s is not enough."),
             )
-            % names
-            + why
         )
+        s.say(lead + s.pick(*misses) % names + why)
         return
     damage = result["damage"]
     effect = damage["effect"]
     names.update(amount=damage["total"], type=damage["damage_type"])
-    opener = (
-        _("Critical hit! ")
-        if result["critical"]
-        else s.pick(_("A solid hit. "), _("Steel meets flesh. "), _("It lands. "))
-    )
-    text = (
-        lead
-        + opener
-        + s.pick(
+    if result["critical"]:
+        opener = _("Critical hit! ")
+    elif unarmed:
+        opener = s.pick(_("A solid hit. "), _("A clean blow. "), _("It lands. "))
+    else:
+        opener = s.pick(_("A solid hit. "), _("Steel meets flesh. "), _("It lands. "))
+    hits = (
+        (
+            _("%(attacker)s lands a %(blow)s on %(target)s for %(amount)s %(type)s damage."),
+            _(
+                "%(attacker)s's %(blow)s connects with %(target)s (%(roll)s to hit): %(amount)s "
+                "%(type)s."
+            ),
+            _("%(target)s takes %(amount)s %(type)s damage from %(attacker)s's %(blow)s."),
+        )
+        if unarmed
+        else (
             _("%(attacker)s strikes %(target)s with %(weapon)s for %(amount)s %(type)s damage."),
             _("%(attacker)s's %(weapon)s hits %(target)s (%(roll)s to hit): %(amount)s %(type)s."),
             _("%(target)s takes %(amount)s %(type)s damage from %(attacker)s's %(weapon)s."),
         )
-        % names
-        + why
     )
+    text = lead + opener + s.pick(*hits) % names + why
     if state := _struck_text(names["target"], target.kind, effect):
         text += " " + state
     if result.get("on_hit"):
@@ -5461,19 +5485,20 @@ DND_REWRITES = (
     # "I punch the goblin", "Ilsa kicks goblin 2": an Unarmed Strike (SRD 5.1).
     (
         re.compile(
-            r"^(?:punch|kick|head-?butt)(?:e?s)?\s+(?P<target>.+?)"
+            r"^(?P<blow>punch|kick|head-?butt)(?:e?s)?\s+(?P<target>.+?)"
             r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
             re.I,
         ),
-        r"attack \g<target> with unarmed strike\g<mode>",
+        # The blow is kept as the weapon said: the narration tells it so ("a kick").
+        r"attack \g<target> with a \g<blow>\g<mode>",
     ),
     (
         re.compile(
-            r"^(?P<who>.+?)\s+(?:punches|kicks|head-?butts)\s+(?P<target>.+?)"
+            r"^(?P<who>.+?)\s+(?P<blow>punch|kick|head-?butt)(?:e?s)\s+(?P<target>.+?)"
             r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
             re.I,
         ),
-        r"\g<who> attacks \g<target> with unarmed strike\g<mode>",
+        r"\g<who> attacks \g<target> with a \g<blow>\g<mode>",
     ),
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
     (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
