@@ -37,7 +37,11 @@ def test_a_read_asked_about_is_answered(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     run = table.run(player, "can I see my hp?", job_id="hp")
     assert run.texts == [
-        ("Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword.", "requester")
+        (
+            "Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword, "
+            "Unarmed Strike.",
+            "requester",
+        )
     ]
 
 

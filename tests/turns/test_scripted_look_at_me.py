@@ -9,7 +9,7 @@ from tests.turns.test_scripted_agent import dnd_table_in_combat
 
 pytestmark = pytest.mark.django_db
 
-SHEET = "Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword."
+SHEET = "Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword, Unarmed Strike."
 
 
 @pytest.mark.parametrize("text", ["look at me", "look at myself!", "describe myself"])

@@ -32,5 +32,9 @@ def test_whats_my_hp_is_answered(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     run = table.run(player, "whats my hp", job_id="hp")
     assert run.texts == [
-        ("Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword.", "requester")
+        (
+            "Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword, "
+            "Unarmed Strike.",
+            "requester",
+        )
     ]

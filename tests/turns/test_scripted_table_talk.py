@@ -216,7 +216,9 @@ def test_asking_about_ones_character_or_the_fight_is_a_read(live_domains, gm, pl
     """ "what's my hp?", "show my character", "what's happening?" got the help list."""
     table = _dnd_table(gm, player)
     before = table.revision()
-    sheet = "Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword."
+    sheet = (
+        "Ilsa (fighter, level 1): 12/12 HP, AC 16, speed 30 ft; attacks: Longsword, Unarmed Strike."
+    )
     for text in ["what's my hp?", "show my character", "What is my AC", "my character sheet"]:
         run = table.run(player, text, job_id=text)
         assert (run.texts, run.tools) == ([(sheet, "requester")], ["character_get"]), text

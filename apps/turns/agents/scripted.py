@@ -3561,7 +3561,10 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
         text += ", " + _("AC %(ac)s") % values
     if sheet.get("speed") is not None:
         text += ", " + _("speed %(speed)s ft") % values
-    if attacks := [a["name"] for a in sheet.get("attacks") or ()]:
+    # The rules' sheet lists every attack the character can make (its Unarmed Strike too); a
+    # character read from an older server has only the attacks it stores.
+    listed = (sheet.get("sheet") or {}).get("attacks") or sheet.get("attacks") or ()
+    if attacks := [a["name"] for a in listed]:
         text += "; " + _("attacks: %(attacks)s") % {"attacks": ", ".join(attacks)}
     if conditions := sheet.get("conditions"):
         text += "; " + _("conditions: %(conditions)s") % {"conditions": ", ".join(conditions)}
