@@ -3042,6 +3042,8 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
     arguments: dict[str, Any] = {"character_id": character_id, "action": action}
     if bonus:
         arguments["bonus_action"] = True
+    # A bonus action leaves the action as it was: spent already, or not, as read before.
+    spent_before = _action_spent(s, character_id) if bonus else None
     result = s.call("combat_action", **arguments)
     values = {
         "who": s.plain(result["character_name"]),
@@ -3050,11 +3052,19 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
         "total": (result.get("check") or {}).get("total"),
         "dc": result.get("dc"),
     }
-    bonus_text = (
-        " " + _("That was a bonus action: %(who)s's action is left.") % values
-        if result.get("bonus_action")
-        else ""
-    )
+    bonus_text = ""
+    if result.get("bonus_action"):
+        bonus_text = (
+            " "
+            + (
+                _("That was a bonus action; %(who)s's action is already spent.")
+                if spent_before
+                else _("That was a bonus action: %(who)s's action is left.")
+                if spent_before is False
+                else _("That was a bonus action.")
+            )
+            % values
+        )
     if result.get("hidden") and action in ("dash", "disengage"):
         # The domain marks a hidden monster's action so: its movement left says how far it
         # went, so the room hears only that it acted, the GM (whose answer holds it) the rest.
@@ -3067,6 +3077,18 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
         s.say(_combat_action_text(action, result, values), audience="gm")
         return
     s.say(_combat_action_text(action, result, values) + bonus_text)
+
+
+def _action_spent(s: Session, character_id: str) -> bool | None:
+    """Whether the combat's status shows `character_id`'s action spent (the turn's latest read,
+    or a new one); None where none shows its budget."""
+    if s.combat_read is None or s.combat_read_stale:
+        if not s.offered("combat_status"):
+            return None
+        _read_combat(s)
+    entry = next((e for e in s.combat_read.get("order", ()) if e.get("id") == character_id), None)
+    budget = (entry or {}).get("budget") or {}
+    return budget["action"] < 1 if "action" in budget else None
 
 
 def _combat_action_text(action: str, result: Mapping[str, Any], values: Mapping[str, Any]) -> str:
