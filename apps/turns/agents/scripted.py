@@ -3051,6 +3051,7 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
         "left": result.get("movement_left"),
         "total": (result.get("check") or {}).get("total"),
         "dc": result.get("dc"),
+        "monster": character_id.startswith(MONSTER_ID_PREFIX),
     }
     bonus_text = ""
     if result.get("bonus_action"):
@@ -3099,7 +3100,7 @@ def _combat_action_text(action: str, result: Mapping[str, Any], values: Mapping[
                 "%(who)s hides, with no foe able to notice: hidden, %(who)s attacks with "
                 "advantage and is attacked with disadvantage until attacking."
             )
-        elif values["dc"] is None or not character_id.startswith(MONSTER_ID_PREFIX):
+        elif values["dc"] is None or not values["monster"]:
             # A character hides from monsters, whose passive Perception is their stat block's:
             # the table hears whether the Stealth beat it, not the number (a player's answer
             # has none; the GM's has it, and this line is the table's).
