@@ -717,16 +717,20 @@ def distance_text(attack: dict[str, Any]) -> str:
 
 
 LONG_RANGE = "long range"
+# A ranged attack's disadvantage from hidden monsters alone beside the attacker: it says a foe
+# stands there, so only the GM reads it.
+HIDDEN_HOSTILE_WITHIN_5FT = "hidden hostile within 5 ft"
 
 
 def attack_at_distance(
-    attack: dict[str, Any], distance: int, hostile_within_5ft: bool
+    attack: dict[str, Any], distance: int, hostile_within_5ft: bool, *, hidden: bool = False
 ) -> dict[str, Any] | None:
     """How an attack is made at `distance` feet, or None when the target is out of reach.
 
     Within reach it is a melee attack. Otherwise a ranged (or thrown) attack up to its long
     range; beyond its normal range, or with a hostile creature within 5 ft of the attacker, it
-    has disadvantage."""
+    has disadvantage. `hidden`: every such hostile is a hidden monster, whose reason is the
+    GM's (HIDDEN_HOSTILE_WITHIN_5FT)."""
     d = attack_distances(attack)
     if d["reach"] is not None and distance <= d["reach"]:
         return {"distance_ft": distance, "kind": "melee", "disadvantage": []}
@@ -736,7 +740,7 @@ def attack_at_distance(
     if distance > d["range"]:
         reasons.append(LONG_RANGE)
     if hostile_within_5ft:
-        reasons.append("hostile within 5 ft")
+        reasons.append(HIDDEN_HOSTILE_WITHIN_5FT if hidden else "hostile within 5 ft")
     return {"distance_ft": distance, "kind": "ranged", "disadvantage": reasons}
 
 

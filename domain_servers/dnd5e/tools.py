@@ -232,12 +232,21 @@ def _attack_view(
     if damage is not None:
         damage = dict(damage)
     shown = {**result}
+    gm_only = rules.HIDDEN_HOSTILE_WITHIN_5FT
+    if gm_only in to_hit["disadvantage_reasons"]:
+        # The disadvantage stays, as an unseen foe's would: why would say a foe is beside the
+        # attacker.
+        shown["range"] = {
+            **result["range"],
+            "disadvantage": [r for r in result["range"]["disadvantage"] if r != gm_only],
+        }
+        to_hit["disadvantage_reasons"] = [r for r in to_hit["disadvantage_reasons"] if r != gm_only]
     if "range" in result and _whereabouts_hidden(call, target):
         # How far it was would say where the hidden monster is, and so would its being beyond
         # normal range: unseen, it is attacked with disadvantage all the same.
         shown["range"] = {
             k: [r for r in v if r != rules.LONG_RANGE] if k == "disadvantage" else v
-            for k, v in result["range"].items()
+            for k, v in shown["range"].items()
             if k != "distance_ft"
         }
         to_hit["disadvantage_reasons"] = [
@@ -672,16 +681,25 @@ def _reach(
     # A hostile creature within 5 ft that can see the attacker and isn't incapacitated puts a
     # ranged attack at disadvantage. The rules know no line of sight: only a blinded foe, or an
     # invisible attacker, goes unseen.
+    # A hidden monster sees the attacker as well as any: its disadvantage is imposed, and its
+    # reason told to the GM alone (_attack_view), as where it stands is.
     unseen = "invisible" in attacker["conditions"] or _hidden(call, attacker)
-    threatened = not unseen and any(
-        _hostile(attacker, chars[other])
-        and not set(chars[other]["conditions"]) & (rules.CANNOT_ACT | {"blinded"})
-        and rules.grid_distance(here, pos) <= rules.FEET_PER_SQUARE
-        for other, pos in positions.items()
-        if other != attacker["id"] and other in chars
+    threats = (
+        []
+        if unseen
+        else [
+            chars[other]
+            for other, pos in positions.items()
+            if other != attacker["id"]
+            and other in chars
+            and _hostile(attacker, chars[other])
+            and not set(chars[other]["conditions"]) & (rules.CANNOT_ACT | {"blinded"})
+            and rules.grid_distance(here, pos) <= rules.FEET_PER_SQUARE
+        ]
     )
+    hidden = all(t["kind"] == "monster" and _hidden(call, t) for t in threats)
     distance = rules.grid_distance(here, there)
-    made = rules.attack_at_distance(chosen, distance, threatened)
+    made = rules.attack_at_distance(chosen, distance, bool(threats), hidden=hidden)
     if made is None:
         raise invalid(
             f"{_away(call, target, distance, _who(call, attacker['id']))}; "
