@@ -836,7 +836,7 @@ def check_spell_affects(
             for t in sorted(spell["no_effect_on"], reverse=True)
         )
         what = kind if kind == "undead" else f"a {kind}"
-        raise invalid(f"{spell['name']} has no effect on {types}: {who(target)} is {what}")
+        raise invalid(f"{spell['name']} has no effect on {types}, and {who(target)} is {what}")
 
 
 def _cantrip_with_the_action(spell: dict[str, Any]) -> bool:

@@ -64,7 +64,7 @@ def test_a_healing_spell_on_undead_is_refused_and_spends_no_slot(
         error = _refused(dnd, args, sub)
         assert error == {
             "code": "invalid_request",
-            "message": f"{name} has no effect on undead or constructs: {monster} is undead",
+            "message": f"{name} has no effect on undead or constructs, and {monster} is undead",
             "retryable": False,
             "recovery": "fix the arguments and retry",
         }
@@ -96,7 +96,7 @@ def test_a_monster_stored_without_a_creature_type_reads_as_its_stat_blocks(
     assert _char(dnd, ids["undead"])["creature_type"] == "undead"
     args = {"caster_id": ids["ash"], "target_id": ids["undead"], "spell": "cure_wounds"}
     assert _refused(dnd, args)["message"] == (
-        "Cure Wounds has no effect on undead or constructs: Zombie is undead"
+        "Cure Wounds has no effect on undead or constructs, and Zombie is undead"
     )
 
 
@@ -105,7 +105,7 @@ def test_a_construct_is_refused_healing_spells_too() -> None:
     with pytest.raises(DomainError) as refused:
         rules.check_spell_affects(rules.SPELLS["healing_word"], golem)
     assert refused.value.message == (
-        "Healing Word has no effect on undead or constructs: Clay Golem is a construct"
+        "Healing Word has no effect on undead or constructs, and Clay Golem is a construct"
     )
     # Magic Missile strikes any creature.
     rules.check_spell_affects(rules.SPELLS["magic_missile"], golem)

@@ -58,9 +58,9 @@ def test_a_fire_bolt_at_an_invisible_goblin_says_it_is_invisible(live_domains, g
     ("text", "said"),
     [
         ("cast cure wounds on the skeleton", "Cure Wounds has no effect on undead or "
-         "constructs: Skeleton is undead."),
+         "constructs, and Skeleton is undead."),
         ("cast healing word on the zombie", "Healing Word has no effect on undead or "
-         "constructs: Zombie is undead."),
+         "constructs, and Zombie is undead."),
     ],
 )  # fmt: skip
 def test_a_healing_spell_on_undead_is_refused_saying_why(live_domains, gm, player, text, said):
