@@ -398,6 +398,11 @@ def _who(call: Call, char_id: str) -> str:
     return name if same == 1 else f"{name} ({char_id})"
 
 
+def _oneself(char: dict[str, Any]) -> str:
+    """The word a refusal uses for a creature aimed at itself: a player character is a person."""
+    return "themselves" if char["kind"] == "pc" else "itself"
+
+
 def _who_char(call: Call) -> rules.Who:
     """`_who` for the rules functions, which see character dicts."""
     return lambda char: _who(call, char["id"])
@@ -766,7 +771,7 @@ def attack(call: Call) -> Outcome:
     target = _char(call, "target_id")
     _require_control(call, attacker)
     if attacker["id"] == target["id"]:
-        raise invalid(f"{_who(call, attacker['id'])} cannot attack itself")
+        raise invalid(f"{_who(call, attacker['id'])} cannot attack {_oneself(attacker)}")
     name = call.args.get("attack_name")
     # An opportunity attack the last move provoked strikes as the target leaves the reach:
     # from the square it left from, not the one it moved on to.
@@ -1089,7 +1094,7 @@ def spell_cast(call: Call) -> Outcome:
         rules.check_can_heal(target, who=_who_char(call))
     else:
         if caster["id"] == target["id"]:
-            raise invalid(f"{who} cannot target itself with {spell['name']}")
+            raise invalid(f"{who} cannot target {_oneself(caster)} with {spell['name']}")
         if rules.is_dead(target):
             raise invalid(f"{_who(call, target['id'])} is dead and cannot take damage")
     if spell.get("needs_sight") and (unseen := _unseen_by(call, caster, target)):
@@ -1948,7 +1953,7 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
     target = _char(call, "target_id")
     name = _who(call, target["id"])
     if target["id"] == shover["id"]:
-        raise invalid(f"{who} cannot shove itself")
+        raise invalid(f"{who} cannot shove {_oneself(shover)}")
     if rules.is_dead(target):
         raise invalid(f"{name} is already dead")
     larger = rules.SIZES.index(rules.size(target)) - rules.SIZES.index(rules.size(shover))

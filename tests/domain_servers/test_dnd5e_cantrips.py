@@ -442,7 +442,7 @@ def test_cantrips_are_refused_a_slot_a_wrong_caster_and_the_dead(dnd: Game) -> N
         "Wren cannot cast Sacred Flame: it is not a wizard spell"
     )
     assert _refused(dnd, {**flame, "target_id": ids["ash"]})["message"] == (
-        "Ash cannot target itself with Sacred Flame"
+        "Ash cannot target themselves with Sacred Flame"
     )
     dnd.write("damage_apply", {"target_id": ids["goblin"], "amount": 50})
     assert _refused(dnd, bolt)["message"] == "Goblin is dead and cannot take damage"

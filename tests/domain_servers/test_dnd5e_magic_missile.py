@@ -198,7 +198,7 @@ def test_only_a_wizard_casts_magic_missile_and_refusals_change_nothing(dnd: Game
     )
     wren = {**args, "caster_id": ids["wren"]}
     assert _refused(dnd, {**wren, "target_id": ids["wren"]})["message"] == (
-        "Wren cannot target itself with Magic Missile"
+        "Wren cannot target themselves with Magic Missile"
     )
     assert _refused(dnd, {**wren, "slot_level": 2})["message"] == "Wren has no level 2 spell slots"
     dnd.write("damage_apply", {"target_id": ids["goblin"], "amount": 50})
