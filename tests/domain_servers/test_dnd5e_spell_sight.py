@@ -6,6 +6,8 @@ disadvantage against what it cannot see): neither is refused."""
 
 from __future__ import annotations
 
+import pytest
+
 from domain_servers.common.random_stream import RandomStream
 from tests.domain_servers.conftest import PLAYER, Game
 
@@ -46,42 +48,25 @@ def _spent(dnd: Game, caster: str) -> tuple:
     )
 
 
-def test_magic_missile_at_a_hidden_goblin_is_refused_spending_nothing(
-    dnd: Game, monkeypatch
+@pytest.mark.parametrize(
+    ("template", "spell", "name"),
+    [("wizard", "magic_missile", "Magic Missile"), ("cleric", "sacred_flame", "Sacred Flame")],
+)
+def test_a_spell_at_a_hidden_goblin_is_refused_spending_nothing(
+    dnd: Game, monkeypatch, template: str, spell: str, name: str
 ) -> None:
-    wizard, _ash, goblin = _fight(dnd, monkeypatch, "wizard")
-    _goblin_hides(dnd, goblin, wizard)
-    before = _spent(dnd, wizard)
+    caster, _ash, goblin = _fight(dnd, monkeypatch, template)
+    _goblin_hides(dnd, goblin, caster)
+    before = _spent(dnd, caster)
 
     refused = dnd.fail(
-        "spell_cast",
-        {"caster_id": wizard, "target_id": goblin, "spell": "magic_missile"},
-        sub=PLAYER,
+        "spell_cast", {"caster_id": caster, "target_id": goblin, "spell": spell}, sub=PLAYER
     )
 
     assert refused["message"] == (
-        "Goblin is hidden: Vex cannot see it, and Magic Missile targets a creature Vex can see"
+        f"Goblin is hidden: Vex cannot see it, and {name} targets a creature Vex can see"
     )
-    assert _spent(dnd, wizard) == before
-
-
-def test_sacred_flame_at_a_hidden_goblin_is_refused_spending_nothing(
-    dnd: Game, monkeypatch
-) -> None:
-    cleric, _ash, goblin = _fight(dnd, monkeypatch, "cleric")
-    _goblin_hides(dnd, goblin, cleric)
-    before = _spent(dnd, cleric)
-
-    refused = dnd.fail(
-        "spell_cast",
-        {"caster_id": cleric, "target_id": goblin, "spell": "sacred_flame"},
-        sub=PLAYER,
-    )
-
-    assert refused["message"] == (
-        "Goblin is hidden: Vex cannot see it, and Sacred Flame targets a creature Vex can see"
-    )
-    assert _spent(dnd, cleric) == before
+    assert _spent(dnd, caster) == before
 
 
 def test_healing_word_on_an_invisible_ally_is_refused_spending_nothing(
