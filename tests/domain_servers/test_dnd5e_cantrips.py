@@ -244,20 +244,27 @@ def test_in_combat_fire_bolt_takes_the_action_and_beside_a_foe_has_disadvantage(
     assert _slots(dnd, ids["wren"]) == {"1": {"current": 2, "max": 2}}
 
 
-def test_fire_bolt_reaches_120_ft(dnd: Game, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("caster", "spell", "squares", "said"),
+    [
+        ("wren", "fire_bolt", 25, "Goblin is 125 ft away from Wren; Fire Bolt reaches 120 ft."),
+        ("ash", "sacred_flame", 13, "Goblin is 65 ft away from Ash; Sacred Flame reaches 60 ft."),
+    ],
+)
+def test_a_cantrip_reaches_its_range_and_no_further(
+    dnd: Game, tmp_path: Path, caster: str, spell: str, squares: int, said: str
+) -> None:
     ids = _party(dnd)
-    dnd.write("combat_start", {"participant_ids": [ids["wren"], ids["goblin"]]})
-    _turn_of(dnd, ids["wren"])
+    dnd.write("combat_start", {"participant_ids": [ids[caster], ids["goblin"]]})
+    _turn_of(dnd, ids[caster])
 
     def far_apart(state: dict[str, Any]) -> None:
         state["combat"]["grid"]["width"] = 40
-        state["combat"]["positions"].update({ids["wren"]: [0, 0], ids["goblin"]: [25, 0]})
+        state["combat"]["positions"].update({ids[caster]: [0, 0], ids["goblin"]: [squares, 0]})
 
     _rewrite(dnd, tmp_path / "d.sqlite3", far_apart)
-    args = {"caster_id": ids["wren"], "target_id": ids["goblin"], "spell": "fire_bolt"}
-    assert _refused(dnd, args, sub=GM)["message"] == (
-        "Goblin is 125 ft away from Wren; Fire Bolt reaches 120 ft. Move closer first."
-    )
+    args = {"caster_id": ids[caster], "target_id": ids["goblin"], "spell": spell}
+    assert _refused(dnd, args, sub=GM)["message"] == f"{said} Move closer first."
 
 
 # -- Sacred Flame ------------------------------------------------------------------------------
@@ -407,22 +414,6 @@ def test_a_dodging_target_makes_its_dex_save_with_advantage(
         "advantage", ["Goblin is dodging"],
     )  # fmt: skip
     assert cast["save"]["success"] is True
-
-
-def test_sacred_flame_reaches_60_ft(dnd: Game, tmp_path: Path) -> None:
-    ids = _party(dnd)
-    dnd.write("combat_start", {"participant_ids": [ids["ash"], ids["goblin"]]})
-    _turn_of(dnd, ids["ash"])
-
-    def far_apart(state: dict[str, Any]) -> None:
-        state["combat"]["grid"]["width"] = 40
-        state["combat"]["positions"].update({ids["ash"]: [0, 0], ids["goblin"]: [13, 0]})
-
-    _rewrite(dnd, tmp_path / "d.sqlite3", far_apart)
-    args = {"caster_id": ids["ash"], "target_id": ids["goblin"], "spell": "sacred_flame"}
-    assert _refused(dnd, args, sub=GM)["message"] == (
-        "Goblin is 65 ft away from Ash; Sacred Flame reaches 60 ft. Move closer first."
-    )
 
 
 # -- both ---------------------------------------------------------------------------------------
