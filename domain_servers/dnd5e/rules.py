@@ -1275,6 +1275,15 @@ def resolve_attack(
 FLAT_DAMAGE = re.compile(r"[+-]?\d+(?:[+-]\d+)*")
 
 
+def damage_shown(expression: str) -> str:
+    """A damage expression as a sheet reads it: a flat amount (an unarmed strike's "1+2") as the
+    damage it always does ("3", never below 0, as damage is), dice as written."""
+    if not FLAT_DAMAGE.fullmatch(expression):
+        return expression
+    total = sum(int(term) for term in re.findall(r"[+-]?\d+", expression))
+    return str(max(0, total))
+
+
 def _damage_roll(expression: str, rng: RandomStream, *, critical: bool) -> dict[str, Any]:
     """The damage rolled; a flat amount (an unarmed strike's) has no dice to roll, nor to
     double on a critical hit, so it is summed as the dice module sums a modifier."""

@@ -158,7 +158,7 @@ def _sheet(char: dict[str, Any]) -> dict[str, Any]:
             {
                 "name": attack["name"],
                 "to_hit": rules.attack_bonus(char, attack),
-                "damage": rules.damage_expression(char, attack),
+                "damage": rules.damage_shown(rules.damage_expression(char, attack)),
                 "damage_type": attack["damage_type"],
             }
             # The Unarmed Strike the attack tool also takes, last.
@@ -2263,7 +2263,8 @@ CHARACTER_GET_OUT = {
                 "description": (
                     "A player character's sheet (none for a monster): ability_modifiers by "
                     "ability; attacks, each {name, to_hit, damage, damage_type} as the attack "
-                    "tool rolls it; spells its class casts, each {key, name, level, casting "
+                    'tool rolls it (a flat amount, an unarmed strike\'s, summed: "3"); spells '
+                    "its class casts, each {key, name, level, casting "
                     "(action or bonus_action), range in feet, touch}."
                 ),
                 "properties": {

@@ -93,7 +93,7 @@ def test_a_fighters_sheet_shows_abilities_and_the_longsword_and_no_spells_row(
         # 1 + STR, last).
         assert _items(ilsa, "attacks") == [
             "Longsword +4 · 1d8+2 slashing",
-            "Unarmed Strike +4 · 1+2 bludgeoning",
+            "Unarmed Strike +4 · 3 bludgeoning",
         ]
         expect(_row(ilsa, "spells")).to_be_hidden()
         # A change to the card keeps the sheet open and its rows as they were.
@@ -103,7 +103,7 @@ def test_a_fighters_sheet_shows_abilities_and_the_longsword_and_no_spells_row(
         expect(ilsa.locator('#turn-character [data-field="hit-dice"]')).to_have_text("2 of 3 (d10)")
         assert _items(ilsa, "attacks") == [
             "Longsword +4 · 1d8+2 slashing",
-            "Unarmed Strike +4 · 1+2 bludgeoning",
+            "Unarmed Strike +4 · 3 bludgeoning",
         ]
         assert ilsa.locator("#turn-character details").evaluate("(el) => el.open") is True
         _fits(ilsa, "character-sheet-fighter")
@@ -130,7 +130,7 @@ def test_a_clerics_sheet_lists_cure_wounds_and_healing_word_and_passes_axe(
         ]
         assert _items(ilsa, "attacks") == [
             "Mace +3 · 1d6+1 bludgeoning",
-            "Unarmed Strike +3 · 1+1 bludgeoning",
+            "Unarmed Strike +3 · 2 bludgeoning",
         ]
         assert _items(ilsa, "abilities")[4] == "WIS 15 (+2)"
         _fits(ilsa, "character-sheet-cleric")
@@ -170,12 +170,12 @@ def test_the_sheet_follows_the_character_the_player_acts_as(
             ["Fire Bolt (cantrip, action, 120 ft)", "Magic Missile (1st, action, 120 ft)"]
         )
         expect(_row(ilsa, "attacks").locator("li")).to_have_text(
-            ["Fire Bolt +4 · 1d10 fire", "Unarmed Strike +1 · 1-1 bludgeoning"]
+            ["Fire Bolt +4 · 1d10 fire", "Unarmed Strike +1 · 0 bludgeoning"]
         )
         ilsa.locator("#composer-character").select_option(ids["Bram"])
         expect(_row(ilsa, "spells")).to_be_hidden()
         expect(_row(ilsa, "attacks").locator("li")).to_have_text(
-            ["Longsword +4 · 1d8+2 slashing", "Unarmed Strike +4 · 1+2 bludgeoning"]
+            ["Longsword +4 · 1d8+2 slashing", "Unarmed Strike +4 · 3 bludgeoning"]
         )
 
 
@@ -201,7 +201,7 @@ def test_a_gms_own_character_shows_its_sheet_on_the_gms_card(
         _open_sheet(gm)
         assert _items(gm, "attacks") == [
             "Mace +3 · 1d6+1 bludgeoning",
-            "Unarmed Strike +3 · 1+1 bludgeoning",
+            "Unarmed Strike +3 · 2 bludgeoning",
         ]
         assert _items(gm, "spells") == [
             "Sacred Flame (cantrip, action, 60 ft)",

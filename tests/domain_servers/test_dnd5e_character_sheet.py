@@ -16,7 +16,7 @@ FIGHTER_SHEET = {
     "ability_modifiers": {"str": 2, "dex": 1, "con": 2, "int": -1, "wis": 1, "cha": 0},
     "attacks": [
         {"name": "Longsword", "to_hit": 4, "damage": "1d8+2", "damage_type": "slashing"},
-        {"name": "Unarmed Strike", "to_hit": 4, "damage": "1+2", "damage_type": "bludgeoning"},
+        {"name": "Unarmed Strike", "to_hit": 4, "damage": "3", "damage_type": "bludgeoning"},
     ],
     "spells": [],
 }
@@ -67,13 +67,13 @@ def test_the_sheet_follows_level_proficiency_cantrip_dice_and_the_attacks_given(
     assert _sheet(dnd, wren)["attacks"] == [
         {"name": "Fire Bolt", "to_hit": 5, "damage": "2d10", "damage_type": "fire"},
         # STR 8 (-1), proficient: 1 - 1 damage.
-        {"name": "Unarmed Strike", "to_hit": 2, "damage": "1-1", "damage_type": "bludgeoning"},
+        {"name": "Unarmed Strike", "to_hit": 2, "damage": "0", "damage_type": "bludgeoning"},
     ]
     # STR 8 (-1) without proficiency; DEX 10 (+0) with it: no "+0" on the dice.
     assert _sheet(dnd, odd, PLAYER)["attacks"] == [
         {"name": "Club", "to_hit": -1, "damage": "1d4-1", "damage_type": "bludgeoning"},
         {"name": "Sling", "to_hit": 2, "damage": "1d4", "damage_type": "bludgeoning"},
-        {"name": "Unarmed Strike", "to_hit": 1, "damage": "1-1", "damage_type": "bludgeoning"},
+        {"name": "Unarmed Strike", "to_hit": 1, "damage": "0", "damage_type": "bludgeoning"},
     ]
     assert _sheet(dnd, odd)["ability_modifiers"] == {
         "str": -1, "dex": 0, "con": 0, "int": 0, "wis": 0, "cha": 0,
