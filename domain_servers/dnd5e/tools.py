@@ -1392,6 +1392,8 @@ def stand_up(call: Call) -> Outcome:
             "conditions": list(char["conditions"]),
             "movement_cost": cost,
             "movement_left": left,
+            # Kept, so a replay answers the same once it is revealed: its movement is the GM's.
+            **({"hidden": True} if char["kind"] == "monster" and _hidden(call, char) else {}),
         },
         scopes=[f"character:{char['id']}", *_combat_scopes(call, char["id"])],
         entity_ids=[char["id"]],
@@ -1679,6 +1681,14 @@ def combat_end_turn(call: Call) -> Outcome:
         scopes=["combat"],
         entity_ids=[current["id"], next_id],
     )
+
+
+def _stand_up_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
+    """A hidden monster's stand_up without the movement it has left (it says how far it
+    went), as its combat actions show it."""
+    if call.is_gm or not result.get("hidden"):
+        return result
+    return {k: v for k, v in result.items() if k != "movement_left"}
 
 
 def combat_move(call: Call) -> Outcome:
@@ -2776,11 +2786,12 @@ def tools() -> list[ToolSpec]:
             name="stand_up",
             description=(
                 "Stand up from prone: in combat only on the character's own turn, costing half "
-                "its speed in movement; outside combat free. Not at 0 HP, nor with speed 0."
+                "its speed in movement; outside combat free. Not at 0 HP, nor with speed 0. "
+                "A hidden monster's movement_left is shown to the GM alone (hidden: true)."
             ),
             handler=stand_up,
             write=True,
-            public=nothing_hidden,
+            public=_stand_up_public,
             roles=PLAYING_ROLES,
             phases=IN_PLAY,
             params={"character_id": CHARACTER_ID},
@@ -2788,6 +2799,11 @@ def tools() -> list[ToolSpec]:
             output={
                 "conditions": {"type": "array", "items": {"type": "string"}},
                 "movement_cost": {"type": "integer"},
+                "hidden": {
+                    "type": "boolean",
+                    "description": "Present (true) when a hidden monster stood; all but the GM "
+                    "see no movement_left.",
+                },
             },
         ),
         ToolSpec(

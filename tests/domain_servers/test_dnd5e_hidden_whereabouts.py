@@ -473,3 +473,41 @@ def test_a_hidden_player_characters_dash_says_its_movement_left_to_all(
     dnd.write("combat_end_turn", {"character_id": ids["bram"]}, sub=OTHER)
     dashed = dnd.write("combat_action", {"character_id": ids["rin"], "action": "dash"}, sub=PLAYER)
     assert dashed["movement_left"] == 60
+
+
+def test_a_hidden_monsters_stand_up_says_its_movement_left_to_the_gm_alone(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _fight(dnd, monkeypatch)
+    dnd.write("condition_add", {"target_id": ids["goblin"], "condition": "prone"})
+    _goblin_hides(dnd, ids)
+    # Crawling 5 ft costs 10 of its 30 ft.
+    dnd.write("combat_move", {"character_id": ids["goblin"], "x": 7, "y": 0})
+    stand, revision = {"character_id": ids["goblin"]}, dnd.revision
+
+    full = dnd.call("stand_up", {**stand, "expected_revision": revision, "idempotency_key": "up"})
+    dnd.revision += 1
+    assert not full.is_error, full.structured_content
+    shown = full.structured_content
+    assert (shown["movement_cost"], shown["movement_left"]) == (15, 5)
+    # The GM's stand_up answered at the public view (sent again: a replay): that it stood, not
+    # how far it has left to go (which says how far it went).
+    narrowed = dnd.call(
+        "stand_up", {**stand, "expected_revision": revision, "idempotency_key": "up"}, view="public"
+    )
+    assert narrowed.meta["idempotent_replay"] is True
+    shown = narrowed.structured_content
+    assert (shown["conditions"], shown["movement_cost"], "movement_left" in shown) == (
+        [], 15, False,
+    )  # fmt: skip
+
+
+def test_a_seen_monsters_stand_up_says_its_movement_left_to_the_public(
+    dnd: Game, monkeypatch
+) -> None:
+    ids = _fight(dnd, monkeypatch)
+    dnd.write("condition_add", {"target_id": ids["goblin"], "condition": "prone"})
+    dnd.write("combat_end_turn", {"character_id": ids["rin"]}, sub=PLAYER)
+
+    shown = dnd.write("stand_up", {"character_id": ids["goblin"]}, view="public")
+    assert (shown["movement_left"], "hidden" in shown) == (15, False)
