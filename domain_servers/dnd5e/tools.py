@@ -241,7 +241,7 @@ def _attack_view(
             "disadvantage": [r for r in result["range"]["disadvantage"] if r != gm_only],
         }
         to_hit["disadvantage_reasons"] = [r for r in to_hit["disadvantage_reasons"] if r != gm_only]
-    if "range" in result and _whereabouts_hidden(call, target):
+    if "range" in result and result.get("target_hidden"):
         # How far it was would say where the hidden monster is, and so would its being beyond
         # normal range: unseen, it is attacked with disadvantage all the same.
         shown["range"] = {
@@ -901,6 +901,9 @@ def _resolve_attack(
     _lose_hiding(call, target)
     if made is not None:
         result["range"] = made
+        if target["kind"] == "monster" and _hidden(call, target):
+            # Kept, so a replay answers the same once it is revealed: how far it was is the GM's.
+            result["target_hidden"] = True
     return result
 
 
@@ -2508,6 +2511,11 @@ def tools() -> list[ToolSpec]:
                     "description": "Present (true) when this was an opportunity attack the "
                     "last move provoked.",
                 },
+                "target_hidden": {
+                    "type": "boolean",
+                    "description": "Present (true) when the target was a hidden monster at the "
+                    "attack: range.distance_ft and long range are the GM's.",
+                },
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
@@ -2670,6 +2678,10 @@ def tools() -> list[ToolSpec]:
                 "to_hit": {
                     "type": "object",
                     "description": "An attack spell's attack roll, as attack's.",
+                },
+                "target_hidden": {
+                    "type": "boolean",
+                    "description": "An attack spell's, as attack's.",
                 },
                 "save": {
                     "type": "object",

@@ -511,3 +511,37 @@ def test_a_seen_monsters_stand_up_says_its_movement_left_to_the_public(
 
     shown = dnd.write("stand_up", {"character_id": ids["goblin"]}, view="public")
     assert (shown["movement_left"], "hidden" in shown) == (15, False)
+
+
+def test_a_shot_at_a_hidden_monster_replayed_after_it_is_revealed_still_hides_how_far(
+    dnd: Game, monkeypatch
+) -> None:
+    bow = {
+        "name": "Shortbow",
+        "ability": "dex",
+        "proficient": True,
+        "damage": "1d6",
+        "damage_type": "piercing",
+        "range": 80,
+        "long_range": 320,
+    }
+    ids = _fight(dnd, monkeypatch, rin_attacks=[bow])
+    _goblin_sneaks_off(dnd, ids)
+    shot, revision = {"attacker_id": ids["rin"], "target_id": ids["goblin"]}, dnd.revision
+    full = dnd.call("attack", {**shot, "expected_revision": revision, "idempotency_key": "shot"})
+    dnd.revision += 1
+    assert full.structured_content["range"]["distance_ft"] == 20
+    dnd.write("combat_end_turn", {"character_id": ids["rin"]}, sub=PLAYER)
+    # The goblin's own shot gives it away.
+    dnd.write(
+        "attack",
+        {"attacker_id": ids["goblin"], "target_id": ids["rin"], "attack_name": "Shortbow"},
+    )
+    assert "hidden" not in _entries(dnd, PLAYER, {})[ids["goblin"]]
+
+    # Where it stood when it was shot at was the GM's then, and a replay answers the same.
+    narrowed = dnd.call(
+        "attack", {**shot, "expected_revision": revision, "idempotency_key": "shot"}, view="public"
+    )
+    assert narrowed.meta["idempotent_replay"] is True
+    assert narrowed.structured_content["range"] == {"kind": "ranged", "disadvantage": []}
