@@ -1990,6 +1990,10 @@ def _shove(call: Call, shover: dict[str, Any]) -> dict[str, Any]:
     )
     resisted = _contest_check(call, target, resisting)
     won = shoving["total"] > resisted["total"]
+    if _hidden(call, shover):
+        # A shove is a special melee attack: it gives away where its hidden shover is, win or
+        # lose, as any attack does.
+        _reveal(call, shover)
     result: dict[str, Any] = {
         "target_id": target["id"],
         "target_name": name,
@@ -2949,7 +2953,7 @@ def tools() -> list[ToolSpec]:
                 "best passive Perception (dc: a monster's is shown to the GM alone; the "
                 "GM judges whether there is cover); hidden, it attacks with advantage, is "
                 "attacked with disadvantage and provokes no opportunity attacks, until its own "
-                "attack reveals it; a hidden monster's square is shown to the GM alone "
+                "attack or shove reveals it; a hidden monster's square is shown to the GM alone "
                 "(combat_status, combat_render, combat_move). Shove (target_id, shove): one "
                 "attack of the Attack "
                 "action against a creature no more than one size larger, Athletics against "

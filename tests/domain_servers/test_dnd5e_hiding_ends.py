@@ -81,3 +81,19 @@ def test_a_hidden_monster_killed_is_hidden_no_more(dnd: Game, monkeypatch) -> No
 
     assert "hidden" not in _entry(dnd, goblin)
     assert dnd.state()["combat"]["hidden"] == [rin]
+
+
+def test_a_hidden_creatures_shove_gives_it_away_win_or_lose(dnd: Game, monkeypatch) -> None:
+    # SRD 5.1: a shove is a special melee attack, and an attack gives away where its hidden
+    # attacker is, hit or miss. Every die a 10: Rin's Athletics (+0) loses to the goblin's
+    # Acrobatics (+2).
+    rin, goblin = _hidden_rin(dnd, monkeypatch)
+    dnd.write("combat_end_turn", {"character_id": goblin})
+
+    shoved = dnd.write(
+        "combat_action", {"character_id": rin, "action": "shove", "target_id": goblin}, sub=PLAYER
+    )
+
+    assert shoved["success"] is False
+    assert "hidden" not in _entry(dnd, rin)
+    assert dnd.state()["combat"]["hidden"] == []
