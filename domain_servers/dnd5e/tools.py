@@ -2999,7 +2999,18 @@ def tools() -> list[ToolSpec]:
                 "bonus_action": {"type": "boolean"},
                 "hidden": {
                     "type": "boolean",
-                    "description": "Present for Hide: whether it is hidden now.",
+                    "description": "Hide: whether it is hidden now. Any other action of a "
+                    "hidden monster: true, and its movement left is then the GM's alone.",
+                },
+                "to": {
+                    "type": "array",
+                    "items": {"type": "integer"},
+                    "description": "Shove that pushed: the target's new square (left out for "
+                    "all but the GM when the target is a hidden monster).",
+                },
+                "target_hidden": {
+                    "type": "boolean",
+                    "description": "Shove: present when the target was a hidden monster.",
                 },
                 "dc": {
                     "type": ["integer", "null"],
