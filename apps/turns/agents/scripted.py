@@ -5487,6 +5487,12 @@ COURTESY_BEFORE = re.compile(r"^(?:(?:please|pls|ok(?:ay)?|alright)(?:\s*,\s*|\s
 COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:please|pls|thanks|thank\s+you)$", re.I)
 # A potion of healing as said: "a healing potion", "my potion of healing".
 POTION = r"(?:an?|my|the|one|1)\s+(?:healing\s+)?potion(?:\s+of\s+healing)?"
+# After a punch, kick or head-butt: the body part it is made with ("with my fist"), which is
+# the Unarmed Strike's own and dropped, then how the d20 is rolled.
+BLOW_WITH = (
+    r"(?:\s+with\s+(?!(?:advantage|disadvantage)$)(?:(?!\s+(?:with|at)\s+(?:advantage|"
+    r"disadvantage)$).)+)?(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?"
+)
 DND_REWRITES = (
     # "I drink a potion of healing", "give Ilsa a healing potion": the potion "heal" gives.
     (re.compile(r"^(?:drink|quaff|use)s?\s+" + POTION + "$", re.I), "heal me"),
@@ -5511,8 +5517,7 @@ DND_REWRITES = (
     # "I punch the goblin", "Ilsa kicks goblin 2": an Unarmed Strike (SRD 5.1).
     (
         re.compile(
-            r"^(?P<blow>punch|kick|head-?butt)(?:e?s)?\s+(?P<target>.+?)"
-            r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
+            r"^(?P<blow>punch|kick|head-?butt)(?:e?s)?\s+(?P<target>.+?)" + BLOW_WITH + r"$",
             re.I,
         ),
         # The blow is kept as the weapon said: the narration tells it so ("a kick").
@@ -5521,7 +5526,8 @@ DND_REWRITES = (
     (
         re.compile(
             r"^(?P<who>.+?)\s+(?P<blow>punch|kick|head-?butt)(?:e?s)\s+(?P<target>.+?)"
-            r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
+            + BLOW_WITH
+            + r"$",
             re.I,
         ),
         r"\g<who> attacks \g<target> with a \g<blow>\g<mode>",
