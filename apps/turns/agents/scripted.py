@@ -3042,9 +3042,10 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
     arguments: dict[str, Any] = {"character_id": character_id, "action": action}
     if bonus:
         arguments["bonus_action"] = True
-    # A bonus action leaves the action as it was: spent already, or not, as read before.
-    spent_before = _action_spent(s, character_id) if bonus else None
     result = s.call("combat_action", **arguments)
+    # A bonus action leaves the action as it was: read after it, in the read the turn's next
+    # steps are offered from (one before it would cost a call on every bonus action).
+    spent_before = _action_spent(s, character_id) if bonus else None
     values = {
         "who": s.plain(result["character_name"]),
         "gained": result.get("movement_gained"),
