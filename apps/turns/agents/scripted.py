@@ -5503,6 +5503,8 @@ DND_REWRITES = (
         re.compile(r"^uses?\s+(?=(?:" + HEALING_SPELLS + "|" + DAMAGE_SPELLS + r")\b)", re.I),
         "cast ",
     ),
+    # "fire bolt at the goblin": the cantrip named, not a weapon "bolt" fired (below).
+    (re.compile(r"^(?=fire\s+bolt\s+(?:at|on)\s)", re.I), "cast "),
     # "cast fire bolt at the goblin", "throw my dagger at the goblin": the spell or thrown
     # weapon is the attack's, as "attack the goblin with fire bolt" names it.
     (
