@@ -2147,6 +2147,11 @@ def _hidden_provoked_text(
     mover = next((e for e in roster if e.id == mover_id), None)
     if s.turn.is_gm or mover is None or mover.kind == "monster":
         return " ".join(texts)
+    order = (s.combat_read or {}).get("order", ())
+    moved = next((e for e in order if e.get("id") == mover_id), {})
+    if moved.get("hidden") or (moved.get("budget") or {}).get("disengaged"):
+        # The rules give no opportunity attack against a mover unseen or disengaged.
+        return " ".join(texts)
     shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
     by_id = {e.id: dataclasses.replace(e, name=shown[e.id]) for e in roster}
     for entry in (s.combat_read or {}).get("order", ()):
