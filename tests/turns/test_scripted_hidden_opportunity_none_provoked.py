@@ -27,3 +27,12 @@ def test_a_move_that_provokes_none_tells_the_gm_of_no_hidden_monster(ilsa):
 
     assert [m.audience for m in output.messages] == ["trigger"]
     assert "Goblin 2" not in output.messages[0].text
+
+
+def test_a_hidden_monster_with_its_reaction_spent_is_not_said_to_strike():
+    goblin_2 = {**PLAYER_ORDER[2], "budget": {"action": 1, "reaction": 0}}
+    order = [*PLAYER_ORDER[:2], goblin_2]
+
+    output = _ilsa_moves(role="player", order=order, provoked=[])
+
+    assert [m.audience for m in output.messages] == ["trigger"]

@@ -2158,6 +2158,8 @@ def _hidden_provoked_text(
         foe = by_id.get(entry["id"])
         if not entry.get("hidden") or foe is None or foe.kind != "monster" or not foe.alive:
             continue
+        if (entry.get("budget") or {}).get("reaction", 1) < 1:
+            continue  # its reaction is spent this round: no opportunity attack is left to it
         command = _("%(monster)s attacks %(target)s as a reaction") % {
             "monster": _spoken(foe),
             "target": _spoken(by_id[mover_id]),
