@@ -3052,7 +3052,7 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
     result = s.call("combat_action", **arguments)
     # A bonus action leaves the action as it was: read after it, in the read the turn's next
     # steps are offered from (one before it would cost a call on every bonus action).
-    spent_before = _action_spent(s, character_id) if bonus else None
+    action_spent = _action_spent(s, character_id) if bonus else None
     values = {
         "who": s.plain(result["character_name"]),
         "gained": result.get("movement_gained"),
@@ -3067,9 +3067,9 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
             " "
             + (
                 _("That was a bonus action; %(who)s's action is already spent.")
-                if spent_before
+                if action_spent
                 else _("That was a bonus action: %(who)s's action is left.")
-                if spent_before is False
+                if action_spent is False
                 else _("That was a bonus action.")
             )
             % values
