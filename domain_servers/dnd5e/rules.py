@@ -262,6 +262,19 @@ SPELLS: dict[str, dict[str, Any]] = {
 }
 
 
+def spellcasting_class(char: dict[str, Any]) -> str | None:
+    """The class a player character casts spells as (its template, for a cleric or a wizard);
+    None for anyone else, monsters included."""
+    template = char.get("template") if char.get("kind") == "pc" else None
+    return template if template in SPELLCASTING_ABILITY else None
+
+
+def known_spells(char: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The spells spell_cast accepts from `char`: its class's, none for a non-caster."""
+    template = spellcasting_class(char)
+    return {key: spell for key, spell in SPELLS.items() if template in spell["classes"]}
+
+
 def spell_slots(template: str | None, level: int) -> dict[str, dict[str, int]]:
     """A new character's spell slots by spell level ("1": {"current", "max"}): a full caster's
     from the SRD table, none for anyone else."""
@@ -278,9 +291,7 @@ def slots_shown(char: dict[str, Any]) -> dict[str, dict[str, int]]:
     slots were kept has its table's, all unspent (it never had any to spend)."""
     if "spell_slots" in char:
         return char["spell_slots"]
-    return spell_slots(
-        char.get("template") if char.get("kind") == "pc" else None, char.get("level", 1)
-    )
+    return spell_slots(spellcasting_class(char), char.get("level", 1))
 
 
 def slots_of(char: dict[str, Any]) -> dict[str, dict[str, int]]:
@@ -538,10 +549,16 @@ def check(
 
 
 def forced_save(
-    char: dict[str, Any], rng: RandomStream, *, ability: str, dc: int, who: Who = name_of
+    char: dict[str, Any],
+    rng: RandomStream,
+    *,
+    ability: str,
+    dc: int,
+    advantage_reasons: list[str] | tuple[str, ...] = (),
+    who: Who = name_of,
 ) -> dict[str, Any]:
-    """A saving throw an effect forces on `char`: its own save proficiency, no bonus, and
-    only the disadvantage its conditions give."""
+    """A saving throw an effect forces on `char`: its own save proficiency, no bonus, only the
+    disadvantage its conditions give, and the advantage the caller names (a Dodge's)."""
     return check(
         char,
         rng,
@@ -552,6 +569,7 @@ def forced_save(
         disadvantage=False,
         bonus=0,
         save=True,
+        advantage_reasons=advantage_reasons,
         who=who,
     )
 
@@ -1275,25 +1293,29 @@ def resolve_attack(
 FLAT_DAMAGE = re.compile(r"[+-]?\d+(?:[+-]\d+)*")
 
 
+def _flat_terms(expression: str) -> list[int] | None:
+    """The signed numbers of a flat damage expression ("1+2" is [1, 2]); None for dice."""
+    if not FLAT_DAMAGE.fullmatch(expression):
+        return None
+    return [int(term) for term in re.findall(r"[+-]?\d+", expression)]
+
+
 def damage_shown(expression: str) -> str:
     """A damage expression as a sheet reads it: a flat amount (an unarmed strike's "1+2") as the
     damage it always does ("3", never below 0, as damage is), dice as written."""
-    if not FLAT_DAMAGE.fullmatch(expression):
-        return expression
-    total = sum(int(term) for term in re.findall(r"[+-]?\d+", expression))
-    return str(max(0, total))
+    terms = _flat_terms(expression)
+    return expression if terms is None else str(max(0, sum(terms)))
 
 
 def _damage_roll(expression: str, rng: RandomStream, *, critical: bool) -> dict[str, Any]:
     """The damage rolled; a flat amount (an unarmed strike's) has no dice to roll, nor to
     double on a critical hit, so it is summed as the dice module sums a modifier."""
-    if not FLAT_DAMAGE.fullmatch(expression):
+    terms = _flat_terms(expression)
+    if terms is None:
         return dice.roll(expression, rng, critical=critical)
-    terms = [
-        dice.DiceTerm(-1 if sign == "-" else 1, 0, 0, None, 0, int(number))
-        for sign, number in re.findall(r"([+-]?)(\d+)", expression)
-    ]
-    return dice.roll_terms(terms, rng)
+    return dice.roll_terms(
+        [dice.DiceTerm(-1 if n < 0 else 1, 0, 0, None, 0, abs(n)) for n in terms], rng
+    )
 
 
 def attack_rider(char: dict[str, Any], attack: dict[str, Any]) -> dict[str, Any] | None:

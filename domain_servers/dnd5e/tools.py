@@ -171,10 +171,7 @@ def _sheet(char: dict[str, Any]) -> dict[str, Any]:
 def _castable_spells(char: dict[str, Any]) -> list[dict[str, Any]]:
     """The spells of the character's class that spell_cast accepts, lowest level first; none
     for a class without spell slots."""
-    template = char.get("template") if char["kind"] == "pc" else None
-    if template not in rules.SPELLCASTING_ABILITY:
-        return []
-    known = [(key, spell) for key, spell in rules.SPELLS.items() if template in spell["classes"]]
+    known = rules.known_spells(char).items()
     return [
         {
             "key": key,
@@ -1072,10 +1069,10 @@ def spell_cast(call: Call) -> Outcome:
         raise invalid(f"{who} is dead and cannot cast spells")
     if blocking := sorted(set(caster["conditions"]) & rules.CANNOT_ACT):
         raise invalid(f"{who} cannot cast spells while {' and '.join(blocking)}")
-    template = caster.get("template") if caster["kind"] == "pc" else None
-    if template not in rules.SPELLCASTING_ABILITY:
+    template = rules.spellcasting_class(caster)
+    if template is None:
         raise invalid(f"{who} casts no spells: only a cleric or a wizard has spell slots here")
-    if template not in spell["classes"]:
+    if call.args["spell"] not in rules.known_spells(caster):
         raise invalid(f"{who} cannot cast {spell['name']}: it is not a {template} spell")
     if slot_level < spell["level"]:
         raise invalid(
@@ -1211,16 +1208,11 @@ def _spell_save(
     gives a DEX save advantage, as saving_throw's does), and on a failure the spell's damage,
     applied as damage_apply applies it. The rules model no cover, so none is ignored."""
     ability = spell["save"]
-    save = rules.check(
+    save = rules.forced_save(
         target,
         call.rng,
         ability=ability,
         dc=rules.spell_save_dc(caster),
-        proficient=ability in target.get("save_proficiencies", []),
-        advantage=False,
-        disadvantage=False,
-        bonus=0,
-        save=True,
         advantage_reasons=_dodging(call, target) if ability == "dex" else [],
         who=_who_char(call),
     )
