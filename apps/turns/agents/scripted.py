@@ -196,8 +196,9 @@ dnd5e
                                          conditions (to you; also "my character sheet",
                                          "look at me", "how am I doing?")
     <name>, <command>                    a line addressed to a creature ("Ilsa, make a dex
-                                         save", "Goblin 2, attack Ilsa") is that command
-                                         said of it ("Ilsa makes a dex save")
+                                         save", "Goblin 2, attack Ilsa", "Ilsa, punch the
+                                         goblin") is that command said of it ("Ilsa makes
+                                         a dex save", "Ilsa punches the goblin")
     help                                 this list
     Any other question is answered with the questions above, not the whole list. A command
     said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
@@ -3888,6 +3889,8 @@ ADDRESSED_VERBS = {
     "make": "makes", "roll": "rolls", "attack": "attacks", "hit": "hits", "strike": "strikes",
     "shoot": "shoots", "stab": "stabs", "slash": "slashes", "swing": "swings", "move": "moves",
     "walk": "walks", "step": "steps", "go": "goes", "stand": "stands", "get": "gets",
+    # A blow ("Ilsa, punch the goblin"): the Unarmed Strike, as "Ilsa punches the goblin" is.
+    "punch": "punches", "kick": "kicks", "head-butt": "head-butts", "headbutt": "headbutts",
 }  # fmt: skip
 # The groups that name who acts in a form said of a creature ("<attacker> attacks …").
 SUBJECTS = ("attacker", "target", "who")
