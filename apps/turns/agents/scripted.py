@@ -17,9 +17,9 @@ character: "we make a dex save"), "please", "ok" and a closing "please",
 a question's missing apostrophe ("whats my hp", "whos here") and,
 in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with crossbow]),
-"make an attack on|against X", "attack X using <weapon>", "punch|kick X" (= attack X with
-Unarmed Strike; "Ilsa punches X") and "roll a d20" (= roll 1d20) are
-understood, as is
+"make an attack on|against X", "make an attack roll against X" and "roll to hit X" (= attack
+X), "attack X using <weapon>", "punch|kick X" (= attack X with Unarmed Strike; "Ilsa punches
+X") and "roll a d20" (= roll 1d20) are understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
 question; a read asked so ("can I see my hp?") is answered. A misspelt
@@ -4817,6 +4817,15 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "make an attack against the goblin": the attack itself, not one by "make an".
         _intent(
             r"make\s+an\s+attack(?:\s+(?:on|against|at)\s+(?P<target>.+?))?" + WITH_WEAPON,
+            dnd_attack,
+        ),
+        # "make an attack roll against the goblin", "roll to hit the goblin": the roll a table
+        # makes for an attack is the attack (not one by "make an", nor dice).
+        _intent(
+            r"(?:make\s+an\s+attack\s+roll|roll\s+(?:an\s+)?(?:attack(?:\s+roll)?|to[\s-]?hit))"
+            r"(?:\s+(?:(?:on|against|at|vs\.?|versus)\s+)?"
+            r"(?!(?:with|using|at|as|and|unarmed|advantage|disadvantage)\b)(?P<target>.+?))?"
+            + WITH_WEAPON,
             dnd_attack,
         ),
         # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it.

@@ -1,0 +1,60 @@
+""" "make an attack roll against the goblin", "roll to hit the goblin": the roll a table makes
+for an attack is the attack, as "attack the goblin" is; neither was understood ("roll to hit"
+was pointed at dice)."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.turns.agents import scripted as s
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_closing_marks import _sent
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("make an attack roll against the goblin", {"target": "the goblin", "weapon": None}),
+        ("I make an attack roll on goblin 2 with my dagger",
+         {"target": "goblin 2", "weapon": "my dagger"}),
+        ("roll to hit the goblin", {"target": "the goblin", "mode": None}),
+        ("I roll to hit against goblin 2 with advantage",
+         {"target": "goblin 2", "mode": "advantage"}),
+        ("roll to-hit vs the goblin", {"target": "the goblin"}),
+        ("roll an attack roll against the goblin", {"target": "the goblin"}),
+        ("roll to hit", {"target": None, "weapon": None}),
+    ],
+)  # fmt: skip
+def test_an_attack_roll_said_is_an_attack(text, groups):
+    intent, match = s._parse("dnd5e", text)
+    assert intent is not None and match is not None, text
+    assert intent.handler is s.dnd_attack, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups
+
+
+@pytest.mark.parametrize(
+    ("text", "plain", "sent"),
+    [
+        ("make an attack roll against the goblin", "attack the goblin", {"target_id": "mon-2"}),
+        ("roll to hit the goblin", "attack the goblin", {"target_id": "mon-2"}),
+        ("roll to hit goblin 2 with my longsword", "attack goblin 2 with my longsword",
+         {"target_id": "mon-3", "attack_name": "longsword"}),
+    ],
+)  # fmt: skip
+def test_an_attack_roll_attacks_as_attack_does(live_domains, gm, player, text, plain, sent):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
+    calls, output = _sent(table, player, text)
+    assert calls == [("attack", {"attacker_id": "pc-1", **sent})]
+    assert output.declined is False
+    runs = []
+    for said in (plain, text):
+        table, _start = dnd_table_in_combat(gm, player)  # the same seed: the same rolls
+        runs.append(table.run(player, said, job_id="attack"))
+    told, asked = runs
+    assert (asked.texts, asked.tools, asked.output.suggestions) == (
+        told.texts,
+        told.tools,
+        told.output.suggestions,
+    )
