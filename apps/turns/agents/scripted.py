@@ -131,6 +131,7 @@ dnd5e
     help <name> [attack <target>]        in combat, your character's Help action: the
                                          ally's next attack on that foe (unnamed: the one
                                          beside you; none: its next check) has advantage
+                                         (also "help <name> with|against <target>")
     shove <target> [prone | away]        in combat, one attack of your Attack action:
                                          Athletics against the target's Athletics or
                                          Acrobatics; a win knocks it prone or pushes it 5 ft
@@ -4808,7 +4809,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             # Not "help me" (the help list), nor "help with the rope" (no one named).
             r"help\s+(?!(?:me|us|please|pls|with|to|out|on|in|by)\b)"
             r"(?P<ally>.+?)"
-            r"(?:\s+(?:to\s+)?(?:attack|fight|hit|against)\s+(?P<target>.+))?",
+            # "help Bram with the goblin": the foe, as after "against".
+            r"(?:\s+(?:(?:to\s+)?(?:attack|fight|hit)|against|with)\s+(?P<target>.+))?",
             dnd_help,
         ),
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
