@@ -293,7 +293,13 @@ Names ("the goblin", "Ilsa", "mon-3") are resolved to entity ids through read to
 then the lowest id. A number said aloud ("the second goblin", "goblin two", "goblin number 2")
 names what its digits name ("Goblin 2"). "The other goblin" ("the other one": any monster) is
 the one goblin standing, besides the one acting, once the rest fell; with several standing,
-the requester is asked which.
+the requester is asked which. A target nobody here has, nor nearly has (a near miss is asked
+about: "Did you mean"), is refused with those present when said after the words of an attack
+with a weapon or a spell ("attack the orc", "roll to hit the orc", "shoot the orc", "cast …")
+or after "move" ("move to the dragon"); said after a blow of the body or a step in the
+fiction's words ("kick the door", "punch the wall", "walk to the tavern", "approach the
+altar", "help Bram with the rope") it may be a thing, not a creature: the line is answered as
+one not understood, for the GM to rule on.
 """
 
 from __future__ import annotations
@@ -940,6 +946,31 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
     raise _not_here(s, roster, name)
 
 
+# The words of an attack with a weapon or a spell ("attack", "make an attack roll", "roll to
+# hit", "shoot", "stab", "cast"...) and the grammar's "move to": the name said after one is a
+# creature's. Not the body's blows or the fiction's steps ("kick", "punch", "walk to").
+COMMAND_VERBS = re.compile(
+    r"\b(?:attacks?|to[\s-]?hit|casts?|moves?|hits?|strikes?|shoots?|stabs?|slash(?:es)?"
+    r"|swings?|fires?|throws?|hurls?)\b",
+    re.IGNORECASE,
+)
+
+
+def _resolve_said(s: Session, roster: list[Entity], name: str) -> Entity:
+    """`resolve` for a name said in the fiction's words ("kick the door", "walk to the
+    tavern"): one nobody here has, nor nearly has, may be a thing, not a creature, so the line
+    is not understood (the GM rules on it) rather than refused; said with one of the
+    COMMAND_VERBS before it ("attack the orc") it is refused with those present."""
+    try:
+        return resolve(s, roster, name)
+    except NotHere:
+        said = _normalize(s.turn.text)
+        at = said.lower().find(_normalize(name).lower())
+        if COMMAND_VERBS.search(said[:at] if at >= 0 else said):
+            raise
+        raise NotUnderstood from None
+
+
 # "the other goblin", "the other one": one of a kind besides the one already dealt with.
 OTHER = re.compile(r"other\s+(?P<kind>.+)")
 
@@ -1185,7 +1216,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     nearest = NEAREST_FOE.fullmatch(_normalize(named)) if named else None
     if named and nearest is None:
         s.actor = attacker_id  # "goblin 2 attacks the other goblin": not itself
-        target = resolve(s, roster, named)
+        target = _resolve_said(s, roster, named)
     else:
         target = _plain_target(s, roster, attacker_id, asked=nearest)
     arguments: dict[str, Any] = {"attacker_id": attacker_id, "target_id": target.id}
@@ -1882,7 +1913,7 @@ def dnd_move_beside(s: Session, m: re.Match[str]) -> None:
     s.require("combat_move", what=_("move on the grid"), seen_by_all=True)
     character_id = _mover(s, m)
     roster = dnd_roster(s)
-    target = resolve(s, roster, m["target"])
+    target = _resolve_said(s, roster, m["target"])
     mover = next((e for e in roster if e.id == character_id), None)
     if target.id == character_id:
         raise Refusal(_("Name who to move next to, or a square: move to 4,5."))
@@ -2956,7 +2987,8 @@ def dnd_help(s: Session, m: re.Match[str]) -> None:
         raise Refusal(_("You cannot help yourself: name an ally."))
     arguments: dict[str, Any] = {"character_id": helper_id, "action": "help", "ally_id": ally.id}
     if m["target"]:
-        arguments["target_id"] = resolve(s, roster, m["target"]).id
+        # "help Bram with the rope": a task, not a foe; the GM rules on it.
+        arguments["target_id"] = _resolve_said(s, roster, m["target"]).id
     else:
         helper = next(e for e in roster if e.id == helper_id)
         beside = [
