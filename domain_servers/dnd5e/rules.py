@@ -691,13 +691,26 @@ def grid_path(
                     continue
                 if not (0 <= step[0] < width and 0 <= step[1] < height):
                     continue
-                price = FEET_PER_SQUARE * (1 + (step in difficult) + crawling)
+                price = step_price(step, difficult=difficult, crawling=crawling)
                 entry = (cost + price, feet + FEET_PER_SQUARE)
                 if entry < best.get(step, (10**9, 0)):
                     best[step] = entry
                     came_from[step] = square
                     heapq.heappush(queue, (*entry, step))
     return None
+
+
+def step_price(step: tuple[int, int], *, difficult: set[tuple[int, int]], crawling: bool) -> int:
+    """The movement one step into `step` costs: 5 ft, and 5 ft more for each of a `difficult`
+    square (another creature's space) and crawling."""
+    return FEET_PER_SQUARE * (1 + (step in difficult) + crawling)
+
+
+def route_cost(squares: list[list[int]], *, difficult: set[tuple[int, int]], crawling: bool) -> int:
+    """The movement a walk along `squares` (its first square the one it starts on) costs."""
+    return sum(
+        step_price((s[0], s[1]), difficult=difficult, crawling=crawling) for s in squares[1:]
+    )
 
 
 def melee_reach(char: dict[str, Any]) -> int | None:

@@ -1687,6 +1687,9 @@ def _stand_up_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def combat_move(call: Call) -> Outcome:
+    """Move the current combatant along the cheapest way to (x, y). A player character plans
+    its way knowing nothing of a hidden monster's square, and stumbles on the monster there:
+    it stops before it, pays for the squares walked alone, and the monster is found."""
     combat = _combat(call)
     char = _char(call, "character_id")
     _require_control(call, char)
@@ -1701,12 +1704,21 @@ def combat_move(call: Call) -> Outcome:
         raise invalid(f"{who} is not in this combat")
     if set(char["conditions"]) & HELD_IN_PLACE:
         raise invalid(f"{who} cannot move while {', '.join(char['conditions'])}")
+    chars = call.state["characters"]
+    # The hidden monsters in the mover's way, by square: it does not know those squares are
+    # taken, so its way is planned as if they were free, and walking it, it stumbles on them.
+    unseen = {
+        (pos[0], pos[1]): other
+        for other, pos in combat["positions"].items()
+        if other != char["id"] and other in chars and _square_unknown(call, char, chars[other])
+    }
     for other, pos in combat["positions"].items():
         # A body is no creature to share a space with: the dead leave their square free.
         if (
             other != char["id"]
             and pos == [x, y]
             and not rules.is_dead(call.state["characters"][other])
+            and other not in unseen.values()
         ):
             raise invalid(f"square ({x}, {y}) is occupied by {_who(call, other)}")
     # SRD 5.1: a prone creature can only crawl (or stand up first, for half its speed),
@@ -1715,11 +1727,10 @@ def combat_move(call: Call) -> Outcome:
     # The way there, square by square: a living hostile creature's space cannot be crossed
     # (creatures have no size here, so none is two sizes apart and slips through), any other
     # creature's is difficult terrain.
-    chars = call.state["characters"]
     impassable, difficult = set(), set()
     for other, pos in combat["positions"].items():
         body = chars.get(other)
-        if other == char["id"] or body is None or rules.is_dead(body):
+        if other == char["id"] or body is None or rules.is_dead(body) or other in unseen.values():
             continue
         (impassable if _hostile(char, body) else difficult).add((pos[0], pos[1]))
     path = rules.grid_path(
@@ -1752,9 +1763,24 @@ def combat_move(call: Call) -> Outcome:
                 f"{who} is prone and crawling {feet} ft costs {cost} ft of movement; "
                 f"{who} has only {left} ft left this turn (standing up costs half the speed)"
             )
-    _spend(call, char["id"], "movement", cost)
-    combat["positions"][char["id"]] = [x, y]
-    provoked = _provoked(call, char, path["squares"])
+    _spend(call, char["id"], "movement", cost)  # the whole way as planned must fit
+    squares = path["squares"]
+    found = next((unseen[(s[0], s[1])] for s in squares if (s[0], s[1]) in unseen), None)
+    if found is not None:
+        # It stops before the hidden creature, on the last square of the way it may end its
+        # move in (not another creature's), and pays for the squares walked alone.
+        stop = next(i for i, s in enumerate(squares) if (s[0], s[1]) in unseen) - 1
+        while stop > 0 and (squares[stop][0], squares[stop][1]) in difficult:
+            stop -= 1
+        squares = squares[: stop + 1]
+        walked = rules.route_cost(squares, difficult=difficult, crawling=crawled)
+        combat["budgets"][char["id"]]["movement"] += cost - walked
+        feet, cost = rules.FEET_PER_SQUARE * stop, walked
+    combat["positions"][char["id"]] = squares[-1]
+    provoked = _provoked(call, char, squares)
+    if found is not None:
+        # Found, as its attack would give it away: where it stands is no secret now.
+        _reveal(call, chars[found])
     # Only the last move's opportunity attacks stay open: the GM calls them at once.
     combat.pop("opportunity", None)
     if provoked:
@@ -1766,12 +1792,18 @@ def combat_move(call: Call) -> Outcome:
         # Said, so a view of the move knows it was made unseen (it stays hidden as it moves).
         **({"hidden": True} if _hidden(call, char) else {}),
         "from": old,
-        "to": [x, y],
+        "to": list(squares[-1]),
         "feet": feet,
         "crawled": crawled,
         "movement_cost": cost,
         "movement_left": combat["budgets"][char["id"]]["movement"],
     }
+    if found is not None:
+        result["stopped_by"] = {
+            "id": found,
+            "name": _who(call, found),
+            "at": list(combat["positions"][found]),
+        }
     if provoked:
         result["opportunity_attacks"] = [
             {
@@ -1782,7 +1814,20 @@ def combat_move(call: Call) -> Outcome:
             }
             for foe in provoked
         ]
-    return Outcome(_move_view(call, result), scopes=["combat"], entity_ids=[char["id"]])
+    moved = [char["id"], *([found] if found is not None else [])]
+    return Outcome(_move_view(call, result), scopes=["combat"], entity_ids=moved)
+
+
+def _square_unknown(call: Call, mover: dict[str, Any], body: dict[str, Any]) -> bool:
+    """Whether `body` stands where `mover` does not know of: a living monster hidden from the
+    party (the Hide action) in a player character's way. A hidden player character's square is
+    shown to all, the GM's monsters' included, so a monster's move is planned knowing it."""
+    return (
+        mover["kind"] != "monster"
+        and _hostile(mover, body)
+        and not rules.is_dead(body)
+        and _hidden(call, body)
+    )
 
 
 def _move_view(call: Call, result: dict[str, Any]) -> dict[str, Any]:
@@ -2895,7 +2940,10 @@ def tools() -> list[ToolSpec]:
                 "hidden: true, to the GM alone; combat_status lists the GM the open ones). A "
                 "hidden mover stays "
                 "hidden (hidden: true); a hidden monster's move shows only that it moved, "
-                "to all but the GM."
+                "to all but the GM. A player character knows nothing of a hidden monster's "
+                "square: its way is planned as if the square were free, and walking it, it "
+                "stumbles on the monster, stops on the square before (to), pays only for the "
+                "squares walked and finds it (stopped_by; it is hidden no more)."
             ),
             handler=combat_move,
             write=True,
@@ -2914,11 +2962,33 @@ def tools() -> list[ToolSpec]:
                     "description": "Present (true) when the mover is hidden; for a hidden "
                     "monster all but the GM see only character_id and this.",
                 },
+                "to": {
+                    "type": "array",
+                    "description": "The square the mover ended on: the one asked for, or the "
+                    "one before a hidden monster it stumbled on (stopped_by).",
+                    "items": {"type": "integer"},
+                },
                 "feet": {"type": "integer", "description": "Distance covered."},
                 "crawled": {"type": "boolean", "description": "Crawled, being prone."},
                 "movement_cost": {
                     "type": "integer",
                     "description": "Movement spent (twice the distance when crawling).",
+                },
+                "stopped_by": {
+                    "type": "object",
+                    "description": "Present when the way ran into a hidden monster the mover "
+                    "did not know was there: the move stopped before it (to) and it is found, "
+                    "hidden no more.",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "name": {"type": "string"},
+                        "at": {
+                            "type": "array",
+                            "description": "Its square.",
+                            "items": {"type": "integer"},
+                        },
+                    },
+                    "required": ["id", "name", "at"],
                 },
                 "movement_left": {"type": "integer"},
                 "opportunity_attacks": {
