@@ -713,6 +713,22 @@ def route_cost(squares: list[list[int]], *, difficult: set[tuple[int, int]], cra
     )
 
 
+def stopped_before(
+    squares: list[list[int]], *, unseen: set[tuple[int, int]], difficult: set[tuple[int, int]]
+) -> int | None:
+    """Where a walk along `squares` (its first square the one it starts on) stops when it runs
+    into a creature it did not know was there (one of `unseen`): the index of the last square
+    before it that the walker may end its move in (not a `difficult` one, another creature's
+    space); None when nothing unseen is in the way."""
+    hit = next((i for i, s in enumerate(squares) if (s[0], s[1]) in unseen), None)
+    if hit is None:
+        return None
+    stop = hit - 1
+    while stop > 0 and (squares[stop][0], squares[stop][1]) in difficult:
+        stop -= 1
+    return stop
+
+
 def melee_reach(char: dict[str, Any]) -> int | None:
     """The farthest a creature's melee attacks reach, in feet; None when it has none. A player
     character's Unarmed Strike reaches 5 ft, listed or not (SRD 5.1)."""

@@ -1766,12 +1766,9 @@ def combat_move(call: Call) -> Outcome:
     _spend(call, char["id"], "movement", cost)  # the whole way as planned must fit
     squares = path["squares"]
     found = next((unseen[(s[0], s[1])] for s in squares if (s[0], s[1]) in unseen), None)
-    if found is not None:
-        # It stops before the hidden creature, on the last square of the way it may end its
-        # move in (not another creature's), and pays for the squares walked alone.
-        stop = next(i for i, s in enumerate(squares) if (s[0], s[1]) in unseen) - 1
-        while stop > 0 and (squares[stop][0], squares[stop][1]) in difficult:
-            stop -= 1
+    stop = rules.stopped_before(squares, unseen=set(unseen), difficult=difficult)
+    if stop is not None:
+        # It stops before the hidden creature and pays for the squares walked alone.
         squares = squares[: stop + 1]
         walked = rules.route_cost(squares, difficult=difficult, crawling=crawled)
         combat["budgets"][char["id"]]["movement"] += cost - walked

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain_servers.common.random_stream import RandomStream
+from domain_servers.dnd5e import rules
 from tests.domain_servers.conftest import GM, OTHER, PLAYER, Game
 
 
@@ -252,3 +253,20 @@ def test_a_walk_cut_short_by_a_hidden_goblin_provokes_along_the_squares_walked(
             "at": [5, 0],
         }
     ]
+
+
+def test_a_walk_that_stumbles_stops_on_the_last_square_it_may_end_in() -> None:
+    way = [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]]
+
+    def stop(unseen: set, difficult: set = frozenset()) -> int | None:
+        return rules.stopped_before(way, unseen=unseen, difficult=set(difficult))
+
+    assert stop(set()) is None
+    assert stop({(3, 0)}) == 2
+    assert stop({(1, 0)}) == 0  # the first step: it does not move
+    # The first unseen square stops it, whatever lies beyond.
+    assert stop({(2, 0), (4, 0)}) == 1
+    # An ally's square on the way (2, 0) is no place to stop: back on (1, 0), or where it
+    # started when every square walked was another creature's.
+    assert stop({(3, 0)}, {(2, 0)}) == 1
+    assert stop({(3, 0)}, {(1, 0), (2, 0)}) == 0
