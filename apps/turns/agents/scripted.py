@@ -2030,6 +2030,15 @@ def _move(s: Session, character_id: str, x: int, y: int, *, asked: str | None = 
     provoked = _provoked_text(roster, who, result)
     _offer_opportunity_attacks(s, roster, character_id, result)
     hidden_provoked = _hidden_provoked_text(s, roster, character_id, who, result)
+    # The square it ended on: short of the one asked for when it stumbled on a hidden monster.
+    x, y = result.get("to") or (x, y)
+    if found := result.get("stopped_by"):
+        s.say(
+            _("%(who)s stumbles on %(foe)s, hidden at (%(fx)s, %(fy)s), and stops short.")
+            % {"who": who, "foe": _name_of(roster, found["id"]), "fx": found["at"][0],
+               "fy": found["at"][1]},
+            audience=audience,
+        )  # fmt: skip
     values = {
         "who": who,
         "x": x,
@@ -2187,10 +2196,13 @@ def _hidden_provoked_text(
         return " ".join(texts)
     shown = dict(zip((e.id for e in roster), _display_names(roster), strict=True))
     by_id = {e.id: dataclasses.replace(e, name=shown[e.id]) for e in roster}
+    found = (result.get("stopped_by") or {}).get("id")
     for entry in (s.combat_read or {}).get("order", ()):
         foe = by_id.get(entry["id"])
         if not entry.get("hidden") or foe is None or foe.kind != "monster" or not foe.alive:
             continue
+        if entry["id"] == found:
+            continue  # the move ran into it: found, no longer hidden, and beside the mover
         if (entry.get("budget") or {}).get("reaction", 1) < 1:
             continue  # its reaction is spent this round: no opportunity attack is left to it
         command = _("%(monster)s attacks %(target)s as a reaction") % {
