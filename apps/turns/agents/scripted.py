@@ -22,7 +22,9 @@ X), "attack X using <weapon>", "punch|kick X" (= attack X with Unarmed Strike; "
 X") and "roll a d20" (= roll 1d20) are understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
-question; a read asked so ("can I see my hp?") is answered. A misspelt
+question; a read asked so ("can I see my hp?") is answered; a blow or step asked about of a
+thing nobody here is ("can I kick the door?") is answered as the line itself is, never
+offered as a command that would not be acted on. A misspelt
 first word or target name with a single close match (difflib) is never acted on: the reply asks
 "Did you mean: attack the goblin?" and suggests that command.
 
@@ -964,11 +966,17 @@ def _resolve_said(s: Session, roster: list[Entity], name: str) -> Entity:
     try:
         return resolve(s, roster, name)
     except NotHere:
-        said = _normalize(s.turn.text)
-        at = said.lower().find(_normalize(name).lower())
-        if COMMAND_VERBS.search(said[:at] if at >= 0 else said):
+        if _said_as_command(s.turn.text, name):
             raise
         raise NotUnderstood from None
+
+
+def _said_as_command(text: str, name: str) -> bool:
+    """Whether `name` is said in `text` after one of the COMMAND_VERBS (one anywhere in it,
+    when the name is not found as said)."""
+    said = _normalize(text)
+    at = said.lower().find(_normalize(name).lower())
+    return bool(COMMAND_VERBS.search(said[:at] if at >= 0 else said))
 
 
 # "the other goblin", "the other one": one of a kind besides the one already dealt with.
@@ -3941,6 +3949,17 @@ ADDRESSED_VERBS = {
 SUBJECTS = ("attacker", "target", "who")
 
 
+def _said_of(system_id: str, m: re.Match[str]) -> tuple[Intent, re.Match[str]] | None:
+    """The named form an addressed line is said of its creature in ("Ilsa, make a dex save":
+    "Ilsa makes a dex save"), with that creature its subject; None when there is none."""
+    line = f"{m['addressed'].strip()} {ADDRESSED_VERBS[m['verb'].lower()]}{m['rest']}"
+    for intent, found in _parses(system_id, line):
+        subject = next((g for g in SUBJECTS if found.groupdict().get(g) is not None), None)
+        if intent.handler is not dnd_addressed and subject and found.start(subject) == 0:
+            return intent, found
+    return None
+
+
 def dnd_addressed(s: Session, m: re.Match[str]) -> None:
     """ "Ilsa, make a dex save", "Goblin 2, attack Ilsa": the line said of that creature
     ("Ilsa makes a dex save"), by the named form's own rules (a player names only their own
@@ -3954,18 +3973,16 @@ def dnd_addressed(s: Session, m: re.Match[str]) -> None:
     # A whole name: an opening word ("Go, attack …") is no creature whose name it begins.
     if _named(roster, name, prefix=False) is None:
         raise NotUnderstood
-    line = f"{name} {ADDRESSED_VERBS[m['verb'].lower()]}{m['rest']}"
-    for intent, found in _parses(s.turn.system_id, line):
-        subject = next((g for g in SUBJECTS if found.groupdict().get(g) is not None), None)
-        if intent.handler is not dnd_addressed and subject and found.start(subject) == 0:
-            s.match = found
-            s.roster_kept = roster
-            try:
-                intent.handler(s, found)
-            finally:
-                s.roster_kept = None
-            return
-    raise NotUnderstood
+    said = _said_of(s.turn.system_id, m)
+    if said is None:
+        raise NotUnderstood
+    intent, found = said
+    s.match = found
+    s.roster_kept = roster
+    try:
+        intent.handler(s, found)
+    finally:
+        s.roster_kept = None
 
 
 def dnd_describe(s: Session, m: re.Match[str]) -> None:
@@ -4015,6 +4032,43 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
             _("A quiet moment. Present: %(present)s."),
         )
     s.say(text % {"present": present})
+
+
+# The handlers whose named target `_resolve_said` reads: said in the fiction's words, it may
+# be a thing, not a creature.
+SAID_TARGETS: frozenset[Callable[[Session, re.Match[str]], None]] = frozenset(
+    {dnd_attack, dnd_move_beside, dnd_help}
+)
+
+
+def _target_here(
+    s: Session, intent: Intent, match: re.Match[str], *, said_only: bool = False
+) -> None:
+    """For a line to be offered, not sent ("can I kick the door?"): raise as the line itself
+    would, sent, when the target it names is nobody here (NotUnderstood for one said in the
+    fiction's words, the refusal with those present or a near miss's "Did you mean"
+    otherwise), so that no line is offered that would not be acted on. `said_only`: only a
+    target said in the fiction's words is looked for (after a command's words the line is
+    offered as it is, with no read). Only the SAID_TARGETS' lines are looked at."""
+    if intent.handler is dnd_addressed:
+        intent, match = _said_of(s.turn.system_id, match) or (intent, match)
+    named = match.groupdict().get("target")
+    if (
+        intent.handler not in SAID_TARGETS
+        or not named
+        or NEAREST_FOE.fullmatch(_normalize(named))
+        or (said_only and _said_as_command(s.turn.text, named))
+    ):
+        return
+    try:
+        roster = dnd_roster(s)
+    except Refusal:  # who is here cannot be read from this seat: the line says so, sent
+        return
+    s.match = match  # a near miss is asked about as this line, corrected
+    try:
+        _resolve_said(s, roster, named)
+    finally:
+        s.match = None
 
 
 def repeated(s: Session, m: re.Match[str]) -> None:
@@ -6324,16 +6378,35 @@ ANSWERED = frozenset(
 )  # fmt: skip
 
 
-def _asked_about(system_id: str, text: str) -> tuple[str, bool] | None:
-    """The command a "can I …" question asks about, as the grammar reads it, and whether it
-    only reads (then it is answered); None when what follows "can I" is no command."""
+@dataclass(frozen=True)
+class Asked:
+    """A command a "can I …" question asks about: the line as said after "can I" ("kick the
+    door"), and the grammar's reading of it ("attack the door with a kick")."""
+
+    said: str
+    intent: Intent
+    match: re.Match[str]
+
+    @property
+    def command(self) -> str:
+        return self.match.string
+
+    @property
+    def answered(self) -> bool:
+        """It only reads: it is answered, not offered."""
+        return self.intent.handler in ANSWERED
+
+
+def _asked_about(system_id: str, text: str) -> Asked | None:
+    """The command a "can I …" question asks about, as the grammar reads it; None when what
+    follows "can I" is no command."""
     asked = CAN_I.fullmatch(_normalize(text))
     if asked is None:
         return None
     intent, match = _parse(system_id, asked["rest"])
     if intent is None or match is None:
         return None
-    return match.string, intent.handler in ANSWERED
+    return Asked(asked["rest"], intent, match)
 
 
 class ScriptedAgent:
@@ -6351,13 +6424,22 @@ class ScriptedAgent:
         session = Session(turn, call_tool)
         text = " ".join(turn.text.split())
         if asked := _asked_about(turn.system_id, text):
-            command, answered = asked
-            if not answered:
-                # A question is not the command: nothing is done on it, the command is offered.
+            if not asked.answered:
+                # A question is not the command: nothing is done on it, the command is
+                # offered, if it would be acted on; else it is answered as the line said.
+                try:
+                    _target_here(session, asked.intent, asked.match, said_only=True)
+                except NotUnderstood:
+                    return _not_understood(session, asked.said)
+                except Refusal as refusal:
+                    session.say(str(refusal), audience="requester")
+                    _offer_turn_again(session)
+                    return session.output(declined=True)
+                command = asked.command
                 session.say(_("To do it, say: %(command)s.") % {"command": command}, "requester")
                 session.suggestions.append(command)
                 return session.output(help_only=True)
-            text = command
+            text = asked.command
         intent, match = _parse(turn.system_id, text)
         if intent is None and (
             topic := help_topic_text(turn.system_id, _normalize(text), gm=turn.is_gm)
