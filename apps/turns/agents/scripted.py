@@ -205,7 +205,8 @@ dnd5e
     help                                 this list
     Any other question is answered with the questions above, not the whole list. A command
     said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
-    answered one at a time, the command once offered.
+    answered one at a time, the command once offered (of a target nobody here is, "kick the
+    door twice", it is answered as the command once is).
 
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
@@ -4073,10 +4074,13 @@ def _target_here(
 
 def repeated(s: Session, m: re.Match[str]) -> None:
     """ "attack the goblin twice", "roll 1d20 3 times": each is its own roll, judged by the
-    rules on its own, so one is sent at a time; the command once is offered. Anything else
-    said twice is not understood as such."""
-    if _parse(s.turn.system_id, m["command"])[0] is None:
+    rules on its own, so one is sent at a time; the command once is offered, if it would be
+    acted on (`_target_here`: "kick the door twice" is answered as "kick the door" is).
+    Anything else said twice is not understood as such."""
+    intent, match = _parse(s.turn.system_id, m["command"])
+    if intent is None or match is None:
         raise NotUnderstood
+    _target_here(s, intent, match)
     s.suggestions.append(m["command"])
     raise Refusal(
         _("One at a time: say “%(command)s”, then say it again.") % {"command": m["command"]}
