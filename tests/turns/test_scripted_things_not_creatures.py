@@ -34,7 +34,7 @@ TO_HELP = "To take the Help action, say: help <name> [attack <target>]."
         ("Ilsa, kick the door", TO_ATTACK),
         ("walk to the tavern", TO_MOVE),
         ("I run up to the gate", TO_MOVE),
-        ("approach the altar", UNDERSTOOD_NOT),
+        ("approach the altar", TO_MOVE),
     ],
 )
 def test_a_thing_acted_on_is_no_creature_missing(live_domains, gm, player, text, reply):

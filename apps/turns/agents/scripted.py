@@ -6118,8 +6118,14 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
-            # A punch or kick at nobody named, and a charge, which may be a move or an attack.
-            re.compile(r"\b(?:attack|punch(?:es)?|kicks?|charges?)\b", re.I),
+            # A punch, kick, head-butt or hit at nobody named (or at a thing: "head-butt the
+            # door"), and a charge, which may be a move or an attack. Hit points and hit dice
+            # are no blow.
+            re.compile(
+                r"\b(?:attack|punch(?:es)?|kicks?|head-?butts?|charges?"
+                r"|hits?(?!\s+(?:points?|di(?:c?e)|hp)\b))\b",
+                re.I,
+            ),
             None,
             (
                 Form(
@@ -6130,9 +6136,10 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
-            # "I step back", "I run away": a move with no square, direction or creature to
-            # stand beside. ("move" itself is close to "move to X,Y", which is offered.)
-            re.compile(r"\b(?:walk|run|step|retreat)s?\b", re.I),
+            # "I step back", "I run away", "approach the altar": a move with no square,
+            # direction or creature to stand beside. ("move" itself is close to "move to X,Y",
+            # which is offered.)
+            re.compile(r"\b(?:walk|run|step|retreat|approach(?:e)?)s?\b", re.I),
             None,
             (
                 Form(
