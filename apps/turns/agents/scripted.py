@@ -18,8 +18,9 @@ a question's missing apostrophe ("whats my hp", "whos here") and,
 in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with crossbow]),
 "make an attack on|against X", "make an attack roll against X" and "roll to hit X" (= attack
-X), "attack X using <weapon>", "punch|kick X" (= attack X with Unarmed Strike; "Ilsa punches
-X") and "roll a d20" (= roll 1d20) are understood, as is
+X; "Ilsa rolls to hit X" = Ilsa attacks X), "attack X using <weapon>", "punch|kick X" (=
+attack X with Unarmed Strike; "Ilsa punches X") and "roll a d20" (= roll 1d20) are
+understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
 question; a read asked so ("can I see my hp?") is answered; a blow or step asked about of a
@@ -200,8 +201,10 @@ dnd5e
                                          "look at me", "how am I doing?")
     <name>, <command>                    a line addressed to a creature ("Ilsa, make a dex
                                          save", "Goblin 2, attack Ilsa", "Ilsa, punch the
-                                         goblin") is that command said of it ("Ilsa makes
-                                         a dex save", "Ilsa punches the goblin")
+                                         goblin", "Ilsa, roll to hit the goblin") is that
+                                         command said of it ("Ilsa makes a dex save", "Ilsa
+                                         punches the goblin", "Ilsa rolls to hit the
+                                         goblin")
     help                                 this list
     Any other question is answered with the questions above, not the whole list. A command
     said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
@@ -4874,6 +4877,12 @@ WITH_WEAPON = (
     # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
     r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
 )
+# After the roll a table makes for an attack ("roll to hit", "make an attack roll"): the target,
+# if named ("against the goblin", "vs goblin 2"), then the weapon and how the d20 is rolled.
+ROLLED_AT = (
+    r"(?:\s+(?:(?:on|against|at|vs\.?|versus)\s+)?"
+    r"(?!(?:with|using|at|as|and|unarmed|advantage|disadvantage)\b)(?P<target>.+?))?" + WITH_WEAPON
+)
 # A skill or ability as said ("roll sleight of hand", "roll a dex save", "dex save for Ilsa").
 # Longest first, so "str" does not stop "strength" short.
 CHECKED = (
@@ -4927,9 +4936,15 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # makes for an attack is the attack (not one by "make an", nor dice).
         _intent(
             r"(?:make\s+an\s+attack\s+roll|roll\s+(?:an\s+)?(?:attack(?:\s+roll)?|to[\s-]?hit))"
-            r"(?:\s+(?:(?:on|against|at|vs\.?|versus)\s+)?"
-            r"(?!(?:with|using|at|as|and|unarmed|advantage|disadvantage)\b)(?P<target>.+?))?"
-            + WITH_WEAPON,
+            + ROLLED_AT,
+            dnd_attack,
+        ),
+        # Said of who rolls ("Ilsa rolls to hit the goblin"; "Ilsa, roll to hit the goblin"
+        # addressed): that one's attack. Before "<attackers> attack", whose subject "Ilsa
+        # makes an" would be; not a roll's label ("roll 1d20 for the rogue who rolls to hit").
+        _intent(
+            r"(?!roll\s)(?P<attacker>.+?)\s+(?:makes\s+an\s+attack\s+roll"
+            r"|rolls\s+(?:an\s+)?(?:attack(?:\s+roll)?|to[\s-]?hit))" + ROLLED_AT,
             dnd_attack,
         ),
         # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it.
