@@ -73,3 +73,19 @@ def test_an_attack_roll_addressed_at_nobody_here_is_refused(live_domains, gm, pl
     ]
     assert "attack" not in run.tools
     assert table.revision() == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "roll 1d20 for the goblin that attacks",
+        "roll 1d20 for the goblin who attacks Ilsa",
+        "roll 1d20 for the goblin who shoots Ilsa",
+        "roll 1d20 for the goblin that swings its axe at Ilsa",
+        "roll 1d6 for the rogue who punches the guard",
+    ],
+)
+def test_a_label_that_says_someone_attacks_is_the_label_as_said(text):
+    intent, match = s._parse("dnd5e", text)
+    assert intent is not None and match is not None
+    assert (intent.handler, match["label"]) == (s.roll_dice, text.split(" for ", 1)[1])

@@ -4947,12 +4947,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"|rolls\s+(?:an\s+)?(?:attack(?:\s+roll)?|to[\s-]?hit))" + ROLLED_AT,
             dnd_attack,
         ),
-        # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it.
+        # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it; not a
+        # roll's label ("roll 1d20 for the goblin that attacks").
         _intent(
-            r"(?P<attacker>.+?)\s+attacks\s+(?!with\s)(?P<target>.+?)" + WITH_WEAPON, dnd_attack
+            r"(?!roll\s)(?P<attacker>.+?)\s+attacks\s+(?!with\s)(?P<target>.+?)" + WITH_WEAPON,
+            dnd_attack,
         ),
         # "the goblin attacks": the nearest foe, when no other is as near.
-        _intent(r"(?P<attacker>.+?)\s+attacks" + WITH_WEAPON, dnd_attack),
+        _intent(r"(?!roll\s)(?P<attacker>.+?)\s+attacks" + WITH_WEAPON, dnd_attack),
         # Said of several ("the goblins attack Ilsa"): asked about one at a time.
         _intent(
             NOT_A_SUBJECT
@@ -5666,7 +5668,7 @@ DND_REWRITES = (
     ),
     (
         re.compile(
-            r"^(?P<who>.+?)\s+(?P<blow>punch|kick|head-?butt)(?:e?s)\s+(?P<target>.+?)"
+            r"^(?!roll\s)(?P<who>.+?)\s+(?P<blow>punch|kick|head-?butt)(?:e?s)\s+(?P<target>.+?)"
             + BLOW_WITH
             + r"$",
             re.I,
@@ -5680,15 +5682,18 @@ DND_REWRITES = (
     (re.compile(r"^(?:strike|hit|shoot|stab|slash)s?\s+", re.I), "attack "),
     (re.compile(r"^attacks\s+", re.I), "attack "),
     # Who strikes whom, named ("goblin 2 hits Ilsa", "the goblin swings its scimitar at
-    # Ilsa"): "<name> attacks <target>", as the GM's suggestions say it.
+    # Ilsa"): "<name> attacks <target>", as the GM's suggestions say it. Not in a roll's
+    # label ("roll 1d20 for the goblin who shoots Ilsa"), which is kept as said.
     (
         re.compile(
-            r"^(?P<who>.+?)\s+(?:swings|strikes|hits|shoots|stabs|slashes)\s+(?:.+?\s+)?at\s+", re.I
+            r"^(?!roll\s)(?P<who>.+?)\s+(?:swings|strikes|hits|shoots|stabs|slashes)\s+"
+            r"(?:.+?\s+)?at\s+",
+            re.I,
         ),
         r"\g<who> attacks ",
     ),
     (
-        re.compile(r"^(?P<who>.+?)\s+(?:strikes|hits|shoots|stabs|slashes)\s+", re.I),
+        re.compile(r"^(?!roll\s)(?P<who>.+?)\s+(?:strikes|hits|shoots|stabs|slashes)\s+", re.I),
         r"\g<who> attacks ",
     ),
     # "I hide", "hide behind the crate": the Hide action, a Dexterity (Stealth) check (SRD),
