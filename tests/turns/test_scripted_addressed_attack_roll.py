@@ -10,6 +10,7 @@ import pytest
 
 from apps.turns.agents import scripted as s
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_attack_roll_said import assert_answered_alike
 from tests.turns.test_scripted_closing_marks import _sent
 
 pytestmark = pytest.mark.django_db
@@ -52,16 +53,7 @@ def test_an_attack_roll_addressed_to_a_character_is_its_attack(
     calls, output = _sent(table, player, text)
     assert calls == [("attack", {"attacker_id": "pc-1", "target_id": target})]
     assert output.declined is False
-    runs = []
-    for said in (plain, text):
-        table, _start = dnd_table_in_combat(gm, player)  # the same seed: the same rolls
-        runs.append(table.run(player, said, job_id="attack"))
-    told, asked = runs
-    assert (asked.texts, asked.tools, asked.output.suggestions) == (
-        told.texts,
-        told.tools,
-        told.output.suggestions,
-    )
+    assert_answered_alike(gm, player, plain, text)
 
 
 def test_an_attack_roll_addressed_at_nobody_here_is_refused(live_domains, gm, player):

@@ -48,9 +48,15 @@ def test_an_attack_roll_attacks_as_attack_does(live_domains, gm, player, text, p
     calls, output = _sent(table, player, text)
     assert calls == [("attack", {"attacker_id": "pc-1", **sent})]
     assert output.declined is False
+    assert_answered_alike(gm, player, plain, text)
+
+
+def assert_answered_alike(gm, player, plain: str, text: str) -> None:
+    """`text` and `plain`, each sent on its own new table in combat (the same seed: the same
+    rolls), are answered alike: the same lines, tools and suggestions."""
     runs = []
     for said in (plain, text):
-        table, _start = dnd_table_in_combat(gm, player)  # the same seed: the same rolls
+        table, _start = dnd_table_in_combat(gm, player)
         runs.append(table.run(player, said, job_id="attack"))
     told, asked = runs
     assert (asked.texts, asked.tools, asked.output.suggestions) == (

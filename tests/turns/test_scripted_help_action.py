@@ -12,15 +12,19 @@ from tests.turns.conftest import make_table
 pytestmark = pytest.mark.django_db
 
 
-def _ilsas_turn(gm, player):
-    """Ilsa and Bram (both the player's) against a goblin, on Ilsa's turn."""
+def on_the_turn_of(gm, player, speaker: str):
+    """Ilsa (pc-1) and Bram (pc-2), both the player's, against a goblin, on the turn of
+    `speaker` ("Ilsa" or "Bram"), who speaks for the player."""
     table = make_table("dnd5e", gm, player)
-    ilsa = table.call(player, "character_create", name="Ilsa", template="fighter")
-    table.call(player, "character_create", name="Bram", template="rogue")
-    table.characters[principal_for(player)] = ilsa.structured["character"]["id"]
+    created = {
+        name: table.call(player, "character_create", name=name, template=template)
+        for name, template in (("Ilsa", "fighter"), ("Bram", "rogue"))
+    }
+    speaking = created[speaker].structured["character"]["id"]
+    table.characters[principal_for(player)] = speaking
     table.run(gm, "Start combat with a goblin", job_id="start")
     for n in range(3):
-        if table.call(gm, "combat_status").structured["combat"]["current"] == "pc-1":
+        if table.call(gm, "combat_status").structured["combat"]["current"] == speaking:
             break
         table.call(gm, "combat_end_turn", idempotency_key=f"end-{n}",
                    expected_revision=table.revision())  # fmt: skip
@@ -29,7 +33,7 @@ def _ilsas_turn(gm, player):
 
 @pytest.mark.parametrize("text", ["I help Bram", "I help Bram attack the goblin"])
 def test_helping_an_ally_gives_its_next_attack_advantage(live_domains, gm, player, text):
-    table = _ilsas_turn(gm, player)
+    table = on_the_turn_of(gm, player, "Ilsa")
 
     run = table.run(player, text, job_id="help")
 
@@ -44,7 +48,7 @@ def test_helping_an_ally_gives_its_next_attack_advantage(live_domains, gm, playe
 
 
 def test_helping_oneself_is_refused(live_domains, gm, player):
-    table = _ilsas_turn(gm, player)
+    table = on_the_turn_of(gm, player, "Ilsa")
     before = table.revision()
 
     run = table.run(player, "I help Ilsa", job_id="self")

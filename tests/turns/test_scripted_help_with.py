@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.domains.client import principal_for
 from apps.turns.agents import scripted as s
-from tests.turns.conftest import make_table
+from tests.turns.test_scripted_help_action import on_the_turn_of
 
 pytestmark = pytest.mark.django_db
 
@@ -30,17 +29,7 @@ def test_the_foe_helped_against_is_the_target(text, groups):
 
 def _brams_turn(gm, player):
     """Ilsa and Bram (both the player's, Bram speaking) against a goblin, on Bram's turn."""
-    table = make_table("dnd5e", gm, player)
-    table.call(player, "character_create", name="Ilsa", template="fighter")
-    bram = table.call(player, "character_create", name="Bram", template="rogue")
-    table.characters[principal_for(player)] = bram.structured["character"]["id"]
-    table.run(gm, "Start combat with a goblin", job_id="start")
-    for n in range(3):
-        if table.call(gm, "combat_status").structured["combat"]["current"] == "pc-2":
-            break
-        table.call(gm, "combat_end_turn", idempotency_key=f"end-{n}",
-                   expected_revision=table.revision())  # fmt: skip
-    return table
+    return on_the_turn_of(gm, player, "Bram")
 
 
 @pytest.mark.parametrize("text", ["help Ilsa with the goblin", "help Ilsa attack the goblin"])
