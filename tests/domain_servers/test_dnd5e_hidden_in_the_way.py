@@ -12,21 +12,16 @@ from typing import Any
 from domain_servers.common.random_stream import RandomStream
 from domain_servers.dnd5e import rules
 from tests.domain_servers.conftest import GM, OTHER, PLAYER, Game
+from tests.domain_servers.test_dnd5e_hidden_whereabouts import _fight as hidden_whereabouts_fight
+from tests.domain_servers.test_dnd5e_hidden_whereabouts import _refused as refused
 
 
 def _fight(dnd: Game, monkeypatch) -> dict[str, str]:
     """Rin (the player's rogue) at (5, 0), a goblin at (6, 0) and Bram (the other player's
     fighter) at (5, 1), every d20 a 10: Rin goes first, then the goblin, then Bram."""
-    rin = dnd.write("character_create", {"name": "Rin", "template": "rogue"}, sub=PLAYER)
-    bram = dnd.write("character_create", {"name": "Bram", "template": "fighter"}, sub=OTHER)
-    dnd.write("phase_set", {"phase": "play"})
-    goblin = dnd.write("monster_spawn", {"monster_key": "goblin"})["character"]["id"]
-    ids = {"rin": rin["character"]["id"], "bram": bram["character"]["id"], "goblin": goblin}
-    monkeypatch.setattr(RandomStream, "randint", lambda self, low, high: 10)
-    started = dnd.write("combat_start", {"participant_ids": sorted(ids.values())})
-    assert [(e["id"], e["position"]) for e in started["combat"]["order"]] == [
-        (ids["rin"], [5, 0]), (goblin, [6, 0]), (ids["bram"], [5, 1]),
-    ]  # fmt: skip
+    ids = hidden_whereabouts_fight(dnd, monkeypatch)
+    positions = {e["id"]: e["position"] for e in dnd.read("combat_status")["combat"]["order"]}
+    assert positions == {ids["rin"]: [5, 0], ids["goblin"]: [6, 0], ids["bram"]: [5, 1]}
     return ids
 
 
@@ -50,11 +45,7 @@ def _entry(dnd: Game, sub: str, char_id: str) -> dict[str, Any]:
 
 
 def _refused(dnd: Game, args: dict[str, Any], sub: str) -> str:
-    before, revision = dnd.state(), dnd.revision
-    error = dnd.fail("combat_move", args, sub=sub)
-    assert (dnd.state(), dnd.revision) == (before, revision)
-    assert error["code"] == "invalid_request"
-    return error["message"]
+    return refused(dnd, "combat_move", args, sub)
 
 
 def test_a_walk_through_a_hidden_goblins_square_stops_on_the_square_before_and_finds_it(
