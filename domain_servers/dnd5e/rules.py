@@ -199,7 +199,10 @@ FULL_CASTER_SLOTS: dict[int, tuple[int, ...]] = {
 #   as `attack` makes one; a hit deals `damage` (one die) of `damage_type`.
 # - "save": the target makes a `save` saving throw against the caster's spell save DC or takes
 #   `damage` (one die) of `damage_type`.
+# - "ac_bonus": the target (any creature in range, the caster too) gains `ac_bonus` to its AC
+#   while the caster keeps concentrating on it.
 # Level 0 is a cantrip: no slot, and its one die grows at 5th, 11th and 17th level.
+# `concentration`: it lasts while its caster concentrates on it (up to `duration`).
 # `needs_sight`: it targets "a creature (of your choice) that you can see", so never one the
 # caster cannot see (an attack spell rolls at disadvantage instead; a touch needs no sight).
 SPELLS: dict[str, dict[str, Any]] = {
@@ -246,6 +249,17 @@ SPELLS: dict[str, dict[str, Any]] = {
         "classes": ("cleric",),
         "needs_sight": True,
     },
+    "shield_of_faith": {
+        "name": "Shield of Faith",
+        "effect": "ac_bonus",
+        "level": 1,
+        "ac_bonus": 2,
+        "casting": "bonus_action",
+        "range": 60,
+        "classes": ("cleric",),
+        "concentration": True,
+        "duration": "10 minutes",
+    },
     "magic_missile": {
         "name": "Magic Missile",
         "effect": "damage",
@@ -260,6 +274,35 @@ SPELLS: dict[str, dict[str, Any]] = {
         "needs_sight": True,
     },
 }
+
+
+def armor_class(char: dict[str, Any]) -> int:
+    """The AC every read and attack roll sees: the stored one plus what spells on the creature
+    give (Shield of Faith's +2). The same spell cast twice does not stack (SRD): the best of
+    each spell counts."""
+    best: dict[str, int] = {}
+    for effect in char.get("effects", []):
+        best[effect["spell"]] = max(best.get(effect["spell"], 0), effect.get("ac_bonus", 0))
+    return char["ac"] + sum(best.values())
+
+
+def ward(
+    caster: dict[str, Any], target: dict[str, Any], key: str, spell: dict[str, Any]
+) -> dict[str, Any]:
+    """An AC spell laid on `target`: stored on it (so every read and attack sees it) and, as
+    the caster's concentration, on the caster (so it can end)."""
+    before = armor_class(target)
+    caster["concentration"] = {"spell": key, "target_id": target["id"]}
+    effect = {
+        "spell": key,
+        "name": spell["name"],
+        "ac_bonus": spell["ac_bonus"],
+        "from": caster["id"],
+    }
+    target["effects"] = [
+        e for e in target.get("effects", []) if (e["spell"], e["from"]) != (key, caster["id"])
+    ] + [effect]
+    return {"ac_bonus": spell["ac_bonus"], "ac_before": before, "ac_after": armor_class(target)}
 
 
 def spellcasting_class(char: dict[str, Any]) -> str | None:
@@ -1270,7 +1313,7 @@ def resolve_attack(
     if d20["natural"] == 1:
         hit = False
     else:
-        hit = natural_20 or total >= target["ac"]
+        hit = natural_20 or total >= armor_class(target)
     helpless = sorted(set(target["conditions"]) & CRITICAL_WITHIN_5FT)
     critical = hit and (natural_20 or (within_5ft and bool(helpless)))
     result: dict[str, Any] = {
@@ -1281,7 +1324,7 @@ def resolve_attack(
             **d20,
             "bonus": bonus,
             "total": total,
-            "target_ac": target["ac"],
+            "target_ac": armor_class(target),
             "advantage_reasons": why_advantage,
             "disadvantage_reasons": why_disadvantage,
         },

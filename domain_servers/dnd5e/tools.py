@@ -308,7 +308,12 @@ def _spell_view(
 ) -> dict[str, Any]:
     """A spell's result as the call's viewer sees it: a healing spell's as a heal's, an attack
     spell's as an attack's, a damage spell's damage to a monster as an attack's (its status,
-    not its hit points), a monster's save against a spell as any of its saves."""
+    not its hit points), a monster's save against a spell as any of its saves, a ward on a
+    monster without its AC (of its hidden stat block)."""
+    if "ac_bonus" in result:
+        if call.is_gm or target["kind"] != "monster":
+            return result
+        return {k: v for k, v in result.items() if k not in ("ac_before", "ac_after")}
     if "to_hit" in result:
         return _attack_view(call, caster, target, result)
     if "save" in result:
@@ -1092,6 +1097,10 @@ def spell_cast(call: Call) -> Outcome:
     rules.check_spell_affects(spell, target, who=_who_char(call))
     if spell["effect"] == "heal":
         rules.check_can_heal(target, who=_who_char(call))
+    elif spell["effect"] == "ac_bonus":
+        # A ward is laid on any living creature in range, the caster too.
+        if rules.is_dead(target):
+            raise invalid(f"{_who(call, target['id'])} is dead")
     else:
         if caster["id"] == target["id"]:
             raise invalid(f"{who} cannot target {_oneself(caster)} with {spell['name']}")
@@ -1151,6 +1160,8 @@ def spell_cast(call: Call) -> Outcome:
         )
     elif spell["effect"] == "save":
         result.update(_spell_save(call, caster, spell, target))
+    elif spell["effect"] == "ac_bonus":
+        result.update(rules.ward(caster, target, call.args["spell"], spell))
     elif spell["effect"] == "heal":
         expression = rules.healing_spell_expression(caster, spell, slot_level)
         result["roll"] = rules.dice.roll(expression, call.rng)
@@ -2660,12 +2671,16 @@ def tools() -> list[ToolSpec]:
                 "modifier against AC) made as attack makes one, 1d10 fire on a hit (to_hit, "
                 "hit, critical, damage as attack's); a cleric's Sacred Flame (60 ft), a DEX "
                 "save (save) against 8 + proficiency + WIS modifier or 1d8 radiant (roll, "
-                "damage), no cover modelled. "
+                "damage), no cover modelled. A cleric's Shield of Faith (60 ft, a bonus "
+                "action, concentration up to 10 minutes): a creature of the caster's choice, "
+                "the caster too, gains +2 AC (ac_bonus, ac_before, ac_after; a monster's AC is "
+                "the GM's), which every attack roll and read sees while it lasts. "
                 "The slot is spent and the effect rolled here. In combat only on the caster's "
                 "turn, and a spell cast with a bonus action (Healing Word) allows no other spell "
-                "that turn but a cantrip with a casting time of 1 action: after Healing Word no "
+                "that turn but a cantrip with a casting time of 1 action: after Healing Word or "
+                "Shield of Faith no "
                 "Cure Wounds or Magic Missile but Sacred Flame, after a levelled spell no "
-                "Healing Word (outside "
+                "Healing Word or Shield of Faith (outside "
                 "combat there are no turns to limit). Refused with no slot of that level left, "
                 "for a caster without the spell, for the dead, for healing at full HP, and for "
                 "Cure Wounds or Healing Word on undead or constructs (no effect, SRD). Magic "
@@ -2688,7 +2703,8 @@ def tools() -> list[ToolSpec]:
                     "enum": sorted(rules.SPELLS),
                     "maxLength": 20,
                     "description": (
-                        "The spell: cure_wounds, healing_word, magic_missile, or a cantrip: "
+                        "The spell: cure_wounds, healing_word, magic_missile, shield_of_faith, "
+                        "or a cantrip: "
                         "fire_bolt or sacred_flame."
                     ),
                 },
@@ -2713,6 +2729,11 @@ def tools() -> list[ToolSpec]:
                     "or a save spell's damage on a failed save.",
                 },
                 "darts": {"type": "integer", "description": "A damage spell's darts."},
+                "ac_bonus": {
+                    "type": "integer",
+                    "description": "Shield of Faith: the AC it adds while it lasts; ac_before "
+                    "and ac_after the target's AC (a monster's shown to the GM alone).",
+                },
                 "to_hit": {
                     "type": "object",
                     "description": "An attack spell's attack roll, as attack's.",
