@@ -305,6 +305,67 @@ def ward(
     return {"ac_bonus": spell["ac_bonus"], "ac_before": before, "ac_after": armor_class(target)}
 
 
+def end_concentration(char: dict[str, Any]) -> dict[str, Any] | None:
+    """End what `char` concentrates on: {"spell", "target_id"} as it was, or None when it
+    concentrated on nothing. The effect it held lapses with lapse_effects."""
+    return char.pop("concentration", None)
+
+
+def lapse_effects(characters: dict[str, dict[str, Any]]) -> list[str]:
+    """Remove every spell effect whose caster no longer concentrates on it there; the ids of
+    the creatures that lost one."""
+    changed = []
+    for char in characters.values():
+        if "effects" not in char:
+            continue
+        kept = [e for e in char["effects"] if _still_held(characters, e, char["id"])]
+        if len(kept) == len(char["effects"]):
+            continue
+        changed.append(char["id"])
+        if kept:
+            char["effects"] = kept
+        else:
+            del char["effects"]
+    return sorted(changed)
+
+
+def _still_held(
+    characters: dict[str, dict[str, Any]], effect: dict[str, Any], target_id: str
+) -> bool:
+    held = (characters.get(effect["from"]) or {}).get("concentration")
+    return held == {"spell": effect["spell"], "target_id": target_id}
+
+
+def concentration_lost(char: dict[str, Any], reason: str) -> dict[str, Any] | None:
+    """`char`'s concentration ends for `reason` (incapacitated, at 0 HP, a long rest): what a
+    result says of it, or None when there was none."""
+    held = end_concentration(char)
+    if held is None:
+        return None
+    return {"spell": SPELLS[held["spell"]]["name"], "kept": False, "reason": reason}
+
+
+def _concentration_after_damage(
+    char: dict[str, Any], taken: int, rng: RandomStream | None, who: Who
+) -> dict[str, Any] | None:
+    """SRD 5.1: damage calls for a CON save, DC 10 or half the damage taken (temporary hit
+    points' share counts), whichever is higher, or the concentration ends; at 0 HP (or dead)
+    it ends with no save."""
+    if "concentration" not in char:
+        return None
+    if is_dead(char):
+        return concentration_lost(char, f"{who(char)} died")
+    if char["hp"]["current"] == 0:
+        return concentration_lost(char, f"{who(char)} dropped to 0 hit points")
+    if taken <= 0 or rng is None:
+        return None
+    save = forced_save(char, rng, ability="con", dc=max(10, taken // 2), who=who)
+    name = SPELLS[char["concentration"]["spell"]]["name"]
+    if not save["success"]:
+        end_concentration(char)
+    return {"spell": name, "kept": save["success"], "save": save}
+
+
 def spellcasting_class(char: dict[str, Any]) -> str | None:
     """The class a player character casts spells as (its template, for a cleric or a wizard);
     None for anyone else, monsters included."""
@@ -1048,6 +1109,7 @@ def apply_damage(
     death_saves = dict(char["death_saves"])
     if died:
         _kill(char)
+    concentration = _concentration_after_damage(char, adjusted, rng, who)
     result = {
         "target_id": char["id"],
         "raw": amount,
@@ -1063,6 +1125,8 @@ def apply_damage(
     }
     if fortitude is not None:
         result["undead_fortitude"] = fortitude
+    if concentration is not None:
+        result["concentration"] = concentration
     return result
 
 
@@ -1096,6 +1160,16 @@ def apply_hits(
     fortitude = [r["undead_fortitude"] for r in results if "undead_fortitude" in r]
     if fortitude:
         combined["undead_fortitude"] = fortitude[-1]
+    # One save per hit (each dart is its own damage) until the concentration ends.
+    held = [r["concentration"] for r in results if "concentration" in r]
+    combined.pop("concentration", None)
+    if held:
+        combined["concentration"] = {
+            "spell": held[0]["spell"],
+            "kept": held[-1]["kept"],
+            "saves": [c["save"] for c in held if "save" in c],
+            **({"reason": held[-1]["reason"]} if "reason" in held[-1] else {}),
+        }
     return combined
 
 

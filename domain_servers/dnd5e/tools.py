@@ -206,6 +206,20 @@ def _public_effect(call: Call, target: dict[str, Any], effect: dict[str, Any]) -
     if "undead_fortitude" in effect:
         # The table sees it refuse to fall, not the save's modifier nor the damage in its DC.
         shown["undead_fortitude"] = {"success": effect["undead_fortitude"]["success"]}
+    if "concentration" in effect:
+        shown["concentration"] = _shown_concentration(effect["concentration"])
+    return shown
+
+
+def _shown_concentration(held: dict[str, Any]) -> dict[str, Any]:
+    """A monster's concentration saves as any of its saves show: the total against the DC.
+    The DC stays: the damage it comes from is shown as a status, not hit points, and a DC 10
+    or half the damage says no more than the status does."""
+    shown = dict(held)
+    if "save" in held:
+        shown["save"] = _shown_check(held["save"])
+    if "saves" in held:
+        shown["saves"] = [_shown_check(save) for save in held["saves"]]
     return shown
 
 
@@ -408,6 +422,12 @@ def _oneself(char: dict[str, Any]) -> str:
 def _who_char(call: Call) -> rules.Who:
     """`_who` for the rules functions, which see character dicts."""
     return lambda char: _who(call, char["id"])
+
+
+def _lapse(call: Call) -> list[str]:
+    """End the spell effects whose casters no longer concentrate on them (a failed save, 0 HP,
+    another concentration spell): the scopes of the creatures that lost one."""
+    return [f"character:{char_id}" for char_id in rules.lapse_effects(call.state["characters"])]
 
 
 def _spend(call: Call, char_id: str, resource: str, amount: int = 1) -> None:
@@ -831,10 +851,16 @@ def attack(call: Call) -> Outcome:
     result["attacker_name"] = _who(call, attacker["id"])
     result["attacker_kind"] = attacker["kind"]
     result["target_name"] = _who(call, target["id"])
+    lapsed = _lapse(call)
     return Outcome(
         _attack_view(call, attacker, target, result),
         scopes=[f"character:{target['id']}", f"character:{attacker['id']}"]
-        + _combat_scopes(call, attacker["id"], target["id"]),
+        + _combat_scopes(call, attacker["id"], target["id"])
+        + [
+            s
+            for s in lapsed
+            if s not in (f"character:{target['id']}", f"character:{attacker['id']}")
+        ],
         entity_ids=[attacker["id"], target["id"]],
     )
 
@@ -934,9 +960,10 @@ def damage_apply(call: Call) -> Outcome:
     )
     _lose_dodge(call, target)  # dropped to 0 HP: unconscious
     _lose_hiding(call, target)
+    lapsed = _lapse(call)  # its concentration's effect, on another creature
     return Outcome(
         effect,
-        scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
+        scopes=sorted({f"character:{target['id']}", *_combat_scopes(call, target["id"]), *lapsed}),
         entity_ids=[target["id"]],
     )
 
@@ -1161,6 +1188,14 @@ def spell_cast(call: Call) -> Outcome:
     elif spell["effect"] == "save":
         result.update(_spell_save(call, caster, spell, target))
     elif spell["effect"] == "ac_bonus":
+        # One concentration at a time: a new one ends the last (SRD 5.1).
+        if (ended := rules.end_concentration(caster)) is not None:
+            result["concentration_ended"] = {
+                "spell": ended["spell"],
+                "spell_name": rules.SPELLS[ended["spell"]]["name"],
+                "target_id": ended["target_id"],
+                "target_name": _who(call, ended["target_id"]),
+            }
         result.update(rules.ward(caster, target, call.args["spell"], spell))
     elif spell["effect"] == "heal":
         expression = rules.healing_spell_expression(caster, spell, slot_level)
@@ -1187,10 +1222,13 @@ def spell_cast(call: Call) -> Outcome:
     result["target_id"] = target["id"]
     result["target_name"] = _who(call, target["id"])
     ids = sorted({caster["id"], target["id"]})
+    lapsed = _lapse(call)
     return Outcome(
         _spell_view(call, caster, target, result),
         scopes=sorted(
-            {f"character:{char_id}" for char_id in ids} | set(_combat_scopes(call, *ids))
+            {f"character:{char_id}" for char_id in ids}
+            | set(_combat_scopes(call, *ids))
+            | set(lapsed)
         ),
         entity_ids=ids,
     )
@@ -1337,11 +1375,18 @@ def condition_add(call: Call) -> Outcome:
         # SRD: an unconscious creature drops what it holds and falls prone; waking up (removing
         # unconscious) leaves it prone until it stands up.
         rules.add_condition(target, "prone")
+    result: dict[str, Any] = {"target_id": target["id"], "conditions": list(target["conditions"])}
+    if condition in rules.CANNOT_ACT:
+        # SRD 5.1: an incapacitated creature loses its concentration.
+        lost = rules.concentration_lost(target, f"{who} is {condition}")
+        if lost is not None:
+            result["concentration"] = lost
     _lose_dodge(call, target)
     _lose_hiding(call, target)
+    lapsed = _lapse(call)
     return Outcome(
-        {"target_id": target["id"], "conditions": list(target["conditions"])},
-        scopes=[f"character:{target['id']}", *_combat_scopes(call, target["id"])],
+        result,
+        scopes=sorted({f"character:{target['id']}", *_combat_scopes(call, target["id"]), *lapsed}),
         entity_ids=[target["id"]],
     )
 
@@ -2367,6 +2412,18 @@ CONDITION = {
 }
 
 
+CONCENTRATION_OUT = {
+    "type": "object",
+    "description": (
+        "Present when the damaged creature was concentrating on a spell (SRD 5.1): spell (its "
+        "name), kept, and save (its CON save against DC 10 or half the damage taken, whichever "
+        "is higher; a monster's shown as its total against the DC), saves (one per dart, until "
+        "one fails) for several hits at once, or reason (no save: dropped to 0 hit points, "
+        "died). Not kept: the spell and its effect (Shield of Faith's +2 AC) ended."
+    ),
+}
+
+
 def tools() -> list[ToolSpec]:
     return campaign_tools(SYSTEM_ID, PHASES, initial_state, summary) + [
         ToolSpec(
@@ -2525,7 +2582,9 @@ def tools() -> list[ToolSpec]:
                 "(wolf, giant rat) gives advantage with an able ally within 5 ft of the target. "
                 "A wolf's bite that hits also knocks the target prone unless it makes a DC 11 "
                 "STR save (on_hit). How far a hidden monster is (range.distance_ft, or a "
-                "refusal's feet) is said to the GM alone."
+                "refusal's feet) is said to the GM alone. The target's AC includes Shield of "
+                "Faith's +2 while it lasts; a hit on a concentrating creature calls for its "
+                "concentration save (damage.effect.concentration, as damage_apply's)."
             ),
             handler=attack,
             write=True,
@@ -2573,7 +2632,9 @@ def tools() -> list[ToolSpec]:
             description=(
                 "Apply damage: immunity 0, resistance halves, vulnerability doubles, temp HP "
                 "first; 0 HP makes a PC unconscious and dying, a monster dead (a zombie's Undead "
-                "Fortitude CON save may keep it at 1 HP) (GM only)."
+                "Fortitude CON save may keep it at 1 HP) (GM only). A concentrating creature "
+                "makes a CON save, DC 10 or half the damage taken, whichever is higher, or its "
+                "spell ends (concentration); at 0 HP it ends with no save."
             ),
             handler=damage_apply,
             write=True,
@@ -2593,7 +2654,11 @@ def tools() -> list[ToolSpec]:
                 "critical": boolean("A critical hit (two death-save failures at 0 HP)."),
             },
             required=("amount", "target_id"),
-            output={"adjusted": {"type": "integer"}, "hp_after": {"type": "object"}},
+            output={
+                "adjusted": {"type": "integer"},
+                "hp_after": {"type": "object"},
+                "concentration": CONCENTRATION_OUT,
+            },
         ),
         ToolSpec(
             name="heal",
@@ -2674,7 +2739,11 @@ def tools() -> list[ToolSpec]:
                 "damage), no cover modelled. A cleric's Shield of Faith (60 ft, a bonus "
                 "action, concentration up to 10 minutes): a creature of the caster's choice, "
                 "the caster too, gains +2 AC (ac_bonus, ac_before, ac_after; a monster's AC is "
-                "the GM's), which every attack roll and read sees while it lasts. "
+                "the GM's), which every attack roll and read sees while it lasts. A caster "
+                "concentrates on one spell at a time: another concentration spell ends the "
+                "first (concentration_ended), and so do failing a concentration save when "
+                "damaged (DC 10 or half the damage), dropping to 0 HP, dying or being "
+                "incapacitated (condition_add); its +2 AC goes with it. "
                 "The slot is spent and the effect rolled here. In combat only on the caster's "
                 "turn, and a spell cast with a bonus action (Healing Word) allows no other spell "
                 "that turn but a cantrip with a casting time of 1 action: after Healing Word or "
@@ -2729,6 +2798,11 @@ def tools() -> list[ToolSpec]:
                     "or a save spell's damage on a failed save.",
                 },
                 "darts": {"type": "integer", "description": "A damage spell's darts."},
+                "concentration_ended": {
+                    "type": "object",
+                    "description": "Present when this concentration spell ended the caster's "
+                    "last one: spell, spell_name, target_id, target_name (its effect is gone).",
+                },
                 "ac_bonus": {
                     "type": "integer",
                     "description": "Shield of Faith: the AC it adds while it lasts; ac_before "
@@ -2750,7 +2824,8 @@ def tools() -> list[ToolSpec]:
                     "type": ["object", "null"],
                     "description": "A damage or save spell's effect, as damage_apply's; an "
                     "attack spell's damage as attack's (null on a miss); a monster's hit points "
-                    "not shown to players.",
+                    "not shown to players; concentration: the target's concentration save, as "
+                    "damage_apply's.",
                 },
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
@@ -2824,7 +2899,9 @@ def tools() -> list[ToolSpec]:
             name="condition_add",
             description=(
                 "Add an SRD condition to a character or monster (GM only); unconscious also "
-                "makes it prone, which stays when it wakes up."
+                "makes it prone, which stays when it wakes up. Incapacitated, paralyzed, "
+                "petrified, stunned or unconscious ends its concentration (concentration: "
+                "spell, kept false, reason)."
             ),
             handler=condition_add,
             write=True,
@@ -2836,7 +2913,14 @@ def tools() -> list[ToolSpec]:
                 "condition": CONDITION,
             },
             required=("condition", "target_id"),
-            output={"conditions": {"type": "array", "items": {"type": "string"}}},
+            output={
+                "conditions": {"type": "array", "items": {"type": "string"}},
+                "concentration": {
+                    "type": "object",
+                    "description": "Present when the condition ended the creature's "
+                    "concentration: spell, kept (false), reason.",
+                },
+            },
         ),
         ToolSpec(
             name="condition_remove",
