@@ -133,6 +133,15 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
     if char["kind"] == "monster":
         # A monster stored before types were kept shows its stat block's.
         char = {**char, "creature_type": rules.creature_type(char)}
+    # The AC an attack rolls against: Shield of Faith's +2 in it, the effect named in effects.
+    char = {**char, "ac": rules.armor_class(char)}
+    if "concentration" in char:
+        held = char["concentration"]
+        char["concentration"] = {
+            **held,
+            "name": rules.SPELLS[held["spell"]]["name"],
+            "target_name": _who(call, held["target_id"]),
+        }
     if call.is_gm:
         return dict(char)
     if char["kind"] == "monster":
@@ -143,6 +152,8 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
             "monster_key": char.get("monster_key"),
             "conditions": list(char["conditions"]),
             "status": rules.status_word(char),
+            # A spell on it is seen, as its conditions are; its AC stays the GM's.
+            **({"effects": char["effects"]} if "effects" in char else {}),
         }
     view = {k: v for k, v in char.items() if k != "gm_notes"}
     view["status"] = rules.status_word(char)
@@ -165,6 +176,12 @@ def _sheet(char: dict[str, Any]) -> dict[str, Any]:
             for attack in rules.attacks_of(char)
         ],
         "spells": _castable_spells(char),
+        # Only while it concentrates: a sheet reads as it always has otherwise.
+        **(
+            {"concentration": rules.SPELLS[char["concentration"]["spell"]]["name"]}
+            if "concentration" in char
+            else {}
+        ),
     }
 
 
@@ -181,6 +198,8 @@ def _castable_spells(char: dict[str, Any]) -> list[dict[str, Any]]:
             "range": spell["range"],
             # SPELLS gives a touch spell's range as one square.
             "touch": spell["range"] == rules.FEET_PER_SQUARE,
+            # Only a concentration spell says so: casting it ends the caster's last one.
+            **({"concentration": True} if spell.get("concentration") else {}),
         }
         for key, spell in sorted(known, key=lambda item: (item[1]["level"], item[1]["name"]))
     ]
@@ -358,7 +377,8 @@ COMBAT_STATUS_SCHEMA = {
     "type": "object",
     "description": (
         "round, turn_index, current (the combatant whose turn it is), order (id, initiative, "
-        "character, budget, position [x, y] (for a hidden monster, its position and its "
+        "character (as character_get shows it: ac with spell effects, effects, concentration), "
+        "budget, position [x, y] (for a hidden monster, its position and its "
         "budget's movement are left out but for the GM), "
         "hidden when hidden, helped_by when it holds Help actions: helper_id, helper_name, "
         "target_id and target_name, null for a Help with an ability check), grid, and for "
@@ -2358,12 +2378,18 @@ ROLL_FLAGS = {
     "advantage": boolean("Roll with advantage (cancels with disadvantage)."),
     "disadvantage": boolean("Roll with disadvantage (cancels with advantage)."),
 }
-CHARACTER_OUT = {"character": {"type": "object", "description": "Audience-filtered character."}}
+CHARACTER_READ = (
+    "Audience-filtered character. ac is the AC attacks roll against, spell effects included "
+    "(a monster's the GM's alone); effects, present while spells are on it: each {spell, name, "
+    "ac_bonus, from: the caster's id} (Shield of Faith: +2 AC); concentration, present while it "
+    "concentrates on a spell: {spell, name, target_id, target_name}."
+)
+CHARACTER_OUT = {"character": {"type": "object", "description": CHARACTER_READ}}
 # Described, not checked property by property: clients validate every result against it.
 CHARACTER_GET_OUT = {
     "character": {
         "type": "object",
-        "description": "Audience-filtered character.",
+        "description": CHARACTER_READ,
         "properties": {
             "sheet": {
                 "type": "object",
@@ -2372,7 +2398,9 @@ CHARACTER_GET_OUT = {
                     "ability; attacks, each {name, to_hit, damage, damage_type} as the attack "
                     'tool rolls it (a flat amount, an unarmed strike\'s, summed: "3"); spells '
                     "its class casts, each {key, name, level, casting "
-                    "(action or bonus_action), range in feet, touch}."
+                    "(action or bonus_action), range in feet, touch, concentration: true for a "
+                    "concentration spell}; concentration: the name of the spell it concentrates "
+                    "on, present only while it does."
                 ),
                 "properties": {
                     "ability_modifiers": {"type": "object", "description": "Keyed str..cha."},
