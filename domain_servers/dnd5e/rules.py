@@ -476,7 +476,8 @@ def hit_dice_of(char: dict[str, Any]) -> dict[str, int]:
 
 def long_rest(char: dict[str, Any]) -> dict[str, Any]:
     """SRD long rest: all lost hit points back, temporary ones gone, every spell slot back, and
-    spent Hit Dice up to half the character's total (at least one)."""
+    spent Hit Dice up to half the character's total (at least one). A spell held by
+    concentration (10 minutes at most) does not outlast it: `concentration_ended` names it."""
     hp = char["hp"]
     before = dict(hp)
     hp["current"], hp["temp"] = hp["max"], 0
@@ -485,12 +486,14 @@ def long_rest(char: dict[str, Any]) -> dict[str, Any]:
         slot["current"] = slot["max"]
     pool = hit_dice_of(char)
     pool["current"] = min(pool["max"], pool["current"] + max(1, pool["max"] // 2))
+    held = end_concentration(char)
     return {
         "character_id": char["id"],
         "hp_before": before,
         "hp_after": dict(hp),
         "spell_slots": {k: dict(v) for k, v in slots.items()},
         "hit_dice": dict(pool),
+        **({"concentration_ended": SPELLS[held["spell"]]["name"]} if held else {}),
     }
 
 

@@ -1352,9 +1352,10 @@ def long_rest(call: Call) -> Outcome:
         names = ", ".join(f"{s['character_name']} is {s['reason']}" for s in skipped)
         raise invalid(f"no one gains anything from a long rest: {names}")
     ids = [r["character_id"] for r in rested]
+    lapsed = _lapse(call)  # what the rested casters held, on others too
     return Outcome(
         {"rested": rested, "skipped": skipped},
-        scopes=[f"character:{char_id}" for char_id in sorted(ids)],
+        scopes=sorted({*(f"character:{char_id}" for char_id in ids), *lapsed}),
         entity_ids=sorted(ids),
     )
 
@@ -2863,8 +2864,10 @@ def tools() -> list[ToolSpec]:
             description=(
                 "The party (or one named character) finishes a long rest: hit points to the "
                 "maximum, temporary hit points gone, every spell slot back, and spent Hit Dice "
-                "up to half the character's total (at least one). A character at 0 HP or dead "
-                "gains nothing (skipped). Outside combat only (GM only)."
+                "up to half the character's total (at least one); a concentration spell it "
+                "held ends (concentration_ended: its name; Shield of Faith's +2 AC goes). A "
+                "character at 0 HP or dead gains nothing (skipped). Outside combat only (GM "
+                "only)."
             ),
             handler=long_rest,
             write=True,
@@ -2880,7 +2883,7 @@ def tools() -> list[ToolSpec]:
                 "rested": {
                     "type": "array",
                     "description": "Each character who rested: hit points before and after, "
-                    "spell slots and Hit Dice.",
+                    "spell slots and Hit Dice, and concentration_ended when it held a spell.",
                     "items": {"type": "object"},
                 },
                 "skipped": {
