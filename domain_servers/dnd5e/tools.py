@@ -2824,7 +2824,9 @@ def tools() -> list[ToolSpec]:
                 "roll": {
                     "type": "object",
                     "description": "The healing roll, a damage spell's (every dart's) damage, "
-                    "or a save spell's damage on a failed save.",
+                    "or a save spell's damage on a failed save. A spell that draws dice also "
+                    "answers with random_stream_receipt, as attack does; Shield of Faith rolls "
+                    "nothing and has none.",
                 },
                 "darts": {"type": "integer", "description": "A damage spell's darts."},
                 "concentration_ended": {
@@ -2856,7 +2858,6 @@ def tools() -> list[ToolSpec]:
                     "not shown to players; concentration: the target's concentration save, as "
                     "damage_apply's.",
                 },
-                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
         ToolSpec(

@@ -178,3 +178,18 @@ def test_only_a_cleric_casts_it_and_never_on_the_dead(dnd: Game) -> None:
     dnd.write("damage_apply", {"target_id": ids["goblin"], "amount": 7})  # dead
     ash = {"caster_id": ids["ash"], "target_id": ids["goblin"], **_spell()}
     assert _refused(dnd, ash, sub=GM)["message"] == "Goblin is dead"
+
+
+def test_a_shield_of_faith_answers_as_spell_casts_output_schema_says(dnd: Game) -> None:
+    import jsonschema
+
+    from domain_servers.dnd5e.tools import tools
+
+    ids = _party(dnd)
+    spec = next(t for t in tools() if t.name == "spell_cast")
+
+    cast = _shield(dnd, ids, "bram")
+
+    # It rolls nothing, so it has no stream receipt: a client validating the answer accepts it.
+    assert "random_stream_receipt" not in cast
+    jsonschema.validate(cast, spec.output_schema())
