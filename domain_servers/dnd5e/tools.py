@@ -347,6 +347,8 @@ def _spell_view(
         if call.is_gm or target["kind"] != "monster":
             return result
         return {k: v for k, v in result.items() if k not in ("ac_before", "ac_after")}
+    if "concentration_ended" in result:  # ended at will: nothing cast, nothing hidden
+        return result
     if "to_hit" in result:
         return _attack_view(call, caster, target, result)
     if "save" in result:
@@ -1111,6 +1113,8 @@ def spell_cast(call: Call) -> Outcome:
     _require_control(call, caster)
     who = _who(call, caster["id"])
     spell = rules.SPELLS[call.args["spell"]]
+    if call.args.get("end_concentration"):
+        return _end_concentration(call, caster, target)
     cantrip = spell["level"] == 0
     if cantrip and "slot_level" in call.args:
         raise invalid(
@@ -1251,6 +1255,37 @@ def spell_cast(call: Call) -> Outcome:
             | set(lapsed)
         ),
         entity_ids=ids,
+    )
+
+
+def _end_concentration(call: Call, caster: dict[str, Any], target: dict[str, Any]) -> Outcome:
+    """SRD 5.1: a caster ends its concentration at any time, no action required: in or out of
+    its turn, spending nothing. Refused unless it concentrates on that spell on that target."""
+    who = _who(call, caster["id"])
+    key = call.args["spell"]
+    held = caster.get("concentration")
+    if held is None:
+        raise invalid(f"{who} is concentrating on no spell")
+    if held != {"spell": key, "target_id": target["id"]}:
+        raise invalid(
+            f"{who} is concentrating on {rules.SPELLS[held['spell']]['name']} on "
+            f"{_who(call, held['target_id'])}, not on {_who(call, target['id'])}"
+            if held["spell"] == key
+            else f"{who} is concentrating on {rules.SPELLS[held['spell']]['name']}, not on "
+            f"{rules.SPELLS[key]['name']}"
+        )
+    rules.end_concentration(caster)
+    lapsed = _lapse(call)
+    ended = {
+        "spell": key,
+        "spell_name": rules.SPELLS[key]["name"],
+        "target_id": target["id"],
+        "target_name": _who(call, target["id"]),
+    }
+    return Outcome(
+        {"caster_id": caster["id"], "caster_name": who, **ended, "concentration_ended": ended},
+        scopes=sorted({f"character:{caster['id']}", *lapsed, *_combat_scopes(call, caster["id"])}),
+        entity_ids=sorted({caster["id"], target["id"]}),
     )
 
 
@@ -2772,7 +2807,8 @@ def tools() -> list[ToolSpec]:
                 "concentrates on one spell at a time: another concentration spell ends the "
                 "first (concentration_ended), and so do failing a concentration save when "
                 "damaged (DC 10 or half the damage), dropping to 0 HP, dying or being "
-                "incapacitated (condition_add); its +2 AC goes with it. "
+                "incapacitated (condition_add); its +2 AC goes with it. The caster may end "
+                "it at will with end_concentration. "
                 "The slot is spent and the effect rolled here. In combat only on the caster's "
                 "turn, and a spell cast with a bonus action (Healing Word) allows no other spell "
                 "that turn but a cantrip with a casting time of 1 action: after Healing Word or "
@@ -2808,6 +2844,10 @@ def tools() -> list[ToolSpec]:
                 },
                 "slot_level": integer(
                     "Spell slot level (default the spell's level); none for a cantrip.", 1, 9
+                ),
+                "end_concentration": boolean(
+                    "Instead of casting: the caster stops concentrating on this spell on "
+                    "target_id (free, at any time, out of its turn too; nothing spent)."
                 ),
             },
             required=("caster_id", "spell", "target_id"),
