@@ -1106,8 +1106,9 @@ def spell_cast(call: Call) -> Outcome:
     Missile damages as `damage_apply` does (never the dead). A cantrip spends no slot: Fire
     Bolt is a spell attack made as `attack` makes one, Sacred Flame a DEX save against the
     caster's spell save DC. A spell that targets a creature the caster can see (`needs_sight`)
-    is refused on one it cannot. In combat only on the caster's turn, taking its action or bonus
-    action."""
+    is refused on one it cannot. A cleric's Shield of Faith gives any living creature in range
+    +2 AC while the caster concentrates (one spell at a time: a new one ends the last). In
+    combat only on the caster's turn, taking its action or bonus action."""
     caster = _char(call, "caster_id")
     target = _char(call, "target_id")
     _require_control(call, caster)
