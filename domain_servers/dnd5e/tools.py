@@ -198,8 +198,8 @@ def _castable_spells(char: dict[str, Any]) -> list[dict[str, Any]]:
             "range": spell["range"],
             # SPELLS gives a touch spell's range as one square.
             "touch": spell["range"] == rules.FEET_PER_SQUARE,
-            # Only a concentration spell says so: casting it ends the caster's last one.
-            **({"concentration": True} if spell.get("concentration") else {}),
+            # Casting a concentration spell ends the caster's last one.
+            "concentration": bool(spell.get("concentration")),
         }
         for key, spell in sorted(known, key=lambda item: (item[1]["level"], item[1]["name"]))
     ]

@@ -87,20 +87,28 @@ def test_the_sheet_follows_level_proficiency_cantrip_dice_and_the_attacks_given(
             "cleric",
             [
                 {"key": "sacred_flame", "name": "Sacred Flame", "level": 0, "casting": "action",
-                 "range": 60, "touch": False},
+                 "range": 60, "touch": False,
+                 "concentration": False},
                 {"key": "cure_wounds", "name": "Cure Wounds", "level": 1, "casting": "action",
-                 "range": 5, "touch": True},
+                 "range": 5, "touch": True,
+                 "concentration": False},
                 {"key": "healing_word", "name": "Healing Word", "level": 1,
-                 "casting": "bonus_action", "range": 60, "touch": False},
+                 "casting": "bonus_action", "range": 60, "touch": False,
+                 "concentration": False},
+                {"key": "shield_of_faith", "name": "Shield of Faith", "level": 1,
+                 "casting": "bonus_action", "range": 60, "touch": False,
+                 "concentration": True},
             ],
         ),
         (
             "wizard",
             [
                 {"key": "fire_bolt", "name": "Fire Bolt", "level": 0, "casting": "action",
-                 "range": 120, "touch": False},
+                 "range": 120, "touch": False,
+                 "concentration": False},
                 {"key": "magic_missile", "name": "Magic Missile", "level": 1,
-                 "casting": "action", "range": 120, "touch": False},
+                 "casting": "action", "range": 120, "touch": False,
+                 "concentration": False},
             ],
         ),
         ("fighter", []),
@@ -117,7 +125,8 @@ def test_the_sheet_lists_the_spells_of_the_characters_class(
 
 @pytest.mark.parametrize("template", ["cleric", "wizard"])
 def test_every_spell_the_sheet_lists_can_be_cast(dnd: Game, template: str) -> None:
-    ash = _create(dnd, {"name": "Ash", "template": template})
+    # Second level: a slot for each level-1 spell listed (a cleric lists three).
+    ash = _create(dnd, {"name": "Ash", "template": template, "level": 2})
     dnd.write("phase_set", {"phase": "play"})
     dnd.write("damage_apply", {"target_id": ash, "amount": 3})
     ogre = dnd.write("monster_spawn", {"monster_key": "ogre"})["character"]["id"]
