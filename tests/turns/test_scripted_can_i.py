@@ -13,24 +13,54 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(
-    ("text", "command"),
+    ("text", "command", "tools"),
     [
-        ("can I attack the goblin?", "attack the goblin"),
-        ("Can I hit the goblin with my longsword", "attack the goblin with my longsword"),
-        ("could I make a perception check?", "make a perception check"),
-        ("may I roll a d20", "roll 1d20"),
-        ("can i end my turn?", "end my turn"),
-        ("Can we move to 3,4?", "move to 3,4"),
+        # One that names whom it strikes reads who is here (once), to offer only what would
+        # be acted on; one that names no one reads nothing.
+        ("can I attack the goblin?", "attack the goblin", ["combat_status"]),
+        ("Can I hit the goblin with my longsword", "attack the goblin with my longsword",
+         ["combat_status"]),
+        ("could I make a perception check?", "make a perception check", []),
+        ("may I roll a d20", "roll 1d20", []),
+        ("can i end my turn?", "end my turn", []),
+        ("Can we move to 3,4?", "move to 3,4", []),
     ],
-)
-def test_a_dnd_command_asked_about_is_offered(live_domains, gm, player, text, command):
+)  # fmt: skip
+def test_a_dnd_command_asked_about_is_offered(live_domains, gm, player, text, command, tools):
     table, _start = dnd_table_in_combat(gm, player)  # Ilsa is up
     before = table.revision()
     run = table.run(player, text, job_id="asked")
     assert run.texts == [(f"To do it, say: {command}.", "requester")]
     assert run.output.suggestions == (command,)
-    assert run.tools == []
+    assert run.tools == tools
     assert table.revision() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "named"),
+    [
+        ("can I attack the orc?", "attack the orc", "the orc"),
+        ("Could I hit the dragon with my longsword?", "hit the dragon with my longsword",
+         "the dragon"),
+        ("can I move next to the orc?", "move next to the orc", "the orc"),
+    ],
+)  # fmt: skip
+def test_a_command_asked_about_of_nobody_here_is_refused_as_the_command(
+    live_domains, gm, player, text, said, named
+):
+    """Offered, "attack the orc" would be refused: the question is answered as it would be."""
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa is up
+    before = table.revision()
+    run = table.run(player, text, job_id="asked")
+    assert run.texts == [
+        (f"I cannot find “{named}” here. Present: Ilsa, Goblin 2, Goblin.", "requester")
+    ]
+    assert run.output.suggestions == ("attack goblin 2", "end turn")
+    assert run.output.help_only is False
+    assert run.tools == ["combat_status"]
+    assert table.revision() == before
+    sent = table.run(player, said, job_id="said")
+    assert (sent.texts, sent.output.suggestions) == (run.texts, run.output.suggestions)
 
 
 def test_a_read_asked_about_is_answered(live_domains, gm, player):

@@ -24,8 +24,8 @@ understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
 question; a read asked so ("can I see my hp?") is answered; a blow or step asked about of a
-thing nobody here is ("can I kick the door?") is answered as the line itself is, never
-offered as a command that would not be acted on. A misspelt
+thing or a creature nobody here is ("can I kick the door?", "can I attack the orc?") is
+answered as the line itself is, never offered as a command that would not be acted on. A misspelt
 first word or target name with a single close match (difflib) is never acted on: the reply asks
 "Did you mean: attack the goblin?" and suggests that command.
 
@@ -4059,24 +4059,17 @@ SAID_TARGETS: frozenset[Callable[[Session, re.Match[str]], None]] = frozenset(
 )
 
 
-def _target_here(
-    s: Session, intent: Intent, match: re.Match[str], *, said_only: bool = False
-) -> None:
-    """For a line to be offered, not sent ("can I kick the door?"): raise as the line itself
-    would, sent, when the target it names is nobody here (NotUnderstood for one said in the
-    fiction's words, the refusal with those present or a near miss's "Did you mean"
-    otherwise), so that no line is offered that would not be acted on. `said_only`: only a
-    target said in the fiction's words is looked for (after a command's words the line is
-    offered as it is, with no read). Only the SAID_TARGETS' lines are looked at."""
+def _target_here(s: Session, intent: Intent, match: re.Match[str]) -> None:
+    """For a line to be offered, not sent ("can I kick the door?", "can I attack the orc?"):
+    raise as the line itself would, sent, when the target it names is nobody here
+    (NotUnderstood for one said in the fiction's words, the refusal with those present or a
+    near miss's "Did you mean" otherwise), so that no line is offered that would not be acted
+    on. Only the SAID_TARGETS' lines that name a target are looked at: one read of who is
+    here (the combat's, which the line sent would read first too); none for the rest."""
     if intent.handler is dnd_addressed:
         intent, match = _said_of(s.turn.system_id, match) or (intent, match)
     named = match.groupdict().get("target")
-    if (
-        intent.handler not in SAID_TARGETS
-        or not named
-        or NEAREST_FOE.fullmatch(_normalize(named))
-        or (said_only and _said_as_command(s.turn.text, named))
-    ):
+    if intent.handler not in SAID_TARGETS or not named or NEAREST_FOE.fullmatch(_normalize(named)):
         return
     try:
         roster = dnd_roster(s)
@@ -6473,7 +6466,7 @@ class ScriptedAgent:
                 # A question is not the command: nothing is done on it, the command is
                 # offered, if it would be acted on; else it is answered as the line said.
                 try:
-                    _target_here(session, asked.intent, asked.match, said_only=True)
+                    _target_here(session, asked.intent, asked.match)
                 except NotUnderstood:
                     return _not_understood(session, asked.said)
                 except Refusal as refusal:
