@@ -18,9 +18,9 @@ a question's missing apostrophe ("whats my hp", "whos here") and,
 in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with crossbow]),
 "make an attack on|against X", "make an attack roll against X" and "roll to hit X" (= attack
-X; "Ilsa rolls to hit X" = Ilsa attacks X), "attack X using <weapon>", "punch|kick X" (=
-attack X with Unarmed Strike; "Ilsa punches X") and "roll a d20" (= roll 1d20) are
-understood, as is
+X; "Ilsa rolls to hit X", "Ilsa makes an attack on X" and "Ilsa, make an attack against X"
+= Ilsa attacks X), "attack X using <weapon>", "punch|kick X" (= attack X with Unarmed
+Strike; "Ilsa punches X") and "roll a d20" (= roll 1d20) are understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
 question; a read asked so ("can I see my hp?") is answered; a blow or step asked about of a
@@ -4952,6 +4952,14 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             r"(?!roll\s)(?P<attacker>.+?)\s+(?:makes\s+an\s+attack\s+roll"
             r"|rolls\s+(?:an\s+)?(?:attack(?:\s+roll)?|to[\s-]?hit))" + ROLLED_AT,
+            dnd_attack,
+        ),
+        # Said of who makes it ("Ilsa makes an attack on goblin 2"; "Ilsa, make an attack
+        # against the goblin" addressed): that one's attack, as "make an attack on X" is the
+        # speaker's. Before "<attackers> attack", whose subject "Ilsa makes an" would be.
+        _intent(
+            r"(?!roll\s)(?P<attacker>.+?)\s+makes\s+an\s+attack"
+            r"(?:\s+(?:on|against|at)\s+(?P<target>.+?))?" + WITH_WEAPON,
             dnd_attack,
         ),
         # Names who acts: "goblin 2 attacks Ilsa", as the GM's suggestions say it; not a

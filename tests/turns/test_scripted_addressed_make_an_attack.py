@@ -1,0 +1,81 @@
+""" "Ilsa, make an attack against the goblin", "Ilsa makes an attack on goblin 2": an attack
+made, said of a creature or addressed to it, is that creature's attack, as "make an attack on
+the goblin" is the speaker's and "Ilsa, attack the goblin" is Ilsa's. It was read as an
+attack by "Ilsa makes an" (a creature nobody is)."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.turns.agents import scripted as s
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_closing_marks import _sent
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("Ilsa makes an attack on goblin 2", {"attacker": "Ilsa", "target": "goblin 2"}),
+        ("goblin 2 makes an attack against Ilsa with advantage",
+         {"attacker": "goblin 2", "target": "Ilsa", "mode": "advantage"}),
+        ("Ilsa makes an attack at the goblin with her longsword",
+         {"attacker": "Ilsa", "target": "the goblin", "weapon": "her longsword"}),
+        ("Ilsa makes an attack", {"attacker": "Ilsa", "target": None}),
+        # The roll a table makes for it stays that form.
+        ("Ilsa makes an attack roll against goblin 2", {"attacker": "Ilsa", "target": "goblin 2"}),
+    ],
+)  # fmt: skip
+def test_an_attack_made_said_of_a_creature_is_its_attack(text, groups):
+    intent, match = s._parse("dnd5e", text)
+    assert intent is not None and match is not None, text
+    assert intent.handler is s.dnd_attack, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups
+
+
+@pytest.mark.parametrize(
+    ("text", "plain", "target"),
+    [
+        ("Ilsa, make an attack against the goblin", "Ilsa, attack the goblin", "mon-2"),
+        ("Ilsa makes an attack on goblin 2", "Ilsa attacks goblin 2", "mon-3"),
+        ("Ilsa, make an attack at goblin 2.", "Ilsa, attack goblin 2", "mon-3"),
+    ],
+)
+def test_an_attack_made_by_a_character_named_is_its_attack(
+    live_domains, gm, player, text, plain, target
+):
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
+    calls, output = _sent(table, player, text)
+    assert calls == [("attack", {"attacker_id": "pc-1", "target_id": target})]
+    assert output.declined is False
+    runs = []
+    for said in (plain, text):
+        table, _start = dnd_table_in_combat(gm, player)  # the same seed: the same rolls
+        runs.append(table.run(player, said, job_id="attack"))
+    told, asked = runs
+    assert (asked.texts, asked.tools, asked.output.suggestions) == (
+        told.texts,
+        told.tools,
+        told.output.suggestions,
+    )
+    assert asked.tools == ["combat_status", "attack"]
+
+
+def test_a_monster_the_gm_says_makes_an_attack_attacks(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    table.run(player, "end turn", job_id="end")  # Goblin 2 (mon-3) is up
+    calls, output = _sent(table, gm, "Goblin 2, make an attack against Ilsa")
+    assert calls == [("attack", {"attacker_id": "mon-3", "target_id": "pc-1"})]
+    assert output.declined is False
+
+
+def test_an_attack_made_at_nobody_here_is_refused(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+    run = table.run(player, "Ilsa, make an attack against the orc", job_id="orc")
+    assert run.texts == [
+        ("I cannot find “the orc” here. Present: Ilsa, Goblin 2, Goblin.", "requester")
+    ]
+    assert run.tools == ["combat_status"]
+    assert table.revision() == before
