@@ -8,6 +8,7 @@ import pytest
 
 from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_magic_missile import _wizards_table
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +93,18 @@ def test_a_narrative_free_action_asked_about_is_still_the_oracles(live_domains, 
     run = table.run(player, "can I climb the wall?", job_id="climb")
     assert run.output.suggestions == ("ask the oracle “Can I climb the wall?”",)
     assert run.tools == []
+
+
+def test_out_of_combat_a_command_asked_about_reads_as_the_command_does(live_domains, gm, player):
+    """Out of combat who is here is the campaign's and each one's sheet: the question reads
+    them as the command would, and is answered as it would be."""
+    table = _wizards_table(gm, player)  # Wren, an ogre and a goblin, in play
+    before = table.revision()
+    run = table.run(player, "can I attack the orc?", job_id="asked")
+    assert run.texts == [
+        ("I cannot find “the orc” here. Present: Ogre, Goblin, Wren.", "requester")
+    ]
+    assert run.tools == ["campaign_get", "character_get", "character_get", "character_get"]
+    assert table.revision() == before
+    sent = table.run(player, "attack the orc", job_id="said")
+    assert (sent.texts, sent.tools) == (run.texts, run.tools)
