@@ -220,7 +220,7 @@ def test_dnd5e_gm_starts_combat_from_the_lobby_and_a_player_acts(live_domains, g
     # Now the goblin's: the player is told so in the table's words, and nothing is sent.
     early = table.run(player, "end turn", job_id="end-turn-early")
     assert early.texts == [("It is Goblin 2's turn: wait for yours.", "requester")]
-    assert early.tools == ["combat_status", "combat_status"]
+    assert early.tools == ["combat_status"]
 
 
 def test_a_gm_who_ends_a_players_turn_is_said_to(live_domains, gm, player):

@@ -128,8 +128,8 @@ def test_in_combat_cure_wounds_takes_the_clerics_action(live_domains, gm, player
         _gm_write(table, "combat_end_turn")
         current = table.call(gm, "combat_status").structured["combat"]["current"]
     cast = table.run(player, "I cast cure wounds on Bram", job_id="cure")
-    # In combat the roster is the fight's; after the cast, the turn's options are read again.
-    assert cast.tools == ["character_get", "combat_status", "spell_cast", "combat_status"]
+    # In combat the caster and the roster are the fight's; after the cast, options are reread.
+    assert cast.tools == ["combat_status", "spell_cast", "combat_status"]
     # Healing stops at the maximum: 8 rolled, 6 recovered.
     assert cast.texts == [
         ("Ilsa casts Cure Wounds on Bram (1d8+2 = 8). Bram recovers 6 HP (now 12). Ilsa has "
