@@ -114,7 +114,61 @@ def _spell_lines(s: dict[str, Any], *, gm_only: bool) -> list[dict[str, Any]]:
             "name": s.get("target_name") or s.get("target_id") or "",
         }
         lines.append(_rolled_line("spell_cast", label, s["roll"]))
+    # Its damage's concentration saves (an attack spell's come with its attack line).
+    if isinstance(s.get("damage"), dict):
+        lines += _concentration_lines(s["damage"], s, gm_only=gm_only)
     return lines
+
+
+def _concentration_lines(
+    damage: dict[str, Any], s: dict[str, Any], *, gm_only: bool
+) -> list[dict[str, Any]]:
+    """The concentration saves a damaged creature made (`damage`: damage_apply's result, or the
+    effect of an attack's or a spell's damage), one line each as any save's, with the spell a
+    failure ends. Magic Missile's darts each call for one (`saves`) until one fails. Dropping to
+    0 HP ends it with no roll: no line, the narration says why."""
+    held = damage.get("concentration")
+    if not isinstance(held, dict):
+        return []
+    saves = held["saves"] if isinstance(held.get("saves"), list) else [held.get("save")]
+    spell = held.get("spell") or ""
+    lines = []
+    for save in saves:
+        if not isinstance(save, dict):
+            continue
+        label = _("Concentration (%(ability)s save) · %(name)s → %(spell)s") % {
+            "ability": str(save.get("ability") or "con").upper(),
+            "name": save.get("character_name") or s.get("target_name") or s.get("target_id") or "",
+            "spell": spell,
+        }
+        line = _check_line("saving_throw", save, label, gm_only=gm_only)
+        if "dc" in save and not save.get("success"):
+            line["ends"] = _("%(spell)s ends") % {"spell": spell}
+        lines.append(line)
+    return lines
+
+
+def _check_line(tool: str, s: dict[str, Any], label: str, *, gm_only: bool) -> dict[str, Any]:
+    """An ability check's or a save's line: its total, and against a DC whether it succeeded."""
+    line = {
+        "tool": tool,
+        "label": label,
+        # As an attack's: a monster's natural die with the total gives away its modifier, so
+        # only a GM line shows it. A result stored before checks named their roller's kind (or
+        # one that names none) may be a monster's: the players' lines show none.
+        "natural": s.get("natural") if gm_only or s.get("character_kind") == "pc" else None,
+        "total": s.get("total"),
+        # Two d20s rolled, one kept (asked for, or a condition's): the line says it where an
+        # attack's line does, so the label names only the roll, as an attack's does.
+        "mode": s.get("mode") or "normal",
+    }
+    if "dc" in s:
+        line.update(dc=s.get("dc"), success=bool(s.get("success")))
+    if s.get("automatic_failure"):
+        # The rules failed it whatever was rolled (a paralysed creature's dex save): the line
+        # says why, as the narration does, not only the total against the DC.
+        line["automatic_failure"] = str(s["automatic_failure"])
+    return line
 
 
 def _as_operation(tool: str, structured: dict[str, Any]) -> Operation:
@@ -178,6 +232,9 @@ def dice_from(
                     "damage_type": damage.get("damage_type") if damage else None,
                 }
             )
+            # A hit on a concentrating creature: its save follows the blow that called for it.
+            if isinstance(damage.get("effect"), dict):
+                dice.extend(_concentration_lines(damage["effect"], s, gm_only=gm_only))
         elif op.tool == "combat_start":
             # Everyone's initiative, as the turn order (shown to all) ranks them.
             for entry in (s.get("combat") or {}).get("order") or []:
@@ -197,6 +254,8 @@ def dice_from(
             dice.append(_rolled_line(op.tool, label, potion))
         elif op.tool == "spell_cast":
             dice.extend(_spell_lines(s, gm_only=gm_only))
+        elif op.tool == "damage_apply":
+            dice.extend(_concentration_lines(s, s, gm_only=gm_only))
         elif op.tool == "short_rest" and isinstance(s.get("roll"), dict):
             # The Hit Dice a short rest spent, as a spell's line shows its healing: the dice.
             label = _("Hit Dice · %(name)s") % {
@@ -234,31 +293,9 @@ def dice_from(
             what = (s.get("skill") or s.get("ability") or "").replace("_", " ")
             kind = _("save") if s.get("kind") == "save" else _("check")
             label = f"{what} {kind}".strip().capitalize()
-            # Two d20s rolled, one kept (asked for, or a condition's): the line says it where an
-            # attack's line does, so the label names only the roll, as an attack's does.
-            mode = s.get("mode") or "normal"
             if s.get("character_name"):
                 label = f"{label} · {s['character_name']}"
-            dice.append(
-                {
-                    "tool": op.tool,
-                    "label": label,
-                    # As an attack's: a monster's natural die with the total gives away its
-                    # modifier, so only a GM line shows it. A result stored before checks named
-                    # their roller's kind may be a monster's: the players' lines show none.
-                    "natural": (
-                        s.get("natural") if gm_only or s.get("character_kind") == "pc" else None
-                    ),
-                    "total": s.get("total"),
-                    "mode": mode,
-                }
-            )
-            if "dc" in s:
-                dice[-1].update(dc=s.get("dc"), success=bool(s.get("success")))
-            if s.get("automatic_failure"):
-                # The rules failed it whatever was rolled (a paralysed creature's dex save): the
-                # line says why, as the narration does, not only the total against the DC.
-                dice[-1]["automatic_failure"] = str(s["automatic_failure"])
+            dice.append(_check_line(op.tool, s, label, gm_only=gm_only))
     return dice
 
 
