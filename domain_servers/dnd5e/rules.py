@@ -360,6 +360,16 @@ def _concentration_after_damage(
     if taken <= 0 or rng is None:
         return None
     save = forced_save(char, rng, ability="con", dc=max(10, taken // 2), who=who)
+    # Named as saving_throw names its roller: whoever shows the roll knows from this alone
+    # whether its natural die may go to the table (a monster's gives away its modifier).
+    save.update(
+        {
+            "character_id": char["id"],
+            "character_name": who(char),
+            "character_kind": char["kind"],
+            "kind": "save",
+        }
+    )
     name = SPELLS[char["concentration"]["spell"]]["name"]
     if not save["success"]:
         end_concentration(char)

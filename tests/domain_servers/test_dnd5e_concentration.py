@@ -34,7 +34,10 @@ def _save(natural: int, dc: int, **extra: Any) -> dict[str, Any]:
     return {
         "natural": natural, "rolls": [natural], "mode": "normal", "ability": "con",
         "ability_modifier": 2, "proficiency": 0, "bonus": 0, "total": total, "dc": dc,
-        "success": total >= dc, **extra,
+        "success": total >= dc,
+        # Named as saving_throw names its roller (Ash, the caster).
+        "character_id": "pc-1", "character_name": "Ash", "character_kind": "pc", "kind": "save",
+        **extra,
     }  # fmt: skip
 
 
@@ -229,5 +232,6 @@ def test_a_monsters_concentration_save_shows_its_total_not_its_modifier(
         "spell": "Shield of Faith",
         "kept": True,
         "save": {"mode": "normal", "ability": "con", "bonus": 0, "total": 10, "dc": 10,
-                 "success": True},
+                 "success": True, "character_id": ids["goblin"], "character_name": "Goblin",
+                 "character_kind": "monster", "kind": "save"},
     }  # fmt: skip

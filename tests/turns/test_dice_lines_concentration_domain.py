@@ -33,12 +33,12 @@ def _lines(tool: str, result: dict[str, Any], **kwargs: Any) -> list[dict[str, A
     return dice_from([Operation(step=1, tool=tool, result={"structuredContent": result})], **kwargs)
 
 
-def _ash_saves(label_name: str, total: int, success: bool) -> dict[str, Any]:
+def _ash_saves(total: int, success: bool) -> dict[str, Any]:
     line = {
         "tool": "saving_throw",
-        "label": f"Concentration (CON save) · {label_name} → Shield of Faith",
-        # The domain's save names no kind: the table's line leaves the natural die out.
-        "natural": None, "total": total, "mode": "normal", "dc": 10, "success": success,
+        "label": "Concentration (CON save) · Ash → Shield of Faith",
+        # A player character's save: its natural die goes to the table (Ash's CON is +2).
+        "natural": total - 2, "total": total, "mode": "normal", "dc": 10, "success": success,
     }  # fmt: skip
     return line if success else {**line, "ends": "Shield of Faith ends"}
 
@@ -47,9 +47,9 @@ def test_damage_apply_on_the_concentrating_cleric(dnd: Game, ids: dict[str, str]
     _dice(monkeypatch, 8)  # 8 + 2 = 10 against DC 10
     hurt = dnd.write("damage_apply", {"target_id": ids["ash"], "amount": 4})
 
-    # damage_apply's result names its target by id alone.
-    assert _lines("damage_apply", hurt) == [_ash_saves(ids["ash"], 10, True)]
-    assert _lines("damage_apply", hurt, gm_only=True)[0]["natural"] == 8
+    # The save names its roller, though damage_apply's result names its target by id alone.
+    assert _lines("damage_apply", hurt) == [_ash_saves(10, True)]
+    assert _lines("damage_apply", hurt, gm_only=True) == [_ash_saves(10, True)]
 
 
 def test_a_goblins_hit_on_the_concentrating_cleric(dnd: Game, ids: dict[str, str], monkeypatch):
@@ -61,7 +61,7 @@ def test_a_goblins_hit_on_the_concentrating_cleric(dnd: Game, ids: dict[str, str
          "target_id": ids["ash"], "attacker_name": "Goblin", "target_name": "Ash",
          "natural": None, "total": 19, "mode": "normal", "hit": True, "critical": False,
          "damage": 5, "damage_type": "slashing"},
-        _ash_saves("Ash", 7, False),
+        _ash_saves(7, False),
     ]  # fmt: skip
 
 
@@ -74,8 +74,8 @@ def test_magic_missiles_saves_on_the_concentrating_cleric(
     assert _lines("spell_cast", cast) == [
         {"tool": "spell_cast", "label": "Magic Missile · Ash", "expression": "3d4+3",
          "total": 6, "addends": [1, 1, 1, 3], "dropped": []},
-        _ash_saves("Ash", 12, True),
-        _ash_saves("Ash", 3, False),
+        _ash_saves(12, True),
+        _ash_saves(3, False),
     ]  # fmt: skip
 
 
