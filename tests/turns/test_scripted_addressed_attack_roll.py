@@ -10,8 +10,7 @@ import pytest
 
 from apps.turns.agents import scripted as s
 from tests.turns.test_scripted_agent import dnd_table_in_combat
-from tests.turns.test_scripted_attack_roll_said import assert_answered_alike
-from tests.turns.test_scripted_closing_marks import _sent
+from tests.turns.test_scripted_attack_roll_said import assert_attacks_as_said, assert_read_as_attack
 
 pytestmark = pytest.mark.django_db
 
@@ -27,10 +26,7 @@ pytestmark = pytest.mark.django_db
     ],
 )  # fmt: skip
 def test_an_attack_roll_said_of_a_creature_is_its_attack(text, groups):
-    intent, match = s._parse("dnd5e", text)
-    assert intent is not None and match is not None, text
-    assert intent.handler is s.dnd_attack, text
-    assert {k: match.groupdict().get(k) for k in groups} == groups
+    assert_read_as_attack(text, groups)
 
 
 def test_a_label_that_says_an_attack_roll_is_the_label():
@@ -49,11 +45,7 @@ def test_a_label_that_says_an_attack_roll_is_the_label():
 def test_an_attack_roll_addressed_to_a_character_is_its_attack(
     live_domains, gm, player, text, plain, target
 ):
-    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
-    calls, output = _sent(table, player, text)
-    assert calls == [("attack", {"attacker_id": "pc-1", "target_id": target})]
-    assert output.declined is False
-    assert_answered_alike(gm, player, plain, text)
+    assert_attacks_as_said(gm, player, text, plain, {"target_id": target})
 
 
 def test_an_attack_roll_addressed_at_nobody_here_is_refused(live_domains, gm, player):

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps.turns.agents import scripted as s
 from tests.turns.test_scripted_agent import dnd_table_in_combat
+from tests.turns.test_scripted_attack_roll_said import assert_attacks_as_said, assert_read_as_attack
 from tests.turns.test_scripted_closing_marks import _sent
 
 pytestmark = pytest.mark.django_db
@@ -28,10 +28,7 @@ pytestmark = pytest.mark.django_db
     ],
 )  # fmt: skip
 def test_an_attack_made_said_of_a_creature_is_its_attack(text, groups):
-    intent, match = s._parse("dnd5e", text)
-    assert intent is not None and match is not None, text
-    assert intent.handler is s.dnd_attack, text
-    assert {k: match.groupdict().get(k) for k in groups} == groups
+    assert_read_as_attack(text, groups)
 
 
 @pytest.mark.parametrize(
@@ -45,21 +42,7 @@ def test_an_attack_made_said_of_a_creature_is_its_attack(text, groups):
 def test_an_attack_made_by_a_character_named_is_its_attack(
     live_domains, gm, player, text, plain, target
 ):
-    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
-    calls, output = _sent(table, player, text)
-    assert calls == [("attack", {"attacker_id": "pc-1", "target_id": target})]
-    assert output.declined is False
-    runs = []
-    for said in (plain, text):
-        table, _start = dnd_table_in_combat(gm, player)  # the same seed: the same rolls
-        runs.append(table.run(player, said, job_id="attack"))
-    told, asked = runs
-    assert (asked.texts, asked.tools, asked.output.suggestions) == (
-        told.texts,
-        told.tools,
-        told.output.suggestions,
-    )
-    assert asked.tools == ["combat_status", "attack"]
+    assert_attacks_as_said(gm, player, text, plain, {"target_id": target})
 
 
 def test_a_monster_the_gm_says_makes_an_attack_attacks(live_domains, gm, player):

@@ -28,10 +28,7 @@ pytestmark = pytest.mark.django_db
     ],
 )  # fmt: skip
 def test_an_attack_roll_said_is_an_attack(text, groups):
-    intent, match = s._parse("dnd5e", text)
-    assert intent is not None and match is not None, text
-    assert intent.handler is s.dnd_attack, text
-    assert {k: match.groupdict().get(k) for k in groups} == groups
+    assert_read_as_attack(text, groups)
 
 
 @pytest.mark.parametrize(
@@ -44,11 +41,7 @@ def test_an_attack_roll_said_is_an_attack(text, groups):
     ],
 )  # fmt: skip
 def test_an_attack_roll_attacks_as_attack_does(live_domains, gm, player, text, plain, sent):
-    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
-    calls, output = _sent(table, player, text)
-    assert calls == [("attack", {"attacker_id": "pc-1", **sent})]
-    assert output.declined is False
-    assert_answered_alike(gm, player, plain, text)
+    assert_attacks_as_said(gm, player, text, plain, sent)
 
 
 def assert_answered_alike(gm, player, plain: str, text: str) -> None:
@@ -64,3 +57,21 @@ def assert_answered_alike(gm, player, plain: str, text: str) -> None:
         told.tools,
         told.output.suggestions,
     )
+
+
+def assert_read_as_attack(text: str, groups: dict[str, str | None]) -> None:
+    """`text` is read as an attack, its groups (attacker, target, weapon, mode) as given."""
+    intent, match = s._parse("dnd5e", text)
+    assert intent is not None and match is not None, text
+    assert intent.handler is s.dnd_attack, text
+    assert {k: match.groupdict().get(k) for k in groups} == groups
+
+
+def assert_attacks_as_said(gm, player, text: str, plain: str, sent: dict[str, str]) -> None:
+    """On Ilsa's (pc-1's) turn, `text` from the player is Ilsa's attack with the arguments
+    `sent`, answered as `plain` is."""
+    table, _start = dnd_table_in_combat(gm, player)  # Ilsa (pc-1) is up
+    calls, output = _sent(table, player, text)
+    assert calls == [("attack", {"attacker_id": "pc-1", **sent})]
+    assert output.declined is False
+    assert_answered_alike(gm, player, plain, text)
