@@ -274,6 +274,35 @@ function spellSlotsText(character) {
   return slots.map(([level, slot]) => format(t.spell_slot, { level, current: slot.current, max: slot.max })).join(", ");
 }
 
+// The spells behind a character's AC ("Shield of Faith +2"): the domain's `ac` already counts
+// them, so the number is explained, never added to. "" when none is on it.
+function acEffectsText(character) {
+  const effects = Array.isArray(character.effects) ? character.effects : [];
+  return effects.filter((e) => e && typeof e.ac_bonus === "number" && e.ac_bonus !== 0)
+    .map((e) => format(t.ac_effect, { spell: e.name || e.spell, bonus: signed(e.ac_bonus) }))
+    .join(", ");
+}
+
+// The AC, and under it a note of the spells in it. The note is inside the AC's own text, so
+// a screen reader says it with the number; rebuilt only when it changes (as setText).
+function fillArmourClass(node, character) {
+  const value = character.ac !== undefined && character.ac !== null ? String(character.ac) : "—";
+  const why = acEffectsText(character);
+  const text = why ? `${value} ${why}` : value;
+  if (node.textContent === text) return;
+  node.replaceChildren(value, ...(why ? [" ", el("small", { class: "turn-character__ac-note", "data-field": "ac-effects" }, why)] : []));
+}
+
+// The spell a caster keeps going and on whom ("Shield of Faith on Bram"; "on yourself" on its
+// own card); null while it concentrates on nothing.
+function concentrationText(character) {
+  const held = character.concentration;
+  if (!held || typeof held !== "object") return null;
+  const spell = held.name || held.spell;
+  if (held.target_id === character.id) return format(t.concentrating_on_self, { spell });
+  return format(t.concentrating_on, { spell, target: held.target_name || held.target_id });
+}
+
 // A character's Hit Dice left ("2 of 3 (d10)"); null for one without any (a monster).
 function hitDiceText(character) {
   const pool = character.hit_dice;
@@ -713,7 +742,7 @@ function renderCharacter(character, audience) {
     }
   }
   const ac = sheet.querySelector('[data-field="ac"]');
-  if (ac) setText(ac, character.ac !== undefined && character.ac !== null ? String(character.ac) : "—");
+  if (ac) fillArmourClass(ac, character);
   const list = (items) => (Array.isArray(items) && items.length ? items.join(", ") : t.none);
   const tags = sheet.querySelector('[data-field="tags"]');
   if (tags) setText(tags, list(character.tags));
@@ -721,6 +750,12 @@ function renderCharacter(character, audience) {
   // unconscious of the dying that led there.
   const conditions = isDead(character) ? [] : (character.conditions || []).filter((c) => !word || c !== word);
   setText(sheet.querySelector('[data-field="conditions"]'), list(conditions));
+  const heldRow = sheet.querySelector('[data-row="concentration"]');
+  if (heldRow) {
+    const held = concentrationText(character);
+    heldRow.hidden = !held;
+    if (held) setText(heldRow.querySelector('[data-field="concentration"]'), held);
+  }
   const savesRow = sheet.querySelector('[data-row="death-saves"]');
   if (savesRow) {
     const saves = deathSavesText(character);
