@@ -349,7 +349,8 @@ function attackItems(character) {
 
 function spellItems(character) {
   const spells = (character.sheet && character.sheet.spells) || [];
-  return spells.map((s) => el("li", { "data-spell": s.key }, ...formatNodes(t.spell_line, {
+  // A concentration spell says so: casting it ends the one the caster keeps going.
+  return spells.map((s) => el("li", { "data-spell": s.key }, ...formatNodes(s.concentration ? t.spell_line_concentration : t.spell_line, {
     name: el("strong", {}, s.name),
     level: t[`spell_level_${SPELL_LEVELS[s.level]}`] || String(s.level),
     casting: t[`casting_${s.casting}`] || s.casting,

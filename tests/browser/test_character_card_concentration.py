@@ -1,6 +1,7 @@
 """Shield of Faith and concentration on the character card, live: the warded creature's
 armour class names the spell behind its +2, and the caster's card has a "Concentrating" row
-naming the spell and on whom. Both go once the spell ends (at will, or at 0 HP)."""
+naming the spell and on whom; both go once the spell ends (at will, or at 0 HP). The
+Sheet's spell list says which spells need concentration."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from tests.browser.conftest import in_the_room, table_for
 from tests.browser.test_accessibility_axe import _assert_no_violations
-from tests.browser.test_character_sheet import _fits, _row
+from tests.browser.test_character_sheet import _fits, _items, _open_sheet, _row
 from tests.browser.test_room_feedback import _domain_revision
 from tests.browser.test_room_live import asgi_server  # noqa: F401
 
@@ -144,3 +145,24 @@ def test_a_cleric_warding_herself_concentrates_on_herself_until_she_drops_to_0_h
         expect(_ac(ilsa)).to_have_text("18")
         expect(_ac_note(ilsa)).to_have_count(0)
         expect(_row(ilsa, "concentration")).to_be_hidden()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_sheet_says_which_spells_need_concentration(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    players = [("ilsa@example.test", "Ilsa", "cleric")]
+    with _chapel(browser, asgi_server, make_user, players=players) as (_c, _u, _ids, pages):
+        (ilsa,) = pages
+        _open_sheet(ilsa)
+        assert _items(ilsa, "spells") == [
+            "Sacred Flame (cantrip, action, 60 ft)",
+            "Cure Wounds (1st, action, touch)",
+            "Healing Word (1st, bonus action, 60 ft)",
+            "Shield of Faith (1st, bonus action, 60 ft, concentration)",
+        ]
+        _fits(ilsa, "character-sheet-concentration")

@@ -127,6 +127,7 @@ def test_a_clerics_sheet_lists_cure_wounds_and_healing_word_and_passes_axe(
             "Sacred Flame (cantrip, action, 60 ft)",
             "Cure Wounds (1st, action, touch)",
             "Healing Word (1st, bonus action, 60 ft)",
+            "Shield of Faith (1st, bonus action, 60 ft, concentration)",
         ]
         assert _items(ilsa, "attacks") == [
             "Mace +3 · 1d6+1 bludgeoning",
@@ -207,4 +208,5 @@ def test_a_gms_own_character_shows_its_sheet_on_the_gms_card(
             "Sacred Flame (cantrip, action, 60 ft)",
             "Cure Wounds (1st, action, touch)",
             "Healing Word (1st, bonus action, 60 ft)",
+            "Shield of Faith (1st, bonus action, 60 ft, concentration)",
         ]
