@@ -1175,7 +1175,9 @@ function diceItem(roll) {
             roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
             el("strong", { class: "turn-roll__outcome" }, roll.success ? t.success : t.failure),
             // Failed whatever was rolled: why, as the narration says it.
-            roll.automatic_failure ? `: ${roll.automatic_failure}` : "")
+            roll.automatic_failure ? `: ${roll.automatic_failure}` : "",
+            // A concentration save failed: the spell it ends ("Shield of Faith ends").
+            roll.ends ? ` · ${roll.ends}` : "")
           : el("span", { class: "turn-roll__line" },
             roll.mode === "advantage" || roll.mode === "disadvantage"
               ? format(t[`rolled_${roll.mode}`], { roll: made })
