@@ -449,12 +449,52 @@ function combatStates(entry, current) {
   return states;
 }
 
+// What a spell on a combatant does, as its effect says it ("+2 AC", "+1d4"); "" when the
+// effect says nothing the list can put in words (its name alone is shown then).
+function effectDoes(effect) {
+  if (typeof effect.ac_bonus === "number" && effect.ac_bonus !== 0) {
+    return format(t.effect_ac, { bonus: signed(effect.ac_bonus) });
+  }
+  if (typeof effect.dice === "string" && effect.dice) {
+    return /^[+-]/.test(effect.dice) ? effect.dice : `+${effect.dice}`;
+  }
+  return "";
+}
+
+// The spells on a combatant and the one it concentrates on, as the viewer's read carries them
+// (a monster's, to a player, as the domain narrows it): badges after its other states. Each
+// effect shows its name; what it does is heard with it and shown on hover.
+function spellBadges(entry) {
+  const c = entry.character || {};
+  const badges = [];
+  for (const effect of Array.isArray(c.effects) ? c.effects : []) {
+    if (!effect || typeof effect !== "object") continue;
+    const name = effect.name || effect.spell;
+    if (!name) continue;
+    const does = effectDoes(effect);
+    const more = does ? format(t.effect_does, { does }) : ""; // ": +2 AC"
+    badges.push(el("span", { class: "badge turn-state", "data-state": "effect", "data-spell": effect.spell || null, title: more ? name + more : null },
+      el("span", { class: "turn-state__name" }, name),
+      // The title's words for a screen reader too: a title on a span is not reliably read.
+      more ? el("span", { class: "sr-only" }, more) : null));
+  }
+  // One spell held on one or more targets (target_id or target_ids): named by the spell, the
+  // targets' own rows show it on them.
+  const held = c.concentration;
+  const spell = held && typeof held === "object" ? held.name || held.spell : null;
+  if (spell) {
+    badges.push(el("span", { class: "badge turn-state", "data-state": "concentrating", "data-spell": held.spell || null },
+      format(t.state_concentrating, { spell })));
+  }
+  return badges;
+}
+
 function statesCell(entry, current) {
-  const states = combatStates(entry, current);
-  if (!states.length) return null;
+  const states = combatStates(entry, current).map(([key, text]) => el("span", { class: "badge turn-state", "data-state": key }, text));
+  const badges = [...states, ...spellBadges(entry)];
+  if (!badges.length) return null;
   // Spaces between them: a screen reader hears each state apart, not run together.
-  const parts = states.flatMap(([key, text], i) => [
-    i ? " " : null, el("span", { class: "badge turn-state", "data-state": key }, text)]);
+  const parts = badges.flatMap((badge, i) => [i ? " " : null, badge]);
   return el("span", { class: "turn-combatant__states" }, ...parts);
 }
 
