@@ -201,6 +201,9 @@ FULL_CASTER_SLOTS: dict[int, tuple[int, ...]] = {
 #   `damage` (one die) of `damage_type`.
 # - "ac_bonus": the target (any creature in range, the caster too) gains `ac_bonus` to its AC
 #   while the caster keeps concentrating on it.
+# - "bless": up to `targets` creatures in range (the caster may be one), one more per slot level
+#   above the spell's, add `dice` to every attack roll and saving throw they make while the
+#   caster keeps concentrating on it.
 # Level 0 is a cantrip: no slot, and its one die grows at 5th, 11th and 17th level.
 # `concentration`: it lasts while its caster concentrates on it (up to `duration`).
 # `needs_sight`: it targets "a creature (of your choice) that you can see", so never one the
@@ -248,6 +251,18 @@ SPELLS: dict[str, dict[str, Any]] = {
         "range": 60,
         "classes": ("cleric",),
         "needs_sight": True,
+    },
+    "bless": {
+        "name": "Bless",
+        "effect": "bless",
+        "level": 1,
+        "dice": "1d4",
+        "targets": 3,
+        "casting": "action",
+        "range": 30,
+        "classes": ("cleric",),
+        "concentration": True,
+        "duration": "1 minute",
     },
     "shield_of_faith": {
         "name": "Shield of Faith",
@@ -305,9 +320,44 @@ def ward(
     return {"ac_bonus": spell["ac_bonus"], "ac_before": before, "ac_after": armor_class(target)}
 
 
+def max_targets(spell: dict[str, Any], slot_level: int) -> int:
+    """How many creatures the spell targets at `slot_level`: one, or a several-target spell's
+    `targets` and one more per slot level above its own (Bless: 3, 4 at 2nd level)."""
+    if "targets" not in spell:
+        return 1
+    return spell["targets"] + slot_level - spell["level"]
+
+
+def bless(
+    caster: dict[str, Any], targets: list[dict[str, Any]], key: str, spell: dict[str, Any]
+) -> dict[str, Any]:
+    """A Bless laid on `targets`: stored on each (so every attack roll and save it makes sees
+    it) and, as the caster's concentration, on the caster (so it can end on all of them)."""
+    caster["concentration"] = {"spell": key, "target_ids": [t["id"] for t in targets]}
+    effect = {"spell": key, "name": spell["name"], "dice": spell["dice"], "from": caster["id"]}
+    for target in targets:
+        target["effects"] = [
+            e for e in target.get("effects", []) if (e["spell"], e["from"]) != (key, caster["id"])
+        ] + [dict(effect)]
+    return {"dice": spell["dice"]}
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... as the SRD names spell levels."""
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
+
+
+def concentration_targets(held: dict[str, Any]) -> list[str]:
+    """The ids of the creatures a held spell is on. A one-target spell's concentration is
+    stored as {"spell", "target_id"}, a several-target spell's (Bless) as {"spell",
+    "target_ids"}: a campaign stored before Bless holds only the first."""
+    return list(held["target_ids"]) if "target_ids" in held else [held["target_id"]]
+
+
 def end_concentration(char: dict[str, Any]) -> dict[str, Any] | None:
-    """End what `char` concentrates on: {"spell", "target_id"} as it was, or None when it
-    concentrated on nothing. The effect it held lapses with lapse_effects."""
+    """End what `char` concentrates on: {"spell", "target_id"} or {"spell", "target_ids"} as
+    it was, or None when it concentrated on nothing. The effect it held lapses with
+    lapse_effects."""
     return char.pop("concentration", None)
 
 
@@ -333,7 +383,11 @@ def _still_held(
     characters: dict[str, dict[str, Any]], effect: dict[str, Any], target_id: str
 ) -> bool:
     held = (characters.get(effect["from"]) or {}).get("concentration")
-    return held == {"spell": effect["spell"], "target_id": target_id}
+    return (
+        held is not None
+        and held["spell"] == effect["spell"]
+        and target_id in concentration_targets(held)
+    )
 
 
 def concentration_lost(char: dict[str, Any], reason: str) -> dict[str, Any] | None:

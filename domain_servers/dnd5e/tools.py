@@ -138,9 +138,9 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
     if "concentration" in char:
         held = char["concentration"]
         char["concentration"] = {
-            **held,
+            "spell": held["spell"],
             "name": rules.SPELLS[held["spell"]]["name"],
-            "target_name": _who(call, held["target_id"]),
+            **_held_targets(call, held),
         }
     if call.is_gm:
         return dict(char)
@@ -1110,12 +1110,15 @@ def spell_cast(call: Call) -> Outcome:
     +2 AC while the caster concentrates (one spell at a time: a new one ends the last). In
     combat only on the caster's turn, taking its action or bonus action."""
     caster = _char(call, "caster_id")
-    target = _char(call, "target_id")
+    targets = _spell_targets(call)
+    target = targets[0]
     _require_control(call, caster)
     who = _who(call, caster["id"])
     spell = rules.SPELLS[call.args["spell"]]
     if call.args.get("end_concentration"):
         return _end_concentration(call, caster, target)
+    if "targets" not in spell and len(targets) > 1:
+        raise invalid(f"{spell['name']} targets one creature: give target_id")
     cantrip = spell["level"] == 0
     if cantrip and "slot_level" in call.args:
         raise invalid(
@@ -1147,12 +1150,18 @@ def spell_cast(call: Call) -> Outcome:
     # or constructs), on a creature at full hit points (healing) or on oneself (damage, as an
     # attack is refused).
     rules.check_spell_affects(spell, target, who=_who_char(call))
+    if len(targets) > (most := rules.max_targets(spell, slot_level)):
+        raise invalid(
+            f"{spell['name']} with a level {slot_level} slot targets up to {most} creatures, not "
+            f"{len(targets)} (one more per slot level above {rules.ordinal(spell['level'])})"
+        )
     if spell["effect"] == "heal":
         rules.check_can_heal(target, who=_who_char(call))
-    elif spell["effect"] == "ac_bonus":
-        # A ward is laid on any living creature in range, the caster too.
-        if rules.is_dead(target):
-            raise invalid(f"{_who(call, target['id'])} is dead")
+    elif spell["effect"] in ("ac_bonus", "bless"):
+        # A ward or a blessing is laid on any living creature in range, the caster too.
+        for each in targets:
+            if rules.is_dead(each):
+                raise invalid(f"{_who(call, each['id'])} is dead")
     else:
         if caster["id"] == target["id"]:
             raise invalid(f"{who} cannot target {_oneself(caster)} with {spell['name']}")
@@ -1173,8 +1182,10 @@ def spell_cast(call: Call) -> Outcome:
             who=who,
         )
     positions = combat.get("positions") or {}
-    here, there = positions.get(caster["id"]), positions.get(target["id"])
-    if caster is not target and here is not None and there is not None:
+    for each in targets:
+        here, there = positions.get(caster["id"]), positions.get(each["id"])
+        if caster is each or here is None or there is None:
+            continue
         distance = rules.grid_distance(here, there)
         if distance > spell["range"]:
             reach = (
@@ -1183,7 +1194,7 @@ def spell_cast(call: Call) -> Outcome:
                 else f"reaches {spell['range']} ft"
             )
             raise invalid(
-                f"{_away(call, target, distance, who)}; {spell['name']} {reach}. Move closer first."
+                f"{_away(call, each, distance, who)}; {spell['name']} {reach}. Move closer first."
             )
     if slot is not None:
         slot["current"] -= 1
@@ -1212,16 +1223,20 @@ def spell_cast(call: Call) -> Outcome:
         )
     elif spell["effect"] == "save":
         result.update(_spell_save(call, caster, spell, target))
-    elif spell["effect"] == "ac_bonus":
+    elif spell["effect"] in ("ac_bonus", "bless"):
         # One concentration at a time: a new one ends the last (SRD 5.1).
         if (ended := rules.end_concentration(caster)) is not None:
             result["concentration_ended"] = {
                 "spell": ended["spell"],
                 "spell_name": rules.SPELLS[ended["spell"]]["name"],
-                "target_id": ended["target_id"],
-                "target_name": _who(call, ended["target_id"]),
+                **_held_targets(call, ended),
             }
-        result.update(rules.ward(caster, target, call.args["spell"], spell))
+        if spell["effect"] == "bless":
+            result.update(rules.bless(caster, targets, call.args["spell"], spell))
+            result["target_ids"] = [each["id"] for each in targets]
+            result["target_names"] = [_who(call, each["id"]) for each in targets]
+        else:
+            result.update(rules.ward(caster, target, call.args["spell"], spell))
     elif spell["effect"] == "heal":
         expression = rules.healing_spell_expression(caster, spell, slot_level)
         result["roll"] = rules.dice.roll(expression, call.rng)
@@ -1244,9 +1259,10 @@ def spell_cast(call: Call) -> Outcome:
     if _hidden(call, caster):
         # Its words are spoken aloud: a spell gives away where the caster is, as an attack does.
         _reveal(call, caster)
+    # A several-target spell's first target too, so every reader of one target still reads.
     result["target_id"] = target["id"]
     result["target_name"] = _who(call, target["id"])
-    ids = sorted({caster["id"], target["id"]})
+    ids = sorted({caster["id"], *(each["id"] for each in targets)})
     lapsed = _lapse(call)
     return Outcome(
         _spell_view(call, caster, target, result),
@@ -1257,6 +1273,32 @@ def spell_cast(call: Call) -> Outcome:
         ),
         entity_ids=ids,
     )
+
+
+def _spell_targets(call: Call) -> list[dict[str, Any]]:
+    """The creatures spell_cast names: target_id's one, or target_ids' (distinct, as the input
+    schema requires), in the order given."""
+    if "target_ids" in call.args:
+        if "target_id" in call.args:
+            raise invalid("give target_id or target_ids, not both")
+        return [
+            _char_by_id(call, char_id, named_by="target_ids") for char_id in call.args["target_ids"]
+        ]
+    if "target_id" not in call.args:
+        raise invalid("give target_id, or target_ids for a spell that targets several creatures")
+    return [_char(call, "target_id")]
+
+
+def _held_targets(call: Call, held: dict[str, Any]) -> dict[str, Any]:
+    """Whom a held concentration spell is on, as results and reads say it: target_id and
+    target_name for a one-target spell, target_ids and target_names for a several-target one
+    (Bless)."""
+    if "target_ids" in held:
+        return {
+            "target_ids": list(held["target_ids"]),
+            "target_names": [_who(call, char_id) for char_id in held["target_ids"]],
+        }
+    return {"target_id": held["target_id"], "target_name": _who(call, held["target_id"])}
 
 
 def _end_concentration(call: Call, caster: dict[str, Any], target: dict[str, Any]) -> Outcome:
@@ -2832,15 +2874,28 @@ def tools() -> list[ToolSpec]:
             phases=IN_PLAY,
             params={
                 "caster_id": CHARACTER_ID,
-                "target_id": CHARACTER_ID,
+                "target_id": identifier(
+                    "The one creature the spell targets, e.g. pc-1 or mon-2 (or give target_ids)."
+                ),
+                "target_ids": {
+                    "type": "array",
+                    "items": CHARACTER_ID,
+                    "minItems": 1,
+                    "maxItems": 11,
+                    "uniqueItems": True,
+                    "description": (
+                        "Instead of target_id, for Bless: the distinct creatures it targets, the "
+                        "caster may be one; up to 3 with a level 1 slot, one more per slot level "
+                        "above 1st. Any other spell takes one."
+                    ),
+                },
                 "spell": {
                     "type": "string",
                     "enum": sorted(rules.SPELLS),
                     "maxLength": 20,
                     "description": (
-                        "The spell: cure_wounds, healing_word, magic_missile, shield_of_faith, "
-                        "or a cantrip: "
-                        "fire_bolt or sacred_flame."
+                        "The spell: bless, cure_wounds, healing_word, magic_missile, "
+                        "shield_of_faith, or a cantrip: fire_bolt or sacred_flame."
                     ),
                 },
                 "slot_level": integer(
@@ -2851,11 +2906,25 @@ def tools() -> list[ToolSpec]:
                     "target_id (free, at any time, out of its turn too; nothing spent)."
                 ),
             },
-            required=("caster_id", "spell", "target_id"),
+            required=("caster_id", "spell"),
             output={
                 "caster_name": {"type": "string"},
-                "target_id": {"type": "string"},
+                "target_id": {
+                    "type": "string",
+                    "description": "The target; for Bless the first of target_ids.",
+                },
                 "target_name": {"type": "string"},
+                "target_ids": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Bless: every creature it blessed, target_names their names.",
+                },
+                "target_names": {"type": "array", "items": {"type": "string"}},
+                "dice": {
+                    "type": "string",
+                    "description": "Bless: the die each target adds to its attack rolls and "
+                    "saving throws while it lasts (1d4).",
+                },
                 "slot_level": {"type": "integer", "description": "0 for a cantrip."},
                 "slots_left": {
                     "type": "integer",

@@ -89,6 +89,9 @@ def test_the_sheet_follows_level_proficiency_cantrip_dice_and_the_attacks_given(
                 {"key": "sacred_flame", "name": "Sacred Flame", "level": 0, "casting": "action",
                  "range": 60, "touch": False,
                  "concentration": False},
+                {"key": "bless", "name": "Bless", "level": 1, "casting": "action",
+                 "range": 30, "touch": False,
+                 "concentration": True},
                 {"key": "cure_wounds", "name": "Cure Wounds", "level": 1, "casting": "action",
                  "range": 5, "touch": True,
                  "concentration": False},
@@ -125,8 +128,8 @@ def test_the_sheet_lists_the_spells_of_the_characters_class(
 
 @pytest.mark.parametrize("template", ["cleric", "wizard"])
 def test_every_spell_the_sheet_lists_can_be_cast(dnd: Game, template: str) -> None:
-    # Second level: a slot for each level-1 spell listed (a cleric lists three).
-    ash = _create(dnd, {"name": "Ash", "template": template, "level": 2})
+    # Third level: a slot for each level-1 spell listed (a cleric lists four).
+    ash = _create(dnd, {"name": "Ash", "template": template, "level": 3})
     dnd.write("phase_set", {"phase": "play"})
     dnd.write("damage_apply", {"target_id": ash, "amount": 3})
     ogre = dnd.write("monster_spawn", {"monster_key": "ogre"})["character"]["id"]

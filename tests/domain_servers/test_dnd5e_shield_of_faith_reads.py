@@ -96,6 +96,6 @@ def test_the_sheet_lists_shield_of_faith_with_its_casting_time(dnd: Game) -> Non
         "touch": False,
         "concentration": True,
     }
-    # Each says whether it needs concentration: Shield of Faith alone does.
-    assert [s["concentration"] for s in listed] == [False, False, False, True]
+    # Each says whether it needs concentration: Bless and Shield of Faith do.
+    assert [s["concentration"] for s in listed] == [False, True, False, False, True]
     assert rules.SPELLS["shield_of_faith"]["concentration"] is True
