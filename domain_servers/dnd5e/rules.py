@@ -342,6 +342,16 @@ def bless(
     return {"dice": spell["dice"]}
 
 
+def blessed_roll(char: dict[str, Any], rng: RandomStream) -> dict[str, Any] | None:
+    """The die a Bless on `char` adds to an attack roll or saving throw it makes, rolled next
+    in the stream ({"roll": 3}), or None when nothing blesses it. Two casters' Blesses do not
+    combine (SRD: the same spell's effects don't): one die."""
+    die = next((e["dice"] for e in char.get("effects", []) if "dice" in e), None)
+    if die is None:
+        return None
+    return {"roll": dice.roll(die, rng)["total"]}
+
+
 def ordinal(n: int) -> str:
     """1st, 2nd, 3rd, 4th ... as the SRD names spell levels."""
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
@@ -1449,7 +1459,8 @@ def resolve_attack(
     disadvantage = disadvantage or bool(why_disadvantage)
     d20 = roll_d20(rng, advantage, disadvantage)
     bonus = attack_bonus(attacker, attack)
-    total = d20["natural"] + bonus
+    blessed = blessed_roll(attacker, rng)
+    total = d20["natural"] + bonus + (blessed["roll"] if blessed else 0)
     natural_20 = d20["natural"] == 20
     if d20["natural"] == 1:
         hit = False
@@ -1464,6 +1475,8 @@ def resolve_attack(
         "to_hit": {
             **d20,
             "bonus": bonus,
+            # Only when blessed: an attack nothing blesses reads as it always has.
+            **({"bless": blessed} if blessed else {}),
             "total": total,
             "target_ac": armor_class(target),
             "advantage_reasons": why_advantage,
