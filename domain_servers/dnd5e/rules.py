@@ -706,13 +706,17 @@ def check(
     )
     mod = modifier(char["abilities"][ability])
     prof = char["proficiency_bonus"] * (2 if expertise else 1) if proficient else 0
-    total = d20["natural"] + mod + prof + bonus
+    # Bless adds its die to saving throws, never to ability checks (SRD 5.1).
+    blessed = blessed_roll(char, rng) if save else None
+    total = d20["natural"] + mod + prof + bonus + (blessed["roll"] if blessed else 0)
     result = {
         **d20,
         "ability": ability,
         "ability_modifier": mod,
         "proficiency": prof,
         "bonus": bonus,
+        # Only when blessed: a save nothing blesses reads as it always has.
+        **({"bless": blessed} if blessed else {}),
         "total": total,
     }
     if dc is not None:
