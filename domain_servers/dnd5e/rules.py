@@ -1359,6 +1359,10 @@ def check_can_death_save(char: dict[str, Any], *, who: Who = name_of) -> None:
 def death_save(char: dict[str, Any], rng: RandomStream, *, who: Who = name_of) -> dict[str, Any]:
     check_can_death_save(char, who=who)
     natural = rng.randint(1, 20)
+    # A death saving throw is a saving throw (SRD 5.1): Bless adds its die, and 10 or more
+    # with it succeeds; a 1 or a 20 is still the d20's own.
+    blessed = blessed_roll(char, rng)
+    total = natural + (blessed["roll"] if blessed else 0)
     saves = char["death_saves"]
     outcome = "failure"
     if natural == 20:
@@ -1369,7 +1373,7 @@ def death_save(char: dict[str, Any], rng: RandomStream, *, who: Who = name_of) -
     elif natural == 1:
         saves["failures"] += 2
         outcome = "critical_failure"
-    elif natural >= 10:
+    elif total >= 10:
         saves["successes"] += 1
         outcome = "success"
     else:
@@ -1384,6 +1388,8 @@ def death_save(char: dict[str, Any], rng: RandomStream, *, who: Who = name_of) -
             outcome = "stable"
     return {
         "natural": natural,
+        # Only when blessed: a death save nothing blesses reads as it always has.
+        **({"bless": blessed, "total": total} if blessed else {}),
         "outcome": outcome,
         "death_saves": dict(char["death_saves"]),
         "hp": dict(char["hp"]),

@@ -3107,7 +3107,8 @@ def tools() -> list[ToolSpec]:
             name="death_save",
             description=(
                 "Death saving throw at 0 HP: 10+ succeeds, 20 revives with 1 HP, 1 counts two "
-                "failures; three successes stabilise, three failures kill. In combat once per "
+                "failures (the d20's own 1 and 20); a blessed character adds 1d4 (bless, total). "
+                "Three successes stabilise, three failures kill. In combat once per "
                 "turn, on the character's own turn; one who dies then passes the turn. Outside "
                 "combat only the GM calls for one."
             ),
@@ -3121,6 +3122,14 @@ def tools() -> list[ToolSpec]:
             output={
                 "outcome": {"type": "string"},
                 "natural": {"type": "integer"},
+                "bless": {
+                    "type": "object",
+                    "description": "Present while Bless is on the character: roll, its 1d4.",
+                },
+                "total": {
+                    "type": "integer",
+                    "description": "With bless: natural plus its roll, against 10.",
+                },
                 "current": {
                     "type": "string",
                     "description": "Present when the save killed and the turn passed: whose "
