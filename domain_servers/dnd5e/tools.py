@@ -1116,7 +1116,7 @@ def spell_cast(call: Call) -> Outcome:
     who = _who(call, caster["id"])
     spell = rules.SPELLS[call.args["spell"]]
     if call.args.get("end_concentration"):
-        return _end_concentration(call, caster, target)
+        return _end_concentration(call, caster, targets)
     if "targets" not in spell and len(targets) > 1:
         raise invalid(f"{spell['name']} targets one creature: give target_id")
     cantrip = spell["level"] == 0
@@ -1301,35 +1301,50 @@ def _held_targets(call: Call, held: dict[str, Any]) -> dict[str, Any]:
     return {"target_id": held["target_id"], "target_name": _who(call, held["target_id"])}
 
 
-def _end_concentration(call: Call, caster: dict[str, Any], target: dict[str, Any]) -> Outcome:
+def _end_concentration(
+    call: Call, caster: dict[str, Any], targets: list[dict[str, Any]]
+) -> Outcome:
     """SRD 5.1: a caster ends its concentration at any time, no action required: in or out of
-    its turn, spending nothing. Refused unless it concentrates on that spell on that target."""
+    its turn, spending nothing. Refused unless it concentrates on that spell on those targets
+    (a several-target spell, Bless, is named by any of its targets and ends on all of them)."""
     who = _who(call, caster["id"])
     key = call.args["spell"]
     held = caster.get("concentration")
     if held is None:
         raise invalid(f"{who} is concentrating on no spell")
-    if held != {"spell": key, "target_id": target["id"]}:
+    on = rules.concentration_targets(held)
+    if held["spell"] != key:
         raise invalid(
-            f"{who} is concentrating on {rules.SPELLS[held['spell']]['name']} on "
-            f"{_who(call, held['target_id'])}, not on {_who(call, target['id'])}"
-            if held["spell"] == key
-            else f"{who} is concentrating on {rules.SPELLS[held['spell']]['name']}, not on "
+            f"{who} is concentrating on {rules.SPELLS[held['spell']]['name']}, not on "
             f"{rules.SPELLS[key]['name']}"
+        )
+    if missing := [t for t in targets if t["id"] not in on]:
+        raise invalid(
+            f"{who} is concentrating on {rules.SPELLS[key]['name']} on "
+            f"{_and([_who(call, char_id) for char_id in on])}, not on "
+            f"{_and([_who(call, t['id']) for t in missing])}"
         )
     rules.end_concentration(caster)
     lapsed = _lapse(call)
-    ended = {
-        "spell": key,
-        "spell_name": rules.SPELLS[key]["name"],
-        "target_id": target["id"],
-        "target_name": _who(call, target["id"]),
-    }
+    ended = {"spell": key, "spell_name": rules.SPELLS[key]["name"], **_held_targets(call, held)}
     return Outcome(
-        {"caster_id": caster["id"], "caster_name": who, **ended, "concentration_ended": ended},
+        {
+            "caster_id": caster["id"],
+            "caster_name": who,
+            **ended,
+            # The target named, as every spell_cast result names one.
+            "target_id": targets[0]["id"],
+            "target_name": _who(call, targets[0]["id"]),
+            "concentration_ended": ended,
+        },
         scopes=sorted({f"character:{caster['id']}", *lapsed, *_combat_scopes(call, caster["id"])}),
-        entity_ids=sorted({caster["id"], target["id"]}),
+        entity_ids=sorted({caster["id"], *on}),
     )
+
+
+def _and(names: list[str]) -> str:
+    """Names as a sentence lists them: "Ash", "Ash and Bram", "Ash, Bram and Wren"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _unseen_by(call: Call, viewer: dict[str, Any], target: dict[str, Any]) -> str | None:
