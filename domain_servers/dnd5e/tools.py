@@ -244,10 +244,11 @@ def _shown_concentration(held: dict[str, Any]) -> dict[str, Any]:
 
 # What of a monster's attack would give away its attack bonus and damage dice: the natural
 # roll (the total less it is the bonus) and the damage's dice and expression.
-_MONSTER_TO_HIT_HIDDEN = ("bonus", "natural", "rolls")
+# A blessed monster's Bless die goes too: its total stays the one number shown.
+_MONSTER_TO_HIT_HIDDEN = ("bonus", "natural", "rolls", "bless")
 _MONSTER_DAMAGE_HIDDEN = ("expression", "rolls", "detail")
 # What of a monster's check or save would give away its ability modifier and proficiency.
-_MONSTER_SAVE_HIDDEN = ("ability_modifier", "proficiency", "natural", "rolls")
+_MONSTER_SAVE_HIDDEN = ("ability_modifier", "proficiency", "natural", "rolls", "bless")
 
 
 def _attack_view(
@@ -348,6 +349,8 @@ def _spell_view(
             return result
         return {k: v for k, v in result.items() if k not in ("ac_before", "ac_after")}
     if "concentration_ended" in result:  # ended at will: nothing cast, nothing hidden
+        return result
+    if "dice" in result:  # Bless: whom it blesses, all seen, and nothing of a stat block
         return result
     if "to_hit" in result:
         return _attack_view(call, caster, target, result)
