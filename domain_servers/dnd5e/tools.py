@@ -200,6 +200,8 @@ def _castable_spells(char: dict[str, Any]) -> list[dict[str, Any]]:
             "touch": spell["range"] == rules.FEET_PER_SQUARE,
             # Casting a concentration spell ends the caster's last one.
             "concentration": bool(spell.get("concentration")),
+            # Creatures at the spell's own level (spell_cast's target_ids): Bless's 3.
+            "targets": rules.max_targets(spell, spell["level"]),
         }
         for key, spell in sorted(known, key=lambda item: (item[1]["level"], item[1]["name"]))
     ]
@@ -2478,8 +2480,10 @@ ROLL_FLAGS = {
 CHARACTER_READ = (
     "Audience-filtered character. ac is the AC attacks roll against, spell effects included "
     "(a monster's the GM's alone); effects, present while spells are on it: each {spell, name, "
-    "ac_bonus, from: the caster's id} (Shield of Faith: +2 AC); concentration, present while it "
-    "concentrates on a spell: {spell, name, target_id, target_name}."
+    "from: the caster's id} and Shield of Faith's ac_bonus (+2 AC) or Bless's dice (1d4 added to "
+    "its attack rolls and saving throws); concentration, present while it concentrates on a "
+    "spell: {spell, name, target_id, target_name}, or for Bless {spell, name, target_ids, "
+    "target_names}."
 )
 CHARACTER_OUT = {"character": {"type": "object", "description": CHARACTER_READ}}
 # Described, not checked property by property: clients validate every result against it.
@@ -2496,8 +2500,10 @@ CHARACTER_GET_OUT = {
                     'tool rolls it (a flat amount, an unarmed strike\'s, summed: "3"); spells '
                     "its class casts, each {key, name, level, casting "
                     "(action or bonus_action), range in feet, touch, concentration: true for a "
-                    "concentration spell}; concentration: the name of the spell it concentrates "
-                    "on, present only while it does."
+                    "concentration spell, targets: how many creatures it targets with a slot of "
+                    "its level (Bless 3, one more per slot level above; every other spell 1)}; "
+                    "concentration: the name of the spell it concentrates on, present only while "
+                    "it does."
                 ),
                 "properties": {
                     "ability_modifiers": {"type": "object", "description": "Keyed str..cha."},

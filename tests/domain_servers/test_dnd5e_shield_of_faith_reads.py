@@ -95,6 +95,7 @@ def test_the_sheet_lists_shield_of_faith_with_its_casting_time(dnd: Game) -> Non
         "range": 60,
         "touch": False,
         "concentration": True,
+        "targets": 1,
     }
     # Each says whether it needs concentration: Bless and Shield of Faith do.
     assert [s["concentration"] for s in listed] == [False, True, False, False, True]
