@@ -1112,8 +1112,10 @@ def spell_cast(call: Call) -> Outcome:
     Bolt is a spell attack made as `attack` makes one, Sacred Flame a DEX save against the
     caster's spell save DC. A spell that targets a creature the caster can see (`needs_sight`)
     is refused on one it cannot. A cleric's Shield of Faith gives any living creature in range
-    +2 AC while the caster concentrates (one spell at a time: a new one ends the last). In
-    combat only on the caster's turn, taking its action or bonus action."""
+    +2 AC while the caster concentrates (one spell at a time: a new one ends the last); its
+    Bless (`target_ids`, up to 3 and one more per slot level above 1st) adds 1d4 to its
+    targets' attack rolls and saves as long. In combat only on the caster's turn, taking its
+    action or bonus action."""
     caster = _char(call, "caster_id")
     targets = _spell_targets(call)
     target = targets[0]
@@ -2550,7 +2552,8 @@ CONCENTRATION_OUT = {
         "name), kept, and save (its CON save against DC 10 or half the damage taken, whichever "
         "is higher; a monster's shown as its total against the DC), saves (one per dart, until "
         "one fails) for several hits at once, or reason (no save: dropped to 0 hit points, "
-        "died). Not kept: the spell and its effect (Shield of Faith's +2 AC) ended."
+        "died). Not kept: the spell and its effect (Shield of Faith's +2 AC, Bless on every "
+        "target) ended."
     ),
 }
 
@@ -2652,7 +2655,8 @@ def tools() -> list[ToolSpec]:
             name="ability_check",
             description=(
                 "d20 + ability modifier (+ proficiency for a proficient skill) vs DC; poisoned "
-                "or frightened gives disadvantage (disadvantage_reasons says why); refused for "
+                "or frightened gives disadvantage (disadvantage_reasons says why); Bless adds "
+                "nothing to a check; refused for "
                 "an unconscious or dead creature. With no DC (the GM compares the total, e.g. "
                 "Stealth with the watchers' Perception) the result has the roll and total, no "
                 "dc or success."
@@ -2683,7 +2687,9 @@ def tools() -> list[ToolSpec]:
             description=(
                 "d20 + ability modifier (+ proficiency if proficient in the save) vs DC; a "
                 "paralyzed, petrified, stunned or unconscious creature fails STR and DEX saves, "
-                "a restrained one has disadvantage on DEX saves (disadvantage_reasons says why)."
+                "a restrained one has disadvantage on DEX saves (disadvantage_reasons says why). "
+                "A blessed creature adds 1d4 (bless: {roll}, in the total; a monster's shown as "
+                "its total alone)."
             ),
             handler=saving_throw,
             write=True,
@@ -2714,8 +2720,10 @@ def tools() -> list[ToolSpec]:
                 "A wolf's bite that hits also knocks the target prone unless it makes a DC 11 "
                 "STR save (on_hit). How far a hidden monster is (range.distance_ft, or a "
                 "refusal's feet) is said to the GM alone. The target's AC includes Shield of "
-                "Faith's +2 while it lasts; a hit on a concentrating creature calls for its "
-                "concentration save (damage.effect.concentration, as damage_apply's)."
+                "Faith's +2 while it lasts; a blessed attacker adds 1d4 (to_hit.bless: {roll}, in "
+                "the total; a monster's shown as its total alone). A hit on a concentrating "
+                "creature calls for its concentration save (damage.effect.concentration, as "
+                "damage_apply's)."
             ),
             handler=attack,
             write=True,
@@ -2870,12 +2878,17 @@ def tools() -> list[ToolSpec]:
                 "damage), no cover modelled. A cleric's Shield of Faith (60 ft, a bonus "
                 "action, concentration up to 10 minutes): a creature of the caster's choice, "
                 "the caster too, gains +2 AC (ac_bonus, ac_before, ac_after; a monster's AC is "
-                "the GM's), which every attack roll and read sees while it lasts. A caster "
+                "the GM's), which every attack roll and read sees while it lasts. A cleric's "
+                "Bless (30 ft, the action, concentration up to 1 minute): up to 3 creatures of "
+                "the caster's choice in range (target_ids; the caster may be one), one more per "
+                "slot level above 1st, each add 1d4 to every attack roll and saving throw (death "
+                "saves too, not ability checks) while it lasts; the answer names them "
+                "(target_ids, target_names; target_id the first). A caster "
                 "concentrates on one spell at a time: another concentration spell ends the "
                 "first (concentration_ended), and so do failing a concentration save when "
                 "damaged (DC 10 or half the damage), dropping to 0 HP, dying or being "
-                "incapacitated (condition_add); its +2 AC goes with it. The caster may end "
-                "it at will with end_concentration. "
+                "incapacitated (condition_add); its effect goes with it, from every target. The "
+                "caster may end it at will with end_concentration. "
                 "The slot is spent and the effect rolled here. In combat only on the caster's "
                 "turn, and a spell cast with a bonus action (Healing Word) allows no other spell "
                 "that turn but a cantrip with a casting time of 1 action: after Healing Word or "
@@ -2883,7 +2896,8 @@ def tools() -> list[ToolSpec]:
                 "Cure Wounds or Magic Missile but Sacred Flame, after a levelled spell no "
                 "Healing Word or Shield of Faith (outside "
                 "combat there are no turns to limit). Refused with no slot of that level left, "
-                "for a caster without the spell, for the dead, for healing at full HP, and for "
+                "for a caster without the spell, for the dead (any of Bless's targets), for more "
+                "targets than the slot allows, for healing at full HP, and for "
                 "Cure Wounds or Healing Word on undead or constructs (no effect, SRD). Magic "
                 "Missile, Sacred Flame and Healing Word target a creature the caster can see: "
                 "refused on an invisible one, a hidden foe (a hidden ally stays in sight) or "
@@ -2927,7 +2941,8 @@ def tools() -> list[ToolSpec]:
                 ),
                 "end_concentration": boolean(
                     "Instead of casting: the caster stops concentrating on this spell on "
-                    "target_id (free, at any time, out of its turn too; nothing spent)."
+                    "target_id (free, at any time, out of its turn too; nothing spent); Bless "
+                    "is named by any of its targets (target_id or target_ids) and ends on all."
                 ),
             },
             required=("caster_id", "spell"),
@@ -2966,7 +2981,9 @@ def tools() -> list[ToolSpec]:
                 "concentration_ended": {
                     "type": "object",
                     "description": "Present when this concentration spell ended the caster's "
-                    "last one: spell, spell_name, target_id, target_name (its effect is gone).",
+                    "last one, or when end_concentration ended it: spell, spell_name, target_id "
+                    "and target_name, or Bless's target_ids and target_names (its effect is gone "
+                    "from each).",
                 },
                 "ac_bonus": {
                     "type": "integer",
@@ -2975,7 +2992,8 @@ def tools() -> list[ToolSpec]:
                 },
                 "to_hit": {
                     "type": "object",
-                    "description": "An attack spell's attack roll, as attack's.",
+                    "description": "An attack spell's attack roll, as attack's (bless when the "
+                    "caster is blessed).",
                 },
                 "target_hidden": {
                     "type": "boolean",
@@ -2983,7 +3001,8 @@ def tools() -> list[ToolSpec]:
                 },
                 "save": {
                     "type": "object",
-                    "description": "The target's saving throw against a save spell.",
+                    "description": "The target's saving throw against a save spell (bless when "
+                    "the target is blessed; a monster's shown as its total against the DC).",
                 },
                 "damage": {
                     "type": ["object", "null"],
@@ -3000,7 +3019,7 @@ def tools() -> list[ToolSpec]:
                 "The party (or one named character) finishes a long rest: hit points to the "
                 "maximum, temporary hit points gone, every spell slot back, and spent Hit Dice "
                 "up to half the character's total (at least one); a concentration spell it "
-                "held ends (concentration_ended: its name; Shield of Faith's +2 AC goes). A "
+                "held ends (concentration_ended: its name; its effect goes from every target). A "
                 "character at 0 HP or dead gains nothing (skipped). Outside combat only (GM "
                 "only)."
             ),
