@@ -101,6 +101,10 @@ dnd5e
                                          a player's wizard, with a spell slot (also "use
                                          magic missile on <target>"); the GM is told to
                                          deal the damage instead
+    cast shield of faith [on <target>]   a player's cleric, with a spell slot (its bonus
+                                         action in combat; no target: your own character):
+                                         +2 AC while it concentrates; a second
+                                         concentration spell ends the first (said)
     short rest [, spend N hit dice]      out of combat, your character spends Hit Dice
                                          (one unless said; also "I take a short rest and
                                          spend 2 hit dice", "spend a hit die"); the GM, as
@@ -2522,6 +2526,81 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
             "hp": result["hp_after"],
         }
     s.say(" ".join([opener, effect, _slots_left_text(values)]))
+
+
+WARD_SPELLS = r"shield\s+of\s+faith"
+
+
+def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
+    """ "cast shield of faith on Bram": a player's cleric wards a creature (no target: its own
+    character) with a spell slot, as a bonus action in combat; the rules give the +2 AC while
+    the cleric concentrates, ending the spell it concentrated on before."""
+    spell = str(gettext_lazy("Shield of Faith"))
+    named, slot_level = _slot_level(m["target"])
+    target = _echo(" ".join(named.split())) if named else None
+    if s.turn.is_gm:
+        raise Refusal(
+            _(
+                "The rules here cast %(spell)s for a player's cleric: its player casts it "
+                "(“cast shield of faith on %(target)s”)."
+            )
+            % {"spell": spell, "target": target or "Ilsa"}
+        )
+    what = _("cast %(spell)s") % {"spell": spell}
+    s.require("spell_cast", what=what, seen_by_all=True)
+    caster = _caster(s, acting_character(s, what=what))
+    if caster.get("template") != "cleric":
+        raise Refusal(
+            _(
+                "%(who)s cannot cast %(spell)s here (the rules cast it for a cleric): the GM "
+                "rules on it."
+            )
+            % {"who": caster["name"], "spell": spell}
+        )
+    roster = dnd_roster(s)
+    if target is None or _clean_name(_normalize(target)).lower() in SELF_WORDS:
+        warded = _own_entity(s, roster, what=what)
+    else:
+        warded = resolve(s, roster, named or "")
+    arguments: dict[str, Any] = {
+        "caster_id": caster["id"],
+        "target_id": warded.id,
+        "spell": "shield_of_faith",
+    }
+    if slot_level is not None:
+        arguments["slot_level"] = slot_level
+    result = s.call("spell_cast", **arguments)
+    values = {
+        "caster": result.get("caster_name") or caster["name"],
+        "spell": result.get("spell_name") or spell,
+        "target": _name_of(roster, warded.id),
+        "bonus": result.get("ac_bonus", 2),
+        "before": result.get("ac_before"),
+        "after": result.get("ac_after"),
+        "slot": result["slot_level"],
+        "left": result["slots_left"],
+    }
+    opener = (
+        _("%(caster)s casts %(spell)s")
+        if warded.id == caster["id"]
+        else _("%(caster)s casts %(spell)s on %(target)s")
+    ) % values
+    # A monster's AC is the GM's: its player reads no numbers for it.
+    field = (
+        _("a shimmering field gives %(target)s +%(bonus)s AC (%(before)s → %(after)s)")
+        if values["before"] is not None and values["after"] is not None
+        else _("a shimmering field gives %(target)s +%(bonus)s AC")
+    ) % values
+    text = opener + ": " + field + " " + _("while %(caster)s keeps concentrating.") % values
+    if ended := result.get("concentration_ended"):
+        text += " " + _(
+            "%(spell)s on %(target)s ends: %(caster)s concentrates on one spell at a time."
+        ) % {
+            "spell": ended["spell_name"],
+            "target": ended["target_name"],
+            "caster": values["caster"],
+        }
+    s.say(" ".join([text, _slots_left_text(values)]))
 
 
 def _slots_left_text(values: Mapping[str, Any]) -> str:
@@ -4988,6 +5067,10 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"casts?\s+(?P<spell>" + DAMAGE_SPELLS + r")(?:\s+(?:on|at|to)\s+(?P<target>.+))?",
             dnd_damage_spell,
         ),
+        _intent(
+            r"casts?\s+" + WARD_SPELLS + r"(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?",
+            dnd_ward_spell,
+        ),
         # Before "heal": "heal Ilsa with cure wounds" names a spell, not who is healed.
         _intent(
             r"casts?\s+(?P<spell>" + HEALING_SPELLS + r")(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?",
@@ -5532,6 +5615,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("long rest [for <name>] (as narration: hit points and spell slots back)"),
             ),
             (_("cast magic missile at <target> [at level N] (a wizard)"), ""),
+            (_("cast shield of faith [on <target>] (a cleric; +2 AC while concentrating)"), ""),
             (_("cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)"), ""),
             (
                 _("short rest, spend N hit dice (or: spend a hit die; out of combat)"),
