@@ -104,7 +104,10 @@ dnd5e
     cast shield of faith [on <target>]   a player's cleric, with a spell slot (its bonus
                                          action in combat; no target: your own character):
                                          +2 AC while it concentrates; a second
-                                         concentration spell ends the first (said)
+                                         concentration spell ends the first (said);
+                                         damage told (a hit, a spell) says the caster's
+                                         concentration save: kept, or the spell ends (at
+                                         0 HP with no save)
     short rest [, spend N hit dice]      out of combat, your character spends Hit Dice
                                          (one unless said; also "I take a short rest and
                                          spend 2 hit dice", "spend a hit die"); the GM, as
@@ -2274,7 +2277,30 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
 
 
 def _struck_text(target: str, kind: str, effect: Mapping[str, Any]) -> str:
-    """What damage that landed (an attack's hit, a spell's) did to `target`, in words, or ""."""
+    """What damage that landed (an attack's hit, a spell's) did to `target`, in words, or "":
+    its state, then the concentration the damage tested."""
+    said = [_struck_state(target, kind, effect), _concentration_text(target, effect)]
+    return " ".join(text for text in said if text)
+
+
+def _concentration_text(target: str, effect: Mapping[str, Any]) -> str:
+    """The concentration save damage called for, or the spell a fall ended ("" without one):
+    only what the result gives (a monster's save shows no modifier, nor is one said)."""
+    held = effect.get("concentration")
+    if not held:
+        return ""
+    if "reason" in held:
+        return _("%(spell)s ends: %(reason)s.") % held
+    # Magic Missile: one save per dart until one fails; the last says how it went.
+    save = held.get("save") or (held.get("saves") or [{}])[-1]
+    values = {"who": save.get("character_name") or target, "spell": held["spell"]}
+    if held["kept"]:
+        return _("%(who)s keeps concentrating on %(spell)s.") % values
+    return _("%(who)s loses concentration: %(spell)s ends.") % values
+
+
+def _struck_state(target: str, kind: str, effect: Mapping[str, Any]) -> str:
+    """What damage did to `target`'s hit points and standing, in words, or ""."""
     names = {"target": target}
     if effect.get("dead") and effect.get("death_save_failures_added"):
         # Already on the ground: the failures the damage added are what killed it.
