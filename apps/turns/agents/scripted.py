@@ -108,6 +108,9 @@ dnd5e
                                          damage told (a hit, a spell) says the caster's
                                          concentration save: kept, or the spell ends (at
                                          0 HP with no save)
+    end concentration                    your character ends the spell it concentrates on
+                                         (free, at any time; also "drop shield of faith",
+                                         "stop concentrating [on shield of faith]")
     short rest [, spend N hit dice]      out of combat, your character spends Hit Dice
                                          (one unless said; also "I take a short rest and
                                          spend 2 hit dice", "spend a hit die"); the GM, as
@@ -2629,6 +2632,53 @@ def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
     s.say(" ".join([text, _slots_left_text(values)]))
 
 
+def dnd_end_concentration(s: Session, m: re.Match[str]) -> None:
+    """ "end concentration", "drop shield of faith", "stop concentrating": the speaker's
+    character ends the spell it concentrates on (free, at any time: spell_cast with
+    end_concentration), the spell and its target read from the character."""
+    what = _("end concentration")
+    if s.turn.is_gm and not s.turn.character_id:
+        raise Refusal(
+            _(
+                "A caster's player ends its concentration (“end concentration”); the rules end "
+                "it when the caster fails a concentration save or drops to 0 HP."
+            )
+        )
+    s.require("spell_cast", what=what, seen_by_all=True)
+    caster = _caster(s, acting_character(s, what=what))
+    held = caster.get("concentration")
+    # Shield of Faith is the one concentration spell the rules cast.
+    said = str(gettext_lazy("Shield of Faith")) if m.groupdict().get("spell") else ""
+    if not held:
+        raise Refusal(
+            _("%(who)s is concentrating on no spell.") % {"who": caster["name"]}
+            if not said
+            else _("%(who)s is not concentrating on %(spell)s: on no spell at all.")
+            % {"who": caster["name"], "spell": said}
+        )
+    result = s.call(
+        "spell_cast",
+        caster_id=caster["id"],
+        target_id=held["target_id"],
+        spell=held["spell"],
+        end_concentration=True,
+    )
+    ended = result.get("concentration_ended") or result
+    values = {
+        "who": result.get("caster_name") or caster["name"],
+        "spell": ended.get("spell_name") or held.get("name") or held["spell"],
+        "target": ended.get("target_name") or held.get("target_name") or held["target_id"],
+    }
+    s.say(
+        (
+            _("%(who)s stops concentrating: %(spell)s ends.")
+            if held["target_id"] == caster["id"]
+            else _("%(who)s stops concentrating: %(spell)s on %(target)s ends.")
+        )
+        % values
+    )
+
+
 def _slots_left_text(values: Mapping[str, Any]) -> str:
     """ "Wren has 3 level 1 spell slots left.", from `caster`, `left` and `slot`."""
     return (
@@ -5097,6 +5147,22 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"casts?\s+" + WARD_SPELLS + r"(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?",
             dnd_ward_spell,
         ),
+        # Ending concentration at will: "end concentration", "drop shield of faith", "stop
+        # concentrating [on shield of faith]".
+        _intent(
+            r"(?:end|drop|stop|break)\s+(?:my\s+)?concentration(?:\s+on\s+(?P<spell>"
+            + WARD_SPELLS
+            + r"))?",
+            dnd_end_concentration,
+        ),
+        _intent(
+            r"stop\s+concentrating(?:\s+on\s+(?:my\s+|the\s+)?(?P<spell>" + WARD_SPELLS + r"))?",
+            dnd_end_concentration,
+        ),
+        _intent(
+            r"(?:end|drop|dismiss)\s+(?:my\s+|the\s+)?(?P<spell>" + WARD_SPELLS + r")",
+            dnd_end_concentration,
+        ),
         # Before "heal": "heal Ilsa with cure wounds" names a spell, not who is healed.
         _intent(
             r"casts?\s+(?P<spell>" + HEALING_SPELLS + r")(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?",
@@ -5641,7 +5707,13 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("long rest [for <name>] (as narration: hit points and spell slots back)"),
             ),
             (_("cast magic missile at <target> [at level N] (a wizard)"), ""),
-            (_("cast shield of faith [on <target>] (a cleric; +2 AC while concentrating)"), ""),
+            (
+                _(
+                    "cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); "
+                    "end concentration"
+                ),
+                "",
+            ),
             (_("cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)"), ""),
             (
                 _("short rest, spend N hit dice (or: spend a hit die; out of combat)"),
