@@ -118,7 +118,8 @@ dnd5e
                                          "short rest for <name>[, N hit dice]"
     long rest [for <name>]               GM, as narration: the party (or one character)
                                          gets hit points and spell slots back (also "we
-                                         take a long rest", "<name> takes a long rest")
+                                         take a long rest", "<name> takes a long rest");
+                                         a spell held by concentration ends (said)
     give me N temp hp                    temporary hit points for your character (also
                                          "grant <target> N temp hp", "<target> gains N temp
                                          hp"): they do not stack, the higher is kept; a
@@ -206,8 +207,9 @@ dnd5e
     where am I?                          in combat, your square and the nearest foe (to you)
     what can I do?                       in combat, the current turn's options for you;
                                          outside it, a few things to try (to you)
-    what's my hp | show my character     your character's line: HP, AC, speed, attacks,
-                                         conditions (to you; also "my character sheet",
+    what's my hp | show my character     your character's line: HP, AC (a spell's bonus
+                                         named), speed, attacks, conditions, the spell it
+                                         concentrates on (to you; also "my character sheet",
                                          "look at me", "how am I doing?")
     <name>, <command>                    a line addressed to a creature ("Ilsa, make a dex
                                          save", "Goblin 2, attack Ilsa", "Ilsa, punch the
@@ -2899,6 +2901,9 @@ def dnd_long_rest(s: Session, m: re.Match[str]) -> None:
         }
         if entry.get("spell_slots"):
             text += _(", spell slots back")
+        if entry.get("concentration_ended"):
+            # A spell held by concentration does not outlast the rest.
+            text += ", " + _("%(spell)s ends") % {"spell": entry["concentration_ended"]}
         rested.append(text)
     text = (
         _("%(who)s finishes a long rest: %(rested)s.")
@@ -3817,6 +3822,13 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
         text += " " + _("(+%(temp)s temporary)") % {"temp": hp["temp"]}
     if sheet.get("ac") is not None:
         text += ", " + _("AC %(ac)s") % values
+        # The AC read counts a spell's bonus: which spell gives it is said beside it.
+        if wards := [e for e in sheet.get("effects") or () if e.get("ac_bonus")]:
+            shown = [
+                _("%(spell)s +%(bonus)s") % {"spell": e["name"], "bonus": e["ac_bonus"]}
+                for e in wards
+            ]
+            text += " (" + ", ".join(shown) + ")"
     if sheet.get("speed") is not None:
         text += ", " + _("speed %(speed)s ft") % values
     # The rules' sheet lists every attack the character can make (its Unarmed Strike too); a
@@ -3826,6 +3838,12 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
         text += "; " + _("attacks: %(attacks)s") % {"attacks": ", ".join(attacks)}
     if conditions := sheet.get("conditions"):
         text += "; " + _("conditions: %(conditions)s") % {"conditions": ", ".join(conditions)}
+    if held := sheet.get("concentration"):
+        text += "; " + (
+            _("concentrating on %(spell)s")
+            if held.get("target_id") == sheet.get("id")
+            else _("concentrating on %(spell)s on %(target)s")
+        ) % {"spell": held.get("name") or held["spell"], "target": held.get("target_name")}
     s.say(text + ".", audience="requester")
 
 

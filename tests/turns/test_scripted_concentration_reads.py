@@ -1,0 +1,51 @@
+"""Concentration in what the scripted GM reads back: a long rest says the spell it ended, and
+"show my character" names the spell a character concentrates on and the ward in its AC."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.domains.client import principal_for
+from tests.turns.conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _ash_and_bram(gm, player):
+    """The player's cleric Ash (pc-1), bound to them, and the GM's fighter Bram (pc-2)."""
+    table = make_table("dnd5e", gm, player)
+    created = table.call(player, "character_create", name="Ash", template="cleric", level=3)
+    table.characters[principal_for(player)] = created.structured["character"]["id"]
+    table.call(gm, "character_create", name="Bram", template="fighter")
+    table.run(gm, "set phase play", job_id="play")
+    return table
+
+
+def test_a_long_rest_says_the_concentration_spell_it_ended(live_domains, gm, player):
+    table = _ash_and_bram(gm, player)
+    table.run(player, "cast shield of faith on Bram", job_id="ward")
+    run = table.run(gm, "we take a long rest", job_id="rest", task="narration")
+    assert run.texts == [
+        ("The party finishes a long rest: Ash 24/24 HP, spell slots back, Shield of Faith ends; "
+         "Bram 12/12 HP.", "trigger"),
+    ]  # fmt: skip
+    ash = table.call(gm, "character_get", character_id="pc-1").structured["character"]
+    assert "concentration" not in ash
+
+
+def test_my_character_names_its_concentration(live_domains, gm, player):
+    table = _ash_and_bram(gm, player)
+    before = table.run(player, "show my character", job_id="before").texts[0][0]
+    table.run(player, "cast shield of faith on Bram", job_id="ward")
+    run = table.run(player, "show my character", job_id="after")
+    assert run.texts == [(before[:-1] + "; concentrating on Shield of Faith on Bram.", "requester")]
+
+
+def test_my_character_warded_by_itself_shows_the_ward_in_its_ac(live_domains, gm, player):
+    table = _ash_and_bram(gm, player)
+    table.run(player, "cast shield of faith", job_id="ward")
+    run = table.run(player, "what's my AC?", job_id="ac")
+    assert run.texts == [
+        ("Ash (cleric, level 3): 24/24 HP, AC 20 (Shield of Faith +2), speed 30 ft; attacks: "
+         "Mace, Unarmed Strike; concentrating on Shield of Faith.", "requester"),
+    ]  # fmt: skip
