@@ -5725,6 +5725,7 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("long rest [for <name>] (as narration: hit points and spell slots back)"),
             ),
             (_("cast magic missile at <target> [at level N] (a wizard)"), ""),
+            (_("cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)"), ""),
             (
                 _(
                     "cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); "
@@ -5732,7 +5733,6 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 ),
                 "",
             ),
-            (_("cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)"), ""),
             (
                 _("short rest, spend N hit dice (or: spend a hit die; out of combat)"),
                 _("short rest for <name>, N hit dice (as narration: Hit Dice heal)"),
