@@ -3499,9 +3499,13 @@ def dnd_condition(s: Session, m: re.Match[str]) -> None:
     values = {"target": _name_of(roster, target.id), "condition": condition}
     if condition == "unconscious" and "prone" in result.get("conditions", ()):
         # The rules drop an unconscious creature prone as well: the table is told both.
-        s.say(_("%(target)s is now %(condition)s and prone.") % values)
+        text = _("%(target)s is now %(condition)s and prone.") % values
     else:
-        s.say(_("%(target)s is now %(condition)s.") % values)
+        text = _("%(target)s is now %(condition)s.") % values
+    # Unable to act, a caster loses its concentration: the spell ends with the condition.
+    if ended := _concentration_text(values["target"], result):
+        text += " " + ended
+    s.say(text)
 
 
 # A condition as the GM names it lifted: "cure Ilsa of poison", "Ilsa is no longer afraid".
