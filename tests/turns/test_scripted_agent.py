@@ -61,6 +61,8 @@ DND_PLAYER_HELP = (
     "- cast cure wounds or healing word [on <target>] [at level N] (a cleric)\n"
     "- cast magic missile at <target> [at level N] (a wizard)\n"
     "- cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)\n"
+    "- cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); "
+    "end concentration\n"
     "- short rest, spend N hit dice (or: spend a hit die; out of combat)\n"
     "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; "
     "what's my hp?, "

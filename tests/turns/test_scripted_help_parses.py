@@ -263,6 +263,13 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
             {"spell": "sacred flame", "target": "the skeleton"},
         ),
     ],
+    "cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); end concentration": [
+        ("cast shield of faith", s.dnd_ward_spell, {"target": None}),
+        ("cast shield of faith on Bram", s.dnd_ward_spell, {"target": "Bram"}),
+        ("end concentration", s.dnd_end_concentration, {"spell": None}),
+        ("drop shield of faith", s.dnd_end_concentration, {"spell": "shield of faith"}),
+        ("stop concentrating", s.dnd_end_concentration, {"spell": None}),
+    ],
     "short rest, spend N hit dice (or: spend a hit die; out of combat)": [
         ("short rest, spend 2 hit dice", s.dnd_short_rest, {"dice": "2"}),
         ("I take a short rest and spend 2 hit dice", s.dnd_short_rest, {"dice": "2"}),
