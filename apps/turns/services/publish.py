@@ -162,6 +162,9 @@ def _check_line(tool: str, s: dict[str, Any], label: str, *, gm_only: bool) -> d
         # attack's line does, so the label names only the roll, as an attack's does.
         "mode": s.get("mode") or "normal",
     }
+    if line["natural"] is not None and (bless := _bless_roll(s)) is not None:
+        # Bless's d4 (in the total) goes where the natural die goes, and nowhere else.
+        line["bless"] = bless
     if "dc" in s:
         line.update(dc=s.get("dc"), success=bool(s.get("success")))
     if s.get("automatic_failure"):
@@ -169,6 +172,12 @@ def _check_line(tool: str, s: dict[str, Any], label: str, *, gm_only: bool) -> d
         # says why, as the narration does, not only the total against the DC.
         line["automatic_failure"] = str(s["automatic_failure"])
     return line
+
+
+def _bless_roll(rolled: dict[str, Any]) -> int | None:
+    """The d4 Bless added to a roll (`{"bless": {"roll": n}}`), or None if it was not blessed."""
+    bless = rolled.get("bless")
+    return bless.get("roll") if isinstance(bless, dict) else None
 
 
 def _as_operation(tool: str, structured: dict[str, Any]) -> Operation:
@@ -208,30 +217,32 @@ def dice_from(
         elif op.tool == "attack":
             to_hit = s.get("to_hit") or {}
             damage = s.get("damage") or {}
-            dice.append(
-                {
-                    "tool": op.tool,
-                    "label": s.get("attack") or "",
-                    "attacker_id": s.get("attacker_id"),
-                    "target_id": s.get("target_id"),
-                    # Named at the time: a line replayed outside combat still says who.
-                    "attacker_name": s.get("attacker_name"),
-                    "target_name": s.get("target_name"),
-                    "natural": (
-                        to_hit.get("natural")
-                        if gm_only or s.get("attacker_kind") != "monster"
-                        else None
-                    ),
-                    "total": to_hit.get("total"),
-                    # Whether two d20s were rolled and which was kept (Pack Tactics, a prone
-                    # target): the table sees why an attack went as it did.
-                    "mode": to_hit.get("mode") or "normal",
-                    "hit": bool(s.get("hit")),
-                    "critical": bool(s.get("critical")),
-                    "damage": damage.get("total") if damage else None,
-                    "damage_type": damage.get("damage_type") if damage else None,
-                }
-            )
+            line: dict[str, Any] = {
+                "tool": op.tool,
+                "label": s.get("attack") or "",
+                "attacker_id": s.get("attacker_id"),
+                "target_id": s.get("target_id"),
+                # Named at the time: a line replayed outside combat still says who.
+                "attacker_name": s.get("attacker_name"),
+                "target_name": s.get("target_name"),
+                "natural": (
+                    to_hit.get("natural")
+                    if gm_only or s.get("attacker_kind") != "monster"
+                    else None
+                ),
+                "total": to_hit.get("total"),
+                # Whether two d20s were rolled and which was kept (Pack Tactics, a prone
+                # target): the table sees why an attack went as it did.
+                "mode": to_hit.get("mode") or "normal",
+                "hit": bool(s.get("hit")),
+                "critical": bool(s.get("critical")),
+                "damage": damage.get("total") if damage else None,
+                "damage_type": damage.get("damage_type") if damage else None,
+            }
+            if line["natural"] is not None and (bless := _bless_roll(to_hit)) is not None:
+                # As a check's: Bless's d4 shown only where the natural die is.
+                line["bless"] = bless
+            dice.append(line)
             # A hit on a concentrating creature: its save follows the blow that called for it.
             if isinstance(damage.get("effect"), dict):
                 dice.extend(_concentration_lines(damage["effect"], s, gm_only=gm_only))
@@ -264,16 +275,20 @@ def dice_from(
             dice.append(_rolled_line(op.tool, label, s["roll"]))
         elif op.tool == "death_save":
             outcome = str(s.get("outcome") or "").replace("_", " ")
-            dice.append(
-                {
-                    "tool": op.tool,
-                    "label": _("Death save · %(name)s")
-                    % {"name": s.get("character_name") or s.get("character_id") or ""},
-                    "expression": "d20",
-                    "total": s.get("natural"),
-                    "result": outcome,
-                }
-            )
+            line = {
+                "tool": op.tool,
+                "label": _("Death save · %(name)s")
+                % {"name": s.get("character_name") or s.get("character_id") or ""},
+                "expression": "d20",
+                # A blessed save's total is d20 + d4 (10 or more succeeds); an unblessed one
+                # carries no total: its d20 is its total.
+                "total": s.get("total", s.get("natural")),
+                "result": outcome,
+            }
+            # Only a character makes death saves: its dice are the table's.
+            if (bless := _bless_roll(s)) is not None:
+                line["bless"] = bless
+            dice.append(line)
         elif op.tool == "oracle_ask":
             line = {
                 "tool": op.tool,
