@@ -1127,6 +1127,18 @@ function signedSum(addends) {
   return addends.map((v, i) => (i === 0 ? String(v) : v < 0 ? `- ${-v}` : `+ ${v}`)).join(" ");
 }
 
+function blessedDice(natural, bless, total) {
+  // A blessed d20's arithmetic, its d4 named where it adds: "d20 8 + 3 (Bless) + 4" ("d20 8 +
+  // 3 (Bless)" with no modifier), as an unblessed "d20 12 + 5" reads.
+  const modifier = total - natural - bless;
+  const rest = modifier === 0 ? "" : modifier < 0 ? ` - ${-modifier}` : ` + ${modifier}`;
+  return `d20 ${natural} + ${format(t.bless_die, { roll: bless })}${rest}`;
+}
+
+function blessedSum(natural, bless, total) {
+  return `${blessedDice(natural, bless, total)} = ${total}`;
+}
+
 function diceBreakdown(roll) {
   // What a roll adds to "expression = total": the kept dice and the modifier that make the
   // total ("3 + 4", "12 + 5") and any dice a keep dropped; "" when it adds nothing (a single
@@ -1179,13 +1191,16 @@ function diceItem(roll) {
     const face = natural === null
       ? el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${t.attack_total} ${roll.total ?? "?"}`, title: t.attack_total }, String(roll.total ?? "?"))
       : el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
+    // A blessed attack says how its total was made (the line carries its d4 only beside the
+    // natural die): the d4 is why it hit where the d20 and the bonus alone would have missed.
+    const blessed = natural !== null && typeof roll.bless === "number" && typeof roll.total === "number";
     item.append(
       face,
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, attackTitle(item)),
         el("span", { class: "turn-roll__line" },
-          natural === null ? null : el("span", { class: "sr-only" }, `${t.natural} ${natural}, `),
-          `${roll.total} ${t.to_hit} `,
+          natural === null || blessed ? null : el("span", { class: "sr-only" }, `${t.natural} ${natural}, `),
+          blessed ? `${blessedSum(natural, roll.bless, roll.total)} ${t.to_hit} ` : `${roll.total} ${t.to_hit} `,
           roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
           el("strong", { class: "turn-roll__outcome" }, outcome),
           roll.damage !== null && roll.damage !== undefined ? `, ${roll.damage} ${roll.damage_type || ""} ${t.damage}`.trimEnd() : "")),
@@ -1204,7 +1219,9 @@ function diceItem(roll) {
       : el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
     const made = natural === null || typeof roll.total !== "number"
       ? String(roll.total ?? "?")
-      : `d20 ${signedSum(roll.total === natural ? [natural] : [natural, roll.total - natural])} = ${roll.total}`;
+      : typeof roll.bless === "number"
+        ? blessedSum(natural, roll.bless, roll.total)
+        : `d20 ${signedSum(roll.total === natural ? [natural] : [natural, roll.total - natural])} = ${roll.total}`;
     item.append(
       face,
       el("span", { class: "turn-roll__body" },
@@ -1232,7 +1249,11 @@ function diceItem(roll) {
         // and who rolled (everyone's rolls share the list).
         el("span", { class: "turn-roll__title" }, [roll.label || t.roll, roller(roll)].filter(Boolean).join(" · ")),
         el("span", { class: "turn-roll__line" },
-          roll.expression ? `${diceWords(roll.expression)} = ` : "", el("strong", {}, String(roll.total ?? "")),
+          // A blessed death save: its d20 and d4 make the total (10 or more succeeds).
+          roll.tool === "death_save" && typeof roll.bless === "number" && typeof roll.total === "number"
+            ? `${blessedDice(roll.total - roll.bless, roll.bless, roll.total)} = `
+            : roll.expression ? `${diceWords(roll.expression)} = ` : "",
+          el("strong", {}, String(roll.total ?? "")),
           breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null,
           // The odds the oracle was asked at, worded by the server as its reply says them; an
           // answer stored without them has no such part.
