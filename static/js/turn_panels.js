@@ -293,14 +293,28 @@ function fillArmourClass(node, character) {
   node.replaceChildren(value, ...(why ? [" ", el("small", { class: "turn-character__ac-note", "data-field": "ac-effects" }, why)] : []));
 }
 
+// Names listed as the page's language lists them ("A, B, and C"), as the room's do.
+const targetList = new Intl.ListFormat(document.documentElement.lang || undefined, { style: "long", type: "conjunction" });
+
 // The spell a caster keeps going and on whom ("Shield of Faith on Bram"; "on yourself" on its
-// own card); null while it concentrates on nothing.
+// own card); Bless holds several (target_ids, target_names): "Bless on Bram, Goblin, and
+// yourself", its own card last. Just the spell if it names no one; null while it concentrates
+// on nothing.
 function concentrationText(character) {
   const held = character.concentration;
   if (!held || typeof held !== "object") return null;
   const spell = held.name || held.spell;
-  if (held.target_id === character.id) return format(t.concentrating_on_self, { spell });
-  return format(t.concentrating_on, { spell, target: held.target_name || held.target_id });
+  const ids = Array.isArray(held.target_ids) ? held.target_ids : held.target_id ? [held.target_id] : [];
+  const names = Array.isArray(held.target_names) ? held.target_names : held.target_name ? [held.target_name] : [];
+  const others = [];
+  let self = false;
+  for (let i = 0; i < Math.max(ids.length, names.length); i += 1) {
+    if (ids[i] && ids[i] === character.id) self = true;
+    else if (names[i] || ids[i]) others.push(names[i] || ids[i]);
+  }
+  if (!others.length) return self ? format(t.concentrating_on_self, { spell }) : spell;
+  const targets = self ? [...others, t.concentrating_yourself] : others;
+  return format(t.concentrating_on, { spell, target: targetList.format(targets) });
 }
 
 // A character's Hit Dice left ("2 of 3 (d10)"); null for one without any (a monster).

@@ -166,3 +166,48 @@ def test_the_sheet_says_which_spells_need_concentration(
             "Shield of Faith (1st, bonus action, 60 ft, concentration)",
         ]
         _fits(ilsa, "character-sheet-concentration")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_bless_on_several_creatures_names_them_all_on_the_casters_card(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    players = [
+        ("ilsa@example.test", "Ilsa", "cleric"),
+        ("bram@example.test", "Bram", "fighter"),
+    ]
+    with _chapel(browser, asgi_server, make_user, players=players) as (campaign, users, ids, pages):
+        ilsa, bram = pages
+        gm = users["gm@example.test"]
+        goblin = _write(campaign, gm, "monster_spawn", monster_key="goblin")["character"]["id"]
+
+        _write(
+            campaign, users["ilsa@example.test"], "spell_cast", caster_id=ids["Ilsa"],
+            target_ids=[ids["Bram"], ids["Ilsa"], goblin], spell="bless",
+        )  # fmt: skip
+        # Every target named as the domain names it, her own as "yourself", last.
+        expect(_row(ilsa, "concentration")).to_have_text(
+            "ConcentratingBless on Bram, Goblin, and yourself"
+        )
+        expect(_row(bram, "concentration")).to_be_hidden()
+        _fits(ilsa, "character-card-bless")
+
+        # A new Bless replaces the first: two creatures, neither of them her.
+        _write(
+            campaign, users["ilsa@example.test"], "spell_cast", caster_id=ids["Ilsa"],
+            target_ids=[ids["Bram"], goblin], spell="bless",
+        )  # fmt: skip
+        expect(_row(ilsa, "concentration")).to_have_text("ConcentratingBless on Bram and Goblin")
+
+        # Blessing herself alone reads as a Shield of Faith on herself does.
+        _write(
+            campaign, users["ilsa@example.test"], "spell_cast", caster_id=ids["Ilsa"],
+            target_ids=[ids["Ilsa"]], spell="bless",
+        )  # fmt: skip
+        expect(_row(ilsa, "concentration")).to_have_text("ConcentratingBless on yourself")
