@@ -363,13 +363,22 @@ function attackItems(character) {
 
 function spellItems(character) {
   const spells = (character.sheet && character.sheet.spells) || [];
-  // A concentration spell says so: casting it ends the one the caster keeps going.
-  return spells.map((s) => el("li", { "data-spell": s.key }, ...formatNodes(s.concentration ? t.spell_line_concentration : t.spell_line, {
-    name: el("strong", {}, s.name),
-    level: t[`spell_level_${SPELL_LEVELS[s.level]}`] || String(s.level),
-    casting: t[`casting_${s.casting}`] || s.casting,
-    range: s.touch ? t.range_touch : format(t.range_feet, { feet: s.range }),
-  })));
+  // A concentration spell says so: casting it ends the one the caster keeps going. One that
+  // takes more than one creature (Bless, at its own level) says how many: a player would not
+  // otherwise know to name them all; a one-creature spell says nothing, as before.
+  return spells.map((s) => {
+    const several = typeof s.targets === "number" && s.targets > 1;
+    const line = several
+      ? (s.concentration ? t.spell_line_targets_concentration : t.spell_line_targets)
+      : (s.concentration ? t.spell_line_concentration : t.spell_line);
+    return el("li", { "data-spell": s.key }, ...formatNodes(line, {
+      name: el("strong", {}, s.name),
+      level: t[`spell_level_${SPELL_LEVELS[s.level]}`] || String(s.level),
+      casting: t[`casting_${s.casting}`] || s.casting,
+      range: s.touch ? t.range_touch : format(t.range_feet, { feet: s.range }),
+      targets: s.targets,
+    }));
+  });
 }
 
 // Fills a list row with `items`, hidden when there are none; untouched when nothing changed,

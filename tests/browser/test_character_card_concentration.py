@@ -161,6 +161,7 @@ def test_the_sheet_says_which_spells_need_concentration(
         _open_sheet(ilsa)
         assert _items(ilsa, "spells") == [
             "Sacred Flame (cantrip, action, 60 ft)",
+            "Bless (1st, action, 30 ft, up to 3 creatures, concentration)",
             "Cure Wounds (1st, action, touch)",
             "Healing Word (1st, bonus action, 60 ft)",
             "Shield of Faith (1st, bonus action, 60 ft, concentration)",

@@ -125,6 +125,7 @@ def test_a_clerics_sheet_lists_cure_wounds_and_healing_word_and_passes_axe(
         expect(_row(ilsa, "spells")).to_be_visible()
         assert _items(ilsa, "spells") == [
             "Sacred Flame (cantrip, action, 60 ft)",
+            "Bless (1st, action, 30 ft, up to 3 creatures, concentration)",
             "Cure Wounds (1st, action, touch)",
             "Healing Word (1st, bonus action, 60 ft)",
             "Shield of Faith (1st, bonus action, 60 ft, concentration)",
@@ -206,6 +207,7 @@ def test_a_gms_own_character_shows_its_sheet_on_the_gms_card(
         ]
         assert _items(gm, "spells") == [
             "Sacred Flame (cantrip, action, 60 ft)",
+            "Bless (1st, action, 30 ft, up to 3 creatures, concentration)",
             "Cure Wounds (1st, action, touch)",
             "Healing Word (1st, bonus action, 60 ft)",
             "Shield of Faith (1st, bonus action, 60 ft, concentration)",
