@@ -63,6 +63,8 @@ DND_PLAYER_HELP = (
     "- cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)\n"
     "- cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); "
     "end concentration\n"
+    "- cast bless on <target>, <target> and me [at level N] (a cleric; +1d4 to attack rolls "
+    "and saves while concentrating)\n"
     "- short rest, spend N hit dice (or: spend a hit die; out of combat)\n"
     "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; "
     "what's my hp?, "

@@ -266,9 +266,21 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     "cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); end concentration": [
         ("cast shield of faith", s.dnd_ward_spell, {"target": None}),
         ("cast shield of faith on Bram", s.dnd_ward_spell, {"target": "Bram"}),
+        ("I cast shield of faith on Bram", s.dnd_ward_spell, {"target": "Bram"}),
         ("end concentration", s.dnd_end_concentration, {"spell": None}),
         ("drop shield of faith", s.dnd_end_concentration, {"spell": "shield of faith"}),
         ("stop concentrating", s.dnd_end_concentration, {"spell": None}),
+    ],
+    "cast bless on <target>, <target> and me [at level N] (a cleric; +1d4 to attack rolls and "
+    "saves while concentrating)": [
+        ("cast bless on Ilsa, Bram and me", s.dnd_bless, {"target": "Ilsa, Bram and me"}),
+        ("cast bless", s.dnd_bless, {"target": None}),
+        ("I cast bless on Ilsa", s.dnd_bless, {"target": "Ilsa"}),
+        (
+            "cast bless on Ilsa, Bram, Wren and me at level 2",
+            s.dnd_bless,
+            {"target": "Ilsa, Bram, Wren and me at level 2"},
+        ),
     ],
     "short rest, spend N hit dice (or: spend a hit die; out of combat)": [
         ("short rest, spend 2 hit dice", s.dnd_short_rest, {"dice": "2"}),

@@ -108,6 +108,12 @@ dnd5e
                                          damage told (a hit, a spell) says the caster's
                                          concentration save: kept, or the spell ends (at
                                          0 HP with no save)
+    cast bless [on <target>, <target> and me] [at level N]
+                                         a player's cleric, with a spell slot (its action
+                                         in combat; no target: your own character): up to
+                                         3 creatures, one more per slot level above 1st;
+                                         each adds 1d4 to attack rolls and saving throws
+                                         while it concentrates
     end concentration                    your character ends the spell it concentrates on
                                          (free, at any time; also "drop shield of faith",
                                          "stop concentrating [on shield of faith]")
@@ -2560,6 +2566,7 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
 
 
 WARD_SPELLS = r"shield\s+of\s+faith"
+BLESS_SPELL = r"bless"
 
 
 def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
@@ -2623,14 +2630,89 @@ def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
         else _("a shimmering field gives %(target)s +%(bonus)s AC")
     ) % values
     text = opener + ": " + field + " " + _("while %(caster)s keeps concentrating.") % values
-    if ended := result.get("concentration_ended"):
-        text += " " + _(
-            "%(spell)s on %(target)s ends: %(caster)s concentrates on one spell at a time."
-        ) % {
-            "spell": ended["spell_name"],
-            "target": ended["target_name"],
-            "caster": values["caster"],
-        }
+    text += _replaced_concentration_text(result, values["caster"])
+    s.say(" ".join([text, _slots_left_text(values)]))
+
+
+def _replaced_concentration_text(result: Mapping[str, Any], caster: str) -> str:
+    """ " Bless on Ilsa and Bram ends: Ash concentrates on one spell at a time." when the cast
+    ended the spell the caster concentrated on before, "" otherwise."""
+    ended = result.get("concentration_ended")
+    if not ended:
+        return ""
+    # Bless names every creature it was on; a one-target spell its one.
+    targets = ended.get("target_names") or [ended.get("target_name")]
+    return " " + _(
+        "%(spell)s on %(target)s ends: %(caster)s concentrates on one spell at a time."
+    ) % {"spell": ended["spell_name"], "target": _and_list(targets), "caster": caster}
+
+
+def _target_list(said: str) -> list[str]:
+    """ "Ilsa, Bram and me": the names said, in their order."""
+    return [n for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", said.strip()) if n]
+
+
+def dnd_bless(s: Session, m: re.Match[str]) -> None:
+    """ "cast bless on Ilsa, Bram and me": a player's cleric blesses the creatures said (no
+    target: its own character) with a spell slot, as an action in combat; the rules take up to
+    three at 1st level, one more per slot level above, and add 1d4 to their attack rolls and
+    saves while the cleric concentrates."""
+    spell = str(gettext_lazy("Bless"))
+    named, slot_level = _slot_level(m["target"])
+    if s.turn.is_gm:
+        raise Refusal(
+            _(
+                "The rules here cast %(spell)s for a player's cleric: its player casts it "
+                "(“cast bless on %(target)s”)."
+            )
+            % {"spell": spell, "target": _echo(" ".join(named.split())) if named else "Ilsa"}
+        )
+    what = _("cast %(spell)s") % {"spell": spell}
+    s.require("spell_cast", what=what, seen_by_all=True)
+    caster = _caster(s, acting_character(s, what=what))
+    if caster.get("template") != "cleric":
+        raise Refusal(
+            _(
+                "%(who)s cannot cast %(spell)s here (the rules cast it for a cleric): the GM "
+                "rules on it."
+            )
+            % {"who": caster["name"], "spell": spell}
+        )
+    roster = dnd_roster(s)
+    blessed: list[Entity] = []
+    for name in _target_list(named or "") or ["me"]:
+        if _clean_name(_normalize(name)).lower() in SELF_WORDS:
+            blessed.append(_own_entity(s, roster, what=what))
+        else:
+            blessed.append(resolve(s, roster, name))
+    arguments: dict[str, Any] = {
+        "caster_id": caster["id"],
+        "target_ids": [e.id for e in blessed],
+        "spell": "bless",
+    }
+    if slot_level is not None:
+        arguments["slot_level"] = slot_level
+    result = s.call("spell_cast", **arguments)
+    names = result.get("target_names") or [_name_of(roster, e.id) for e in blessed]
+    values = {
+        "caster": result.get("caster_name") or caster["name"],
+        "spell": result.get("spell_name") or spell,
+        "targets": _and_list(names),
+        "dice": result.get("dice") or "1d4",
+        "slot": result["slot_level"],
+        "left": result["slots_left"],
+    }
+    alone = [e.id for e in blessed] == [caster["id"]]
+    opener = (
+        _("%(caster)s casts %(spell)s") if alone else _("%(caster)s casts %(spell)s on %(targets)s")
+    ) % values
+    effect = (
+        _("%(targets)s adds %(dice)s to attack rolls and saving throws")
+        if len(names) == 1
+        else _("each adds %(dice)s to attack rolls and saving throws")
+    ) % values
+    text = opener + ": " + effect + " " + _("while %(caster)s keeps concentrating.") % values
+    text += _replaced_concentration_text(result, values["caster"])
     s.say(" ".join([text, _slots_left_text(values)]))
 
 
@@ -5169,6 +5251,10 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"casts?\s+" + WARD_SPELLS + r"(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?",
             dnd_ward_spell,
         ),
+        _intent(
+            r"casts?\s+" + BLESS_SPELL + r"(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?",
+            dnd_bless,
+        ),
         # Ending concentration at will: "end concentration", "drop shield of faith", "stop
         # concentrating [on shield of faith]".
         _intent(
@@ -5738,6 +5824,13 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 "",
             ),
             (
+                _(
+                    "cast bless on <target>, <target> and me [at level N] (a cleric; +1d4 to "
+                    "attack rolls and saves while concentrating)"
+                ),
+                "",
+            ),
+            (
                 _("short rest, spend N hit dice (or: spend a hit die; out of combat)"),
                 _("short rest for <name>, N hit dice (as narration: Hit Dice heal)"),
             ),
@@ -5868,8 +5961,11 @@ DND_REWRITES = (
     # weapon is the attack's, as "attack the goblin with fire bolt" names it.
     (
         re.compile(
-            # A healing spell or Magic Missile is no attack: its own intent answers it.
-            r"^(?:cast|throw|hurl|fire)s?\s+(?!(?:" + HEALING_SPELLS + "|" + DAMAGE_SPELLS + r")\b)"
+            # A healing, ward or Bless spell or Magic Missile is no attack: its own intent
+            # answers it.
+            r"^(?:cast|throw|hurl|fire)s?\s+(?!(?:"
+            + "|".join((HEALING_SPELLS, DAMAGE_SPELLS, WARD_SPELLS, BLESS_SPELL))
+            + r")\b)"
             r"(?P<weapon>.+?)\s+(?:at|on)\s+(?P<target>.+?)"
             r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
             re.I,
