@@ -113,7 +113,9 @@ dnd5e
                                          in combat; no target: your own character): up to
                                          3 creatures, one more per slot level above 1st;
                                          each adds 1d4 to attack rolls and saving throws
-                                         while it concentrates
+                                         while it concentrates; a total said then says the
+                                         die in it ("(+3 from Bless.)"; a death save "8 + 2
+                                         from Bless = 10"), a monster's never
     end concentration                    your character ends the spell it concentrates on
                                          (free, at any time; also "drop shield of faith",
                                          "stop concentrating [on shield of faith]")
@@ -1276,6 +1278,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     why = _mode_text(
         s, result["to_hit"], asked, worse=(result.get("range") or {}).get("disadvantage") or []
     )
+    attacker_kind = next((e.kind for e in roster if e.id == attacker_id), "")
+    blessed = _bless_text(result["to_hit"], attacker_kind)
     # A reaction comes on another's turn: the table is told whose and why before the blow.
     lead = _reaction_lead(s, result, names) if reaction else ""
     if s.turn.phase == "combat" and not reaction:
@@ -1307,7 +1311,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
                 _("%(attacker)s's %(weapon)s finds only air; %(roll)s is not enough."),
             )
         )
-        s.say(lead + s.pick(*misses) % names + why)
+        s.say(lead + s.pick(*misses) % names + why + blessed)
         return
     damage = result["damage"]
     effect = damage["effect"]
@@ -1334,11 +1338,11 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
             _("%(target)s takes %(amount)s %(type)s damage from %(attacker)s's %(weapon)s."),
         )
     )
-    text = lead + opener + s.pick(*hits) % names + why
+    text = lead + opener + s.pick(*hits) % names + why + blessed
     if state := _struck_text(names["target"], target.kind, effect):
         text += " " + state
     if result.get("on_hit"):
-        text += " " + _rider_text(s, names["target"], result["on_hit"])
+        text += " " + _rider_text(s, names["target"], result["on_hit"], kind=target.kind)
     s.say(text)
     hp = effect.get("hp_after")
     if hp is not None and target.kind == "monster":
@@ -1438,7 +1442,7 @@ def _plain_target(
     return foes[0]
 
 
-def _rider_text(s: Session, target: str, rider: Mapping[str, Any]) -> str:
+def _rider_text(s: Session, target: str, rider: Mapping[str, Any], *, kind: str = "") -> str:
     """What a hit did besides damage (a wolf's bite: DC 11 STR save or prone): the save's total
     against its DC, which any viewer may read (a monster's modifier is never in it)."""
     values = {
@@ -1452,6 +1456,8 @@ def _rider_text(s: Session, target: str, rider: Mapping[str, Any]) -> str:
         save = _failed_save_text(s, _("the %(ability)s save") % values, rider)
     else:
         save = _("%(ability)s save %(total)s against DC %(dc)s") % values
+        if (added := _bless_roll(rider, kind)) is not None:
+            save += ", " + _("+%(roll)s from Bless") % {"roll": added}
     values["save"] = save
     prone = rider["condition"] == "prone"
     if rider["applied"]:
@@ -1517,6 +1523,25 @@ def _mode_text(
     else:
         return ""
     return " " + text % {"better": ", ".join(better), "worse": ", ".join(worse)}
+
+
+def _bless_text(roll: Mapping[str, Any], kind: str) -> str:
+    """ " (+3 from Bless.)": the 1d4 a blessed creature added to the d20 roll whose total is
+    said, or "" without one. A monster's die is said to no one: the room hears a monster's
+    total alone, as its players read it."""
+    if (added := _bless_roll(roll, kind)) is None:
+        return ""
+    return " " + _("(+%(roll)s from Bless.)") % {"roll": added}
+
+
+def _bless_roll(roll: Mapping[str, Any], kind: str) -> int | None:
+    """The Bless die a d20 roll added to its total, None without one or for a monster (its
+    die, like its d20, is the GM's). Only the rules' own number: never worked out from the
+    total."""
+    bless = roll.get("bless")
+    if not bless or kind == "monster":
+        return None
+    return int(bless["roll"])
 
 
 def _reasons_by_creature(reasons: list[str]) -> list[str]:
@@ -1806,6 +1831,8 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     # in the label.
     why = _mode_text(s, result)
     mode = None if why else result.get("mode")
+    kind = "monster" if character_id.startswith(MONSTER_ID_PREFIX) else "pc"
+    blessed = _bless_text(result, kind)
     if mode == "advantage":
         label = _("%(who)s's %(what)s with advantage")
     elif mode == "disadvantage":
@@ -1826,7 +1853,7 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
             _("%(label)s falls short with %(total)s (DC %(dc)s)."),
             _("A roll of %(total)s is not enough for DC %(dc)s: %(label)s fails."),
         )
-    text = (text % values) + why
+    text = (text % values) + why + blessed
     if m["dc"] is None:
         # Said, or the table takes DC 10 for one the GM set.
         text += " " + _("No DC was named, so the default DC %(dc)s was used.") % values
@@ -2277,7 +2304,15 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
             raise Refusal(_("Only the GM calls a death save for someone else."))
     result = s.call("death_save", character_id=character_id)
     who = _name_of(roster, character_id)
-    text = str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": result["natural"]}
+    rolled: int | str = result["natural"]
+    if (added := _bless_roll(result, "pc")) is not None:
+        # Bless's die counts toward the 10 a success needs: said so the sum adds up.
+        rolled = _("%(natural)s + %(bless)s from Bless = %(total)s") % {
+            "natural": result["natural"],
+            "bless": added,
+            "total": result["total"],
+        }
+    text = str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": rolled}
     if result.get("current"):  # the dead pass the turn
         text += " " + _("%(next)s is up.") % {"next": _name_of(roster, result["current"])}
     s.say(text)
@@ -2875,7 +2910,8 @@ def _attack_spell_said(
         "roll": result["to_hit"]["total"],
     }
     worse = (result.get("range") or {}).get("disadvantage") or []
-    why = _mode_text(s, result["to_hit"], worse=worse)
+    # The caster's own roll: a player's cleric or wizard.
+    why = _mode_text(s, result["to_hit"], worse=worse) + _bless_text(result["to_hit"], "pc")
     if not result["hit"]:
         s.say(
             _("%(caster)s casts %(spell)s at %(target)s but misses (%(roll)s to hit).") % values
@@ -2922,7 +2958,7 @@ def _save_spell_said(
         else _("%(ability)s save %(total)s against DC %(dc)s") % values
     )
     values["save"] = said
-    why = _mode_text(s, save)
+    why = _mode_text(s, save) + _bless_text(save, kind)
     if save["success"]:
         s.say(
             _("%(caster)s casts %(spell)s on %(target)s, who avoids it (%(save)s).") % values + why
