@@ -269,6 +269,8 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("I cast shield of faith on Bram", s.dnd_ward_spell, {"target": "Bram"}),
         ("end concentration", s.dnd_end_concentration, {"spell": None}),
         ("drop shield of faith", s.dnd_end_concentration, {"spell": "shield of faith"}),
+        ("drop bless", s.dnd_end_concentration, {"spell": "bless"}),
+        ("stop concentrating on bless", s.dnd_end_concentration, {"spell": "bless"}),
         ("stop concentrating", s.dnd_end_concentration, {"spell": None}),
     ],
     "cast bless on <target>, <target> and me [at level N] (a cleric; +1d4 to attack rolls and "

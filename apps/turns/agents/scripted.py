@@ -116,9 +116,11 @@ dnd5e
                                          while it concentrates; a total said then says the
                                          die in it ("(+3 from Bless.)"; a death save "8 + 2
                                          from Bless = 10"), a monster's never
-    end concentration                    your character ends the spell it concentrates on
-                                         (free, at any time; also "drop shield of faith",
-                                         "stop concentrating [on shield of faith]")
+    end concentration                    your character ends the spell it concentrates on,
+                                         on every creature it is on (free, at any time;
+                                         also "drop shield of faith", "drop bless", "stop
+                                         concentrating [on bless]"); naming a spell it is
+                                         not concentrating on is refused
     short rest [, spend N hit dice]      out of combat, your character spends Hit Dice
                                          (one unless said; also "I take a short rest and
                                          spend 2 hit dice", "spend a hit die"); the GM, as
@@ -217,8 +219,9 @@ dnd5e
                                          outside it, a few things to try (to you)
     what's my hp | show my character     your character's line: HP, AC (a spell's bonus
                                          named), speed, attacks, conditions, the spell it
-                                         concentrates on (to you; also "my character sheet",
-                                         "look at me", "how am I doing?")
+                                         concentrates on and on whom (to you; also "my
+                                         character sheet", "look at me", "how am I
+                                         doing?")
     <name>, <command>                    a line addressed to a creature ("Ilsa, make a dex
                                          save", "Goblin 2, attack Ilsa", "Ilsa, punch the
                                          goblin", "Ilsa, roll to hit the goblin") is that
@@ -2602,6 +2605,8 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
 
 WARD_SPELLS = r"shield\s+of\s+faith"
 BLESS_SPELL = r"bless"
+# The spells the rules hold by concentration, as said.
+CONCENTRATION_SPELLS = WARD_SPELLS + "|" + BLESS_SPELL
 
 
 def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
@@ -2766,8 +2771,9 @@ def dnd_end_concentration(s: Session, m: re.Match[str]) -> None:
     s.require("spell_cast", what=what, seen_by_all=True)
     caster = _caster(s, acting_character(s, what=what))
     held = caster.get("concentration")
-    # Shield of Faith is the one concentration spell the rules cast.
-    said = str(gettext_lazy("Shield of Faith")) if m.groupdict().get("spell") else ""
+    spoken = m.groupdict().get("spell")
+    said_key = re.sub(r"\s+", "_", spoken.lower()) if spoken else ""
+    said = str(CONCENTRATION_SPELL_NAMES.get(said_key, "")) if spoken else ""
     if not held:
         raise Refusal(
             _("%(who)s is concentrating on no spell.") % {"who": caster["name"]}
@@ -2775,27 +2781,58 @@ def dnd_end_concentration(s: Session, m: re.Match[str]) -> None:
             else _("%(who)s is not concentrating on %(spell)s: on no spell at all.")
             % {"who": caster["name"], "spell": said}
         )
+    ids, names = _held_targets(held)
+    if said and said_key != held["spell"]:
+        # "drop bless" while the cleric keeps Shield of Faith going: the one held stays.
+        raise Refusal(
+            _("%(who)s is not concentrating on %(spell)s: on %(held)s.")
+            % {"who": caster["name"], "spell": said, "held": _held_text(held, caster["id"])}
+        )
+    # Bless is held on several creatures: the rules end it on all, named by its targets.
+    targets: dict[str, Any] = (
+        {"target_ids": ids} if "target_ids" in held else {"target_id": held["target_id"]}
+    )
     result = s.call(
         "spell_cast",
         caster_id=caster["id"],
-        target_id=held["target_id"],
         spell=held["spell"],
         end_concentration=True,
+        **targets,
     )
     ended = result.get("concentration_ended") or result
     values = {
         "who": result.get("caster_name") or caster["name"],
-        "spell": ended.get("spell_name") or held.get("name") or held["spell"],
-        "target": ended.get("target_name") or held.get("target_name") or held["target_id"],
+        "held": _held_text(
+            {**held, "name": ended.get("spell_name") or held.get("name") or held["spell"]},
+            caster["id"],
+        ),
     }
-    s.say(
-        (
-            _("%(who)s stops concentrating: %(spell)s ends.")
-            if held["target_id"] == caster["id"]
-            else _("%(who)s stops concentrating: %(spell)s on %(target)s ends.")
-        )
-        % values
-    )
+    s.say(_("%(who)s stops concentrating: %(held)s ends.") % values)
+
+
+CONCENTRATION_SPELL_NAMES = {
+    "shield_of_faith": gettext_lazy("Shield of Faith"),
+    "bless": gettext_lazy("Bless"),
+}
+
+
+def _held_targets(held: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The ids and names of the creatures a concentration spell is on: Bless's several
+    (`target_ids`), a one-target spell's one (`target_id`)."""
+    if "target_ids" in held:
+        ids = list(held["target_ids"])
+        return ids, list(held.get("target_names") or ids)
+    return [held["target_id"]], [held.get("target_name") or held["target_id"]]
+
+
+def _held_text(held: Mapping[str, Any], caster_id: str) -> str:
+    """ "Bless on Ilsa, Bram and Ash", "Shield of Faith on Bram", or the spell alone when the
+    caster holds it on itself only."""
+    ids, names = _held_targets(held)
+    spell = held.get("name") or held["spell"]
+    if ids == [caster_id]:
+        return str(spell)
+    return _("%(spell)s on %(targets)s") % {"spell": spell, "targets": _and_list(names)}
 
 
 def _slots_left_text(values: Mapping[str, Any]) -> str:
@@ -3961,11 +3998,9 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
     if conditions := sheet.get("conditions"):
         text += "; " + _("conditions: %(conditions)s") % {"conditions": ", ".join(conditions)}
     if held := sheet.get("concentration"):
-        text += "; " + (
-            _("concentrating on %(spell)s")
-            if held.get("target_id") == sheet.get("id")
-            else _("concentrating on %(spell)s on %(target)s")
-        ) % {"spell": held.get("name") or held["spell"], "target": held.get("target_name")}
+        text += "; " + _("concentrating on %(held)s") % {
+            "held": _held_text(held, sheet.get("id", ""))
+        }
     s.say(text + ".", audience="requester")
 
 
@@ -5295,16 +5330,18 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # concentrating [on shield of faith]".
         _intent(
             r"(?:end|drop|stop|break)\s+(?:my\s+)?concentration(?:\s+on\s+(?P<spell>"
-            + WARD_SPELLS
+            + CONCENTRATION_SPELLS
             + r"))?",
             dnd_end_concentration,
         ),
         _intent(
-            r"stop\s+concentrating(?:\s+on\s+(?:my\s+|the\s+)?(?P<spell>" + WARD_SPELLS + r"))?",
+            r"stop\s+concentrating(?:\s+on\s+(?:my\s+|the\s+)?(?P<spell>"
+            + CONCENTRATION_SPELLS
+            + r"))?",
             dnd_end_concentration,
         ),
         _intent(
-            r"(?:end|drop|dismiss)\s+(?:my\s+|the\s+)?(?P<spell>" + WARD_SPELLS + r")",
+            r"(?:end|drop|dismiss)\s+(?:my\s+|the\s+)?(?P<spell>" + CONCENTRATION_SPELLS + r")",
             dnd_end_concentration,
         ),
         # Before "heal": "heal Ilsa with cure wounds" names a spell, not who is healed.
