@@ -49,7 +49,9 @@ dnd5e
                                          the opportunity attack a move out of its reach just
                                          provoked ("goblin 2 attacks Ilsa as a reaction",
                                          offered to the GM after the move; a player's own:
-                                         "attack the goblin as a reaction")
+                                         "attack the goblin as a reaction"); also "goblin 2
+                                         makes an opportunity attack against Ilsa", "make
+                                         an opportunity attack on the goblin"
     check <ability|skill> [dc N]         ability check, DC 10 unless given (bounded by the
                                          tool's schema; the narration then says DC 10 was
                                          the default); "... with advantage|disadvantage"
@@ -1216,7 +1218,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     plural = _plural_attacker(s, m) if m.groupdict().get("attackers") else None
     s.require("attack", what=_("attack"), seen_by_all=True)
     # "goblin 2 attacks Ilsa as a reaction": the opportunity attack a move just provoked.
-    reaction = bool(m.groupdict().get("reaction"))
+    reaction = bool(m.groupdict().get("reaction") or m.groupdict().get("opportunity"))
     if reaction and s.parameter("attack", "as_reaction") is None:
         raise Refusal(
             _("These rules take no reactions: call it as a plain attack on the attacker's turn.")
@@ -5214,6 +5216,10 @@ WITH_WEAPON = (
     # "as a reaction": the opportunity attack a move out of the attacker's reach provoked.
     r"(?:\s+as\s+(?:an?\s+|its\s+|their\s+|my\s+)?(?P<reaction>reaction|opportunity\s+attack))?"
 )
+# "an opportunity attack against Ilsa": an attack made as a reaction, on whom if named.
+OPPORTUNITY_ATTACK = (
+    r"(?P<opportunity>opportunity\s+attack)(?:\s+(?:on|against|at)\s+(?P<target>.+?))?"
+)
 # After the roll a table makes for an attack ("roll to hit", "make an attack roll"): the target,
 # if named ("against the goblin", "vs goblin 2"), then the weapon and how the d20 is rolled.
 ROLLED_AT = (
@@ -5264,6 +5270,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
         _intent(r"attack" + WITH_WEAPON, dnd_attack),
         _intent(r"attack\s+(?P<target>.+?)" + WITH_WEAPON, dnd_attack),
+        # "make an opportunity attack against the goblin": the speaker's reaction.
+        _intent(r"make\s+an\s+" + OPPORTUNITY_ATTACK + WITH_WEAPON, dnd_attack),
         # "make an attack against the goblin": the attack itself, not one by "make an".
         _intent(
             r"make\s+an\s+attack(?:\s+(?:on|against|at)\s+(?P<target>.+?))?" + WITH_WEAPON,
@@ -5300,10 +5308,18 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
         # "the goblin attacks": the nearest foe, when no other is as near.
         _intent(r"(?!roll\s)(?P<attacker>.+?)\s+attacks" + WITH_WEAPON, dnd_attack),
-        # Said of several ("the goblins attack Ilsa"): asked about one at a time.
+        # "the goblin makes an opportunity attack against Ilsa": the goblin's reaction, as
+        # "goblin attacks Ilsa as a reaction"; before "<attackers> attack", whose subject "the
+        # goblin makes an opportunity" would be. Not a roll's label.
+        _intent(
+            r"(?!roll\s)(?P<attacker>.+?)\s+makes\s+an\s+" + OPPORTUNITY_ATTACK + WITH_WEAPON,
+            dnd_attack,
+        ),
+        # Said of several ("the goblins attack Ilsa"): asked about one at a time. Not a roll's
+        # label ("roll 1d20 for the rogue who makes an attack").
         _intent(
             NOT_A_SUBJECT
-            + r"(?P<attackers>[^,]+?)\s+attack(?:\s+(?!with\s)(?P<target>.+?))?"
+            + r"(?!roll\s)(?P<attackers>[^,]+?)\s+attack(?:\s+(?!with\s)(?P<target>.+?))?"
             + WITH_WEAPON,
             dnd_attack,
         ),
