@@ -79,3 +79,26 @@ def test_a_blessed_monsters_attack_told_to_the_room_says_no_bless_die(live_domai
     assert run.texts == [
         ("Goblin's Scimitar finds only air; 12 is not enough.", "trigger"),
     ]  # fmt: skip
+
+
+def test_a_blessed_wizards_fire_bolt_says_the_bless_die(live_domains, gm, player):
+    table = _party(gm, player)
+    wren = table.call(player, "character_create", name="Wren", template="wizard", level=3)
+    table.run(player, "cast bless on Wren", job_id="bless")
+    table.characters[principal_for(player)] = wren.structured["character"]["id"]
+    run = table.run(player, "cast fire bolt at the goblin", job_id="bolt")
+    assert run.texts == [
+        ("Wren casts Fire Bolt at Goblin but misses (12 to hit). (+4 from Bless.)", "trigger"),
+    ]
+
+
+def test_a_blessed_creatures_save_against_a_bite_says_the_bless_die(live_domains, gm, player):
+    table = _party(gm, player)
+    _gm_write(table, "monster_spawn", monster_key="wolf")
+    table.run(player, "cast bless on Bram", job_id="bless")
+    runs = [table.run(gm, "the wolf attacks Bram", job_id=f"bite-{n}") for n in range(2)]
+    assert [r.texts for r in runs] == [
+        [("Wolf's Bite finds only air; 8 is not enough.", "trigger")],
+        [("A solid hit. Wolf's Bite hits Bram (20 to hit): 7 piercing. Bram is knocked prone "
+          "(STR save 9 against DC 11, +1 from Bless).", "trigger")],
+    ]  # fmt: skip
