@@ -2611,20 +2611,19 @@ BLESS_SPELL = r"bless"
 CONCENTRATION_SPELLS = WARD_SPELLS + "|" + BLESS_SPELL
 
 
-def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
-    """ "cast shield of faith on Bram": a player's cleric wards a creature (no target: its own
-    character) with a spell slot, as a bonus action in combat; the rules give the +2 AC while
-    the cleric concentrates, ending the spell it concentrated on before."""
-    spell = str(gettext_lazy("Shield of Faith"))
-    named, slot_level = _slot_level(m["target"])
-    target = _echo(" ".join(named.split())) if named else None
+def _clerics_concentration_cast(
+    s: Session, spell: str, said: str, target: str | None
+) -> tuple[Mapping[str, Any], str]:
+    """Before a cleric's concentration spell (`spell`, said `said`) is cast: the caster (the
+    speaker's acting character, a cleric) and what is being done; refused for the GM (its
+    player casts it) and for any other class (the GM rules on it)."""
     if s.turn.is_gm:
         raise Refusal(
             _(
                 "The rules here cast %(spell)s for a player's cleric: its player casts it "
-                "(“cast shield of faith on %(target)s”)."
+                "(“cast %(said)s on %(target)s”)."
             )
-            % {"spell": spell, "target": target or "Ilsa"}
+            % {"spell": spell, "said": said, "target": target or "Ilsa"}
         )
     what = _("cast %(spell)s") % {"spell": spell}
     s.require("spell_cast", what=what, seen_by_all=True)
@@ -2637,6 +2636,17 @@ def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
             )
             % {"who": caster["name"], "spell": spell}
         )
+    return caster, what
+
+
+def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
+    """ "cast shield of faith on Bram": a player's cleric wards a creature (no target: its own
+    character) with a spell slot, as a bonus action in combat; the rules give the +2 AC while
+    the cleric concentrates, ending the spell it concentrated on before."""
+    spell = str(gettext_lazy("Shield of Faith"))
+    named, slot_level = _slot_level(m["target"])
+    target = _echo(" ".join(named.split())) if named else None
+    caster, what = _clerics_concentration_cast(s, spell, "shield of faith", target)
     roster = dnd_roster(s)
     if target is None or _clean_name(_normalize(target)).lower() in SELF_WORDS:
         warded = _own_entity(s, roster, what=what)
@@ -2701,25 +2711,8 @@ def dnd_bless(s: Session, m: re.Match[str]) -> None:
     saves while the cleric concentrates."""
     spell = str(gettext_lazy("Bless"))
     named, slot_level = _slot_level(m["target"])
-    if s.turn.is_gm:
-        raise Refusal(
-            _(
-                "The rules here cast %(spell)s for a player's cleric: its player casts it "
-                "(“cast bless on %(target)s”)."
-            )
-            % {"spell": spell, "target": _echo(" ".join(named.split())) if named else "Ilsa"}
-        )
-    what = _("cast %(spell)s") % {"spell": spell}
-    s.require("spell_cast", what=what, seen_by_all=True)
-    caster = _caster(s, acting_character(s, what=what))
-    if caster.get("template") != "cleric":
-        raise Refusal(
-            _(
-                "%(who)s cannot cast %(spell)s here (the rules cast it for a cleric): the GM "
-                "rules on it."
-            )
-            % {"who": caster["name"], "spell": spell}
-        )
+    target = _echo(" ".join(named.split())) if named else None
+    caster, what = _clerics_concentration_cast(s, spell, "bless", target)
     roster = dnd_roster(s)
     blessed: list[Entity] = []
     for name in _target_list(named or "") or ["me"]:
