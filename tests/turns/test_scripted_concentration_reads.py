@@ -5,20 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from apps.domains.client import principal_for
-from tests.turns.conftest import make_table
+from tests.turns.test_scripted_shield_of_faith import _ash_and_bram
 
 pytestmark = pytest.mark.django_db
-
-
-def _ash_and_bram(gm, player):
-    """The player's cleric Ash (pc-1), bound to them, and the GM's fighter Bram (pc-2)."""
-    table = make_table("dnd5e", gm, player)
-    created = table.call(player, "character_create", name="Ash", template="cleric", level=3)
-    table.characters[principal_for(player)] = created.structured["character"]["id"]
-    table.call(gm, "character_create", name="Bram", template="fighter")
-    table.run(gm, "set phase play", job_id="play")
-    return table
 
 
 def test_a_long_rest_says_the_concentration_spell_it_ended(live_domains, gm, player):

@@ -6,25 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from apps.domains.client import principal_for
-from tests.turns.conftest import make_table
 from tests.turns.test_scripted_agent import _gm_write
+from tests.turns.test_scripted_shield_of_faith import _ash_and_bram, _read
 
 pytestmark = pytest.mark.django_db
-
-
-def _ash_and_bram(gm, player):
-    """The player's cleric Ash (pc-1), bound to them, and the GM's fighter Bram (pc-2)."""
-    table = make_table("dnd5e", gm, player)
-    created = table.call(player, "character_create", name="Ash", template="cleric", level=3)
-    table.characters[principal_for(player)] = created.structured["character"]["id"]
-    table.call(gm, "character_create", name="Bram", template="fighter")
-    table.run(gm, "set phase play", job_id="play")
-    return table
-
-
-def _read(table, char_id):
-    return table.call(table.gm, "character_get", character_id=char_id).structured["character"]
 
 
 @pytest.mark.parametrize(
