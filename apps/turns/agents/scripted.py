@@ -1836,8 +1836,8 @@ def _dnd_check(s: Session, m: re.Match[str], *, save: bool) -> None:
     # in the label.
     why = _mode_text(s, result)
     mode = None if why else result.get("mode")
-    kind = "monster" if character_id.startswith(MONSTER_ID_PREFIX) else "pc"
-    blessed = _bless_text(result, kind)
+    # The roller's kind as the rules name it; one unnamed may be a monster (its die unsaid).
+    blessed = _bless_text(result, result.get("character_kind", "monster"))
     if mode == "advantage":
         label = _("%(who)s's %(what)s with advantage")
     elif mode == "disadvantage":
