@@ -24,6 +24,7 @@ DOCUMENTED = {
         s.dnd_long_rest: "long rest",
         s.dnd_heal: "heal <target>",
         s.dnd_temp_hp: "give me N temp hp",
+        s.dnd_damage: "damage <target> N [<type>]",
         s.dnd_stand_up: "stand up",
         s.dnd_condition: "poison <target>",
         s.dnd_condition_remove: "cure <target> of <condition>",

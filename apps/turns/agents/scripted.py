@@ -137,6 +137,17 @@ dnd5e
                                          hp"): they do not stack, the higher is kept; a
                                          player grants only their own characters, the GM
                                          anyone (a monster's numbers are said to the GM only)
+    damage <target> N [<type>]           GM: N damage outside an attack (a trap, a fall, a
+                                         spell the rules do not cast): "damage goblin 9
+                                         fire", "damage Ilsa 5", also "deal 7 fire damage
+                                         to the goblin", "the goblin takes 4 piercing
+                                         damage"; a type the rules do not know is refused
+                                         in their words. Told as an attack's hit is: the
+                                         target's state and concentration save to all, a
+                                         monster's HP (and what its resistance, immunity
+                                         or vulnerability made of it) to the GM alone; a
+                                         character's temporary hit points absorbing it,
+                                         and its resistances, to all
     stand up | get [back] up | I stand   leave prone (in combat: half your speed); the GM:
                                          whoever is up stands, by the same rules (outside
                                          combat the GM lifts prone instead); also
@@ -1349,21 +1360,8 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     if result.get("on_hit"):
         text += " " + _rider_text(s, names["target"], result["on_hit"], kind=target.kind)
     s.say(text)
-    hp = effect.get("hp_after")
-    if hp is not None and target.kind == "monster":
-        # Monster HP only ever reaches the GM; the tool returns it only to a GM requester.
-        values = {"target": names["target"], "current": hp["current"], "max": hp["max"]}
-        fortitude = effect.get("undead_fortitude") or {}
-        if "total" in fortitude:
-            # The table is told only that it held (or not); the save is the GM's, as the HP are.
-            values.update(total=fortitude["total"], dc=fortitude["dc"])
-            gm_text = _(
-                "%(target)s: %(current)s/%(max)s HP "
-                "(Undead Fortitude: CON save %(total)s against DC %(dc)s)."
-            )
-        else:
-            gm_text = _("%(target)s: %(current)s/%(max)s HP.")
-        s.say(gm_text % values, audience="gm")
+    if target.kind == "monster" and (gm_text := _monster_hp_text(names["target"], effect)):
+        s.say(gm_text, audience="gm")
     foes_left = [e for e in roster if e.kind == "monster" and e.alive and e.id != target.id]
     if (
         s.turn.phase == "combat"
@@ -1375,6 +1373,27 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         # and a look at the field, as on a player's turn with no foe left.
         s.say(_("No foe is left standing: the GM can say “end combat”."))
         s.gm_suggestions += [_("end combat"), _("describe")]
+
+
+def _monster_hp_text(target: str, effect: Mapping[str, Any]) -> str:
+    """A monster's hit points after damage, for the GM alone ("" when the result, read at a
+    player's view, has none): the tool returns them only to a GM requester."""
+    hp = effect.get("hp_after")
+    if hp is None:
+        return ""
+    values = {"target": target, "current": hp["current"], "max": hp["max"]}
+    fortitude = effect.get("undead_fortitude") or {}
+    if "total" in fortitude:
+        # The table is told only that it held (or not); the save is the GM's, as the HP are.
+        values.update(total=fortitude["total"], dc=fortitude["dc"])
+        return (
+            _(
+                "%(target)s: %(current)s/%(max)s HP "
+                "(Undead Fortitude: CON save %(total)s against DC %(dc)s)."
+            )
+            % values
+        )
+    return _("%(target)s: %(current)s/%(max)s HP.") % values
 
 
 def _reaction_lead(s: Session, result: Mapping[str, Any], names: Mapping[str, Any]) -> str:
@@ -3118,6 +3137,59 @@ def dnd_short_rest(s: Session, m: re.Match[str]) -> None:
 
 # The requester's own character, as a grant names it ("give me 5 temp hp", "I gain 5 temp hp").
 SELF_WORDS = frozenset({"i", "me", "myself", "self"})
+
+
+def dnd_damage(s: Session, m: re.Match[str]) -> None:
+    """The GM deals damage outside an attack ("damage goblin 9 fire"): the rules apply it
+    (resistances, temporary hit points, 0 HP, a concentration save). The room hears it as an
+    attack's hit is told; a monster's hit points, and what its resistances made of the damage,
+    reach the GM alone. The damage type is the domain's to accept or refuse."""
+    s.require("damage_apply", what=_("deal damage"), seen_by_all=True)
+    amount = _amount(m["amount"])
+    low, high = s.bounds("damage_apply", "amount", (0, 10000))
+    if not low <= amount <= high:
+        raise Refusal(_("Deal %(low)s to %(high)s damage.") % {"low": low, "high": high})
+    roster = dnd_roster(s)
+    target = resolve(s, roster, m["target"])
+    arguments: dict[str, Any] = {"target_id": target.id, "amount": amount}
+    if m["type"]:
+        arguments["damage_type"] = m["type"].lower()
+    effect = s.call("damage_apply", **arguments)
+    name = _name_of(roster, target.id)
+    values = {"target": name, "amount": amount, "type": arguments.get("damage_type", "")}
+    said = (
+        _("%(target)s takes %(amount)s %(type)s damage.")
+        if values["type"]
+        else _("%(target)s takes %(amount)s damage.")
+    ) % values
+    # What the creature's body made of it: a character's is everyone's to read (its hit
+    # points show in the panels), a monster's stat block the GM's.
+    adjusted = _damage_adjusted_text(name, amount, effect)
+    if target.kind != "monster" and adjusted:
+        said += " " + adjusted
+    if target.kind != "monster" and (absorbed := effect.get("absorbed_by_temp_hp")):
+        said += " " + _("Temporary hit points absorb %(absorbed)s of it.") % {"absorbed": absorbed}
+    if state := _struck_text(name, target.kind, effect):
+        said += " " + state
+    s.say(said)
+    if target.kind == "monster":
+        gm_text = " ".join(filter(None, [adjusted, _monster_hp_text(name, effect)]))
+        if gm_text:
+            s.say(gm_text, audience="gm")
+
+
+def _damage_adjusted_text(target: str, amount: int, effect: Mapping[str, Any]) -> str:
+    """What immunity, resistance or vulnerability made of the damage, or "" when it is as
+    said (or the result, read at a player's view, does not say)."""
+    adjusted = effect.get("adjusted")
+    if adjusted is None or adjusted == amount:
+        return ""
+    values = {"target": target, "type": effect.get("damage_type") or "", "adjusted": adjusted}
+    if adjusted == 0:
+        return _("%(target)s is immune to %(type)s damage.") % values
+    if adjusted < amount:
+        return _("Resistance halves it to %(adjusted)s.") % values
+    return _("Vulnerability doubles it to %(adjusted)s.") % values
 
 
 def dnd_temp_hp(s: Session, m: re.Match[str]) -> None:
@@ -5413,6 +5485,28 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             r"(?P<target>.+?)\s+(?:gains?|gets?)\s+(?P<amount>" + AMOUNT + r")\s+" + TEMP_HP,
             dnd_temp_hp,
+        ),
+        # The GM's damage outside an attack: "damage goblin 9 fire", "deal 7 fire damage to
+        # the goblin", "the goblin takes 4 piercing damage" (the type is the domain's to check).
+        _intent(
+            r"damage\s+(?P<target>.+?)\s+(?:for\s+|by\s+)?(?P<amount>(?![+-])"
+            + AMOUNT
+            + r")(?:\s+(?:points?\s+of\s+)?(?P<type>(?!damage\b)[a-z]+))?(?:\s+damage)?",
+            dnd_damage,
+        ),
+        _intent(
+            r"deals?\s+(?P<amount>(?![+-])"
+            + AMOUNT
+            + r")\s+(?:points?\s+of\s+)?(?:(?P<type>[a-z]+)\s+)?damage\s+to\s+(?P<target>.+)",
+            dnd_damage,
+        ),
+        _intent(
+            # Not a roll's label ("roll 1d6 for the goblin that takes 4 damage").
+            NOT_A_SUBJECT
+            + r"(?!roll\s)(?P<target>.+?)\s+takes\s+(?P<amount>(?![+-])"
+            + AMOUNT
+            + r")\s+(?:points?\s+of\s+)?(?:(?P<type>[a-z]+)\s+)?damage",
+            dnd_damage,
         ),
         _intent(r"(?:i\s+)?(?:stand(?:\s+back)?(?:\s+up)?|get\s+(?:back\s+)?up)", dnd_stand_up),
         _intent(r"(?P<who>.+?)\s+(?:stands|gets)(?:\s+back)?\s+up", dnd_stand_up),
