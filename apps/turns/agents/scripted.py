@@ -147,7 +147,9 @@ dnd5e
                                          monster's HP (and what its resistance, immunity
                                          or vulnerability made of it) to the GM alone; a
                                          character's temporary hit points absorbing it,
-                                         and its resistances, to all
+                                         and its resistances, to all. A player is told to
+                                         attack instead; in combat the GM sends it as
+                                         narration (the action row says so)
     stand up | get [back] up | I stand   leave prone (in combat: half your speed); the GM:
                                          whoever is up stands, by the same rules (outside
                                          combat the GM lifts prone instead); also
@@ -3144,6 +3146,17 @@ def dnd_damage(s: Session, m: re.Match[str]) -> None:
     (resistances, temporary hit points, 0 HP, a concentration save). The room hears it as an
     attack's hit is told; a monster's hit points, and what its resistances made of the damage,
     reach the GM alone. The damage type is the domain's to accept or refuse."""
+    if not s.turn.is_gm:
+        raise Refusal(_("Only the GM deals damage outside an attack; attack instead."))
+    if not s.offered("damage_apply") and s.turn.phase == "combat" and s.turn.task == "action":
+        # The GM's combat action row is at the tool cap; the narration row has damage_apply.
+        raise Refusal(
+            _(
+                "Send “%(said)s” as narration: in combat the GM deals damage outside an attack "
+                "from the narration."
+            )
+            % {"said": _echo(m.group(0))}
+        )
     s.require("damage_apply", what=_("deal damage"), seen_by_all=True)
     amount = _amount(m["amount"])
     low, high = s.bounds("damage_apply", "amount", (0, 10000))
