@@ -31,6 +31,8 @@ DND_HELP = (
     "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in combat)\n"
     "- death save for <name>; heal <target> N (a potion without N)\n"
     "- grant <target> N temp hp (temporary hit points; they do not stack)\n"
+    "- damage <target> N [<type>], e.g. damage goblin 9 fire (or: deal 7 fire damage to "
+    "<target>, <target> takes 4 piercing damage; in combat as narration)\n"
     "- long rest [for <name>] (as narration: hit points and spell slots back)\n"
     "- short rest for <name>, N hit dice (as narration: Hit Dice heal)\n"
     "- poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, restrain, stun); "

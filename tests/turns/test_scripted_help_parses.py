@@ -121,6 +121,24 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     "grant <target> N temp hp (temporary hit points; they do not stack)": [
         ("grant Ilsa 5 temp hp", s.dnd_temp_hp, {"target": "Ilsa", "amount": "5"}),
     ],
+    "damage <target> N [<type>], e.g. damage goblin 9 fire (or: deal 7 fire damage to "
+    "<target>, <target> takes 4 piercing damage; in combat as narration)": [
+        ("damage goblin 9 fire", s.dnd_damage, {"target": "goblin", "amount": "9", "type": "fire"}),
+        ("damage Ilsa 5", s.dnd_damage, {"target": "Ilsa", "amount": "5", "type": None}),
+        ("damage goblin 2 5", s.dnd_damage, {"target": "goblin 2", "amount": "5"}),
+        (
+            "deal 7 fire damage to the goblin",
+            s.dnd_damage,
+            {"target": "the goblin", "amount": "7", "type": "fire"},
+        ),
+        ("deal 7 damage to Ilsa", s.dnd_damage, {"target": "Ilsa", "amount": "7", "type": None}),
+        (
+            "the goblin takes 4 piercing damage",
+            s.dnd_damage,
+            {"target": "the goblin", "amount": "4", "type": "piercing"},
+        ),
+        ("Ilsa takes 3 damage", s.dnd_damage, {"target": "Ilsa", "amount": "3", "type": None}),
+    ],
     "long rest [for <name>] (as narration: hit points and spell slots back)": [
         ("long rest", s.dnd_long_rest, {"target": None}),
         ("long rest for Ilsa", s.dnd_long_rest, {"target": "Ilsa"}),

@@ -5998,6 +5998,14 @@ def help_text(system_id: str, *, gm: bool) -> str:
                 _("give me N temp hp (temporary hit points; they do not stack)"),
                 _("grant <target> N temp hp (temporary hit points; they do not stack)"),
             ),
+            # Damage outside an attack is the GM's ruling (a player attacks instead).
+            (
+                None,
+                _(
+                    "damage <target> N [<type>], e.g. damage goblin 9 fire (or: deal 7 fire "
+                    "damage to <target>, <target> takes 4 piercing damage; in combat as narration)"
+                ),
+            ),
             # A player's cleric casts; the GM's long rest is narrated (the action row's cap).
             (
                 _("cast cure wounds or healing word [on <target>] [at level N] (a cleric)"),
