@@ -1,6 +1,7 @@
 """Damage outside an attack is the GM's (damage_apply): a player saying it is told to attack
 instead, nothing called; in combat the GM's action row has no damage_apply (the tool cap), so
-the GM is told to send it as narration, where it is dealt."""
+the GM is told to send it as narration, where it is dealt; felling the last foe so says the
+GM can end the combat, as an attack that does says."""
 
 from __future__ import annotations
 
@@ -36,3 +37,17 @@ def test_in_combat_the_gm_deals_damage_as_narration(live_domains, gm, player):
     assert (run.tools, table.revision()) == (["combat_status"], before)
     told = table.run(gm, "the goblin takes 3 fire damage", job_id="told", task="narration")
     assert told.texts == [("Goblin takes 3 fire damage.", "trigger"), ("Goblin: 4/7 HP.", "gm")]
+
+
+def test_damage_that_fells_the_last_foe_says_the_gm_can_end_combat(live_domains, gm, player):
+    table, _start = dnd_table_in_combat(gm, player)  # two goblins (mon-2, mon-3)
+    first = table.run(gm, "damage goblin 20", job_id="first", task="narration")
+    assert "No foe is left standing" not in " ".join(text for text, _ in first.texts)
+
+    last = table.run(gm, "damage goblin 2 20", job_id="last", task="narration")
+
+    assert last.texts[-1] == (
+        "No foe is left standing: the GM can say “end combat”.",
+        "trigger",
+    )
+    assert last.output.gm_suggestions[:2] == ("end combat", "describe")

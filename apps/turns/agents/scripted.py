@@ -1364,6 +1364,14 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
     s.say(text)
     if target.kind == "monster" and (gm_text := _monster_hp_text(names["target"], effect)):
         s.say(gm_text, audience="gm")
+    _if_the_last_foe_fell(s, roster, target, effect)
+
+
+def _if_the_last_foe_fell(
+    s: Session, roster: list[Entity], target: Entity, effect: Mapping[str, Any]
+) -> None:
+    """After damage (an attack's, the GM's) killed `target`: when it was the last monster
+    standing in combat, the table is told the GM can end it, and the GM is offered that."""
     foes_left = [e for e in roster if e.kind == "monster" and e.alive and e.id != target.id]
     if (
         s.turn.phase == "combat"
@@ -3189,6 +3197,7 @@ def dnd_damage(s: Session, m: re.Match[str]) -> None:
         gm_text = " ".join(filter(None, [adjusted, _monster_hp_text(name, effect)]))
         if gm_text:
             s.say(gm_text, audience="gm")
+    _if_the_last_foe_fell(s, roster, target, effect)
 
 
 def _damage_adjusted_text(target: str, amount: int, effect: Mapping[str, Any]) -> str:
