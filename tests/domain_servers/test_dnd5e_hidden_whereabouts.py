@@ -19,6 +19,18 @@ PLAYERS = ((PLAYER, {}), (OTHER, {}))
 PUBLIC = ((WATCHER, {}), (GM, {"view": "public"}))
 
 
+# Rin's bow, for a shot at a goblin beyond a melee weapon's reach.
+SHORTBOW = {
+    "name": "Shortbow",
+    "ability": "dex",
+    "proficient": True,
+    "damage": "1d6",
+    "damage_type": "piercing",
+    "range": 80,
+    "long_range": 320,
+}
+
+
 def _fight(dnd: Game, monkeypatch, rin_attacks: list | None = None) -> dict[str, str]:
     """Rin (the player's rogue), Bram (the other player's fighter) and a goblin, every d20 a
     10: Rin goes first, then the goblin."""
@@ -221,16 +233,7 @@ def test_a_hidden_monster_out_of_reach_is_refused_without_saying_how_far(
 def test_an_attack_on_a_hidden_monster_shows_the_gm_alone_how_far_it_was(
     dnd: Game, monkeypatch
 ) -> None:
-    bow = {
-        "name": "Shortbow",
-        "ability": "dex",
-        "proficient": True,
-        "damage": "1d6",
-        "damage_type": "piercing",
-        "range": 80,
-        "long_range": 320,
-    }
-    ids = _fight(dnd, monkeypatch, rin_attacks=[bow])
+    ids = _fight(dnd, monkeypatch, rin_attacks=[SHORTBOW])
     _goblin_sneaks_off(dnd, ids)
     shot, revision = {"attacker_id": ids["rin"], "target_id": ids["goblin"]}, dnd.revision
 
@@ -516,16 +519,7 @@ def test_a_seen_monsters_stand_up_says_its_movement_left_to_the_public(
 def test_a_shot_at_a_hidden_monster_replayed_after_it_is_revealed_still_hides_how_far(
     dnd: Game, monkeypatch
 ) -> None:
-    bow = {
-        "name": "Shortbow",
-        "ability": "dex",
-        "proficient": True,
-        "damage": "1d6",
-        "damage_type": "piercing",
-        "range": 80,
-        "long_range": 320,
-    }
-    ids = _fight(dnd, monkeypatch, rin_attacks=[bow])
+    ids = _fight(dnd, monkeypatch, rin_attacks=[SHORTBOW])
     _goblin_sneaks_off(dnd, ids)
     shot, revision = {"attacker_id": ids["rin"], "target_id": ids["goblin"]}, dnd.revision
     full = dnd.call("attack", {**shot, "expected_revision": revision, "idempotency_key": "shot"})
