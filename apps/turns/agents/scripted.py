@@ -1476,7 +1476,7 @@ def _plain_target(
     return foes[0]
 
 
-def _rider_text(s: Session, target: str, rider: Mapping[str, Any], *, kind: str = "") -> str:
+def _rider_text(s: Session, target: str, rider: Mapping[str, Any], *, kind: str) -> str:
     """What a hit did besides damage (a wolf's bite: DC 11 STR save or prone): the save's total
     against its DC, which any viewer may read (a monster's modifier is never in it)."""
     values = {
