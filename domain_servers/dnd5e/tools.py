@@ -2086,6 +2086,9 @@ def combat_action(call: Call) -> Outcome:
     result: dict[str, Any] = {
         "character_id": char["id"],
         "character_name": who,
+        # Whoever tells a Hide knows from this alone whose passive Perception its DC is: a
+        # hiding monster's is the party's own, a hiding player character's a monster's.
+        "character_kind": char["kind"],
         "action": action,
         "bonus_action": bonus,
     }
@@ -3318,7 +3321,8 @@ def tools() -> list[ToolSpec]:
                 "the target's Athletics or Acrobatics; a win knocks "
                 "it prone or pushes it 5 ft (to: the square, left out for a hidden monster but "
                 "for the GM). With bonus_action, a rogue's Cunning Action or a "
-                "goblin's Nimble Escape takes it as a bonus action instead."
+                "goblin's Nimble Escape takes it as a bonus action instead. Every result names "
+                "the taker's kind (character_kind: pc or monster), a hider's included."
             ),
             handler=combat_action,
             write=True,
@@ -3378,6 +3382,13 @@ def tools() -> list[ToolSpec]:
                 },
                 "action": {"type": "string"},
                 "character_name": {"type": "string"},
+                "character_kind": {
+                    "type": "string",
+                    "enum": ["pc", "monster"],
+                    "description": "The kind of the creature that took the action (for Hide, "
+                    "the hider's: a monster hides against the party's passive Perception, a "
+                    "player character against a monster's).",
+                },
                 "movement_gained": {
                     "type": "integer",
                     "description": "Present for Dash: the movement it added.",
