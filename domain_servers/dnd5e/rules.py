@@ -1308,7 +1308,9 @@ def short_rest(
 ) -> dict[str, Any]:
     """SRD short rest: each Hit Die spent rolls the hit die plus the CON modifier (never below
     0 a die) and heals that much. Refused, before anything is spent or rolled, for the dead,
-    at 0 HP (a rest needs 1 hit point), at full HP and with fewer dice left than asked."""
+    at 0 HP (a rest needs 1 hit point), at full HP and with fewer dice left than asked. A
+    spell held by concentration (10 minutes at most) does not outlast the rest (an hour at
+    least): `concentration_ended` names it."""
     hp = char["hp"]
     if is_dead(char):
         raise invalid(f"{who(char)} is dead and cannot rest")
@@ -1331,6 +1333,7 @@ def short_rest(
     amount = sum(max(0, value + con) for value in kept)
     pool["current"] -= dice_count
     healed = heal(char, amount, who=who)
+    held = end_concentration(char)
     return {
         "character_id": char["id"],
         "dice_spent": dice_count,
@@ -1341,6 +1344,7 @@ def short_rest(
         "hp_after": healed["hp_after"],
         "hp_max": hp["max"],
         "hit_dice": dict(pool),
+        **({"concentration_ended": SPELLS[held["spell"]]["name"]} if held else {}),
     }
 
 

@@ -1470,7 +1470,12 @@ def short_rest(call: Call) -> Outcome:
     _require_control(call, char)
     result = rules.short_rest(char, call.args["dice"], call.rng, who=_who_char(call))
     result["character_name"] = who
-    return Outcome(result, scopes=[f"character:{char['id']}"], entity_ids=[char["id"]])
+    lapsed = _lapse(call)  # what the rested caster held, on others too
+    return Outcome(
+        result,
+        scopes=sorted({f"character:{char['id']}", *lapsed}),
+        entity_ids=[char["id"]],
+    )
 
 
 def _temp_hp_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
@@ -3056,8 +3061,10 @@ def tools() -> list[ToolSpec]:
                 "A player character finishes a short rest, spending Hit Dice (its level in "
                 "dice of its class's hit die; a long rest gives half back): each rolls the hit "
                 "die + CON modifier (never below 0 a die), rolled here, and heals up to the "
-                "maximum. Refused at full HP, at 0 HP or dead, and with fewer Hit Dice left "
-                "than asked. Outside combat only. Players rest their own character; the GM any."
+                "maximum; a concentration spell it held ends (concentration_ended: its name; "
+                "its effect goes from every target). Refused at full HP, at 0 HP or dead, and "
+                "with fewer Hit Dice left than asked. Outside combat only. Players rest their "
+                "own character; the GM any."
             ),
             handler=short_rest,
             write=True,
@@ -3079,6 +3086,11 @@ def tools() -> list[ToolSpec]:
                 "hit_dice": {
                     "type": "object",
                     "description": "Hit Dice left: die, current and max.",
+                },
+                "concentration_ended": {
+                    "type": "string",
+                    "description": "Present when the rester held a concentration spell: its "
+                    "name (the rest outlasts it).",
                 },
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
