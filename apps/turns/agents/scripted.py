@@ -430,8 +430,6 @@ TYPO_CUTOFF = 0.8  # difflib ratio: "atack" and "gobin" are close, "gob" or "orc
 ECHO_LENGTH = 60  # a name the requester typed, said back in a reply, is cut to this
 # The domain tells apart two of one name by the id ("Goblin (mon-4)"); players never read ids.
 ID_AFTER_NAME = re.compile(r" \((?:pc|mon)-\d+\)")
-# The id a monster has (a player character's begins "pc-").
-MONSTER_ID_PREFIX = "mon-"
 
 
 class Refusal(Exception):
@@ -3535,7 +3533,8 @@ def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = Fa
         "left": result.get("movement_left"),
         "total": (result.get("check") or {}).get("total"),
         "dc": result.get("dc"),
-        "monster": character_id.startswith(MONSTER_ID_PREFIX),
+        # The rules name the taker's kind: a hiding monster's DC is the party's own Perception.
+        "monster": result["character_kind"] == "monster",
     }
     bonus_text = ""
     if result.get("bonus_action"):
