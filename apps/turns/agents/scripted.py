@@ -3140,6 +3140,9 @@ def dnd_short_rest(s: Session, m: re.Match[str]) -> None:
         % values
     )
     left = ngettext("%(left)s Hit Die left.", "%(left)s Hit Dice left.", values["left"]) % values
+    if result.get("concentration_ended"):
+        # A spell held by concentration does not outlast the rest.
+        left += " " + _("%(spell)s ends.") % {"spell": result["concentration_ended"]}
     s.say(f"{spent} {left}")
 
 
