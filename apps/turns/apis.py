@@ -18,6 +18,7 @@ from apps.rooms.models import MAX_BODY_LENGTH, Message
 from apps.turns.panels import panel_for_viewer
 from apps.turns.selectors import active_jobs_for_viewer, turn_job_for_viewer
 from apps.turns.services import job_view, turn_action_submit, turn_cancel
+from apps.turns.services.jobs import TURN_TASKS
 
 
 def _membership_or_404(request, campaign_id):
@@ -45,6 +46,11 @@ class ActionInput(StrictInput):
     character_id = serializers.CharField(
         max_length=64, required=False, allow_blank=True, default="",
         help_text="Act as this character of yours (one you control); left out: your first.",
+    )  # fmt: skip
+    task = serializers.ChoiceField(
+        choices=TURN_TASKS, default=TURN_TASKS[0],
+        help_text="narration (owner or GM): the body is the GM's narration, posted as such, "
+                  "and the game master applies what it says with the narration tools.",
     )  # fmt: skip
 
 
@@ -109,6 +115,7 @@ def action_submitted(request, membership, data, *, key: str) -> Response:
         audience=data["audience"],
         character_id=data.get("character_id") or "",
         traceparent=request_traceparent(request),
+        task=data.get("task") or TURN_TASKS[0],
     )
     response = Response(
         job_view(job), status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK

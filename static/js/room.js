@@ -885,15 +885,22 @@ async function pump() {
   sendTimer = setTimeout(pump, wait.ms);
 }
 
+function startsTurn(payload) {
+  // An action, or a GM's narration to the room or the GMs, which the game master applies
+  // (a long rest, a monster's Hide); narration to chosen members stays words.
+  return payload.mode === "action" || (payload.mode === "narration" && payload.audience !== "private");
+}
+
 async function send(cmid, item) {
   // How long to wait before retrying it ({ms: 0} when done: sent or refused), and whether the
   // server asked for the wait (throttled).
   // Actions start a turn: the job endpoint answers with the job, and the action message
   // itself arrives over the socket (its client id is "turn:<key>", the pending key).
   const isAction = item.payload.mode === "action";
-  const url = isAction ? config.actionsUrl : config.messagesUrl;
-  const body = isAction
-    ? { body: item.payload.body, audience: item.payload.audience, character_id: item.payload.character_id || "" }
+  const turn = startsTurn(item.payload);
+  const url = turn ? config.actionsUrl : config.messagesUrl;
+  const body = turn
+    ? { body: item.payload.body, audience: item.payload.audience, character_id: item.payload.character_id || "", task: item.payload.mode }
     : item.payload;
   let retryAfter = 0;
   try {
@@ -905,7 +912,7 @@ async function send(cmid, item) {
     const data = await r.json().catch(() => ({}));
     if (r.ok) {
       item.posted = true;
-      if (isAction) document.dispatchEvent(new CustomEvent("room:job", { detail: data }));
+      if (turn) document.dispatchEvent(new CustomEvent("room:job", { detail: data }));
       else render(data);
       return { ms: 0, throttled: false };
     }
@@ -1173,7 +1180,7 @@ if (form) {
       if (!payload.recipients.length) { showError(t.pickRecipients, "", "recipients"); return; }
     }
     const key = newId();
-    const cmid = payload.mode === "action" ? "turn:" + key : key;
+    const cmid = startsTurn(payload) ? "turn:" + key : key;
     payload.client_message_id = cmid;
     // Under the sender's own name, as it will be once sent.
     const li = buildItem({ ...payload, kind: "message", sender: { id: config.userId, name: config.userName }, recipients: [] }, true);

@@ -6867,9 +6867,12 @@ def _closest_commands(system_id: str, text: str, *, gm: bool) -> list[str]:
 
 def _not_understood(s: Session, text: str) -> AgentOutput:
     """The reply to text no intent takes: a way forward for a free action or question only a
-    GM could judge, else the nearest command for a thing it names, else the help list."""
+    GM could judge, else the nearest command for a thing it names, else the help list. A GM's
+    narration that no command takes is left as the GM said it, with no reply."""
     s.messages.clear()
     s.suggestions.clear()
+    if s.turn.task == "narration":
+        return s.output(help_only=True)
     characterless_gm = s.turn.is_gm and not s.turn.character_id
     hint = _judgement_hint(
         s.turn.system_id,

@@ -60,6 +60,9 @@ logger = logging.getLogger(__name__)
 
 JOB_EVENT = "turn.job"
 OWNER_TYPE = "room_turn"
+# What a turn is run for, the default first: a member's action, or a GM's narration that the
+# game master applies (the facades' narration rows). Chat never starts a turn.
+TURN_TASKS = ("action", "narration")
 
 
 class LeaseLost(TurnError):
@@ -137,11 +140,14 @@ def _action_client_id(idempotency_key: str) -> str:
 
 
 def _request_hash(
-    *, text: str, base_revision: int | None, audience: str, character_id: str = ""
+    *, text: str, base_revision: int | None, audience: str, character_id: str = "", task: str
 ) -> str:
     fields = {"text": text, "base_revision": base_revision, "audience": audience}
-    if character_id:  # only when chosen: keys stored before the choice existed still replay
+    # Each only when it differs from the default: keys stored before it existed still replay.
+    if character_id:
         fields["character_id"] = character_id
+    if task != TURN_TASKS[0]:
+        fields["task"] = task
     canonical = json.dumps(fields, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -166,12 +172,20 @@ def turn_action_submit(
     audience: str = Message.Audience.PUBLIC,
     character_id: str = "",
     traceparent: str = "",
+    task: str = TURN_TASKS[0],
 ) -> tuple[RoomTurnJob, bool]:
     """Post the action message, create the queued job and reserve quota in one transaction;
-    the worker task is enqueued on commit; its domain calls carry `traceparent`. Returns
-    (job, created); a repeated key returns the first job. Raises StaleRevision (nothing
-    written), QuotaExceeded, IdempotencyConflict (the key made another action or a chat
-    message), PermissionDenied, ValidationFailed and the rooms service's errors."""
+    the worker task is enqueued on commit; its domain calls carry `traceparent`. `task` is
+    "action", or "narration" for a GM's narration that the game master applies (its message is
+    a narration, and the turn is given the narration tools). Returns (job, created); a repeated
+    key returns the first job. Raises StaleRevision (nothing written), QuotaExceeded,
+    IdempotencyConflict (the key made another action or a chat message), PermissionDenied,
+    ValidationFailed and the rooms service's errors."""
+    if task not in TURN_TASKS:
+        problem = _("A turn's task is one of: %(tasks)s.") % {"tasks": ", ".join(TURN_TASKS)}
+        raise ValidationFailed(
+            problem, code="invalid_task", details={"fields": {"task": [problem]}}
+        )
     text = (text or "").strip()
     if not visible(text) or len(text) > MAX_BODY_LENGTH:
         raise ValidationFailed(
@@ -191,7 +205,11 @@ def turn_action_submit(
     # The request as sent: what it became for the sender's role then must not make their
     # retry "different" once the role has changed.
     request_hash = _request_hash(
-        text=text, base_revision=base_revision, audience=audience, character_id=character_id
+        text=text,
+        base_revision=base_revision,
+        audience=audience,
+        character_id=character_id,
+        task=task,
     )
     if audience == Message.Audience.PUBLIC and membership.role in MANAGER_ROLES:
         audience = action_audience(
@@ -254,7 +272,8 @@ def turn_action_submit(
             message, _created = room_message_post(
                 membership=membership,
                 body=text,
-                mode=Message.Mode.ACTION,
+                # A narration's message says so, and the rooms service lets only a GM send one.
+                mode=Message.Mode.NARRATION if task == "narration" else Message.Mode.ACTION,
                 audience=audience,
                 client_message_id=_action_client_id(idempotency_key),
                 savepoint=False,
@@ -269,6 +288,7 @@ def turn_action_submit(
                 trigger_message=message,
                 idempotency_key=idempotency_key,
                 request_hash=request_hash,
+                task=task,
                 text=text,
                 trigger_audience=audience,
                 character_id=character_id,
