@@ -1146,20 +1146,23 @@ function relabelDice() {
 }
 
 function signedSum(addends) {
-  // "3 + 4 - 1" for [3, 4, -1].
-  return addends.map((v, i) => (i === 0 ? String(v) : v < 0 ? `- ${-v}` : `+ ${v}`)).join(" ");
+  // "3 + 4 - 1" for [3, 4, -1]. An addend may be { value, label }, the label a template that
+  // names it ("%(roll)s (Bless)"): [8, { value: 3, label }, 4] reads "8 + 3 (Bless) + 4".
+  return addends.map((addend, i) => {
+    const value = typeof addend === "object" ? addend.value : addend;
+    const said = (v) => (typeof addend === "object" ? format(addend.label, { roll: v }) : String(v));
+    return i === 0 ? said(value) : value < 0 ? `- ${said(-value)}` : `+ ${said(value)}`;
+  }).join(" ");
 }
 
-function blessedDice(natural, bless, total) {
-  // A blessed d20's arithmetic, its d4 named where it adds: "d20 8 + 3 (Bless) + 4" ("d20 8 +
-  // 3 (Bless)" with no modifier), as an unblessed "d20 12 + 5" reads.
-  const modifier = total - natural - bless;
-  const rest = modifier === 0 ? "" : modifier < 0 ? ` - ${-modifier}` : ` + ${modifier}`;
-  return `d20 ${natural} + ${format(t.bless_die, { roll: bless })}${rest}`;
-}
-
-function blessedSum(natural, bless, total) {
-  return `${blessedDice(natural, bless, total)} = ${total}`;
+function d20Dice(natural, total, bless = null) {
+  // A d20's arithmetic: the natural roll, Bless's d4 named where it adds, and the modifier that
+  // makes the total if there is one: "d20 12 + 5", "d20 8 + 3 (Bless) + 4", "d20 8 + 3 (Bless)".
+  const addends = [natural];
+  if (typeof bless === "number") addends.push({ value: bless, label: t.bless_die });
+  const modifier = total - natural - (typeof bless === "number" ? bless : 0);
+  if (modifier !== 0) addends.push(modifier);
+  return `d20 ${signedSum(addends)}`;
 }
 
 function diceBreakdown(roll) {
@@ -1223,7 +1226,7 @@ function diceItem(roll) {
         el("span", { class: "turn-roll__title" }, attackTitle(item)),
         el("span", { class: "turn-roll__line" },
           natural === null || blessed ? null : el("span", { class: "sr-only" }, `${t.natural} ${natural}, `),
-          blessed ? `${blessedSum(natural, roll.bless, roll.total)} ${t.to_hit} ` : `${roll.total} ${t.to_hit} `,
+          blessed ? `${d20Dice(natural, roll.total, roll.bless)} = ${roll.total} ${t.to_hit} ` : `${roll.total} ${t.to_hit} `,
           roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
           el("strong", { class: "turn-roll__outcome" }, outcome),
           roll.damage !== null && roll.damage !== undefined ? `, ${roll.damage} ${roll.damage_type || ""} ${t.damage}`.trimEnd() : "")),
@@ -1242,9 +1245,7 @@ function diceItem(roll) {
       : el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
     const made = natural === null || typeof roll.total !== "number"
       ? String(roll.total ?? "?")
-      : typeof roll.bless === "number"
-        ? blessedSum(natural, roll.bless, roll.total)
-        : `d20 ${signedSum(roll.total === natural ? [natural] : [natural, roll.total - natural])} = ${roll.total}`;
+      : `${d20Dice(natural, roll.total, roll.bless)} = ${roll.total}`;
     item.append(
       face,
       el("span", { class: "turn-roll__body" },
@@ -1274,7 +1275,7 @@ function diceItem(roll) {
         el("span", { class: "turn-roll__line" },
           // A blessed death save: its d20 and d4 make the total (10 or more succeeds).
           roll.tool === "death_save" && typeof roll.bless === "number" && typeof roll.total === "number"
-            ? `${blessedDice(roll.total - roll.bless, roll.bless, roll.total)} = `
+            ? `${d20Dice(roll.total - roll.bless, roll.total, roll.bless)} = `
             : roll.expression ? `${diceWords(roll.expression)} = ` : "",
           el("strong", {}, String(roll.total ?? "")),
           breakdown ? el("span", { class: "muted turn-roll__detail" }, ` (${breakdown})`) : null,
