@@ -1217,16 +1217,18 @@ function diceItem(roll) {
     const face = natural === null
       ? el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${t.attack_total} ${roll.total ?? "?"}`, title: t.attack_total }, String(roll.total ?? "?"))
       : el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
-    // A blessed attack says how its total was made (the line carries its d4 only beside the
-    // natural die): the d4 is why it hit where the d20 and the bonus alone would have missed.
-    const blessed = natural !== null && typeof roll.bless === "number" && typeof roll.total === "number";
+    // An attack with its natural die says how its total was made, as a check's line does
+    // ("d20 12 + 5 = 17"), Bless's d4 named in it: the d4 is why it hit where the d20 and the
+    // bonus alone would have missed.
+    const made = natural !== null && typeof roll.total === "number"
+      ? `${d20Dice(natural, roll.total, roll.bless)} = ${roll.total}`
+      : String(roll.total ?? "?");
     item.append(
       face,
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, attackTitle(item)),
         el("span", { class: "turn-roll__line" },
-          natural === null || blessed ? null : el("span", { class: "sr-only" }, `${t.natural} ${natural}, `),
-          blessed ? `${d20Dice(natural, roll.total, roll.bless)} = ${roll.total} ${t.to_hit} ` : `${roll.total} ${t.to_hit} `,
+          `${made} ${t.to_hit} `,
           roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
           el("strong", { class: "turn-roll__outcome" }, outcome),
           roll.damage !== null && roll.damage !== undefined ? `, ${roll.damage} ${roll.damage_type || ""} ${t.damage}`.trimEnd() : "")),
