@@ -495,11 +495,12 @@ function spellBadges(entry) {
     const name = effect.name || effect.spell;
     if (!name) continue;
     const does = effectDoes(effect);
-    const more = does ? format(t.effect_does, { does }) : ""; // ": +2 AC"
-    badges.push(el("span", { class: "badge turn-state", "data-state": "effect", "data-spell": effect.spell || null, title: more ? name + more : null },
-      el("span", { class: "turn-state__name" }, name),
-      // The title's words for a screen reader too: a title on a span is not reliably read.
-      more ? el("span", { class: "sr-only" }, more) : null));
+    const said = does ? name + format(t.effect_does, { does }) : ""; // "Shield of Faith: +2 AC"
+    // Heard once, in hidden words: the hover's title sits on the seen name, hidden from screen
+    // readers (a title on the badge was read again after its words, as a description).
+    badges.push(el("span", { class: "badge turn-state", "data-state": "effect", "data-spell": effect.spell || null },
+      el("span", { class: "turn-state__name", "aria-hidden": said ? "true" : null, title: said || null }, name),
+      said ? el("span", { class: "sr-only" }, said) : null));
   }
   // One spell held on one or more targets (target_id or target_ids): named by the spell, the
   // targets' own rows show it on them.
