@@ -1269,8 +1269,11 @@ function diceItem(roll) {
     );
   } else {
     const breakdown = diceBreakdown(roll);
+    // An initiative is a d20 and a DEX modifier whose line carries the total alone: on the
+    // total's flat tag, not the d20's face, where it would read as a natural roll.
+    const face = roll.tool === "combat_start" ? "turn-roll__die turn-roll__die--total" : "turn-roll__die";
     item.append(
-      el("span", { class: "turn-roll__die", "aria-hidden": "true" }, String(roll.total ?? "?")),
+      el("span", { class: face, "aria-hidden": "true" }, String(roll.total ?? "?")),
       el("span", { class: "turn-roll__body" },
         // The line already says the expression: the title is the label, else just "Roll",
         // and who rolled (everyone's rolls share the list).
