@@ -52,7 +52,7 @@ def test_a_blessed_roll_says_its_bless_die_in_the_arithmetic(
              "d20 12 + 2 = 14 · DC 15 failure"),
             ({**ATTACK, "natural": 8, "bless": 3, "total": 15},
              "d20 8 + 3 (Bless) + 4 = 15 to hit hit, 6 slashing damage"),
-            ({**ATTACK, "natural": 8, "total": 12}, "natural 8, 12 to hit hit, 6 slashing damage"),
+            ({**ATTACK, "natural": 8, "total": 12}, "d20 8 + 4 = 12 to hit hit, 6 slashing damage"),
             ({**DEATH_SAVE, "bless": 2, "total": 10, "result": "success"},
              "d20 8 + 2 (Bless) = 10 success"),
             ({**DEATH_SAVE, "total": 9, "result": "failure"}, "d20 = 9 failure"),

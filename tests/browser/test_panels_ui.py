@@ -181,7 +181,7 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         expect(die).to_have_text("16")
         assert die.get_attribute("data-natural") is None
         nia.evaluate(ONE_ROLL, {**attack, "natural": 12, "sequence": 200004})
-        assert _lines(nia)[0] == "natural 12,\n16 to hit hit, 5 slashing damage"
+        assert _lines(nia)[0] == "d20 12 + 4 = 16 to hit hit, 5 slashing damage"
         expect(die).to_have_text("12")
         # Two d20s, one kept (Pack Tactics, a prone target): the line says which way.
         nia.evaluate(ONE_ROLL, {**attack, "mode": "advantage", "sequence": 200005})
