@@ -11,20 +11,35 @@ from django.core.cache import cache as default_cache
 from django.core.cache.backends.redis import RedisCache
 from rest_framework import throttling
 
-# A sliding window of request times (the scores): drop those older than the window, refuse at
-# the limit (answering with the oldest time, for Retry-After; now when a limit of 0 leaves the
-# window empty), else record this one. Atomic, so concurrent requests cannot both take the last
-# slot.
+# Sliding windows of request times (the scores), one per key, each with its duration and limit
+# in ARGV: drop the times older than each window; refuse if any is at its limit (answering, per
+# window, its count and its oldest time, for Retry-After; now when a limit of 0 leaves the window
+# empty), else record this request in every one. Atomic, so concurrent requests cannot both take
+# the last slot, and a refused request takes room in none.
 _WINDOW_SCRIPT = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
-local count = redis.call('ZCARD', KEYS[1])
-if count >= tonumber(ARGV[3]) then
-    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-    return {0, count, oldest[2] or ARGV[1]}
+local now, member = ARGV[1], ARGV[2]
+local answer, refused = {1}, false
+for i, key in ipairs(KEYS) do
+    local duration, limit = ARGV[1 + 2 * i], tonumber(ARGV[2 + 2 * i])
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now - duration)
+    local count = redis.call('ZCARD', key)
+    local oldest = '0'
+    if count >= limit then
+        refused = true
+        oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')[2] or now
+    end
+    table.insert(answer, count)
+    table.insert(answer, oldest)
 end
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
-redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[2])))
-return {1, count + 1, '0'}
+if refused then
+    answer[1] = 0
+    return answer
+end
+for i, key in ipairs(KEYS) do
+    redis.call('ZADD', key, now, member)
+    redis.call('EXPIRE', key, math.ceil(tonumber(ARGV[1 + 2 * i])))
+end
+return answer
 """
 
 
@@ -41,31 +56,65 @@ def _window_script(backend: RedisCache, key: str):
     return script
 
 
+def _admit(throttles: list[SlidingWindowRateThrottle]) -> list[SlidingWindowRateThrottle]:
+    """Counts the request in each throttle's window if every one has room; returns those that
+    are full (each then set up for its wait())."""
+    first = throttles[0]
+    backend = caches[DEFAULT_CACHE_ALIAS] if first.cache is default_cache else first.cache
+    now = first.timer()
+    for throttle in throttles:
+        throttle.now = now
+    if not isinstance(backend, RedisCache):
+        # DRF's history lists in the cache, read and written back (as DRF does, not atomic).
+        for throttle in throttles:
+            throttle.history = throttle.cache.get(throttle.key, [])
+            while throttle.history and throttle.history[-1] <= now - throttle.duration:
+                throttle.history.pop()
+        full = [t for t in throttles if len(t.history) >= t.num_requests]
+        if not full:
+            for throttle in throttles:
+                throttle.throttle_success()
+        return full
+    # Their own keys: DRF's pickled lists may sit under the plain ones.
+    keys = [backend.make_and_validate_key(f"{t.key}:window") for t in throttles]
+    args: list = [now, uuid.uuid4().hex]
+    for throttle in throttles:
+        args += [throttle.duration, throttle.num_requests]
+    allowed, *answers = _window_script(backend, keys[0])(keys=keys, args=args)
+    if allowed:
+        return []
+    full = []
+    for throttle, count, oldest in zip(throttles, answers[::2], answers[1::2], strict=True):
+        if int(count) >= throttle.num_requests:
+            # What wait() reads: as many entries as the window holds, the oldest last.
+            throttle.history = [float(oldest)] * int(count)
+            full.append(throttle)
+    return full
+
+
 class SlidingWindowRateThrottle(throttling.SimpleRateThrottle):
     """DRF's rate throttle with the same limit and Retry-After, but one script call in Redis
     instead of reading and rewriting the pickled history list in the cache. Listed after DRF's
     own subclass in the bases, so that one sets the rate (a scope's) before this checks it."""
 
+    # Set on an instance that CombinedRateThrottle asks: its window is then handed over to be
+    # counted together with the others, not counted here.
+    windows: list[SlidingWindowRateThrottle] | None = None
+
     def allow_request(self, request, view):
-        backend = caches[DEFAULT_CACHE_ALIAS] if self.cache is default_cache else self.cache
-        if not isinstance(backend, RedisCache):
-            return super().allow_request(request, view)
+        if self.windows is None:
+            backend = caches[DEFAULT_CACHE_ALIAS] if self.cache is default_cache else self.cache
+            if not isinstance(backend, RedisCache):
+                return super().allow_request(request, view)
         if self.rate is None:
             return True
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        self.now = self.timer()
-        # Its own key: DRF's pickled list may sit under the plain one.
-        key = backend.make_and_validate_key(f"{self.key}:window")
-        allowed, count, oldest = _window_script(backend, key)(
-            keys=[key], args=[self.now, self.duration, self.num_requests, uuid.uuid4().hex]
-        )
-        if allowed:
+        if self.windows is not None:
+            self.windows.append(self)
             return True
-        # What wait() reads: as many entries as the window holds, the oldest last.
-        self.history = [float(oldest)] * int(count)
-        return False
+        return not _admit([self])
 
 
 class UserRateThrottle(throttling.UserRateThrottle, SlidingWindowRateThrottle):
@@ -97,5 +146,30 @@ class WriteScopedRateThrottle(ScopedRateThrottle):
         return super().allow_request(request, view)
 
 
-# The general limits plus a view's write scope.
-WRITE_LIMITED = [UserRateThrottle, AnonRateThrottle, WriteScopedRateThrottle]
+class CombinedRateThrottle(throttling.BaseThrottle):
+    """Several throttles' limits counted as one: a request any of them refuses takes room in
+    none. (DRF asks each throttle of a view in turn, and each would count what it lets through.)"""
+
+    parts: tuple[type[SlidingWindowRateThrottle], ...] = ()
+
+    def allow_request(self, request, view):
+        windows: list[SlidingWindowRateThrottle] = []
+        for part in self.parts:
+            throttle = part()
+            throttle.windows = windows
+            throttle.allow_request(request, view)
+        self.full = _admit(windows) if windows else []
+        return not self.full
+
+    def wait(self):
+        waits = [w for w in (throttle.wait() for throttle in self.full) if w is not None]
+        return max(waits, default=None)
+
+
+class WriteLimitedRateThrottle(CombinedRateThrottle):
+    """The general limits plus a view's write scope."""
+
+    parts = (UserRateThrottle, AnonRateThrottle, WriteScopedRateThrottle)
+
+
+WRITE_LIMITED = [WriteLimitedRateThrottle]
