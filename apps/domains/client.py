@@ -241,16 +241,20 @@ def _timed_out(plugin: DomainPlugin, tool: str, seconds: float) -> DomainTimeout
     )
 
 
-def _unavailable(plugin: DomainPlugin, cause: BaseException | str) -> DomainUnavailable:
+def _unavailable(
+    plugin: DomainPlugin, cause: BaseException | str, tool: str | None = None
+) -> DomainUnavailable:
+    """`tool`: the tool being called, if the outage met a tool call (not a listing)."""
     reason = cause if isinstance(cause, str) else _describe(cause)
     # Where the server runs and why it failed are for operators; the error reaches players.
     logger.warning(
-        "The %s rules server at %s is unavailable: %s",
+        "The %s rules server at %s is unavailable: %s%s",
         plugin.system_id, plugin.target.describe(), redact_passwords(reason),
+        f" (calling {tool})" if tool else "",
     )  # fmt: skip
     return DomainUnavailable(
         _("The %(system)s rules server is unavailable.") % {"system": plugin.label},
-        details={"system_id": plugin.system_id},
+        details={"system_id": plugin.system_id, **({"tool": tool} if tool else {})},
     )
 
 
@@ -291,21 +295,22 @@ class _Connection:
     def alive(self) -> bool:
         return self.client is not None and self._task is not None and not self._task.done()
 
-    async def open(self) -> None:
+    async def open(self, tool: str | None = None) -> None:
+        """`tool`: the tool call waiting on this connection, named if it cannot be opened."""
         ready = asyncio.Event()
         self._task = asyncio.create_task(self._own(ready))
         try:
             await asyncio.wait_for(ready.wait(), CONNECT_TIMEOUT)
         except TimeoutError:
             self._task.cancel()
-            raise _unavailable(self.plugin, "connecting timed out") from None
+            raise _unavailable(self.plugin, "connecting timed out", tool) from None
         except BaseException:
             # The caller gave up (cancelled, or its own deadline passed) while connecting: the
             # connection is never pooled, so nothing else would ever close it.
             self._task.cancel()
             raise
         if self.client is None:
-            raise _unavailable(self.plugin, self.error or "the connection closed at once")
+            raise _unavailable(self.plugin, self.error or "the connection closed at once", tool)
 
     async def _own(self, ready: asyncio.Event) -> None:
         target = self.plugin.target
@@ -375,8 +380,11 @@ class _Runtime:
     def submit(self, coro: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
-    async def connection(self, plugin: DomainPlugin) -> tuple[_Connection, bool]:
-        """The pooled connection for the plugin's target, and whether it was opened just now."""
+    async def connection(
+        self, plugin: DomainPlugin, tool: str | None = None
+    ) -> tuple[_Connection, bool]:
+        """The pooled connection for the plugin's target, and whether it was opened just now
+        (for a call of `tool`, if given)."""
         key = (plugin.system_id, plugin.target, plugin.timeout)
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
@@ -384,7 +392,7 @@ class _Runtime:
             if existing is not None and existing.alive:
                 return existing, False
             connection = _Connection(plugin)
-            await connection.open()
+            await connection.open(tool)
             self.connections[key] = connection
             return connection, True
 
@@ -428,16 +436,19 @@ atexit.register(domain_connections_close)
 
 
 async def _pooled(
-    runtime: _Runtime, plugin: DomainPlugin, use: Callable[[Any], Awaitable[Any]]
+    runtime: _Runtime,
+    plugin: DomainPlugin,
+    use: Callable[[Any], Awaitable[Any]],
+    tool: str | None = None,
 ) -> Any:
     """Runs on the runtime loop: `use(client)` on the plugin's pooled connection, reconnecting
     once if that connection went stale (a fresh one that closes is an outage). Any other error
-    of `use` passes through."""
+    of `use` passes through. `tool`: the tool `use` calls, named in an outage."""
     for attempt in range(2):
-        connection, fresh = await runtime.connection(plugin)
+        connection, fresh = await runtime.connection(plugin, tool)
         client = connection.client
         if client is None:
-            raise _unavailable(plugin, connection.error or "the connection closed")
+            raise _unavailable(plugin, connection.error or "the connection closed", tool)
         try:
             return await use(client)
         except MCPError as exc:
@@ -448,7 +459,7 @@ async def _pooled(
             # replays rather than repeats.
             if not fresh and attempt == 0:
                 continue
-            raise _unavailable(plugin, connection.error or exc) from exc
+            raise _unavailable(plugin, connection.error or exc, tool) from exc
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -481,7 +492,7 @@ async def _dispatch(
                 # The server faulted, or (the SDK's stand-in for any HTTP error status without a
                 # JSON-RPC body) a gateway in front of it answered 502/503/504: a passing outage
                 # to retry with the same idempotency key, not a server that broke the contract.
-                raise _unavailable(plugin, f"{exc.message} (JSON-RPC {exc.code})") from exc
+                raise _unavailable(plugin, f"{exc.message} (JSON-RPC {exc.code})", tool) from exc
             raise _protocol_error(
                 plugin, tool, f"{exc.message} (JSON-RPC {exc.code})", rpc_code=exc.code
             ) from exc
@@ -493,7 +504,7 @@ async def _dispatch(
             ) from exc
         return _to_result(plugin, tool, result, delegation)
 
-    return await _pooled(runtime, plugin, call)
+    return await _pooled(runtime, plugin, call, tool)
 
 
 def _prepare(
