@@ -356,20 +356,30 @@ def _echoed_name(name: Any) -> str:
     return cut if _FUNCTION_NAME.fullmatch(cut) else INVALID_CALL_NAME
 
 
-def _as_sent(request: dict[str, Any]) -> dict[str, Any]:
+# A call's arguments read once, for its echo and its run: the object it runs with, or None and
+# what they hold that no tool may be given (None when they are no JSON object).
+_Read = tuple[dict[str, Any] | None, str | None]
+
+
+def _function(request: dict[str, Any]) -> dict[str, Any]:
+    """A tool call's function, {} when it has none (or no object)."""
+    function = request.get("function")
+    return function if isinstance(function, dict) else {}
+
+
+def _as_sent(request: dict[str, Any], read: _Read) -> dict[str, Any]:
     """A copy of a tool call to echo back as the specification has it: a type, a function with
     a name OpenAI accepts, and arguments as JSON text (those run as none, when absent or null,
-    as "{}"); with the fields beyond the specification's, as `_extra_fields` bounds them."""
-    function = request.get("function")
-    if not isinstance(function, dict):
-        function = {}
+    as "{}"); with the fields beyond the specification's, as `_extra_fields` bounds them.
+    `read`: its function's arguments as `_read_arguments` read them."""
+    function = _function(request)
     return {
         "type": "function",
         **_extra_fields(request, ("function",)),
         "function": {
             **_extra_fields(function, ("name", "arguments")),
             "name": _echoed_name(function.get("name")),
-            "arguments": _echoed_arguments(function),
+            "arguments": _echoed_arguments(function, read),
         },
     }
 
@@ -392,18 +402,25 @@ def _call_arguments(function: dict[str, Any]) -> dict[str, Any] | None:
     return arguments if isinstance(arguments, dict) else None
 
 
-def _echoed_arguments(function: dict[str, Any]) -> str:
+def _read_arguments(function: dict[str, Any]) -> _Read:
+    try:
+        arguments = _call_arguments(function)
+    except ValueError:
+        return None, _long_number()
+    # The journal (jsonb) could not store it, nor could the call be sent as JSON in UTF-8.
+    found = None if arguments is None else _unstorable_in(arguments)
+    return (arguments, None) if found is None else (None, found)
+
+
+def _echoed_arguments(function: dict[str, Any], read: _Read) -> str:
     """A call's arguments as the echo sends them: always JSON text of an object, as vLLM and
     llama.cpp read every echoed call again (to render the chat template) and refuse the whole
     request otherwise, and so every later one. Text that is one goes as written, other
     arguments a call runs with as their JSON text, and those it was refused for (cut off by
     the token bound, no JSON, no object, what no tool may be given) as "{}": the call's tool
     answer tells the model why."""
-    try:
-        arguments = _call_arguments(function)
-    except ValueError:
-        return "{}"
-    if arguments is None or _unstorable_in(arguments) is not None:
+    arguments, _held = read
+    if arguments is None:
         return "{}"
     written = function.get("arguments")
     if isinstance(written, str) and written.lstrip().startswith("{"):
@@ -929,8 +946,9 @@ class OpenAIAgent:
                     # names, not their arguments, which may be as large as the model made them.
                     # A call runs as the model asked for it, whatever name its echo shows.
                     asked = requested[: left + self.max_tool_calls]
+                    reads = [_read_arguments(_function(request)) for request in asked[:left]]
                     requested = [
-                        _as_sent(request) if index < left else _as_refused(request)
+                        _as_sent(request, reads[index]) if index < left else _as_refused(request)
                         for index, request in enumerate(asked)
                     ]
                     for request in requested:
@@ -983,7 +1001,9 @@ class OpenAIAgent:
                             }
                         else:
                             calls += 1
-                            result = self._run_tool(original, call_tool, finish_reason)
+                            result = self._run_tool(
+                                original, call_tool, finish_reason, reads[index]
+                            )
                         messages.append(_tool_reply(request, result, self.max_result_chars))
                     # No call could run past the limit: the next request forbids them.
                     tools_closed = tools_closed or calls >= self.max_tool_calls
@@ -1062,16 +1082,19 @@ class OpenAIAgent:
         )
 
     def _run_tool(
-        self, request: Any, call_tool: CallTool, finish_reason: Any = None
+        self,
+        request: Any,
+        call_tool: CallTool,
+        finish_reason: Any = None,
+        read: _Read | None = None,
     ) -> dict[str, Any]:
+        """`read`: the call's arguments as `_read_arguments` read them, if they were."""
         function = request.get("function") if isinstance(request, dict) else None
         if not isinstance(function, dict) or not isinstance(function.get("name"), str):
             return {"error": {"code": "invalid_arguments", "message": "no function name"}}
-        try:
-            arguments = _call_arguments(function)
-        except ValueError:
-            message = f"the arguments hold {_long_number()}"
-            return {"error": {"code": "invalid_arguments", "message": message}}
+        arguments, held = _read_arguments(function) if read is None else read
+        if held is not None:
+            return {"error": {"code": "invalid_arguments", "message": f"the arguments hold {held}"}}
         if arguments is None:
             message = "arguments must be a JSON object"
             if finish_reason == "length":
@@ -1081,12 +1104,6 @@ class OpenAIAgent:
                     "make fewer or shorter calls"
                 )
             return {"error": {"code": "invalid_arguments", "message": message}}
-        # The journal (jsonb) could not store it, nor could the call be sent as JSON in UTF-8.
-        found = _unstorable_in(arguments)
-        if found is not None:
-            return {
-                "error": {"code": "invalid_arguments", "message": f"the arguments hold {found}"}
-            }
         return call_tool(function["name"], arguments).for_model()
 
     def _complete(
