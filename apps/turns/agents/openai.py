@@ -1270,11 +1270,9 @@ class OpenAIAgent:
         )
         status = next(
             (
-                int(value)
-                for value in (error.get("status"), *codes)
-                # Not isdigit: it holds digits such as "²", which int() does not read.
-                if (type(value) is int or (isinstance(value, str) and value.isdecimal()))
-                and 400 <= int(value) <= 599
+                number
+                for number in map(_whole_number, (error.get("status"), *codes))
+                if number is not None and 400 <= number <= 599
             ),
             None,
         )
@@ -1338,6 +1336,20 @@ def _passing(status: int) -> bool:
     before it) gave up waiting. 501 and 505 (a method or an HTTP version the server does not
     support) answer every attempt the same way."""
     return status in (408, 429) or (status >= 500 and status not in (501, 505))
+
+
+def _whole_number(value: Any) -> int | None:
+    """The whole number an error's status or code field holds, as a number or decimal text;
+    None for anything else, and for text of more digits than Python reads as a number."""
+    if type(value) is int:  # not a bool
+        return value
+    # Not isdigit: it holds digits such as "²", which int() does not read.
+    if not (isinstance(value, str) and value.isdecimal()):
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None
 
 
 def _unavailable_details(
