@@ -1445,7 +1445,8 @@ def _retry_delay(error: Any) -> int | None:
         found = _TRY_AGAIN_IN.search(message)
         if found:
             seconds = sum(
-                Decimal(amount) * _DELAY_UNITS[unit.lower()]
+                # Casefolded as the match ignored case: "ſ" (long s) matched "s".
+                Decimal(amount) * _DELAY_UNITS[unit.casefold()]
                 for amount, unit in _DELAY_PART.findall(found[1])
             )
     if seconds is None:
