@@ -1370,14 +1370,28 @@ def _unavailable_details(
 
 
 def _finite(value: Any) -> Any:
-    """A copy of a JSON value with its numbers that are not finite as None."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_finite(item) for item in value]
-    return value
+    """A copy of a JSON value with its numbers that are not finite as None. Copied without
+    recursion: an answer's JSON may nest deeper than Python recurses (json reads it in C)."""
+    pending: list[tuple[Any, Any]] = []  # (a dict or list, its copy yet to fill)
+
+    def copied(item: Any) -> Any:
+        if isinstance(item, float) and not math.isfinite(item):
+            return None
+        if isinstance(item, dict | list):
+            made: Any = type(item)()
+            pending.append((item, made))
+            return made
+        return item
+
+    root = copied(value)
+    while pending:
+        source, made = pending.pop()
+        if isinstance(source, dict):
+            for key, item in source.items():
+                made[key] = copied(item)
+        else:
+            made.extend(copied(item) for item in source)
+    return root
 
 
 def _read_answer(raw: bytes | bytearray) -> Any:
