@@ -111,6 +111,10 @@ MAX_ECHOED_ANSWER_CHARS = 2 * MAX_MESSAGES * MAX_MESSAGE_CHARS
 # Signed or encrypted thinking echoed whole (it cannot be cut): room for a model thinking at
 # four times the default token bound, at about four characters a token.
 MAX_ECHOED_REASONING_CHARS = 4 * 4 * DEFAULT_MAX_TOKENS
+# The most levels of lists and objects a call's arguments may nest (the arguments object is
+# one): the MCP client's serializer stops a request at a few hundred, the whole request's
+# levels counted. The rules refuse far fewer, as the model's mistake.
+MAX_ARGUMENT_DEPTH = 100
 CONNECT_TIMEOUT = 10.0
 CORRECTION_ROUNDS = 1
 OUTPUT_SCHEMA = "sagasmith.room-turn/v1"
@@ -595,22 +599,26 @@ def _long_number() -> str:
 
 
 def _unstorable_in(value: Any) -> str | None:
-    """What the database cannot store in a JSON value, if any: the first such character of its
-    keys and texts, or the words for a number that is not finite (Python reads NaN, Infinity
-    and 1e400 from JSON; no JSON column stores them)."""
-    texts = [value]
-    while texts:
-        item = texts.pop()
+    """What the database cannot store in a JSON value, or a tool call cannot send, if any: the
+    first such character of its keys and texts, the words for a number that is not finite
+    (Python reads NaN, Infinity and 1e400 from JSON; no JSON column stores them), or for
+    nesting deeper than MAX_ARGUMENT_DEPTH levels (the value itself is one)."""
+    items = [(value, 1)]
+    while items:
+        item, depth = items.pop()
         if isinstance(item, str):
             found = _UNSTORABLE.search(item)
             if found:
                 return f"a character no tool may be given (U+{ord(found[0]):04X})"
         elif isinstance(item, float) and not math.isfinite(item):
             return "a number that is not finite (NaN, an infinity, or too large to store)"
+        elif isinstance(item, dict | list) and depth > MAX_ARGUMENT_DEPTH:
+            return f"lists or objects nested deeper than {MAX_ARGUMENT_DEPTH} levels"
         elif isinstance(item, dict):
-            texts += [*item, *item.values()]
+            items += [(key, depth) for key in item]
+            items += [(inner, depth + 1) for inner in item.values()]
         elif isinstance(item, list):
-            texts += item
+            items += [(inner, depth + 1) for inner in item]
     return None
 
 
