@@ -1441,6 +1441,7 @@ _TRY_AGAIN_IN = re.compile(
     r"\b(?:try again|retry) in ((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)\b", re.IGNORECASE
 )
 _DELAY_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)", re.IGNORECASE)
+_MOST_OF_A_UNIT = Decimal(10**12)
 
 
 def _error_object(error: Any) -> dict[str, Any]:
@@ -1467,8 +1468,10 @@ def _retry_delay(error: Any) -> int | None:
         found = _TRY_AGAIN_IN.search(message)
         if found:
             seconds = sum(
-                # Casefolded as the match ignored case: "ſ" (long s) matched "s".
-                Decimal(amount) * _DELAY_UNITS[unit.casefold()]
+                # Casefolded as the match ignored case: "ſ" (long s) matched "s". An amount
+                # past 10**12 (in milliseconds, the cap below) is capped first: a million
+                # digits times a unit overflows decimal arithmetic.
+                min(Decimal(amount), _MOST_OF_A_UNIT) * _DELAY_UNITS[unit.casefold()]
                 for amount, unit in _DELAY_PART.findall(found[1])
             )
     if seconds is None:
