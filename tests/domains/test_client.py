@@ -305,10 +305,10 @@ def test_server_down_is_a_retryable_unavailable_error(domain_env, user, caplog):
     assert (error.code, error.status, error.retryable) == ("domain_unavailable", 503, True)
     # Players see the outage; only the log says where the server runs and why it failed.
     assert error.message == "The D&D 5e (SRD 5.1) rules server is unavailable."
-    assert error.details == {"system_id": "dnd5e"}
+    assert error.details == {"system_id": "dnd5e", "tool": "campaign_get"}
     assert (
         f"The dnd5e rules server at {url} is unavailable: "
-        "ConnectError: All connection attempts failed"
+        "ConnectError: All connection attempts failed (calling campaign_get)"
     ) in caplog.messages
 
 

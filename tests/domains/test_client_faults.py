@@ -141,7 +141,7 @@ def test_an_upstream_503_is_a_retryable_outage_not_a_broken_contract(domain_env,
             error = caught.value
             assert (error.code, error.status, error.retryable) == ("domain_unavailable", 503, True)
             assert error.message == "The D&D 5e (SRD 5.1) rules server is unavailable."
-            assert error.details == {"system_id": "dnd5e"}
+            assert error.details == {"system_id": "dnd5e", "tool": "campaign_get"}
             # It was passing: the same call, made again, is answered.
             gateway.failing = False
             read = domain_call(

@@ -32,7 +32,7 @@ def test_an_unreachable_server_tells_people_plainly_what_to_do(user):
             "message": "The D&D 5e (SRD 5.1) rules server is unavailable.",
             "retryable": True,
             "recovery": RECOVERY,
-            "details": {"system_id": "dnd5e"},
+            "details": {"system_id": "dnd5e", "tool": "campaign_get"},
         }
     }
 
