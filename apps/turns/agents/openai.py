@@ -501,6 +501,15 @@ def tool_spec(tool: ToolInfo) -> dict[str, Any]:
     }
 
 
+# A GM's narration is already in the room as the GM wrote it: the model applies it, no more.
+NARRATION_TASK = (
+    "The message is the GM's narration, already shown to its audience as written. Apply with "
+    "the tools only what it says happens (damage, conditions, a rest, a monster's action); "
+    "add no story of your own, and answer with one short message to the 'gm' audience saying "
+    "what the rules did, or that nothing in it needed them.\n"
+)
+
+
 def system_prompt(turn: TurnContext) -> str:
     character = turn.character_id or "none"
     return (
@@ -512,6 +521,7 @@ def system_prompt(turn: TurnContext) -> str:
         "outcome, so narrate only results the tools returned. Campaign, revision, idempotency "
         "and identity are filled in for you. At most "
         f"{MAX_TOOL_CALLS} tool calls.\n"
+        f"{NARRATION_TASK if turn.task == 'narration' else ''}"
         "Finish with only a JSON object, no prose around it: "
         '{"messages": [{"text": "...", "audience": "trigger"}], "suggestions": ["..."]}. '
         f"1 to {MAX_MESSAGES} messages of at most {MAX_MESSAGE_CHARS} characters. Audience: "
