@@ -20,7 +20,8 @@ hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with
 "make an attack on|against X", "make an attack roll against X" and "roll to hit X" (= attack
 X; "Ilsa rolls to hit X", "Ilsa makes an attack on X" and "Ilsa, make an attack against X"
 = Ilsa attacks X), "attack X using <weapon>", "punch|kick X" (= attack X with Unarmed
-Strike; "Ilsa punches X") and "roll a d20" (= roll 1d20) are understood, as is
+Strike; "Ilsa punches X", "throw a punch at X") and "roll a d20" (= roll 1d20) are
+understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
 question; a read asked so ("can I see my hp?") is answered; a blow or step asked about of a
@@ -341,9 +342,9 @@ the requester is asked which. A target nobody here has, nor nearly has (a near m
 about: "Did you mean"), is refused with those present when said after the words of an attack
 with a weapon or a spell ("attack the orc", "roll to hit the orc", "shoot the orc", "cast …")
 or after "move" ("move to the dragon"); said after a blow of the body or a step in the
-fiction's words ("kick the door", "punch the wall", "walk to the tavern", "approach the
-altar", "help Bram with the rope") it may be a thing, not a creature: the line is answered as
-one not understood, for the GM to rule on.
+fiction's words ("kick the door", "throw a punch at the bartender", "walk to the tavern",
+"approach the altar", "help Bram with the rope") it may be a thing, not a creature: the line is
+answered as one not understood, for the GM to rule on, as one that only points ("hit it") is.
 """
 
 from __future__ import annotations
@@ -356,7 +357,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -584,6 +585,9 @@ class Session:
         self.turn_offered = False
         # The intent's match on the normalized text, so a typo can be answered as a command.
         self.match: re.Match[str] | None = None
+        # The intent's target was said in the fiction's words, as its parse marked it (a blow
+        # of the body, a step: "kick the door", "walk to the tavern"): it may be a thing.
+        self.said_in_fiction = False
         self._plaining = False  # reading the roster to word a domain text: no second read
         # The roster an addressed line ("Ilsa, make a dex save") read to find whom it names:
         # the first roster read of the line said of them, not read twice.
@@ -988,35 +992,22 @@ def resolve(s: Session, roster: list[Entity], name: str) -> Entity:
     raise _not_here(s, roster, name)
 
 
-# The words of an attack with a weapon or a spell ("attack", "make an attack roll", "roll to
-# hit", "shoot", "stab", "cast"...) and the grammar's "move to": the name said after one is a
-# creature's. Not the body's blows or the fiction's steps ("kick", "punch", "walk to").
-COMMAND_VERBS = re.compile(
-    r"\b(?:attacks?|to[\s-]?hit|casts?|moves?|hits?|strikes?|shoots?|stabs?|slash(?:es)?"
-    r"|swings?|fires?|throws?|hurls?)\b",
-    re.IGNORECASE,
-)
+# Words that point at what the table was just told of ("hit it"), which names nobody.
+POINTING_WORDS = frozenset({"it", "him", "her", "them", "this", "that"})
 
 
 def _resolve_said(s: Session, roster: list[Entity], name: str) -> Entity:
-    """`resolve` for a name said in the fiction's words ("kick the door", "walk to the
-    tavern"): one nobody here has, nor nearly has, may be a thing, not a creature, so the line
-    is not understood (the GM rules on it) rather than refused; said with one of the
-    COMMAND_VERBS before it ("attack the orc") it is refused with those present."""
+    """`resolve` for a name said after the words of a command ("attack the orc", "move to the
+    dragon"): one nobody here has is refused with those present. Said in the fiction's words
+    instead (`Session.said_in_fiction`: "kick the door", "walk to the tavern"), one nobody here
+    has, nor nearly has, may be a thing, not a creature, so the line is not understood (the GM
+    rules on it); so is one that only points ("hit it"), which names nobody."""
     try:
         return resolve(s, roster, name)
     except NotHere:
-        if _said_as_command(s.turn.text, name):
-            raise
-        raise NotUnderstood from None
-
-
-def _said_as_command(text: str, name: str) -> bool:
-    """Whether `name` is said in `text` after one of the COMMAND_VERBS (one anywhere in it,
-    when the name is not found as said)."""
-    said = _normalize(text)
-    at = said.lower().find(_normalize(name).lower())
-    return bool(COMMAND_VERBS.search(said[:at] if at >= 0 else said))
+        if s.said_in_fiction or _clean_name(_normalize(name)).lower() in POINTING_WORDS:
+            raise NotUnderstood from None
+        raise
 
 
 # "the other goblin", "the other one": one of a kind besides the one already dealt with.
@@ -4388,14 +4379,15 @@ ADDRESSED_VERBS = {
 SUBJECTS = ("attacker", "target", "who")
 
 
-def _said_of(system_id: str, m: re.Match[str]) -> tuple[Intent, re.Match[str]] | None:
+def _said_of(system_id: str, m: re.Match[str]) -> Parse | None:
     """The named form an addressed line is said of its creature in ("Ilsa, make a dex save":
     "Ilsa makes a dex save"), with that creature its subject; None when there is none."""
     line = f"{m['addressed'].strip()} {ADDRESSED_VERBS[m['verb'].lower()]}{m['rest']}"
-    for intent, found in _parses(system_id, line):
+    for parsed in _marked_parses(system_id, line):
+        found = parsed.match
         subject = next((g for g in SUBJECTS if found.groupdict().get(g) is not None), None)
-        if intent.handler is not dnd_addressed and subject and found.start(subject) == 0:
-            return intent, found
+        if parsed.intent.handler is not dnd_addressed and subject and found.start(subject) == 0:
+            return parsed
     return None
 
 
@@ -4415,11 +4407,11 @@ def dnd_addressed(s: Session, m: re.Match[str]) -> None:
     said = _said_of(s.turn.system_id, m)
     if said is None:
         raise NotUnderstood
-    intent, found = said
-    s.match = found
+    s.match = said.match
+    s.said_in_fiction = said.in_fiction
     s.roster_kept = roster
     try:
-        intent.handler(s, found)
+        said.intent.handler(s, said.match)
     finally:
         s.roster_kept = None
 
@@ -4480,15 +4472,16 @@ SAID_TARGETS: frozenset[Callable[[Session, re.Match[str]], None]] = frozenset(
 )
 
 
-def _target_here(s: Session, intent: Intent, match: re.Match[str]) -> None:
+def _target_here(s: Session, parsed: Parse) -> None:
     """For a line to be offered, not sent ("can I kick the door?", "can I attack the orc?"):
     raise as the line itself would, sent, when the target it names is nobody here
     (NotUnderstood for one said in the fiction's words, the refusal with those present or a
     near miss's "Did you mean" otherwise), so that no line is offered that would not be acted
     on. Only the SAID_TARGETS' lines that name a target are looked at: one read of who is
     here (the combat's, which the line sent would read first too); none for the rest."""
-    if intent.handler is dnd_addressed:
-        intent, match = _said_of(s.turn.system_id, match) or (intent, match)
+    if parsed.intent.handler is dnd_addressed:
+        parsed = _said_of(s.turn.system_id, parsed.match) or parsed
+    intent, match = parsed.intent, parsed.match
     named = match.groupdict().get("target")
     if intent.handler not in SAID_TARGETS or not named or NEAREST_FOE.fullmatch(_normalize(named)):
         return
@@ -4497,10 +4490,12 @@ def _target_here(s: Session, intent: Intent, match: re.Match[str]) -> None:
     except Refusal:  # who is here cannot be read from this seat: the line says so, sent
         return
     s.match = match  # a near miss is asked about as this line, corrected
+    s.said_in_fiction = parsed.in_fiction
     try:
         _resolve_said(s, roster, named)
     finally:
         s.match = None
+        s.said_in_fiction = False
 
 
 def repeated(s: Session, m: re.Match[str]) -> None:
@@ -4508,10 +4503,10 @@ def repeated(s: Session, m: re.Match[str]) -> None:
     rules on its own, so one is sent at a time; the command once is offered, if it would be
     acted on (`_target_here`: "kick the door twice" is answered as "kick the door" is).
     Anything else said twice is not understood as such."""
-    intent, match = _parse(s.turn.system_id, m["command"])
-    if intent is None or match is None:
+    parsed = next(_marked_parses(s.turn.system_id, m["command"]), None)
+    if parsed is None:
         raise NotUnderstood
-    _target_here(s, intent, match)
+    _target_here(s, parsed)
     s.suggestions.append(m["command"])
     raise Refusal(
         _("One at a time: say “%(command)s”, then say it again.") % {"command": m["command"]}
@@ -5190,6 +5185,22 @@ def _intent(pattern: str, handler: Callable[[Session, re.Match[str]], None]) -> 
     return Intent(re.compile(pattern, re.IGNORECASE), handler)
 
 
+# The group an intent's pattern sets where its words are the fiction's, not a command's ("walk
+# to", "approach", "help Bram with"): the name after them may be a thing's.
+FICTION = "fiction"
+
+
+class Parse(NamedTuple):
+    """An intent that reads the line, its match, and whether the target it names was said in
+    the fiction's words (`Session.said_in_fiction`): as the rewrite that read it marked it (a
+    blow of the body: "kick the door" is read as "attack the door with a kick") or as the
+    intent's own words are (its FICTION group)."""
+
+    intent: Intent
+    match: re.Match[str]
+    in_fiction: bool
+
+
 # Hit Dice spent on a short rest: "2 hit dice", "a hit die", "two hit dice".
 HIT_DICE = r"(?P<dice>\d+|" + "|".join(COUNT_WORDS) + r")\s+hit\s+di(?:c?e)"
 # "drop lowest", "keep the highest 3", "with advantage": dice a table keeps, said in words.
@@ -5352,8 +5363,10 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             # Not "help me" (the help list), nor "help with the rope" (no one named).
             r"help\s+(?!(?:me|us|please|pls|with|to|out|on|in|by)\b)"
             r"(?P<ally>.+?)"
-            # "help Bram with the goblin": the foe, as after "against".
-            r"(?:\s+(?:(?:to\s+)?(?:attack|fight|hit)|against|with)\s+(?P<target>.+))?",
+            # "help Bram with the goblin": the foe, as after "against"; said in the fiction's
+            # words but after "attack" or "hit" ("help Bram with the rope").
+            r"(?:\s+(?:(?:to\s+)?(?:attack|hit)|(?P<fiction>(?:to\s+)?fight|against|with))"
+            r"\s+(?P<target>.+))?",
             dnd_help,
         ),
         # "attack", "I attack with advantage": the nearest foe, as for "the goblin attacks".
@@ -5661,8 +5674,10 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             # Not a square ("move to (3, 4)." as written, before its stop is dropped).
             # Not "go to": "go to sleep", "go to the tavern" name no creature on the map.
-            r"(?:(?:move|walk|run|step)\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)"
-            r"|approach)\s+(?![\d(+-])(?P<target>.+)",
+            # A step in the fiction's words ("walk to the tavern") may be to a thing.
+            r"(?:move\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)"
+            r"|(?P<fiction>(?:walk|run|step)\s+(?:(?:up\s+)?(?:next\s+)?to|towards?|beside)"
+            r"|approach))\s+(?![\d(+-])(?P<target>.+)",
             dnd_move_beside,
         ),
         # "goblin 2 moves to 6,2", "Ilsa walks 2 squares north": who moves is named.
@@ -6154,7 +6169,10 @@ BLOW_WITH = (
     r"(?:\s+with\s+(?!(?:advantage|disadvantage)$)(?:(?!\s+(?:with|at)\s+(?:advantage|"
     r"disadvantage)$).)+)?(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?"
 )
-DND_REWRITES = (
+# The mark of a rewrite that reads a blow of the body, said in the fiction's words, as an
+# attack: what it is aimed at may be a thing, not a creature (`Parse.in_fiction`).
+BLOW = "blow"
+DND_REWRITES: tuple[tuple[Any, ...], ...] = (
     # "I drink a potion of healing", "give Ilsa a healing potion": the potion "heal" gives.
     (re.compile(r"^(?:drink|quaff|use)s?\s+" + POTION + "$", re.I), "heal me"),
     (re.compile(r"^gives?\s+(?P<target>.+?)\s+" + POTION + "$", re.I), r"heal \g<target>"),
@@ -6165,6 +6183,16 @@ DND_REWRITES = (
     ),
     # "fire bolt at the goblin": the cantrip named, not a weapon "bolt" fired (below).
     (re.compile(r"^(?=fire\s+bolt\s+(?:at|on)\s)", re.I), "cast "),
+    # "throw a punch at the goblin", "swing a kick at goblin 2": a blow, as "punch" is below.
+    (
+        re.compile(
+            r"^(?:throw|swing|aim|land)s?\s+an?\s+(?P<blow>punch|kick|head-?butt)\s+(?:at|on)\s+"
+            r"(?P<target>.+?)" + BLOW_WITH + r"$",
+            re.I,
+        ),
+        r"attack \g<target> with a \g<blow>\g<mode>",
+        BLOW,
+    ),
     # "cast fire bolt at the goblin", "throw my dagger at the goblin": the spell or thrown
     # weapon is the attack's, as "attack the goblin with fire bolt" names it.
     (
@@ -6188,6 +6216,7 @@ DND_REWRITES = (
         ),
         # The blow is kept as the weapon said: the narration tells it so ("a kick").
         r"attack \g<target> with a \g<blow>\g<mode>",
+        BLOW,
     ),
     (
         re.compile(
@@ -6197,6 +6226,7 @@ DND_REWRITES = (
             re.I,
         ),
         r"\g<who> attacks \g<target> with a \g<blow>\g<mode>",
+        BLOW,
     ),
     # "swing my sword at the goblin": the weapon said before "at" is only colour.
     (re.compile(r"^(?:swing|strike|hit|shoot|stab|slash)s?\s+(?:.+?\s+)?at\s+", re.I), "attack "),
@@ -6241,7 +6271,7 @@ DND_REWRITES = (
         "check ",
     ),
 )
-REWRITES = (
+REWRITES: tuple[tuple[Any, ...], ...] = (
     # "oracle: is it raining?", "Oracle, will it rain? likely": the oracle asked.
     (re.compile(r"^(?:the\s+)?oracle\s*[:,]\s*", re.I), "ask the oracle "),
     (re.compile(r"^roll\s+(?:an?\s+)?d(?=\d)", re.I), "roll 1d"),
@@ -6276,6 +6306,11 @@ AGAIN = re.compile(r"(?<=\S)\s+(?:again|once\s+more)$", re.IGNORECASE)
 
 def _readings(system_id: str, text: str) -> list[str]:
     """The text as written, then in the grammar's words: first person and synonyms rewritten."""
+    return [reading for reading, _blow in _marked_readings(system_id, text)]
+
+
+def _marked_readings(system_id: str, text: str) -> list[tuple[str, bool]]:
+    """`_readings`, each with whether a rewrite read it as a blow of the body (BLOW)."""
     written = " ".join(text.split())
     text = _normalize(text)
     if system_id == "dnd5e":
@@ -6286,23 +6321,32 @@ def _readings(system_id: str, text: str) -> list[str]:
         # advantage!" or "dc 12." read as written would make the mark part of a weapon or a
         # DC. A roll's label keeps its own ("for luck!"), as in narrative.
         marked = _rewritten(system_id, _without_symbols(written))
-        rolled = any(i.pattern.fullmatch(marked) for i in (ROLL, ROLL_EACH))
-        readings = [marked, text, written] if rolled else [text, written]
+        rolled = any(i.pattern.fullmatch(marked[0]) for i in (ROLL, ROLL_EACH))
+        readings = [(text, False), (written, False)]
+        if rolled:
+            readings.insert(0, marked)
     else:
         # As written first: free text (a fact, a question) keeps its "?" and symbols, said
         # in the first person too.
-        readings = [written, text, _rewritten(system_id, written)]
+        readings = [(written, False), (text, False), _rewritten(system_id, written)]
     readings.append(_rewritten(system_id, text))
-    return list(dict.fromkeys(readings))
+    first: dict[str, bool] = {}
+    for reading, blow in readings:
+        first.setdefault(reading, blow)  # a text read as written is no rewrite's
+    return list(first.items())
 
 
-def _rewritten(system_id: str, text: str) -> str:
-    """`text` in the grammar's words: first person and synonyms rewritten."""
+def _rewritten(system_id: str, text: str) -> tuple[str, bool]:
+    """`text` in the grammar's words: first person and synonyms rewritten; and whether a
+    rewrite marked BLOW read it."""
     spoken = FIRST_PERSON.sub("", COURTESY_AFTER.sub("", COURTESY_BEFORE.sub("", text)))
     spoken = WITHOUT_APOSTROPHE.sub(r"\1's", spoken)
-    for pattern, replacement in (*DND_REWRITES, *REWRITES) if system_id == "dnd5e" else REWRITES:
-        spoken = pattern.sub(replacement, spoken, count=1)
-    return spoken
+    blow = False
+    rewrites = (*DND_REWRITES, *REWRITES) if system_id == "dnd5e" else REWRITES
+    for pattern, replacement, *marks in rewrites:
+        spoken, made = pattern.subn(replacement, spoken, count=1)
+        blow = blow or (bool(made) and BLOW in marks)
+    return spoken, blow
 
 
 def _parse(system_id: str, text: str) -> tuple[Intent | None, re.Match[str] | None]:
@@ -6312,13 +6356,20 @@ def _parse(system_id: str, text: str) -> tuple[Intent | None, re.Match[str] | No
 
 
 def _parses(system_id: str, text: str) -> Iterator[tuple[Intent, re.Match[str]]]:
+    """`_marked_parses` without their marks."""
+    for parsed in _marked_parses(system_id, text):
+        yield parsed.intent, parsed.match
+
+
+def _marked_parses(system_id: str, text: str) -> Iterator[Parse]:
     """Each reading's first matching intent, in the order of `_readings`: a later reading is
     tried when an earlier one names nothing there (NotUnderstood: "advance Doom by 2." as
     written ends in the full stop that makes "Doom by 2." no clock's name)."""
-    for reading in _readings(system_id, text):
+    for reading, blow in _marked_readings(system_id, text):
         for intent in GRAMMARS.get(system_id, ()):
             if found := intent.pattern.fullmatch(reading):
-                yield intent, found
+                fiction = FICTION in intent.pattern.groupindex and found[FICTION] is not None
+                yield Parse(intent, found, blow or fiction)
                 break
 
 
@@ -6941,17 +6992,16 @@ class Asked:
     door"), and the grammar's reading of it ("attack the door with a kick")."""
 
     said: str
-    intent: Intent
-    match: re.Match[str]
+    parsed: Parse
 
     @property
     def command(self) -> str:
-        return self.match.string
+        return self.parsed.match.string
 
     @property
     def answered(self) -> bool:
         """It only reads: it is answered, not offered."""
-        return self.intent.handler in ANSWERED
+        return self.parsed.intent.handler in ANSWERED
 
 
 def _asked_about(system_id: str, text: str) -> Asked | None:
@@ -6960,10 +7010,10 @@ def _asked_about(system_id: str, text: str) -> Asked | None:
     asked = CAN_I.fullmatch(_normalize(text))
     if asked is None:
         return None
-    intent, match = _parse(system_id, asked["rest"])
-    if intent is None or match is None:
+    parsed = next(_marked_parses(system_id, asked["rest"]), None)
+    if parsed is None:
         return None
-    return Asked(asked["rest"], intent, match)
+    return Asked(asked["rest"], parsed)
 
 
 class ScriptedAgent:
@@ -6985,7 +7035,7 @@ class ScriptedAgent:
                 # A question is not the command: nothing is done on it, the command is
                 # offered, if it would be acted on; else it is answered as the line said.
                 try:
-                    _target_here(session, asked.intent, asked.match)
+                    _target_here(session, asked.parsed)
                 except NotUnderstood:
                     return _not_understood(session, asked.said)
                 except Refusal as refusal:
@@ -7017,8 +7067,9 @@ class ScriptedAgent:
                 session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
                 return session.output(help_only=True)
             return _not_understood(session, text)
-        for intent, match in _parses(turn.system_id, text):
+        for intent, match, in_fiction in _marked_parses(turn.system_id, text):
             session.match = match
+            session.said_in_fiction = in_fiction
             try:
                 intent.handler(session, match)
             except Refusal as refusal:
