@@ -109,8 +109,8 @@ dnd5e
                                          +2 AC while it concentrates; a second
                                          concentration spell ends the first (said);
                                          damage told (a hit, a spell) says the caster's
-                                         concentration save: kept, or the spell ends (at
-                                         0 HP with no save)
+                                         concentration save, its total against the DC: kept,
+                                         or the spell ends (at 0 HP with no save)
     cast bless [on <target>, <target> and me] [at level N]
                                          a player's cleric, with a spell slot (its action
                                          in combat; no target: your own character): up to
@@ -1346,7 +1346,7 @@ def dnd_attack(s: Session, m: re.Match[str]) -> None:
         )
     )
     text = lead + opener + s.pick(*hits) % names + why + blessed
-    if state := _struck_text(names["target"], target.kind, effect):
+    if state := _struck_text(s, names["target"], target.kind, effect):
         text += " " + state
     if result.get("on_hit"):
         text += " " + _rider_text(s, names["target"], result["on_hit"], kind=target.kind)
@@ -2345,27 +2345,65 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
         _turn_suggestions(s, roster, result["current"])
 
 
-def _struck_text(target: str, kind: str, effect: Mapping[str, Any]) -> str:
+def _struck_text(s: Session, target: str, kind: str, effect: Mapping[str, Any]) -> str:
     """What damage that landed (an attack's hit, a spell's) did to `target`, in words, or "":
     its state, then the concentration the damage tested."""
-    said = [_struck_state(target, kind, effect), _concentration_text(target, effect)]
+    said = [_struck_state(target, kind, effect), _concentration_text(s, target, effect)]
     return " ".join(text for text in said if text)
 
 
-def _concentration_text(target: str, effect: Mapping[str, Any]) -> str:
-    """The concentration save damage called for, or the spell a fall ended ("" without one):
-    only what the result gives (a monster's save shows no modifier, nor is one said)."""
+def _concentration_text(s: Session, target: str, effect: Mapping[str, Any]) -> str:
+    """The concentration save damage called for, its total against its DC ("Ash rolls 7
+    against DC 10 and loses concentration: Bless ends."), or the spell a fall ended ("" without
+    one): only what the result gives (a monster's save shows no modifier, nor is one said).
+    Magic Missile's darts call for one save each until one fails: each total is said."""
     held = effect.get("concentration")
     if not held:
         return ""
     if "reason" in held:
         return _("%(spell)s ends: %(reason)s.") % held
-    # Magic Missile: one save per dart until one fails; the last says how it went.
-    save = held.get("save") or (held.get("saves") or [{}])[-1]
-    values = {"who": save.get("character_name") or target, "spell": held["spell"]}
+    saves = held.get("saves") or [held["save"]]
+    last = saves[-1]
+    values = {"who": last.get("character_name") or target, "spell": held["spell"]}
+    if last.get("automatic_failure"):
+        failed = _failed_save_text(s, _("%(who)s's concentration save") % values, last)
+        return failed + ". " + _("%(spell)s ends.") % values
+    dcs = {save["dc"] for save in saves}
+    if len(dcs) == 1:
+        values["rolled"] = _("%(totals)s against DC %(dc)s") % {
+            "totals": _and_list([str(save["total"]) for save in saves]),
+            "dc": last["dc"],
+        }
+    else:
+        values["rolled"] = _and_list([_("%(total)s against DC %(dc)s") % save for save in saves])
     if held["kept"]:
-        return _("%(who)s keeps concentrating on %(spell)s.") % values
-    return _("%(who)s loses concentration: %(spell)s ends.") % values
+        text = s.pick(
+            _("%(who)s rolls %(rolled)s and keeps concentrating on %(spell)s."),
+            _("%(who)s's concentration holds (%(rolled)s): %(spell)s lasts."),
+            _("%(who)s holds on to %(spell)s, rolling %(rolled)s."),
+        )
+    else:
+        text = s.pick(
+            _("%(who)s rolls %(rolled)s and loses concentration: %(spell)s ends."),
+            _("%(who)s's concentration breaks (%(rolled)s): %(spell)s ends."),
+            _("%(who)s loses concentration, rolling %(rolled)s: %(spell)s ends."),
+        )
+    return text % values + _mode_text(s, last) + _bless_dice_text(saves)
+
+
+def _bless_dice_text(saves: list[Mapping[str, Any]]) -> str:
+    """ " (+3 from Bless.)", " (+3 and +1 from Bless.)": the Bless die in each of the saves'
+    totals said, or "" without one (a monster's is said to no one, as `_bless_text` says)."""
+    added = [
+        roll
+        for save in saves
+        if (roll := _bless_roll(save, save.get("character_kind", "monster"))) is not None
+    ]
+    if len(saves) == 1:
+        return _bless_text(saves[0], saves[0].get("character_kind", "monster"))
+    if not added:
+        return ""
+    return " " + _("(%(rolls)s from Bless.)") % {"rolls": _and_list([f"+{a}" for a in added])}
 
 
 def _struck_state(target: str, kind: str, effect: Mapping[str, Any]) -> str:
@@ -2943,7 +2981,7 @@ def dnd_damage_spell(s: Session, m: re.Match[str]) -> None:
         % values
     )
     # The target's state as an attack's hit tells it.
-    if state := _struck_text(values["target"], struck.kind, effect):
+    if state := _struck_text(s, values["target"], struck.kind, effect):
         text += " " + state
     s.say(" ".join([text, _slots_left_text(values)]))
 
@@ -2983,7 +3021,7 @@ def _attack_spell_said(
         % values
         + why
     )
-    if state := _struck_text(target, kind, damage["effect"]):
+    if state := _struck_text(s, target, kind, damage["effect"]):
         text += " " + state
     s.say(text)
 
@@ -3029,7 +3067,7 @@ def _save_spell_said(
         % values
         + why
     )
-    if state := _struck_text(target, kind, result["damage"]):
+    if state := _struck_text(s, target, kind, result["damage"]):
         text += " " + state
     s.say(text)
 
@@ -3182,7 +3220,7 @@ def dnd_damage(s: Session, m: re.Match[str]) -> None:
         said += " " + adjusted
     if target.kind != "monster" and (absorbed := effect.get("absorbed_by_temp_hp")):
         said += " " + _("Temporary hit points absorb %(absorbed)s of it.") % {"absorbed": absorbed}
-    if state := _struck_text(name, target.kind, effect):
+    if state := _struck_text(s, name, target.kind, effect):
         said += " " + state
     s.say(said)
     if target.kind == "monster":
@@ -3740,7 +3778,7 @@ def dnd_condition(s: Session, m: re.Match[str]) -> None:
     else:
         text = _("%(target)s is now %(condition)s.") % values
     # Unable to act, a caster loses its concentration: the spell ends with the condition.
-    if ended := _concentration_text(values["target"], result):
+    if ended := _concentration_text(s, values["target"], result):
         text += " " + ended
     s.say(text)
 
