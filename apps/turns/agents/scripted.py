@@ -2699,36 +2699,20 @@ def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
     """ "cast shield of faith on Bram": a player's cleric wards a creature (no target: its own
     character) with a spell slot, as a bonus action in combat; the rules give the +2 AC while
     the cleric concentrates, ending the spell it concentrated on before."""
-    spell = str(gettext_lazy("Shield of Faith"))
-    named, slot_level = _slot_level(m["target"])
-    target = _echo(" ".join(named.split())) if named else None
-    caster, what = _clerics_concentration_cast(s, spell, "shield of faith", target)
-    roster = dnd_roster(s)
-    if target is None or _clean_name(_normalize(target)).lower() in SELF_WORDS:
-        warded = _own_entity(s, roster, what=what)
-    else:
-        warded = resolve(s, roster, named or "")
-    arguments: dict[str, Any] = {
-        "caster_id": caster["id"],
-        "target_id": warded.id,
-        "spell": "shield_of_faith",
-    }
-    if slot_level is not None:
-        arguments["slot_level"] = slot_level
-    result = s.call("spell_cast", **arguments)
-    values = {
-        "caster": result.get("caster_name") or caster["name"],
-        "spell": result.get("spell_name") or spell,
-        "target": _name_of(roster, warded.id),
-        "bonus": result.get("ac_bonus", 2),
-        "before": result.get("ac_before"),
-        "after": result.get("ac_after"),
-        "slot": result["slot_level"],
-        "left": result["slots_left"],
-    }
+    cast = _concentration_cast(
+        s, m, spell=str(gettext_lazy("Shield of Faith")), key="shield_of_faith", several=False
+    )
+    (warded,) = cast.targets
+    result, values = cast.result, cast.values
+    values.update(
+        target=_name_of(cast.roster, warded.id),
+        bonus=result.get("ac_bonus", 2),
+        before=result.get("ac_before"),
+        after=result.get("ac_after"),
+    )
     opener = (
         _("%(caster)s casts %(spell)s")
-        if warded.id == caster["id"]
+        if warded.id == cast.caster_id
         else _("%(caster)s casts %(spell)s on %(target)s")
     ) % values
     # A monster's AC is the GM's: its player reads no numbers for it.
@@ -2737,8 +2721,82 @@ def dnd_ward_spell(s: Session, m: re.Match[str]) -> None:
         if values["before"] is not None and values["after"] is not None
         else _("a shimmering field gives %(target)s +%(bonus)s AC")
     ) % values
-    text = opener + ": " + field + " " + _("while %(caster)s keeps concentrating.") % values
-    text += _replaced_concentration_text(result, values["caster"])
+    _say_concentration_cast(s, cast, opener, field)
+
+
+def dnd_bless(s: Session, m: re.Match[str]) -> None:
+    """ "cast bless on Ilsa, Bram and me": a player's cleric blesses the creatures said (no
+    target: its own character) with a spell slot, as an action in combat; the rules take up to
+    three at 1st level, one more per slot level above, and add 1d4 to their attack rolls and
+    saves while the cleric concentrates."""
+    cast = _concentration_cast(s, m, spell=str(gettext_lazy("Bless")), key="bless", several=True)
+    result, values = cast.result, cast.values
+    names = result.get("target_names") or [_name_of(cast.roster, e.id) for e in cast.targets]
+    values.update(targets=_and_list(names), dice=result.get("dice") or "1d4")
+    alone = [e.id for e in cast.targets] == [cast.caster_id]
+    opener = (
+        _("%(caster)s casts %(spell)s") if alone else _("%(caster)s casts %(spell)s on %(targets)s")
+    ) % values
+    effect = (
+        _("%(targets)s adds %(dice)s to attack rolls and saving throws")
+        if len(names) == 1
+        else _("each adds %(dice)s to attack rolls and saving throws")
+    ) % values
+    _say_concentration_cast(s, cast, opener, effect)
+
+
+@dataclass
+class ConcentrationCast:
+    """A cleric's concentration spell cast: who cast it on whom, the rules' result, and the
+    values its narration is worded with (`caster`, `spell`, `slot`, `left`)."""
+
+    caster_id: str
+    roster: list[Entity]
+    targets: list[Entity]
+    result: Mapping[str, Any]
+    values: dict[str, Any]
+
+
+def _concentration_cast(
+    s: Session, m: re.Match[str], *, spell: str, key: str, several: bool
+) -> ConcentrationCast:
+    """Shield of Faith or Bless (`key`, named `spell`) cast by the speaker's cleric, with a
+    spell slot, on the creatures said in `m` (no target: its own character; `several`: a
+    list, as Bless takes, else one)."""
+    named, slot_level = _slot_level(m["target"])
+    target = _echo(" ".join(named.split())) if named else None
+    said = key.replace("_", " ")
+    caster, what = _clerics_concentration_cast(s, spell, said, target)
+    roster = dnd_roster(s)
+    targets: list[Entity] = []
+    for name in (_target_list(named or "") if several else [named or ""]) or ["me"]:
+        if not name or _clean_name(_normalize(name)).lower() in SELF_WORDS:
+            targets.append(_own_entity(s, roster, what=what))
+        else:
+            targets.append(resolve(s, roster, name))
+    arguments: dict[str, Any] = {"caster_id": caster["id"], "spell": key}
+    if several:
+        arguments["target_ids"] = [e.id for e in targets]
+    else:
+        arguments["target_id"] = targets[0].id
+    if slot_level is not None:
+        arguments["slot_level"] = slot_level
+    result = s.call("spell_cast", **arguments)
+    values = {
+        "caster": result.get("caster_name") or caster["name"],
+        "spell": result.get("spell_name") or spell,
+        "slot": result["slot_level"],
+        "left": result["slots_left"],
+    }
+    return ConcentrationCast(caster["id"], roster, targets, result, values)
+
+
+def _say_concentration_cast(s: Session, cast: ConcentrationCast, opener: str, effect: str) -> None:
+    """ "<opener>: <effect> while Ash keeps concentrating.", the spell it held before that the
+    cast ended, and the slots left."""
+    values = cast.values
+    text = opener + ": " + effect + " " + _("while %(caster)s keeps concentrating.") % values
+    text += _replaced_concentration_text(cast.result, values["caster"])
     s.say(" ".join([text, _slots_left_text(values)]))
 
 
@@ -2758,53 +2816,6 @@ def _replaced_concentration_text(result: Mapping[str, Any], caster: str) -> str:
 def _target_list(said: str) -> list[str]:
     """ "Ilsa, Bram and me": the names said, in their order."""
     return [n for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", said.strip()) if n]
-
-
-def dnd_bless(s: Session, m: re.Match[str]) -> None:
-    """ "cast bless on Ilsa, Bram and me": a player's cleric blesses the creatures said (no
-    target: its own character) with a spell slot, as an action in combat; the rules take up to
-    three at 1st level, one more per slot level above, and add 1d4 to their attack rolls and
-    saves while the cleric concentrates."""
-    spell = str(gettext_lazy("Bless"))
-    named, slot_level = _slot_level(m["target"])
-    target = _echo(" ".join(named.split())) if named else None
-    caster, what = _clerics_concentration_cast(s, spell, "bless", target)
-    roster = dnd_roster(s)
-    blessed: list[Entity] = []
-    for name in _target_list(named or "") or ["me"]:
-        if _clean_name(_normalize(name)).lower() in SELF_WORDS:
-            blessed.append(_own_entity(s, roster, what=what))
-        else:
-            blessed.append(resolve(s, roster, name))
-    arguments: dict[str, Any] = {
-        "caster_id": caster["id"],
-        "target_ids": [e.id for e in blessed],
-        "spell": "bless",
-    }
-    if slot_level is not None:
-        arguments["slot_level"] = slot_level
-    result = s.call("spell_cast", **arguments)
-    names = result.get("target_names") or [_name_of(roster, e.id) for e in blessed]
-    values = {
-        "caster": result.get("caster_name") or caster["name"],
-        "spell": result.get("spell_name") or spell,
-        "targets": _and_list(names),
-        "dice": result.get("dice") or "1d4",
-        "slot": result["slot_level"],
-        "left": result["slots_left"],
-    }
-    alone = [e.id for e in blessed] == [caster["id"]]
-    opener = (
-        _("%(caster)s casts %(spell)s") if alone else _("%(caster)s casts %(spell)s on %(targets)s")
-    ) % values
-    effect = (
-        _("%(targets)s adds %(dice)s to attack rolls and saving throws")
-        if len(names) == 1
-        else _("each adds %(dice)s to attack rolls and saving throws")
-    ) % values
-    text = opener + ": " + effect + " " + _("while %(caster)s keeps concentrating.") % values
-    text += _replaced_concentration_text(result, values["caster"])
-    s.say(" ".join([text, _slots_left_text(values)]))
 
 
 def dnd_end_concentration(s: Session, m: re.Match[str]) -> None:
