@@ -20,7 +20,8 @@ hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with
 "make an attack on|against X", "make an attack roll against X" and "roll to hit X" (= attack
 X; "Ilsa rolls to hit X", "Ilsa makes an attack on X" and "Ilsa, make an attack against X"
 = Ilsa attacks X), "attack X using <weapon>", "punch|kick X" (= attack X with Unarmed
-Strike; "Ilsa punches X", "throw a punch at X") and "roll a d20" (= roll 1d20) are
+Strike; "Ilsa punches X", "throw a punch at X", "swing my fists at X") and "roll a d20"
+(= roll 1d20) are
 understood, as is
 "roll two d6" (= roll 2d6) in either system. A command asked about ("can I attack the
 goblin?", "could I …", "may I …") is offered as the command to send, nothing done on a
@@ -6232,14 +6233,16 @@ DND_REWRITES: tuple[tuple[Any, ...], ...] = (
     ),
     # "fire bolt at the goblin": the cantrip named, not a weapon "bolt" fired (below).
     (re.compile(r"^(?=fire\s+bolt\s+(?:at|on)\s)", re.I), "cast "),
-    # "throw a punch at the goblin", "swing a kick at goblin 2": a blow, as "punch" is below.
+    # "throw a punch at the goblin", "swing my fists at goblin 2": a blow, as "punch" is below;
+    # the fists are the Unarmed Strike's, not a weapon's to drop as "swing my sword at" does.
     (
         re.compile(
-            r"^(?:throw|swing|aim|land)s?\s+an?\s+(?P<blow>punch|kick|head-?butt)\s+(?:at|on)\s+"
+            r"^(?:throw|swing|aim|land)s?\s+(?P<blow>an?\s+(?:punch|kick|head-?butt)"
+            r"|(?:my|bare)\s+(?:fists?|hands?|feet|foot))\s+(?:at|on)\s+"
             r"(?P<target>.+?)" + BLOW_WITH + r"$",
             re.I,
         ),
-        r"attack \g<target> with a \g<blow>\g<mode>",
+        r"attack \g<target> with \g<blow>\g<mode>",
         BLOW,
     ),
     # "cast fire bolt at the goblin", "throw my dagger at the goblin": the spell or thrown
@@ -6761,11 +6764,11 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             ),
         ),
         (
-            # A punch, kick, head-butt or hit at nobody named (or at a thing: "head-butt the
+            # A punch, kick, head-butt, swing or hit at nobody named (or at a thing: "head-butt the
             # door"), and a charge, which may be a move or an attack. Hit points and hit dice
             # are no blow.
             re.compile(
-                r"\b(?:attack|punch(?:es)?|kicks?|head-?butts?|charges?"
+                r"\b(?:attack|punch(?:es)?|kicks?|head-?butts?|swings?|charges?"
                 r"|hits?(?!\s+(?:points?|di(?:c?e)|hp)\b))\b",
                 re.I,
             ),
