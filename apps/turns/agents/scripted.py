@@ -238,7 +238,7 @@ dnd5e
                                          named), speed, attacks, conditions, the spell it
                                          concentrates on and on whom (to you; also "my
                                          character sheet", "look at me", "how am I
-                                         doing?")
+                                         doing?", "how much hp do I have [left]?")
     <name>, <command>                    a line addressed to a creature ("Ilsa, make a dex
                                          save", "Goblin 2, attack Ilsa", "Ilsa, punch the
                                          goblin", "Ilsa, roll to hit the goblin") is that
@@ -5677,6 +5677,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|see|check)(?:\s+me)?\s+)?my\s+"
             r"(?:hp|hit\s+points|health|ac|armou?r\s+class|stats|conditions|sheet"
             r"|character(?:\s+sheet)?)",
+            dnd_sheet,
+        ),
+        # "how much hp do I have?", "how many hit points have I got left?": the same read.
+        _intent(
+            r"how\s+(?:much|many)\s+(?:hp|hit\s+points|health)\s+"
+            r"(?:do\s+i\s+have|have\s+i\s+got)(?:\s+(?:left|now))?",
             dnd_sheet,
         ),
         # "check on the goblin": a look at it, not a check of a skill "on the goblin".
