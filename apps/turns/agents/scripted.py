@@ -246,7 +246,9 @@ dnd5e
                                          punches the goblin", "Ilsa rolls to hit the
                                          goblin")
     help                                 this list
-    Any other question is answered with the questions above, not the whole list. A command
+    "How do I …?" is answered with the form of the command it names ("how do I attack?": "To
+    attack, say: attack <target> [with <weapon>]."), in either system; any other question
+    with the questions above, not the whole list. A command
     said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
     answered one at a time, the command once offered (of a target nobody here is, "kick the
     door twice", it is answered as the command once is).
@@ -6855,6 +6857,27 @@ def _nearest_form(system_id: str, text: str, *, gm: bool) -> tuple[str, str | No
     """(reply, suggestion) for a text no intent takes that names a thing the grammar knows
     (the first it names): that thing's command, picked by the text's words (a misspelt one
     too), or for a player a GM's command said to be the GM's; None when it names nothing."""
+    nearest = _nearest_command(system_id, text, gm=gm)
+    if nearest is None:
+        return None
+    what, command = nearest
+    if command is None:
+        # A player is told whose it is, as a refusal would, with nothing to press.
+        reply = _(
+            "I did not understand that. Only the GM can %(what)s (say “help” for what you can do)."
+        ) % {"what": what}
+        return reply, None
+    reply = _(
+        "I did not understand that. To %(what)s, say: %(command)s (or say “help” for what I "
+        "understand)."
+    ) % {"what": what, "command": command}
+    return reply, _pressable(command)
+
+
+def _nearest_command(system_id: str, text: str, *, gm: bool) -> tuple[str, str | None] | None:
+    """(what, command) for the thing the grammar knows that `text` names first, as
+    `_nearest_form` picks it: the command from this seat, or None with the GM's words for
+    what only the GM can do; None when it names nothing."""
     said = _normalize(text)
     named = [(m.start(), what, forms) for p, what, forms in NEAREST_FORMS.get(system_id, ())
              if (m := p.search(said))]  # fmt: skip
@@ -6870,20 +6893,53 @@ def _nearest_form(system_id: str, text: str, *, gm: bool) -> tuple[str, str | No
     form = next((f for f in forms if f.picked_by and picks(f)), forms[-1])
     said_as = form.gm if gm else form.player
     if said_as is None:
-        # A player is told whose it is, as a refusal would, with nothing to press.
-        reply = _(
-            "I did not understand that. Only the GM can %(what)s (say “help” for what you can do)."
-        ) % {"what": gm_what}
-        return reply, None
-    command = str(said_as)
-    reply = _(
-        "I did not understand that. To %(what)s, say: %(command)s (or say “help” for what I "
-        "understand)."
-    ) % {"what": form.what, "command": command}
-    # Its first form ("end turn" of "end turn (or pass)") can be pressed if nothing in it is
-    # to fill in.
+        return str(gm_what), None
+    return str(form.what), str(said_as)
+
+
+def _pressable(command: str) -> str | None:
+    """A command's first form ("end turn" of "end turn (or pass)"), which can be pressed if
+    nothing in it is to fill in; else None."""
     first = re.split(r",| \(", command, maxsplit=1)[0]
-    return reply, first if not re.search(r"[<\[]", first) else None
+    return first if not re.search(r"[<\[]", first) else None
+
+
+# "how do I attack?", "how can I move?": how a command is said, asked.
+HOW_DO_I = re.compile(r"how\s+(?:do|can|should)\s+(?:i|we)\s+(?P<rest>.+)", re.IGNORECASE)
+
+
+def _how_to_say(s: Session, text: str) -> bool:
+    """Answer "how do I attack?" with the form of the command it names (as `_nearest_form`
+    finds it), to the requester; False when the question names none."""
+    asked = HOW_DO_I.fullmatch(_normalize(text))
+    if asked is None:
+        return False
+    rest = asked["rest"]
+    nearest = _nearest_command(s.turn.system_id, rest, gm=s.turn.is_gm)
+    if nearest is None:
+        # "how do I move?": the commands that begin with the verb asked about, if any.
+        verb = rest.split()[0].lower()
+        said = [
+            c
+            for c in _closest_commands(s.turn.system_id, rest, gm=s.turn.is_gm)
+            if c.split()[0] == verb
+        ]
+        if not said:
+            return False
+        s.say(_("Say: %(commands)s.") % {"commands": "; ".join(said)}, audience="requester")
+        s.suggestions.extend(c for c in said if _pressable(c) == c)
+        return True
+    what, command = nearest
+    if command is None:
+        s.say(_("Only the GM can %(what)s.") % {"what": what}, audience="requester")
+        return True
+    s.say(
+        _("To %(what)s, say: %(command)s.") % {"what": what, "command": command},
+        audience="requester",
+    )
+    if pressed := _pressable(command):
+        s.suggestions.append(pressed)
+    return True
 
 
 # Short forms of the commands, per system, as (command, the GM's alone), for the closest few
@@ -7001,6 +7057,8 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
         s.say(reply, audience="requester")
         if suggestion:
             s.suggestions.append(suggestion)
+        return s.output(help_only=True)
+    if _how_to_say(s, text):
         return s.output(help_only=True)
     if s.turn.system_id == "dnd5e" and text.rstrip().endswith("?"):
         # A question the rules' state does not answer: what can be asked instead, not the list.

@@ -1,0 +1,45 @@
+""" "how do I attack?", "how can I move?": a new player asks how a command is said; the answer
+is that command's form (and its first words to press), not the list of questions the game's
+state answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.turns.test_scripted_agent import dnd_table_in_combat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "offered"),
+    [
+        ("how do I attack?", "To attack, say: attack <target> [with <weapon>].", ()),
+        ("How can I move?", "Say: move to X,Y.", ()),
+        ("how do I walk over there?",
+         "To move, say: move N squares <direction>, move to X,Y or move to <target>.", ()),
+        ("how do I roll dice?", "Say: roll <dice>.", ()),
+        ("how do I end my turn?", "To end a turn, say: end turn (or pass).", ("end turn",)),
+    ],
+)  # fmt: skip
+def test_how_a_command_is_said_is_answered_with_its_form(
+    live_domains, gm, player, text, reply, offered
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+    run = table.run(player, text, job_id="how")
+    assert run.texts == [(reply, "requester")]
+    assert run.output.suggestions == offered
+    assert table.revision() == before
+
+
+def test_a_how_question_about_nothing_the_grammar_knows_gets_the_questions(
+    live_domains, gm, player
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    run = table.run(player, "how do I win?", job_id="how")
+    assert run.texts == [
+        ("I can only answer from the game's state: whose turn is it?, what can I do?, where am "
+         "I?, is <name> dead?, how many goblins are there?, or “describe” (say “help” for every "
+         "command).", "requester"),
+    ]  # fmt: skip
