@@ -1,6 +1,6 @@
-""" "how do I attack?", "how can I move?": a new player asks how a command is said; the answer
-is that command's form (and its first words to press), not the list of questions the game's
-state answers."""
+""" "how do I attack?", "how can I move?", "how do I open a thread?": a new player asks how a
+command is said; the answer is that command's form (and its first words to press), not the
+list of questions the game's state answers, nor a question for the GM or the oracle."""
 
 from __future__ import annotations
 
@@ -43,3 +43,19 @@ def test_a_how_question_about_nothing_the_grammar_knows_gets_the_questions(
          "I?, is <name> dead?, how many goblins are there?, or “describe” (say “help” for every "
          "command).", "requester"),
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("seat", "text", "reply"),
+    [
+        ("gm", "how do I open a thread?", "To open a thread, say: open thread <title>."),
+        ("player", "how do I open a thread?", "Only the GM can open or resolve a thread."),
+        ("gm", "how can I make a clock?",
+         "To create a clock, say: create clock <name> with N segments (e.g. create clock Doom 6)."),
+    ],
+)  # fmt: skip
+def test_in_a_story_how_a_command_is_said_is_no_question_for_the_oracle(
+    story, gm, player, seat, text, reply
+):
+    run = story.run(gm if seat == "gm" else player, text, job_id="how")
+    assert run.texts == [(reply, "requester")]

@@ -7038,6 +7038,9 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
     s.suggestions.clear()
     if s.turn.task == "narration":
         return s.output(help_only=True)
+    # "How do I open a thread?" asks for a command's words, not for a GM's or oracle's ruling.
+    if _how_to_say(s, text):
+        return s.output(help_only=True)
     characterless_gm = s.turn.is_gm and not s.turn.character_id
     hint = _judgement_hint(
         s.turn.system_id,
@@ -7057,8 +7060,6 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
         s.say(reply, audience="requester")
         if suggestion:
             s.suggestions.append(suggestion)
-        return s.output(help_only=True)
-    if _how_to_say(s, text):
         return s.output(help_only=True)
     if s.turn.system_id == "dnd5e" and text.rstrip().endswith("?"):
         # A question the rules' state does not answer: what can be asked instead, not the list.
