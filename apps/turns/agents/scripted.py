@@ -231,7 +231,9 @@ dnd5e
                                          [doing]?")
     how many <creatures> are there?      the living ones of that plural, named ("how many
                                          enemies are left?": every monster); to you
-    where am I?                          in combat, your square and the nearest foe (to you)
+    where am I?                          in combat, your square and the nearest foe (to you);
+                                         "where is <target>?" ("how far away is <target>?"):
+                                         its square and how far it is from yours
     what can I do?                       in combat, the current turn's options for you;
                                          outside it, a few things to try (to you)
     what's my hp | show my character     your character's line: HP, AC (a spell's bonus
@@ -4340,11 +4342,18 @@ def dnd_how_many(s: Session, m: re.Match[str]) -> None:
 
 def dnd_where(s: Session, m: re.Match[str]) -> None:
     """ "where am I?": in combat, the asker's square on the battle map and the nearest foe;
-    otherwise what there is to read instead (no map is kept outside combat)."""
+    "where is the goblin?": its square, and how far it is from the asker's; otherwise what
+    there is to read instead (no map is kept outside combat)."""
     me = None
-    if s.turn.phase == "combat" and s.turn.character_id and s.offered("combat_status"):
+    named = m.groupdict().get("target")
+    if named and _clean_name(_normalize(named)).lower() in SELF_WORDS:
+        named = None
+    if s.turn.phase == "combat" and s.offered("combat_status"):
         roster = dnd_roster(s)
         me = next((e for e in roster if e.id == s.turn.character_id), None)
+        if named:
+            _where_is(s, roster, me, resolve(s, roster, named))
+            return
     if me is None or me.position is None:
         s.say(
             _(
@@ -4370,6 +4379,32 @@ def dnd_where(s: Session, m: re.Match[str]) -> None:
             "The nearest foe, %(foe)s, is %(n)s squares away.",
             squares,
         ) % {"foe": _name_of(roster, foes[0].id), "n": squares}
+    s.say(text, audience="requester")
+
+
+def _where_is(s: Session, roster: list[Entity], me: Entity | None, target: Entity) -> None:
+    """A combatant's square, told to the requester, and how many squares it is from the
+    asker's own (if on the map)."""
+    values: dict[str, Any] = {"target": _name_of(roster, target.id)}
+    if target.position is None:
+        # A monster hiding from this reader is on no map it reads.
+        s.say(_("%(target)s is nowhere on your battle map.") % values, audience="requester")
+        return
+    values.update(x=target.position[0], y=target.position[1])
+    squares = _squares(me, target) if me is not None and me.id != target.id else None
+    if squares is None:
+        text = _("%(target)s stands at (%(x)s, %(y)s) on the battle map.") % values
+    else:
+        assert me is not None  # a distance is measured from the asker's square
+        values.update(n=squares, who=_name_of(roster, me.id))
+        text = (
+            ngettext(
+                "%(target)s stands at (%(x)s, %(y)s), %(n)s square from %(who)s.",
+                "%(target)s stands at (%(x)s, %(y)s), %(n)s squares from %(who)s.",
+                squares,
+            )
+            % values
+        )
     s.say(text, audience="requester")
 
 
@@ -5826,6 +5861,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_how_many,
         ),
         _intent(r"where\s+(?:am\s+i|are\s+we|do\s+i\s+stand)(?:\s+now)?", dnd_where),
+        # "where is the goblin?", "how far away is goblin 2?": its square, and how far.
+        _intent(
+            r"(?:where(?:['’]s|\s+is)|how\s+far\s+(?:away\s+)?is)\s+(?P<target>.+?)"
+            r"(?:\s+(?:now|from\s+me|away))?",
+            dnd_where,
+        ),
         # "who's here?": a look around; "how hurt is the goblin?": a look at it.
         _intent(r"who(?:['’]s|\s+is|\s+are)\s+(?:here|present|around|there)", dnd_describe),
         _intent(
