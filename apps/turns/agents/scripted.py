@@ -13,7 +13,8 @@ GM could judge is answered with the oracle's command in the player's words inste
 Read kindly: emoji and trailing punctuation are ignored (a roll's label, in either system, keeps
 its own closing "!", "?" or "..."; a full stop is the sentence's), "I …" first-person forms
 ("I'd like to …", "I'm going to …", "let me …"; "we …" too, a player speaking for their
-character: "we make a dex save"), "please", "ok" and a closing "please",
+character: "we make a dex save"), "please", "ok" and a closing "please", in dnd5e "use my
+action to …" before a command,
 a question's missing apostrophe ("whats my hp", "whos here") and,
 in dnd5e, "swing/strike/hit/shoot/stab/slash [my sword] at X" (= attack X; "goblin 2
 hits Ilsa" = goblin 2 attacks Ilsa), "fire [my crossbow] at X" (= attack X [with crossbow]),
@@ -6272,6 +6273,8 @@ BLOW_WITH = (
 # attack: what it is aimed at may be a thing, not a creature (`Parse.in_fiction`).
 BLOW = "blow"
 DND_REWRITES: tuple[tuple[Any, ...], ...] = (
+    # "I use my action to attack the goblin": what the action is spent on is the command.
+    (re.compile(r"^uses?\s+(?:my|an|its|their)\s+action\s+to\s+", re.I), ""),
     # "I drink a potion of healing", "give Ilsa a healing potion": the potion "heal" gives.
     (re.compile(r"^(?:drink|quaff|use)s?\s+" + POTION + "$", re.I), "heal me"),
     (re.compile(r"^gives?\s+(?P<target>.+?)\s+" + POTION + "$", re.I), r"heal \g<target>"),
