@@ -227,7 +227,8 @@ dnd5e
                                          (to you; also "how's the fight going?")
     is <target> dead|alive|hurt|dying|stable|<condition>?
                                          yes or no, from its status and conditions (to you;
-                                         "are the goblins dead?" says how each fares)
+                                         "are the goblins dead?" says how each fares; "am I
+                                         poisoned?": your character)
     how hurt is <target>? | who's here?  a look at it, a look around (also "how's <target>
                                          [doing]?")
     how many <creatures> are there?      the living ones of that plural, named ("how many
@@ -4288,6 +4289,13 @@ def dnd_is(s: Session, m: re.Match[str]) -> None:
     """ "is the goblin dead?", "is Ilsa poisoned?": yes or no, from the creature's status and
     conditions (as "look at" reads them), told to the one who asks. Asked of no creature here
     ("is the door locked?"), it is not understood as such."""
+    if m.groupdict().get("target") is None:
+        # "am I poisoned?": the asker's own character, if bound to one.
+        if not s.turn.character_id:
+            raise NotUnderstood
+        roster = dnd_roster(s)
+        _say_state(s, roster, _own_entity(s, roster, what=_("be asked about")), m["state"])
+        return
     roster = dnd_roster(s)
     if kind := _of_kind(roster, m["target"]):
         # "are the goblins dead?": how each fares, which answers it for all of them.
@@ -4303,8 +4311,12 @@ def dnd_is(s: Session, m: re.Match[str]) -> None:
     wanted = _clean_name(_normalize(m["target"])).lower()
     if _named(roster, m["target"]) is None and _close_name(roster, wanted) is None:
         raise NotUnderstood
-    target = resolve(s, roster, m["target"])
-    said = m["state"].lower()
+    _say_state(s, roster, resolve(s, roster, m["target"]), m["state"])
+
+
+def _say_state(s: Session, roster: list[Entity], target: Entity, state: str) -> None:
+    """Yes or no to whether `target` is in the `state` asked about, to the one who asks."""
+    said = state.lower()
     if said in ASKED_STATES:
         holds, word = ASKED_STATES[said]
         yes = holds(target)
@@ -5850,6 +5862,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         # "where am I?", "what can I do?".
         _intent(
             r"(?:is|are)\s+(?P<target>.+?)\s+(?:still\s+)?(?P<state>"
+            + "|".join(sorted({*ASKED_STATES, *CONDITION_WORDS}, key=len, reverse=True))
+            + r")(?:\s+(?:yet|now|still))?",
+            dnd_is,
+        ),
+        _intent(
+            r"am\s+i\s+(?:still\s+)?(?P<state>"
             + "|".join(sorted({*ASKED_STATES, *CONDITION_WORDS}, key=len, reverse=True))
             + r")(?:\s+(?:yet|now|still))?",
             dnd_is,
