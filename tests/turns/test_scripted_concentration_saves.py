@@ -50,7 +50,7 @@ def test_a_failed_concentration_save_on_a_hit_ends_the_spell(live_domains, gm, p
     run = _fire_bolt_at_ash(table, player, "bolt")
     assert run.texts == [
         ("Wren casts Fire Bolt at Ash and hits (21 to hit): 13 fire damage (2d10 = 13). Ash "
-         "loses concentration: Shield of Faith ends.", "trigger"),
+         "rolls 6 against DC 10 and loses concentration: Shield of Faith ends.", "trigger"),
     ]  # fmt: skip
     assert (_held(table), _bram_ac(table)) == (None, 16)
 
@@ -63,8 +63,8 @@ def test_a_concentration_save_made_keeps_the_spell(live_domains, gm, player):
     table.run(player, "cast shield of faith on Bram", job_id="again")
     run = _fire_bolt_at_ash(table, player, "second")
     assert run.texts == [
-        ("Wren casts Fire Bolt at Ash and hits (21 to hit): 10 fire damage (2d10 = 10). Ash "
-         "keeps concentrating on Shield of Faith.", "trigger"),
+        ("Wren casts Fire Bolt at Ash and hits (21 to hit): 10 fire damage (2d10 = 10). Ash's "
+         "concentration holds (13 against DC 10): Shield of Faith lasts.", "trigger"),
     ]  # fmt: skip
     assert (_held(table)["name"], _bram_ac(table)) == ("Shield of Faith", 18)
 
@@ -75,7 +75,8 @@ def test_magic_missile_darts_call_for_saves_until_one_fails(live_domains, gm, pl
     run = table.run(player, "cast magic missile at Ash", job_id="darts")
     assert run.texts == [
         ("Wren casts Magic Missile at Ash: 3 darts for 14 force damage (3d4+3 = 14). Ash "
-         "loses concentration: Shield of Faith ends. Wren has 3 level 1 spell slots left.",
+         "loses concentration, rolling 16 and 6 against DC 10: Shield of Faith ends. Wren has 3 "
+         "level 1 spell slots left.",
          "trigger"),
     ]  # fmt: skip
     assert _held(table) is None
@@ -102,7 +103,7 @@ def test_a_weapon_hit_on_the_caster_says_its_save(live_domains, gm, player):
     table.run(gm, "Bram attacks Ash", job_id="blow0")  # a miss
     run = table.run(gm, "Bram attacks Ash", job_id="blow1")
     assert run.texts == [
-        ("Steel meets flesh. Ash takes 9 slashing damage from Bram's Longsword. Ash keeps "
-         "concentrating on Shield of Faith.", "trigger"),
+        ("Steel meets flesh. Ash takes 9 slashing damage from Bram's Longsword. Ash rolls 16 "
+         "against DC 10 and keeps concentrating on Shield of Faith.", "trigger"),
     ]  # fmt: skip
     assert _held(table)["target_id"] == "pc-2"

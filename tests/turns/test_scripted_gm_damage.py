@@ -101,7 +101,11 @@ def test_a_concentrating_caster_makes_its_save_and_may_lose_the_spell(live_domai
     table.run(player, "cast shield of faith on Bram", job_id="ward")
     run = table.run(gm, "damage Ash 2 cold", job_id="chill")
     assert run.texts == [
-        ("Ash takes 2 cold damage. Ash loses concentration: Shield of Faith ends.", "trigger")
+        (
+            "Ash takes 2 cold damage. Ash's concentration breaks (6 against DC 10): Shield of "
+            "Faith ends.",
+            "trigger",
+        )
     ]
     bram = table.call(gm, "character_get", character_id="pc-2").structured["character"]
     assert bram["ac"] == 16
