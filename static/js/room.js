@@ -1064,6 +1064,7 @@ if (form) {
   const counterSaid = document.getElementById("composer-count-announcer");
   const privateOption = form.querySelector("input[name=audience][value=private]");
   const privateHint = document.getElementById("audience-private-hint");
+  const narrationHint = document.getElementById("narration-private-hint");
   // Private narrowed to GM only by Action, not by the reader: back in another mode it returns.
   let narrowed = false;
   form.addEventListener("change", (ev) => {
@@ -1086,6 +1087,13 @@ if (form) {
         form.querySelector("input[name=audience][value=gm]").checked = true;
         narrowed = true;
       }
+    }
+    // Narration to chosen members is shown, never applied (startsTurn): said while chosen.
+    if (narrationHint && privateOption) {
+      const mode = form.querySelector("input[name=mode]:checked").value;
+      narrationHint.hidden = !(mode === "narration" && privateOption.checked);
+      if (!narrationHint.hidden) privateOption.setAttribute("aria-describedby", narrationHint.id);
+      else if (privateOption.getAttribute("aria-describedby") === narrationHint.id) privateOption.removeAttribute("aria-describedby");
     }
     if (picker) {
       const wasHidden = picker.hidden;
