@@ -1220,7 +1220,9 @@ if (form) {
 // openers): only the sender is told that Action mode has the GM run it, and can send it so.
 function looksLikeCommand(text) {
   const words = text.toLowerCase().replace(/^\//, "").split(/\s+/).filter(Boolean).join(" ");
-  return (config.actionOpeners || []).some((opener) => words === opener || words.startsWith(opener + " "));
+  // The opener ends where the words do, or at a space or punctuation ("ask the oracle: …",
+  // "End scene."), not inside a longer word ("rolling").
+  return (config.actionOpeners || []).some((opener) => words.startsWith(opener) && !/^[\p{L}\p{N}]/u.test(words.slice(opener.length)));
 }
 
 function showActionHint(text) {
