@@ -36,3 +36,22 @@ def test_a_gms_private_answer_from_the_game_state_is_noted_the_same_way(
         ("turn.narration", "private", "The campaign is young."),
         ("turn.outcome", "public", f"{room.gm.label}'s action was answered privately."),
     ]
+
+
+def test_the_gms_narration_answered_privately_is_noted_as_narration(
+    dnd_room, django_capture_on_commit_callbacks
+):
+    from apps.turns.services import turn_action_submit, turn_run
+
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = turn_action_submit(
+            membership=room.membership(room.gm), text="attack the goblin",
+            idempotency_key="k-narrated-attack", task="narration",
+        )  # fmt: skip
+        assert turn_run(job_id=job.pk, heartbeat=False) == "succeeded"
+    (refusal, note) = room_lines(job)
+    assert refusal[:2] == ("turn.narration", "private")
+    assert note == (
+        "turn.outcome", "public", f"{room.gm.label}'s narration was answered privately.", [],
+    )  # fmt: skip

@@ -551,7 +551,9 @@ def _note_answered_privately(
     unanswered. A GM's note names their action, not them as the one answered: at their own
     table, "the game master" is them. `requester_answered`: the requester reads some of the
     answer; otherwise it went to the game master alone, and the requester is told so too."""
-    if requester_is_gm:
+    if requester_is_gm and job.task == "narration":
+        message = _("%(name)s's narration was answered privately.")
+    elif requester_is_gm:
         message = _("%(name)s's action was answered privately.")
     elif requester_answered:
         message = _("The game master answered %(name)s privately.")
