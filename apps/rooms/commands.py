@@ -39,6 +39,9 @@ ACTION_OPENERS: dict[str, tuple[str, ...]] = {
         "end scene",
         "resolve",
         "record",
+        "create clock",
+        "create a clock",
+        "note that",
     ),
 }
 

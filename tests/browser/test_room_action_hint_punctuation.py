@@ -33,6 +33,9 @@ def test_a_command_followed_by_punctuation_offers_the_action(
             ("ask the oracle: is the keeper asleep?", True),
             ("rolling my eyes at that", False),
             ("End scene.", True),
+            # The GM's story commands too, as the help lists them.
+            ("create clock Alarm 6", True),
+            ("note that the mayor lied", True),
         ):
             body.fill(text)
             body.press("Enter")
