@@ -242,7 +242,10 @@ dnd5e
                                          named), speed, attacks, conditions, the spell it
                                          concentrates on and on whom (to you; also "my
                                          character sheet", "look at me", "how am I
-                                         doing?", "how much hp do I have [left]?")
+                                         doing?", "how much hp do I have [left]?");
+                                         "what spells do I have?", "how many spell slots
+                                         do I have left?": its spells by level and slots
+                                         left
     <name>, <command>                    a line addressed to a creature ("Ilsa, make a dex
                                          save", "Goblin 2, attack Ilsa", "Ilsa, punch the
                                          goblin", "Ilsa, roll to hit the goblin") is that
@@ -4099,6 +4102,9 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
         raise Refusal(_("You have no character yet; create one or ask the GM to bind you to one."))
     s.require("character_get", what=_("read your character"))
     sheet = s.call("character_get", character_id=s.turn.character_id)["character"]
+    if m.groupdict().get("spells"):
+        _spells_said(s, sheet)
+        return
     hp = sheet.get("hp") or {}
     values = {
         "name": sheet["name"],
@@ -4140,6 +4146,40 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
             "held": _held_text(held, sheet.get("id", ""))
         }
     s.say(text + ".", audience="requester")
+
+
+def _spells_said(s: Session, sheet: dict[str, Any]) -> None:
+    """ "what spells do I have?", "how many spell slots do I have left?": the spells the
+    character knows, with their level, and its slots left per level."""
+    spells = (sheet.get("sheet") or {}).get("spells") or ()
+    slots = sorted((sheet.get("spell_slots") or {}).items(), key=lambda item: int(item[0]))
+    if not spells and not slots:
+        s.say(
+            _("%(name)s knows no spells and has no spell slots.") % {"name": sheet["name"]},
+            audience="requester",
+        )
+        return
+    parts = []
+    if spells:
+        known = [
+            _("%(spell)s (cantrip)") % {"spell": spell["name"]}
+            if not spell.get("level")
+            else _("%(spell)s (level %(level)s)")
+            % {"spell": spell["name"], "level": spell["level"]}
+            for spell in spells
+        ]
+        parts.append(
+            _("%(name)s's spells: %(spells)s.")
+            % {"name": sheet["name"], "spells": ", ".join(known)}
+        )
+    if slots:
+        left = [
+            _("level %(level)s: %(current)s of %(max)s")
+            % {"level": level, "current": slot.get("current"), "max": slot.get("max")}
+            for level, slot in slots
+        ]
+        parts.append(_("Spell slots left: %(slots)s.") % {"slots": ", ".join(left)})
+    s.say(" ".join(parts), audience="requester")
 
 
 def _combat_asked(s: Session) -> tuple[dict[str, Any], list[Entity]] | None:
@@ -5727,6 +5767,15 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|see|check)(?:\s+me)?\s+)?my\s+"
             r"(?:hp|hit\s+points|health|ac|armou?r\s+class|stats|conditions|sheet"
             r"|character(?:\s+sheet)?)",
+            dnd_sheet,
+        ),
+        # "what spells do I have?", "how many spell slots do I have left?": the same read.
+        _intent(
+            r"(?P<spells>(?:what|which)\s+spells?(?:\s+slots)?\s+"
+            r"(?:do\s+i\s+(?:have|know)|can\s+i\s+cast|have\s+i\s+got)(?:\s+(?:left|now))?"
+            r"|how\s+many\s+spell\s+slots\s+(?:do\s+i\s+have|have\s+i\s+got)(?:\s+(?:left|now))?"
+            r"|(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|list|see|check)(?:\s+me)?\s+)?my\s+"
+            r"(?:spells|spell\s+slots|spell\s+list)(?:\s+left)?)",
             dnd_sheet,
         ),
         # "how much hp do I have?", "how many hit points have I got left?": the same read.
