@@ -230,7 +230,10 @@ dnd5e
                                          "are the goblins dead?" says how each fares; "am I
                                          poisoned?": your character)
     how hurt is <target>? | who's here?  a look at it, a look around (also "how's <target>
-                                         [doing]?")
+                                         [doing]?"); "what's <target>'s hp?" ("how many hp
+                                         does <target> have?"): a character's hit points
+                                         (to you), a monster's to the GM alone (a player is
+                                         told its status)
     how many <creatures> are there?      the living ones of that plural, named ("how many
                                          enemies are left?": every monster); to you
     where am I?                          in combat, your square and the nearest foe (to you);
@@ -4562,6 +4565,9 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
         dnd_sheet(s, m)
         return
     roster = dnd_roster(s)
+    if m.groupdict().get("hp"):
+        _hit_points_said(s, roster, resolve(s, roster, m["target"]))
+        return
     if m.groupdict().get("target"):
         target = resolve(s, roster, m["target"])
         # As the table reads it: "Goblin 2" where two living goblins are named "Goblin".
@@ -4603,6 +4609,29 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
             _("A quiet moment. Present: %(present)s."),
         )
     s.say(text % {"present": present})
+
+
+def _hit_points_said(s: Session, roster: list[Entity], target: Entity) -> None:
+    """ "what's the goblin's hp?": a character's hit points to anyone (they are in everyone's
+    panels); a monster's to the GM alone, and to a player the status word the table sees."""
+    name = _name_of(roster, target.id)
+    if target.kind == "monster" and not s.turn.is_gm:
+        s.say(
+            _("%(name)s: %(status)s (its hit points are the GM's to know).")
+            % {"name": name, "status": target.status},
+            audience="requester",
+        )
+        return
+    s.require("character_get", what=_("read its hit points"))
+    hp = s.call("character_get", character_id=target.id)["character"].get("hp") or {}
+    if not hp:
+        s.say(_("%(name)s: %(status)s.") % {"name": name, "status": target.status},
+              audience="requester")  # fmt: skip
+        return
+    text = _("%(name)s: %(current)s/%(max)s HP") % {"name": name, **hp}
+    if hp.get("temp"):
+        text += " " + _("(+%(temp)s temporary)") % {"temp": hp["temp"]}
+    s.say(text + ".", audience="gm" if target.kind == "monster" else "requester")
 
 
 # The handlers whose named target `_resolve_said` reads: said in the fiction's words, it may
@@ -5777,6 +5806,17 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"|(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|list|see|check)(?:\s+me)?\s+)?my\s+"
             r"(?:spells|spell\s+slots|spell\s+list)(?:\s+left)?)",
             dnd_sheet,
+        ),
+        # "what's the goblin's hp?", "how many hp does goblin 2 have?": a look at its hit points.
+        _intent(
+            r"(?P<hp>what(?:['’]s|\s+is|\s+are)\s+(?P<target>.+?)['’]s?\s+"
+            r"(?:hp|hit\s+points|health)(?:\s+(?:left|now))?)",
+            dnd_describe,
+        ),
+        _intent(
+            r"(?P<hp>how\s+(?:much|many)\s+(?:hp|hit\s+points|health)\s+(?:does|has)\s+"
+            r"(?P<target>.+?)\s+(?:have|got)(?:\s+(?:left|now))?)",
+            dnd_describe,
         ),
         # "how much hp do I have?", "how many hit points have I got left?": the same read.
         _intent(
