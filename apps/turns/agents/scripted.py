@@ -6830,6 +6830,10 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# Every form of a move, as "how can I move?" is told them.
+MOVE_FORMS = gettext_lazy("move N squares <direction>, move to X,Y or move to <target>")
+
+
 ENDED = _words("end ends ended close closed finish finished stop over done")
 # What a text may name that the grammar knows, per system: (the name, what a player is told
 # only the GM can do with it, its forms). Mentioned in a text no intent takes, it is answered
@@ -6949,8 +6953,8 @@ NEAREST_FORMS: dict[str, tuple[tuple[re.Pattern[str], Any, tuple[Form, ...]], ..
             (
                 Form(
                     gettext_lazy("move"),
-                    gettext_lazy("move N squares <direction>, move to X,Y or move to <target>"),
-                    gettext_lazy("move N squares <direction>, move to X,Y or move to <target>"),
+                    MOVE_FORMS,
+                    MOVE_FORMS,
                 ),
             ),
         ),
@@ -7055,6 +7059,26 @@ def _pressable(command: str) -> str | None:
     return first if not re.search(r"[<\[]", first) else None
 
 
+def _movement_told(s: Session) -> str:
+    """In combat, how far the requester's character can still go: its movement left on its
+    turn, its speed otherwise ("" outside combat, or without a character in the fight)."""
+    if s.turn.phase != "combat" or not s.turn.character_id or not s.offered("combat_status"):
+        return ""
+    combat = _read_combat(s)
+    entry = next((e for e in combat["order"] if e["character"]["id"] == s.turn.character_id),
+                 None)  # fmt: skip
+    if entry is None or entry["character"].get("speed") is None:
+        return ""
+    values = {"who": entry["character"]["name"], "speed": entry["character"]["speed"]}
+    left = (entry.get("budget") or {}).get("movement")
+    if combat["current"] != s.turn.character_id or left is None:
+        return _("%(who)s's speed is %(speed)s ft a turn.") % values
+    return _("%(who)s has %(left)s ft of movement left this turn (speed %(speed)s ft).") % {
+        **values,
+        "left": left,
+    }
+
+
 # "how do I attack?", "how can I move?": how a command is said, asked.
 HOW_DO_I = re.compile(r"how\s+(?:do|can|should)\s+(?:i|we)\s+(?P<rest>.+)", re.IGNORECASE)
 
@@ -7067,6 +7091,9 @@ def _how_to_say(s: Session, text: str) -> bool:
         return False
     rest = asked["rest"]
     nearest = _nearest_command(s.turn.system_id, rest, gm=s.turn.is_gm)
+    if nearest is None and s.turn.system_id == "dnd5e" and rest.split()[0].lower() == "move":
+        # "how can I move?": every form of a move, as a move in other words is told them.
+        nearest = _nearest_command(s.turn.system_id, "walk", gm=s.turn.is_gm)
     if nearest is None:
         # "how do I move?": the commands that begin with the verb asked about, if any.
         verb = rest.split()[0].lower()
@@ -7084,10 +7111,10 @@ def _how_to_say(s: Session, text: str) -> bool:
     if command is None:
         s.say(_("Only the GM can %(what)s.") % {"what": what}, audience="requester")
         return True
-    s.say(
-        _("To %(what)s, say: %(command)s.") % {"what": what, "command": command},
-        audience="requester",
-    )
+    text = _("To %(what)s, say: %(command)s.") % {"what": what, "command": command}
+    if command == str(MOVE_FORMS) and (left := _movement_told(s)):
+        text += " " + left
+    s.say(text, audience="requester")
     if pressed := _pressable(command):
         s.suggestions.append(pressed)
     return True
