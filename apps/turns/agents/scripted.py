@@ -3563,10 +3563,38 @@ def dnd_combat_action(s: Session, m: re.Match[str]) -> None:
     """Dash, Disengage or Dodge by the rules, on the acting character's turn (a monster's when
     the GM narrates it). Where the rules' tool is not offered (outside combat, or the GM's
     action row), the GM rules on it, as the reply for a line not understood says."""
-    if not s.offered("combat_action"):
-        raise NotUnderstood
     who, bonus = m.groupdict().get("who"), bool(m["bonus"])
+    if not s.offered("combat_action"):
+        if who and s.turn.is_gm and _current_combatant(s) is not None:
+            _monster_action_not_here(s, who)
+        raise NotUnderstood
     _combat_action(s, COMBAT_ACTION_VERBS[m["action"].lower()], who, bonus=bonus)
+
+
+def _monster_action_not_here(s: Session, who: str) -> None:
+    """ "goblin 2 hides" sent by the GM as an action, whose row has no combat_action: refused
+    with whose turn it is, off the creature's turn; on a monster's, with where the rules take
+    it. Returns (not understood) for a name nobody here has, or a character on its turn."""
+    roster = [_combatant(entry) for entry in _read_combat(s)["order"]]
+    try:
+        actor = _named_attacker(s, roster, who)
+    except Refusal:  # "the wind dashes": nobody here, so not understood as an action at all
+        s.suggestions.clear()
+        return
+    current = _read_combat(s)["current"]
+    if actor != current:
+        raise Refusal(
+            _("It is %(current)s's turn, not %(who)s's: %(who)s acts on its own turn.")
+            % {"current": _name_of(roster, current), "who": _name_of(roster, actor)}
+        )
+    if next(e for e in roster if e.id == actor).kind != "monster":
+        return  # a character's action on its turn is its player's to say
+    raise Refusal(
+        _(
+            "Send it as narration: a monster's Hide, Dash, Disengage or Dodge is taken from the "
+            "GM's narration."
+        )
+    )
 
 
 def _combat_action(s: Session, action: str, who: str | None, *, bonus: bool = False) -> None:
