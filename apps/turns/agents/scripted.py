@@ -6473,6 +6473,18 @@ DND_REWRITES: tuple[tuple[Any, ...], ...] = (
     (re.compile(r"^fires?\s+at\s+", re.I), "attack "),
     (re.compile(r"^(?:strike|hit|shoot|stab|slash)s?\s+", re.I), "attack "),
     (re.compile(r"^attacks\s+", re.I), "attack "),
+    # "goblin 2 shoots its shortbow at Ilsa", "goblin 2 uses its scimitar on Ilsa": the weapon
+    # named as its own is the attack's ("its action" is no weapon).
+    (
+        re.compile(
+            r"^(?!roll\s)(?P<who>.+?)\s+(?:swings|strikes|hits|shoots|stabs|slashes|uses)\s+"
+            r"(?P<weapon>(?:its|his|her|their)\s+(?!(?:bonus\s+)?action\b|reaction\b|turn\b"
+            r"|movement\b).+?)\s+(?:at|on|against)\s+(?P<target>.+?)"
+            r"(?P<mode>\s+(?:with|at)\s+(?:advantage|disadvantage))?$",
+            re.I,
+        ),
+        r"\g<who> attacks \g<target> with \g<weapon>\g<mode>",
+    ),
     # Who strikes whom, named ("goblin 2 hits Ilsa", "the goblin swings its scimitar at
     # Ilsa"): "<name> attacks <target>", as the GM's suggestions say it. Not in a roll's
     # label ("roll 1d20 for the goblin who shoots Ilsa"), which is kept as said.
