@@ -15,9 +15,12 @@ pytestmark = pytest.mark.django_db
     ("text", "reply", "offered"),
     [
         ("how do I attack?", "To attack, say: attack <target> [with <weapon>].", ()),
-        ("How can I move?", "Say: move to X,Y.", ()),
+        ("How can I move?",
+         "To move, say: move N squares <direction>, move to X,Y or move to <target>. Ilsa has "
+         "30 ft of movement left this turn (speed 30 ft).", ()),
         ("how do I walk over there?",
-         "To move, say: move N squares <direction>, move to X,Y or move to <target>.", ()),
+         "To move, say: move N squares <direction>, move to X,Y or move to <target>. Ilsa has "
+         "30 ft of movement left this turn (speed 30 ft).", ()),
         ("how do I roll dice?", "Say: roll <dice>.", ()),
         ("how do I end my turn?", "To end a turn, say: end turn (or pass).", ("end turn",)),
     ],

@@ -32,8 +32,4 @@ def test_hit_points_asked_in_a_players_words_read_the_sheet(live_domains, gm, pl
 def test_hit_points_in_a_question_of_counting_are_not_a_sheet(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     run = table.run(player, "how many hit points does the goblin have?", job_id="hp")
-    assert run.texts == [
-        ("I can only answer from the game's state: whose turn is it?, what can I do?, where am "
-         "I?, is <name> dead?, how many goblins are there?, or “describe” (say “help” for every "
-         "command).", "requester"),
-    ]  # fmt: skip
+    assert run.texts == [("Goblin: unhurt (its hit points are the GM's to know).", "requester")]

@@ -21,7 +21,7 @@ from tests.turns.test_scripted_agent import dnd_table_in_combat
         ("goblin 2 swings at Ilsa", {"attacker": "goblin 2", "target": "Ilsa"}),
         (
             "the goblin swings its scimitar at Ilsa",
-            {"attacker": "the goblin", "target": "Ilsa", "weapon": None},
+            {"attacker": "the goblin", "target": "Ilsa", "weapon": "its scimitar"},
         ),
         ("Ilsa stabs the goblin.", {"attacker": "Ilsa", "target": "the goblin"}),
         ("Ilsa strikes goblin 2 with advantage", {"attacker": "Ilsa", "mode": "advantage"}),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.turns.test_scripted_agent import dnd_table_in_combat
-from tests.turns.test_scripted_things_not_creatures import TO_ATTACK, TO_MOVE, UNDERSTOOD_NOT
+from tests.turns.test_scripted_things_not_creatures import TO_ATTACK, TO_MOVE
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,6 @@ pytestmark = pytest.mark.django_db
         ("Ilsa, head-butt the door", TO_ATTACK),
         ("I hit", TO_ATTACK),
         ("hit it", TO_ATTACK),
-        ("how many hit points does the goblin have", UNDERSTOOD_NOT),
     ],
 )
 def test_a_step_or_blow_not_understood_is_told_its_form(live_domains, gm, player, text, reply):
