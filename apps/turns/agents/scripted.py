@@ -618,15 +618,24 @@ class Session:
     ) -> None:
         """Refuse, in player words, a tool this turn may not call. `seen_by_all`: its effect
         shows in everyone's panels, so a GM-only action cannot keep it secret."""
+        narration = self.turn.task == "narration"
         if self.offered(tool):
             if seen_by_all and self.turn.trigger_audience == "gm":
                 raise Refusal(
-                    _("Everyone sees it when you %(what)s: send it as a public action.")
+                    (
+                        _("Everyone sees it when you %(what)s: send it as narration to everyone.")
+                        if narration
+                        else _("Everyone sees it when you %(what)s: send it as a public action.")
+                    )
                     % {"what": what}
                 )
             return
         if gm_only and not self.turn.is_gm:
             raise Refusal(_("Only the GM can %(what)s.") % {"what": what})
+        if narration and tool in self._action_tools():
+            raise Refusal(
+                _("A GM's narration cannot %(what)s: send it as an Action.") % {"what": what}
+            )
         refusal = _("You cannot %(what)s in the %(phase)s phase.") % {
             "what": what,
             "phase": self.turn.phase,
@@ -639,6 +648,18 @@ class Session:
                 else _("Play starts when the GM says so.")
             )
         raise Refusal(refusal)
+
+    def _action_tools(self) -> tuple[str, ...]:
+        """The tools the requester's action would be given in this phase (the facade table's
+        row), to tell a narration that asks for one of them where to send it instead."""
+        from apps.domains.registry import FacadeDenied, get_plugin
+
+        try:
+            return get_plugin(self.turn.system_id).facade_tools(
+                phase=self.turn.phase, role=self.turn.role, task="action"
+            )
+        except FacadeDenied:
+            return ()
 
     def parameter(self, tool: str, parameter: str) -> dict[str, Any] | None:
         """A parameter's published schema, or None when the server's tool does not take it."""
