@@ -67,6 +67,7 @@ class JobOutput(serializers.Serializer):
     requester_id = serializers.UUIDField()
     trigger_message_id = serializers.UUIDField()
     text = serializers.CharField()
+    task = serializers.CharField(help_text="action, or narration for a GM's narration turn.")
     status = serializers.CharField()
     attempt = serializers.IntegerField()
     max_attempts = serializers.IntegerField()

@@ -913,7 +913,7 @@ async function send(cmid, item) {
     if (r.ok) {
       item.posted = true;
       // With the task it was sent as: the job does not say whether it narrates or acts.
-      if (turn) document.dispatchEvent(new CustomEvent("room:job", { detail: { task: item.payload.mode, ...data } }));
+      if (turn) document.dispatchEvent(new CustomEvent("room:job", { detail: data }));
       else render(data);
       return { ms: 0, throttled: false };
     }

@@ -936,32 +936,11 @@ function mergeJob(job) {
       const now = jobs.get(job.id);
       return Boolean(now) && now.status === job.status && (now.attempt || 0) === attempt;
     } : null;
-    const say = () => {
-      // "Your action" only for the viewer's own; a GM hears whose action it is (or narration).
-      const [own, of] = isNarration(job) ? [t.job_status_narration, t.job_status_narration_of] : [t.job_status, t.job_status_of];
-      const whose = !job.requester_id || ownJob(job) ? own : format(of, { who: requesterName(job) || t.a_player });
-      announce(`${whose}: ${label}${why ? ` — ${job.error.message}` : ""}`, stillTrue);
-    };
-    // A turn read as the page opens, before the history is in, is not yet known for a narration
-    // by its entry: said once the history is in.
-    if (historyIn || job.task || narrationJobs.has(job.id)) say();
-    else sayWhenHistoryIn.push(say);
+    // "Your action" only for the viewer's own; a GM hears whose action it is (or narration).
+    const [own, of] = job.task === "narration" ? [t.job_status_narration, t.job_status_narration_of] : [t.job_status, t.job_status_of];
+    const whose = !job.requester_id || ownJob(job) ? own : format(of, { who: requesterName(job) || t.a_player });
+    announce(`${whose}: ${label}${why ? ` — ${job.error.message}` : ""}`, stillTrue);
   }
-}
-
-let historyIn = false; // the timeline's opening replay is in (room:caught-up)
-const sayWhenHistoryIn = [];
-
-// Jobs of a GM's narration (a narration turn), as room.js says on sending one. A job does not
-// say its task: one read later (the page opened again) is known by its message's entry.
-const narrationJobs = new Set();
-
-function isNarration(job) {
-  if (job.task) return job.task === "narration";
-  if (narrationJobs.has(job.id)) return true;
-  const message = job.trigger_message_id;
-  const entry = message && document.querySelector(`#timeline li[data-message="${CSS.escape(String(message))}"]`);
-  return Boolean(entry && entry.classList.contains("entry--narration"));
 }
 
 function renderJobs() {
@@ -1530,9 +1509,7 @@ document.addEventListener("room:cancel-note-gone", (ev) => {
   if (jobsError === "cancel" && lateJob && ev.detail && ev.detail.job === lateJob) showJobsError("");
 });
 document.addEventListener("room:caught-up", () => {
-  historyIn = true;
   if (ended) return;
-  for (const say of sayWhenHistoryIn.splice(0)) say();
   // The replay is in: a list still empty has no rolls to show (said only now, not while loading).
   const empty = document.getElementById("turn-dice-empty");
   if (empty) empty.hidden = document.getElementById("turn-dice").children.length > 0;
@@ -1545,7 +1522,6 @@ document.addEventListener("room:job", (ev) => {
   // The viewer acts again: a note about cancelling an earlier turn no longer describes what
   // is happening (a cancel still under way says so again when its turn ends).
   if (jobsError === "cancel") showJobsError("");
-  if (ev.detail && ev.detail.id && ev.detail.task === "narration") narrationJobs.add(ev.detail.id);
   mergeJob(ev.detail);
   renderJobs();
   refresh();

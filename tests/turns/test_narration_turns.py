@@ -24,7 +24,7 @@ def test_a_gm_narration_runs_with_the_narration_tools(
     room = dnd_room
     with django_capture_on_commit_callbacks(execute=True):
         response = _narrate(room, room.gm, "narrate-1", "roll 1d20")
-    assert response.status_code == 202, response.content
+    assert (response.status_code, response.json()["task"]) == (202, "narration"), response.content
     job = RoomTurnJob.objects.select_related("trigger_message").get(pk=response.json()["id"])
     row = get_plugin("dnd5e").facade_tools(phase="lobby", role="gm", task="narration")
     assert (job.task, job.status, job.tools) == ("narration", "succeeded", list(row))

@@ -86,6 +86,7 @@ def job_view(job: RoomTurnJob) -> dict[str, Any]:
         # What was asked, so a list of turns in progress tells them apart (a job is seen only by
         # its requester and the GMs, who see its action too).
         "text": job.text,
+        "task": job.task,
         "status": job.status,
         "attempt": job.attempt,
         "max_attempts": job.max_attempts,
