@@ -4173,8 +4173,7 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
         else _("%(name)s (%(kind)s, level %(level)s): %(status)s")
         % {**values, "status": _status(sheet)}
     )
-    if hp.get("temp"):
-        text += " " + _("(+%(temp)s temporary)") % {"temp": hp["temp"]}
+    text += _temp_text(hp)
     if sheet.get("ac") is not None:
         text += ", " + _("AC %(ac)s") % values
         # The AC read counts a spell's bonus: which spell gives it is said beside it.
@@ -4198,6 +4197,11 @@ def dnd_sheet(s: Session, m: re.Match[str]) -> None:
             "held": _held_text(held, sheet.get("id", ""))
         }
     s.say(text + ".", audience="requester")
+
+
+def _temp_text(hp: Mapping[str, Any]) -> str:
+    """What follows a creature's "current/max HP" when it has temporary hit points."""
+    return " " + _("(+%(temp)s temporary)") % {"temp": hp["temp"]} if hp.get("temp") else ""
 
 
 def _spells_said(s: Session, sheet: dict[str, Any]) -> None:
@@ -4677,9 +4681,7 @@ def _hit_points_said(s: Session, roster: list[Entity], target: Entity) -> None:
         s.say(_("%(name)s: %(status)s.") % {"name": name, "status": target.status},
               audience="requester")  # fmt: skip
         return
-    text = _("%(name)s: %(current)s/%(max)s HP") % {"name": name, **hp}
-    if hp.get("temp"):
-        text += " " + _("(+%(temp)s temporary)") % {"temp": hp["temp"]}
+    text = _("%(name)s: %(current)s/%(max)s HP") % {"name": name, **hp} + _temp_text(hp)
     s.say(text + ".", audience="gm" if target.kind == "monster" else "requester")
 
 
