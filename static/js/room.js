@@ -912,7 +912,6 @@ async function send(cmid, item) {
     const data = await r.json().catch(() => ({}));
     if (r.ok) {
       item.posted = true;
-      // With the task it was sent as: the job does not say whether it narrates or acts.
       if (turn) document.dispatchEvent(new CustomEvent("room:job", { detail: data }));
       else render(data);
       return { ms: 0, throttled: false };
