@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from domain_servers.common import dice
-from domain_servers.common.errors import invalid
+from domain_servers.common.errors import DomainError, invalid
 from domain_servers.common.random_stream import RandomStream
 
 ABILITIES = ["str", "dex", "con", "int", "wis", "cha"]
@@ -1307,15 +1307,26 @@ def short_rest(
     char: dict[str, Any], dice_count: int, rng: RandomStream, *, who: Who = name_of
 ) -> dict[str, Any]:
     """SRD short rest: each Hit Die spent rolls the hit die plus the CON modifier (never below
-    0 a die) and heals that much. Refused, before anything is spent or rolled, for the dead,
-    at 0 HP (a rest needs 1 hit point), at full HP and with fewer dice left than asked. A
-    spell held by concentration (10 minutes at most) does not outlast the rest (an hour at
-    least): `concentration_ended` names it."""
+    0 a die) and heals that much. Only a long rest needs 1 hit point at its start: a stable
+    character at 0 HP spends Hit Dice too, and comes to if they heal it (`revived`). Refused,
+    before anything is spent or rolled, for the dead, the dying (their death saves go on, so
+    there is no hour of rest), at full HP and with fewer dice left than asked. A spell held by
+    concentration (10 minutes at most) does not outlast the rest (an hour at least):
+    `concentration_ended` names it."""
     hp = char["hp"]
     if is_dead(char):
         raise invalid(f"{who(char)} is dead and cannot rest")
-    if hp["current"] == 0:
-        raise invalid(f"{who(char)} is at 0 hit points and cannot spend Hit Dice")
+    if hp["current"] == 0 and "stable" not in char["conditions"]:
+        # The message is the one callers already match; the recovery says the real cause.
+        raise DomainError(
+            "invalid_request",
+            f"{who(char)} is at 0 hit points and cannot spend Hit Dice",
+            recovery=(
+                f"{who(char)} is dying: death saving throws go on, so there is no rest until "
+                f"{who(char)} is stable (three successes) or healed; a stable character at 0 "
+                "hit points can spend Hit Dice"
+            ),
+        )
     if hp["current"] >= hp["max"]:
         raise invalid(f"{who(char)} is already at full hit points ({hp['current']}/{hp['max']})")
     pool = hit_dice_shown(char)
@@ -1344,6 +1355,8 @@ def short_rest(
         "hp_after": healed["hp_after"],
         "hp_max": hp["max"],
         "hit_dice": dict(pool),
+        # Only when it came to from 0 HP: a rest from above 0 reads as it always has.
+        **({"revived": True} if healed["revived"] else {}),
         **({"concentration_ended": SPELLS[held["spell"]]["name"]} if held else {}),
     }
 

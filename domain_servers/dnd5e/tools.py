@@ -3062,9 +3062,10 @@ def tools() -> list[ToolSpec]:
                 "dice of its class's hit die; a long rest gives half back): each rolls the hit "
                 "die + CON modifier (never below 0 a die), rolled here, and heals up to the "
                 "maximum; a concentration spell it held ends (concentration_ended: its name; "
-                "its effect goes from every target). Refused at full HP, at 0 HP or dead, and "
-                "with fewer Hit Dice left than asked. Outside combat only. Players rest their "
-                "own character; the GM any."
+                "its effect goes from every target). A stable character at 0 HP may rest and "
+                "comes to if healed (revived: true). Refused at full HP, while dying (0 HP, not "
+                "stable) or dead, and with fewer Hit Dice left than asked. Outside combat only. "
+                "Players rest their own character; the GM any."
             ),
             handler=short_rest,
             write=True,
@@ -3086,6 +3087,10 @@ def tools() -> list[ToolSpec]:
                 "hit_dice": {
                     "type": "object",
                     "description": "Hit Dice left: die, current and max.",
+                },
+                "revived": {
+                    "type": "boolean",
+                    "description": "Present (true) when a stable character at 0 HP came to.",
                 },
                 "concentration_ended": {
                     "type": "string",
