@@ -767,14 +767,40 @@ def attacks_per_action(char: dict[str, Any]) -> int:
     return 1 + sum(char.get("level", 1) >= tier for tier in (5, 11, 20))
 
 
+# SRD 5.1 weapons with the finesse property, by attack name.
+FINESSE_WEAPONS = {"dagger", "dart", "rapier", "scimitar", "shortsword", "whip"}
+
+
+def is_finesse(attack: dict[str, Any]) -> bool:
+    """A finesse weapon: one the SRD names so, or a melee attack listed with DEX (only a
+    finesse weapon lets a melee attack use it)."""
+    if attack["name"].strip().lower() in FINESSE_WEAPONS:
+        return True
+    return attack.get("ability") == "dex" and attack_distances(attack)["reach"] is not None
+
+
+def attack_ability(char: dict[str, Any], attack: dict[str, Any]) -> str:
+    """The ability an attack rolls with, to hit and for damage alike: its own, but a finesse
+    weapon's wielder chooses STR or DEX (SRD 5.1), and the rules choose the higher (the
+    listed one on a tie)."""
+    own = attack["ability"]
+    if not is_finesse(attack):
+        return own
+    other = "dex" if own == "str" else "str"
+    if own not in ("str", "dex") or char["abilities"][other] <= char["abilities"][own]:
+        return own
+    return other
+
+
 def sneak_attack_dice(char: dict[str, Any], attack: dict[str, Any]) -> str | None:
     """A rogue's Sneak Attack dice for this attack: 1d6 per two levels, rounded up, with a
-    finesse (DEX) or ranged weapon; None for anyone else or any other attack."""
+    finesse or ranged weapon, whichever ability it attacks with; None for anyone else or any
+    other attack (a thrown weapon without finesse is no ranged weapon)."""
     if char.get("kind") != "pc" or char.get("template") != "rogue":
         return None
     if attack["name"].strip().lower() in SPELL_ATTACKS:
         return None
-    if attack.get("ability") != "dex" and attack_distances(attack)["reach"] is not None:
+    if not is_finesse(attack) and attack_distances(attack)["reach"] is not None:
         return None
     return f"{(char.get('level', 1) + 1) // 2}d6"
 
@@ -804,7 +830,7 @@ def attacks_of(char: dict[str, Any]) -> list[dict[str, Any]]:
 def attack_bonus(char: dict[str, Any], attack: dict[str, Any]) -> int:
     if "bonus" in attack:
         return attack["bonus"]
-    mod = modifier(char["abilities"][attack["ability"]])
+    mod = modifier(char["abilities"][attack_ability(char, attack)])
     return mod + (char["proficiency_bonus"] if attack.get("proficient") else 0)
 
 
@@ -826,7 +852,7 @@ def damage_expression(char: dict[str, Any], attack: dict[str, Any]) -> str:
         return cantrip_dice(char, attack["damage"])
     if spell in SPELL_ATTACKS:
         return attack["damage"]
-    mod = modifier(char["abilities"][attack["ability"]])
+    mod = modifier(char["abilities"][attack_ability(char, attack)])
     return f"{attack['damage']}{mod:+d}" if mod else attack["damage"]
 
 
