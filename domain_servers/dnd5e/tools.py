@@ -49,7 +49,11 @@ ATTACK_ENTRY = {
     "description": "A weapon or spell attack.",
     "properties": {
         "name": string("Attack name.", 60, minLength=1),
-        "ability": ABILITY,
+        "ability": {
+            **ABILITY,
+            "description": "Ability for the attack and damage rolls (a finesse weapon, or a "
+            "melee attack given dex, uses the higher of STR and DEX).",
+        },
         "proficient": boolean("Add the proficiency bonus."),
         "damage": string("Damage dice without the ability modifier, e.g. 1d8.", 40),
         "damage_type": {
@@ -2720,8 +2724,10 @@ def tools() -> list[ToolSpec]:
                 "Attack roll vs AC (natural 20 hits and crits with doubled dice, natural 1 "
                 "misses), then damage with resistances and HP effects. Uses the action in combat "
                 "(a fighter's Extra Attack: 2 attacks per action from 5th level, 3 from 11th, 4 "
-                "at 20th; a rogue's Sneak Attack adds 1d6 per two levels once per turn, with "
-                "advantage or an able ally within 5 ft of the target); "
+                "at 20th; a rogue's Sneak Attack adds 1d6 per two levels once per turn, with a "
+                "finesse or ranged weapon and advantage or an able ally within 5 ft of the "
+                "target); a finesse weapon (dagger, dart, rapier, scimitar, shortsword, whip) "
+                "attacks and deals damage with the higher of STR and DEX; "
                 "on the grid the target must be within the attack's reach (5 ft, diagonals 5 ft) "
                 "or range (disadvantage at long range or with a foe within 5 ft); Pack Tactics "
                 "(wolf, giant rat) gives advantage with an able ally within 5 ft of the target. "
