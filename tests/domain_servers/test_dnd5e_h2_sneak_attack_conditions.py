@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from domain_servers.common.random_stream import RandomStream
 from domain_servers.dnd5e import rules
-from tests.domain_servers.conftest import GM, PLAYER, Game
+from tests.domain_servers.conftest import GM, PLAYER, Game, ScriptedStream
 from tests.domain_servers.test_dnd5e_rules import pc
 
 
@@ -84,3 +84,28 @@ def test_a_ranged_weapon_sneak_attacks_and_a_thrown_weapon_without_finesse_does_
     assert [rules.sneak_attack_dice(rogue, a) for a in (shortbow, handaxe, dagger)] == [
         "2d6", None, "2d6",
     ]  # fmt: skip
+
+
+def test_a_critical_hit_doubles_the_sneak_attack_dice_too() -> None:
+    rogue = pc(kind="pc", template="rogue", level=3)
+    shortsword = {
+        "name": "Shortsword",
+        "ability": "dex",
+        "damage": "1d6",
+        "damage_type": "piercing",
+    }
+    target = pc(id="mon-1", kind="monster", ac=30, hp={"current": 40, "max": 40, "temp": 0})
+    # Advantage: 20 and 5 keep the natural 20. The Shortsword's 1d6 and Sneak Attack's 2d6
+    # roll twice as many dice (2d6 + 4d6, all 1s); STR +3 (a finesse weapon takes the higher
+    # of STR 16 and DEX 14) is added once.
+    hit = rules.resolve_attack(
+        rogue,
+        target,
+        shortsword,
+        ScriptedStream(20, 5, *[1] * 6),
+        advantage=True,
+        disadvantage=False,
+        sneak_attack=rules.sneak_attack_dice(rogue, shortsword),
+    )
+    assert (hit["critical"], hit["sneak_attack"], hit["damage"]["total"]) == (True, "2d6", 9)
+    assert [r["results"] for r in hit["damage"]["rolls"] if "results" in r] == [[1, 1], [1] * 4]
