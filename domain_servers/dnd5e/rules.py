@@ -1343,14 +1343,13 @@ def short_rest(
     if is_dead(char):
         raise invalid(f"{who(char)} is dead and cannot rest")
     if hp["current"] == 0 and "stable" not in char["conditions"]:
-        # The message is the one callers already match; the recovery says the real cause.
         raise DomainError(
             "invalid_request",
-            f"{who(char)} is at 0 hit points and cannot spend Hit Dice",
+            f"{who(char)} is dying (0 hit points, not stable) and cannot rest while death "
+            "saving throws go on",
             recovery=(
-                f"{who(char)} is dying: death saving throws go on, so there is no rest until "
-                f"{who(char)} is stable (three successes) or healed; a stable character at 0 "
-                "hit points can spend Hit Dice"
+                f"Once {who(char)} is stable (three successes) or healed, a short rest can "
+                "spend Hit Dice, even at 0 hit points"
             ),
         )
     if hp["current"] >= hp["max"]:

@@ -85,12 +85,14 @@ def test_a_dying_character_cannot_rest_and_nothing_changes(dnd: Game) -> None:
 
     assert error == {
         "code": "invalid_request",
-        "message": "Bram is at 0 hit points and cannot spend Hit Dice",
+        "message": (
+            "Bram is dying (0 hit points, not stable) and cannot rest while death saving "
+            "throws go on"
+        ),
         "retryable": False,
         "recovery": (
-            "Bram is dying: death saving throws go on, so there is no rest until Bram is "
-            "stable (three successes) or healed; a stable character at 0 hit points can "
-            "spend Hit Dice"
+            "Once Bram is stable (three successes) or healed, a short rest can spend Hit "
+            "Dice, even at 0 hit points"
         ),
     }
     assert (dnd.state(), dnd.revision) == (before, revision)

@@ -117,7 +117,9 @@ def test_each_refusal_changes_nothing(dnd: Game) -> None:
     )
     assert _refused(dnd, {**args, "dice": 0})["code"] == "invalid_request"
     dnd.write("damage_apply", {"target_id": ids["bram"], "amount": 1})  # dying at 0 HP
-    assert _refused(dnd, args)["message"] == "Bram is at 0 hit points and cannot spend Hit Dice"
+    assert _refused(dnd, args)["message"] == (
+        "Bram is dying (0 hit points, not stable) and cannot rest while death saving throws go on"
+    )
     dnd.write("damage_apply", {"target_id": ids["bram"], "amount": 28})  # dead
     assert _refused(dnd, args)["message"] == "Bram is dead and cannot rest"
 
