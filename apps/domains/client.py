@@ -1,4 +1,5 @@
-"""The one MCP client: every call from apps/ to a domain server goes through `domain_call`.
+"""The one MCP client: every call from apps/ to a domain server goes through `domain_call`, and
+every listing of its tools through `domain_list_tools`.
 
 Each call mints a fresh delegation token for exactly that server and tool (architecture.md §6)
 and sends it with `traceparent` in the request `_meta`. Connections are pooled per process: one
@@ -21,7 +22,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx2
 import jwt
@@ -30,7 +31,7 @@ from django.utils.translation import gettext as _
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT, CallToolResult
+from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT, CallToolResult, Tool
 from pydantic import ValidationError
 
 from apps.core.request_context import TRACEPARENT
@@ -65,6 +66,8 @@ CONNECT_TIMEOUT = 10.0  # stdio includes starting the interpreter; HTTP fails fa
 # flight on it as if the server were unreachable. Write and pool waits keep the server's
 # timeout, so a request still queued for a connection is never sent long after its caller left.
 MAX_CALL_TIMEOUT = 300.0
+
+T = TypeVar("T")
 
 
 # -- delegation tokens -------------------------------------------------------------------------
@@ -461,6 +464,34 @@ async def _pooled(
                 continue
             raise _unavailable(plugin, connection.error or exc, tool) from exc
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def domain_list_tools(
+    plugin: DomainPlugin,
+    read: Callable[[Callable[[], Awaitable[list[Tool]]], DomainPlugin], Awaitable[T]],
+) -> T:
+    """`read(list_tools, plugin)` on the client loop, where `await list_tools()` answers every
+    tool of the plugin's server (`tools/list` needs no delegation) over the pooled connection,
+    a stale one replaced once as in `domain_call`. Blocks; past the plugin's timeout plus two
+    connects `read` is cancelled, not left running. Raises DomainUnavailable for any failure."""
+    runtime = _get_runtime()
+
+    async def list_tools() -> list[Tool]:
+        listing = await _pooled(runtime, plugin, lambda client: client.list_tools())
+        return list(listing.tools)
+
+    future = runtime.submit(read(list_tools, plugin))
+    try:
+        # Two connects (a stale connection is replaced once) plus the listing itself.
+        return future.result(plugin.timeout + 2 * CONNECT_TIMEOUT)
+    except DomainUnavailable:
+        raise
+    except concurrent.futures.TimeoutError:
+        # Nobody waits for it any more: stop it rather than let it run on in the client loop.
+        future.cancel()
+        raise _unavailable(plugin, "listing the tools timed out") from None
+    except Exception as exc:
+        raise _unavailable(plugin, exc) from exc
 
 
 async def _dispatch(

@@ -8,16 +8,14 @@ connection of `apps.domains.client`.
 
 from __future__ import annotations
 
-import concurrent.futures
 import threading
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from mcp_types import Tool
 
 from apps.domains import client as domain_client
-from apps.domains.errors import DomainUnavailable
 from apps.domains.registry import DomainPlugin, Target, get_plugin
 from apps.turns.errors import TurnError
 from apps.turns.types import ToolInfo
@@ -41,22 +39,21 @@ class FacadeMismatch(TurnError):
     )
 
 
-async def _list(runtime: Any, plugin: DomainPlugin) -> dict[str, ToolInfo]:
-    """Runs on the client loop: list once on the pooled connection, replaced once if it went
-    stale, as `domain_call` does; a dead connection left pooled would fail every listing."""
-    return _catalog(
-        await domain_client._pooled(runtime, plugin, lambda client: client.list_tools())
-    )
+async def _list(
+    list_tools: Callable[[], Awaitable[list[Tool]]], plugin: DomainPlugin
+) -> dict[str, ToolInfo]:
+    """Runs on the client loop (`domain_list_tools`): the live listing as a catalog."""
+    return _catalog(await list_tools())
 
 
-def _catalog(listing: Any) -> dict[str, ToolInfo]:
+def _catalog(tools: Sequence[Tool]) -> dict[str, ToolInfo]:
     return {
         tool.name: ToolInfo(
             name=tool.name,
             description=tool.description or "",
             input_schema=tool.input_schema,
         )
-        for tool in listing.tools
+        for tool in tools
     }
 
 
@@ -73,19 +70,7 @@ def tool_catalog(system_id: str, *, refresh: bool = False) -> dict[str, ToolInfo
         cached = _cache.get(key)
     if cached is not None:
         return cached
-    runtime = domain_client._get_runtime()
-    future = runtime.submit(_list(runtime, plugin))
-    try:
-        # Two connects (a stale connection is replaced once) plus the listing itself.
-        catalog = future.result(plugin.timeout + 2 * domain_client.CONNECT_TIMEOUT)
-    except DomainUnavailable:
-        raise
-    except concurrent.futures.TimeoutError:
-        # Nobody waits for it any more: stop it rather than let it run on in the client loop.
-        future.cancel()
-        raise domain_client._unavailable(plugin, "listing the tools timed out") from None
-    except Exception as exc:
-        raise domain_client._unavailable(plugin, exc) from exc
+    catalog = domain_client.domain_list_tools(plugin, _list)
     with _lock:
         _cache[key] = catalog
     return catalog
