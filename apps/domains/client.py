@@ -32,7 +32,6 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT, CallToolResult, Tool
-from pydantic import ValidationError
 
 from apps.core.request_context import TRACEPARENT
 from apps.domains.errors import (
@@ -527,12 +526,11 @@ async def _dispatch(
             raise _protocol_error(
                 plugin, tool, f"{exc.message} (JSON-RPC {exc.code})", rpc_code=exc.code
             ) from exc
-        except ValidationError as exc:
-            raise DomainProtocolError(
-                _("%(system)s returned a malformed result for %(tool)s.")
-                % {"system": plugin.system_id, "tool": tool},
-                details={"system_id": plugin.system_id, "tool": tool},
-            ) from exc
+        except (ValueError, RuntimeError) as exc:
+            # The SDK could not parse the answer (pydantic's ValidationError is a ValueError), or
+            # its structured content breaks the tool's listed output schema (a RuntimeError): the
+            # server broke the contract, and a resend would replay the same stored answer.
+            raise _protocol_error(plugin, tool, _describe(exc)) from exc
         return _to_result(plugin, tool, result, delegation)
 
     return await _pooled(runtime, plugin, call, tool)
