@@ -22,7 +22,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx2
 import jwt
@@ -65,9 +65,6 @@ CONNECT_TIMEOUT = 10.0  # stdio includes starting the interpreter; HTTP fails fa
 # flight on it as if the server were unreachable. Write and pool waits keep the server's
 # timeout, so a request still queued for a connection is never sent long after its caller left.
 MAX_CALL_TIMEOUT = 300.0
-
-T = TypeVar("T")
-
 
 # -- delegation tokens -------------------------------------------------------------------------
 
@@ -465,21 +462,18 @@ async def _pooled(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def domain_list_tools(
-    plugin: DomainPlugin,
-    read: Callable[[Callable[[], Awaitable[list[Tool]]], DomainPlugin], Awaitable[T]],
-) -> T:
-    """`read(list_tools, plugin)` on the client loop, where `await list_tools()` answers every
-    tool of the plugin's server (`tools/list` needs no delegation) over the pooled connection,
-    a stale one replaced once as in `domain_call`. Blocks; past the plugin's timeout plus two
-    connects `read` is cancelled, not left running. Raises DomainUnavailable for any failure."""
+def domain_list_tools(plugin: DomainPlugin) -> list[Tool]:
+    """Every tool of the plugin's server (`tools/list` needs no delegation), over the pooled
+    connection, a stale one replaced once as in `domain_call`. Blocks; past the plugin's timeout
+    plus two connects the listing is cancelled, not left running. Raises DomainUnavailable for
+    any failure."""
     runtime = _get_runtime()
 
     async def list_tools() -> list[Tool]:
         listing = await _pooled(runtime, plugin, lambda client: client.list_tools())
         return list(listing.tools)
 
-    future = runtime.submit(read(list_tools, plugin))
+    future = runtime.submit(list_tools())
     try:
         # Two connects (a stale connection is replaced once) plus the listing itself.
         return future.result(plugin.timeout + 2 * CONNECT_TIMEOUT)

@@ -9,14 +9,14 @@ connection of `apps.domains.client`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from mcp_types import Tool
 
 from apps.domains import client as domain_client
-from apps.domains.registry import DomainPlugin, Target, get_plugin
+from apps.domains.registry import Target, get_plugin
 from apps.turns.errors import TurnError
 from apps.turns.types import ToolInfo
 
@@ -37,13 +37,6 @@ class FacadeMismatch(TurnError):
             "tool tables to match it; until then this action is unavailable."
         )
     )
-
-
-async def _list(
-    list_tools: Callable[[], Awaitable[list[Tool]]], plugin: DomainPlugin
-) -> dict[str, ToolInfo]:
-    """Runs on the client loop (`domain_list_tools`): the live listing as a catalog."""
-    return _catalog(await list_tools())
 
 
 def _catalog(tools: Sequence[Tool]) -> dict[str, ToolInfo]:
@@ -70,7 +63,7 @@ def tool_catalog(system_id: str, *, refresh: bool = False) -> dict[str, ToolInfo
         cached = _cache.get(key)
     if cached is not None:
         return cached
-    catalog = domain_client.domain_list_tools(plugin, _list)
+    catalog = _catalog(domain_client.domain_list_tools(plugin))
     with _lock:
         _cache[key] = catalog
     return catalog

@@ -17,7 +17,6 @@ from django.test import override_settings
 from apps.domains import client as client_module
 from apps.domains.errors import DomainUnavailable
 from apps.domains.registry import get_plugin
-from apps.turns import catalog
 from apps.turns.catalog import tool_catalog, tool_catalog_clear
 from domain_servers.common.testing import REPO_ROOT
 from tests.domains.conftest import DND5E_PLUGIN, domains_setting
@@ -71,7 +70,7 @@ def test_a_listing_past_its_deadline_is_cancelled(domain_env, monkeypatch):
     started = threading.Event()
     cancelled = threading.Event()
 
-    async def never_answers(runtime, plugin):
+    async def never_answers(*args, **kwargs):
         started.set()
         try:
             await asyncio.Event().wait()
@@ -79,7 +78,7 @@ def test_a_listing_past_its_deadline_is_cancelled(domain_env, monkeypatch):
             cancelled.set()
             raise
 
-    monkeypatch.setattr(catalog, "_list", never_answers)
+    monkeypatch.setattr(client_module, "_pooled", never_answers)
     monkeypatch.setattr(client_module, "CONNECT_TIMEOUT", 0.05)
     with override_settings(SAGASMITH_DOMAINS=domains_setting(domain_env.server.url, timeout=0.1)):
         with pytest.raises(DomainUnavailable) as caught:

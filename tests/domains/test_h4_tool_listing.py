@@ -1,11 +1,9 @@
 """Listing a domain server's tools through the client's public `domain_list_tools`: the pooled
-connection, its deadline (the read is cancelled) and every failure classified as an outage."""
+connection and every failure classified as an outage (the deadline: test_catalog_recovery.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
 
 import pytest
 from django.test import override_settings
@@ -18,18 +16,18 @@ from domain_servers.common.testing import free_port
 from tests.domains.conftest import domains_setting
 
 
-async def tool_names(list_tools, plugin):
-    return sorted(tool.name for tool in await list_tools())
+def tool_names(plugin):
+    return sorted(tool.name for tool in domain_list_tools(plugin))
 
 
 def test_a_listing_answers_the_live_tools_over_the_pooled_connection(domain_env):
     plugin = get_plugin("dnd5e")
     try:
-        names = domain_list_tools(plugin, tool_names)
+        names = tool_names(plugin)
         assert {"campaign_create", "campaign_get", "dice_roll"} <= set(names)
         runtime = client_module._get_runtime()
         pooled = runtime.connections[(plugin.system_id, plugin.target, plugin.timeout)].client
-        assert domain_list_tools(plugin, tool_names) == names
+        assert tool_names(plugin) == names
         assert runtime.connections[(plugin.system_id, plugin.target, plugin.timeout)].client is (
             pooled
         )
@@ -41,7 +39,7 @@ def test_a_listing_from_an_unreachable_server_is_an_outage_naming_no_tool(domain
     url = f"http://127.0.0.1:{free_port()}/mcp"
     with override_settings(SAGASMITH_DOMAINS=domains_setting(url)):
         with caplog.at_level(logging.WARNING), pytest.raises(DomainUnavailable) as caught:
-            domain_list_tools(get_plugin("dnd5e"), tool_names)
+            domain_list_tools(get_plugin("dnd5e"))
     error = caught.value
     assert (error.code, error.status, error.retryable) == ("domain_unavailable", 503, True)
     assert error.message == "The D&D 5e (SRD 5.1) rules server is unavailable."
@@ -52,30 +50,13 @@ def test_a_listing_from_an_unreachable_server_is_an_outage_naming_no_tool(domain
     ]
 
 
-def test_a_read_past_the_listing_deadline_is_cancelled_and_an_outage(domain_env, monkeypatch):
-    cancelled = threading.Event()
-
-    async def never_answers(list_tools, plugin):
-        try:
-            await asyncio.Event().wait()
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-
-    monkeypatch.setattr(client_module, "CONNECT_TIMEOUT", 0.05)
-    with override_settings(SAGASMITH_DOMAINS=domains_setting(domain_env.server.url, timeout=0.1)):
-        with pytest.raises(DomainUnavailable) as caught:
-            domain_list_tools(get_plugin("dnd5e"), never_answers)
-    assert caught.value.details == {"system_id": "dnd5e"}
-    assert cancelled.wait(5)
-
-
-def test_a_read_that_fails_is_an_outage_logged_with_its_cause(domain_env, caplog):
-    async def breaks(list_tools, plugin):
+def test_a_listing_that_fails_is_an_outage_logged_with_its_cause(domain_env, caplog, monkeypatch):
+    async def breaks(*args, **kwargs):
         raise ValueError("no such listing")
 
+    monkeypatch.setattr(client_module, "_pooled", breaks)
     with caplog.at_level(logging.WARNING), pytest.raises(DomainUnavailable) as caught:
-        domain_list_tools(get_plugin("dnd5e"), breaks)
+        domain_list_tools(get_plugin("dnd5e"))
     assert caught.value.details == {"system_id": "dnd5e"}
     assert isinstance(caught.value.__cause__, ValueError)
     assert [m for m in caplog.messages if "is unavailable" in m] == [

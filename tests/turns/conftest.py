@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
+from apps.domains import client as domain_client
 from apps.domains.client import domain_call, domain_connections_close, principal_for
 from apps.domains.keys import ensure_local_keys
 from apps.domains.registry import get_plugin
-from apps.turns import catalog
 from apps.turns.agents.scripted import ScriptedAgent
 from apps.turns.catalog import offered_tools, tool_catalog_clear
 from apps.turns.tool_calls import ToolCaller
@@ -61,16 +61,16 @@ class CatalogListings:
 def catalog_listings(live_domains, monkeypatch) -> Iterator[CatalogListings]:
     """Counts listings from an empty catalog cache, and leaves the cache empty afterwards."""
     listings = CatalogListings()
-    real = catalog._list
+    real = domain_client.domain_list_tools
 
-    async def counted(runtime: Any, plugin: Any) -> dict[str, Any]:
-        listed = await real(runtime, plugin)
+    def counted(plugin: Any) -> list[Any]:
+        listed = real(plugin)
         listings.calls.append(plugin.system_id)
         if len(listings.calls) == 1:
-            listed = {name: tool for name, tool in listed.items() if name not in listings.stale}
+            listed = [tool for tool in listed if tool.name not in listings.stale]
         return listed
 
-    monkeypatch.setattr(catalog, "_list", counted)
+    monkeypatch.setattr(domain_client, "domain_list_tools", counted)
     tool_catalog_clear()
     yield listings
     tool_catalog_clear()  # no stale listing outlives the test
