@@ -27,9 +27,10 @@ after that fails the turn with `agent_tool_limit`. Its final answer must be one 
      "suggestions": ["...", ...], "gm_suggestions": ["...", ...],
      "suggestions_for": {"<character id>": ["...", ...], ...}}
 
-with 1..4 messages whose audience is no wider than the trigger's, and at most 4 suggestions
-for the requester, 4 for the GMs (a monster's next actions when the turn passed to it; the
-GMs read every audience) and 4 for each player character named (its next actions when the
+with 1..4 messages (0..4 for a GM's narration, already in the room, that needed no rule)
+whose audience is no wider than the trigger's, and at most 4 suggestions for the requester,
+4 for the GMs (a monster's next actions when the turn passed to it; the GMs read every
+audience) and 4 for each player character named (its next actions when the
 turn passed to it; publication gives them to its player, and to another player than the
 requester only after a public action). Those ids must be among the campaign's bound
 characters the worker read from Django (`TurnContext.bound_characters`), never one the model
@@ -685,8 +686,9 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
     if "schema" in data and data["schema"] != OUTPUT_SCHEMA:
         raise InvalidOutput(f"schema must be {OUTPUT_SCHEMA!r} when given")
     raw_messages = data.get("messages")
-    if not isinstance(raw_messages, list) or not 1 <= len(raw_messages) <= MAX_MESSAGES:
-        raise InvalidOutput(f"messages must be a list of 1 to {MAX_MESSAGES} objects")
+    least = _least_messages(turn)
+    if not isinstance(raw_messages, list) or not least <= len(raw_messages) <= MAX_MESSAGES:
+        raise InvalidOutput(f"messages must be a list of {least} to {MAX_MESSAGES} objects")
     messages = []
     for index, item in enumerate(raw_messages):
         if not isinstance(item, dict) or set(item) - {"text", "audience"}:
@@ -720,7 +722,17 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
         suggestions=_suggestion_list(data, "suggestions"),
         gm_suggestions=_suggestion_list(data, "gm_suggestions"),
         suggestions_for=_suggestions_for(data, turn),
+        # A narration answered with nothing is left as the GM said it, as the scripted agent
+        # leaves one no command takes: the room is told nothing of it.
+        declined=not messages,
+        help_only=not messages,
     )
+
+
+def _least_messages(turn: TurnContext) -> int:
+    """How few messages an answer may hold: a GM's narration is already in the room, and one
+    that asks nothing of the rules needs no reply; any other turn's player waits for one."""
+    return 0 if turn.task == "narration" else 1
 
 
 def _suggestions_for(data: dict[str, Any], turn: TurnContext) -> dict[str, tuple[str, ...]]:
