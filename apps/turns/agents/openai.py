@@ -505,9 +505,10 @@ def tool_spec(tool: ToolInfo) -> dict[str, Any]:
 # A GM's narration is already in the room as the GM wrote it: the model applies it, no more.
 NARRATION_TASK = (
     "The message is the GM's narration, already shown to its audience as written. Apply with "
-    "the tools only what it says happens (damage, conditions, a rest, a monster's action); "
-    "add no story of your own, and answer with one short message to the 'gm' audience saying "
-    "what the rules did, or that nothing in it needed them.\n"
+    "the tools only what it says happens (damage, conditions, a rest, a monster's action) and "
+    "add no story of your own. If you called tools, answer with one short message to the 'gm' "
+    'audience saying what the rules did; if nothing in it needed the rules, answer {"messages": '
+    "[]}.\n"
 )
 
 
@@ -525,7 +526,8 @@ def system_prompt(turn: TurnContext) -> str:
         f"{NARRATION_TASK if turn.task == 'narration' else ''}"
         "Finish with only a JSON object, no prose around it: "
         '{"messages": [{"text": "...", "audience": "trigger"}], "suggestions": ["..."]}. '
-        f"1 to {MAX_MESSAGES} messages of at most {MAX_MESSAGE_CHARS} characters. Audience: "
+        f"{_least_messages(turn)} to {MAX_MESSAGES} messages of at most {MAX_MESSAGE_CHARS} "
+        "characters. Audience: "
         "'trigger' (same readers as the player's message), 'requester' (the player and the "
         "GM), 'gm' (GM only, for hidden numbers such as monster HP), or 'public' (only when "
         f"the player's message was public). At most {MAX_SUGGESTIONS} short suggestions of "
