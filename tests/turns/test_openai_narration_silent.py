@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from apps.turns.types import AgentOutput
-from tests.turns.fake_llm import completion
+from apps.turns.types import AgentMessage, AgentOutput
+from tests.turns.fake_llm import completion, tool_call
 from tests.turns.test_openai_agent import FINAL, agent
 
 pytestmark = pytest.mark.django_db
@@ -53,4 +53,21 @@ def test_a_narration_answered_with_too_many_messages_is_told_its_bounds(table, l
     assert _correction(llm) == (
         "Your answer was invalid: messages must be a list of 0 to 4 objects. Reply with only "
         "the JSON object described in the instructions."
+    )
+
+
+def test_a_narration_that_called_tools_must_tell_the_gm_what_the_rules_did(table, llm):
+    """A silent answer would leave the GM unaware of what the calls did, and the roll with no
+    message to show it on."""
+    told = json.dumps({"messages": [{"text": "Rolled 1d20.", "audience": "gm"}]})
+    roll = completion(tool_calls=[tool_call("c1", "dice_roll", {"expression": "1d20"})])
+    llm.script = [(200, roll), (200, completion(content=SILENT)), (200, completion(content=told))]
+    output = _run(table, llm, "narration", "The goblin rolls a d20.")
+    assert (output.messages, output.tool_calls, output.declined, output.help_only) == (
+        (AgentMessage("Rolled 1d20.", "gm"),), 1, False, False
+    )  # fmt: skip
+    assert llm.requests[2]["messages"][-1]["content"] == (
+        "Your answer was invalid: messages must hold at least one message after tool calls, "
+        "telling the GM what the rules did. Reply with only the JSON object described in the "
+        "instructions."
     )

@@ -27,7 +27,7 @@ after that fails the turn with `agent_tool_limit`. Its final answer must be one 
      "suggestions": ["...", ...], "gm_suggestions": ["...", ...],
      "suggestions_for": {"<character id>": ["...", ...], ...}}
 
-with 1..4 messages (0..4 for a GM's narration, already in the room, that needed no rule)
+with 1..4 messages (0..4 for a GM's narration, already in the room, that called no tool)
 whose audience is no wider than the trigger's, and at most 4 suggestions for the requester,
 4 for the GMs (a monster's next actions when the turn passed to it; the GMs read every
 audience) and 4 for each player character named (its next actions when the
@@ -731,6 +731,19 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
     )
 
 
+def _final_answer(content: str, turn: TurnContext, calls: int) -> AgentOutput:
+    """`parse_output`'s answer, which says something once tools were called: a silent one
+    would leave the GM unaware of what the rules did, and a roll with no message to show it
+    on. Raises InvalidOutput."""
+    final = parse_output(content, turn)
+    if calls and not final.messages:
+        raise InvalidOutput(
+            "messages must hold at least one message after tool calls, telling the GM what "
+            "the rules did"
+        )
+    return final
+
+
 def _least_messages(turn: TurnContext) -> int:
     """How few messages an answer may hold: a GM's narration is already in the room, and one
     that asks nothing of the rules needs no reply; any other turn's player waits for one."""
@@ -945,7 +958,7 @@ class OpenAIAgent:
                         try:
                             if isinstance(content, str):
                                 return dataclasses.replace(
-                                    parse_output(content, turn),
+                                    _final_answer(content, turn, calls),
                                     tool_calls=calls,
                                     usage=dict(usage),
                                 )
@@ -1064,7 +1077,7 @@ class OpenAIAgent:
                             )
                         if not isinstance(content, str):
                             raise InvalidOutput("the final answer has no text content")
-                        final = parse_output(content, turn)
+                        final = _final_answer(content, turn, calls)
                     except InvalidOutput:
                         # The endpoint stopped the answer: "not JSON" or "no text content"
                         # would not tell the model (nor the operator) why.
