@@ -357,6 +357,34 @@ def ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
 
 
+# SRD 5.1 "Duration": a spell's duration is given in rounds, minutes, hours or more, and a
+# round is 6 seconds, so 1 minute is 10 rounds (Bless's); Shield of Faith's 10 minutes, 100.
+ROUNDS_PER_MINUTE = 10
+
+
+def duration_rounds(spell: dict[str, Any]) -> int | None:
+    """The rounds a spell's `duration` lasts ("1 minute": 10); None for one without a timed
+    duration (instantaneous: it never lingers)."""
+    if "duration" not in spell:
+        return None
+    amount, unit = spell["duration"].split()
+    per = {"round": 1, "minute": ROUNDS_PER_MINUTE}[unit.removesuffix("s")]
+    return int(amount) * per
+
+
+def rounds_left(ends: list[int], round_: int, turn_index: int) -> int:
+    """The rounds a spell that ends at turn `ends` ([round, turn index]) still lasts at turn
+    [`round_`, `turn_index`], a part round counted whole: 10 just after it is cast (ending
+    on that turn 10 rounds on), 1 through its last round."""
+    end_round, end_index = ends
+    return end_round - round_ + (1 if turn_index < end_index else 0)
+
+
+def duration_over(ends: list[int], round_: int, turn_index: int) -> bool:
+    """Whether turn [`round_`, `turn_index`] starts at or after `ends`: the spell is over."""
+    return (round_, turn_index) >= (ends[0], ends[1])
+
+
 def concentration_targets(held: dict[str, Any]) -> list[str]:
     """The ids of the creatures a held spell is on. A one-target spell's concentration is
     stored as {"spell", "target_id"}, a several-target spell's (Bless) as {"spell",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from mcp_types import ImageContent
 
@@ -145,7 +145,15 @@ def character_view(call: Call, char: dict[str, Any]) -> dict[str, Any]:
             "spell": held["spell"],
             "name": rules.SPELLS[held["spell"]]["name"],
             **_held_targets(call, held),
+            **_rounds_left(call, char),
         }
+    if "effects" in char:
+        # In combat each effect says how many rounds its spell has left (its caster's count).
+        chars = call.state["characters"]
+        char["effects"] = [
+            {**effect, **_rounds_left(call, chars.get(effect["from"]))}
+            for effect in char["effects"]
+        ]
     if call.is_gm:
         return dict(char)
     if char["kind"] == "monster":
@@ -459,6 +467,83 @@ def _lapse(call: Call) -> list[str]:
     """End the spell effects whose casters no longer concentrate on them (a failed save, 0 HP,
     another concentration spell): the scopes of the creatures that lost one."""
     return [f"character:{char_id}" for char_id in rules.lapse_effects(call.state["characters"])]
+
+
+# How long each caster's concentration spell has left, by caster id (state["durations"]):
+# {"spell", "ends": [round, turn_index]} in combat, the turn whose start ends it;
+# {"spell", "rounds_left"} out of combat, where no rounds pass (combat_start counts them on).
+# An entry whose spell the caster no longer holds (a failed save, a rest) is stale: ignored.
+
+
+def _duration(call: Call, char: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The duration entry of the spell `char` concentrates on, or None (none held, or a
+    campaign stored before durations were kept: such a spell lasts until something ends it)."""
+    entry = (call.state.get("durations") or {}).get((char or {}).get("id", ""))
+    held = (char or {}).get("concentration")
+    return entry if entry and held and held["spell"] == entry["spell"] else None
+
+
+def _rounds_left(call: Call, caster: dict[str, Any] | None) -> dict[str, int]:
+    """{"rounds_left": n} for the spell `caster` concentrates on while a combat counts its
+    rounds; nothing otherwise (out of combat no rounds pass)."""
+    combat = call.state.get("combat")
+    entry = _duration(call, caster)
+    if not combat or entry is None or "ends" not in entry:
+        return {}
+    return {"rounds_left": rules.rounds_left(entry["ends"], combat["round"], combat["turn_index"])}
+
+
+def _start_duration(call: Call, caster: dict[str, Any], key: str, spell: dict[str, Any]) -> None:
+    """Time a concentration spell just cast. SRD 5.1 "Duration": 1 minute is 10 rounds, so
+    one cast on a turn ends as that turn comes round again 10 rounds later (the caster's own,
+    since it casts on its turn), once the turns _advance_turn passes have filled the minute.
+    Cast out of combat, it counts from the next fight's first round."""
+    rounds = rules.duration_rounds(spell)
+    if rounds is None:
+        return
+    combat = call.state.get("combat")
+    call.state.setdefault("durations", {})[caster["id"]] = (
+        {"spell": key, "ends": [combat["round"] + rounds, combat["turn_index"]]}
+        if combat
+        else {"spell": key, "rounds_left": rounds}
+    )
+
+
+def _expire_spells(call: Call) -> tuple[list[dict[str, Any]], list[str]]:
+    """End the concentration spells whose duration is over at the turn now starting, as any
+    lost concentration ends (effects gone from every creature): what ended, said as
+    spell_cast's concentration_ended with its caster and duration, and the changed scopes."""
+    combat = _combat(call)
+    chars = call.state["characters"]
+    durations = call.state.get("durations") or {}
+    ended = []
+    for caster_id in sorted(durations):
+        caster = chars.get(caster_id)
+        entry = _duration(call, caster)
+        if entry is None:
+            del durations[caster_id]  # stale: its spell ended some other way
+            continue
+        if "ends" not in entry or not rules.duration_over(
+            entry["ends"], combat["round"], combat["turn_index"]
+        ):
+            continue
+        del durations[caster_id]
+        held = rules.end_concentration(caster)
+        spell = rules.SPELLS[held["spell"]]
+        ended.append(
+            {
+                "caster_id": caster_id,
+                "caster_name": _who(call, caster_id),
+                "spell": held["spell"],
+                "spell_name": spell["name"],
+                **_held_targets(call, held),
+                "duration": spell["duration"],
+            }
+        )
+    if not ended:
+        return [], []
+    scopes = {f"character:{e['caster_id']}" for e in ended} | set(_lapse(call))
+    return ended, sorted(scopes)
 
 
 def _spend(call: Call, char_id: str, resource: str, amount: int = 1) -> None:
@@ -1248,6 +1333,7 @@ def spell_cast(call: Call) -> Outcome:
             result["target_names"] = [_who(call, each["id"]) for each in targets]
         else:
             result.update(rules.ward(caster, target, call.args["spell"], spell))
+        _start_duration(call, caster, call.args["spell"], spell)
     elif spell["effect"] == "heal":
         expression = rules.healing_spell_expression(caster, spell, slot_level)
         result["roll"] = rules.dice.roll(expression, call.rng)
@@ -1617,6 +1703,7 @@ def death_save(call: Call) -> Outcome:
     result = rules.death_save(char, call.rng, who=_who_char(call))
     result.update(character_id=char["id"], character_name=_who(call, char["id"]))
     entity_ids = [char["id"]]
+    scopes = [f"character:{char['id']}", *_combat_scopes(call, char["id"])]
     if fighting:
         combat["budgets"][char["id"]]["death_save_made"] = 1
         if rules.is_dead(char) and any(
@@ -1624,14 +1711,11 @@ def death_save(call: Call) -> Outcome:
         ):
             # The dead do not keep the turn: it passes as "end turn" would pass it, into a new
             # round when it wraps (said, so the caller knows the turn without a read).
-            result["current"] = _advance_turn(call)
-            result["round"] = combat["round"]
-            entity_ids.append(result["current"])
-    return Outcome(
-        result,
-        scopes=[f"character:{char['id']}", *_combat_scopes(call, char["id"])],
-        entity_ids=entity_ids,
-    )
+            turn = _advance_turn(call)
+            result.update(current=turn.current, round=combat["round"], **turn.said())
+            entity_ids += [turn.current, *turn.entity_ids()]
+            scopes += turn.scopes
+    return Outcome(result, scopes=sorted(set(scopes)), entity_ids=entity_ids)
 
 
 def combat_start(call: Call) -> Outcome:
@@ -1680,6 +1764,7 @@ def combat_start(call: Call) -> Outcome:
         "grid": {"width": width, "height": height},
     }
     call.state["phase"] = "combat"
+    _durations_into_combat(call)
     # campaign_get reports the phase and combat_active.
     return Outcome(
         {"combat": _combat_view(call)},
@@ -1806,8 +1891,29 @@ def combat_status(call: Call) -> View:
     return View({"combat": _combat_view(call)})
 
 
-def _advance_turn(call: Call) -> str:
-    """Pass the turn to the next living combatant (a new round after the last); its id."""
+class Turn(NamedTuple):
+    """A turn passed on: whose turn starts, the spells whose duration ended as it started
+    (concentration_ended entries) and the scopes that ending changed."""
+
+    current: str
+    ended: list[dict[str, Any]]
+    scopes: list[str]
+
+    def said(self) -> dict[str, Any]:
+        """What a result adds for the spells that ended (nothing when none did)."""
+        return {"concentration_ended": self.ended} if self.ended else {}
+
+    def entity_ids(self) -> list[str]:
+        return [
+            char_id
+            for e in self.ended
+            for char_id in (e["caster_id"], *e.get("target_ids", [e.get("target_id")]))
+        ]
+
+
+def _advance_turn(call: Call) -> Turn:
+    """Pass the turn to the next living combatant (a new round after the last), ending the
+    spells whose duration is over as that turn starts."""
     combat = _combat(call)
     chars = call.state["characters"]
     size = len(combat["order"])
@@ -1832,7 +1938,8 @@ def _advance_turn(call: Call) -> str:
             combat, ally, [h for h in _helps(combat, ally) if h["helper"] not in {next_id, *passed}]
         )
     combat["budgets"][next_id] = _fresh_budget(chars[next_id])
-    return next_id
+    ended, scopes = _expire_spells(call)
+    return Turn(next_id, ended, scopes)
 
 
 def combat_end_turn(call: Call) -> Outcome:
@@ -1856,11 +1963,11 @@ def combat_end_turn(call: Call) -> Outcome:
             f"{_who(call, current['id'])} is dying: make the death save first.",
             recovery="call death_save for the dying character, then end the turn",
         )
-    next_id = _advance_turn(call)
+    turn = _advance_turn(call)
     return Outcome(
-        {"ended": current["id"], "current": next_id, "round": combat["round"]},
-        scopes=["combat"],
-        entity_ids=[current["id"], next_id],
+        {"ended": current["id"], "current": turn.current, "round": combat["round"], **turn.said()},
+        scopes=["combat", *turn.scopes],
+        entity_ids=[current["id"], turn.current, *turn.entity_ids()],
     )
 
 
@@ -2462,10 +2569,43 @@ def _dodging(call: Call, char: dict[str, Any], attacker: dict[str, Any] | None =
     return [f"{_who(call, char['id'])} is dodging"]
 
 
+def _durations_into_combat(call: Call) -> None:
+    """Count the concentration spells held as combat starts in its rounds. Out of combat no
+    rounds are counted, so a spell cast then is taken as cast just before round 1: its 10
+    rounds (or what an earlier fight left of them) are rounds 1 to 10, and it ends as round 11
+    starts, before the first turn of it."""
+    durations = {}
+    for char in call.state["characters"].values():
+        held = char.get("concentration")
+        rounds = rules.duration_rounds(rules.SPELLS[held["spell"]]) if held else None
+        if rounds is None:
+            continue
+        entry = _duration(call, char) or {}
+        left = entry.get("rounds_left", rounds)
+        durations[char["id"]] = {"spell": held["spell"], "ends": [1 + left, 0]}
+    call.state["durations"] = durations
+
+
+def _durations_out_of_combat(call: Call) -> None:
+    """Keep what each spell has left as combat ends (a part round counted whole), so a fight
+    begun again does not give it back its full duration."""
+    combat = _combat(call)
+    durations = {}
+    for caster_id in sorted(call.state.get("durations") or {}):
+        caster = call.state["characters"].get(caster_id)
+        entry = _duration(call, caster)
+        if entry is None or "ends" not in entry:
+            continue
+        left = rules.rounds_left(entry["ends"], combat["round"], combat["turn_index"])
+        durations[caster_id] = {"spell": entry["spell"], "rounds_left": left}
+    call.state["durations"] = durations
+
+
 def combat_end(call: Call) -> Outcome:
     combat = _combat(call)
     ids = [e["id"] for e in combat["order"]]
     rounds = combat["round"]
+    _durations_out_of_combat(call)
     call.state["combat"] = None
     call.state["phase"] = "play"
     return Outcome(
@@ -2497,7 +2637,10 @@ CHARACTER_READ = (
     "from: the caster's id} and Shield of Faith's ac_bonus (+2 AC) or Bless's dice (1d4 added to "
     "its attack rolls and saving throws); concentration, present while it concentrates on a "
     "spell: {spell, name, target_id, target_name}, or for Bless {spell, name, target_ids, "
-    "target_names}."
+    "target_names}. In combat each effect and the concentration also give rounds_left: the "
+    "rounds the spell still lasts, a part round counted whole (Bless 1 minute = 10 rounds, "
+    "Shield of Faith 10 minutes = 100; it ends as its caster's turn that many rounds after "
+    "the casting starts)."
 )
 CHARACTER_OUT = {"character": {"type": "object", "description": CHARACTER_READ}}
 # Described, not checked property by property: clients validate every result against it.
@@ -2566,6 +2709,20 @@ CONCENTRATION_OUT = {
         "one fails) for several hits at once, or reason (no save: dropped to 0 hit points, "
         "died). Not kept: the spell and its effect (Shield of Faith's +2 AC, Bless on every "
         "target) ended."
+    ),
+}
+
+
+# SRD 5.1 "Duration": what a turn passed on says of the spells whose time ran out.
+CONCENTRATION_ENDED_OUT = {
+    "type": "array",
+    "items": {"type": "object"},
+    "description": (
+        "Present when the turn that starts ends spells whose duration is over (Bless after 10 "
+        "rounds, Shield of Faith after 100, as their caster's turn starts; one cast out of "
+        "combat as round 11 or 101 starts): each {caster_id, caster_name, spell, spell_name, "
+        "target_id and target_name, or target_ids and target_names, duration}, as spell_cast's "
+        "concentration_ended says one. Its effect is gone from every target."
     ),
 }
 
@@ -3208,6 +3365,7 @@ def tools() -> list[ToolSpec]:
                     "type": "integer",
                     "description": "With current: the round of that turn.",
                 },
+                "concentration_ended": CONCENTRATION_ENDED_OUT,
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
@@ -3423,7 +3581,9 @@ def tools() -> list[ToolSpec]:
             name="combat_end_turn",
             description=(
                 "End the current turn; advances to the next living combatant and round. A "
-                "character dying as its turn started ends it only after its death save."
+                "character dying as its turn started ends it only after its death save. A "
+                "concentration spell whose duration is over as the next turn starts ends "
+                "(concentration_ended)."
             ),
             handler=combat_end_turn,
             write=True,
@@ -3436,7 +3596,11 @@ def tools() -> list[ToolSpec]:
                     "current (that turn has already ended)."
                 ),
             },
-            output={"current": {"type": "string"}, "round": {"type": "integer"}},
+            output={
+                "current": {"type": "string"},
+                "round": {"type": "integer"},
+                "concentration_ended": CONCENTRATION_ENDED_OUT,
+            },
         ),
         ToolSpec(
             name="combat_end",
