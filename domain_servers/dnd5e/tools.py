@@ -1893,7 +1893,7 @@ def combat_status(call: Call) -> View:
 
 class Turn(NamedTuple):
     """A turn passed on: whose turn starts, the spells whose duration ended as it started
-    (concentration_ended entries) and the scopes that ending changed."""
+    (spells_ended entries) and the scopes that ending changed."""
 
     current: str
     ended: list[dict[str, Any]]
@@ -1901,7 +1901,7 @@ class Turn(NamedTuple):
 
     def said(self) -> dict[str, Any]:
         """What a result adds for the spells that ended (nothing when none did)."""
-        return {"concentration_ended": self.ended} if self.ended else {}
+        return {"spells_ended": self.ended} if self.ended else {}
 
     def entity_ids(self) -> list[str]:
         return [
@@ -2714,7 +2714,7 @@ CONCENTRATION_OUT = {
 
 
 # SRD 5.1 "Duration": what a turn passed on says of the spells whose time ran out.
-CONCENTRATION_ENDED_OUT = {
+SPELLS_ENDED_OUT = {
     "type": "array",
     "items": {"type": "object"},
     "description": (
@@ -3365,7 +3365,7 @@ def tools() -> list[ToolSpec]:
                     "type": "integer",
                     "description": "With current: the round of that turn.",
                 },
-                "concentration_ended": CONCENTRATION_ENDED_OUT,
+                "spells_ended": SPELLS_ENDED_OUT,
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
@@ -3583,7 +3583,7 @@ def tools() -> list[ToolSpec]:
                 "End the current turn; advances to the next living combatant and round. A "
                 "character dying as its turn started ends it only after its death save. A "
                 "concentration spell whose duration is over as the next turn starts ends "
-                "(concentration_ended)."
+                "(spells_ended)."
             ),
             handler=combat_end_turn,
             write=True,
@@ -3599,7 +3599,7 @@ def tools() -> list[ToolSpec]:
             output={
                 "current": {"type": "string"},
                 "round": {"type": "integer"},
-                "concentration_ended": CONCENTRATION_ENDED_OUT,
+                "spells_ended": SPELLS_ENDED_OUT,
             },
         ),
         ToolSpec(

@@ -36,7 +36,7 @@ def _end_turns_to(dnd: Game, char_id: str, round_: int) -> list[dict[str, Any]]:
 
 
 def _ended(results: list[dict[str, Any]]) -> list[Any]:
-    return [r["concentration_ended"] for r in results if "concentration_ended" in r]
+    return [r["spells_ended"] for r in results if "spells_ended" in r]
 
 
 def _blessed_in_round_1(dnd: Game, monkeypatch) -> dict[str, str]:
@@ -84,7 +84,7 @@ def test_bless_cast_in_round_1_ends_as_its_casters_turn_starts_in_round_11(
         "ended": ids["bram"],
         "current": ids["ash"],
         "round": 11,
-        "concentration_ended": [_bless_ended(ids)],
+        "spells_ended": [_bless_ended(ids)],
     }
     assert (receipt["changed_scopes"], receipt["entity_ids"]) == (
         [f"character:{ids['ash']}", f"character:{ids['bram']}", "combat"],
@@ -120,7 +120,7 @@ def test_shield_of_faith_lasts_past_10_rounds_and_ends_after_100(dnd: Game, monk
 
     ended = dnd.write("combat_end_turn")
 
-    assert (ended["round"], ended["concentration_ended"]) == (
+    assert (ended["round"], ended["spells_ended"]) == (
         101,
         [
             {
@@ -175,7 +175,7 @@ def test_a_spell_cast_before_the_fight_lasts_its_first_10_rounds(dnd: Game, monk
     last = dnd.write("combat_end_turn")  # round 11 starts with the goblin's turn
 
     assert (_ended(results), last["round"], last["current"]) == ([], 11, ids["goblin"])
-    assert last["concentration_ended"] == [_bless_ended(ids)]
+    assert last["spells_ended"] == [_bless_ended(ids)]
     assert "effects" not in _char(dnd, ids["bram"])
 
 
@@ -228,7 +228,7 @@ def test_the_end_turn_that_ended_a_spell_replays_its_result(dnd: Game, monkeypat
     again = dnd.call("combat_end_turn", args)
 
     assert again.structured_content == first.structured_content
-    assert again.structured_content["concentration_ended"] == [_bless_ended(ids)]
+    assert again.structured_content["spells_ended"] == [_bless_ended(ids)]
     assert again.meta["idempotent_replay"] is True
     assert dnd.state() == state
 
@@ -248,7 +248,7 @@ def test_a_death_save_that_passes_the_turn_says_what_ended(dnd: Game, monkeypatc
     save = dnd.write("death_save", {"character_id": ids["bram"]})
 
     assert (save["outcome"], save["current"], save["round"]) == ("dead", ids["ash"], 11)
-    assert save["concentration_ended"] == [
+    assert save["spells_ended"] == [
         {
             "caster_id": ids["ash"],
             "caster_name": "Ash",
