@@ -32,6 +32,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT, CallToolResult, Tool
+from pydantic import ValidationError
 
 from apps.core.request_context import TRACEPARENT
 from apps.domains.errors import (
@@ -65,6 +66,19 @@ CONNECT_TIMEOUT = 10.0  # stdio includes starting the interpreter; HTTP fails fa
 # flight on it as if the server were unreachable. Write and pool waits keep the server's
 # timeout, so a request still queued for a connection is never sent long after its caller left.
 MAX_CALL_TIMEOUT = 300.0
+
+
+def _schema_breach(exc: RuntimeError, tool: str) -> bool:
+    """Whether the SDK's output-schema check raised `exc` (its words, in mcp.client.session):
+    a result that breaks the schema the server listed for `tool`."""
+    return str(exc).startswith(
+        (
+            f"Invalid structured content returned by tool {tool}: ",
+            f"Invalid schema for tool {tool}: ",
+            f"Tool {tool} has an output schema but did not return structured content",
+        )
+    )
+
 
 # -- delegation tokens -------------------------------------------------------------------------
 
@@ -468,6 +482,8 @@ def domain_list_tools(plugin: DomainPlugin) -> list[Tool]:
     plus two connects the listing is cancelled, not left running. Raises DomainUnavailable for
     any failure."""
     runtime = _get_runtime()
+    if threading.current_thread() is runtime.thread:
+        raise RuntimeError("domain_list_tools would deadlock on the client loop")
 
     async def list_tools() -> list[Tool]:
         listing = await _pooled(runtime, plugin, lambda client: client.list_tools())
@@ -479,6 +495,8 @@ def domain_list_tools(plugin: DomainPlugin) -> list[Tool]:
         return future.result(plugin.timeout + 2 * CONNECT_TIMEOUT)
     except DomainUnavailable:
         raise
+    except ValidationError as exc:
+        raise _protocol_error(plugin, "tools/list", _describe(exc)) from exc
     except concurrent.futures.TimeoutError:
         # Nobody waits for it any more: stop it rather than let it run on in the client loop.
         future.cancel()
@@ -520,10 +538,15 @@ async def _dispatch(
             raise _protocol_error(
                 plugin, tool, f"{exc.message} (JSON-RPC {exc.code})", rpc_code=exc.code
             ) from exc
-        except (ValueError, RuntimeError) as exc:
-            # The SDK could not parse the answer (pydantic's ValidationError is a ValueError), or
-            # its structured content breaks the tool's listed output schema (a RuntimeError): the
-            # server broke the contract, and a resend would replay the same stored answer.
+        except ValidationError as exc:
+            # The SDK could not parse the answer: the server broke the contract, and a resend
+            # would replay the same stored answer.
+            raise _protocol_error(plugin, tool, _describe(exc)) from exc
+        except RuntimeError as exc:
+            # Only the SDK's output-schema check blames the answer; any other RuntimeError (a
+            # torn-down client, our own bug) is not the server's fault and stays as it is.
+            if not _schema_breach(exc, tool):
+                raise
             raise _protocol_error(plugin, tool, _describe(exc)) from exc
         return _to_result(plugin, tool, result, delegation)
 

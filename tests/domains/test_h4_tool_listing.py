@@ -7,12 +7,14 @@ import logging
 
 import pytest
 from django.test import override_settings
+from pydantic import TypeAdapter
 
 from apps.domains import client as client_module
 from apps.domains.client import domain_connections_close, domain_list_tools
-from apps.domains.errors import DomainUnavailable
+from apps.domains.errors import DomainProtocolError, DomainUnavailable
 from apps.domains.registry import get_plugin
 from domain_servers.common.testing import free_port
+from domain_servers.dnd5e import tools as dnd5e_tools
 from tests.domains.conftest import domains_setting
 
 
@@ -24,7 +26,7 @@ def test_a_listing_answers_the_live_tools_over_the_pooled_connection(domain_env)
     plugin = get_plugin("dnd5e")
     try:
         names = tool_names(plugin)
-        assert {"campaign_create", "campaign_get", "dice_roll"} <= set(names)
+        assert names == sorted(spec.name for spec in dnd5e_tools.tools())
         runtime = client_module._get_runtime()
         pooled = runtime.connections[(plugin.system_id, plugin.target, plugin.timeout)].client
         assert tool_names(plugin) == names
@@ -63,3 +65,17 @@ def test_a_listing_that_fails_is_an_outage_logged_with_its_cause(domain_env, cap
         f"The dnd5e rules server at {domain_env.server.url} is unavailable: "
         "ValueError: no such listing"
     ]
+
+
+def test_a_listing_the_sdk_cannot_parse_is_the_server_breaking_the_contract(
+    domain_env, monkeypatch
+):
+    async def malformed(*args, **kwargs):
+        TypeAdapter(int).validate_python("many tools")
+
+    monkeypatch.setattr(client_module, "_pooled", malformed)
+    with pytest.raises(DomainProtocolError) as caught:
+        domain_list_tools(get_plugin("dnd5e"))
+    error = caught.value
+    assert (error.code, error.status, error.retryable) == ("domain_protocol_error", 502, False)
+    assert error.details == {"system_id": "dnd5e", "tool": "tools/list"}

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.test import override_settings
+from pydantic_core import PydanticSerializationError
 
 from apps.domains.client import domain_call, domain_connections_close
 from apps.domains.errors import DomainProtocolError
@@ -108,3 +109,16 @@ def test_an_unusable_tool_result_is_a_classified_protocol_error(domain_env, user
     assert logged.startswith(
         f"The dnd5e rules server at {gateway.url} answered campaign_create outside the contract: "
     )
+
+
+def test_arguments_this_site_cannot_send_are_its_own_fault_not_the_servers(domain_env, user):
+    # pydantic cannot serialise the argument: a ValueError of our making, raised before
+    # anything is sent, so no server is blamed for it.
+    try:
+        with pytest.raises(PydanticSerializationError):
+            domain_call(
+                system_id="dnd5e", tool="dice_roll", requester=user,
+                campaign_id=f"c-{uuid.uuid4().hex[:12]}", arguments={"expression": object()},
+            )  # fmt: skip
+    finally:
+        domain_connections_close()
