@@ -357,8 +357,8 @@ def ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th') }"
 
 
-# SRD 5.1 "Duration": a spell's duration is given in rounds, minutes, hours or more, and a
-# round is 6 seconds, so 1 minute is 10 rounds (Bless's); Shield of Faith's 10 minutes, 100.
+# SRD 5.1 "Duration": a round is 6 seconds, so 1 minute is 10 rounds (Bless's); Shield of
+# Faith's 10 minutes, 100; an hour, 600.
 ROUNDS_PER_MINUTE = 10
 
 
@@ -368,7 +368,9 @@ def duration_rounds(spell: dict[str, Any]) -> int | None:
     if "duration" not in spell:
         return None
     amount, unit = spell["duration"].split()
-    per = {"round": 1, "minute": ROUNDS_PER_MINUTE}[unit.removesuffix("s")]
+    per = {"round": 1, "minute": ROUNDS_PER_MINUTE, "hour": 60 * ROUNDS_PER_MINUTE}[
+        unit.removesuffix("s")
+    ]
     return int(amount) * per
 
 

@@ -477,7 +477,8 @@ def _lapse(call: Call) -> list[str]:
 
 def _duration(call: Call, char: dict[str, Any] | None) -> dict[str, Any] | None:
     """The duration entry of the spell `char` concentrates on, or None (none held, or a
-    campaign stored before durations were kept: such a spell lasts until something ends it)."""
+    campaign stored before durations were kept: it is timed in full from the next
+    combat_start)."""
     entry = (call.state.get("durations") or {}).get((char or {}).get("id", ""))
     held = (char or {}).get("concentration")
     return entry if entry and held and held["spell"] == entry["spell"] else None
@@ -2640,7 +2641,7 @@ CHARACTER_READ = (
     "target_names}. In combat each effect and the concentration also give rounds_left: the "
     "rounds the spell still lasts, a part round counted whole (Bless 1 minute = 10 rounds, "
     "Shield of Faith 10 minutes = 100; it ends as its caster's turn that many rounds after "
-    "the casting starts)."
+    "the casting starts, or one cast out of combat as round 11 or 101 starts)."
 )
 CHARACTER_OUT = {"character": {"type": "object", "description": CHARACTER_READ}}
 # Described, not checked property by property: clients validate every result against it.
@@ -2883,7 +2884,7 @@ def tools() -> list[ToolSpec]:
                 "(a fighter's Extra Attack: 2 attacks per action from 5th level, 3 from 11th, 4 "
                 "at 20th; a rogue's Sneak Attack adds 1d6 per two levels once per turn, with a "
                 "finesse or ranged weapon and advantage or an able ally within 5 ft of the "
-                "target); a finesse weapon (dagger, dart, rapier, scimitar, shortsword, whip) "
+                f"target); a finesse weapon ({', '.join(sorted(rules.FINESSE_WEAPONS))}) "
                 "attacks and deals damage with the higher of STR and DEX; "
                 "on the grid the target must be within the attack's reach (5 ft, diagonals 5 ft) "
                 "or range (disadvantage at long range or with a foe within 5 ft); Pack Tactics "

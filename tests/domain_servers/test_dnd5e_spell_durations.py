@@ -204,6 +204,7 @@ def test_concentration_broken_earlier_is_not_ended_again(dnd: Game, monkeypatch)
     results = _end_turns_to(dnd, ids["ash"], 12)
 
     assert _ended(results) == []
+    assert dnd.state()["durations"] == {}  # the stale entry is pruned, not kept forever
 
 
 def test_bless_cast_again_counts_from_its_new_casting(dnd: Game, monkeypatch) -> None:
