@@ -48,6 +48,9 @@ def all_at_once(*workers) -> list:
     return outcomes
 
 
+USAGES = (3, 9, 4, 12, 1, 7, 5, 2)
+
+
 def test_settlements_racing_on_one_reservation_charge_once_within_it(make_user):
     require_postgres()
     account, reservation = funded_reservation(make_user, balance=10, amount=5)
@@ -57,13 +60,14 @@ def test_settlements_racing_on_one_reservation_charge_once_within_it(make_user):
             lambda actual=actual: services.quota_settle(
                 reservation=Reservation.objects.get(pk=reservation.pk), actual=actual
             )
-            for actual in (3, 9, 4, 12, 1, 7, 5, 2)
+            for actual in USAGES
         )
     )
     assert all(isinstance(o, LedgerEntry) for o in outcomes), outcomes
     assert len({o.pk for o in outcomes}) == 1
     [charge] = LedgerEntry.objects.filter(account=account, kind="charge")
-    assert charge.amount <= 5
+    # One racer's usage won, capped at the reservation; which one is the race's to decide.
+    assert charge.amount in {min(actual, 5) for actual in USAGES}
     reservation.refresh_from_db()
     assert (reservation.status, reservation.settled_amount) == ("settled", charge.amount)
     assert sum(LedgerAllocation.objects.values_list("amount", flat=True)) == charge.amount

@@ -18,3 +18,10 @@ def test_the_catalog_uses_no_private_name_of_the_domain_client():
         and node.value.id == "domain_client"
     )
     assert used == ["domain_list_tools"]
+    imported = sorted(
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "apps.domains.client"
+        for alias in node.names
+    )
+    assert imported == []
