@@ -202,8 +202,17 @@ function hpLevel(current, max) {
   return "full";
 }
 
+// A badge's words in sentence case, whatever case they come in: the domain's words are lower
+// case ("monster", "dying", "prone"), a spell's name has its own capitals ("Shield of Faith"),
+// and side by side they read as a mix. Only a lower-case first letter changes, in the text
+// itself (a CSS text-transform is not what a screen reader or a copy gets).
+const pageLang = document.documentElement.lang || undefined;
+function sentenceCase(text) {
+  return String(text || "").replace(/^\p{Ll}/u, (first) => first.toLocaleUpperCase(pageLang));
+}
+
 function statusLabel(word) {
-  return t[`status_${word}`] || word || "";
+  return sentenceCase(t[`status_${word}`] || word || "");
 }
 
 // Temporary hit points, where the view shows them (only beside the hit points themselves, so
@@ -492,7 +501,7 @@ function spellBadges(entry) {
   const badges = [];
   for (const effect of Array.isArray(c.effects) ? c.effects : []) {
     if (!effect || typeof effect !== "object") continue;
-    const name = effect.name || effect.spell;
+    const name = sentenceCase(effect.name || effect.spell);
     if (!name) continue;
     const does = effectDoes(effect);
     const said = does ? name + format(t.effect_does, { does }) : ""; // "Shield of Faith: +2 AC"
@@ -508,7 +517,7 @@ function spellBadges(entry) {
   const spell = held && typeof held === "object" ? held.name || held.spell : null;
   if (spell) {
     badges.push(el("span", { class: "badge turn-state", "data-state": "concentrating", "data-spell": held.spell || null },
-      format(t.state_concentrating, { spell })));
+      format(t.state_concentrating, { spell: sentenceCase(spell) })));
   }
   return badges;
 }
@@ -573,7 +582,7 @@ function renderCombat(panels) {
     // How close a dying character is: everyone at the table sees the counts (as on its card).
     const saves = deathSavesText(c);
     const facts = saves ? [...shown, `${t.death_saves_label}: ${saves}`] : shown;
-    const conditions = facts.length ? el("span", { class: "turn-combatant__conditions small muted" }, facts.join(", ")) : null;
+    const conditions = facts.length ? el("span", { class: "turn-combatant__conditions small muted" }, sentenceCase(facts.join(", "))) : null;
     const place = placeText(entry, current);
     item.append(
       // Named once, by hidden words (a title would be said again, as a description); the
@@ -581,7 +590,7 @@ function renderCombat(panels) {
       el("span", { class: "turn-combatant__init" }, el("span", { class: "sr-only" }, `${t.initiative} `), String(entry.initiative)),
       el("span", { class: "turn-combatant__who" },
         el("span", { class: "turn-combatant__name" }, c.name || entry.id),
-        c.kind === "monster" ? el("span", { class: "badge turn-kind" }, t.monster) : null,
+        c.kind === "monster" ? el("span", { class: "badge turn-kind" }, sentenceCase(t.monster)) : null,
         zeroBadge,
         current ? el("span", { class: "sr-only" }, ` (${t.current})`) : null,
         place ? el("span", { class: "turn-combatant__place small muted" }, place) : null,
@@ -698,7 +707,7 @@ function clockItem(clock) {
   return el("li", { class: `turn-clock${complete ? " is-complete" : ""}`, "data-clock": clock.id },
     el("span", { class: "turn-clock__head" },
       el("span", { class: "turn-clock__name" }, clock.name || clock.id),
-      complete ? el("span", { class: "badge turn-clock__done" }, t.complete) : null,
+      complete ? el("span", { class: "badge turn-clock__done" }, sentenceCase(t.complete)) : null,
       el("span", { class: "turn-clock__count", "aria-hidden": "true" }, `${filled}/${segments}`)),
     bar);
 }
@@ -746,7 +755,7 @@ function renderThreads(data) {
     return el("li", { class: "turn-thread", "data-thread": thread.id, "data-status": thread.status || "open" },
       el("span", { class: "turn-thread__head" },
         el("span", { class: "turn-thread__title" }, thread.title || thread.id),
-        resolved ? el("span", { class: "badge turn-thread__status" }, t.resolved) : null),
+        resolved ? el("span", { class: "badge turn-thread__status" }, sentenceCase(t.resolved)) : null),
       thread.description ? el("span", { class: "turn-thread__description small muted" }, thread.description) : null,
       resolved && thread.resolution ? el("span", { class: "turn-thread__resolution small" }, thread.resolution) : null);
   }), "data-thread");
@@ -814,7 +823,7 @@ function renderCharacter(character, audience) {
   // The status badge already says "dead": not again as a condition, nor the prone and
   // unconscious of the dying that led there.
   const conditions = isDead(character) ? [] : (character.conditions || []).filter((c) => !word || c !== word);
-  setText(sheet.querySelector('[data-field="conditions"]'), list(conditions));
+  setText(sheet.querySelector('[data-field="conditions"]'), sentenceCase(list(conditions)));
   const heldRow = sheet.querySelector('[data-row="concentration"]');
   if (heldRow) {
     const held = concentrationText(character);

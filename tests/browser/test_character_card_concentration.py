@@ -141,7 +141,7 @@ def test_a_cleric_warding_herself_concentrates_on_herself_until_she_drops_to_0_h
         # Dropping to 0 hit points ends her concentration, and the +2 with it.
         expect(ilsa.locator('#turn-character [data-field="hp-text"]')).to_have_text("24/24")
         _write(campaign, gm, "damage_apply", target_id=ids["Ilsa"], amount=24)
-        expect(ilsa.locator('#turn-character [data-field="status"]')).to_have_text("dying")
+        expect(ilsa.locator('#turn-character [data-field="status"]')).to_have_text("Dying")
         expect(_ac(ilsa)).to_have_text("18")
         expect(_ac_note(ilsa)).to_have_count(0)
         expect(_row(ilsa, "concentration")).to_be_hidden()

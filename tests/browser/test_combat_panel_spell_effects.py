@@ -140,7 +140,7 @@ def test_a_warded_goblin_shows_the_spell_the_players_read_carries_and_never_its_
         # hit points (a status word) and no armour class, which the list never works out.
         for page in (ilsa, bram):
             goblin = _row(page, ids["goblin"])
-            expect(goblin.locator(".turn-hp")).to_have_text("unhurt")
+            expect(goblin.locator(".turn-hp")).to_have_text("Unhurt")
             expect(goblin.locator(".turn-combatant__states")).to_match_aria_snapshot(
                 '- text: "Shield of Faith: +2 AC"'
             )

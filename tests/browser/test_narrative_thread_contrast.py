@@ -37,6 +37,6 @@ def test_a_resolved_thread_keeps_readable_contrast(
             thread = page.locator("#turn-threads li")
             expect(thread).to_have_class("turn-thread")
             expect(thread).to_have_attribute("data-status", "resolved")
-            expect(thread.locator(".turn-thread__status")).to_have_text("resolved")
+            expect(thread.locator(".turn-thread__status")).to_have_text("Resolved")
             expect(thread.locator(".turn-thread__resolution")).to_have_text("at 9")
             assert [v for v in _violations(page) if "turn-thread" in v] == []

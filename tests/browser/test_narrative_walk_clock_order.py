@@ -43,7 +43,7 @@ def test_a_complete_clock_goes_below_the_running_ones(
             clocks = page.locator("#turn-clocks li")
             expect(clocks.locator(".turn-clock__name")).to_have_text(["Ritual", "Alarm"])
             expect(clocks.locator(".turn-clock__count")).to_have_text(["1/6", "2/2"])
-            expect(clocks.nth(1).locator(".turn-clock__done")).to_have_text("complete")
+            expect(clocks.nth(1).locator(".turn-clock__done")).to_have_text("Complete")
 
         # A new clock of the finished one's name is a running one: above the finished one.
         _say(gm, "create clock Alarm 4", mode="action")

@@ -49,4 +49,4 @@ def test_a_dead_combatant_is_listed_as_dead_alone(
         for page in (gm, ilsa):
             _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
             row = page.locator("#turn-order li", has_text="Ilsa")
-            expect(row.locator(".turn-combatant__conditions")).to_have_text("dead")
+            expect(row.locator(".turn-combatant__conditions")).to_have_text("Dead")

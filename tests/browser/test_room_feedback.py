@@ -357,7 +357,7 @@ def test_the_initiative_list_counts_a_dying_characters_death_saves(
         for page in (gm, ilsa):
             entry = page.locator(f'#turn-order li[data-id="{ilsa_id}"]')
             expect(entry.locator(".turn-combatant__conditions")).to_have_text(
-                "prone, unconscious, Death saves: 0 of 3 successes, 0 of 3 failures"
+                "Prone, unconscious, Death saves: 0 of 3 successes, 0 of 3 failures"
             )
             goblin = page.locator('#turn-order li[data-kind="monster"]')
             expect(goblin.locator(".turn-combatant__conditions")).to_have_count(0)
@@ -369,7 +369,7 @@ def test_the_initiative_list_counts_a_dying_characters_death_saves(
         campaign_refresh(campaign=campaign, requester=gm_user)  # the pages read the panels
         for page in (gm, ilsa):
             entry = page.locator(f'#turn-order li[data-id="{ilsa_id}"]')
-            expect(entry).to_contain_text("dead")
+            expect(entry).to_contain_text("Dead")
             expect(entry).not_to_contain_text("Death saves")
 
 

@@ -211,7 +211,7 @@ def test_a_dying_character_is_not_shown_as_dead_in_the_initiative_list(
             expect(dead).to_have_class(re.compile(r"(^| )is-out( |$)"))
             expect(dead).not_to_have_class(re.compile(r"(^| )is-dying( |$)"))
             # Said in words (screen readers too), and not struck through like the dead.
-            expect(dying.locator(".turn-combatant__dying")).to_have_text("dying")
+            expect(dying.locator(".turn-combatant__dying")).to_have_text("Dying")
             expect(dead.locator(".turn-combatant__dying")).to_have_count(0)
             # Every panel refresh redraws the list, and a row read just as it is replaced has
             # no style at all: the checks hold while refreshes keep coming.
@@ -304,7 +304,7 @@ def test_a_player_whose_character_died_is_shown_the_way_to_a_new_one(
         for key in ("down", "dead"):
             _drop_to_zero(campaign, gm_user, ilsa_id, key=key)
         campaign_refresh(campaign=campaign, requester=gm_user)
-        expect(card.locator('[data-field="status"]')).to_have_text("dead")
+        expect(card.locator('[data-field="status"]')).to_have_text("Dead")
         # Said once, by the status badge: not again among the conditions.
         conditions = card.locator('[data-field="conditions"]').inner_text().split(", ")
         assert "dead" not in conditions, conditions

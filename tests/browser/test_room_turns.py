@@ -156,7 +156,7 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
                 expect(announcer).not_to_have_text(re.compile("^Your turn"))
         expect(_goblin_row(gm).locator("[data-hp]")).to_have_text("7/7")
         for page in players:
-            expect(_goblin_row(page)).to_contain_text("unhurt")
+            expect(_goblin_row(page)).to_contain_text("Unhurt")
             expect(_goblin_row(page).locator("[data-hp], meter")).to_have_count(0)
         # The grid is served through the authenticated artifact view, per audience.
         for page in pages.values():
@@ -200,7 +200,7 @@ def test_combat_dice_and_hp_live_with_monster_hp_for_the_gm_only(
         hp_shown = re.compile(r"(?<![\d/])\d+\s*/\s*7(?!\d)")  # "5/7", "5 / 7"
         expect(_goblin_row(gm).locator("[data-hp]")).to_have_text(exact)
         expect(gm.locator('#turn-dice li[data-dice="attack"]').first).to_contain_text("hit")
-        word = {0: "(down|dead)"}.get(hp["current"], "(wounded|bloodied)")
+        word = {0: "(Down|Dead)"}.get(hp["current"], "(Wounded|Bloodied)")
         for page in players:
             expect(_goblin_row(page).locator("[data-status]")).to_have_text(re.compile(word))
             # The status badge says it once: not again among the conditions.

@@ -56,7 +56,7 @@ def test_an_unconscious_combatants_go_shows_no_movement_left(
         _drop_to_zero(campaign, gm_user, ilsa_id)
         _say(gm, "start combat with a goblin", mode="action")
         _settle(campaign, 2)
-        expect(ilsa.locator(f'#turn-order li[data-id="{ilsa_id}"]')).to_contain_text("dying")
+        expect(ilsa.locator(f'#turn-order li[data-id="{ilsa_id}"]')).to_contain_text("Dying")
 
         # Her go, with the movement a budget may still report (30 ft, or 0): read from the
         # panel the page itself is drawn from.

@@ -32,17 +32,17 @@ def test_a_character_at_0_hp_is_dying_on_its_card_and_in_the_initiative_list(
         _say(gm, "set phase play", mode="action")
         _settle(campaign, 1)
         card_status = ilsa.locator('#turn-character [data-field="status"]')
-        expect(card_status).to_have_text("unhurt")
+        expect(card_status).to_have_text("Unhurt")
         # Down to 0 HP and not stable: making death saves, so dying, in both places.
         _drop_to_zero(campaign, gm_user, ilsa_id)
         _say(gm, "start combat with goblin", mode="action")
         _settle(campaign, 2)
-        expect(card_status).to_have_text("dying")
+        expect(card_status).to_have_text("Dying")
         expect(card_status).to_have_attribute("data-status", "dying")
         for page in (gm, ilsa):
             entry = page.locator(f'#turn-order li[data-id="{ilsa_id}"]')
-            expect(entry.locator(".turn-combatant__dying")).to_have_text("dying")
-            expect(entry).not_to_contain_text("down")
+            expect(entry.locator(".turn-combatant__dying")).to_have_text("Dying")
+            expect(entry).not_to_contain_text("Down")
         # Stable (three death saves made; given here by the panel the page reads): down, in
         # both places, and dying in neither.
 
@@ -66,8 +66,8 @@ def test_a_character_at_0_hp_is_dying_on_its_card_and_in_the_initiative_list(
         ilsa.reload()
         _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
         entry = ilsa.locator(f'#turn-order li[data-id="{ilsa_id}"]')
-        expect(card_status).to_have_text("down")
-        expect(entry.locator(".turn-combatant__down")).to_have_text("down")
+        expect(card_status).to_have_text("Down")
+        expect(entry.locator(".turn-combatant__down")).to_have_text("Down")
         expect(entry.locator(".turn-combatant__dying")).to_have_count(0)
-        expect(entry).not_to_contain_text("dying")
-        expect(ilsa.locator("#turn-character")).not_to_contain_text("dying")
+        expect(entry).not_to_contain_text("Dying")
+        expect(ilsa.locator("#turn-character")).not_to_contain_text("Dying")

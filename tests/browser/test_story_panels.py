@@ -216,11 +216,11 @@ def test_narrative_story_live_per_viewer_job_rows_and_create_character_link(
             expect(threads.nth(0).locator(".turn-thread__title")).to_have_text(
                 "Find the Saltwives' hidden cove before the tide turns"
             )
-            expect(threads.nth(1).locator(".turn-thread__status")).to_have_text("resolved")
+            expect(threads.nth(1).locator(".turn-thread__status")).to_have_text("Resolved")
             expect(threads.nth(1)).to_contain_text("The keeper, to hide the salt.")
             expect(page.locator("#turn-threads [data-empty]")).to_be_hidden()
             full = page.locator('#turn-clocks li[data-clock="clock-99"]')
-            expect(full.locator(".turn-clock__done")).to_have_text("complete")
+            expect(full.locator(".turn-clock__done")).to_have_text("Complete")
             expect(full.locator(".turn-clock__count")).to_have_text("12/12")
 
         for width, height in ((1440, 900), (390, 844)):
