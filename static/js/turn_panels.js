@@ -1206,9 +1206,15 @@ function diceWords(expression) {
 }
 
 function roller(roll) {
-  // Who made a roll that names nobody itself: "Nia", or "Nia (you)" on her own page.
-  if (!roll.by) return "";
-  return roll.by_id && roll.by_id === viewer ? `${roll.by} (${t.you_roller})` : roll.by;
+  // Who made a roll that names nobody itself: "Nia", or "Nia (you)" on her own page. One
+  // unbreakable piece, the name cut short with an ellipsis when the column is too narrow for
+  // it (hovered whole; a screen reader reads all of it): "(you)" never ends up on a line alone.
+  if (!roll.by) return null;
+  const mine = Boolean(roll.by_id) && roll.by_id === viewer;
+  const whole = mine ? `${roll.by} (${t.you_roller})` : roll.by;
+  return el("span", { class: "turn-roll__by", title: whole },
+    el("span", { class: "turn-roll__by-name" }, roll.by),
+    mine ? el("span", { class: "turn-roll__by-you" }, `\u00a0(${t.you_roller})`) : null);
 }
 
 function diceItem(roll) {
@@ -1287,7 +1293,7 @@ function diceItem(roll) {
       el("span", { class: "turn-roll__body" },
         // The line already says the expression: the title is the label, else just "Roll",
         // and who rolled (everyone's rolls share the list).
-        el("span", { class: "turn-roll__title" }, [roll.label || t.roll, roller(roll)].filter(Boolean).join(" · ")),
+        el("span", { class: "turn-roll__title" }, roll.label || t.roll, ...(roll.by ? [" · ", roller(roll)] : [])),
         el("span", { class: "turn-roll__line" },
           // A blessed death save: its d20 and d4 make the total (10 or more succeeds).
           roll.tool === "death_save" && typeof roll.bless === "number" && typeof roll.total === "number"
