@@ -101,6 +101,12 @@ function fill(pattern, values) {
   return pattern.replace(/%\((\w+)\)s/g, (whole, key) => (key in values ? String(values[key]) : whole));
 }
 
+// A label in sentence case ("Action", "Narration"), as the panels' badges read: only a
+// lower-case first letter changes, in the text itself, so a screen reader hears what is seen.
+function sentenceCase(text) {
+  return String(text || "").replace(/^\p{Ll}/u, (first) => first.toLocaleUpperCase(pageLanguage));
+}
+
 function badge(text, cls) {
   const b = document.createElement("span");
   b.className = "badge " + (cls || "");
@@ -236,7 +242,7 @@ function buildItem(entry, isPending) {
   else if (!entry.sender) who.textContent = t.formerMember;  // their account was deleted
   else who.textContent = entry.sender.id === config.userId ? fill(t.youName, { name: entry.sender.name }) : entry.sender.name;
   head.appendChild(who);
-  if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(t["mode_" + entry.mode] || entry.mode, "badge--mode"));
+  if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(sentenceCase(t["mode_" + entry.mode] || entry.mode), "badge--mode"));
   // Which of the sender's characters an action is made as (sent when they have several).
   const actedAs = entry.mode === "action" && entry.data && entry.data.character_name;
   if (actedAs) head.appendChild(badge(fill(t.actedAs, { name: actedAs }), "badge--character"));

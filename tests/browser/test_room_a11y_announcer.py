@@ -45,5 +45,5 @@ def test_a_whisper_and_an_action_are_announced_as_such_once_each(
             ["Gail GM (private: you): Meet me at dawn.", "Gail GM: Hello, table."]
         )
         expect(gm.locator("#timeline-announcer p")).to_have_text(
-            ["Pat Player (action): I search the room."]
+            ["Pat Player (Action): I search the room."]
         )
