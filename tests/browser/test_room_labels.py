@@ -135,7 +135,7 @@ def test_private_says_why_it_is_not_offered_for_an_action(
         _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
         private = gm.locator("input[name=audience][value=private]")
         hint = gm.locator("#audience-private-hint")
-        why = "Private is for chat: an action goes to everyone or to the GM alone."
+        why = "Actions can’t be private: an action goes to Everyone or to GM only."
         expect(private).to_be_enabled()
         expect(hint).to_be_hidden()
         expect(private).to_have_accessible_description("")

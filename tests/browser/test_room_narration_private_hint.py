@@ -10,8 +10,8 @@ from tests.browser.conftest import gm_and_ilsa_in_the_room, table_for
 from tests.browser.test_room_live import asgi_server  # noqa: F401
 
 HINT = (
-    "Private narration is only shown: the game master applies narration sent to everyone "
-    "or to the GM only."
+    "Private narration is sent only as words to the people you choose: it changes nothing in "
+    "the game. Narration to Everyone or GM only becomes a game master’s turn."
 )
 
 
