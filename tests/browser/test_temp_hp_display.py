@@ -68,7 +68,7 @@ def test_temporary_hit_points_show_beside_the_hit_points_a_viewer_sees(
         # The GM reads the goblin's; the player reads only its status word.
         expect(_rows(gm)[1].locator("[data-hp]")).to_have_text("7/7 +6 temp")
         goblin = _rows(ilsa)[1]
-        expect(goblin.locator("[data-status]")).to_have_text("unhurt")
+        expect(goblin.locator("[data-status]")).to_have_text("Unhurt")
         expect(goblin.locator("[data-hp], .turn-hp__temp, [role=meter]")).to_have_count(0)
         side = ilsa.locator(".room__side").inner_text()
         assert "+6" not in side and not re.search(r"\b6 temp", side), side
