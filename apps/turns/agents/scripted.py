@@ -255,7 +255,10 @@ dnd5e
                                          command said of it ("Ilsa makes a dex save", "Ilsa
                                          punches the goblin", "Ilsa rolls to hit the
                                          goblin")
-    help                                 this list
+    help [with combat|spells|moving|...] this list, to you alone (a part of the game named
+                                         is no Help action); a GM's help request, sent as
+                                         an action or as narration, is posted to the GMs
+                                         alone
     "How do I …?" is answered with the form of the command it names ("how do I attack?": "To
     attack, say: attack <target> [with <weapon>]."), in either system; any other question
     with the questions above, not the whole list. A command
@@ -330,7 +333,9 @@ narrative
                                          facts", "what clocks are there?", "show the
                                          threads", "what threads are open?", "look around …",
                                          "describe …" (whatever is named: the scene is read)
-    help                                 this list
+    help                                 this list (to you alone; a GM's help request, sent
+                                         as an action or as narration, is posted to the
+                                         GMs alone)
     help <oracle|clocks|scenes|threads|facts>
                                          that part's commands from your seat, to you (also
                                          "help with the clock", "how do I use the oracle")
@@ -6220,6 +6225,28 @@ HELP = re.compile(
 )
 
 
+# "help combat", "help me with spells": help with a part of the game. Where that part has no help
+# of its own (the narrative's story parts have), it is the help list, never the Help action.
+HELP_WITH = re.compile(
+    r"(?:please\s+)?help(?:\s+(?:me|us))?(?:\s+(?:with|on|about|for))?\s+(?:the\s+|my\s+)?"
+    r"(?P<topic>combat|fights?|fighting|attacks?|attacking|spells?|magic|casting|moves?|movement"
+    r"|moving|checks?|saves?|saving\s+throws?|rolls?|rolling|dice|rests?|resting|conditions?"
+    r"|commands?|rules|oracle|odds|clocks?|scenes?|threads?|facts?)\??",
+    re.IGNORECASE,
+)
+
+
+def help_asked(system_id: str, text: str) -> bool:
+    """Whether the line only asks for help: the list, or one part of the game."""
+    said = _normalize(" ".join(text.split()))
+    return bool(
+        HELP.fullmatch(text.strip())
+        or HELP.fullmatch(said)
+        or HELP_WITH.fullmatch(said)
+        or help_topic_text(system_id, said, gm=False)
+    )
+
+
 def help_text(system_id: str, *, gm: bool) -> str:
     """The help reply: what the scripted agent understands for this system, from this seat (a
     player is not shown the GM's commands)."""
@@ -7382,8 +7409,12 @@ class ScriptedAgent:
     @staticmethod
     def action_audience(*, system_id: str, text: str, audience: str) -> str:
         """A GM's action marked "gm only" ("record fact … gm only", misspelt or not) is itself
-        the secret: it is posted GM-only, whatever the grammar makes of it (fail closed)."""
-        return "gm" if GM_ONLY_MARK.search(text) else audience
+        the secret: it is posted GM-only, whatever the grammar makes of it (fail closed). So is
+        a GM's help request: sent as narration, "help" was posted to the players as the GM's
+        words, though the answer is the GM's alone."""
+        if GM_ONLY_MARK.search(text) or help_asked(system_id, text):
+            return "gm"
+        return audience
 
     def run_turn(self, turn: TurnContext, call_tool: CallTool) -> AgentOutput:
         session = Session(turn, call_tool)
@@ -7410,6 +7441,10 @@ class ScriptedAgent:
             topic := help_topic_text(turn.system_id, _normalize(text), gm=turn.is_gm)
         ):
             session.say(topic, audience="requester")
+            return session.output(help_only=True)
+        # "help combat" is no Help action, and a narration's help request is answered too.
+        if HELP_WITH.fullmatch(_normalize(text)):
+            session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
             return session.output(help_only=True)
         if intent is None and not HELP.fullmatch(text) and not HELP.fullmatch(_normalize(text)):
             try:
