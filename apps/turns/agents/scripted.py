@@ -197,7 +197,8 @@ dnd5e
                                          rules refuse it at 0 HP; prone stays until it
                                          stands up); a player is told only the GM can
     end turn                             end the current combat turn (also "pass", "next
-                                         turn", "I'm ending my turn"); also
+                                         turn", "I'm ending my turn"; in combat "next" too,
+                                         the GM's for a monster only); also
                                          "end <name>'s turn", refused once it is no longer
                                          theirs (the GM is offered it, beside "describe",
                                          on a player's turn)
@@ -3920,6 +3921,8 @@ def dnd_condition_remove(s: Session, m: re.Match[str]) -> None:
 
 
 def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
+    if m.groupdict().get("word"):
+        _turn_ended_in_a_word(s)
     s.require("combat_end_turn", what=_("end a turn"), seen_by_all=True)
     current = _current_combatant(s)
     if (named := m.groupdict().get("target")) and current:
@@ -3970,6 +3973,25 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     s.say(text % values)
     s.offered_turn = OfferedTurn("combat", result["round"], result["current"])
     _turn_suggestions(s, roster, result["current"])
+
+
+def _turn_ended_in_a_word(s: Session) -> None:
+    """ "next": in combat, "end turn" said by the one whose turn it is, or by the GM for a
+    monster. Outside combat the word names nothing to end (not understood), and the GM does
+    not end a character's turn on a word: they are told the command that would."""
+    if s.turn.phase != "combat":
+        raise NotUnderstood
+    current = _current_combatant(s)
+    if s.turn.is_gm and current:
+        roster = dnd_roster(s)
+        up = next((e for e in roster if e.id == current), None)
+        if up is not None and up.kind != "monster":
+            command = _("end %(name)s's turn") % {"name": _name_of(roster, current)}
+            s.suggestions.append(command)
+            raise Refusal(
+                _("It is %(name)s's turn, its player's to end: to end it anyway, say: %(command)s.")
+                % {"name": _name_of(roster, current), "command": command}
+            )
 
 
 def _monster_requests(s: Session, text: str) -> list[tuple[str, int, bool]]:
@@ -5963,6 +5985,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"|(?:i(?:['’]m|\s+am)\s+)?ending (?:my |the |this )?turn",
             dnd_end_turn,
         ),
+        _intent(r"(?P<word>next)", dnd_end_turn),
         _intent(r"hide" + DC + AS_BONUS, dnd_hide),
         # "take the Hide action", as the Dodge action is taken.
         _intent(r"(?:take|use)\s+the\s+hide\s+action" + DC + AS_BONUS, dnd_hide),
