@@ -265,7 +265,9 @@ dnd5e
     with the questions above, not the whole list. A command
     said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
     answered one at a time, the command once offered (of a target nobody here is, "kick the
-    door twice", it is answered as the command once is).
+    door twice", it is answered as the command once is). "Use second wind", a fighter's feature
+    the rules do not have, is answered with what heals instead ("heal me"; the GM: its roll and
+    "heal <name> N"), not the help list.
 
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
@@ -6795,6 +6797,14 @@ UNTRACKED_ACTIONS = re.compile(
 )
 
 
+# A fighter's Second Wind, which the rules here do not have: what heals instead is said.
+SECOND_WIND = re.compile(
+    r"(?:(?:can|could|may)\s+i\s+)?(?:(?:.+?\s+)?(?:uses?|takes?|activates?|does)\s+)?"
+    r"(?:my\s+|the\s+|a\s+|her\s+|his\s+|their\s+|its\s+)?second\s+wind\b.*",
+    re.IGNORECASE,
+)
+
+
 def _free_action_hint(
     text: str, *, characterless_gm: bool, in_combat: bool, takes_actions: bool = False
 ) -> tuple[str, str | None] | None:
@@ -6803,6 +6813,19 @@ def _free_action_hint(
     nobody to make the check, so is told who can, with no suggestion to press. `takes_actions`:
     the rules' combat_action is offered, so a Dodge said with more words is offered as one."""
     action = FIRST_PERSON.sub("", _normalize(text))
+    if SECOND_WIND.fullmatch(action):
+        if characterless_gm:
+            reply = _(
+                "The rules here have no Second Wind yet: roll 1d10 plus the fighter's level "
+                "(roll 1d10+1 at level 1), then give the hit points back with: heal <name> N."
+            )
+            return reply, None
+        reply = _(
+            "The rules here have no Second Wind yet. To heal, say: heal me (a potion of "
+            "healing, your character's action in combat), or out of combat: short rest, spend "
+            "a hit die."
+        )
+        return reply, _("heal me")
     if untracked := UNTRACKED_ACTIONS.match(action):
         # Here when no tool took it: the GM rules on it. Only a fight has a turn to end and a
         # grid to move on.
