@@ -267,7 +267,9 @@ dnd5e
     answered one at a time, the command once offered (of a target nobody here is, "kick the
     door twice", it is answered as the command once is). "Use second wind", a fighter's feature
     the rules do not have, is answered with what heals instead ("heal me"; the GM: its roll and
-    "heal <name> N"), not the help list.
+    "heal <name> N"), not the help list. The GM's "the goblin flees" ("goblin 2 runs away",
+    "retreats") in combat is answered with how a flight is moved ("goblin 2 moves to X,Y" on its
+    turn, and its Disengage as narration): the rules move a creature only to a square.
 
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
@@ -7344,6 +7346,29 @@ def _closest_commands(system_id: str, text: str, *, gm: bool) -> list[str]:
     return [command for _score, _index, command in sorted(scored)[:CLOSEST_LIMIT]]
 
 
+# "the goblin flees", "goblin 2 runs away": a creature leaving the fight, said in the fiction.
+FLEES = re.compile(
+    r"(?:the\s+)?(?P<who>.+?)\s+(?:flees?|runs?\s+(?:away|off)|retreats?|bolts?|escapes?"
+    r"|takes?\s+flight|turns?\s+(?:tail|and\s+(?:runs?|flees?)))(?:\s+(?:away\s+)?from\s+.+)?",
+    re.IGNORECASE,
+)
+
+
+def _flight_hint(s: Session, text: str) -> str | None:
+    """The GM's reply to a creature said to flee in combat: the rules move it only to a square,
+    on its turn, so the GM is told the commands that do. None otherwise (a player, no fight)."""
+    if s.turn.system_id != "dnd5e" or not s.turn.is_gm or s.turn.phase != "combat":
+        return None
+    fled = FLEES.fullmatch(_normalize(text))
+    if fled is None:
+        return None
+    return _(
+        "To have %(name)s flee, move it on its turn: %(name)s moves to X,Y (or %(name)s moves N "
+        "squares <direction>). Leaving a foe's reach provokes an opportunity attack unless it "
+        "disengages first (as narration: %(name)s disengages)."
+    ) % {"name": fled["who"]}
+
+
 def _not_understood(s: Session, text: str) -> AgentOutput:
     """The reply to text no intent takes: a way forward for a free action or question only a
     GM could judge, else the nearest command for a thing it names, else the help list. A GM's
@@ -7354,6 +7379,9 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
         return s.output(help_only=True)
     # "How do I open a thread?" asks for a command's words, not for a GM's or oracle's ruling.
     if _how_to_say(s, text):
+        return s.output(help_only=True)
+    if flight := _flight_hint(s, text):
+        s.say(flight, audience="requester")
         return s.output(help_only=True)
     characterless_gm = s.turn.is_gm and not s.turn.character_id
     hint = _judgement_hint(
