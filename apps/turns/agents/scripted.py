@@ -261,15 +261,16 @@ dnd5e
                                          an action or as narration, is posted to the GMs
                                          alone
     "How do I …?" is answered with the form of the command it names ("how do I attack?": "To
-    attack, say: attack <target> [with <weapon>]."), in either system; any other question
-    with the questions above, not the whole list. A command
-    said "again" ("attack the goblin again") is that command; said "twice" or "N times", it is
-    answered one at a time, the command once offered (of a target nobody here is, "kick the
-    door twice", it is answered as the command once is). "Use second wind", a fighter's feature
-    the rules do not have, is answered with what heals instead ("heal me"; the GM: its roll and
-    "heal <name> N"), not the help list. The GM's "the goblin flees" ("goblin 2 runs away",
-    "retreats") in combat is answered with how a flight is moved ("goblin 2 moves to X,Y" on its
-    turn, and its Disengage as narration): the rules move a creature only to a square.
+    attack, say: attack <target> [with <weapon>]."; "how can I move?", "how far can I move?":
+    a move's forms and, in combat, the movement your character has left), in either system;
+    any other question with the questions above, not the whole list. A command said "again"
+    ("attack the goblin again") is that command; said "twice" or "N times", it is answered one
+    at a time, the command once offered (of a target nobody here is, "kick the door twice", it
+    is answered as the command once is). "Use second wind", a fighter's feature the rules do
+    not have, is answered with what heals instead ("heal me"; the GM: its roll and "heal <name>
+    N"), not the help list. The GM's "the goblin flees" ("goblin 2 runs away", "retreats") in
+    combat is answered with how a flight is moved ("goblin 2 moves to X,Y" on its turn, and its
+    Disengage as narration): the rules move a creature only to a square.
 
 narrative
     ask the oracle "<question>" [impossible|very unlikely|unlikely|even|likely|very likely|
@@ -7217,8 +7218,13 @@ def _movement_told(s: Session) -> str:
     }
 
 
-# "how do I attack?", "how can I move?": how a command is said, asked.
-HOW_DO_I = re.compile(r"how\s+(?:do|can|should)\s+(?:i|we)\s+(?P<rest>.+)", re.IGNORECASE)
+# "how do I attack?", "how can I move?": how a command is said, asked ("how far can I move?":
+# a move's, with the movement left).
+HOW_DO_I = re.compile(
+    r"how\s+(?:far\s+)?(?:do|can|should)\s+(?:i|we)\s+(?P<rest>.+)", re.IGNORECASE
+)
+# A move asked about in the words of any of its forms: "how can I go?"
+MOVE_ASKED = frozenset({"move", "go", "walk", "run", "step"})
 
 
 def _how_to_say(s: Session, text: str) -> bool:
@@ -7229,7 +7235,7 @@ def _how_to_say(s: Session, text: str) -> bool:
         return False
     rest = asked["rest"]
     nearest = _nearest_command(s.turn.system_id, rest, gm=s.turn.is_gm)
-    if nearest is None and s.turn.system_id == "dnd5e" and rest.split()[0].lower() == "move":
+    if nearest is None and s.turn.system_id == "dnd5e" and rest.split()[0].lower() in MOVE_ASKED:
         # "how can I move?": every form of a move, as a move in other words is told them.
         nearest = _nearest_command(s.turn.system_id, "walk", gm=s.turn.is_gm)
     if nearest is None:
