@@ -5885,7 +5885,8 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             r"(?P<spells>(?:what|which)\s+spells?(?:\s+slots)?\s+"
             r"(?:do\s+i\s+(?:have|know)|can\s+i\s+cast|have\s+i\s+got)(?:\s+(?:left|now))?"
-            r"|how\s+many\s+spell\s+slots\s+(?:do\s+i\s+have|have\s+i\s+got)(?:\s+(?:left|now))?"
+            r"|how\s+many\s+spell\s+slots(?:\s+(?:do\s+i\s+have|have\s+i\s+got|are|do\s+i\s+get))?"
+            r"(?:\s+(?:left|now))?"
             r"|(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|list|see|check)(?:\s+me)?\s+)?my\s+"
             r"(?:spells|spell\s+slots|spell\s+list)(?:\s+left)?)",
             dnd_sheet,
@@ -6045,9 +6046,10 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             + r")(?:\s+(?:yet|now|still))?",
             dnd_is,
         ),
-        # One or two words counted ("goblins", "giant rats"), not "how many hp does …".
+        # One or two words counted ("goblins", "giant rats"), not "how many hp does …" nor
+        # "how many spell slots" (the character's, read above).
         _intent(
-            r"how\s+many\s+(?!(?:hp|hit\s+points)\b)(?P<target>\w+(?:\s+(?!(?:are|is)\b)\w+)?)"
+            r"how\s+many\s+(?!(?:hp|hit\s+points|spell\s+slots)\b)(?P<target>\w+(?:\s+(?!(?:are|is)\b)\w+)?)"
             r"(?:\s+(?:are|is)(?:\s+(?:there|here))?"
             r"(?:\s+(?:left|standing|alive|still\s+standing|now))?|\s+(?:remain|left))?",
             dnd_how_many,
