@@ -234,7 +234,7 @@ dnd5e
                                          [doing]?"); "what's <target>'s hp?" ("how many hp
                                          does <target> have?"): a character's hit points
                                          (to you), a monster's to the GM alone (a player is
-                                         told its status)
+                                         told its status); also "goblin 2 hp"
     how many <creatures> are there?      the living ones of that plural, named ("how many
                                          enemies are left?": every monster); to you
     where am I?                          in combat, your square and the nearest foe (to you);
@@ -4651,7 +4651,14 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
         return
     roster = dnd_roster(s)
     if m.groupdict().get("hp"):
-        _hit_points_said(s, roster, resolve(s, roster, m["target"]))
+        try:
+            target = resolve(s, roster, m["target"])
+        except NotHere:
+            # "I have 5 hp" is no question about a creature named "I have 5".
+            if m.groupdict().get("bare_hp"):
+                raise NotUnderstood from None
+            raise
+        _hit_points_said(s, roster, target)
         return
     if m.groupdict().get("target"):
         target = resolve(s, roster, m["target"])
@@ -5895,6 +5902,13 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             r"(?P<hp>what(?:['’]s|\s+is|\s+are)\s+(?P<target>.+?)['’]s?\s+"
             r"(?:hp|hit\s+points|health)(?:\s+(?:left|now))?)",
+            dnd_describe,
+        ),
+        # "goblin hp", "goblin 2's hit points": a name of a few words, no command before it.
+        _intent(
+            r"(?P<hp>(?P<bare_hp>(?!(?:my|whats?|who|how|where|is|are|give|grant|heal|deal"
+            r"|damage|restore|set|roll|cast|attack)\b)(?!.*\b(?:my|your|our)\b)(?P<target>(?:the\s+)?[a-z][\w-]*(?:\s+[\w-]+){0,2}?)(?:['’]s?)?\s+"
+            r"(?:hp|hit\s+points)(?:\s+(?:left|now))?))",
             dnd_describe,
         ),
         _intent(
