@@ -42,9 +42,10 @@ DND_HELP = (
     "<target> is no longer <condition>); stand up (whoever is up gets up), <name> stands up "
     "(or gets up); wake <target>\n"
     "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
-    "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?\n"
+    "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; "
+    "what's <target>'s hp? (a monster's: to you alone)\n"
     "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
-    "how many goblins are there?, who's here?, where am I?, what can I do?"
+    "how many goblins are there?, who's here?, where am I?, how can I move?, what can I do?"
 )
 DND_PLAYER_HELP = (
     "I understand:\n"
@@ -72,8 +73,10 @@ DND_PLAYER_HELP = (
     "what's my hp?, "
     "show my character "
     "(or look at me)\n"
-    "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
-    "how many goblins are there?, who's here?, where am I?, what can I do?"
+    "- what spells do I have?, how many spell slots do I have left?\n"
+    "- is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, "
+    "how hurt is <target>?, how many goblins are there?, who's here?, where am I?, "
+    "how far can I move?, what can I do?"
 )
 NARRATIVE_HELP = (
     "I understand:\n"

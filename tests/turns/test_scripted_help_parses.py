@@ -25,7 +25,12 @@ MOVE = (
 LOOK = "describe, or look at <target>; whose turn is it?, who's next?, who's winning?"
 QUESTIONS = (
     "is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
-    "how many goblins are there?, who's here?, where am I?, what can I do?"
+    "how many goblins are there?, who's here?, where am I?, how can I move?, what can I do?"
+)
+PLAYER_QUESTIONS = (
+    "is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, "
+    "how hurt is <target>?, how many goblins are there?, who's here?, where am I?, "
+    "how far can I move?, what can I do?"
 )
 ASKED = [
     ("is the goblin dead?", s.dnd_is, {"target": "the goblin", "state": "dead"}),
@@ -197,12 +202,13 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("set phase lobby", s.set_phase, {"phase": "lobby"}),
         ("set phase play", s.set_phase, {"phase": "play"}),
     ],
-    LOOK: [
+    LOOK + "; what's <target>'s hp? (a monster's: to you alone)": [
         ("describe", s.dnd_describe, {}),
         ("look at the goblin", s.dnd_describe, {"target": "the goblin"}),
         ("whose turn is it?", s.dnd_whose_turn, {}),
         ("who's next?", s.dnd_whose_next, {}),
         ("who's winning?", s.dnd_combat_summary, {}),
+        ("what's the goblin's hp?", s.dnd_describe, {"target": "the goblin"}),
     ],
     QUESTIONS: ASKED,
 }
@@ -320,7 +326,11 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("look at me", s.dnd_describe, {"target": "me"}),
         ("describe myself", s.dnd_describe, {"target": "myself"}),
     ],
-    QUESTIONS: ASKED,
+    "what spells do I have?, how many spell slots do I have left?": [
+        ("what spells do I have?", s.dnd_sheet, {}),
+        ("how many spell slots do I have left?", s.dnd_sheet, {}),
+    ],
+    PLAYER_QUESTIONS: [*ASKED, ("am I poisoned?", s.dnd_is, {})],
 }
 NAR_LOOK = "describe, or look (or: what's happening?, show the clocks, list facts)"
 NAR_CLOCK_ASKED = (

@@ -6415,14 +6415,24 @@ def help_text(system_id: str, *, gm: bool) -> str:
                     "who's winning?; "
                     "what's my hp?, show my character (or look at me)"
                 ),
-                _("describe, or look at <target>; whose turn is it?, who's next?, who's winning?"),
+                _(
+                    "describe, or look at <target>; whose turn is it?, who's next?, "
+                    "who's winning?; what's <target>'s hp? (a monster's: to you alone)"
+                ),
             ),
-            _both(
+            # Your own character's: the GM has none.
+            (_("what spells do I have?, how many spell slots do I have left?"), ""),
+            (
+                _(
+                    "is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, "
+                    "how hurt is <target>?, how many goblins are there?, who's here?, "
+                    "where am I?, how far can I move?, what can I do?"
+                ),
                 _(
                     "is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is "
                     "<target>?, how many goblins are there?, who's here?, where am I?, "
-                    "what can I do?"
-                )
+                    "how can I move?, what can I do?"
+                ),
             ),
         ]
     elif system_id == "narrative":
