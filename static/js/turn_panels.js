@@ -1245,7 +1245,8 @@ function diceItem(roll) {
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, attackTitle(item)),
         el("span", { class: "turn-roll__line" },
-          `${made} ${t.to_hit} `,
+          // "17 · hit", as a save's "17 · DC 15 success": "17 to hit hit" said the word twice.
+          `${made} · `,
           roll.mode === "advantage" || roll.mode === "disadvantage" ? `${t[`with_${roll.mode}`]} ` : "",
           el("strong", { class: "turn-roll__outcome" }, outcome),
           roll.damage !== null && roll.damage !== undefined ? `, ${roll.damage} ${roll.damage_type || ""} ${t.damage}`.trimEnd() : "")),

@@ -176,21 +176,21 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
                   "critical": False, "damage": 5, "damage_type": "slashing",
                   "sequence": 200003}  # fmt: skip
         nia.evaluate(ONE_ROLL, attack)
-        assert _lines(nia)[0] == "16 to hit hit, 5 slashing damage"
+        assert _lines(nia)[0] == "16 · hit, 5 slashing damage"
         die = nia.locator("#turn-dice li .turn-roll__die").first
         expect(die).to_have_text("16")
         assert die.get_attribute("data-natural") is None
         nia.evaluate(ONE_ROLL, {**attack, "natural": 12, "sequence": 200004})
-        assert _lines(nia)[0] == "d20 12 + 4 = 16 to hit hit, 5 slashing damage"
+        assert _lines(nia)[0] == "d20 12 + 4 = 16 · hit, 5 slashing damage"
         expect(die).to_have_text("12")
         # Two d20s, one kept (Pack Tactics, a prone target): the line says which way.
         nia.evaluate(ONE_ROLL, {**attack, "mode": "advantage", "sequence": 200005})
-        assert _lines(nia)[0] == "16 to hit with advantage, hit, 5 slashing damage"
+        assert _lines(nia)[0] == "16 · with advantage, hit, 5 slashing damage"
         nia.evaluate(ONE_ROLL, {**attack, "mode": "disadvantage", "hit": False, "damage": None,
                                 "sequence": 200006})  # fmt: skip
-        assert _lines(nia)[0] == "16 to hit with disadvantage, miss"
+        assert _lines(nia)[0] == "16 · with disadvantage, miss"
         nia.evaluate(ONE_ROLL, {**attack, "mode": "normal", "sequence": 200007})
-        assert _lines(nia)[0] == "16 to hit hit, 5 slashing damage"
+        assert _lines(nia)[0] == "16 · hit, 5 slashing damage"
 
         more = nia.locator("#turn-dice-more")
         expect(more).to_be_hidden()  # beside the timeline, all 20 show

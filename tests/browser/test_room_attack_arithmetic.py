@@ -1,5 +1,5 @@
 """A player's attack in the Dice panel, in Chromium: its line shows the arithmetic a check's, a
-save's and a blessed attack's line show ("d20 12 + 5 = 17 to hit hit, ..."), not the total alone
+save's and a blessed attack's line show ("d20 12 + 5 = 17 · hit, ..."), not the total alone
 with its natural d20 said only to a screen reader."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def test_a_players_attack_line_shows_its_d20_arithmetic(
             expect(line).to_have_count(1)
             # All of its text, a screen reader's too: the natural die said once, in the sum.
             expect(line).to_have_text(
-                f"{_made(to_hit['natural'], to_hit['total'])} to hit {_outcome(attack)}"
+                f"{_made(to_hit['natural'], to_hit['total'])} · {_outcome(attack)}"
             )
 
 
@@ -73,20 +73,20 @@ def test_attack_and_save_lines_read_alike_blessed_or_not(
         lines = ilsa.locator("#turn-dice li .turn-roll__line")
         shown = [
             ({**ATTACK, "natural": 12, "total": 17},
-             "d20 12 + 5 = 17 to hit hit, 6 slashing damage"),
+             "d20 12 + 5 = 17 · hit, 6 slashing damage"),
             ({**ATTACK, "natural": 12, "bless": 2, "total": 19},
-             "d20 12 + 2 (Bless) + 5 = 19 to hit hit, 6 slashing damage"),
+             "d20 12 + 2 (Bless) + 5 = 19 · hit, 6 slashing damage"),
             ({**SAVE, "natural": 12, "total": 17, "success": True},
              "d20 12 + 5 = 17 · DC 15 success"),
             # A penalty, no modifier, and the kept d20 of two.
             ({**ATTACK, "natural": 9, "total": 8, "hit": False, "damage": None},
-             "d20 9 - 1 = 8 to hit miss"),
+             "d20 9 - 1 = 8 · miss"),
             ({**ATTACK, "natural": 20, "total": 20, "critical": True},
-             "d20 20 = 20 to hit critical hit, 6 slashing damage"),
+             "d20 20 = 20 · critical hit, 6 slashing damage"),
             ({**ATTACK, "natural": 15, "total": 19, "mode": "advantage"},
-             "d20 15 + 4 = 19 to hit with advantage, hit, 6 slashing damage"),
+             "d20 15 + 4 = 19 · with advantage, hit, 6 slashing damage"),
             # A monster's, its natural die kept back: the total alone, as its save's.
-            ({**ATTACK, "natural": None, "total": 16}, "16 to hit hit, 6 slashing damage"),
+            ({**ATTACK, "natural": None, "total": 16}, "16 · hit, 6 slashing damage"),
         ]  # fmt: skip
         for sequence, (line, text) in enumerate(shown, start=310001):
             ilsa.evaluate(ONE_LINE, {**line, "sequence": sequence})
