@@ -3228,6 +3228,9 @@ def dnd_short_rest(s: Session, m: re.Match[str]) -> None:
     if result.get("concentration_ended"):
         # A spell held by concentration does not outlast the rest.
         left += " " + _("%(spell)s ends.") % {"spell": result["concentration_ended"]}
+    if result.get("revived"):
+        # A stable character at 0 HP whom the Hit Dice healed is conscious again.
+        left += " " + _("%(who)s comes to.") % values
     s.say(f"{spent} {left}")
 
 
