@@ -2383,6 +2383,7 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
     text = str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": rolled}
     if result.get("current"):  # the dead pass the turn
         text += " " + _("%(next)s is up.") % {"next": _name_of(roster, result["current"])}
+        text += _spells_ended_text(result)
     s.say(text)
     if result.get("current"):
         if result.get("round") is not None:  # an older server says no round
@@ -3978,9 +3979,20 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
             if "stable" in up.conditions
             else _("%(current)s is dying: their turn is a death save.")
         )
-    s.say(text % values)
+    s.say(text % values + _spells_ended_text(result))
     s.offered_turn = OfferedTurn("combat", result["round"], result["current"])
     _turn_suggestions(s, roster, result["current"])
+
+
+def _spells_ended_text(result: Mapping[str, Any]) -> str:
+    """The spells whose duration ran out as the next turn started (" Ash's Bless ends: its
+    duration ran out."), or "" when none did or the server does not say."""
+    return "".join(
+        " "
+        + _("%(caster)s's %(spell)s ends: its duration ran out.")
+        % {"caster": ended["caster_name"], "spell": ended["spell_name"]}
+        for ended in result.get("spells_ended") or ()
+    )
 
 
 def _turn_ended_in_a_word(s: Session) -> None:
