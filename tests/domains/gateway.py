@@ -1,5 +1,6 @@
 """A reverse proxy in front of a real domain server, as a load balancer in hosted mode is: it
-forwards every request, except the tool calls its `answer` chooses to answer itself."""
+forwards every request, except the tool calls its `answer` chooses to answer itself; `rewrite`
+changes the JSON-RPC `result` of the tool calls it forwards, as a broken server would send it."""
 
 from __future__ import annotations
 
@@ -9,20 +10,25 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 # (status, headers, body) for a tool call the gateway answers itself; None forwards it.
 Answer = Callable[[], tuple[int, dict[str, str], bytes] | None]
+Rewrite = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 class Gateway:
-    def __init__(self, upstream: str, answer: Answer) -> None:
+    def __init__(
+        self, upstream: str, answer: Answer = lambda: None, rewrite: Rewrite | None = None
+    ) -> None:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: object) -> None:
                 pass
 
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                own = answer() if json.loads(body).get("method") == "tools/call" else None
+                tool_call = json.loads(body).get("method") == "tools/call"
+                own = answer() if tool_call else None
                 if own is not None:
                     self._answer(*own)
                     return
@@ -32,7 +38,14 @@ class Gateway:
                 request = urllib.request.Request(upstream, body, forwarded, method="POST")
                 try:
                     with urllib.request.urlopen(request, timeout=10) as response:
-                        self._answer(response.status, dict(response.headers), response.read())
+                        status, headers, answered = (
+                            response.status, dict(response.headers), response.read(),
+                        )  # fmt: skip
+                    if tool_call and rewrite is not None:
+                        message = json.loads(answered)
+                        message["result"] = rewrite(message["result"])
+                        answered = json.dumps(message).encode()
+                    self._answer(status, headers, answered)
                 except urllib.error.HTTPError as error:
                     self._answer(error.code, dict(error.headers), error.read())
 

@@ -4,13 +4,8 @@ non-retryable DomainProtocolError naming the tool, never an unclassified excepti
 
 from __future__ import annotations
 
-import json
 import logging
-import threading
-import urllib.request
 import uuid
-from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -20,52 +15,9 @@ from pydantic_core import PydanticSerializationError
 from apps.domains.client import domain_call, domain_connections_close
 from apps.domains.errors import DomainProtocolError
 from tests.domains.conftest import domains_setting
+from tests.domains.gateway import Gateway
 
 pytestmark = pytest.mark.django_db
-
-Rewrite = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-class RewritingGateway:
-    """Forwards every request to a real domain server, rewriting the JSON-RPC `result` of its
-    answers to tool calls, as a broken or mismatched server would send them."""
-
-    def __init__(self, upstream: str, rewrite: Rewrite) -> None:
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                forwarded = {
-                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")
-                }
-                request = urllib.request.Request(upstream, body, forwarded, method="POST")
-                with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
-                    status, headers, answer = response.status, response.headers, response.read()
-                if json.loads(body).get("method") == "tools/call":
-                    message = json.loads(answer)
-                    message["result"] = rewrite(message["result"])
-                    answer = json.dumps(message).encode()
-                self.send_response(status)
-                for name, value in headers.items():
-                    if name.lower() not in ("content-length", "transfer-encoding", "connection"):
-                        self.send_header(name, value)
-                self.send_header("Content-Length", str(len(answer)))
-                self.end_headers()
-                self.wfile.write(answer)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-        )
-        self.thread.start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(10)
 
 
 def unknown_content_block(result: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +37,7 @@ def structured_content_against_its_schema(result: dict[str, Any]) -> dict[str, A
     [unknown_content_block, structured_content_a_list, structured_content_against_its_schema],
 )
 def test_an_unusable_tool_result_is_a_classified_protocol_error(domain_env, user, caplog, rewrite):
-    gateway = RewritingGateway(domain_env.server.url, rewrite)
+    gateway = Gateway(domain_env.server.url, rewrite=rewrite)
     campaign_id = f"c-{uuid.uuid4().hex[:12]}"
     try:
         with override_settings(SAGASMITH_DOMAINS=domains_setting(gateway.url)):
