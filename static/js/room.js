@@ -1,5 +1,7 @@
 // Live room: websocket with resume-by-sequence, exponential backoff + jitter, dedupe by
 // sequence, optimistic "pending" bubbles for messages being posted.
+import { sentenceCase } from "./text.js";
+
 const config = JSON.parse(document.getElementById("room-config").textContent);
 const t = JSON.parse(document.getElementById("room-strings").textContent);
 const timeline = document.getElementById("timeline");
@@ -99,12 +101,6 @@ function newId() {
 // A pattern from the view ("%(name)s (you)") filled in: translators choose the word order.
 function fill(pattern, values) {
   return pattern.replace(/%\((\w+)\)s/g, (whole, key) => (key in values ? String(values[key]) : whole));
-}
-
-// A label in sentence case ("Action", "Narration"), as the panels' badges read: only a
-// lower-case first letter changes, in the text itself, so a screen reader hears what is seen.
-function sentenceCase(text) {
-  return String(text || "").replace(/^\p{Ll}/u, (first) => first.toLocaleUpperCase(pageLanguage));
 }
 
 function badge(text, cls) {

@@ -3,6 +3,8 @@
 // monster hit points: only a status word). room.js dispatches every websocket frame of type
 // "entry" or "event" as a `room:event` CustomEvent, and the job JSON after an action POST as
 // `room:job`.
+import { sentenceCase } from "./text.js";
+
 const root = document.getElementById("turn-panels");
 const card = document.getElementById("turn-character");
 const t = JSON.parse(document.getElementById("turn-strings").textContent);
@@ -200,15 +202,6 @@ function hpLevel(current, max) {
   if (ratio <= 0.5) return "low";
   if (ratio < 1) return "mid";
   return "full";
-}
-
-// A badge's words in sentence case, whatever case they come in: the domain's words are lower
-// case ("monster", "dying", "prone"), a spell's name has its own capitals ("Shield of Faith"),
-// and side by side they read as a mix. Only a lower-case first letter changes, in the text
-// itself (a CSS text-transform is not what a screen reader or a copy gets).
-const pageLang = document.documentElement.lang || undefined;
-function sentenceCase(text) {
-  return String(text || "").replace(/^\p{Ll}/u, (first) => first.toLocaleUpperCase(pageLang));
 }
 
 function statusLabel(word) {
