@@ -312,12 +312,17 @@ async def test_heartbeat_closes_socket_whose_session_ended(
 
 
 async def _outputs(comm) -> list:
-    """What the socket was sent until it goes quiet, presence aside: frames, a close's code."""
-    outputs = []
-    while not await comm.receive_nothing(timeout=0.3):
-        out = await comm.receive_output(timeout=3)
-        outputs.append(out["code"] if out["type"] == "websocket.close" else json.loads(out["text"]))
-    return [o for o in outputs if not (isinstance(o, dict) and o["type"] == "presence")]
+    """What the socket was sent until it closes or goes quiet, presence aside: frames, a close's
+    code. Every caller expects something, so the first of it is waited for in full: a loaded
+    machine may take longer than the quiet window to deliver it."""
+    outputs, closed = [], False
+    while not closed and (not outputs or not await comm.receive_nothing(timeout=0.3)):
+        out = await comm.receive_output(timeout=5)
+        if closed := out["type"] == "websocket.close":
+            outputs.append(out["code"])
+        elif (frame := json.loads(out["text"]))["type"] != "presence":
+            outputs.append(frame)
+    return outputs
 
 
 async def _publish_room_events_first():
