@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.browser.test_campaign_settings_qa import _gm_campaign, _gm_page
+from tests.browser.test_campaign_settings_confirmations import _gm_campaign, _gm_page
 from tests.domains.conftest import domain_env  # noqa: F401  (a live dnd5e server)
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from tests.browser.conftest import gm_and_ilsa_in_combat
 from tests.browser.test_accessibility_axe import _assert_no_violations
+from tests.browser.test_room_initiative_positions import _combat
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
-from tests.browser.test_room_qa4_handover import _until_ilsas_turn
-from tests.browser.test_room_qa_positions import _combat
+from tests.browser.test_room_options_handover import _until_ilsas_turn
 from tests.browser.test_room_turns import _settle
 from tests.turns.rooms_support import eager  # noqa: F401
 

@@ -11,7 +11,7 @@ import pytest
 from tests.browser.conftest import fighters_table, in_the_room
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
-from tests.browser.test_room_qa4_handover import CURRENT, _until_ilsas_turn
+from tests.browser.test_room_options_handover import CURRENT, _until_ilsas_turn
 from tests.browser.test_room_turns import _settle
 from tests.turns.rooms_support import eager  # noqa: F401
 

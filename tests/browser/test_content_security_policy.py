@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import table_for
-from tests.browser.test_campaign_settings_qa import _asked_when_cancelled
+from tests.browser.test_campaign_settings_confirmations import _asked_when_cancelled
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 from tests.domains.conftest import domain_env  # noqa: F401  (a live dnd5e server)

@@ -10,7 +10,7 @@ from tests.browser.conftest import gm_and_ilsa_in_combat, gm_and_ilsa_in_the_roo
 from tests.browser.test_dice_bless import ATTACK, ONE_LINE, SAVE
 from tests.browser.test_room_check_natural import _made, _rolled
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
-from tests.browser.test_room_qa4_handover import _until_ilsas_turn
+from tests.browser.test_room_options_handover import _until_ilsas_turn
 from tests.browser.test_room_turns import _settle
 from tests.turns.rooms_support import eager  # noqa: F401
 

@@ -9,8 +9,8 @@ import pytest
 
 from tests.browser.conftest import gm_and_ilsa_in_combat
 from tests.browser.test_room_check_natural import _rolled
+from tests.browser.test_room_dice_monster_attack import CLIP
 from tests.browser.test_room_live import asgi_server  # noqa: F401
-from tests.browser.test_room_qa2_dice import CLIP
 from tests.turns.rooms_support import eager  # noqa: F401
 
 

@@ -135,7 +135,7 @@ def test_a_player_opening_the_room_after_the_gms_roll_on_her_turn_is_offered_its
 ):
     from playwright.sync_api import expect
 
-    from tests.browser.test_room_qa4_handover import OPTIONS, _until_ilsas_turn
+    from tests.browser.test_room_options_handover import OPTIONS, _until_ilsas_turn
 
     with gm_and_ilsa_in_combat(browser, asgi_server, make_user, name="Tab Keep") as (
         campaign,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.test_room_composer_keyboard import _gm_and_pat
 from tests.browser.test_room_history import _open
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
-from tests.browser.test_room_qa_composer import _gm_and_pat
 
 NEWEST_IN_VIEW = """() => {
   const box = document.querySelector('.room__timeline').getBoundingClientRect();

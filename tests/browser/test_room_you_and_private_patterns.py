@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import in_the_room
+from tests.browser.test_room_composer_keyboard import _gm_and_pat
 from tests.browser.test_room_live import _say, _wait_for_texts, asgi_server  # noqa: F401
-from tests.browser.test_room_qa_composer import _gm_and_pat
 
 # A translator's word order, unlike English's.
 REORDERED = {"%(name)s (you)": "(you) %(name)s", "private: %(names)s": "%(names)s: private"}

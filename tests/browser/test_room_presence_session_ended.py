@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_room_live import asgi_server  # noqa: F401
-from tests.browser.test_room_qa_presence import ilsa_here_with_the_gm
+from tests.browser.test_room_presence_connection import ilsa_here_with_the_gm
 
 
 @pytest.mark.browser
