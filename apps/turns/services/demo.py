@@ -1,8 +1,9 @@
 """The demo tables `make run` sets up once its domain servers answer: a campaign per local game
-system, run by the demo GM, with both demo players in it and a character each, and the GM's
+system, run by the demo GM, with both demo players in it and their characters, and the GM's
 opening actions queued, so a first visit can open a room and play at once. Idempotent: what
-exists is kept, what is missing is made (a player who left or was removed is not seated again),
-and an action already queued is not queued again."""
+exists is kept, what is missing is made (a player who left or was removed is not seated again,
+a character is made once, so one the GM unbound stays unbound), and an action already queued is
+not queued again. A table set up before a character joined its list gains that one alone."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from apps.campaigns.models import Campaign, CampaignInvite, CampaignMembership
+from apps.campaigns.models import ActorBinding, Campaign, CampaignInvite, CampaignMembership
 from apps.campaigns.selectors import bindings_for, character_creation_open, membership_for
 from apps.campaigns.services.campaigns import campaign_create
 from apps.campaigns.services.characters import PLAYING_ROLES, character_create_for
@@ -26,8 +27,9 @@ class DemoTable:
     key: str
     system_id: str
     name: str
-    # The character form's fields for each player, in the order the players are given.
-    characters: tuple[dict[str, Any], ...]
+    # The character form's fields of each player's characters, in the order the players are
+    # given; a player acts as their first unless they choose another in the room.
+    characters: tuple[tuple[dict[str, Any], ...], ...]
     # What the GM does first, as room actions the worker runs like any other.
     gm_actions: tuple[str, ...] = ()
 
@@ -38,8 +40,13 @@ DEMO_TABLES = (
         system_id="dnd5e",
         name="The Sunless Keep",
         characters=(
-            {"name": "Ash Emberhand", "template": "fighter", "level": 1},
-            {"name": "Briar Quickstep", "template": "rogue", "level": 1},
+            ({"name": "Ash Emberhand", "template": "fighter", "level": 1},),
+            # A cleric, so someone at the table casts spells; the second player's, so the first
+            # player's walkthrough has one character and nothing to choose.
+            (
+                {"name": "Briar Quickstep", "template": "rogue", "level": 1},
+                {"name": "Corin Dawnward", "template": "cleric", "level": 1},
+            ),
         ),
     ),
     DemoTable(
@@ -47,8 +54,8 @@ DEMO_TABLES = (
         system_id="narrative",
         name="Harbor Lights",
         characters=(
-            {"name": "Ash Marlowe", "tags": "dockhand, stubborn, owes the harbormaster"},
-            {"name": "Briar Vance", "tags": "lamplighter, curious, knows every alley"},
+            ({"name": "Ash Marlowe", "tags": "dockhand, stubborn, owes the harbormaster"},),
+            ({"name": "Briar Vance", "tags": "lamplighter, curious, knows every alley"},),
         ),
         # The oracle and the clocks need the play phase (D&D's "start combat" sets it itself).
         gm_actions=("set phase play",),
@@ -101,19 +108,34 @@ def _demo_table_ensure(table: DemoTable, *, gm, players) -> Campaign | None:
         )  # fmt: skip
         for player in joining:
             invite_accept(token=token, user=player)
-    for player, fields in zip(players, table.characters, strict=False):
+    for player, characters in zip(players, table.characters, strict=False):
         membership = membership_for(campaign_id=campaign.id, user=player)
+        names = [fields["name"] for fields in characters]
         if (
             membership is None
             or membership.role not in PLAYING_ROLES
-            or bindings_for(campaign=campaign, user=player).exists()
+            or bindings_for(campaign=campaign, user=player)
+            .filter(can_control=True)
+            .exclude(character_name__in=names)
+            .exists()
             or not character_creation_open(campaign=campaign, role=membership.role)
         ):
-            continue  # out of the game, bound already, or (in combat, say) not now
-        character_create_for(
-            campaign=campaign, user=player, form_data=fields,
-            idempotency_key=f"demo-table:{table.key}:{player.pk}",
-        )  # fmt: skip
+            continue  # out of the game, playing one of their own, or (in combat, say) not now
+        # Any binding, removed too: a character made once is not made again.
+        made = set(
+            ActorBinding.objects.filter(campaign=campaign, user=player).values_list(
+                "character_name", flat=True
+            )
+        )
+        for n, fields in enumerate(characters):
+            if fields["name"] in made:
+                continue
+            # The first keeps the key it had when each player had one character.
+            suffix = f":{n}" if n else ""
+            character_create_for(
+                campaign=campaign, user=player, form_data=fields,
+                idempotency_key=f"demo-table:{table.key}:{player.pk}{suffix}",
+            )  # fmt: skip
     room_get_or_create(campaign=campaign)
     gm_membership = membership_for(campaign_id=campaign.id, user=gm)
     for n, text in enumerate(table.gm_actions):
