@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.domains.client import principal_for
+from apps.turns.agents.scripted import help_text
 from tests.turns.conftest import make_table
 
 pytestmark = pytest.mark.django_db
@@ -54,4 +55,15 @@ def test_helping_oneself_is_refused(live_domains, gm, player):
     run = table.run(player, "I help Ilsa", job_id="self")
 
     assert run.texts == [("You cannot help yourself: name an ally.", "requester")]
+    assert table.revision() == before
+
+
+def test_help_with_its_closing_mark_set_apart_is_the_help_list_in_combat(live_domains, gm, player):
+    table = on_the_turn_of(gm, player, "Ilsa")
+    before = table.revision()
+
+    run = table.run(player, "help ?", job_id="help-list")
+
+    assert run.texts == [(help_text("dnd5e", gm=False), "requester")]
+    assert (run.output.help_only, run.tools) == (True, [])
     assert table.revision() == before

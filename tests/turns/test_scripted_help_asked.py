@@ -39,3 +39,13 @@ def _reply(text: str, *, role: str = "player") -> list[tuple[str, str]]:
 def test_help_asked_for_in_a_tables_words_is_the_help_list(text):
     assert _reply(text) == [(help_text("dnd5e", gm=False), "requester")]
     assert _reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
+
+
+# A mark set apart by a space ("help ?", as some keyboards type it) or an emoji closing the
+# line: the line still only asks for help, as the audience of a GM's request already read it,
+# rather than the Help action for an ally named "?".
+@pytest.mark.parametrize("text", ["help ?", "help !", "  help  ?! ", "help …", "help 🙏"])
+def test_help_with_its_closing_mark_set_apart_is_the_help_list(text):
+    assert _reply(text) == [(help_text("dnd5e", gm=False), "requester")]
+    assert _reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
+    assert ScriptedAgent.action_audience(system_id="dnd5e", text=text, audience="public") == "gm"

@@ -5634,9 +5634,10 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(NOT_A_SUBJECT + r"(?P<who>.+?)\s+(?P<verb>shoves|pushes)\s+" + SHOVED, dnd_shove),
         # Before the attacks: "help Bram attack the goblin" is the Help action, not an attack.
         _intent(
-            # Not "help me" (the help list), nor "help with the rope" (no one named).
+            # Not "help me" (the help list), nor "help with the rope" (no one named), nor
+            # "help ?" or "help 🙏" (a closing mark set apart: a name has a letter or digit).
             r"help\s+(?!(?:me|us|please|pls|with|to|out|on|in|by)\b)"
-            r"(?P<ally>.+?)"
+            r"(?P<ally>\W*\w.*?)"
             # "help Bram with the goblin": the foe, as after "against"; said in the fiction's
             # words but after "attack" or "hit" ("help Bram with the rope").
             r"(?:\s+(?:(?:to\s+)?(?:attack|hit)|(?P<fiction>(?:to\s+)?fight|against|with))"
