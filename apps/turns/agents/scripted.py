@@ -6296,12 +6296,17 @@ HELP_WITH = re.compile(
 )
 
 
+def _help_list_asked(text: str) -> bool:
+    """Whether the line asks for the help list, whatever its spacing, case, emoji or closing
+    marks: as written ("?" alone, "what can I say?") or without them ("Help me!")."""
+    return bool(HELP.fullmatch(" ".join(text.split())) or HELP.fullmatch(_normalize(text)))
+
+
 def help_asked(system_id: str, text: str) -> bool:
     """Whether the line only asks for help: the list, or one part of the game."""
-    said = _normalize(" ".join(text.split()))
+    said = _normalize(text)
     return bool(
-        HELP.fullmatch(text.strip())
-        or HELP.fullmatch(said)
+        _help_list_asked(text)
         or HELP_WITH.fullmatch(said)
         or help_topic_text(system_id, said, gm=False)
     )
@@ -7568,7 +7573,7 @@ class ScriptedAgent:
         if HELP_WITH.fullmatch(_normalize(text)):
             session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
             return session.output(help_only=True)
-        if intent is None and not HELP.fullmatch(text) and not HELP.fullmatch(_normalize(text)):
+        if intent is None and not _help_list_asked(text):
             try:
                 corrected = _did_you_mean(turn.system_id, text, gm=turn.is_gm)
                 if corrected:
@@ -7578,7 +7583,7 @@ class ScriptedAgent:
                 session.say(str(refusal), audience="requester")
                 return session.output(help_only=True)
         if intent is None:
-            if HELP.fullmatch(text) or HELP.fullmatch(_normalize(text)):  # "help!" too
+            if _help_list_asked(text):
                 session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
                 return session.output(help_only=True)
             return _not_understood(session, text)
