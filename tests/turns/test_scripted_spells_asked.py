@@ -1,5 +1,6 @@
-""" "what spells do I have?", "how many spell slots do I have left?": the spells the character
-knows with their level, and its slots left per level, from its read, to the one who asks."""
+""" "what spells do I have?", "how many spell slots do I have left?", "how many spell slots?":
+the spells the character knows with their level, and its slots left per level, from its read,
+to the one who asks."""
 
 from __future__ import annotations
 
@@ -34,6 +35,11 @@ def _table(gm, player, template):
         "how many spell slots do I have left?",
         "what are my spells?",
         "show my spell slots",
+        # Slots counted without "do I have": not creatures counted ("There are no spell slots
+        # here.").
+        "how many spell slots?",
+        "how many spell slots left",
+        "How many spell slots are left?",
     ],
 )
 def test_a_casters_spells_and_slots_left_are_read(live_domains, gm, player, text):
