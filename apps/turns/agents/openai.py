@@ -744,6 +744,21 @@ def _final_answer(content: str, turn: TurnContext, calls: int) -> AgentOutput:
     return final
 
 
+def _refusal_advice(turn: TurnContext, calls: int) -> str:
+    """What a refusing model is told to answer instead. A narration has no player's request:
+    the GM is told what the rules could not apply, and one that called no tool may stay
+    silent, as its instructions allow."""
+    if turn.task != "narration":
+        return "if the player's request cannot be done, say so in the messages"
+    advice = (
+        "if the rules cannot apply what the GM's narration says, say so in a message to the "
+        "'gm' audience"
+    )
+    return (
+        advice if calls else advice + '; if it needs nothing of the rules, answer {"messages": []}'
+    )
+
+
 def _least_messages(turn: TurnContext) -> int:
     """How few messages an answer may hold: a GM's narration is already in the room, and one
     that asks nothing of the rules needs no reply; any other turn's player waits for one."""
@@ -1073,7 +1088,7 @@ class OpenAIAgent:
                         if refusal:
                             raise InvalidOutput(
                                 f"the answer is a refusal ({_quote(refused.strip(), 200)}); "
-                                "if the player's request cannot be done, say so in the messages"
+                                f"{_refusal_advice(turn, calls)}"
                             )
                         if not isinstance(content, str):
                             raise InvalidOutput("the final answer has no text content")
