@@ -47,3 +47,15 @@ def test_a_narration_refused_after_tool_calls_is_told_to_tell_the_gm(table, llm)
         "what the GM's narration says, say so in a message to the 'gm' audience. Reply with "
         "only the JSON object described in the instructions."
     )
+
+
+def test_a_narration_answered_wider_than_it_was_told_is_named_the_gms_narration(table, llm):
+    wide = json.dumps({"messages": [{"text": "The door falls.", "audience": "public"}]})
+    llm.script = [(200, completion(content=wide)), (200, completion(content=TOLD))]
+    output = _narrate(table, llm, "The ogre tears the door from its hinges.", trigger="gm")
+    assert output.messages == (AgentMessage("Nothing to apply.", "gm"),)
+    assert llm.requests[1]["messages"][-1]["content"] == (
+        "Your answer was invalid: messages[0].audience 'public' is wider than the GM's "
+        "narration ('gm'); use 'trigger' or 'gm'. Reply with only the JSON object described "
+        "in the instructions."
+    )

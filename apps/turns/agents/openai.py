@@ -712,8 +712,10 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
         if not audience_allowed(
             audience=audience, trigger_audience=turn.trigger_audience, requester_is_gm=turn.is_gm
         ):
+            # A narration's trigger is the GM's own message, not a player's.
+            trigger = "the GM's narration" if turn.task == "narration" else "the player's message"
             raise InvalidOutput(
-                f"messages[{index}].audience {audience!r} is wider than the player's message "
+                f"messages[{index}].audience {audience!r} is wider than {trigger} "
                 f"({turn.trigger_audience!r}); use 'trigger' or 'gm'"
             )
         _check_shown(body, f"messages[{index}].text")
