@@ -987,12 +987,18 @@ class OpenAIAgent:
                         # model call. The stray calls stay out of the conversation: no tool
                         # answer could be given to them without running them.
                         tools_withdrawn = True
+                        # A turn narrated after it ended offered none from the start, however
+                        # few calls its journal holds.
+                        closed = (
+                            "The turn is over"
+                            if turn.narrate_only
+                            else f"The limit of {self.max_tool_calls} tool calls is reached"
+                        )
                         messages.append(
                             {
                                 "role": "user",
-                                "content": f"The limit of {self.max_tool_calls} tool calls is "
-                                "reached and no tools are offered any more. Reply with only "
-                                "the JSON object described in the instructions.",
+                                "content": f"{closed} and no tools are offered any more. Reply "
+                                "with only the JSON object described in the instructions.",
                             }
                         )
                         continue
