@@ -1267,6 +1267,8 @@ class OpenAIAgent:
             if _too_long(error):
                 raise _conversation_too_long(details={"status": status})
             if status == 400 and isinstance(error, dict) and error.get("code") == "tool_use_failed":
+                # The endpoint refused what its model generated: the model ran all the same.
+                self._count(usage, {}, turn)
                 raise _UnreadCall(error.get("failed_generation"))
             raise AgentRejected(
                 _("The agent endpoint refused the request: HTTP %(status)s.") % {"status": status},
