@@ -987,18 +987,12 @@ class OpenAIAgent:
                         # model call. The stray calls stay out of the conversation: no tool
                         # answer could be given to them without running them.
                         tools_withdrawn = True
-                        # A turn narrated after it ended offered none from the start, however
-                        # few calls its journal holds.
-                        closed = (
-                            "The turn is over"
-                            if turn.narrate_only
-                            else f"The limit of {self.max_tool_calls} tool calls is reached"
-                        )
                         messages.append(
                             {
                                 "role": "user",
-                                "content": f"{closed} and no tools are offered any more. Reply "
-                                "with only the JSON object described in the instructions.",
+                                "content": f"{self._why_closed(turn).capitalize()} and no tools "
+                                "are offered any more. Reply with only the JSON object "
+                                "described in the instructions.",
                             }
                         )
                         continue
@@ -1105,6 +1099,14 @@ class OpenAIAgent:
                         # The endpoint stopped the answer: "not JSON" or "no text content"
                         # would not tell the model (nor the operator) why.
                         if unread is not None:
+                            if tools_closed:
+                                # Groq refuses a call made against tool_choice "none" so: the
+                                # model is not to call a tool again.
+                                raise InvalidOutput(
+                                    "no tool may be called any more "
+                                    f"({self._why_closed(turn)}); give only the final JSON "
+                                    "answer"
+                                ) from None
                             raise unread from None
                         if finish_reason == "length":
                             raise InvalidOutput(
@@ -1142,6 +1144,13 @@ class OpenAIAgent:
                     )
                     continue
                 return dataclasses.replace(final, tool_calls=calls, usage=dict(usage))
+
+    def _why_closed(self, turn: TurnContext) -> str:
+        """Why a request offers no tool calls, as the model is told it. A turn narrated after
+        it ended offers none from the start, however few calls its journal holds."""
+        if turn.narrate_only:
+            return "the turn is over"
+        return f"the limit of {self.max_tool_calls} tool calls is reached"
 
     def _tool_limit(self) -> AgentToolLimit:
         return AgentToolLimit(
