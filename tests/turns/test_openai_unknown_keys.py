@@ -25,7 +25,10 @@ def test_an_answer_with_thousands_of_long_unknown_keys_quotes_only_the_first_fiv
     quoted = ", ".join(f'"k{index:04d}{"x" * 59}"' for index in range(5))
     reason = f"unknown keys {quoted} and 1495 more; {HINT}"
     assert caught.value.details == {"reason": reason}
-    assert str(caught.value) == f"The agent's answer was invalid: {reason}"
+    # The player reads what was wrong, not the model's advice.
+    assert (
+        str(caught.value) == f"The agent's answer was invalid: unknown keys {quoted} and 1495 more"
+    )
     assert llm.requests[1]["messages"][-1]["content"] == (
         f"Your answer was invalid: {reason}. Reply with only the JSON object described in the "
         "instructions."

@@ -272,7 +272,13 @@ def _setting(name: str, default: str = "") -> str:
 
 
 class InvalidOutput(ValueError):
-    """The model's final answer broke the contract; the message tells the model why."""
+    """The model's final answer broke the contract; the message tells the model why: its
+    `cause`, what was wrong (the player reads it when the turn fails), then any `advice` on what
+    to answer instead, which the model alone can act on."""
+
+    def __init__(self, cause: str, advice: str = "") -> None:
+        super().__init__(f"{cause}; {advice}" if advice else cause)
+        self.cause = cause
 
 
 class _UnreadCall(InvalidOutput):
@@ -283,8 +289,9 @@ class _UnreadCall(InvalidOutput):
 
     def __init__(self, generation: Any) -> None:
         super().__init__(
-            "the endpoint could not read your tool call; call a tool with JSON arguments as "
-            "its schema says, or give only the final JSON answer"
+            "the endpoint could not read its tool call",
+            "call a tool with JSON arguments as its schema says, or give only the final JSON "
+            "answer",
         )
         self.generation = generation if isinstance(generation, str) else None
 
@@ -682,8 +689,8 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
     unknown = sorted(set(data) - {*ANSWER_KEYS, "schema"})
     if unknown:
         raise InvalidOutput(
-            f"unknown keys {_quote_some(unknown)}; use messages, suggestions, gm_suggestions "
-            "and suggestions_for"
+            f"unknown keys {_quote_some(unknown)}",
+            "use messages, suggestions, gm_suggestions and suggestions_for",
         )
     if "schema" in data and data["schema"] != OUTPUT_SCHEMA:
         raise InvalidOutput(f"schema must be {OUTPUT_SCHEMA!r} when given")
@@ -716,7 +723,8 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
             trigger = "the GM's narration" if turn.task == "narration" else "the player's message"
             raise InvalidOutput(
                 f"messages[{index}].audience {audience!r} is wider than {trigger} "
-                f"({turn.trigger_audience!r}); use 'trigger' or 'gm'"
+                f"({turn.trigger_audience!r})",
+                "use 'trigger' or 'gm'",
             )
         _check_shown(body, f"messages[{index}].text")
         messages.append(AgentMessage(text=body.strip(), audience=audience))
@@ -780,7 +788,8 @@ def _suggestions_for(data: dict[str, Any], turn: TurnContext) -> dict[str, tuple
         if character_id not in turn.bound_characters:
             raise InvalidOutput(
                 f"suggestions_for names {_quote(character_id, 64)}, which is no player "
-                "character of this campaign; use an id the instructions list"
+                "character of this campaign",
+                "use an id the instructions list",
             )
         where = f"suggestions_for[{json.dumps(character_id, ensure_ascii=False)}]"
         listed = _suggestion_list(wanted, character_id, where)
@@ -1089,8 +1098,8 @@ class OpenAIAgent:
                     try:
                         if refusal:
                             raise InvalidOutput(
-                                f"the answer is a refusal ({_quote(refused.strip(), 200)}); "
-                                f"{_refusal_advice(turn, calls)}"
+                                f"the answer is a refusal ({_quote(refused.strip(), 200)})",
+                                _refusal_advice(turn, calls),
                             )
                         if not isinstance(content, str):
                             raise InvalidOutput("the final answer has no text content")
@@ -1103,26 +1112,27 @@ class OpenAIAgent:
                                 # Groq refuses a call made against tool_choice "none" so: the
                                 # model is not to call a tool again.
                                 raise InvalidOutput(
-                                    "no tool may be called any more "
-                                    f"({self._why_closed(turn)}); give only the final JSON "
-                                    "answer"
+                                    f"no tool may be called any more ({self._why_closed(turn)})",
+                                    "give only the final JSON answer",
                                 ) from None
                             raise unread from None
                         if finish_reason == "length":
                             raise InvalidOutput(
-                                f"the answer was cut off at the limit of {self.max_tokens} "
-                                "tokens; give a shorter one"
+                                f"the answer was cut off at the limit of {self.max_tokens} tokens",
+                                "give a shorter one",
                             ) from None
                         if finish_reason == "content_filter":
                             raise InvalidOutput(
-                                "the answer was stopped by the endpoint's content filter; tell "
-                                "it in milder words"
+                                "the answer was stopped by the endpoint's content filter",
+                                "tell it in milder words",
                             ) from None
                         raise
                 except InvalidOutput as exc:
                     if corrections >= CORRECTION_ROUNDS:
+                        # The player reads what was wrong; the operators also what the model
+                        # was told to do instead.
                         raise AgentOutputInvalid(
-                            _("The agent's answer was invalid: %(reason)s") % {"reason": exc},
+                            _("The agent's answer was invalid: %(reason)s") % {"reason": exc.cause},
                             details={"reason": str(exc)},
                         ) from None
                     corrections += 1
