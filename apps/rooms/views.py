@@ -100,6 +100,8 @@ def room_page(request, campaign_id):
                 "actedAs": _("as %(name)s"),  # the character an action is made as
                 "system": _("Room"),  # the room's own notices (a turn ended unanswered)
                 "gameMaster": _("Game master"),  # who a turn's narration is from
+                # Beside a game master's name on what they write, told from a player's words.
+                "senderGm": _("GM"),
                 "formerMember": _("A former member"),  # a sender whose account was deleted
                 "nobody": _("Nobody else is here."),
                 "unread": _("New"),  # marks where the reader left off, as the room opens
@@ -129,6 +131,8 @@ def room_page(request, campaign_id):
                 "userName": request.user.label,  # a message being sent is shown under it
                 "role": membership.role,
                 "isManager": is_manager,
+                # The members who run the game (owner and GMs): their entries are marked so.
+                "gameMasters": [m["id"] for m in members if m["role"] in MANAGER_ROLES],
                 "lastRead": read_cursor_for(room=room, user=request.user),
                 # The socket replays from here; "Load earlier" pages back through the API.
                 "startAfter": room_window_start(room=room, viewer_membership=membership),

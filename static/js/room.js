@@ -110,6 +110,10 @@ function badge(text, cls) {
   return b;
 }
 
+// Who runs the game, by the roles they held as the page loaded (an entry does not carry its
+// sender's role).
+const gameMasters = new Set(config.gameMasters || []);
+
 const NARRATION_EVENT = "turn.narration";
 const OUTCOME_EVENT = "turn.outcome";
 
@@ -238,6 +242,8 @@ function buildItem(entry, isPending) {
   else if (!entry.sender) who.textContent = t.formerMember;  // their account was deleted
   else who.textContent = entry.sender.id === config.userId ? fill(t.youName, { name: entry.sender.name }) : entry.sender.name;
   head.appendChild(who);
+  // A game master's own words (table talk too) are told from a player's, seen and heard.
+  if (entry.kind !== "event" && entry.sender && gameMasters.has(entry.sender.id)) head.appendChild(badge(t.senderGm, "badge--sender-gm entry__role"));
   if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(sentenceCase(t["mode_" + entry.mode] || entry.mode), "badge--mode"));
   // Which of the sender's characters an action is made as (sent when they have several).
   const actedAs = entry.mode === "action" && entry.data && entry.data.character_name;

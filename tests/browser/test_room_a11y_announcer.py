@@ -41,8 +41,9 @@ def test_a_whisper_and_an_action_are_announced_as_such_once_each(
         expect(player.locator("#timeline li[data-sequence]")).to_have_count(3)
         expect(gm.locator("#timeline li[data-sequence]")).to_have_count(3)
         # The whisper is heard as private, as its badge shows it; words to everyone as before.
+        # Both are heard as a game master's, as their "GM" badge shows them.
         expect(player.locator("#timeline-announcer p")).to_have_text(
-            ["Gail GM (private: you): Meet me at dawn.", "Gail GM: Hello, table."]
+            ["Gail GM (GM, private: you): Meet me at dawn.", "Gail GM (GM): Hello, table."]
         )
         expect(gm.locator("#timeline-announcer p")).to_have_text(
             ["Pat Player (Action): I search the room."]

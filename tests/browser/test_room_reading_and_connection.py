@@ -263,7 +263,9 @@ def test_a_screen_reader_hears_live_entries_not_the_replayed_history(
         _say(player, "My own words.")
         _say(gm, "And more.")
         expect(entries).to_have_count(223)
-        expect(heard).to_have_text(["Gail GM: Something new at the table.", "Gail GM: And more."])
+        expect(heard).to_have_text(
+            ["Gail GM (GM): Something new at the table.", "Gail GM (GM): And more."]
+        )
         assert player.locator("#timeline-announcer").get_attribute("aria-live") == "polite"
     finally:
         for context in contexts:
