@@ -76,6 +76,17 @@ function recipientNames(recipients) {
   return listFormat.format(mine ? [t.you, ...others] : others);
 }
 
+// A private message's badge, in sentence case as the mode badges are ("Private: Pat", "Private:
+// you"). A translation may open it with the names instead: then the viewer's "you" leading
+// them takes the capital, a member's name keeps the case its owner gave it.
+function privateBadge(recipients) {
+  const names = recipientNames(recipients);
+  if (!names) return sentenceCase(t.private);
+  const mine = recipients.some((r) => r.id === config.userId);
+  const opensWithNames = t.privateTo.startsWith("%(names)s");
+  return fill(sentenceCase(t.privateTo), { names: mine && opensWithNames ? sentenceCase(names) : names });
+}
+
 // Access to this room ended (removed, another account, signed out): the panels stop asking for
 // what this viewer may no longer see, and clear what they show.
 function endAccess() {
@@ -247,12 +258,10 @@ function buildItem(entry, isPending) {
   if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(sentenceCase(t["mode_" + entry.mode] || entry.mode), "badge--mode"));
   // Which of the sender's characters an action is made as (sent when they have several).
   const actedAs = entry.mode === "action" && entry.data && entry.data.character_name;
-  if (actedAs) head.appendChild(badge(fill(t.actedAs, { name: actedAs }), "badge--character"));
+  // Sentence case for the pattern's own words only: a character's name stays as written.
+  if (actedAs) head.appendChild(badge(fill(sentenceCase(t.actedAs), { name: actedAs }), "badge--character"));
   if (entry.audience === "gm") head.appendChild(badge(t.gm, "badge--gm"));
-  if (entry.audience === "private") {
-    const names = recipientNames(entry.recipients || []);
-    head.appendChild(badge(names ? fill(t.privateTo, { names }) : t.private, "badge--private"));
-  }
+  if (entry.audience === "private") head.appendChild(badge(privateBadge(entry.recipients || []), "badge--private"));
   if (!isPending && entry.id) li.dataset.message = entry.id;
   const turn = !isPending && entry.id && turnsInProgress.get(entry.id);
   if (turn) head.appendChild(turnMark(turn.label));

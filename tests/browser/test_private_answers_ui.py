@@ -47,7 +47,7 @@ def test_the_others_read_that_an_action_was_answered_privately_and_its_player_re
         ilsa_badges = ilsa.locator("#timeline li[data-sequence] .badge--private")
         gm_badges = gm.locator("#timeline li[data-sequence] .badge--private")
         assert (ilsa_badges.all_inner_texts(), gm_badges.all_inner_texts()) == (
-            ["private: you"], ["private: Ilsa"],
+            ["Private: you"], ["Private: Ilsa"],
         )  # fmt: skip
         _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
         expect(ilsa_timeline).to_have_count(2)

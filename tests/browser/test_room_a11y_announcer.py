@@ -43,7 +43,7 @@ def test_a_whisper_and_an_action_are_announced_as_such_once_each(
         # The whisper is heard as private, as its badge shows it; words to everyone as before.
         # Both are heard as a game master's, as their "GM" badge shows them.
         expect(player.locator("#timeline-announcer p")).to_have_text(
-            ["Gail GM (GM, private: you): Meet me at dawn.", "Gail GM (GM): Hello, table."]
+            ["Gail GM (GM, Private: you): Meet me at dawn.", "Gail GM (GM): Hello, table."]
         )
         expect(gm.locator("#timeline-announcer p")).to_have_text(
             ["Pat Player (Action): I search the room."]

@@ -32,4 +32,4 @@ def test_an_action_made_as_a_character_named_with_dollar_marks_shows_that_name(
         _say(player, "roll 1d20", mode="action")
         _settle(campaign, 1)
         action = player.locator("#timeline li.entry--action").last
-        expect(action.locator(".badge--character")).to_have_text(f"as {NAME}")
+        expect(action.locator(".badge--character")).to_have_text(f"As {NAME}")

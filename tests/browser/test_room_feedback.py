@@ -484,7 +484,7 @@ def test_act_as_moves_off_a_dead_character_outside_a_fight_too(
         _say(player, "roll 1d20", mode="action")
         _settle(campaign, 1)
         action = player.locator("#timeline li.entry--action").last
-        expect(action.locator(".badge--character")).to_have_text("as Kara")
+        expect(action.locator(".badge--character")).to_have_text("As Kara")
         # Picked on purpose, the dead one stays (and says so).
         player.locator("#composer-character").select_option(ids["Ilsa"])
         expect(player.locator("#turn-character [data-fallen]")).to_have_text(

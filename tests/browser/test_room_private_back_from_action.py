@@ -40,7 +40,7 @@ def test_private_comes_back_when_the_gm_returns_from_action_to_chat(
         _say(gm, "Psst")
         _wait_for_texts(gm, ["Psst"])
         entry = gm.locator("#timeline li[data-sequence]").last
-        expect(entry.locator(".badge--private")).to_have_text("private: Pat Player")
+        expect(entry.locator(".badge--private")).to_have_text("Private: Pat Player")
 
         # An audience chosen while in Action is the GM's own choice: Chat keeps it.
         gm.get_by_label("Private", exact=True).check()

@@ -53,13 +53,13 @@ def test_private_recipients_read_as_a_list_in_the_page_language(
         badges = gm.locator("#timeline li[data-sequence] .badge--private")
         expect(badges).to_have_text(
             [
-                "private: Pat Player and Quinn Player",
-                "private: Pat Player, Quinn Player, and Rae Player",
+                "Private: Pat Player and Quinn Player",
+                "Private: Pat Player, Quinn Player, and Rae Player",
             ]
         )
         _wait_for_texts(pat, ["Two of you", "All three"])
         expect(pat.locator("#timeline li[data-sequence] .badge--private")).to_have_text(
-            ["private: you and Quinn Player", "private: you, Quinn Player, and Rae Player"]
+            ["Private: you and Quinn Player", "Private: you, Quinn Player, and Rae Player"]
         )
 
     # A page in Chinese joins the names as Chinese does.
@@ -73,7 +73,7 @@ def test_private_recipients_read_as_a_list_in_the_page_language(
         expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
         _wait_for_texts(page, ["Two of you", "All three"])
         expect(page.locator("#timeline li[data-sequence] .badge--private")).to_have_text(
-            ["private: Pat Player和Quinn Player", "private: Pat Player、Quinn Player和Rae Player"]
+            ["Private: Pat Player和Quinn Player", "Private: Pat Player、Quinn Player和Rae Player"]
         )
     finally:
         context.close()
