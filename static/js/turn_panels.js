@@ -1198,16 +1198,24 @@ function diceWords(expression) {
   return format(highest ? t.dice_keep_highest : t.dice_keep_lowest, { dice, n: kept });
 }
 
+// The viewer's own name as the room writes it in the timeline and "Here now" (the room page's
+// "%(name)s (you)", in a translator's word order), split at the name: the words before it and
+// after it.
+const youName = (readJson("room-strings") || {}).youName || "%(name)s";
+const [youBefore, youAfter] = youName.includes("%(name)s") ? youName.split("%(name)s", 2) : ["", ""];
+
 function roller(roll) {
   // Who made a roll that names nobody itself: "Nia", or "Nia (you)" on her own page. One
   // unbreakable piece, the name cut short with an ellipsis when the column is too narrow for
   // it (hovered whole; a screen reader reads all of it): "(you)" never ends up on a line alone.
   if (!roll.by) return null;
   const mine = Boolean(roll.by_id) && roll.by_id === viewer;
-  const whole = mine ? `${roll.by} (${t.you_roller})` : roll.by;
-  return el("span", { class: "turn-roll__by", title: whole },
+  // No-break spaces: a space at the edge of a flex item's text is dropped.
+  const you = (words) => (mine && words ? el("span", { class: "turn-roll__by-you" }, words.replace(/ /g, "\u00a0")) : null);
+  return el("span", { class: "turn-roll__by", title: mine ? format(youName, { name: roll.by }) : roll.by },
+    you(youBefore),
     el("span", { class: "turn-roll__by-name" }, roll.by),
-    mine ? el("span", { class: "turn-roll__by-you" }, `\u00a0(${t.you_roller})`) : null);
+    you(youAfter));
 }
 
 function diceItem(roll) {

@@ -1,7 +1,8 @@
 """Who rolled, in the narrow (300 px) Dice column in Chromium: the viewer's own name and its
 "(you)" stay on one line together, and a name too long for the column is cut short with an
 ellipsis on that line (the whole of it still in the text and on hover) instead of breaking
-over several lines or widening the list."""
+over several lines or widening the list. "(you)" comes from the room's own "%(name)s (you)", so
+a translation that reorders it reorders the roller too."""
 
 from __future__ import annotations
 
@@ -89,5 +90,61 @@ def test_the_rollers_you_stays_beside_the_name_and_a_long_name_is_cut_with_an_el
             " return getComputedStyle(name).textOverflow === 'ellipsis'"
             " && name.scrollWidth > name.clientWidth; }"
         )
+    finally:
+        context.close()
+
+
+# A translator's word order for the viewer's own name, unlike English's.
+REORDERED = {"%(name)s (you)": "(you) %(name)s"}
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_rollers_you_follows_the_translated_word_order(
+    browser,
+    asgi_server,  # noqa: F811
+    live_domains,  # noqa: F811
+    make_user,
+    monkeypatch,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms import views
+
+    monkeypatch.setattr(views, "_", lambda text: REORDERED.get(text, text))
+    campaign, users = table_for(
+        make_user, system_id="dnd5e", name="Reordered Dice",
+        players=[("ilsa@example.test", "Ilsa Player")],
+    )  # fmt: skip
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        ilsa = _sign_in(context, asgi_server, "ilsa@example.test")
+        _open(ilsa, f"{asgi_server}/campaigns/{campaign.id}/room/")
+        me = ilsa.evaluate('document.getElementById("turn-panels").dataset.user')
+        gm_id = str(users["gm@example.test"].id)
+        rolls = [
+            _roll("Perception", "Ilsa Player", me),
+            _roll("Stealth", LONG, me),
+            _roll("Insight", "Gail GM", gm_id),
+        ]
+        ilsa.evaluate(ROLLS, [430001, rolls])
+        titles = ilsa.locator("#turn-dice .turn-roll__title")
+        expect(titles).to_have_text(
+            [
+                "Perception · (you) Ilsa Player",
+                f"Stealth · (you) {LONG}",
+                "Insight · Gail GM",
+            ]
+        )
+        bys = ilsa.locator("#turn-dice .turn-roll__by")
+        assert [by.get_attribute("title") for by in bys.all()] == [
+            "(you) Ilsa Player", f"(you) {LONG}", "Gail GM",
+        ]  # fmt: skip
+        # Still one piece on one line, the long name cut short after "(you)".
+        for title, name in ((titles.nth(0), "Ilsa Player"), (titles.nth(1), LONG)):
+            lines = title.evaluate(LINES, name)
+            assert lines["nameLines"] == 1, lines
+            assert lines["youTop"] == lines["nameTop"] == lines["nameEndTop"], lines
+            assert lines["overflows"] is False, lines
     finally:
         context.close()
