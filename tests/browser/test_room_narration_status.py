@@ -4,11 +4,28 @@ and once done."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from tests.browser.conftest import gm_and_ilsa_in_the_room, table_for
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.turns.rooms_support import eager  # noqa: F401
+
+NARRATION = "The bells fall silent."
+
+
+@contextmanager
+def _gm_narrates(browser, base_url: str, make_user):
+    """A narrative table's GM and Ilsa in its room, the GM having just sent NARRATION as
+    narration (a turn, which the test keeps queued). Yields (campaign, the GM's page)."""
+    campaign, _users = table_for(
+        make_user, system_id="narrative", name="Salt Road",
+        players=[("ilsa@example.test", "Ilsa Player")],
+    )  # fmt: skip
+    with gm_and_ilsa_in_the_room(browser, base_url, campaign) as (gm, _ilsa):
+        _say(gm, NARRATION, mode="narration")
+        yield campaign, gm
 
 
 @pytest.mark.browser
@@ -27,15 +44,10 @@ def test_a_gms_narration_turn_is_heard_as_narration(
     from apps.turns.models import RoomTurnJob
     from apps.turns.services.jobs import job_announce
 
-    campaign, _users = table_for(
-        make_user, system_id="narrative", name="Salt Road",
-        players=[("ilsa@example.test", "Ilsa Player")],
-    )  # fmt: skip
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, _ilsa):
+    with _gm_narrates(browser, asgi_server, make_user) as (campaign, gm):
         status = gm.locator("#turn-announce")
-        _say(gm, "The bells fall silent.", mode="narration")
         expect(status).to_have_text("Your narration: Queued")
-        expect(gm.locator("#turn-jobs li .turn-job__text")).to_have_text("The bells fall silent.")
+        expect(gm.locator("#turn-jobs li .turn-job__text")).to_have_text(NARRATION)
 
         job = RoomTurnJob.objects.get(campaign=campaign)
         assert job.task == "narration"
@@ -59,12 +71,7 @@ def test_a_narration_turn_read_on_opening_is_heard_as_narration(
 ):
     from playwright.sync_api import expect
 
-    campaign, _users = table_for(
-        make_user, system_id="narrative", name="Salt Road",
-        players=[("ilsa@example.test", "Ilsa Player")],
-    )  # fmt: skip
-    with gm_and_ilsa_in_the_room(browser, asgi_server, campaign) as (gm, _ilsa):
-        _say(gm, "The bells fall silent.", mode="narration")
+    with _gm_narrates(browser, asgi_server, make_user) as (_campaign, gm):
         expect(gm.locator("#turn-jobs li")).to_have_count(1)
         # Opened again: the queued turn is read from the panels, its narration from the history.
         gm.reload()
