@@ -284,7 +284,8 @@ def room_message_post(
                 body=text,
                 audience=audience,
                 client_message_id=cmid,
-                data=data or {},
+                # The role it was said in: a GM's words stay marked so after a demotion.
+                data={**(data or {}), "sender_role": role},
             )
     except IntegrityError:
         if not savepoint:

@@ -121,9 +121,15 @@ function badge(text, cls) {
   return b;
 }
 
-// Who runs the game, by the roles they held as the page loaded (an entry does not carry its
-// sender's role).
+// Who runs the game, by the roles they held as the page loaded: for an entry that does not say
+// the role it was sent in (older ones, and the viewer's own while it is sending).
 const gameMasters = new Set(config.gameMasters || []);
+const GM_ROLES = new Set(["owner", "gm"]);
+
+function saidAsGm(entry) {
+  const role = entry.data && entry.data.sender_role;
+  return role ? GM_ROLES.has(role) : gameMasters.has(entry.sender.id);
+}
 
 const NARRATION_EVENT = "turn.narration";
 const OUTCOME_EVENT = "turn.outcome";
@@ -254,7 +260,7 @@ function buildItem(entry, isPending) {
   else who.textContent = entry.sender.id === config.userId ? fill(t.youName, { name: entry.sender.name }) : entry.sender.name;
   head.appendChild(who);
   // A game master's own words (table talk too) are told from a player's, seen and heard.
-  if (entry.kind !== "event" && entry.sender && gameMasters.has(entry.sender.id)) head.appendChild(badge(t.senderGm, "badge--sender-gm entry__role"));
+  if (entry.kind !== "event" && entry.sender && saidAsGm(entry)) head.appendChild(badge(t.senderGm, "badge--sender-gm entry__role"));
   if (entry.kind !== "event" && entry.mode !== "chat") head.appendChild(badge(sentenceCase(t["mode_" + entry.mode] || entry.mode), "badge--mode"));
   // Which of the sender's characters an action is made as (sent when they have several).
   const actedAs = entry.mode === "action" && entry.data && entry.data.character_name;

@@ -647,6 +647,7 @@ def test_a_player_with_two_characters_is_asked_which_acts(dnd_room, turn_urls, c
     assert job.trigger_message.data == {
         "character_id": second.character_id,
         "character_name": "Pip",
+        "sender_role": "player",
     }
 
 
