@@ -5636,7 +5636,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             # Not "help me" (the help list), nor "help with the rope" (no one named), nor
             # "help ?" or "help 🙏" (a closing mark set apart: a name has a letter or digit).
-            r"help\s+(?!(?:me|us|please|pls|with|to|out|on|in|by)\b)"
+            r"help\s+(?!(?:me|us|please|pls|plz|with|to|out|on|in|by)\b)"
             r"(?P<ally>\W*\w.*?)"
             # "help Bram with the goblin": the foe, as after "against"; said in the fiction's
             # words but after "attack" or "hit" ("help Bram with the rope").
@@ -6277,9 +6277,15 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
     ),
 }
-# Help as a table asks for it: "help me", "please help", "what can I say?", "list commands".
+# Help as a table asks for it: "help me", "please help", "what can I say?", "list commands";
+# politely or not ("help me, please", "pls help", "can you help me?", "I need help"). Never
+# with a name after it: "please help Ash" is the Help action.
+POLITELY = r"(?:please|pls|plz)"
 HELP = re.compile(
-    r"(?:(?:please\s+)?help(?:\s+(?:me|please|pls))?|\?"
+    r"(?:(?:" + POLITELY + r"(?:\s*,\s*|\s+))?"
+    r"(?:(?:can|could|would|will)\s+(?:you|someone|somebody|anyone|anybody)\s+"
+    r"(?:" + POLITELY + r"\s+)?help(?:\s+me)?|i\s+need\s+(?:some\s+|your\s+)?help|help(?:\s+me)?)"
+    r"(?:(?:\s*,\s*|\s+)" + POLITELY + r")?|\?"
     r"|(?:(?:list|show)\s+(?:me\s+)?(?:the\s+)?)?commands|what\s+can\s+i\s+(?:do|say|type)\??)",
     re.IGNORECASE,
 )

@@ -1,0 +1,89 @@
+"""Help asked for politely or casually ("help me please", "pls help", "can you help me?", "I
+need help") is the help list, in either system and from either seat, not "I did not
+understand that." nor the Help action for an ally named "please"; "please help Bram" is still
+the Help action for Bram."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.turns.agents.scripted import ScriptedAgent, help_text
+from apps.turns.types import TurnContext
+from tests.turns.test_scripted_help_action import on_the_turn_of
+
+POLITE = [
+    "help me please",
+    "Help me please!",
+    "help, please",
+    "help me, please",
+    "help me pls",
+    "help plz",
+    "pls help",
+    "plz help me",
+    "please, help",
+    "please help",
+    "can you help me?",
+    "could you please help me?",
+    "can someone help?",
+    "I need help",
+    "i need some help!",
+]
+
+
+def _reply(system_id: str, text: str, *, role: str) -> list[tuple[str, str]]:
+    turn = TurnContext(
+        job_id="help",
+        system_id=system_id,
+        phase="lobby",
+        role=role,
+        task="action",
+        text=text,
+        tools=(),
+    )
+    output = ScriptedAgent().run_turn(turn, lambda tool, arguments: pytest.fail(tool))
+    assert output.help_only is True
+    return [(m.text, m.audience) for m in output.messages]
+
+
+@pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
+@pytest.mark.parametrize("text", POLITE)
+def test_help_asked_for_politely_is_the_help_list(system_id, text):
+    assert _reply(system_id, text, role="player") == [(help_text(system_id, gm=False), "requester")]
+    assert _reply(system_id, text, role="gm") == [(help_text(system_id, gm=True), "requester")]
+
+
+@pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
+@pytest.mark.parametrize("text", POLITE)
+def test_a_gms_polite_help_request_is_posted_to_the_gms_alone(system_id, text):
+    audience = ScriptedAgent.action_audience(system_id=system_id, text=text, audience="public")
+    assert audience == "gm"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["help me please", "pls help", "I need help"])
+def test_help_asked_for_politely_in_combat_is_the_help_list(live_domains, gm, player, text):
+    table = on_the_turn_of(gm, player, "Ilsa")
+    before = table.revision()
+
+    run = table.run(player, text, job_id="help-list")
+
+    assert run.texts == [(help_text("dnd5e", gm=False), "requester")]
+    assert (run.output.help_only, run.tools) == (True, [])
+    assert table.revision() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["please help Bram", "pls help Bram", "help Bram, please"])
+def test_helping_an_ally_politely_is_the_help_action(live_domains, gm, player, text):
+    table = on_the_turn_of(gm, player, "Ilsa")
+
+    run = table.run(player, text, job_id="help")
+
+    taken = [o.structured for o in run.caller.outcomes if o.tool == "combat_action"]
+    assert [(t["action"], t["ally_name"], t["target_name"]) for t in taken] == [
+        ("help", "Bram", "Goblin")
+    ], run.texts
+    assert run.texts[0] == (
+        "Ilsa helps Bram: Bram's next attack on the goblin has advantage, until Ilsa's next turn.",
+        "trigger",
+    )
