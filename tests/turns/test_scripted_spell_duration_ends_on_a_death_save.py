@@ -42,7 +42,7 @@ def test_a_death_save_that_passes_the_turn_to_a_caster_says_its_bless_ran_out(
 
     run = table.run(gm, "death save for Ilsa", job_id="save")
 
-    assert run.tools == ["combat_status", "death_save"]
+    assert run.tools == ["combat_status", "death_save", "combat_status"]
     assert run.texts == [
         ("Ilsa rolls 7 on a death save and dies. Ash is up. Ash's Bless ends: its duration ran "
          "out.", "trigger"),

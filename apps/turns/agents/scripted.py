@@ -2388,6 +2388,10 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
     if result.get("current"):
         if result.get("round") is not None:  # an older server says no round
             s.offered_turn = OfferedTurn("combat", result["round"], result["current"])
+        if s.offered("combat_status"):
+            # Read again: the next combatant's turn starts with a fresh budget (its action
+            # back, or a death save due), which the save's result does not carry.
+            roster = [_combatant(entry) for entry in _read_combat(s)["order"]]
         _turn_suggestions(s, roster, result["current"])
 
 
