@@ -56,6 +56,15 @@ def bindings_for(*, campaign, user=None) -> QuerySet[ActorBinding]:
     return qs.order_by("character_id", "created_at")
 
 
+def character_names_bound(*, campaign, user, controlled_only: bool = False) -> set[str]:
+    """Names of the characters ever bound to `user` in `campaign`, removed bindings too; with
+    `controlled_only`, of those they control now."""
+    qs = ActorBinding.objects.filter(campaign=campaign, user=user)
+    if controlled_only:
+        qs = qs.filter(status=ActorBinding.Status.ACTIVE, can_control=True)
+    return set(qs.values_list("character_name", flat=True))
+
+
 def characters_played_before(*, membership) -> list[str]:
     """Names of the characters the member was bound to before they last joined (they left or
     were removed, and came back), and are not now: the GM can bind them again. Not those the

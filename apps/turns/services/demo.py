@@ -11,8 +11,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from apps.campaigns.models import ActorBinding, Campaign, CampaignInvite, CampaignMembership
-from apps.campaigns.selectors import bindings_for, character_creation_open, membership_for
+from django.utils.text import slugify
+
+from apps.campaigns.models import Campaign, CampaignInvite, CampaignMembership
+from apps.campaigns.selectors import (
+    character_creation_open,
+    character_names_bound,
+    membership_for,
+)
 from apps.campaigns.services.campaigns import campaign_create
 from apps.campaigns.services.characters import PLAYING_ROLES, character_create_for
 from apps.campaigns.services.invites import invite_accept, invite_create
@@ -110,28 +116,22 @@ def _demo_table_ensure(table: DemoTable, *, gm, players) -> Campaign | None:
             invite_accept(token=token, user=player)
     for player, characters in zip(players, table.characters, strict=False):
         membership = membership_for(campaign_id=campaign.id, user=player)
-        names = [fields["name"] for fields in characters]
+        names = {fields["name"] for fields in characters}
         if (
             membership is None
             or membership.role not in PLAYING_ROLES
-            or bindings_for(campaign=campaign, user=player)
-            .filter(can_control=True)
-            .exclude(character_name__in=names)
-            .exists()
+            or character_names_bound(campaign=campaign, user=player, controlled_only=True) - names
             or not character_creation_open(campaign=campaign, role=membership.role)
         ):
             continue  # out of the game, playing one of their own, or (in combat, say) not now
-        # Any binding, removed too: a character made once is not made again.
-        made = set(
-            ActorBinding.objects.filter(campaign=campaign, user=player).values_list(
-                "character_name", flat=True
-            )
-        )
+        # Removed bindings count: a character made once, then unbound, is not made again.
+        made = character_names_bound(campaign=campaign, user=player)
         for n, fields in enumerate(characters):
             if fields["name"] in made:
                 continue
-            # The first keeps the key it had when each player had one character.
-            suffix = f":{n}" if n else ""
+            # The first keeps the key it had when each player had one character; the others are
+            # keyed by name, so a list reordered later does not reuse one for another character.
+            suffix = f":{slugify(fields['name'])}" if n else ""
             character_create_for(
                 campaign=campaign, user=player, form_data=fields,
                 idempotency_key=f"demo-table:{table.key}:{player.pk}{suffix}",
