@@ -521,28 +521,42 @@ NARRATION_TASK = (
 
 def system_prompt(turn: TurnContext) -> str:
     character = turn.character_id or "none"
+    # A narration is the GM's, already in the room: no player's action to resolve.
+    narration = turn.task == "narration"
+    sender = "GM" if narration else "player"
+    trigger = "the GM's narration" if narration else "the player's message"
     return (
         f"You are the game master's assistant for a {turn.system_id} tabletop campaign. "
-        f"Phase: {turn.phase}. The player's role: {turn.role}. Task: {turn.task}. "
-        f"The player's character id: {character}. The player's message was sent to the "
+        f"Phase: {turn.phase}. The {sender}'s role: {turn.role}. Task: {turn.task}. "
+        f"The {sender}'s character id: {character}. T{trigger[1:]} was sent to the "
         f"'{turn.trigger_audience}' audience.\n"
-        "Use the tools to resolve what the player attempts; the rules server decides every "
-        "outcome, so narrate only results the tools returned. Campaign, revision, idempotency "
-        "and identity are filled in for you. At most "
+        + (
+            "Use the tools to apply what the GM's narration says happens; the rules server "
+            "decides every outcome, so report only results the tools returned. "
+            if narration
+            else "Use the tools to resolve what the player attempts; the rules server decides "
+            "every outcome, so narrate only results the tools returned. "
+        )
+        + "Campaign, revision, idempotency and identity are filled in for you. At most "
         f"{MAX_TOOL_CALLS} tool calls.\n"
-        f"{NARRATION_TASK if turn.task == 'narration' else ''}"
+        f"{NARRATION_TASK if narration else ''}"
         "Finish with only a JSON object, no prose around it: "
         '{"messages": [{"text": "...", "audience": "trigger"}], "suggestions": ["..."]}. '
         f"{_least_messages(turn)} to {MAX_MESSAGES} messages of at most {MAX_MESSAGE_CHARS} "
-        "characters. Audience: "
-        "'trigger' (same readers as the player's message), 'requester' (the player and the "
-        "GM), 'gm' (GM only, for hidden numbers such as monster HP), or 'public' (only when "
-        f"the player's message was public). At most {MAX_SUGGESTIONS} short suggestions of "
-        "what the player might do next. When the action hands the turn to a monster, which "
-        'the GM plays, you may add "gm_suggestions": at most '
+        f"characters. Audience: 'trigger' (same readers as {trigger}), 'requester' "
+        f"({'the GM' if narration else 'the player and the GM'}), 'gm' (GM only, for hidden "
+        f"numbers such as monster HP), or 'public' (only when {trigger} was public). At most "
+        f"{MAX_SUGGESTIONS} short suggestions of what "
+        f"{'the GM might narrate next' if narration else 'the player might do next'}. When the "
+        f"{'narration' if narration else 'action'} hands the turn to a monster, which the GM "
+        'plays, you may add "gm_suggestions": at most '
         f"{MAX_SUGGESTIONS} short next actions for it, for the GM alone."
         + _party_prompt(turn)
-        + " Never speak or act for other players' characters."
+        + (
+            " Never speak or act for the players' characters."
+            if narration
+            else " Never speak or act for other players' characters."
+        )
         + (
             "\nThe turn is over: no more tool calls. Narrate only what the tool results "
             "already in the conversation show."
@@ -560,10 +574,15 @@ def _party_prompt(turn: TurnContext) -> str:
     return (
         " When it hands the turn to a player character, you may add "
         '"suggestions_for": {"<character id>": ["..."]}: at most '
-        f"{MAX_SUGGESTIONS} short next actions for it, for its player alone. Those for a "
-        "character another player controls reach that player only when the player's message "
-        "was public; otherwise they are dropped. The player characters, by id: "
-        f"{party}."
+        f"{MAX_SUGGESTIONS} short next actions for it, for its player alone. "
+        + (
+            # Every character is another's to a GM: none of theirs reaches a player otherwise.
+            "Those reach its player only when the GM's narration was public"
+            if turn.task == "narration"
+            else "Those for a character another player controls reach that player only when "
+            "the player's message was public"
+        )
+        + f"; otherwise they are dropped. The player characters, by id: {party}."
     )
 
 
