@@ -993,7 +993,7 @@ class OpenAIAgent:
                         raise
                     # Some servers refuse tool calls in a conversation that offers no tools:
                     # the turn ends as the limit ended it, not as a misconfigured endpoint.
-                    raise self._tool_limit() from exc
+                    raise self._tool_limit(turn) from exc
                 requested = reply.get("tool_calls") or []
                 if requested:
                     if tools_closed:
@@ -1010,7 +1010,7 @@ class OpenAIAgent:
                         except InvalidOutput:
                             pass
                         if tools_withdrawn:
-                            raise self._tool_limit()
+                            raise self._tool_limit(turn)
                         # Asked once more offering no tools at all, which no server lets a
                         # model call. The stray calls stay out of the conversation: no tool
                         # answer could be given to them without running them.
@@ -1181,7 +1181,10 @@ class OpenAIAgent:
             return "the turn is over"
         return f"the limit of {self.max_tool_calls} tool calls is reached"
 
-    def _tool_limit(self) -> AgentToolLimit:
+    def _tool_limit(self, turn: TurnContext) -> AgentToolLimit:
+        # A turn narrated after it ended was offered no calls, whatever limit it reached.
+        if turn.narrate_only:
+            return AgentToolLimit(_("The model asked for tools after the turn was over."))
         return AgentToolLimit(
             _("The model asked for tools after the limit of %(n)s calls.")
             % {"n": self.max_tool_calls}
