@@ -22,6 +22,8 @@ from apps.core.errors import ApplicationError
 class TurnError(ApplicationError):
     code = "turn_failed"
     status = 500
+    # The hint a GM reads when their narration failed, where `recovery` speaks of an action.
+    narration_recovery = ""
 
 
 class WriteUnsettled(TurnError):
@@ -72,6 +74,7 @@ class AgentContentFiltered(AgentRejected):
 
     code = "agent_content_filtered"
     recovery = str(_("Rephrase the action and try again."))
+    narration_recovery = str(_("Rephrase the narration and try again."))
 
 
 class AgentContextTooLong(AgentRejected):
@@ -84,6 +87,13 @@ class AgentContextTooLong(AgentRejected):
             "Send a shorter action, or split it into smaller steps. If short actions fail too, "
             "an operator must give the agent a model with a longer context or a lower token "
             "bound."
+        )
+    )
+    narration_recovery = str(
+        _(
+            "Send a shorter narration, or split it into smaller parts. If short narrations fail "
+            "too, an operator must give the agent a model with a longer context or a lower "
+            "token bound."
         )
     )
 
@@ -102,6 +112,7 @@ class AgentOutputInvalid(TurnError):
     code = "agent_output_invalid"
     status = 502
     recovery = str(_("Rephrase the action and try again."))
+    narration_recovery = str(_("Rephrase the narration and try again."))
 
 
 class AgentToolLimit(TurnError):
@@ -110,6 +121,7 @@ class AgentToolLimit(TurnError):
     code = "agent_tool_limit"
     status = 502
     recovery = str(_("Split the action into smaller steps."))
+    narration_recovery = str(_("Split the narration into smaller parts."))
 
 
 class AgentTokenLimit(TurnError):
@@ -168,8 +180,9 @@ TRANSIENT_FAULTS = (
 )
 
 
-def classify_error(exc: BaseException) -> ErrorClassification:
-    """The stable code, retryability and recovery hint the worker stores for a failure."""
+def classify_error(exc: BaseException, *, narration: bool = False) -> ErrorClassification:
+    """The stable code, retryability and recovery hint the worker stores for a failure, the
+    hint for a GM's narration when the failed turn was one."""
     if isinstance(exc, ApplicationError):
         from apps.turns.models import RoomTurnJob
 
@@ -177,7 +190,7 @@ def classify_error(exc: BaseException) -> ErrorClassification:
         # the contract) is cut rather than failing every write of it.
         length = RoomTurnJob._meta.get_field("error_code").max_length
         return ErrorClassification(
-            exc.code[:length], bool(exc.retryable), str(exc.recovery), exc.message,
+            exc.code[:length], bool(exc.retryable), _recovery(exc, narration), exc.message,
             requested_wait(exc),
         )  # fmt: skip
     if isinstance(exc, TRANSIENT_FAULTS):
@@ -191,6 +204,14 @@ def classify_error(exc: BaseException) -> ErrorClassification:
     return ErrorClassification(
         "internal_error", False, INTERNAL_RECOVERY, str(FAULT_MESSAGES["internal_error"])
     )
+
+
+def _recovery(exc: ApplicationError, narration: bool) -> str:
+    """An error's hint, for a narration its class's narration hint if it has one; a hint
+    given where it was raised is its own and stands."""
+    if narration and "recovery" not in vars(exc) and getattr(exc, "narration_recovery", ""):
+        return str(exc.narration_recovery)
+    return str(exc.recovery)
 
 
 class StaleRevision(TurnError):
@@ -219,6 +240,7 @@ class TurnTimedOut(TurnError):
     status = 504
     retryable = False
     recovery = str(_("Act again, perhaps with a simpler action."))
+    narration_recovery = str(_("Send the narration again, perhaps a simpler one."))
 
 
 class JournalDiverged(TurnError):

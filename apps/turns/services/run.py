@@ -747,7 +747,7 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         cancelled = TurnCancelled(_("The turn was cancelled."))
         _store_output(job, worker, _ending("cancelled", classify_error(cancelled)))
         return "stored"
-    classification = classify_error(exc)
+    classification = classify_error(exc, narration=job.task == "narration")
     if not isinstance(exc, ApplicationError):
         # Its text is for this log only: the classification's message reaches the player.
         logger.exception("Turn %s failed unexpectedly", job.pk)
