@@ -187,7 +187,9 @@ class AgentOutput:
     # None: publication reads the turn the room's panels show.
     turn: OfferedTurn | None = None
     tool_calls: int = 0
-    usage: Mapping[str, int] = field(default_factory=dict)  # prompt/completion tokens
+    # Model requests and tokens: prompt_tokens, completion_tokens, and total_tokens, the tokens
+    # charged (each answer's parts' sum, or its total where an endpoint reports no parts).
+    usage: Mapping[str, int] = field(default_factory=dict)
     # The agent answered without acting: it did not understand, asked back ("did you mean"),
     # or refused by the rules it knows. Reads it made to decide that are not charged.
     declined: bool = False

@@ -1415,14 +1415,22 @@ class OpenAIAgent:
     def _count(usage: Counter[str], reported: dict[str, Any], turn: TurnContext) -> None:
         # Counted even when the endpoint reports no tokens: the turn used a model.
         usage["model_calls"] += 1
-        for key, value in reported.items():
-            # A bool is an int to Python; a negative count would lower the charge.
-            if (
-                key in ("prompt_tokens", "completion_tokens", "total_tokens")
-                and type(value) is int
-                and value >= 0
-            ):
-                usage[key] += value
+        # A bool is an int to Python; a negative count would lower the charge.
+        counts = {
+            key: value
+            for key, value in reported.items()
+            if key in ("prompt_tokens", "completion_tokens", "total_tokens")
+            and type(value) is int
+            and value >= 0
+        }
+        if "prompt_tokens" in counts or "completion_tokens" in counts:
+            # The parts are what providers bill; an answer's own total may count otherwise.
+            # Without them, the total alone is what the answer cost.
+            counts["total_tokens"] = counts.get("prompt_tokens", 0) + counts.get(
+                "completion_tokens", 0
+            )
+        for key, value in counts.items():
+            usage[key] += value
         if turn.record_usage is not None:
             turn.record_usage(dict(usage))
 

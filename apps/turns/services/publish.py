@@ -480,7 +480,13 @@ def _actual_credits(
     the rules refused (`refused()`: a call was refused), or one the agent declined after
     looking (a misspelt command asked back, an action refused by the agent itself)."""
     usage = stored.get("usage") or {}
-    tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))
+    # The total an agent reports is its answers' charged tokens (AgentOutput.usage); usage
+    # stored without one is charged its parts.
+    tokens = int(
+        usage["total_tokens"]
+        if "total_tokens" in usage
+        else usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0)
+    )
     used_model = tokens or int(usage.get("model_calls", 0))
     declined = bool(stored.get("declined"))
     if (
