@@ -116,7 +116,9 @@ class TurnContext:
     # Past it, the turn starts no model request nor tool call.
     deadline: Deadline | None = None
     # Where a provider reports its model usage so far (the run's running totals) after each
-    # request: stored at once, so an attempt that fails later is still charged for it.
+    # request: stored at once, so an attempt that fails later keeps it, charged with the turn
+    # if a later attempt succeeds or a write of it committed (one that fails with nothing
+    # written releases its reservation).
     record_usage: Callable[[Mapping[str, int]], None] | None = None
 
     @property

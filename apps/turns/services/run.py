@@ -709,8 +709,10 @@ def _result_view(job: RoomTurnJob, provider: Any | None) -> str | None:
 def _usage_recorder(job: RoomTurnJob, worker: str, run: str) -> Callable[[Mapping[str, int]], None]:
     """Where an agent run reports its model usage so far: stored on the job at once under the
     run's key, as the run's running total (set, never added to), so an attempt that fails or
-    whose worker dies is still charged, and no run twice. Only the worker holding the job
-    writes the column, so the whole of it, as held here, is current. Raises LeaseLost."""
+    whose worker dies keeps it: charged with the turn if a later attempt succeeds or a write of
+    it committed (a turn that fails with nothing written releases its reservation), and no run
+    twice. Only the worker holding the job writes the column, so the whole of it, as held
+    here, is current. Raises LeaseLost."""
 
     def record(usage: Mapping[str, int]) -> None:
         job.model_usage = {**job.model_usage, run: dict(usage)}
@@ -840,10 +842,11 @@ def _prepare_publication(
         except LeaseLost:
             raise
         except Exception:
-            # The stored ending stands: the committed write is still published and charged.
+            # The stored ending stands: a committed write is still published and charged.
             # The narration sent no write (narrate_only), so there is nothing more to settle.
             logger.warning("Turn %s could not be narrated from its journal", job.pk, exc_info=True)
-            # Its model requests were made all the same: charged with the rest.
+            # Its model requests were made all the same: stored with the rest, and charged
+            # with them if a write committed.
             _store_usage(job, worker)
         else:
             _store_output(job, worker, output_to_json(output))
