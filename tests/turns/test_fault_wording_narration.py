@@ -10,6 +10,7 @@ from apps.turns.errors import (
     AgentContextTooLong,
     AgentOutputInvalid,
     AgentToolLimit,
+    AgentUnavailable,
     TurnTimedOut,
 )
 from apps.turns.services import job_view, turn_run
@@ -94,3 +95,29 @@ def test_advice_given_where_the_error_was_raised_stands_for_a_narration(
         assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
     job.refresh_from_db()
     assert job_view(job)["error"]["recovery"] == "Ask later."
+
+
+@pytest.mark.parametrize(
+    ("details", "recovery"),
+    [
+        ({}, "Nothing happened in the game. Send the narration again in a minute."),
+        (
+            {"retry_after": 3600},
+            "Nothing happened in the game. Send the narration again in 60 minutes.",
+        ),
+    ],
+    ids=["out-of-attempts", "wait-too-long"],
+)
+def test_a_gm_whose_narration_ran_out_of_tries_is_told_to_send_the_narration_again(
+    details, recovery, dnd_room, settings, monkeypatch, turns_stay_queued,
+    django_capture_on_commit_callbacks,
+):  # fmt: skip
+    settings.SAGASMITH_TURN_MAX_ATTEMPTS = 1
+    room = dnd_room
+    _agent_raising(monkeypatch, AgentUnavailable("The endpoint is down.", details=details))
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.gm, text="the ogre hits Ilsa for 7", task="narration")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
+    job.refresh_from_db()
+    assert (job.retryable, job.recovery) == (False, recovery)

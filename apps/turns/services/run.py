@@ -392,6 +392,13 @@ EXHAUSTED_RECOVERY = gettext_lazy(
 )
 # The same, or a turn whose failing service asked for a longer wait than a turn may wait.
 WAIT_RECOVERY = gettext_lazy("Nothing happened in the game. Send the action again in %(wait)s.")
+# Both for a GM whose narration failed.
+NARRATION_EXHAUSTED_RECOVERY = gettext_lazy(
+    "Nothing happened in the game. Send the narration again in a minute."
+)
+NARRATION_WAIT_RECOVERY = gettext_lazy(
+    "Nothing happened in the game. Send the narration again in %(wait)s."
+)
 # The ending the recovery sweep gives a turn whose workers kept stopping on it.
 LEASE_EXHAUSTED = "worker_lease_exhausted"
 # A failed turn's advice once a write of it is known to have committed.
@@ -749,7 +756,10 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         cancelled = TurnCancelled(_("The turn was cancelled."))
         _store_output(job, worker, _ending("cancelled", classify_error(cancelled)))
         return "stored"
-    classification = classify_error(exc, narration=job.task == "narration")
+    narration = job.task == "narration"
+    classification = classify_error(exc, narration=narration)
+    exhausted = NARRATION_EXHAUSTED_RECOVERY if narration else EXHAUSTED_RECOVERY
+    wait_recovery = NARRATION_WAIT_RECOVERY if narration else WAIT_RECOVERY
     if not isinstance(exc, ApplicationError):
         # Its text is for this log only: the classification's message reaches the player.
         logger.exception("Turn %s failed unexpectedly", job.pk)
@@ -759,7 +769,7 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         # An attempt sooner than asked would be refused again, and a longer wait would hold the
         # player's credits and their turn in progress: it ends now, saying when to act again.
         classification = ErrorClassification(
-            classification.code, False, str(WAIT_RECOVERY) % {"wait": wait_text(wait)},
+            classification.code, False, str(wait_recovery) % {"wait": wait_text(wait)},
             classification.message,
         )  # fmt: skip
     elif retryable and job.attempt < job.max_attempts:
@@ -776,9 +786,9 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
     elif retryable:
         # Out of tries, nothing written (a write that may have run waits instead): the advice
         # is the player's, not the domain client's (which is for API callers).
-        recovery = str(EXHAUSTED_RECOVERY)
+        recovery = str(exhausted)
         if wait is not None:
-            recovery = str(WAIT_RECOVERY) % {"wait": wait_text(wait)}
+            recovery = str(wait_recovery) % {"wait": wait_text(wait)}
         classification = ErrorClassification(EXHAUSTED, False, recovery, classification.message)
     _store_output(job, worker, _ending("failed", classification))
     return "stored"
