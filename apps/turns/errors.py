@@ -209,9 +209,16 @@ def classify_error(exc: BaseException, *, narration: bool = False) -> ErrorClass
 def _recovery(exc: ApplicationError, narration: bool) -> str:
     """An error's hint, for a narration its class's narration hint if it has one; a hint
     given where it was raised is its own and stands."""
-    if narration and "recovery" not in vars(exc) and getattr(exc, "narration_recovery", ""):
-        return str(exc.narration_recovery)
-    return str(exc.recovery)
+    if "recovery" in vars(exc):
+        return str(exc.recovery)
+    return recovery_for(type(exc), narration=narration)
+
+
+def recovery_for(error: type[ApplicationError], *, narration: bool) -> str:
+    """An error class's hint, for a GM whose narration failed its narration hint if any."""
+    if narration and getattr(error, "narration_recovery", ""):
+        return str(error.narration_recovery)
+    return str(error.recovery)
 
 
 class StaleRevision(TurnError):
@@ -230,6 +237,7 @@ class TurnCancelled(TurnError):
     code = "cancelled"
     status = 409
     recovery = str(_("Send the action again if you still want it."))
+    narration_recovery = str(_("Send the narration again if you still want it."))
 
 
 class TurnTimedOut(TurnError):

@@ -11,6 +11,7 @@ from apps.turns.errors import (
     AgentOutputInvalid,
     AgentToolLimit,
     AgentUnavailable,
+    TurnCancelled,
     TurnTimedOut,
 )
 from apps.turns.services import job_view, turn_run
@@ -121,3 +122,16 @@ def test_a_gm_whose_narration_ran_out_of_tries_is_told_to_send_the_narration_aga
         assert turn_run(job_id=job.pk, heartbeat=False) == "failed"
     job.refresh_from_db()
     assert (job.retryable, job.recovery) == (False, recovery)
+
+
+def test_a_gm_whose_narration_was_cancelled_is_told_to_send_the_narration_again(
+    dnd_room, monkeypatch, turns_stay_queued, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    _agent_raising(monkeypatch, TurnCancelled("The turn was cancelled."))
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.gm, text="the ogre hits Ilsa for 7", task="narration")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turn_run(job_id=job.pk, heartbeat=False) == "cancelled"
+    job.refresh_from_db()
+    assert job.recovery == "Send the narration again if you still want it."

@@ -29,7 +29,7 @@ from apps.rooms.selectors import MANAGER_ROLES
 from apps.rooms.services import room_event_record
 from apps.turns import conf
 from apps.turns.dice import ODDS_SAID, roll_addends, roll_dropped
-from apps.turns.errors import PublicationFailed, TurnCancelled
+from apps.turns.errors import PublicationFailed, TurnCancelled, recovery_for
 from apps.turns.media import artifact_envelope, artifact_store, image_blocks
 from apps.turns.models import Operation, ProjectionSnapshot, RoomTurnJob
 from apps.turns.projections import GM, PUBLIC, projection_apply, projection_reads
@@ -848,7 +848,7 @@ def _give_up(job: RoomTurnJob, worker: str, message: str) -> str:
                 "code": TurnCancelled.code,
                 "message": str(_("The turn was cancelled.")),
                 "retryable": TurnCancelled.retryable,
-                "recovery": str(TurnCancelled.recovery),
+                "recovery": recovery_for(TurnCancelled, narration=job.task == "narration"),
             }
         else:
             error = {

@@ -490,7 +490,7 @@ def _settle_dispatched(
         cancelled = True
         if not stored.get("messages"):
             cancel = TurnCancelled(_("The turn was cancelled."))
-            _store_output(job, worker, _ending("cancelled", classify_error(cancel)))
+            _store_output(job, worker, _ending("cancelled", _classified(job, cancel)))
     if cancelled or ask_only:
         asked = pending
     elif job.attempt >= conf.publish_attempts():
@@ -754,10 +754,10 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         # Cancelled while the call that failed was under way: it ends cancelled, so
         # publication asks the domain about its write instead of sending it again.
         cancelled = TurnCancelled(_("The turn was cancelled."))
-        _store_output(job, worker, _ending("cancelled", classify_error(cancelled)))
+        _store_output(job, worker, _ending("cancelled", _classified(job, cancelled)))
         return "stored"
     narration = job.task == "narration"
-    classification = classify_error(exc, narration=narration)
+    classification = _classified(job, exc)
     exhausted = NARRATION_EXHAUSTED_RECOVERY if narration else EXHAUSTED_RECOVERY
     wait_recovery = NARRATION_WAIT_RECOVERY if narration else WAIT_RECOVERY
     if not isinstance(exc, ApplicationError):
@@ -792,6 +792,11 @@ def _attempt_failed(job: RoomTurnJob, worker: str, exc: Exception) -> str:
         classification = ErrorClassification(EXHAUSTED, False, recovery, classification.message)
     _store_output(job, worker, _ending("failed", classification))
     return "stored"
+
+
+def _classified(job: RoomTurnJob, exc: BaseException) -> ErrorClassification:
+    """`classify_error` for the job: a GM's narration gets hints that speak of it."""
+    return classify_error(exc, narration=job.task == "narration")
 
 
 def _store_output(job: RoomTurnJob, worker: str, stored: dict[str, Any]) -> None:
@@ -912,7 +917,7 @@ def turn_run(*, job_id, worker: str | None = None, heartbeat: bool = True) -> st
             except LeaseLost:
                 return "lease_lost"
             except TurnCancelled as exc:
-                _store_output(job, worker, _ending("cancelled", classify_error(exc)))
+                _store_output(job, worker, _ending("cancelled", _classified(job, exc)))
             except Exception as exc:
                 if _attempt_failed(job, worker, exc) == "queued":
                     return "queued"
