@@ -14,7 +14,7 @@ from apps.turns.errors import (
     TurnCancelled,
     TurnTimedOut,
 )
-from apps.turns.services import job_view, turn_run
+from apps.turns.services import job_view, turn_cancel, turn_run
 from tests.turns.test_fault_wording import _agent_raising
 from tests.turns.test_jobs import submit
 
@@ -135,3 +135,15 @@ def test_a_gm_whose_narration_was_cancelled_is_told_to_send_the_narration_again(
         assert turn_run(job_id=job.pk, heartbeat=False) == "cancelled"
     job.refresh_from_db()
     assert job.recovery == "Send the narration again if you still want it."
+
+
+def test_a_gm_who_cancelled_a_queued_narration_is_told_to_send_the_narration_again(
+    dnd_room, turns_stay_queued, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=False):
+        job, _ = submit(room, room.gm, text="the ogre hits Ilsa for 7", task="narration")
+    cancelled = turn_cancel(job=job, membership=room.membership(room.gm))
+    assert (cancelled.status, cancelled.recovery) == (
+        "cancelled", "Send the narration again if you still want it."
+    )  # fmt: skip

@@ -52,7 +52,7 @@ from apps.rooms.selectors import MANAGER_ROLES
 from apps.rooms.services import room_event_record, room_message_post, room_writable
 from apps.turns import conf
 from apps.turns.agents import action_audience
-from apps.turns.errors import StaleRevision, TurnCancelled, TurnError
+from apps.turns.errors import StaleRevision, TurnCancelled, TurnError, recovery_for
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.selectors import action_quote
 
@@ -816,7 +816,7 @@ def turn_cancel(*, job: RoomTurnJob, membership: CampaignMembership) -> RoomTurn
             )
             # Not a requeue's "retried automatically" left from an earlier attempt.
             locked.retryable = TurnCancelled.retryable
-            locked.recovery = str(TurnCancelled.recovery)
+            locked.recovery = recovery_for(TurnCancelled, narration=locked.task == "narration")
             if locked.reservation_id:
                 locked.charged = 0  # its reservation is released below, as publication says
             locked.save(

@@ -61,7 +61,9 @@ def turn_recovery_sweep(*, now=None) -> dict[str, int]:
         elif job.cancel_requested:
             # The worker's own classification: the same code, retryability and recovery.
             cancelled = TurnCancelled(_("The turn was cancelled."))
-            ending = _ending("cancelled", classify_error(cancelled))
+            ending = _ending(
+                "cancelled", classify_error(cancelled, narration=job.task == "narration")
+            )
             counts["cancelled"] += _to_waiting(job, ending=ending)
         elif job.attempt >= job.max_attempts:
             ending = _ending("failed", ErrorClassification(
