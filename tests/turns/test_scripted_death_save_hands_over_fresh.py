@@ -31,7 +31,9 @@ def test_a_death_save_that_kills_offers_the_next_monster_its_attack(live_domains
 
     run = table.run(player, "death save", job_id="save")
 
-    assert run.texts == [("Ash rolls 7 on a death save and dies. Goblin is up.", "trigger")]
+    assert run.texts == [
+        ("Ash rolls 7 on a death save and dies. Goblin acts next (round 2).", "trigger")
+    ]
     assert run.output.turn == OfferedTurn("combat", 2, "mon-5")
     assert (run.output.suggestions, run.output.gm_suggestions) == (
         (),

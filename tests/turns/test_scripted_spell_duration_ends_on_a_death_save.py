@@ -44,8 +44,8 @@ def test_a_death_save_that_passes_the_turn_to_a_caster_says_its_bless_ran_out(
 
     assert run.tools == ["combat_status", "death_save", "combat_status"]
     assert run.texts == [
-        ("Ilsa rolls 7 on a death save and dies. Ash is up. Ash's Bless ends: its duration ran "
-         "out.", "trigger"),
+        ("Ilsa rolls 7 on a death save and dies. Ash acts next (round 11). Ash's Bless ends: its "
+         "duration ran out.", "trigger"),
     ]  # fmt: skip
     assert [_blessed(table, c) for c in ("pc-1", "pc-2")] == [False, False]
     assert "concentration" not in _read(table, "pc-1")

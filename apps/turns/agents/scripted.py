@@ -2382,7 +2382,7 @@ def dnd_death_save(s: Session, m: re.Match[str]) -> None:
         }
     text = str(DEATH_SAVE_OUTCOMES[result["outcome"]]) % {"who": who, "natural": rolled}
     if result.get("current"):  # the dead pass the turn
-        text += " " + _("%(next)s is up.") % {"next": _name_of(roster, result["current"])}
+        text += " " + _next_up_text(roster, result["current"], result.get("round"))
         text += _spells_ended_text(result)
     s.say(text)
     if result.get("current"):
@@ -3960,32 +3960,53 @@ def dnd_end_turn(s: Session, m: re.Match[str]) -> None:
     result = s.call("combat_end_turn", **({"character_id": current} if named else {}))
     roster = dnd_roster(s)
     ended = next((e for e in roster if e.id == result["ended"]), None)
-    if result["ended"] == result["current"]:
-        # The last one standing: the go comes straight back to them.
-        text = _("%(current)s acts again (round %(round)s): nobody else is left standing.")
-    elif s.turn.is_gm and ended is not None and ended.kind != "monster":
-        # The player did not end it: the room is told who did.
-        text = _("The GM ends %(ended)s's turn. %(current)s acts next (round %(round)s).")
-    else:
-        # One wording for every hand-over, so the room reads who ended, who is next and when.
-        text = _("%(ended)s ends the turn. %(current)s acts next (round %(round)s).")
     values = {
         "ended": _name_of(roster, result["ended"]),
         "current": _name_of(roster, result["current"]),
         "round": result["round"],
     }
-    up = next((e for e in roster if e.id == result["current"]), None)
-    if up is not None and up.status == "down":
-        # Its player is told what the turn holds before trying to act; a stable one makes
-        # no death save (the rules refuse it).
-        text += " " + (
-            _("%(current)s is stable and unconscious.")
-            if "stable" in up.conditions
-            else _("%(current)s is dying: their turn is a death save.")
-        )
-    s.say(text % values + _spells_ended_text(result))
+    if result["ended"] == result["current"]:
+        # The last one standing: the go comes straight back to them.
+        text = _("%(current)s acts again (round %(round)s): nobody else is left standing.")
+        text = text % values + _turn_held_text(roster, result["current"])
+    else:
+        # One wording for every hand-over, so the room reads who ended, who is next and when.
+        if s.turn.is_gm and ended is not None and ended.kind != "monster":
+            # The player did not end it: the room is told who did.
+            text = _("The GM ends %(ended)s's turn.") % values
+        else:
+            text = _("%(ended)s ends the turn.") % values
+        text += " " + _next_up_text(roster, result["current"], result["round"])
+    s.say(text + _spells_ended_text(result))
     s.offered_turn = OfferedTurn("combat", result["round"], result["current"])
     _turn_suggestions(s, roster, result["current"])
+
+
+def _next_up_text(roster: list[Entity], current: str, round_: int | None) -> str:
+    """Who the turn passed to and what that turn holds, in the same words whatever passed it
+    (an ended turn, a death save that killed): "Ilsa acts next (round 3). Ilsa is dying:
+    their turn is a death save." """
+    if round_ is None:  # an older server does not say the round
+        text = _("%(current)s is up.") % {"current": _name_of(roster, current)}
+    else:
+        text = _("%(current)s acts next (round %(round)s).") % {
+            "current": _name_of(roster, current),
+            "round": round_,
+        }
+    return text + _turn_held_text(roster, current)
+
+
+def _turn_held_text(roster: list[Entity], current: str) -> str:
+    """What the turn just handed to `current` holds when it is down (" Ilsa is dying: their
+    turn is a death save."), else "": its player is told before trying to act; a stable one
+    makes no death save (the rules refuse it)."""
+    up = next((e for e in roster if e.id == current), None)
+    if up is None or up.status != "down":
+        return ""
+    values = {"current": _name_of(roster, current)}
+    if "stable" in up.conditions:
+        return " " + _("%(current)s is stable and unconscious.") % values
+    return " " + _("%(current)s is dying: their turn is a death save.") % values
 
 
 def _spells_ended_text(result: Mapping[str, Any]) -> str:
