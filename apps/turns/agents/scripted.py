@@ -4156,11 +4156,13 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
             % {"names": ", ".join(e.name for e in reused)}
         )
     first = order[0]["character"]["name"]
-    s.say(_("%(name)s acts first.") % {"name": first})
+    roster = [_combatant(entry) for entry in order]
+    # A character at 0 HP may go first: its first turn is told as any handed to it later.
+    s.say(_("%(name)s acts first.") % {"name": first} + _turn_held_text(roster, order[0]["id"]))
     combat = result["combat"]
     if combat.get("round") is not None and combat.get("current"):
         s.offered_turn = OfferedTurn("combat", combat["round"], combat["current"])
-    _turn_suggestions(s, [_combatant(entry) for entry in order], order[0]["id"])
+    _turn_suggestions(s, roster, order[0]["id"])
 
 
 def dnd_initiative(s: Session, m: re.Match[str]) -> None:
