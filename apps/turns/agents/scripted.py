@@ -6305,26 +6305,34 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
     ),
 }
 # Help as a table asks for it: "help me", "please help", "what can I say?", "list commands";
-# politely or not ("help me, please", "pls help", "can you help me?", "I need help"). Never
-# with a name after it: "please help Ash" is the Help action.
+# politely or not ("help me, please", "pls help", "can you help me?", "I need help"), or as a
+# call to the table ("need help", "help us out", "somebody help me"). Never with a name after
+# it: "please help Ash" is the Help action.
 POLITELY = r"(?:please|pls|plz)"
+POLITE_BEFORE = r"(?:" + POLITELY + r"(?:\s*,\s*|\s+))?"
+POLITE_AFTER = r"(?:(?:\s*,\s*|\s+)" + POLITELY + r")?"
+# The asking itself, shared by the help list and help with a part of the game.
+HELP_ASKED = (
+    r"(?:(?:(?:can|could|would|will)\s+(?:you|someone|somebody|anyone|anybody)"
+    r"|someone|somebody|anyone|anybody)\s+(?:" + POLITELY + r"\s+)?help(?:\s+(?:me|us))?(?:\s+out)?"
+    r"|(?:i\s+)?need\s+(?:some\s+|your\s+)?help"
+    r"|help(?:\s+(?:me|us))?(?:\s+out)?)"
+)
 HELP = re.compile(
-    r"(?:(?:" + POLITELY + r"(?:\s*,\s*|\s+))?"
-    r"(?:(?:can|could|would|will)\s+(?:you|someone|somebody|anyone|anybody)\s+"
-    r"(?:" + POLITELY + r"\s+)?help(?:\s+me)?|i\s+need\s+(?:some\s+|your\s+)?help|help(?:\s+me)?)"
-    r"(?:(?:\s*,\s*|\s+)" + POLITELY + r")?|\?"
+    r"(?:" + POLITE_BEFORE + HELP_ASKED + POLITE_AFTER + r"|\?"
     r"|(?:(?:list|show)\s+(?:me\s+)?(?:the\s+)?)?commands|what\s+can\s+i\s+(?:do|say|type)\??)",
     re.IGNORECASE,
 )
 
 
-# "help combat", "help me with spells": help with a part of the game. Where that part has no help
-# of its own (the narrative's story parts have), it is the help list, never the Help action.
+# "help combat", "help me with spells", "I need help with combat", "can you help us with the
+# rules?": help with a part of the game. Where that part has no help of its own (the
+# narrative's story parts have), it is the help list, never the Help action.
 HELP_WITH = re.compile(
-    r"(?:please\s+)?help(?:\s+(?:me|us))?(?:\s+(?:with|on|about|for))?\s+(?:the\s+|my\s+)?"
+    POLITE_BEFORE + HELP_ASKED + r"(?:\s+(?:with|on|about|for))?\s+(?:the\s+|my\s+)?"
     r"(?P<topic>combat|fights?|fighting|attacks?|attacking|spells?|magic|casting|moves?|movement"
     r"|moving|checks?|saves?|saving\s+throws?|rolls?|rolling|dice|rests?|resting|conditions?"
-    r"|commands?|rules|oracle|odds|clocks?|scenes?|threads?|facts?)\??",
+    r"|commands?|rules|oracle|odds|clocks?|scenes?|threads?|facts?)" + POLITE_AFTER + r"\??",
     re.IGNORECASE,
 )
 

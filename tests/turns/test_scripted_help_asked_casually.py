@@ -1,0 +1,87 @@
+"""Help asked for without "I", or as a call to the table ("need help", "help me out",
+"somebody help me", "help us") is the help list in either system and from either seat, and a
+GM's such request is posted to the GMs alone; so is help with a part of the game asked for
+the same ways ("I need help with combat", "can you help me with spells?"), rather than a
+guess at a command ("Only the GM can start or end combat"). Naming an ally is still the Help
+action."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.turns.agents.scripted import ScriptedAgent, help_text
+from apps.turns.types import TurnContext
+from tests.turns.test_scripted_help_action import on_the_turn_of
+
+CASUAL = [
+    "need help",
+    "Need help!",
+    "need some help",
+    "help me out",
+    "help us out",
+    "somebody help me",
+    "someone help us!",
+    "can anyone help us?",
+    "can you help me please?",
+    "help us",
+    "please help us",
+]
+WITH_A_PART = [
+    "I need help with combat",
+    "need help with spells",
+    "can you help me with spells?",
+    "could you help us with the rules please?",
+    "somebody help me with combat",
+    "help me out with moving",
+]
+
+
+def _reply(system_id: str, text: str, *, role: str) -> list[tuple[str, str]]:
+    turn = TurnContext(
+        job_id="help",
+        system_id=system_id,
+        phase="lobby",
+        role=role,
+        task="action",
+        text=text,
+        tools=(),
+    )
+    output = ScriptedAgent().run_turn(turn, lambda tool, arguments: pytest.fail(tool))
+    assert output.help_only is True
+    return [(m.text, m.audience) for m in output.messages]
+
+
+@pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
+@pytest.mark.parametrize("text", CASUAL + WITH_A_PART)
+def test_help_asked_for_casually_is_the_help_list(system_id, text):
+    assert _reply(system_id, text, role="player") == [(help_text(system_id, gm=False), "requester")]
+    assert _reply(system_id, text, role="gm") == [(help_text(system_id, gm=True), "requester")]
+
+
+@pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
+@pytest.mark.parametrize("text", CASUAL + WITH_A_PART)
+def test_a_gms_casual_help_request_is_posted_to_the_gms_alone(system_id, text):
+    audience = ScriptedAgent.action_audience(system_id=system_id, text=text, audience="public")
+    assert audience == "gm"
+
+
+@pytest.mark.parametrize(
+    "text", ["help Ash", "I help Briar", "please help Bram", "help Bram, please"]
+)
+def test_helping_a_named_ally_is_no_help_request(text):
+    assert ScriptedAgent.action_audience(system_id="dnd5e", text=text, audience="public") == (
+        "public"
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["help us", "somebody help me", "I need help with combat"])
+def test_help_asked_for_casually_in_combat_is_the_help_list(live_domains, gm, player, text):
+    table = on_the_turn_of(gm, player, "Ilsa")
+    before = table.revision()
+
+    run = table.run(player, text, job_id="help-list")
+
+    assert run.texts == [(help_text("dnd5e", gm=False), "requester")]
+    assert (run.output.help_only, run.tools) == (True, [])
+    assert table.revision() == before
