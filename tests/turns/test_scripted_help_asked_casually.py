@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from apps.turns.agents import scripted as s
 from apps.turns.agents.scripted import ScriptedAgent, help_text
 from apps.turns.types import TurnContext
 from tests.turns.test_scripted_help_action import on_the_turn_of
@@ -85,3 +86,12 @@ def test_help_asked_for_casually_in_combat_is_the_help_list(live_domains, gm, pl
     assert run.texts == [(help_text("dnd5e", gm=False), "requester")]
     assert (run.output.help_only, run.tools) == (True, [])
     assert table.revision() == before
+
+
+@pytest.mark.parametrize(
+    "text", ["I need help with the oracle", "can you help me with the oracle?", "need help on odds"]
+)
+def test_help_with_the_oracle_asked_casually_is_the_oracles_help(text):
+    assert _reply("narrative", text, role="player") == [
+        (s.help_topic_text("narrative", "help oracle", gm=False), "requester")
+    ]

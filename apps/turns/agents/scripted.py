@@ -5449,9 +5449,24 @@ HELP_TOPICS: dict[str, tuple[Any, tuple[tuple[Any, Any], ...]]] = {
 }
 
 
+# Help as a table asks for it: "help me", "please help"; politely or not ("help me, please",
+# "pls help", "can you help me?", "I need help"), or as a call to the table ("need help",
+# "help us out", "somebody help me"). Never with a name after it: "please help Ash" is the
+# Help action.
+POLITELY = r"(?:please|pls|plz)"
+POLITE_BEFORE = r"(?:" + POLITELY + r"(?:\s*,\s*|\s+))?"
+POLITE_AFTER = r"(?:(?:\s*,\s*|\s+)" + POLITELY + r")?"
+# The asking itself, shared by the help list, help with a part of the game and a narrative
+# part's own help ("can you help me with clocks?").
+HELP_ASKED = (
+    r"(?:(?:(?:can|could|would|will)\s+(?:you|someone|somebody|anyone|anybody)"
+    r"|someone|somebody|anyone|anybody)\s+(?:" + POLITELY + r"\s+)?help(?:\s+(?:me|us))?(?:\s+out)?"
+    r"|(?:i\s+)?need\s+(?:some\s+|your\s+)?help"
+    r"|help(?:\s+(?:me|us))?(?:\s+out)?)"
+)
 HELP_TOPIC = re.compile(
-    r"(?:help|how\s+do\s+i\s+use)(?:\s+(?:me\s+)?(?:with|on|about|for))?\s+(?:the\s+)?"
-    r"(?P<topic>oracle|odds|clocks?|scenes?|threads?|facts?)\??",
+    r"(?:" + POLITE_BEFORE + HELP_ASKED + r"(?:\s+(?:with|on|about|for))?|how\s+do\s+i\s+use)"
+    r"\s+(?:the\s+)?(?P<topic>oracle|odds|clocks?|scenes?|threads?|facts?)" + POLITE_AFTER + r"\??",
     re.IGNORECASE,
 )
 
@@ -6304,20 +6319,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
     ),
 }
-# Help as a table asks for it: "help me", "please help", "what can I say?", "list commands";
-# politely or not ("help me, please", "pls help", "can you help me?", "I need help"), or as a
-# call to the table ("need help", "help us out", "somebody help me"). Never with a name after
-# it: "please help Ash" is the Help action.
-POLITELY = r"(?:please|pls|plz)"
-POLITE_BEFORE = r"(?:" + POLITELY + r"(?:\s*,\s*|\s+))?"
-POLITE_AFTER = r"(?:(?:\s*,\s*|\s+)" + POLITELY + r")?"
-# The asking itself, shared by the help list and help with a part of the game.
-HELP_ASKED = (
-    r"(?:(?:(?:can|could|would|will)\s+(?:you|someone|somebody|anyone|anybody)"
-    r"|someone|somebody|anyone|anybody)\s+(?:" + POLITELY + r"\s+)?help(?:\s+(?:me|us))?(?:\s+out)?"
-    r"|(?:i\s+)?need\s+(?:some\s+|your\s+)?help"
-    r"|help(?:\s+(?:me|us))?(?:\s+out)?)"
-)
+# The help list: asked for (HELP_ASKED), or "?" alone, "what can I say?", "list commands".
 HELP = re.compile(
     r"(?:" + POLITE_BEFORE + HELP_ASKED + POLITE_AFTER + r"|\?"
     r"|(?:(?:list|show)\s+(?:me\s+)?(?:the\s+)?)?commands|what\s+can\s+i\s+(?:do|say|type)\??)",
