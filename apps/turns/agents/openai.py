@@ -1129,7 +1129,10 @@ class OpenAIAgent:
                         if unread is not None:
                             if tools_closed:
                                 # Groq refuses a call made against tool_choice "none" so: the
-                                # model is not to call a tool again.
+                                # model is not to call a tool again, and is asked offering no
+                                # tools at all, as after a stray call, lest the endpoint refuse
+                                # the next answer the same way.
+                                tools_withdrawn = True
                                 raise InvalidOutput(
                                     f"no tool may be called any more ({self._why_closed(turn)})",
                                     "give only the final JSON answer",
