@@ -738,10 +738,8 @@ def parse_output(content: str, turn: TurnContext) -> AgentOutput:
         if not audience_allowed(
             audience=audience, trigger_audience=turn.trigger_audience, requester_is_gm=turn.is_gm
         ):
-            # A narration's trigger is the GM's own message, not a player's.
-            trigger = "the GM's narration" if turn.task == "narration" else "the player's message"
             raise InvalidOutput(
-                f"messages[{index}].audience {audience!r} is wider than {trigger} "
+                f"messages[{index}].audience {audience!r} is wider than {_trigger(turn)} "
                 f"({turn.trigger_audience!r})",
                 "use 'trigger' or 'gm'",
             )
@@ -773,12 +771,21 @@ def _final_answer(content: str, turn: TurnContext, calls: int) -> AgentOutput:
     return final
 
 
+def _trigger(turn: TurnContext) -> str:
+    """What the model answers, as corrections name it: a GM's narration or own action is the
+    GM's, not a player's."""
+    if turn.task == "narration":
+        return "the GM's narration"
+    return "the GM's message" if turn.is_gm else "the player's message"
+
+
 def _refusal_advice(turn: TurnContext, calls: int) -> str:
-    """What a refusing model is told to answer instead. A narration has no player's request:
-    the GM is told what the rules could not apply, and one that called no tool may stay
-    silent, as its instructions allow."""
+    """What a refusing model is told to answer instead. A narration has no request: the GM is
+    told what the rules could not apply, and one that called no tool may stay silent, as its
+    instructions allow."""
     if turn.task != "narration":
-        return "if the player's request cannot be done, say so in the messages"
+        requester = "the GM" if turn.is_gm else "the player"
+        return f"if {requester}'s request cannot be done, say so in the messages"
     advice = (
         "if the rules cannot apply what the GM's narration says, say so in a message to the "
         "'gm' audience"
