@@ -34,7 +34,7 @@ def test_a_second_unread_call_tells_the_player_whose_call_was_not_read(table, ll
     with pytest.raises(AgentOutputInvalid) as caught:
         run(table, llm)
     assert classify_error(caught.value).message == (
-        "The agent's answer was invalid: the endpoint could not read its tool call"
+        "The agent's answer was invalid: the endpoint could not read the model's tool call"
     )
 
 

@@ -17,7 +17,7 @@ from tests.turns.test_openai_agent import FINAL, run
 pytestmark = pytest.mark.django_db
 SLIP = '<function=dice_roll>{"expression": "1d20"}</function>'
 REASON = (
-    "the endpoint could not read its tool call; call a tool with JSON arguments as its "
+    "the endpoint could not read the model's tool call; call a tool with JSON arguments as its "
     "schema says, or give only the final JSON answer"
 )
 

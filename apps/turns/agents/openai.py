@@ -289,7 +289,7 @@ class _UnreadCall(InvalidOutput):
 
     def __init__(self, generation: Any) -> None:
         super().__init__(
-            "the endpoint could not read its tool call",
+            "the endpoint could not read the model's tool call",
             "call a tool with JSON arguments as its schema says, or give only the final JSON "
             "answer",
         )
