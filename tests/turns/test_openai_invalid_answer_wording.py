@@ -36,6 +36,10 @@ def test_a_second_unread_call_tells_the_player_whose_call_was_not_read(table, ll
     assert classify_error(caught.value).message == (
         "The agent's answer was invalid: the endpoint could not read the model's tool call"
     )
+    assert caught.value.details == {
+        "reason": "the endpoint could not read the model's tool call; call a tool with JSON "
+        "arguments as its schema says, or give only the final JSON answer"
+    }
 
 
 def test_a_second_answer_cut_off_tells_the_player_it_was_cut_off(table, llm):
@@ -47,3 +51,6 @@ def test_a_second_answer_cut_off_tells_the_player_it_was_cut_off(table, llm):
     assert classify_error(caught.value).message == (
         "The agent's answer was invalid: the answer was cut off at the limit of 300 tokens"
     )
+    assert caught.value.details == {
+        "reason": "the answer was cut off at the limit of 300 tokens; give a shorter one"
+    }
