@@ -4,6 +4,8 @@ a narration that needs nothing of the rules may be answered with no message."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from apps.turns.agents.openai import system_prompt
@@ -87,4 +89,22 @@ def test_an_action_turns_instructions_still_speak_of_the_players_action():
         'the turn to a monster, which the GM plays, you may add "gm_suggestions": at most 4 '
         "short next actions for it, for the GM alone. Never speak or act for other players' "
         "characters."
+    )
+
+
+@pytest.mark.parametrize(
+    ("task", "role", "told"),
+    [
+        # A narration is the GM's, already in the room: the model reports what the rules did.
+        ("narration", "gm", "Report"),
+        ("action", "player", "Narrate"),
+    ],
+)
+def test_an_ended_turn_narrated_is_told_no_more_calls_and_to_tell_only_their_results(
+    task, role, told
+):
+    turn = dataclasses.replace(_turn(task), role=role)
+    assert system_prompt(dataclasses.replace(turn, narrate_only=True)) == (
+        system_prompt(turn) + "\nThe turn is over: no more tool calls. "
+        f"{told} only what the tool results already in the conversation show."
     )

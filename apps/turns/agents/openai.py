@@ -558,8 +558,9 @@ def system_prompt(turn: TurnContext) -> str:
             else " Never speak or act for other players' characters."
         )
         + (
-            "\nThe turn is over: no more tool calls. Narrate only what the tool results "
-            "already in the conversation show."
+            # A narration adds no story: the model reports to the GM what the rules did.
+            f"\nThe turn is over: no more tool calls. {'Report' if narration else 'Narrate'} "
+            "only what the tool results already in the conversation show."
             if turn.narrate_only
             else ""
         )
