@@ -1,6 +1,7 @@
 """A GM's narration turn tells the model that the narration is already in the room: it applies
 what the narration says with the tools and tells the GM what the rules did, adding no story;
-a narration that needs nothing of the rules may be answered with no message."""
+a narration that needs nothing of the rules may be answered with no message. A GM's own action
+is described as the GM's message, not a player's."""
 
 from __future__ import annotations
 
@@ -107,4 +108,32 @@ def test_an_ended_turn_narrated_is_told_no_more_calls_and_to_tell_only_their_res
     assert system_prompt(dataclasses.replace(turn, narrate_only=True)) == (
         system_prompt(turn) + "\nThe turn is over: no more tool calls. "
         f"{told} only what the tool results already in the conversation show."
+    )
+
+
+def test_a_gms_own_actions_instructions_speak_of_the_gms_message_not_a_players():
+    turn = TurnContext(
+        job_id="j1", system_id="dnd5e", phase="combat", role="gm", task="action",
+        text="the ogre attacks Ilsa", tools=(), trigger_audience="gm",
+        bound_characters={"pc-1": "Ilsa"},
+    )  # fmt: skip
+    assert system_prompt(turn) == (
+        "You are the game master's assistant for a dnd5e tabletop campaign. Phase: combat. "
+        "The GM's role: gm. Task: action. The GM's character id: none. The GM's message was "
+        "sent to the 'gm' audience.\n"
+        "Use the tools to resolve what the GM attempts; the rules server decides every "
+        "outcome, so narrate only results the tools returned. Campaign, revision, idempotency "
+        "and identity are filled in for you. At most 8 tool calls.\n"
+        "Finish with only a JSON object, no prose around it: "
+        '{"messages": [{"text": "...", "audience": "trigger"}], "suggestions": ["..."]}. '
+        "1 to 4 messages of at most 4000 characters. Audience: 'trigger' (same readers as the "
+        "GM's message), 'requester' (the GM), 'gm' (GM only, for hidden numbers such as "
+        "monster HP), or 'public' (only when the GM's message was public). At most 4 short "
+        "suggestions of what the GM might do next. When the action hands the turn to a "
+        'monster, which the GM plays, you may add "gm_suggestions": at most 4 short next '
+        "actions for it, for the GM alone. When it hands the turn to a player character, you "
+        'may add "suggestions_for": {"<character id>": ["..."]}: at most 4 short next actions '
+        "for it, for its player alone. Those reach its player only when the GM's message was "
+        'public; otherwise they are dropped. The player characters, by id: {"pc-1": "Ilsa"}. '
+        "Never speak or act for the players' characters."
     )

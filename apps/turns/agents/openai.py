@@ -521,10 +521,12 @@ NARRATION_TASK = (
 
 def system_prompt(turn: TurnContext) -> str:
     character = turn.character_id or "none"
-    # A narration is the GM's, already in the room: no player's action to resolve.
+    # A narration is the GM's, already in the room: no player's action to resolve. A GM's own
+    # action is the GM's too: no player waits on it.
     narration = turn.task == "narration"
-    sender = "GM" if narration else "player"
-    trigger = "the GM's narration" if narration else "the player's message"
+    gm = narration or turn.is_gm
+    sender = "GM" if gm else "player"
+    trigger = _trigger(turn)
     return (
         f"You are the game master's assistant for a {turn.system_id} tabletop campaign. "
         f"Phase: {turn.phase}. The {sender}'s role: {turn.role}. Task: {turn.task}. "
@@ -534,7 +536,7 @@ def system_prompt(turn: TurnContext) -> str:
             "Use the tools to apply what the GM's narration says happens; the rules server "
             "decides every outcome, so report only results the tools returned. "
             if narration
-            else "Use the tools to resolve what the player attempts; the rules server decides "
+            else f"Use the tools to resolve what the {sender} attempts; the rules server decides "
             "every outcome, so narrate only results the tools returned. "
         )
         + "Campaign, revision, idempotency and identity are filled in for you. At most "
@@ -544,17 +546,17 @@ def system_prompt(turn: TurnContext) -> str:
         '{"messages": [{"text": "...", "audience": "trigger"}], "suggestions": ["..."]}. '
         f"{_least_messages(turn)} to {MAX_MESSAGES} messages of at most {MAX_MESSAGE_CHARS} "
         f"characters. Audience: 'trigger' (same readers as {trigger}), 'requester' "
-        f"({'the GM' if narration else 'the player and the GM'}), 'gm' (GM only, for hidden "
+        f"({'the GM' if gm else 'the player and the GM'}), 'gm' (GM only, for hidden "
         f"numbers such as monster HP), or 'public' (only when {trigger} was public). At most "
         f"{MAX_SUGGESTIONS} short suggestions of what "
-        f"{'the GM might narrate next' if narration else 'the player might do next'}. When the "
+        f"{'the GM might narrate next' if narration else f'the {sender} might do next'}. When the "
         f"{'narration' if narration else 'action'} hands the turn to a monster, which the GM "
         'plays, you may add "gm_suggestions": at most '
         f"{MAX_SUGGESTIONS} short next actions for it, for the GM alone."
         + _party_prompt(turn)
         + (
             " Never speak or act for the players' characters."
-            if narration
+            if gm
             else " Never speak or act for other players' characters."
         )
         + (
@@ -578,8 +580,8 @@ def _party_prompt(turn: TurnContext) -> str:
         f"{MAX_SUGGESTIONS} short next actions for it, for its player alone. "
         + (
             # Every character is another's to a GM: none of theirs reaches a player otherwise.
-            "Those reach its player only when the GM's narration was public"
-            if turn.task == "narration"
+            f"Those reach its player only when {_trigger(turn)} was public"
+            if turn.task == "narration" or turn.is_gm
             else "Those for a character another player controls reach that player only when "
             "the player's message was public"
         )
@@ -773,7 +775,7 @@ def _final_answer(content: str, turn: TurnContext, calls: int) -> AgentOutput:
 
 
 def _trigger(turn: TurnContext) -> str:
-    """What the model answers, as corrections name it: a GM's narration or own action is the
+    """What the model answers, as its instructions name it: a GM's narration or own action is the
     GM's, not a player's."""
     if turn.task == "narration":
         return "the GM's narration"
