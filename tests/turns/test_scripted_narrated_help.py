@@ -29,6 +29,19 @@ def test_a_gm_narrating_help_is_answered_privately_and_the_players_see_nothing(
     assert [link.user_id for link in posted[1].recipient_links.all()] == [room.gm.pk]
 
 
+def test_a_gm_narrating_a_plea_posts_it_to_everyone_with_no_reply(
+    dnd_room, turn_urls, eager, django_capture_on_commit_callbacks
+):
+    room = dnd_room
+    with django_capture_on_commit_callbacks(execute=True):
+        response = _act(room, room.gm, "narrated-plea", body="I need help!", task="narration")
+    assert response.status_code == 202, response.content
+    posted = Message.objects.filter(room__campaign=room.campaign).order_by("created_at")
+    assert [(m.kind, m.mode, m.audience, m.body) for m in posted] == [
+        ("message", "narration", "public", "I need help!"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("system_id", "text"),
     [
@@ -58,5 +71,74 @@ def test_narration_that_only_mentions_help_stays_as_it_was_sent(text):
 @pytest.mark.parametrize("text", ["help combat", "help with spells", "help me with moving"])
 def test_help_with_a_part_of_the_game_is_the_help_list(table, gm, task, text):
     run = table.run(gm, text, job_id="help-topic", task=task)
+    assert run.texts == [(help_text("dnd5e", gm=True), "requester")]
+    assert (run.output.help_only, run.tools) == (True, [])
+
+
+# An NPC's plea narrated as a whole line is story: it reaches the players as the GM sent it,
+# with no reply. In narration only the terse command forms ask the scripted GM for help.
+PLEAS = [
+    "I need help!",
+    "Somebody help me!",
+    "Can anyone help?",
+    "Help us!",
+    "could you please help me?",
+    "help us out",
+    "need some help",
+    "I need help with combat",
+]
+
+
+@pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
+@pytest.mark.parametrize("text", PLEAS)
+def test_a_narrated_plea_stays_as_it_was_sent(system_id, text):
+    audience = ScriptedAgent.action_audience(
+        system_id=system_id, text=text, audience="public", task="narration"
+    )
+    assert audience == "public"
+
+
+@pytest.mark.parametrize("text", PLEAS)
+def test_a_narrated_plea_is_posted_with_no_reply(table, gm, text):
+    run = table.run(gm, text, job_id="narrated-plea", task="narration")
+    assert run.texts == []
+    assert (run.output.help_only, run.tools) == (True, [])
+
+
+@pytest.mark.parametrize(
+    ("system_id", "text"),
+    [
+        ("dnd5e", "help"),
+        ("dnd5e", "Help me!"),
+        ("dnd5e", "help please"),
+        ("dnd5e", "pls help"),
+        ("dnd5e", "help combat"),
+        ("dnd5e", "help with spells"),
+        ("dnd5e", "list commands"),
+        ("narrative", "help clocks"),
+        ("narrative", "help with the oracle"),
+    ],
+)
+def test_a_narrated_help_command_is_posted_to_the_gms_alone(system_id, text):
+    audience = ScriptedAgent.action_audience(
+        system_id=system_id, text=text, audience="public", task="narration"
+    )
+    assert audience == "gm"
+
+
+@pytest.mark.parametrize("text", ["help", "Help me!", "help please", "pls help"])
+def test_a_narrated_help_command_is_the_help_list(table, gm, text):
+    run = table.run(gm, text, job_id="narrated-help", task="narration")
+    assert run.texts == [(help_text("dnd5e", gm=True), "requester")]
+    assert (run.output.help_only, run.tools) == (True, [])
+
+
+@pytest.mark.parametrize("text", ["I need help!", "Somebody help me!", "Can anyone help?"])
+def test_a_gms_plea_sent_as_an_action_is_still_a_help_request(table, gm, text):
+    audience = ScriptedAgent.action_audience(
+        system_id="dnd5e", text=text, audience="public", task="action"
+    )
+    run = table.run(gm, text, job_id="acted-plea", task="action")
+    assert audience == "gm"
     assert run.texts == [(help_text("dnd5e", gm=True), "requester")]
     assert (run.output.help_only, run.tools) == (True, [])

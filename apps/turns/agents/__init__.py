@@ -49,12 +49,14 @@ def agent_provider(name: str | None = None) -> AgentProvider:
     )
 
 
-def action_audience(*, system_id: str, text: str, audience: str) -> str:
+def action_audience(*, system_id: str, text: str, audience: str, task: str = "action") -> str:
     """The audience a GM's action is posted with: the one chosen, unless the configured agent's
     grammar reads the action itself as a secret (the scripted agent's "record fact … gm
     only"), which is then posted GM-only. Builds no provider: the web process calls it."""
     if getattr(settings, "SAGASMITH_AGENT_PROVIDER", DEFAULT_PROVIDER) == "scripted":
         from apps.turns.agents.scripted import ScriptedAgent
 
-        return ScriptedAgent.action_audience(system_id=system_id, text=text, audience=audience)
+        return ScriptedAgent.action_audience(
+            system_id=system_id, text=text, audience=audience, task=task
+        )
     return audience

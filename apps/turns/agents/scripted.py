@@ -259,7 +259,8 @@ dnd5e
     help [with combat|spells|moving|...] this list, to you alone (a part of the game named
                                          is no Help action); a GM's help request, sent as
                                          an action or as narration, is posted to the GMs
-                                         alone
+                                         alone (as narration only in these words: "I need
+                                         help!" narrated is story, posted as sent)
     "How do I …?" is answered with the form of the command it names ("how do I attack?": "To
     attack, say: attack <target> [with <weapon>]."; "how can I move?", "how far can I move?":
     a move's forms and, in combat, the movement your character has left), in either system;
@@ -341,7 +342,7 @@ narrative
                                          "describe …" (whatever is named: the scene is read)
     help                                 this list (to you alone; a GM's help request, sent
                                          as an action or as narration, is posted to the
-                                         GMs alone)
+                                         GMs alone; narrated, "I need help!" is story)
     help <oracle|clocks|scenes|threads|facts>
                                          that part's commands from your seat, to you (also
                                          "help with the clock", "how do I use the oracle")
@@ -5464,18 +5465,31 @@ HELP_ASKED = (
     r"|(?:i\s+)?need\s+(?:some\s+|your\s+)?help"
     r"|help(?:\s+(?:me|us))?(?:\s+out)?)"
 )
-HELP_TOPIC = re.compile(
-    r"(?:" + POLITE_BEFORE + HELP_ASKED + r"(?:\s+(?:with|on|about|for))?|how\s+do\s+i\s+use)"
-    r"\s+(?:the\s+)?(?P<topic>oracle|odds|clocks?|scenes?|threads?|facts?)" + POLITE_AFTER + r"\??",
-    re.IGNORECASE,
-)
+# In a GM's narration a whole line "I need help!" or "Help us!" is an NPC's plea, story for
+# the players: there only the terse command forms ask the scripted GM ("help", "help me").
+HELP_ASKED_TERSE = r"help(?:\s+me)?"
 
 
-def help_topic_text(system_id: str, text: str, *, gm: bool) -> str | None:
+def _help_topic_pattern(asked: str) -> re.Pattern[str]:
+    return re.compile(
+        r"(?:" + POLITE_BEFORE + asked + r"(?:\s+(?:with|on|about|for))?|how\s+do\s+i\s+use)"
+        r"\s+(?:the\s+)?(?P<topic>oracle|odds|clocks?|scenes?|threads?|facts?)"
+        + POLITE_AFTER
+        + r"\??",
+        re.IGNORECASE,
+    )
+
+
+HELP_TOPIC = _help_topic_pattern(HELP_ASKED)
+HELP_TOPIC_TERSE = _help_topic_pattern(HELP_ASKED_TERSE)
+
+
+def help_topic_text(system_id: str, text: str, *, gm: bool, narration: bool = False) -> str | None:
     """The help of one part of the story asked about ("help clocks"), from this seat; None
     for any other text, or a system without such parts. No grammar intent: like "help", it
     is only help, and the room is not told that the asker was answered privately."""
-    asked = HELP_TOPIC.fullmatch(text) if system_id == "narrative" else None
+    pattern = HELP_TOPIC_TERSE if narration else HELP_TOPIC
+    asked = pattern.fullmatch(text) if system_id == "narrative" else None
     if asked is None:
         return None
     topic = asked["topic"].lower().removesuffix("s")
@@ -6319,39 +6333,63 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         ),
     ),
 }
+
+
 # The help list: asked for (HELP_ASKED), or "?" alone, "what can I say?", "list commands".
-HELP = re.compile(
-    r"(?:" + POLITE_BEFORE + HELP_ASKED + POLITE_AFTER + r"|\?"
-    r"|(?:(?:list|show)\s+(?:me\s+)?(?:the\s+)?)?commands|what\s+can\s+i\s+(?:do|say|type)\??)",
-    re.IGNORECASE,
-)
+def _help_pattern(asked: str) -> re.Pattern[str]:
+    return re.compile(
+        r"(?:" + POLITE_BEFORE + asked + POLITE_AFTER + r"|\?"
+        r"|(?:(?:list|show)\s+(?:me\s+)?(?:the\s+)?)?commands"
+        r"|what\s+can\s+i\s+(?:do|say|type)\??)",
+        re.IGNORECASE,
+    )
+
+
+HELP = _help_pattern(HELP_ASKED)
+HELP_TERSE = _help_pattern(HELP_ASKED_TERSE)
 
 
 # "help combat", "help me with spells", "I need help with combat", "can you help us with the
 # rules?": help with a part of the game. Where that part has no help of its own (the
 # narrative's story parts have), it is the help list, never the Help action.
-HELP_WITH = re.compile(
-    POLITE_BEFORE + HELP_ASKED + r"(?:\s+(?:with|on|about|for))?\s+(?:the\s+|my\s+)?"
-    r"(?P<topic>combat|fights?|fighting|attacks?|attacking|spells?|magic|casting|moves?|movement"
-    r"|moving|checks?|saves?|saving\s+throws?|rolls?|rolling|dice|rests?|resting|conditions?"
-    r"|commands?|rules|oracle|odds|clocks?|scenes?|threads?|facts?)" + POLITE_AFTER + r"\??",
-    re.IGNORECASE,
-)
+def _help_with_pattern(asked: str) -> re.Pattern[str]:
+    return re.compile(
+        POLITE_BEFORE + asked + r"(?:\s+(?:with|on|about|for))?\s+(?:the\s+|my\s+)?"
+        r"(?P<topic>combat|fights?|fighting|attacks?|attacking|spells?|magic|casting|moves?"
+        r"|movement|moving|checks?|saves?|saving\s+throws?|rolls?|rolling|dice|rests?|resting"
+        r"|conditions?|commands?|rules|oracle|odds|clocks?|scenes?|threads?|facts?)"
+        + POLITE_AFTER
+        + r"\??",
+        re.IGNORECASE,
+    )
 
 
-def _help_list_asked(text: str) -> bool:
+HELP_WITH = _help_with_pattern(HELP_ASKED)
+HELP_WITH_TERSE = _help_with_pattern(HELP_ASKED_TERSE)
+
+
+def _help_list_asked(text: str, *, narration: bool = False) -> bool:
     """Whether the line asks for the help list, whatever its spacing, case, emoji or closing
-    marks: as written ("?" alone, "what can I say?") or without them ("Help me!")."""
-    return bool(HELP.fullmatch(" ".join(text.split())) or HELP.fullmatch(_normalize(text)))
+    marks: as written ("?" alone, "what can I say?") or without them ("Help me!"); in a
+    narration only in a command's terse words."""
+    pattern = HELP_TERSE if narration else HELP
+    return bool(pattern.fullmatch(" ".join(text.split())) or pattern.fullmatch(_normalize(text)))
 
 
-def help_asked(system_id: str, text: str) -> bool:
-    """Whether the line only asks for help: the list, or one part of the game."""
+def _help_with_asked(text: str, *, narration: bool = False) -> bool:
+    """Whether the line asks for help with a part of the game ("help combat"); in a narration
+    only in a command's terse words."""
+    return bool((HELP_WITH_TERSE if narration else HELP_WITH).fullmatch(_normalize(text)))
+
+
+def help_asked(system_id: str, text: str, *, narration: bool = False) -> bool:
+    """Whether the line only asks for help: the list, or one part of the game. A narration
+    asks only in a command's terse words ("help", "help combat"): "I need help!" is story."""
     said = _normalize(text)
     return bool(
-        _help_list_asked(text)
-        or HELP_WITH.fullmatch(said)
-        or help_topic_text(system_id, said, gm=False)
+        _help_list_asked(text, narration=narration)
+        or _help_with_asked(text, narration=narration)
+        or help_topic_text(system_id, said, gm=False, narration=narration)
     )
 
 
@@ -7577,12 +7615,14 @@ class ScriptedAgent:
     name = "scripted"
 
     @staticmethod
-    def action_audience(*, system_id: str, text: str, audience: str) -> str:
+    def action_audience(*, system_id: str, text: str, audience: str, task: str = "action") -> str:
         """A GM's action marked "gm only" ("record fact … gm only", misspelt or not) is itself
         the secret: it is posted GM-only, whatever the grammar makes of it (fail closed). So is
         a GM's help request: sent as narration, "help" was posted to the players as the GM's
-        words, though the answer is the GM's alone."""
-        if GM_ONLY_MARK.search(text) or help_asked(system_id, text):
+        words, though the answer is the GM's alone. A narrated plea ("I need help!") is no
+        request (run_turn gives it no reply), so it stays as sent."""
+        narration = task == "narration"
+        if GM_ONLY_MARK.search(text) or help_asked(system_id, text, narration=narration):
             return "gm"
         return audience
 
@@ -7607,16 +7647,24 @@ class ScriptedAgent:
                 return session.output(help_only=True)
             text = asked.command
         intent, match = _parse(turn.system_id, text)
+        # As action_audience reads it: a narration asks for help only in terse words.
+        narration = turn.task == "narration"
         if intent is None and (
-            topic := help_topic_text(turn.system_id, _normalize(text), gm=turn.is_gm)
+            topic := help_topic_text(
+                turn.system_id, _normalize(text), gm=turn.is_gm, narration=narration
+            )
         ):
             session.say(topic, audience="requester")
             return session.output(help_only=True)
         # "help combat" is no Help action, and a narration's help request is answered too.
-        if HELP_WITH.fullmatch(_normalize(text)):
+        if _help_with_asked(text, narration=narration):
             session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
             return session.output(help_only=True)
-        if intent is None and not _help_list_asked(text):
+        terse_help = _help_list_asked(text, narration=narration)
+        if intent is None and narration and not terse_help and help_asked(turn.system_id, text):
+            # A plea narrated as story ("I need help!"): posted as the GM said it, no guess.
+            return _not_understood(session, text)
+        if intent is None and not terse_help:
             try:
                 corrected = _did_you_mean(turn.system_id, text, gm=turn.is_gm)
                 if corrected:
@@ -7626,7 +7674,7 @@ class ScriptedAgent:
                 session.say(str(refusal), audience="requester")
                 return session.output(help_only=True)
         if intent is None:
-            if _help_list_asked(text):
+            if terse_help:
                 session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
                 return session.output(help_only=True)
             return _not_understood(session, text)

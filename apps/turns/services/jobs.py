@@ -214,7 +214,7 @@ def turn_action_submit(
     )
     if audience == Message.Audience.PUBLIC and membership.role in MANAGER_ROLES:
         audience = action_audience(
-            system_id=membership.campaign.system_id, text=text, audience=audience
+            system_id=membership.campaign.system_id, text=text, audience=audience, task=task
         )
     user = membership.user
     # A repeated key is rare, so the unique constraints detect it rather than a lookup on every
