@@ -73,7 +73,10 @@ def test_help_asked_for_politely_in_combat_is_the_help_list(live_domains, gm, pl
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("text", ["please help Bram", "pls help Bram", "help Bram, please"])
+@pytest.mark.parametrize(
+    "text",
+    ["please help Bram", "pls help Bram", "help Bram, please", "help Bram plz", "plz help Bram"],
+)
 def test_helping_an_ally_politely_is_the_help_action(live_domains, gm, player, text):
     table = on_the_turn_of(gm, player, "Ilsa")
 

@@ -5668,7 +5668,7 @@ CHECKED = (
 # The subject of a plural verb ("the goblins wake up"); not "I" or "we", whose line is read
 # without them ("I wake up" is "wake up").
 # Words a table puts before a command ("please", "ok"): no subject, read without them.
-NOT_A_SUBJECT = r"(?!(?:i|we|let|please|pls|ok|okay|alright)\b)"
+NOT_A_SUBJECT = r"(?!(?:i|we|let|please|pls|plz|ok|okay|alright)\b)"
 PLURAL_SUBJECT = NOT_A_SUBJECT + r"(?P<target>.+?)"
 # "roll 1d20 twice": a command said more than once. Not a roll whose label says how often
 # something happens in a clause of its own ("for the bell that rings twice") or with a doer
@@ -6600,8 +6600,8 @@ FIRST_PERSON_PLURAL = re.compile(r"^(?:we\b|let['’]s\b)", re.IGNORECASE)
 # "whats my hp", "whos here": a question typed without its apostrophe.
 WITHOUT_APOSTROPHE = re.compile(r"\b(what|who|how|where)s\b", re.IGNORECASE)
 # "please attack the goblin", "ok, end turn", "roll 2d6 please": said around a command.
-COURTESY_BEFORE = re.compile(r"^(?:(?:please|pls|ok(?:ay)?|alright)(?:\s*,\s*|\s+))+", re.I)
-COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:please|pls|thanks|thank\s+you)$", re.I)
+COURTESY_BEFORE = re.compile(r"^(?:(?:please|pls|plz|ok(?:ay)?|alright)(?:\s*,\s*|\s+))+", re.I)
+COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:please|pls|plz|thanks|thank\s+you)$", re.I)
 # A potion of healing as said: "a healing potion", "my potion of healing".
 POTION = r"(?:an?|my|the|one|1)\s+(?:healing\s+)?potion(?:\s+of\s+healing)?"
 # After a punch, kick or head-butt: the body part it is made with ("with my fist"), which is
