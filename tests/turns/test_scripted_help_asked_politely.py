@@ -90,3 +90,42 @@ def test_helping_an_ally_politely_is_the_help_action(live_domains, gm, player, t
         "Ilsa helps Bram: Bram's next attack on the goblin has advantage, until Ilsa's next turn.",
         "trigger",
     )
+
+
+# Thanks said after it closes the request as "please" does: no ally is named "thanks".
+THANKED = ["help thanks", "help, thanks", "help me, thank you", "help with spells thanks"]
+
+
+@pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
+@pytest.mark.parametrize("text", THANKED)
+def test_help_asked_for_with_thanks_is_the_help_list(system_id, text):
+    assert _reply(system_id, text, role="player") == [(help_text(system_id, gm=False), "requester")]
+    assert _reply(system_id, text, role="gm") == [(help_text(system_id, gm=True), "requester")]
+    audience = ScriptedAgent.action_audience(system_id=system_id, text=text, audience="public")
+    assert audience == "gm"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["help thanks", "help, thank you"])
+def test_help_asked_for_with_thanks_in_combat_is_the_help_list(live_domains, gm, player, text):
+    table = on_the_turn_of(gm, player, "Ilsa")
+    before = table.revision()
+
+    run = table.run(player, text, job_id="help-list")
+
+    assert run.texts == [(help_text("dnd5e", gm=False), "requester")]
+    assert (run.output.help_only, run.tools) == (True, [])
+    assert table.revision() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["help Bram, thanks", "help Bram thank you"])
+def test_helping_an_ally_with_thanks_is_the_help_action(live_domains, gm, player, text):
+    table = on_the_turn_of(gm, player, "Ilsa")
+
+    run = table.run(player, text, job_id="help")
+
+    taken = [o.structured for o in run.caller.outcomes if o.tool == "combat_action"]
+    assert [(t["action"], t["ally_name"], t["target_name"]) for t in taken] == [
+        ("help", "Bram", "Goblin")
+    ], run.texts

@@ -5456,7 +5456,8 @@ HELP_TOPICS: dict[str, tuple[Any, tuple[tuple[Any, Any], ...]]] = {
 # Help action.
 POLITELY = r"(?:please|pls|plz)"
 POLITE_BEFORE = r"(?:" + POLITELY + r"(?:\s*,\s*|\s+))?"
-POLITE_AFTER = r"(?:(?:\s*,\s*|\s+)" + POLITELY + r")?"
+# Thanks closes a request as "please" does ("help, thanks"), but opens none.
+POLITE_AFTER = r"(?:(?:\s*,\s*|\s+)(?:" + POLITELY + r"|thanks|thank\s+you))?"
 # The asking itself, shared by the help list, help with a part of the game and a narrative
 # part's own help ("can you help me with clocks?").
 HELP_ASKED = (
@@ -5692,7 +5693,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             # Not "help me" (the help list), nor "help with the rope" (no one named), nor
             # "help ?" or "help 🙏" (a closing mark set apart: a name has a letter or digit).
-            r"help\s+(?!(?:me|us|please|pls|plz|with|to|out|on|in|by)\b)"
+            r"help\s+(?!(?:me|us|please|pls|plz|thanks|thank\s+you|with|to|out|on|in|by)\b)"
             r"(?P<ally>\W*\w.*?)"
             # "help Bram with the goblin": the foe, as after "against"; said in the fiction's
             # words but after "attack" or "hit" ("help Bram with the rope").
