@@ -4140,7 +4140,12 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
     participants = [e for e in pcs if e.alive] + chosen
     result = s.call("combat_start", participant_ids=sorted(e.id for e in participants))
     order = result["combat"]["order"]
-    listing = ", ".join(f"{entry['character']['name']} ({entry['initiative']})" for entry in order)
+    roster = [_combatant(entry) for entry in order]
+    # Namesakes told apart as every later line tells them ("Goblin 2"), not two "Goblin"s.
+    shown = _display_names(roster)
+    listing = ", ".join(
+        f"{name} ({entry['initiative']})" for name, entry in zip(shown, order, strict=True)
+    )
     s.say(
         s.pick(
             _("Roll for initiative! The order: %(order)s."),
@@ -4156,8 +4161,7 @@ def dnd_start_combat(s: Session, m: re.Match[str]) -> None:
             _("Back in the fight from before: %(names)s.")
             % {"names": ", ".join(e.name for e in reused)}
         )
-    first = order[0]["character"]["name"]
-    roster = [_combatant(entry) for entry in order]
+    first = shown[0]
     # A character at 0 HP may go first: its first turn is told as any handed to it later.
     s.say(_("%(name)s acts first.") % {"name": first} + _turn_held_text(roster, order[0]["id"]))
     combat = result["combat"]
