@@ -29,6 +29,8 @@ POLITE = [
     "i need some help!",
 ]
 
+HELPED = "Ilsa helps Bram: Bram's next attack on the goblin has advantage, until Ilsa's next turn."
+
 
 def _reply(system_id: str, text: str, *, role: str) -> list[tuple[str, str]]:
     turn = TurnContext(
@@ -86,10 +88,7 @@ def test_helping_an_ally_politely_is_the_help_action(live_domains, gm, player, t
     assert [(t["action"], t["ally_name"], t["target_name"]) for t in taken] == [
         ("help", "Bram", "Goblin")
     ], run.texts
-    assert run.texts[0] == (
-        "Ilsa helps Bram: Bram's next attack on the goblin has advantage, until Ilsa's next turn.",
-        "trigger",
-    )
+    assert run.texts == [(HELPED, "trigger")]
 
 
 # Thanks said after it closes the request as "please" does: no ally is named "thanks".
@@ -129,3 +128,4 @@ def test_helping_an_ally_with_thanks_is_the_help_action(live_domains, gm, player
     assert [(t["action"], t["ally_name"], t["target_name"]) for t in taken] == [
         ("help", "Bram", "Goblin")
     ], run.texts
+    assert run.texts == [(HELPED, "trigger")]
