@@ -13,12 +13,19 @@ from tests.turns.test_scripted_bless import _blessed, _party, _read
 pytestmark = pytest.mark.django_db
 
 
-def _pass_turns_until(table, round_, current):
-    """Every turn before `current`'s in round `round_` passed straight through the rules."""
+def _pass_turns_until(table, round_, current, *, most=200):
+    """Every turn before `current`'s in round `round_` passed straight through the rules; at
+    most `most` of them, so a turn that never comes fails rather than loops for ever."""
     status = table.call(table.gm, "combat_status").structured["combat"]
-    while (status["round"], status["current"]) != (round_, current):
+    for _passed in range(most):
+        if (status["round"], status["current"]) == (round_, current):
+            return
         passed = _gm_write(table, "combat_end_turn")
         status = {**status, "round": passed["round"], "current": passed["current"]}
+    pytest.fail(
+        f"{current}'s turn in round {round_} did not come in {most} turns: round "
+        f"{status['round']}, {status['current']}'s turn"
+    )
 
 
 def test_a_death_save_that_passes_the_turn_to_a_caster_says_its_bless_ran_out(
