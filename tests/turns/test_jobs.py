@@ -26,6 +26,7 @@ from apps.turns.services import (
     turn_recovery_sweep,
     turn_run,
 )
+from apps.turns.services.publish import dice_from
 from apps.turns.services.run import JournalCaller
 from apps.turns.types import AgentMessage, AgentOutput
 from tests.saga.conftest import postgres_or_skip
@@ -456,29 +457,23 @@ def test_cancel_after_an_unanswered_write_that_committed_publishes_and_charges_i
     assert Reservation.objects.get(pk=job.reservation_id).status == "settled"
     room.campaign.refresh_from_db()
     assert room.campaign.authority_revision == room.domain_revision() == before + 1
-    # Everyone who saw the action sees it was cancelled; the dice the write rolled anyway go to
-    # the player alone (read for them).
-    marker, outcome = Message.objects.filter(
-        event_type="turn.outcome", data__job_id=str(job.pk)
-    ).order_by("sequence")
+    # Everyone who saw the action sees it was cancelled after the write stood, with the dice it
+    # rolled, as a finished turn's; the player gets no private copy.
+    (marker,) = Message.objects.filter(event_type="turn.outcome", data__job_id=str(job.pk))
     assert (marker.audience, marker.body, marker.data) == (
         "public",
-        f"{room.player.label} cancelled “roll 1d20”.",
+        f"{room.player.label} cancelled “roll 1d20” after the rules had acted: what they did "
+        "stands.",
         {
             "job_id": str(job.pk),
             "status": "cancelled",
             "cancelled_by": str(room.player.pk),
-            "cancelled_by_body": "You cancelled “roll 1d20”.",
+            "cancelled_by_body": "You cancelled “roll 1d20” after the rules had acted: what they "
+            "did stands.",
+            "dice": dice_from([op], by=room.player.label, by_id=str(room.player.pk)),
         },
     )
-    recipients = [link.user_id for link in outcome.recipient_links.all()]
-    assert (outcome.audience, outcome.body, outcome.data["status"], recipients) == (
-        "private",
-        "",
-        "cancelled",
-        [room.player.pk],
-    )
-    assert [d["tool"] for d in outcome.data["dice"]] == ["dice_roll"]
+    assert [d["tool"] for d in marker.data["dice"]] == ["dice_roll"]
     assert narrations(job) == []
     with django_capture_on_commit_callbacks(execute=False):
         nxt, _ = submit(room, room.player, key="after-cancel")

@@ -710,7 +710,7 @@ OUTCOME_EVENT = "turn.outcome"
 
 
 def job_ended_record(
-    *, campaign: Campaign, job: RoomTurnJob, status: str, message: str, **data: str
+    *, campaign: Campaign, job: RoomTurnJob, status: str, message: str, **data: Any
 ) -> None:
     """Say in the room, to everyone who saw the action, that it ended without an answer they
     can read (cancelled, dropped because its player left, answered privately), inside the
@@ -732,10 +732,13 @@ def job_cancelled_record(
     status: str,
     by: User,
     before: Literal["", "run", "publication"] = "",
+    acted: bool = False,
+    **data: Any,
 ) -> None:
     """Say in the room who cancelled the job, as `job_ended_record` does; the one who did
     reads it addressed to them (the room's page picks it). `before`: "run" for a queued turn,
-    "publication" for a waiting one, "" once it ran."""
+    "publication" for a waiting one, "" once it ran; `acted`: a write of it committed on the
+    domain, which stands all the same. `data` is added to the event's."""
     # Whole sentences each, as translators need them.
     if before == "run":
         said = _("%(who)s cancelled “%(action)s” before it ran.")
@@ -743,6 +746,11 @@ def job_cancelled_record(
     elif before == "publication":
         said = _("%(who)s cancelled “%(action)s” before it was published.")
         said_to_them = _("You cancelled “%(action)s” before it was published.")
+    elif acted:
+        said = _("%(who)s cancelled “%(action)s” after the rules had acted: what they did stands.")
+        said_to_them = _(
+            "You cancelled “%(action)s” after the rules had acted: what they did stands."
+        )
     else:
         said = _("%(who)s cancelled “%(action)s”.")
         said_to_them = _("You cancelled “%(action)s”.")
@@ -752,6 +760,7 @@ def job_cancelled_record(
         message=said % {"who": by.label, "action": action},
         cancelled_by=str(by.pk),
         cancelled_by_body=said_to_them % {"action": action},
+        **data,
     )  # fmt: skip
 
 

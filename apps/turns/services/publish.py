@@ -528,19 +528,35 @@ def _tell_requester(
     )  # fmt: skip
 
 
-def _note_cancelled(campaign: Campaign, job: RoomTurnJob, final: str) -> None:
+def _note_cancelled(
+    campaign: Campaign,
+    job: RoomTurnJob,
+    final: str,
+    *,
+    acted: bool = False,
+    dice: list[dict[str, Any]] | None = None,
+) -> None:
     """The room told that a turn it saw was cancelled and who cancelled it, as a queued turn's
-    note does; the one who did reads it addressed to them (the room's page picks it)."""
+    note does; the one who did reads it addressed to them (the room's page picks it). `acted`:
+    a write of it committed on the domain, which stands; `dice`: what that write rolled, shown
+    with the note to everyone who saw the action."""
     # Read again: the cancel came while the worker held the job it had loaded.
     by = RoomTurnJob.objects.select_related("cancelled_by").get(pk=job.pk).cancelled_by
+    data = {"dice": dice} if dice else {}
     if by is None:
         # Cancelled before the canceller was kept, or their account is gone.
+        if acted:
+            message = _(
+                "“%(action)s” was cancelled after the rules had acted: what they did stands."
+            )
+        else:
+            message = _("“%(action)s” was cancelled.")
         job_ended_record(
             campaign=campaign, job=job, status=final,
-            message=_("“%(action)s” was cancelled.") % {"action": action_quote(job.text)},
+            message=message % {"action": action_quote(job.text)}, **data,
         )  # fmt: skip
         return
-    job_cancelled_record(campaign=campaign, job=job, status=final, by=by)
+    job_cancelled_record(campaign=campaign, job=job, status=final, by=by, acted=acted, **data)
 
 
 def _note_answered_privately(
@@ -706,7 +722,16 @@ def turn_publish(
         error = stored.get("error")
         cancelled = final == RoomTurnJob.Status.CANCELLED
         if cancelled:
-            _note_cancelled(campaign, job, final)
+            # What the domain did stands, so its dice reach everyone who saw the action, as a
+            # finished turn's would (with its narration, if it had any), not the player alone:
+            # else they could roll, cancel and roll again while the table saw no roll.
+            _note_cancelled(
+                campaign, job, final, acted=committed,
+                dice=[] if narration else dice_from(
+                    operations, by=job.requester.label, by_id=str(job.requester_id),
+                    gm_only=job.trigger_audience == Message.Audience.GM,
+                ),
+            )  # fmt: skip
         elif final != RoomTurnJob.Status.SUCCEEDED and not requester.present:
             # Its player left or was removed: the others are told, in words of their own (the
             # error was worded for the player).
@@ -714,9 +739,8 @@ def turn_publish(
                 campaign, job, final,
                 partly=job.operations.filter(state=Operation.State.UNKNOWN).exists(),
             )  # fmt: skip
-        # The requester's own outcome: why it failed, or (cancelled) the dice of a write the
-        # domain made anyway, read for them alone.
-        own_outcome = final != RoomTurnJob.Status.SUCCEEDED and (not cancelled or data.get("dice"))
+        # The requester's own outcome: why it failed (a cancelled turn's note says all of it).
+        own_outcome = final != RoomTurnJob.Status.SUCCEEDED and not cancelled
         if own_outcome and requester.present:
             _tell_requester(
                 campaign, job, OUTCOME_EVENT,
