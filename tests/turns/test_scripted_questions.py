@@ -59,12 +59,16 @@ def test_a_condition_asked_about_is_answered_from_the_creatures_conditions(
     ]
 
 
-def test_on_another_creatures_turn_a_player_is_told_to_wait(live_domains, gm, player):
+def test_on_a_monsters_turn_a_player_is_told_the_gm_acts_for_it(live_domains, gm, player):
     table, _start = dnd_table_in_combat(gm, player)
     table.run(player, "end turn", job_id="end")
     run = table.run(player, "what can I do?", job_id="asked")
     assert run.texts == [
-        ("It is Goblin 2's turn: wait for yours. Say “help” for every command.", "requester")
+        (
+            "It is Goblin 2's turn: the GM acts for it; wait for yours. "
+            "Say “help” for every command.",
+            "requester",
+        )
     ]
 
 

@@ -4611,7 +4611,10 @@ def dnd_what_now(s: Session, m: re.Match[str]) -> None:
             "who": _name_of(roster, combat["current"]),
             "options": _or_list([f"“{o}”" for o in s.suggestions]),
         }
-        if not s.suggestions:
+        if not s.suggestions and up is not None and up.kind == "monster":
+            # A player waiting on a monster is told who plays it, so the table is not stuck.
+            text = _("It is %(who)s's turn: the GM acts for it; wait for yours.")
+        elif not s.suggestions:
             text = _("It is %(who)s's turn: wait for yours.")
         elif combat["current"] == s.turn.character_id:
             text = _("It is your turn, %(who)s: you can say %(options)s.")
