@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from apps.turns.agents import scripted as s
-from apps.turns.agents.scripted import ScriptedAgent, help_text
+from apps.turns.agents.scripted import ScriptedAgent, help_text, help_with_text
 from apps.turns.types import TurnContext
 from tests.turns.test_scripted_help_action import on_the_turn_of
 
@@ -53,10 +53,22 @@ def _reply(system_id: str, text: str, *, role: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
-@pytest.mark.parametrize("text", CASUAL + WITH_A_PART)
+@pytest.mark.parametrize("text", CASUAL)
 def test_help_asked_for_casually_is_the_help_list(system_id, text):
     assert _reply(system_id, text, role="player") == [(help_text(system_id, gm=False), "requester")]
     assert _reply(system_id, text, role="gm") == [(help_text(system_id, gm=True), "requester")]
+
+
+# In dnd5e a part with rows of its own is answered with them (test_scripted_help_with_dnd_topics).
+@pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
+@pytest.mark.parametrize("text", WITH_A_PART)
+def test_help_with_a_part_asked_for_casually_is_that_parts_help(system_id, text):
+    assert _reply(system_id, text, role="player") == [
+        (help_with_text(system_id, text, gm=False), "requester")
+    ]
+    assert _reply(system_id, text, role="gm") == [
+        (help_with_text(system_id, text, gm=True), "requester")
+    ]
 
 
 @pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
@@ -76,14 +88,21 @@ def test_helping_a_named_ally_is_no_help_request(text):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("text", ["help us", "somebody help me", "I need help with combat"])
-def test_help_asked_for_casually_in_combat_is_the_help_list(live_domains, gm, player, text):
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("help us", help_text("dnd5e", gm=False)),
+        ("somebody help me", help_text("dnd5e", gm=False)),
+        ("I need help with combat", help_with_text("dnd5e", "help combat", gm=False)),
+    ],
+)
+def test_help_asked_for_casually_in_combat_is_answered(live_domains, gm, player, text, answer):
     table = on_the_turn_of(gm, player, "Ilsa")
     before = table.revision()
 
     run = table.run(player, text, job_id="help-list")
 
-    assert run.texts == [(help_text("dnd5e", gm=False), "requester")]
+    assert run.texts == [(answer, "requester")]
     assert (run.output.help_only, run.tools) == (True, [])
     assert table.revision() == before
 

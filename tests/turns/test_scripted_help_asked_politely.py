@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.turns.agents.scripted import ScriptedAgent, help_text
+from apps.turns.agents.scripted import ScriptedAgent, help_text, help_with_text
 from apps.turns.types import TurnContext
 from tests.turns.test_scripted_help_action import on_the_turn_of
 
@@ -97,9 +97,13 @@ THANKED = ["help thanks", "help, thanks", "help me, thank you", "help with spell
 
 @pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
 @pytest.mark.parametrize("text", THANKED)
-def test_help_asked_for_with_thanks_is_the_help_list(system_id, text):
-    assert _reply(system_id, text, role="player") == [(help_text(system_id, gm=False), "requester")]
-    assert _reply(system_id, text, role="gm") == [(help_text(system_id, gm=True), "requester")]
+def test_help_asked_for_with_thanks_is_the_help_asked_for(system_id, text):
+    assert _reply(system_id, text, role="player") == [
+        (help_with_text(system_id, text, gm=False), "requester")
+    ]
+    assert _reply(system_id, text, role="gm") == [
+        (help_with_text(system_id, text, gm=True), "requester")
+    ]
     audience = ScriptedAgent.action_audience(system_id=system_id, text=text, audience="public")
     assert audience == "gm"
 

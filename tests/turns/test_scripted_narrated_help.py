@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from apps.rooms.models import Message
-from apps.turns.agents.scripted import ScriptedAgent, help_text
+from apps.turns.agents.scripted import ScriptedAgent, help_text, help_with_text
 from tests.turns.test_api import _act
 
 pytestmark = pytest.mark.django_db
@@ -69,9 +69,9 @@ def test_narration_that_only_mentions_help_stays_as_it_was_sent(text):
 
 @pytest.mark.parametrize("task", ["narration", "action"])
 @pytest.mark.parametrize("text", ["help combat", "help with spells", "help me with moving"])
-def test_help_with_a_part_of_the_game_is_the_help_list(table, gm, task, text):
+def test_help_with_a_part_of_the_game_is_that_parts_help(table, gm, task, text):
     run = table.run(gm, text, job_id="help-topic", task=task)
-    assert run.texts == [(help_text("dnd5e", gm=True), "requester")]
+    assert run.texts == [(help_with_text("dnd5e", text, gm=True), "requester")]
     assert (run.output.help_only, run.tools) == (True, [])
 
 

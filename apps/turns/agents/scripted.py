@@ -6359,7 +6359,8 @@ HELP_TERSE = _help_pattern(HELP_ASKED_TERSE)
 
 # "help combat", "help me with spells", "I need help with combat", "can you help us with the
 # rules?": help with a part of the game. Where that part has no help of its own (the
-# narrative's story parts have), it is the help list, never the Help action.
+# narrative's story parts and dnd5e's DND_HELP_TOPICS have), it is the help list, never the
+# Help action.
 def _help_with_pattern(asked: str) -> re.Pattern[str]:
     return re.compile(
         POLITE_BEFORE + asked + r"(?:\s+(?:with|on|about|for))?\s+(?:the\s+|my\s+)?"
@@ -6374,6 +6375,45 @@ def _help_with_pattern(asked: str) -> re.Pattern[str]:
 
 HELP_WITH = _help_with_pattern(HELP_ASKED)
 HELP_WITH_TERSE = _help_with_pattern(HELP_ASKED_TERSE)
+
+
+# The parts of a dnd5e game with rows of their own in the help list (`_dnd_help_rows`), by
+# the words that ask for them: their help is those rows alone, short enough for a phone.
+DND_HELP_TOPICS: tuple[tuple[str, Any, re.Pattern[str]], ...] = (
+    (
+        "combat",
+        gettext_lazy("Combat:"),
+        re.compile(r"combat|fights?|fighting|attacks?|attacking", re.IGNORECASE),
+    ),
+    ("spells", gettext_lazy("Spells:"), re.compile(r"spells?|magic|casting", re.IGNORECASE)),
+    (
+        "checks",
+        gettext_lazy("Checks and rolls:"),
+        re.compile(r"checks?|saves?|saving\s+throws?|rolls?|rolling|dice", re.IGNORECASE),
+    ),
+    ("moving", gettext_lazy("Moving:"), re.compile(r"moves?|movement|moving", re.IGNORECASE)),
+    ("rests", gettext_lazy("Rests:"), re.compile(r"rests?|resting", re.IGNORECASE)),
+)
+
+
+def help_with_text(system_id: str, text: str, *, gm: bool, narration: bool = False) -> str:
+    """The reply to help with a part of the game ("help combat"), from this seat: in dnd5e the
+    help list's rows of that part, with "help" named for the rest; the whole list for any
+    other system, or a part with no rows of its own ("help conditions")."""
+    asked = (HELP_WITH_TERSE if narration else HELP_WITH).fullmatch(_normalize(text))
+    if asked is not None and system_id == "dnd5e":
+        for key, title, words in DND_HELP_TOPICS:
+            if not words.fullmatch(asked["topic"]):
+                continue
+            rows = [
+                gm_line if gm else player_line
+                for topics, player_line, gm_line in _dnd_help_rows()
+                if key in topics
+            ]
+            shown = [f"- {line}" for line in rows if line]
+            if shown:
+                return "\n".join([str(title), *shown, _("Say “help” for every command.")])
+    return help_text(system_id, gm=gm)
 
 
 def _help_list_asked(text: str, *, narration: bool = False) -> bool:
@@ -6401,150 +6441,184 @@ def help_asked(system_id: str, text: str, *, narration: bool = False) -> bool:
     )
 
 
-def help_text(system_id: str, *, gm: bool) -> str:
-    """The help reply: what the scripted agent understands for this system, from this seat (a
-    player is not shown the GM's commands)."""
-    # (what a player reads, what the GM reads); a player's None: a line for the GM alone.
-    lines: list[tuple[str | None, str]]
-    if system_id == "dnd5e":
-        lines = [
-            (
-                _(
-                    "attack [<target>] [with <weapon>] [with advantage | with disadvantage] "
-                    "[as a reaction]; <name> hits (or shoots, stabs) <target>; "
-                    "punch (or kick) <target>, an unarmed strike"
-                ),
-                _(
-                    "attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
-                    "<name> attacks [<target>] (or hits, shoots, stabs <target>); "
-                    "<name> attacks <target> as a reaction (an opportunity attack)"
-                ),
+def _dnd_help_rows() -> list[tuple[tuple[str, ...], str | None, str]]:
+    """The dnd5e help list's rows: (the topics of DND_HELP_TOPICS a row is help with, what a
+    player reads, what the GM reads); a player's None: a line for the GM alone, a GM's "": a
+    line for players alone."""
+    return [
+        (
+            ("combat",),
+            _(
+                "attack [<target>] [with <weapon>] [with advantage | with disadvantage] "
+                "[as a reaction]; <name> hits (or shoots, stabs) <target>; "
+                "punch (or kick) <target>, an unarmed strike"
             ),
-            (
-                _(
-                    "check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] "
-                    "(or: roll stealth, roll a dex save)"
-                ),
-                _(
-                    "check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] "
-                    "(or: roll stealth, roll a dex save); for someone: perception check "
-                    "for <name>, dex save for <name> [dc N]"
-                ),
+            _(
+                "attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
+                "<name> attacks [<target>] (or hits, shoots, stabs <target>); "
+                "<name> attacks <target> as a reaction (an opportunity attack)"
             ),
-            _both(
+        ),
+        (
+            ("checks",),
+            _(
+                "check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] "
+                "(or: roll stealth, roll a dex save)"
+            ),
+            _(
+                "check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] "
+                "(or: roll stealth, roll a dex save); for someone: perception check "
+                "for <name>, dex save for <name> [dc N]"
+            ),
+        ),
+        (
+            ("checks",),
+            *_both(
                 _(
                     "roll <dice> [drop lowest | with advantage] [for <label>], "
                     "e.g. roll 4d6 drop lowest, roll a d20 and a d6"
                 )
             ),
-            _both(
+        ),
+        (
+            ("combat", "moving"),
+            *_both(
                 _(
                     "move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
                     "<name> moves to X,Y (or walks east, moves next to <name>); "
                     "end turn or pass (in combat)"
                 )
             ),
-            (
-                _(
-                    "death save (at 0 HP); stand up (or <name> gets up); "
-                    "heal <target> or heal me (a potion)"
-                ),
-                _("death save for <name>; heal <target> N (a potion without N)"),
+        ),
+        (
+            ("combat",),
+            _(
+                "death save (at 0 HP); stand up (or <name> gets up); "
+                "heal <target> or heal me (a potion)"
             ),
-            # The GM's action row has no combat_action (the tool cap): the GM narrates them.
-            (
-                _(
-                    "dodge, dash, disengage or hide [as a bonus action]; help <name> [attack "
-                    "<target>]; shove <target> [away] (in combat: your character's action)"
-                ),
-                "",
+            _("death save for <name>; heal <target> N (a potion without N)"),
+        ),
+        # The GM's action row has no combat_action (the tool cap): the GM narrates them.
+        (
+            ("combat",),
+            _(
+                "dodge, dash, disengage or hide [as a bonus action]; help <name> [attack "
+                "<target>]; shove <target> [away] (in combat: your character's action)"
             ),
-            (
-                _("give me N temp hp (temporary hit points; they do not stack)"),
-                _("grant <target> N temp hp (temporary hit points; they do not stack)"),
+            "",
+        ),
+        (
+            (),
+            _("give me N temp hp (temporary hit points; they do not stack)"),
+            _("grant <target> N temp hp (temporary hit points; they do not stack)"),
+        ),
+        # Damage outside an attack is the GM's ruling (a player attacks instead).
+        (
+            ("combat",),
+            None,
+            _(
+                "damage <target> N [<type>], e.g. damage goblin 9 fire (or: deal 7 fire "
+                "damage to <target>, <target> takes 4 piercing damage; in combat as narration)"
             ),
-            # Damage outside an attack is the GM's ruling (a player attacks instead).
-            (
-                None,
-                _(
-                    "damage <target> N [<type>], e.g. damage goblin 9 fire (or: deal 7 fire "
-                    "damage to <target>, <target> takes 4 piercing damage; in combat as narration)"
-                ),
+        ),
+        # A player's cleric casts; the GM's long rest is narrated (the action row's cap).
+        (
+            ("spells",),
+            _("cast cure wounds or healing word [on <target>] [at level N] (a cleric)"),
+            "",
+        ),
+        (
+            ("rests", "spells"),
+            None,
+            _("long rest [for <name>] (as narration: hit points and spell slots back)"),
+        ),
+        (("spells",), _("cast magic missile at <target> [at level N] (a wizard)"), ""),
+        (
+            ("spells",),
+            _("cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)"),
+            "",
+        ),
+        (
+            ("spells",),
+            _(
+                "cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); "
+                "end concentration"
             ),
-            # A player's cleric casts; the GM's long rest is narrated (the action row's cap).
-            (
-                _("cast cure wounds or healing word [on <target>] [at level N] (a cleric)"),
-                _("long rest [for <name>] (as narration: hit points and spell slots back)"),
+            "",
+        ),
+        (
+            ("spells",),
+            _(
+                "cast bless on <target>, <target> and me [at level N] (a cleric; +1d4 to "
+                "attack rolls and saves while concentrating)"
             ),
-            (_("cast magic missile at <target> [at level N] (a wizard)"), ""),
-            (_("cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)"), ""),
-            (
-                _(
-                    "cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); "
-                    "end concentration"
-                ),
-                "",
+            "",
+        ),
+        (
+            ("rests",),
+            _("short rest, spend N hit dice (or: spend a hit die; out of combat)"),
+            _("short rest for <name>, N hit dice (as narration: Hit Dice heal)"),
+        ),
+        (
+            ("combat",),
+            None,
+            _(
+                "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
+                "restrain, stun); knock <target> prone; knock <target> unconscious "
+                "(or <name> falls asleep, passes out, faints)"
             ),
-            (
-                _(
-                    "cast bless on <target>, <target> and me [at level N] (a cleric; +1d4 to "
-                    "attack rolls and saves while concentrating)"
-                ),
-                "",
+        ),
+        (
+            (),
+            None,
+            _(
+                "cure <target> of <condition> (or unpoison <target>, remove <condition> "
+                "from <target>, <target> is no longer <condition>); stand up (whoever is "
+                "up gets up), <name> stands up (or gets up); wake <target>"
             ),
-            (
-                _("short rest, spend N hit dice (or: spend a hit die; out of combat)"),
-                _("short rest for <name>, N hit dice (as narration: Hit Dice heal)"),
+        ),
+        (
+            ("combat",),
+            None,
+            _("start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>"),
+        ),
+        (
+            ("combat",),
+            _(
+                "describe, or look at <target>; whose turn is it?, who's next?, "
+                "who's winning?; "
+                "what's my hp?, show my character (or look at me)"
             ),
-            (
-                None,
-                _(
-                    "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
-                    "restrain, stun); knock <target> prone; knock <target> unconscious "
-                    "(or <name> falls asleep, passes out, faints)"
-                ),
+            _(
+                "describe, or look at <target>; whose turn is it?, who's next?, "
+                "who's winning?; what's <target>'s hp? (a monster's: to you alone)"
             ),
-            (
-                None,
-                _(
-                    "cure <target> of <condition> (or unpoison <target>, remove <condition> "
-                    "from <target>, <target> is no longer <condition>); stand up (whoever is "
-                    "up gets up), <name> stands up (or gets up); wake <target>"
-                ),
+        ),
+        # Your own character's: the GM has none.
+        (("spells",), _("what spells do I have?, how many spell slots do I have left?"), ""),
+        (
+            (),
+            _(
+                "is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, "
+                "how hurt is <target>?, how many goblins are there?, who's here?, "
+                "where am I?, how far can I move?, what can I do?"
             ),
-            (
-                None,
-                _(
-                    "start combat [with goblin, 2 orcs, a new orc]; end combat; "
-                    "set phase <lobby|play>"
-                ),
+            _(
+                "is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is "
+                "<target>?, how many goblins are there?, who's here?, where am I?, "
+                "how can I move?, what can I do?"
             ),
-            (
-                _(
-                    "describe, or look at <target>; whose turn is it?, who's next?, "
-                    "who's winning?; "
-                    "what's my hp?, show my character (or look at me)"
-                ),
-                _(
-                    "describe, or look at <target>; whose turn is it?, who's next?, "
-                    "who's winning?; what's <target>'s hp? (a monster's: to you alone)"
-                ),
-            ),
-            # Your own character's: the GM has none.
-            (_("what spells do I have?, how many spell slots do I have left?"), ""),
-            (
-                _(
-                    "is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, "
-                    "how hurt is <target>?, how many goblins are there?, who's here?, "
-                    "where am I?, how far can I move?, what can I do?"
-                ),
-                _(
-                    "is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is "
-                    "<target>?, how many goblins are there?, who's here?, where am I?, "
-                    "how can I move?, what can I do?"
-                ),
-            ),
-        ]
+        ),
+    ]
+
+
+def help_text(system_id: str, *, gm: bool) -> str:
+    """The help reply: what the scripted agent understands for this system, from this seat (a
+    player is not shown the GM's commands)."""
+    # (what a player reads, what the GM reads); a player's None: a line for the GM alone.
+    lines: list[tuple[str | None, str]]
+    if system_id == "dnd5e":
+        lines = [(player_line, gm_line) for _topics, player_line, gm_line in _dnd_help_rows()]
     elif system_id == "narrative":
         lines = [
             _both(
@@ -7666,7 +7740,10 @@ class ScriptedAgent:
             return session.output(help_only=True)
         # "help combat" is no Help action, and a narration's help request is answered too.
         if _help_with_asked(text, narration=narration):
-            session.say(help_text(turn.system_id, gm=turn.is_gm), audience="requester")
+            session.say(
+                help_with_text(turn.system_id, text, gm=turn.is_gm, narration=narration),
+                audience="requester",
+            )
             return session.output(help_only=True)
         terse_help = _help_list_asked(text, narration=narration)
         if intent is None and narration and not terse_help and help_asked(turn.system_id, text):
