@@ -9,10 +9,11 @@ from apps.turns.agents.scripted import ScriptedAgent, help_text
 from apps.turns.types import TurnContext
 
 
-def _reply(text: str, *, role: str = "player") -> list[tuple[str, str]]:
+def help_reply(text: str, *, system_id: str = "dnd5e", role: str = "player"):
+    """A lobby turn's reply to `text`, as (text, audience) pairs; it must be only help."""
     turn = TurnContext(
         job_id="help",
-        system_id="dnd5e",
+        system_id=system_id,
         phase="lobby",
         role=role,
         task="action",
@@ -20,6 +21,7 @@ def _reply(text: str, *, role: str = "player") -> list[tuple[str, str]]:
         tools=(),
     )
     output = ScriptedAgent().run_turn(turn, lambda tool, arguments: pytest.fail(tool))
+    assert output.help_only is True
     return [(m.text, m.audience) for m in output.messages]
 
 
@@ -37,8 +39,8 @@ def _reply(text: str, *, role: str = "player") -> list[tuple[str, str]]:
     ],
 )
 def test_help_asked_for_in_a_tables_words_is_the_help_list(text):
-    assert _reply(text) == [(help_text("dnd5e", gm=False), "requester")]
-    assert _reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
+    assert help_reply(text) == [(help_text("dnd5e", gm=False), "requester")]
+    assert help_reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
 
 
 # A mark set apart by a space ("help ?", as some keyboards type it) or an emoji closing the
@@ -46,6 +48,6 @@ def test_help_asked_for_in_a_tables_words_is_the_help_list(text):
 # rather than the Help action for an ally named "?".
 @pytest.mark.parametrize("text", ["help ?", "help !", "  help  ?! ", "help …", "help 🙏"])
 def test_help_with_its_closing_mark_set_apart_is_the_help_list(text):
-    assert _reply(text) == [(help_text("dnd5e", gm=False), "requester")]
-    assert _reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
+    assert help_reply(text) == [(help_text("dnd5e", gm=False), "requester")]
+    assert help_reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
     assert ScriptedAgent.action_audience(system_id="dnd5e", text=text, audience="public") == "gm"

@@ -11,8 +11,8 @@ import pytest
 
 from apps.turns.agents import scripted as s
 from apps.turns.agents.scripted import ScriptedAgent, help_text, help_with_text
-from apps.turns.types import TurnContext
 from tests.turns.test_scripted_help_action import on_the_turn_of
+from tests.turns.test_scripted_help_asked import help_reply
 
 CASUAL = [
     "need help",
@@ -37,36 +37,25 @@ WITH_A_PART = [
 ]
 
 
-def _reply(system_id: str, text: str, *, role: str) -> list[tuple[str, str]]:
-    turn = TurnContext(
-        job_id="help",
-        system_id=system_id,
-        phase="lobby",
-        role=role,
-        task="action",
-        text=text,
-        tools=(),
-    )
-    output = ScriptedAgent().run_turn(turn, lambda tool, arguments: pytest.fail(tool))
-    assert output.help_only is True
-    return [(m.text, m.audience) for m in output.messages]
-
-
 @pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
 @pytest.mark.parametrize("text", CASUAL)
 def test_help_asked_for_casually_is_the_help_list(system_id, text):
-    assert _reply(system_id, text, role="player") == [(help_text(system_id, gm=False), "requester")]
-    assert _reply(system_id, text, role="gm") == [(help_text(system_id, gm=True), "requester")]
+    assert help_reply(text, system_id=system_id, role="player") == [
+        (help_text(system_id, gm=False), "requester")
+    ]
+    assert help_reply(text, system_id=system_id, role="gm") == [
+        (help_text(system_id, gm=True), "requester")
+    ]
 
 
 # In dnd5e a part with rows of its own is answered with them (test_scripted_help_with_dnd_topics).
 @pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
 @pytest.mark.parametrize("text", WITH_A_PART)
 def test_help_with_a_part_asked_for_casually_is_that_parts_help(system_id, text):
-    assert _reply(system_id, text, role="player") == [
+    assert help_reply(text, system_id=system_id, role="player") == [
         (help_with_text(system_id, text, gm=False), "requester")
     ]
-    assert _reply(system_id, text, role="gm") == [
+    assert help_reply(text, system_id=system_id, role="gm") == [
         (help_with_text(system_id, text, gm=True), "requester")
     ]
 
@@ -111,6 +100,6 @@ def test_help_asked_for_casually_in_combat_is_answered(live_domains, gm, player,
     "text", ["I need help with the oracle", "can you help me with the oracle?", "need help on odds"]
 )
 def test_help_with_the_oracle_asked_casually_is_the_oracles_help(text):
-    assert _reply("narrative", text, role="player") == [
+    assert help_reply(text, system_id="narrative", role="player") == [
         (s.help_topic_text("narrative", "help oracle", gm=False), "requester")
     ]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from apps.turns.agents.scripted import ScriptedAgent, help_text, help_with_text
-from apps.turns.types import TurnContext
 from tests.turns.test_scripted_help_action import on_the_turn_of
+from tests.turns.test_scripted_help_asked import help_reply
 
 POLITE = [
     "help me please",
@@ -32,26 +32,15 @@ POLITE = [
 HELPED = "Ilsa helps Bram: Bram's next attack on the goblin has advantage, until Ilsa's next turn."
 
 
-def _reply(system_id: str, text: str, *, role: str) -> list[tuple[str, str]]:
-    turn = TurnContext(
-        job_id="help",
-        system_id=system_id,
-        phase="lobby",
-        role=role,
-        task="action",
-        text=text,
-        tools=(),
-    )
-    output = ScriptedAgent().run_turn(turn, lambda tool, arguments: pytest.fail(tool))
-    assert output.help_only is True
-    return [(m.text, m.audience) for m in output.messages]
-
-
 @pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
 @pytest.mark.parametrize("text", POLITE)
 def test_help_asked_for_politely_is_the_help_list(system_id, text):
-    assert _reply(system_id, text, role="player") == [(help_text(system_id, gm=False), "requester")]
-    assert _reply(system_id, text, role="gm") == [(help_text(system_id, gm=True), "requester")]
+    assert help_reply(text, system_id=system_id, role="player") == [
+        (help_text(system_id, gm=False), "requester")
+    ]
+    assert help_reply(text, system_id=system_id, role="gm") == [
+        (help_text(system_id, gm=True), "requester")
+    ]
 
 
 @pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
@@ -98,10 +87,10 @@ THANKED = ["help thanks", "help, thanks", "help me, thank you", "help with spell
 @pytest.mark.parametrize("system_id", ["dnd5e", "narrative"])
 @pytest.mark.parametrize("text", THANKED)
 def test_help_asked_for_with_thanks_is_the_help_asked_for(system_id, text):
-    assert _reply(system_id, text, role="player") == [
+    assert help_reply(text, system_id=system_id, role="player") == [
         (help_with_text(system_id, text, gm=False), "requester")
     ]
-    assert _reply(system_id, text, role="gm") == [
+    assert help_reply(text, system_id=system_id, role="gm") == [
         (help_with_text(system_id, text, gm=True), "requester")
     ]
     audience = ScriptedAgent.action_audience(system_id=system_id, text=text, audience="public")

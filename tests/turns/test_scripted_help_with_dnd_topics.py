@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from apps.turns.agents.scripted import ScriptedAgent, help_text
-from apps.turns.types import TurnContext
 from tests.turns.test_scripted_help_action import on_the_turn_of
+from tests.turns.test_scripted_help_asked import help_reply
 
 MORE = "Say “help” for every command."
 
@@ -23,18 +23,8 @@ def _section(title: str, rows: list[int], *, gm: bool) -> str:
     return "\n".join([title, *(full[row] for row in rows), MORE])
 
 
-def _reply(text: str, *, role: str) -> list[tuple[str, str]]:
-    turn = TurnContext(
-        job_id="help", system_id="dnd5e", phase="lobby", role=role, task="action", text=text,
-        tools=(),
-    )  # fmt: skip
-    output = ScriptedAgent().run_turn(turn, lambda tool, arguments: pytest.fail(tool))
-    assert output.help_only is True
-    return [(m.text, m.audience) for m in output.messages]
-
-
 def test_a_players_help_with_spells_is_the_spells_alone():
-    assert _reply("help with spells", role="player") == [
+    assert help_reply("help with spells", role="player") == [
         (
             "Spells:\n"
             "- cast cure wounds or healing word [on <target>] [at level N] (a cleric)\n"
@@ -68,19 +58,21 @@ TOPICS = [
 
 @pytest.mark.parametrize(("text", "title", "player_rows", "gm_rows"), TOPICS)
 def test_help_with_a_part_of_the_game_is_that_parts_help(text, title, player_rows, gm_rows):
-    assert _reply(text, role="player") == [(_section(title, player_rows, gm=False), "requester")]
-    assert _reply(text, role="gm") == [(_section(title, gm_rows, gm=True), "requester")]
+    assert help_reply(text, role="player") == [
+        (_section(title, player_rows, gm=False), "requester")
+    ]
+    assert help_reply(text, role="gm") == [(_section(title, gm_rows, gm=True), "requester")]
 
 
 @pytest.mark.parametrize("text", ["help conditions", "help with the rules", "help commands"])
 def test_help_with_a_part_without_its_own_help_is_the_help_list(text):
-    assert _reply(text, role="player") == [(help_text("dnd5e", gm=False), "requester")]
-    assert _reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
+    assert help_reply(text, role="player") == [(help_text("dnd5e", gm=False), "requester")]
+    assert help_reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
 
 
 @pytest.mark.parametrize("text", ["help", "help me", "what can I say?"])
 def test_help_alone_is_still_the_whole_list(text):
-    assert _reply(text, role="player") == [(help_text("dnd5e", gm=False), "requester")]
+    assert help_reply(text, role="player") == [(help_text("dnd5e", gm=False), "requester")]
 
 
 @pytest.mark.parametrize("text", ["help combat", "help with spells", "help checks"])
