@@ -266,7 +266,7 @@ function deathSavesText(character) {
   return t.death_saves.replace("%(successes)s", String(saves.successes)).replace("%(failures)s", String(saves.failures));
 }
 
-// A caster's spell slots left, lowest level first ("level 1: 3 of 4, level 2: 2 of 2"); null
+// A caster's spell slots left, lowest level first ("Level 1: 3 of 4 left, Level 2: 2 of 2 left"); null
 // for a character without any (a fighter's are none, not "0 of 0").
 function spellSlotsText(character) {
   const slots = Object.entries(character.spell_slots || {})

@@ -72,7 +72,7 @@ def test_a_clerics_card_shows_the_slots_left_and_a_cast_spends_one(
     with cleric as (ilsa, hurt, campaign):
         row = ilsa.locator('#turn-character [data-row="spell-slots"]')
         expect(row).to_be_visible()
-        expect(row).to_have_text("Spell slotslevel 1: 4 of 4, level 2: 2 of 2")
+        expect(row).to_have_text("Spell slotsLevel 1: 4 of 4 left, Level 2: 2 of 2 left")
         # On a row of its own: the armour class and conditions beside each other keep their
         # width, and nothing spills out of the card.
         facts = ilsa.evaluate(FACTS_LAID_OUT)
@@ -83,7 +83,7 @@ def test_a_clerics_card_shows_the_slots_left_and_a_cast_spends_one(
         _say(ilsa, "I cast cure wounds on me", mode="action")
         _settle(campaign, 2)
         expect(row.locator('[data-field="spell-slots"]')).to_have_text(
-            "level 1: 3 of 4, level 2: 2 of 2"
+            "Level 1: 3 of 4 left, Level 2: 2 of 2 left"
         )
 
 
