@@ -1270,7 +1270,7 @@ function diceItem(roll) {
     item.append(
       face,
       el("span", { class: "turn-roll__body" },
-        el("span", { class: "turn-roll__title" }, roll.label || t.roll),
+        el("span", { class: "turn-roll__title" }, sentenceCase(roll.label || t.roll)),
         // Two d20s, one kept, said where an attack's line says it: before the outcome.
         judged
           ? el("span", { class: "turn-roll__line" }, `${made} · ${t.dc} ${roll.dc} `,
@@ -1293,9 +1293,9 @@ function diceItem(roll) {
     item.append(
       el("span", { class: face, "aria-hidden": "true" }, String(roll.total ?? "?")),
       el("span", { class: "turn-roll__body" },
-        // The line already says the expression: the title is the label, else just "Roll",
-        // and who rolled (everyone's rolls share the list).
-        el("span", { class: "turn-roll__title" }, roll.label || t.roll, ...(roll.by ? [" · ", roller(roll)] : [])),
+        // The line already says the expression: the title is the label (the tools give some in
+        // lower case, "luck"), else just "Roll", and who rolled (everyone's rolls share the list).
+        el("span", { class: "turn-roll__title" }, sentenceCase(roll.label || t.roll), ...(roll.by ? [" · ", roller(roll)] : [])),
         el("span", { class: "turn-roll__line" },
           // A blessed death save: its d20 and d4 make the total (10 or more succeeds).
           roll.tool === "death_save" && typeof roll.bless === "number" && typeof roll.total === "number"

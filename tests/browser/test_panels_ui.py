@@ -97,10 +97,10 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         # Not a live region: the history would be read out on opening, each roll twice.
         assert nia.locator("#turn-dice").get_attribute("aria-live") is None
         first = nia.locator("#turn-dice li").first
-        expect(first.locator(".turn-roll__title")).to_have_text("courage · Nia Player (you)")
+        expect(first.locator(".turn-roll__title")).to_have_text("Courage · Nia Player (you)")
         # Everyone else reads whose roll it was.
         expect(gm.locator("#turn-dice li .turn-roll__title").first).to_have_text(
-            "courage · Nia Player"
+            "Courage · Nia Player"
         )
         expect(first.locator(".turn-roll__line")).to_have_text(
             re.compile(r"^2d6 = \d+ \(\d \+ \d\)$")
@@ -123,7 +123,7 @@ def test_narrative_card_dice_lines_and_a_long_side_column(
         _settle(campaign, 3)
         expect(gm.locator("#turn-dice li")).to_have_count(3)
         expect(gm.locator("#turn-dice li .turn-roll__title").first).to_have_text(
-            "the ambush · Gail GM (you)"
+            "The ambush · Gail GM (you)"
         )
         expect(gm.locator("#turn-dice li .turn-roll__audience")).to_have_text(["GM only"])
         expect(gm.locator("#turn-dice li").first.locator(".turn-roll__audience")).to_have_count(1)
