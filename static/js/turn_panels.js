@@ -1287,11 +1287,20 @@ function diceItem(roll) {
     );
   } else {
     const breakdown = diceBreakdown(roll);
-    // An initiative is a d20 and a DEX modifier whose line carries the total alone: on the
-    // total's flat tag, not the d20's face, where it would read as a natural roll.
-    const face = roll.tool === "combat_start" ? "turn-roll__die turn-roll__die--total" : "turn-roll__die";
+    if (roll.tool === "combat_start") {
+      // An initiative is a d20 and a DEX modifier that come as the total alone: on the total's
+      // flat tag, not the d20's face, where it would read as a natural roll. A line under the
+      // title would only say the same number again, so the tag says it to a screen reader.
+      const total = String(roll.total ?? "?");
+      item.append(
+        el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${t.roll_total} ${total}`, title: t.roll_total }, total),
+        el("span", { class: "turn-roll__body" },
+          el("span", { class: "turn-roll__title" }, sentenceCase(roll.label || t.roll))),
+      );
+      return item;
+    }
     item.append(
-      el("span", { class: face, "aria-hidden": "true" }, String(roll.total ?? "?")),
+      el("span", { class: "turn-roll__die", "aria-hidden": "true" }, String(roll.total ?? "?")),
       el("span", { class: "turn-roll__body" },
         // The line already says the expression: the title is the label (the tools give some in
         // lower case, "luck"), else just "Roll", and who rolled (everyone's rolls share the list).

@@ -1,7 +1,8 @@
 """Initiative in the Dice panel, in Chromium: a combatant's initiative is its d20 plus its DEX
 modifier, and the line carries the total alone, so its face is the flat tag a total shows on,
 not the d20's face that a natural roll shows on (Briar's 18, a natural 14, read as a natural
-18)."""
+18). The total shows once, on that tag, which says it to a screen reader ("total 18"); no line
+under the title repeats it."""
 
 from __future__ import annotations
 
@@ -37,10 +38,11 @@ def test_an_initiative_total_is_not_drawn_as_a_natural_d20(
             expect(rows).to_have_count(2)
             faces = rows.locator(".turn-roll__die")
             expect(faces).to_have_text(totals)
-            expect(rows.locator(".turn-roll__line")).to_have_text(totals)
-            for face in faces.all():
+            expect(rows.locator(".turn-roll__line")).to_have_count(0)
+            for face, total in zip(faces.all(), totals, strict=True):
                 expect(face).to_have_class("turn-roll__die turn-roll__die--total")
-                # The line says the total: the face is not said again.
-                expect(face).to_have_attribute("aria-hidden", "true")
+                expect(face).to_have_attribute("role", "img")
+                expect(face).to_have_attribute("aria-label", f"total {total}")
+                assert face.get_attribute("aria-hidden") is None
                 assert face.get_attribute("data-natural") is None
                 assert face.evaluate(CLIP) == "none"
