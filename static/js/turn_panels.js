@@ -329,6 +329,21 @@ function hitDiceText(character) {
 // The domain's sheet (a player character's: modifiers, attacks and spells as its tools roll
 // and cast them) as the card's lines; each list empty when the view has none (a monster).
 const ABILITIES = ["str", "dex", "con", "int", "wis", "cha"];
+// The spells on a character, named as the initiative list names them, each with the rounds its
+// caster's count leaves while a combat counts them ("Bless (3 rounds left)"); null for none.
+function effectsText(character) {
+  const said = [];
+  for (const effect of Array.isArray(character.effects) ? character.effects : []) {
+    if (!effect || typeof effect !== "object") continue;
+    const name = sentenceCase(effect.name || effect.spell);
+    if (!name) continue;
+    const rounds = effect.rounds_left;
+    if (typeof rounds !== "number") said.push(name);
+    else said.push(format(rounds === 1 ? t.effect_rounds_left_one : t.effect_rounds_left, { name, rounds }));
+  }
+  return said.length ? said.join(", ") : null;
+}
+
 // The strings' keys for a spell's level ("1st"), by level: 0 is a cantrip.
 const SPELL_LEVELS = ["cantrip", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"];
 
@@ -822,6 +837,12 @@ function renderCharacter(character, audience) {
     const held = concentrationText(character);
     heldRow.hidden = !held;
     if (held) setText(heldRow.querySelector('[data-field="concentration"]'), held);
+  }
+  const effectsRow = sheet.querySelector('[data-row="effects"]');
+  if (effectsRow) {
+    const effects = effectsText(character);
+    effectsRow.hidden = !effects;
+    if (effects) setText(effectsRow.querySelector('[data-field="effects"]'), effects);
   }
   const savesRow = sheet.querySelector('[data-row="death-saves"]');
   if (savesRow) {
