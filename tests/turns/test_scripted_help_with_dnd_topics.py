@@ -13,6 +13,73 @@ from tests.turns.test_scripted_help_asked import help_reply
 
 MORE = "Say “help” for every command."
 
+# The whole list, from each seat, as it reads: its sections are views of it, never edits.
+PLAYERS_LIST = (
+    "I understand:\n"
+    "- attack [<target>] [with <weapon>] [with advantage | with disadvantage] [as a "
+    "reaction]; <name> hits (or shoots, stabs) <target>; punch (or kick) <target>, "
+    "an unarmed strike\n"
+    "- check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] (or: "
+    "roll stealth, roll a dex save)\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop "
+    "lowest, roll a d20 and a d6\n"
+    "- move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
+    "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in "
+    "combat)\n"
+    "- death save (at 0 HP); stand up (or <name> gets up); heal <target> or heal me "
+    "(a potion)\n"
+    "- dodge, dash, disengage or hide [as a bonus action]; help <name> [attack "
+    "<target>]; shove <target> [away] (in combat: your character's action)\n"
+    "- give me N temp hp (temporary hit points; they do not stack)\n"
+    "- cast cure wounds or healing word [on <target>] [at level N] (a cleric)\n"
+    "- cast magic missile at <target> [at level N] (a wizard)\n"
+    "- cast fire bolt at <target> (a wizard) or sacred flame on <target> (a cleric)\n"
+    "- cast shield of faith [on <target>] (a cleric; +2 AC while concentrating); end "
+    "concentration\n"
+    "- cast bless on <target>, <target> and me [at level N] (a cleric; +1d4 to "
+    "attack rolls and saves while concentrating)\n"
+    "- short rest, spend N hit dice (or: spend a hit die; out of combat)\n"
+    "- describe, or look at <target>; whose turn is it?, who's next?, who's "
+    "winning?; what's my hp?, show my character (or look at me)\n"
+    "- what spells do I have?, how many spell slots do I have left?\n"
+    "- is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, how "
+    "hurt is <target>?, how many goblins are there?, who's here?, where am I?, how "
+    "far can I move?, what can I do?"
+)
+GMS_LIST = (
+    "I understand:\n"
+    "- attack [<target>] [with <weapon>] [with advantage | with disadvantage]; "
+    "<name> attacks [<target>] (or hits, shoots, stabs <target>); <name> attacks "
+    "<target> as a reaction (an opportunity attack)\n"
+    "- check <ability or skill> [dc N] [with advantage]; save <ability> [dc N] (or: "
+    "roll stealth, roll a dex save); for someone: perception check for <name>, dex "
+    "save for <name> [dc N]\n"
+    "- roll <dice> [drop lowest | with advantage] [for <label>], e.g. roll 4d6 drop "
+    "lowest, roll a d20 and a d6\n"
+    "- move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
+    "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in "
+    "combat)\n"
+    "- death save for <name>; heal <target> N (a potion without N)\n"
+    "- grant <target> N temp hp (temporary hit points; they do not stack)\n"
+    "- damage <target> N [<type>], e.g. damage goblin 9 fire (or: deal 7 fire damage "
+    "to <target>, <target> takes 4 piercing damage; in combat as narration)\n"
+    "- long rest [for <name>] (as narration: hit points and spell slots back)\n"
+    "- short rest for <name>, N hit dice (as narration: Hit Dice heal)\n"
+    "- poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
+    "restrain, stun); knock <target> prone; knock <target> unconscious (or <name> "
+    "falls asleep, passes out, faints)\n"
+    "- cure <target> of <condition> (or unpoison <target>, remove <condition> from "
+    "<target>, <target> is no longer <condition>); stand up (whoever is up gets up), "
+    "<name> stands up (or gets up); wake <target>\n"
+    "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase "
+    "<lobby|play>\n"
+    "- describe, or look at <target>; whose turn is it?, who's next?, who's "
+    "winning?; what's <target>'s hp? (a monster's: to you alone)\n"
+    "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is "
+    "<target>?, how many goblins are there?, who's here?, where am I?, how can I "
+    "move?, what can I do?"
+)
+
 
 def _full(*, gm: bool) -> list[str]:
     return help_text("dnd5e", gm=gm).splitlines()[1:]
@@ -51,7 +118,7 @@ TOPICS = [
     ("help checks", "Checks and rolls:", [1, 2], [1, 2]),
     ("help with saving throws", "Checks and rolls:", [1, 2], [1, 2]),
     ("help dice", "Checks and rolls:", [1, 2], [1, 2]),
-    ("help me with moving", "Moving:", [3], [3]),
+    ("help me with moving", "Moving:", [3, 15], [3, 13]),
     ("help rests", "Rests:", [12], [7, 8]),
 ]
 
@@ -68,6 +135,27 @@ def test_help_with_a_part_of_the_game_is_that_parts_help(text, title, player_row
 def test_help_with_a_part_without_its_own_help_is_the_help_list(text):
     assert help_reply(text, role="player") == [(help_text("dnd5e", gm=False), "requester")]
     assert help_reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
+
+
+def test_the_help_list_reads_as_it_did_from_both_seats():
+    assert help_text("dnd5e", gm=False) == PLAYERS_LIST
+    assert help_text("dnd5e", gm=True) == GMS_LIST
+
+
+def test_a_players_help_with_moving_names_how_far_they_can_move():
+    assert help_reply("help moving", role="player") == [
+        (
+            "Moving:\n"
+            "- move to X,Y, move to <target>, move 2 squares north or move 10 feet east; "
+            "<name> moves to X,Y (or walks east, moves next to <name>); end turn or pass (in "
+            "combat)\n"
+            "- is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, how "
+            "hurt is <target>?, how many goblins are there?, who's here?, where am I?, how "
+            "far can I move?, what can I do?\n"
+            "Say “help” for every command.",
+            "requester",
+        )
+    ]
 
 
 @pytest.mark.parametrize("text", ["help", "help me", "what can I say?"])
