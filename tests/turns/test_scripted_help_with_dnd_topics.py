@@ -1,13 +1,15 @@
 """In dnd5e, help with one part of the game ("help combat", "I need help with spells") was
 the whole help list, taller than the timeline on a phone. It is the part's own lines of the
 list, from the asker's seat, and a line naming "help" for every command; a part the list has
-no lines of its own for ("help conditions") is still the whole list."""
+no lines of its own for ("help with the rules"), or none for the asker's seat, is still the
+whole list."""
 
 from __future__ import annotations
 
 import pytest
 
-from apps.turns.agents.scripted import ScriptedAgent, help_text
+from apps.turns.agents import scripted
+from apps.turns.agents.scripted import ScriptedAgent, help_text, help_with_text
 from tests.turns.test_scripted_help_action import on_the_turn_of
 from tests.turns.test_scripted_help_asked import help_reply
 
@@ -120,6 +122,8 @@ TOPICS = [
     ("help dice", "Checks and rolls:", [1, 2], [1, 2]),
     ("help me with moving", "Moving:", [3, 15], [3, 13]),
     ("help rests", "Rests:", [12], [7, 8]),
+    ("help conditions", "Conditions:", [4, 15], [4, 9, 10, 13]),
+    ("can you help me with the conditions?", "Conditions:", [4, 15], [4, 9, 10, 13]),
 ]
 
 
@@ -131,7 +135,7 @@ def test_help_with_a_part_of_the_game_is_that_parts_help(text, title, player_row
     assert help_reply(text, role="gm") == [(_section(title, gm_rows, gm=True), "requester")]
 
 
-@pytest.mark.parametrize("text", ["help conditions", "help with the rules", "help commands"])
+@pytest.mark.parametrize("text", ["help with the rules", "help commands"])
 def test_help_with_a_part_without_its_own_help_is_the_help_list(text):
     assert help_reply(text, role="player") == [(help_text("dnd5e", gm=False), "requester")]
     assert help_reply(text, role="gm") == [(help_text("dnd5e", gm=True), "requester")]
@@ -156,6 +160,20 @@ def test_a_players_help_with_moving_names_how_far_they_can_move():
             "requester",
         )
     ]
+
+
+def test_a_part_with_no_rows_for_the_askers_seat_is_that_seats_whole_list(monkeypatch):
+    # The conditions' rows kept for the GM alone: the player has no Conditions section.
+    rows = [
+        (topics, None if "conditions" in topics else player_line, gm_line)
+        for topics, player_line, gm_line in scripted._dnd_help_rows()
+    ]
+    monkeypatch.setattr(scripted, "_dnd_help_rows", lambda: rows)
+    players_list = help_text("dnd5e", gm=False)
+
+    assert help_with_text("dnd5e", "help conditions", gm=False) == players_list
+    assert players_list.splitlines()[0] == "I understand:"
+    assert help_with_text("dnd5e", "help conditions", gm=True).splitlines()[0] == "Conditions:"
 
 
 @pytest.mark.parametrize("text", ["help", "help me", "what can I say?"])

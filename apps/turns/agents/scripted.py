@@ -6393,13 +6393,14 @@ DND_HELP_TOPICS: tuple[tuple[str, Any, re.Pattern[str]], ...] = (
     ),
     ("moving", gettext_lazy("Moving:"), re.compile(r"moves?|movement|moving", re.IGNORECASE)),
     ("rests", gettext_lazy("Rests:"), re.compile(r"rests?|resting", re.IGNORECASE)),
+    ("conditions", gettext_lazy("Conditions:"), re.compile(r"conditions?", re.IGNORECASE)),
 )
 
 
 def help_with_text(system_id: str, text: str, *, gm: bool, narration: bool = False) -> str:
     """The reply to help with a part of the game ("help combat"), from this seat: in dnd5e the
     help list's rows of that part, with "help" named for the rest; the whole list for any
-    other system, or a part with no rows of its own ("help conditions")."""
+    other system, or a part with no rows of its own for this seat ("help with the rules")."""
     asked = (HELP_WITH_TERSE if narration else HELP_WITH).fullmatch(_normalize(text))
     if asked is not None and system_id == "dnd5e":
         for key, title, words in DND_HELP_TOPICS:
@@ -6490,8 +6491,10 @@ def _dnd_help_rows() -> list[tuple[tuple[str, ...], str | None, str]]:
                 )
             ),
         ),
+        # Conditions too: at 0 HP a creature is unconscious (healing wakes it), standing ends
+        # prone.
         (
-            ("combat",),
+            ("combat", "conditions"),
             _(
                 "death save (at 0 HP); stand up (or <name> gets up); "
                 "heal <target> or heal me (a potion)"
@@ -6560,7 +6563,7 @@ def _dnd_help_rows() -> list[tuple[tuple[str, ...], str | None, str]]:
             _("short rest for <name>, N hit dice (as narration: Hit Dice heal)"),
         ),
         (
-            ("combat",),
+            ("combat", "conditions"),
             None,
             _(
                 "poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
@@ -6569,7 +6572,7 @@ def _dnd_help_rows() -> list[tuple[tuple[str, ...], str | None, str]]:
             ),
         ),
         (
-            (),
+            ("conditions",),
             None,
             _(
                 "cure <target> of <condition> (or unpoison <target>, remove <condition> "
@@ -6596,9 +6599,10 @@ def _dnd_help_rows() -> list[tuple[tuple[str, ...], str | None, str]]:
         ),
         # Your own character's: the GM has none.
         (("spells",), _("what spells do I have?, how many spell slots do I have left?"), ""),
-        # Moving too: "how far can I move?" (the GM's "how can I move?") is asked here.
+        # Moving too: "how far can I move?" (the GM's "how can I move?") is asked here; and
+        # conditions: "am I poisoned?", "is <target> prone?".
         (
-            ("moving",),
+            ("moving", "conditions"),
             _(
                 "is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, "
                 "how hurt is <target>?, how many goblins are there?, who's here?, "
