@@ -5462,9 +5462,10 @@ HELP_TOPICS: dict[str, tuple[Any, tuple[tuple[Any, Any], ...]]] = {
 # "help us out", "somebody help me"). Never with a name after it: "please help Ash" is the
 # Help action.
 POLITELY = r"(?:please|pls|plz)"
+THANKS = r"(?:thanks|thank\s+you)"
 POLITE_BEFORE = r"(?:" + POLITELY + r"(?:\s*,\s*|\s+))?"
 # Thanks closes a request as "please" does ("help, thanks"), but opens none.
-POLITE_AFTER = r"(?:(?:\s*,\s*|\s+)(?:" + POLITELY + r"|thanks|thank\s+you))?"
+POLITE_AFTER = r"(?:(?:\s*,\s*|\s+)(?:" + POLITELY + "|" + THANKS + "))?"
 # The asking itself, shared by the help list, help with a part of the game and a narrative
 # part's own help ("can you help me with clocks?").
 HELP_ASKED = (
@@ -5676,7 +5677,7 @@ CHECKED = (
 # The subject of a plural verb ("the goblins wake up"); not "I" or "we", whose line is read
 # without them ("I wake up" is "wake up").
 # Words a table puts before a command ("please", "ok"): no subject, read without them.
-NOT_A_SUBJECT = r"(?!(?:i|we|let|please|pls|plz|ok|okay|alright)\b)"
+NOT_A_SUBJECT = r"(?!(?:i|we|let|" + POLITELY + r"|ok|okay|alright)\b)"
 PLURAL_SUBJECT = NOT_A_SUBJECT + r"(?P<target>.+?)"
 # "roll 1d20 twice": a command said more than once. Not a roll whose label says how often
 # something happens in a clause of its own ("for the bell that rings twice") or with a doer
@@ -5700,7 +5701,7 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
         _intent(
             # Not "help me" (the help list), nor "help with the rope" (no one named), nor
             # "help ?" or "help 🙏" (a closing mark set apart: a name has a letter or digit).
-            r"help\s+(?!(?:me|us|please|pls|plz|thanks|thank\s+you|with|to|out|on|in|by)\b)"
+            r"help\s+(?!(?:me|us|" + POLITELY + "|" + THANKS + r"|with|to|out|on|in|by)\b)"
             r"(?P<ally>\W*\w.*?)"
             # "help Bram with the goblin": the foe, as after "against"; said in the fiction's
             # words but after "attack" or "hit" ("help Bram with the rope").
@@ -6687,8 +6688,10 @@ FIRST_PERSON_PLURAL = re.compile(r"^(?:we\b|let['’]s\b)", re.IGNORECASE)
 # "whats my hp", "whos here": a question typed without its apostrophe.
 WITHOUT_APOSTROPHE = re.compile(r"\b(what|who|how|where)s\b", re.IGNORECASE)
 # "please attack the goblin", "ok, end turn", "roll 2d6 please": said around a command.
-COURTESY_BEFORE = re.compile(r"^(?:(?:please|pls|plz|ok(?:ay)?|alright)(?:\s*,\s*|\s+))+", re.I)
-COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:please|pls|plz|thanks|thank\s+you)$", re.I)
+COURTESY_BEFORE = re.compile(
+    r"^(?:(?:" + POLITELY + r"|ok(?:ay)?|alright)(?:\s*,\s*|\s+))+", re.IGNORECASE
+)
+COURTESY_AFTER = re.compile(r"(?:\s*,\s*|\s+)(?:" + POLITELY + "|" + THANKS + ")$", re.IGNORECASE)
 # A potion of healing as said: "a healing potion", "my potion of healing".
 POTION = r"(?:an?|my|the|one|1)\s+(?:healing\s+)?potion(?:\s+of\s+healing)?"
 # After a punch, kick or head-butt: the body part it is made with ("with my fist"), which is
