@@ -524,7 +524,7 @@ def system_prompt(turn: TurnContext) -> str:
     # A narration is the GM's, already in the room: no player's action to resolve. A GM's own
     # action is the GM's too: no player waits on it.
     narration = turn.task == "narration"
-    gm = narration or turn.is_gm
+    gm = _gm_speaks(turn)
     sender = "GM" if gm else "player"
     trigger = _trigger(turn)
     return (
@@ -581,7 +581,7 @@ def _party_prompt(turn: TurnContext) -> str:
         + (
             # Every character is another's to a GM: none of theirs reaches a player otherwise.
             f"Those reach its player only when {_trigger(turn)} was public"
-            if turn.task == "narration" or turn.is_gm
+            if _gm_speaks(turn)
             else "Those for a character another player controls reach that player only when "
             "the player's message was public"
         )
@@ -772,6 +772,11 @@ def _final_answer(content: str, turn: TurnContext, calls: int) -> AgentOutput:
             "the rules did"
         )
     return final
+
+
+def _gm_speaks(turn: TurnContext) -> bool:
+    """Whether the turn answers the GM: a narration, or the GM's own action."""
+    return turn.task == "narration" or turn.is_gm
 
 
 def _trigger(turn: TurnContext) -> str:
