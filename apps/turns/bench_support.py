@@ -58,19 +58,16 @@ class DomainServer:
     """A dnd5e MCP server over HTTP on a free loopback port with a temp SQLite database."""
 
     def __init__(self, *, base: Path, jwks: Path) -> None:
-        from domain_servers.common.testing import REPO_ROOT, server_command
+        from domain_servers.common.testing import listening_socket, spawn_http_server
 
-        self.port = free_port()
+        listener = listening_socket()
+        self.port = listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         self.log = (base / "dnd5e.log").open("w")
-        command = server_command(
-            "domain_servers.dnd5e", "http", f"sqlite:///{base / 'dnd5e.sqlite3'}", str(jwks),
-            self.port,
+        self.process = spawn_http_server(
+            "domain_servers.dnd5e", f"sqlite:///{base / 'dnd5e.sqlite3'}", str(jwks), listener,
+            stderr=self.log,
         )  # fmt: skip
-        self.process = subprocess.Popen(
-            command, cwd=REPO_ROOT, stdout=self.log, stderr=subprocess.STDOUT
-        )
-        wait_listening(self.port, self.process, "the dnd5e domain server")
 
     def domains_setting(self) -> dict[str, Any]:
         return {"dnd5e": {"plugin": DND5E_PLUGIN, "url": self.url, "timeout": 10}}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import socket
 import sys
 from collections.abc import Callable
 
@@ -28,6 +29,13 @@ def parse_args(system_id: str, argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8770)
+    parser.add_argument(
+        "--fd",
+        type=int,
+        default=None,
+        help="serve HTTP on this inherited, already listening socket instead of binding "
+        "--host and --port, so a supervisor keeps the port from the start",
+    )
     parser.add_argument("--db", default=None, help="SQLAlchemy URL; default a local SQLite file")
     parser.add_argument(
         "--jwks",
@@ -61,9 +69,11 @@ def main(system_id: str, factory: Factory, argv: list[str] | None = None) -> int
     jwks_path = args.jwks or os.environ.get(JWKS_ENV) or None
     source = JwksSource(jwks_path, interval=args.jwks_check_interval)
     keys = source.load()
-    if args.transport == "http" and args.host not in LOOPBACK and not keys:
+    listener = socket.socket(fileno=args.fd) if args.fd is not None else None
+    host = listener.getsockname()[0] if listener is not None else args.host
+    if args.transport == "http" and host not in LOOPBACK and not keys:
         print(
-            f"refusing to bind {args.host}: a non-loopback HTTP server needs delegation keys "
+            f"refusing to bind {host}: a non-loopback HTTP server needs delegation keys "
             f"(--jwks or ${JWKS_ENV})",
             file=sys.stderr,
         )
@@ -83,7 +93,11 @@ def main(system_id: str, factory: Factory, argv: list[str] | None = None) -> int
     import uvicorn
 
     app = mcp.streamable_http_app(
-        streamable_http_path="/mcp", stateless_http=True, json_response=True, host=args.host
+        streamable_http_path="/mcp", stateless_http=True, json_response=True, host=host
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    if listener is None:
+        uvicorn.run(app, host=host, port=args.port, log_level="warning", access_log=False)
+    else:
+        config = uvicorn.Config(app, log_level="warning", access_log=False)
+        uvicorn.Server(config).run(sockets=[listener])
     return 0

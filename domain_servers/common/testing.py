@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import http.client
 import json
 import os
 import socket
@@ -106,10 +107,22 @@ def delegation_meta(token: str, **extra: Any) -> dict[str, Any]:
     return {META_KEY: token, **extra}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def listening_socket(port: int = 0) -> socket.socket:
+    """A loopback socket already listening, for a server process to inherit (`--fd`).
+
+    The test process binds and hands the socket down, so no other process can take the port
+    between its choice and the server's start; a port another process holds fails here, loudly.
+    """
+    sock = socket.socket()
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
 
 
 def server_command(
@@ -117,33 +130,74 @@ def server_command(
     transport: str,
     db_url: str,
     jwks: str | None,
-    port: int | None = None,
+    fd: int | None = None,
     extra: list[str] | None = None,
 ) -> list[str]:
     command = [sys.executable, "-m", module, "--transport", transport, "--db", db_url]
     if jwks is not None:
         command += ["--jwks", jwks]
-    if port is not None:
-        command += ["--port", str(port)]
+    if fd is not None:
+        command += ["--fd", str(fd)]
     return command + (extra or [])
 
 
-def wait_until_listening(process: subprocess.Popen, port: int, timeout: float = 20.0) -> None:
-    """Block until the server process accepts connections on port; raise if it exits first."""
+def spawn_http_server(
+    module: str,
+    db_url: str,
+    jwks: str | None,
+    listener: socket.socket,
+    *,
+    env: dict[str, str] | None = None,
+    extra: list[str] | None = None,
+    stderr: Any = subprocess.PIPE,
+) -> subprocess.Popen:
+    """Start a server on `listener` and wait until it answers HTTP there.
+
+    Our copy of the socket is closed once the child has it, so the port refuses connections
+    again when the server stops.
+    """
+    try:
+        process = subprocess.Popen(
+            server_command(module, "http", db_url, jwks, listener.fileno(), extra),
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            text=True,
+            pass_fds=(listener.fileno(),),
+        )
+        port = listener.getsockname()[1]
+    finally:
+        listener.close()
+    wait_until_serving(process, port)
+    return process
+
+
+def wait_until_serving(process: subprocess.Popen, port: int, timeout: float = 20.0) -> None:
+    """Block until the server answers an HTTP request on port; raise if it exits first.
+
+    The inherited socket accepts connections before the server runs, so only an HTTP answer
+    (any status) shows it is ready.
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"server exited early: {process.stderr.read()}")
+            stderr = process.stderr.read() if process.stderr else ""
+            raise RuntimeError(f"server exited early: {stderr}")
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=0.5)
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
+            connection.request("GET", "/mcp")
+            connection.getresponse().read()
+            return
         except OSError:
             time.sleep(0.05)
-    raise RuntimeError("server did not start listening")
+        finally:
+            connection.close()
+    raise RuntimeError("server did not start serving")
 
 
 class HttpServerProcess:
-    """A real server process on a free loopback port."""
+    """A real server process on a loopback port it was handed at start."""
 
     def __init__(
         self,
@@ -153,22 +207,12 @@ class HttpServerProcess:
         env: dict[str, str] | None = None,
         extra: list[str] | None = None,
     ) -> None:
-        self.port = free_port()
+        listener = listening_socket()
+        self.port = listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         child_env = {**os.environ, **(env or {})}
         child_env.pop(JWKS_ENV, None)
-        self.process = subprocess.Popen(
-            server_command(module, "http", db_url, jwks, self.port, extra),
-            cwd=REPO_ROOT,
-            env=child_env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self._wait_ready()
-
-    def _wait_ready(self, timeout: float = 20.0) -> None:
-        wait_until_listening(self.process, self.port, timeout)
+        self.process = spawn_http_server(module, db_url, jwks, listener, env=child_env, extra=extra)
 
     def kill(self) -> None:
         if self.process.poll() is None:

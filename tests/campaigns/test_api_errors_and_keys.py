@@ -4,7 +4,6 @@ Idempotency-Key (the link is never stored), and narrative tags sent as a JSON li
 from __future__ import annotations
 
 import json
-import subprocess
 import uuid
 
 import pytest
@@ -13,12 +12,7 @@ from django.test import override_settings
 from apps.campaigns.models import ActorBinding, CampaignInvite, JoinRequest
 from apps.core.models import IdempotencyRecord
 from apps.domains.client import domain_call, domain_connections_close
-from domain_servers.common.testing import (
-    REPO_ROOT,
-    free_port,
-    server_command,
-    wait_until_listening,
-)
+from domain_servers.common.testing import HttpServerProcess
 from tests.campaigns.conftest import join
 from tests.domains.conftest import domains_setting
 
@@ -109,36 +103,25 @@ def test_invites_without_a_key_are_each_new(domains, api_client, campaign, gm):
 @pytest.fixture(scope="module")
 def narrative(domain_env):
     """A live narrative server beside the module's dnd5e one, with the same keys."""
-    port = free_port()
-    base = domain_env.base
-    command = server_command(
+    server = HttpServerProcess(
         "domain_servers.narrative",
-        "http",
-        f"sqlite:///{base}/narrative.sqlite3",
+        f"sqlite:///{domain_env.base}/narrative.sqlite3",
         str(domain_env.jwks),
-        port,
     )
-    process = subprocess.Popen(
-        command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
+    setting = {
+        **domains_setting(domain_env.server.url),
+        "narrative": {
+            "plugin": "apps.domains.plugins.narrative.NarrativePlugin",
+            "url": server.url,
+            "timeout": 10,
+        },
+    }
     try:
-        wait_until_listening(process, port)
-        setting = {
-            **domains_setting(domain_env.server.url),
-            "narrative": {
-                "plugin": "apps.domains.plugins.narrative.NarrativePlugin",
-                "url": f"http://127.0.0.1:{port}/mcp",
-                "timeout": 10,
-            },
-        }
         with override_settings(SAGASMITH_DOMAINS=setting):
             yield
     finally:
         domain_connections_close()
-        process.terminate()
-        process.wait(timeout=10)
-        if process.stderr:
-            process.stderr.close()
+        server.stop()
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,13 +14,7 @@ from django.test import override_settings
 
 from apps.domains.client import domain_connections_close
 from apps.domains.keys import ensure_local_keys
-from domain_servers.common.testing import (
-    REPO_ROOT,
-    SyncClient,
-    free_port,
-    server_command,
-    wait_until_listening,
-)
+from domain_servers.common.testing import SyncClient, listening_socket, spawn_http_server
 
 DND5E_PLUGIN = "apps.domains.plugins.dnd5e.Dnd5ePlugin"
 
@@ -30,19 +25,19 @@ class ServerProcess:
     def __init__(self, *, db_url: str, jwks: Path) -> None:
         self.db_url = db_url
         self.jwks = jwks
-        self.port = free_port()
+        listener = listening_socket()
+        self.port = listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         self.process: subprocess.Popen[str] | None = None
-        self.start()
+        self.start(listener)
 
-    def start(self) -> None:
-        command = server_command(
-            "domain_servers.dnd5e", "http", self.db_url, str(self.jwks), self.port
+    def start(self, listener: socket.socket | None = None) -> None:
+        self.process = spawn_http_server(
+            "domain_servers.dnd5e",
+            self.db_url,
+            str(self.jwks),
+            listener or listening_socket(self.port),
         )
-        self.process = subprocess.Popen(
-            command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-        )
-        wait_until_listening(self.process, self.port)
 
     def stop(self) -> None:
         if self.process is None:
@@ -69,6 +64,14 @@ class ServerProcess:
             return client.call(tool, arguments, {"io.sagasmith/delegation": token})
         finally:
             client.close()
+
+
+@pytest.fixture
+def closed_port() -> Iterator[int]:
+    """A loopback port that refuses connections: bound by this test, never listening."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]
 
 
 @dataclass

@@ -16,7 +16,7 @@ from apps.domains.errors import DomainError, DomainUnavailable
 from apps.domains.keys import active_key, keyring
 from apps.domains.plugins.dnd5e import Dnd5eCharacterForm
 from apps.domains.registry import get_plugin
-from domain_servers.common.testing import REPO_ROOT, free_port
+from domain_servers.common.testing import REPO_ROOT
 from tests.domains.conftest import DND5E_PLUGIN, domains_setting, error_of
 
 pytestmark = pytest.mark.django_db
@@ -291,8 +291,8 @@ def test_connection_is_pooled_across_calls(domain_env, user):
     assert runtime.connections[key].client is first
 
 
-def test_server_down_is_a_retryable_unavailable_error(domain_env, user, caplog):
-    url = f"http://127.0.0.1:{free_port()}/mcp"
+def test_server_down_is_a_retryable_unavailable_error(domain_env, user, caplog, closed_port):
+    url = f"http://127.0.0.1:{closed_port}/mcp"
     with override_settings(SAGASMITH_DOMAINS=domains_setting(url)):
         started = time.monotonic()
         with pytest.raises(DomainUnavailable) as caught:

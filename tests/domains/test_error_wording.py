@@ -13,7 +13,7 @@ from django.test import override_settings
 
 from apps.domains.client import domain_call, domain_connections_close
 from apps.domains.errors import DomainProtocolError, DomainTimeout, DomainUnavailable
-from domain_servers.common.testing import REPO_ROOT, free_port
+from domain_servers.common.testing import REPO_ROOT
 from tests.domains.conftest import DND5E_PLUGIN, domains_setting
 from tests.domains.gateway import Gateway
 
@@ -90,15 +90,14 @@ def test_the_outage_log_hides_a_database_password_on_the_servers_command_line(us
         assert secret not in line
 
 
-def test_the_outage_log_hides_a_password_in_a_server_url(user, caplog):
-    port = free_port()
-    url = f"http://web:pa55word@127.0.0.1:{port}/mcp"
+def test_the_outage_log_hides_a_password_in_a_server_url(user, caplog, closed_port):
+    url = f"http://web:pa55word@127.0.0.1:{closed_port}/mcp"
     with override_settings(SAGASMITH_DOMAINS=domains_setting(url)):
         with pytest.raises(DomainUnavailable):
             campaign_get(user, "c-1")
     [line] = [m for m in caplog.messages if m.startswith("The dnd5e rules server at ")]
     assert line.startswith(
-        f"The dnd5e rules server at http://web:***@127.0.0.1:{port}/mcp is unavailable: "
+        f"The dnd5e rules server at http://web:***@127.0.0.1:{closed_port}/mcp is unavailable: "
     )
     assert "pa55word" not in line
 

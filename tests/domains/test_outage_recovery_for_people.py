@@ -9,7 +9,6 @@ from django.test import override_settings
 
 from apps.domains.client import domain_call
 from apps.domains.errors import DomainTimeout, DomainUnavailable
-from domain_servers.common.testing import free_port
 from tests.domains.conftest import domains_setting
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +16,8 @@ pytestmark = pytest.mark.django_db
 RECOVERY = "Try again in a moment."
 
 
-def test_an_unreachable_server_tells_people_plainly_what_to_do(user):
-    url = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens there
+def test_an_unreachable_server_tells_people_plainly_what_to_do(user, closed_port):
+    url = f"http://127.0.0.1:{closed_port}/mcp"  # nothing listens there
     with override_settings(SAGASMITH_DOMAINS=domains_setting(url)):
         with pytest.raises(DomainUnavailable) as caught:
             domain_call(

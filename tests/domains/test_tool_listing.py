@@ -13,7 +13,6 @@ from apps.domains import client as client_module
 from apps.domains.client import domain_connections_close, domain_list_tools
 from apps.domains.errors import DomainProtocolError, DomainUnavailable
 from apps.domains.registry import get_plugin
-from domain_servers.common.testing import free_port
 from domain_servers.dnd5e import tools as dnd5e_tools
 from tests.domains.conftest import domains_setting
 
@@ -37,8 +36,10 @@ def test_a_listing_answers_the_live_tools_over_the_pooled_connection(domain_env)
         domain_connections_close()
 
 
-def test_a_listing_from_an_unreachable_server_is_an_outage_naming_no_tool(domain_env, caplog):
-    url = f"http://127.0.0.1:{free_port()}/mcp"
+def test_a_listing_from_an_unreachable_server_is_an_outage_naming_no_tool(
+    domain_env, caplog, closed_port
+):
+    url = f"http://127.0.0.1:{closed_port}/mcp"
     with override_settings(SAGASMITH_DOMAINS=domains_setting(url)):
         with caplog.at_level(logging.WARNING), pytest.raises(DomainUnavailable) as caught:
             domain_list_tools(get_plugin("dnd5e"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -25,7 +26,7 @@ from apps.quota.models import LedgerEntry, Reservation
 from apps.rooms.models import Message
 from apps.turns.models import Operation, RoomTurnJob
 from apps.turns.services import turn_action_submit, turn_recovery_sweep, turn_run
-from domain_servers.common.testing import REPO_ROOT, free_port, server_command
+from domain_servers.common.testing import REPO_ROOT, listening_socket, spawn_http_server
 from sagasmith_web.celery import app as celery_app
 from tests.turns.rooms_support import Room
 
@@ -48,28 +49,17 @@ class DomainProcess:
     def __init__(self, base: Path, jwks: Path) -> None:
         self.db_path = base / "dnd5e-fault.sqlite3"
         self.jwks = jwks
-        self.port = free_port()
+        self.listener: socket.socket | None = listening_socket()
+        self.port = self.listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         self.process: subprocess.Popen | None = None
 
     def start(self, env: dict[str, str] | None = None) -> None:
-        import socket
-
-        command = server_command("domain_servers.dnd5e", "http", f"sqlite:///{self.db_path}",
-                                 str(self.jwks), self.port)  # fmt: skip
-        self.process = subprocess.Popen(
-            command, cwd=REPO_ROOT, env={**os.environ, **(env or {})},
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        listener, self.listener = self.listener or listening_socket(self.port), None
+        self.process = spawn_http_server(
+            "domain_servers.dnd5e", f"sqlite:///{self.db_path}", str(self.jwks), listener,
+            env={**os.environ, **(env or {})}, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-
-        def listening():
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return True
-            except OSError:
-                return False
-
-        wait_for(listening, 20, "the domain server")
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
