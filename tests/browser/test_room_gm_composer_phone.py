@@ -1,0 +1,38 @@
+"""A GM's composer on a phone, in Chromium: with its mode and audience switches, the hint an
+action's audience brings and a draft of several lines, Send still opens in the window; the
+switches' captions are there for screen readers."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.campaigns.models import CampaignMembership
+from tests.browser.test_room_history import _open
+from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
+from tests.rooms.factories import make_campaign
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_gms_send_stays_in_view_on_a_phone_with_the_action_hint_and_a_long_draft(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    gm = make_user("gm@example.test", display_name="Gail GM")
+    player = make_user("pat@example.test", display_name="Pat Player")
+    campaign, _ = make_campaign(gm, (player, CampaignMembership.Role.PLAYER))
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = _sign_in(phone, asgi_server, "gm@example.test")
+    _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    page.locator("#composer label", has_text="Action").tap()
+    expect(page.locator("#audience-private-hint")).to_be_visible()
+    page.locator("#composer-body").fill("\n".join(f"Line {n} of the ambush" for n in range(1, 6)))
+    expect(page.locator("#composer button[type=submit]")).to_be_in_viewport(ratio=1)
+    for name in ("Mode", "Audience"):
+        expect(page.get_by_role("group", name=name, exact=True)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
