@@ -416,9 +416,24 @@ COMBAT_STATUS_SCHEMA = {
 }
 
 
+# What of a monster's initiative roll would give away its DEX modifier (its stat block's): with
+# the total, either of them. Whether two dice were rolled stays, as a check's mode does.
+_MONSTER_INITIATIVE_HIDDEN = ("natural", "modifier")
+
+
 def _combat_public(call: Call, result: dict[str, Any]) -> dict[str, Any]:
     combat = result["combat"]
-    order = [{**e, "character": character_view(call, e["character"])} for e in combat["order"]]
+    order = [
+        {
+            **{
+                k: v
+                for k, v in e.items()
+                if e["character"]["kind"] != "monster" or k not in _MONSTER_INITIATIVE_HIDDEN
+            },
+            "character": character_view(call, e["character"]),
+        }
+        for e in combat["order"]
+    ]
     return {**result, "combat": {**combat, "order": order}}
 
 
@@ -1728,20 +1743,23 @@ def combat_start(call: Call) -> Outcome:
         if rules.is_dead(chars[char_id]):
             raise invalid(f"{_who(call, char_id)} is dead and cannot join combat")
     order = []
+    rolled: dict[str, dict[str, Any]] = {}
     for char_id in sorted(ids):  # roll in id order so the stream use is reproducible
         char = chars[char_id]
         # Initiative is a DEX check: poisoned or frightened, it is rolled with disadvantage.
         hindered = bool(set(char["conditions"]) & set(rules.CHECK_DISADVANTAGE))
-        natural = rules.roll_d20(call.rng, False, hindered)["natural"]
+        d20 = rules.roll_d20(call.rng, False, hindered)
         dex = char["abilities"]["dex"]
+        modifier = rules.modifier(dex)
         order.append(
             {
                 "id": char_id,
-                "natural": natural,
-                "initiative": natural + rules.modifier(dex),
+                "natural": d20["natural"],
+                "initiative": d20["natural"] + modifier,
                 "dex": dex,
             }
         )
+        rolled[char_id] = {"natural": d20["natural"], "modifier": modifier, "mode": d20["mode"]}
     order.sort(key=lambda e: (-e["initiative"], -e["dex"], e["id"]))
     width, height = 12, max(6, len(ids) + 1)
     positions: dict[str, list[int]] = {}
@@ -1767,8 +1785,12 @@ def combat_start(call: Call) -> Outcome:
     call.state["phase"] = "combat"
     _durations_into_combat(call)
     # campaign_get reports the phase and combat_active.
+    view = _combat_view(call)
+    # How each initiative was rolled, said by the write that rolled it (combat_status reads the
+    # order as it stands). _combat_public leaves out a monster's die and modifier.
+    view["order"] = [{**e, **rolled[e["id"]]} for e in view["order"]]
     return Outcome(
-        {"combat": _combat_view(call)},
+        {"combat": view},
         scopes=["campaign", "combat", "phase"],
         entity_ids=[e["id"] for e in order],
     )
@@ -3373,8 +3395,10 @@ def tools() -> list[ToolSpec]:
         ToolSpec(
             name="combat_start",
             description=(
-                "Start combat: initiative d20 + DEX modifier, ordered by initiative, then DEX, "
-                "then id; the phase becomes combat (GM only)."
+                "Start combat: initiative d20 + DEX modifier (a DEX check: with disadvantage "
+                "when poisoned or frightened), ordered by initiative, then DEX, then id; the "
+                "phase becomes combat (GM only). Each order entry says how its initiative was "
+                "rolled."
             ),
             handler=combat_start,
             write=True,
@@ -3392,7 +3416,40 @@ def tools() -> list[ToolSpec]:
                 }
             },
             required=("participant_ids",),
-            output={"combat": {"type": "object"}, "random_stream_receipt": RANDOM_RECEIPT_SCHEMA},
+            output={
+                "combat": {
+                    "type": "object",
+                    "description": (
+                        "The combat as combat_status shows it; each order entry also has "
+                        "natural (the d20 kept), modifier (DEX) and mode (normal, or "
+                        "disadvantage: two d20s, the lower kept), initiative being natural + "
+                        "modifier. A public view leaves out a monster's natural and modifier "
+                        "(with the total they give away its stat block). A combat started "
+                        "before these were said has none of the three."
+                    ),
+                    "required": ["order"],
+                    "properties": {
+                        "order": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["id", "initiative"],
+                                "properties": {
+                                    "id": {"type": "string"},
+                                    "initiative": {"type": "integer"},
+                                    "natural": {"type": "integer", "minimum": 1, "maximum": 20},
+                                    "modifier": {"type": "integer"},
+                                    "mode": {
+                                        "type": "string",
+                                        "enum": ["normal", "disadvantage"],
+                                    },
+                                },
+                            },
+                        }
+                    },
+                },
+                "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
+            },
         ),
         ToolSpec(
             name="combat_status",
