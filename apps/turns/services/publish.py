@@ -174,6 +174,24 @@ def _check_line(tool: str, s: dict[str, Any], label: str, *, gm_only: bool) -> d
     return line
 
 
+def _initiative_line(tool: str, entry: dict[str, Any], *, gm_only: bool) -> dict[str, Any]:
+    """A combatant's initiative (an entry of combat_start's order): its total, and as a check's
+    line its natural die and whether two were rolled. An order stored before combat_start said
+    how it rolled has its total alone."""
+    card = entry.get("character") or {}
+    line = {
+        "tool": tool,
+        "label": _("Initiative · %(name)s") % {"name": card.get("name") or entry.get("id")},
+        "total": entry.get("initiative"),
+    }
+    if "mode" in entry:
+        # As a check's: a monster's natural die with the total gives away its DEX modifier, so
+        # only a GM line shows it; a card that names no kind may be a monster's.
+        line["natural"] = entry.get("natural") if gm_only or card.get("kind") == "pc" else None
+        line["mode"] = entry["mode"]
+    return line
+
+
 def _bless_roll(rolled: dict[str, Any]) -> int | None:
     """The d4 Bless added to a roll (`{"bless": {"roll": n}}`), or None if it was not blessed."""
     bless = rolled.get("bless")
@@ -249,14 +267,7 @@ def dice_from(
         elif op.tool == "combat_start":
             # Everyone's initiative, as the turn order (shown to all) ranks them.
             for entry in (s.get("combat") or {}).get("order") or []:
-                name = (entry.get("character") or {}).get("name") or entry.get("id")
-                dice.append(
-                    {
-                        "tool": op.tool,
-                        "label": _("Initiative · %(name)s") % {"name": name},
-                        "total": entry.get("initiative"),
-                    }
-                )
+                dice.append(_initiative_line(op.tool, entry, gm_only=gm_only))
         elif op.tool == "heal" and isinstance(s.get("potion"), dict):
             potion = s["potion"]
             label = _("Potion of healing · %(name)s") % {
