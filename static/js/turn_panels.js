@@ -1190,6 +1190,23 @@ function d20Dice(natural, total, bless = null) {
   return `d20 ${signedSum(addends)}`;
 }
 
+function d20Face(natural, total, named = t.roll_total) {
+  // A d20 line's face: its natural roll on the d20's face; a line that carries none (a
+  // monster's hides its modifier) shows its total on a flat tag, not drawn as a d20 (a "21" on
+  // a d20 reads as impossible), which names it to a screen reader ("total 18").
+  if (natural === null) {
+    const said = String(total ?? "?");
+    return el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${named} ${said}`, title: named }, said);
+  }
+  return el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
+}
+
+function rolledAs(mode, made) {
+  // A roll's arithmetic and, if two d20s were rolled, which was kept: "d20 8 + 1 = 9 · with
+  // disadvantage".
+  return mode === "advantage" || mode === "disadvantage" ? format(t[`rolled_${mode}`], { roll: made }) : made;
+}
+
 function diceBreakdown(roll) {
   // What a roll adds to "expression = total": the kept dice and the modifier that make the
   // total ("3 + 4", "12 + 5") and any dice a keep dropped; "" when it adds nothing (a single
@@ -1253,9 +1270,7 @@ function diceItem(roll) {
     // attack bonus): the face then shows the total, drawn and named so as not to pass for a
     // natural d20 (a "21" on a d20 reads as impossible).
     const natural = roll.natural ?? null;
-    const face = natural === null
-      ? el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${t.attack_total} ${roll.total ?? "?"}`, title: t.attack_total }, String(roll.total ?? "?"))
-      : el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
+    const face = d20Face(natural, roll.total, t.attack_total);
     // An attack with its natural die says how its total was made, as a check's line does
     // ("d20 12 + 5 = 17"), Bless's d4 named in it: the d4 is why it hit where the d20 and the
     // bonus alone would have missed.
@@ -1282,9 +1297,7 @@ function diceItem(roll) {
     // carries no natural roll (a monster's hides its modifier) shows the total on a face not
     // drawn as a d20 (a "21" on a d20 reads as impossible).
     const natural = typeof roll.natural === "number" ? roll.natural : null;
-    const face = natural === null
-      ? el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${t.roll_total} ${roll.total ?? "?"}`, title: t.roll_total }, String(roll.total ?? "?"))
-      : el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
+    const face = d20Face(natural, roll.total);
     const made = natural === null || typeof roll.total !== "number"
       ? String(roll.total ?? "?")
       : `${d20Dice(natural, roll.total, roll.bless)} = ${roll.total}`;
@@ -1301,25 +1314,25 @@ function diceItem(roll) {
             roll.automatic_failure ? `: ${roll.automatic_failure}` : "",
             // A concentration save failed: the spell it ends ("Shield of Faith ends").
             roll.ends ? ` · ${roll.ends}` : "")
-          : el("span", { class: "turn-roll__line" },
-            roll.mode === "advantage" || roll.mode === "disadvantage"
-              ? format(t[`rolled_${roll.mode}`], { roll: made })
-              : made)),
+          : el("span", { class: "turn-roll__line" }, rolledAs(roll.mode, made))),
+    );
+  } else if (roll.tool === "combat_start") {
+    // An initiative is a DEX check, and reads as a check's line with no DC: the natural d20 on
+    // its face, "d20 14 + 2 = 16" beside it. A line with no natural roll (a monster's hides its
+    // modifier; one stored before the roll was said) has its total alone, once, on the flat
+    // tag: a line under the title would only say the same number again.
+    const natural = typeof roll.natural === "number" ? roll.natural : null;
+    const made = natural === null || typeof roll.total !== "number"
+      ? null
+      : rolledAs(roll.mode, `${d20Dice(natural, roll.total)} = ${roll.total}`);
+    item.append(
+      d20Face(made === null ? null : natural, roll.total),
+      el("span", { class: "turn-roll__body" },
+        el("span", { class: "turn-roll__title" }, sentenceCase(roll.label || t.roll)),
+        made === null ? null : el("span", { class: "turn-roll__line" }, made)),
     );
   } else {
     const breakdown = diceBreakdown(roll);
-    if (roll.tool === "combat_start") {
-      // An initiative is a d20 and a DEX modifier that come as the total alone: on the total's
-      // flat tag, not the d20's face, where it would read as a natural roll. A line under the
-      // title would only say the same number again, so the tag says it to a screen reader.
-      const total = String(roll.total ?? "?");
-      item.append(
-        el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${t.roll_total} ${total}`, title: t.roll_total }, total),
-        el("span", { class: "turn-roll__body" },
-          el("span", { class: "turn-roll__title" }, sentenceCase(roll.label || t.roll))),
-      );
-      return item;
-    }
     item.append(
       el("span", { class: "turn-roll__die", "aria-hidden": "true" }, String(roll.total ?? "?")),
       el("span", { class: "turn-roll__body" },
