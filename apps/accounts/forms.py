@@ -51,11 +51,14 @@ class SignupForm(AllauthSignupForm):
 
 
 def relabel(form: forms.Form, labels: dict[str, str]) -> None:
-    # allauth writes its labels in Title Case; the product writes sentence case. Only the words
-    # change: fields, widgets and validation stay allauth's.
+    # allauth writes its labels and placeholders in Title Case; the product writes sentence
+    # case. Only the words change: fields, widgets and validation stay allauth's.
     for name, label in labels.items():
         if name in form.fields:
-            form.fields[name].label = label
+            field = form.fields[name]
+            field.label = label
+            if "placeholder" in field.widget.attrs:
+                field.widget.attrs["placeholder"] = label
 
 
 class LoginForm(AllauthLoginForm):

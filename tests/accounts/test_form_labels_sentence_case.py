@@ -1,5 +1,5 @@
-"""allauth's form labels speak as the rest of the product does: sentence case ("New password",
-not "New Password"), on every page that shows them."""
+"""allauth's form labels and placeholders speak as the rest of the product does: sentence case
+("New password", not "New Password"), on every page that shows them."""
 
 import re
 
@@ -19,6 +19,11 @@ def labels(response) -> list[str]:
     return [" ".join(re.sub(r"<[^>]+>", " ", text).split()) for text in found]
 
 
+def placeholders(response) -> list[str]:
+    main = re.search(r"<main\b.*?</main>", response.content.decode(), re.S).group(0)
+    return re.findall(r'placeholder="([^"]*)"', main)
+
+
 def signed_in(make_user, *, usable_password=True) -> Client:
     user = make_user("reader@example.test")
     EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
@@ -33,16 +38,19 @@ def signed_in(make_user, *, usable_password=True) -> Client:
 def test_sign_in_form_labels_are_sentence_case(db):
     response = Client().get("/accounts/login/")
     assert labels(response) == ["Email", "Password", "Remember me"]
+    assert placeholders(response) == ["Email address", "Password"]
 
 
 def test_change_password_form_labels_are_sentence_case(make_user):
     response = signed_in(make_user).get("/accounts/password/change/")
     assert labels(response) == ["Current password", "New password", "New password (again)"]
+    assert placeholders(response) == ["Current password", "New password", "New password (again)"]
 
 
 def test_set_password_form_labels_are_sentence_case(make_user):
     response = signed_in(make_user, usable_password=False).get("/accounts/password/set/")
     assert labels(response) == ["Password", "Password (again)"]
+    assert placeholders(response) == ["Password", "Password (again)"]
 
 
 def test_reset_password_from_key_form_labels_are_sentence_case(make_user):
@@ -53,6 +61,7 @@ def test_reset_password_from_key_form_labels_are_sentence_case(make_user):
     response = Client().get(url, follow=True)
     assert response.status_code == 200
     assert labels(response) == ["New password", "New password (again)"]
+    assert placeholders(response) == ["New password", "New password (again)"]
 
 
 def test_sentence_case_forms_keep_allauth_behaviour(make_user):
