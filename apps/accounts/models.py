@@ -188,6 +188,9 @@ class ApiToken(BaseModel):
 
     class Meta:
         ordering = ["-created_at"]
+        # Spelled out: the admin would capitalise the class name's words to "Api tokens".
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
