@@ -669,3 +669,16 @@ def test_a_user_declining_changed_terms_can_still_change_their_password(make_use
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.check_password(new)
+
+
+def test_the_accept_page_keeps_each_version_on_one_line(make_user, settings):
+    settings.SAGASMITH_TERMS_VERSION = "2027-01-01"
+    settings.SAGASMITH_PRIVACY_VERSION = "2026-12-01"
+    client = login(make_user("new@example.test", accepted=False).email)
+    page = client.get("/legal/accept").content.decode()
+    assert (
+        '<p>Please read the <a href="/legal/terms">terms of service</a> '
+        '(<span class="nowrap">version 2027-01-01</span>) and the '
+        '<a href="/legal/privacy">privacy policy</a> '
+        '(<span class="nowrap">version 2026-12-01</span>).</p>'
+    ) in page
