@@ -197,7 +197,7 @@ def test_a_declined_request_stays_on_the_dashboard_for_a_week(
     JoinRequest.objects.filter(pk=request.pk).update(decided_at=timezone.now() - timedelta(days=8))
     dashboard = client.get("/").content.decode()
     assert 'id="my-requests"' not in dashboard
-    assert "No join requests waiting or recently decided." in dashboard
+    assert "No join requests waiting or recently declined." in dashboard
 
 
 def test_settings_offers_the_campaigns_characters_to_bind(
