@@ -130,6 +130,16 @@ def room_events_missed(
     return (rows[-1][0] if rows else after), (visible[-1] if visible else None)
 
 
+def room_game_masters(*, memberships: Iterable[CampaignMembership]) -> dict[str, list[str]]:
+    """Who runs the game, as the room page marks entries' senders: the roles that do (for an
+    entry that says the role it was sent in) and the members holding one now (for an older
+    entry that does not, and the viewer's own while it is sending)."""
+    return {
+        "roles": sorted(MANAGER_ROLES),
+        "members": [str(m.user_id) for m in memberships if m.role in MANAGER_ROLES],
+    }
+
+
 def room_for_campaign(*, campaign_id) -> Room | None:
     return Room.objects.filter(campaign_id=campaign_id).first()
 

@@ -16,7 +16,7 @@ from apps.core.exceptions import PageNotFound
 from apps.domains.errors import UnknownSystem
 
 from .commands import action_openers
-from .selectors import MANAGER_ROLES, read_cursor_for, room_window_start
+from .selectors import MANAGER_ROLES, read_cursor_for, room_game_masters, room_window_start
 from .services import room_get_or_create
 
 
@@ -39,10 +39,8 @@ def room_page(request, campaign_id):
     room = room_get_or_create(campaign=campaign)
     is_manager = membership.role in MANAGER_ROLES
     archived = campaign.status == campaign.Status.ARCHIVED
-    members = [
-        {"id": str(m.user_id), "name": m.user.label, "role": m.role}
-        for m in campaign_members(campaign=campaign)
-    ]
+    memberships = list(campaign_members(campaign=campaign))
+    members = [{"id": str(m.user_id), "name": m.user.label, "role": m.role} for m in memberships]
     # One wording for the room's title: the page's own, and the pattern room.js fills in with
     # a new name after a rename.
     title_pattern = _("%(name)s · room")
@@ -131,8 +129,8 @@ def room_page(request, campaign_id):
                 "userName": request.user.label,  # a message being sent is shown under it
                 "role": membership.role,
                 "isManager": is_manager,
-                # The members who run the game (owner and GMs): their entries are marked so.
-                "gameMasters": [m["id"] for m in members if m["role"] in MANAGER_ROLES],
+                # Who runs the game (owner and GMs): their entries are marked so.
+                "gameMasters": room_game_masters(memberships=memberships),
                 "lastRead": read_cursor_for(room=room, user=request.user),
                 # The socket replays from here; "Load earlier" pages back through the API.
                 "startAfter": room_window_start(room=room, viewer_membership=membership),

@@ -121,14 +121,15 @@ function badge(text, cls) {
   return b;
 }
 
-// Who runs the game, by the roles they held as the page loaded: for an entry that does not say
-// the role it was sent in (older ones, and the viewer's own while it is sending).
-const gameMasters = new Set(config.gameMasters || []);
-const GM_ROLES = new Set(["owner", "gm"]);
+// Who runs the game, as the view names it: the roles that do, for an entry that says the role
+// it was sent in; the members holding one as the page loaded, for an entry that does not (older
+// ones, and the viewer's own while it is sending).
+const gameMasterRoles = new Set(config.gameMasters.roles);
+const gameMasters = new Set(config.gameMasters.members);
 
 function saidAsGm(entry) {
   const role = entry.data && entry.data.sender_role;
-  return role ? GM_ROLES.has(role) : gameMasters.has(entry.sender.id);
+  return role ? gameMasterRoles.has(role) : gameMasters.has(entry.sender.id);
 }
 
 const NARRATION_EVENT = "turn.narration";

@@ -1,5 +1,5 @@
-"""The room page names the members who run the game (owner and GMs), whose entries the timeline
-marks "GM": not players, observers or members who have left."""
+"""The room page names who runs the game (the owner and GM roles, and the members holding one),
+whose entries the timeline marks "GM": not players, observers or members who have left."""
 
 import pytest
 
@@ -22,7 +22,26 @@ def test_the_room_page_lists_the_owner_and_gms_as_game_masters(make_user, client
     client.force_login(player)
     response = client.get(f"/campaigns/{campaign.id}/room/")
 
-    assert response.context["room_config"]["gameMasters"] == [str(owner.id), str(gm.id)]
+    assert response.context["room_config"]["gameMasters"] == {
+        "roles": ["gm", "owner"],
+        "members": [str(owner.id), str(gm.id)],
+    }
+
+
+@pytest.mark.django_db
+def test_the_game_masters_are_the_members_in_a_managing_role_in_the_order_given(make_user):
+    from apps.rooms.selectors import room_game_masters
+
+    owner, gm, player, observer, late_gm = (make_user() for _ in range(5))
+    _campaign, ms = make_campaign(
+        owner, (gm, Role.GM), (player, Role.PLAYER), (observer, Role.OBSERVER), (late_gm, Role.GM)
+    )
+
+    assert room_game_masters(memberships=reversed(ms)) == {
+        "roles": ["gm", "owner"],
+        "members": [str(late_gm.id), str(gm.id), str(owner.id)],
+    }
+    assert room_game_masters(memberships=()) == {"roles": ["gm", "owner"], "members": []}
 
 
 @pytest.mark.django_db
