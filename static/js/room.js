@@ -70,8 +70,7 @@ const pageLanguage = document.documentElement.lang || undefined;
 const listFormat = new Intl.ListFormat(pageLanguage, { style: "long", type: "conjunction" });
 const collator = new Intl.Collator(pageLanguage);
 const choiceFormat = new Intl.ListFormat(pageLanguage, { style: "long", type: "disjunction" }); // "A, B, or C"
-function recipientNames(recipients) {
-  const mine = recipients.some((r) => r.id === config.userId);
+function recipientNames(recipients, mine) {
   const others = recipients.filter((r) => r.id !== config.userId).map((r) => r.name).sort(collator.compare);
   return listFormat.format(mine ? [t.you, ...others] : others);
 }
@@ -80,9 +79,9 @@ function recipientNames(recipients) {
 // you"). A translation may open it with the names instead: then the viewer's "you" leading
 // them takes the capital, a member's name keeps the case its owner gave it.
 function privateBadge(recipients) {
-  const names = recipientNames(recipients);
+  const mine = recipients.some((r) => r.id === config.userId); // the viewer is a recipient
+  const names = recipientNames(recipients, mine);
   if (!names) return sentenceCase(t.private);
-  const mine = recipients.some((r) => r.id === config.userId);
   const opensWithNames = t.privateTo.startsWith("%(names)s");
   return fill(sentenceCase(t.privateTo), { names: mine && opensWithNames ? sentenceCase(names) : names });
 }
