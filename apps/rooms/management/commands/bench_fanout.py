@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import close_old_connections
+from django.utils import timezone
 
 from apps.core.benchmarks import cpu_delta, cpu_snapshot, pct, postgres_backend_pids
 
@@ -276,7 +277,14 @@ class Command(BaseCommand):
         setups, self.session_keys = [], []
         for r in range(rooms):
             users = [
-                User.objects.create_user(email=f"bench-{tag}-{r}-{c}@example.test", password=None)
+                User.objects.create_user(
+                    email=f"bench-{tag}-{r}-{c}@example.test",
+                    password=None,
+                    # The room's socket closes on anyone with terms left to accept.
+                    terms_version=settings.SAGASMITH_TERMS_VERSION,
+                    privacy_version=settings.SAGASMITH_PRIVACY_VERSION,
+                    terms_accepted_at=timezone.now(),
+                )
                 for c in range(clients_per_room)
             ]
             campaign = Campaign.objects.create(
