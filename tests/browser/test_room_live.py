@@ -5,22 +5,16 @@ player whose socket dropped catches up without loss or duplicates."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 import time
 
 import pytest
 
 from apps.campaigns.models import CampaignMembership
+from domain_servers.common.testing import listening_socket
 from tests.rooms.factories import make_campaign
 
 PASSWORD = "s3cret-passw0rd!"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
@@ -41,17 +35,19 @@ def asgi_server(transactional_db):
     db = settings.DATABASES["default"]
     old_max_age = db.get("CONN_MAX_AGE", 0)
     db["CONN_MAX_AGE"] = 0
-    port = _free_port()
+    # Served on a socket bound here: no other process can take the port before the server runs.
+    listener = listening_socket()
+    port = listener.getsockname()[1]
     config = uvicorn.Config(
         ASGIStaticFilesHandler(application),  # DEBUG is off in tests; serve /static/ anyway
-        host="127.0.0.1",
-        port=port,
         lifespan="on",
         log_level="warning",
         ws="websockets-sansio",
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread = threading.Thread(
+        target=lambda: asyncio.run(server.serve(sockets=[listener])), daemon=True
+    )
     thread.start()
     try:
         deadline = time.monotonic() + 15
@@ -62,6 +58,7 @@ def asgi_server(transactional_db):
     finally:
         server.should_exit = True
         thread.join(10)
+        listener.close()
         reset_realtime_state()
         db["CONN_MAX_AGE"] = old_max_age
     assert not thread.is_alive(), "uvicorn did not shut down within 10 s"

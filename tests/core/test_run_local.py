@@ -6,29 +6,27 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from apps.core.management.commands.run_local import MAX_RESTARTS
-
-
-def _listening():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen()
-    return sock
+from domain_servers.common.testing import listening_socket
 
 
 def _free_port() -> int:
+    """A port free as it is chosen, for run_local's own servers: run_local binds (and binds
+    again on a restart) from the port numbers it is given, so it cannot be handed a socket."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
 def test_a_taken_domain_port_is_named_before_anything_starts(settings):
-    with _listening() as taken:
+    # The web port is held (bound, never listening) so no other process takes it meanwhile.
+    with listening_socket() as taken, socket.socket() as web:
+        web.bind(("127.0.0.1", 0))
         port = taken.getsockname()[1]
         settings.SAGASMITH_LOCAL_DOMAIN_SERVERS = {
             "narrative": {"module": "domain_servers.narrative", "port": port, "plugin": "x"}
         }
         with pytest.raises(CommandError) as exc:
-            call_command("run_local", port=_free_port())
+            call_command("run_local", port=web.getsockname()[1])
     assert str(exc.value) == (
         f"Port {port} for the narrative domain server is already in use (another copy "
         "running?); set PORT, or SAGASMITH_NARRATIVE_PORT, to another port."

@@ -3,7 +3,6 @@
 import asyncio
 import functools
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -24,6 +23,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from apps.accounts.services import api_token_create
 from apps.saga.models import Saga, SagaEvent
 from apps.saga.services import saga_replay
+from domain_servers.common.testing import listening_socket
 from tests.saga.conftest import postgres_or_skip, simple_plan
 
 ROOT = Path(settings.BASE_DIR) if hasattr(settings, "BASE_DIR") else Path.cwd()
@@ -81,36 +81,31 @@ def stdio_env(django_user_model, request):
     return request.getfixturevalue("sqlite_stdio_db")
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def http_server(scripted_roles):
     from django.core.asgi import get_asgi_application
 
     from sagasmith_web.routing import build_application
 
-    port = _free_port()
+    # Served on a socket bound here: no other process can take the port before the server runs.
+    listener = listening_socket()
+    port = listener.getsockname()[1]
     config = uvicorn.Config(
-        build_application(get_asgi_application()),
-        host="127.0.0.1",
-        port=port,
-        lifespan="on",
-        log_level="warning",
+        build_application(get_asgi_application()), lifespan="on", log_level="warning"
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}/mcp/saga"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started:
+            assert time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{port}/mcp/saga"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        listener.close()
 
 
 def _create_user(model, **kwargs):
