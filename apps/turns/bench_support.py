@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -22,25 +21,6 @@ DND5E_PLUGIN = "apps.domains.plugins.dnd5e.Dnd5ePlugin"
 WRITE_PREFIXES = ("INSERT", "UPDATE", "DELETE")
 # A statement with a data-modifying CTE (WITH x AS (UPDATE ...) INSERT ...) writes too.
 WRITES_IN_CTE = re.compile(r"\bAS\s*\(\s*(INSERT|UPDATE|DELETE)\b|\)\s*(INSERT|UPDATE|DELETE)\b")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_listening(port: int, process: subprocess.Popen | None, what: str, timeout: float = 30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            raise RuntimeError(f"{what} exited during startup (code {process.returncode})")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"{what} did not listen on port {port} within {timeout:.0f} s")
 
 
 def stop_process(process: subprocess.Popen | None, timeout: float = 10) -> None:
@@ -107,17 +87,32 @@ class UvicornProcess:
     they neither share its interpreter lock nor slow it down."""
 
     def __init__(self, *, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
+        from domain_servers.common.testing import listening_socket, wait_until_serving
+
+        # The server inherits a socket bound here: no other process can take the port between
+        # its choice and the server's start.
+        listener = listening_socket()
+        self.port = listener.getsockname()[1]
         self.log = log.open("w")
         command = [
             sys.executable, "-m", "uvicorn", "sagasmith_web.asgi:application",
-            "--host", "127.0.0.1", "--port", str(self.port), "--lifespan", "on",
+            "--fd", str(listener.fileno()), "--lifespan", "on",
             "--ws", "websockets-sansio", "--log-level", "warning", "--no-access-log",
         ]  # fmt: skip
-        self.process = subprocess.Popen(
-            command, cwd=settings.BASE_DIR, env=env, stdout=self.log, stderr=subprocess.STDOUT
-        )
-        wait_listening(self.port, self.process, "the uvicorn server")
+        try:
+            self.process = subprocess.Popen(
+                command, cwd=settings.BASE_DIR, env=env, stdout=self.log,
+                stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),),
+            )  # fmt: skip
+        finally:
+            listener.close()  # the server's copy is the one left: the port closes with it
+        try:
+            # An HTTP answer: the inherited socket accepts connections before the app is loaded.
+            wait_until_serving(self.process, self.port, timeout=30)
+        except RuntimeError as exc:
+            stop_process(self.process)  # the caller gets no handle to stop it by
+            self.log.close()
+            raise RuntimeError(f"the uvicorn server did not start ({exc}); see {log}") from exc
 
     def stop(self) -> None:
         stop_process(self.process, timeout=15)

@@ -21,7 +21,6 @@ import asyncio
 import json
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -54,6 +53,13 @@ def _apply_capacity() -> None:
         channel_layers.backends = {}
 
 
+async def _serving(scope, receive, send):
+    """The bench server's one HTTP answer, which tells the bench it is serving: its inherited
+    socket accepts connections before the application is loaded."""
+    await send({"type": "http.response.start", "status": 204, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
 def bench_application():
     """uvicorn --factory target: the production websocket stack with the bench consumer.
 
@@ -78,19 +84,14 @@ def bench_application():
 
     return ProtocolTypeRouter(
         {
+            "http": _serving,
             "websocket": AllowedHostsOriginValidator(
                 WebsocketAuthMiddleware(
                     URLRouter([path("ws/rooms/<str:campaign_id>/", BenchRoomConsumer.as_asgi())])
                 )
-            )
+            ),
         }
     )
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _stats(values) -> str:
@@ -164,6 +165,7 @@ class Command(BaseCommand):
         from channels.layers import InMemoryChannelLayer, get_channel_layer
 
         from apps.projections.dispatch import publisher
+        from domain_servers.common.testing import listening_socket
 
         # Production runs DEBUG=False; with DEBUG on, every query is recorded in this process.
         settings.DEBUG = False
@@ -175,21 +177,28 @@ class Command(BaseCommand):
             raise CommandError("bench_fanout needs the Redis channel layer: set REDIS_URL.")
         tag = uuid.uuid4().hex[:8]
         setups = self._setup(tag, rooms, clients_per_room)
-        port = _free_port()
+        # The server inherits a socket bound here: no other process can take the port between
+        # its choice and the server's start.
+        listener = listening_socket()
+        port = listener.getsockname()[1]
         server_log = tempfile.TemporaryFile("w+")
-        server = subprocess.Popen(
-            [
-                sys.executable, "-m", "uvicorn", "--factory",
-                "apps.rooms.management.commands.bench_fanout:bench_application",
-                "--host", "127.0.0.1", "--port", str(port),
-                "--log-level", "warning", "--lifespan", "off", "--ws", "websockets-sansio",
-            ],
-            env=env, stdout=server_log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+        try:
+            server = subprocess.Popen(
+                [
+                    sys.executable, "-m", "uvicorn", "--factory",
+                    "apps.rooms.management.commands.bench_fanout:bench_application",
+                    "--fd", str(listener.fileno()),
+                    "--log-level", "warning", "--lifespan", "off", "--ws", "websockets-sansio",
+                ],
+                env=env, stdout=server_log, stderr=subprocess.STDOUT,
+                pass_fds=(listener.fileno(),),
+            )  # fmt: skip
+        finally:
+            listener.close()  # the server's copy is the one left: the port closes with it
         load_before = os.getloadavg()
         result = None
         try:
-            self._wait_for_port(port, server)
+            self._wait_until_serving(port, server)
             result = asyncio.run(self._run(setups, messages, rate, port, env, server))
         finally:
             stopping = time.perf_counter()
@@ -327,17 +336,13 @@ class Command(BaseCommand):
         Session.objects.filter(session_key__in=self.session_keys).delete()
 
     @staticmethod
-    def _wait_for_port(port, server):
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if server.poll() is not None:
-                raise CommandError("the uvicorn bench server exited during startup")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise CommandError("the uvicorn bench server did not start within 30 s")
+    def _wait_until_serving(port, server):
+        from domain_servers.common.testing import wait_until_serving
+
+        try:
+            wait_until_serving(server, port, timeout=30)
+        except RuntimeError as exc:
+            raise CommandError(f"the uvicorn bench server did not start: {exc}") from exc
 
     # --- the run ---------------------------------------------------------------------------
 
