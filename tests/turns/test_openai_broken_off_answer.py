@@ -29,13 +29,14 @@ def test_an_answer_broken_off_halfway_is_retried_and_said_so(table, llm):
 
 
 def test_an_endpoint_nothing_listens_on_is_unreachable_in_words(table):
-    with socket.socket() as free:
-        free.bind(("127.0.0.1", 0))
-        port = free.getsockname()[1]
-    turn = table.context(table.player, "roll a d20", job_id="j1", trigger_audience="public")
-    agent = OpenAIAgent(base_url=f"http://127.0.0.1:{port}/v1", model="m-1")
-    with pytest.raises(AgentUnavailable) as caught:
-        agent.run_turn(turn, table.caller(table.player, turn))
+    # Held (bound, never listening): it refuses, and no other process can take it meanwhile.
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+        turn = table.context(table.player, "roll a d20", job_id="j1", trigger_audience="public")
+        agent = OpenAIAgent(base_url=f"http://127.0.0.1:{port}/v1", model="m-1")
+        with pytest.raises(AgentUnavailable) as caught:
+            agent.run_turn(turn, table.caller(table.player, turn))
     assert caught.value.message == "The agent endpoint is unreachable."
     assert caught.value.details == {"reason": "ConnectError"}
     assert classify_error(caught.value).retryable is True
