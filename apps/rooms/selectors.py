@@ -184,6 +184,11 @@ def room_window_start(
     return 0 if oldest_shown is None else oldest_shown - 1
 
 
+def room_has_entries_for(*, room: Room, viewer_membership: CampaignMembership) -> bool:
+    """Whether the viewer may read any entry of the room (the page says they are loading)."""
+    return _visible(room=room, viewer_membership=viewer_membership, after=0, upto=None).exists()
+
+
 def room_messages_before_for_viewer(
     *,
     room: Room,

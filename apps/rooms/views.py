@@ -16,7 +16,13 @@ from apps.core.exceptions import PageNotFound
 from apps.domains.errors import UnknownSystem
 
 from .commands import action_openers
-from .selectors import MANAGER_ROLES, read_cursor_for, room_game_masters, room_window_start
+from .selectors import (
+    MANAGER_ROLES,
+    read_cursor_for,
+    room_game_masters,
+    room_has_entries_for,
+    room_window_start,
+)
 from .services import room_get_or_create
 
 
@@ -61,6 +67,7 @@ def room_page(request, campaign_id):
             "is_manager": is_manager,
             "archived": archived,
             "can_post": membership.role != membership.Role.OBSERVER and not archived,
+            "has_entries": room_has_entries_for(room=room, viewer_membership=membership),
             "character_creation_open": _creation_open(campaign, membership.role),
             "members": members,
             "others": [m for m in members if m["id"] != str(request.user.id)],

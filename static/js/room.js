@@ -6,6 +6,8 @@ const config = JSON.parse(document.getElementById("room-config").textContent);
 const t = JSON.parse(document.getElementById("room-strings").textContent);
 const timeline = document.getElementById("timeline");
 const empty = document.getElementById("timeline-empty");
+// Only in a room with entries for this viewer, until the socket's replay brings them.
+const loading = document.getElementById("timeline-loading");
 const statusEl = document.getElementById("room-status");
 const roomEl = document.getElementById("room");
 const presenceEl = document.getElementById("presence");
@@ -313,6 +315,12 @@ function buildItem(entry, isPending) {
 // Data-only events (suggestions, job bookkeeping) feed the panels, not the timeline; nor does
 // the room's note that the reader's own action was answered privately (they read the answer,
 // or a note of their own when it went to the game master only).
+// An entry is shown: neither "No messages yet" nor the opening's "Loading messages…" stays.
+function listed() {
+  empty.hidden = true;
+  if (loading) loading.hidden = true;
+}
+
 function inTimeline(entry) {
   if (entry.kind !== "event") return true;
   return Boolean(entry.body) && !(entry.data && entry.data.answered_privately === config.userId);
@@ -359,7 +367,7 @@ function render(entry) {
   if (!mine || after) timeline.insertBefore(li, after || firstPending());
   maxRendered = Math.max(maxRendered, entry.sequence);
   lastSeq = Math.max(lastSeq, entry.sequence);
-  empty.hidden = true;
+  listed();
   const others = !(entry.sender && entry.sender.id === config.userId);
   // A reader up in the history is told something new came, and where it is.
   if (!stuck && live && others) showJump(true);
@@ -534,7 +542,7 @@ async function loadEarlier() {
       const li = buildItem(entry, false);
       li.dataset.sequence = String(entry.sequence);
       timeline.insertBefore(li, top);
-      empty.hidden = true;
+      listed();
     }
     if (page.results.length) oldestShown = page.results[0].sequence;
     // The button's row goes (or stays) before measuring, and the jump is instant: what was on
@@ -671,6 +679,12 @@ function connect() {
         flushPending();
         showTarget();
         if (!unreadWatched) { unreadWatched = true; watchUnread(); }
+        // The replay is in: with none of its entries for the timeline, the room is empty to
+        // this reader after all.
+        if (loading && !loading.hidden) {
+          loading.hidden = true;
+          if (!timeline.querySelector("li")) empty.hidden = false;
+        }
         // The panels know now what the replay held (the dice it rolled, or none), and read
         // their state again: the replay holds no state changes, and what changed before the
         // socket joined the room (a drop, or a first connection made after the page's own
@@ -1216,7 +1230,7 @@ if (form) {
     // Under the sender's own name, as it will be once sent.
     const li = buildItem({ ...payload, kind: "message", sender: { id: config.userId, name: config.userName }, recipients: [] }, true);
     timeline.appendChild(li);
-    empty.hidden = true;
+    listed();
     // Writing is taking part: the list goes back to the newest entry, the reader's own.
     stuck = true;
     showJump(false);

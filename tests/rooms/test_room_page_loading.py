@@ -1,0 +1,60 @@
+"""A room page whose viewer has entries to read says they are loading until the socket brings
+them, instead of "No messages yet. Say hello to the table." over a busy room; a room with none
+for them says so at once."""
+
+import pytest
+
+from apps.campaigns.models import CampaignMembership
+from apps.rooms.services import room_message_post
+
+from .factories import make_campaign
+
+Role = CampaignMembership.Role
+pytestmark = pytest.mark.django_db
+
+EMPTY = (
+    '<p class="timeline__empty muted" id="timeline-empty"{}>'
+    "No messages yet. Say hello to the table.</p>"
+)
+LOADING = (
+    '<p class="timeline__empty muted" id="timeline-loading" role="status">Loading messages…</p>'
+)
+
+
+@pytest.fixture
+def table(make_user):
+    gm, p1, p2 = (make_user() for _ in range(3))
+    campaign, ms = make_campaign(gm, (p1, Role.PLAYER), (p2, Role.PLAYER))
+    return campaign, dict(zip(["gm", "p1", "p2"], ms, strict=True))
+
+
+def page(client, campaign, membership) -> str:
+    client.force_login(membership.user)
+    return client.get(f"/campaigns/{campaign.id}/room/").content.decode()
+
+
+def test_an_empty_room_says_so_at_once(table, client):
+    campaign, m = table
+    html = page(client, campaign, m["p1"])
+    assert EMPTY.format("") in html
+    assert 'id="timeline-loading"' not in html
+
+
+def test_a_room_with_entries_for_the_viewer_says_they_are_loading(table, client):
+    campaign, m = table
+    room_message_post(membership=m["p1"], body="hi", mode="chat", client_message_id="c1")
+    html = page(client, campaign, m["p2"])
+    assert EMPTY.format(" hidden") in html
+    assert LOADING in html
+
+
+def test_entries_the_viewer_may_not_read_leave_the_room_empty_to_them(table, client):
+    campaign, m = table
+    room_message_post(
+        membership=m["gm"], body="psst", mode="chat", client_message_id="c1",
+        audience="private", recipient_ids=[m["p1"].user_id],
+    )  # fmt: skip
+    html = page(client, campaign, m["p2"])
+    assert EMPTY.format("") in html
+    assert 'id="timeline-loading"' not in html
+    assert LOADING in page(client, campaign, m["p1"])
