@@ -36,3 +36,25 @@ def test_a_gms_send_stays_in_view_on_a_phone_with_the_action_hint_and_a_long_dra
     for name in ("Mode", "Audience"):
         expect(page.get_by_role("group", name=name, exact=True)).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_players_composer_on_a_phone_is_no_wider_than_the_window(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    gm = make_user("gm@example.test", display_name="Gail GM")
+    player = make_user("pat@example.test", display_name="Pat Player")
+    campaign, _ = make_campaign(gm, (player, CampaignMembership.Role.PLAYER))
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = _sign_in(phone, asgi_server, "pat@example.test")
+    _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
+    expect(page.get_by_role("group", name="Mode", exact=True)).to_be_visible()
+    expect(page.locator("#composer button[type=submit]")).to_be_in_viewport(ratio=1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
