@@ -259,8 +259,10 @@ dnd5e
     help [with combat|spells|moving|...] this list, to you alone (a part of the game named
                                          is no Help action); a GM's help request, sent as
                                          an action or as narration, is posted to the GMs
-                                         alone (as narration only in these words: "I need
-                                         help!" narrated is story, posted as sent)
+                                         alone (as narration only in a command's terse
+                                         words, "help", "help spells", "?": "Help me!" or
+                                         "What can I do?" narrated is story, posted as
+                                         sent)
     "How do I …?" is answered with the form of the command it names ("how do I attack?": "To
     attack, say: attack <target> [with <weapon>]."; "how can I move?", "how far can I move?":
     a move's forms and, in combat, the movement your character has left), in either system;
@@ -342,7 +344,7 @@ narrative
                                          "describe …" (whatever is named: the scene is read)
     help                                 this list (to you alone; a GM's help request, sent
                                          as an action or as narration, is posted to the
-                                         GMs alone; narrated, "I need help!" is story)
+                                         GMs alone; narrated, "Help me!" is story)
     help <oracle|clocks|scenes|threads|facts>
                                          that part's commands from your seat, to you (also
                                          "help with the clock", "how do I use the oracle")
@@ -5474,9 +5476,9 @@ HELP_ASKED = (
     r"|(?:i\s+)?need\s+(?:some\s+|your\s+)?help"
     r"|help(?:\s+(?:me|us))?(?:\s+out)?)"
 )
-# In a GM's narration a whole line "I need help!" or "Help us!" is an NPC's plea, story for
-# the players: there only the terse command forms ask the scripted GM ("help", "help me").
-HELP_ASKED_TERSE = r"help(?:\s+me)?"
+# In a GM's narration a whole line "I need help!" or "Help me!" is an NPC's plea, story for
+# the players: there only the terse command forms ask the scripted GM ("help", "help spells").
+HELP_ASKED_TERSE = r"help"
 
 
 def _help_topic_pattern(asked: str) -> re.Pattern[str]:
@@ -6345,17 +6347,19 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
 
 
 # The help list: asked for (HELP_ASKED), or "?" alone, "what can I say?", "list commands".
-def _help_pattern(asked: str) -> re.Pattern[str]:
+# `said`: what "what can I …?" asks with; in a narration "What can I do?" is a character's
+# question, story, and only "what can I type?" asks for commands.
+def _help_pattern(asked: str, said: str = r"do|say|type") -> re.Pattern[str]:
     return re.compile(
         r"(?:" + POLITE_BEFORE + asked + POLITE_AFTER + r"|\?"
         r"|(?:(?:list|show)\s+(?:me\s+)?(?:the\s+)?)?commands"
-        r"|what\s+can\s+i\s+(?:do|say|type)\??)",
+        r"|what\s+can\s+i\s+(?:" + said + r")\??)",
         re.IGNORECASE,
     )
 
 
 HELP = _help_pattern(HELP_ASKED)
-HELP_TERSE = _help_pattern(HELP_ASKED_TERSE)
+HELP_TERSE = _help_pattern(HELP_ASKED_TERSE, said="type")
 
 
 # "help combat", "help me with spells", "I need help with combat", "can you help us with the
@@ -7754,8 +7758,9 @@ class ScriptedAgent:
             )
             return session.output(help_only=True)
         terse_help = _help_list_asked(text, narration=narration)
-        if intent is None and narration and not terse_help and help_asked(turn.system_id, text):
-            # A plea narrated as story ("I need help!"): posted as the GM said it, no guess.
+        if narration and not terse_help and help_asked(turn.system_id, text):
+            # A plea or question narrated as story ("I need help!", "What can I do?", which
+            # the grammar reads as a question of the turn): posted as the GM said it, no guess.
             return _not_understood(session, text)
         if intent is None and not terse_help:
             try:
