@@ -144,6 +144,13 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ),
         ("Ilsa takes 3 damage", s.dnd_damage, {"target": "Ilsa", "amount": "3", "type": None}),
     ],
+    "a monster's spell: roll its dice, then damage <target> N [<type>] (in combat as "
+    "narration; a concentrating target rolls its save) or heal <target> N; players cast their "
+    "own spells": [
+        ("roll 3d4+3 for the spell", s.roll_dice, {"expr": "3d4+3", "label": "the spell"}),
+        ("damage Ash 9 fire", s.dnd_damage, {"target": "Ash", "amount": "9", "type": "fire"}),
+        ("heal Ash 5", s.dnd_heal, {"target": "Ash", "amount": "5"}),
+    ],
     "long rest [for <name>] (as narration: hit points and spell slots back)": [
         ("long rest", s.dnd_long_rest, {"target": None}),
         ("long rest for Ilsa", s.dnd_long_rest, {"target": "Ilsa"}),

@@ -65,6 +65,9 @@ GMS_LIST = (
     "- grant <target> N temp hp (temporary hit points; they do not stack)\n"
     "- damage <target> N [<type>], e.g. damage goblin 9 fire (or: deal 7 fire damage "
     "to <target>, <target> takes 4 piercing damage; in combat as narration)\n"
+    "- a monster's spell: roll its dice, then damage <target> N [<type>] (in combat as "
+    "narration; a concentrating target rolls its save) or heal <target> N; players cast "
+    "their own spells\n"
     "- long rest [for <name>] (as narration: hit points and spell slots back)\n"
     "- short rest for <name>, N hit dice (as narration: Hit Dice heal)\n"
     "- poison <target> (or blind, charm, deafen, frighten, paralyze, petrify, "
@@ -112,18 +115,18 @@ def test_a_players_help_with_spells_is_the_spells_alone():
 
 # (what is asked, the section's title, its rows of the player's list, of the GM's list)
 TOPICS = [
-    ("help combat", "Combat:", [0, 3, 4, 5, 13], [0, 3, 4, 6, 9, 11, 12]),
-    ("I need help with combat", "Combat:", [0, 3, 4, 5, 13], [0, 3, 4, 6, 9, 11, 12]),
-    ("help me with attacks", "Combat:", [0, 3, 4, 5, 13], [0, 3, 4, 6, 9, 11, 12]),
-    ("help with spells", "Spells:", [7, 8, 9, 10, 11, 14], [7]),
-    ("can you help me with magic?", "Spells:", [7, 8, 9, 10, 11, 14], [7]),
+    ("help combat", "Combat:", [0, 3, 4, 5, 13], [0, 3, 4, 6, 10, 12, 13]),
+    ("I need help with combat", "Combat:", [0, 3, 4, 5, 13], [0, 3, 4, 6, 10, 12, 13]),
+    ("help me with attacks", "Combat:", [0, 3, 4, 5, 13], [0, 3, 4, 6, 10, 12, 13]),
+    ("help with spells", "Spells:", [7, 8, 9, 10, 11, 14], [7, 8]),
+    ("can you help me with magic?", "Spells:", [7, 8, 9, 10, 11, 14], [7, 8]),
     ("help checks", "Checks and rolls:", [1, 2], [1, 2]),
     ("help with saving throws", "Checks and rolls:", [1, 2], [1, 2]),
     ("help dice", "Checks and rolls:", [1, 2], [1, 2]),
-    ("help me with moving", "Moving:", [3, 15], [3, 13]),
-    ("help rests", "Rests:", [12], [7, 8]),
-    ("help conditions", "Conditions:", [4, 15], [4, 9, 10, 13]),
-    ("can you help me with the conditions?", "Conditions:", [4, 15], [4, 9, 10, 13]),
+    ("help me with moving", "Moving:", [3, 15], [3, 14]),
+    ("help rests", "Rests:", [12], [8, 9]),
+    ("help conditions", "Conditions:", [4, 15], [4, 10, 11, 14]),
+    ("can you help me with the conditions?", "Conditions:", [4, 15], [4, 10, 11, 14]),
 ]
 
 

@@ -6535,6 +6535,17 @@ def _dnd_help_rows() -> list[tuple[tuple[str, ...], str | None, str]]:
             _("cast cure wounds or healing word [on <target>] [at level N] (a cleric)"),
             "",
         ),
+        # The rules cast only a player's spells (spell_cast for their character): a monster's
+        # spell is the GM's roll and its effect applied, as a GM's cast is told.
+        (
+            ("spells",),
+            None,
+            _(
+                "a monster's spell: roll its dice, then damage <target> N [<type>] (in combat "
+                "as narration; a concentrating target rolls its save) or heal <target> N; "
+                "players cast their own spells"
+            ),
+        ),
         (
             ("rests", "spells"),
             None,
