@@ -6615,10 +6615,10 @@ def _dnd_help_rows() -> list[tuple[tuple[str, ...], str | None, str]]:
         ),
         # Your own character's: the GM has none.
         (("spells",), _("what spells do I have?, how many spell slots do I have left?"), ""),
-        # Moving too: "how far can I move?" (the GM's "how can I move?") is asked here; and
-        # conditions: "am I poisoned?", "is <target> prone?".
+        # How to ask what you can do: in the first section, with the questions a turn asks,
+        # and in no other (Moving and Conditions list their commands alone).
         (
-            ("moving", "conditions"),
+            ("combat",),
             _(
                 "is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, "
                 "how hurt is <target>?, how many goblins are there?, who's here?, "
