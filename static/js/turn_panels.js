@@ -295,11 +295,15 @@ function fillArmourClass(node, character) {
   node.replaceChildren(value, ...(why ? [" ", el("small", { class: "turn-character__ac-note", "data-field": "ac-effects" }, why)] : []));
 }
 
-// Names listed as the page's language lists them ("A, B, and C"), as the room's do.
-const targetList = new Intl.ListFormat(document.documentElement.lang || undefined, { style: "long", type: "conjunction" });
+// Names listed as the game master's narration lists them ("A, B and C"), with its pattern, so
+// the card and the narration read alike in each language.
+function andList(items) {
+  if (items.length < 2) return items.join("");
+  return format(t.and_list, { items: items.slice(0, -1).join(", "), last: items[items.length - 1] });
+}
 
 // The spell a caster keeps going and on whom ("Shield of Faith on Bram"; "on yourself" on its
-// own card); Bless holds several (target_ids, target_names): "Bless on Bram, Goblin, and
+// own card); Bless holds several (target_ids, target_names): "Bless on Bram, Goblin and
 // yourself", its own card last. Just the spell if it names no one; null while it concentrates
 // on nothing.
 function concentrationText(character) {
@@ -316,7 +320,7 @@ function concentrationText(character) {
   }
   if (!others.length) return self ? format(t.concentrating_on_self, { spell }) : spell;
   const targets = self ? [...others, t.concentrating_yourself] : others;
-  return format(t.concentrating_on, { spell, target: targetList.format(targets) });
+  return format(t.concentrating_on, { spell, target: andList(targets) });
 }
 
 // A character's Hit Dice left ("2 of 3 (d10)"); null for one without any (a monster).

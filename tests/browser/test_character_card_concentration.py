@@ -192,9 +192,10 @@ def test_bless_on_several_creatures_names_them_all_on_the_casters_card(
             campaign, users["ilsa@example.test"], "spell_cast", caster_id=ids["Ilsa"],
             target_ids=[ids["Bram"], ids["Ilsa"], goblin], spell="bless",
         )  # fmt: skip
-        # Every target named as the domain names it, her own as "yourself", last.
+        # Every target named as the domain names it, her own as "yourself", last; joined as
+        # the game master's narration joins names (no comma before "and").
         expect(_row(ilsa, "concentration")).to_have_text(
-            "ConcentratingBless on Bram, Goblin, and yourself"
+            "ConcentratingBless on Bram, Goblin and yourself"
         )
         expect(_row(bram, "concentration")).to_be_hidden()
         _fits(ilsa, "character-card-bless")
