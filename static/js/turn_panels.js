@@ -1197,10 +1197,12 @@ function d20Dice(natural, total, bless = null) {
 function d20Face(natural, total, named = t.roll_total) {
   // A d20 line's face: its natural roll on the d20's face; a line that carries none (a
   // monster's hides its modifier) shows its total on a flat tag, not drawn as a d20 (a "21" on
-  // a d20 reads as impossible), which names it to a screen reader ("total 18").
+  // a d20 reads as impossible), which names it to a screen reader ("total 18", in the order
+  // the page's pattern gives).
   if (natural === null) {
     const said = String(total ?? "?");
-    return el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": `${named} ${said}`, title: named }, said);
+    const label = format(t.named_total, { what: named, total: said });
+    return el("span", { class: "turn-roll__die turn-roll__die--total", role: "img", "aria-label": label, title: named }, said);
   }
   return el("span", { class: "turn-roll__die", "aria-hidden": "true", "data-natural": natural }, String(natural));
 }

@@ -30,3 +30,11 @@ def test_the_card_joins_names_with_the_narrations_pattern():
             assert pattern % {"items": "A, B", "last": "C"} == _and_list(["A", "B", "C"])
     with translation.override("en"):
         assert _panel_strings()["and_list"] == "%(items)s and %(last)s"
+
+
+def test_a_total_tag_is_named_by_a_pattern():
+    """A total's flat tag says to a screen reader what it totals and the total ("total 18"),
+    in the order a translation gives."""
+    with translation.override("en"):
+        strings = _panel_strings()
+    assert strings["named_total"] == "%(what)s %(total)s"
