@@ -312,18 +312,20 @@ function buildItem(entry, isPending) {
   return li;
 }
 
-// Data-only events (suggestions, job bookkeeping) feed the panels, not the timeline; nor does
-// the room's note that the reader's own action was answered privately (they read the answer,
-// or a note of their own when it went to the game master only).
 // An entry is shown: neither "No messages yet" nor the opening's "Loading messages…" stays.
 function listed() {
   empty.hidden = true;
   if (loading) loading.hidden = true;
 }
 
+// Data-only events (suggestions, job bookkeeping) feed the panels, not the timeline; nor does
+// the room's note that an action was answered privately, for those who read the answer: the
+// one who acted (or a note of their own when it went to the game master only) and a GM, who
+// reads every answer. It is for the others who saw the action.
 function inTimeline(entry) {
   if (entry.kind !== "event") return true;
-  return Boolean(entry.body) && !(entry.data && entry.data.answered_privately === config.userId);
+  const answered = entry.data && entry.data.answered_privately;
+  return Boolean(entry.body) && !(answered && (answered === config.userId || config.isManager));
 }
 
 // Where the reader left off: the first entry of another's written since they last read the

@@ -595,7 +595,8 @@ def _note_answered_privately(
     job_ended_record(
         campaign=campaign, job=job, status=final,
         message=message % {"name": job.requester.label},
-        # Their page leaves it out: they read the answer itself, or their own note below.
+        # Their page leaves it out, as a GM's does: they read the answer itself (a GM reads
+        # every answer), or their own note below. It is for the others who saw the action.
         answered_privately=str(job.requester_id),
     )  # fmt: skip
     if not requester_answered and requester.present:
