@@ -43,11 +43,18 @@ class DomainServer:
         listener = listening_socket()
         self.port = listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.log = (base / "dnd5e.log").open("w")
-        self.process = spawn_http_server(
-            "domain_servers.dnd5e", f"sqlite:///{base / 'dnd5e.sqlite3'}", str(jwks), listener,
-            stderr=self.log,
-        )  # fmt: skip
+        log = base / "dnd5e.log"
+        self.log = log.open("w")
+        try:
+            self.process = spawn_http_server(
+                "domain_servers.dnd5e", f"sqlite:///{base / 'dnd5e.sqlite3'}", str(jwks), listener,
+                stderr=self.log,
+            )  # fmt: skip
+        except RuntimeError as error:
+            self.log.close()
+            raise RuntimeError(
+                f"the dnd5e domain server did not start ({error}); see {log}"
+            ) from None
 
     def domains_setting(self) -> dict[str, Any]:
         return {"dnd5e": {"plugin": DND5E_PLUGIN, "url": self.url, "timeout": 10}}

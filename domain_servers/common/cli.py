@@ -52,7 +52,10 @@ def parse_args(system_id: str, argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--audience", default=f"sagasmith-{system_id}")
     parser.add_argument("--issuer", default=DEFAULT_ISSUER)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.fd is not None and args.transport != "http":
+        parser.error("--fd serves HTTP: it needs --transport http")
+    return args
 
 
 def _seconds(value: str) -> float:

@@ -108,7 +108,8 @@ def delegation_meta(token: str, **extra: Any) -> dict[str, Any]:
 
 
 def listening_socket(port: int = 0) -> socket.socket:
-    """A loopback socket already listening, for a server process to inherit (`--fd`).
+    """A loopback socket already listening, for a server process to inherit (`--fd`, through
+    `pass_fds`, so no other child inherits it).
 
     The test process binds and hands the socket down, so no other process can take the port
     between its choice and the server's start; a port another process holds fails here, loudly.
@@ -121,7 +122,6 @@ def listening_socket(port: int = 0) -> socket.socket:
     except OSError:
         sock.close()
         raise
-    sock.set_inheritable(True)
     return sock
 
 
@@ -169,7 +169,14 @@ def spawn_http_server(
         port = listener.getsockname()[1]
     finally:
         listener.close()
-    wait_until_serving(process, port)
+    try:
+        wait_until_serving(process, port)
+    except BaseException:
+        # No caller holds the process yet: one that never answered would keep its port and db.
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+        raise
     return process
 
 

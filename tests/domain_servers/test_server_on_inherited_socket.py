@@ -4,11 +4,15 @@ for another process between its choice and the server's start."""
 from __future__ import annotations
 
 import errno
+import signal
 import socket
+import subprocess
+import sys
 
 import pytest
 
 from domain_servers.common.testing import (
+    REPO_ROOT,
     HttpServerProcess,
     SigningKey,
     SyncClient,
@@ -55,3 +59,38 @@ def test_a_server_that_exits_at_start_is_reported_though_its_port_accepts(tmp_pa
         )  # fmt: skip
     assert str(caught.value).startswith("server exited early: ")
     assert "--jwks-check-interval: must be between 0 and 86400 seconds" in str(caught.value)
+
+
+def test_a_server_that_never_answers_is_not_left_running(tmp_path, monkeypatch):
+    from domain_servers.common import testing
+
+    started = []
+
+    class Recorded(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    def never_answers(process, port, timeout=20.0):
+        raise RuntimeError("server did not start serving")
+
+    monkeypatch.setattr(testing.subprocess, "Popen", Recorded)
+    monkeypatch.setattr(testing, "wait_until_serving", never_answers)
+    with pytest.raises(RuntimeError):
+        spawn_http_server(
+            "domain_servers.dnd5e", f"sqlite:///{tmp_path}/d.sqlite3", None, listening_socket()
+        )
+    [process] = started
+    assert process.returncode == -signal.SIGKILL
+    process.stderr.close()
+
+
+def test_an_inherited_socket_is_for_http_alone():
+    done = subprocess.run(
+        [sys.executable, "-m", "domain_servers.dnd5e", "--transport", "stdio", "--fd", "3"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        "python -m domain_servers.dnd5e: error: --fd serves HTTP: it needs --transport http"
+    )
