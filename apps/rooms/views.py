@@ -47,6 +47,7 @@ def room_page(request, campaign_id):
     archived = campaign.status == campaign.Status.ARCHIVED
     memberships = list(campaign_members(campaign=campaign))
     members = [{"id": str(m.user_id), "name": m.user.label, "role": m.role} for m in memberships]
+    game_masters = room_game_masters(memberships=memberships)
     # One wording for the room's title: the page's own, and the pattern room.js fills in with
     # a new name after a rename.
     title_pattern = _("%(name)s · room")
@@ -136,8 +137,10 @@ def room_page(request, campaign_id):
                 "userName": request.user.label,  # a message being sent is shown under it
                 "role": membership.role,
                 "isManager": is_manager,
-                # Who runs the game (owner and GMs): their entries are marked so.
-                "gameMasters": room_game_masters(memberships=memberships),
+                # Who runs the game (owner and GMs): their entries are marked so. The members
+                # keep the key and shape a room.js cached from before the roles came reads.
+                "gameMasters": game_masters["members"],
+                "gameMasterRoles": game_masters["roles"],
                 "lastRead": read_cursor_for(room=room, user=request.user),
                 # The socket replays from here; "Load earlier" pages back through the API.
                 "startAfter": room_window_start(room=room, viewer_membership=membership),

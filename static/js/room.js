@@ -125,8 +125,8 @@ function badge(text, cls) {
 // Who runs the game, as the view names it: the roles that do, for an entry that says the role
 // it was sent in; the members holding one as the page loaded, for an entry that does not (older
 // ones, and the viewer's own while it is sending).
-const gameMasterRoles = new Set(config.gameMasters.roles);
-const gameMasters = new Set(config.gameMasters.members);
+const gameMasterRoles = new Set(config.gameMasterRoles);
+const gameMasters = new Set(config.gameMasters);
 
 function saidAsGm(entry) {
   const role = entry.data && entry.data.sender_role;
