@@ -96,6 +96,8 @@ function endAccess() {
 
 function setState(state, text) {
   roomEl.dataset.state = state;
+  // Shut out for good, the page loads nothing more: its opening notice would say otherwise.
+  if (state === "closed" && loading) loading.hidden = true;
   // A live region: setting the same words again (each reconnect try) would say them again.
   if (statusEl.textContent !== text) statusEl.textContent = text;
 }

@@ -47,3 +47,24 @@ def test_a_room_of_unshown_events_ends_on_no_messages_yet(
     _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
     expect(page.locator("#timeline-loading")).to_be_hidden()
     expect(page.locator("#timeline-empty")).to_have_text("No messages yet. Say hello to the table.")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_refused_before_its_replay_takes_the_loading_notice_with_it(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.services import room_message_post
+
+    campaign, gm, _player = _gm_and_player(make_user)
+    room_message_post(membership=gm, body="Welcome, all.", mode="chat", client_message_id="c1")
+    page = _sign_in(browser.new_context(), asgi_server, "player@example.test")
+    # The server refuses the room (access taken away) before it replays anything.
+    page.route_web_socket("**/ws/rooms/**", lambda ws: ws.close(code=4403, reason="revoked"))
+    page.goto(f"{asgi_server}/campaigns/{campaign.id}/room/")
+    expect(page.locator("#room")).to_have_attribute("data-state", "closed")
+    expect(page.locator("#timeline-loading")).to_be_hidden()
