@@ -1325,14 +1325,16 @@ function diceItem(roll) {
   } else if (roll.tool === "combat_start") {
     // An initiative is a DEX check, and reads as a check's line with no DC: the natural d20 on
     // its face, "d20 14 + 2 = 16" beside it. A line with no natural roll (a monster's hides its
-    // modifier; one stored before the roll was said) has its total alone, once, on the flat
-    // tag: a line under the title would only say the same number again.
+    // modifier; one stored before the roll was said) has its total on the flat tag, and a line
+    // under the title only when two d20s were rolled ("9 · with disadvantage", as its check's).
     const natural = typeof roll.natural === "number" ? roll.natural : null;
-    const made = natural === null || typeof roll.total !== "number"
-      ? null
-      : rolledAs(roll.mode, `${d20Dice(natural, roll.total)} = ${roll.total}`);
+    const rolled = natural !== null && typeof roll.total === "number";
+    const twoDice = roll.mode === "advantage" || roll.mode === "disadvantage";
+    const made = rolled
+      ? rolledAs(roll.mode, `${d20Dice(natural, roll.total)} = ${roll.total}`)
+      : twoDice ? rolledAs(roll.mode, String(roll.total ?? "?")) : null;
     item.append(
-      d20Face(made === null ? null : natural, roll.total),
+      d20Face(rolled ? natural : null, roll.total),
       el("span", { class: "turn-roll__body" },
         el("span", { class: "turn-roll__title" }, sentenceCase(roll.label || t.roll)),
         made === null ? null : el("span", { class: "turn-roll__line" }, made)),

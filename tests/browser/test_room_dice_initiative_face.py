@@ -3,8 +3,9 @@ plus its DEX modifier. A character's line reads as a check's: its natural d20 on
 and "d20 14 + 1 = 15" beside it. A monster's line, which the players read too, carries no
 natural die (with the total it would give away its DEX modifier): its total shows once, on the
 flat tag a total shows on, not the d20's face (a total of 18 on a d20 would read as a natural
-18), and that tag says it to a screen reader ("total 18"); no line under the title repeats it.
-So does a line stored before initiative lines said their roll."""
+18), and that tag says it to a screen reader ("total 18"); no line under the title repeats it
+unless two d20s were rolled ("9 · with disadvantage"). So does a line stored before initiative
+lines said their roll."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ def test_a_characters_initiative_shows_its_d20_and_a_monsters_its_total_alone(
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_an_initiative_line_says_two_dice_and_an_old_one_keeps_its_tag(
+def test_an_initiative_line_says_two_dice_a_monsters_too_and_an_old_one_keeps_its_tag(
     browser,
     asgi_server,  # noqa: F811
     live_domains,  # noqa: F811
@@ -106,3 +107,12 @@ def test_an_initiative_line_says_two_dice_and_an_old_one_keeps_its_tag(
 
         _expect_total_tag(rows.nth(0).locator(".turn-roll__die"), 18)
         expect(rows.nth(0).locator(".turn-roll__line")).to_have_count(0)
+
+        # A poisoned monster's, as players read it: no die, yet the two dice are said, as its
+        # check's line says them ("15 · with disadvantage").
+        monster = {"tool": "combat_start", "label": "Initiative · Goblin 2", "total": 9,
+                   "mode": "disadvantage", "sequence": 300003}  # fmt: skip
+        ilsa.evaluate(ONE_ROLL, monster)
+        expect(rows).to_have_count(3)
+        _expect_total_tag(rows.nth(0).locator(".turn-roll__die"), 9)
+        expect(rows.nth(0).locator(".turn-roll__line")).to_have_text("9 · with disadvantage")
