@@ -105,7 +105,7 @@ def test_only_the_class_that_has_the_cantrip_casts_it(live_domains, gm, player):
     before = table.revision()
     run = table.run(player, "cast fire bolt at Bram", job_id="bolt")
     assert run.texts == [
-        ("Ilsa cannot cast Fire Bolt here (the rules cast it for a wizard). Attack instead "
+        ("Ilsa cannot cast Fire Bolt: it is a wizard's spell. Attack instead "
          "(“attack Bram”).", "requester"),
     ]  # fmt: skip
     assert run.tools == ["character_get"] and table.revision() == before

@@ -46,9 +46,8 @@ def test_a_fighter_casting_cure_wounds_is_told_what_the_table_can_do(live_domain
 
     assert run.texts == [
         (
-            "Ilsa cannot cast Cure Wounds here (the rules cast it for a cleric): the GM "
-            "rules on it and heals the hit points it restores. Your character can give a "
-            "potion of healing instead (“heal Ilsa”).",
+            "Ilsa has no spells to cast: Cure Wounds is a cleric's spell. Your character can "
+            "give a potion of healing instead (“heal Ilsa”).",
             "requester",
         )
     ]

@@ -106,7 +106,7 @@ def test_a_non_wizard_is_told_they_cannot_cast_it_and_nothing_changes(live_domai
     before = table.revision()
     run = table.run(player, "I cast magic missile at the goblin", job_id="missile")
     assert run.texts == [
-        ("Wren cannot cast Magic Missile here (the rules cast it for a wizard). Attack instead "
+        ("Wren cannot cast Magic Missile: it is a wizard's spell. Attack instead "
          "(“attack the goblin”).", "requester"),
     ]  # fmt: skip
     assert run.tools == ["character_get"] and table.revision() == before

@@ -72,7 +72,7 @@ def test_a_wrong_caster_in_combat_is_refused_from_the_combat_read(live_domains, 
     run = table.run(player, "cast fire bolt at the goblin", job_id="cast")
     assert run.texts == [
         (
-            "Ilsa cannot cast Fire Bolt here (the rules cast it for a wizard). Attack instead "
+            "Ilsa has no spells to cast: Fire Bolt is a wizard's spell. Attack instead "
             "(“attack the goblin”).",
             "requester",
         )

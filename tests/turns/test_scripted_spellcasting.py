@@ -100,9 +100,8 @@ def test_a_wizard_is_told_what_the_table_can_do_and_nothing_changes(live_domains
     before = table.revision()
     run = table.run(player, "cast cure wounds on me", job_id="wizard")
     assert run.texts == [
-        ("Wren cannot cast Cure Wounds here (the rules cast it for a cleric): the GM rules on "
-         "it and heals the hit points it restores. Your character can give a potion of "
-         "healing instead (“heal me”).", "requester"),
+        ("Wren cannot cast Cure Wounds: it is a cleric's spell. Your character can give a "
+         "potion of healing instead (“heal me”).", "requester"),
     ]  # fmt: skip
     assert run.tools == ["character_get"] and table.revision() == before
 

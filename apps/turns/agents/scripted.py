@@ -2635,6 +2635,16 @@ def _caster(s: Session, caster_id: str) -> Mapping[str, Any]:
     return s.call("character_get", character_id=caster_id)["character"]
 
 
+def _not_its_spell(caster: Mapping[str, Any], spell: str, template: str) -> str:
+    """Why `caster` cannot cast `spell` (a `template`'s): a character whose sheet lists no
+    spells has none to cast; a caster of another class, that the spell is not its own. Said
+    plainly, as the rules refuse it outright: no ruling by the GM is promised."""
+    values = {"who": caster["name"], "spell": spell, "caster": CASTER_WORDS[template]}
+    if (caster.get("sheet") or {}).get("spells") == []:
+        return _("%(who)s has no spells to cast: %(spell)s is a %(caster)s's spell.") % values
+    return _("%(who)s cannot cast %(spell)s: it is a %(caster)s's spell.") % values
+
+
 def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
     """ "I cast cure wounds on Ilsa": a player's cleric casts Cure Wounds or Healing Word with
     a spell slot (the rules spend it and roll the healing). Anyone else is told what heals
@@ -2670,12 +2680,13 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
     caster = _caster(s, acting_character(s, what=what))
     if caster.get("template") != "cleric":
         raise Refusal(
-            _(
-                "%(who)s cannot cast %(spell)s here (the rules cast it for a cleric): the GM "
-                "rules on it and heals the hit points it restores. Your character can give a "
-                "potion of healing instead (“heal %(target)s”)."
+            " ".join(
+                [
+                    _not_its_spell(caster, spell, "cleric"),
+                    _("Your character can give a potion of healing instead (“heal %(target)s”).")
+                    % instead,
+                ]
             )
-            % {**instead, "who": caster["name"]}
         )
     roster = dnd_roster(s)
     if target is None or _clean_name(_normalize(target)).lower() in SELF_WORDS:
@@ -2725,7 +2736,7 @@ def _clerics_concentration_cast(
 ) -> tuple[Mapping[str, Any], str]:
     """Before a cleric's concentration spell (`spell`, said `said`) is cast: the caster (the
     speaker's acting character, a cleric) and what is being done; refused for the GM (its
-    player casts it) and for any other class (the GM rules on it)."""
+    player casts it) and for any other class (not its spell)."""
     if s.turn.is_gm:
         raise Refusal(
             _(
@@ -2738,13 +2749,7 @@ def _clerics_concentration_cast(
     s.require("spell_cast", what=what, seen_by_all=True)
     caster = _caster(s, acting_character(s, what=what))
     if caster.get("template") != "cleric":
-        raise Refusal(
-            _(
-                "%(who)s cannot cast %(spell)s here (the rules cast it for a cleric): the GM "
-                "rules on it."
-            )
-            % {"who": caster["name"], "spell": spell}
-        )
+        raise Refusal(_not_its_spell(caster, spell, "cleric"))
     return caster, what
 
 
@@ -2997,16 +3002,12 @@ def dnd_damage_spell(s: Session, m: re.Match[str]) -> None:
     caster = _caster(s, acting_character(s, what=what))
     if caster.get("template") != info.template:
         raise Refusal(
-            _(
-                "%(who)s cannot cast %(spell)s here (the rules cast it for a %(caster)s). Attack "
-                "instead (“attack %(target)s”)."
+            " ".join(
+                [
+                    _not_its_spell(caster, spell, info.template),
+                    _("Attack instead (“attack %(target)s”).") % {"target": target},
+                ]
             )
-            % {
-                "who": caster["name"],
-                "spell": spell,
-                "caster": CASTER_WORDS[info.template],
-                "target": target,
-            }
         )
     roster = dnd_roster(s)
     s.actor = caster["id"]  # "the other goblin": not the caster
