@@ -398,12 +398,16 @@ def test_narrative_intents(live_domains, gm, player):
     # The reply says the odds asked at, and a twist in words.
     assert table.run(player, 'ask the oracle "Is the door locked?" very likely',
                      job_id="o1").texts == [
-        ("The oracle weighs “Is the door locked?” at very likely odds: YES, AND (4) — yes, and "
-         "something more happens.", "trigger")
+        ("Asked “Is the door locked?” at very likely odds, the oracle answers: Yes, and "
+         "something more happens (rolled 4 on d100; yes on 85 or less).", "trigger")
     ]  # fmt: skip
     oracle = table.run(player, 'Ask the oracle: "Does anyone follow us?"', job_id="o2")
     assert oracle.texts == [
-        ("The oracle weighs “Does anyone follow us?” at even odds: NO (76).", "trigger")
+        (
+            "Asked “Does anyone follow us?” at even odds, the oracle answers: No (rolled 76 on "
+            "d100; yes on 50 or less).",
+            "trigger",
+        )
     ]
     assert oracle.caller.outcomes[0].structured["likelihood"] == "even"
     assert table.run(gm, "create clock Doom with 6 segments", job_id="c").texts == [

@@ -4907,6 +4907,9 @@ ORACLE_TWISTS = {
 }
 
 
+ORACLE_ANSWERS = {"yes": gettext_lazy("yes"), "no": gettext_lazy("no")}
+
+
 def nar_oracle(s: Session, m: re.Match[str]) -> None:
     s.require("oracle_ask", what=_("ask the oracle"))
     # "gm only" made the action itself secret (ScriptedAgent.action_audience): it is no odds.
@@ -4929,16 +4932,28 @@ def nar_oracle(s: Session, m: re.Match[str]) -> None:
             _("Ask the oracle a yes-or-no question, like: ask the oracle “Is it locked?” likely")
         )
     result = s.call("oracle_ask", question=question, likelihood=likelihood)
-    # The odds asked at are said, so the table can weigh the answer; a twist is put in words.
-    answer = f"{result['result'].upper()} ({result['roll']})"
-    if twist := ORACLE_TWISTS.get(result["result"]):
-        answer = _("%(answer)s — %(twist)s") % {"answer": answer, "twist": twist}
+    # The odds asked at are said, so the table can weigh the answer; a twist is put in words,
+    # and the number is said to be the d100 roll, against the most that answers yes.
+    answer = str(ORACLE_TWISTS.get(result["result"]) or ORACLE_ANSWERS[result["answer"]])
+    values = {
+        "question": question[:1].upper() + question[1:],  # shown as a sentence; asked as typed
+        "odds": ODDS_SAID[likelihood],
+        "answer": answer[:1].upper() + answer[1:],
+        "roll": result["roll"],
+        "threshold": result.get("threshold"),
+    }
+    roll = (
+        _("rolled %(roll)s on d100; yes on %(threshold)s or less")
+        if values["threshold"] is not None
+        else _("rolled %(roll)s on d100")
+    ) % values
+    # Two shapes, picked as other narration picks, each a whole sentence.
     s.say(
         s.pick(
-            _("“%(question)s” The oracle, asked at %(odds)s odds: %(answer)s."),
-            _("The oracle weighs “%(question)s” at %(odds)s odds: %(answer)s."),
+            _("The oracle answers “%(question)s” at %(odds)s odds: %(answer)s (%(roll)s)."),
+            _("Asked “%(question)s” at %(odds)s odds, the oracle answers: %(answer)s (%(roll)s)."),
         )
-        % {"question": question, "odds": ODDS_SAID[likelihood], "answer": answer}
+        % {**values, "roll": roll}
     )
 
 
