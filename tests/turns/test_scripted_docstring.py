@@ -19,6 +19,7 @@ DOCUMENTED = {
         s.dnd_healing_spell: "cast cure wounds|healing word",
         s.dnd_ward_spell: "cast shield of faith [on <target>]",
         s.dnd_bless: "cast bless [on <target>, <target> and me]",
+        s.dnd_someone_casts: "<creature> casts <spell> [at|on <target>]",
         s.dnd_end_concentration: "end concentration",
         s.dnd_short_rest: "short rest",
         s.dnd_long_rest: "long rest",

@@ -121,6 +121,10 @@ dnd5e
                                          while it concentrates; a total said then says the
                                          die in it ("(+3 from Bless.)"; a death save "8 + 2
                                          from Bless = 10"), a monster's never
+    <creature> casts <spell> [at|on <target>]
+                                         the GM is answered as for "cast <spell>" (a
+                                         monster's spell is rolled, then its damage or
+                                         healing applied); a player, to say "cast <spell>"
     end concentration                    your character ends the spell it concentrates on,
                                          on every creature it is on (free, at any time;
                                          also "drop shield of faith", "drop bless", "stop
@@ -2964,6 +2968,31 @@ def _slots_left_text(values: Mapping[str, Any]) -> str:
             values["left"],
         )
         % values
+    )
+
+
+def dnd_someone_casts(s: Session, m: re.Match[str]) -> None:
+    """ "goblin casts fire bolt at Ilsa": a spell said of a creature. The GM is told what the
+    same "cast" of theirs is told (the rules cast only a player's spells: a monster's is
+    rolled, then what it does applied); a player, how to cast as their character."""
+    said = _echo("cast " + m["rest"])
+    if not s.turn.is_gm:
+        raise Refusal(_("To cast a spell as your character, say “%(said)s”.") % {"said": said})
+    intent, found = _parse(s.turn.system_id, "cast " + m["rest"])
+    if intent is not None and found is not None and intent.handler in SPELL_HANDLERS:
+        intent.handler(s, found)  # the GM's refusal, as for "cast fire bolt at Ilsa"
+        return
+    target = _echo(m["target"]) if m["target"] else "Ilsa"
+    raise Refusal(
+        _(
+            "The rules cast only a player's spells: roll %(spell)s's dice for %(caster)s, then "
+            "apply what it does (“damage %(target)s 9” or “heal %(target)s 5”)."
+        )
+        % {
+            "spell": _echo(m["spell"]).title(),
+            "caster": _echo(re.sub(r"^(?:the|a|an)\s+", "", m["caster"], flags=re.IGNORECASE)),
+            "target": target,
+        }
     )
 
 
@@ -5833,6 +5862,12 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             + r")?",
             dnd_healing_spell,
         ),
+        # "goblin casts fire bolt at Ilsa": a spell said of a creature, after every "cast".
+        _intent(
+            NOT_A_SUBJECT + r"(?!roll\s)(?P<caster>.+?)\s+casts\s+(?P<rest>(?P<spell>.+?)"
+            r"(?:\s+(?:on|at|to|for)\s+(?P<target>.+))?)",
+            dnd_someone_casts,
+        ),
         # "I take a short rest and spend 2 hit dice", "spend a hit die"; the GM's "short rest
         # for Ilsa, 2 hit dice". Before "long rest": a rest said with its dice.
         _intent(
@@ -6925,6 +6960,11 @@ def _rewritten(system_id: str, text: str) -> tuple[str, bool]:
         spoken, made = pattern.subn(replacement, spoken, count=1)
         blow = blow or (bool(made) and BLOW in marks)
     return spoken, blow
+
+
+# The handlers of a cast the rules make for a player's character: a GM saying one of these of
+# a creature is answered as for their own "cast".
+SPELL_HANDLERS = frozenset({dnd_damage_spell, dnd_healing_spell, dnd_ward_spell, dnd_bless})
 
 
 def _parse(system_id: str, text: str) -> tuple[Intent | None, re.Match[str] | None]:
