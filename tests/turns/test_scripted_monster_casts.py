@@ -65,3 +65,27 @@ def test_a_player_saying_a_creature_casts_is_told_how_to_cast(live_domains, gm, 
 def test_a_roll_or_a_cast_of_ones_own_is_not_read_as_a_creatures(said):
     intent, _match = s._parse("dnd5e", said)
     assert intent is not None and intent.handler is not s.dnd_someone_casts
+
+
+NOT_UNDERSTOOD = [
+    ("I did not understand that. Say “help” for everything I understand.", "requester")
+]
+
+
+@pytest.mark.parametrize(
+    ("said", "task", "answer"),
+    [
+        # A GM's story is posted as said, with no reply.
+        ("The lich casts hold person on Ilsa", "narration", []),
+        ("The torch casts a long shadow across the floor", "action", NOT_UNDERSTOOD),
+        ("The goblin casts a glance at Ilsa", "action", NOT_UNDERSTOOD),
+    ],
+)
+def test_a_cast_the_rules_do_not_know_in_narration_or_a_figure_is_not_answered_as_a_spell(
+    live_domains, gm, player, said, task, answer
+):
+    table, _start = dnd_table_in_combat(gm, player)
+    before = table.revision()
+    run = table.run(gm, said, job_id="said", task=task)
+    assert run.texts == answer
+    assert table.revision() == before

@@ -2971,17 +2971,25 @@ def _slots_left_text(values: Mapping[str, Any]) -> str:
     )
 
 
+# "casts a glance at", "casts his net": words after "casts" that name no spell ("a spell" does).
+FIGURATIVE_CAST = re.compile(r"(?:an?|the|his|her|its|their|my|our|your)\s", re.IGNORECASE)
+
+
 def dnd_someone_casts(s: Session, m: re.Match[str]) -> None:
     """ "goblin casts fire bolt at Ilsa": a spell said of a creature. The GM is told what the
     same "cast" of theirs is told (the rules cast only a player's spells: a monster's is
     rolled, then what it does applied); a player, how to cast as their character."""
     said = _echo("cast " + m["rest"])
+    if FIGURATIVE_CAST.match(m["spell"]) and not re.search(r"\bspell\b", m["spell"], re.I):
+        raise NotUnderstood  # "the torch casts a long shadow": no spell is named
     if not s.turn.is_gm:
         raise Refusal(_("To cast a spell as your character, say “%(said)s”.") % {"said": said})
     intent, found = _parse(s.turn.system_id, "cast " + m["rest"])
     if intent is not None and found is not None and intent.handler in SPELL_HANDLERS:
         intent.handler(s, found)  # the GM's refusal, as for "cast fire bolt at Ilsa"
         return
+    if s.turn.task == "narration":
+        raise NotUnderstood  # a spell the rules do not know, told as story: posted as said
     target = _echo(m["target"]) if m["target"] else "Ilsa"
     raise Refusal(
         _(
