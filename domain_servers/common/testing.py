@@ -180,11 +180,12 @@ def spawn_http_server(
     return process
 
 
-def wait_until_serving(process: subprocess.Popen, port: int, timeout: float = 20.0) -> None:
+def wait_until_serving(process: subprocess.Popen, port: int, timeout: float = 60.0) -> None:
     """Block until the server answers an HTTP request on port; raise if it exits first.
 
     The inherited socket accepts connections before the server runs, so only an HTTP answer
-    (any status) shows it is ready.
+    (any status) shows it is ready. A server that dies says so at once; the bound is for one
+    that hangs, and is long enough for a start on a loaded two-core machine (over 20 s seen).
     """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
