@@ -236,9 +236,11 @@ async def test_the_notices_of_a_sweep_past_its_budget_are_started_as_its_rows_ar
     row is: a slow Redis does not hold the sweep one more send for each row it gave up."""
     campaign, owner, _ = table
     monkeypatch.setattr(dispatch, "publishes_on_commit", lambda: False)  # left to the sweep
-    delay = 0.3
-    redis_relay(delay=delay)  # each send takes `delay` at least
-    monkeypatch.setattr(tasks, "SWEEP_BUDGET", delay / 2)  # spent by the slow send of "after"
+    # Each send takes `delay` at least. The budget outlasts giving up the two unsendable rows
+    # (some tenths of a second on a loaded two-core run) and is spent by the slow send of "after".
+    delay = 1.0
+    redis_relay(delay=delay)
+    monkeypatch.setattr(tasks, "SWEEP_BUDGET", delay / 2)
     layer, channel = await listen(room_group(campaign.id))
 
     def arrange():
