@@ -10,6 +10,15 @@ from tests.browser.test_room_history import _gm_and_player, _open
 from tests.browser.test_room_live import _sign_in, _wait_for_texts, asgi_server  # noqa: F401
 
 
+def _welcomed_player(browser, base_url: str, make_user):
+    """A room whose GM has said "Welcome, all.", and its player signed in (not yet in it)."""
+    from apps.rooms.services import room_message_post
+
+    campaign, gm, _player = _gm_and_player(make_user)
+    room_message_post(membership=gm, body="Welcome, all.", mode="chat", client_message_id="c1")
+    return campaign, _sign_in(browser.new_context(), base_url, "player@example.test")
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_room_with_entries_shows_them_without_an_empty_or_loading_notice(
@@ -19,11 +28,7 @@ def test_a_room_with_entries_shows_them_without_an_empty_or_loading_notice(
 ):
     from playwright.sync_api import expect
 
-    from apps.rooms.services import room_message_post
-
-    campaign, gm, _player = _gm_and_player(make_user)
-    room_message_post(membership=gm, body="Welcome, all.", mode="chat", client_message_id="c1")
-    page = _sign_in(browser.new_context(), asgi_server, "player@example.test")
+    campaign, page = _welcomed_player(browser, asgi_server, make_user)
     _open(page, f"{asgi_server}/campaigns/{campaign.id}/room/")
     _wait_for_texts(page, ["Welcome, all."])
     expect(page.locator("#timeline-loading")).to_be_hidden()
@@ -58,11 +63,7 @@ def test_a_socket_refused_before_its_replay_takes_the_loading_notice_with_it(
 ):
     from playwright.sync_api import expect
 
-    from apps.rooms.services import room_message_post
-
-    campaign, gm, _player = _gm_and_player(make_user)
-    room_message_post(membership=gm, body="Welcome, all.", mode="chat", client_message_id="c1")
-    page = _sign_in(browser.new_context(), asgi_server, "player@example.test")
+    campaign, page = _welcomed_player(browser, asgi_server, make_user)
     # The server refuses the room (access taken away) before it replays anything.
     page.route_web_socket("**/ws/rooms/**", lambda ws: ws.close(code=4403, reason="revoked"))
     page.goto(f"{asgi_server}/campaigns/{campaign.id}/room/")
