@@ -170,23 +170,27 @@ def _visible_messages(
 ROOM_PAGE_WINDOW = 200
 
 
-def room_window_start(
+@dataclass(frozen=True)
+class RoomOpening:
+    """Where the viewer's room opens: the sequence after which their newest `window` visible
+    entries begin (0: the whole history fits), and whether they may read any entry at all (the
+    page says it is loading them)."""
+
+    start_after: int
+    has_entries: bool
+
+
+def room_opening_for(
     *, room: Room, viewer_membership: CampaignMembership, window: int = ROOM_PAGE_WINDOW
-) -> int:
-    """The sequence after which the viewer's newest `window` visible entries begin (0: the
-    whole history fits)."""
-    newest = (
+) -> RoomOpening:
+    newest = list(
         _visible(room=room, viewer_membership=viewer_membership, after=0, upto=None)
         .order_by("-sequence")
-        .values_list("sequence", flat=True)[window - 1 : window]
+        .values_list("sequence", flat=True)[:window]
     )
-    oldest_shown = next(iter(newest), None)
-    return 0 if oldest_shown is None else oldest_shown - 1
-
-
-def room_has_entries_for(*, room: Room, viewer_membership: CampaignMembership) -> bool:
-    """Whether the viewer may read any entry of the room (the page says they are loading)."""
-    return _visible(room=room, viewer_membership=viewer_membership, after=0, upto=None).exists()
+    # One read answers both: fewer than `window` visible entries means the history fits.
+    start_after = newest[-1] - 1 if len(newest) == window else 0
+    return RoomOpening(start_after=start_after, has_entries=bool(newest))
 
 
 def room_messages_before_for_viewer(

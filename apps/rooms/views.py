@@ -20,8 +20,7 @@ from .selectors import (
     MANAGER_ROLES,
     read_cursor_for,
     room_game_masters,
-    room_has_entries_for,
-    room_window_start,
+    room_opening_for,
 )
 from .services import room_get_or_create
 
@@ -43,6 +42,7 @@ def room_page(request, campaign_id):
         raise PageNotFound(NOT_A_MEMBER)
     campaign = membership.campaign
     room = room_get_or_create(campaign=campaign)
+    opening = room_opening_for(room=room, viewer_membership=membership)
     is_manager = membership.role in MANAGER_ROLES
     archived = campaign.status == campaign.Status.ARCHIVED
     memberships = list(campaign_members(campaign=campaign))
@@ -68,7 +68,7 @@ def room_page(request, campaign_id):
             "is_manager": is_manager,
             "archived": archived,
             "can_post": membership.role != membership.Role.OBSERVER and not archived,
-            "has_entries": room_has_entries_for(room=room, viewer_membership=membership),
+            "has_entries": opening.has_entries,
             "character_creation_open": _creation_open(campaign, membership.role),
             "members": members,
             "others": [m for m in members if m["id"] != str(request.user.id)],
@@ -143,7 +143,7 @@ def room_page(request, campaign_id):
                 "gameMasterRoles": game_masters["roles"],
                 "lastRead": read_cursor_for(room=room, user=request.user),
                 # The socket replays from here; "Load earlier" pages back through the API.
-                "startAfter": room_window_start(room=room, viewer_membership=membership),
+                "startAfter": opening.start_after,
                 "messagesUrl": f"/api/campaigns/{campaign.id}/room/messages",
                 "actionsUrl": f"/api/campaigns/{campaign.id}/room/actions",
                 "readUrl": f"/api/campaigns/{campaign.id}/room/read",

@@ -58,3 +58,18 @@ def test_entries_the_viewer_may_not_read_leave_the_room_empty_to_them(table, cli
     assert EMPTY.format("") in html
     assert 'id="timeline-loading"' not in html
     assert LOADING in page(client, campaign, m["p1"])
+
+
+def test_the_page_reads_the_viewers_entries_once_to_open_the_room(table, client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from apps.rooms.models import Message
+
+    campaign, m = table
+    room_message_post(membership=m["p1"], body="hi", mode="chat", client_message_id="c1")
+    client.force_login(m["p2"].user)
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/campaigns/{campaign.id}/room/").status_code == 200
+    table_name = f'FROM "{Message._meta.db_table}"'
+    assert len([q for q in queries if table_name in q["sql"]]) == 1

@@ -407,7 +407,7 @@ def test_api_posts_are_limited_per_user_and_reads_are_not(table, api_client, mon
 
 
 def test_the_room_page_opens_on_the_newest_entries_and_pages_back(table, api_client, client):
-    from apps.rooms.selectors import room_window_start
+    from apps.rooms.selectors import RoomOpening, room_opening_for
 
     campaign, m = table
     for n in range(1, 8):
@@ -415,9 +415,9 @@ def test_the_room_page_opens_on_the_newest_entries_and_pages_back(table, api_cli
              **({"audience": "gm"} if n in (3, 6) else {}))  # fmt: skip
     room = Room.objects.get(campaign=campaign)
     # The window counts the entries the viewer may see: p1 sees 1, 2, 4, 5, 7.
-    assert room_window_start(room=room, viewer_membership=m["p1"], window=3) == 3
-    assert room_window_start(room=room, viewer_membership=m["gm"], window=3) == 4
-    assert room_window_start(room=room, viewer_membership=m["p1"], window=9) == 0
+    assert room_opening_for(room=room, viewer_membership=m["p1"], window=3) == RoomOpening(3, True)
+    assert room_opening_for(room=room, viewer_membership=m["gm"], window=3) == RoomOpening(4, True)
+    assert room_opening_for(room=room, viewer_membership=m["p1"], window=9) == RoomOpening(0, True)
     api_client.force_authenticate(m["p1"].user)
     page = api_client.get(url(campaign), {"before": 4, "limit": 1}).data
     assert ([e["sequence"] for e in page["results"]], page["has_more"]) == ([2], True)
