@@ -153,10 +153,7 @@ def _check_line(tool: str, s: dict[str, Any], label: str, *, gm_only: bool) -> d
     line = {
         "tool": tool,
         "label": label,
-        # As an attack's: a monster's natural die with the total gives away its modifier, so
-        # only a GM line shows it. A result stored before checks named their roller's kind (or
-        # one that names none) may be a monster's: the players' lines show none.
-        "natural": s.get("natural") if gm_only or s.get("character_kind") == "pc" else None,
+        "natural": _natural_shown(s.get("natural"), kind=s.get("character_kind"), gm_only=gm_only),
         "total": s.get("total"),
         # Two d20s rolled, one kept (asked for, or a condition's): the line says it where an
         # attack's line does, so the label names only the roll, as an attack's does.
@@ -185,11 +182,18 @@ def _initiative_line(tool: str, entry: dict[str, Any], *, gm_only: bool) -> dict
         "total": entry.get("initiative"),
     }
     if "mode" in entry:
-        # As a check's: a monster's natural die with the total gives away its DEX modifier, so
-        # only a GM line shows it; a card that names no kind may be a monster's.
-        line["natural"] = entry.get("natural") if gm_only or card.get("kind") == "pc" else None
+        line["natural"] = _natural_shown(
+            entry.get("natural"), kind=card.get("kind"), gm_only=gm_only
+        )
         line["mode"] = entry["mode"]
     return line
+
+
+def _natural_shown(natural: Any, *, kind: Any, gm_only: bool) -> Any:
+    """The natural d20 a roll's line shows. A monster's, with the total, gives away its stat
+    block's modifier: only a GM line shows it. A roll that names no roller's kind (one stored
+    before rolls said whose they were) may be a monster's."""
+    return natural if gm_only or kind == "pc" else None
 
 
 def _bless_roll(rolled: dict[str, Any]) -> int | None:
@@ -243,10 +247,8 @@ def dice_from(
                 # Named at the time: a line replayed outside combat still says who.
                 "attacker_name": s.get("attacker_name"),
                 "target_name": s.get("target_name"),
-                "natural": (
-                    to_hit.get("natural")
-                    if gm_only or s.get("attacker_kind") != "monster"
-                    else None
+                "natural": _natural_shown(
+                    to_hit.get("natural"), kind=s.get("attacker_kind"), gm_only=gm_only
                 ),
                 "total": to_hit.get("total"),
                 # Whether two d20s were rolled and which was kept (Pack Tactics, a prone
