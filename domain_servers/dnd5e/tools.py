@@ -1743,23 +1743,22 @@ def combat_start(call: Call) -> Outcome:
         if rules.is_dead(chars[char_id]):
             raise invalid(f"{_who(call, char_id)} is dead and cannot join combat")
     order = []
-    rolled: dict[str, dict[str, Any]] = {}
+    modes: dict[str, str] = {}
     for char_id in sorted(ids):  # roll in id order so the stream use is reproducible
         char = chars[char_id]
         # Initiative is a DEX check: poisoned or frightened, it is rolled with disadvantage.
         hindered = bool(set(char["conditions"]) & set(rules.CHECK_DISADVANTAGE))
         d20 = rules.roll_d20(call.rng, False, hindered)
         dex = char["abilities"]["dex"]
-        modifier = rules.modifier(dex)
         order.append(
             {
                 "id": char_id,
                 "natural": d20["natural"],
-                "initiative": d20["natural"] + modifier,
+                "initiative": d20["natural"] + rules.modifier(dex),
                 "dex": dex,
             }
         )
-        rolled[char_id] = {"natural": d20["natural"], "modifier": modifier, "mode": d20["mode"]}
+        modes[char_id] = d20["mode"]
     order.sort(key=lambda e: (-e["initiative"], -e["dex"], e["id"]))
     width, height = 12, max(6, len(ids) + 1)
     positions: dict[str, list[int]] = {}
@@ -1787,13 +1786,22 @@ def combat_start(call: Call) -> Outcome:
     # campaign_get reports the phase and combat_active.
     view = _combat_view(call)
     # How each initiative was rolled, said by the write that rolled it (combat_status reads the
-    # order as it stands). _combat_public leaves out a monster's die and modifier.
-    view["order"] = [{**e, **rolled[e["id"]]} for e in view["order"]]
+    # order as it stands): the order keeps the die and DEX. _combat_public leaves out a
+    # monster's die and modifier.
+    view["order"] = [
+        {**shown, **_initiative_roll(e), "mode": modes[e["id"]]}
+        for shown, e in zip(view["order"], order, strict=True)
+    ]
     return Outcome(
         {"combat": view},
         scopes=["campaign", "combat", "phase"],
         entity_ids=[e["id"] for e in order],
     )
+
+
+def _initiative_roll(entry: dict[str, Any]) -> dict[str, Any]:
+    """How an order entry's initiative was rolled: the d20 kept and the DEX modifier added."""
+    return {"natural": entry["natural"], "modifier": rules.modifier(entry["dex"])}
 
 
 def _dying(char: dict[str, Any]) -> bool:
