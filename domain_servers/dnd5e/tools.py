@@ -396,6 +396,10 @@ COMBAT_STATUS_SCHEMA = {
     "type": "object",
     "description": (
         "round, turn_index, current (the combatant whose turn it is), order (id, initiative, "
+        "how it was rolled: natural (the d20 kept), modifier (DEX) and mode (normal, or "
+        "disadvantage: two d20s, the lower kept), a monster's natural and modifier for the GM "
+        "alone (with the total they give away its stat block), none of the three in a combat "
+        "started before they were kept, "
         "character (as character_get shows it: ac with spell effects, effects, concentration), "
         "budget, position [x, y] (for a hidden monster, its position and its "
         "budget's movement are left out but for the GM), "
@@ -1743,7 +1747,6 @@ def combat_start(call: Call) -> Outcome:
         if rules.is_dead(chars[char_id]):
             raise invalid(f"{_who(call, char_id)} is dead and cannot join combat")
     order = []
-    modes: dict[str, str] = {}
     for char_id in sorted(ids):  # roll in id order so the stream use is reproducible
         char = chars[char_id]
         # Initiative is a DEX check: poisoned or frightened, it is rolled with disadvantage.
@@ -1756,9 +1759,9 @@ def combat_start(call: Call) -> Outcome:
                 "natural": d20["natural"],
                 "initiative": d20["natural"] + rules.modifier(dex),
                 "dex": dex,
+                "mode": d20["mode"],
             }
         )
-        modes[char_id] = d20["mode"]
     order.sort(key=lambda e: (-e["initiative"], -e["dex"], e["id"]))
     width, height = 12, max(6, len(ids) + 1)
     positions: dict[str, list[int]] = {}
@@ -1784,24 +1787,27 @@ def combat_start(call: Call) -> Outcome:
     call.state["phase"] = "combat"
     _durations_into_combat(call)
     # campaign_get reports the phase and combat_active.
-    view = _combat_view(call)
-    # How each initiative was rolled, said by the write that rolled it (combat_status reads the
-    # order as it stands): the order keeps the die and DEX. _combat_public leaves out a
-    # monster's die and modifier.
-    view["order"] = [
-        {**shown, **_initiative_roll(e), "mode": modes[e["id"]]}
-        for shown, e in zip(view["order"], order, strict=True)
-    ]
     return Outcome(
-        {"combat": view},
+        {"combat": _combat_view(call)},
         scopes=["campaign", "combat", "phase"],
         entity_ids=[e["id"] for e in order],
     )
 
 
-def _initiative_roll(entry: dict[str, Any]) -> dict[str, Any]:
-    """How an order entry's initiative was rolled: the d20 kept and the DEX modifier added."""
-    return {"natural": entry["natural"], "modifier": rules.modifier(entry["dex"])}
+def _initiative_roll(call: Call, entry: dict[str, Any], char: dict[str, Any]) -> dict[str, Any]:
+    """How an order entry's initiative was rolled: the d20 kept, the DEX modifier added and
+    the mode; a monster's die and modifier for the GM alone, as _combat_public shows them. A
+    combat stored before the mode was kept says none of the three."""
+    if "mode" not in entry:
+        return {}
+    rolled = {
+        "natural": entry["natural"],
+        "modifier": rules.modifier(entry["dex"]),
+        "mode": entry["mode"],
+    }
+    if char["kind"] == "monster" and not call.is_gm:
+        return {k: v for k, v in rolled.items() if k not in _MONSTER_INITIATIVE_HIDDEN}
+    return rolled
 
 
 def _dying(char: dict[str, Any]) -> bool:
@@ -1853,6 +1859,7 @@ def _combat_view(call: Call) -> dict[str, Any]:
             {
                 "id": e["id"],
                 "initiative": e["initiative"],
+                **_initiative_roll(call, e, chars[e["id"]]),
                 "character": character_view(call, chars[e["id"]]),
                 "budget": _budget_view(
                     chars[e["id"]],
@@ -3428,11 +3435,11 @@ def tools() -> list[ToolSpec]:
                 "combat": {
                     "type": "object",
                     "description": (
-                        "The combat as combat_status shows it; each order entry also has "
+                        "The combat as combat_status shows it: each order entry has "
                         "natural (the d20 kept), modifier (DEX) and mode (normal, or "
                         "disadvantage: two d20s, the lower kept), initiative being natural + "
                         "modifier. A public view leaves out a monster's natural and modifier "
-                        "(with the total they give away its stat block). A combat started "
+                        "(with the total they give away its stat block). A result stored "
                         "before these were said has none of the three."
                     ),
                     "required": ["order"],
@@ -3464,8 +3471,9 @@ def tools() -> list[ToolSpec]:
             description=(
                 "Initiative order, round, current turn, action budgets (with dashed, "
                 "disengaged or dodging for the actions taken), positions, the Help actions each "
-                "combatant holds (helped_by) and the grid's width and height. A hidden monster's "
-                "entry says hidden; its position is shown to the GM alone."
+                "combatant holds (helped_by), how each initiative was rolled (a monster's die "
+                "and modifier to the GM alone) and the grid's width and height. A hidden "
+                "monster's entry says hidden; its position is shown to the GM alone."
             ),
             handler=combat_status,
             write=False,

@@ -61,18 +61,3 @@ def test_the_public_view_of_combat_start_hides_a_monsters_die_and_modifier(dnd: 
         {"id": "mon-3", "initiative": 19, "mode": "normal"},
         {"id": "pc-1", "initiative": 9, "natural": 8, "modifier": 1, "mode": "disadvantage"},
     ]
-
-
-def test_combat_status_reads_the_order_without_the_initiative_rolls(dnd: Game) -> None:
-    """The roll is said once, by the write that made it; the running fight's order is read as
-    it always has been."""
-    ids = _poisoned_ash_bryn_and_a_goblin(dnd)
-    dnd.write("combat_start", {"participant_ids": ids})
-
-    status = dnd.read("combat_status")
-
-    assert _rolls(status) == [
-        {"id": "pc-2", "initiative": 21},
-        {"id": "mon-3", "initiative": 19},
-        {"id": "pc-1", "initiative": 9},
-    ]
