@@ -94,7 +94,11 @@ class UvicornProcess:
     they neither share its interpreter lock nor slow it down."""
 
     def __init__(self, *, env: dict[str, str], log: Path) -> None:
-        from domain_servers.common.testing import listening_socket, wait_until_serving
+        from domain_servers.common.testing import (
+            listening_socket,
+            spawn_on_socket,
+            wait_until_serving,
+        )
 
         # The server inherits a socket bound here: no other process can take the port between
         # its choice and the server's start.
@@ -103,16 +107,13 @@ class UvicornProcess:
         self.log = log.open("w")
         command = [
             sys.executable, "-m", "uvicorn", "sagasmith_web.asgi:application",
-            "--fd", str(listener.fileno()), "--lifespan", "on",
-            "--ws", "websockets-sansio", "--log-level", "warning", "--no-access-log",
+            "--lifespan", "on", "--ws", "websockets-sansio", "--log-level", "warning",
+            "--no-access-log",
         ]  # fmt: skip
-        try:
-            self.process = subprocess.Popen(
-                command, cwd=settings.BASE_DIR, env=env, stdout=self.log,
-                stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),),
-            )  # fmt: skip
-        finally:
-            listener.close()  # the server's copy is the one left: the port closes with it
+        self.process = spawn_on_socket(
+            command, listener, cwd=settings.BASE_DIR, env=env, stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
         try:
             # An HTTP answer: the inherited socket accepts connections before the app is loaded.
             wait_until_serving(self.process, self.port, timeout=30)

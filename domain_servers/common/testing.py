@@ -130,15 +130,26 @@ def server_command(
     transport: str,
     db_url: str,
     jwks: str | None,
-    fd: int | None = None,
     extra: list[str] | None = None,
 ) -> list[str]:
     command = [sys.executable, "-m", module, "--transport", transport, "--db", db_url]
     if jwks is not None:
         command += ["--jwks", jwks]
-    if fd is not None:
-        command += ["--fd", str(fd)]
     return command + (extra or [])
+
+
+def spawn_on_socket(command: list[str], listener: socket.socket, **popen: Any) -> subprocess.Popen:
+    """Start `command` with `--fd N` serving on `listener`, which only the child inherits.
+
+    Our copy of the socket is closed once the child has it, so the port refuses connections
+    again when the server stops.
+    """
+    try:
+        return subprocess.Popen(
+            [*command, "--fd", str(listener.fileno())], pass_fds=(listener.fileno(),), **popen
+        )
+    finally:
+        listener.close()
 
 
 def spawn_http_server(
@@ -151,24 +162,17 @@ def spawn_http_server(
     extra: list[str] | None = None,
     stderr: Any = subprocess.PIPE,
 ) -> subprocess.Popen:
-    """Start a server on `listener` and wait until it answers HTTP there.
-
-    Our copy of the socket is closed once the child has it, so the port refuses connections
-    again when the server stops.
-    """
-    try:
-        process = subprocess.Popen(
-            server_command(module, "http", db_url, jwks, listener.fileno(), extra),
-            cwd=REPO_ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=stderr,
-            text=True,
-            pass_fds=(listener.fileno(),),
-        )
-        port = listener.getsockname()[1]
-    finally:
-        listener.close()
+    """Start a server on `listener` (see spawn_on_socket) and wait until it answers HTTP there."""
+    port = listener.getsockname()[1]
+    process = spawn_on_socket(
+        server_command(module, "http", db_url, jwks, extra=extra),
+        listener,
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        text=True,
+    )
     try:
         wait_until_serving(process, port)
     except BaseException:

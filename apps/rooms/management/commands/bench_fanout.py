@@ -165,7 +165,7 @@ class Command(BaseCommand):
         from channels.layers import InMemoryChannelLayer, get_channel_layer
 
         from apps.projections.dispatch import publisher
-        from domain_servers.common.testing import listening_socket
+        from domain_servers.common.testing import listening_socket, spawn_on_socket
 
         # Production runs DEBUG=False; with DEBUG on, every query is recorded in this process.
         settings.DEBUG = False
@@ -182,19 +182,14 @@ class Command(BaseCommand):
         listener = listening_socket()
         port = listener.getsockname()[1]
         server_log = tempfile.TemporaryFile("w+")
-        try:
-            server = subprocess.Popen(
-                [
-                    sys.executable, "-m", "uvicorn", "--factory",
-                    "apps.rooms.management.commands.bench_fanout:bench_application",
-                    "--fd", str(listener.fileno()),
-                    "--log-level", "warning", "--lifespan", "off", "--ws", "websockets-sansio",
-                ],
-                env=env, stdout=server_log, stderr=subprocess.STDOUT,
-                pass_fds=(listener.fileno(),),
-            )  # fmt: skip
-        finally:
-            listener.close()  # the server's copy is the one left: the port closes with it
+        server = spawn_on_socket(
+            [
+                sys.executable, "-m", "uvicorn", "--factory",
+                "apps.rooms.management.commands.bench_fanout:bench_application",
+                "--log-level", "warning", "--lifespan", "off", "--ws", "websockets-sansio",
+            ],
+            listener, env=env, stdout=server_log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
         load_before = os.getloadavg()
         result = None
         try:
