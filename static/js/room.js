@@ -247,6 +247,75 @@ document.addEventListener("room:turns", (ev) => {
   turnsInProgress = now;
 });
 
+// An entry's words, drawn as written but for one structure: a run of lines starting with "- "
+// is a bulleted list (as a game master's help, or a model's answer, sets out its points), and a
+// line ending with ":" just before it is its caption. The same for everyone's words, a player's
+// too, so what one types is what the table reads. Text nodes only: a body is anyone's words,
+// never markup. Words without such a line stay one paragraph, their line breaks kept.
+const LIST_ITEM = /^[ \t]*- +(\S.*)$/;
+
+function entryBody(text) {
+  const written = text == null ? "" : String(text);
+  const lines = written.split(/\r?\n/);
+  if (!lines.some((line) => LIST_ITEM.test(line))) {
+    const body = document.createElement("p");
+    body.className = "entry__body";
+    body.textContent = written;
+    return body;
+  }
+  const body = document.createElement("div");
+  body.className = "entry__body entry__body--blocks";
+  const block = (tag, cls, words) => {
+    const el = document.createElement(tag);
+    el.className = cls;
+    el.textContent = words;
+    body.append(el);
+    return el;
+  };
+  let prose = [];
+  let list = null;
+  // The words between lists: a paragraph for each run of lines between blank ones.
+  const flushProse = () => {
+    for (const para of prose.join("\n").split(/\n[ \t]*(?:\n[ \t]*)+/)) {
+      const words = para.replace(/^(?:[ \t]*\n)+/, "").replace(/(?:\n[ \t]*)+$/, "");
+      if (words.trim()) block("p", "entry__para", words);
+    }
+    prose = [];
+  };
+  for (const line of lines) {
+    const item = LIST_ITEM.exec(line);
+    if (!item) {
+      prose.push(line);
+      continue;
+    }
+    // Items apart only by blank lines stay one list; any words between them end it.
+    if (!list || prose.some((l) => l.trim())) {
+      const last = prose.length ? prose[prose.length - 1].trim() : "";
+      const caption = last.endsWith(":") ? prose.pop().trim() : "";
+      flushProse();
+      if (caption) block("p", "entry__caption", caption);
+      list = block("ul", "entry__list", "");
+    }
+    prose = [];
+    const li = document.createElement("li");
+    li.textContent = item[1];
+    list.append(li);
+  }
+  flushProse();
+  return body;
+}
+
+// An entry's words as a screen reader hears them in one announcement: a list's items one
+// after another, ended as a sentence, so they are not run into the words after it.
+function spokenBody(body) {
+  if (!body.classList.contains("entry__body--blocks")) return body.textContent;
+  return [...body.children].map((block) => {
+    if (block.tagName !== "UL") return block.textContent;
+    const said = [...block.children].map((li) => li.textContent).join("; ");
+    return /[.!?…:;]$/.test(said) ? said : `${said}.`;
+  }).join(" ");
+}
+
 function buildItem(entry, isPending) {
   const li = document.createElement("li");
   li.className = "entry entry--" + (entry.kind === "event" ? "event" : entry.mode);
@@ -294,12 +363,10 @@ function buildItem(entry, isPending) {
     li.classList.add("entry--pending");
     li.setAttribute("aria-busy", "true");
   }
-  const body = document.createElement("p");
-  body.className = "entry__body";
-  body.textContent = entry.kind === "event" ? entry.body || entry.event_type : entry.body;
+  let text = entry.kind === "event" ? entry.body || entry.event_type : entry.body;
   // A note of something the reader did themselves is addressed to them ("You cancelled …").
   const byMe = entry.kind === "event" && entry.data && entry.data.cancelled_by === config.userId;
-  if (byMe && entry.data.cancelled_by_body) body.textContent = entry.data.cancelled_by_body;
+  if (byMe && entry.data.cancelled_by_body) text = entry.data.cancelled_by_body;
   // The requester's own turn that ended failed: marked as a failure, not a passing notice, and
   // for the requester what to do about it (its error's recovery), as the composer's errors say it.
   const failure = entry.event_type === OUTCOME_EVENT && entry.data && entry.data.status === "failed" && entry.data.error;
@@ -307,9 +374,9 @@ function buildItem(entry, isPending) {
     li.classList.add("entry--failed");
     head.insertBefore(badge(timeline.dataset.failedLabel, "badge--failed"), time);
     // The recovery speaks to the player who acted; a GM reading the private entry is not told to act again.
-    if (failure.recovery && forMe(entry)) body.textContent = `${body.textContent} ${failure.recovery}`;
+    if (failure.recovery && forMe(entry)) text = `${text} ${failure.recovery}`;
   }
-  li.append(head, body);
+  li.append(head, entryBody(text));
   if (turn) drawTurnCancel(li, turn);
   return li;
 }
@@ -393,7 +460,7 @@ function announce(li) {
   // with the name: without it a whisper is heard as words to the whole table.
   const marks = [...li.querySelectorAll(".entry__head .badge:not(.entry__turn)")].map((b) => b.textContent).filter(Boolean);
   const name = who && who.textContent ? who.textContent + (marks.length ? ` (${marks.join(", ")})` : "") : "";
-  said.textContent = [name, body && body.textContent].filter(Boolean).join(": ");
+  said.textContent = [name, body && spokenBody(body)].filter(Boolean).join(": ");
   announcer.append(said);
   while (announcer.childElementCount > 5) announcer.firstElementChild.remove();
 }
