@@ -45,7 +45,7 @@ STORED_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 
 
 def dates_in_words(text: str) -> str:
-    """A stored note with its ISO dates written as pages write dates ("Dec. 1, 2026"); the
+    """A stored note with its ISO dates written as pages write dates ("Dec 1, 2026"); the
     stored text keeps the exact date."""
 
     def in_words(match: re.Match) -> str:

@@ -175,6 +175,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# Dates and times in one style on every page and in emails (sagasmith_web/formats/).
+FORMAT_MODULE_PATH = ["sagasmith_web.formats"]
 
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "staticfiles"

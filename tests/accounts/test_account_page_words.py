@@ -78,5 +78,5 @@ def test_the_terms_acceptance_names_the_version_and_a_time_with_its_zone(make_us
     fact = re.findall(r"<dt>Terms accepted</dt><dd>(.*?)</dd>", page, re.S)
     assert fact == [
         f'<a href="/legal/terms">version {settings.SAGASMITH_TERMS_VERSION}</a>'
-        ", on Dec. 6, 2026, 2:05 p.m. UTC"
+        ', on <time datetime="2026-12-06T14:05:00+00:00">Dec 6, 2026, 2:05 PM UTC</time>'
     ]

@@ -119,7 +119,7 @@ def _notice(what):
         "The change came from:\n"
         "- IP address: 127.0.0.1\n"
         "- Browser: TestBrowser/1.0\n"
-        "- Date: Dec. 6, 2026, 9:30 a.m." + SIGN_OFF
+        "- Date: Dec 6, 2026, 9:30 AM UTC" + SIGN_OFF
     )
 
 

@@ -321,7 +321,7 @@ def test_upgrading_an_accounts_plan_in_admin_grants_the_difference_and_says_so(
     )
     assert response.status_code == 200
     start = services.plan_period_bounds(plan=pro, at=timezone.now())[0]
-    # The period's start as the admin's pages write dates ("Dec. 1, 2026").
+    # The period's start as the admin's pages write dates ("Dec 1, 2026").
     start = formats.date_format(timezone.localtime(start), "DATE_FORMAT")
     assert (
         f"Plan changed to Pro: 400 credits granted now for the period from {start}."

@@ -1,4 +1,4 @@
-"""A plan grant's note names its period's start as the usage page writes dates ("Dec. 1,
+"""A plan grant's note names its period's start as the usage page writes dates ("Dec 1,
 2031"), not as stored: the record keeps the exact ISO date; the reader sees the page's format
 in the ledger, the grants table and the ledger API."""
 
@@ -38,16 +38,16 @@ def test_plan_grant_notes_show_the_period_start_as_the_page_shows_dates(
     client.force_login(account.user)
     html = client.get("/usage/").content.decode()
     assert [details for _kind, details, *_ in ledger(html)] == [
-        "Upgrade to Pro plan, period from Dec. 1, 2031",
-        "Small plan, period from Dec. 1, 2031",
+        "Upgrade to Pro plan, period from Dec 1, 2031",
+        "Small plan, period from Dec 1, 2031",
     ]
     assert [row[0][0] for row in table(html, "usage-grants")] == [
         "Plan period",
-        "Plan upgrade Upgrade to Pro plan, period from Dec. 1, 2031",
+        "Plan upgrade Upgrade to Pro plan, period from Dec 1, 2031",
     ]
     api_client.force_login(account.user)
     results = api_client.get("/api/usage/ledger").json()["results"]
     assert [entry["description"] for entry in results] == [
-        "Upgrade to Pro plan, period from Dec. 1, 2031",
-        "Small plan, period from Dec. 1, 2031",
+        "Upgrade to Pro plan, period from Dec 1, 2031",
+        "Small plan, period from Dec 1, 2031",
     ]

@@ -1,5 +1,5 @@
 """The usage page's ledger says when each entry was made as the rest of the page writes dates
-("Dec. 6, 2026, 7:06 a.m."), not as "12/06/2026", which reads as June 12 in much of the world."""
+("Dec 6, 2026, 7:06 AM UTC"), not as "12/06/2026", which reads as June 12 in much of the world."""
 
 import pytest
 from django.template.defaultfilters import date as date_filter
@@ -17,5 +17,5 @@ def test_ledger_entries_say_when_in_the_pages_date_format(client, user, funded):
     client.force_login(user)
     rows = table(client.get("/usage/").content.decode(), "usage-ledger")
     assert [when for (when, _), *_rest in rows] == [
-        date_filter(entry.created_at, "DATETIME_FORMAT")
+        f"{date_filter(entry.created_at, 'DATETIME_FORMAT')} UTC"
     ]

@@ -253,7 +253,7 @@ def test_the_grants_that_still_hold_credits_are_listed_however_many_were_spent_s
     rows = table(client.get("/usage/").content.decode(), "usage-grants")
     assert len(rows) == 25
     assert [(left, expires) for _source, _granted, (left, _), (expires, _) in rows][:3] == [
-        ("3", date_filter(soon.expires_at, "DATETIME_FORMAT")), ("7", "Never expires"),
+        ("3", f"{date_filter(soon.expires_at, 'DATETIME_FORMAT')} UTC"), ("7", "Never expires"),
         ("0", mock.ANY),
     ]  # fmt: skip
 
@@ -314,6 +314,6 @@ def test_a_plan_grant_shows_it_expires_at_the_start_of_its_last_day_not_during_i
     services.quota_plan_grant_issue(account=account, now=datetime(2031, 12, 10, tzinfo=UTC))
     client.force_login(user)
     rows = table(client.get("/usage/").content.decode(), "usage-grants")
-    # Credits of December are gone when January starts: "Jan. 1, 2032" alone reads as usable
+    # Credits of December are gone when January starts: "Jan 1, 2032" alone reads as usable
     # through January 1.
-    assert [expires for *_, (expires, _) in rows] == ["Jan. 1, 2032, midnight"]
+    assert [expires for *_, (expires, _) in rows] == ["Jan 1, 2032, 12:00 AM UTC"]

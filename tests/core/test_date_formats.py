@@ -1,0 +1,50 @@
+"""Pages write dates and times in one style, the room timeline's: "Dec 7, 2026", "5:26 AM",
+"Dec 7, 2026, 5:26 AM", whichever named format a page asks for, so a reader never meets
+"Dec. 7, 2026, 5:26 a.m." on one page and "12/14/2026" on another."""
+
+from datetime import UTC, date, datetime
+
+import pytest
+from django.utils import formats, translation
+
+AT = datetime(2026, 12, 7, 5, 26, tzinfo=UTC)
+AFTERNOON = datetime(2026, 12, 14, 17, 47, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "text"),
+    [
+        ("DATE_FORMAT", AT, "Dec 7, 2026"),
+        ("SHORT_DATE_FORMAT", AT, "Dec 7, 2026"),
+        ("TIME_FORMAT", AT, "5:26 AM"),
+        ("TIME_FORMAT", AFTERNOON, "5:47 PM"),
+        ("DATETIME_FORMAT", AT, "Dec 7, 2026, 5:26 AM"),
+        ("SHORT_DATETIME_FORMAT", AFTERNOON, "Dec 14, 2026, 5:47 PM"),
+    ],
+)
+def test_each_named_format_reads_as_the_room_timeline_does(name, value, text):
+    with translation.override("en"):
+        assert formats.date_format(value, name) == text
+
+
+def test_midnight_and_noon_are_times_like_any_other():
+    # Django's own English says "midnight" and "noon", which the room never does.
+    with translation.override("en"):
+        assert [
+            formats.time_format(datetime(2032, 1, 1, hour, tzinfo=UTC), "TIME_FORMAT")
+            for hour in (0, 12)
+        ] == ["12:00 AM", "12:00 PM"]
+
+
+def test_a_date_alone_and_a_localized_datetime_use_the_same_formats():
+    with translation.override("en"):
+        assert (formats.localize(date(2026, 12, 7)), formats.localize(AT)) == (
+            "Dec 7, 2026",
+            "Dec 7, 2026, 5:26 AM",
+        )
+
+
+def test_typed_dates_are_still_read_in_the_forms_usual_formats():
+    # Only how dates are written changes: forms still accept "2026-12-07" and "12/07/2026".
+    with translation.override("en"):
+        assert formats.get_format("DATE_INPUT_FORMATS")[:2] == ["%Y-%m-%d", "%m/%d/%Y"]
