@@ -78,5 +78,6 @@ def test_the_terms_acceptance_names_the_version_and_a_time_with_its_zone(make_us
     fact = re.findall(r"<dt>Terms accepted</dt><dd>(.*?)</dd>", page, re.S)
     assert fact == [
         f'<a href="/legal/terms">version {settings.SAGASMITH_TERMS_VERSION}</a>'
-        ', on <time datetime="2026-12-06T14:05:00+00:00">Dec 6, 2026, 2:05 PM UTC</time>'
+        ', on <time datetime="2026-12-06T14:05:00+00:00" data-local="datetime">'
+        "Dec 6, 2026, 2:05 PM UTC</time>"
     ]

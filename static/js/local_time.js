@@ -1,0 +1,25 @@
+// Server-written times (<time datetime data-local>) in the reader's own zone, in the style the
+// room's timeline uses: "Dec 7, 2026", "5:26 AM EST", "Dec 7, 2026, 5:26 AM EST". The page says
+// them in its zone (UTC), which stays as the text without scripts and as the tooltip here.
+// data-local names the form: "date", "datetime", or "time", which gives the date too when the
+// reader's day differs from the day it falls on (the page chose "time" for the server's today).
+(function () {
+  "use strict";
+  var language = document.documentElement.lang || undefined;
+  var day = { year: "numeric", month: "short", day: "numeric" };
+  var clock = { hour: "numeric", minute: "2-digit", timeZoneName: "short" };
+  var forms = {
+    date: new Intl.DateTimeFormat(language, day),
+    time: new Intl.DateTimeFormat(language, clock),
+    datetime: new Intl.DateTimeFormat(language, Object.assign({}, day, clock)),
+  };
+  var today = new Date().toDateString();
+  document.querySelectorAll("time[datetime][data-local]").forEach(function (element) {
+    var when = new Date(element.getAttribute("datetime"));
+    var form = element.dataset.local;
+    if (isNaN(when.getTime()) || !forms[form]) return;
+    if (form === "time" && when.toDateString() !== today) form = "datetime";
+    element.title = element.textContent.trim();
+    element.textContent = forms[form].format(when);
+  });
+})();
