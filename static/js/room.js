@@ -247,12 +247,12 @@ document.addEventListener("room:turns", (ev) => {
   turnsInProgress = now;
 });
 
-// An entry's words, drawn as written but for one structure: a run of lines starting with "- "
-// is a bulleted list (as a game master's help, or a model's answer, sets out its points), and a
-// line ending with ":" just before it is its caption. The same for everyone's words, a player's
-// too, so what one types is what the table reads. Text nodes only: a body is anyone's words,
-// never markup. Words without such a line stay one paragraph, their line breaks kept.
-const LIST_ITEM = /^[ \t]*- +(\S.*)$/;
+// An entry's words, drawn as written but for one structure: a run of lines starting with "- ",
+// "* " or "• " is a bulleted list (as a game master's help, or a model's answer, sets out its
+// points), and a line ending with ":" just before it is its caption. The same for everyone's
+// words, a player's too, so what one types is what the table reads. Text nodes only: a body is
+// anyone's words, never markup. Words without such a line stay one paragraph, breaks kept.
+const LIST_ITEM = /^[ \t]*[-*•] +(\S.*)$/;
 
 function entryBody(text) {
   const written = text == null ? "" : String(text);

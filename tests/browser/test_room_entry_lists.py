@@ -169,3 +169,34 @@ def test_words_without_a_dashed_line_stay_one_paragraph_as_written(
         assert gm.locator("#timeline li[data-sequence] .entry__body").first.inner_text() == (
             "Ready:\nI take -5 hit points\n-that hurt"
         )
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_lines_starting_with_a_star_or_a_bullet_read_as_a_list_too(
+    browser,
+    asgi_server,  # noqa: F811
+    make_user,
+):
+    from playwright.sync_api import expect
+
+    from apps.rooms.services import room_message_post
+
+    gm_user = make_user("gm@example.test", display_name="Gail GM")
+    pat = make_user("player@example.test", display_name="Pat Player")
+    campaign, (gm_m, _pat_m) = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    # A model's answer sets out its points with "* " or "• " as often as with "- ";
+    # "*waves*" (no space after the star) is not an item.
+    body = "You could:\n* search the altar\n• light a torch\n*waves*"
+    with in_the_room(browser, asgi_server, campaign, "player@example.test") as (pat_page,):
+        room_message_post(membership=gm_m, body=body, mode="chat", client_message_id="m1")
+        expect(pat_page.locator("#timeline li[data-sequence]")).to_have_count(1)
+        assert pat_page.locator(LAST_BODY).evaluate(STRUCTURE) == {
+            "tag": "DIV",
+            "cls": "entry__body entry__body--blocks",
+            "blocks": [
+                ["P", "entry__caption", "You could:"],
+                ["UL", "entry__list", [["LI", "search the altar"], ["LI", "light a torch"]]],
+                ["P", "entry__para", "*waves*"],
+            ],
+        }
