@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from apps.campaigns.models import CampaignMembership
 from tests.browser.conftest import in_the_room, table_for
-from tests.browser.test_room_history import _open
+from tests.browser.test_room_history import _gm_and_player, _open
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_turns import _settle
-from tests.rooms.factories import make_campaign
 from tests.turns.rooms_support import eager  # noqa: F401
 
 LAST_BODY = "#timeline li[data-sequence]:last-child .entry__body"
@@ -104,9 +102,7 @@ def test_a_members_lines_are_drawn_as_literal_text_and_their_dashes_as_a_list(
 
     from apps.rooms.services import room_message_post
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    pat = make_user("player@example.test", display_name="Pat Player")
-    campaign, (_gm_m, pat_m) = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    campaign, _gm_m, pat_m = _gm_and_player(make_user)
     hostile = "- <img src=x onerror=\"document.title='pwned'\">"
     body = f"<b>x</b>\nWhat I carry:\n{hostile}\n- a rope & 2 torches\n\nThat is all."
     with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
@@ -153,9 +149,7 @@ def test_words_without_a_dashed_line_stay_one_paragraph_as_written(
 
     from apps.rooms.services import room_message_post
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    pat = make_user("player@example.test", display_name="Pat Player")
-    campaign, (_gm_m, pat_m) = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    campaign, _gm_m, pat_m = _gm_and_player(make_user)
     bodies = ["Ready:\nI take -5 hit points\n-that hurt", "<i>plain</i>"]
     with in_the_room(browser, asgi_server, campaign, "gm@example.test") as (gm,):
         for n, body in enumerate(bodies):
@@ -182,9 +176,7 @@ def test_lines_starting_with_a_star_or_a_bullet_read_as_a_list_too(
 
     from apps.rooms.services import room_message_post
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    pat = make_user("player@example.test", display_name="Pat Player")
-    campaign, (gm_m, _pat_m) = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    campaign, gm_m, _pat_m = _gm_and_player(make_user)
     # A model's answer sets out its points with "* " or "• " as often as with "- ";
     # "*waves*" (no space after the star) is not an item.
     body = "You could:\n* search the altar\n• light a torch\n*waves*"
