@@ -183,13 +183,15 @@ class RoomOpening:
 def room_opening_for(
     *, room: Room, viewer_membership: CampaignMembership, window: int = ROOM_PAGE_WINDOW
 ) -> RoomOpening:
+    """Where the viewer's room opens, from one read of their newest visible entries."""
     newest = list(
         _visible(room=room, viewer_membership=viewer_membership, after=0, upto=None)
         .order_by("-sequence")
-        .values_list("sequence", flat=True)[:window]
+        .values_list("sequence", flat=True)[: window + 1]
     )
-    # One read answers both: fewer than `window` visible entries means the history fits.
-    start_after = newest[-1] - 1 if len(newest) == window else 0
+    # Only a visible entry beyond the window leaves something to load earlier: entries the
+    # viewer may not read, before the window, are not history to them.
+    start_after = newest[window - 1] - 1 if len(newest) > window else 0
     return RoomOpening(start_after=start_after, has_entries=bool(newest))
 
 

@@ -406,6 +406,19 @@ def test_api_posts_are_limited_per_user_and_reads_are_not(table, api_client, mon
     assert post(3).status_code == 201
 
 
+def test_a_window_holding_all_the_viewer_may_read_leaves_nothing_earlier_to_load(table):
+    from apps.rooms.selectors import RoomOpening, room_opening_for
+
+    campaign, m = table
+    for n in range(1, 6):
+        post(m["gm"] if n < 3 else m["p1"], body=f"m{n}",
+             **({"audience": "gm"} if n < 3 else {}))  # fmt: skip
+    room = Room.objects.get(campaign=campaign)
+    # p1 reads 3, 4 and 5: the GM's notes before them are no history to load.
+    assert room_opening_for(room=room, viewer_membership=m["p1"], window=3) == RoomOpening(0, True)
+    assert room_opening_for(room=room, viewer_membership=m["gm"], window=3) == RoomOpening(2, True)
+
+
 def test_the_room_page_opens_on_the_newest_entries_and_pages_back(table, api_client, client):
     from apps.rooms.selectors import RoomOpening, room_opening_for
 
