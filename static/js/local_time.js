@@ -1,15 +1,16 @@
 // Server-written times (<time datetime data-local>) in the reader's own zone, in the style the
-// room's timeline uses: "Dec 7, 2026", "5:26 AM EST", "Dec 7, 2026, 5:26 AM EST". The page says
-// them in its zone (UTC), which stays as the text without scripts and as the tooltip here.
-// data-local names the form: "date", "datetime", or "time", which gives the date too when the
-// reader's day differs from the day it falls on (the page chose "time" for the server's today).
+// room's timeline uses: "5:26 AM EST", "Dec 7, 2026, 5:26 AM EST". The page says them in its
+// zone (UTC), which stays as the text without scripts and as the tooltip here. data-local names
+// the form: "datetime", or "time", which gives the date too when the reader's day differs from
+// the day it falls on (the page chose "time" for the server's today). There is no date-alone
+// form: an instant's day depends on the zone, and a reader west of UTC would read a midnight
+// UTC boundary as the day before with nothing to say why.
 (function () {
   "use strict";
   var language = document.documentElement.lang || undefined;
   var day = { year: "numeric", month: "short", day: "numeric" };
   var clock = { hour: "numeric", minute: "2-digit", timeZoneName: "short" };
   var forms = {
-    date: new Intl.DateTimeFormat(language, day),
     time: new Intl.DateTimeFormat(language, clock),
     datetime: new Intl.DateTimeFormat(language, Object.assign({}, day, clock)),
   };

@@ -58,3 +58,24 @@ def test_a_hold_ending_today_says_its_time_and_zone(client, user, funded):
     client.force_login(user)
     rows = table(client.get("/usage/").content.decode(), "usage-reservations")
     assert [row[3][0] for row in rows] == ["5:05 PM UTC"]
+
+
+def test_the_next_grant_says_the_moment_it_comes_with_its_zone(client, user):
+    import re
+
+    from apps.quota.models import Plan, QuotaAccount
+    from apps.quota.selectors import quota_next_grant_at
+
+    monthly = Plan.objects.create(slug="monthly", name="Monthly", periodic_grant=100)
+    account = QuotaAccount.objects.create(user=user, plan=monthly)
+    comes = quota_next_grant_at(account=account)
+    client.force_login(user)
+    html = client.get("/usage/").content.decode()
+    # A period starts at midnight UTC: a date alone would be the day before west of UTC.
+    expected = (
+        f'<time datetime="{comes.isoformat()}" data-local="datetime">'
+        f"{comes:%b} {comes.day}, {comes.year}, 12:00 AM UTC</time>"
+    )
+    assert (
+        re.findall(r'<time datetime="[^"]*" data-local="[a-z]*">[^<]*</time>', html)[0] == expected
+    )
