@@ -83,7 +83,7 @@ def test_a_hold_ending_the_servers_today_names_the_readers_day_when_it_differs(
     from apps.quota.services import quota_reserve
 
     quota_reserve(user=reader, amount=1, key="turn")
-    # 00:05 UTC today is 4:05 PM yesterday in Los Angeles: the server writes the time alone.
+    # 00:05 UTC today is yesterday afternoon in Los Angeles: the server writes the time alone.
     ends = timezone.now().replace(hour=0, minute=5, second=0, microsecond=0)
     Reservation.objects.update(expires_at=ends)
     context = browser.new_context(locale="en-US", timezone_id="America/Los_Angeles")
@@ -95,4 +95,6 @@ def test_a_hold_ending_the_servers_today_names_the_readers_day_when_it_differs(
     local = ends.astimezone(there)
     today = timezone.now().astimezone(there).date()
     day = "" if local.date() == today else f"{local:%b} {local.day}, {local.year}, "
-    assert shown == [[f"{day}4:05 PM PST", "12:05 AM UTC"]]
+    # 4:05 PM PST in winter, 5:05 PM PDT in summer: the zone's own name for that day.
+    clock = f"{local.hour % 12 or 12}:{local:%M %p} {local.tzname()}"
+    assert shown == [[f"{day}{clock}", "12:05 AM UTC"]]
