@@ -4750,6 +4750,9 @@ def dnd_describe(s: Session, m: re.Match[str]) -> None:
             raise
         _hit_points_said(s, roster, target)
         return
+    if m.groupdict().get("spells"):
+        _named_spells_said(s, roster, resolve(s, roster, m["target"]))
+        return
     if m.groupdict().get("target"):
         target = resolve(s, roster, m["target"])
         # As the table reads it: "Goblin 2" where two living goblins are named "Goblin".
@@ -4812,6 +4815,20 @@ def _hit_points_said(s: Session, roster: list[Entity], target: Entity) -> None:
         return
     text = _("%(name)s: %(current)s/%(max)s HP") % {"name": name, **hp} + _temp_text(hp)
     s.say(text + ".", audience="gm" if target.kind == "monster" else "requester")
+
+
+def _named_spells_said(s: Session, roster: list[Entity], target: Entity) -> None:
+    """ "what spells does Ash have?": a character's spells and slots left, read as "what spells
+    do I have?" reads the asker's own. The rules show a player another character's sheet but
+    only a monster's name, conditions and effects: its stat block is the GM's to know."""
+    if target.kind == "monster" and not s.turn.is_gm:
+        s.say(
+            _("%(name)s: its spells are the GM's to know.") % {"name": _name_of(roster, target.id)},
+            audience="requester",
+        )
+        return
+    s.require("character_get", what=_("read its spells"))
+    _spells_said(s, s.call("character_get", character_id=target.id)["character"])
 
 
 # The handlers whose named target `_resolve_said` reads: said in the fiction's words, it may
@@ -6039,6 +6056,26 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             r"|(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|list|see|check)(?:\s+me)?\s+)?my\s+"
             r"(?:spells|spell\s+slots|spell\s+list)(?:\s+left)?)",
             dnd_sheet,
+        ),
+        # "what spells does Ash have?", "Ash's spells", "what can Ash cast?": the same read of
+        # the character named (`dnd_describe`).
+        _intent(
+            r"(?P<spells>(?:what|which)\s+spells?(?:\s+slots)?\s+(?:does|can)\s+(?P<target>.+?)\s+"
+            r"(?:have|know|cast|got)(?:\s+(?:left|now))?)",
+            dnd_describe,
+        ),
+        _intent(
+            r"(?P<spells>how\s+many\s+spell\s+slots\s+(?:does|has)\s+(?P<target>.+?)\s+"
+            r"(?:have|got)(?:\s+(?:left|now))?)",
+            dnd_describe,
+        ),
+        _intent(r"(?P<spells>what\s+can\s+(?P<target>.+?)\s+cast)", dnd_describe),
+        _intent(
+            r"(?P<spells>(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|list|see|check)(?:\s+me)?\s+)?"
+            r"(?!(?:my|whats?|who|how|where|is|are|give|heal|damage|roll|cast|attack)\b)"
+            r"(?P<target>(?:the\s+)?[a-z][\w-]*(?:\s+[\w-]+){0,2}?)['’]s?\s+"
+            r"(?:spells|spell\s+slots|spell\s+list)(?:\s+left)?)",
+            dnd_describe,
         ),
         # "what's the goblin's hp?", "how many hp does goblin 2 have?": a look at its hit points.
         _intent(
