@@ -2990,7 +2990,8 @@ def dnd_someone_casts(s: Session, m: re.Match[str]) -> None:
         return
     if s.turn.task == "narration":
         raise NotUnderstood  # a spell the rules do not know, told as story: posted as said
-    target = _echo(m["target"]) if m["target"] else "Ilsa"
+    # No one named: the help's placeholder, not a name the table may not have.
+    target = _echo(m["target"]) if m["target"] else "<target>"
     raise Refusal(
         _(
             "The rules cast only a player's spells: roll %(spell)s's dice for %(caster)s, then "
