@@ -47,6 +47,7 @@ DND_HELP = (
     "- start combat [with goblin, 2 orcs, a new orc]; end combat; set phase <lobby|play>\n"
     "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; "
     "what's <target>'s hp? (a monster's: to you alone)\n"
+    "- what spells does <name> have?, how many spell slots does <name> have left?\n"
     "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, "
     "how many goblins are there?, who's here?, where am I?, how can I move?, what can I do?"
 )
@@ -76,7 +77,8 @@ DND_PLAYER_HELP = (
     "what's my hp?, "
     "show my character "
     "(or look at me)\n"
-    "- what spells do I have?, how many spell slots do I have left?\n"
+    "- what spells do I have?, how many spell slots do I have left?, what spells does "
+    "<name> have?\n"
     "- is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, "
     "how hurt is <target>?, how many goblins are there?, who's here?, where am I?, "
     "how far can I move?, what can I do?"

@@ -16,6 +16,7 @@ GM_SPELLS = (
     "narration; a concentrating target rolls its save) or heal <target> N; players cast their "
     "own spells\n"
     "- long rest [for <name>] (as narration: hit points and spell slots back)\n"
+    "- what spells does <name> have?, how many spell slots does <name> have left?\n"
     "Say “help” for every command."
 )
 

@@ -12,7 +12,7 @@ from tests.turns.test_scripted_agent import dnd_table_in_combat
 pytestmark = pytest.mark.django_db
 
 PLAYER_LINES = [
-    "- what spells do I have?, how many spell slots do I have left?",
+    "- what spells do I have?, how many spell slots do I have left?, what spells does <name> have?",
     "- is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, how hurt is "
     "<target>?, how many goblins are there?, who's here?, where am I?, how far can I move?, "
     "what can I do?",
@@ -20,6 +20,7 @@ PLAYER_LINES = [
 GM_LINES = [
     "- describe, or look at <target>; whose turn is it?, who's next?, who's winning?; what's "
     "<target>'s hp? (a monster's: to you alone)",
+    "- what spells does <name> have?, how many spell slots does <name> have left?",
     "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is <target>?, how many "
     "goblins are there?, who's here?, where am I?, how can I move?, what can I do?",
 ]
@@ -33,7 +34,7 @@ def test_a_player_reads_the_questions_about_their_character():
 
 def test_the_gm_reads_a_monsters_hp_and_no_character_questions():
     lines = help_text("dnd5e", gm=True).split("\n")
-    assert lines[-2:] == GM_LINES
+    assert lines[-3:] == GM_LINES
     assert not any(q in "\n".join(lines) for q in ("spells do I have", "am I poisoned"))
 
 

@@ -97,6 +97,7 @@ CONDITIONS = [
 ]
 # Each help line, as the seat reads it, and examples of every form it shows:
 # (text, the command it parses to, groups it captures).
+SPELLS_OF_ASH = "what spells does Ash have"
 DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
     ATTACK + "; <name> attacks [<target>] (or hits, shoots, stabs <target>); "
     "<name> attacks <target> as a reaction (an opportunity attack)": [
@@ -217,6 +218,14 @@ DND_GM: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("who's winning?", s.dnd_combat_summary, {}),
         ("what's the goblin's hp?", s.dnd_describe, {"target": "the goblin"}),
     ],
+    "what spells does <name> have?, how many spell slots does <name> have left?": [
+        ("what spells does Ash have?", s.dnd_describe, {"target": "Ash", "spells": SPELLS_OF_ASH}),
+        (
+            "how many spell slots does Ash have left?",
+            s.dnd_describe,
+            {"target": "Ash", "spells": "how many spell slots does Ash have left"},
+        ),
+    ],
     QUESTIONS: ASKED,
 }
 DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
@@ -333,9 +342,10 @@ DND_PLAYER: dict[str, list[tuple[str, Any, dict[str, Any]]]] = {
         ("look at me", s.dnd_describe, {"target": "me"}),
         ("describe myself", s.dnd_describe, {"target": "myself"}),
     ],
-    "what spells do I have?, how many spell slots do I have left?": [
+    "what spells do I have?, how many spell slots do I have left?, what spells does <name> have?": [
         ("what spells do I have?", s.dnd_sheet, {}),
         ("how many spell slots do I have left?", s.dnd_sheet, {}),
+        ("what spells does Ash have?", s.dnd_describe, {"target": "Ash", "spells": SPELLS_OF_ASH}),
     ],
     PLAYER_QUESTIONS: [*ASKED, ("am I poisoned?", s.dnd_is, {})],
 }

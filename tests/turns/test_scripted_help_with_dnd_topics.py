@@ -43,7 +43,8 @@ PLAYERS_LIST = (
     "- short rest, spend N hit dice (or: spend a hit die; out of combat)\n"
     "- describe, or look at <target>; whose turn is it?, who's next?, who's "
     "winning?; what's my hp?, show my character (or look at me)\n"
-    "- what spells do I have?, how many spell slots do I have left?\n"
+    "- what spells do I have?, how many spell slots do I have left?, what spells does "
+    "<name> have?\n"
     "- is <target> dead? (or alive, hurt, poisoned, prone...), am I poisoned?, how "
     "hurt is <target>?, how many goblins are there?, who's here?, where am I?, how "
     "far can I move?, what can I do?"
@@ -80,6 +81,7 @@ GMS_LIST = (
     "<lobby|play>\n"
     "- describe, or look at <target>; whose turn is it?, who's next?, who's "
     "winning?; what's <target>'s hp? (a monster's: to you alone)\n"
+    "- what spells does <name> have?, how many spell slots does <name> have left?\n"
     "- is <target> dead? (or alive, hurt, poisoned, prone...), how hurt is "
     "<target>?, how many goblins are there?, who's here?, where am I?, how can I "
     "move?, what can I do?"
@@ -106,7 +108,8 @@ def test_a_players_help_with_spells_is_the_spells_alone():
             "end concentration\n"
             "- cast bless on <target>, <target> and me [at level N] (a cleric; +1d4 to attack "
             "rolls and saves while concentrating)\n"
-            "- what spells do I have?, how many spell slots do I have left?\n"
+            "- what spells do I have?, how many spell slots do I have left?, what spells does "
+            "<name> have?\n"
             "Say “help” for every command.",
             "requester",
         )
@@ -115,11 +118,11 @@ def test_a_players_help_with_spells_is_the_spells_alone():
 
 # (what is asked, the section's title, its rows of the player's list, of the GM's list)
 TOPICS = [
-    ("help combat", "Combat:", [0, 3, 4, 5, 13, 15], [0, 3, 4, 6, 10, 12, 13, 14]),
-    ("I need help with combat", "Combat:", [0, 3, 4, 5, 13, 15], [0, 3, 4, 6, 10, 12, 13, 14]),
-    ("help me with attacks", "Combat:", [0, 3, 4, 5, 13, 15], [0, 3, 4, 6, 10, 12, 13, 14]),
-    ("help with spells", "Spells:", [7, 8, 9, 10, 11, 14], [7, 8]),
-    ("can you help me with magic?", "Spells:", [7, 8, 9, 10, 11, 14], [7, 8]),
+    ("help combat", "Combat:", [0, 3, 4, 5, 13, 15], [0, 3, 4, 6, 10, 12, 13, 15]),
+    ("I need help with combat", "Combat:", [0, 3, 4, 5, 13, 15], [0, 3, 4, 6, 10, 12, 13, 15]),
+    ("help me with attacks", "Combat:", [0, 3, 4, 5, 13, 15], [0, 3, 4, 6, 10, 12, 13, 15]),
+    ("help with spells", "Spells:", [7, 8, 9, 10, 11, 14], [7, 8, 14]),
+    ("can you help me with magic?", "Spells:", [7, 8, 9, 10, 11, 14], [7, 8, 14]),
     ("help checks", "Checks and rolls:", [1, 2], [1, 2]),
     ("help with saving throws", "Checks and rolls:", [1, 2], [1, 2]),
     ("help dice", "Checks and rolls:", [1, 2], [1, 2]),

@@ -253,7 +253,8 @@ dnd5e
                                          doing?", "how much hp do I have [left]?");
                                          "what spells do I have?", "how many spell slots
                                          do I have left?": its spells by level and slots
-                                         left
+                                         left; "what spells does Ash have?": another's, as
+                                         the rules show it to you
     <name>, <command>                    a line addressed to a creature ("Ilsa, make a dex
                                          save", "Goblin 2, attack Ilsa", "Ilsa, punch the
                                          goblin", "Ilsa, roll to hit the goblin") is that
@@ -6710,8 +6711,15 @@ def _dnd_help_rows() -> list[tuple[tuple[str, ...], str | None, str]]:
                 "who's winning?; what's <target>'s hp? (a monster's: to you alone)"
             ),
         ),
-        # Your own character's: the GM has none.
-        (("spells",), _("what spells do I have?, how many spell slots do I have left?"), ""),
+        # Your own character's (the GM has none), and anyone's.
+        (
+            ("spells",),
+            _(
+                "what spells do I have?, how many spell slots do I have left?, what spells "
+                "does <name> have?"
+            ),
+            _("what spells does <name> have?, how many spell slots does <name> have left?"),
+        ),
         # How to ask what you can do: in the first section, with the questions a turn asks,
         # and in no other (Moving and Conditions list their commands alone).
         (
