@@ -410,12 +410,27 @@ COMBAT_STATUS_SCHEMA = {
     ),
     "required": ["current", "grid", "order", "round", "turn_index"],
     "properties": {
+        "order": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "initiative"],
+                "properties": {
+                    "id": {"type": "string"},
+                    # natural + modifier, when the roll is said.
+                    "initiative": {"type": "integer"},
+                    "natural": {"type": "integer", "minimum": 1, "maximum": 20},
+                    "modifier": {"type": "integer"},
+                    "mode": {"type": "string", "enum": ["normal", "disadvantage"]},
+                },
+            },
+        },
         "grid": {
             "type": "object",
             "description": "The grid's size in squares; x runs 0..width-1 and y 0..height-1.",
             "required": ["width", "height"],
             "properties": {"width": {"type": "integer"}, "height": {"type": "integer"}},
-        }
+        },
     },
 }
 
@@ -3432,37 +3447,7 @@ def tools() -> list[ToolSpec]:
             },
             required=("participant_ids",),
             output={
-                "combat": {
-                    "type": "object",
-                    "description": (
-                        "The combat as combat_status shows it: each order entry has "
-                        "natural (the d20 kept), modifier (DEX) and mode (normal, or "
-                        "disadvantage: two d20s, the lower kept), initiative being natural + "
-                        "modifier. A public view leaves out a monster's natural and modifier "
-                        "(with the total they give away its stat block). A result stored "
-                        "before these were said has none of the three."
-                    ),
-                    "required": ["order"],
-                    "properties": {
-                        "order": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "required": ["id", "initiative"],
-                                "properties": {
-                                    "id": {"type": "string"},
-                                    "initiative": {"type": "integer"},
-                                    "natural": {"type": "integer", "minimum": 1, "maximum": 20},
-                                    "modifier": {"type": "integer"},
-                                    "mode": {
-                                        "type": "string",
-                                        "enum": ["normal", "disadvantage"],
-                                    },
-                                },
-                            },
-                        }
-                    },
-                },
+                "combat": COMBAT_STATUS_SCHEMA,
                 "random_stream_receipt": RANDOM_RECEIPT_SCHEMA,
             },
         ),
