@@ -253,6 +253,8 @@ document.addEventListener("room:turns", (ev) => {
 // words, a player's too, so what one types is what the table reads. Text nodes only: a body is
 // anyone's words, never markup. Words without such a line stay one paragraph, breaks kept.
 const LIST_ITEM = /^[ \t]*[-*•] +(\S.*)$/;
+// A bullet with no words: inside a list, a blank line of it (as a model leaves one), not words.
+const BARE_ITEM = /^[ \t]*[-*•][ \t]*$/;
 
 function entryBody(text) {
   const written = text == null ? "" : String(text);
@@ -285,7 +287,8 @@ function entryBody(text) {
   for (const line of lines) {
     const item = LIST_ITEM.exec(line);
     if (!item) {
-      prose.push(line);
+      const inList = list && !prose.some((l) => l.trim());
+      prose.push(inList && BARE_ITEM.test(line) ? "" : line);
       continue;
     }
     // Items apart only by blank lines stay one list; any words between them end it.

@@ -178,8 +178,9 @@ def test_lines_starting_with_a_star_or_a_bullet_read_as_a_list_too(
 
     campaign, gm_m, _pat_m = _gm_and_player(make_user)
     # A model's answer sets out its points with "* " or "• " as often as with "- ";
-    # "*waves*" (no space after the star) is not an item.
-    body = "You could:\n* search the altar\n• light a torch\n*waves*"
+    # "*waves*" (no space after the star) is not an item, and a bullet with no words between
+    # items is a blank line of the list, not words that split it.
+    body = "You could:\n* search the altar\n- \n• light a torch\n*waves*"
     with in_the_room(browser, asgi_server, campaign, "player@example.test") as (pat_page,):
         room_message_post(membership=gm_m, body=body, mode="chat", client_message_id="m1")
         expect(pat_page.locator("#timeline li[data-sequence]")).to_have_count(1)
