@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 from urllib.parse import urlparse
 
 import pytest
@@ -98,6 +99,17 @@ def redis_layer(settings):
 def require_postgres() -> None:
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         service_missing("DATABASE_URL does not point at PostgreSQL")
+
+
+@pytest.fixture(autouse=True)
+def _no_domain_storage_left_open():
+    """A test closes the domain storages it opens: each SQLite one keeps a thread waking twice
+    a second, and hundreds left open in one test worker starved the rest of the machine."""
+    from domain_servers.common.storage import CHECKPOINT_THREAD
+
+    yield
+    left = sum(thread.name == CHECKPOINT_THREAD for thread in threading.enumerate())
+    assert left == 0, f"{left} domain storage(s) left open: close each (Game.close, Storage.close)"
 
 
 @pytest.fixture(autouse=True)

@@ -372,6 +372,9 @@ class Storage:
         self.engine.dispose()
 
 
+CHECKPOINT_THREAD = "sqlite-checkpoint"
+
+
 class _Checkpointer:
     """Copies the SQLite write-ahead log into the database file from a daemon thread (the
     driver releases the GIL while it syncs), so commits on the call path never do it."""
@@ -381,7 +384,7 @@ class _Checkpointer:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=CHECKPOINT_THREAD, daemon=True)
         self._thread.start()
 
     def _run(self) -> None:

@@ -66,15 +66,18 @@ async def test_server_without_keys_refuses_every_call(system_id: str, keys: Keys
         campaign="c1",
         scope=["campaign_create"],
     )
-    result = await domain.call(
-        "campaign_create",
-        {"campaign_id": "c1", "name": "x", "expected_revision": 0, "idempotency_key": "k"},
-        delegation_meta(token),
-    )
+    try:
+        result = await domain.call(
+            "campaign_create",
+            {"campaign_id": "c1", "name": "x", "expected_revision": 0, "idempotency_key": "k"},
+            delegation_meta(token),
+        )
+        assert storage.load("c1") is None
+    finally:
+        storage.close()
     assert result.is_error
     assert result.structured_content["error"]["code"] == "authorization_denied"
     assert "no delegation keys" in result.structured_content["error"]["message"]
-    assert storage.load("c1") is None
 
 
 def _write(

@@ -104,17 +104,35 @@ class Game:
     def state(self) -> dict[str, Any]:
         return self.domain.storage.load(self.campaign)[1]
 
+    def close(self) -> None:
+        # A SQLite storage's checkpoint thread wakes twice a second until closed: hundreds left
+        # open in one test worker starved everything else on the machine.
+        self.domain.storage.close()
+
 
 @pytest.fixture
-def dnd(tmp_path) -> Game:
-    return Game(create_dnd5e, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/d.sqlite3", "a" * 64)
+def open_game(tmp_path):
+    """Opens a Game on a SQLite file under tmp_path, `open_game(factory, audience, name,
+    seed)`; every Game it opened is closed when the test ends."""
+    games: list[Game] = []
+
+    def open_(factory: Any, audience: str, name: str, seed: str) -> Game:
+        games.append(Game(factory, audience, f"sqlite:///{tmp_path}/{name}.sqlite3", seed))
+        return games[-1]
+
+    yield open_
+    for game in games:
+        game.close()
 
 
 @pytest.fixture
-def narrative(tmp_path) -> Game:
-    return Game(
-        create_narrative, "sagasmith-narrative", f"sqlite:///{tmp_path}/n.sqlite3", "b" * 64
-    )
+def dnd(open_game) -> Game:
+    return open_game(create_dnd5e, "sagasmith-dnd5e", "d", "a" * 64)
+
+
+@pytest.fixture
+def narrative(open_game) -> Game:
+    return open_game(create_narrative, "sagasmith-narrative", "n", "b" * 64)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ LIMIT = 160
 def pg_game(pg_url):
     game = Game(create_dnd5e, "sagasmith-dnd5e", pg_url, "c" * 64)
     yield game
-    game.domain.storage.close()
+    game.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -182,10 +182,10 @@ def test_the_public_view_hides_a_monsters_hit_points_as_an_attacks_does(dnd: Gam
     assert (full["hp_before"]["current"], full["hp_after"]["current"]) == (59, 48)
 
 
-def test_the_same_seed_and_calls_give_the_same_damage(dnd: Game, tmp_path) -> None:
+def test_the_same_seed_and_calls_give_the_same_damage(dnd: Game, open_game) -> None:
     from domain_servers.dnd5e.server import create
 
-    again = Game(create, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/again.sqlite3", "a" * 64)
+    again = open_game(create, "sagasmith-dnd5e", "again", "a" * 64)
     rolls = [_missile(game, _party(game), "bram")["roll"] for game in (dnd, again)]
     assert rolls[0] == rolls[1]
 

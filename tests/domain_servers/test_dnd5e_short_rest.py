@@ -90,10 +90,10 @@ def test_healing_stops_at_maximum_hit_points(dnd: Game) -> None:
     assert (rest["healed"], rest["hp_after"], rest["hit_dice"]["current"]) == (1, 28, 2)
 
 
-def test_the_same_seed_and_calls_give_the_same_rest(dnd: Game, tmp_path: Path) -> None:
+def test_the_same_seed_and_calls_give_the_same_rest(dnd: Game, open_game) -> None:
     from domain_servers.dnd5e.server import create
 
-    again = Game(create, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/again.sqlite3", "a" * 64)
+    again = open_game(create, "sagasmith-dnd5e", "again", "a" * 64)
     rolls = []
     for game in (dnd, again):
         ids = _party(game)

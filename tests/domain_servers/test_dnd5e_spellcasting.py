@@ -132,10 +132,10 @@ def test_healing_word_at_a_higher_slot_adds_a_die_and_brings_a_dying_creature_to
     assert bram["death_saves"] == {"successes": 0, "failures": 0}
 
 
-def test_the_same_seed_and_calls_give_the_same_healing(dnd: Game, tmp_path) -> None:
+def test_the_same_seed_and_calls_give_the_same_healing(dnd: Game, open_game) -> None:
     from domain_servers.dnd5e.server import create
 
-    again = Game(create, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/again.sqlite3", "a" * 64)
+    again = open_game(create, "sagasmith-dnd5e", "again", "a" * 64)
     rolls = []
     for game in (dnd, again):
         ids = _party(game)

@@ -128,8 +128,10 @@ def test_an_unblessed_death_save_shows_its_d20() -> None:
 
 
 @pytest.fixture
-def dnd(tmp_path: Path) -> Game:
-    return Game(create_dnd5e, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/d.sqlite3", "a" * 64)
+def dnd(tmp_path: Path):
+    game = Game(create_dnd5e, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/d.sqlite3", "a" * 64)
+    yield game
+    game.close()
 
 
 def test_the_domains_blessed_attacks_lines(dnd: Game, monkeypatch) -> None:

@@ -18,8 +18,10 @@ from tests.domain_servers.test_dnd5e_spellcasting import _cast, _party
 
 
 @pytest.fixture
-def dnd(tmp_path: Path) -> Game:
-    return Game(create_dnd5e, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/d.sqlite3", "a" * 64)
+def dnd(tmp_path: Path):
+    game = Game(create_dnd5e, "sagasmith-dnd5e", f"sqlite:///{tmp_path}/d.sqlite3", "a" * 64)
+    yield game
+    game.close()
 
 
 @pytest.fixture
