@@ -27,7 +27,7 @@ def test_a_gm_without_a_character_is_told_to_name_who_is_healed(live_domains, gm
     before = table.revision()
     run = table.run(gm, "heal me", job_id="gm-self-heal")
     assert run.texts == [
-        ("As the GM you have no character: name who is healed (“heal Ilsa 5”).", "requester")
+        ("As the GM you have no character: name who is healed (“heal <target> 5”).", "requester")
     ]
     assert "heal" not in run.tools
     assert table.revision() == before

@@ -1122,6 +1122,12 @@ def _spoken_as(entity: Entity, shown: str) -> str:
 def _not_here(s: Session, roster: list[Entity], name: str) -> NotHere:
     """The refusal of a name that fits nobody here, listing those present."""
     known = ", ".join(_present(s, roster)) or _("nobody")
+    if _clean_name(_normalize(name)).lower() in YOU_WORDS:
+        # "attack you" names the GM the line is said to, not a mistyped name.
+        return NotHere(
+            _("I have no creature of my own here: name one who is. Present: %(known)s.")
+            % {"known": known}
+        )
     return NotHere(
         _("I cannot find “%(name)s” here. Present: %(known)s.")
         % {"name": _echo(name), "known": known}
@@ -2526,7 +2532,7 @@ def dnd_heal(s: Session, m: re.Match[str]) -> None:
     mine = _clean_name(_normalize(named)).lower() in SELF_WORDS
     if mine and s.turn.is_gm and not s.turn.character_id:
         # Not acting_character: in combat that is the monster up, not the GM.
-        raise Refusal(_("As the GM you have no character: name who is healed (“heal Ilsa 5”)."))
+        raise Refusal(_("As the GM you have no character: name who is healed (“heal <target> 5”)."))
     arguments: dict[str, Any] = {}
     if s.turn.is_gm and amount_text is not None:
         amount = _amount(amount_text)
@@ -2661,7 +2667,7 @@ def dnd_healing_spell(s: Session, m: re.Match[str]) -> None:
         slot_level = _slot_level(m["level"])[1]
     target = _echo(" ".join(named.split())) if named else None
     if s.turn.is_gm:
-        example = f"heal {target} 5" if target else "heal Ilsa 5"
+        example = f"heal {target} 5" if target else "heal <target> 5"
         raise Refusal(
             _(
                 "The rules here cast healing spells for a player's cleric: roll %(spell)s and "
@@ -3018,7 +3024,8 @@ def dnd_damage_spell(s: Session, m: re.Match[str]) -> None:
     named, slot_level = _slot_level(m["target"])
     target = _echo(" ".join(named.split())) if named else None
     if s.turn.is_gm:
-        example = f"damage {target or 'goblin'} 9 {info.damage_type}"
+        # No one named: the help's placeholder, not a creature the table may not have.
+        example = f"damage {target or '<target>'} 9 {info.damage_type}"
         raise Refusal(
             _(
                 "The rules here cast %(spell)s for a player's %(caster)s: roll it and apply the "
@@ -3284,6 +3291,7 @@ def dnd_short_rest(s: Session, m: re.Match[str]) -> None:
 
 # The requester's own character, as a grant names it ("give me 5 temp hp", "I gain 5 temp hp").
 SELF_WORDS = frozenset({"i", "me", "myself", "self"})
+YOU_WORDS = frozenset({"you", "yourself"})  # the GM the line is said to
 
 
 def dnd_damage(s: Session, m: re.Match[str]) -> None:
@@ -5594,6 +5602,10 @@ class Intent:
     handler: Callable[[Session, re.Match[str]], None]
 
 
+# "you" in a question is the GM it is said to, never a character's name ("what can you cast?").
+NOT_YOU = r"(?!(?:you|yourself)\b)"
+
+
 def _intent(pattern: str, handler: Callable[[Session, re.Match[str]], None]) -> Intent:
     return Intent(re.compile(pattern, re.IGNORECASE), handler)
 
@@ -6060,18 +6072,21 @@ GRAMMARS: dict[str, tuple[Intent, ...]] = {
             dnd_sheet,
         ),
         # "what spells does Ash have?", "Ash's spells", "what can Ash cast?": the same read of
-        # the character named (`dnd_describe`).
+        # the character named (`dnd_describe`). "You" names no one: it is the GM the line is
+        # said to (`_asked_of_you_hint`).
         _intent(
-            r"(?P<spells>(?:what|which)\s+spells?(?:\s+slots)?\s+(?:does|can)\s+(?P<target>.+?)\s+"
-            r"(?:have|know|cast|got)(?:\s+(?:left|now))?)",
+            r"(?P<spells>(?:what|which)\s+spells?(?:\s+slots)?\s+(?:does|can)\s+"
+            + NOT_YOU
+            + r"(?P<target>.+?)\s+(?:have|know|cast|got)(?:\s+(?:left|now))?)",
             dnd_describe,
         ),
         _intent(
-            r"(?P<spells>how\s+many\s+spell\s+slots\s+(?:does|has)\s+(?P<target>.+?)\s+"
-            r"(?:have|got)(?:\s+(?:left|now))?)",
+            r"(?P<spells>how\s+many\s+spell\s+slots\s+(?:does|has)\s+"
+            + NOT_YOU
+            + r"(?P<target>.+?)\s+(?:have|got)(?:\s+(?:left|now))?)",
             dnd_describe,
         ),
-        _intent(r"(?P<spells>what\s+can\s+(?P<target>.+?)\s+cast)", dnd_describe),
+        _intent(r"(?P<spells>what\s+can\s+" + NOT_YOU + r"(?P<target>.+?)\s+cast)", dnd_describe),
         _intent(
             r"(?P<spells>(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|list|see|check)(?:\s+me)?\s+)?"
             r"(?!(?:my|whats?|who|how|where|is|are|give|heal|damage|roll|cast|attack)\b)"
@@ -7718,6 +7733,58 @@ def _flight_hint(s: Session, text: str) -> str | None:
     ) % {"name": fled["who"]}
 
 
+# Asked of "you", the GM the line is said to, who has no character: its spells ("what can you
+# cast?", "what spells do you have?", "your spell slots"), or its numbers ("how many hp do you
+# have?", "what's your AC?", "your character sheet").
+SPELLS_OF_YOU = re.compile(
+    r"(?:(?:what|which)\s+spells?(?:\s+slots)?\s+(?:do|does|can|have)\s+(?:you|yourself)\s+"
+    r"(?:have|know|cast|got)(?:\s+(?:left|now))?"
+    r"|how\s+many\s+spell\s+slots\s+(?:do|does|have)\s+(?:you|yourself)\s+(?:have|got)"
+    r"(?:\s+(?:left|now))?"
+    r"|what\s+can\s+(?:you|yourself)\s+cast"
+    r"|(?:what(?:'s|’s|\s+is|\s+are)\s+|(?:show|list|see|check)(?:\s+me)?\s+)?your\s+"
+    r"(?:spells|spell\s+slots|spell\s+list)(?:\s+left)?)",
+    re.IGNORECASE,
+)
+NUMBERS_OF_YOU = re.compile(
+    r"(?:how\s+(?:much|many)\s+(?:hp|hit\s+points|health)\s+(?:do|does|have)\s+(?:you|yourself)"
+    r"\s+(?:have|got)(?:\s+(?:left|now))?"
+    r"|(?:whats?\s+|what(?:'s|’s|\s+is|\s+are)\s+|(?:show|see|check)(?:\s+me)?\s+)?your\s+"
+    r"(?:hp|hit\s+points|health|ac|armou?r\s+class|stats|conditions|sheet"
+    r"|character(?:\s+sheet)?)(?:\s+(?:left|now))?)",
+    re.IGNORECASE,
+)
+
+
+def _asked_of_you_hint(s: Session, text: str) -> tuple[str, str | None] | None:
+    """(reply, suggestion) for spells or numbers asked of "you" (the GM, who has no character):
+    the questions that read a character's, the asker's own first if they have one; None for
+    anything else."""
+    if s.turn.system_id != "dnd5e":
+        return None
+    said = _normalize(text)
+    if SPELLS_OF_YOU.fullmatch(said):
+        own = _("what spells do I have?")
+        # A player with no character too: "what spells do I have?" would only say they have none.
+        if not s.turn.character_id:
+            return _(
+                "I have no spells of my own: ask “what spells does <name> have?” for a character's."
+            ), None
+        return _(
+            "I have no spells of my own: ask “%(own)s” for your character's, or “what spells "
+            "does <name> have?” for another's."
+        ) % {"own": own}, own
+    if NUMBERS_OF_YOU.fullmatch(said):
+        own = _("what's my hp?")
+        if not s.turn.character_id:
+            return _("I have no character of my own: ask “look at <name>” for a character's."), None
+        return _(
+            "I have no character of my own: ask “%(own)s” for your character's, or “look at "
+            "<name>” for another's."
+        ) % {"own": own}, own
+    return None
+
+
 def _not_understood(s: Session, text: str) -> AgentOutput:
     """The reply to text no intent takes: a way forward for a free action or question only a
     GM could judge, else the nearest command for a thing it names, else the help list. A GM's
@@ -7731,6 +7798,12 @@ def _not_understood(s: Session, text: str) -> AgentOutput:
         return s.output(help_only=True)
     if flight := _flight_hint(s, text):
         s.say(flight, audience="requester")
+        return s.output(help_only=True)
+    if asked_of_you := _asked_of_you_hint(s, text):
+        reply, suggestion = asked_of_you
+        s.say(reply, audience="requester")
+        if suggestion:
+            s.suggestions.append(suggestion)
         return s.output(help_only=True)
     characterless_gm = s.turn.is_gm and not s.turn.character_id
     hint = _judgement_hint(
