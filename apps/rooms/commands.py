@@ -3,7 +3,8 @@ page that Action mode has the GM run it. Only a hint: nothing here changes what 
 
 A small list by hand, not the scripted GM's grammar (it has no public way to ask, and many of
 its first words, "look", "help", "what", "end", are everyday talk too): each entry is the
-opening words of one of its commands that chat seldom starts with.
+opening words of one of its commands that chat seldom starts with. Help is asked for by
+whole messages alone (HELP_WORDS).
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ ACTION_OPENERS: dict[str, tuple[str, ...]] = {
         "note that",
     ),
 }
+
+
+# A chat message that is only one of these asks for help ("help", "?", "commands"): words the
+# GM answers with its help list, but only in an action, as chat goes to the table alone. Only
+# the whole message: "help me with this door" is talk.
+HELP_WORDS = ("help", "?", "commands")
 
 
 def action_openers(system_id: str) -> list[str]:

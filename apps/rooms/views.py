@@ -15,7 +15,7 @@ from apps.campaigns.services.access import NOT_A_MEMBER
 from apps.core.exceptions import PageNotFound
 from apps.domains.errors import UnknownSystem
 
-from .commands import action_openers
+from .commands import HELP_WORDS, action_openers
 from .selectors import (
     MANAGER_ROLES,
     read_cursor_for,
@@ -126,6 +126,9 @@ def room_page(request, campaign_id):
                 "actionHint": _(
                     "That looks like a game action. Send it as an Action to have the GM run it."
                 ),
+                "helpHint": _(
+                    "The GM answers actions, not chat. Send it as an Action for the GM's help."
+                ),
                 "sendAsAction": _("Send as an Action"),
                 "dismissHint": _("Dismiss"),
                 "draftReplaced": _("Your draft was replaced by the option."),
@@ -152,6 +155,8 @@ def room_page(request, campaign_id):
                 "usageUrl": reverse("usage"),
                 # A chat message opening with one of these gets a hint about Action mode.
                 "actionOpeners": action_openers(campaign.system_id),
+                # A chat message that is only one of these asks for the GM's help.
+                "helpWords": list(HELP_WORDS),
             },
         },
     )
