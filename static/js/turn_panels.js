@@ -1521,7 +1521,10 @@ function render(panel) {
     if (panel.jobs_has_more && String(job.created_at) > newest) continue;
     // Shown as it was after the panel was read (an event overtook a fetch): not ended.
     if (olderThan({ updated_at: panel.jobs_read_at }, job)) continue;
+    // Ended: a view from before the end (a cancel's answer still on its way) cannot bring it
+    // back; how it ended still can be told.
     jobs.delete(id);
+    finishedJobs.add(id);
     if (cancelAsked.has(id)) settleCancelled(id);
   }
   renderJobs();

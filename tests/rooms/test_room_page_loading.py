@@ -73,3 +73,30 @@ def test_the_page_reads_the_viewers_entries_once_to_open_the_room(table, client)
         assert client.get(f"/campaigns/{campaign.id}/room/").status_code == 200
     table_name = f'FROM "{Message._meta.db_table}"'
     assert len([q for q in queries if table_name in q["sql"]]) == 1
+
+
+@pytest.mark.parametrize("viewer", ["gm", "p2"])  # the GM's page lists the members to address
+def test_the_pages_queries_do_not_grow_with_the_rooms_entries_or_members(
+    table, client, make_user, viewer
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    campaign, m = table
+    room_message_post(membership=m["p1"], body="hi", mode="chat", client_message_id="c0")
+
+    def queries() -> list[str]:
+        client.force_login(m[viewer].user)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(f"/campaigns/{campaign.id}/room/").status_code == 200
+        return [q["sql"] for q in captured]
+
+    small = queries()
+    for _ in range(3):
+        CampaignMembership.objects.create(campaign=campaign, user=make_user(), role=Role.PLAYER)
+    for n in range(1, 20):
+        room_message_post(
+            membership=m["p1"], body=f"line {n}", mode="chat", client_message_id=f"c{n}"
+        )
+    larger = queries()
+    assert len(larger) == len(small)
