@@ -36,16 +36,17 @@ run: install
 	$(PY) manage.py seed_demo
 	$(PY) manage.py run_local
 
-# Four workers on two cores: the suite mostly waits on browsers, servers and worker processes
-# (the whole run kept both cores under half busy with two), and four took a fresh CI run from
-# about 35 to 27 minutes. xdist's default (load) scheduling keeps each worker's database tests
-# before its transactional ones, as pytest-django orders them.
+# Four workers on two cores: with two, the suite waited on browsers, servers and worker processes
+# with both cores under half busy; with four it keeps them busy. Work stealing, not xdist's
+# default (load) scheduling: pytest-django orders the browser tests in one run, and load
+# scheduling handed nearly all of them to one worker, which ran alone for the last 13 minutes of
+# a 21-minute run.
 TEST_WORKERS ?= 4
 
 test: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/pytest -n $(TEST_WORKERS)
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal
 
 lint: install-dev
 	$(VENV)/bin/ruff check --fix .

@@ -24,6 +24,26 @@ def wait_until_true(page, expression: str, timeout: float = 30.0) -> None:
         page.wait_for_timeout(50)
 
 
+@contextmanager
+def dialogs_answered(page, *, accept: bool):
+    """The messages of the dialogs (confirms, alerts) `page` shows inside the block, in order,
+    each accepted or dismissed as `accept` says."""
+    asked: list[str] = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    try:
+        yield asked
+    finally:
+        page.remove_listener("dialog", answer)
+
+
 @pytest.fixture(scope="package")
 def chromium():
     """One Chromium for the whole package (launching one per test cost about a second each).
@@ -34,8 +54,11 @@ def chromium():
     # Playwright's sync API refuses to run inside a running event loop; Django's async-safety
     # check would also trip on ORM use from this thread, which pytest-django handles for us.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # An assertion waits up to 15 s, not Playwright's 5: on a loaded CI machine a turn's way
+    # from the composer to the page (request, commit, publication, socket) once took longer.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
@@ -71,6 +94,41 @@ def table_for(make_user, *, system_id: str, name: str, players=(), observers=())
             join(campaign, gm, users[email], role=role)
     room_get_or_create(campaign=campaign)
     return campaign, users
+
+
+def campaign_with_invites(make_user, *expiring):
+    """gm@example.test's ("Gail GM") campaign "Curse of Strahd", with a live invite for each
+    (role, expires_at) in `expiring`. Returns (campaign, [invites])."""
+    import uuid
+    from datetime import timedelta
+
+    from apps.campaigns.models import CampaignInvite
+    from apps.campaigns.services.campaigns import campaign_create
+    from apps.campaigns.services.invites import invite_create
+
+    gm = make_user("gm@example.test", display_name="Gail GM")
+    campaign = campaign_create(
+        owner=gm, name="Curse of Strahd", system_id="dnd5e", idempotency_key=uuid.uuid4().hex
+    )
+    invites = []
+    for role, expires_at in expiring:
+        invite, _token = invite_create(
+            campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=5),
+            max_uses=1, role=role,
+        )  # fmt: skip
+        CampaignInvite.objects.filter(pk=invite.pk).update(expires_at=expires_at)
+        invites.append(invite)
+    return campaign, invites
+
+
+def account_on_a_zero_plan(user):
+    """`user`'s quota account on a plan that grants nothing, so a test's own grants are all the
+    credits its pages show."""
+    from apps.quota.models import Plan
+    from apps.quota.services import quota_account_for
+
+    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
+    return quota_account_for(user=user, plan=plan)
 
 
 def fighters_table(make_user, *, name: str, fighters):

@@ -48,6 +48,12 @@ def _renamed(campaign, name: str, revision: int, *, delivered: bool) -> OutboxEv
     return row
 
 
+async def _frame_of_type(sock, kind: str) -> dict:
+    while (frame := await sock.receive_json_from(timeout=5))["type"] != kind:
+        pass
+    return frame
+
+
 def _names(frames: list) -> list:
     return [f for f in frames if f["type"] == "campaign"]
 
@@ -100,13 +106,14 @@ async def test_a_rename_the_socket_was_sent_is_not_sent_again_at_the_heartbeat(
     )
     assert await database_sync_to_async(outbox_dispatch_pending)() == 1
 
-    frames = await frames_over_beats(sock, 4)
-    assert [f for f in frames if f["type"] in ("event", "campaign")] == [
-        {
-            "type": "event",
-            "event_type": "campaign.renamed",
-            "outbox_id": row.id,
-            "payload": {"name": "Tomb of Annihilation", "name_revision": 4},
-        }
-    ]
+    # A beat that reads the committed name before the announcement reaches the socket sends
+    # the name itself (the page has not been told yet); on a loaded machine one may.
+    event = await _frame_of_type(sock, "event")
+    assert event == {
+        "type": "event",
+        "event_type": "campaign.renamed",
+        "outbox_id": row.id,
+        "payload": {"name": "Tomb of Annihilation", "name_revision": 4},
+    }
+    assert _names(await frames_over_beats(sock, 4)) == []
     await sock.disconnect()
