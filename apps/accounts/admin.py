@@ -9,11 +9,10 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db import IntegrityError
 from django.http import HttpResponseRedirect
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from apps.core.admin import AuditedAdminMixin
+from apps.core.admin import AuditedAdminMixin, MomentColumnsMixin, short_id
 from apps.quota.services import quota_account_for
 
 from . import selectors, services
@@ -59,7 +58,7 @@ class UserEditForm(UserEmailMixin, UserChangeForm):
 
 
 @admin.register(User)
-class UserAdmin(AuditedAdminMixin, BaseUserAdmin):
+class UserAdmin(MomentColumnsMixin, AuditedAdminMixin, BaseUserAdmin):
     add_form = UserAddForm
     delete_confirmation_template = "accounts/user_delete_confirmation.html"
     delete_selected_confirmation_template = "accounts/user_delete_selected_confirmation.html"
@@ -207,7 +206,7 @@ def _invite_link_key(invite: RegistrationInvite) -> str:
 
 
 @admin.register(RegistrationInvite)
-class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
+class RegistrationInviteAdmin(MomentColumnsMixin, AuditedAdminMixin, admin.ModelAdmin):
     list_display = (
         "short_id",
         "email",
@@ -249,11 +248,9 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
     add_form_template = "accounts/registrationinvite_add_form.html"
     change_form_template = "accounts/registrationinvite_change_form.html"
 
-    # A full UUID wraps to four lines on a phone: eight characters tell invites apart, and the
-    # full id is in the title and the invite page's address.
     @admin.display(description=_("invite"), ordering="id")
     def short_id(self, obj):
-        return format_html('<span title="{}">{}</span>', obj.pk, str(obj.pk)[:8])
+        return short_id(obj.pk)
 
     @admin.display(description=_("status"))
     def status(self, obj):
@@ -330,7 +327,7 @@ class RegistrationInviteAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(LegalAcceptance)
-class LegalAcceptanceAdmin(admin.ModelAdmin):
+class LegalAcceptanceAdmin(MomentColumnsMixin, admin.ModelAdmin):
     list_display = ("user", "terms_version", "privacy_version", "created_at", "ip_address")
     search_fields = ("user__email",)
     readonly_fields = ("user", "terms_version", "privacy_version", "created_at", "ip_address")
@@ -343,7 +340,7 @@ class LegalAcceptanceAdmin(admin.ModelAdmin):
 
 
 @admin.register(UserSession)
-class UserSessionAdmin(admin.ModelAdmin):
+class UserSessionAdmin(MomentColumnsMixin, admin.ModelAdmin):
     """Deleting a row signs that session out: the row is how the account page lists and ends
     sessions, so removing it alone would leave the session signed in and unlisted."""
 
@@ -366,7 +363,7 @@ class UserSessionAdmin(admin.ModelAdmin):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(MomentColumnsMixin, admin.ModelAdmin):
     """revoked_at is read-only: only the revoke action (audited) sets it and nothing clears
     it, so a token its owner revoked (perhaps because it leaked) stays dead."""
 

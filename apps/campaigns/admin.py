@@ -4,7 +4,11 @@ so admin must not write projections behind the domain server's back."""
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.admin import capitalised_choice_column, capitalised_choices_filter
+from apps.core.admin import (
+    MomentColumnsMixin,
+    capitalised_choice_column,
+    capitalised_choices_filter,
+)
 
 from .models import (
     ActorBinding,
@@ -17,7 +21,7 @@ from .models import (
 from .selectors import system_label
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(MomentColumnsMixin, admin.ModelAdmin):
     def has_add_permission(self, request, obj=None):
         return False
 

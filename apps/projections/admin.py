@@ -3,6 +3,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from apps.core.admin import MomentColumnsMixin
+
 from .models import OutboxEvent
 from .services import outbox_send_again
 
@@ -31,7 +33,7 @@ class OutboxStateFilter(admin.SimpleListFilter):
 
 
 @admin.register(OutboxEvent)
-class OutboxEventAdmin(admin.ModelAdmin):
+class OutboxEventAdmin(MomentColumnsMixin, admin.ModelAdmin):
     list_display = (
         "id", "event_type", "campaign_id", "created_at", "dispatched_at", "attempts", "error",
     )  # fmt: skip

@@ -15,8 +15,10 @@ from django.utils.translation import ngettext
 
 from apps.core.admin import (
     AuditedAdminMixin,
+    MomentColumnsMixin,
     capitalised_choice_column,
     capitalised_choices_filter,
+    moment_in_a_column,
 )
 
 from . import services
@@ -149,7 +151,7 @@ class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(QuotaAccount)
-class QuotaAccountAdmin(admin.ModelAdmin):
+class QuotaAccountAdmin(MomentColumnsMixin, admin.ModelAdmin):
     # Not AuditedAdminMixin: the plan is the only field staff change here, and the plan change
     # service writes the audit row (with what the change granted).
     list_display = ("holder", "plan", "balance", "usable_now", "reserved", "updated_at")
@@ -297,6 +299,14 @@ class QuotaGrantAddForm(forms.ModelForm):
         # The usage page lists a staff grant with its note: not a place for internal remarks.
         help_texts = {"note": _("The user sees this note on their usage page.")}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The two bare fields are read in the site's zone, which staff elsewhere cannot guess:
+        # named as the request has it, not as the code was loaded.
+        self.fields["expires_at"].help_text = _(
+            "Date and time in %(zone)s. Leave both empty for credits that never expire."
+        ) % {"zone": timezone.get_current_timezone_name()}
+
     def clean_expires_at(self):
         expires_at = self.cleaned_data.get("expires_at")
         if expires_at is not None and expires_at <= timezone.now():
@@ -308,20 +318,6 @@ class QuotaGrantAddForm(forms.ModelForm):
                 )
             )
         return expires_at
-
-
-def _compact(at):
-    """A date and time as "2026-12-05 14:30" in the current time zone (None without one); a
-    narrow column breaks it between the date and the time, not inside the date."""
-    if at is None:
-        return None
-    local = timezone.localtime(at)
-    return format_html(
-        '<time datetime="{}"><span class="nowrap">{}</span> {}</time>',
-        local.isoformat(),
-        local.strftime("%Y-%m-%d"),
-        local.strftime("%H:%M"),
-    )
 
 
 @admin.register(QuotaGrant)
@@ -378,11 +374,6 @@ class QuotaGrantAdmin(admin.ModelAdmin):
     def usable_now(self, obj):
         return obj.usable
 
-    # A deleted user's account is kept with its ledger: named by the user's id, not "-".
-    @admin.display(description=_("user"), ordering="user__email")
-    def holder(self, obj):
-        return str(obj)
-
     grant_source = capitalised_choice_column(QuotaGrant, "source", "grant_source")
 
     @admin.display(description=_("Left (stored)"), ordering="remaining")
@@ -395,7 +386,7 @@ class QuotaGrantAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("Expires"), ordering="expires_at")
     def expires(self, obj):
-        return _compact(obj.expires_at) if obj.expires_at else _("Never")
+        return moment_in_a_column(obj.expires_at) if obj.expires_at else _("Never")
 
     add_form_template = "quota/quotagrant_add_form.html"
 
@@ -533,7 +524,7 @@ class ReservationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description=_("Held until"), ordering="expires_at")
     def held_until(self, obj):
-        return _compact(obj.expires_at)
+        return moment_in_a_column(obj.expires_at)
 
 
 class LedgerAllocationInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -577,7 +568,7 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description=_("When"), ordering="id")
     def when(self, obj):
-        return _compact(obj.created_at)
+        return moment_in_a_column(obj.created_at)
 
     entry_kind = capitalised_choice_column(LedgerEntry, "kind", "entry_kind")
 

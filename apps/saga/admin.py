@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.admin.views.main import ChangeList
 
+from apps.core.admin import MomentColumnsMixin
+
 from .models import OpsMemoryEntry, Saga, SagaArtifact, SagaEvent
 
 
@@ -41,7 +43,7 @@ class DeferringChangeList(ChangeList):
         return queryset.defer(*self.model_admin.list_defer)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(MomentColumnsMixin, admin.ModelAdmin):
     list_defer: tuple[str, ...] = ()
 
     def get_changelist(self, request, **kwargs):

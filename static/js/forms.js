@@ -1,5 +1,8 @@
 // Page-wide form behaviour, kept out of the markup (the pages allow no inline scripts):
 // - form[data-confirm]: ask before a submit that cannot be undone; cancelling sends nothing.
+//   A question that names a moment carries it as an ISO stamp in [data-confirm-moment] and in
+//   its text where the moment stands; it is said in the reader's own zone, as the page's
+//   <time>s are (moments.js), not in the page's.
 // - form[data-progress]: a form that calls a rules server may take a second, so its button
 //   is disabled and its [data-progress-text] shown once it is sent.
 // - a refused form comes back as a new page: take the reader to what to fix, not the top.
@@ -17,10 +20,33 @@
     });
   });
 
+  // moments.js is a module, which this classic script can only load by import(): only on a
+  // page whose questions name a moment. If it fails to load, the stamp stays as written.
+  var localMoment = null;
+  var momentsReady = !document.querySelector("form[data-confirm-moment]");
+  var momentsLoaded = momentsReady ? Promise.resolve() : import("./moments.js").then(
+    function (moments) { localMoment = moments.localMoment; },
+    function () {}
+  ).then(function () { momentsReady = true; });
+
+  function question(form) {
+    var stamp = form.dataset.confirmMoment;
+    if (!stamp || !localMoment) { return form.dataset.confirm; }
+    return form.dataset.confirm.split(stamp).join(localMoment(new Date(stamp)));
+  }
+
   // Capture: the question comes before any other submit handler of the form.
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
+    if (!form.matches("form[data-confirm]")) { return; }
+    if (!momentsReady && form.dataset.confirmMoment) {
+      // Sent before moments.js came: asked (and sent, by the same button) once it has.
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      momentsLoaded.then(function () { form.requestSubmit(event.submitter); });
+      return;
+    }
+    if (!window.confirm(question(form))) {
       event.preventDefault();
       event.stopImmediatePropagation();
     }

@@ -5,22 +5,12 @@
 // the day it falls on (the page chose "time" for the server's today). There is no date-alone
 // form: an instant's day depends on the zone, and a reader west of UTC would read a midnight
 // UTC boundary as the day before with nothing to say why.
-(function () {
-  "use strict";
-  var language = document.documentElement.lang || undefined;
-  var day = { year: "numeric", month: "short", day: "numeric" };
-  var clock = { hour: "numeric", minute: "2-digit", timeZoneName: "short" };
-  var forms = {
-    time: new Intl.DateTimeFormat(language, clock),
-    datetime: new Intl.DateTimeFormat(language, Object.assign({}, day, clock)),
-  };
-  var today = new Date().toDateString();
-  document.querySelectorAll("time[datetime][data-local]").forEach(function (element) {
-    var when = new Date(element.getAttribute("datetime"));
-    var form = element.dataset.local;
-    if (isNaN(when.getTime()) || !forms[form]) return;
-    if (form === "time" && when.toDateString() !== today) form = "datetime";
-    element.title = element.textContent.trim();
-    element.textContent = forms[form].format(when);
-  });
-})();
+import { isMomentForm, writeMoment } from "./moments.js";
+
+document.querySelectorAll("time[datetime][data-local]").forEach((element) => {
+  const when = new Date(element.getAttribute("datetime"));
+  const form = element.dataset.local;
+  if (isNaN(when.getTime()) || !isMomentForm(form)) return;
+  element.title = element.textContent.trim();
+  writeMoment(element, when, form);
+});

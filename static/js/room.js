@@ -1,5 +1,6 @@
 // Live room: websocket with resume-by-sequence, exponential backoff + jitter, dedupe by
 // sequence, optimistic "pending" bubbles for messages being posted.
+import { language as pageLanguage, localMoment, writeMoment } from "./moments.js";
 import { sentenceCase } from "./text.js";
 
 const config = JSON.parse(document.getElementById("room-config").textContent);
@@ -68,7 +69,6 @@ function showCampaignName(name, revision) {
 
 // Names listed as the page's language lists them ("A, B and C"), in its alphabetical order,
 // the viewer ("you") first.
-const pageLanguage = document.documentElement.lang || undefined;
 const listFormat = new Intl.ListFormat(pageLanguage, { style: "long", type: "conjunction" });
 const collator = new Intl.Collator(pageLanguage);
 const choiceFormat = new Intl.ListFormat(pageLanguage, { style: "long", type: "disjunction" }); // "A, B, or C"
@@ -308,6 +308,20 @@ function entryBody(text) {
   return body;
 }
 
+// A sentence of ours after an entry's words (a failure's recovery): it ends the last paragraph,
+// or is a paragraph of its own after a list, not words of the list's last item.
+function addSentence(body, sentence) {
+  const last = body.classList.contains("entry__body--blocks") ? body.lastElementChild : body;
+  if (last && last.tagName === "P") {
+    last.textContent = [last.textContent.trimEnd(), sentence].filter(Boolean).join(" ");
+    return;
+  }
+  const para = document.createElement("p");
+  para.className = "entry__para";
+  para.textContent = sentence;
+  body.append(para);
+}
+
 // An entry's words as a screen reader hears them in one announcement: a list's items one
 // after another, ended as a sentence, so they are not run into the words after it.
 function spokenBody(body) {
@@ -351,12 +365,10 @@ function buildItem(entry, isPending) {
   time.className = "entry__time muted small";
   const when = entry.created_at ? new Date(entry.created_at) : new Date();
   time.dateTime = when.toISOString();
-  // The time alone for today; an older entry says its day too (history spans days).
-  const today = when.toDateString() === new Date().toDateString();
-  time.textContent = today
-    ? when.toLocaleTimeString([], { hour: "numeric", minute: "2-digit" })
-    : when.toLocaleString([], { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
-  time.title = when.toLocaleString([], { dateStyle: "full", timeStyle: "short" });
+  // As every page writes a time (the page's language, the reader's zone): the time alone for
+  // today; an older entry says its day too (history spans days).
+  writeMoment(time, when, "time");
+  time.title = localMoment(when, "full");
   head.appendChild(time);
   if (isPending) {
     const p = document.createElement("span");
@@ -376,10 +388,11 @@ function buildItem(entry, isPending) {
   if (failure) {
     li.classList.add("entry--failed");
     head.insertBefore(badge(timeline.dataset.failedLabel, "badge--failed"), time);
-    // The recovery speaks to the player who acted; a GM reading the private entry is not told to act again.
-    if (failure.recovery && forMe(entry)) text = `${text} ${failure.recovery}`;
   }
-  li.append(head, entryBody(text));
+  const body = entryBody(text);
+  // The recovery speaks to the player who acted; a GM reading the private entry is not told to act again.
+  if (failure && failure.recovery && forMe(entry)) addSentence(body, failure.recovery);
+  li.append(head, body);
   if (turn) drawTurnCancel(li, turn);
   return li;
 }
@@ -1319,7 +1332,7 @@ if (form) {
     sayCount(bodyEl.maxLength, 0); // the next long message is counted afresh
     // A chat message leaves the turn's options; an action hides them while it runs.
     if (payload.mode === "action") { acting = true; drawSuggestions(); }
-    showActionHint(payload.mode === "chat" && looksLikeCommand(text) ? text : "");
+    showActionHint(text, payload.mode === "chat" ? chatHint(text) : "");
     // Sent with the Send button: the cursor goes back to the box, ready for the next message.
     bodyEl.focus();
     pump();
@@ -1327,22 +1340,29 @@ if (form) {
 }
 
 // A chat message that reads like a game command (its words begin with one of the system's
-// openers): only the sender is told that Action mode has the GM run it, and can send it so.
-function looksLikeCommand(text) {
+// openers), or that only asks for help ("help", "?"), which the GM answers in an action alone:
+// only the sender is told that Action mode has the GM answer it, and can send it so. The hint's
+// kind ("help" or "command"), or "" for talk.
+function chatHint(text) {
   const words = text.toLowerCase().replace(/^\//, "").split(/\s+/).filter(Boolean).join(" ");
+  // "help!" and "help?" ask as "help" does; "?" alone is itself.
+  if ((config.helpWords || []).includes(words.replace(/(\S)[.!?…]+$/u, "$1"))) return "help";
   // The opener ends where the words do, or at a space or punctuation ("ask the oracle: …",
   // "End scene."), not inside a longer word ("rolling").
-  return (config.actionOpeners || []).some((opener) => words.startsWith(opener) && !/^[\p{L}\p{N}]/u.test(words.slice(opener.length)));
+  const command = (config.actionOpeners || []).some((opener) => words.startsWith(opener) && !/^[\p{L}\p{N}]/u.test(words.slice(opener.length)));
+  return command ? "command" : "";
 }
 
-function showActionHint(text) {
+// The hint of `kind` (chatHint's) beside the composer, offering to send `text` as an action;
+// none for "".
+function showActionHint(text, kind) {
   const box = document.getElementById("composer-action-hint");
   if (!box || !form) return;
-  if (!text) { box.replaceChildren(); return; }
+  if (!kind) { box.replaceChildren(); return; }
   const bodyEl = form.querySelector("textarea");
   const said = document.createElement("span");
   said.className = "composer__action-hint-text small";
-  said.textContent = t.actionHint;
+  said.textContent = kind === "help" ? t.helpHint : t.actionHint;
   const resend = document.createElement("button");
   resend.type = "button";
   resend.className = "button button--small button--primary";
@@ -1350,6 +1370,7 @@ function showActionHint(text) {
   resend.addEventListener("click", () => {
     // The button says "Send": it sends, once (it is gone before the send).
     box.replaceChildren();
+    const mode = form.querySelector("input[name=mode]:checked");
     form.querySelector("input[name=mode][value=action]").checked = true;
     form.dispatchEvent(new Event("change"));
     // Whatever is being written meanwhile stays in the box.
@@ -1357,6 +1378,12 @@ function showActionHint(text) {
     bodyEl.value = text;
     form.requestSubmit();
     bodyEl.value = draft;
+    // Asking for help is once: the talk goes on in the mode it was in. A command sent as chat
+    // leaves Action mode on, for the commands that follow it.
+    if (kind === "help" && mode) {
+      mode.checked = true;
+      form.dispatchEvent(new Event("change"));
+    }
     bodyEl.dispatchEvent(new Event("input"));
     bodyEl.focus();
   });

@@ -79,5 +79,5 @@ def test_the_terms_acceptance_names_the_version_and_a_time_with_its_zone(make_us
     assert fact == [
         f'<a href="/legal/terms">version {settings.SAGASMITH_TERMS_VERSION}</a>'
         ', on <time datetime="2026-12-06T14:05:00+00:00" data-local="datetime">'
-        "Dec 6, 2026, 2:05 PM UTC</time>"
+        '<span class="nowrap">Dec 6, 2026,</span> <span class="nowrap">2:05 PM UTC</span></time>'
     ]

@@ -16,9 +16,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def invites(make_user):
-    staff = make_user("staff@example.test")
-    staff.is_staff = staff.is_superuser = True
-    staff.save(update_fields=["is_staff", "is_superuser"])
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
     made = {}
     for note in ("usable", "used up", "expired", "revoked"):
         made[note], _raw = registration_invite_create(created_by=staff, note=note)

@@ -37,9 +37,7 @@ def page_text(client, user) -> str:
 
 @pytest.fixture
 def staff_client(make_user):
-    staff = make_user("staff@example.test")
-    staff.is_staff = staff.is_superuser = True
-    staff.save(update_fields=["is_staff", "is_superuser"])
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
     client = Client()
     client.force_login(staff)
     return client

@@ -14,9 +14,9 @@ ADD = "/admin/accounts/registrationinvite/add/"
 
 
 def _staff(make_user):
-    staff = make_user("staff.member@example.test", display_name="Sam Staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save(update_fields=["is_staff", "is_superuser"])
+    staff = make_user(
+        "staff.member@example.test", display_name="Sam Staff", is_staff=True, is_superuser=True
+    )
     return staff
 
 

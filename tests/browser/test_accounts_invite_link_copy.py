@@ -17,9 +17,9 @@ def test_a_new_invites_link_is_copied_from_its_page_and_the_list_names_it_on_one
 ):
     from apps.accounts.models import RegistrationInvite
 
-    staff = make_user("staff.member@example.test", display_name="Sam Staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save(update_fields=["is_staff", "is_superuser"])
+    make_user(
+        "staff.member@example.test", display_name="Sam Staff", is_staff=True, is_superuser=True
+    )
     context = browser.new_context(viewport=PHONE, permissions=["clipboard-read", "clipboard-write"])
     page = _sign_in(context, live_server.url, "staff.member@example.test")
     page.goto(f"{live_server.url}/admin/accounts/registrationinvite/add/")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import dialogs_answered
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 from tests.campaigns.conftest import domain_env, domains, gm, make_campaign, player  # noqa: F401
 
@@ -29,15 +30,9 @@ def test_leave_asks_with_the_campaign_name_as_written_and_cancelling_stays(
     try:
         page = _sign_in(context, asgi_server, "player@example.test")
         page.goto(f"{asgi_server}/campaigns/{campaign.id}/")
-        asked = []
-
-        def cancel(dialog):
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.once("dialog", cancel)
-        page.get_by_role("button", name="Leave").click()
-        page.wait_for_timeout(200)  # a dismissed confirm sends nothing; let a submit show
+        with dialogs_answered(page, accept=False) as asked:
+            page.get_by_role("button", name="Leave").click()
+            page.wait_for_timeout(200)  # a dismissed confirm sends nothing; let a submit show
         assert asked == [f"Leave {NAME}?"]
         assert page.url == f"{asgi_server}/campaigns/{campaign.id}/"
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import dialogs_answered
 from tests.browser.test_room_live import PASSWORD, _sign_in, asgi_server  # noqa: F401
 from tests.campaigns.conftest import domain_env, domains, gm, make_campaign, player  # noqa: F401
 
@@ -30,16 +31,10 @@ def test_remove_asks_naming_the_member_as_written_and_cancelling_keeps_them(
     try:
         page = _sign_in(context, asgi_server, "gm@example.test")
         page.goto(f"{asgi_server}/campaigns/{campaign.id}/settings")
-        asked = []
-
-        def cancel(dialog):
-            asked.append(dialog.message)
-            dialog.dismiss()
-
-        page.on("dialog", cancel)
-        page.get_by_role("button", name=f"Remove {NAME}").click()
-        page.get_by_role("button", name="Archive").click()
-        page.wait_for_timeout(200)  # a dismissed confirm sends nothing; let a submit show
+        with dialogs_answered(page, accept=False) as asked:
+            page.get_by_role("button", name=f"Remove {NAME}").click()
+            page.get_by_role("button", name="Archive").click()
+            page.wait_for_timeout(200)  # a dismissed confirm sends nothing; let a submit show
         assert asked == [
             f"Remove {NAME} from this campaign?",
             "Archive Kaer Morhen's Keep? It becomes read-only: no new invites, members or "

@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import uuid
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.browser.conftest import dialogs_answered
 from tests.browser.test_room_live import _sign_in
 from tests.domains.conftest import domain_env  # noqa: F401  (a live dnd5e server)
 
@@ -36,9 +37,10 @@ def _request_invite(gm, campaign):
 
 
 @contextmanager
-def _gm_page(browser, base_url: str):
-    """gm@example.test signed in on a phone-sized page; its context closes afterwards."""
-    context = browser.new_context(viewport=PHONE)
+def _gm_page(browser, base_url: str, **context_options):
+    """gm@example.test signed in on a phone-sized page (a context with `context_options`); its
+    context closes afterwards."""
+    context = browser.new_context(viewport=PHONE, **context_options)
     try:
         yield _sign_in(context, base_url, "gm@example.test")
     finally:
@@ -47,16 +49,9 @@ def _gm_page(browser, base_url: str):
 
 def _asked_when_cancelled(page, button: str) -> list[str]:
     """Click `button`, dismiss every confirmation it raises, and return what was asked."""
-    asked: list[str] = []
-
-    def cancel(dialog):
-        asked.append(dialog.message)
-        dialog.dismiss()
-
-    page.on("dialog", cancel)
-    page.click(button)
-    page.wait_for_timeout(300)
-    page.remove_listener("dialog", cancel)
+    with dialogs_answered(page, accept=False) as asked:
+        page.click(button)
+        page.wait_for_timeout(300)
     return asked
 
 
@@ -80,11 +75,14 @@ def test_revoking_an_invite_asks_first_and_cancelling_keeps_the_link_working(
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     gm, campaign = _gm_campaign(make_user)
     invite, _token = _request_invite(gm, campaign)
-    with _gm_page(browser, live_server.url) as page:
+    CampaignInvite.objects.filter(pk=invite.pk).update(
+        expires_at=datetime(2099, 12, 14, 5, 26, tzinfo=UTC)
+    )
+    with _gm_page(browser, live_server.url, timezone_id="UTC") as page:
         page.goto(f"{live_server.url}/campaigns/{campaign.id}/settings")
         assert _asked_when_cancelled(page, "button:has-text('Revoke')") == [
-            "Revoke this invite? Its link stops working for everyone who has it; "
-            "this cannot be undone."
+            "Revoke the Player invite that works until Dec 14, 2099, 5:26 AM UTC? Its link stops "
+            "working for everyone who has it; this cannot be undone."
         ]
         assert CampaignInvite.objects.get(pk=invite.pk).revoked_at is None
         _confirm(page, "button:has-text('Revoke')", "Invite revoked.")

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from tests.browser.conftest import account_on_a_zero_plan
 from tests.browser.test_room_live import _sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,13 +23,12 @@ TIMES = """() => [...document.querySelectorAll(
 def reader(make_user):
     from django.contrib.auth import get_user_model
 
-    from apps.quota.models import LedgerEntry, Plan
-    from apps.quota.services import quota_account_for, quota_grant
+    from apps.quota.models import LedgerEntry
+    from apps.quota.services import quota_grant
 
     user = make_user("pat@example.test", display_name="Pat")
     get_user_model().objects.filter(pk=user.pk).update(terms_accepted_at=ACCEPTED)
-    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
-    account = quota_account_for(user=user, plan=plan)
+    account = account_on_a_zero_plan(user)
     quota_grant(account=account, amount=5, source="staff", expires_at=EXPIRES)
     LedgerEntry.objects.update(created_at=MADE)
     return user

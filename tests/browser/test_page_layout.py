@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.conftest import account_on_a_zero_plan
 from tests.browser.test_room_history import _gm_and_player, _open
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 from tests.rooms.factories import make_campaign
@@ -159,12 +160,10 @@ def test_usage_tables_show_their_numbers_on_a_phone_without_sideways_scrolling(
 ):
     from playwright.sync_api import expect
 
-    from apps.quota.models import Plan
-    from apps.quota.services import quota_account_for, quota_grant, quota_reserve, quota_settle
+    from apps.quota.services import quota_grant, quota_reserve, quota_settle
 
     user = make_user("player@example.test", display_name="Pat Player")
-    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
-    account = quota_account_for(user=user, plan=plan)
+    account = account_on_a_zero_plan(user)
     quota_grant(account=account, amount=1200, source="staff", note="Welcome to the table")
     for n in range(3):
         quota_settle(reservation=quota_reserve(user=user, amount=150, key=f"k{n}"), actual=125)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import account_on_a_zero_plan
 from tests.browser.test_room_live import _sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,15 +25,14 @@ def test_the_quota_admin_lists_scroll_inside_their_box_at_390_px(
 ):
     from playwright.sync_api import expect
 
-    from apps.quota.models import Plan, QuotaGrant
-    from apps.quota.services import quota_account_for, quota_grant, quota_reserve, quota_settle
+    from apps.quota.models import QuotaGrant
+    from apps.quota.services import quota_grant, quota_reserve, quota_settle
 
-    staff = make_user("staff.member@example.test", display_name="Sam Staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save(update_fields=["is_staff", "is_superuser"])
+    staff = make_user(
+        "staff.member@example.test", display_name="Sam Staff", is_staff=True, is_superuser=True
+    )
     player = make_user("pat.player.with.a.long.address@example.test", display_name="Pat")
-    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
-    account = quota_account_for(user=player, plan=plan)
+    account = account_on_a_zero_plan(player)
     quota_grant(account=account, amount=120000, source=QuotaGrant.Source.STAFF, actor=staff,
                 note="Credits for the long campaign weekend, with thanks")  # fmt: skip
     job = "981d11d2-381e-4641-91a0-f78ac18b8a06"

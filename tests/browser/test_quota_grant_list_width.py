@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from tests.browser.conftest import account_on_a_zero_plan
 from tests.browser.test_page_layout import _shot
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 
@@ -31,15 +32,14 @@ def test_the_grant_list_fits_a_1440_px_screen_with_the_sidebar_open(
     from django.utils import timezone
     from playwright.sync_api import expect
 
-    from apps.quota.models import Plan, QuotaGrant
-    from apps.quota.services import quota_account_for, quota_grant, quota_reserve
+    from apps.quota.models import QuotaGrant
+    from apps.quota.services import quota_grant, quota_reserve
 
-    staff = make_user("staff.member@example.test", display_name="Sam Staff")
-    staff.is_staff = staff.is_superuser = True
-    staff.save(update_fields=["is_staff", "is_superuser"])
+    staff = make_user(
+        "staff.member@example.test", display_name="Sam Staff", is_staff=True, is_superuser=True
+    )
     player = make_user("pat.player.longname@example.test", display_name="Pat Player")
-    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
-    account = quota_account_for(user=player, plan=plan)
+    account = account_on_a_zero_plan(player)
     now = timezone.now()
     quota_grant(
         account=account,

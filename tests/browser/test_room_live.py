@@ -95,7 +95,7 @@ def _texts(page):
     return page.locator("#timeline li[data-sequence] .entry__body").all_inner_texts()
 
 
-def _wait_for_texts(page, expected, timeout=10):
+def _wait_for_texts(page, expected, timeout=15):
     deadline = time.monotonic() + timeout
     while (got := _texts(page)) != expected:
         assert time.monotonic() < deadline, f"timeline is {got}, expected {expected}"

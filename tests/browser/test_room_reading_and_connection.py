@@ -218,11 +218,12 @@ def test_an_entry_from_another_day_shows_its_date(
         _open(gm, f"{asgi_server}/campaigns/{campaign.id}/room/")
         times = gm.locator("#timeline li[data-sequence] .entry__time")
         expect(times).to_have_count(2)
-        # Written as the reader's clock writes it: no leading zero on a 12-hour clock.
-        expect(times.nth(0)).to_have_text("Mar 9, 2:05 PM")
-        expect(times.nth(0)).to_have_attribute("title", "Monday, March 9, 2026 at 2:05 PM")
+        # Written as every page writes a time, in the reader's zone: no leading zero on a
+        # 12-hour clock, and the zone's name.
+        expect(times.nth(0)).to_have_text("Mar 9, 2026, 2:05 PM UTC")
+        expect(times.nth(0)).to_have_attribute("title", "Monday, March 9, 2026 at 2:05 PM UTC")
         # Today's: the time alone.
-        expect(times.nth(1)).to_have_text("9:07 AM")
+        expect(times.nth(1)).to_have_text("9:07 AM UTC")
     finally:
         context.close()
 

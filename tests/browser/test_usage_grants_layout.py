@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from tests.browser.conftest import account_on_a_zero_plan
 from tests.browser.test_page_layout import SIZES, _shot
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 
@@ -46,12 +47,11 @@ def test_an_expired_grant_held_by_a_turn_reads_clearly_in_the_grants_table(
     from django.utils import timezone
     from playwright.sync_api import expect
 
-    from apps.quota.models import Plan, QuotaGrant, Reservation
-    from apps.quota.services import quota_account_for, quota_grant, quota_reserve
+    from apps.quota.models import QuotaGrant, Reservation
+    from apps.quota.services import quota_grant, quota_reserve
 
     user = make_user("player@example.test", display_name="Pat Player")
-    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
-    account = quota_account_for(user=user, plan=plan)
+    account = account_on_a_zero_plan(user)
     now = timezone.now()
     for amount, expires, note in (
         (10, now + timedelta(hours=1), "Launch bonus"),
@@ -98,12 +98,11 @@ def test_an_expired_grant_on_a_phone_says_expired_once(
     from django.utils import timezone
     from playwright.sync_api import expect
 
-    from apps.quota.models import Plan, QuotaGrant
-    from apps.quota.services import quota_account_for, quota_grant
+    from apps.quota.models import QuotaGrant
+    from apps.quota.services import quota_grant
 
     user = make_user("player@example.test", display_name="Pat Player")
-    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
-    account = quota_account_for(user=user, plan=plan)
+    account = account_on_a_zero_plan(user)
     now = timezone.now()
     quota_grant(account=account, amount=10, source="staff", expires_at=now + timedelta(hours=1))
     quota_grant(account=account, amount=8, source="staff", expires_at=now + timedelta(days=7))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import account_on_a_zero_plan
 from tests.browser.test_room_live import _sign_in, asgi_server  # noqa: F401
 
 PHONE = {"width": 375, "height": 812}
@@ -26,12 +27,10 @@ def test_a_lasting_grant_reads_never_expires_on_one_line_on_a_phone(
     asgi_server,  # noqa: F811
     make_user,
 ):
-    from apps.quota.models import Plan
-    from apps.quota.services import quota_account_for, quota_grant
+    from apps.quota.services import quota_grant
 
     user = make_user("player@example.test", display_name="Pat Player")
-    plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
-    account = quota_account_for(user=user, plan=plan)
+    account = account_on_a_zero_plan(user)
     quota_grant(account=account, amount=100, source="staff", note="Welcome to the table")
     context = browser.new_context(viewport=PHONE)
     try:

@@ -1,6 +1,7 @@
-"""Pages write dates and times in one style, the room timeline's: "Dec 7, 2026", "5:26 AM",
-"Dec 7, 2026, 5:26 AM", whichever named format a page asks for, so a reader never meets
-"Dec. 7, 2026, 5:26 a.m." on one page and "12/14/2026" on another."""
+"""Pages write dates and times in one style, the room timeline's: "Dec 7, 2026", "5:26 AM UTC",
+"Dec 7, 2026, 5:26 AM UTC", whichever named format a page asks for, so a reader never meets
+"Dec. 7, 2026, 5:26 a.m." on one page and "12/14/2026" on another, and a moment always names
+its zone (the admin writes these formats itself)."""
 
 from datetime import UTC, date, datetime
 
@@ -16,10 +17,10 @@ AFTERNOON = datetime(2026, 12, 14, 17, 47, tzinfo=UTC)
     [
         ("DATE_FORMAT", AT, "Dec 7, 2026"),
         ("SHORT_DATE_FORMAT", AT, "Dec 7, 2026"),
-        ("TIME_FORMAT", AT, "5:26 AM"),
-        ("TIME_FORMAT", AFTERNOON, "5:47 PM"),
-        ("DATETIME_FORMAT", AT, "Dec 7, 2026, 5:26 AM"),
-        ("SHORT_DATETIME_FORMAT", AFTERNOON, "Dec 14, 2026, 5:47 PM"),
+        ("TIME_FORMAT", AT, "5:26 AM UTC"),
+        ("TIME_FORMAT", AFTERNOON, "5:47 PM UTC"),
+        ("DATETIME_FORMAT", AT, "Dec 7, 2026, 5:26 AM UTC"),
+        ("SHORT_DATETIME_FORMAT", AFTERNOON, "Dec 14, 2026, 5:47 PM UTC"),
     ],
 )
 def test_each_named_format_reads_as_the_room_timeline_does(name, value, text):
@@ -33,14 +34,14 @@ def test_midnight_and_noon_are_times_like_any_other():
         assert [
             formats.time_format(datetime(2032, 1, 1, hour, tzinfo=UTC), "TIME_FORMAT")
             for hour in (0, 12)
-        ] == ["12:00 AM", "12:00 PM"]
+        ] == ["12:00 AM UTC", "12:00 PM UTC"]
 
 
 def test_a_date_alone_and_a_localized_datetime_use_the_same_formats():
     with translation.override("en"):
         assert (formats.localize(date(2026, 12, 7)), formats.localize(AT)) == (
             "Dec 7, 2026",
-            "Dec 7, 2026, 5:26 AM",
+            "Dec 7, 2026, 5:26 AM UTC",
         )
 
 

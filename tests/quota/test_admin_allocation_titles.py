@@ -37,7 +37,7 @@ def test_a_charges_allocations_are_titled_by_source_amount_and_expiry_not_grant_
     # The grants come with their allocations, not one query per row.
     assert [q for q in ctx.captured_queries if 'FROM "quota_quotagrant"' in q["sql"]] == []
     assert _TITLE.findall(page) == [
-        "2 credits from 2 credits (system), expires Mar 4, 2099, 3:30 PM",
+        "2 credits from 2 credits (system), expires Mar 4, 2099, 3:30 PM UTC",
         "100 credits from 100 credits (plan period), for Jan 1, 2099 – Feb 1, 2099",
         "1 credit from 1 credit (staff grant), never expires",
     ]

@@ -1,5 +1,5 @@
-"""The admin's grant list is narrow enough to read beside the sidebar (short headings, dates as
-"2099-03-04 15:30"); who granted a grant and when stay on its page."""
+"""The admin's grant list is narrow enough to read beside the sidebar (short headings, dates
+that break between date and time); who granted a grant and when stay on its page."""
 
 import re
 from datetime import UTC, datetime
@@ -39,7 +39,7 @@ def test_the_grant_list_has_short_headings_and_dates_and_the_page_keeps_actor_an
         ("usable_now", "Usable now"),
         ("expires", "Expires"),
     ]  # fmt: skip
-    assert [row["expires"] for row in listed(html)] == ["2099-03-04 15:30"]
+    assert [row["expires"] for row in listed(html)] == ["Mar 4, 2099, 3:30 PM UTC"]
     page = client.get(f"/admin/quota/quotagrant/{grant.pk}/change/")
     shown = {
         field.field["name"]: _TAGS.sub("", str(field.contents()))
@@ -47,5 +47,5 @@ def test_the_grant_list_has_short_headings_and_dates_and_the_page_keeps_actor_an
         for line in fieldset
         for field in line
     }
-    assert (shown["actor"], shown["expires_at"]) == (str(staff), "Mar 4, 2099, 3:30 PM")
+    assert (shown["actor"], shown["expires_at"]) == (str(staff), "Mar 4, 2099, 3:30 PM UTC")
     assert shown["created_at"] != "-"

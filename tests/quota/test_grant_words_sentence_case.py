@@ -46,10 +46,12 @@ def test_the_grant_list_says_a_lasting_grant_never_expires(staff_client, make_us
 
     from django.utils import timezone
 
+    from apps.core.moments import stamp
+
     client, staff = staff_client
     account = quota_account_for(user=make_user("player@example.test"), plan=zero_plan)
     quota_grant(account=account, amount=7, source=QuotaGrant.Source.STAFF, actor=staff)
-    ends = timezone.localtime(timezone.now() + timedelta(days=3))
+    ends = timezone.now() + timedelta(days=3)
     quota_grant(account=account, amount=3, source=QuotaGrant.Source.SYSTEM, expires_at=ends)
     html = client.get("/admin/quota/quotagrant/").content.decode()
-    assert [row["expires"] for row in listed(html)] == [ends.strftime("%Y-%m-%d %H:%M"), "Never"]
+    assert [row["expires"] for row in listed(html)] == [stamp(ends), "Never"]

@@ -32,6 +32,6 @@ def test_held_until_gives_the_date_when_not_today_and_the_time_zone(
     held_until = [row[3][0] for row in rows]
     later = now + timedelta(days=2)
     assert held_until == [
-        f"{time_filter(timezone.localtime(now), 'TIME_FORMAT')} {abbreviation}",
-        f"{date_filter(timezone.localtime(later), 'DATETIME_FORMAT')} {abbreviation}",
+        f"{time_filter(timezone.localtime(now), 'g:i A')} {abbreviation}",
+        f"{date_filter(timezone.localtime(later), 'M j, Y, g:i A')} {abbreviation}",
     ]

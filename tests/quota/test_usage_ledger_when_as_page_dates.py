@@ -17,5 +17,5 @@ def test_ledger_entries_say_when_in_the_pages_date_format(client, user, funded):
     client.force_login(user)
     rows = table(client.get("/usage/").content.decode(), "usage-ledger")
     assert [when for (when, _), *_rest in rows] == [
-        f"{date_filter(entry.created_at, 'DATETIME_FORMAT')} UTC"
+        f"{date_filter(entry.created_at, 'M j, Y, g:i A')} UTC"
     ]

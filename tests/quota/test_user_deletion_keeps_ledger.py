@@ -12,9 +12,7 @@ def test_staff_delete_a_user_with_quota_rows_and_the_ledger_is_kept(make_user):
     from apps.quota.models import LedgerEntry, Plan, QuotaGrant, Reservation
     from apps.quota.services import quota_account_for, quota_grant, quota_reserve, quota_settle
 
-    staff = make_user("staff@example.test")
-    staff.is_staff = staff.is_superuser = True
-    staff.save(update_fields=["is_staff", "is_superuser"])
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
     leaving = make_user("leaving@example.test")
     plan = Plan.objects.create(slug="zero", name="Zero", periodic_grant=0, period="none")
     account = quota_account_for(user=leaving, plan=plan)
@@ -49,9 +47,7 @@ def test_staff_delete_a_user_with_quota_rows_and_the_ledger_is_kept(make_user):
 def test_a_deleted_users_account_is_listed_by_their_id(make_user):
     from apps.quota.services import quota_account_for
 
-    staff = make_user("staff@example.test")
-    staff.is_staff = staff.is_superuser = True
-    staff.save(update_fields=["is_staff", "is_superuser"])
+    staff = make_user("staff@example.test", is_staff=True, is_superuser=True)
     leaving = make_user("leaving@example.test")
     quota_account_for(user=leaving)
     leaving_id = leaving.pk
