@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from apps.core.admin import AuditedAdminMixin, MomentColumnsMixin, short_id
+from apps.core.admin import AuditedAdminMixin, MomentColumnsMixin, id_in_a_column
 from apps.quota.services import quota_account_for
 
 from . import selectors, services
@@ -250,7 +250,7 @@ class RegistrationInviteAdmin(MomentColumnsMixin, AuditedAdminMixin, admin.Model
 
     @admin.display(description=_("invite"), ordering="id")
     def short_id(self, obj):
-        return short_id(obj.pk)
+        return id_in_a_column(obj.pk)
 
     @admin.display(description=_("status"))
     def status(self, obj):

@@ -92,7 +92,7 @@ class MomentColumnsMixin:
         ]
 
 
-def short_id(value):
+def id_in_a_column(value):
     """A row's id cut to eight characters in a list, whole in its title (and on the row's own
     page): full UUIDs push a list past a laptop's width and wrap to four lines on a phone."""
     text = str(value)
@@ -105,7 +105,7 @@ def short_id(value):
 class AuditEventAdmin(MomentColumnsMixin, admin.ModelAdmin):
     """Read-only: the audit log is append-only, even for superusers."""
 
-    list_display = ("created_at", "action", "actor", "subject", "request")
+    list_display = ("created_at", "action", "actor", "subject", "request_id_column")
     list_filter = ("action", "subject_type")
     search_fields = ("action", "subject_id", "request_id", "actor__email")
     readonly_fields = [f.name for f in AuditEvent._meta.fields]
@@ -115,11 +115,11 @@ class AuditEventAdmin(MomentColumnsMixin, admin.ModelAdmin):
     def subject(self, obj):
         if not obj.subject_id:
             return obj.subject_type or None
-        return format_html("{} {}", obj.subject_type, short_id(obj.subject_id))
+        return format_html("{} {}", obj.subject_type, id_in_a_column(obj.subject_id))
 
     @admin.display(description=_("request id"), ordering="request_id")
-    def request(self, obj):
-        return short_id(obj.request_id) if obj.request_id else None
+    def request_id_column(self, obj):
+        return id_in_a_column(obj.request_id) if obj.request_id else None
 
     def has_add_permission(self, request):
         return False

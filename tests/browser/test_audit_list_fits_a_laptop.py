@@ -47,5 +47,5 @@ def test_the_audit_list_fits_a_1280_px_page_with_each_id_whole_in_its_title(
     assert widths["table"] <= 1280
     assert row.locator("td.field-subject").inner_text() == "campaigns.campaigninvite 3b70be11"
     assert row.locator("td.field-subject [title]").get_attribute("title") == SUBJECT
-    assert row.locator("td.field-request").inner_text() == "9f2c4e1a"
-    assert row.locator("td.field-request [title]").get_attribute("title") == REQUEST
+    assert row.locator("td.field-request_id_column").inner_text() == "9f2c4e1a"
+    assert row.locator("td.field-request_id_column [title]").get_attribute("title") == REQUEST

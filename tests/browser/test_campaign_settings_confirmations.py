@@ -81,7 +81,7 @@ def test_revoking_an_invite_asks_first_and_cancelling_keeps_the_link_working(
     with _gm_page(browser, live_server.url, timezone_id="UTC") as page:
         page.goto(f"{live_server.url}/campaigns/{campaign.id}/settings")
         assert _asked_when_cancelled(page, "button:has-text('Revoke')") == [
-            "Revoke the Player invite that works until Dec 14, 2099, 5:26 AM UTC? Its link stops "
+            "Revoke the player invite that works until Dec 14, 2099, 5:26 AM UTC? Its link stops "
             "working for everyone who has it; this cannot be undone."
         ]
         assert CampaignInvite.objects.get(pk=invite.pk).revoked_at is None

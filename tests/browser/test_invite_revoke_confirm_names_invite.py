@@ -47,17 +47,17 @@ def test_a_reader_in_new_york_is_asked_about_the_invite_by_its_role_and_local_mo
     )
     with dialogs_answered(page, accept=False) as asked:
         page.get_by_role(
-            "button", name="Revoke the Player invite that works until Dec 14, 2099, 12:26 AM EST"
+            "button", name="Revoke the player invite that works until Dec 14, 2099, 12:26 AM EST"
         ).click()
         page.get_by_role(
             "button",
-            name="Revoke the Observer invite that works until Dec 20, 2099, 12:03 PM EST",
+            name="Revoke the observer invite that works until Dec 20, 2099, 12:03 PM EST",
         ).click()
         page.wait_for_timeout(300)  # a dismissed confirm sends nothing; let a submit show
     assert asked == [
-        "Revoke the Player invite that works until Dec 14, 2099, 12:26 AM EST? Its link stops "
+        "Revoke the player invite that works until Dec 14, 2099, 12:26 AM EST? Its link stops "
         "working for everyone who has it; this cannot be undone.",
-        "Revoke the Observer invite that works until Dec 20, 2099, 12:03 PM EST? Its link stops "
+        "Revoke the observer invite that works until Dec 20, 2099, 12:03 PM EST? Its link stops "
         "working for everyone who has it; this cannot be undone.",
     ]
     assert sent == []
@@ -83,14 +83,14 @@ def test_a_revoke_clicked_before_the_page_can_write_moments_is_asked_once_it_can
     with dialogs_answered(page, accept=True) as asked:
         # The row's <time> is not rewritten yet either: the button still says the page's UTC.
         page.get_by_role(
-            "button", name="Revoke the Player invite that works until Dec 14, 2099, 5:26 AM UTC"
+            "button", name="Revoke the player invite that works until Dec 14, 2099, 5:26 AM UTC"
         ).click()
         page.wait_for_timeout(300)
         assert (asked, len(held)) == ([], 1)
         held[0].continue_()
         page.wait_for_selector(".flash__item:has-text('Invite revoked.')")
     assert asked == [
-        "Revoke the Player invite that works until Dec 14, 2099, 12:26 AM EST? Its link stops "
+        "Revoke the player invite that works until Dec 14, 2099, 12:26 AM EST? Its link stops "
         "working for everyone who has it; this cannot be undone."
     ]
     assert [CampaignInvite.objects.get(pk=invite.pk).revoked_at is None for invite in invites] == [

@@ -43,7 +43,7 @@ def test_a_reader_in_new_york_hears_the_revoke_button_name_the_moment_the_row_sh
     button, status = _settings(browser, live_server, make_user, timezone_id="America/New_York")
     assert status == "until Dec 14, 2099, 12:26 AM EST"
     expect(button).to_have_accessible_name(
-        "Revoke the Player invite that works until Dec 14, 2099, 12:26 AM EST"
+        "Revoke the player invite that works until Dec 14, 2099, 12:26 AM EST"
     )
     # As Chromium itself names it to screen readers, not only as Playwright computes it.
     tree = button.page.context.new_cdp_session(button.page).send("Accessibility.getFullAXTree")
@@ -53,7 +53,7 @@ def test_a_reader_in_new_york_hears_the_revoke_button_name_the_moment_the_row_sh
         if node.get("role", {}).get("value") == "button"
     ]
     assert [name for name in names if name.startswith("Revoke")] == [
-        "Revoke the Player invite that works until Dec 14, 2099, 12:26 AM EST"
+        "Revoke the player invite that works until Dec 14, 2099, 12:26 AM EST"
     ]
     # Sighted readers see "Revoke" alone: the sentence is clipped to a pixel.
     assert button.locator('[aria-hidden="true"]').inner_text() == "Revoke"
@@ -78,5 +78,5 @@ def test_without_scripts_the_button_and_the_row_both_say_the_moment_in_utc(
     )
     assert status == "until Dec 14, 2099, 5:26 AM UTC"
     expect(button).to_have_accessible_name(
-        "Revoke the Player invite that works until Dec 14, 2099, 5:26 AM UTC"
+        "Revoke the player invite that works until Dec 14, 2099, 5:26 AM UTC"
     )

@@ -31,7 +31,7 @@ def test_a_live_invite_and_its_revoke_button_say_until_when_with_the_zone(
     assert status == "until Dec 14, 2099, 5:26 AM UTC"
     button = re.findall(r"<button[^>]*>(.*?)</button>", row, re.S)
     assert button == [
-        '<span aria-hidden="true">Revoke</span><span class="sr-only">Revoke the Player invite that '
+        '<span aria-hidden="true">Revoke</span><span class="sr-only">Revoke the player invite that '
         'works until <time datetime="2099-12-14T05:26:00+00:00" data-local="datetime">'
         '<span class="nowrap">Dec 14, 2099,</span> <span class="nowrap">5:26 AM UTC</span>'
         "</time></span>"

@@ -392,7 +392,7 @@ def test_the_invites_table_says_how_each_invite_joins_and_whether_it_still_works
     # The revoke button's words for screen readers name the invite by the moment its row shows.
     until = stamp(own.expires_at)
     assert text[2] == (
-        f"At once · Player 0/2 until {until} Revoke Revoke the Player invite that works until "
+        f"At once · Player 0/2 until {until} Revoke Revoke the player invite that works until "
         f"{until}"
     )
 
