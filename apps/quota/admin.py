@@ -303,9 +303,16 @@ class QuotaGrantAddForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # The two bare fields are read in the site's zone, which staff elsewhere cannot guess:
         # named as the request has it, not as the code was loaded.
-        self.fields["expires_at"].help_text = _(
+        zone = timezone.get_current_timezone_name()
+        expires = self.fields["expires_at"]
+        expires.help_text = _(
             "Date and time in %(zone)s. Leave both empty for credits that never expire."
-        ) % {"zone": timezone.get_current_timezone_name()}
+        ) % {"zone": zone}
+        # The admin writes "Date:" and "Time:" beside its two inputs as bare words, labelling
+        # neither (nor tying the help to them): each input is named here, its zone included.
+        date_input, time_input = expires.widget.widgets
+        date_input.attrs["aria-label"] = _("Expiry date, in %(zone)s") % {"zone": zone}
+        time_input.attrs["aria-label"] = _("Expiry time, in %(zone)s") % {"zone": zone}
 
     def clean_expires_at(self):
         expires_at = self.cleaned_data.get("expires_at")

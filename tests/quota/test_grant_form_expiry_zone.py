@@ -34,3 +34,15 @@ def test_the_grant_form_names_the_sites_zone_when_it_is_another(staff_client, se
     assert _expires_help(client) == [
         "Date and time in Asia/Tokyo. Leave both empty for credits that never expire."
     ]
+
+
+def test_each_expiry_input_is_named_with_its_zone(staff_client, settings):
+    """The admin writes "Date:" and "Time:" beside the two inputs as bare words, tied to neither
+    and not to the help: each input carries its own name, zone included."""
+    client, _ = staff_client
+    settings.TIME_ZONE = "Asia/Tokyo"
+    html = client.get("/admin/quota/quotagrant/add/").content.decode()
+    assert re.findall(r'<input [^>]*name="(expires_at_[01])"[^>]*aria-label="([^"]*)"', html) == [
+        ("expires_at_0", "Expiry date, in Asia/Tokyo"),
+        ("expires_at_1", "Expiry time, in Asia/Tokyo"),
+    ]
