@@ -9,10 +9,9 @@ import time
 
 import pytest
 
-from apps.campaigns.models import CampaignMembership
 from tests.browser.conftest import in_the_room
+from tests.browser.test_room_history import _gm_and_player
 from tests.browser.test_room_live import _wait_for_texts, asgi_server  # noqa: F401
-from tests.rooms.factories import make_campaign
 
 HELP_HINT = "The GM answers actions, not chat. Send it as an Action for the GM's help."
 
@@ -29,9 +28,7 @@ def test_help_asked_in_chat_offers_the_sender_to_ask_the_gm_as_an_action(
     from apps.rooms.models import Message
     from apps.turns.models import RoomTurnJob
 
-    gm_user = make_user("gm@example.test", display_name="Gail GM")
-    pat = make_user("player@example.test", display_name="Pat Player")
-    campaign, _ = make_campaign(gm_user, (pat, CampaignMembership.Role.PLAYER))
+    campaign, _gm, _pat = _gm_and_player(make_user)
     with in_the_room(browser, asgi_server, campaign, "player@example.test", "gm@example.test") as (
         player,
         gm,
