@@ -101,6 +101,35 @@ def require_postgres() -> None:
         service_missing("DATABASE_URL does not point at PostgreSQL")
 
 
+# Rows every migrate makes and no test changes: kept through the empty-out after each
+# transactional test, whose post_migrate would otherwise write them all again.
+KEPT_THROUGH_FLUSH = frozenset({"django_content_type", "auth_permission"})
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_by_delete():
+    """A transactional test's database is emptied after it with DELETE, not TRUNCATE: the
+    tables hold a test's few rows, and PostgreSQL's TRUNCATE makes new files for each of them
+    (about 0.3 s a test here, 0.05 s by DELETE). Django's foreign keys are deferred to commit,
+    so the order does not matter."""
+    from django.core.management.commands import flush
+
+    truncate = flush.sql_flush
+
+    def sql_flush(style, connection, reset_sequences=True, allow_cascade=False):
+        if connection.vendor != "postgresql" or reset_sequences:
+            return truncate(style, connection, reset_sequences, allow_cascade)
+        tables = connection.introspection.django_table_names(
+            only_existing=True, include_views=False
+        )
+        quote = connection.ops.quote_name
+        return [f"DELETE FROM {quote(t)};" for t in tables if t not in KEPT_THROUGH_FLUSH]
+
+    flush.sql_flush = sql_flush
+    yield
+    flush.sql_flush = truncate
+
+
 @pytest.fixture(autouse=True)
 def _no_domain_storage_left_open():
     """A test closes the domain storages it opens: each SQLite one keeps a thread waking twice
