@@ -39,10 +39,16 @@ SCROLLER = "document.querySelector('.room__timeline')"
 
 
 def _steady(page, expression: str, arg=None) -> float:
-    """The value of `expression` once it reads the same four times running (nothing scrolls)."""
+    """The value of `expression` once it reads the same four times running (nothing scrolls),
+    each read two frames after the last: scrolling moves by frames, and a renderer starved on
+    a loaded machine can draw none for longer than the pause between reads."""
+    after_frames = (
+        "async (arg) => { await new Promise((done) => requestAnimationFrame("
+        f"() => requestAnimationFrame(done))); return ({expression})(arg); }}"
+    )
     last, same = None, 0
     for _ in range(100):
-        now = page.evaluate(expression, arg)
+        now = page.evaluate(after_frames, arg)
         same = same + 1 if now == last else 0
         if same == 3:
             return now
