@@ -14,7 +14,7 @@ from tests.browser.conftest import (
     in_the_room,
     table_for,
 )
-from tests.browser.test_room_history import _open
+from tests.browser.test_room_history import _open, _steady
 from tests.browser.test_room_live import _say, asgi_server  # noqa: F401
 from tests.browser.test_room_options_on_opening import (
     CURRENT,
@@ -48,7 +48,8 @@ def test_new_messages_is_named_by_its_words_and_by_keyboard_leaves_the_focus_in_
     with in_the_room(browser, asgi_server, campaign, *emails) as (gm, player):
         # Up in the history, a new message arrives: "New messages" is offered.
         player.locator(".room__timeline").evaluate("el => el.scrollTo({top: 0})")
-        player.wait_for_timeout(300)
+        # At rest there, the page's scroll handling has seen the reader leave the newest entry.
+        assert _steady(player, "() => document.querySelector('.room__timeline').scrollTop") == 0
         _say(gm, "Something new at the table.")
         jump = player.locator("#timeline-jump")
         expect(jump).to_be_visible()
