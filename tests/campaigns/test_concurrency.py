@@ -71,6 +71,40 @@ def test_concurrent_identical_approvals_grant_once(domains, campaign, gm, player
     assert domain_view(campaign, gm).structured["authority_revision"] == 2
 
 
+def test_an_approval_landing_between_a_repeats_reads_is_replayed_not_granted_again(
+    domains, campaign, gm, player, monkeypatch
+):
+    """The same approval twice, the first one landing whole (grant, then the request and the
+    campaign's revision committed) just after the second read the request as pending: the
+    second grant names the revision from before the first, so the domain replays the first
+    grant instead of granting again at the next revision."""
+    _inv, token = invite_create(
+        campaign=campaign, actor=gm, mode="request", expires_in=timedelta(hours=1), max_uses=1
+    )
+    jr_id = invite_accept(token=token, user=player).join_request.id
+    repeat = JoinRequest.objects.select_related("campaign", "user").get(pk=jr_id)
+    read = JoinRequest.refresh_from_db
+    landed = []
+
+    def read_then_the_first_lands(self, *args, **kwargs):
+        read(self, *args, **kwargs)
+        if self is repeat and not landed:
+            landed.append(
+                join_request_decide(
+                    join_request=JoinRequest.objects.get(pk=jr_id), actor=gm, decision="approve"
+                ).status
+            )
+
+    monkeypatch.setattr(JoinRequest, "refresh_from_db", read_then_the_first_lands)
+    decided = join_request_decide(join_request=repeat, actor=gm, decision="approve")
+
+    assert (landed, decided.status) == (["approved"], "approved")
+    assert CampaignMembership.objects.filter(user=player, status="active").count() == 1
+    assert domain_view(campaign, gm).structured["authority_revision"] == 2
+    campaign.refresh_from_db()
+    assert campaign.authority_revision == 2
+
+
 def test_concurrent_conflicting_decisions(domains, campaign, gm, player):
     require_postgres()
     _inv, token = invite_create(

@@ -41,7 +41,12 @@ def join_request_decide(
         raise ValidationFailed(_("The decision must be approve or reject."))
     target = DECISIONS[decision]
     campaign_access(campaign_id=join_request.campaign_id, user=actor, manage=True, writable=True)
+    # The campaign (its revision names the grant's key) is read before the status: read after a
+    # pending status, it could already carry this approver's own concurrent grant, and a key at
+    # that newer revision would grant again instead of replaying it.
+    campaign = Campaign.objects.get(pk=join_request.campaign_id)
     join_request.refresh_from_db()
+    join_request.campaign = campaign
     if join_request.status != JoinRequest.Status.PENDING:
         return _same_or_conflict(join_request, target)
     if join_request.role == Role.GM and join_request.campaign.owner_id != actor.id:
