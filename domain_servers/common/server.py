@@ -554,7 +554,10 @@ class DomainServer:
         status = await self.storage.run(self.storage.commit_write, record)
         if status in ("ok", "duplicate"):
             stage.step = "saved"
-        if status == "duplicate":
+        if status in ("duplicate", "stale"):
+            # A concurrent call with this key may have committed since `prepare`: on PostgreSQL
+            # the loser's revision check fails before its key's insert would, so a stale write
+            # looks for the key too, and replays what the winner committed.
             stored = await self.storage.run(self.storage.idempotency_get, scope, record.key)
             replay = self._replay(
                 stored, args["idempotency_key"], request_hash, result_meta, spec, seen_by
