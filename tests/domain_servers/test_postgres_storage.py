@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 
+from domain_servers.common.storage import FAULT_ENV
 from domain_servers.common.testing import (
     HttpServerProcess,
     SigningKey,
@@ -14,6 +16,14 @@ from domain_servers.common.testing import (
 )
 
 
+def _call(client, key, user, campaign, tool, rev, **args):
+    """`tool` on the D&D server as `user`, with a token minted for this one call."""
+    token = mint_token(
+        key, audience="sagasmith-dnd5e", sub=user, campaign=campaign, scope=tool, base_rev=rev
+    )
+    return client.call(tool, {"campaign_id": campaign, **args}, delegation_meta(token))
+
+
 def test_dnd5e_on_postgres_commits_replays_and_refuses_stale(pg_url, tmp_path):
     key = SigningKey.generate("pg-key")
     jwks = write_jwks(tmp_path / "jwks.json", [key])
@@ -22,10 +32,7 @@ def test_dnd5e_on_postgres_commits_replays_and_refuses_stale(pg_url, tmp_path):
     user, campaign = f"user:{uuid.uuid4()}", str(uuid.uuid4())
 
     def call(tool, rev, **args):
-        token = mint_token(
-            key, audience="sagasmith-dnd5e", sub=user, campaign=campaign, scope=tool, base_rev=rev
-        )
-        return client.call(tool, {"campaign_id": campaign, **args}, delegation_meta(token))
+        return _call(client, key, user, campaign, tool, rev, **args)
 
     try:
         created = call(
@@ -59,19 +66,12 @@ def test_a_call_that_loses_a_race_to_its_own_key_gets_the_winners_result(pg_url,
     """Two calls with one key and one request, the second arriving while the first is inside its
     write transaction: the second's revision check fails once the first commits, and it answers
     with the first one's committed result (a replay), not stale_revision."""
-    import threading
-
-    from domain_servers.common.storage import FAULT_ENV
-
     key = SigningKey.generate("pg-key")
     jwks = write_jwks(tmp_path / "jwks.json", [key])
     user, campaign = f"user:{uuid.uuid4()}", str(uuid.uuid4())
 
     def call(client, tool, rev, **args):
-        token = mint_token(
-            key, audience="sagasmith-dnd5e", sub=user, campaign=campaign, scope=tool, base_rev=rev
-        )
-        return client.call(tool, {"campaign_id": campaign, **args}, delegation_meta(token))
+        return _call(client, key, user, campaign, tool, rev, **args)
 
     setup = HttpServerProcess("domain_servers.dnd5e", pg_url, jwks)
     client = SyncClient(setup.url)
